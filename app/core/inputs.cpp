@@ -1,0 +1,89 @@
+#include "inputs.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <sstream>
+
+namespace ws {
+
+bool is_generated_kind(const std::string& kind) {
+  return kind == "random" || kind == "ones" || kind == "sequence";
+}
+
+std::int64_t sequence_closed_form_sum(std::int64_t n) {
+  const std::int64_t p = kSequencePeriod;
+  const std::int64_t full = n / p, r = n % p;
+  return full * (p * (p - 1) / 2) + r * (r - 1) / 2;
+}
+
+std::string make_input(const std::string& kind, std::int64_t n, DType type, std::uint64_t seed, Input& out) {
+  if (!is_generated_kind(kind)) return "unknown input '" + kind + "' (use random, ones, sequence or a file path)";
+  if (n <= 0) return "n must be positive (got " + std::to_string(n) + ")";
+  Input in;
+  in.type = type;
+  in.kind = kind;
+  in.seed = seed;
+  if (type == DType::Int32) in.i32.resize(std::size_t(n)); else in.f32.resize(std::size_t(n));
+  if (kind == "ones") {
+    if (type == DType::Int32) std::fill(in.i32.begin(), in.i32.end(), 1); else std::fill(in.f32.begin(), in.f32.end(), 1.0f);
+  } else if (kind == "sequence") {
+    for (std::int64_t i = 0; i < n; ++i) {
+      const int v = int(i % kSequencePeriod);
+      if (type == DType::Int32) in.i32[std::size_t(i)] = v; else in.f32[std::size_t(i)] = float(v);
+    }
+  } else {
+    std::mt19937_64 rng(seed);
+    if (type == DType::Int32) {
+      for (auto& x : in.i32) x = std::int32_t(std::int64_t(rng() % 2001) - 1000);
+    } else {
+      for (auto& x : in.f32) x = float(double(rng() >> 11) * (1.0 / 9007199254740992.0));
+    }
+  }
+  out = std::move(in);
+  return "";
+}
+
+std::string read_input_file(const std::string& path, std::int64_t n, DType type, Input& out) {
+  std::ifstream f(path);
+  if (!f) return "cannot open input file '" + path + "'";
+  Input in;
+  in.type = type;
+  in.kind = path;
+  std::string line, token;
+  std::int64_t line_no = 0;
+  while (std::getline(f, line)) {
+    ++line_no;
+    for (char& c : line) if (c == ',' || c == ';' || c == '\t' || c == '\r') c = ' ';
+    std::istringstream ls(line);
+    while (ls >> token) {
+      if (n > 0 && in.n() >= n) break;
+      const char* s = token.c_str();
+      char* end = nullptr;
+      errno = 0;
+      if (type == DType::Int32) {
+        long long v = std::strtoll(s, &end, 10);
+        if (*end != '\0' || end == s) return path + ":" + std::to_string(line_no) + ": '" + token + "' is not an integer (int32 input)";
+        if (errno == ERANGE || v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::int32_t>::max())
+          return path + ":" + std::to_string(line_no) + ": '" + token + "' does not fit in int32";
+        in.i32.push_back(std::int32_t(v));
+      } else {
+        float v = std::strtof(s, &end);
+        if (*end != '\0' || end == s) return path + ":" + std::to_string(line_no) + ": '" + token + "' is not a number";
+        if (!std::isfinite(v)) return path + ":" + std::to_string(line_no) + ": '" + token + "' is not a finite float32";
+        in.f32.push_back(v);
+      }
+      if (in.n() > kMaxN) return path + ": more than 2^30 values";
+    }
+  }
+  if (in.n() == 0) return "input file '" + path + "' holds no numbers";
+  if (n > 0 && in.n() < n)
+    return "input file '" + path + "' holds " + std::to_string(in.n()) + " values, fewer than n = " + std::to_string(n);
+  out = std::move(in);
+  return "";
+}
+
+}  // namespace ws

@@ -1,0 +1,43 @@
+// Input data for a run: generated (random, ones, sequence) or read from a text file.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "types.hpp"
+
+namespace ws {
+
+/// A run's input array. Exactly one of i32/f32 holds n() elements, per `type`.
+struct Input {
+  DType type = DType::Int32;
+  std::string kind;        ///< "random", "ones", "sequence" or the file path
+  std::uint64_t seed = 1;  ///< random only
+  std::vector<std::int32_t> i32;
+  std::vector<float> f32;
+  std::int64_t n() const { return type == DType::Int32 ? std::int64_t(i32.size()) : std::int64_t(f32.size()); }
+  const void* data() const { return type == DType::Int32 ? static_cast<const void*>(i32.data()) : static_cast<const void*>(f32.data()); }
+};
+
+/// Period of the "sequence" input: value(i) = i % 16, the C++ AMP post's repeated consecutive
+/// sequence (004_24e80cac4a038870.txt, "main - Entry point").
+constexpr int kSequencePeriod = 16;
+
+/// Generates n elements. kind: "random" (int32 uniform in [-1000, 1000], float32 uniform in [0, 1),
+/// from `seed`), "ones", or "sequence". Returns "" or a one-line error (unknown kind).
+std::string make_input(const std::string& kind, std::int64_t n, DType type, std::uint64_t seed, Input& out);
+
+/// Reads a text file of numbers separated by commas or white space. n = 0 takes all of them;
+/// otherwise the file must hold at least n and the first n are used.
+/// Returns "" or a one-line error naming the file and the first bad token (missing file, empty,
+/// not a number, not an int32, too few values).
+std::string read_input_file(const std::string& path, std::int64_t n, DType type, Input& out);
+
+/// True when `kind` names a generator rather than a file.
+bool is_generated_kind(const std::string& kind);
+
+/// Closed-form sum of the "sequence" input: 120 per full period of 16, plus r(r-1)/2 for the
+/// remaining r values (the post computes its expected sum the same way, without a CPU pass).
+std::int64_t sequence_closed_form_sum(std::int64_t n);
+
+}  // namespace ws

@@ -1,0 +1,92 @@
+#include "launch_rules.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+namespace ws {
+
+namespace {
+bool is_pow2(long long x) { return x > 0 && (x & (x - 1)) == 0; }
+}  // namespace
+
+std::int64_t round_up(std::int64_t n, std::int64_t granule) {
+  return (n + granule - 1) / granule * granule;
+}
+
+std::int64_t window_elems(const VariantInfo& v, int block) {
+  return std::int64_t(block) * std::max(1, v.rules.items_per_thread);
+}
+
+std::string resolve_launch(const VariantInfo& v, std::int64_t n, DType type,
+                           const LaunchConfig& requested, const DeviceShape& dev,
+                           LaunchConfig& resolved) {
+  const LaunchRules& r = v.rules;
+  if (n <= 0) return "n must be positive (got " + std::to_string(n) + ")";
+  if (n > kMaxN) return "n = " + std::to_string(n) + " is too large (the limit is 2^30 = " + std::to_string(kMaxN) + ")";
+  if (r.int_only && type != DType::Int32)
+    return v.id + " takes int32 only (" + (r.note.empty() ? std::string("the slide's atomics are integer") : r.note) + ")";
+  if (v.cpu_only) {  // runs on the host: block and grid mean nothing
+    resolved = LaunchConfig{0, 0};
+    return "";
+  }
+  int block = requested.block ? requested.block : (r.fixed_block ? r.fixed_block : r.default_block);
+  auto rule_note = [&]() { return r.note.empty() ? std::string() : " (" + r.note + ")"; };
+  if (block < 1 || block > 1024) return "block size " + std::to_string(block) + " is outside 1..1024";
+  if (r.fixed_block && block != r.fixed_block)
+    return v.id + " runs with " + std::to_string(r.fixed_block) + " threads per block only, got " + std::to_string(block) + rule_note();
+  if (block < r.min_block || block > r.max_block)
+    return v.id + " takes block sizes " + std::to_string(r.min_block) + ".." + std::to_string(r.max_block) + ", got " + std::to_string(block) + rule_note();
+  if (r.pow2_block && !is_pow2(block))
+    return v.id + " needs a power-of-two block size (its tree halves the stride each step), got " + std::to_string(block);
+  if (r.warp_multiple && block % 32 != 0)
+    return v.id + " needs a block size that is a multiple of 32 (a whole number of warps), got " + std::to_string(block);
+
+  const std::int64_t windows = (n + window_elems(v, block) - 1) / window_elems(v, block);
+  std::int64_t grid = requested.grid;
+  if (grid < 0) return "grid must be positive (got " + std::to_string(grid) + ")";
+  if (r.grid_stride) {
+    if (grid == 0) {
+      std::int64_t cap = r.max_grid;
+      if (!cap) cap = dev.sm_count > 0 ? std::int64_t(dev.sm_count) * std::max(1, (dev.max_threads_per_sm ? dev.max_threads_per_sm : 2048) / block) : 1024;
+      grid = std::max<std::int64_t>(1, std::min(windows, cap));
+    }
+    if (r.max_grid && grid > r.max_grid)
+      return v.id + " takes at most " + std::to_string(r.max_grid) + " blocks, got " + std::to_string(grid) + rule_note();
+  } else {
+    if (grid == 0) grid = windows;
+    if (grid != windows)
+      return v.id + " derives its grid from n: it needs exactly ceil(n / " + std::to_string(window_elems(v, block)) +
+             ") = " + std::to_string(windows) + " blocks, got " + std::to_string(grid);
+  }
+  if (grid > 2147483647LL) return "grid of " + std::to_string(grid) + " blocks exceeds the hardware limit 2^31-1";
+  resolved = LaunchConfig{block, grid};
+  return "";
+}
+
+bool parse_count(const std::string& s, std::int64_t& out) {
+  auto parse_plain = [](const std::string& t, std::int64_t& v) {
+    if (t.empty() || t.size() > 18) return false;
+    for (char c : t) if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+    v = std::stoll(t);
+    return true;
+  };
+  std::int64_t a = 0, b = 0;
+  auto pos = s.find('^');
+  if (pos != std::string::npos) {
+    if (!parse_plain(s.substr(0, pos), a) || !parse_plain(s.substr(pos + 1), b) || a != 2 || b > 62) return false;
+    out = std::int64_t(1) << b;
+    return true;
+  }
+  pos = s.find("<<");
+  if (pos != std::string::npos) {
+    if (!parse_plain(s.substr(0, pos), a) || !parse_plain(s.substr(pos + 2), b) || a != 1 || b > 62) return false;
+    out = std::int64_t(1) << b;
+    return true;
+  }
+  if (!parse_plain(s, a) || a <= 0) return false;
+  out = a;
+  return true;
+}
+
+}  // namespace ws

@@ -1,0 +1,50 @@
+#include "reference.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+
+namespace ws {
+
+double cpu_reference(ReduceOp op, const Input& in) {
+  if (in.type == DType::Int32) {
+    if (op == ReduceOp::Max) {
+      std::int32_t m = std::numeric_limits<std::int32_t>::min();
+      for (auto x : in.i32) m = x > m ? x : m;
+      return m;
+    }
+    std::uint32_t s = 0;
+    for (auto x : in.i32) s += std::uint32_t(x);
+    return double(std::int32_t(s));
+  }
+  if (op == ReduceOp::Max) {
+    float m = -std::numeric_limits<float>::infinity();
+    for (auto x : in.f32) m = x > m ? x : m;
+    return m;
+  }
+  double s = 0;
+  for (auto x : in.f32) s += x;
+  return s;
+}
+
+double abs_sum(const Input& in) {
+  double s = 0;
+  for (auto x : in.f32) s += std::fabs(double(x));
+  return s;
+}
+
+bool results_match(DType type, double got, double expected, const Input& in) {
+  if (std::isnan(got) || std::isnan(expected)) return false;
+  if (type == DType::Int32) return got == expected;
+  return std::fabs(got - expected) <= 1e-5 * abs_sum(in) + 1e-6;
+}
+
+std::string format_value(DType type, double v) {
+  char buf[64];
+  if (type == DType::Int32) std::snprintf(buf, sizeof buf, "%.0f", v);
+  else std::snprintf(buf, sizeof buf, "%.7g", v);
+  return buf;
+}
+
+}  // namespace ws

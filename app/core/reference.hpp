@@ -1,0 +1,25 @@
+// CPU references: what every run is checked against.
+#pragma once
+#include <string>
+
+#include "inputs.hpp"
+#include "variant.hpp"
+
+namespace ws {
+
+/// Reference of `op` over the input on the CPU. int32 sum: exact, wrapping modulo 2^32 like the
+/// GPU's 32-bit adds (so any summation order gives the same bits); float32 sum: accumulated in double;
+/// max: exact. Returned as double (every int32 is exact in a double).
+double cpu_reference(ReduceOp op, const Input& in);
+
+/// Sum of |x| over the input (float32 tolerance scale), 0 for int32.
+double abs_sum(const Input& in);
+
+/// Does a device result match the reference? int32: bit-exact. float32: |got - ref| <= 1e-5 * sum|x|
+/// + 1e-6 (float32 rounding of a tree or cascaded sum stays far below that; a lost element does not).
+bool results_match(DType type, double got, double expected, const Input& in);
+
+/// Formats a result for people: integers without decimals, floats with 7 significant digits.
+std::string format_value(DType type, double v);
+
+}  // namespace ws

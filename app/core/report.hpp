@@ -1,0 +1,49 @@
+// Reports: versioned JSON files of runs (device, build, parameters, results). Written by the CLI,
+// opened by the GUI (replay). Format "warpscope-report", version 1:
+// {"format":"warpscope-report","version":1,"created":ISO-8601,"title":str,
+//  "build":{"version","git","cuda_runtime","compiler"},
+//  "device":{"available","name","cc","sm_count","max_threads_per_sm","memory_gib","mem_clock_mhz",
+//            "bus_width_bits","theoretical_gbps","copy_gbps","driver","runtime"} ,
+//  "runs":[ run objects as run_to_json() writes them ]}
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "backend.hpp"
+#include "run_types.hpp"
+
+namespace ws {
+
+constexpr int kReportVersion = 1;
+
+struct Report {
+  std::string created;  ///< ISO-8601 UTC
+  std::string title;
+  std::string build_version, build_git, build_cuda_runtime, build_compiler;
+  DeviceInfo device;
+  std::vector<RunResult> runs;
+};
+
+/// One run as JSON: variant, lesson, n, type, input, seed, block, grid, backend, device, result,
+/// expected, correct, status, message, racy, cautionary, time_ms (median; null if untimed),
+/// time_min_ms, time_max_ms, times_ms, launches, bytes, gbps, pct_theoretical, pct_copy (null if untimed).
+nlohmann::json run_to_json(const RunResult& r);
+/// Inverse of run_to_json; throws std::runtime_error naming the missing/mistyped field.
+RunResult run_from_json(const nlohmann::json& j);
+
+nlohmann::json device_to_json(const DeviceInfo& d);
+DeviceInfo device_from_json(const nlohmann::json& j);
+
+nlohmann::json report_to_json(const Report& r);
+/// Throws std::runtime_error on a wrong format, a newer version or a malformed run.
+Report report_from_json(const nlohmann::json& j);
+
+/// Fills created/build fields for a report made now by this build.
+Report new_report(const std::string& title, const DeviceInfo& device);
+
+/// Writes / reads a report file. Errors: std::runtime_error with the path and the reason.
+void save_report(const Report& r, const std::string& path);
+Report load_report(const std::string& path);
+
+}  // namespace ws

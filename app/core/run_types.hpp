@@ -1,0 +1,59 @@
+// The data that flows through warpscope: RunRequest in, RunResult out (DESIGN.md, "Shape").
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "types.hpp"
+
+namespace ws {
+
+/// One run asked for by the CLI or GUI. n = 0 means "default" (2^20, or the file's length).
+struct RunRequest {
+  std::string variant;
+  std::int64_t n = 0;
+  LaunchConfig launch;          ///< 0 = variant default
+  int repeat = 10;              ///< timed launches (median, min, max over these)
+  int warmup = 2;               ///< untimed launches first
+  DType type = DType::Int32;
+  std::string input = "random"; ///< random | ones | sequence | path of a text file
+  std::uint64_t seed = 1;
+  std::string backend = "cuda"; ///< cuda | sim
+};
+
+/// Timing of K launches with CUDA events (host clock for CPU variants), in milliseconds.
+struct Timing {
+  double median_ms = 0, min_ms = 0, max_ms = 0;
+  std::vector<double> samples_ms;
+};
+
+/// Median, min and max of the samples (samples must not be empty).
+Timing summarize(std::vector<double> samples_ms);
+
+/// What a backend returns for one run. `status`: "ok" (equals the reference), "wrong" (a defect),
+/// "race" (a racy variant lost updates: the lesson), "slide-bug" (a cautionary variant reproduced its
+/// slide's bug), "error" (nothing ran; see message).
+struct RunResult {
+  std::string variant, lesson, backend, device;
+  std::int64_t n = 0;
+  DType type = DType::Int32;
+  std::string input;
+  std::uint64_t seed = 1;
+  LaunchConfig launch;          ///< as resolved (block 0 for CPU variants)
+  double result = 0, expected = 0;
+  bool correct = false;
+  bool racy = false, cautionary = false;
+  std::string status, message;
+  bool timed = false;
+  Timing timing;
+  int launches = 0;             ///< kernel launches per run (multi-pass variants launch several)
+  double bytes = 0;             ///< bytes the reduction must read: n * element size
+  double gbps = 0;              ///< bytes / median time, GB/s (1e9 bytes per second)
+  double pct_theoretical = 0;   ///< of the device's theoretical DRAM bandwidth
+  double pct_copy = 0;          ///< of the device-copy bandwidth measured at start-up
+};
+
+/// Sets status/message from result, expected and the variant's flags (racy, cautionary model).
+void classify(RunResult& r, bool results_equal, bool model_equal, double model_value);
+
+}  // namespace ws

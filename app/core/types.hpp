@@ -1,0 +1,31 @@
+// Basic vocabulary shared by every layer of warpscope (no CUDA, no GUI).
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace ws {
+
+/// Element type of a run's input. int32 sums wrap modulo 2^32 (as the GPU's int adds do).
+enum class DType { Int32, Float32 };
+
+/// The reduction operator a variant computes.
+enum class ReduceOp { Sum, Max };
+
+const char* to_string(DType t);
+const char* to_string(ReduceOp op);
+/// Parses "int32" / "float32"; returns false on anything else.
+bool parse_dtype(const std::string& s, DType& out);
+/// Size of one element in bytes (4 for both types today).
+inline std::size_t dtype_size(DType) { return 4; }
+
+/// Launch configuration of a kernel: threads per block and blocks per grid.
+/// 0 means "let the variant choose" (its default block, and a grid derived from n or the device).
+struct LaunchConfig {
+  int block = 0;
+  std::int64_t grid = 0;
+};
+
+/// Largest n a request may ask for (elements): 2^30, so indices stay in 32-bit ints as the slides write them.
+constexpr std::int64_t kMaxN = std::int64_t(1) << 30;
+
+}  // namespace ws

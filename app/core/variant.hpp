@@ -1,0 +1,50 @@
+// A variant: one kernel (or host algorithm) of a lesson, with its metadata and launch rules.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "types.hpp"
+
+namespace ws {
+
+struct Input;
+
+/// What launches a variant accepts. Checked by check_launch() before any device is touched.
+struct LaunchRules {
+  int default_block = 256;   ///< threads per block when the request gives none
+  int min_block = 32;        ///< smallest block the kernel is correct for
+  int max_block = 1024;      ///< largest block (hardware limit 1024)
+  bool pow2_block = false;   ///< tree loops halve the stride: block must be a power of two
+  bool warp_multiple = true; ///< block must be a multiple of 32 (warp-level code)
+  int fixed_block = 0;       ///< non-zero: the only block size the slide's code works with (reduce8: 32)
+  int items_per_thread = 1;  ///< input elements per thread per block window (grid = ceil(n / (block * items)))
+  bool grid_stride = false;  ///< kernel loops over the input with a grid-size stride, so any grid works
+  int max_grid = 0;          ///< non-zero: largest grid the algorithm accepts (e.g. second pass of one block)
+  bool int_only = false;     ///< only int32 (atomicMax has no float32 form)
+  std::string note;          ///< one sentence for students: why these rules
+};
+
+/// Everything the app knows about a variant apart from its kernel.
+/// Source of each: the seed file (`seed`) and slide (`slide`) it comes from.
+struct VariantInfo {
+  std::string id;           ///< lesson-qualified id, e.g. "epita.reduce3"
+  std::string lesson;       ///< lesson id, e.g. "epita"
+  std::string pattern;      ///< "reduction" (later: "scan", "convolution", "atomics")
+  std::string title;        ///< short title shown in lists
+  std::string seed;         ///< seed file name, e.g. "000_27438c05e47b0926.txt"
+  std::string slide;        ///< slide title (or post section) the code follows
+  std::string description;  ///< two or three sentences: what the variant does
+  ReduceOp op = ReduceOp::Sum;
+  LaunchRules rules;
+  bool racy = false;        ///< deliberately racy: wrong answers are the lesson, not an app failure
+  bool baseline = false;    ///< a library baseline (CUB) that others are compared against
+  bool cpu_only = false;    ///< runs on the CPU (sequential reference variants)
+  bool writes_input = false;///< kernel overwrites its input: the backend restores it before every launch
+  bool cautionary = false;  ///< reproduces a bug of the slide on purpose; `caution` explains it
+  std::string caution;      ///< explanation shown next to a cautionary or lock-step-dependent variant
+  /// Cautionary variants only: what the slide's code really computes for this input and launch
+  /// (e.g. reduce8's overlapping windows), so the GPU can be checked to reproduce the bug exactly.
+  double (*slide_model)(const Input& in, const LaunchConfig& launch) = nullptr;
+};
+
+}  // namespace ws

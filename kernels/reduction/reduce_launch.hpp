@@ -1,0 +1,66 @@
+// The contract between the CUDA backend (app/cuda) and the reduction kernels (kernels/reduction).
+// Each variant has one host launcher that enqueues its kernel(s) on a stream and says where the
+// answer is. Launchers never synchronize, never copy to the host, and never allocate: the backend
+// owns the buffers and times everything a launcher enqueues with CUDA events.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "types.hpp"
+
+namespace ws::kernels {
+
+/// Buffers and launch of one reduction. Element type is `type` (int32_t or float) everywhere.
+struct ReduceArgs {
+  void* data = nullptr;          ///< device input: n elements, then the op's identity (0 for sum, INT_MIN
+                                 ///< for max) up to `capacity`, so the slides' unguarded loads stay safe.
+                                 ///< Variants flagged writes_input may overwrite it (restored before each run).
+  std::int64_t n = 0;
+  std::int64_t capacity = 0;     ///< >= round_up(n, kPadGranule)
+  void* scratch = nullptr;       ///< device scratch, contents undefined on entry
+  std::int64_t scratch_elems = 0;///< >= 2 * (ceil(n / 32) + kPadGranule)
+  void* result = nullptr;        ///< device, kResultElems elements, contents undefined on entry
+  int block = 0;                 ///< resolved threads per block
+  std::int64_t grid = 0;         ///< resolved blocks (first launch)
+  DType type = DType::Int32;
+  cudaStream_t stream = nullptr;
+};
+
+/// Where a launcher left its answer: `count` device values at `partials` that the host combines with
+/// the variant's op (count = 1 for variants that finish on the GPU; more for the C++ AMP post's
+/// variants, which finish on the CPU as the post does).
+struct ReduceOutcome {
+  const void* partials = nullptr;
+  std::int64_t count = 1;
+  int launches = 0;              ///< kernel launches enqueued (memsets not counted)
+};
+
+using ReduceLauncher = ReduceOutcome (*)(const ReduceArgs& a);
+
+struct LauncherEntry {
+  const char* id;                ///< variant id, as in the registry
+  ReduceLauncher launch;
+};
+
+constexpr std::int64_t kPadGranule = 32768;  ///< input padding granule (elements)
+constexpr int kResultElems = 64;
+
+/// Launcher tables, one per seed file (kernels/reduction/*.cu).
+std::vector<LauncherEntry> epita_launchers();
+std::vector<LauncherEntry> harris_launchers();
+std::vector<LauncherEntry> cs121_launchers();
+std::vector<LauncherEntry> amp_launchers();
+std::vector<LauncherEntry> cub_launchers();
+
+/// Throws std::runtime_error("file:line: call: message") when a CUDA call fails.
+void check_cuda(cudaError_t err, const char* call, const char* file, int line);
+
+}  // namespace ws::kernels
+
+#define WS_CUDA(call) ::ws::kernels::check_cuda((call), #call, __FILE__, __LINE__)
+/// After a <<<...>>> launch: reports bad launch configurations at once.
+#define WS_LAUNCHED() ::ws::kernels::check_cuda(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)

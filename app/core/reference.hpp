@@ -15,8 +15,9 @@ double cpu_reference(ReduceOp op, const Input& in);
 /// Sum of |x| over the input (float32 tolerance scale), 0 for int32.
 double abs_sum(const Input& in);
 
-/// Does a device result match the reference? int32: bit-exact. float32: |got - ref| <= 1e-5 * sum|x|
-/// + 1e-6 (float32 rounding of a tree or cascaded sum stays far below that; a lost element does not).
+/// Does a device result match the reference? int32: bit-exact. float32: |got - ref| <=
+/// max(1e-5, 2 sqrt(n) 2^-24) * sum|x| + 1e-6: float32 rounding in any summation order whose errors
+/// behave randomly stays below it; one float accumulator that stagnates (2^26 atomicAdds) does not.
 bool results_match(DType type, double got, double expected, const Input& in);
 
 /// Formats a result for people: integers without decimals, floats with 7 significant digits.

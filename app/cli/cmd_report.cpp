@@ -1,0 +1,93 @@
+#include <cstdio>
+#include <memory>
+#include <sstream>
+
+#include "backend_factory.hpp"
+#include "commands.hpp"
+#include "registry.hpp"
+#include "report.hpp"
+#include "launch_rules.hpp"
+#include "request.hpp"
+
+namespace ws::cli {
+
+namespace {
+/// The variant ids `which` names: "all", a lesson id, or comma-separated ids. "" error or one line.
+std::string select(const std::string& which, std::vector<std::string>& ids) {
+  if (which == "all") {
+    for (const auto& v : all_variants()) ids.push_back(v.id);
+    return "";
+  }
+  for (const auto& v : all_variants())
+    if (v.lesson == which) ids.push_back(v.id);
+  if (!ids.empty()) return "";
+  std::stringstream ss(which);
+  std::string id;
+  while (std::getline(ss, id, ',')) {
+    if (!find_variant(id)) return "unknown variant or lesson '" + id + "' (warpscope-cli list shows the ids)";
+    ids.push_back(id);
+  }
+  return ids.empty() ? "--variants names nothing" : "";
+}
+}  // namespace
+
+int cmd_report(const std::string& which, const RunOptions& o, const std::string& out_path, const std::string& title, bool json) {
+  std::vector<std::string> ids;
+  std::string err = select(which, ids);
+  RunRequest probe;
+  PreparedRun shared;  // one input for every variant: generated (or read) once
+  if (err.empty()) err = to_request(o, ids.front(), probe);
+  if (err.empty()) {
+    probe.launch = LaunchConfig{};  // each variant's own rules are checked below
+    err = prepare_run(probe, shared);
+  }
+  if (!err.empty()) {
+    std::fprintf(stderr, "warpscope-cli: %s\n", err.c_str());
+    return kBadRequest;
+  }
+  std::string why;
+  std::unique_ptr<Backend> backend;
+  if (o.backend == "cuda") {
+    backend = open_cuda_backend(why);
+    if (!backend) {
+      std::fprintf(stderr, "warpscope-cli: %s\n", no_device_hint(why).c_str());
+      return kNoDevice;
+    }
+  }
+  Report report = new_report(title.empty() ? "warpscope report: " + which : title, backend ? backend->device() : DeviceInfo{});
+  int failures = 0;
+  std::fprintf(stderr, "%-22s %12s %10s %10s  %s\n", "variant", "time ms", "GB/s", "% peak", "check");
+  for (const auto& id : ids) {
+    RunRequest req;
+    to_request(o, id, req);
+    PreparedRun p;
+    p.variant = find_variant(id);
+    p.launch = req.launch;
+    RunResult r;
+    std::string bad = resolve_launch(*p.variant, shared.input.n(), req.type, req.launch, DeviceShape{}, p.launch);
+    if (bad.empty() && p.variant->rules.int_only && req.type != DType::Int32) bad = id + " takes int32 only";
+    if (!bad.empty()) {
+      r.variant = id;
+      r.lesson = p.variant->lesson;
+      r.n = shared.input.n();
+      r.type = req.type;
+      r.status = "skipped";  // this variant cannot take the report's launch or type: not a failure
+      r.message = bad;
+    } else {
+      p.launch.grid = req.launch.grid;
+      std::swap(p.input, shared.input);  // lend the input without copying it
+      r = execute_prepared(req, p, backend.get(), why);
+      std::swap(p.input, shared.input);
+    }
+    if (r.status == "wrong" || r.status == "error") ++failures;
+    std::fprintf(stderr, "%-22s %12.4f %10.1f %10.1f  %s%s%s\n", id.c_str(), r.timed ? r.timing.median_ms : 0.0, r.gbps,
+                 r.pct_theoretical, r.status.c_str(), r.message.empty() ? "" : ": ", r.message.c_str());
+    report.runs.push_back(std::move(r));
+  }
+  save_report(report, out_path);
+  if (json) std::printf("%s\n", report_to_json(report).dump(2).c_str());
+  std::fprintf(stderr, "wrote %s (%zu runs, %d failed)\n", out_path.c_str(), report.runs.size(), failures);
+  return failures ? kFailed : kOk;
+}
+
+}  // namespace ws::cli

@@ -1,0 +1,59 @@
+#include <cstdio>
+#include <memory>
+
+#include "backend_factory.hpp"
+#include "commands.hpp"
+#include "launch_rules.hpp"
+#include "report.hpp"
+#include "request.hpp"
+
+namespace ws::cli {
+
+std::string to_request(const RunOptions& o, const std::string& variant, RunRequest& req) {
+  req.variant = variant;
+  if (!o.n.empty()) {
+    std::int64_t n = 0;
+    if (!parse_count(o.n, n)) return "--n '" + o.n + "' is not a positive count (examples: 1000, 2^20, 1<<20)";
+    req.n = n;
+  }
+  if (o.block < 0) return "--block must be positive (got " + std::to_string(o.block) + ")";
+  if (o.grid < 0) return "--grid must be positive (got " + std::to_string(o.grid) + ")";
+  req.launch = LaunchConfig{o.block, o.grid};
+  req.repeat = o.repeat;
+  if (!parse_dtype(o.type, req.type)) return "--type '" + o.type + "' is not int32 or float32";
+  req.input = o.input;
+  req.seed = o.seed;
+  req.backend = o.backend;
+  return "";
+}
+
+int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv) {
+  RunRequest req;
+  std::string err = to_request(o, variant, req);
+  PreparedRun prepared;
+  if (err.empty()) err = prepare_run(req, prepared);  // validated before any device is touched
+  if (!err.empty()) {
+    std::fprintf(stderr, "warpscope-cli: %s\n", err.c_str());
+    return kBadRequest;
+  }
+  std::unique_ptr<Backend> backend;
+  std::string why;
+  if (req.backend == "cuda" && !prepared.variant->cpu_only) {
+    backend = open_cuda_backend(why);
+    if (!backend) {
+      std::fprintf(stderr, "warpscope-cli: %s\n", no_device_hint(why).c_str());
+      return kNoDevice;
+    }
+  }
+  RunResult r = execute_prepared(req, prepared, backend.get(), why);
+  if (r.status == "error") {
+    std::fprintf(stderr, "warpscope-cli: %s\n", r.message.c_str());
+    return kFailed;
+  }
+  if (json) std::printf("%s\n", run_to_json(r).dump(2).c_str());
+  else if (csv) std::printf("%s\n%s\n", csv_header().c_str(), csv_row(r).c_str());
+  else std::printf("%s", human_run(r).c_str());
+  return exit_code(r);
+}
+
+}  // namespace ws::cli

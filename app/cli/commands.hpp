@@ -1,0 +1,44 @@
+// warpscope-cli subcommands. Each returns the process exit code:
+// 0 success (a racy variant's lost updates and a cautionary variant's slide bug are successes),
+// 1 wrong result or a runtime error, 2 bad request, 3 no CUDA device.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "run_types.hpp"
+
+namespace ws::cli {
+
+enum Exit { kOk = 0, kFailed = 1, kBadRequest = 2, kNoDevice = 3 };
+
+int cmd_list(bool json);
+int cmd_device(bool json);
+
+/// Options shared by run and report.
+struct RunOptions {
+  std::string n;            ///< as typed: "1048576", "2^20", "1<<20"; empty = default
+  int block = 0;
+  long long grid = 0;
+  int repeat = 10;
+  std::string type = "int32";
+  std::string input = "random";
+  unsigned long long seed = 1;
+  std::string backend = "cuda";
+};
+
+/// Turns options into a request for `variant`; returns "" or a one-line error.
+std::string to_request(const RunOptions& o, const std::string& variant, RunRequest& req);
+
+int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv);
+
+/// Runs a set of variants and writes a report. `which`: "all", a lesson id, or comma-separated ids.
+int cmd_report(const std::string& which, const RunOptions& o, const std::string& out_path, const std::string& title, bool json);
+
+// Formatting (format.cpp)
+std::string human_run(const RunResult& r);
+std::string csv_header();
+std::string csv_row(const RunResult& r);
+/// Exit code for a finished run (see Exit).
+int exit_code(const RunResult& r);
+
+}  // namespace ws::cli

@@ -1,0 +1,62 @@
+#include <cstdio>
+#include <sstream>
+
+#include "commands.hpp"
+#include "reference.hpp"
+
+namespace ws::cli {
+
+namespace {
+std::string num(const char* fmt, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+std::string quoted(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+}  // namespace
+
+int exit_code(const RunResult& r) {
+  if (r.status == "ok" || r.status == "race" || r.status == "slide-bug") return kOk;
+  return kFailed;
+}
+
+std::string human_run(const RunResult& r) {
+  std::ostringstream o;
+  o << r.variant << "  n=" << r.n << " " << to_string(r.type) << " input=" << r.input;
+  if (r.launch.block) o << "  block=" << r.launch.block << " grid=" << r.launch.grid;
+  o << "  [" << r.backend << (r.device.empty() ? "" : ": " + r.device) << "]\n";
+  o << "  result   " << format_value(r.type, r.result) << "   expected " << format_value(r.type, r.expected) << "   "
+    << r.status << (r.message.empty() ? "" : ": " + r.message) << "\n";
+  if (r.timed) {
+    o << "  time     " << num("%.4f", r.timing.median_ms) << " ms median of " << r.timing.samples_ms.size()
+      << " (min " << num("%.4f", r.timing.min_ms) << ", max " << num("%.4f", r.timing.max_ms) << ")";
+    if (r.launches > 1) o << ", " << r.launches << " kernel launches per run";
+    o << "\n  speed    " << num("%.1f", r.gbps) << " GB/s";
+    if (r.pct_theoretical > 0) o << " = " << num("%.1f", r.pct_theoretical) << "% of theoretical";
+    if (r.pct_copy > 0) o << ", " << num("%.1f", r.pct_copy) << "% of device copy";
+    o << "\n";
+  }
+  return o.str();
+}
+
+std::string csv_header() {
+  return "variant,lesson,backend,device,n,type,input,seed,block,grid,result,expected,correct,status,time_ms,time_min_ms,time_max_ms,launches,gbps,pct_theoretical,pct_copy,message";
+}
+
+std::string csv_row(const RunResult& r) {
+  std::ostringstream o;
+  auto timed = [&](double v, const char* fmt) { return r.timed ? num(fmt, v) : std::string(); };
+  o << r.variant << ',' << r.lesson << ',' << r.backend << ',' << quoted(r.device) << ',' << r.n << ',' << to_string(r.type) << ','
+    << quoted(r.input) << ',' << r.seed << ',' << r.launch.block << ',' << r.launch.grid << ','
+    << format_value(r.type, r.result) << ',' << format_value(r.type, r.expected) << ',' << (r.correct ? "true" : "false") << ','
+    << r.status << ',' << timed(r.timing.median_ms, "%.6f") << ',' << timed(r.timing.min_ms, "%.6f") << ','
+    << timed(r.timing.max_ms, "%.6f") << ',' << r.launches << ',' << timed(r.gbps, "%.3f") << ','
+    << timed(r.pct_theoretical, "%.3f") << ',' << timed(r.pct_copy, "%.3f") << ',' << quoted(r.message);
+  return o.str();
+}
+
+}  // namespace ws::cli

@@ -1,0 +1,76 @@
+// warpscope-cli: the headless face of warpscope (list, device, run, report).
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+
+#include "commands.hpp"
+
+using namespace ws::cli;
+
+namespace {
+void add_run_options(CLI::App* c, RunOptions& o) {
+  c->add_option("--n", o.n, "number of elements: 1048576, 2^20 or 1<<20 (default 2^20, or the file's count)");
+  c->add_option("--block", o.block, "threads per block (default: the variant's)");
+  c->add_option("--grid", o.grid, "blocks (default: derived from n, or one full wave for grid-stride kernels)");
+  c->add_option("--repeat", o.repeat, "timed launches; median, min and max are reported (default 10)");
+  c->add_option("--type", o.type, "int32 | float32 (default int32)");
+  c->add_option("--input", o.input, "random | ones | sequence | PATH of a text file of numbers (default random)");
+  c->add_option("--seed", o.seed, "seed of the random input (default 1)");
+  c->add_option("--backend", o.backend, "cuda | sim (default cuda)");
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"warpscope-cli: run the reduction lessons' kernels on the GPU, check and time them"};
+  app.require_subcommand(1);
+  bool json = false, csv = false;
+
+  auto* list = app.add_subcommand("list", "list every variant");
+  list->add_flag("--json", json, "JSON array");
+
+  auto* device = app.add_subcommand("device", "the CUDA device and its bandwidth");
+  device->add_flag("--json", json, "JSON object");
+
+  RunOptions opts;
+  std::string variant;
+  auto* run = app.add_subcommand("run", "run one variant, check it against the CPU and time it");
+  run->add_option("--variant", variant, "variant id (see list)")->required();
+  add_run_options(run, opts);
+  run->add_flag("--json", json, "one JSON object");
+  run->add_flag("--csv", csv, "CSV header and one row");
+
+  std::string which = "all", out_path, title;
+  auto* report = app.add_subcommand("report", "run several variants and write a versioned JSON report");
+  report->add_option("--variants", which, "all | a lesson id (epita, harris, cs121, amp) | comma-separated ids (default all)");
+  report->add_option("--out", out_path, "report file to write")->required();
+  report->add_option("--title", title, "report title");
+  add_run_options(report, opts);
+  report->add_flag("--json", json, "print the report to stdout too");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "warpscope-cli: %s (try --help)\n", e.what());
+    return kBadRequest;
+  }
+  try {
+    if (*list) return cmd_list(json);
+    if (*device) return cmd_device(json);
+    if (*run) {
+      if (json && csv) {
+        std::fprintf(stderr, "warpscope-cli: choose one of --json and --csv\n");
+        return kBadRequest;
+      }
+      return cmd_run(variant, opts, json, csv);
+    }
+    if (*report) return cmd_report(which, opts, out_path, title, json);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "warpscope-cli: %s\n", e.what());
+    return kFailed;
+  }
+  return kBadRequest;
+}

@@ -1,0 +1,236 @@
+#include "report.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "types.hpp"
+
+#ifndef WS_VERSION
+#define WS_VERSION "0"
+#endif
+#ifndef WS_GIT_REV
+#define WS_GIT_REV "unknown"
+#endif
+
+namespace ws {
+
+using nlohmann::json;
+
+namespace {
+
+template <typename T>
+T get(const json& j, const char* key, const char* what) {
+  if (!j.contains(key)) throw std::runtime_error(std::string(what) + ": missing field '" + key + "'");
+  try {
+    return j.at(key).get<T>();
+  } catch (const std::exception&) {
+    throw std::runtime_error(std::string(what) + ": field '" + key + "' has the wrong type");
+  }
+}
+
+template <typename T>
+T get_or(const json& j, const char* key, T fallback) {
+  if (!j.contains(key) || j.at(key).is_null()) return fallback;
+  return j.at(key).get<T>();
+}
+
+json number_or_null(bool has, double v) { return has && std::isfinite(v) ? json(v) : json(nullptr); }
+
+}  // namespace
+
+json run_to_json(const RunResult& r) {
+  json j;
+  j["variant"] = r.variant;
+  j["lesson"] = r.lesson;
+  j["backend"] = r.backend;
+  j["device"] = r.device;
+  j["n"] = r.n;
+  j["type"] = to_string(r.type);
+  j["input"] = r.input;
+  j["seed"] = r.seed;
+  j["block"] = r.launch.block;
+  j["grid"] = r.launch.grid;
+  j["result"] = r.status == "error" ? json(nullptr) : json(r.result);
+  j["expected"] = r.status == "error" ? json(nullptr) : json(r.expected);
+  j["correct"] = r.correct;
+  j["status"] = r.status;
+  j["message"] = r.message;
+  j["racy"] = r.racy;
+  j["cautionary"] = r.cautionary;
+  j["launches"] = r.launches;
+  j["bytes"] = r.bytes;
+  j["time_ms"] = number_or_null(r.timed, r.timing.median_ms);
+  j["time_min_ms"] = number_or_null(r.timed, r.timing.min_ms);
+  j["time_max_ms"] = number_or_null(r.timed, r.timing.max_ms);
+  j["times_ms"] = r.timed ? json(r.timing.samples_ms) : json::array();
+  j["gbps"] = number_or_null(r.timed, r.gbps);
+  j["pct_theoretical"] = number_or_null(r.timed && r.pct_theoretical > 0, r.pct_theoretical);
+  j["pct_copy"] = number_or_null(r.timed && r.pct_copy > 0, r.pct_copy);
+  return j;
+}
+
+RunResult run_from_json(const json& j) {
+  const char* what = "run";
+  RunResult r;
+  r.variant = get<std::string>(j, "variant", what);
+  r.lesson = get_or<std::string>(j, "lesson", "");
+  r.backend = get<std::string>(j, "backend", what);
+  r.device = get_or<std::string>(j, "device", "");
+  r.n = get<std::int64_t>(j, "n", what);
+  if (!parse_dtype(get<std::string>(j, "type", what), r.type)) throw std::runtime_error("run: unknown type");
+  r.input = get_or<std::string>(j, "input", "");
+  r.seed = get_or<std::uint64_t>(j, "seed", 1);
+  r.launch.block = get_or<int>(j, "block", 0);
+  r.launch.grid = get_or<std::int64_t>(j, "grid", 0);
+  r.result = get_or<double>(j, "result", 0);
+  r.expected = get_or<double>(j, "expected", 0);
+  r.correct = get<bool>(j, "correct", what);
+  r.status = get<std::string>(j, "status", what);
+  r.message = get_or<std::string>(j, "message", "");
+  r.racy = get_or<bool>(j, "racy", false);
+  r.cautionary = get_or<bool>(j, "cautionary", false);
+  r.launches = get_or<int>(j, "launches", 0);
+  r.bytes = get_or<double>(j, "bytes", 0);
+  r.timed = j.contains("time_ms") && !j["time_ms"].is_null();
+  if (r.timed) {
+    r.timing.median_ms = j["time_ms"].get<double>();
+    r.timing.min_ms = get_or<double>(j, "time_min_ms", r.timing.median_ms);
+    r.timing.max_ms = get_or<double>(j, "time_max_ms", r.timing.median_ms);
+    r.timing.samples_ms = get_or<std::vector<double>>(j, "times_ms", {});
+  }
+  r.gbps = get_or<double>(j, "gbps", 0);
+  r.pct_theoretical = get_or<double>(j, "pct_theoretical", 0);
+  r.pct_copy = get_or<double>(j, "pct_copy", 0);
+  return r;
+}
+
+json device_to_json(const DeviceInfo& d) {
+  json j;
+  j["available"] = d.available;
+  j["name"] = d.name;
+  j["cc"] = std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);
+  j["sm_count"] = d.sm_count;
+  j["max_threads_per_sm"] = d.max_threads_per_sm;
+  j["memory_gib"] = d.memory_gib;
+  j["mem_clock_mhz"] = d.mem_clock_mhz;
+  j["bus_width_bits"] = d.bus_width_bits;
+  j["theoretical_gbps"] = d.theoretical_gbps;
+  j["copy_gbps"] = d.copy_gbps;
+  j["driver"] = d.driver;
+  j["runtime"] = d.runtime;
+  if (!d.error.empty()) j["error"] = d.error;
+  return j;
+}
+
+DeviceInfo device_from_json(const json& j) {
+  DeviceInfo d;
+  d.available = get_or<bool>(j, "available", false);
+  d.name = get_or<std::string>(j, "name", "");
+  std::string cc = get_or<std::string>(j, "cc", "0.0");
+  if (auto dot = cc.find('.'); dot != std::string::npos) {
+    d.cc_major = std::atoi(cc.substr(0, dot).c_str());
+    d.cc_minor = std::atoi(cc.substr(dot + 1).c_str());
+  }
+  d.sm_count = get_or<int>(j, "sm_count", 0);
+  d.max_threads_per_sm = get_or<int>(j, "max_threads_per_sm", 0);
+  d.memory_gib = get_or<double>(j, "memory_gib", 0);
+  d.mem_clock_mhz = get_or<double>(j, "mem_clock_mhz", 0);
+  d.bus_width_bits = get_or<int>(j, "bus_width_bits", 0);
+  d.theoretical_gbps = get_or<double>(j, "theoretical_gbps", 0);
+  d.copy_gbps = get_or<double>(j, "copy_gbps", 0);
+  d.driver = get_or<std::string>(j, "driver", "");
+  d.runtime = get_or<std::string>(j, "runtime", "");
+  d.error = get_or<std::string>(j, "error", "");
+  return d;
+}
+
+json report_to_json(const Report& r) {
+  json j;
+  j["format"] = "warpscope-report";
+  j["version"] = kReportVersion;
+  j["created"] = r.created;
+  j["title"] = r.title;
+  j["build"] = {{"version", r.build_version}, {"git", r.build_git}, {"cuda_runtime", r.build_cuda_runtime}, {"compiler", r.build_compiler}};
+  j["device"] = device_to_json(r.device);
+  j["runs"] = json::array();
+  for (const auto& run : r.runs) j["runs"].push_back(run_to_json(run));
+  return j;
+}
+
+Report report_from_json(const json& j) {
+  if (!j.is_object() || get_or<std::string>(j, "format", "") != "warpscope-report")
+    throw std::runtime_error("not a warpscope report (missing \"format\": \"warpscope-report\")");
+  const int version = get<int>(j, "version", "report");
+  if (version > kReportVersion)
+    throw std::runtime_error("report version " + std::to_string(version) + " is newer than this build reads (" + std::to_string(kReportVersion) + ")");
+  Report r;
+  r.created = get_or<std::string>(j, "created", "");
+  r.title = get_or<std::string>(j, "title", "");
+  if (j.contains("build") && j["build"].is_object()) {
+    const json& b = j["build"];
+    r.build_version = get_or<std::string>(b, "version", "");
+    r.build_git = get_or<std::string>(b, "git", "");
+    r.build_cuda_runtime = get_or<std::string>(b, "cuda_runtime", "");
+    r.build_compiler = get_or<std::string>(b, "compiler", "");
+  }
+  if (j.contains("device") && j["device"].is_object()) r.device = device_from_json(j["device"]);
+  if (!j.contains("runs") || !j["runs"].is_array()) throw std::runtime_error("report: 'runs' must be an array");
+  std::size_t i = 0;
+  for (const auto& run : j["runs"]) {
+    try {
+      r.runs.push_back(run_from_json(run));
+    } catch (const std::exception& e) {
+      throw std::runtime_error("report: run " + std::to_string(i) + ": " + e.what());
+    }
+    ++i;
+  }
+  return r;
+}
+
+Report new_report(const std::string& title, const DeviceInfo& device) {
+  Report r;
+  std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  r.created = buf;
+  r.title = title;
+  r.build_version = WS_VERSION;
+  r.build_git = WS_GIT_REV;
+  r.build_cuda_runtime = device.runtime;
+#if defined(__VERSION__)
+  r.build_compiler = std::string("g++ ") + __VERSION__;
+#endif
+  r.device = device;
+  return r;
+}
+
+void save_report(const Report& r, const std::string& path) {
+  std::ofstream f(path);
+  if (!f) throw std::runtime_error("cannot write report '" + path + "'");
+  f << report_to_json(r).dump(2) << "\n";
+  if (!f) throw std::runtime_error("error while writing report '" + path + "'");
+}
+
+Report load_report(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw std::runtime_error("cannot open report '" + path + "'");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  json j;
+  try {
+    j = json::parse(ss.str());
+  } catch (const std::exception& e) {
+    throw std::runtime_error("report '" + path + "' is not valid JSON");
+  }
+  try {
+    return report_from_json(j);
+  } catch (const std::exception& e) {
+    throw std::runtime_error("report '" + path + "': " + e.what());
+  }
+}
+
+}  // namespace ws

@@ -1,0 +1,38 @@
+// Validating and running a RunRequest, whatever the backend.
+#pragma once
+#include <string>
+
+#include "backend.hpp"
+#include "inputs.hpp"
+#include "run_types.hpp"
+#include "variant.hpp"
+
+namespace ws {
+
+/// Default n when a request gives none and the input is generated: 2^20.
+constexpr std::int64_t kDefaultN = std::int64_t(1) << 20;
+
+/// A validated request: the variant, its input and its launch (grid may still be 0 = device default).
+struct PreparedRun {
+  const VariantInfo* variant = nullptr;
+  Input input;
+  LaunchConfig launch;
+};
+
+/// Validates everything that needs no device: variant id, backend name, type, n, repeat, input
+/// (generates it or reads the file) and the launch rules. Returns "" or one line naming the problem.
+std::string prepare_run(const RunRequest& req, PreparedRun& out);
+
+/// Runs a request: validates (before any device is touched), then runs on `backend` (cuda requests)
+/// or on the host (cpu_only variants). backend == nullptr with a cuda request gives status "error"
+/// with `no_device_reason` and how to use sim or replay. Never throws.
+RunResult execute(const RunRequest& req, Backend* backend, const std::string& no_device_reason = "");
+
+/// Runs a request that prepare_run() accepted (so the input is generated once). Never throws.
+RunResult execute_prepared(const RunRequest& req, const PreparedRun& p, Backend* backend,
+                           const std::string& no_device_reason = "");
+
+/// The one-line hint shown when there is no CUDA device.
+std::string no_device_hint(const std::string& reason);
+
+}  // namespace ws

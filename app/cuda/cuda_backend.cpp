@@ -1,0 +1,165 @@
+#include "cuda_backend.hpp"
+
+#include <climits>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+#include "device_info.hpp"
+#include "launch_rules.hpp"
+
+namespace ws::cuda {
+
+namespace {
+
+/// Combines the partial values a launcher left (count >= 1) with the variant's op, on the host.
+double combine(const std::vector<unsigned char>& raw, std::int64_t count, DType type, ReduceOp op) {
+  if (type == DType::Int32) {
+    const auto* p = reinterpret_cast<const std::int32_t*>(raw.data());
+    if (op == ReduceOp::Max) {
+      std::int32_t m = INT_MIN;
+      for (std::int64_t i = 0; i < count; ++i) m = p[i] > m ? p[i] : m;
+      return m;
+    }
+    std::uint32_t s = 0;
+    for (std::int64_t i = 0; i < count; ++i) s += std::uint32_t(p[i]);
+    return double(std::int32_t(s));
+  }
+  const auto* p = reinterpret_cast<const float*>(raw.data());
+  double s = 0;
+  for (std::int64_t i = 0; i < count; ++i) s += p[i];
+  return s;
+}
+
+}  // namespace
+
+CudaBackend::CudaBackend() {
+  device_ = query_device(0);
+  if (!device_.available) return;
+  try {
+    WS_CUDA(cudaSetDevice(0));
+    WS_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    WS_CUDA(cudaEventCreate(&start_));
+    WS_CUDA(cudaEventCreate(&stop_));
+    device_.copy_gbps = measure_copy_gbps(std::size_t(256) << 20, 10);
+    for (auto table : {kernels::epita_launchers(), kernels::harris_launchers(), kernels::cs121_launchers(),
+                       kernels::amp_launchers(), kernels::cub_launchers()})
+      for (const auto& e : table) launchers_[e.id] = e.launch;
+  } catch (const std::exception& e) {
+    device_.available = false;
+    device_.error = e.what();
+  }
+}
+
+CudaBackend::~CudaBackend() {
+  for (auto& [name, b] : buffers_) cudaFree(b.first);
+  if (start_) cudaEventDestroy(start_);
+  if (stop_) cudaEventDestroy(stop_);
+  if (stream_) cudaStreamDestroy(stream_);
+}
+
+void* CudaBackend::buffer(const char* name, std::size_t bytes) {
+  auto& b = buffers_[name];
+  if (b.second < bytes) {
+    if (b.first) WS_CUDA(cudaFree(b.first));
+    b.first = nullptr;
+    b.second = 0;
+    WS_CUDA(cudaMalloc(&b.first, bytes));
+    b.second = bytes;
+  }
+  return b.first;
+}
+
+RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) {
+  RunResult r;
+  r.variant = v.id;
+  r.backend = "cuda";
+  r.device = device_.name;
+  r.n = in.n();
+  r.type = in.type;
+  r.input = in.kind;
+  r.seed = in.seed;
+  r.launch = launch;
+  if (!device_.available) {
+    r.status = "error";
+    r.message = "CUDA device unavailable: " + device_.error;
+    return r;
+  }
+  auto it = launchers_.find(v.id);
+  if (it == launchers_.end()) {
+    r.status = "error";
+    r.message = v.id + " has no CUDA kernel in this build";
+    return r;
+  }
+  try {
+    const std::size_t elem = dtype_size(in.type);
+    const std::int64_t n = in.n();
+    const std::int64_t capacity = round_up(n, kernels::kPadGranule);
+    const std::int64_t scratch_elems = 2 * ((n + 31) / 32 + kernels::kPadGranule);
+
+    // Input, padded with the op's identity so the slides' unguarded loads read harmless values.
+    void* pristine = buffer("input", std::size_t(capacity) * elem);
+    WS_CUDA(cudaMemcpy(pristine, in.data(), std::size_t(n) * elem, cudaMemcpyHostToDevice));
+    std::vector<std::int32_t> pad(std::size_t(capacity - n), v.op == ReduceOp::Max ? INT_MIN : 0);
+    if (!pad.empty())  // float 0.0f and int 0 share the bit pattern; max variants are int32 only
+      WS_CUDA(cudaMemcpy(static_cast<char*>(pristine) + std::size_t(n) * elem, pad.data(), pad.size() * elem, cudaMemcpyHostToDevice));
+    void* data = v.writes_input ? buffer("work", std::size_t(capacity) * elem) : pristine;
+
+    kernels::ReduceArgs a;
+    a.data = data;
+    a.n = n;
+    a.capacity = capacity;
+    a.scratch = buffer("scratch", std::size_t(scratch_elems) * elem);
+    a.scratch_elems = scratch_elems;
+    a.result = buffer("result", kernels::kResultElems * elem);
+    a.block = launch.block;
+    a.grid = launch.grid;
+    a.type = in.type;
+    a.stream = stream_;
+
+    auto restore = [&] {
+      if (v.writes_input) WS_CUDA(cudaMemcpyAsync(data, pristine, std::size_t(capacity) * elem, cudaMemcpyDeviceToDevice, stream_));
+    };
+    kernels::ReduceOutcome out;
+    for (int i = 0; i < req.warmup; ++i) {
+      restore();
+      out = it->second(a);
+    }
+    std::vector<double> samples;
+    for (int i = 0; i < req.repeat; ++i) {
+      restore();
+      WS_CUDA(cudaEventRecord(start_, stream_));
+      out = it->second(a);
+      WS_CUDA(cudaEventRecord(stop_, stream_));
+      WS_CUDA(cudaEventSynchronize(stop_));
+      WS_CUDA(cudaGetLastError());
+      float ms = 0;
+      WS_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
+      samples.push_back(ms);
+    }
+    if (out.count < 1 || !out.partials) throw std::runtime_error(v.id + ": launcher returned no result");
+    std::vector<unsigned char> raw(std::size_t(out.count) * elem);
+    WS_CUDA(cudaMemcpy(raw.data(), out.partials, raw.size(), cudaMemcpyDeviceToHost));
+    r.result = combine(raw, out.count, in.type, v.op);
+    r.launches = out.launches;
+    r.timing = summarize(samples);
+    r.timed = true;
+    r.bytes = double(n) * double(elem);
+    r.gbps = r.timing.median_ms > 0 ? r.bytes / (r.timing.median_ms * 1e6) : 0;
+    r.pct_theoretical = device_.theoretical_gbps > 0 ? 100.0 * r.gbps / device_.theoretical_gbps : 0;
+    r.pct_copy = device_.copy_gbps > 0 ? 100.0 * r.gbps / device_.copy_gbps : 0;
+    r.status = "done";
+  } catch (const std::exception& e) {
+    r.status = "error";
+    r.message = e.what();
+    // A fault inside a kernel leaves the context unusable: say so once and refuse further runs.
+    cudaError_t sticky = cudaDeviceSynchronize();
+    if (sticky != cudaSuccess) {
+      device_.available = false;
+      device_.error = std::string("the CUDA context was lost after ") + v.id + " faulted (" + cudaGetErrorString(sticky) + "); restart warpscope";
+    }
+  }
+  return r;
+}
+
+}  // namespace ws::cuda

@@ -1,0 +1,215 @@
+#include "app_state.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <filesystem>
+#include <set>
+
+#include "launch_rules.hpp"
+#include "registry.hpp"
+
+namespace ws::ui {
+
+RunRequest RunParams::to_request(const std::string& variant) const {
+  RunRequest r;
+  r.variant = variant;
+  r.n = n();
+  r.launch = LaunchConfig{block, grid};
+  r.repeat = repeat;
+  r.type = type;
+  r.input = kInputKinds[std::clamp(input, 0, 2)];
+  r.seed = seed;
+  r.backend = "cuda";
+  return r;
+}
+
+void AppState::load(const std::string& lessons_dir) {
+  lessons_.clear();
+  try {
+    for (auto& l : load_lessons(lessons_dir)) lessons_.push_back(LessonEntry{std::move(l), true});
+  } catch (const std::exception& e) {
+    message(Message::Error, std::string("lessons: ") + e.what());
+  }
+  // Registry variants that no lesson file lists, grouped by their lesson id, so all can be reached.
+  std::set<std::string> listed;
+  for (const auto& e : lessons_)
+    for (const auto& s : e.lesson.steps) listed.insert(s.variant);
+  for (const auto& v : all_variants()) {
+    if (listed.count(v.id)) continue;
+    auto it = std::find_if(lessons_.begin(), lessons_.end(),
+                           [&](const LessonEntry& e) { return !e.from_file && e.lesson.id == v.lesson; });
+    if (it == lessons_.end()) {
+      LessonEntry e;
+      e.from_file = false;
+      e.lesson.id = v.lesson;
+      e.lesson.title = v.baseline ? "Library baselines (" + v.lesson + ")" : "More variants (" + v.lesson + ")";
+      e.lesson.seed = v.seed;
+      e.lesson.pattern = v.pattern;
+      e.lesson.summary = "Variants registered in this build that no lesson file lists.";
+      lessons_.push_back(std::move(e));
+      it = std::prev(lessons_.end());
+    }
+    it->lesson.steps.push_back(LessonStep{v.id, ""});
+  }
+  if (!lessons_.empty()) select_lesson(0);
+}
+
+const Lesson* AppState::lesson() const {
+  return lesson_ >= 0 && lesson_ < int(lessons_.size()) ? &lessons_[lesson_].lesson : nullptr;
+}
+
+const VariantInfo* AppState::variant() const { return variant_.empty() ? nullptr : find_variant(variant_); }
+
+int AppState::step_index() const {
+  const Lesson* l = lesson();
+  if (!l) return -1;
+  for (std::size_t i = 0; i < l->steps.size(); ++i)
+    if (l->steps[i].variant == variant_) return int(i);
+  return -1;
+}
+
+const LessonStep* AppState::step() const {
+  const int i = step_index();
+  return i < 0 ? nullptr : &lesson()->steps[i];
+}
+
+void AppState::select_lesson(int index) {
+  if (index < 0 || index >= int(lessons_.size())) return;
+  lesson_ = index;
+  const auto& steps = lessons_[index].lesson.steps;
+  variant_ = steps.empty() ? std::string() : steps.front().variant;
+}
+
+bool AppState::select_lesson(const std::string& id) {
+  for (std::size_t i = 0; i < lessons_.size(); ++i)
+    if (lessons_[i].lesson.id == id) {
+      select_lesson(int(i));
+      return true;
+    }
+  return false;
+}
+
+bool AppState::select_variant(const std::string& id) {
+  if (!find_variant(id)) return false;
+  variant_ = id;
+  if (step_index() >= 0) return true;  // the current lesson lists it
+  for (std::size_t i = 0; i < lessons_.size(); ++i)
+    for (const auto& s : lessons_[i].lesson.steps)
+      if (s.variant == id) {
+        lesson_ = int(i);
+        return true;
+      }
+  return true;
+}
+
+std::string AppState::open_report(const std::string& path) {
+  if (path.empty()) return "no report path given";
+  try {
+    Report r = load_report(path);
+    replay = std::move(r);
+    replay_path = path;
+    show_replay = true;
+    report_path = path;
+    return "";
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
+std::string AppState::save_session(const std::string& path) {
+  if (path.empty()) return "type a file path first, e.g. my-session.json";
+  if (session.runs.empty()) return "nothing to save: this session has no runs yet";
+  try {
+    save_report(session, path);
+    return "";
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
+void AppState::add_result(RunResult r) {
+  session.runs.push_back(std::move(r));
+  show_replay = false;
+}
+
+std::string AppState::newest_report(const std::string& dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) return "";
+  std::string best, best_created;
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& p : files) {
+    try {
+      Report r = load_report(p.string());
+      if (best.empty() || r.created >= best_created) {
+        best = p.string();
+        best_created = r.created;
+      }
+    } catch (const std::exception&) {
+      // Not a report (or a newer format): skip it.
+    }
+  }
+  return best;
+}
+
+std::string AppState::why_not_runnable(const VariantInfo& v) const {
+  if (!v.cpu_only) {
+    if (!device.opened) return "opening the CUDA device...";
+    if (!device.device.available)
+      return "no CUDA device: " + v.id + " needs an NVIDIA GPU. Open a report recorded on one to see its numbers.";
+  }
+  LaunchConfig resolved;
+  return resolve_launch(v, params.n(), params.type, LaunchConfig{params.block, params.grid}, device.device.shape(),
+                        resolved);
+}
+
+bool AppState::request_run() {
+  const VariantInfo* v = variant();
+  if (!v) return false;
+  if (std::string why = why_not_runnable(*v); !why.empty()) {
+    message(Message::Warning, why);
+    return false;
+  }
+  to_run.push_back(params.to_request(v->id));
+  return true;
+}
+
+int AppState::request_run_lesson() {
+  const Lesson* l = lesson();
+  if (!l) return 0;
+  int queued = 0;
+  std::vector<std::string> skipped;
+  for (const auto& s : l->steps) {
+    const VariantInfo* v = find_variant(s.variant);
+    if (!v) continue;
+    RunRequest req = params.to_request(v->id);
+    std::string why = why_not_runnable(*v);
+    if (!why.empty() && (device.device.available || v->cpu_only)) {
+      // The chosen block/grid may break this variant's rules: fall back to its own defaults.
+      LaunchConfig resolved;
+      req.launch = LaunchConfig{};
+      why = resolve_launch(*v, req.n, req.type, req.launch, device.device.shape(), resolved);
+    }
+    if (!why.empty()) {
+      skipped.push_back(v->id);
+      continue;
+    }
+    to_run.push_back(req);
+    ++queued;
+  }
+  if (!skipped.empty()) {
+    std::string list;
+    for (const auto& id : skipped) list += (list.empty() ? "" : ", ") + id;
+    const std::string why = device.device.available ? "their launch rules or type do not fit these parameters"
+                                                     : "they need a CUDA device";
+    message(Message::Warning, "skipped " + std::to_string(skipped.size()) + " of " + std::to_string(l->steps.size()) +
+                                  " variants (" + why + "): " + list);
+  }
+  return queued;
+}
+
+void AppState::message(Message::Level level, const std::string& text) { messages.push_back(Message{level, text}); }
+
+}  // namespace ws::ui

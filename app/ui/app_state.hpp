@@ -1,0 +1,126 @@
+// The model the views draw: lessons, the selection, run parameters, the reports on screen, the
+// device line and messages. Views read it and write intents (runs to queue) into it; they never
+// run anything themselves. main_window moves intents to the RunWorker and results back.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backend.hpp"
+#include "lessons.hpp"
+#include "report.hpp"
+#include "run_types.hpp"
+#include "variant.hpp"
+
+namespace ws::ui {
+
+/// Input generators offered by the parameters panel (file inputs are a CLI feature).
+inline const char* const kInputKinds[] = {"random", "ones", "sequence"};
+
+/// The parameters panel's values.
+struct RunParams {
+  bool n_pow2 = true;            ///< n as 2^k (slider) or an exact count
+  int n_log2 = 20;               ///< k for n = 2^k
+  std::int64_t n_exact = 1000000;
+  int block = 0;                 ///< threads per block, 0 = the variant's default
+  std::int64_t grid = 0;         ///< blocks, 0 = auto (derived from n or one wave of the device)
+  DType type = DType::Int32;
+  int input = 0;                 ///< index into kInputKinds
+  std::uint64_t seed = 1;        ///< random input only
+  int repeat = 10;               ///< timed launches (median of these)
+
+  std::int64_t n() const { return n_pow2 ? std::int64_t(1) << n_log2 : n_exact; }
+  /// A cuda-backend request for `variant` with these values.
+  RunRequest to_request(const std::string& variant) const;
+};
+
+/// What the device side looks like to the UI (from the worker's snapshot).
+struct DeviceStatus {
+  bool opened = false;       ///< false while the worker is still opening the device
+  DeviceInfo device;         ///< available = false without a CUDA device
+  std::string backend;       ///< backend name ("cuda"), "" without one
+  std::string error;         ///< why there is no device
+  bool busy = false;
+  std::string running;       ///< variant id of the run in progress
+  int batch_done = 0, batch_total = 0;
+};
+
+struct Message {
+  enum Level { Info, Warning, Error } level = Info;
+  std::string text;
+};
+
+/// A lesson as the browser lists it: from assets/lessons, or a group of registry variants that no
+/// lesson file lists (so every registered variant can be reached).
+struct LessonEntry {
+  Lesson lesson;
+  bool from_file = true;
+};
+
+class AppState {
+ public:
+  /// Loads the lessons from `lessons_dir` (errors become a message; registry variants still show).
+  void load(const std::string& lessons_dir);
+
+  // Selection
+  const std::vector<LessonEntry>& lessons() const { return lessons_; }
+  int lesson_index() const { return lesson_; }
+  const Lesson* lesson() const;
+  const VariantInfo* variant() const;       ///< nullptr when nothing is selected
+  const LessonStep* step() const;           ///< the selected variant's step in its lesson
+  int step_index() const;                   ///< its position in the lesson (0-based), -1 if none
+  void select_lesson(int index);            ///< and its first variant
+  bool select_lesson(const std::string& id);///< false when there is no such lesson
+  bool select_variant(const std::string& id);  ///< also selects a lesson listing it; false if unknown
+
+  RunParams params;
+
+  // Reports: runs made in this session, and a report opened from disk (replay).
+  Report session;
+  std::optional<Report> replay;
+  std::string replay_path;
+  bool show_replay = false;                 ///< which of the two the results view shows
+  const Report& shown() const { return show_replay && replay ? *replay : session; }
+  bool showing_replay() const { return show_replay && replay.has_value(); }
+  /// Opens a report file as the replay and shows it. Returns "" or a one-line error (nothing changes).
+  std::string open_report(const std::string& path);
+  /// Writes the session's runs to `path`. Returns "" or a one-line error.
+  std::string save_session(const std::string& path);
+  /// Adds a finished run to the session report and shows the session.
+  void add_result(RunResult r);
+
+  /// The report file in `dir` with the newest "created" stamp (ties: name), "" if none loads.
+  static std::string newest_report(const std::string& dir);
+
+  // Device
+  DeviceStatus device;
+  /// Whether `v` can run here now: "" or the reason (no device for a GPU variant, broken launch rules).
+  std::string why_not_runnable(const VariantInfo& v) const;
+
+  // Intents, drained by main_window each frame.
+  std::vector<RunRequest> to_run;
+  bool cancel_requested = false;
+  /// Queues the selected variant; false (and a message) when it cannot run.
+  bool request_run();
+  /// Queues every runnable variant of the selected lesson, each with its own default launch where the
+  /// chosen block/grid breaks its rules. Returns how many were queued.
+  int request_run_lesson();
+
+  // Messages (newest last); the main window shows the latest until dismissed.
+  std::vector<Message> messages;
+  void message(Message::Level level, const std::string& text);
+
+  // Text fields of the report bar.
+  std::string report_path;
+
+  /// The tab the centre shows ("results"); set by --view and by clicks.
+  std::string view = "results";
+
+ private:
+  std::vector<LessonEntry> lessons_;
+  int lesson_ = -1;
+  std::string variant_;
+};
+
+}  // namespace ws::ui

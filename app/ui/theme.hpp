@@ -1,0 +1,48 @@
+// The look of warpscope: fonts sized for a projector, colours that carry meaning, and the one
+// scale factor every size goes through (nothing is laid out in raw pixels).
+#pragma once
+#include <imgui.h>
+
+#include <string>
+
+namespace ws::ui {
+
+/// Colours with a meaning; everything else comes from ImGui's style.
+struct Palette {
+  ImVec4 text, text_dim, accent, ok, lesson, bad, baseline, cpu;
+  ImVec4 row_lesson, row_bad;  ///< faint row backgrounds for amber / red results
+  ImVec4 badge_text;           ///< text drawn on a coloured badge
+};
+
+/// Fonts in the atlas (all non-null once apply() ran; ImGui's built-in font if DejaVu is missing).
+struct Fonts {
+  ImFont* regular = nullptr;
+  ImFont* bold = nullptr;
+  ImFont* mono = nullptr;
+  ImFont* heading = nullptr;  ///< 1.3x regular, bold
+};
+
+/// Fonts, colours and sizes. One instance, set up before the renderer builds the font texture.
+class Theme {
+ public:
+  static constexpr float kBaseFontPx = 20.f;  ///< body text at scale 1: readable from a lecture hall's back rows
+  /// Loads DejaVu from `font_dir` at kBaseFontPx * scale and styles ImGui (dark, high contrast).
+  /// Returns "" or a one-line warning (font missing: ImGui's built-in font is used, scaled up).
+  std::string apply(float scale, const std::string& font_dir = "/usr/share/fonts/truetype/dejavu");
+  /// A size designed for the 20 px base font, in pixels at the current scale.
+  float px(float at_base) const { return at_base * scale_; }
+  ImVec2 px(float x, float y) const { return ImVec2(x * scale_, y * scale_); }
+  float scale() const { return scale_; }
+  const Palette& colors() const { return palette_; }
+  const Fonts& fonts() const { return fonts_; }
+
+ private:
+  float scale_ = 1.f;
+  Palette palette_{};
+  Fonts fonts_{};
+};
+
+/// The theme in use (views read it; main() applies it once).
+Theme& theme();
+
+}  // namespace ws::ui

@@ -1,0 +1,26 @@
+// Tiny ImGui helpers shared by the views, instead of the same boilerplate in every file.
+#pragma once
+#include <imgui.h>
+
+#include <string>
+
+namespace ws::ui {
+
+/// Text right-aligned in the rest of the current line / table cell.
+void TextRight(const std::string& text);
+/// Text in a colour, wrapped at the window's right edge.
+void TextWrappedColored(const ImVec4& color, const std::string& text);
+/// Dim text (TextDisabled style), wrapped when `wrap`.
+void TextDim(const std::string& text, bool wrap = false);
+/// A section title: small bold capitals in the dim colour, then a thin separator.
+void SectionTitle(const char* title);
+/// A small rounded tag with dark text on `color` (e.g. "racy", "baseline"); stays on the line.
+void Badge(const char* label, const ImVec4& color);
+/// Width Badge() takes for `label`, spacing included.
+float BadgeWidth(const char* label);
+/// A wrapped tooltip for the last item when it is hovered (ImGui 1.86 has no BeginItemTooltip).
+void ItemTooltip(const std::string& text);
+/// "label  value" on one line with the label dim and the value in the body colour.
+void LabelValue(const char* label, const std::string& value);
+
+}  // namespace ws::ui

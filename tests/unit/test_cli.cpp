@@ -1,0 +1,100 @@
+// Runs the warpscope-cli binary and checks exit codes and one-line errors.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+struct Out {
+  int code;
+  std::string out;  // stdout + stderr
+};
+Out cli(const std::string& args) {
+  std::string cmd = std::string(WS_CLI_PATH) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (p && fgets(buf.data(), buf.size(), p)) out += buf.data();
+  int status = p ? pclose(p) : -1;
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+int lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+void expect_one_line_error(const std::string& args, int code, const std::string& needle) {
+  Out o = cli(args);
+  EXPECT_EQ(o.code, code) << args << "\n" << o.out;
+  EXPECT_EQ(lines(o.out), 1) << args << "\n" << o.out;
+  EXPECT_NE(o.out.find(needle), std::string::npos) << args << "\n" << o.out;
+  EXPECT_EQ(o.out.find("terminate"), std::string::npos);
+}
+}  // namespace
+
+TEST(Cli, ListJsonHasEveryVariantWithItsFlags) {
+  Out o = cli("list --json");
+  ASSERT_EQ(o.code, 0);
+  auto j = nlohmann::json::parse(o.out);
+  ASSERT_TRUE(j.is_array());
+  EXPECT_GE(j.size(), 37u);
+  bool saw_cub = false;
+  for (const auto& v : j) {
+    for (const char* k : {"id", "pattern", "title", "seed", "racy", "baseline"}) EXPECT_TRUE(v.contains(k)) << k;
+    if (v["id"] == "cub.reduce") saw_cub = v["baseline"].get<bool>();
+  }
+  EXPECT_TRUE(saw_cub);
+  EXPECT_EQ(cli("list").code, 0);
+}
+
+TEST(Cli, BadRequestsGiveOneLineAndExit2) {
+  expect_one_line_error("run --variant nope", 2, "unknown variant 'nope'");
+  expect_one_line_error("run --variant epita.reduce3 --n 0", 2, "--n '0'");
+  expect_one_line_error("run --variant epita.reduce3 --n -5", 2, "");
+  expect_one_line_error("run --variant epita.reduce3 --n 2^31", 2, "too large");
+  expect_one_line_error("run --variant epita.reduce3 --block 100", 2, "power-of-two");
+  expect_one_line_error("run --variant epita.reduce8 --block 64", 2, "32 threads per block only");
+  expect_one_line_error("run --variant cs121.atomic_max --type float32", 2, "int32 only");
+  expect_one_line_error("run --variant epita.reduce3 --type int64", 2, "int64");
+  expect_one_line_error("run --variant epita.reduce3 --input /nonexistent/file.txt", 2, "cannot open");
+  expect_one_line_error("run --variant epita.reduce3 --backend tpu", 2, "unknown backend");
+  expect_one_line_error("run --variant epita.reduce3 --repeat 0", 2, "--repeat");
+  expect_one_line_error("run --variant epita.reduce3 --json --csv", 2, "one of");
+  expect_one_line_error("run", 2, "variant");
+  expect_one_line_error("frobnicate", 2, "");
+  std::string bad = ::testing::TempDir() + "bad_input.txt";
+  std::ofstream(bad) << "1 2 three\n";
+  expect_one_line_error("run --variant epita.reduce3 --input " + bad, 2, "'three'");
+}
+
+TEST(Cli, SimBackendSaysSoWithANonZeroExit) {
+  Out o = cli("run --variant epita.reduce3 --backend sim");
+  EXPECT_NE(o.code, 0);
+  EXPECT_EQ(lines(o.out), 1);
+  EXPECT_NE(o.out.find("sim"), std::string::npos);
+}
+
+TEST(Cli, CpuVariantRunsAnywhere) {
+  Out o = cli("run --variant amp.sequential --n 1000 --input sequence --json");
+  ASSERT_EQ(o.code, 0) << o.out;
+  auto j = nlohmann::json::parse(o.out);
+  EXPECT_EQ(j["result"], 7492.0);  // 62 periods of 0..15 (120 each) + 0..7 (28)
+  EXPECT_EQ(j["correct"], true);
+  for (const char* k : {"variant", "n", "backend", "result", "expected", "correct", "time_ms", "gbps"}) EXPECT_TRUE(j.contains(k)) << k;
+  Out csv = cli("run --variant amp.sequential --n 100 --csv");
+  EXPECT_EQ(csv.code, 0);
+  EXPECT_EQ(lines(csv.out), 2);
+}
+
+TEST(Cli, NoDeviceIsAOneLineErrorWithAWayOut) {
+  // Meaningful only where no GPU is visible (CI, laptops); skipped on the GPU machine.
+  Out dev = cli("device");
+  if (dev.code == 0) GTEST_SKIP() << "a CUDA device is present";
+  EXPECT_EQ(dev.code, 3);
+  expect_one_line_error("run --variant epita.reduce3 --n 1000", 3, "no CUDA device");
+  EXPECT_NE(cli("run --variant epita.reduce3").out.find("report"), std::string::npos);
+}

@@ -176,38 +176,43 @@ bool AppState::request_run() {
   return true;
 }
 
-int AppState::request_run_lesson() {
+std::vector<RunRequest> AppState::lesson_requests(std::vector<std::string>* skipped) const {
+  std::vector<RunRequest> out;
   const Lesson* l = lesson();
-  if (!l) return 0;
-  int queued = 0;
-  std::vector<std::string> skipped;
+  if (!l) return out;
   for (const auto& s : l->steps) {
     const VariantInfo* v = find_variant(s.variant);
     if (!v) continue;
     RunRequest req = params.to_request(v->id);
     std::string why = why_not_runnable(*v);
-    if (!why.empty() && (device.device.available || v->cpu_only)) {
+    if (!why.empty() && device.opened && (device.device.available || v->cpu_only)) {
       // The chosen block/grid may break this variant's rules: fall back to its own defaults.
       LaunchConfig resolved;
       req.launch = LaunchConfig{};
       why = resolve_launch(*v, req.n, req.type, req.launch, device.device.shape(), resolved);
     }
     if (!why.empty()) {
-      skipped.push_back(v->id);
+      if (skipped) skipped->push_back(v->id);
       continue;
     }
-    to_run.push_back(req);
-    ++queued;
+    out.push_back(req);
   }
+  return out;
+}
+
+int AppState::request_run_lesson() {
+  std::vector<std::string> skipped;
+  std::vector<RunRequest> reqs = lesson_requests(&skipped);
   if (!skipped.empty()) {
     std::string list;
     for (const auto& id : skipped) list += (list.empty() ? "" : ", ") + id;
     const std::string why = device.device.available ? "their launch rules or type do not fit these parameters"
                                                      : "they need a CUDA device";
-    message(Message::Warning, "skipped " + std::to_string(skipped.size()) + " of " + std::to_string(l->steps.size()) +
-                                  " variants (" + why + "): " + list);
+    message(Message::Warning, "skipped " + std::to_string(skipped.size()) + " of " +
+                                  std::to_string(skipped.size() + reqs.size()) + " variants (" + why + "): " + list);
   }
-  return queued;
+  to_run.insert(to_run.end(), reqs.begin(), reqs.end());
+  return int(reqs.size());
 }
 
 void AppState::message(Message::Level level, const std::string& text) { messages.push_back(Message{level, text}); }

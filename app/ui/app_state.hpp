@@ -103,8 +103,10 @@ class AppState {
   bool cancel_requested = false;
   /// Queues the selected variant; false (and a message) when it cannot run.
   bool request_run();
-  /// Queues every runnable variant of the selected lesson, each with its own default launch where the
-  /// chosen block/grid breaks its rules. Returns how many were queued.
+  /// Requests for every runnable variant of the selected lesson, each with its own default launch
+  /// where the chosen block/grid breaks its rules; the ids that cannot run go to `skipped`.
+  std::vector<RunRequest> lesson_requests(std::vector<std::string>* skipped = nullptr) const;
+  /// Queues lesson_requests() (a message lists the skipped ones). Returns how many were queued.
   int request_run_lesson();
 
   // Messages (newest last); the main window shows the latest until dismissed.
@@ -113,6 +115,8 @@ class AppState {
 
   // Text fields of the report bar.
   std::string report_path;
+  /// Open the newest assets/reports/ file when the device turns out to be missing (off after --report).
+  bool auto_replay = true;
 
   /// The tab the centre shows ("results"); set by --view and by clicks.
   std::string view = "results";

@@ -99,7 +99,7 @@ std::string Theme::apply(float scale, const std::string& font_dir) {
   c[ImGuiCol_PlotHistogram] = rgb(0x4DA3FF);
   c[ImGuiCol_Separator] = rgb(0x3A404C);
   c[ImGuiCol_CheckMark] = rgb(0x8CC4FF);
-  c[ImGuiCol_SliderGrab] = rgb(0x4DA3FF);
+  c[ImGuiCol_SliderGrab] = rgb(0x4DA3FF, 0.45f);  // the value is drawn over it
   c[ImGuiCol_SliderGrabActive] = rgb(0x8CC4FF);
   style.WindowRounding = 0.f;
   style.ChildRounding = 3.f;

@@ -1,6 +1,7 @@
 #include "widgets.hpp"
 
 #include <cctype>
+#include <vector>
 
 #include "theme.hpp"
 
@@ -57,6 +58,102 @@ void Badge(const char* label, const ImVec4& color) {
   dl->AddRectFilled(pos, ImVec2(pos.x + size.x, pos.y + size.y), ImGui::GetColorU32(color), t.px(4));
   dl->AddText(ImVec2(pos.x + pad.x, pos.y + pad.y), ImGui::GetColorU32(t.colors().badge_text), label);
   ImGui::Dummy(ImVec2(size.x, line_h));
+}
+
+bool TextEllipsis(const std::string& text, float max_width, const ImVec4* color) {
+  std::string shown = text;
+  bool cut = false;
+  if (ImGui::CalcTextSize(text.c_str()).x > max_width) {
+    cut = true;
+    const char* ellipsis = "\u2026";
+    const float budget = max_width - ImGui::CalcTextSize(ellipsis).x;
+    // Longest prefix that fits (UTF-8 safe: never cut inside a multi-byte sequence).
+    std::size_t lo = 0, hi = text.size();
+    while (lo < hi) {
+      std::size_t mid = (lo + hi + 1) / 2;
+      while (mid < text.size() && (static_cast<unsigned char>(text[mid]) & 0xC0) == 0x80) --mid;
+      if (mid <= lo) { hi = lo; break; }
+      if (ImGui::CalcTextSize(text.c_str(), text.c_str() + mid).x <= budget) lo = mid;
+      else hi = mid - 1;
+    }
+    while (lo > 0 && text[lo - 1] == ' ') --lo;
+    shown = text.substr(0, lo) + ellipsis;
+  }
+  if (color) ImGui::PushStyleColor(ImGuiCol_Text, *color);
+  ImGui::TextUnformatted(shown.c_str());
+  if (color) ImGui::PopStyleColor();
+  return cut;
+}
+
+namespace {
+
+struct RichToken {
+  std::string text;
+  bool code = false;
+  bool line_break = false;
+};
+
+/// Words and code spans (kept whole) of one paragraph line; "\n" becomes a line break token.
+std::vector<RichToken> tokenize(const std::string& text) {
+  std::vector<RichToken> out;
+  std::string word;
+  bool code = false;
+  auto flush = [&] {
+    if (!word.empty()) out.push_back({word, code, false});
+    word.clear();
+  };
+  for (char ch : text) {
+    if (ch == '`') {
+      flush();
+      code = !code;
+    } else if (ch == '\n') {
+      flush();
+      out.push_back({"", false, true});
+    } else if (ch == ' ' && !code) {
+      flush();
+    } else {
+      word += ch;
+    }
+  }
+  flush();
+  return out;
+}
+
+}  // namespace
+
+void TextRich(const std::string& text, const ImVec4* color) {
+  const Theme& t = theme();
+  if (color) ImGui::PushStyleColor(ImGuiCol_Text, *color);
+  const float right = ImGui::GetWindowPos().x + ImGui::GetContentRegionMax().x;
+  const float space = ImGui::CalcTextSize(" ").x;
+  const ImVec2 code_pad = t.px(2, 0);
+  bool line_start = true;
+  float x_end = 0;
+  for (const RichToken& tok : tokenize(text)) {
+    if (tok.line_break) {
+      if (!line_start) line_start = true;  // the last token already ended its line
+      else ImGui::Dummy(ImVec2(0, ImGui::GetTextLineHeight() * 0.4f));
+      continue;
+    }
+    if (tok.code) ImGui::PushFont(t.fonts().mono);
+    const float w = ImGui::CalcTextSize(tok.text.c_str()).x + (tok.code ? 2 * code_pad.x : 0);
+    if (!line_start && x_end + space + w <= right) ImGui::SameLine(0, space);
+    const ImVec2 pos = ImGui::GetCursorScreenPos();
+    if (tok.code) {
+      const float h = ImGui::GetTextLineHeight();
+      ImGui::GetWindowDrawList()->AddRectFilled(pos, ImVec2(pos.x + w, pos.y + h),
+                                                ImGui::GetColorU32(ImVec4(1, 1, 1, 0.09f)), t.px(3));
+      ImGui::SetCursorScreenPos(ImVec2(pos.x + code_pad.x, pos.y));
+    }
+    // A single word wider than the line wraps inside itself rather than running off the panel.
+    ImGui::PushTextWrapPos(0.f);
+    ImGui::TextUnformatted(tok.text.c_str());
+    ImGui::PopTextWrapPos();
+    x_end = ImGui::GetItemRectMax().x + (tok.code ? code_pad.x : 0);
+    if (tok.code) ImGui::PopFont();
+    line_start = false;
+  }
+  if (color) ImGui::PopStyleColor();
 }
 
 void ItemTooltip(const std::string& text) {

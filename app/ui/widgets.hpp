@@ -18,6 +18,11 @@ void SectionTitle(const char* title);
 void Badge(const char* label, const ImVec4& color);
 /// Width Badge() takes for `label`, spacing included.
 float BadgeWidth(const char* label);
+/// Wrapped prose in which `code spans` are drawn in the mono font on a faint background (lesson
+/// texts use them for expressions like `*sum += x`). Blank lines separate paragraphs.
+void TextRich(const std::string& text, const ImVec4* color = nullptr);
+/// Text cut to `max_width` pixels with a trailing "…" when it is longer; returns true if it was cut.
+bool TextEllipsis(const std::string& text, float max_width, const ImVec4* color = nullptr);
 /// A wrapped tooltip for the last item when it is hovered (ImGui 1.86 has no BeginItemTooltip).
 void ItemTooltip(const std::string& text);
 /// "label  value" on one line with the label dim and the value in the body colour.

@@ -1,0 +1,152 @@
+#include "headless.hpp"
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#define GL_GLEXT_PROTOTYPES
+#include <GL/gl.h>
+#include <GL/glext.h>
+#include <stb_image_write.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+namespace ws::gui {
+
+namespace {
+
+std::string egl_error(const char* what) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%s failed (EGL error 0x%04x)", what, unsigned(eglGetError()));
+  return buf;
+}
+
+bool has_extension(const char* list, const char* name) {
+  if (!list) return false;
+  const std::size_t n = std::strlen(name);
+  for (const char* p = list; (p = std::strstr(p, name)); p += n)
+    if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return true;
+  return false;
+}
+
+/// Tries Mesa's surfaceless platform, then the driver's default display (NVIDIA via glvnd), then
+/// the first EGL device. Returns an initialised display or EGL_NO_DISPLAY.
+EGLDisplay open_display(std::string& description, std::string& error) {
+  const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);  // null without EGL_EXT_client_extensions
+  auto get_platform_display =
+      reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
+  EGLint major = 0, minor = 0;
+  if (get_platform_display && has_extension(client, "EGL_MESA_platform_surfaceless")) {
+    EGLDisplay d = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+    if (d != EGL_NO_DISPLAY && eglInitialize(d, &major, &minor)) {
+      description = "EGL surfaceless";
+      return d;
+    }
+  }
+  if (EGLDisplay d = eglGetDisplay(EGL_DEFAULT_DISPLAY); d != EGL_NO_DISPLAY && eglInitialize(d, &major, &minor)) {
+    description = "EGL default display";
+    return d;
+  }
+  auto query_devices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
+  if (get_platform_display && query_devices && has_extension(client, "EGL_EXT_platform_device")) {
+    EGLDeviceEXT devices[8];
+    EGLint count = 0;
+    if (query_devices(8, devices, &count) && count > 0) {
+      EGLDisplay d = get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[0], nullptr);
+      if (d != EGL_NO_DISPLAY && eglInitialize(d, &major, &minor)) {
+        description = "EGL device platform";
+        return d;
+      }
+    }
+  }
+  error = egl_error("no EGL display: surfaceless, default and device platforms all");
+  return EGL_NO_DISPLAY;
+}
+
+}  // namespace
+
+HeadlessGl::~HeadlessGl() { close(); }
+
+std::string HeadlessGl::open(int width, int height) {
+  std::string error;
+  EGLDisplay dpy = open_display(description_, error);
+  if (dpy == EGL_NO_DISPLAY) return error;
+  display_ = dpy;
+  if (!eglBindAPI(EGL_OPENGL_API)) return egl_error("eglBindAPI(EGL_OPENGL_API)");
+
+  EGLint with_pbuffer[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
+                           EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE};
+  EGLint any_surface[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+  EGLConfig config = nullptr;
+  EGLint count = 0;
+  if (!eglChooseConfig(dpy, with_pbuffer, &config, 1, &count) || count == 0) {
+    // Some surfaceless setups list no pbuffer configs; we render to an FBO, so any GL config will do.
+    if (!eglChooseConfig(dpy, any_surface, &config, 1, &count) || count == 0)
+      return egl_error("eglChooseConfig (an OpenGL config)");
+  }
+  const EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+                                EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+  EGLContext ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, ctx_attribs);
+  if (ctx == EGL_NO_CONTEXT) return egl_error("eglCreateContext (OpenGL 3.3 core)");
+  context_ = ctx;
+  if (!eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) return egl_error("eglMakeCurrent without a surface");
+
+  width_ = width;
+  height_ = height;
+  glGenFramebuffers(1, &fbo_);
+  glGenRenderbuffers(1, &color_);
+  glBindRenderbuffer(GL_RENDERBUFFER, color_);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color_);
+  const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+  if (status != GL_FRAMEBUFFER_COMPLETE) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "framebuffer of %dx%d incomplete (status 0x%04x)", width, height, unsigned(status));
+    return buf;
+  }
+  return "";
+}
+
+std::string HeadlessGl::save_png(const std::string& path) const {
+  std::vector<unsigned char> rgba(std::size_t(width_) * height_ * 4), rgb(std::size_t(width_) * height_ * 3);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
+  glReadBuffer(GL_COLOR_ATTACHMENT0);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+  if (GLenum e = glGetError(); e != GL_NO_ERROR) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "glReadPixels failed (GL error 0x%04x)", unsigned(e));
+    return buf;
+  }
+  // GL's rows start at the bottom; PNG's at the top. Alpha is dropped: the UI is opaque.
+  for (int y = 0; y < height_; ++y) {
+    const unsigned char* src = &rgba[std::size_t(height_ - 1 - y) * width_ * 4];
+    unsigned char* dst = &rgb[std::size_t(y) * width_ * 3];
+    for (int x = 0; x < width_; ++x) std::memcpy(dst + 3 * x, src + 4 * x, 3);
+  }
+  const std::string tmp = path + ".tmp";
+  if (!stbi_write_png(tmp.c_str(), width_, height_, 3, rgb.data(), width_ * 3))
+    return "cannot write " + path + " (directory missing or not writable?)";
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) return "cannot write " + path + ": " + ec.message();
+  return "";
+}
+
+void HeadlessGl::close() {
+  if (!display_) return;
+  EGLDisplay dpy = static_cast<EGLDisplay>(display_);
+  if (context_) {
+    if (fbo_) glDeleteFramebuffers(1, &fbo_);
+    if (color_) glDeleteRenderbuffers(1, &color_);
+    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglDestroyContext(dpy, static_cast<EGLContext>(context_));
+  }
+  eglTerminate(dpy);
+  display_ = context_ = nullptr;
+  fbo_ = color_ = 0;
+}
+
+}  // namespace ws::gui

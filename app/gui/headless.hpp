@@ -1,0 +1,33 @@
+// Rendering without a window system: an EGL context (Mesa surfaceless, or the driver's default
+// display) drawing into an FBO, read back to a PNG. Used by --screenshot on CI and the GPU machine.
+#pragma once
+#include <string>
+
+namespace ws::gui {
+
+class HeadlessGl {
+ public:
+  HeadlessGl() = default;
+  ~HeadlessGl();
+  HeadlessGl(const HeadlessGl&) = delete;
+  HeadlessGl& operator=(const HeadlessGl&) = delete;
+
+  /// Creates an OpenGL 3.3 core context with no surface and a width x height RGBA8 FBO bound as the
+  /// draw target. Returns "" or a one-line error.
+  std::string open(int width, int height);
+  /// Which EGL display was used, e.g. "EGL surfaceless (Mesa)"; for messages.
+  const std::string& description() const { return description_; }
+  /// Reads the FBO back (rows flipped to top-down) and writes an RGB PNG atomically (via FILE.tmp).
+  /// Returns "" or a one-line error.
+  std::string save_png(const std::string& path) const;
+
+ private:
+  void close();
+  void* display_ = nullptr;  // EGLDisplay
+  void* context_ = nullptr;  // EGLContext
+  unsigned fbo_ = 0, color_ = 0;
+  int width_ = 0, height_ = 0;
+  std::string description_;
+};
+
+}  // namespace ws::gui

@@ -1,0 +1,84 @@
+// warpscope: the desktop app. A window by default; --screenshot FILE renders headless to a PNG.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "app_state.hpp"
+#include "backend_factory.hpp"
+#include "main_window.hpp"
+#include "modes.hpp"
+#include "paths.hpp"
+#include "run_worker.hpp"
+
+namespace ws::gui {
+
+std::string reports_dir() { return (std::filesystem::path(assets_dir()) / "reports").string(); }
+
+namespace {
+
+int fail(int code, const std::string& line) {
+  std::fprintf(stderr, "warpscope: %s\n", line.c_str());
+  return code;
+}
+
+std::string join_ids(const std::vector<ui::LessonEntry>& lessons) {
+  std::string out;
+  for (const auto& e : lessons) out += (out.empty() ? "" : ", ") + e.lesson.id;
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  CLI::App app{"warpscope: watch GPU parallel patterns run (window, or headless PNG with --screenshot)"};
+  app.add_option("--lesson", o.lesson, "lesson to open (default: the first, epita)");
+  app.add_option("--variant", o.variant, "variant to select, e.g. epita.reduce3 (selects its lesson)");
+  app.add_option("--report", o.report, "report JSON to replay (recorded by warpscope on a GPU)");
+  app.add_option("--screenshot", o.screenshot, "render headless (EGL, no X server) to this PNG and exit");
+  app.add_option("--view", o.view, "centre tab to show: results");
+  app.add_option("--frames", o.frames, "frames to render before the screenshot")->check(CLI::Range(1, 1000));
+  app.add_option("--font-scale", o.font_scale, "text and layout scale (1 = 20 px text)")->check(CLI::Range(0.5, 4.0));
+  app.add_option("--width", o.width, "window / image width in pixels")->check(CLI::Range(320, 8192));
+  app.add_option("--height", o.height, "window / image height in pixels")->check(CLI::Range(240, 8192));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return fail(2, e.what());
+  }
+  const bool headless = !o.screenshot.empty();
+
+  const auto& views = ui::MainWindow::views();
+  if (std::find(views.begin(), views.end(), o.view) == views.end()) {
+    std::string list;
+    for (const auto& v : views) list += (list.empty() ? "" : ", ") + v;
+    return fail(2, "unknown view '" + o.view + "' (views: " + list + ")");
+  }
+
+  ui::AppState s;
+  s.load((std::filesystem::path(assets_dir()) / "lessons").string());
+  s.view = o.view;
+  if (!o.lesson.empty() && !s.select_lesson(o.lesson))
+    return fail(2, "unknown lesson '" + o.lesson + "' (lessons: " + join_ids(s.lessons()) + ")");
+  if (!o.variant.empty() && !s.select_variant(o.variant))
+    return fail(2, "unknown variant '" + o.variant + "' (warpscope-cli list shows the ids)");
+  if (!o.report.empty()) {
+    s.auto_replay = false;
+    if (std::string err = s.open_report(o.report); !err.empty()) {
+      if (headless) return fail(2, err);
+      s.message(ui::Message::Error, "cannot open report: " + err);
+    }
+  }
+
+  ui::RunWorker worker([](std::string& error) { return open_cuda_backend(error); });
+  return headless ? run_screenshot(s, worker, o) : run_window(s, worker, o);
+}
+
+}  // namespace ws::gui
+
+int main(int argc, char** argv) { return ws::gui::main(argc, argv); }

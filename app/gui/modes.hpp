@@ -1,0 +1,29 @@
+// The two ways warpscope runs: in a GLFW window, or headless to a PNG.
+#pragma once
+#include <string>
+
+#include "app_state.hpp"
+#include "run_worker.hpp"
+
+namespace ws::gui {
+
+/// Command-line options (main.cpp parses them).
+struct Options {
+  std::string lesson, variant, report, screenshot;
+  std::string view = "results";
+  int frames = 3;
+  float font_scale = 0;  ///< 0 = automatic (1, times the monitor's content scale in a window)
+  int width = 1600, height = 900;
+};
+
+/// GLFW + OpenGL 3.3 window until it is closed. Returns the exit status (1 with a line on stderr
+/// when no window can be opened).
+int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o);
+
+/// Renders o.frames frames into an EGL FBO and writes o.screenshot. Returns 0, or 1 with a line on stderr.
+int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o);
+
+/// Where reports to replay live: assets_dir()/reports.
+std::string reports_dir();
+
+}  // namespace ws::gui

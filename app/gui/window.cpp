@@ -1,0 +1,88 @@
+// Interactive mode: a GLFW window with an OpenGL 3.3 core context and ImGui's GLFW/OpenGL3 backends.
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <GL/gl.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <cstdio>
+
+#include "main_window.hpp"
+#include "modes.hpp"
+#include "theme.hpp"
+
+namespace ws::gui {
+
+namespace {
+void glfw_error(int code, const char* text) { std::fprintf(stderr, "warpscope: GLFW error %d: %s\n", code, text); }
+}  // namespace
+
+int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
+  glfwSetErrorCallback(glfw_error);
+  if (!glfwInit()) {
+    std::fprintf(stderr, "warpscope: cannot open a window (no display?); use --screenshot FILE for headless rendering\n");
+    return 1;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  GLFWwindow* win = glfwCreateWindow(o.width, o.height, "warpscope", nullptr, nullptr);
+  if (!win) {
+    std::fprintf(stderr, "warpscope: cannot create an OpenGL 3.3 core window\n");
+    glfwTerminate();
+    return 1;
+  }
+  glfwMakeContextCurrent(win);
+  glfwSwapInterval(1);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // fixed layout: nothing worth saving
+  float scale = o.font_scale;
+  if (scale <= 0) {
+    float sx = 1, sy = 1;
+    glfwGetWindowContentScale(win, &sx, &sy);
+    scale = sx > 0 ? sx : 1;
+  }
+  if (std::string warn = ui::theme().apply(scale); !warn.empty()) s.message(ui::Message::Warning, warn);
+  ImGui_ImplGlfw_InitForOpenGL(win, true);
+  if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
+    std::fprintf(stderr, "warpscope: ImGui's OpenGL 3 loader failed\n");
+    return 1;
+  }
+
+  ui::MainWindow window;
+  while (!glfwWindowShouldClose(win)) {
+    // Idle: sleep until input (or a quarter second, to pick up the device opening). Busy: keep drawing.
+    if (s.device.busy || !s.device.opened) glfwWaitEventsTimeout(1.0 / 30.0);
+    else glfwWaitEventsTimeout(0.25);
+    ui::MainWindow::exchange(s, worker, reports_dir());
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    window.draw(s, io.DisplaySize);
+    ImGui::Render();
+    int fw = 0, fh = 0;
+    glfwGetFramebufferSize(win, &fw, &fh);
+    glViewport(0, 0, fw, fh);
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glClearColor(bg.x, bg.y, bg.z, 1.f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    glfwSwapBuffers(win);
+  }
+  // Closing mid-run: hide at once, drop the queue and wait for the run in progress (runs are short).
+  glfwHideWindow(win);
+  worker.stop();
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(win);
+  glfwTerminate();
+  return 0;
+}
+
+}  // namespace ws::gui

@@ -1,0 +1,148 @@
+#include "main_window.hpp"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+
+#include "theme.hpp"
+#include "widgets.hpp"
+
+namespace ws::ui {
+
+const std::vector<std::string>& MainWindow::views() {
+  static const std::vector<std::string> names = {"results"};
+  return names;
+}
+
+void MainWindow::exchange(AppState& s, RunWorker& worker, const std::string& reports_dir) {
+  if (!s.to_run.empty()) {
+    worker.submit(s.to_run);
+    s.to_run.clear();
+  }
+  if (s.cancel_requested) {
+    const int n = worker.cancel_queued();
+    s.cancel_requested = false;
+    s.message(Message::Info, "cancelled " + std::to_string(n) + " queued runs");
+  }
+  RunWorker::Snapshot snap = worker.take();
+  const bool first_open = snap.opened && !s.device.opened;
+  s.device.opened = snap.opened;
+  s.device.device = snap.device;
+  s.device.backend = snap.backend_name;
+  s.device.error = snap.open_error;
+  s.device.busy = snap.busy;
+  s.device.running = snap.running;
+  s.device.batch_done = snap.batch_done;
+  s.device.batch_total = snap.batch_total;
+  for (auto& r : snap.finished) s.add_result(std::move(r));
+  if (first_open) {
+    if (s.session.created.empty()) {
+      std::vector<RunResult> runs = std::move(s.session.runs);
+      s.session = new_report("warpscope GUI session", snap.device);
+      s.session.runs = std::move(runs);
+    }
+    if (!snap.device.available && !s.replay && s.auto_replay) {
+      const std::string newest = AppState::newest_report(reports_dir);
+      if (!newest.empty()) {
+        if (std::string err = s.open_report(newest); !err.empty()) s.message(Message::Error, err);
+      }
+    }
+  }
+}
+
+void MainWindow::draw(AppState& s, ImVec2 size) {
+  const Theme& t = theme();
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(size);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGui::Begin("warpscope##main", nullptr, flags);
+  draw_report_bar(s);
+  draw_message(s);
+
+  const float status_h = StatusBar::height();
+  const float body_h = ImGui::GetContentRegionAvail().y - status_h - ImGui::GetStyle().ItemSpacing.y;
+  const float left_w = std::clamp(size.x * 0.27f, t.px(340), t.px(600));
+
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, t.px(10, 8));
+  ImGui::BeginChild("browser", ImVec2(left_w, body_h), true);
+  browser_.draw(s);
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("centre", ImVec2(0, body_h), true);
+  parameters_.draw(s);
+  ImGui::Spacing();
+  draw_views(s);
+  ImGui::EndChild();
+  ImGui::PopStyleVar();
+
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(t.px(10), ImGui::GetStyle().WindowPadding.y * 0.5f));
+  ImGui::BeginChild("status", ImVec2(0, status_h), false, ImGuiWindowFlags_NoScrollbar);
+  status_.draw(s);
+  ImGui::EndChild();
+  ImGui::PopStyleVar();
+  ImGui::End();
+}
+
+void MainWindow::draw_report_bar(AppState& s) {
+  const Theme& t = theme();
+  ImGui::PushFont(t.fonts().heading);
+  ImGui::PushStyleColor(ImGuiCol_Text, t.colors().accent);
+  ImGui::TextUnformatted("warpscope");
+  ImGui::PopStyleColor();
+  ImGui::PopFont();
+  ImGui::SameLine(0, t.px(28));
+  ImGui::AlignTextToFramePadding();
+  TextDim("Report file");
+  ImGui::SameLine();
+  const float buttons = ImGui::CalcTextSize("Open").x + ImGui::CalcTextSize("Save session").x +
+                        4 * ImGui::GetStyle().FramePadding.x + 2 * ImGui::GetStyle().ItemSpacing.x;
+  ImGui::SetNextItemWidth(std::min(t.px(640), ImGui::GetContentRegionAvail().x - buttons));
+  const bool enter = ImGui::InputTextWithHint("##report_path", "path/to/report.json", &s.report_path,
+                                              ImGuiInputTextFlags_EnterReturnsTrue);
+  ItemTooltip("a warpscope report (JSON, written by warpscope-cli or Save session); Enter or Open replays it");
+  ImGui::SameLine();
+  if (ImGui::Button("Open") || enter) {
+    if (std::string err = s.open_report(s.report_path); !err.empty()) s.message(Message::Error, err);
+    else s.message(Message::Info, "opened " + s.report_path + " (replay: " + std::to_string(s.replay->runs.size()) + " runs)");
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Save session")) {
+    if (std::string err = s.save_session(s.report_path); !err.empty()) s.message(Message::Error, err);
+    else s.message(Message::Info, "saved " + std::to_string(s.session.runs.size()) + " runs to " + s.report_path);
+  }
+  ItemTooltip("writes this session's runs to the path in the field");
+}
+
+void MainWindow::draw_message(AppState& s) {
+  if (s.messages.size() <= dismissed_) return;
+  const Theme& t = theme();
+  const Message& m = s.messages.back();
+  const ImVec4 color = m.level == Message::Error ? t.colors().bad
+                       : m.level == Message::Warning ? t.colors().lesson : t.colors().accent;
+  ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(color.x, color.y, color.z, 0.25f));
+  if (ImGui::SmallButton("\u00d7 dismiss")) dismissed_ = s.messages.size();
+  ImGui::PopStyleColor();
+  ImGui::SameLine();
+  TextWrappedColored(color, m.text);
+}
+
+void MainWindow::draw_views(AppState& s) {
+  if (!ImGui::BeginTabBar("views")) return;
+  const bool force = applied_view_ != s.view;
+  auto tab = [&](const char* label, const char* name) {
+    const ImGuiTabItemFlags f = force && s.view == name ? ImGuiTabItemFlags_SetSelected : 0;
+    const bool open = ImGui::BeginTabItem(label, nullptr, f);
+    if (open && !force) s.view = name;
+    return open;
+  };
+  if (tab("Results", "results")) {
+    results_.draw(s);
+    ImGui::EndTabItem();
+  }
+  applied_view_ = s.view;
+  ImGui::EndTabBar();
+}
+
+}  // namespace ws::ui

@@ -1,0 +1,42 @@
+// The one main window, fixed layout (ImGui 1.86 has no docking): report bar on top, lesson browser
+// left, parameters and view tabs in the centre, status bar at the bottom. It is also the one place
+// where the views' intents reach the RunWorker and its results reach the model.
+#pragma once
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+#include "app_state.hpp"
+#include "lesson_browser.hpp"
+#include "parameters_panel.hpp"
+#include "results_table.hpp"
+#include "run_worker.hpp"
+#include "status_bar.hpp"
+
+namespace ws::ui {
+
+class MainWindow {
+ public:
+  /// Names of the centre tabs, for --view ("results" first).
+  static const std::vector<std::string>& views();
+  /// Moves queued runs to the worker and finished results, progress and the device into `s`.
+  /// On the first snapshot with no device, opens the newest report in `reports_dir` as a replay.
+  static void exchange(AppState& s, RunWorker& worker, const std::string& reports_dir);
+  /// Draws the whole window over `size` pixels at (0, 0).
+  void draw(AppState& s, ImVec2 size);
+
+ private:
+  void draw_report_bar(AppState& s);
+  void draw_message(AppState& s);
+  void draw_views(AppState& s);
+
+  LessonBrowser browser_;
+  ParametersPanel parameters_;
+  ResultsTable results_;
+  StatusBar status_;
+  std::size_t dismissed_ = 0;  ///< messages before this index were dismissed
+  std::string applied_view_;   ///< the view last forced open from s.view
+};
+
+}  // namespace ws::ui

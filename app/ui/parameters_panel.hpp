@@ -1,0 +1,17 @@
+// Centre top: run parameters (n, block, grid, type, input, seed, repeat), Run and Run lesson,
+// and a line saying why Run is disabled or what is running.
+#pragma once
+#include "app_state.hpp"
+
+namespace ws::ui {
+
+class ParametersPanel {
+ public:
+  /// Draws into the current window; Run buttons append to s.to_run, Cancel sets s.cancel_requested.
+  void draw(AppState& s);
+
+ private:
+  void draw_status_line(AppState& s, const std::string& why_not);
+};
+
+}  // namespace ws::ui

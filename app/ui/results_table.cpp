@@ -1,0 +1,254 @@
+#include "results_table.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <numeric>
+
+#include "format.hpp"
+#include "registry.hpp"
+#include "theme.hpp"
+#include "widgets.hpp"
+
+namespace ws::ui {
+
+namespace {
+
+enum Column { ColIndex, ColVariant, ColN, ColType, ColLaunch, ColTime, ColGbps, ColPeak, ColCopy, ColCheck, ColCount };
+
+int status_rank(const std::string& status) {
+  if (status == "ok") return 0;
+  if (status == "race") return 1;
+  if (status == "slide-bug") return 2;
+  if (status == "wrong") return 3;
+  return 4;  // error
+}
+
+bool is_lesson_status(const RunResult& r) { return r.status == "race" || r.status == "slide-bug"; }
+bool is_bad_status(const RunResult& r) { return r.status == "wrong" || r.status == "error"; }
+
+ImVec4 status_color(const RunResult& r) {
+  const Palette& p = theme().colors();
+  if (r.status == "ok") return p.ok;
+  if (is_lesson_status(r)) return p.lesson;
+  return p.bad;
+}
+
+std::string short_id(const std::string& id) {
+  const auto dot = id.find('.');
+  return dot == std::string::npos ? id : id.substr(dot + 1);
+}
+
+/// -1, 0, 1 comparison of two runs by one column; untimed runs sort after timed ones.
+int compare(const RunResult& a, const RunResult& b, int column, int ia, int ib) {
+  auto cmp = [](auto x, auto y) { return x < y ? -1 : (y < x ? 1 : 0); };
+  auto timed_cmp = [&](double x, double y) {
+    const bool hx = a.timed && x > 0, hy = b.timed && y > 0;
+    if (hx != hy) return hx ? -1 : 1;
+    return cmp(x, y);
+  };
+  switch (column) {
+    case ColVariant: return cmp(a.variant, b.variant);
+    case ColN: return cmp(a.n, b.n);
+    case ColType: return cmp(int(a.type), int(b.type));
+    case ColLaunch: return a.launch.block != b.launch.block ? cmp(a.launch.block, b.launch.block) : cmp(a.launch.grid, b.launch.grid);
+    case ColTime: return timed_cmp(a.timing.median_ms, b.timing.median_ms);
+    case ColGbps: return timed_cmp(a.gbps, b.gbps);
+    case ColPeak: return timed_cmp(a.pct_theoretical, b.pct_theoretical);
+    case ColCopy: return timed_cmp(a.pct_copy, b.pct_copy);
+    case ColCheck: return cmp(status_rank(a.status), status_rank(b.status));
+    default: return cmp(ia, ib);
+  }
+}
+
+/// A header cell with its label right-aligned (numbers are right-aligned below it).
+void header_cell(const char* label, bool right) {
+  if (right) {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float arrow = ImGui::GetFontSize() * 0.65f + st.FramePadding.x + st.ItemInnerSpacing.x;
+    const float pad = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(label, nullptr, true).x - arrow;
+    if (pad > 0) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + pad);
+  }
+  ImGui::TableHeader(label);
+}
+
+}  // namespace
+
+void ResultsTable::draw(AppState& s) {
+  draw_source_switch(s);
+  const Report& r = s.shown();
+  if (r.runs.empty()) {
+    ImGui::Spacing();
+    if (!s.device.device.available && !s.replay)
+      TextDim("No runs to show. Without a CUDA device, open a report recorded on a GPU (the Report field above; "
+              "assets/reports/ holds some), or run a CPU variant such as amp.sequential.", true);
+    else
+      TextDim("No runs yet in this session: pick a variant on the left and press Run, or Run lesson.", true);
+    return;
+  }
+  draw_table(s, r);
+}
+
+void ResultsTable::draw_source_switch(AppState& s) {
+  const std::string session_label = "this session (" + std::to_string(s.session.runs.size()) + " runs)";
+  if (s.replay) {
+    const Report& rep = *s.replay;
+    std::string name = std::filesystem::path(s.replay_path).filename().string();
+    std::string rec = "recorded: " + name;
+    if (!rep.device.name.empty()) rec += "  \u00b7  " + rep.device.name;
+    if (!rep.created.empty()) rec += "  \u00b7  " + format_created(rep.created).substr(0, 10);
+    ImGui::AlignTextToFramePadding();
+    TextDim("Showing");
+    ImGui::SameLine();
+    if (ImGui::RadioButton(rec.c_str(), s.showing_replay())) s.show_replay = true;
+    ItemTooltip(s.replay_path + (rep.title.empty() ? "" : "\n" + rep.title));
+    ImGui::SameLine(0, theme().px(24));
+    if (ImGui::RadioButton(session_label.c_str(), !s.showing_replay())) s.show_replay = false;
+  } else {
+    ImGui::AlignTextToFramePadding();
+    TextDim("Showing " + session_label + (s.device.device.available ? " on " + s.device.device.name : ""));
+  }
+}
+
+void ResultsTable::draw_table(AppState& s, const Report& r) {
+  const Theme& t = theme();
+  const Palette& pal = t.colors();
+  const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+                                ImGuiTableFlags_BordersOuterH | ImGuiTableFlags_ScrollY |
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable |
+                                ImGuiTableFlags_PadOuterX;
+  ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, t.px(5, 3));
+  const bool open = ImGui::BeginTable("results", ColCount, flags, ImVec2(0, 0));
+  ImGui::PopStyleVar();
+  if (!open) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  // Width 0: fixed columns fit their contents, so the check column gets all that is left.
+  const ImGuiTableColumnFlags num = ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_PreferSortDescending;
+  ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_DefaultSort, 0.f, ColIndex);
+  ImGui::TableSetupColumn("variant", ImGuiTableColumnFlags_WidthFixed, 0.f, ColVariant);
+  ImGui::TableSetupColumn("n", ImGuiTableColumnFlags_WidthFixed, 0.f, ColN);
+  ImGui::TableSetupColumn("type", ImGuiTableColumnFlags_WidthFixed, 0.f, ColType);
+  ImGui::TableSetupColumn("block \u00d7 grid", ImGuiTableColumnFlags_WidthFixed, 0.f, ColLaunch);
+  ImGui::TableSetupColumn("time ms", num, 0.f, ColTime);
+  ImGui::TableSetupColumn("GB/s", num, 0.f, ColGbps);
+  ImGui::TableSetupColumn("% peak", num, t.px(96), ColPeak);
+  ImGui::TableSetupColumn("% copy", num, 0.f, ColCopy);
+  ImGui::TableSetupColumn("check", ImGuiTableColumnFlags_WidthStretch | ImGuiTableColumnFlags_NoResize, 0, ColCheck);
+
+  // Headers by hand so the numeric ones can be right-aligned like their numbers.
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (int c = 0; c < ColCount; ++c) {
+    ImGui::TableSetColumnIndex(c);
+    const bool right = c == ColN || (c >= ColTime && c <= ColCopy);
+    ImGui::PushID(c);
+    header_cell(ImGui::TableGetColumnName(c), right);
+    ImGui::PopID();
+  }
+
+  // Sort (rows are few: re-sorting every frame is cheaper than tracking changes).
+  order_.resize(r.runs.size());
+  std::iota(order_.begin(), order_.end(), 0);
+  if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsCount > 0) {
+    std::stable_sort(order_.begin(), order_.end(), [&](int a, int b) {
+      for (int i = 0; i < specs->SpecsCount; ++i) {
+        const ImGuiTableColumnSortSpecs& sp = specs->Specs[i];
+        int c = compare(r.runs[a], r.runs[b], int(sp.ColumnUserID), a, b);
+        if (c) return sp.SortDirection == ImGuiSortDirection_Ascending ? c < 0 : c > 0;
+      }
+      return a < b;
+    });
+    specs->SpecsDirty = false;
+  }
+
+  const VariantInfo* selected = s.variant();
+  const std::string lesson_prefix = s.lesson() ? s.lesson()->id + "." : std::string();
+  // Rows of the selected variant are highlighted lightly, so an amber or red row stays amber or red.
+  ImVec4 sel = pal.accent;
+  sel.w = 0.30f;
+  ImGui::PushStyleColor(ImGuiCol_Header, sel);
+  for (int idx : order_) {
+    const RunResult& run = r.runs[idx];
+    ImGui::PushID(idx);
+    ImGui::TableNextRow(0, ImGui::GetFrameHeight());
+    if (is_lesson_status(run)) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(pal.row_lesson));
+    if (is_bad_status(run)) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(pal.row_bad));
+
+    ImGui::TableSetColumnIndex(ColIndex);
+    ImGui::AlignTextToFramePadding();
+    TextDim(std::to_string(idx + 1));
+
+    ImGui::TableSetColumnIndex(ColVariant);
+    const VariantInfo* v = find_variant(run.variant);
+    const bool is_sel = selected && selected->id == run.variant;
+    ImGui::PushFont(t.fonts().mono);
+    // Ids of the open lesson without their prefix ("reduce3"); others in full ("cub.reduce").
+    const bool local = !lesson_prefix.empty() && run.variant.rfind(lesson_prefix, 0) == 0;
+    const std::string label = (local ? short_id(run.variant) : run.variant) + "##row";
+    if (ImGui::Selectable(label.c_str(), is_sel,
+                          ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap,
+                          ImVec2(0, ImGui::GetFrameHeight())) && v)
+      s.select_variant(run.variant);
+    ImGui::PopFont();
+    ItemTooltip(run.variant + (v ? "\n" + v->title : std::string()) +
+                (run.device.empty() ? "" : "\non " + run.device + " (" + run.backend + ")"));
+
+    ImGui::TableSetColumnIndex(ColN);
+    ImGui::AlignTextToFramePadding();
+    TextRight(format_count(run.n));
+    ItemTooltip(format_grouped(run.n) + " elements, input " + run.input +
+                (run.input == "random" ? " (seed " + std::to_string(run.seed) + ")" : ""));
+
+    ImGui::TableSetColumnIndex(ColType);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(to_string(run.type));
+
+    ImGui::TableSetColumnIndex(ColLaunch);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(run.status == "error" && run.launch.block == 0 && !run.timed ? "-" : format_launch(run.launch).c_str());
+    if (run.launches > 1) ItemTooltip(std::to_string(run.launches) + " kernel launches per run");
+
+    ImGui::TableSetColumnIndex(ColTime);
+    ImGui::AlignTextToFramePadding();
+    TextRight(run.timed ? format_ms(run.timing.median_ms) : "-");
+    if (run.timed)
+      ItemTooltip("median of " + std::to_string(run.timing.samples_ms.size()) + " launches\nmin " +
+                  format_ms(run.timing.min_ms) + " .. max " + format_ms(run.timing.max_ms) + " ms");
+
+    ImGui::TableSetColumnIndex(ColGbps);
+    ImGui::AlignTextToFramePadding();
+    TextRight(run.timed ? format_gbps(run.gbps) : "-");
+
+    ImGui::TableSetColumnIndex(ColPeak);
+    if (run.timed && run.pct_theoretical > 0) {
+      ImGui::ProgressBar(float(std::min(run.pct_theoretical, 100.0) / 100.0), ImVec2(-FLT_MIN, 0),
+                         format_pct(run.pct_theoretical).c_str());
+      ItemTooltip("of the device's theoretical DRAM bandwidth");
+    } else {
+      ImGui::AlignTextToFramePadding();
+      TextRight("-");
+    }
+
+    ImGui::TableSetColumnIndex(ColCopy);
+    ImGui::AlignTextToFramePadding();
+    TextRight(run.timed ? format_pct(run.pct_copy) : "-");
+    ItemTooltip("of the device-to-device copy bandwidth measured at start-up");
+
+    ImGui::TableSetColumnIndex(ColCheck);
+    ImGui::AlignTextToFramePadding();
+    ImGui::PushStyleColor(ImGuiCol_Text, status_color(run));
+    if (run.status == "error") {
+      // Error messages are sentences: one line here, the whole of it on hover.
+      TextEllipsis(format_check(run), ImGui::GetContentRegionAvail().x);
+    } else {
+      ImGui::PushTextWrapPos(0.f);  // "race: expected X, got Y" may wrap inside the cell
+      ImGui::TextUnformatted(format_check(run).c_str());
+      ImGui::PopTextWrapPos();
+    }
+    ImGui::PopStyleColor();
+    ItemTooltip(run.message);
+    ImGui::PopID();
+  }
+  ImGui::PopStyleColor();
+  ImGui::EndTable();
+}
+
+}  // namespace ws::ui

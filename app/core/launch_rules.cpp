@@ -51,6 +51,9 @@ std::string resolve_launch(const VariantInfo& v, std::int64_t n, DType type,
       if (!cap) cap = dev.sm_count > 0 ? std::int64_t(dev.sm_count) * std::max(1, (dev.max_threads_per_sm ? dev.max_threads_per_sm : 2048) / block) : 1024;
       grid = std::max<std::int64_t>(1, std::min(windows, cap));
     }
+    if (grid * block > kMaxN)
+      return v.id + ": grid " + std::to_string(grid) + " x block " + std::to_string(block) +
+             " threads would overflow the slide's int indices (at most 2^30 threads)";
     if (r.max_grid && grid > r.max_grid)
       return v.id + " takes at most " + std::to_string(r.max_grid) + " blocks, got " + std::to_string(grid) + rule_note();
   } else {

@@ -94,7 +94,8 @@ RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const In
   try {
     const std::size_t elem = dtype_size(in.type);
     const std::int64_t n = in.n();
-    const std::int64_t capacity = round_up(n, kernels::kPadGranule);
+    // Padding covers the last block's whole window (block * items_per_thread), whatever the block size.
+    const std::int64_t capacity = round_up(round_up(n, window_elems(v, launch.block ? launch.block : 1)), kernels::kPadGranule);
     const std::int64_t scratch_elems = 2 * ((n + 31) / 32 + kernels::kPadGranule);
 
     // Input, padded with the op's identity so the slides' unguarded loads read harmless values.

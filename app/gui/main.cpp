@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
   app.add_option("--report", o.report, "report JSON to replay (recorded by warpscope on a GPU)");
   app.add_option("--screenshot", o.screenshot, "render headless (EGL, no X server) to this PNG and exit");
   app.add_option("--view", o.view, "centre tab to show: results");
-  app.add_option("--frames", o.frames, "frames to render before the screenshot")->check(CLI::Range(1, 1000));
+  app.add_option("--frames", o.frames, "frames to render before the screenshot (in a window: close after that many, for smoke tests)")->check(CLI::Range(1, 1000));
   app.add_option("--font-scale", o.font_scale, "text and layout scale (1 = 20 px text)")->check(CLI::Range(0.5, 4.0));
   app.add_option("--width", o.width, "window / image width in pixels")->check(CLI::Range(320, 8192));
   app.add_option("--height", o.height, "window / image height in pixels")->check(CLI::Range(240, 8192));
@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return fail(2, e.what());
   }
+  o.frames_given = app.count("--frames") > 0;
   const bool headless = !o.screenshot.empty();
 
   const auto& views = ui::MainWindow::views();

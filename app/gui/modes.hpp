@@ -11,7 +11,8 @@ namespace ws::gui {
 struct Options {
   std::string lesson, variant, report, screenshot;
   std::string view = "results";
-  int frames = 3;
+  int frames = 3;              ///< headless: frames before the screenshot; window: close after this many
+  bool frames_given = false;   ///< --frames was on the command line (the window then closes by itself)
   float font_scale = 0;  ///< 0 = automatic (1, times the monitor's content scale in a window)
   int width = 1600, height = 900;
 };

@@ -55,7 +55,8 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   }
 
   ui::MainWindow window;
-  while (!glfwWindowShouldClose(win)) {
+  for (int frame = 0; !glfwWindowShouldClose(win); ++frame) {
+    if (o.frames_given && frame >= o.frames) break;
     // Idle: sleep until input (or a quarter second, to pick up the device opening). Busy: keep drawing.
     if (s.device.busy || !s.device.opened) glfwWaitEventsTimeout(1.0 / 30.0);
     else glfwWaitEventsTimeout(0.25);

@@ -14,6 +14,8 @@ namespace ws::ui {
 namespace {
 
 enum Column { ColIndex, ColVariant, ColN, ColType, ColLaunch, ColTime, ColGbps, ColPeak, ColCopy, ColCheck, ColCount };
+const char* const kHeaders[ColCount] = {"#",       "variant", "n",      "type",   "block \u00d7 grid",
+                                        "time ms", "GB/s",    "% peak", "% copy", "check"};
 
 int status_rank(const std::string& status) {
   if (status == "ok") return 0;
@@ -71,6 +73,21 @@ void header_cell(const char* label, bool right) {
   ImGui::TableHeader(label);
 }
 
+/// The texts of the fixed-width cells of one run, as drawn (for width estimates).
+std::string cell_text(const RunResult& run, int column, bool local) {
+  switch (column) {
+    case ColIndex: return "00";
+    case ColVariant: return local ? short_id(run.variant) : run.variant;
+    case ColN: return format_count(run.n);
+    case ColType: return to_string(run.type);
+    case ColLaunch: return format_launch(run.launch);
+    case ColTime: return run.timed ? format_ms(run.timing.median_ms) : "-";
+    case ColGbps: return run.timed ? format_gbps(run.gbps) : "-";
+    case ColCopy: return run.timed ? format_pct(run.pct_copy) : "-";
+    default: return "";
+  }
+}
+
 }  // namespace
 
 void ResultsTable::draw(AppState& s) {
@@ -116,28 +133,63 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
                                 ImGuiTableFlags_BordersOuterH | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable |
                                 ImGuiTableFlags_PadOuterX;
-  ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, t.px(5, 3));
+  const std::string lesson_prefix = s.lesson() ? s.lesson()->id + "." : std::string();
+  auto is_local = [&](const RunResult& run) {
+    return !lesson_prefix.empty() && run.variant.rfind(lesson_prefix, 0) == 0;
+  };
+
+  // When the table is narrow (large font scale, small window), the least useful columns make way so
+  // the check column keeps room for "race: expected X, got Y" on two lines.
+  const ImVec2 cell_pad = t.px(5, 3);
+  bool disabled[ColCount] = {};
+  {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float arrow = ImGui::GetFontSize() * 0.65f + st.FramePadding.x + st.ItemInnerSpacing.x;
+    float need[ColCount] = {};
+    for (int c = 0; c < ColCount; ++c) need[c] = ImGui::CalcTextSize(kHeaders[c]).x + arrow;
+    need[ColPeak] = std::max(need[ColPeak], t.px(96));
+    for (const RunResult& run : r.runs)
+      for (int c : {ColIndex, ColVariant, ColN, ColType, ColLaunch, ColTime, ColGbps, ColCopy}) {
+        if (c == ColVariant) ImGui::PushFont(t.fonts().mono);
+        need[c] = std::max(need[c], ImGui::CalcTextSize(cell_text(run, c, is_local(run)).c_str()).x);
+        if (c == ColVariant) ImGui::PopFont();
+      }
+    const float per_col = 2 * cell_pad.x + 1;
+    float total = 0;
+    for (int c = 0; c < ColCheck; ++c) total += need[c] + per_col;
+    const float check_min = ImGui::CalcTextSize("slide bug: expected 1234567").x * 0.75f + per_col;
+    const float avail = ImGui::GetContentRegionAvail().x - st.ScrollbarSize;
+    for (int c : {ColCopy, ColType, ColLaunch, ColN}) {  // never "#": it holds the default (run) order
+      if (total + check_min <= avail) break;
+      disabled[c] = true;
+      total -= need[c] + per_col;
+    }
+  }
+
+  ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, cell_pad);
   const bool open = ImGui::BeginTable("results", ColCount, flags, ImVec2(0, 0));
   ImGui::PopStyleVar();
   if (!open) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   // Width 0: fixed columns fit their contents, so the check column gets all that is left.
   const ImGuiTableColumnFlags num = ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_PreferSortDescending;
-  ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_DefaultSort, 0.f, ColIndex);
-  ImGui::TableSetupColumn("variant", ImGuiTableColumnFlags_WidthFixed, 0.f, ColVariant);
-  ImGui::TableSetupColumn("n", ImGuiTableColumnFlags_WidthFixed, 0.f, ColN);
-  ImGui::TableSetupColumn("type", ImGuiTableColumnFlags_WidthFixed, 0.f, ColType);
-  ImGui::TableSetupColumn("block \u00d7 grid", ImGuiTableColumnFlags_WidthFixed, 0.f, ColLaunch);
-  ImGui::TableSetupColumn("time ms", num, 0.f, ColTime);
-  ImGui::TableSetupColumn("GB/s", num, 0.f, ColGbps);
-  ImGui::TableSetupColumn("% peak", num, t.px(96), ColPeak);
-  ImGui::TableSetupColumn("% copy", num, 0.f, ColCopy);
-  ImGui::TableSetupColumn("check", ImGuiTableColumnFlags_WidthStretch | ImGuiTableColumnFlags_NoResize, 0, ColCheck);
+  const ImGuiTableColumnFlags fixed = ImGuiTableColumnFlags_WidthFixed;
+  auto off = [&](int c) { return disabled[c] ? ImGuiTableColumnFlags_Disabled : ImGuiTableColumnFlags_None; };
+  ImGui::TableSetupColumn(kHeaders[ColIndex], fixed | ImGuiTableColumnFlags_DefaultSort | off(ColIndex), 0.f, ColIndex);
+  ImGui::TableSetupColumn(kHeaders[ColVariant], fixed, 0.f, ColVariant);
+  ImGui::TableSetupColumn(kHeaders[ColN], fixed | off(ColN), 0.f, ColN);
+  ImGui::TableSetupColumn(kHeaders[ColType], fixed | off(ColType), 0.f, ColType);
+  ImGui::TableSetupColumn(kHeaders[ColLaunch], fixed | off(ColLaunch), 0.f, ColLaunch);
+  ImGui::TableSetupColumn(kHeaders[ColTime], num, 0.f, ColTime);
+  ImGui::TableSetupColumn(kHeaders[ColGbps], num, 0.f, ColGbps);
+  ImGui::TableSetupColumn(kHeaders[ColPeak], num, t.px(96), ColPeak);
+  ImGui::TableSetupColumn(kHeaders[ColCopy], num | off(ColCopy), 0.f, ColCopy);
+  ImGui::TableSetupColumn(kHeaders[ColCheck], ImGuiTableColumnFlags_WidthStretch | ImGuiTableColumnFlags_NoResize, 0, ColCheck);
 
   // Headers by hand so the numeric ones can be right-aligned like their numbers.
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   for (int c = 0; c < ColCount; ++c) {
-    ImGui::TableSetColumnIndex(c);
+    if (!ImGui::TableSetColumnIndex(c)) continue;
     const bool right = c == ColN || (c >= ColTime && c <= ColCopy);
     ImGui::PushID(c);
     header_cell(ImGui::TableGetColumnName(c), right);
@@ -160,7 +212,6 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
   }
 
   const VariantInfo* selected = s.variant();
-  const std::string lesson_prefix = s.lesson() ? s.lesson()->id + "." : std::string();
   // Rows of the selected variant are highlighted lightly, so an amber or red row stays amber or red.
   ImVec4 sel = pal.accent;
   sel.w = 0.30f;
@@ -181,8 +232,7 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
     const bool is_sel = selected && selected->id == run.variant;
     ImGui::PushFont(t.fonts().mono);
     // Ids of the open lesson without their prefix ("reduce3"); others in full ("cub.reduce").
-    const bool local = !lesson_prefix.empty() && run.variant.rfind(lesson_prefix, 0) == 0;
-    const std::string label = (local ? short_id(run.variant) : run.variant) + "##row";
+    const std::string label = (is_local(run) ? short_id(run.variant) : run.variant) + "##row";
     if (ImGui::Selectable(label.c_str(), is_sel,
                           ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap,
                           ImVec2(0, ImGui::GetFrameHeight())) && v)

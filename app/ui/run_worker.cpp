@@ -52,6 +52,9 @@ void RunWorker::stop() {
   }
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
+  std::lock_guard<std::mutex> lock(mutex_);
+  shared_.busy = false;
+  shared_.running.clear();
 }
 
 void RunWorker::loop() {
@@ -94,6 +97,7 @@ void RunWorker::loop() {
       ++shared_.batch_done;
       shared_.running.clear();
       if (queue_.empty()) shared_.busy = false;
+      if (stopping_) break;
     }
   }
   backend.reset();  // the backend is created and destroyed on this thread

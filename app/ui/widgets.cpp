@@ -129,6 +129,8 @@ void TextRich(const std::string& text, const ImVec4* color) {
   const ImVec2 code_pad = t.px(2, 0);
   bool line_start = true;
   float x_end = 0;
+  // Lines of tokens sit as close as the lines of wrapped text do.
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0));
   for (const RichToken& tok : tokenize(text)) {
     if (tok.line_break) {
       if (!line_start) line_start = true;  // the last token already ended its line
@@ -153,6 +155,8 @@ void TextRich(const std::string& text, const ImVec4* color) {
     if (tok.code) ImGui::PopFont();
     line_start = false;
   }
+  ImGui::PopStyleVar();
+  ImGui::Dummy(ImVec2(0, 0));  // restores the usual gap below the paragraph
   if (color) ImGui::PopStyleColor();
 }
 

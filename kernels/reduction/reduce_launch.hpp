@@ -20,7 +20,7 @@ struct ReduceArgs {
                                  ///< for max) up to `capacity`, so the slides' unguarded loads stay safe.
                                  ///< Variants flagged writes_input may overwrite it (restored before each run).
   std::int64_t n = 0;
-  std::int64_t capacity = 0;     ///< >= round_up(n, kPadGranule)
+  std::int64_t capacity = 0;     ///< >= round_up(round_up(n, block * items_per_thread), kPadGranule)
   void* scratch = nullptr;       ///< device scratch, contents undefined on entry
   std::int64_t scratch_elems = 0;///< >= 2 * (ceil(n / 32) + kPadGranule)
   void* result = nullptr;        ///< device, kResultElems elements, contents undefined on entry

@@ -1,0 +1,46 @@
+// The sim backend: a CPU model of each reduction variant at thread granularity.
+#pragma once
+#include <string>
+
+#include "backend.hpp"
+#include "inputs.hpp"
+#include "sim/trace.hpp"
+#include "variant.hpp"
+
+namespace ws::sim {
+
+/// Output of one simulated run: the result over the whole input and the trace of one block.
+struct SimOutput {
+  double result = 0;   ///< what the variant's code computes (racy: under the stated interleaving)
+  int launches = 0;    ///< kernel launches the real variant makes
+  Trace trace;         ///< the traced block (empty steps when trace_block < 0)
+};
+
+/// A variant's model: runs every block of every launch on the CPU; records ops for block
+/// `trace_block` of the first launch only (-1: none). `launch` is resolved (block, grid > 0).
+/// Must handle n = 2^22 in well under 2 s. Throws std::runtime_error on a launch the model cannot take.
+using SimModel = SimOutput (*)(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block);
+
+/// The model of a variant id, or nullptr (app/core/sim/models_*.cpp register them).
+SimModel find_model(const std::string& id);
+
+/// Per-seed model tables, each a list of {id, model}.
+struct ModelEntry { const char* id; SimModel model; };
+std::vector<ModelEntry> epita_models();
+std::vector<ModelEntry> harris_models();
+std::vector<ModelEntry> cs121_models();
+std::vector<ModelEntry> amp_models();
+
+/// Sim "device": sm_count 0, so grid-stride kernels default to min(windows, 1024) blocks.
+/// The Backend for `--backend sim`: runs the model, no timing (timed = false).
+class SimBackend final : public Backend {
+ public:
+  SimBackend();
+  std::string name() const override { return "sim"; }
+  const DeviceInfo& device() const override { return device_; }
+  RunResult run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) override;
+ private:
+  DeviceInfo device_;
+};
+
+}  // namespace ws::sim

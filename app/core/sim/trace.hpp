@@ -1,0 +1,63 @@
+// The trace model: what each thread of one block did at each step of a variant's main loop.
+// Produced by the sim backend (CPU model) and, later, by an instrumented GPU build of the same kernels.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "types.hpp"
+
+namespace ws {
+
+/// What one thread does in one operation.
+enum class OpKind : std::uint8_t { Load, Store, Add, Max, Shuffle, Atomic };
+/// Where the operation's address lives. Register: no memory address (address = -1).
+enum class Space : std::uint8_t { Register, Shared, Global };
+
+const char* to_string(OpKind k);
+const char* to_string(Space s);
+
+/// One operation of one thread. `access` numbers the warp-wide memory instructions within a step
+/// (0, 1, 2, ... in program order), so that the lanes of a warp executing the same instruction can be
+/// grouped for bank-conflict and coalescing analysis. Addresses are element indices (4-byte words) in
+/// their space: shared word index, or global element index (the input array; `buffer` says which).
+struct ThreadOp {
+  int thread = 0;            ///< threadIdx.x within the traced block
+  OpKind kind = OpKind::Add;
+  Space space = Space::Register;
+  int access = 0;            ///< warp-wide instruction index within the step (memory ops)
+  std::int64_t address = -1; ///< word index in `space` (-1 for registers)
+  std::int64_t operand = -1; ///< for Add/Max/Shuffle: the other operand's address or source lane
+  double value = 0;          ///< the value loaded, stored, or produced
+  int buffer = 0;            ///< Global only: 0 = input, 1 = output/partials, 2 = accumulator
+};
+
+/// One step: one iteration of the variant's main loop (or one phase: load, combine).
+struct Step {
+  int index = 0;
+  std::string phase;                 ///< "load", "tree", "warp", "combine", "atomic", "pass"
+  std::string label;                 ///< e.g. "stride 128"
+  std::vector<ThreadOp> ops;         ///< in program order per thread; threads in increasing order
+  /// Threads that do the step's work (e.g. the add of a tree step, not just the loop test).
+  std::vector<int> working_threads;
+  bool has_shared = false;
+  std::vector<double> shared_after;  ///< the block's shared array after the step (when has_shared)
+};
+
+/// The trace of one block of one run.
+struct Trace {
+  std::string variant;
+  std::string source = "sim";        ///< "sim", a GPU name, or "report"
+  std::int64_t n = 0;
+  DType type = DType::Int32;
+  LaunchConfig launch;
+  int block_index = 0;
+  int block_size = 0;                ///< threads in the traced block
+  bool racy_model = false;           ///< the variant is racy: the trace follows `interleaving`
+  std::string interleaving;          ///< the stated interleaving used for racy models
+  std::vector<Step> steps;
+  double block_result = 0;           ///< what the traced block contributed
+  int warps() const { return (block_size + 31) / 32; }
+};
+
+}  // namespace ws

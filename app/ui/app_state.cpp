@@ -157,8 +157,14 @@ std::string AppState::newest_report(const std::string& dir) {
 std::string AppState::why_not_runnable(const VariantInfo& v) const {
   if (!v.cpu_only) {
     if (!device.opened) return "opening the CUDA device...";
-    if (!device.device.available)
+    if (!device.device.available) {
+      if (replay)
+        for (const auto& r : replay->runs)
+          if (r.variant == v.id)
+            return "no CUDA device: " + v.id + " needs an NVIDIA GPU; the recorded report shows its runs on " +
+                   (replay->device.name.empty() ? std::string("a GPU") : replay->device.name) + ".";
       return "no CUDA device: " + v.id + " needs an NVIDIA GPU. Open a report recorded on one to see its numbers.";
+    }
   }
   LaunchConfig resolved;
   return resolve_launch(v, params.n(), params.type, LaunchConfig{params.block, params.grid}, device.device.shape(),

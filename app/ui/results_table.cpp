@@ -223,6 +223,23 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
     if (is_lesson_status(run)) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(pal.row_lesson));
     if (is_bad_status(run)) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(pal.row_bad));
 
+    // The check cell first: it may wrap to two lines, and the row's selectable should cover them.
+    ImGui::TableSetColumnIndex(ColCheck);
+    const float row_top = ImGui::GetCursorScreenPos().y;
+    ImGui::AlignTextToFramePadding();
+    ImGui::PushStyleColor(ImGuiCol_Text, status_color(run));
+    if (run.status == "error") {
+      // Error messages are sentences: one line here, the whole of it on hover.
+      TextEllipsis(format_check(run), ImGui::GetContentRegionAvail().x);
+    } else {
+      ImGui::PushTextWrapPos(0.f);  // "race: expected X, got Y" may wrap inside the cell
+      ImGui::TextUnformatted(format_check(run).c_str());
+      ImGui::PopTextWrapPos();
+    }
+    ImGui::PopStyleColor();
+    ItemTooltip(run.message);
+    const float row_h = std::max(ImGui::GetFrameHeight(), ImGui::GetItemRectMax().y - row_top + ImGui::GetStyle().FramePadding.y);
+
     ImGui::TableSetColumnIndex(ColIndex);
     ImGui::AlignTextToFramePadding();
     TextDim(std::to_string(idx + 1));
@@ -235,7 +252,7 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
     const std::string label = (is_local(run) ? short_id(run.variant) : run.variant) + "##row";
     if (ImGui::Selectable(label.c_str(), is_sel,
                           ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap,
-                          ImVec2(0, ImGui::GetFrameHeight())) && v)
+                          ImVec2(0, row_h - ImGui::GetStyle().FramePadding.y)) && v)
       s.select_variant(run.variant);
     ImGui::PopFont();
     ItemTooltip(run.variant + (v ? "\n" + v->title : std::string()) +
@@ -282,19 +299,6 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
     TextRight(run.timed ? format_pct(run.pct_copy) : "-");
     ItemTooltip("of the device-to-device copy bandwidth measured at start-up");
 
-    ImGui::TableSetColumnIndex(ColCheck);
-    ImGui::AlignTextToFramePadding();
-    ImGui::PushStyleColor(ImGuiCol_Text, status_color(run));
-    if (run.status == "error") {
-      // Error messages are sentences: one line here, the whole of it on hover.
-      TextEllipsis(format_check(run), ImGui::GetContentRegionAvail().x);
-    } else {
-      ImGui::PushTextWrapPos(0.f);  // "race: expected X, got Y" may wrap inside the cell
-      ImGui::TextUnformatted(format_check(run).c_str());
-      ImGui::PopTextWrapPos();
-    }
-    ImGui::PopStyleColor();
-    ItemTooltip(run.message);
     ImGui::PopID();
   }
   ImGui::PopStyleColor();

@@ -1,6 +1,7 @@
 #include "theme.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 
 namespace ws::ui {
@@ -32,7 +33,11 @@ Theme& theme() {
   return t;
 }
 
-std::string Theme::apply(float scale, const std::string& font_dir) {
+std::string Theme::apply(float scale, std::string font_dir) {
+  if (font_dir.empty()) {
+    const char* env = std::getenv("WARPSCOPE_FONTS");
+    font_dir = env && *env ? env : "/usr/share/fonts/truetype/dejavu";
+  }
   scale_ = std::clamp(scale, 0.5f, 4.f);
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
@@ -45,7 +50,7 @@ std::string Theme::apply(float scale, const std::string& font_dir) {
     cfg.SizePixels = 13.f;
     fonts_.regular = io.Fonts->AddFontDefault(&cfg);
     io.FontGlobalScale = base / 13.f;
-    warning = "font " + font_dir + "/DejaVuSans.ttf not found: using ImGui's built-in font (install fonts-dejavu-core)";
+    warning = "font " + font_dir + "/DejaVuSans.ttf not found: using ImGui's built-in font (install fonts-dejavu-core or set WARPSCOPE_FONTS)";
   } else {
     io.FontGlobalScale = 1.f;
   }

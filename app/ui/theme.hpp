@@ -26,9 +26,10 @@ struct Fonts {
 class Theme {
  public:
   static constexpr float kBaseFontPx = 20.f;  ///< body text at scale 1: readable from a lecture hall's back rows
-  /// Loads DejaVu from `font_dir` at kBaseFontPx * scale and styles ImGui (dark, high contrast).
+  /// Loads DejaVu from `font_dir` ("" = $WARPSCOPE_FONTS, else fonts-dejavu-core's folder) at
+  /// kBaseFontPx * scale and styles ImGui (dark, high contrast).
   /// Returns "" or a one-line warning (font missing: ImGui's built-in font is used, scaled up).
-  std::string apply(float scale, const std::string& font_dir = "/usr/share/fonts/truetype/dejavu");
+  std::string apply(float scale, std::string font_dir = "");
   /// A size designed for the 20 px base font, in pixels at the current scale.
   float px(float at_base) const { return at_base * scale_; }
   ImVec2 px(float x, float y) const { return ImVec2(x * scale_, y * scale_); }

@@ -8,6 +8,7 @@
 #include "report.hpp"
 #include "launch_rules.hpp"
 #include "request.hpp"
+#include "sim/sim.hpp"
 
 namespace ws::cli {
 
@@ -54,7 +55,9 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
       return kNoDevice;
     }
   }
-  Report report = new_report(title.empty() ? "warpscope report: " + which : title, backend ? backend->device() : DeviceInfo{});
+  DeviceInfo device = backend ? backend->device() : DeviceInfo{};
+  if (o.backend == "sim") device = sim::SimBackend().device();  // runs go to the CPU model (execute_prepared)
+  Report report = new_report(title.empty() ? "warpscope report: " + which : title, device);
   int failures = 0;
   std::fprintf(stderr, "%-22s %12s %10s %10s  %s\n", "variant", "time ms", "GB/s", "% peak", "check");
   for (const auto& id : ids) {

@@ -31,6 +31,11 @@ std::string to_request(const RunOptions& o, const std::string& variant, RunReque
 
 int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv);
 
+/// Prints the trace of block `block_index` of a variant (sim backend; cuda answers that GPU recording
+/// is not in this build, exit 1). json: trace_to_json() plus result, expected, launches; ops: with every
+/// thread op. Bad requests (including a block index outside the grid) exit 2 before anything runs.
+int cmd_trace(const std::string& variant, const RunOptions& o, long long block_index, bool json, bool ops);
+
 /// Runs a set of variants and writes a report. `which`: "all", a lesson id, or comma-separated ids.
 int cmd_report(const std::string& which, const RunOptions& o, const std::string& out_path, const std::string& title, bool json);
 

@@ -1,4 +1,4 @@
-// warpscope-cli: the headless face of warpscope (list, device, run, report).
+// warpscope-cli: the headless face of warpscope (list, device, run, trace, report).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
@@ -39,6 +39,24 @@ int main(int argc, char** argv) {
   run->add_flag("--json", json, "one JSON object");
   run->add_flag("--csv", csv, "CSV header and one row");
 
+  RunOptions trace_opts;
+  trace_opts.backend = "sim";
+  std::string trace_variant;
+  long long block_index = 0;
+  bool with_ops = false;
+  auto* trace = app.add_subcommand("trace", "step through one block of a variant: active lanes, divergence, bank conflicts per step");
+  trace->add_option("--variant", trace_variant, "variant id (see list)")->required();
+  trace->add_option("--n", trace_opts.n, "number of elements: 1048576, 2^20 or 1<<20 (default 2^20, or the file's count)");
+  trace->add_option("--block", trace_opts.block, "threads per block (default: the variant's)");
+  trace->add_option("--grid", trace_opts.grid, "blocks (default: derived from n; grid-stride kernels: at most 1024)");
+  trace->add_option("--block-index", block_index, "which block to trace (default 0)");
+  trace->add_option("--type", trace_opts.type, "int32 | float32 (default int32)");
+  trace->add_option("--input", trace_opts.input, "random | ones | sequence | PATH of a text file of numbers (default random)");
+  trace->add_option("--seed", trace_opts.seed, "seed of the random input (default 1)");
+  trace->add_option("--backend", trace_opts.backend, "sim | cuda (default sim; GPU recording is not in this build yet)");
+  trace->add_flag("--json", json, "one JSON object with the steps");
+  trace->add_flag("--ops", with_ops, "with --json: include every thread's operations");
+
   std::string which = "all", out_path, title;
   auto* report = app.add_subcommand("report", "run several variants and write a versioned JSON report");
   report->add_option("--variants", which, "all | a lesson id (epita, harris, cs121, amp) | comma-separated ids (default all)");
@@ -67,6 +85,7 @@ int main(int argc, char** argv) {
       }
       return cmd_run(variant, opts, json, csv);
     }
+    if (*trace) return cmd_trace(trace_variant, trace_opts, block_index, json, with_ops);
     if (*report) return cmd_report(which, opts, out_path, title, json);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "warpscope-cli: %s\n", e.what());

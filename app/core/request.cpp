@@ -1,17 +1,19 @@
 #include "request.hpp"
 
 #include <exception>
+#include <memory>
 
 #include "cpu_variants.hpp"
 #include "launch_rules.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
+#include "sim/sim.hpp"
 
 namespace ws {
 
 std::string no_device_hint(const std::string& reason) {
   return "no CUDA device" + (reason.empty() ? std::string() : " (" + reason + ")") +
-         ": run on a machine with an NVIDIA GPU, or open a recorded report (warpscope --report assets/reports/<gpu>.json)";
+         ": run on a machine with an NVIDIA GPU, open a recorded report (warpscope --report assets/reports/<gpu>.json), or simulate it (--backend sim)";
 }
 
 std::string prepare_run(const RunRequest& req, PreparedRun& out) {
@@ -78,10 +80,11 @@ RunResult execute_prepared(const RunRequest& req, const PreparedRun& p, Backend*
   r.cautionary = v.cautionary;
   r.bytes = double(r.n) * double(dtype_size(r.type));
   r.expected = cpu_reference(v.op, p.input);
-  if (req.backend == "sim") {
-    r.status = "error";
-    r.message = "the sim backend (thread-level CPU model) is not in this build yet; use --backend cuda on a GPU, or replay a report";
-    return r;
+  // Sim requests run the thread-level CPU model (sim/sim.hpp) whatever backend the caller holds.
+  std::unique_ptr<Backend> sim_backend;
+  if (req.backend == "sim" && !v.cpu_only && (!backend || backend->name() != "sim")) {
+    sim_backend = std::make_unique<sim::SimBackend>();
+    backend = sim_backend.get();
   }
   try {
     if (v.cpu_only) {

@@ -23,9 +23,11 @@ struct PreparedRun {
 /// (generates it or reads the file) and the launch rules. Returns "" or one line naming the problem.
 std::string prepare_run(const RunRequest& req, PreparedRun& out);
 
-/// Runs a request: validates (before any device is touched), then runs on `backend` (cuda requests)
-/// or on the host (cpu_only variants). backend == nullptr with a cuda request gives status "error"
-/// with `no_device_reason` and how to use sim or replay. Never throws.
+/// Runs a request: validates (before any device is touched), then runs on `backend` (cuda requests),
+/// on the sim backend's CPU model (sim requests: `backend` is not needed; untimed, backend "sim",
+/// checked against the reference like any run) or on the host (cpu_only variants, either backend).
+/// backend == nullptr with a cuda request gives status "error" with `no_device_reason` and how to use
+/// sim or replay. Never throws.
 RunResult execute(const RunRequest& req, Backend* backend, const std::string& no_device_reason = "");
 
 /// Runs a request that prepare_run() accepted (so the input is generated once). Never throws.

@@ -71,11 +71,76 @@ TEST(Cli, BadRequestsGiveOneLineAndExit2) {
   expect_one_line_error("run --variant epita.reduce3 --input " + bad, 2, "'three'");
 }
 
-TEST(Cli, SimBackendSaysSoWithANonZeroExit) {
-  Out o = cli("run --variant epita.reduce3 --backend sim");
-  EXPECT_NE(o.code, 0);
-  EXPECT_EQ(lines(o.out), 1);
-  EXPECT_NE(o.out.find("sim"), std::string::npos);
+TEST(Cli, SimBackendRunsEveryGpuVariant) {
+  Out o = cli("run --variant epita.reduce3 --backend sim --n 5000 --json");
+  ASSERT_EQ(o.code, 0) << o.out;
+  auto j = nlohmann::json::parse(o.out);
+  EXPECT_EQ(j["backend"], "sim");
+  EXPECT_EQ(j["correct"], true);
+  EXPECT_EQ(j["status"], "ok");
+  EXPECT_TRUE(j["time_ms"].is_null());  // the model is not timed
+  EXPECT_EQ(cli("run --variant epita.race --backend sim").code, 0);  // lost updates are the lesson
+  Out list = cli("list --json");
+  for (const auto& v : nlohmann::json::parse(list.out)) {
+    const std::string id = v["id"];
+    if (id.rfind("epita.", 0) != 0 && id.rfind("cs121.", 0) != 0 && id != "cub.reduce") continue;
+    Out r = cli("run --variant " + id + " --backend sim --n 4097 --json");
+    ASSERT_EQ(r.code, 0) << id << "\n" << r.out;
+    auto jr = nlohmann::json::parse(r.out);
+    EXPECT_EQ(jr["backend"], "sim") << id;
+    const std::string status = jr["status"];
+    EXPECT_TRUE(status == "ok" || status == "race" || status == "slide-bug") << id << ": " << status;
+  }
+}
+
+TEST(Cli, TraceJsonHasStepsWithMasksConflictsAndValues) {
+  Out o = cli("trace --variant epita.reduce3 --n 1024 --block 1024 --input ones --json");
+  ASSERT_EQ(o.code, 0) << o.out;
+  auto j = nlohmann::json::parse(o.out);
+  for (const char* k : {"variant", "source", "n", "type", "block", "grid", "block_index", "racy_model", "interleaving", "steps",
+                        "result", "expected"})
+    EXPECT_TRUE(j.contains(k)) << k;
+  EXPECT_EQ(j["source"], "sim");
+  EXPECT_EQ(j["result"], 1024);
+  const auto& steps = j["steps"];
+  ASSERT_EQ(steps.size(), 12u);
+  for (const auto& s : steps) {
+    for (const char* k : {"index", "phase", "label", "warp_masks", "bank_conflict_ways", "values", "active_warps",
+                          "divergent_warps", "active_lanes"})
+      EXPECT_TRUE(s.contains(k)) << k;
+    EXPECT_EQ(s["warp_masks"].size(), 32u);
+    EXPECT_EQ(s["bank_conflict_ways"].size(), 32u);
+    EXPECT_EQ(s["values"].size(), 1024u);
+  }
+  EXPECT_EQ(steps[1]["label"], "stride 512");
+  EXPECT_EQ(steps[1]["warp_masks"][15], 4294967295u);
+  EXPECT_EQ(steps[1]["warp_masks"][16], 0);
+  EXPECT_EQ(steps[1]["bank_conflict_ways"][0], 1);
+  EXPECT_EQ(steps[1]["bank_conflict_ways"][16], 0);
+  EXPECT_EQ(steps[1]["values"][0], 2);
+  EXPECT_EQ(steps[10]["label"], "stride 1");
+  EXPECT_EQ(steps[10]["warp_masks"][0], 1);
+  EXPECT_EQ(steps[10]["divergent_warps"], 1);
+  EXPECT_FALSE(steps[1].contains("ops"));
+  Out ops = cli("trace --variant epita.reduce3 --n 64 --block 64 --json --ops");
+  ASSERT_EQ(ops.code, 0) << ops.out;
+  EXPECT_EQ(nlohmann::json::parse(ops.out)["steps"][1]["ops"].size(), 32u * 4);
+  Out racy = cli("trace --variant epita.race --n 100 --block 64 --block-index 1 --json");
+  ASSERT_EQ(racy.code, 0) << racy.out;
+  EXPECT_EQ(nlohmann::json::parse(racy.out)["racy_model"], true);
+  Out human = cli("trace --variant epita.reduce2 --n 256 --block 256");
+  EXPECT_EQ(human.code, 0);
+  EXPECT_NE(human.out.find("stride 128"), std::string::npos);
+}
+
+TEST(Cli, TraceErrorsAreOneLine) {
+  expect_one_line_error("trace --variant epita.reduce3 --n 1024 --block 1024 --block-index 1", 2, "outside the grid of 1 blocks");
+  expect_one_line_error("trace --variant epita.reduce3 --block-index -1", 2, "--block-index -1");
+  expect_one_line_error("trace --variant nope", 2, "unknown variant");
+  expect_one_line_error("trace --variant epita.reduce3 --block 100", 2, "power-of-two");
+  expect_one_line_error("trace --variant amp.sequential", 2, "host");
+  expect_one_line_error("trace --variant epita.reduce3 --backend tpu", 2, "unknown backend");
+  expect_one_line_error("trace --variant epita.reduce3 --backend cuda --json", 1, "use --backend sim");
 }
 
 TEST(Cli, CpuVariantRunsAnywhere) {

@@ -1,6 +1,18 @@
 // The sim backend: a CPU model of each reduction variant at thread granularity.
+//
+// Contract notes (refinements, all compatible with the first version of this header):
+// - The traced launch is the variant's main kernel: the first launch that reads the input (cs121's
+//   init_max launches are counted in `launches` but not traced).
+// - Atomic ops record as `value` the operand the thread contributes (deterministic), not the old value.
+// - Register ops (Add, Max, Shuffle) use access = -1; analyses group only Shared/Global ops by access.
+// - Racy models set trace.racy_model and describe their schedule in trace.interleaving; models of
+//   lock-step-dependent code (volatile last warp) state "lock-step warps" there too, racy_model false.
+// - A model must throw std::runtime_error when trace_block >= launch.grid.
+// - sim/model_kit.hpp (optional) has the helpers the epita/cs121 models use: element policies
+//   (int32 wrapping sum, float32 sum, int32 max), a padded global view, and a step Recorder.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "backend.hpp"
 #include "inputs.hpp"

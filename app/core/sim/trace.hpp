@@ -28,7 +28,8 @@ struct ThreadOp {
   int access = 0;            ///< warp-wide instruction index within the step (memory ops)
   std::int64_t address = -1; ///< word index in `space` (-1 for registers)
   std::int64_t operand = -1; ///< for Add/Max/Shuffle: the other operand's address or source lane
-  double value = 0;          ///< the value loaded, stored, or produced
+  double value = 0;          ///< the value loaded, stored, or produced; Atomic: the operand the thread adds
+                             ///< (or maxes in), which does not depend on the order of the atomics
   int buffer = 0;            ///< Global only: 0 = input, 1 = output/partials, 2 = accumulator
 };
 

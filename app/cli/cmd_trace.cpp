@@ -1,0 +1,86 @@
+// warpscope-cli trace: the step-by-step trace of one block of a variant (issue 3, part 4).
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "commands.hpp"
+#include "launch_rules.hpp"
+#include "reference.hpp"
+#include "request.hpp"
+#include "sim/analyses.hpp"
+#include "sim/sim.hpp"
+#include "sim/trace_json.hpp"
+
+namespace ws::cli {
+
+namespace {
+
+int fail(int code, const std::string& msg) {
+  std::fprintf(stderr, "warpscope-cli: %s\n", msg.c_str());
+  return code;
+}
+
+/// The compact human table: one row per step.
+void print_table(const Trace& t, const sim::SimOutput& o, double expected) {
+  std::printf("%s  n=%lld %s  block=%d grid=%lld  traced block %d  [%s]\n", t.variant.c_str(), (long long)t.n,
+              to_string(t.type), t.launch.block, (long long)t.launch.grid, t.block_index, t.source.c_str());
+  if (!t.interleaving.empty())
+    std::printf("  %s: %s\n", t.racy_model ? "racy model, interleaving" : "model", t.interleaving.c_str());
+  std::printf("  result %s (reference %s), %d launch%s, traced block contributes %s\n",
+              format_value(t.type, o.result).c_str(), format_value(t.type, expected).c_str(), o.launches,
+              o.launches == 1 ? "" : "es", format_value(t.type, t.block_result).c_str());
+  if (t.steps.empty()) {
+    std::printf("  no steps: this variant's sim model gives its result only\n");
+    return;
+  }
+  std::printf("%5s  %-8s %-52s %7s %9s %8s\n", "step", "phase", "label", "active", "divergent", "conflict");
+  for (const Step& s : t.steps) {
+    const StepSummary sum = summarize_step(t, s);
+    int worst = 0;
+    for (int w : sum.conflict_ways) worst = w > worst ? w : worst;
+    std::string label = s.label.size() > 52 ? s.label.substr(0, 49) + "..." : s.label;
+    std::string conflict = worst == 0 ? "-" : std::to_string(worst) + "-way";
+    std::printf("%5d  %-8s %-52s %3d/%-3d %9d %8s\n", s.index, s.phase.c_str(), label.c_str(), sum.activity.active_warps,
+                t.warps(), sum.activity.divergent_warps, conflict.c_str());
+  }
+}
+
+}  // namespace
+
+int cmd_trace(const std::string& variant, const RunOptions& o, long long block_index, bool json, bool ops) {
+  RunRequest req;
+  std::string err = to_request(o, variant, req);
+  PreparedRun p;
+  if (err.empty()) err = prepare_run(req, p);  // variant, backend, type, n, input, launch rules
+  if (!err.empty()) return fail(kBadRequest, err);
+  const VariantInfo& v = *p.variant;
+  if (v.cpu_only) return fail(kBadRequest, v.id + " runs on the host CPU: it has no GPU threads to trace");
+  LaunchConfig launch;
+  err = resolve_launch(v, p.input.n(), req.type, req.launch, DeviceShape{}, launch);
+  if (!err.empty()) return fail(kBadRequest, err);
+  if (block_index < 0 || block_index >= launch.grid)
+    return fail(kBadRequest, "--block-index " + std::to_string(block_index) + " is outside the grid of " +
+                                 std::to_string(launch.grid) + " blocks (0.." + std::to_string(launch.grid - 1) + ")");
+  if (req.backend == "cuda") return fail(kFailed, "GPU trace recording is not in this build yet; use --backend sim");
+  const sim::SimModel model = sim::find_model(v.id);
+  if (!model) return fail(kFailed, v.id + " has no sim model in this build");
+  sim::SimOutput out;
+  try {
+    out = model(v, p.input, launch, int(block_index));
+  } catch (const std::exception& e) {
+    return fail(kFailed, e.what());
+  }
+  const double expected = cpu_reference(v.op, p.input);
+  if (json) {
+    nlohmann::json j = trace_to_json(out.trace, ops);
+    j["result"] = out.trace.type == DType::Int32 ? nlohmann::json(std::int64_t(out.result)) : nlohmann::json(out.result);
+    j["expected"] = out.trace.type == DType::Int32 ? nlohmann::json(std::int64_t(expected)) : nlohmann::json(expected);
+    j["launches"] = out.launches;
+    std::printf("%s\n", j.dump(2).c_str());
+  } else {
+    print_table(out.trace, out, expected);
+  }
+  return kOk;
+}
+
+}  // namespace ws::cli

@@ -1,0 +1,213 @@
+// Helpers shared by the sim models (models_*.cpp): element policies, a padded view of the input,
+// a step recorder for the traced block, and the trace header. Header-only, internal to app/core/sim.
+#pragma once
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "inputs.hpp"
+#include "sim/sim.hpp"
+#include "sim/trace.hpp"
+#include "variant.hpp"
+
+namespace ws::sim::kit {
+
+/// int32 sum as the GPU does it: 32-bit adds that wrap modulo 2^32 (kept in uint32 to avoid UB).
+struct SumI32 {
+  using T = std::uint32_t;
+  using Src = std::int32_t;
+  static constexpr OpKind kOp = OpKind::Add;
+  static T identity() { return 0; }
+  static T combine(T a, T b) { return a + b; }
+  static T from(Src x) { return T(x); }
+  static double to_double(T v) { return double(std::int32_t(v)); }
+  static const Src* data(const Input& in) { return in.i32.data(); }
+};
+
+/// float32 sum in float, in the order the modelled code adds (no double accumulation).
+struct SumF32 {
+  using T = float;
+  using Src = float;
+  static constexpr OpKind kOp = OpKind::Add;
+  static T identity() { return 0.0f; }
+  static T combine(T a, T b) { return a + b; }
+  static T from(Src x) { return x; }
+  static double to_double(T v) { return double(v); }
+  static const Src* data(const Input& in) { return in.f32.data(); }
+};
+
+/// int32 max (atomicMax on int); identity INT_MIN, which is also the padding of max inputs.
+struct MaxI32 {
+  using T = std::int32_t;
+  using Src = std::int32_t;
+  static constexpr OpKind kOp = OpKind::Max;
+  static T identity() { return INT_MIN; }
+  static T combine(T a, T b) { return a > b ? a : b; }
+  static T from(Src x) { return x; }
+  static double to_double(T v) { return double(v); }
+  static const Src* data(const Input& in) { return in.i32.data(); }
+};
+
+/// The device input as the kernels see it: n elements, then the op's identity for any index >= n
+/// (the CUDA backend pads to the last block's window with 0 for sums, INT_MIN for max).
+template <class P>
+struct GlobalView {
+  const typename P::Src* data = nullptr;
+  std::int64_t n = 0;
+  typename P::T at(std::int64_t i) const { return i >= 0 && i < n ? P::from(data[i]) : P::identity(); }
+};
+
+template <class P>
+GlobalView<P> view(const Input& in) {
+  return GlobalView<P>{P::data(in), in.n()};
+}
+
+/// Global buffers named in ThreadOp::buffer.
+constexpr int kInput = 0, kPartials = 1, kAccumulator = 2;
+
+/// Cascading (grid-stride) loops record one step per iteration up to this many steps; the iterations
+/// after the first kMaxLoopSteps - 1 are folded into one step whose ops are not recorded.
+constexpr int kMaxLoopSteps = 32;
+
+/// Builds the steps of the traced block. Every call is cheap; models keep a Recorder* that is null
+/// for blocks that are not traced, so the traced block runs exactly the code of the others.
+class Recorder {
+ public:
+  explicit Recorder(Trace& t) : t_(t) {}
+
+  /// Starts a step. keep_ops = false records working threads and shared values but no ops
+  /// (used for folded loop iterations, whose ops could be millions).
+  void begin(const std::string& phase, const std::string& label, bool keep_ops = true) {
+    Step s;
+    s.index = int(t_.steps.size());
+    s.phase = phase;
+    s.label = label;
+    t_.steps.push_back(std::move(s));
+    keep_ops_ = keep_ops;
+  }
+  /// Ends the current step: ops sorted by thread (program order kept), working threads sorted, unique.
+  void end() {
+    Step& s = cur();
+    std::stable_sort(s.ops.begin(), s.ops.end(), [](const ThreadOp& a, const ThreadOp& b) { return a.thread < b.thread; });
+    std::sort(s.working_threads.begin(), s.working_threads.end());
+    s.working_threads.erase(std::unique(s.working_threads.begin(), s.working_threads.end()), s.working_threads.end());
+  }
+  void mem(int thread, OpKind kind, Space space, int access, std::int64_t address, double value, int buffer = 0) {
+    if (!keep_ops_) return;
+    ThreadOp o;
+    o.thread = thread;
+    o.kind = kind;
+    o.space = space;
+    o.access = access;
+    o.address = address;
+    o.value = value;
+    o.buffer = space == Space::Global ? buffer : 0;
+    cur().ops.push_back(o);
+  }
+  void load(int thread, Space space, int access, std::int64_t address, double value, int buffer = 0) {
+    mem(thread, OpKind::Load, space, access, address, value, buffer);
+  }
+  void store(int thread, Space space, int access, std::int64_t address, double value, int buffer = 0) {
+    mem(thread, OpKind::Store, space, access, address, value, buffer);
+  }
+  /// value: the operand the thread contributes (see ThreadOp::value).
+  void atomic(int thread, Space space, int access, std::int64_t address, double value, int buffer = 0) {
+    mem(thread, OpKind::Atomic, space, access, address, value, buffer);
+  }
+  /// A register add/max: operand = the other operand's address (or -1), value = the result.
+  void reg(int thread, OpKind kind, std::int64_t operand, double value) {
+    if (!keep_ops_) return;
+    ThreadOp o;
+    o.thread = thread;
+    o.kind = kind;
+    o.space = Space::Register;
+    o.access = -1;
+    o.operand = operand;
+    o.value = value;
+    cur().ops.push_back(o);
+  }
+  /// A warp shuffle: src_lane = the lane read from, value = the value received.
+  void shuffle(int thread, int src_lane, double value) { reg(thread, OpKind::Shuffle, src_lane, value); }
+  void work(int thread) { cur().working_threads.push_back(thread); }
+  /// The block's shared array after the step.
+  template <class P>
+  void shared(const std::vector<typename P::T>& s) {
+    Step& st = cur();
+    st.has_shared = true;
+    st.shared_after.resize(s.size());
+    for (std::size_t i = 0; i < s.size(); ++i) st.shared_after[i] = P::to_double(s[i]);
+  }
+  template <class P>
+  void shared(typename P::T single) {
+    shared<P>(std::vector<typename P::T>{single});
+  }
+
+ private:
+  Step& cur() { return t_.steps.back(); }
+  Trace& t_;
+  bool keep_ops_ = true;
+};
+
+/// A SimOutput with the trace header filled in (variant, n, type, launch, block). Throws
+/// std::runtime_error when the launch is unresolved or trace_block is outside the grid.
+inline SimOutput start(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+  if (launch.block <= 0 || launch.grid <= 0)
+    throw std::runtime_error(v.id + ": the sim model needs a resolved launch (block and grid > 0)");
+  if (trace_block >= launch.grid)
+    throw std::runtime_error(v.id + ": block index " + std::to_string(trace_block) + " is outside the grid of " +
+                             std::to_string(launch.grid) + " blocks");
+  SimOutput out;
+  out.trace.variant = v.id;
+  out.trace.source = "sim";
+  out.trace.n = in.n();
+  out.trace.type = in.type;
+  out.trace.launch = launch;
+  out.trace.block_index = trace_block < 0 ? 0 : trace_block;
+  out.trace.block_size = launch.block;
+  out.trace.racy_model = v.racy;
+  return out;
+}
+
+/// The steps of a cascading (grid-stride) loop in the traced block: one step per iteration, except
+/// that iterations from kMaxLoopSteps - 1 on share one folded step when there are more than
+/// kMaxLoopSteps (its ops are not recorded; working threads and shared values are).
+/// Use: before(k) ... record ... after(k), for k = 0 .. iterations - 1. A null recorder does nothing.
+class LoopSteps {
+ public:
+  LoopSteps(Recorder* rec, const char* phase, const char* what, std::int64_t iterations)
+      : rec_(rec), phase_(phase), what_(what), iterations_(iterations) {}
+  void before(std::int64_t k) {
+    if (!rec_) return;
+    if (own_step(k)) rec_->begin(phase_, what_ + " " + std::to_string(k));
+    else if (k == kMaxLoopSteps - 1)
+      rec_->begin(phase_, what_ + " " + std::to_string(k) + ".." + std::to_string(iterations_ - 1) + " (folded, ops not recorded)", false);
+  }
+  void after(std::int64_t k) {
+    if (rec_ && (own_step(k) || k == iterations_ - 1)) rec_->end();
+  }
+
+ private:
+  bool own_step(std::int64_t k) const { return iterations_ <= kMaxLoopSteps || k < kMaxLoopSteps - 1; }
+  Recorder* rec_;
+  std::string phase_, what_;
+  std::int64_t iterations_;
+};
+
+/// Picks the int32 or float32 instantiation of a sum model by the input's type.
+template <SimModel ForInt, SimModel ForFloat>
+SimOutput by_type(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+  return in.type == DType::Int32 ? ForInt(v, in, launch, trace_block) : ForFloat(v, in, launch, trace_block);
+}
+
+/// Max models take int32 only (atomicMax has no float form); the launch rules reject float earlier.
+template <SimModel ForInt>
+SimOutput int_only(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+  if (in.type != DType::Int32) throw std::runtime_error(v.id + " takes int32 only (atomicMax on int)");
+  return ForInt(v, in, launch, trace_block);
+}
+
+}  // namespace ws::sim::kit

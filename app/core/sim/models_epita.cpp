@@ -1,0 +1,710 @@
+// Sim models of the EPITA reduction lesson (seed 000_27438c05e47b0926.txt, "GPU Computing: Reduction
+// Pattern"), one per kernel of kernels/reduction/epita.cu, with the same indexing, loop bounds, guards,
+// padding (reads past n give 0) and launches. Every block runs the same code; only the traced block
+// has a Recorder. Atomics are applied in block order, then thread order (the GPU's order varies; int32
+// results do not depend on it, float32 ones only by rounding).
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/model_kit.hpp"
+
+namespace ws::sim {
+
+namespace {
+
+using namespace kit;
+
+template <class P>
+using Vec = std::vector<typename P::T>;
+
+template <class P>
+double d(typename P::T v) { return P::to_double(v); }
+
+// ---------------------------------------------------------------------------------------------------
+// Building blocks: the trees and the commit as the kernels write them.
+
+/// One tree addition `partialSum[tid] += partialSum[tid + stride]` of thread `tid`, recorded as
+/// access 0 = load s[tid], 1 = load s[other], 2 = store s[tid].
+template <class P>
+void tree_add(Vec<P>& s, unsigned tid, unsigned other, Recorder* rec) {
+  const typename P::T a = s[tid], b = s[other], r = P::combine(a, b);
+  s[tid] = r;
+  if (rec) {
+    rec->load(int(tid), Space::Shared, 0, tid, d<P>(a));
+    rec->load(int(tid), Space::Shared, 1, other, d<P>(b));
+    rec->reg(int(tid), P::kOp, other, d<P>(r));
+    rec->store(int(tid), Space::Shared, 2, tid, d<P>(r));
+    rec->work(int(tid));
+  }
+}
+
+/// Sequential addressing (slide "Efficient Reduction Trees"):
+/// for (stride = first; stride > last; stride /= 2) { if (tid < stride) s[tid] += s[tid + stride]; __syncthreads(); }
+/// (last = 0 is the slide's `stride >= 1`; reduce6 stops at `s > 32`). `threads` = blockDim.x.
+template <class P>
+void sequential_tree(Vec<P>& s, unsigned threads, unsigned first, unsigned last, Recorder* rec) {
+  for (unsigned stride = first; stride > last; stride /= 2) {
+    if (rec) rec->begin("tree", "stride " + std::to_string(stride));
+    for (unsigned tid = 0; tid < stride && tid < threads; ++tid) tree_add<P>(s, tid, tid + stride, rec);
+    if (rec) {
+      rec->shared<P>(s);
+      rec->end();
+    }
+  }
+}
+
+/// One full-unroll step `if (BlockSize >= limit) { if (tid < stride) ...; __syncthreads(); }`.
+template <class P>
+void unrolled_tree_step(Vec<P>& s, unsigned threads, unsigned stride, Recorder* rec) {
+  sequential_tree<P>(s, threads, stride, stride / 2, rec);
+}
+
+/// Interleaved addressing (slide "Reduction Pattern: tree reduction without atomics"):
+/// for (stride = 1; stride < blockDim.x; stride *= 2) { if (tid % (2 * stride) == 0) s[tid] += s[tid + stride]; ... }
+template <class P>
+void interleaved_tree(Vec<P>& s, unsigned threads, Recorder* rec) {
+  for (unsigned stride = 1; stride < threads; stride *= 2) {
+    if (rec) rec->begin("tree", "stride " + std::to_string(stride));
+    for (unsigned tid = 0; tid < threads; tid += 2 * stride) tree_add<P>(s, tid, tid + stride, rec);
+    if (rec) {
+      rec->shared<P>(s);
+      rec->end();
+    }
+  }
+}
+
+/// The slide's volatile warpReduce ("Loop unrolling"), run by threads tid < 32: six statements
+/// `s[tid] += s[tid + offset]`, offset 32 .. 1, with no barrier. Modelled in lock-step: in each
+/// statement all 32 lanes load before any lane stores (the slide's assumption).
+template <class P>
+void volatile_warp_reduce(Vec<P>& s, Recorder* rec) {
+  typename P::T next[32];
+  for (unsigned offset = 32; offset >= 1; offset /= 2) {
+    if (rec) rec->begin("warp", "offset " + std::to_string(offset));
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      const typename P::T a = s[lane], b = s[lane + offset];
+      next[lane] = P::combine(a, b);
+      if (rec) {
+        rec->load(int(lane), Space::Shared, 0, lane, d<P>(a));
+        rec->load(int(lane), Space::Shared, 1, lane + offset, d<P>(b));
+        rec->reg(int(lane), P::kOp, lane + offset, d<P>(next[lane]));
+        rec->store(int(lane), Space::Shared, 2, lane, d<P>(next[lane]));
+        rec->work(int(lane));
+      }
+    }
+    for (unsigned lane = 0; lane < 32; ++lane) s[lane] = next[lane];
+    if (rec) {
+      rec->shared<P>(s);
+      rec->end();
+    }
+  }
+}
+
+/// `if (tid == 0) atomicAdd(sum, partialSum[0]);`: access 0 = load s[0], 1 = the global atomic.
+template <class P>
+void commit_partial0(const Vec<P>& s, typename P::T& sum, Recorder* rec) {
+  sum = P::combine(sum, s[0]);
+  if (rec) {
+    rec->begin("combine", "atomicAdd(sum, partialSum[0])");
+    rec->load(0, Space::Shared, 0, 0, d<P>(s[0]));
+    rec->atomic(0, Space::Global, 1, 0, d<P>(s[0]), kAccumulator);
+    rec->work(0);
+    rec->shared<P>(s);
+    rec->end();
+  }
+}
+
+/// One element per thread into shared memory, unguarded (reduce2/reduce3's collaborative loading):
+/// `partialSum[tid] = buffer[blockIdx.x * blockDim.x + tid]`: access 0 = global load, 1 = shared store.
+template <class P>
+void load_one_per_thread(Vec<P>& s, const GlobalView<P>& g, std::int64_t b, unsigned threads, Recorder* rec) {
+  if (rec) rec->begin("load", "partialSum[tid] = buffer[i]");
+  const std::int64_t first = b * threads;
+  for (unsigned tid = 0; tid < threads; ++tid) {
+    const std::int64_t i = first + tid;
+    s[tid] = g.at(i);
+    if (rec) {
+      rec->load(int(tid), Space::Global, 0, i, d<P>(s[tid]), kInput);
+      rec->store(int(tid), Space::Shared, 1, tid, d<P>(s[tid]));
+      rec->work(int(tid));
+    }
+  }
+  if (rec) {
+    rec->shared<P>(s);
+    rec->end();
+  }
+}
+
+/// Algorithm cascading into shared memory (slide "Algorithm Cascading"):
+/// `partialSum[t] = 0; while (x < size) { partialSum[t] += buffer[x]; x += gridSize; }`.
+/// Steps: "partialSum[t] = 0", then one per pass (access 0 = global load, 1 = load s[t], 2 = store s[t]).
+template <class P>
+void cascade_into_shared(Vec<P>& s, const GlobalView<P>& g, std::int64_t b, unsigned threads, std::int64_t grid,
+                         Recorder* rec) {
+  std::fill(s.begin(), s.end(), P::identity());
+  if (rec) {
+    rec->begin("load", "partialSum[t] = 0");
+    for (unsigned t = 0; t < threads; ++t) {
+      rec->store(int(t), Space::Shared, 0, t, d<P>(P::identity()));
+      rec->work(int(t));
+    }
+    rec->shared<P>(s);
+    rec->end();
+  }
+  const std::int64_t n = g.n, first = b * threads, grid_size = std::int64_t(threads) * grid;
+  const std::int64_t passes = first < n ? (n - first + grid_size - 1) / grid_size : 0;
+  LoopSteps steps(rec, "load", "pass", passes);
+  for (std::int64_t k = 0; k < passes; ++k) {
+    steps.before(k);
+    const std::int64_t base = first + k * grid_size;
+    for (unsigned t = 0; t < threads && base + t < n; ++t) {
+      const std::int64_t x = base + t;
+      const typename P::T a = s[t], v = g.at(x), r = P::combine(a, v);
+      s[t] = r;
+      if (rec) {
+        rec->load(int(t), Space::Global, 0, x, d<P>(v), kInput);
+        rec->load(int(t), Space::Shared, 1, t, d<P>(a));
+        rec->reg(int(t), P::kOp, x, d<P>(r));
+        rec->store(int(t), Space::Shared, 2, t, d<P>(r));
+        rec->work(int(t));
+      }
+    }
+    if (rec) rec->shared<P>(s);
+    steps.after(k);
+  }
+}
+
+/// Shared `local_sum = 0` by thread 0 and the load of `buffer[x]` (x < size) by every thread, as one
+/// "load" step (access 0 = thread 0's store, 1 = the global loads). Fills `vals` (identity past n).
+template <class P>
+void zero_local_and_load(Vec<P>& vals, const GlobalView<P>& g, std::int64_t b, unsigned threads, Recorder* rec) {
+  const std::int64_t first = b * threads;
+  for (unsigned t = 0; t < threads; ++t) vals[t] = g.at(first + t);
+  if (!rec) return;
+  rec->begin("load", "local_sum = 0 (thread 0); buffer[x]");
+  rec->store(0, Space::Shared, 0, 0, d<P>(P::identity()));
+  rec->work(0);
+  for (unsigned t = 0; t < threads && first + t < g.n; ++t) {
+    rec->load(int(t), Space::Global, 1, first + t, d<P>(vals[t]), kInput);
+    rec->work(int(t));
+  }
+  rec->shared<P>(P::identity());
+  rec->end();
+}
+
+/// Shared atomics `atomicAdd(&local_sum, buffer[x])` of threads [from, to) with x < size, in thread order.
+template <class P>
+void shared_atomics(const Vec<P>& vals, typename P::T& local, std::int64_t first, std::int64_t n, unsigned from,
+                    unsigned to, Recorder* rec) {
+  for (unsigned t = from; t < to && first + t < n; ++t) {
+    local = P::combine(local, vals[t]);
+    if (rec) {
+      rec->atomic(int(t), Space::Shared, 0, 0, d<P>(vals[t]));
+      rec->work(int(t));
+    }
+  }
+}
+
+/// `if (threadIdx.x == 0) atomicAdd(sum, local_sum)`: access 0 = load local_sum, 1 = global atomic.
+template <class P>
+void commit_local(typename P::T local, typename P::T& sum, const std::string& label, Recorder* rec) {
+  sum = P::combine(sum, local);
+  if (rec) {
+    rec->begin("combine", label);
+    rec->load(0, Space::Shared, 0, 0, d<P>(local));
+    rec->atomic(0, Space::Global, 1, 0, d<P>(local), kAccumulator);
+    rec->work(0);
+    rec->shared<P>(local);
+    rec->end();
+  }
+}
+
+/// Passes of a grid-stride loop for block b: ceil((n - b * block) / (block * grid)), 0 past the input.
+std::int64_t passes_of(std::int64_t n, std::int64_t b, unsigned threads, std::int64_t grid) {
+  const std::int64_t first = b * threads, grid_size = std::int64_t(threads) * grid;
+  return first < n ? (n - first + grid_size - 1) / grid_size : 0;
+}
+
+SimOutput finish(SimOutput out, double result, int launches) {
+  out.result = result;
+  out.launches = launches;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The models, in teaching order.
+
+/// epita.race (slide "Data Race"): `if (x < size) *sum += buffer[x];` as three separate steps.
+/// Interleaving: lock-step warps, warps and blocks in order; all active lanes of a warp read *sum,
+/// then write what they read plus their value in lane order, so only the last active lane's value
+/// survives per warp. Steps: load (buffer[x]), combine (access 0 = load *sum, 1 = store *sum).
+template <class P>
+SimOutput race(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+  SimOutput out = start(v, in, launch, trace_block);
+  out.trace.racy_model = true;
+  out.trace.interleaving =
+      "lock-step warps, warps in order, blocks in order: all active lanes of a warp read *sum, then each writes what "
+      "it read plus its value in lane order, so only the warp's last active lane's addition survives";
+  const GlobalView<P> g = view<P>(in);
+  const unsigned threads = unsigned(launch.block);
+  Recorder recorder(out.trace);
+  typename P::T sum = P::identity();
+  for (std::int64_t b = 0; b < launch.grid; ++b) {
+    Recorder* rec = b == trace_block ? &recorder : nullptr;
+    const std::int64_t first = b * threads;
+    if (rec) {
+      rec->begin("load", "buffer[x]");
+      for (unsigned t = 0; t < threads && first + t < g.n; ++t) {
+        rec->load(int(t), Space::Global, 0, first + t, d<P>(g.at(first + t)), kInput);
+        rec->work(int(t));
+      }
+      rec->end();
+      rec->begin("combine", "*sum += buffer[x] (racy: read, add, write)");
+    }
+    typename P::T contribution = P::identity();
+    for (unsigned w = 0; w * 32 < threads; ++w) {
+      const typename P::T read = sum;  // every lane of the warp reads the same *sum
+      typename P::T last = P::identity();
+      for (unsigned lane = 0; lane < 32; ++lane) {
+        const unsigned t = w * 32 + lane;
+        if (t >= threads || first + t >= g.n) break;
+        const typename P::T x = g.at(first + t), written = P::combine(read, x);
+        sum = written;  // the later lane overwrites the earlier one
+        last = x;
+        if (rec) {
+          rec->load(int(t), Space::Global, 0, 0, d<P>(read), kAccumulator);
+          rec->reg(int(t), P::kOp, first + t, d<P>(written));
+          rec->store(int(t), Space::Global, 1, 0, d<P>(written), kAccumulator);
+          rec->work(int(t));
+        }
+      }
+      contribution = P::combine(contribution, last);
+    }
+    if (rec) {
+      rec->end();
+      out.trace.block_result = d<P>(contribution);
+    }
+  }
+  return finish(std::move(out), d<P>(sum), 1);
+}
+
+/// epita.reduce0 (slide "Reduction Pattern Corrected"): `if (x < size) atomicAdd(sum, buffer[x]);`.
+/// Steps: load (buffer[x]), atomic (every thread with x < size, one address).
+template <class P>
+SimOutput reduce0(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+  SimOutput out = start(v, in, launch, trace_block);
+  const GlobalView<P> g = view<P>(in);
+  const unsigned threads = unsigned(launch.block);
+  Recorder recorder(out.trace);
+  typename P::T sum = P::identity();
+  for (std::int64_t b = 0; b < launch.grid; ++b) {
+    Recorder* rec = b == trace_block ? &recorder : nullptr;
+    const std::int64_t first = b * threads;
+    if (rec) {
+      rec->begin("load", "buffer[x]");
+      for (unsigned t = 0; t < threads && first + t < g.n; ++t) {
+        rec->load(int(t), Space::Global, 0, first + t, d<P>(g.at(first + t)), kInput);
+        rec->work(int(t));
+      }
+      rec->end();
+      rec->begin("atomic", "atomicAdd(sum, buffer[x])");
+    }
+    typename P::T block_sum = P::identity();
+    for (unsigned t = 0; t < threads && first + t < g.n; ++t) {
+      const typename P::T x = g.at(first + t);
+      sum = P::combine(sum, x);
+      block_sum = P::combine(block_sum, x);
+      if (rec) {
+        rec->atomic(int(t), Space::Global, 0, 0, d<P>(x), kAccumulator);
+        rec->work(int(t));
+      }
+    }
+    if (rec) {
+      rec->end();
+      out.trace.block_result = d<P>(block_sum);
+    }
+  }
+  return finish(std::move(out), d<P>(sum), 1);
+}
+
+/// epita.reduce1_nosync (slide "Output Privatization", "Is this correct? No!"). Interleaving: warps run
+/// one after another, each to the end of the kernel (no barrier holds warp 0 back), lanes in lock-step:
+/// thread 0 zeroes local_sum, warp 0 adds its values, thread 0 commits local_sum, and the other warps'
+/// additions come after the commit and are lost. Steps: load, atomic (warp 0), combine, atomic (rest).
+template <class P>
+SimOutput reduce1_nosync(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+  SimOutput out = start(v, in, launch, trace_block);
+  out.trace.racy_model = true;
+  out.trace.interleaving =
+      "warps run one after another, each to the end of the kernel (no barrier holds warp 0 back), lanes in lock-step: "
+      "thread 0 zeroes local_sum, warp 0 adds, thread 0 commits, then warps 1.. add after the commit (lost)";
+  const GlobalView<P> g = view<P>(in);
+  const unsigned threads = unsigned(launch.block);
+  Vec<P> vals(threads);
+  Recorder recorder(out.trace);
+  typename P::T sum = P::identity();
+  for (std::int64_t b = 0; b < launch.grid; ++b) {
+    Recorder* rec = b == trace_block ? &recorder : nullptr;
+    const std::int64_t first = b * threads;
+    zero_local_and_load<P>(vals, g, b, threads, rec);
+    typename P::T local = P::identity();
+    if (rec) rec->begin("atomic", "warp 0: atomicAdd(&local_sum, buffer[x])");
+    shared_atomics<P>(vals, local, first, g.n, 0, std::min(32u, threads), rec);
+    if (rec) {
+      rec->shared<P>(local);
+      rec->end();
+    }
+    commit_local<P>(local, sum, "thread 0: atomicAdd(sum, local_sum), before warps 1.. (no barrier)", rec);
+    if (rec) out.trace.block_result = d<P>(local);
+    if (threads > 32) {
+      if (rec) rec->begin("atomic", "warps 1..: atomicAdd(&local_sum, buffer[x]) after the commit (lost)");
+      shared_atomics<P>(vals, local, first, g.n, 32, threads, rec);
+      if (rec) {
+        rec->shared<P>(local);
+        rec->end();
+      }
+    }
+  }
+  return finish(std::move(out), d<P>(sum), 1);
+}
+
+/// epita.reduce1 (slide "Reduction Pattern V2: Output privatization (with syncs)"). Steps: load
+/// (local_sum = 0, buffer[x]), atomic (shared atomicAdd by every thread with x < size), combine.
+template <class P>
+SimOutput reduce1(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+  SimOutput out = start(v, in, launch, trace_block);
+  const GlobalView<P> g = view<P>(in);
+  const unsigned threads = unsigned(launch.block);
+  Vec<P> vals(threads);
+  Recorder recorder(out.trace);
+  typename P::T sum = P::identity();
+  for (std::int64_t b = 0; b < launch.grid; ++b) {
+    Recorder* rec = b == trace_block ? &recorder : nullptr;
+    zero_local_and_load<P>(vals, g, b, threads, rec);
+    typename P::T local = P::identity();
+    if (rec) rec->begin("atomic", "atomicAdd(&local_sum, buffer[x])");
+    shared_atomics<P>(vals, local, b * threads, g.n, 0, threads, rec);
+    if (rec) {
+      rec->shared<P>(local);
+      rec->end();
+    }
+    commit_local<P>(local, sum, "atomicAdd(sum, local_sum) (thread 0)", rec);
+    if (rec) out.trace.block_result = d<P>(local);
+  }
+  return finish(std::move(out), d<P>(sum), 1);
+}
+
+/// epita.reduce2 (slide "Reduction Pattern: tree reduction without atomics"): load, interleaved tree
+/// (stride 1, 2, .. < blockDim.x), combine.
+template <class P>
+SimOutput reduce2(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+  SimOutput out = start(v, in, launch, trace_block);
+  const GlobalView<P> g = view<P>(in);
+  const unsigned threads = unsigned(launch.block);
+  Vec<P> s(threads);
+  Recorder recorder(out.trace);
+  typename P::T sum = P::identity();
+  for (std::int64_t b = 0; b < launch.grid; ++b) {
+    Recorder* rec = b == trace_block ? &recorder : nullptr;
+    load_one_per_thread<P>(s, g, b, threads, rec);
+    interleaved_tree<P>(s, threads, rec);
+    commit_partial0<P>(s, sum, rec);
+    if (rec) out.trace.block_result = d<P>(s[0]);
+  }
+  return finish(std::move(out), d<P>(sum), 1);
+}
+
+/// epita.reduce3 (slide "Efficient Reduction Trees"): load, sequential tree (stride blockDim.x / 2 .. 1), combine.
+template <class P>
+SimOutput reduce3(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+  SimOutput out = start(v, in, launch, trace_block);
+  const GlobalView<P> g = view<P>(in);
+  const unsigned threads = unsigned(launch.block);
+  Vec<P> s(threads);
+  Recorder recorder(out.trace);
+  typename P::T sum = P::identity();
+  for (std::int64_t b = 0; b < launch.grid; ++b) {
+    Recorder* rec = b == trace_block ? &recorder : nullptr;
+    load_one_per_thread<P>(s, g, b, threads, rec);
+    sequential_tree<P>(s, threads, threads / 2, 0, rec);
+    commit_partial0<P>(s, sum, rec);
+    if (rec) out.trace.block_result = d<P>(s[0]);
+  }
+  return finish(std::move(out), d<P>(sum), 1);
+}
+
+/// epita.reduce4 (slide "Double loading"): each thread stores two guarded elements into a shared array
+/// of 2 * blockDim.x (access 0 = load x, 1 = store s[t], 2 = load x + blockDim.x, 3 = store
+/// s[t + blockDim.x]); tree from stride = blockDim.x; combine.
+template <class P>
+SimOutput reduce4(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+  SimOutput out = start(v, in, launch, trace_block);
+  const GlobalView<P> g = view<P>(in);
+  const unsigned threads = unsigned(launch.block);
+  Vec<P> s(2 * std::size_t(threads));
+  Recorder recorder(out.trace);
+  typename P::T sum = P::identity();
+  for (std::int64_t b = 0; b < launch.grid; ++b) {
+    Recorder* rec = b == trace_block ? &recorder : nullptr;
+    const std::int64_t start_x = 2 * b * threads;
+    if (rec) rec->begin("load", "partialSum[t] = buffer[x]; partialSum[t + blockDim.x] = buffer[x + blockDim.x]");
+    for (unsigned t = 0; t < threads; ++t) {
+      const std::int64_t x0 = start_x + t, x1 = x0 + threads;
+      s[t] = x0 < g.n ? g.at(x0) : P::identity();
+      s[t + threads] = x1 < g.n ? g.at(x1) : P::identity();
+      if (rec) {
+        if (x0 < g.n) rec->load(int(t), Space::Global, 0, x0, d<P>(s[t]), kInput);
+        rec->store(int(t), Space::Shared, 1, t, d<P>(s[t]));
+        if (x1 < g.n) rec->load(int(t), Space::Global, 2, x1, d<P>(s[t + threads]), kInput);
+        rec->store(int(t), Space::Shared, 3, t + threads, d<P>(s[t + threads]));
+        rec->work(int(t));
+      }
+    }
+    if (rec) {
+      rec->shared<P>(s);
+      rec->end();
+    }
+    sequential_tree<P>(s, threads, threads, 0, rec);
+    commit_partial0<P>(s, sum, rec);
+    if (rec) out.trace.block_result = d<P>(s[0]);
+  }
+  return finish(std::move(out), d<P>(sum), 1);
+}
+
+/// epita.add_twice ("Performance summary", row "add twice"): `partialSum[tid] = buffer[x] +
+/// buffer[x + blockDim.x]` unguarded (access 0, 1 = global loads, 2 = shared store); sequential tree; combine.
+template <class P>
+SimOutput add_twice(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+  SimOutput out = start(v, in, launch, trace_block);
+  const GlobalView<P> g = view<P>(in);
+  const unsigned threads = unsigned(launch.block);
+  Vec<P> s(threads);
+  Recorder recorder(out.trace);
+  typename P::T sum = P::identity();
+  for (std::int64_t b = 0; b < launch.grid; ++b) {
+    Recorder* rec = b == trace_block ? &recorder : nullptr;
+    if (rec) rec->begin("load", "partialSum[tid] = buffer[x] + buffer[x + blockDim.x]");
+    for (unsigned tid = 0; tid < threads; ++tid) {
+      const std::int64_t x = b * (2 * std::int64_t(threads)) + tid;
+      const typename P::T a = g.at(x), c = g.at(x + threads);
+      s[tid] = P::combine(a, c);
+      if (rec) {
+        rec->load(int(tid), Space::Global, 0, x, d<P>(a), kInput);
+        rec->load(int(tid), Space::Global, 1, x + threads, d<P>(c), kInput);
+        rec->reg(int(tid), P::kOp, x + threads, d<P>(s[tid]));
+        rec->store(int(tid), Space::Shared, 2, tid, d<P>(s[tid]));
+        rec->work(int(tid));
+      }
+    }
+    if (rec) {
+      rec->shared<P>(s);
+      rec->end();
+    }
+    sequential_tree<P>(s, threads, threads / 2, 0, rec);
+    commit_partial0<P>(s, sum, rec);
+    if (rec) out.trace.block_result = d<P>(s[0]);
+  }
+  return finish(std::move(out), d<P>(sum), 1);
+}
+
+/// epita.reduce5 (slide "Algorithm Cascading"): partialSum[t] = 0, grid-stride passes, sequential tree, combine.
+template <class P>
+SimOutput reduce5(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+  SimOutput out = start(v, in, launch, trace_block);
+  const GlobalView<P> g = view<P>(in);
+  const unsigned threads = unsigned(launch.block);
+  Vec<P> s(threads);
+  Recorder recorder(out.trace);
+  typename P::T sum = P::identity();
+  for (std::int64_t b = 0; b < launch.grid; ++b) {
+    Recorder* rec = b == trace_block ? &recorder : nullptr;
+    cascade_into_shared<P>(s, g, b, threads, launch.grid, rec);
+    sequential_tree<P>(s, threads, threads / 2, 0, rec);
+    commit_partial0<P>(s, sum, rec);
+    if (rec) out.trace.block_result = d<P>(s[0]);
+  }
+  return finish(std::move(out), d<P>(sum), 1);
+}
+
+/// epita.reduce6 (slide "Loop unrolling"): reduce5 with the tree loop stopping at s > 32, then the
+/// first warp's volatile warpReduce (six "warp" steps, lock-step), combine.
+template <class P>
+SimOutput reduce6(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+  SimOutput out = start(v, in, launch, trace_block);
+  out.trace.interleaving = "lock-step warps: in each statement of the volatile warpReduce all 32 lanes load before any lane stores (the slide's assumption)";
+  const GlobalView<P> g = view<P>(in);
+  const unsigned threads = unsigned(launch.block);
+  if (threads < 64) throw std::runtime_error(v.id + ": the last warp reads partialSum[tid + 32], so the block needs at least 64 threads");
+  Vec<P> s(threads);
+  Recorder recorder(out.trace);
+  typename P::T sum = P::identity();
+  for (std::int64_t b = 0; b < launch.grid; ++b) {
+    Recorder* rec = b == trace_block ? &recorder : nullptr;
+    cascade_into_shared<P>(s, g, b, threads, launch.grid, rec);
+    sequential_tree<P>(s, threads, threads / 2, 32, rec);
+    volatile_warp_reduce<P>(s, rec);
+    commit_partial0<P>(s, sum, rec);
+    if (rec) out.trace.block_result = d<P>(s[0]);
+  }
+  return finish(std::move(out), d<P>(sum), 1);
+}
+
+/// epita.full_unroll (slide "Loop unrolling", "Unroll all tree reduction loops"): reduce6 with one `if`
+/// per tree step on the templated block size (64..1024), then the same last warp.
+template <class P>
+SimOutput full_unroll(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+  const unsigned threads = unsigned(launch.block);
+  if (threads != 64 && threads != 128 && threads != 256 && threads != 512 && threads != 1024)
+    throw std::runtime_error(v.id + ": block size " + std::to_string(threads) + " has no instantiation (powers of two 64..1024)");
+  SimOutput out = start(v, in, launch, trace_block);
+  out.trace.interleaving = "lock-step warps: in each statement of the volatile warpReduce all 32 lanes load before any lane stores (the slide's assumption)";
+  const GlobalView<P> g = view<P>(in);
+  Vec<P> s(threads);
+  Recorder recorder(out.trace);
+  typename P::T sum = P::identity();
+  for (std::int64_t b = 0; b < launch.grid; ++b) {
+    Recorder* rec = b == trace_block ? &recorder : nullptr;
+    cascade_into_shared<P>(s, g, b, threads, launch.grid, rec);  // `#pragma unroll 4` keeps the order
+    if (threads >= 1024) unrolled_tree_step<P>(s, threads, 512, rec);
+    if (threads >= 512) unrolled_tree_step<P>(s, threads, 256, rec);
+    if (threads >= 256) unrolled_tree_step<P>(s, threads, 128, rec);
+    if (threads >= 128) unrolled_tree_step<P>(s, threads, 64, rec);
+    volatile_warp_reduce<P>(s, rec);
+    commit_partial0<P>(s, sum, rec);
+    if (rec) out.trace.block_result = d<P>(s[0]);
+  }
+  return finish(std::move(out), d<P>(sum), 1);
+}
+
+/// epita.reduce7 ("Performance summary", reduce7): grid-stride passes into a register (access 0 =
+/// global load, then a register add), then every thread's atomicAdd(sum, private_acc).
+template <class P>
+SimOutput reduce7(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+  SimOutput out = start(v, in, launch, trace_block);
+  const GlobalView<P> g = view<P>(in);
+  const unsigned threads = unsigned(launch.block);
+  const std::int64_t grid_size = std::int64_t(threads) * launch.grid;
+  Vec<P> acc(threads);
+  Recorder recorder(out.trace);
+  typename P::T sum = P::identity();
+  for (std::int64_t b = 0; b < launch.grid; ++b) {
+    Recorder* rec = b == trace_block ? &recorder : nullptr;
+    std::fill(acc.begin(), acc.end(), P::identity());
+    const std::int64_t first = b * threads, passes = passes_of(g.n, b, threads, launch.grid);
+    LoopSteps steps(rec, "load", "pass", passes);
+    for (std::int64_t k = 0; k < passes; ++k) {
+      steps.before(k);
+      const std::int64_t base = first + k * grid_size;
+      for (unsigned t = 0; t < threads && base + t < g.n; ++t) {
+        const typename P::T x = g.at(base + t);
+        acc[t] = P::combine(acc[t], x);
+        if (rec) {
+          rec->load(int(t), Space::Global, 0, base + t, d<P>(x), kInput);
+          rec->reg(int(t), P::kOp, base + t, d<P>(acc[t]));
+          rec->work(int(t));
+        }
+      }
+      steps.after(k);
+    }
+    if (rec) rec->begin("atomic", "atomicAdd(sum, private_acc)");
+    typename P::T block_sum = P::identity();
+    for (unsigned t = 0; t < threads; ++t) {  // every thread, even one whose accumulator stayed 0
+      sum = P::combine(sum, acc[t]);
+      block_sum = P::combine(block_sum, acc[t]);
+      if (rec) {
+        rec->atomic(int(t), Space::Global, 0, 0, d<P>(acc[t]), kAccumulator);
+        rec->work(int(t));
+      }
+    }
+    if (rec) {
+      rec->end();
+      out.trace.block_result = d<P>(block_sum);
+    }
+  }
+  return finish(std::move(out), d<P>(sum), 1);
+}
+
+/// epita.reduce8 / reduce8_fixed ("Performance summary", reduce8): block_sum = 0 (thread 0); 32 passes
+/// `thread_sum += buffer[i + k * 32]`; shared atomicAdd(&block_sum, thread_sum); thread 0's global
+/// atomicAdd. `block_step` = elements between blocks: blockDim.x for the slide's code (the bug:
+/// windows overlap 32-fold), blockDim.x * 32 for the fix.
+template <class P, bool Fixed>
+SimOutput reduce8(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+  SimOutput out = start(v, in, launch, trace_block);
+  const GlobalView<P> g = view<P>(in);
+  const unsigned threads = unsigned(launch.block);
+  const std::int64_t block_step = Fixed ? std::int64_t(threads) * 32 : std::int64_t(threads);
+  Vec<P> thread_sum(threads);
+  Recorder recorder(out.trace);
+  typename P::T sum = P::identity();
+  for (std::int64_t b = 0; b < launch.grid; ++b) {
+    Recorder* rec = b == trace_block ? &recorder : nullptr;
+    const std::int64_t first = b * block_step;  // i = first + tid
+    if (rec) {
+      rec->begin("load", "block_sum = 0 (thread 0)");
+      rec->store(0, Space::Shared, 0, 0, d<P>(P::identity()));
+      rec->work(0);
+      rec->shared<P>(P::identity());
+      rec->end();
+    }
+    std::fill(thread_sum.begin(), thread_sum.end(), P::identity());
+    typename P::T block_sum = P::identity();
+    for (int k = 0; k < 32; ++k) {
+      if (rec) rec->begin("load", "pass " + std::to_string(k));
+      for (unsigned t = 0; t < threads; ++t) {
+        const std::int64_t x = first + t + std::int64_t(k) * 32;
+        const typename P::T val = g.at(x);
+        thread_sum[t] = P::combine(thread_sum[t], val);
+        if (rec) {
+          rec->load(int(t), Space::Global, 0, x, d<P>(val), kInput);
+          rec->reg(int(t), P::kOp, x, d<P>(thread_sum[t]));
+          rec->work(int(t));
+        }
+      }
+      if (rec) {
+        rec->shared<P>(block_sum);
+        rec->end();
+      }
+    }
+    if (rec) rec->begin("atomic", "atomicAdd(&block_sum, thread_sum)");
+    for (unsigned t = 0; t < threads; ++t) {
+      block_sum = P::combine(block_sum, thread_sum[t]);
+      if (rec) {
+        rec->atomic(int(t), Space::Shared, 0, 0, d<P>(thread_sum[t]));
+        rec->work(int(t));
+      }
+    }
+    if (rec) {
+      rec->shared<P>(block_sum);
+      rec->end();
+    }
+    commit_local<P>(block_sum, sum, "atomicAdd(sum, block_sum) (thread 0)", rec);
+    if (rec) out.trace.block_result = d<P>(block_sum);
+  }
+  return finish(std::move(out), d<P>(sum), 1);
+}
+
+}  // namespace
+
+std::vector<ModelEntry> epita_models() {
+  return {
+      {"epita.race", by_type<race<SumI32>, race<SumF32>>},
+      {"epita.reduce0", by_type<reduce0<SumI32>, reduce0<SumF32>>},
+      {"epita.reduce1_nosync", by_type<reduce1_nosync<SumI32>, reduce1_nosync<SumF32>>},
+      {"epita.reduce1", by_type<reduce1<SumI32>, reduce1<SumF32>>},
+      {"epita.reduce2", by_type<reduce2<SumI32>, reduce2<SumF32>>},
+      {"epita.reduce3", by_type<reduce3<SumI32>, reduce3<SumF32>>},
+      {"epita.reduce4", by_type<reduce4<SumI32>, reduce4<SumF32>>},
+      {"epita.add_twice", by_type<add_twice<SumI32>, add_twice<SumF32>>},
+      {"epita.reduce5", by_type<reduce5<SumI32>, reduce5<SumF32>>},
+      {"epita.reduce6", by_type<reduce6<SumI32>, reduce6<SumF32>>},
+      {"epita.full_unroll", by_type<full_unroll<SumI32>, full_unroll<SumF32>>},
+      {"epita.reduce7", by_type<reduce7<SumI32>, reduce7<SumF32>>},
+      {"epita.reduce8", by_type<reduce8<SumI32, false>, reduce8<SumF32, false>>},
+      {"epita.reduce8_fixed", by_type<reduce8<SumI32, true>, reduce8<SumF32, true>>},
+  };
+}
+
+}  // namespace ws::sim

@@ -1,0 +1,91 @@
+// The sim backend: model lookup over the per-seed tables, the result-only model of the CUB baseline,
+// and the Backend that runs a model for `--backend sim`.
+#include "sim/sim.hpp"
+
+#include <exception>
+#include <unordered_map>
+
+#include "sim/model_kit.hpp"
+
+namespace ws::sim {
+
+namespace {
+
+using namespace kit;
+
+/// cub.reduce, result only: CUB's tiles, items per thread and grid are chosen by the library per GPU
+/// and are not modelled at thread level, so the trace has no steps. int32: the wrapping sum (exact in
+/// any order); float32: a pairwise tree in float (close to CUB's tile trees, not bit-identical).
+/// Launches: 1 when n fits one tile, else 2 (partials, then one folding block); the tile is taken as
+/// 256 threads x 16 items = 4096 elements (CUB's 4-byte reduce policy on sm_80/sm_90; an assumption).
+template <class P>
+SimOutput cub_reduce(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+  SimOutput out = start(v, in, launch, trace_block);
+  out.trace.interleaving = "library call: result only, CUB's kernels are not modelled at thread level (no steps)";
+  const GlobalView<P> g = view<P>(in);
+  std::vector<typename P::T> level(std::size_t(g.n));
+  for (std::int64_t i = 0; i < g.n; ++i) level[std::size_t(i)] = g.at(i);
+  while (level.size() > 1) {
+    const std::size_t half = (level.size() + 1) / 2;
+    for (std::size_t i = 0; i < level.size() / 2; ++i) level[i] = P::combine(level[2 * i], level[2 * i + 1]);
+    if (level.size() % 2) level[half - 1] = level[level.size() - 1];
+    level.resize(half);
+  }
+  out.result = level.empty() ? 0.0 : P::to_double(level[0]);
+  out.trace.block_result = out.result;
+  out.launches = g.n <= 4096 ? 1 : 2;
+  return out;
+}
+
+std::unordered_map<std::string, SimModel> build_table() {
+  std::unordered_map<std::string, SimModel> t;
+  for (const auto& table : {epita_models(), harris_models(), cs121_models(), amp_models()})
+    for (const auto& e : table) t[e.id] = e.model;
+  t["cub.reduce"] = by_type<cub_reduce<SumI32>, cub_reduce<SumF32>>;
+  return t;
+}
+
+}  // namespace
+
+SimModel find_model(const std::string& id) {
+  static const std::unordered_map<std::string, SimModel> table = build_table();
+  auto it = table.find(id);
+  return it == table.end() ? nullptr : it->second;
+}
+
+SimBackend::SimBackend() {
+  device_.available = true;
+  device_.name = "thread-level CPU model";
+}
+
+RunResult SimBackend::run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) {
+  RunResult r;
+  r.variant = v.id;
+  r.lesson = v.lesson;
+  r.backend = "sim";
+  r.device = device_.name;
+  r.n = in.n();
+  r.type = in.type;
+  r.input = in.kind;
+  r.seed = req.seed;
+  r.launch = launch;
+  r.timed = false;
+  const SimModel model = find_model(v.id);
+  if (!model) {
+    r.status = "error";
+    r.message = v.id + " has no sim model in this build";
+    return r;
+  }
+  try {
+    SimOutput o = model(v, in, launch, -1);
+    r.result = o.result;
+    r.launches = o.launches;
+    r.status = "done";
+  } catch (const std::exception& e) {
+    r.status = "error";
+    r.message = e.what();
+  }
+  return r;
+}
+
+}  // namespace ws::sim

@@ -84,7 +84,7 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
     }
     if (r.status == "wrong" || r.status == "error") ++failures;
     std::fprintf(stderr, "%-22s %12.4f %10.1f %10.1f  %s%s%s\n", id.c_str(), r.timed ? r.timing.median_ms : 0.0, r.gbps,
-                 r.pct_theoretical, r.status.c_str(), r.message.empty() ? "" : ": ", r.message.c_str());
+                 r.pct_theoretical, r.message.empty() ? r.status.c_str() : r.message.c_str(), "", "");
     report.runs.push_back(std::move(r));
   }
   save_report(report, out_path);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
 #include <string>
 
 #include "app_state.hpp"
@@ -39,7 +40,10 @@ int main(int argc, char** argv) {
   app.add_option("--variant", o.variant, "variant to select, e.g. epita.reduce3 (selects its lesson)");
   app.add_option("--report", o.report, "report JSON to replay (recorded by warpscope on a GPU)");
   app.add_option("--screenshot", o.screenshot, "render headless (EGL, no X server) to this PNG and exit");
-  app.add_option("--view", o.view, "centre tab to show: results");
+  app.add_option("--view", o.view, "centre tab to show: results, tree, warps, banks");
+  app.add_option("--block", o.block, "threads per block (0 = the variant's default); the trace covers one block")->check(CLI::Range(0, 1024));
+  app.add_option("--input", o.input, "input kind: random, ones, sequence");
+  app.add_option("--step", o.step, "trace step the tree, warps and banks views open at (default: the first)")->check(CLI::Range(0, 100000));
   app.add_option("--frames", o.frames, "frames to render before the screenshot (in a window: close after that many, for smoke tests)")->check(CLI::Range(1, 1000));
   app.add_option("--font-scale", o.font_scale, "text and layout scale (1 = 20 px text)")->check(CLI::Range(0.5, 4.0));
   app.add_option("--width", o.width, "window / image width in pixels")->check(CLI::Range(320, 8192));
@@ -68,6 +72,17 @@ int main(int argc, char** argv) {
     return fail(2, "unknown lesson '" + o.lesson + "' (lessons: " + join_ids(s.lessons()) + ")");
   if (!o.variant.empty() && !s.select_variant(o.variant))
     return fail(2, "unknown variant '" + o.variant + "' (warpscope-cli list shows the ids)");
+  s.params.block = o.block;
+  if (!o.input.empty()) {
+    const auto* end = std::end(ui::kInputKinds);
+    const auto* it = std::find(std::begin(ui::kInputKinds), end, o.input);
+    if (it == end) return fail(2, "unknown input '" + o.input + "' (inputs: random, ones, sequence)");
+    s.params.input = int(it - std::begin(ui::kInputKinds));
+  }
+  if (o.step >= 0) {
+    s.refresh_trace();
+    s.trace.step = std::min(o.step, std::max(0, s.trace.steps() - 1));
+  }
   if (!o.report.empty()) {
     s.auto_replay = false;
     if (std::string err = s.open_report(o.report); !err.empty()) {

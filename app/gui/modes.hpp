@@ -11,6 +11,9 @@ namespace ws::gui {
 struct Options {
   std::string lesson, variant, report, screenshot;
   std::string view = "results";
+  int block = 0;               ///< threads per block for runs and traces (0 = the variant's default)
+  std::string input;           ///< input kind ("" = the parameters' default)
+  int step = -1;               ///< trace step the step-through views open at (-1 = the first)
   int frames = 3;              ///< headless: frames before the screenshot; window: close after this many
   bool frames_given = false;   ///< --frames was on the command line (the window then closes by itself)
   float font_scale = 0;  ///< 0 = automatic (1, times the monitor's content scale in a window)

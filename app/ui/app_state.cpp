@@ -223,4 +223,31 @@ int AppState::request_run_lesson() {
 
 void AppState::message(Message::Level level, const std::string& text) { messages.push_back(Message{level, text}); }
 
+TraceKey AppState::trace_key() const {
+  TraceKey k;
+  if (const VariantInfo* v = variant()) k.variant = v->id;
+  k.n = params.n();
+  k.block = params.block;
+  k.type = params.type;
+  k.input = kInputKinds[std::clamp(params.input, 0, 2)];
+  k.seed = params.seed;
+  return k;
+}
+
+void AppState::refresh_trace() {
+  const TraceKey k = trace_key();
+  if (trace.key && *trace.key == k) return;
+  const bool same_variant = trace.key && trace.key->variant == k.variant;
+  trace.key = k;
+  trace.trace.reset();
+  trace.why_none.clear();
+  trace.playing = false;
+  trace.clock = 0;
+  if (const VariantInfo* v = variant()) trace.trace = compute_trace(*v, k, trace.why_none);
+  else trace.why_none = "select a variant to step through its trace";
+  if (!same_variant) trace.step = 0;
+  trace.step = std::clamp(trace.step, 0, std::max(0, trace.steps() - 1));
+  if (trace.trace) trace.bank_warp = std::clamp(trace.bank_warp, 0, std::max(0, trace.trace->warps() - 1));
+}
+
 }  // namespace ws::ui

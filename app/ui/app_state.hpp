@@ -11,6 +11,7 @@
 #include "lessons.hpp"
 #include "report.hpp"
 #include "run_types.hpp"
+#include "trace_source.hpp"
 #include "variant.hpp"
 
 namespace ws::ui {
@@ -118,8 +119,16 @@ class AppState {
   /// Open the newest assets/reports/ file when the device turns out to be missing (off after --report).
   bool auto_replay = true;
 
-  /// The tab the centre shows ("results"); set by --view and by clicks.
+  /// The tab the centre shows ("results", "tree", "warps", "banks"); set by --view and by clicks.
   std::string view = "results";
+
+  // Step-through views: the selected variant's trace (sim model, block 0, one block window).
+  TraceState trace;
+  /// What the trace of the current selection and parameters is computed for.
+  TraceKey trace_key() const;
+  /// Recomputes the trace when the selection or parameters changed (one block: fast enough for the
+  /// UI thread). Keeps the step index when only the input changed and it is still in range.
+  void refresh_trace();
 
  private:
   std::vector<LessonEntry> lessons_;

@@ -6,12 +6,13 @@
 #include <algorithm>
 
 #include "theme.hpp"
+#include "view_steps.hpp"
 #include "widgets.hpp"
 
 namespace ws::ui {
 
 const std::vector<std::string>& MainWindow::views() {
-  static const std::vector<std::string> names = {"results"};
+  static const std::vector<std::string> names = {"results", "tree", "warps", "banks"};
   return names;
 }
 
@@ -141,6 +142,17 @@ void MainWindow::draw_views(AppState& s) {
     results_.draw(s);
     ImGui::EndTabItem();
   }
+  // The step-through views share one trace and one step index; the keys step whichever is open.
+  auto trace_tab = [&](const char* label, const char* name, auto& view) {
+    if (!tab(label, name)) return;
+    s.refresh_trace();
+    HandleStepKeys(s.trace);
+    view.draw(s);
+    ImGui::EndTabItem();
+  };
+  trace_tab("Tree", "tree", tree_);
+  trace_tab("Warps", "warps", warps_);
+  trace_tab("Banks", "banks", banks_);
   applied_view_ = s.view;
   ImGui::EndTabBar();
 }

@@ -13,12 +13,15 @@
 #include "results_table.hpp"
 #include "run_worker.hpp"
 #include "status_bar.hpp"
+#include "view_banks.hpp"
+#include "view_tree.hpp"
+#include "view_warps.hpp"
 
 namespace ws::ui {
 
 class MainWindow {
  public:
-  /// Names of the centre tabs, for --view ("results" first).
+  /// Names of the centre tabs, for --view ("results" first, then tree, warps, banks).
   static const std::vector<std::string>& views();
   /// Moves queued runs to the worker and finished results, progress and the device into `s`.
   /// On the first snapshot with no device, opens the newest report in `reports_dir` as a replay.
@@ -34,6 +37,9 @@ class MainWindow {
   LessonBrowser browser_;
   ParametersPanel parameters_;
   ResultsTable results_;
+  TreeView tree_;
+  WarpsView warps_;
+  BanksView banks_;
   StatusBar status_;
   std::size_t dismissed_ = 0;  ///< messages before this index were dismissed
   std::string applied_view_;   ///< the view last forced open from s.view

@@ -1,0 +1,210 @@
+#include "trace_source.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <map>
+#include <set>
+
+#include "inputs.hpp"
+#include "launch_rules.hpp"
+#include "sim/analyses.hpp"
+#include "sim/sim.hpp"
+
+namespace ws::ui {
+
+void TraceState::move(int delta) {
+  const int last = std::max(0, steps() - 1);
+  step = std::clamp(step + delta, 0, last);
+  if (step == last) playing = false;
+  clock = 0;
+}
+
+void TraceState::tick(double seconds) {
+  if (!playing || steps() == 0) return;
+  clock += seconds * double(speed);
+  const int last = steps() - 1;
+  while (playing && clock >= 1.0) {
+    clock -= 1.0;
+    step = std::min(step + 1, last);
+    if (step == last) playing = false;
+  }
+}
+
+std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, std::string& why) {
+  if (v.cpu_only) {
+    why = v.id + " runs on the CPU: it has no threads, warps or banks to step through";
+    return std::nullopt;
+  }
+  const sim::SimModel model = sim::find_model(v.id);
+  if (!model) {
+    why = "no trace model for " + v.id + " yet (the sim backend does not model it in this build)";
+    return std::nullopt;
+  }
+  const int block = key.block > 0 ? key.block : (v.rules.fixed_block > 0 ? v.rules.fixed_block : v.rules.default_block);
+  const std::int64_t n = std::max<std::int64_t>(1, std::min(key.n, window_elems(v, block)));
+  LaunchConfig launch;
+  if (std::string err = resolve_launch(v, n, key.type, LaunchConfig{key.block, 0}, DeviceShape{}, launch); !err.empty()) {
+    why = "cannot trace " + v.id + ": " + err;
+    return std::nullopt;
+  }
+  Input in;
+  if (std::string err = make_input(key.input, n, key.type, key.seed, in); !err.empty()) {
+    why = "cannot trace " + v.id + ": " + err;
+    return std::nullopt;
+  }
+  try {
+    sim::SimOutput out = model(v, in, launch, 0);
+    if (out.trace.steps.empty()) {
+      why = v.id + ": the model computes the result only, its trace has no steps" +
+            (out.trace.interleaving.empty() ? std::string() : " (" + out.trace.interleaving + ")");
+      return std::nullopt;
+    }
+    if (out.trace.block_size == 0) out.trace.block_size = launch.block;
+    return std::move(out.trace);
+  } catch (const std::exception& e) {
+    why = "the trace model of " + v.id + " failed: " + e.what();
+    return std::nullopt;
+  }
+}
+
+int TreeLayout::row_of_step(int step) const {
+  for (std::size_t r = 0; r < row_step.size(); ++r)
+    if (row_step[r] == step) return int(r);
+  return -1;
+}
+
+TreeLayout tree_layout(const Trace& t) {
+  TreeLayout L;
+  // Leaves: the shared array after the first step that has one (the load).
+  int leaf_step = -1;
+  for (const Step& s : t.steps)
+    if (s.has_shared && !s.shared_after.empty()) {
+      leaf_step = s.index;
+      break;
+    }
+  if (leaf_step < 0) {
+    L.note = "this variant keeps no shared array, so there is no tree to draw (see the warps view)";
+    return L;
+  }
+  const Step& first = t.steps[std::size_t(leaf_step)];
+  L.slots = int(first.shared_after.size());
+  L.row_step.push_back(leaf_step);
+  std::vector<int> last(std::size_t(L.slots), -1);
+  for (int i = 0; i < L.slots; ++i) {
+    TreeNode n;
+    n.slot = i;
+    n.value = first.shared_after[std::size_t(i)];
+    last[std::size_t(i)] = int(L.nodes.size());
+    L.nodes.push_back(n);
+  }
+  for (std::size_t si = std::size_t(leaf_step) + 1; si < t.steps.size(); ++si) {
+    const Step& s = t.steps[si];
+    std::vector<TreeNode> row;
+    // Per thread: a register add/max with a shared operand, then the shared store of its result.
+    for (std::size_t i = 0; i < s.ops.size(); ++i) {
+      const ThreadOp& op = s.ops[i];
+      if (op.space != Space::Register || (op.kind != OpKind::Add && op.kind != OpKind::Max) || op.operand < 0 ||
+          op.operand >= L.slots)
+        continue;
+      for (std::size_t j = i + 1; j < s.ops.size() && s.ops[j].thread == op.thread; ++j) {
+        const ThreadOp& st = s.ops[j];
+        if (st.kind != OpKind::Store || st.space != Space::Shared) continue;
+        if (st.address < 0 || st.address >= L.slots) break;
+        TreeNode n;
+        n.row = int(L.row_step.size());
+        n.slot = int(st.address);
+        n.thread = op.thread;
+        n.value = op.value;
+        n.operand = op.operand;
+        n.kind = op.kind;
+        n.from_self = last[std::size_t(st.address)];
+        n.from_other = last[std::size_t(op.operand)];
+        row.push_back(n);
+        break;
+      }
+    }
+    if (row.empty()) continue;
+    L.row_step.push_back(s.index);
+    for (TreeNode& n : row) {  // after the barrier: later rows read this step's results
+      last[std::size_t(n.slot)] = int(L.nodes.size());
+      L.nodes.push_back(n);
+    }
+  }
+  // Models may size the shared array beyond the block (e.g. 64 words for a 32-thread block, so the
+  // unrolled last warp can read s[tid + 32]); draw only the slots the load filled or the tree used.
+  int used = 0;
+  for (const ThreadOp& op : first.ops)
+    if (op.space == Space::Shared && op.kind == OpKind::Store) used = std::max(used, int(op.address) + 1);
+  for (const TreeNode& n : L.nodes)
+    if (n.thread >= 0) used = std::max({used, n.slot + 1, int(n.operand) + 1});
+  if (used > 0 && used < L.slots) {
+    L.slots = used;
+    std::vector<TreeNode> kept;
+    std::vector<int> remap(L.nodes.size(), -1);
+    for (std::size_t i = 0; i < L.nodes.size(); ++i)
+      if (L.nodes[i].slot < used) {
+        remap[i] = int(kept.size());
+        kept.push_back(L.nodes[i]);
+      }
+    for (TreeNode& n : kept) {
+      if (n.from_self >= 0) n.from_self = remap[std::size_t(n.from_self)];
+      if (n.from_other >= 0) n.from_other = remap[std::size_t(n.from_other)];
+    }
+    L.nodes = std::move(kept);
+  }
+  if (L.row_step.size() == 1)
+    L.note = "no step combines two shared words (the work is in registers, shuffles or atomics: see the warps view)";
+  return L;
+}
+
+std::string format_value(double v, DType type) {
+  char buf[48];
+  if (type == DType::Int32 || (std::abs(v) < 1e15 && v == std::floor(v)))
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+std::string describe_node(const TreeNode& n, DType type) {
+  const std::string d = "s[" + std::to_string(n.slot) + "]";
+  if (n.thread < 0) return d + " = " + format_value(n.value, type) + " (loaded)";
+  const std::string o = "s[" + std::to_string(n.operand) + "]";
+  const std::string what = n.kind == OpKind::Max ? d + " = max(" + d + ", " + o + ")" : d + " += " + o;
+  return "thread " + std::to_string(n.thread) + " (warp " + std::to_string(n.thread / kWarpSize) + ", lane " +
+         std::to_string(n.thread % kWarpSize) + "): " + what + " -> " + format_value(n.value, type);
+}
+
+std::vector<WarpAccess> warp_shared_accesses(const Step& step, int w) {
+  std::map<int, WarpAccess> by_access;
+  for (const ThreadOp& op : step.ops) {
+    if (op.space != Space::Shared || op.thread / kWarpSize != w || op.address < 0) continue;
+    if (op.kind != OpKind::Load && op.kind != OpKind::Store && op.kind != OpKind::Atomic) continue;
+    WarpAccess& a = by_access[op.access];
+    if (a.lane_word.empty()) {
+      a.access = op.access;
+      a.kind = op.kind;
+      a.lane_word.assign(kWarpSize, -1);
+    }
+    a.lane_word[std::size_t(op.thread % kWarpSize)] = op.address;
+  }
+  std::vector<WarpAccess> out;
+  for (auto& [k, a] : by_access) {
+    std::vector<std::int64_t> words;
+    std::vector<std::set<std::int64_t>> per_bank(kBanks);
+    for (std::int64_t word : a.lane_word)
+      if (word >= 0) {
+        words.push_back(word);
+        per_bank[std::size_t(word % kBanks)].insert(word);
+      }
+    a.ways = bank_conflict_ways(words);
+    a.bank_words.resize(kBanks);
+    for (int b = 0; b < kBanks; ++b) a.bank_words[std::size_t(b)] = int(per_bank[std::size_t(b)].size());
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+}  // namespace ws::ui

@@ -1,0 +1,101 @@
+// Where the step-through views get their Trace: the sim model of the selected variant run on one
+// block's window of the parameters' input (block 0), plus the pure layout maths the views draw from
+// (tree nodes, lanes to banks). No ImGui here, so tests/gui can check it without a window.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/trace.hpp"
+#include "types.hpp"
+#include "variant.hpp"
+
+namespace ws::ui {
+
+/// What a trace is computed for; a change of any field recomputes it.
+struct TraceKey {
+  std::string variant;
+  std::int64_t n = 0;  ///< the parameters' n (the trace uses min(n, one block window))
+  int block = 0;       ///< 0 = the variant's default
+  DType type = DType::Int32;
+  std::string input;   ///< "random", "ones", "sequence"
+  std::uint64_t seed = 1;
+  bool operator==(const TraceKey& o) const {
+    return variant == o.variant && n == o.n && block == o.block && type == o.type && input == o.input && seed == o.seed;
+  }
+  bool operator!=(const TraceKey& o) const { return !(*this == o); }
+};
+
+/// The trace the views draw, the step shown and the player. Lives in AppState.
+struct TraceState {
+  std::optional<TraceKey> key;  ///< what `trace` / `why_none` were computed for
+  std::optional<Trace> trace;   ///< empty when there is none (then why_none says why)
+  std::string why_none;
+  int step = 0;                 ///< index into trace->steps
+  bool playing = false;
+  float speed = 2.f;            ///< steps per second while playing
+  double clock = 0;             ///< seconds accumulated towards the next step
+  int bank_warp = 0;            ///< the warp the banks view shows
+
+  int steps() const { return trace ? int(trace->steps.size()) : 0; }
+  const Step* current() const { return trace && step >= 0 && step < steps() ? &trace->steps[std::size_t(step)] : nullptr; }
+  /// Moves by `delta` steps, clamped; stops the player at the last step.
+  void move(int delta);
+  /// Advances the player by `seconds` of wall time.
+  void tick(double seconds);
+};
+
+/// Runs the sim model of `v` on n = min(key.n, window_elems(v, block)) elements of the key's input,
+/// traces block 0. Returns the trace, or nullopt with a one-line reason in `why` (no model for the
+/// variant yet, CPU-only variant, launch rules, the model threw). Never throws.
+std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, std::string& why);
+
+// ---- Tree layout ---------------------------------------------------------------------------------
+
+/// One node of the reduction tree: a leaf (the loaded shared slot, row 0) or the result of one
+/// thread's add/max into a shared slot at one step.
+struct TreeNode {
+  int row = 0;            ///< 0 = leaves, then one row per tree step
+  int slot = 0;           ///< shared word the node lives in (its column)
+  int thread = -1;        ///< who computed it (-1 for leaves)
+  double value = 0;
+  int from_self = -1;     ///< node holding s[slot] before this step (-1 for leaves)
+  int from_other = -1;    ///< node holding the other operand s[operand]
+  std::int64_t operand = -1;
+  OpKind kind = OpKind::Add;
+};
+
+/// The tree of a trace: columns = shared slots, rows = the load step then each step whose threads
+/// combine two shared words (s[d] = s[d] op s[o]). Steps without such ops (combine, shuffles,
+/// folded loops) have no row.
+struct TreeLayout {
+  int slots = 0;
+  std::vector<int> row_step;     ///< trace step index of each row (row 0: the step that filled the leaves)
+  std::vector<TreeNode> nodes;   ///< leaves first (slot order), then rows in order
+  std::string note;              ///< non-empty when there is no tree to draw, says why
+  int row_of_step(int step) const;
+};
+TreeLayout tree_layout(const Trace& t);
+
+/// "thread 5 (warp 0, lane 5): s[4] += s[5] -> 12" (leaves: "s[4] = 7 (loaded)").
+std::string describe_node(const TreeNode& n, DType type);
+
+/// A value as the views print it: integers without decimals, floats with up to 4 significant digits.
+std::string format_value(double v, DType type);
+
+// ---- Banks ---------------------------------------------------------------------------------------
+
+/// One warp-wide shared access of one warp in a step: which word each lane touched.
+struct WarpAccess {
+  int access = 0;
+  OpKind kind = OpKind::Load;
+  std::vector<std::int64_t> lane_word;  ///< 32 entries, -1 where the lane takes no part
+  int ways = 0;                          ///< bank_conflict_ways of the words (1 = conflict-free)
+  /// Distinct words per bank (32 entries); a bank with more than one is where the conflict is.
+  std::vector<int> bank_words;
+};
+/// The shared accesses of warp `w` in `step`, by access index.
+std::vector<WarpAccess> warp_shared_accesses(const Step& step, int w);
+
+}  // namespace ws::ui

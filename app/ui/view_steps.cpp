@@ -1,0 +1,83 @@
+#include "view_steps.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "format.hpp"
+#include "theme.hpp"
+#include "widgets.hpp"
+
+namespace ws::ui {
+
+ImU32 WarpColor(int warp, float alpha) {
+  static const unsigned kHues[8] = {0x4DA3FF, 0xFFB52E, 0x5BD75B, 0xC59BFF, 0xFF7F7F, 0x3FD0C9, 0xE8E05A, 0xF08BD0};
+  const unsigned c = kHues[unsigned(warp) % 8];
+  return ImGui::GetColorU32(ImVec4(float((c >> 16) & 0xff) / 255.f, float((c >> 8) & 0xff) / 255.f,
+                                   float(c & 0xff) / 255.f, alpha));
+}
+
+void HandleStepKeys(TraceState& t) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput || t.steps() == 0) return;
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) t.move(-1), t.playing = false;
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) t.move(+1);
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) {
+    if (!t.playing && t.step >= t.steps() - 1) t.step = 0;  // play again from the start
+    t.playing = !t.playing;
+    t.clock = 0;
+  }
+}
+
+bool TraceHeader(AppState& s) {
+  const Theme& th = theme();
+  TraceState& t = s.trace;
+  if (!t.trace) {
+    ImGui::Spacing();
+    TextWrappedColored(th.colors().lesson, t.why_none.empty() ? "no trace" : t.why_none);
+    return false;
+  }
+  const Trace& tr = *t.trace;
+  // Where the trace came from: a lecturer must be able to say "this is the CPU model, not the GPU".
+  const std::string src = tr.source == "sim" ? "sim (CPU model of the kernel)" : tr.source;
+  TextDim("trace: " + src + "  \u00b7  " + tr.variant + "  \u00b7  block " + std::to_string(tr.block_index) + " of " +
+          std::to_string(tr.launch.grid) + ", " + std::to_string(tr.block_size) + " threads (" +
+          std::to_string(tr.warps()) + " warps)  \u00b7  n = " + format_grouped(tr.n) + " " + to_string(tr.type), true);
+  if (tr.racy_model || !tr.interleaving.empty()) {
+    ImGui::SameLine();
+    Badge(tr.racy_model ? "racy" : "lock-step", th.colors().lesson);
+    ItemTooltip(tr.interleaving);
+  }
+
+  t.tick(ImGui::GetIO().DeltaTime);
+  const int last = t.steps() - 1;
+  if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) t.move(-1), t.playing = false;
+  ItemTooltip("previous step (Left arrow)");
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##next", ImGuiDir_Right)) t.move(+1);
+  ItemTooltip("next step (Right arrow)");
+  ImGui::SameLine();
+  if (ImGui::Button(t.playing ? "Pause" : "Play", ImVec2(th.px(80), 0))) {
+    if (!t.playing && t.step >= last) t.step = 0;
+    t.playing = !t.playing;
+    t.clock = 0;
+  }
+  ItemTooltip("play / pause (Space)");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(th.px(130));
+  ImGui::SliderFloat("##speed", &t.speed, 0.25f, 10.f, "%.2g steps/s", ImGuiSliderFlags_Logarithmic);
+  ItemTooltip("playback speed");
+  ImGui::SameLine();
+  const Step& cur = tr.steps[std::size_t(t.step)];
+  const std::string fmt = "step %d / " + std::to_string(last);
+  ImGui::SetNextItemWidth(std::max(th.px(160), ImGui::GetContentRegionAvail().x * 0.35f));
+  if (ImGui::SliderInt("##step", &t.step, 0, std::max(0, last), fmt.c_str(), ImGuiSliderFlags_AlwaysClamp)) t.playing = false;
+  ImGui::SameLine();
+  ImGui::PushFont(th.fonts().bold);
+  ImGui::TextUnformatted(cur.phase.c_str());
+  ImGui::PopFont();
+  ImGui::SameLine();
+  ImGui::TextUnformatted(cur.label.c_str());
+  return true;
+}
+
+}  // namespace ws::ui

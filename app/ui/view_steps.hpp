@@ -1,0 +1,18 @@
+// What the step-through views (tree, warps, banks) share: the line saying where the trace came
+// from, the step slider with previous/next and play/pause, the keys, and the warp colours.
+#pragma once
+#include <imgui.h>
+
+#include "app_state.hpp"
+
+namespace ws::ui {
+
+/// Source line and step controls over a view. Returns false (after saying why) when there is no
+/// trace to draw; the caller then draws nothing else.
+bool TraceHeader(AppState& s);
+/// Left/Right: previous/next step; Space: play/pause. Ignored while a text field has the keyboard.
+void HandleStepKeys(TraceState& t);
+/// A distinct colour per warp (cycles through 8 hues), for nodes and labels.
+ImU32 WarpColor(int warp, float alpha = 1.f);
+
+}  // namespace ws::ui

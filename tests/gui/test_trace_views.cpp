@@ -1,0 +1,166 @@
+// Pure helpers of the step-through views: the tree layout, lanes -> banks per warp, the step player
+// and compute_trace's messages. Hand-built traces, so these do not depend on the sim models.
+#include <gtest/gtest.h>
+
+#include "registry.hpp"
+#include "sim/sim.hpp"
+#include "trace_source.hpp"
+
+namespace ws::ui {
+namespace {
+
+/// A sequential-addressing tree on `threads` shared words: load, then stride threads/2 .. 1.
+Trace seq_tree(int threads) {
+  Trace t;
+  t.variant = "test.seq";
+  t.block_size = threads;
+  Step load;
+  load.phase = "load";
+  load.has_shared = true;
+  for (int i = 0; i < threads; ++i) {
+    load.ops.push_back(ThreadOp{i, OpKind::Store, Space::Shared, 0, i, -1, double(i), 0});
+    load.working_threads.push_back(i);
+    load.shared_after.push_back(double(i));
+  }
+  t.steps.push_back(load);
+  std::vector<double> s = load.shared_after;
+  for (int stride = threads / 2; stride >= 1; stride /= 2) {
+    Step st;
+    st.index = int(t.steps.size());
+    st.phase = "tree";
+    st.label = "stride " + std::to_string(stride);
+    st.has_shared = true;
+    for (int tid = 0; tid < stride; ++tid) {
+      const double r = s[tid] + s[tid + stride];
+      st.ops.push_back(ThreadOp{tid, OpKind::Load, Space::Shared, 0, tid, -1, s[tid], 0});
+      st.ops.push_back(ThreadOp{tid, OpKind::Load, Space::Shared, 1, tid + stride, -1, s[tid + stride], 0});
+      st.ops.push_back(ThreadOp{tid, OpKind::Add, Space::Register, -1, -1, tid + stride, r, 0});
+      st.ops.push_back(ThreadOp{tid, OpKind::Store, Space::Shared, 2, tid, -1, r, 0});
+      st.working_threads.push_back(tid);
+      s[tid] = r;
+    }
+    st.shared_after = s;
+    t.steps.push_back(st);
+  }
+  return t;
+}
+
+TEST(TreeLayout, SequentialTreeHasOneRowPerStrideAndEdgesToBothOperands) {
+  const Trace t = seq_tree(8);
+  const TreeLayout L = tree_layout(t);
+  ASSERT_TRUE(L.note.empty());
+  EXPECT_EQ(L.slots, 8);
+  EXPECT_EQ(L.row_step, (std::vector<int>{0, 1, 2, 3}));
+  ASSERT_EQ(L.nodes.size(), 8u + 4 + 2 + 1);
+  // Row 1, thread 1: s[1] += s[5] from leaves 1 and 5.
+  const TreeNode& n = L.nodes[9];
+  EXPECT_EQ(n.row, 1);
+  EXPECT_EQ(n.thread, 1);
+  EXPECT_EQ(n.slot, 1);
+  EXPECT_EQ(n.from_self, 1);
+  EXPECT_EQ(n.from_other, 5);
+  EXPECT_EQ(n.value, 6);
+  // The root reads row 2's nodes, not the leaves.
+  const TreeNode& root = L.nodes.back();
+  EXPECT_EQ(root.row, 3);
+  EXPECT_EQ(root.value, 28);
+  EXPECT_EQ(L.nodes[std::size_t(root.from_other)].row, 2);
+  EXPECT_EQ(L.row_of_step(2), 2);
+  EXPECT_EQ(L.row_of_step(99), -1);
+}
+
+TEST(TreeLayout, DescribesANodeAsTheIssueWritesIt) {
+  TreeNode n;
+  n.thread = 5;
+  n.slot = 4;
+  n.operand = 5;
+  n.value = 12;
+  EXPECT_EQ(describe_node(n, DType::Int32), "thread 5 (warp 0, lane 5): s[4] += s[5] -> 12");
+  n.thread = 37;
+  n.kind = OpKind::Max;
+  EXPECT_EQ(describe_node(n, DType::Int32), "thread 37 (warp 1, lane 5): s[4] = max(s[4], s[5]) -> 12");
+  EXPECT_EQ(format_value(0.5, DType::Float32), "0.5");
+}
+
+TEST(TreeLayout, UnusedSharedSlotsBeyondTheLoadAreDropped) {
+  Trace t = seq_tree(4);
+  t.steps[0].shared_after.resize(64, 0.0);  // a model sizing shared as 64 words for 4 threads
+  const TreeLayout L = tree_layout(t);
+  EXPECT_EQ(L.slots, 4);
+  EXPECT_EQ(L.nodes.size(), 4u + 2 + 1);
+}
+
+TEST(TreeLayout, NoSharedArrayGivesANote) {
+  Trace t;
+  t.block_size = 32;
+  t.steps.push_back(Step{});
+  EXPECT_FALSE(tree_layout(t).note.empty());
+}
+
+TEST(Banks, StridedIndexGivesTwoWayAndSequentialIsFree) {
+  Step st;
+  for (int lane = 0; lane < 32; ++lane) {
+    st.ops.push_back(ThreadOp{lane, OpKind::Load, Space::Shared, 0, 2 * lane, -1, 0, 0});  // s[2 * tid]
+    st.ops.push_back(ThreadOp{lane, OpKind::Load, Space::Shared, 1, lane, -1, 0, 0});      // s[tid]
+    st.ops.push_back(ThreadOp{32 + lane, OpKind::Load, Space::Shared, 0, 7, -1, 0, 0});    // warp 1: broadcast
+  }
+  const auto a = warp_shared_accesses(st, 0);
+  ASSERT_EQ(a.size(), 2u);
+  EXPECT_EQ(a[0].ways, 2);
+  EXPECT_EQ(a[0].bank_words[0], 2);  // s[0] and s[32]
+  EXPECT_EQ(a[0].bank_words[1], 0);
+  EXPECT_EQ(a[1].ways, 1);
+  const auto b = warp_shared_accesses(st, 1);
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(b[0].ways, 1);
+  EXPECT_EQ(b[0].bank_words[7], 1);
+  EXPECT_TRUE(warp_shared_accesses(st, 2).empty());
+}
+
+TEST(Player, MovesClampsAndStopsAtTheEnd) {
+  TraceState s;
+  s.trace = seq_tree(8);  // 4 steps
+  s.move(-3);
+  EXPECT_EQ(s.step, 0);
+  s.playing = true;
+  s.speed = 2;
+  s.tick(0.6);  // 1.2 steps
+  EXPECT_EQ(s.step, 1);
+  s.tick(10);
+  EXPECT_EQ(s.step, 3);
+  EXPECT_FALSE(s.playing);
+}
+
+TEST(ComputeTrace, SaysWhyWhenThereIsNoTrace) {
+  VariantInfo v;
+  v.id = "nosuch.variant";
+  TraceKey k;
+  k.variant = v.id;
+  k.n = 1024;
+  k.input = "ones";
+  std::string why;
+  EXPECT_FALSE(compute_trace(v, k, why));
+  EXPECT_NE(why.find("no trace model for nosuch.variant"), std::string::npos) << why;
+}
+
+TEST(ComputeTrace, TracesOneBlockOfReduce3WhenItsModelExists) {
+  const VariantInfo* v = find_variant("epita.reduce3");
+  if (!v || !sim::find_model(v->id)) GTEST_SKIP() << "no epita.reduce3 model in this build";
+  TraceKey k;
+  k.variant = v->id;
+  k.n = std::int64_t(1) << 20;
+  k.block = 64;
+  k.input = "ones";
+  std::string why;
+  const auto t = compute_trace(*v, k, why);
+  ASSERT_TRUE(t) << why;
+  EXPECT_EQ(t->n, 64);  // one block window, not the parameters' 2^20
+  EXPECT_EQ(t->block_size, 64);
+  const TreeLayout L = tree_layout(*t);
+  EXPECT_EQ(L.slots, 64);
+  EXPECT_EQ(L.row_step.size(), 7u);  // leaves + strides 32 .. 1
+  EXPECT_EQ(L.nodes.back().value, 64);
+}
+
+}  // namespace
+}  // namespace ws::ui

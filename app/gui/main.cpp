@@ -40,10 +40,10 @@ int main(int argc, char** argv) {
   app.add_option("--variant", o.variant, "variant to select, e.g. epita.reduce3 (selects its lesson)");
   app.add_option("--report", o.report, "report JSON to replay (recorded by warpscope on a GPU)");
   app.add_option("--screenshot", o.screenshot, "render headless (EGL, no X server) to this PNG and exit");
-  app.add_option("--view", o.view, "centre tab to show: results, tree, warps, banks");
+  app.add_option("--view", o.view, "centre tab to show: results, tree, warps, banks, source, memory");
   app.add_option("--block", o.block, "threads per block (0 = the variant's default); the trace covers one block")->check(CLI::Range(0, 1024));
   app.add_option("--input", o.input, "input kind: random, ones, sequence");
-  app.add_option("--step", o.step, "trace step the tree, warps and banks views open at (default: the first)")->check(CLI::Range(0, 100000));
+  app.add_option("--step", o.step, "trace step the step-through views (tree, warps, banks, source, memory) open at (default: the first)")->check(CLI::Range(0, 100000));
   app.add_option("--frames", o.frames, "frames to render before the screenshot (in a window: close after that many, for smoke tests)")->check(CLI::Range(1, 1000));
   app.add_option("--font-scale", o.font_scale, "text and layout scale (1 = 20 px text)")->check(CLI::Range(0.5, 4.0));
   app.add_option("--width", o.width, "window / image width in pixels")->check(CLI::Range(320, 8192));

@@ -12,7 +12,7 @@
 namespace ws::ui {
 
 const std::vector<std::string>& MainWindow::views() {
-  static const std::vector<std::string> names = {"results", "tree", "warps", "banks"};
+  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory"};
   return names;
 }
 
@@ -153,6 +153,8 @@ void MainWindow::draw_views(AppState& s) {
   trace_tab("Tree", "tree", tree_);
   trace_tab("Warps", "warps", warps_);
   trace_tab("Banks", "banks", banks_);
+  trace_tab("Source", "source", source_);
+  trace_tab("Memory", "memory", memory_);
   applied_view_ = s.view;
   ImGui::EndTabBar();
 }

@@ -1,0 +1,162 @@
+#include "kernel_sources.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace ws::ui {
+
+namespace {
+
+bool starts_with(const std::string& s, const std::string& p) { return s.compare(0, p.size(), p) == 0; }
+bool contains(const std::string& s, const char* p) { return s.find(p) != std::string::npos; }
+
+std::string trim_left(const std::string& s) {
+  std::size_t i = 0;
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+  return s.substr(i);
+}
+
+/// "// epita.reduce3. Seed 000 ..." -> "epita.reduce3" (the first word, trailing punctuation dropped);
+/// "" for a "/// ..." docstring line.
+std::string header_id(const std::string& line) {
+  if (!starts_with(line, "// ")) return "";
+  std::string w = line.substr(3);
+  w = w.substr(0, w.find(' '));
+  while (!w.empty() && (w.back() == '.' || w.back() == ',' || w.back() == ':')) w.pop_back();
+  return w;
+}
+
+/// The name of the kernel's input pointer: the first `const T*` parameter of the section's
+/// __global__ signature, else its first pointer parameter. "" when the section has no kernel.
+std::string input_pointer(const std::string& section) {
+  const std::size_t g = section.find("__global__");
+  if (g == std::string::npos) return "";
+  const std::size_t open = section.find('(', g), close = section.find(')', g);
+  if (open == std::string::npos || close == std::string::npos || close < open) return "";
+  const std::string params = section.substr(open + 1, close - open - 1);
+  std::string first_ptr, first_const;
+  std::size_t start = 0;
+  while (start <= params.size()) {
+    std::size_t end = params.find(',', start);
+    if (end == std::string::npos) end = params.size();
+    const std::string p = params.substr(start, end - start);
+    const std::size_t star = p.rfind('*');
+    if (star != std::string::npos) {
+      std::string name = trim_left(p.substr(star + 1));
+      while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
+      if (first_ptr.empty()) first_ptr = name;
+      if (first_const.empty() && contains(p, "const")) first_const = name;
+    }
+    start = end + 1;
+  }
+  return first_const.empty() ? first_ptr : first_const;
+}
+
+/// Whether `line` has `name[` with `name` not part of a longer identifier.
+bool indexes(const std::string& line, const std::string& name) {
+  if (name.empty()) return false;
+  const std::string pat = name + "[";
+  for (std::size_t at = line.find(pat); at != std::string::npos; at = line.find(pat, at + 1)) {
+    if (at == 0) return true;
+    const char c = line[at - 1];
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    out.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string variant_source(const std::string& id) { return find_section(id).text; }
+
+SourceSection find_section(const std::string& id) {
+  if (id == "amp.sequential")
+    return {"", 1, "// amp.sequential runs on the CPU (std::accumulate over the input): there is no kernel.\n"};
+  for (const KernelFile& f : kernel_files()) {
+    if (id == "cub.reduce" && std::string(f.name) == "cub_reduce.cu") return {f.name, 1, f.text};
+    const std::vector<std::string> lines = split_lines(f.text);
+    // The "// <id>" line; usually right under a rule, but a section may open with a helper the
+    // variant calls (epita.reduce6's warpReduce), so the section starts at the rule before it.
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+      if (header_id(lines[k]) != id) continue;
+      std::size_t i = k;
+      while (i > 0 && !starts_with(lines[i], "// ----")) --i;
+      if (!starts_with(lines[i], "// ----")) i = k;
+      std::size_t end = k + 1;
+      while (end < lines.size() && !starts_with(lines[end], "// ----")) ++end;
+      while (end > i + 1 && trim_left(lines[end - 1]).empty()) --end;
+      std::string out;
+      for (std::size_t k = i; k < end; ++k) out += lines[k] + "\n";
+      return {f.name, int(i) + 1, out};
+    }
+  }
+  return {};
+}
+
+std::vector<DiffLine> diff_lines(const std::string& a, const std::string& b) {
+  const std::vector<std::string> x = split_lines(a), y = split_lines(b);
+  const std::size_t n = x.size(), m = y.size();
+  // lcs[i][j]: longest common subsequence of x[i..] and y[j..].
+  std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(m + 1, 0));
+  for (std::size_t i = n; i-- > 0;)
+    for (std::size_t j = m; j-- > 0;)
+      lcs[i][j] = x[i] == y[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+  std::vector<DiffLine> out;
+  std::size_t i = 0, j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && x[i] == y[j]) {
+      out.push_back({DiffLine::Same, x[i]});
+      ++i, ++j;
+    } else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1])) {
+      out.push_back({DiffLine::Removed, x[i++]});
+    } else {
+      out.push_back({DiffLine::Added, y[j++]});
+    }
+  }
+  return out;
+}
+
+const char* phase_rule(const std::string& phase) {
+  if (phase == "load")
+    return "load: lines that index the kernel's input pointer (its first const T* parameter, e.g. buffer[, v[, in[)";
+  if (phase == "tree")
+    return "tree: lines with \"stride\", \"s >>= 1\", \"s /= 2\", \"s *= 2\", \"s <<= 1\", or a += into a [tid...] slot";
+  if (phase == "warp")
+    return "warp: lines with __shfl, warpReduce, volatile, or an add of [tid + 32/16/8/4/2/1]";
+  if (phase == "combine" || phase == "atomic")
+    return "combine/atomic: lines with atomicAdd, atomicMax, out[, partial[, local_max[ or [blockIdx.x]";
+  if (phase == "pass") return "pass: lines with += (the dispatch's in-place add)";
+  return "this phase has no highlighting rule";
+}
+
+bool line_in_phase(const std::string& line, const std::string& phase, const std::string& section) {
+  const std::string t = trim_left(line);
+  if (starts_with(t, "//") || starts_with(t, "///") || contains(t, "__global__")) return false;
+  const std::string code = t.substr(0, t.find("//"));  // the code, not a trailing comment
+  auto has = [&](const char* p) { return contains(code, p); };
+  if (phase == "load") return indexes(code, input_pointer(section));
+  if (phase == "tree")
+    return has("stride") || has("s >>= 1") || has("s /= 2") || has("s *= 2") || has("s <<= 1") ||
+           (has("+=") && has("[tid"));
+  if (phase == "warp")
+    return has("__shfl") || has("warpReduce") || has("volatile") || has("tid + 32]") || has("tid + 16]") ||
+           has("tid + 8]") || has("tid + 4]") || has("tid + 2]") || has("tid + 1]");
+  if (phase == "combine" || phase == "atomic")
+    return has("atomicAdd") || has("atomicMax") || indexes(code, "out") || indexes(code, "partial") ||
+           indexes(code, "local_max") || has("[blockIdx.x]");
+  if (phase == "pass") return has("+=");
+  return false;
+}
+
+}  // namespace ws::ui

@@ -1,0 +1,50 @@
+// The kernels' CUDA source, embedded at build time (app/ui/cmake/embed_kernels.cmake), split into
+// the per-variant sections the Source view shows, plus the line diff and the phase-line rules it
+// draws from. No ImGui here, so tests/gui can check it without a window.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace ws::ui {
+
+/// One embedded file: its name ("epita.cu") and its whole text.
+struct KernelFile {
+  const char* name;
+  const char* text;
+};
+/// Every kernels/reduction/*.cu file, in name order (generated code).
+const std::vector<KernelFile>& kernel_files();
+
+/// Where a variant's source lives: the file ("epita.cu"), the 1-based line its text starts on, the text.
+struct SourceSection {
+  std::string file;
+  int first_line = 1;
+  std::string text;  ///< "" when there is no section
+};
+/// The section of `id` with its place (see variant_source()).
+SourceSection find_section(const std::string& id);
+
+/// The section of `id` (e.g. "epita.reduce3"): from the last "// ----" line before the first
+/// "// <id>" line (helpers the variant calls may sit between them) up to the next "// ----" line, trailing blank lines dropped. Special cases: cub.reduce is the whole
+/// cub_reduce.cu; amp.sequential (CPU only) is a one-line note. "" when there is no such section.
+std::string variant_source(const std::string& id);
+
+/// The text split at '\n' (a trailing newline adds no empty last line).
+std::vector<std::string> split_lines(const std::string& text);
+
+/// One line of a diff from `a` (old) to `b` (new).
+struct DiffLine {
+  enum Kind { Same, Added, Removed } kind = Same;
+  std::string text;
+};
+/// Line diff by longest common subsequence: every line of a and b once, in order; removed lines of a
+/// run come before the added lines that replace them.
+std::vector<DiffLine> diff_lines(const std::string& a, const std::string& b);
+
+/// The rule the Source view highlights by, in words (shown as the view's caption).
+const char* phase_rule(const std::string& phase);
+/// Whether `line` of `section` belongs to a trace step of `phase` ("load", "tree", "warp",
+/// "combine", "atomic", "pass"), by the textual rules of phase_rule(). Comment lines never do.
+bool line_in_phase(const std::string& line, const std::string& phase, const std::string& section);
+
+}  // namespace ws::ui

@@ -1,0 +1,117 @@
+#include "view_source.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "theme.hpp"
+#include "view_steps.hpp"
+#include "widgets.hpp"
+
+namespace ws::ui {
+
+namespace {
+
+/// The variant before the selected one in its lesson, "" when it is the first (or not in one).
+std::string previous_variant(const AppState& s) {
+  const Lesson* l = s.lesson();
+  const int i = s.step_index();
+  return l && i > 0 && i <= int(l->steps.size()) ? l->steps[std::size_t(i - 1)].variant : "";
+}
+
+}  // namespace
+
+void SourceView::draw(AppState& s) {
+  const Theme& th = theme();
+  const Palette& p = th.colors();
+  const VariantInfo* v = s.variant();
+  if (!v) {
+    TextDim("select a variant to see its source");
+    return;
+  }
+  const std::string prev = previous_variant(s);
+  const bool want_diff = diff_ && !prev.empty();
+  if (id_ != v->id || prev_ != prev || built_diff_ != want_diff) {
+    id_ = v->id, prev_ = prev, built_diff_ = want_diff;
+    section_ = find_section(id_);
+    lines_.clear();
+    if (want_diff) lines_ = diff_lines(variant_source(prev), section_.text);
+    else
+      for (std::string& l : split_lines(section_.text)) lines_.push_back({DiffLine::Same, std::move(l)});
+  }
+
+  // The step controls (shared with the other step-through views) drive the phase highlighting.
+  const Step* step = nullptr;
+  if (s.trace.trace) {
+    TraceHeader(s);
+    step = s.trace.current();
+  } else {
+    TextDim("no trace for this variant, so no phase highlighting" +
+            (s.trace.why_none.empty() ? std::string() : " (" + s.trace.why_none + ")"), true);
+  }
+
+  ImGui::BeginDisabled(prev.empty());
+  ImGui::Checkbox(prev.empty() ? "diff against the previous variant of the lesson (this is the first)"
+                               : ("diff against the previous variant of the lesson: " + prev).c_str(),
+                  &diff_);
+  ImGui::EndDisabled();
+  ImGui::SameLine(0, th.px(24));
+  TextDim(section_.file.empty() ? "(no kernel file)" : "kernels/reduction/" + section_.file + ", embedded at build time");
+  if (step) {
+    ImGui::PushStyleColor(ImGuiCol_Text, p.lesson);
+    ImGui::TextWrapped("highlighted: step %d, %s", step->index, phase_rule(step->phase));
+    ImGui::PopStyleColor();
+  }
+  if (want_diff) {
+    ImGui::TextColored(p.ok, "+ added in %s", id_.c_str());
+    ImGui::SameLine(0, th.px(20));
+    ImGui::TextColored(p.bad, "- removed from %s", prev.c_str());
+  }
+  if (section_.text.empty()) {
+    TextWrappedColored(p.lesson, "no source section for " + id_ + " in kernels/reduction");
+    return;
+  }
+
+  ImGui::BeginChild("source_lines", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::PushFont(th.fonts().mono);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float line_h = ImGui::GetTextLineHeightWithSpacing();
+  const float num_w = ImGui::CalcTextSize("0000").x;
+  const float mark_w = ImGui::CalcTextSize("+ ").x;
+  const float full_w = std::max(ImGui::GetContentRegionAvail().x, th.px(400));
+  // Line numbers in the file: the new side of a diff (removed lines have none).
+  std::vector<int> number(lines_.size(), 0);
+  for (std::size_t i = 0, n = std::size_t(section_.first_line); i < lines_.size(); ++i)
+    if (lines_[i].kind != DiffLine::Removed) number[i] = int(n++);
+  ImGuiListClipper clip;
+  clip.Begin(int(lines_.size()), line_h);
+  while (clip.Step()) {
+    for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
+      const DiffLine& l = lines_[std::size_t(i)];
+      const ImVec2 o = ImGui::GetCursorScreenPos();
+      const bool hot = step && l.kind != DiffLine::Removed && line_in_phase(l.text, step->phase, section_.text);
+      ImVec4 bg(0, 0, 0, 0), fg = p.text;
+      if (l.kind == DiffLine::Added) bg = ImVec4(p.ok.x, p.ok.y, p.ok.z, 0.16f), fg = p.ok;
+      if (l.kind == DiffLine::Removed) bg = ImVec4(p.bad.x, p.bad.y, p.bad.z, 0.16f), fg = p.bad;
+      if (hot) bg = ImVec4(p.lesson.x, p.lesson.y, p.lesson.z, 0.22f);
+      if (bg.w > 0) dl->AddRectFilled(o, ImVec2(o.x + full_w, o.y + line_h), ImGui::GetColorU32(bg));
+      if (hot) dl->AddRectFilled(o, ImVec2(o.x + th.px(4), o.y + line_h), ImGui::GetColorU32(p.lesson));
+      const std::string n = number[std::size_t(i)] ? std::to_string(number[std::size_t(i)]) : "";
+      ImGui::SetCursorScreenPos(ImVec2(o.x + th.px(8) + num_w - ImGui::CalcTextSize(n.c_str()).x, o.y));
+      ImGui::TextColored(p.text_dim, "%s", n.c_str());
+      ImGui::SameLine(0, 0);
+      ImGui::SetCursorScreenPos(ImVec2(o.x + th.px(8) + num_w + th.px(12), o.y));
+      const char* mark = l.kind == DiffLine::Added ? "+" : l.kind == DiffLine::Removed ? "-" : " ";
+      ImGui::TextColored(fg, "%s", mark);
+      ImGui::SameLine(0, 0);
+      ImGui::SetCursorScreenPos(ImVec2(o.x + th.px(8) + num_w + th.px(12) + mark_w, o.y));
+      ImGui::TextColored(hot ? p.text : fg, "%s", l.text.c_str());
+    }
+  }
+  clip.End();
+  ImGui::PopFont();
+  ImGui::EndChild();
+}
+
+}  // namespace ws::ui

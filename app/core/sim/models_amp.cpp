@@ -34,17 +34,11 @@ using kit::kAccumulator;
 using kit::kInput;
 using kit::kPartials;
 
-I64 ceil_div(I64 a, I64 b) { return (a + b - 1) / b; }
-I64 round_up_to(I64 a, I64 b) { return ceil_div(a, b) * b; }
+using kit::ceil_div;
+using kit::padded_input;
+using kit::Rec;
+using kit::round_up_to;
 
-/// The input in the policy's element type, zero-padded to `size` elements (the backend pads sums with 0).
-template <class P>
-std::vector<typename P::T> padded_input(const Input& in, I64 size) {
-  std::vector<typename P::T> v(std::size_t(std::max(size, in.n())), P::identity());
-  const auto* src = P::data(in);
-  for (I64 i = 0; i < in.n(); ++i) v[std::size_t(i)] = P::from(src[i]);
-  return v;
-}
 
 /// The host's sum of the partials a launcher leaves (cuda_backend.cpp combine()): int32 wrapping
 /// modulo 2^32, float32 accumulated in double, in the order the launcher left them.
@@ -61,55 +55,6 @@ double host_combine(const std::vector<typename P::T>& partials) {
   }
 }
 
-/// A typed, null-safe front of kit::Recorder: every call does nothing for blocks that are not
-/// traced, so the traced block runs exactly the code of the others.
-template <class P>
-class Rec {
- public:
-  using T = typename P::T;
-  explicit Rec(kit::Recorder* r = nullptr) : r_(r) {}
-  bool on() const { return r_ != nullptr; }
-  void begin(const char* phase, const std::string& label) {
-    if (r_) r_->begin(phase, label);
-  }
-  /// A step labelled "`word` `number`" (e.g. "stride 128"); the label is built only when recording.
-  void begin(const char* phase, const char* word, I64 number) {
-    if (r_) r_->begin(phase, std::string(word) + " " + std::to_string(number));
-  }
-  void load_shared(int t, int access, I64 addr, T v) {
-    if (r_) r_->load(t, Space::Shared, access, addr, P::to_double(v));
-  }
-  void store_shared(int t, int access, I64 addr, T v) {
-    if (r_) r_->store(t, Space::Shared, access, addr, P::to_double(v));
-  }
-  void load_global(int t, int access, I64 addr, T v, int buffer) {
-    if (r_) r_->load(t, Space::Global, access, addr, P::to_double(v), buffer);
-  }
-  void store_global(int t, int access, I64 addr, T v, int buffer) {
-    if (r_) r_->store(t, Space::Global, access, addr, P::to_double(v), buffer);
-  }
-  /// Register add; `operand` = the address of the value added in; `v` = the result.
-  void add(int t, I64 operand, T v) {
-    if (r_) r_->reg(t, OpKind::Add, operand, P::to_double(v));
-  }
-  void work(int t) {
-    if (r_) r_->work(t);
-  }
-  /// Ends a step that touches no shared memory.
-  void end() {
-    if (r_) r_->end();
-  }
-  /// Ends a step that touches shared memory, keeping the tile's array after it.
-  void end(const std::vector<T>& tile) {
-    if (!r_) return;
-    r_->template shared<P>(tile);
-    r_->end();
-  }
-  kit::Recorder* raw() const { return r_; }
-
- private:
-  kit::Recorder* r_;
-};
 
 /// The tiled kernels' trees halve or double the stride up to the tile size: power-of-two tiles.
 void expect_pow2_tile(const VariantInfo& v, int block) {

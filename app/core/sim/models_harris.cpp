@@ -29,75 +29,16 @@ using I64 = std::int64_t;
 using kit::kInput;
 using kit::kPartials;
 
-I64 ceil_div(I64 a, I64 b) { return (a + b - 1) / b; }
-I64 round_up_to(I64 a, I64 b) { return ceil_div(a, b) * b; }
+using kit::ceil_div;
+using kit::padded_input;
+using kit::Rec;
+using kit::round_up_to;
 
 /// Stated in the trace of the models whose last warp relies on lock-step execution (sim.hpp).
 const char* kLockStep =
     "lock-step warps: in each line of the unrolled last warp every lane reads s[tid + offset] before any "
     "lane writes s[tid] (compute capability < 7.0, as the slide assumes)";
 
-/// The input in the policy's element type, zero-padded to `size` elements (the backend pads sums with 0).
-template <class P>
-std::vector<typename P::T> padded_input(const Input& in, I64 size) {
-  std::vector<typename P::T> v(std::size_t(std::max(size, in.n())), P::identity());
-  const auto* src = P::data(in);
-  for (I64 i = 0; i < in.n(); ++i) v[std::size_t(i)] = P::from(src[i]);
-  return v;
-}
-
-/// A typed, null-safe front of kit::Recorder: every call does nothing for blocks that are not
-/// traced, so the traced block runs exactly the code of the others.
-template <class P>
-class Rec {
- public:
-  using T = typename P::T;
-  explicit Rec(kit::Recorder* r = nullptr) : r_(r) {}
-  bool on() const { return r_ != nullptr; }
-  void begin(const char* phase, const std::string& label) {
-    if (r_) r_->begin(phase, label);
-  }
-  /// A step labelled "`word` `number`" (e.g. "stride 128"); the label is built only when recording.
-  void begin(const char* phase, const char* word, I64 number) {
-    if (r_) r_->begin(phase, std::string(word) + " " + std::to_string(number));
-  }
-  void load_shared(int t, int access, I64 addr, T v) {
-    if (r_) r_->load(t, Space::Shared, access, addr, P::to_double(v));
-  }
-  void store_shared(int t, int access, I64 addr, T v) {
-    if (r_) r_->store(t, Space::Shared, access, addr, P::to_double(v));
-  }
-  void load_global(int t, int access, I64 addr, T v, int buffer) {
-    if (r_) r_->load(t, Space::Global, access, addr, P::to_double(v), buffer);
-  }
-  void store_global(int t, int access, I64 addr, T v, int buffer) {
-    if (r_) r_->store(t, Space::Global, access, addr, P::to_double(v), buffer);
-  }
-  /// Register add; `operand` = the address (or source lane) of the value added in; `v` = the result.
-  void add(int t, I64 operand, T v) {
-    if (r_) r_->reg(t, OpKind::Add, operand, P::to_double(v));
-  }
-  void shuffle(int t, int src_lane, T v) {
-    if (r_) r_->shuffle(t, src_lane, P::to_double(v));
-  }
-  void work(int t) {
-    if (r_) r_->work(t);
-  }
-  /// Ends a step that touches no shared memory.
-  void end() {
-    if (r_) r_->end();
-  }
-  /// Ends a step that touches shared memory, keeping the block's array after it.
-  void end(const std::vector<T>& sv) {
-    if (!r_) return;
-    r_->template shared<P>(sv);
-    r_->end();
-  }
-  kit::Recorder* raw() const { return r_; }
-
- private:
-  kit::Recorder* r_;
-};
 
 /// harris.cu expect_grid: kernels without a grid-stride loop need exactly one block per window.
 void expect_grid(const VariantInfo& v, const Input& in, const LaunchConfig& l, I64 window) {

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "metrics.hpp"
 #include "types.hpp"
 
 namespace ws {
@@ -51,6 +52,7 @@ struct RunResult {
   double gbps = 0;              ///< bytes / median time, GB/s (1e9 bytes per second)
   double pct_theoretical = 0;   ///< of the device's theoretical DRAM bandwidth
   double pct_copy = 0;          ///< of the device-copy bandwidth measured at start-up
+  KernelMetrics metrics;        ///< hardware metrics, when asked for (run --metrics)
 };
 
 /// Sets status/message from result, expected and the variant's flags (racy, cautionary model).

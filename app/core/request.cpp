@@ -1,5 +1,6 @@
 #include "request.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <stdexcept>
@@ -50,6 +51,7 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out) {
     n = p.input.n();
   } else if (n == 0) {
     n = kDefaultN;
+    if (v->rules.max_n) n = std::min(n, v->rules.max_n);  // e.g. single-block scans: one block's section
   }
   std::string err = resolve_launch(*v, n, req.type, req.launch, DeviceShape{}, p.launch);
   if (!err.empty()) return err;

@@ -45,6 +45,9 @@ RunResult run_scan(CudaContext& ctx, const VariantInfo& v, const RunRequest& req
   a.scratch = a.scratch_bytes ? ctx.buffer("scan_scratch", a.scratch_bytes) : nullptr;
   WS_CUDA(cudaMemcpy(d_in, in.data(), bytes, cudaMemcpyHostToDevice));
   WS_CUDA(cudaMemset(a.out, 0xff, bytes));  // a kernel that skips an element cannot pass by luck
+  // cudaMemset (and the DMA of a pageable upload) may still be in flight on the legacy stream, which
+  // does not order with the backend's non-blocking stream: finish them before any launch.
+  WS_CUDA(cudaDeviceSynchronize());
 
   int launches = 0;
   RunResult r;

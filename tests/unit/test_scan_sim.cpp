@@ -215,3 +215,13 @@ TEST(ScanSim, ModelsAreFastEnoughAt2To22) {
     EXPECT_EQ(o.output.size(), std::size_t(n)) << id;
   }
 }
+
+TEST(ScanSim, Float32ToleranceCatchesALostElement) {
+  Input in;
+  make_input("random", 4097, DType::Float32, 11, in);
+  sim::SimOutput o = simulate("stevens.scan_hierarchical", in, 0, false);
+  EXPECT_EQ(check("stevens.scan_hierarchical", in, o, false), "");
+  // Drop one element's contribution from out[100] on: the first wrong output is named.
+  for (std::size_t i = 100; i < o.output.size(); ++i) o.output[i] -= in.f32[100];
+  EXPECT_EQ(check("stevens.scan_hierarchical", in, o, false).rfind("out[100] = ", 0), 0u);
+}

@@ -17,8 +17,10 @@
 #include <vector>
 
 #include "reduce_launch.hpp"
+#include "trace_record.cuh"
 
 namespace ws::kernels {
+WS_TRACE_NS_BEGIN
 namespace {
 
 // ---------------------------------------------------------------------------------------------
@@ -502,4 +504,6 @@ std::vector<LauncherEntry> harris_launchers() {
   };
 }
 
+WS_TRACE_ARM_FUNCTION(harris_arm)
+WS_TRACE_NS_END
 }  // namespace ws::kernels

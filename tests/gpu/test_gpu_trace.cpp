@@ -4,6 +4,7 @@
 // the same addresses, access numbers and values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -45,7 +46,9 @@ std::vector<int> blocks_for(const VariantInfo& v, std::int64_t n, DType t) {
   std::vector<int> pick;
   if (ok.empty()) return pick;
   pick.push_back(ok.front());
-  if (v.rules.default_block != ok.front() && v.rules.default_block != ok.back()) pick.push_back(v.rules.default_block);
+  const bool default_ok = std::find(ok.begin(), ok.end(), v.rules.default_block) != ok.end();
+  if (default_ok && v.rules.default_block != ok.front() && v.rules.default_block != ok.back())
+    pick.push_back(v.rules.default_block);
   if (ok.back() != ok.front()) pick.push_back(ok.back());
   return pick;
 }
@@ -72,7 +75,8 @@ TEST_P(GpuTrace, RecordedTraceEqualsTheModel) {
         Trace recorded;
         const std::string err = gpu().record_trace(*v, in, launch, int(b), sim.trace, recorded);
         ASSERT_EQ(err, "") << v->id;
-        const std::string diff = compare_traces(sim.trace, recorded);
+        // float32: shared and global atomics land in any order, so sums differ in the last bits.
+        const std::string diff = compare_traces(sim.trace, recorded, c.type == DType::Float32 ? 1e-5 : 0.0);
         EXPECT_EQ(diff, "") << v->id << " n=" << c.n << " " << to_string(c.type) << " block=" << launch.block
                             << " grid=" << launch.grid << " traced block " << b;
         EXPECT_GT(recorded.steps.size(), 0u);

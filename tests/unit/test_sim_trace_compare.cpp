@@ -158,3 +158,19 @@ TEST(TraceCompare, LongLoopsFoldLikeTheModel) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(TraceCompare, FloatToleranceAcceptsRoundingOnly) {
+  const Trace m = model_trace("epita.reduce3", 1000, 256);
+  auto ev = events_of(m);
+  for (auto& e : ev)
+    if (e.step == 2 && e.thread == 5 && e.kind == std::int8_t(OpKind::Store)) e.value *= 1 + 1e-7;
+  EXPECT_NE(compare_traces(m, trace_from_events(ev, m, "GPU")), "");
+  EXPECT_EQ(compare_traces(m, trace_from_events(ev, m, "GPU"), 1e-5), "");
+  for (auto& e : ev)
+    if (e.step == 2 && e.thread == 5 && e.kind == std::int8_t(OpKind::Store)) e.value += 10;
+  EXPECT_NE(compare_traces(m, trace_from_events(ev, m, "GPU"), 1e-5), "");
+}
+
+}  // namespace

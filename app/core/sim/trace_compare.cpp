@@ -1,6 +1,7 @@
 #include "sim/trace_compare.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <tuple>
@@ -18,18 +19,26 @@ int folded_step(const Trace& model) {
   return -1;
 }
 
-using OpKey = std::tuple<int, int, int, std::int64_t, std::int64_t, double, int>;
+using OpKey = std::tuple<int, int, int, std::int64_t, std::int64_t, int, double>;
 
 OpKey key_of(const ThreadOp& o) {
-  return {int(o.kind), int(o.space), o.access, o.address, o.operand, o.value, o.buffer};
+  return {int(o.kind), int(o.space), o.access, o.address, o.operand, o.buffer, o.value};
+}
+
+/// Equal keys, values within rel_tol * max(1, |a|).
+bool same_op(const ThreadOp& a, const ThreadOp& b, double rel_tol) {
+  if (rel_tol <= 0) return key_of(a) == key_of(b);
+  ThreadOp x = a, y = b;
+  x.value = y.value = 0;
+  return key_of(x) == key_of(y) && std::abs(a.value - b.value) <= rel_tol * std::max(1.0, std::abs(a.value));
 }
 
 std::string describe(const ThreadOp& o) {
   char buf[160];
   if (o.space == Space::Register)
-    std::snprintf(buf, sizeof buf, "%s (operand %lld) -> %g", to_string(o.kind), (long long)o.operand, o.value);
+    std::snprintf(buf, sizeof buf, "%s (operand %lld) -> %.9g", to_string(o.kind), (long long)o.operand, o.value);
   else
-    std::snprintf(buf, sizeof buf, "%s %s[%lld]%s = %g (access %d)", to_string(o.kind), to_string(o.space),
+    std::snprintf(buf, sizeof buf, "%s %s[%lld]%s = %.9g (access %d)", to_string(o.kind), to_string(o.space),
                   (long long)o.address, o.space == Space::Global ? (" buffer " + std::to_string(o.buffer)).c_str() : "",
                   o.value, o.access);
   return buf;
@@ -154,7 +163,7 @@ Trace trace_from_events(const std::vector<TraceEvent>& events, const Trace& mode
   return t;
 }
 
-std::string compare_traces(const Trace& model, const Trace& recorded) {
+std::string compare_traces(const Trace& model, const Trace& recorded, double rel_tol) {
   if (model.steps.size() != recorded.steps.size())
     return "the model has " + std::to_string(model.steps.size()) + " steps, the GPU recorded " +
            std::to_string(recorded.steps.size());
@@ -183,7 +192,7 @@ std::string compare_traces(const Trace& model, const Trace& recorded) {
       const auto& a = mi->second;
       const auto& b = gi->second;
       for (std::size_t k = 0; k < std::max(a.size(), b.size()); ++k) {
-        if (k < a.size() && k < b.size() && key_of(a[k]) == key_of(b[k])) continue;
+        if (k < a.size() && k < b.size() && same_op(a[k], b[k], rel_tol)) continue;
         const std::string ma = k < a.size() ? describe(a[k]) : "nothing more";
         const std::string gb = k < b.size() ? describe(b[k]) : "nothing more";
         return step_name(m) + ": thread " + std::to_string(mi->first) + ": model has " + ma + ", GPU has " + gb;

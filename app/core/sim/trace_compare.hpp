@@ -25,7 +25,8 @@ Trace trace_from_events(const std::vector<TraceEvent>& events, const Trace& mode
 /// statement's loads in either order. Folded model steps (label containing "folded", ops not
 /// recorded) compare working threads only. Returns "" when equal, else one line naming the first
 /// difference, e.g. "step 3 (stride 64): thread 5: model has load shared[69] = 12 (access 1), GPU
-/// has none".
-std::string compare_traces(const Trace& model, const Trace& recorded);
+/// has none". rel_tol > 0 (float32 traces) lets values differ by rel_tol * max(1, |model value|):
+/// float atomics land in any order on the GPU, so their sums differ in the last bits.
+std::string compare_traces(const Trace& model, const Trace& recorded, double rel_tol = 0.0);
 
 }  // namespace ws

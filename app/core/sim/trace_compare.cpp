@@ -76,7 +76,10 @@ Trace trace_from_events(const std::vector<TraceEvent>& events, const Trace& mode
   const int fold = folded_step(model);
   const int extra = fold >= 0 ? gpu_steps - model_steps : 0;
   auto map_step = [&](int s) { return extra > 0 && s > fold ? (s <= fold + extra ? fold : s - extra) : s; };
-  const int steps = extra > 0 ? gpu_steps - extra : gpu_steps;
+  // A step in which no thread of the block recorded anything (e.g. harris.naive's last launches,
+  // whose pairs all lie before the traced block) leaves no event: pad to the model's count, so such
+  // steps compare as empty (a step the GPU missed while the model has work there is still reported).
+  const int steps = std::max(extra > 0 ? gpu_steps - extra : gpu_steps, model_steps);
   const bool labels = steps == model_steps;
 
   t.steps.resize(std::size_t(steps));

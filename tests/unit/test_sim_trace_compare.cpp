@@ -174,3 +174,53 @@ TEST(TraceCompare, FloatToleranceAcceptsRoundingOnly) {
 }
 
 }  // namespace
+
+#include <cstdio>
+
+#include "report.hpp"
+#include "sim/trace_store.hpp"
+
+namespace {
+
+TEST(TraceStore, RoundTripIsLossless) {
+  for (const char* id : {"epita.reduce6", "harris.impl5_shfl", "epita.reduce1"}) {
+    Trace m = model_trace(id, 3000, 0);
+    m.source = "NVIDIA Test";
+    m.compared_with_model = true;
+    m.model_difference = "step 1: example";
+    const Trace back = trace_from_store_json(nlohmann::json::parse(trace_to_store_json(m).dump()));
+    EXPECT_EQ(compare_traces(m, back), "") << id;
+    EXPECT_EQ(back.source, m.source);
+    EXPECT_EQ(back.launch.grid, m.launch.grid);
+    EXPECT_EQ(back.block_size, m.block_size);
+    EXPECT_EQ(back.interleaving, m.interleaving);
+    EXPECT_TRUE(back.compared_with_model);
+    EXPECT_EQ(back.model_difference, m.model_difference);
+    ASSERT_EQ(back.steps.size(), m.steps.size());
+    for (std::size_t i = 0; i < m.steps.size(); ++i) {
+      EXPECT_EQ(back.steps[i].shared_after, m.steps[i].shared_after);
+      EXPECT_EQ(back.steps[i].has_shared, m.steps[i].has_shared);
+    }
+  }
+}
+
+TEST(TraceStore, ReportsCarryTracesAndRejectBrokenOnes) {
+  Report r = new_report("traces", DeviceInfo{});
+  r.traces.push_back(model_trace("epita.reduce3", 1000, 128));
+  const std::string path = ::testing::TempDir() + "ws_trace_report.json";
+  save_report(r, path);
+  const Report back = load_report(path);
+  ASSERT_EQ(back.traces.size(), 1u);
+  EXPECT_EQ(compare_traces(r.traces[0], back.traces[0]), "");
+  nlohmann::json j = report_to_json(r);
+  j["traces"][0]["steps"][1]["ops"][0] = {1, "teleport", "shared", 0, 0, -1, 0, 0};
+  try {
+    report_from_json(j);
+    FAIL() << "a broken trace must not load";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("trace 0"), std::string::npos) << e.what();
+  }
+  std::remove(path.c_str());
+}
+
+}  // namespace

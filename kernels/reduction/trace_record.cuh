@@ -125,25 +125,27 @@ struct Cursor {
   }
 };
 
-// Host side of this translation unit: which launch records, switched on the stream.
+// Host side of this translation unit: which launch records, switched on the stream. Everything here is
+// static: each file has its own sink and state (an inline function with external linkage would be
+// merged across files by the linker in unoptimized builds).
 static int ws_trace_launches = 0;        // kernels enqueued since arm()
 static int ws_trace_target = 0;          // the launch that records
 static int* ws_trace_enabled = nullptr;  // device flag
 static cudaStream_t ws_trace_stream = nullptr;
 
-inline void ws_trace_set_enabled(bool on) {
+static inline void ws_trace_set_enabled(bool on) {
   check_cuda(cudaMemsetAsync(ws_trace_enabled, on ? 1 : 0, sizeof(int), ws_trace_stream), "cudaMemsetAsync(trace flag)",
              __FILE__, __LINE__);
 }
 
 /// After every launch of a traced run: record only during launch number ws_trace_target.
-inline void ws_trace_after_launch() {
+static inline void ws_trace_after_launch() {
   ++ws_trace_launches;
   ws_trace_set_enabled(ws_trace_launches == ws_trace_target);
 }
 
 /// Points this file's kernels at `sink` and arms launch `traced_launch` of the next launcher call.
-inline void ws_trace_arm(const TraceSink& sink, int traced_launch, cudaStream_t stream) {
+static inline void ws_trace_arm(const TraceSink& sink, int traced_launch, cudaStream_t stream) {
   check_cuda(cudaMemcpyToSymbol(ws_trace_sink, &sink, sizeof sink), "cudaMemcpyToSymbol(trace sink)", __FILE__, __LINE__);
   ws_trace_launches = 0;
   ws_trace_target = traced_launch;

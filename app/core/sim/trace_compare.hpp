@@ -23,7 +23,8 @@ Trace trace_from_events(const std::vector<TraceEvent>& events, const Trace& mode
 /// threads and every thread's operations as a multiset of (kind, space, access, address, operand,
 /// value, buffer) -- program order within a thread is not compared, so a kernel may record a
 /// statement's loads in either order. Folded model steps (label containing "folded", ops not
-/// recorded) compare working threads only. Returns "" when equal, else one line naming the first
+/// recorded) compare working threads only; steps whose label says they depend on the order of
+/// atomics ("depends on the order", e.g. cs121.local_max's "if (old_max < val)") are not compared. Returns "" when equal, else one line naming the first
 /// difference, e.g. "step 3 (stride 64): thread 5: model has load shared[69] = 12 (access 1), GPU
 /// has none". rel_tol > 0 (float32 traces) lets values differ by rel_tol * max(1, |model value|):
 /// float atomics land in any order on the GPU, so their sums differ in the last bits.

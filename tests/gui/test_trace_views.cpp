@@ -7,6 +7,7 @@
 #include "app_state.hpp"
 #include "registry.hpp"
 #include "report.hpp"
+#include "sim/trace_compare.hpp"
 #include "sim/sim.hpp"
 #include "trace_source.hpp"
 
@@ -201,6 +202,24 @@ TEST(TraceSourceChoice, ARecordedTraceInTheOpenReportWinsUntilSwitchedOff) {
   EXPECT_EQ(s.trace.origin, "sim");
   EXPECT_EQ(s.trace.trace->source, "sim");
   std::remove(path.c_str());
+}
+
+TEST(TraceSourceChoice, TracesRecordedOnTheH200EqualTheModelHere) {
+  // Recorded on an NVIDIA H200 by `warpscope-cli report --backend cuda --traces 1024` (block 0 of
+  // n = 1024 random int32, seed 1, default block): the CPU model must reproduce them exactly.
+  const Report r = load_report(std::string(WS_GUI_TEST_DIR) + "/fixtures/traces_h200.json");
+  ASSERT_EQ(r.traces.size(), 3u);
+  Input in;
+  ASSERT_EQ(make_input("random", 1024, DType::Int32, 1, in), "");
+  for (const Trace& gpu : r.traces) {
+    EXPECT_EQ(gpu.source, "NVIDIA H200");
+    EXPECT_TRUE(gpu.compared_with_model);
+    EXPECT_EQ(gpu.model_difference, "");
+    const VariantInfo* v = find_variant(gpu.variant);
+    ASSERT_NE(v, nullptr);
+    const Trace model = sim::find_model(v->id)(*v, in, gpu.launch, gpu.block_index).trace;
+    EXPECT_EQ(compare_traces(model, gpu), "") << gpu.variant;
+  }
 }
 
 }  // namespace

@@ -229,7 +229,8 @@ Report new_report(const std::string& title, const DeviceInfo& device) {
 void save_report(const Report& r, const std::string& path) {
   std::ofstream f(path);
   if (!f) throw std::runtime_error("cannot write report '" + path + "'");
-  f << report_to_json(r).dump(2) << "\n";
+  // Indented for reading, except reports holding traces (thousands of ops): compact, 4x smaller.
+  f << report_to_json(r).dump(r.traces.empty() ? 2 : -1) << "\n";
   if (!f) throw std::runtime_error("error while writing report '" + path + "'");
 }
 

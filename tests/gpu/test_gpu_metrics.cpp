@@ -1,0 +1,148 @@
+// GPU tests of the CUPTI metrics (issue 4, section 6): the counters move the way the lessons say.
+// 2^24 ints, 256 threads per block, as in the issue's H200 figures.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "backend_factory.hpp"
+#include "metric_catalog.hpp"
+#include "request.hpp"
+
+using namespace ws;
+
+namespace {
+
+Backend* backend() {
+  static std::unique_ptr<Backend> b;
+  static std::string err;
+  if (!b) b = open_cuda_backend(err);
+  return b.get();
+}
+
+RunResult run_with(const std::string& variant, const std::string& metrics, std::int64_t n = std::int64_t(1) << 24) {
+  RunRequest req;
+  req.variant = variant;
+  req.n = n;
+  req.launch.block = 256;
+  req.repeat = 3;
+  req.metrics = metrics;
+  RunResult r = execute(req, backend());
+  EXPECT_TRUE(r.status == "ok" || r.status == "race") << variant << ": " << r.message;
+  EXPECT_TRUE(r.metrics.collected) << variant << ": " << r.metrics.error;
+  EXPECT_TRUE(r.metrics.error.empty()) << variant << ": " << r.metrics.error;
+  for (const auto& w : r.metrics.warnings) std::printf("[ warning  ] %s: %s\n", variant.c_str(), w.c_str());
+  return r;
+}
+
+double value(const RunResult& r, const std::string& name) {
+  auto it = r.metrics.values.find(name);
+  EXPECT_NE(it, r.metrics.values.end()) << r.variant << ": no " << name;
+  return it == r.metrics.values.end() ? -1 : it->second;
+}
+
+/// The 1-based line of the first `needle` after `function_marker` in a kernel source file.
+int line_of(const std::string& file, const std::string& function_marker, const std::string& needle) {
+  std::ifstream in(std::string(WS_SOURCE_DIR) + "/kernels/reduction/" + file);
+  std::string s;
+  int line = 0;
+  bool inside = false;
+  while (std::getline(in, s)) {
+    ++line;
+    if (s.find(function_marker) != std::string::npos) inside = true;
+    if (inside && s.find(needle) != std::string::npos) return line;
+  }
+  return 0;
+}
+
+const LineMetrics* find_line(const RunResult& r, const std::string& file, int line) {
+  for (const auto& l : r.metrics.lines)
+    if (l.file == file && l.line == line) return &l;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(GpuMetrics, StridedIndexConflictsManyTimesSequentialAddressing) {
+  ASSERT_NE(backend(), nullptr);
+  const char* set = "shared load bank conflicts,conflicts per shared load,wavefronts per shared load";
+  RunResult strided = run_with("harris.impl2", set);
+  RunResult sequential = run_with("harris.impl3", set);
+  double c2 = value(strided, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
+  double c3 = value(sequential, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
+  std::printf("[ gpu      ] shared load conflicts: strided %.0f (%.2f per inst), sequential %.0f (%.2f per inst)\n", c2,
+              value(strided, "ws__shared_ld_conflicts_per_inst"), c3, value(sequential, "ws__shared_ld_conflicts_per_inst"));
+  EXPECT_GT(c2, 1e6);
+  EXPECT_GT(c2, 10 * c3);
+  EXPECT_GT(value(strided, "ws__shared_ld_conflicts_per_inst"), 5 * value(sequential, "ws__shared_ld_conflicts_per_inst"));
+}
+
+TEST(GpuMetrics, InterleavedAddLineIssuesMoreWithFewerLanes) {
+  ASSERT_NE(backend(), nullptr);
+  const char* set = "smsp__sass_inst_executed,smsp__sass_thread_inst_executed_pred_on";
+  RunResult inter = run_with("harris.impl1", set);
+  RunResult seq = run_with("harris.impl3", set);
+  int l1 = line_of("harris.cu", "void impl1(", "sv[tid] += sv[tid + s];");
+  int l3 = line_of("harris.cu", "void impl3(", "sv[tid] += sv[tid + s];");
+  ASSERT_GT(l1, 0);
+  ASSERT_GT(l3, 0);
+  const LineMetrics* a = find_line(inter, "harris.cu", l1);
+  const LineMetrics* b = find_line(seq, "harris.cu", l3);
+  ASSERT_NE(a, nullptr) << "no per-line metrics for harris.cu:" << l1 << " (" << inter.metrics.lines.size() << " lines)";
+  ASSERT_NE(b, nullptr) << "no per-line metrics for harris.cu:" << l3;
+  std::printf("[ gpu      ] add line: interleaved %.0f warp inst at %.1f lanes, sequential %.0f at %.1f lanes\n",
+              a->warp_instructions, a->lanes_per_instruction(), b->warp_instructions, b->lanes_per_instruction());
+  EXPECT_GT(a->warp_instructions, 2 * b->warp_instructions);
+  EXPECT_LT(a->lanes_per_instruction(), b->lanes_per_instruction());
+}
+
+TEST(GpuMetrics, PrivatizedReductionSendsAboutOneGlobalAtomicPerBlock) {
+  ASSERT_NE(backend(), nullptr);
+  RunResult r = run_with("epita.reduce1", "global atomic requests,global reduction requests,L2 atomic requests,L2 reduction requests");
+  const double blocks = double(r.launch.grid);
+  const double l1 = value(r, "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum") +
+                    value(r, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum");
+  std::printf("[ gpu      ] epita.reduce1: %.0f blocks, %.0f global atomic requests, %.0f at L2\n", blocks, l1,
+              value(r, "lts__t_requests_op_atom.sum") + value(r, "lts__t_requests_op_red.sum"));
+  EXPECT_GT(l1, 0.9 * blocks);
+  EXPECT_LT(l1, 1.1 * blocks);
+  // And reduce0, one atomicAdd per element in the source, reaches L2 far fewer times (warp aggregation).
+  RunResult r0 = run_with("epita.reduce0", "L2 reduction requests,L2 atomic requests");
+  const double l2 = value(r0, "lts__t_requests_op_red.sum") + value(r0, "lts__t_requests_op_atom.sum");
+  std::printf("[ gpu      ] epita.reduce0: %lld atomicAdds in the source, %.0f L2 requests\n", (long long)r0.n, l2);
+  EXPECT_LT(l2, 0.2 * double(r0.n));
+}
+
+TEST(GpuMetrics, AchievedOccupancyAtMostTheoreticalWithALimiter) {
+  ASSERT_NE(backend(), nullptr);
+  for (const char* v : {"harris.impl3", "epita.reduce1", "harris.impl7"}) {
+    RunResult r = run_with(v, "achieved occupancy,theoretical occupancy,blocks per SM,registers per thread");
+    double achieved = value(r, "sm__warps_active.avg.pct_of_peak_sustained_active");
+    double theoretical = value(r, "ws__theoretical_occupancy_pct");
+    std::printf("[ gpu      ] %s (%s): achieved %.1f %%, theoretical %.1f %% (%.0f blocks/SM, %.0f regs), limiter %s\n", v,
+                r.metrics.kernel.c_str(), achieved, theoretical, value(r, "ws__blocks_per_sm"),
+                value(r, "ws__registers_per_thread"), r.metrics.occupancy_limiter.c_str());
+    EXPECT_GT(theoretical, 0);
+    EXPECT_LE(theoretical, 100.0);
+    EXPECT_GT(achieved, 0);
+    EXPECT_LE(achieved, theoretical + 1.0);
+    EXPECT_FALSE(r.metrics.occupancy_limiter.empty());
+  }
+}
+
+TEST(GpuMetrics, DefaultSetOnAnInPlaceVariantKeepsTheResultAndReportsPasses) {
+  ASSERT_NE(backend(), nullptr);
+  RunResult r = run_with("harris.naive", "default", std::int64_t(1) << 20);  // overwrites its input every pass
+  EXPECT_EQ(r.status, "ok");
+  EXPECT_GE(r.metrics.passes, 1);
+  EXPECT_GT(value(r, "gpu__time_duration.sum"), 0);
+  EXPECT_FALSE(r.metrics.lines.empty());
+  // A run right after profiling still gets the right answer: the input was restored after every pass.
+  RunRequest again;
+  again.variant = "harris.naive";
+  again.n = std::int64_t(1) << 20;
+  again.repeat = 2;
+  EXPECT_EQ(execute(again, backend()).status, "ok");
+  std::printf("[ gpu      ] default set on harris.naive: %d passes, %.1f ms in-process, %zu values, %zu lines\n",
+              r.metrics.passes, r.metrics.profile_ms, r.metrics.values.size(), r.metrics.lines.size());
+}

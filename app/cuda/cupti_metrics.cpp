@@ -1,6 +1,7 @@
 #include "cupti_metrics.hpp"
 
 #include <chrono>
+#include <iterator>
 #include <stdexcept>
 
 #include "cupti_check.hpp"

@@ -5,6 +5,7 @@
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
+#include <cstdint>
 #include <set>
 
 #include "cupti_check.hpp"

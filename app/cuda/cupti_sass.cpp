@@ -5,6 +5,7 @@
 #include <cupti_sass_metrics.h>
 #include <cupti_target.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <map>
 

@@ -2,7 +2,10 @@
 // 2^24 ints, 256 threads per block, as in the H200 figures.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstdio>
 #include <fstream>
+#include <memory>
 #include <string>
 
 #include "backend_factory.hpp"

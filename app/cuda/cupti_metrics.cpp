@@ -54,7 +54,7 @@ KernelMetrics collect_metrics(const std::string& spec, int device, cudaStream_t 
         const CapturedLaunch& main = launches.front();  // the first launch reads the input: the main kernel
         try {
           Occupancy o = theoretical_occupancy(main, device);
-          m.kernel = main.name;
+          m.kernel = o.kernel.empty() ? main.name : o.kernel;
           m.occupancy_limiter = o.limiter;
           m.values["ws__theoretical_occupancy_pct"] = o.theoretical_pct;
           m.values["ws__blocks_per_sm"] = o.blocks_per_sm;

@@ -19,40 +19,34 @@ namespace {
 const char* const kWarpInst = "smsp__sass_inst_executed";
 const char* const kThreadInst = "smsp__sass_thread_inst_executed_pred_on";
 
-/// Turns SASS patching on for a context; off (and the config unset) on scope exit.
+/// The SASS metric config is set once per device and process: a second cuptiSassMetricsSetConfig
+/// after an unset answered CUPTI_ERROR_OUT_OF_MEMORY on the H200, so it stays set; patching itself is
+/// enabled only around each collection.
+void ensure_config(int device, std::vector<CUpti_SassMetrics_Config>& configs) {
+  static std::vector<int> configured;
+  for (int d : configured)
+    if (d == device) return;
+  CUpti_SassMetricsSetConfig_Params set{CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE};
+  set.pConfigs = configs.data();
+  set.numOfMetricConfig = configs.size();
+  set.deviceIndex = std::uint32_t(device);
+  WS_CUPTI(cuptiSassMetricsSetConfig(&set));
+  configured.push_back(device);
+}
+
+/// Turns SASS patching on for a context; off on scope exit.
 struct Patching {
   CUcontext ctx;
-  int device;
-  bool enabled = false;
-  Patching(CUcontext c, int d, std::vector<CUpti_SassMetrics_Config>& configs) : ctx(c), device(d) {
-    CUpti_SassMetricsSetConfig_Params set{CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE};
-    set.pConfigs = configs.data();
-    set.numOfMetricConfig = configs.size();
-    set.deviceIndex = std::uint32_t(device);
-    WS_CUPTI(cuptiSassMetricsSetConfig(&set));
+  explicit Patching(CUcontext c) : ctx(c) {
     CUpti_SassMetricsEnable_Params en{CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
     en.ctx = ctx;
     en.enableLazyPatching = 1;
-    try {
-      WS_CUPTI(cuptiSassMetricsEnable(&en));
-    } catch (...) {
-      unset();
-      throw;
-    }
-    enabled = true;
-  }
-  void unset() {
-    CUpti_SassMetricsUnsetConfig_Params u{CUpti_SassMetricsUnsetConfig_Params_STRUCT_SIZE};
-    u.deviceIndex = std::uint32_t(device);
-    cuptiSassMetricsUnsetConfig(&u);
+    WS_CUPTI(cuptiSassMetricsEnable(&en));
   }
   ~Patching() {
-    if (enabled) {
-      CUpti_SassMetricsDisable_Params d{CUpti_SassMetricsDisable_Params_STRUCT_SIZE};
-      d.ctx = ctx;
-      cuptiSassMetricsDisable(&d);
-    }
-    unset();
+    CUpti_SassMetricsDisable_Params d{CUpti_SassMetricsDisable_Params_STRUCT_SIZE};
+    d.ctx = ctx;
+    cuptiSassMetricsDisable(&d);
   }
   Patching(const Patching&) = delete;
   Patching& operator=(const Patching&) = delete;
@@ -127,7 +121,8 @@ LineProfile profile_lines(CUcontext ctx, int device, const std::function<void()>
   std::vector<std::vector<CUpti_SassMetrics_InstanceValue>> values;
   std::size_t instances = 0;
   {
-    Patching patching(ctx, device, configs);
+    ensure_config(device, configs);
+    Patching patching(ctx);
     run();
     CUpti_SassMetricsGetDataProperties_Params props{CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
     props.ctx = ctx;

@@ -44,11 +44,21 @@ CUcontext current_context() {
 Occupancy theoretical_occupancy(const CapturedLaunch& l, int device) {
   static auto max_blocks = driver_fn<CUresult (*)(int*, CUfunction, int, size_t)>("cuOccupancyMaxActiveBlocksPerMultiprocessor");
   static auto func_attr = driver_fn<CUresult (*)(int*, CUfunction_attribute, CUfunction)>("cuFuncGetAttribute");
+  static auto kernel_function = driver_fn<CUresult (*)(CUfunction*, CUkernel)>("cuKernelGetFunction");
+  static auto func_name = driver_fn<CUresult (*)(const char**, CUfunction)>("cuFuncGetName");
   if (!l.function || l.block == 0) throw std::runtime_error("no kernel launch was seen");
   Occupancy o;
-  check(max_blocks(&o.blocks_per_sm, l.function, int(l.block), l.dynamic_smem), "cuOccupancyMaxActiveBlocksPerMultiprocessor");
-  check(func_attr(&o.registers_per_thread, CU_FUNC_ATTRIBUTE_NUM_REGS, l.function), "cuFuncGetAttribute(NUM_REGS)");
-  check(func_attr(&o.static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, l.function), "cuFuncGetAttribute(SHARED_SIZE_BYTES)");
+  // CUDA 13's runtime launches library kernels: the handle the driver callback sees may be a CUkernel,
+  // which cuFuncGetAttribute refuses; its function in the current context answers.
+  CUfunction f = l.function;
+  int probe = 0;
+  if (func_attr(&probe, CU_FUNC_ATTRIBUTE_NUM_REGS, f) != CUDA_SUCCESS)
+    check(kernel_function(&f, reinterpret_cast<CUkernel>(l.function)), "cuKernelGetFunction");
+  check(max_blocks(&o.blocks_per_sm, f, int(l.block), l.dynamic_smem), "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  check(func_attr(&o.registers_per_thread, CU_FUNC_ATTRIBUTE_NUM_REGS, f), "cuFuncGetAttribute(NUM_REGS)");
+  check(func_attr(&o.static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f), "cuFuncGetAttribute(SHARED_SIZE_BYTES)");
+  const char* name = nullptr;
+  if (func_name(&name, f) == CUDA_SUCCESS && name) o.kernel = name;
   o.warps_per_block = int((l.block + 31) / 32);
   o.max_warps_per_sm = attr(device, cudaDevAttrMaxThreadsPerMultiProcessor) / 32;
   o.theoretical_pct = o.max_warps_per_sm > 0 ? 100.0 * o.blocks_per_sm * o.warps_per_block / o.max_warps_per_sm : 0;

@@ -16,6 +16,7 @@ struct Occupancy {
   int registers_per_thread = 0;
   int static_smem = 0;            ///< bytes per block
   std::string limiter;            ///< occupancy_limiter() of the limits computed from the attributes
+  std::string kernel;             ///< the function's (mangled) name, from cuFuncGetName
 };
 
 /// Throws std::runtime_error when a driver entry point or call fails.

@@ -122,3 +122,39 @@ TEST(MetricCatalog, FormatsValuesInTheirUnits) {
   EXPECT_EQ(format_metric_value(*find_metric("DRAM bytes read"), 67108864), "67.1 MB");
   EXPECT_EQ(format_metric_value(*find_metric("wavefronts per shared load"), 2.5), "2.5");
 }
+
+#include "inputs.hpp"
+#include "metric_predict.hpp"
+#include "registry.hpp"
+#include "sim/sim.hpp"
+
+namespace {
+PredictionInputs predicted_block(const std::string& id, int block) {
+  const VariantInfo* v = find_variant(id);
+  Input in;
+  EXPECT_EQ(make_input("random", block, DType::Int32, 1, in), "");
+  sim::SimOutput out = sim::find_model(id)(*v, in, LaunchConfig{block, 1}, 0);
+  return prediction_inputs(out.trace);
+}
+}  // namespace
+
+TEST(MetricPredict, StridedIndexConflictsWhereSequentialAddressingDoesNot) {
+  PredictionInputs strided = predicted_block("harris.impl2", 256);
+  PredictionInputs sequential = predicted_block("harris.impl3", 256);
+  // 256 threads: 8 tree steps. Sequential addressing reads consecutive words: conflict-free.
+  EXPECT_EQ(sequential.shared_load_conflicts, 0);
+  EXPECT_GT(strided.shared_load_conflicts, 20);
+  EXPECT_GT(strided.shared_loads, 8);
+  // Interleaved addressing keeps every warp busy with few lanes; sequential fills whole warps.
+  PredictionInputs interleaved = predicted_block("harris.impl1", 256);
+  EXPECT_LT(interleaved.tree_lanes_per_warp, sequential.tree_lanes_per_warp);
+  EXPECT_EQ(strided.global_atomics, 0);
+}
+
+TEST(MetricPredict, AtomicsInTheSourceArePerThread) {
+  PredictionInputs r0 = predicted_block("epita.reduce0", 256);
+  EXPECT_EQ(r0.global_atomics, 256);  // one atomicAdd per element
+  PredictionInputs r1 = predicted_block("epita.reduce1", 256);
+  EXPECT_EQ(r1.global_atomics, 1);    // one per block
+  EXPECT_GT(r1.shared_atomics, 0);
+}

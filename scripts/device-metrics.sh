@@ -32,4 +32,18 @@ fi
 gpu_name=$($cli device --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["name"].replace("NVIDIA ","").replace(" ","-").lower())')
 timeout 200 $cli report --variants harris.impl1,harris.impl2,harris.impl3,epita.reduce0,epita.reduce1,harris.impl7 --n 2^24 --block 256 \
   --repeat 10 --metrics default --title "CUPTI metrics, n = 2^24 int32, 256 threads, $gpu_name" --out "$OUT/nvidia-${gpu_name}-metrics.json" > /dev/null 2> "$OUT/report.log"
-echo "== report: exit $?"; tail -5 "$OUT/report.log"
+echo "== report: exit $?"; tail -8 "$OUT/report.log"
+# The cost figures (ncu's added wall time against in-process request-to-values) go into the report too.
+python3 - "$OUT/nvidia-${gpu_name}-metrics.json" "$OUT/metrics-cost.json" <<'PY'
+import json, sys
+rep = json.load(open(sys.argv[1]))
+try:
+    rep["metrics_benchmark"] = json.load(open(sys.argv[2]))["cost"]
+except Exception as e:
+    rep["metrics_benchmark"] = {"error": str(e)}
+json.dump(rep, open(sys.argv[1], "w"), indent=1)
+for r in rep["runs"]:
+    m = r.get("metrics", {})
+    print(r["variant"], "passes", m.get("passes"), "ms", round(m.get("profile_ms", 0)), "values", len(m.get("values", {})),
+          "lines", len(m.get("lines", [])), "kernel", m.get("kernel"), "limiter", m.get("occupancy_limiter"), "err", m.get("error"), m.get("warnings"))
+PY

@@ -30,8 +30,8 @@ COUNTERS = [  # summable counters: compared over all kernels of one launcher cal
 VARIANTS = ["harris.impl1", "harris.impl2", "harris.impl3", "epita.reduce0", "epita.reduce1"]
 
 
-def sh(cmd):
-    return subprocess.run(cmd, capture_output=True, text=True)
+def sh(cmd, env=None):
+    return subprocess.run(cmd, capture_output=True, text=True, env=env)
 
 
 def ours(variant, metrics):
@@ -87,8 +87,10 @@ def main():
         walls[name] = best
         walls[name + "_rc"] = p.returncode
     ncu_added_ms = 1000.0 * (walls["ncu"] - walls["plain"])
-    bench_range = json.loads(sh([BENCH, "epita.reduce1", N, ",".join(range_default), "3"]).stdout)
-    bench_default = json.loads(sh([BENCH, "epita.reduce1", N, "default", "3"]).stdout)
+    env = dict(os.environ, WS_METRICS_TIMING="1")
+    pr = sh([BENCH, "epita.reduce1", N, ",".join(range_default), "3"], env)
+    pd = sh([BENCH, "epita.reduce1", N, "default", "3"], env)
+    bench_range, bench_default = json.loads(pr.stdout), json.loads(pd.stdout)
     cost = {
         "kernel": "epita.reduce1", "n": N, "metrics": range_default,
         "plain_wall_s": walls["plain"], "ncu_wall_s": walls["ncu"], "ncu_added_ms": ncu_added_ms,
@@ -97,6 +99,7 @@ def main():
         "ratio_range": min(bench_range["profile_ms"]) / ncu_added_ms if ncu_added_ms > 0 else None,
         "ratio_default": min(bench_default["profile_ms"]) / ncu_added_ms if ncu_added_ms > 0 else None,
         "first_call_range_ms": bench_range["profile_ms"][0],
+        "breakdown_range": pr.stderr.strip().splitlines(), "breakdown_default": pd.stderr.strip().splitlines(),
     }
     with open(os.path.join(outdir, "metrics-cost.json"), "w") as f:
         json.dump({"compare": compare, "cost": cost}, f, indent=2)

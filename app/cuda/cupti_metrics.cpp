@@ -1,6 +1,8 @@
 #include "cupti_metrics.hpp"
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <iterator>
 #include <stdexcept>
 
@@ -66,12 +68,19 @@ KernelMetrics collect_metrics(const std::string& spec, int device, cudaStream_t 
     }
     if (!sel.range_metrics.empty()) {
       RangeProfile rp = profile_range(ctx, device, sel.range_metrics, pass);
+      if (std::getenv("WS_METRICS_TIMING"))
+        std::fprintf(stderr, "range profiler: setup %.1f ms, %d passes %.1f ms, evaluate %.1f ms\n", rp.setup_ms, rp.passes,
+                     rp.passes_ms, rp.evaluate_ms);
       m.passes = rp.passes;
       m.values.insert(rp.values.begin(), rp.values.end());
       m.warnings.insert(m.warnings.end(), rp.warnings.begin(), rp.warnings.end());
     }
     if (sel.per_line) {
+      const auto ts = std::chrono::steady_clock::now();
       LineProfile lp = profile_lines(ctx, device, pass);
+      if (std::getenv("WS_METRICS_TIMING"))
+        std::fprintf(stderr, "sass per line: %.1f ms\n",
+                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - ts).count());
       m.lines = std::move(lp.lines);
       m.warnings.insert(m.warnings.end(), lp.warnings.begin(), lp.warnings.end());
     }

@@ -5,6 +5,7 @@
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <set>
@@ -99,6 +100,13 @@ struct EnabledProfiler {
 RangeProfile profile_range(CUcontext ctx, int device, const std::vector<std::string>& metrics,
                            const std::function<void()>& pass) {
   RangeProfile out;
+  auto t = std::chrono::steady_clock::now();
+  auto lap = [&t] {
+    auto now = std::chrono::steady_clock::now();
+    double ms = std::chrono::duration<double, std::milli>(now - t).count();
+    t = now;
+    return ms;
+  };
   ensure_profiler_initialized();
   const ChipInfo& chip = chip_info(ctx, device);
 
@@ -183,6 +191,7 @@ RangeProfile profile_range(CUcontext ctx, int device, const std::vector<std::str
     sc.targetNestingLevel = 1;
     WS_CUPTI(cuptiRangeProfilerSetConfig(&sc));
 
+    out.setup_ms = lap();
     bool all_submitted = false;
     for (int i = 0; !all_submitted; ++i) {
       if (i > out.passes + 2) throw std::runtime_error("range profiler: passes did not complete");
@@ -205,6 +214,7 @@ RangeProfile profile_range(CUcontext ctx, int device, const std::vector<std::str
     CUpti_RangeProfiler_DecodeData_Params dec{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
     dec.pRangeProfilerObject = prof.obj;
     WS_CUPTI(cuptiRangeProfilerDecodeData(&dec));
+    out.passes_ms = lap();
   }
 
   CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
@@ -223,6 +233,7 @@ RangeProfile profile_range(CUcontext ctx, int device, const std::vector<std::str
   ev.pMetricValues = values.data();
   WS_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&ev));
   for (std::size_t i = 0; i < kept.size(); ++i) out.values[kept[i]] = values[i];
+  out.evaluate_ms = lap();
   return out;
 }
 

@@ -17,6 +17,7 @@ struct RangeProfile {
   std::map<std::string, double> values;  ///< metric -> value (CUPTI's units: ns, %, counts, bytes)
   int passes = 0;                        ///< replay passes the configuration needed
   std::vector<std::string> warnings;     ///< skipped metrics, with the reason
+  double setup_ms = 0, passes_ms = 0, evaluate_ms = 0;  ///< where the time went (host clock)
 };
 
 /// Profiles `metrics` over one range. `pass(i)` must restore inputs and enqueue the launcher's work,

@@ -70,7 +70,8 @@ struct PredictionInputs {
   std::int64_t grid = 0;              ///< blocks of the traced (first) launch
   double shared_load_conflicts = 0;   ///< per block: sum over warp-wide shared loads of (ways - 1)
   double shared_store_conflicts = 0;  ///< per block: the same for stores
-  double shared_loads = 0;            ///< per block: warp-wide shared load instructions
+  double shared_loads = 0;            ///< per block: warp-wide shared loads with a lane on (not predicted:
+                                      ///< the GPU also issues predicated-off ones)
   double global_atomics = 0;          ///< per block: thread-level global atomic operations
   double shared_atomics = 0;          ///< per block: warp-wide shared atomic instructions
   double tree_lanes_per_warp = 0;     ///< mean active lanes of the warps that work in the tree steps

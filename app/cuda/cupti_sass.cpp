@@ -37,10 +37,10 @@ void ensure_config(int device, std::vector<CUpti_SassMetrics_Config>& configs) {
 /// Turns SASS patching on for a context; off on scope exit.
 struct Patching {
   CUcontext ctx;
-  explicit Patching(CUcontext c) : ctx(c) {
+  Patching(CUcontext c, bool lazy) : ctx(c) {
     CUpti_SassMetricsEnable_Params en{CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
     en.ctx = ctx;
-    en.enableLazyPatching = 1;
+    en.enableLazyPatching = lazy ? 1 : 0;
     WS_CUPTI(cuptiSassMetricsEnable(&en));
   }
   ~Patching() {
@@ -120,15 +120,19 @@ LineProfile profile_lines(CUcontext ctx, int device, const std::function<void()>
   std::vector<CUpti_SassMetrics_Data> records;
   std::vector<std::vector<CUpti_SassMetrics_InstanceValue>> values;
   std::size_t instances = 0;
-  {
-    ensure_config(device, configs);
-    Patching patching(ctx);
+  ensure_config(device, configs);
+  // Lazy patching (kernels patched at their first launch) first. On the H200 a second SASS-only
+  // collection in one process found no patched instruction that way; then every loaded module is
+  // patched up front (enableLazyPatching = 0) and the run repeated.
+  for (bool lazy : {true, false}) {
+    Patching patching(ctx, lazy);
     run();
     CUpti_SassMetricsGetDataProperties_Params props{CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
     props.ctx = ctx;
     WS_CUPTI(cuptiSassMetricsGetDataProperties(&props));
     instances = props.numOfInstances;
     if (props.numOfPatchedInstructionRecords == 0 || instances == 0) {
+      if (lazy) continue;
       out.warnings.push_back("per-line metrics: no patched instruction was executed");
       return out;
     }
@@ -144,6 +148,7 @@ LineProfile profile_lines(CUcontext ctx, int device, const std::function<void()>
     flush.numOfInstances = instances;
     flush.pMetricsData = records.data();
     WS_CUPTI(cuptiSassMetricsFlushData(&flush));
+    break;
   }
 
   // Sum per (file, line); instructions whose line is unknown are counted in a warning.

@@ -11,14 +11,23 @@ namespace ws::cuda {
 
 namespace {
 
+/// A driver function by name, as of driver API version `version` (a function is found only from the
+/// version that introduced it: cuFuncGetName needs 12030). nullptr when the driver has none.
 template <typename Fn>
-Fn driver_fn(const char* name) {
+Fn driver_fn_or_null(const char* name, unsigned version = 12000) {
   void* p = nullptr;
   cudaDriverEntryPointQueryResult q{};
-  if (cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &q) != cudaSuccess || !p ||
+  if (cudaGetDriverEntryPointByVersion(name, &p, version, cudaEnableDefault, &q) != cudaSuccess || !p ||
       q != cudaDriverEntryPointSuccess)
-    throw std::runtime_error(std::string("driver entry point ") + name + " not found");
+    return nullptr;
   return reinterpret_cast<Fn>(p);
+}
+
+template <typename Fn>
+Fn driver_fn(const char* name, unsigned version = 12000) {
+  Fn f = driver_fn_or_null<Fn>(name, version);
+  if (!f) throw std::runtime_error(std::string("driver entry point ") + name + " not found");
+  return f;
 }
 
 void check(CUresult r, const char* what) {
@@ -44,21 +53,31 @@ CUcontext current_context() {
 Occupancy theoretical_occupancy(const CapturedLaunch& l, int device) {
   static auto max_blocks = driver_fn<CUresult (*)(int*, CUfunction, int, size_t)>("cuOccupancyMaxActiveBlocksPerMultiprocessor");
   static auto func_attr = driver_fn<CUresult (*)(int*, CUfunction_attribute, CUfunction)>("cuFuncGetAttribute");
-  static auto kernel_function = driver_fn<CUresult (*)(CUfunction*, CUkernel)>("cuKernelGetFunction");
-  static auto func_name = driver_fn<CUresult (*)(const char**, CUfunction)>("cuFuncGetName");
+  static auto kernel_function = driver_fn_or_null<CUresult (*)(CUfunction*, CUkernel)>("cuKernelGetFunction", 12000);
+  static auto kernel_attr = driver_fn_or_null<CUresult (*)(int*, CUfunction_attribute, CUkernel, CUdevice)>("cuKernelGetAttribute", 12000);
+  static auto func_name = driver_fn_or_null<CUresult (*)(const char**, CUfunction)>("cuFuncGetName", 12030);
   if (!l.function || l.block == 0) throw std::runtime_error("no kernel launch was seen");
   Occupancy o;
-  // CUDA 13's runtime launches library kernels: the handle the driver callback sees may be a CUkernel,
-  // which cuFuncGetAttribute refuses; its function in the current context answers.
+  check(max_blocks(&o.blocks_per_sm, l.function, int(l.block), l.dynamic_smem), "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  // CUDA 13's runtime launches library kernels: the handle the driver callback sees is a CUkernel,
+  // which cuFuncGetAttribute refused on the H200 (CUDA_ERROR_INVALID_HANDLE). Its function in the
+  // current context answers; cuKernelGetAttribute is the last resort.
   CUfunction f = l.function;
-  int probe = 0;
-  if (func_attr(&probe, CU_FUNC_ATTRIBUTE_NUM_REGS, f) != CUDA_SUCCESS)
-    check(kernel_function(&f, reinterpret_cast<CUkernel>(l.function)), "cuKernelGetFunction");
-  check(max_blocks(&o.blocks_per_sm, f, int(l.block), l.dynamic_smem), "cuOccupancyMaxActiveBlocksPerMultiprocessor");
-  check(func_attr(&o.registers_per_thread, CU_FUNC_ATTRIBUTE_NUM_REGS, f), "cuFuncGetAttribute(NUM_REGS)");
-  check(func_attr(&o.static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f), "cuFuncGetAttribute(SHARED_SIZE_BYTES)");
+  auto attribute = [&](CUfunction_attribute a, int& v, const char* what) {
+    if (func_attr(&v, a, f) == CUDA_SUCCESS) return;
+    CUfunction g = nullptr;
+    if (kernel_function && kernel_function(&g, reinterpret_cast<CUkernel>(l.function)) == CUDA_SUCCESS && g &&
+        func_attr(&v, a, g) == CUDA_SUCCESS) {
+      f = g;
+      return;
+    }
+    if (kernel_attr && kernel_attr(&v, a, reinterpret_cast<CUkernel>(l.function), CUdevice(device)) == CUDA_SUCCESS) return;
+    throw std::runtime_error(std::string("cuFuncGetAttribute(") + what + ") refused the launched kernel's handle");
+  };
+  attribute(CU_FUNC_ATTRIBUTE_NUM_REGS, o.registers_per_thread, "NUM_REGS");
+  attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, o.static_smem, "SHARED_SIZE_BYTES");
   const char* name = nullptr;
-  if (func_name(&name, f) == CUDA_SUCCESS && name) o.kernel = name;
+  if (func_name && func_name(&name, f) == CUDA_SUCCESS && name) o.kernel = name;
   o.warps_per_block = int((l.block + 31) / 32);
   o.max_warps_per_sm = attr(device, cudaDevAttrMaxThreadsPerMultiProcessor) / 32;
   o.theoretical_pct = o.max_warps_per_sm > 0 ? 100.0 * o.blocks_per_sm * o.warps_per_block / o.max_warps_per_sm : 0;

@@ -53,31 +53,30 @@ CUcontext current_context() {
 Occupancy theoretical_occupancy(const CapturedLaunch& l, int device) {
   static auto max_blocks = driver_fn<CUresult (*)(int*, CUfunction, int, size_t)>("cuOccupancyMaxActiveBlocksPerMultiprocessor");
   static auto func_attr = driver_fn<CUresult (*)(int*, CUfunction_attribute, CUfunction)>("cuFuncGetAttribute");
-  static auto kernel_function = driver_fn_or_null<CUresult (*)(CUfunction*, CUkernel)>("cuKernelGetFunction", 12000);
   static auto kernel_attr = driver_fn_or_null<CUresult (*)(int*, CUfunction_attribute, CUkernel, CUdevice)>("cuKernelGetAttribute", 12000);
   static auto func_name = driver_fn_or_null<CUresult (*)(const char**, CUfunction)>("cuFuncGetName", 12030);
+  static auto kernel_name = driver_fn_or_null<CUresult (*)(const char**, CUkernel)>("cuKernelGetName", 12030);
   if (!l.function || l.block == 0) throw std::runtime_error("no kernel launch was seen");
   Occupancy o;
   check(max_blocks(&o.blocks_per_sm, l.function, int(l.block), l.dynamic_smem), "cuOccupancyMaxActiveBlocksPerMultiprocessor");
-  // CUDA 13's runtime launches library kernels: the handle the driver callback sees is a CUkernel,
-  // which cuFuncGetAttribute refused on the H200 (CUDA_ERROR_INVALID_HANDLE). Its function in the
-  // current context answers; cuKernelGetAttribute is the last resort.
-  CUfunction f = l.function;
+  // CUDA 13's runtime launches library kernels: the handle the driver callback sees is then a
+  // CUkernel, which cuFuncGetAttribute refused on the H200 (CUDA_ERROR_INVALID_HANDLE) while the
+  // occupancy call took it; cuKernelGetAttribute / cuKernelGetName answer for a CUkernel.
+  const auto kernel = reinterpret_cast<CUkernel>(l.function);
+  int regs = 0;
+  const bool is_function = func_attr(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, l.function) == CUDA_SUCCESS;
   auto attribute = [&](CUfunction_attribute a, int& v, const char* what) {
-    if (func_attr(&v, a, f) == CUDA_SUCCESS) return;
-    CUfunction g = nullptr;
-    if (kernel_function && kernel_function(&g, reinterpret_cast<CUkernel>(l.function)) == CUDA_SUCCESS && g &&
-        func_attr(&v, a, g) == CUDA_SUCCESS) {
-      f = g;
+    if (is_function ? func_attr(&v, a, l.function) == CUDA_SUCCESS
+                    : kernel_attr && kernel_attr(&v, a, kernel, CUdevice(device)) == CUDA_SUCCESS)
       return;
-    }
-    if (kernel_attr && kernel_attr(&v, a, reinterpret_cast<CUkernel>(l.function), CUdevice(device)) == CUDA_SUCCESS) return;
-    throw std::runtime_error(std::string("cuFuncGetAttribute(") + what + ") refused the launched kernel's handle");
+    throw std::runtime_error(std::string("no ") + what + " for the launched kernel (neither a CUfunction nor a CUkernel answered)");
   };
-  attribute(CU_FUNC_ATTRIBUTE_NUM_REGS, o.registers_per_thread, "NUM_REGS");
-  attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, o.static_smem, "SHARED_SIZE_BYTES");
+  attribute(CU_FUNC_ATTRIBUTE_NUM_REGS, o.registers_per_thread, "register count");
+  attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, o.static_smem, "static shared memory size");
   const char* name = nullptr;
-  if (func_name && func_name(&name, f) == CUDA_SUCCESS && name) o.kernel = name;
+  if (is_function ? func_name && func_name(&name, l.function) == CUDA_SUCCESS
+                  : kernel_name && kernel_name(&name, kernel) == CUDA_SUCCESS)
+    if (name) o.kernel = name;
   o.warps_per_block = int((l.block + 31) / 32);
   o.max_warps_per_sm = attr(device, cudaDevAttrMaxThreadsPerMultiProcessor) / 32;
   o.theoretical_pct = o.max_warps_per_sm > 0 ? 100.0 * o.blocks_per_sm * o.warps_per_block / o.max_warps_per_sm : 0;

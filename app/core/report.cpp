@@ -1,5 +1,7 @@
 #include "report.hpp"
 
+#include "sim/trace_store.hpp"
+
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -207,6 +209,10 @@ json report_to_json(const Report& r) {
   j["device"] = device_to_json(r.device);
   j["runs"] = json::array();
   for (const auto& run : r.runs) j["runs"].push_back(run_to_json(run));
+  if (!r.traces.empty()) {
+    j["traces"] = json::array();
+    for (const auto& t : r.traces) j["traces"].push_back(trace_to_store_json(t));
+  }
   return j;
 }
 
@@ -236,6 +242,18 @@ Report report_from_json(const json& j) {
       throw std::runtime_error("report: run " + std::to_string(i) + ": " + e.what());
     }
     ++i;
+  }
+  if (j.contains("traces")) {
+    if (!j["traces"].is_array()) throw std::runtime_error("report: 'traces' must be an array");
+    std::size_t k = 0;
+    for (const auto& t : j["traces"]) {
+      try {
+        r.traces.push_back(trace_from_store_json(t));
+      } catch (const std::exception& e) {
+        throw std::runtime_error("report: trace " + std::to_string(k) + ": " + e.what());
+      }
+      ++k;
+    }
   }
   return r;
 }

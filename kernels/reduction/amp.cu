@@ -14,8 +14,10 @@
 #include <vector>
 
 #include "reduce_launch.hpp"
+#include "trace_record.cuh"
 
 namespace ws::kernels {
+WS_TRACE_NS_BEGIN
 namespace {
 
 // ---------------------------------------------------------------------------------------------
@@ -343,4 +345,6 @@ std::vector<LauncherEntry> amp_launchers() {
   };
 }
 
+WS_TRACE_ARM_FUNCTION(amp_arm)
+WS_TRACE_NS_END
 }  // namespace ws::kernels

@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "reduce_launch.hpp"
+#include "trace_record.cuh"
 
 namespace ws::kernels {
+WS_TRACE_NS_BEGIN
 namespace {
 
 int as_int(std::int64_t n) { return static_cast<int>(n); }  // n <= 2^30
@@ -190,4 +192,6 @@ std::vector<LauncherEntry> cs121_launchers() {
   };
 }
 
+WS_TRACE_ARM_FUNCTION(cs121_arm)
+WS_TRACE_NS_END
 }  // namespace ws::kernels

@@ -34,6 +34,7 @@ std::string to_request(const RunOptions& o, const std::string& variant, RunReque
   if (!(pp.keep_fraction >= 0 && pp.keep_fraction <= 1)) return "--keep must be a fraction in 0..1 (got " + std::to_string(pp.keep_fraction) + ")";
   if (pp.mask.empty()) return "--mask must be box, gauss or the path of a text file";
   req.params = pp;
+  req.metrics = o.metrics;
   return "";
 }
 
@@ -69,7 +70,7 @@ int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv
   }
   if (json) std::printf("%s\n", run_to_json(r).dump(2).c_str());
   else if (csv) std::printf("%s\n%s\n", csv_header().c_str(), csv_row(r).c_str());
-  else std::printf("%s", human_run(r).c_str());
+  else std::printf("%s%s", human_run(r).c_str(), req.metrics.empty() ? "" : human_metrics(r.metrics).c_str());
   return exit_code(r);
 }
 

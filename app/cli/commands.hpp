@@ -25,6 +25,7 @@ struct RunOptions {
   unsigned long long seed = 1;
   std::string backend = "cuda";
   PatternParams params;     ///< scan / convolution / atomics options (--exclusive, --mask-width, ...)
+  std::string metrics;      ///< --metrics: "" = none, default | all | NAME,...
 };
 
 /// Turns options into a request for `variant`; returns "" or a one-line error.
@@ -38,7 +39,15 @@ int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv
 int cmd_trace(const std::string& variant, const RunOptions& o, long long block_index, bool json, bool ops);
 
 /// Runs a set of variants and writes a report. `which`: "all", a lesson id, or comma-separated ids.
-int cmd_report(const std::string& which, const RunOptions& o, const std::string& out_path, const std::string& title, bool json);
+/// trace_n > 0: also stores in the report the trace of block 0 of every traceable variant on trace_n
+/// random int32 elements (cuda: recorded on the GPU, compared with the model; sim: the model's).
+int cmd_report(const std::string& which, const RunOptions& o, const std::string& out_path, const std::string& title, bool json,
+               long long trace_n = 0);
+
+/// Lists the metric catalog (units, explanations, default set); no GPU needed.
+int cmd_metrics(bool json);
+/// The metrics block of `run`'s human output (cmd_metrics.cpp).
+std::string human_metrics(const KernelMetrics& m);
 
 // Formatting (format.cpp)
 std::string human_run(const RunResult& r);

@@ -17,6 +17,7 @@ void add_run_options(CLI::App* c, RunOptions& o) {
   c->add_option("--input", o.input, "random | ones | sequence | PATH of a text file of numbers (default random)");
   c->add_option("--seed", o.seed, "seed of the random input (default 1)");
   c->add_option("--backend", o.backend, "cuda | sim (default cuda)");
+  c->add_option("--metrics", o.metrics, "hardware metrics (CUPTI): default | all | NAME,... (see the metrics command)");
 }
 /// Options of the array patterns (docs/patterns.md); each pattern checks the ones it uses.
 void add_pattern_options(CLI::App* c, RunOptions& o) {
@@ -65,10 +66,13 @@ int main(int argc, char** argv) {
   trace->add_option("--type", trace_opts.type, "int32 | float32 (default int32)");
   trace->add_option("--input", trace_opts.input, "random | ones | sequence | PATH of a text file of numbers (default random)");
   trace->add_option("--seed", trace_opts.seed, "seed of the random input (default 1)");
-  trace->add_option("--backend", trace_opts.backend, "sim | cuda (default sim; GPU recording is not in this build yet)");
+  trace->add_option("--backend", trace_opts.backend, "sim | cuda (default sim; cuda records the block on the GPU with the instrumented kernels and compares it with the sim model)");
   add_pattern_options(trace, trace_opts);
   trace->add_flag("--json", json, "one JSON object with the steps");
   trace->add_flag("--ops", with_ops, "with --json: include every thread's operations");
+
+  auto* metrics = app.add_subcommand("metrics", "list the hardware metrics run --metrics can collect, with units and explanations");
+  metrics->add_flag("--json", json, "JSON array");
 
   std::string which = "all", out_path, title;
   auto* report = app.add_subcommand("report", "run several variants and write a versioned JSON report");
@@ -78,6 +82,10 @@ int main(int argc, char** argv) {
   add_run_options(report, opts);
   add_pattern_options(report, opts);
   report->add_flag("--json", json, "print the report to stdout too");
+  long long trace_n = 0;
+  report->add_option("--traces", trace_n,
+                     "also store the step trace of block 0 of every traceable variant, run on N random int32 elements "
+                     "with its default block (cuda: recorded on the GPU and compared with the model)");
 
   try {
     app.parse(argc, argv);
@@ -99,8 +107,9 @@ int main(int argc, char** argv) {
       }
       return cmd_run(variant, opts, json, csv);
     }
+    if (*metrics) return cmd_metrics(json);
     if (*trace) return cmd_trace(trace_variant, trace_opts, block_index, json, with_ops);
-    if (*report) return cmd_report(which, opts, out_path, title, json);
+    if (*report) return cmd_report(which, opts, out_path, title, json, trace_n);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "warpscope-cli: %s\n", e.what());
     return kFailed;

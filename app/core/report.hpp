@@ -4,7 +4,8 @@
 //  "build":{"version","git","cuda_runtime","compiler"},
 //  "device":{"available","name","cc","sm_count","max_threads_per_sm","memory_gib","mem_clock_mhz",
 //            "bus_width_bits","theoretical_gbps","copy_gbps","driver","runtime"} ,
-//  "runs":[ run objects as run_to_json() writes them ]}
+//  "runs":[ run objects as run_to_json() writes them ],
+//  "traces":[ step traces as trace_to_store_json() writes them ] (optional: GPU recordings)}
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "backend.hpp"
 #include "run_types.hpp"
+#include "sim/trace.hpp"
 
 namespace ws {
 
@@ -25,6 +27,7 @@ struct Report {
   std::string build_version, build_git, build_cuda_runtime, build_compiler;
   DeviceInfo device;
   std::vector<RunResult> runs;
+  std::vector<Trace> traces;  ///< step traces recorded with the runs (replayed by the step-through views)
 };
 
 /// One run as JSON: variant, lesson, n, type, input, seed, block, grid, backend, device, result,
@@ -35,6 +38,14 @@ struct Report {
 nlohmann::json run_to_json(const RunResult& r);
 /// Inverse of run_to_json; throws std::runtime_error naming the missing/mistyped field.
 RunResult run_from_json(const nlohmann::json& j);
+
+/// Hardware metrics of a run as JSON (the run object's "metrics", present when metrics were asked):
+/// {"asked","collected","error","passes","profile_ms","values":{name: value in the catalog's unit},
+///  "warnings":[str],"kernel","occupancy_limiter","lines":[{"file","line","warp_instructions",
+///  "thread_instructions","lanes_per_instruction"}]}. Reports without it load with no metrics.
+nlohmann::json metrics_to_json(const KernelMetrics& m);
+/// Inverse of metrics_to_json; throws std::runtime_error on a malformed line entry.
+KernelMetrics metrics_from_json(const nlohmann::json& j);
 
 nlohmann::json device_to_json(const DeviceInfo& d);
 DeviceInfo device_from_json(const nlohmann::json& j);

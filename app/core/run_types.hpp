@@ -22,6 +22,7 @@ struct RunRequest {
   std::uint64_t seed = 1;
   std::string backend = "cuda"; ///< cuda | sim
   PatternParams params;         ///< scan / convolution / atomics options (docs/patterns.md)
+  std::string metrics;          ///< "" = none; default | all | NAME,... (metric_catalog.hpp), cuda only
 };
 
 /// Timing of K launches with CUDA events (host clock for CPU variants), in milliseconds.

@@ -7,6 +7,7 @@
 #include "backend.hpp"
 #include "cuda_context.hpp"
 #include "reduce_launch.hpp"
+#include "sim/trace.hpp"
 
 namespace ws::cuda {
 
@@ -22,10 +23,23 @@ class CudaBackend final : public Backend {
   const DeviceInfo& device() const override { return ctx_.device; }
   RunResult run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) override;
 
+  /// Records the trace of block `block_index` of the variant's traced launch on the GPU, with the trace
+  /// build of its kernels (kernels/reduction/trace_record.cuh), and builds it with trace_from_events()
+  /// against `model` (the sim trace of the same run: step labels, folding). Source = the GPU's name.
+  /// Returns "" or a one-line reason (no device, racy or uninstrumented variant, buffer overflow, a
+  /// CUDA error). Defined in gpu_trace.cpp.
+  std::string record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int block_index,
+                           const Trace& model, Trace& out) override;
+
  private:
   RunResult run_reduction(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch);
-  CudaContext ctx_;  ///< stream, events, buffers and the device (device_ below is ctx_.device)
-  DeviceInfo& device_ = ctx_.device;
+  void* buffer(const char* name, std::size_t bytes) { return ctx_.buffer(name, bytes); }
+  /// Copies the input to the device, padded with the op's identity to the last block's window; for
+  /// variants that write their input, `data` is a working copy of `pristine`. Throws on CUDA errors.
+  kernels::ReduceArgs upload(const VariantInfo& v, const Input& in, const LaunchConfig& launch, void*& pristine);
+  CudaContext ctx_;                       ///< stream, events, buffers and the device (shared with pattern runners)
+  DeviceInfo& device_ = ctx_.device;      ///< names kept from before CudaContext: aliases of ctx_'s members
+  cudaStream_t& stream_ = ctx_.stream;
   std::map<std::string, kernels::ReduceLauncher> launchers_;
 };
 

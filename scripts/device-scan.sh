@@ -4,6 +4,7 @@
 # benchmarks the scans that take n = 2^28 int32 with cub.scan in the same run, inclusive and exclusive,
 # and writes logs, the reports and Markdown tables under $OUT.
 # Bar (issue 5): best scan >= 0.9x cub.scan at 2^28 int32.
+# WS_SKIP_TESTS=1: benchmark only; WS_SKIP_BENCH=1: tests only; WS_BENCH_N, WS_BENCH_REPEAT as device-check.sh.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-$PWD/out}"
@@ -26,6 +27,7 @@ if [ "${WS_SKIP_TESTS:-0}" != 1 ]; then
   echo "== scan unit tests on the device: exit $?"; tail -3 "$OUT/unit-scan-tests.log"
 fi
 
+[ "${WS_SKIP_BENCH:-0}" = 1 ] && exit 0  # tests only (a second call can run the benchmark with WS_SKIP_TESTS=1)
 gpu_name=$($cli device --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["name"].replace("NVIDIA ","").replace(" ","-").lower())')
 ids="stevens.scan_hierarchical,scan.decoupled_lookback,cub.scan"
 for mode in inclusive exclusive; do

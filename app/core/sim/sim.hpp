@@ -42,6 +42,7 @@ std::vector<ModelEntry> epita_models();
 std::vector<ModelEntry> harris_models();
 std::vector<ModelEntry> cs121_models();
 std::vector<ModelEntry> amp_models();
+std::vector<ModelEntry> stevens_reduction_models();  // 001_9970031c1e4143ff.txt, reduction trees
 
 /// Sim "device": sm_count 0, so grid-stride kernels default to min(windows, 1024) blocks.
 /// The Backend for `--backend sim`: runs the model, no timing (timed = false).

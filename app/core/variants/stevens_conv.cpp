@@ -28,6 +28,9 @@ const char* k1DNote =
 
 }  // namespace
 
+std::vector<VariantInfo> stevens_reduction_variants();  // variants/stevens_reduction.cpp
+
+/// The convolution variants, then the reduction trees of the same lecture (registry.hpp).
 std::vector<VariantInfo> stevens_conv_variants() {
   std::vector<VariantInfo> t;
   t.push_back(make("stevens.conv1d_basic", "1D basic (ghost cells 0)", "Simple 1D Covolution Kernel",
@@ -66,6 +69,7 @@ std::vector<VariantInfo> stevens_conv_variants() {
                    "input row's K values in registers. Shared loads per output drop from K^2 to (8 + K - 1) K / 8.",
                    "Fixed 32 x 8 blocks and a 32 x 64 output tile. float32, odd mask widths 1 to 15."));
   for (auto& v : t) v.rules.max_block = 1024;
+  for (auto& v : stevens_reduction_variants()) t.push_back(v);
   return t;
 }
 

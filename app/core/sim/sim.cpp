@@ -103,6 +103,7 @@ RunResult SimBackend::run(const VariantInfo& v, const RunRequest& req, const Inp
     r.output = std::move(o.output);
     r.output_rows = o.output_rows;
     r.output_cols = o.output_cols;
+    if (o.trace.launch.block > 0 && o.trace.launch.grid > 0) r.launch = o.trace.launch;  // as the model ran it
     r.status = "done";
   } catch (const std::exception& e) {
     r.status = "error";

@@ -20,6 +20,8 @@ RunRequest RunParams::to_request(const std::string& variant) const {
   r.input = kInputKinds[std::clamp(input, 0, 2)];
   r.seed = seed;
   r.backend = "cuda";
+  r.params = pattern;
+  r.params.output_path.clear();  // the GUI keeps outputs in its results, never writes them
   return r;
 }
 

@@ -14,6 +14,7 @@
 #include "run_worker.hpp"
 #include "status_bar.hpp"
 #include "view_banks.hpp"
+#include "view_conv.hpp"
 #include "view_memory.hpp"
 #include "view_source.hpp"
 #include "view_tree.hpp"
@@ -44,6 +45,7 @@ class MainWindow {
   BanksView banks_;
   SourceView source_;
   MemoryView memory_;
+  ConvView conv_;
   StatusBar status_;
   std::size_t dismissed_ = 0;  ///< messages before this index were dismissed
   std::string applied_view_;   ///< the view last forced open from s.view

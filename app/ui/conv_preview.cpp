@@ -85,11 +85,8 @@ std::vector<std::uint32_t> grey_pixels(const std::vector<double>& values, std::i
 }
 
 std::vector<float> plot_samples(const std::vector<double>& values, int max_points) {
-  std::vector<float> out;
-  if (values.empty() || max_points < 1) return out;
-  const std::size_t step = std::max<std::size_t>(1, (values.size() + std::size_t(max_points) - 1) / std::size_t(max_points));
-  for (std::size_t i = 0; i < values.size(); i += step) out.push_back(float(values[i]));
-  return out;
+  const std::size_t k = std::min(values.size(), std::size_t(std::max(0, max_points)));
+  return std::vector<float>(values.begin(), values.begin() + std::ptrdiff_t(k));
 }
 
 }  // namespace ws::ui

@@ -52,7 +52,7 @@ ConvPreview make_conv_preview(const ConvPreviewKey& key, const Report* shown);
 std::vector<std::uint32_t> grey_pixels(const std::vector<double>& values, std::int64_t rows, std::int64_t cols,
                                        int max_side, int& out_w, int& out_h);
 
-/// Up to max_points samples of a 1D signal (evenly strided when longer), as floats for PlotLines.
+/// The first max_points samples of a 1D signal (a window short enough to see the smoothing), as floats.
 std::vector<float> plot_samples(const std::vector<double>& values, int max_points);
 
 }  // namespace ws::ui

@@ -219,14 +219,16 @@ void ConvView::signals(const ConvPreview& p) {
     return;
   }
   SectionTitle("Input and output");
-  const int points = int(std::min<float>(2048.f, avail));
+  const int points = 256;
   std::vector<double> in(p.input.f32.begin(), p.input.f32.end());
   const std::vector<float> a = plot_samples(in, points), b = plot_samples(p.output.values, points);
-  const std::string every = in.size() > a.size() ? " (every " + std::to_string((in.size() + a.size() - 1) / a.size()) + "th sample)" : "";
-  ImGui::PlotLines("##in", a.data(), int(a.size()), 0, ("input, " + std::to_string(in.size()) + " samples" + every).c_str(),
-                   FLT_MAX, FLT_MAX, ImVec2(avail, t.px(110)));
+  const std::string first = "first " + std::to_string(a.size()) + " of " + std::to_string(in.size()) + " samples";
+  const float w = (avail - t.px(20)) / 2;  // side by side, like the 2D images
+  ImGui::PlotLines("##in", a.data(), int(a.size()), 0, ("input (" + p.input.kind + "), " + first).c_str(), FLT_MAX,
+                   FLT_MAX, ImVec2(w, t.px(90)));
+  ImGui::SameLine(0, t.px(20));
   ImGui::PlotLines("##out", b.data(), int(b.size()), 0, ("output: " + p.output_source).c_str(), FLT_MAX, FLT_MAX,
-                   ImVec2(avail, t.px(110)));
+                   ImVec2(w, t.px(90)));
 }
 
 void ConvView::tile_map(const ConvPreview& p) {

@@ -28,7 +28,6 @@ SimOutput conv_model(const VariantInfo& v, const Input& in, const LaunchConfig& 
   out.trace.n = in.n();
   out.trace.type = in.type;
   out.trace.launch = LaunchConfig{s.g.threads(), s.g.blocks()};
-  out.trace.interleaving = s.g.describe();
   const std::vector<float> p = simulate_conv(s.g, in.f32, s.mask, trace_block, trace_block >= 0 ? &out.trace : nullptr);
   out.output.assign(p.begin(), p.end());
   out.output_rows = s.g.dims == 2 ? s.g.height : 0;

@@ -44,6 +44,11 @@ ConvPreview make_conv_preview(const ConvPreviewKey& key, const Report* shown) {
           p.output.rows = it->output_rows;
           p.output.cols = it->output_cols;
           p.output_source = "last run (" + it->backend + ", " + it->status + ")";
+          const auto& m = it->metrics.values;
+          if (it->metrics.collected && m.count("dram__bytes_read.sum") && m.count("dram__bytes_write.sum")) {
+            p.dram_read = m.at("dram__bytes_read.sum");
+            p.dram_write = m.at("dram__bytes_write.sum");
+          }
           return p;
         }
     p.output = hooks->reference(*v, key.params, p.input);

@@ -37,6 +37,8 @@ struct ConvPreview {
   std::string output_source;  ///< "CPU reference" or "last run (cuda, ...)"
   ConvSetup setup;
   ArrayTraffic traffic;     ///< conv_analysis over the whole array for the setup's tile and mask
+  /// DRAM bytes of the last run (CUPTI dram__bytes_read.sum / dram__bytes_write.sum), -1 when not measured.
+  double dram_read = -1, dram_write = -1;
 };
 
 /// Largest array the tab previews: 2^22 elements (4 Mpixels, a 2048 x 2048 image).

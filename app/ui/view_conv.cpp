@@ -157,9 +157,13 @@ void ConvView::analysis(const ConvPreview& p) {
     ImGui::EndTable();
   }
   const double mib = 1024.0 * 1024.0;
+  const std::string measured =
+      p.dram_read >= 0 ? "Measured on the last run: DRAM read " + fixed(p.dram_read / mib, 2) + " MiB, written " +
+                             fixed(p.dram_write / mib, 2) + " MiB."
+                       : "Measured DRAM bytes appear here after a GPU run with CUPTI metrics.";
   TextDim("DRAM at least: input + output = " + fixed(2.0 * double(g.outputs()) * 4 / mib, 2) + " MiB; the basic kernel issues " +
           std::to_string(a.accesses) + " global loads of N, a tiled kernel " + std::to_string(a.loaded) +
-          " (halo loads counted once per tile). Measured DRAM bytes: run with CUPTI metrics on the GPU.", true);
+          " (halo loads counted once per tile). " + measured, true);
 }
 
 void ConvView::image(const char* title, ImageTexture& tex, const std::vector<double>& values, std::int64_t rows,

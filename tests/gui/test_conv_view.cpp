@@ -87,3 +87,31 @@ TEST(ConvPreview, GreyPixelsAndPlotSamples) {
 
 }  // namespace
 }  // namespace ws::ui
+
+namespace ws::ui {
+namespace {
+
+TEST(ConvPreview, MeasuredDramBytesOfTheLastRun) {
+  ConvPreviewKey k;
+  k.variant = "stevens.conv1d_basic";
+  k.n = 100;
+  k.input = "ones";
+  Report shown;
+  RunResult r;
+  r.variant = k.variant;
+  r.backend = "cuda";
+  r.status = "ok";
+  r.output.assign(100, 1.0);
+  r.output_cols = 100;
+  r.metrics.collected = true;
+  r.metrics.values["dram__bytes_read.sum"] = 400;
+  r.metrics.values["dram__bytes_write.sum"] = 416;
+  shown.runs.push_back(r);
+  const ConvPreview p = make_conv_preview(k, &shown);
+  EXPECT_EQ(p.dram_read, 400);
+  EXPECT_EQ(p.dram_write, 416);
+  EXPECT_EQ(make_conv_preview(k, nullptr).dram_read, -1);
+}
+
+}  // namespace
+}  // namespace ws::ui

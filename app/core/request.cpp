@@ -1,5 +1,6 @@
 #include "request.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <stdexcept>
@@ -60,6 +61,7 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out) {
     n = p.input.n();
   } else if (n == 0) {
     n = kDefaultN;
+    if (v->rules.max_n) n = std::min(n, v->rules.max_n);  // e.g. single-block scans: one block's section
   }
   std::string err = resolve_launch(*v, n, req.type, req.launch, DeviceShape{}, p.launch);
   if (!err.empty()) return err;
@@ -202,6 +204,8 @@ RunResult execute_prepared(const RunRequest& req, const PreparedRun& p, Backend*
     return r;
   }
   if (hooks) {
+    r.params = req.params;
+    r.params.output_path.clear();
     finish_array_run(*hooks, v, req, p.input, want, backend, r);
     return r;
   }

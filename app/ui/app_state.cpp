@@ -231,6 +231,7 @@ TraceKey AppState::trace_key() const {
   k.n = params.n();
   k.block = params.block;
   k.type = params.type;
+  k.exclusive = params.pattern.exclusive;
   k.input = kInputKinds[std::clamp(params.input, 0, 2)];
   k.seed = params.seed;
   return k;

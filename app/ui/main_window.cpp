@@ -12,7 +12,7 @@
 namespace ws::ui {
 
 const std::vector<std::string>& MainWindow::views() {
-  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory", "conv"};
+  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory", "scan", "conv"};
   return names;
 }
 
@@ -155,6 +155,7 @@ void MainWindow::draw_views(AppState& s) {
   trace_tab("Banks", "banks", banks_);
   trace_tab("Source", "source", source_);
   trace_tab("Memory", "memory", memory_);
+  trace_tab("Scan", "scan", scan_);
   if (tab("Convolution", "conv")) {
     conv_.draw(s);
     ImGui::EndTabItem();

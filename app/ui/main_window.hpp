@@ -16,6 +16,7 @@
 #include "view_banks.hpp"
 #include "view_conv.hpp"
 #include "view_memory.hpp"
+#include "view_scan.hpp"
 #include "view_source.hpp"
 #include "view_tree.hpp"
 #include "view_warps.hpp"
@@ -45,6 +46,7 @@ class MainWindow {
   BanksView banks_;
   SourceView source_;
   MemoryView memory_;
+  ScanView scan_;
   ConvView conv_;
   StatusBar status_;
   std::size_t dismissed_ = 0;  ///< messages before this index were dismissed

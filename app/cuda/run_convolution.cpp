@@ -44,8 +44,10 @@ RunResult run_convolution(CudaContext& ctx, const VariantInfo& v, const RunReque
   auto* output = static_cast<float*>(ctx.buffer("conv_output", cap * sizeof(float)));
   auto* mask = static_cast<float*>(ctx.buffer("conv_mask", s.mask.size() * sizeof(float)));
   WS_CUDA(cudaMemcpy(input, in.f32.data(), n * sizeof(float), cudaMemcpyHostToDevice));
-  if (cap > n) WS_CUDA(cudaMemset(input + n, 0, (cap - n) * sizeof(float)));  // 0.0f is all-zero bits
-  WS_CUDA(cudaMemset(output, 0xff, cap * sizeof(float)));  // NaN: an output no thread writes shows up
+  // Memsets on the run's (non-blocking) stream: on the legacy stream they would not be ordered before
+  // the kernels. 0.0f is all-zero bits; 0xff bytes are a NaN, so an output no thread writes shows up.
+  if (cap > n) WS_CUDA(cudaMemsetAsync(input + n, 0, (cap - n) * sizeof(float), ctx.stream));
+  WS_CUDA(cudaMemsetAsync(output, 0xff, cap * sizeof(float), ctx.stream));
   WS_CUDA(cudaMemcpy(mask, s.mask.data(), s.mask.size() * sizeof(float), cudaMemcpyHostToDevice));
   kernels::upload_conv_mask(s.mask.data(), int(s.mask.size()), ctx.stream);
   WS_CUDA(cudaStreamSynchronize(ctx.stream));

@@ -43,12 +43,14 @@ RunResult run_convolution(CudaContext& ctx, const VariantInfo& v, const RunReque
   auto* input = static_cast<float*>(ctx.buffer("conv_input", cap * sizeof(float)));
   auto* output = static_cast<float*>(ctx.buffer("conv_output", cap * sizeof(float)));
   auto* mask = static_cast<float*>(ctx.buffer("conv_mask", s.mask.size() * sizeof(float)));
-  WS_CUDA(cudaMemcpy(input, in.f32.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  // Every upload on the run's stream, then one sync: a legacy-stream copy from pageable memory may
+  // return before its DMA lands, and the non-blocking stream would not wait for it.
+  WS_CUDA(cudaMemcpyAsync(input, in.f32.data(), n * sizeof(float), cudaMemcpyHostToDevice, ctx.stream));
   // Memsets on the run's (non-blocking) stream: on the legacy stream they would not be ordered before
   // the kernels. 0.0f is all-zero bits; 0xff bytes are a NaN, so an output no thread writes shows up.
   if (cap > n) WS_CUDA(cudaMemsetAsync(input + n, 0, (cap - n) * sizeof(float), ctx.stream));
   WS_CUDA(cudaMemsetAsync(output, 0xff, cap * sizeof(float), ctx.stream));
-  WS_CUDA(cudaMemcpy(mask, s.mask.data(), s.mask.size() * sizeof(float), cudaMemcpyHostToDevice));
+  WS_CUDA(cudaMemcpyAsync(mask, s.mask.data(), s.mask.size() * sizeof(float), cudaMemcpyHostToDevice, ctx.stream));
   kernels::upload_conv_mask(s.mask.data(), int(s.mask.size()), ctx.stream);
   WS_CUDA(cudaStreamSynchronize(ctx.stream));
 
@@ -62,7 +64,8 @@ RunResult run_convolution(CudaContext& ctx, const VariantInfo& v, const RunReque
   RunResult r;
   r.timing = time_launches(ctx, [&] { launches = launch(a); }, req.warmup, req.repeat);
   std::vector<float> out(n);
-  WS_CUDA(cudaMemcpy(out.data(), output, n * sizeof(float), cudaMemcpyDeviceToHost));
+  WS_CUDA(cudaMemcpyAsync(out.data(), output, n * sizeof(float), cudaMemcpyDeviceToHost, ctx.stream));
+  WS_CUDA(cudaStreamSynchronize(ctx.stream));
 
   r.variant = v.id;
   r.lesson = v.lesson;

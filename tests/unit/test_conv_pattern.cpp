@@ -125,3 +125,18 @@ TEST(ConvPattern, CliRunsAndRejectsBadRequests) {
     EXPECT_EQ(std::count(o.out.begin(), o.out.end(), '\n'), 1) << o.out;
   }
 }
+
+TEST(ConvPattern, ReportOfThePatternGivesEachVariantItsOwnInput) {
+  // 1D and 2D variants in one report: each prepares its own input (defaults: 2^20 samples, 1024 x 1024).
+  const std::string out = ::testing::TempDir() + "ws_conv_report.json";
+  const Out o = cli("report --variants convolution --backend sim --repeat 1 --out " + out);
+  EXPECT_EQ(o.code, 0) << o.out;
+  std::ifstream f(out);
+  const nlohmann::json j = nlohmann::json::parse(f);
+  ASSERT_EQ(j["runs"].size(), 7u);
+  for (const auto& r : j["runs"]) {
+    EXPECT_EQ(r["status"], "ok") << r["variant"] << ": " << r["message"];
+    const bool two_d = r["variant"].get<std::string>().find("conv2d") != std::string::npos;
+    EXPECT_EQ(r["n"], 1024 * 1024) << r["variant"];  // 2^20 samples or 1024 x 1024 pixels
+  }
+}

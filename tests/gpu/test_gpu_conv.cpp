@@ -3,6 +3,8 @@
 // tiles, the slide's 7x7 example gives P[2][2] = 321, and the GPU output equals the sim model's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <memory>

@@ -7,6 +7,7 @@
 #include "registry.hpp"
 #include "report.hpp"
 #include "launch_rules.hpp"
+#include "patterns.hpp"
 #include "request.hpp"
 #include "sim/sim.hpp"
 #include "sim/trace_compare.hpp"
@@ -118,7 +119,13 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
     p.variant = find_variant(id);
     p.launch = req.launch;
     RunResult r;
-    std::string bad = resolve_launch(*p.variant, shared.input.n(), req.type, req.launch, DeviceShape{}, p.launch);
+    // Patterns that build their own input (convolution: 1D signals and 2D images) prepare it per variant
+    // (same seed and options, so the same data); the others share the report's input.
+    const PatternHooks* hooks = p.variant->pattern == "reduction" ? nullptr : find_pattern_hooks(p.variant->pattern);
+    const bool own_input = hooks && hooks->make_input;
+    PreparedRun mine;
+    std::string bad = own_input ? prepare_run(req, mine)
+                                : resolve_launch(*p.variant, shared.input.n(), req.type, req.launch, DeviceShape{}, p.launch);
     if (bad.empty() && p.variant->rules.int_only && req.type != DType::Int32) bad = id + " takes int32 only";
     if (!bad.empty()) {
       r.variant = id;
@@ -127,6 +134,8 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
       r.type = req.type;
       r.status = "skipped";  // this variant cannot take the report's launch or type: not a failure
       r.message = bad;
+    } else if (own_input) {
+      r = execute_prepared(req, mine, backend.get(), why);
     } else {
       p.launch.grid = req.launch.grid;
       std::swap(p.input, shared.input);  // lend the input without copying it

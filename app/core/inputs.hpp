@@ -15,6 +15,7 @@ struct Input {
   std::uint64_t seed = 1;  ///< random only
   std::vector<std::int32_t> i32;
   std::vector<float> f32;
+  std::int64_t rows = 0, cols = 0;  ///< 2D inputs (convolution images): rows x cols = n(); rows = 0: 1D
   std::int64_t n() const { return type == DType::Int32 ? std::int64_t(i32.size()) : std::int64_t(f32.size()); }
   const void* data() const { return type == DType::Int32 ? static_cast<const void*>(i32.data()) : static_cast<const void*>(f32.data()); }
 };

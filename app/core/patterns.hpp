@@ -33,6 +33,10 @@ struct PatternHooks {
   double (*bytes)(const VariantInfo& v, const PatternParams& p, const Input& in) = nullptr;
   /// The scalar shown as result/expected. nullptr: the last element (a scan's total), 0 if empty.
   double (*summary)(const ArrayOutput& out) = nullptr;
+  /// Patterns whose input is not n numbers from make_input/read_input_file (convolution: 2D images,
+  /// PNG/JPEG): builds the whole input from req (input kind, seed, params); n becomes its size.
+  /// "" or one line. nullptr: the reductions' inputs.
+  std::string (*make_input)(const VariantInfo& v, const RunRequest& req, Input& out) = nullptr;
   /// cpu_only variants of the pattern: computes the output on the host (timed by the caller).
   void (*run_cpu)(const VariantInfo& v, const PatternParams& p, const Input& in, ArrayOutput& out) = nullptr;
 };

@@ -48,6 +48,16 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out) {
   std::int64_t n = req.n;
   PreparedRun p;
   p.variant = v;
+  const PatternHooks* input_hooks = v->pattern == "reduction" ? nullptr : find_pattern_hooks(v->pattern);
+  if (input_hooks && input_hooks->make_input) {  // the pattern builds its own input (2D images)
+    std::string err = input_hooks->make_input(*v, req, p.input);
+    if (!err.empty()) return err;
+    err = resolve_launch(*v, p.input.n(), req.type, req.launch, DeviceShape{}, p.launch);
+    if (!err.empty()) return err;
+    p.launch.grid = req.launch.grid;
+    out = std::move(p);
+    return "";
+  }
   if (!is_generated_kind(req.input)) {
     std::string err = read_input_file(req.input, req.n, req.type, p.input);
     if (!err.empty()) return err;
@@ -136,7 +146,7 @@ RunResult execute_prepared(const RunRequest& req, const PreparedRun& p, Backend*
   RunResult r;
   r.variant = req.variant;
   r.backend = req.backend;
-  r.type = req.type;
+  r.type = p.input.type;  // req.type, unless the pattern fixes it (convolution: float32)
   r.input = req.input;
   r.seed = req.seed;
   std::string err;

@@ -45,7 +45,7 @@ CudaBackend::CudaBackend() {
     ctx_.open();
     device_.copy_gbps = measure_copy_gbps(std::size_t(256) << 20, 10);
     for (auto table : {kernels::epita_launchers(), kernels::harris_launchers(), kernels::cs121_launchers(),
-                       kernels::amp_launchers(), kernels::cub_launchers()})
+                       kernels::amp_launchers(), kernels::cub_launchers(), kernels::stevens_launchers()})
       for (const auto& e : table) launchers_[e.id] = e.launch;
   } catch (const std::exception& e) {
     device_.available = false;

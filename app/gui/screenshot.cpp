@@ -33,6 +33,7 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     ImGui::DestroyContext();
     return 1;
   }
+  install_gl_image_textures();
   // The picture must show the device line, so wait for the worker to open (or fail to open) it.
   if (!worker.wait_opened(std::chrono::seconds(60)))
     std::fprintf(stderr, "warpscope: the CUDA device did not open within 60 s; rendering without it\n");

@@ -12,7 +12,7 @@
 namespace ws::ui {
 
 const std::vector<std::string>& MainWindow::views() {
-  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory", "metrics", "scan"};
+  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory", "metrics", "scan", "conv"};
   return names;
 }
 
@@ -160,6 +160,10 @@ void MainWindow::draw_views(AppState& s) {
     ImGui::EndTabItem();
   }
   trace_tab("Scan", "scan", scan_);
+  if (tab("Convolution", "conv")) {
+    conv_.draw(s);
+    ImGui::EndTabItem();
+  }
   applied_view_ = s.view;
   ImGui::EndTabBar();
 }

@@ -14,6 +14,7 @@
 #include "run_worker.hpp"
 #include "status_bar.hpp"
 #include "view_banks.hpp"
+#include "view_conv.hpp"
 #include "view_memory.hpp"
 #include "view_metrics.hpp"
 #include "view_scan.hpp"
@@ -48,6 +49,7 @@ class MainWindow {
   MemoryView memory_;
   MetricsView metrics_;
   ScanView scan_;
+  ConvView conv_;
   StatusBar status_;
   std::size_t dismissed_ = 0;  ///< messages before this index were dismissed
   std::string applied_view_;   ///< the view last forced open from s.view

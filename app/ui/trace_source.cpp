@@ -9,6 +9,7 @@
 
 #include "inputs.hpp"
 #include "launch_rules.hpp"
+#include "patterns.hpp"
 #include "sim/analyses.hpp"
 #include "sim/sim.hpp"
 
@@ -32,6 +33,38 @@ void TraceState::tick(double seconds) {
   }
 }
 
+namespace {
+
+/// Convolution variants: block 0 of the variant on its own input (patterns.hpp make_input): a 1D signal
+/// of min(n, 4096) samples or a 64 x 64 image, mask 5 (box), the default tile.
+std::optional<Trace> compute_conv_trace(const VariantInfo& v, const TraceKey& key, std::string& why) {
+  const PatternHooks* hooks = find_pattern_hooks(v.pattern);
+  RunRequest req;
+  req.variant = v.id;
+  req.type = DType::Float32;
+  req.input = key.input;
+  req.seed = key.seed;
+  req.launch.block = v.id.find("conv2d") == std::string::npos ? key.block : 0;
+  if (v.id.find("conv2d") != std::string::npos) req.params.width = req.params.height = 64;
+  else req.n = std::max<std::int64_t>(1, std::min<std::int64_t>(key.n, 4096));
+  Input in;
+  LaunchConfig launch;
+  std::string err = hooks && hooks->make_input ? hooks->make_input(v, req, in) : "no convolution hooks in this build";
+  if (err.empty()) err = resolve_launch(v, in.n(), in.type, req.launch, DeviceShape{}, launch);
+  if (!err.empty()) {
+    why = "cannot trace " + v.id + ": " + err;
+    return std::nullopt;
+  }
+  try {
+    return std::move(sim::simulate(v, in, launch, req.params, 0).trace);
+  } catch (const std::exception& e) {
+    why = "the trace model of " + v.id + " failed: " + e.what();
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
 std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, std::string& why) {
   if (v.cpu_only) {
     why = v.id + " runs on the CPU: it has no threads, warps or banks to step through";
@@ -41,6 +74,7 @@ std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, st
     why = "no trace model for " + v.id + " yet (the sim backend does not model it in this build)";
     return std::nullopt;
   }
+  if (v.pattern == "convolution") return compute_conv_trace(v, key, why);
   const int block = key.block > 0 ? key.block : (v.rules.fixed_block > 0 ? v.rules.fixed_block : v.rules.default_block);
   const std::int64_t n = std::max<std::int64_t>(1, std::min(key.n, window_elems(v, block)));
   LaunchConfig launch;

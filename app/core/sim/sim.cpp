@@ -40,7 +40,7 @@ SimOutput cub_reduce(const VariantInfo& v, const Input& in, const LaunchConfig& 
 
 std::unordered_map<std::string, SimModel> build_table() {
   std::unordered_map<std::string, SimModel> t;
-  for (const auto& table : {epita_models(), harris_models(), cs121_models(), amp_models()})
+  for (const auto& table : {epita_models(), harris_models(), cs121_models(), amp_models(), stevens_reduction_models()})
     for (const auto& e : table) t[e.id] = e.model;
   t["cub.reduce"] = by_type<cub_reduce<SumI32>, cub_reduce<SumF32>>;
   return t;
@@ -103,6 +103,7 @@ RunResult SimBackend::run(const VariantInfo& v, const RunRequest& req, const Inp
     r.output = std::move(o.output);
     r.output_rows = o.output_rows;
     r.output_cols = o.output_cols;
+    if (o.trace.launch.block > 0 && o.trace.launch.grid > 0) r.launch = o.trace.launch;  // as the model ran it
     r.status = "done";
   } catch (const std::exception& e) {
     r.status = "error";

@@ -49,6 +49,7 @@ std::vector<ModelEntry> epita_models();
 std::vector<ModelEntry> harris_models();
 std::vector<ModelEntry> cs121_models();
 std::vector<ModelEntry> amp_models();
+std::vector<ModelEntry> stevens_reduction_models();  // 001_9970031c1e4143ff.txt, reduction trees
 
 /// A model of an array-pattern variant (scan, convolution, atomics): like SimModel, plus the request's
 /// pattern parameters (exclusive, mask width, tile, ...). Fills SimOutput::output with the whole output.

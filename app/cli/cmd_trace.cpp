@@ -73,8 +73,8 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
   const double expected = cpu_reference(v.op, p.input);
   if (json) {
     nlohmann::json j = trace_to_json(out.trace, ops);
-    j["result"] = out.trace.type == DType::Int32 ? nlohmann::json(std::int64_t(out.result)) : nlohmann::json(out.result);
-    j["expected"] = out.trace.type == DType::Int32 ? nlohmann::json(std::int64_t(expected)) : nlohmann::json(expected);
+    j["result"] = dtype_is_integer(out.trace.type) ? nlohmann::json(std::int64_t(out.result)) : nlohmann::json(out.result);
+    j["expected"] = dtype_is_integer(out.trace.type) ? nlohmann::json(std::int64_t(expected)) : nlohmann::json(expected);
     j["launches"] = out.launches;
     std::printf("%s\n", j.dump(2).c_str());
   } else {

@@ -19,5 +19,7 @@ std::vector<VariantInfo> harris_variants();  // 002_7b2a1433db94dde3.txt
 std::vector<VariantInfo> cs121_variants();   // 003_156a830321b56386.txt
 std::vector<VariantInfo> amp_variants();     // 004_24e80cac4a038870.txt
 std::vector<VariantInfo> cub_variants();     // library baselines
+std::vector<VariantInfo> cs121_atomics_variants();  // 003_156a830321b56386.txt, pattern "atomics"
+std::vector<VariantInfo> cub_atomics_variants();    // cub.histogram, cub.select
 
 }  // namespace ws

@@ -25,22 +25,26 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out) {
   if (req.n < 0) return "n must be positive (got " + std::to_string(req.n) + ")";
   if (req.n > kMaxN) return "n = " + std::to_string(req.n) + " is too large (the limit is 2^30 = " + std::to_string(kMaxN) + ")";
   if (v->rules.int_only && req.type != DType::Int32) return v->id + " takes int32 only (atomicMax has no float32 form)";
+  // Histograms read bytes: the default int32 request becomes uint8; float32 is refused.
+  const DType type = v->rules.bytes_input && req.type == DType::Int32 ? DType::UInt8 : req.type;
+  if (v->rules.bytes_input && type != DType::UInt8) return v->id + " reads bytes: use --type uint8 (or leave --type out)";
+  if (!v->rules.bytes_input && type == DType::UInt8) return v->id + " takes int32 or float32; uint8 input is for the histograms";
   // Launch rules first: they need only n, and a bad block must not wait for a 2^30 input to be generated.
   std::int64_t n = req.n;
   PreparedRun p;
   p.variant = v;
   if (!is_generated_kind(req.input)) {
-    std::string err = read_input_file(req.input, req.n, req.type, p.input);
+    std::string err = read_input_file(req.input, req.n, type, p.input);
     if (!err.empty()) return err;
     n = p.input.n();
   } else if (n == 0) {
-    n = kDefaultN;
+    n = v->rules.default_n ? v->rules.default_n : kDefaultN;
   }
-  std::string err = resolve_launch(*v, n, req.type, req.launch, DeviceShape{}, p.launch);
+  std::string err = resolve_launch(*v, n, type, req.launch, DeviceShape{}, p.launch);
   if (!err.empty()) return err;
   p.launch.grid = req.launch.grid;  // the device default is filled in by the backend
   if (is_generated_kind(req.input)) {
-    err = make_input(req.input, n, req.type, req.seed, p.input);
+    err = make_input(req.input, n, type, req.seed, p.input);
     if (!err.empty()) return err;
   }
   out = std::move(p);
@@ -69,7 +73,7 @@ RunResult execute_prepared(const RunRequest& req, const PreparedRun& p, Backend*
   RunResult r;
   r.variant = req.variant;
   r.backend = req.backend;
-  r.type = req.type;
+  r.type = p.input.type;  // uint8 for histograms even when the request said int32
   r.input = req.input;
   r.seed = req.seed;
   std::string err;
@@ -100,7 +104,7 @@ RunResult execute_prepared(const RunRequest& req, const PreparedRun& p, Backend*
       }
       LaunchConfig launch;
       LaunchConfig asked = req.launch;
-      err = resolve_launch(v, r.n, req.type, asked, backend->device().shape(), launch);
+      err = resolve_launch(v, r.n, r.type, asked, backend->device().shape(), launch);
       if (!err.empty()) {
         r.status = "error";
         r.message = err;

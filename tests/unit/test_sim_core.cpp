@@ -44,7 +44,7 @@ sim::SimOutput simulate(const std::string& id, const Input& in, int block = 0, i
 std::vector<const VariantInfo*> lesson(const std::string& name) {
   std::vector<const VariantInfo*> out;
   for (const auto& v : all_variants())
-    if (v.lesson == name) out.push_back(&v);
+    if (v.lesson == name && v.pattern == "reduction") out.push_back(&v);  // atomics: test_sim_atomics.cpp
   return out;
 }
 
@@ -389,6 +389,7 @@ TEST(SimCore, EveryModelTakesUnderTwoSecondsAt2To22) {
   const Input in = make("random", n);
   for (const auto& v : all_variants()) {
     if (v.cpu_only || !(v.lesson == "epita" || v.lesson == "cs121" || v.lesson == "cub")) continue;
+    if (v.pattern != "reduction") continue;  // atomics take their own inputs: test_sim_atomics.cpp
     LaunchConfig launch;
     ASSERT_TRUE(launch_for(v, n, in.type, 0, launch)) << v.id;
     const auto t0 = std::chrono::steady_clock::now();

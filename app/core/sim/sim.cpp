@@ -39,7 +39,7 @@ SimOutput cub_reduce(const VariantInfo& v, const Input& in, const LaunchConfig& 
 
 std::unordered_map<std::string, SimModel> build_table() {
   std::unordered_map<std::string, SimModel> t;
-  for (const auto& table : {epita_models(), harris_models(), cs121_models(), amp_models()})
+  for (const auto& table : {epita_models(), harris_models(), cs121_models(), amp_models(), atomics_models()})
     for (const auto& e : table) t[e.id] = e.model;
   t["cub.reduce"] = by_type<cub_reduce<SumI32>, cub_reduce<SumF32>>;
   return t;

@@ -26,6 +26,8 @@ struct SimOutput {
   double result = 0;   ///< what the variant's code computes (racy: under the stated interleaving)
   int launches = 0;    ///< kernel launches the real variant makes
   Trace trace;         ///< the traced block (empty steps when trace_block < 0)
+  std::vector<double> output;                   ///< array patterns: the whole output (empty for reductions)
+  std::int64_t output_rows = 0, output_cols = 0;  ///< rows = 0: 1D
 };
 
 /// A variant's model: runs every block of every launch on the CPU; records ops for block
@@ -42,6 +44,7 @@ std::vector<ModelEntry> epita_models();
 std::vector<ModelEntry> harris_models();
 std::vector<ModelEntry> cs121_models();
 std::vector<ModelEntry> amp_models();
+std::vector<ModelEntry> atomics_models();  // app/core/sim/models_atomics.cpp
 
 /// Sim "device": sm_count 0, so grid-stride kernels default to min(windows, 1024) blocks.
 /// The Backend for `--backend sim`: runs the model, no timing (timed = false).

@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "launch_rules.hpp"
+#include "patterns.hpp"
 #include "reference.hpp"
 #include "request.hpp"
 #include "sim/analyses.hpp"
@@ -62,15 +63,28 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
     return fail(kBadRequest, "--block-index " + std::to_string(block_index) + " is outside the grid of " +
                                  std::to_string(launch.grid) + " blocks (0.." + std::to_string(launch.grid - 1) + ")");
   if (req.backend == "cuda") return fail(kFailed, "GPU trace recording is not in this build yet; use --backend sim");
-  const sim::SimModel model = sim::find_model(v.id);
-  if (!model) return fail(kFailed, v.id + " has no sim model in this build");
+  if (!sim::has_model(v.id)) return fail(kFailed, v.id + " has no sim model in this build");
   sim::SimOutput out;
   try {
-    out = model(v, p.input, launch, int(block_index));
+    out = sim::simulate(v, p.input, launch, req.params, int(block_index));
   } catch (const std::exception& e) {
     return fail(kFailed, e.what());
   }
-  const double expected = cpu_reference(v.op, p.input);
+  // Array patterns: result/expected are the summary values (PatternHooks::summary; a scan's total).
+  double expected = 0;
+  if (const PatternHooks* h = v.pattern == "reduction" ? nullptr : find_pattern_hooks(v.pattern)) {
+    ArrayOutput want = h->reference(v, req.params, p.input), got;
+    got.values = out.output;
+    auto last = [](const ArrayOutput& a) { return a.values.empty() ? 0.0 : a.values.back(); };
+    out.result = h->summary ? h->summary(got) : last(got);
+    expected = h->summary ? h->summary(want) : last(want);
+    if (h->variant_summary) {
+      out.result = h->variant_summary(v, got);
+      expected = h->variant_summary(v, want);
+    }
+  } else {
+    expected = cpu_reference(v.op, p.input);
+  }
   if (json) {
     nlohmann::json j = trace_to_json(out.trace, ops);
     j["result"] = dtype_is_integer(out.trace.type) ? nlohmann::json(std::int64_t(out.result)) : nlohmann::json(out.result);

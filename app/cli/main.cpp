@@ -18,6 +18,16 @@ void add_run_options(CLI::App* c, RunOptions& o) {
   c->add_option("--seed", o.seed, "seed of the random input (default 1)");
   c->add_option("--backend", o.backend, "cuda | sim (default cuda)");
 }
+/// Options of the array patterns (docs/patterns.md); each pattern checks the ones it uses.
+void add_pattern_options(CLI::App* c, RunOptions& o) {
+  c->add_flag("--exclusive", o.params.exclusive, "scan: exclusive prefix sums (out[0] = 0); default inclusive");
+  c->add_option("--mask-width", o.params.mask_width, "convolution: mask width, odd (default 5)");
+  c->add_option("--tile", o.params.tile, "convolution: output tile width (default: the variant's)");
+  c->add_option("--width", o.params.width, "convolution 2D: image width");
+  c->add_option("--height", o.params.height, "convolution 2D: image height");
+  c->add_option("--mask", o.params.mask, "convolution: box | gauss | PATH of a text file (default box)");
+  c->add_option("--keep", o.params.keep_fraction, "filters: fraction of the values kept, 0..1 (default 0.5)");
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -36,6 +46,8 @@ int main(int argc, char** argv) {
   auto* run = app.add_subcommand("run", "run one variant, check it against the CPU and time it");
   run->add_option("--variant", variant, "variant id (see list)")->required();
   add_run_options(run, opts);
+  add_pattern_options(run, opts);
+  run->add_option("--output", opts.params.output_path, "array patterns: write the whole output here as text (one value per line; 2D: one row per line)");
   run->add_flag("--json", json, "one JSON object");
   run->add_flag("--csv", csv, "CSV header and one row");
 
@@ -54,6 +66,7 @@ int main(int argc, char** argv) {
   trace->add_option("--input", trace_opts.input, "random | ones | sequence | PATH of a text file of numbers (default random)");
   trace->add_option("--seed", trace_opts.seed, "seed of the random input (default 1)");
   trace->add_option("--backend", trace_opts.backend, "sim | cuda (default sim; GPU recording is not in this build yet)");
+  add_pattern_options(trace, trace_opts);
   trace->add_flag("--json", json, "one JSON object with the steps");
   trace->add_flag("--ops", with_ops, "with --json: include every thread's operations");
 
@@ -63,6 +76,7 @@ int main(int argc, char** argv) {
   report->add_option("--out", out_path, "report file to write")->required();
   report->add_option("--title", title, "report title");
   add_run_options(report, opts);
+  add_pattern_options(report, opts);
   report->add_flag("--json", json, "print the report to stdout too");
 
   try {

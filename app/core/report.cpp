@@ -40,6 +40,44 @@ T get_or(const json& j, const char* key, T fallback) {
 
 json number_or_null(bool has, double v) { return has && std::isfinite(v) ? json(v) : json(nullptr); }
 
+json element(DType t, double v) {
+  return t == DType::Int32 && std::isfinite(v) ? json(std::int64_t(v)) : number_or_null(true, v);
+}
+
+/// Array patterns (docs/patterns.md): output_rows/cols always, `output` (2D as rows) when it has at most
+/// kMaxJsonOutput elements.
+void output_to_json(const RunResult& r, json& j) {
+  if (r.output.empty() && r.output_rows == 0 && r.output_cols == 0) return;
+  j["output_rows"] = r.output_rows;
+  j["output_cols"] = r.output_cols;
+  if (r.output.size() > kMaxJsonOutput) return;
+  json out = json::array();
+  if (r.output_rows > 0 && r.output_cols > 0) {
+    for (std::int64_t y = 0; y < r.output_rows; ++y) {
+      json row = json::array();
+      for (std::int64_t x = 0; x < r.output_cols && std::size_t(y * r.output_cols + x) < r.output.size(); ++x)
+        row.push_back(element(r.type, r.output[std::size_t(y * r.output_cols + x)]));
+      out.push_back(std::move(row));
+    }
+  } else {
+    for (double v : r.output) out.push_back(element(r.type, v));
+  }
+  j["output"] = std::move(out);
+}
+
+void output_from_json(const json& j, RunResult& r) {
+  r.output_rows = get_or<std::int64_t>(j, "output_rows", 0);
+  r.output_cols = get_or<std::int64_t>(j, "output_cols", 0);
+  if (!j.contains("output") || !j["output"].is_array()) return;
+  for (const auto& e : j["output"]) {
+    if (e.is_array()) {
+      for (const auto& x : e) r.output.push_back(x.is_null() ? std::nan("") : x.get<double>());
+    } else {
+      r.output.push_back(e.is_null() ? std::nan("") : e.get<double>());
+    }
+  }
+}
+
 }  // namespace
 
 json run_to_json(const RunResult& r) {
@@ -70,6 +108,7 @@ json run_to_json(const RunResult& r) {
   j["gbps"] = number_or_null(r.timed, r.gbps);
   j["pct_theoretical"] = number_or_null(r.timed && r.pct_theoretical > 0, r.pct_theoretical);
   j["pct_copy"] = number_or_null(r.timed && r.pct_copy > 0, r.pct_copy);
+  output_to_json(r, j);
   return j;
 }
 
@@ -105,6 +144,7 @@ RunResult run_from_json(const json& j) {
   r.gbps = get_or<double>(j, "gbps", 0);
   r.pct_theoretical = get_or<double>(j, "pct_theoretical", 0);
   r.pct_copy = get_or<double>(j, "pct_copy", 0);
+  output_from_json(j, r);
   return r;
 }
 

@@ -7,6 +7,7 @@
 
 #include "device_info.hpp"
 #include "launch_rules.hpp"
+#include "pattern_runner.hpp"
 
 namespace ws::cuda {
 
@@ -38,9 +39,7 @@ CudaBackend::CudaBackend() {
   if (!device_.available) return;
   try {
     WS_CUDA(cudaSetDevice(0));
-    WS_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    WS_CUDA(cudaEventCreate(&start_));
-    WS_CUDA(cudaEventCreate(&stop_));
+    ctx_.open();
     device_.copy_gbps = measure_copy_gbps(std::size_t(256) << 20, 10);
     for (auto table : {kernels::epita_launchers(), kernels::harris_launchers(), kernels::cs121_launchers(),
                        kernels::amp_launchers(), kernels::cub_launchers()})
@@ -51,26 +50,38 @@ CudaBackend::CudaBackend() {
   }
 }
 
-CudaBackend::~CudaBackend() {
-  for (auto& [name, b] : buffers_) cudaFree(b.first);
-  if (start_) cudaEventDestroy(start_);
-  if (stop_) cudaEventDestroy(stop_);
-  if (stream_) cudaStreamDestroy(stream_);
-}
-
-void* CudaBackend::buffer(const char* name, std::size_t bytes) {
-  auto& b = buffers_[name];
-  if (b.second < bytes) {
-    if (b.first) WS_CUDA(cudaFree(b.first));
-    b.first = nullptr;
-    b.second = 0;
-    WS_CUDA(cudaMalloc(&b.first, bytes));
-    b.second = bytes;
-  }
-  return b.first;
-}
+CudaBackend::~CudaBackend() = default;
 
 RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) {
+  if (v.pattern == "reduction" || !device_.available) return run_reduction(v, req, in, launch);
+  // Array patterns: the pattern's runner (pattern_runner.hpp), with the same fault handling.
+  RunResult r;
+  try {
+    const PatternRun runner = find_pattern_run(v.pattern);
+    if (!runner) throw std::runtime_error(v.id + ": no CUDA runner for the " + v.pattern + " pattern in this build");
+    r = runner(ctx_, v, req, in, launch);
+  } catch (const std::exception& e) {
+    r = RunResult{};
+    r.status = "error";
+    r.message = e.what();
+    cudaError_t sticky = cudaDeviceSynchronize();
+    if (sticky != cudaSuccess) {
+      device_.available = false;
+      device_.error = std::string("the CUDA context was lost after ") + v.id + " faulted (" + cudaGetErrorString(sticky) + "); restart warpscope";
+    }
+  }
+  r.variant = v.id;
+  r.backend = "cuda";
+  r.device = device_.name;
+  r.n = in.n();
+  r.type = in.type;
+  r.input = in.kind;
+  r.seed = in.seed;
+  r.launch = launch;
+  return r;
+}
+
+RunResult CudaBackend::run_reduction(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) {
   RunResult r;
   r.variant = v.id;
   r.backend = "cuda";
@@ -99,27 +110,27 @@ RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const In
     const std::int64_t scratch_elems = 2 * ((n + 31) / 32 + kernels::kPadGranule);
 
     // Input, padded with the op's identity so the slides' unguarded loads read harmless values.
-    void* pristine = buffer("input", std::size_t(capacity) * elem);
+    void* pristine = ctx_.buffer("input", std::size_t(capacity) * elem);
     WS_CUDA(cudaMemcpy(pristine, in.data(), std::size_t(n) * elem, cudaMemcpyHostToDevice));
     std::vector<std::int32_t> pad(std::size_t(capacity - n), v.op == ReduceOp::Max ? INT_MIN : 0);
     if (!pad.empty())  // float 0.0f and int 0 share the bit pattern; max variants are int32 only
       WS_CUDA(cudaMemcpy(static_cast<char*>(pristine) + std::size_t(n) * elem, pad.data(), pad.size() * elem, cudaMemcpyHostToDevice));
-    void* data = v.writes_input ? buffer("work", std::size_t(capacity) * elem) : pristine;
+    void* data = v.writes_input ? ctx_.buffer("work", std::size_t(capacity) * elem) : pristine;
 
     kernels::ReduceArgs a;
     a.data = data;
     a.n = n;
     a.capacity = capacity;
-    a.scratch = buffer("scratch", std::size_t(scratch_elems) * elem);
+    a.scratch = ctx_.buffer("scratch", std::size_t(scratch_elems) * elem);
     a.scratch_elems = scratch_elems;
-    a.result = buffer("result", kernels::kResultElems * elem);
+    a.result = ctx_.buffer("result", kernels::kResultElems * elem);
     a.block = launch.block;
     a.grid = launch.grid;
     a.type = in.type;
-    a.stream = stream_;
+    a.stream = ctx_.stream;
 
     auto restore = [&] {
-      if (v.writes_input) WS_CUDA(cudaMemcpyAsync(data, pristine, std::size_t(capacity) * elem, cudaMemcpyDeviceToDevice, stream_));
+      if (v.writes_input) WS_CUDA(cudaMemcpyAsync(data, pristine, std::size_t(capacity) * elem, cudaMemcpyDeviceToDevice, ctx_.stream));
     };
     kernels::ReduceOutcome out;
     for (int i = 0; i < req.warmup; ++i) {
@@ -129,13 +140,13 @@ RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const In
     std::vector<double> samples;
     for (int i = 0; i < req.repeat; ++i) {
       restore();
-      WS_CUDA(cudaEventRecord(start_, stream_));
+      WS_CUDA(cudaEventRecord(ctx_.start, ctx_.stream));
       out = it->second(a);
-      WS_CUDA(cudaEventRecord(stop_, stream_));
-      WS_CUDA(cudaEventSynchronize(stop_));
+      WS_CUDA(cudaEventRecord(ctx_.stop, ctx_.stream));
+      WS_CUDA(cudaEventSynchronize(ctx_.stop));
       WS_CUDA(cudaGetLastError());
       float ms = 0;
-      WS_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
+      WS_CUDA(cudaEventElapsedTime(&ms, ctx_.start, ctx_.stop));
       samples.push_back(ms);
     }
     if (out.count < 1 || !out.partials) throw std::runtime_error(v.id + ": launcher returned no result");

@@ -37,8 +37,7 @@ std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, st
     why = v.id + " runs on the CPU: it has no threads, warps or banks to step through";
     return std::nullopt;
   }
-  const sim::SimModel model = sim::find_model(v.id);
-  if (!model) {
+  if (!sim::has_model(v.id)) {
     why = "no trace model for " + v.id + " yet (the sim backend does not model it in this build)";
     return std::nullopt;
   }
@@ -55,7 +54,9 @@ std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, st
     return std::nullopt;
   }
   try {
-    sim::SimOutput out = model(v, in, launch, 0);
+    PatternParams params;
+    params.exclusive = key.exclusive;
+    sim::SimOutput out = sim::simulate(v, in, launch, params, 0);
     if (out.trace.steps.empty()) {
       why = v.id + ": the model computes the result only, its trace has no steps" +
             (out.trace.interleaving.empty() ? std::string() : " (" + out.trace.interleaving + ")");

@@ -21,8 +21,10 @@ struct TraceKey {
   DType type = DType::Int32;
   std::string input;   ///< "random", "ones", "sequence"
   std::uint64_t seed = 1;
+  bool exclusive = false;  ///< scans: inclusive or exclusive (the pattern parameter that changes the trace)
   bool operator==(const TraceKey& o) const {
-    return variant == o.variant && n == o.n && block == o.block && type == o.type && input == o.input && seed == o.seed;
+    return variant == o.variant && n == o.n && block == o.block && type == o.type && input == o.input && seed == o.seed &&
+           exclusive == o.exclusive;
   }
   bool operator!=(const TraceKey& o) const { return !(*this == o); }
 };

@@ -34,7 +34,7 @@ std::int64_t warps_of(std::int64_t threads) { return (threads + 31) / 32; }
 /// Interleaving: the lanes of a warp run the statement in lock-step (all load the same old value, then
 /// all store old + 1), and warps run one after another, so each warp adds exactly 1: the count is the
 /// number of warps. Steps: load (`*d_a`), store (`*d_a = old + 1`).
-SimOutput race(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+SimOutput race(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
   SimOutput out = start(v, in, launch, trace_block);
   out.trace.interleaving = "lanes of a warp in lock-step (all read the same old value, then all write old + 1); warps one after another, so every warp adds 1";
   const std::int64_t per_block = warps_of(launch.block);
@@ -56,13 +56,14 @@ SimOutput race(const VariantInfo& v, const Input& in, const LaunchConfig& launch
     out.trace.block_result = double(per_block);
   }
   out.result = double(per_block * launch.grid);
+  out.output = {out.result};  // the counter, as the pattern's one-element output
   out.launches = 1;
   return out;
 }
 
 /// cs121.atomic_counter (slide "CUDA atomics"): `atomicAdd(d_a, 1)` by every thread, unguarded. Every
 /// increment counts; all of them are one chain on one address. Step: atomic.
-SimOutput atomic_counter(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+SimOutput atomic_counter(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
   SimOutput out = start(v, in, launch, trace_block);
   if (trace_block >= 0) {
     Recorder rec(out.trace);
@@ -75,6 +76,7 @@ SimOutput atomic_counter(const VariantInfo& v, const Input& in, const LaunchConf
     out.trace.block_result = double(launch.block);
   }
   out.result = double(std::int64_t(launch.block) * launch.grid);
+  out.output = {out.result};
   out.launches = 1;
   return out;
 }
@@ -84,7 +86,7 @@ std::vector<double> as_doubles(const std::vector<std::int64_t>& v) { return std:
 /// cs121.hist_global (slide "Computing a histogram"): `while (i < size) { atomicAdd(&hist[vals[i]], 1);
 /// i += stride; }` with stride = blockDim.x * gridDim.x. One step per pass of the loop (kit::LoopSteps
 /// folds passes past 31): the byte load, then the global atomic on its bin.
-SimOutput hist_global(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+SimOutput hist_global(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
   require_type(v, in, DType::UInt8);
   SimOutput out = start(v, in, launch, trace_block);
   const std::int64_t n = in.n(), stride = std::int64_t(launch.block) * launch.grid;
@@ -124,7 +126,7 @@ SimOutput hist_global(const VariantInfo& v, const Input& in, const LaunchConfig&
 /// the grid-stride loop does atomicAdd(&local_hist[vals[i]], 1) in shared memory; threads < 256 add
 /// local_hist[threadIdx.x] to hist[threadIdx.x] with one global atomicAdd each (zeros included).
 /// Steps: init, one per pass (folded past 31; the shared bins after each), flush.
-SimOutput hist_shared(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+SimOutput hist_shared(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
   require_type(v, in, DType::UInt8);
   if (launch.block < kHistogramBins)
     throw std::runtime_error(v.id + ": threads 0..255 zero and flush the shared bins, so the block needs at least 256 threads");
@@ -195,7 +197,7 @@ SimOutput hist_shared(const VariantInfo& v, const Input& in, const LaunchConfig&
 
 /// Library baselines, result only: CUB's kernels are not modelled at thread level (no steps); the
 /// output is what the library computes (the 256 bins, or the kept values in input order).
-SimOutput cub_histogram(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+SimOutput cub_histogram(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
   require_type(v, in, DType::UInt8);
   SimOutput out = start(v, in, launch, trace_block);
   out.trace.interleaving = "library call: result only, CUB's kernels are not modelled at thread level (no steps)";
@@ -206,7 +208,7 @@ SimOutput cub_histogram(const VariantInfo& v, const Input& in, const LaunchConfi
   return out;
 }
 
-SimOutput cub_select(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+SimOutput cub_select(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
   require_type(v, in, DType::Int32);
   SimOutput out = start(v, in, launch, trace_block);
   out.trace.interleaving = "library call: result only, CUB's kernels are not modelled at thread level (no steps)";
@@ -220,7 +222,7 @@ SimOutput cub_select(const VariantInfo& v, const Input& in, const LaunchConfig& 
 
 /// cs121.filter_global (slide "Aggregation and atomics", global memory atomics): `if (i < n && src[i] >
 /// 0) dst[atomicAdd(nres, 1)] = src[i];`. Steps: load, atomic (kept lanes), store.
-SimOutput filter_global(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+SimOutput filter_global(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
   require_type(v, in, DType::Int32);
   SimOutput out = start(v, in, launch, trace_block);
   const std::int64_t n = in.n();
@@ -270,7 +272,7 @@ SimOutput filter_global(const VariantInfo& v, const Input& in, const LaunchConfi
 /// `i = blockIdx.x * (NPER_THREAD * blockDim.x) + threadIdx.x`, `i += blockDim.x`; per round thread 0
 /// zeroes l_n, kept lanes take pos = atomicAdd(&l_n, 1), thread 0 turns l_n into the block's base with
 /// atomicAdd(nres, l_n), kept lanes write dst[pos + l_n]. Steps per round: count, reserve, store.
-SimOutput filter_shared(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+SimOutput filter_shared(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
   require_type(v, in, DType::Int32);
   SimOutput out = start(v, in, launch, trace_block);
   const std::int64_t n = in.n();
@@ -340,7 +342,7 @@ SimOutput filter_shared(const VariantInfo& v, const Input& in, const LaunchConfi
 /// lanes with a positive value), leader = __ffs(mask) - 1, the leader's atomicAdd(ctr, __popc(mask)),
 /// __shfl_sync(mask, res, leader), res + __popc(mask & ((1 << lane) - 1)). Steps: load, ballot, atomic
 /// (one per warp: its leader, adding the warp's count), broadcast, store.
-SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
   require_type(v, in, DType::Int32);
   SimOutput out = start(v, in, launch, trace_block);
   out.trace.interleaving = "__activemask() inside `if (src[i] > 0)` is taken as exactly the warp's lanes with a positive value (converged); warps in order";
@@ -415,7 +417,7 @@ SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchCon
 /// (exclusive) and, in a single-pass scan over the tiles (decoupled look-back on the status array),
 /// finds the number of values kept by all earlier tiles; every kept value goes to tile offset +
 /// cnt prefix + kept lanes below it. Output in input order. Steps: load, count, scan, look-back, store.
-SimOutput filter_scan(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+SimOutput filter_scan(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
   require_type(v, in, DType::Int32);
   if (launch.block != kFilterScanBlock)
     throw std::runtime_error(v.id + ": tiles are 256 threads x 16 values, got a block of " + std::to_string(launch.block));
@@ -493,7 +495,7 @@ SimOutput filter_scan(const VariantInfo& v, const Input& in, const LaunchConfig&
 
 }  // namespace
 
-std::vector<ModelEntry> atomics_models() {
+std::vector<PatternModelEntry> atomics_models() {
   return {
       {"cs121.race", race},
       {"cs121.atomic_counter", atomic_counter},

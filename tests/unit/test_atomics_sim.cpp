@@ -41,15 +41,30 @@ sim::SimOutput run_model(const std::string& id, const Input& in, int trace_block
   LaunchConfig launch;
   const std::string err = resolve_launch(*v, in.n(), in.type, LaunchConfig{block, 0}, DeviceShape{}, launch);
   EXPECT_EQ(err, "") << id;
-  const sim::SimModel m = sim::find_model(id);
-  EXPECT_NE(m, nullptr) << id;
-  return m(*v, in, launch, trace_block);
+  EXPECT_TRUE(sim::has_model(id)) << id;
+  return sim::simulate(*v, in, launch, PatternParams{}, trace_block);
 }
 
 std::vector<double> to_doubles(const std::vector<std::int64_t>& v) { return {v.begin(), v.end()}; }
 std::vector<double> to_doubles(const std::vector<std::int32_t>& v) { return {v.begin(), v.end()}; }
 
 }  // namespace
+
+TEST(AtomicsRegistry, HoldsExactlyTheIssuesIdsInTeachingOrder) {
+  std::vector<std::string> got;
+  for (const auto& v : all_variants())
+    if (v.pattern == "atomics") got.push_back(v.id);
+  EXPECT_EQ(got, (std::vector<std::string>{"cs121.race", "cs121.atomic_counter", "cs121.hist_global", "cs121.hist_shared",
+                                           "cs121.filter_global", "cs121.filter_shared", "cs121.filter_warp_agg",
+                                           "cs121.filter_scan", "cub.histogram", "cub.select"}));
+  EXPECT_TRUE(find_variant("cs121.race")->racy);
+  EXPECT_TRUE(find_variant("cub.histogram")->baseline);
+  EXPECT_TRUE(find_variant("cub.select")->baseline);
+  EXPECT_TRUE(find_variant("cs121.hist_shared")->rules.bytes_input);
+  EXPECT_EQ(find_variant("cs121.race")->rules.default_n, 1000000);
+  for (const char* id : {"cs121.race", "cs121.atomic_counter", "cs121.filter_global", "cs121.filter_warp_agg"})
+    EXPECT_EQ(find_variant(id)->seed, "003_156a830321b56386.txt") << id;
+}
 
 TEST(AtomicsTypes, UInt8IsAByteType) {
   DType t = DType::Int32;
@@ -216,7 +231,7 @@ TEST(AtomicsSim, HistogramTracesShowContention) {
   // The slide's kernel needs 256 threads to zero and flush the bins.
   const VariantInfo* v = find_variant("cs121.hist_shared");
   LaunchConfig bad{128, 4};
-  EXPECT_THROW(sim::find_model("cs121.hist_shared")(*v, in, bad, 0), std::runtime_error);
+  EXPECT_THROW(sim::simulate(*v, in, bad, PatternParams{}, 0), std::runtime_error);
 }
 
 TEST(AtomicsSim, FiltersEqualTheReferenceOnAwkwardSizes) {
@@ -300,7 +315,7 @@ TEST(AtomicsSim, FilterScanTilesInOrder) {
     if (first_slot < 0 || op.address < first_slot) first_slot = op.address;
   EXPECT_EQ(first_slot, kept_before);
   const VariantInfo* v = find_variant("cs121.filter_scan");
-  EXPECT_THROW(sim::find_model("cs121.filter_scan")(*v, in, LaunchConfig{128, 4}, 0), std::runtime_error);
+  EXPECT_THROW(sim::simulate(*v, in, LaunchConfig{128, 4}, PatternParams{}, 0), std::runtime_error);
 }
 
 TEST(AtomicsSim, EveryModelTakesUnderTwoSecondsAt2To22) {

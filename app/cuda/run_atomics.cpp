@@ -67,7 +67,7 @@ RunResult run_atomics(CudaContext& ctx, const VariantInfo& v, const RunRequest& 
     r.output.assign(bins.begin(), bins.end());
   } else {
     if (count < 0 || count > n) throw std::runtime_error(v.id + ": the kernel reported " + std::to_string(count) + " kept values for n = " + std::to_string(n));
-    std::vector<int> kept(std::size_t(count));
+    std::vector<int> kept(static_cast<std::size_t>(count));
     if (count > 0) WS_CUDA(cudaMemcpy(kept.data(), a.out, kept.size() * sizeof(int), cudaMemcpyDeviceToHost));
     r.output.assign(kept.begin(), kept.end());
   }

@@ -43,13 +43,14 @@ std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, st
   }
   const int block = key.block > 0 ? key.block : (v.rules.fixed_block > 0 ? v.rules.fixed_block : v.rules.default_block);
   const std::int64_t n = std::max<std::int64_t>(1, std::min(key.n, window_elems(v, block)));
+  const DType type = v.rules.bytes_input ? DType::UInt8 : key.type;  // histograms read bytes
   LaunchConfig launch;
-  if (std::string err = resolve_launch(v, n, key.type, LaunchConfig{key.block, 0}, DeviceShape{}, launch); !err.empty()) {
+  if (std::string err = resolve_launch(v, n, type, LaunchConfig{key.block, 0}, DeviceShape{}, launch); !err.empty()) {
     why = "cannot trace " + v.id + ": " + err;
     return std::nullopt;
   }
   Input in;
-  if (std::string err = make_input(key.input, n, key.type, key.seed, in); !err.empty()) {
+  if (std::string err = make_input(key.input, n, type, key.seed, in); !err.empty()) {
     why = "cannot trace " + v.id + ": " + err;
     return std::nullopt;
   }

@@ -28,7 +28,10 @@ void require_scratch(const AtomicsArgs& a, std::size_t need, const char* id) {
                              std::to_string(a.scratch_bytes));
 }
 
-/// cub.histogram: 257 levels 0, 1, .., 256 over the byte values, so bin b counts the bytes equal to b.
+// ---------------------------------------------------------------------------------------------------
+// cub.histogram. The baseline of the histograms: cub::DeviceHistogram::HistogramEven with 257 levels
+// 0, 1, .., 256 over the byte values, so bin b counts the bytes equal to b. CUB zeroes the bins, then
+// counts into per-block privatized histograms and merges them.
 std::size_t histogram_scratch(std::int64_t n) {
   std::size_t bytes = 0;
   WS_CUDA(cub::DeviceHistogram::HistogramEven(nullptr, bytes, static_cast<const unsigned char*>(nullptr), static_cast<int*>(nullptr),
@@ -44,7 +47,9 @@ AtomicsOutcome run_cub_histogram(const AtomicsArgs& a) {
   return {2};  // CUB zeroes the bins in one kernel and sweeps the samples in another
 }
 
-/// cub.select: keeps the values > 0 in input order, writes their count to the counter.
+// ---------------------------------------------------------------------------------------------------
+// cub.select. The baseline of the filters: cub::DeviceSelect::If with the predicate x > 0 keeps the
+// positive values in input order (a single-pass scan with decoupled look-back) and writes their count.
 std::size_t select_scratch(std::int64_t n) {
   std::size_t bytes = 0;
   WS_CUDA(cub::DeviceSelect::If(nullptr, bytes, static_cast<const int*>(nullptr), static_cast<int*>(nullptr), static_cast<int*>(nullptr),

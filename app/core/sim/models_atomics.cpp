@@ -384,9 +384,10 @@ SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchCon
       if (!m) continue;
       const int leader = __builtin_ffs(int(m)) - 1;
       rec->atomic(w * 32 + leader, Space::Global, 0, 0, double(__builtin_popcount(m)), kCounter);
-      rec->work(w * 32 + leader);
       ctr += __builtin_popcount(m);
     }
+    for (int t = 0; t < launch.block; ++t)
+      if (kept(t)) rec->work(t);  // the whole mask waits in atomicAggInc; only the leader issues the atomic
     rec->end();
     rec->begin("warp", "res = __shfl_sync(mask, res, leader)");
     for (int t = 0; t < launch.block; ++t)

@@ -34,7 +34,7 @@ $cli run --variant cs121.race --json > "$OUT/race.json" 2>&1
 echo "== race: $(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(j["message"])' "$OUT/race.json")"
 
 hist="$OUT/atomics-hist.json"
-$cli report --variants cs121.hist_global,cs121.hist_shared,cub.histogram --n "$HIST_N" --repeat "$REPEAT" \
+$cli report --variants cs121.hist_global,cs121.hist_shared,cs121.hist_shared_vec,cub.histogram --n "$HIST_N" --repeat "$REPEAT" \
   --title "Histograms, n = $HIST_N bytes, 256 bins" --out "$hist" 2> "$OUT/bench-hist.log"
 echo "== histograms: exit $?"
 filt="$OUT/atomics-filter.json"

@@ -28,6 +28,8 @@ std::string validate(const VariantInfo& v, const RunRequest& req) {
 
 ArrayOutput reference(const VariantInfo& v, const PatternParams&, const Input& in) {
   ArrayOutput out;
+  // prepare_run guarantees the input kind; never throw from here (execute_prepared never throws).
+  if ((atomics_kind(v.id) == AtomicsKind::Histogram) != (in.type == DType::UInt8)) return out;
   switch (atomics_kind(v.id)) {
     case AtomicsKind::Counter: out.values = {double(counter_reference(in.n()))}; break;
     case AtomicsKind::Histogram: {

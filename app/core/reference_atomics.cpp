@@ -21,7 +21,8 @@ std::string number(double v) {
 
 AtomicsKind atomics_kind(const std::string& id) {
   if (id == "cs121.race" || id == "cs121.atomic_counter") return AtomicsKind::Counter;
-  if (id == "cs121.hist_global" || id == "cs121.hist_shared" || id == "cub.histogram") return AtomicsKind::Histogram;
+  if (id == "cs121.hist_global" || id == "cs121.hist_shared" || id == "cs121.hist_shared_vec" ||
+      id == "cub.histogram") return AtomicsKind::Histogram;
   if (id == "cs121.filter_global" || id == "cs121.filter_shared" || id == "cs121.filter_warp_agg" ||
       id == "cs121.filter_scan" || id == "cub.select")
     return AtomicsKind::Filter;

@@ -63,8 +63,8 @@ TEST(GpuAtomics, AtomicCounterCountsEveryThread) {
 }
 
 TEST(GpuAtomics, HistogramsEqualTheReference) {
-  for (const char* id : {"cs121.hist_global", "cs121.hist_shared", "cub.histogram"}) {
-    for (std::int64_t n : {1LL, 31LL, 1000LL, (1LL << 20) + 7, 1LL << 28}) {
+  for (const char* id : {"cs121.hist_global", "cs121.hist_shared", "cs121.hist_shared_vec", "cub.histogram"}) {
+    for (std::int64_t n : {1LL, 31LL, 1000LL, (1LL << 20) + 7, (1LL << 24) + 13, 1LL << 28}) {
       for (int block : {0, 1024}) {
         SCOPED_TRACE(std::string(id) + " n=" + std::to_string(n) + " block=" + std::to_string(block));
         const RunResult r = run(request(id, n, block));

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <sys/wait.h>
@@ -41,7 +43,7 @@ RunRequest sim_request(const std::string& id, std::int64_t n) {
 }  // namespace
 
 TEST(AtomicsExecute, EveryVariantChecksAgainstTheReference) {
-  for (const char* id : {"cs121.atomic_counter", "cs121.hist_global", "cs121.hist_shared", "cub.histogram", "cs121.filter_global",
+  for (const char* id : {"cs121.atomic_counter", "cs121.hist_global", "cs121.hist_shared", "cs121.hist_shared_vec", "cub.histogram", "cs121.filter_global",
                          "cs121.filter_shared", "cs121.filter_warp_agg", "cs121.filter_scan", "cub.select"}) {
     SCOPED_TRACE(id);
     const std::int64_t n = std::string(id) == "cs121.atomic_counter" ? 5000 : 100003;
@@ -117,6 +119,21 @@ TEST(AtomicsCli, RunAndTraceOnTheSimBackend) {
   bool has_atomics = false;
   for (const auto& s : j["steps"]) has_atomics |= s.contains("atomics");
   EXPECT_TRUE(has_atomics);
+}
+
+TEST(AtomicsCli, LessonReportSkipsWhatCannotTakeTheSharedInput) {
+  const std::string out = ::testing::TempDir() + "ws_atomics_report.json";
+  Out o = cli("report --variants cs121 --backend sim --n 4096 --out " + out);
+  ASSERT_EQ(o.code, 0) << o.out;
+  std::ifstream f(out);
+  const auto j = nlohmann::json::parse(f);
+  std::map<std::string, std::string> status;
+  for (const auto& r : j["runs"]) status[r["variant"]] = r["status"];
+  EXPECT_EQ(status["cs121.hist_shared"], "skipped");     // int32 shared input, histograms read bytes
+  EXPECT_EQ(status["cs121.race"], "skipped");            // 4096 threads are not a multiple of 1000
+  EXPECT_EQ(status["cs121.filter_warp_agg"], "ok");
+  EXPECT_EQ(status["cs121.block_reduce"], "ok");
+  std::remove(out.c_str());
 }
 
 TEST(AtomicsCli, BadRequestsAreOneLineExit2) {

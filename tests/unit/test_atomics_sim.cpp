@@ -55,7 +55,7 @@ TEST(AtomicsRegistry, HoldsExactlyTheIssuesIdsInTeachingOrder) {
   for (const auto& v : all_variants())
     if (v.pattern == "atomics") got.push_back(v.id);
   EXPECT_EQ(got, (std::vector<std::string>{"cs121.race", "cs121.atomic_counter", "cs121.hist_global", "cs121.hist_shared",
-                                           "cs121.filter_global", "cs121.filter_shared", "cs121.filter_warp_agg",
+                                           "cs121.hist_shared_vec", "cs121.filter_global", "cs121.filter_shared", "cs121.filter_warp_agg",
                                            "cs121.filter_scan", "cub.histogram", "cub.select"}));
   EXPECT_TRUE(find_variant("cs121.race")->racy);
   EXPECT_TRUE(find_variant("cub.histogram")->baseline);
@@ -194,7 +194,7 @@ TEST(AtomicsSim, HistogramsEqualTheReferenceOnAwkwardSizes) {
     Input in;
     ASSERT_EQ(make_input("random", n, DType::UInt8, std::uint64_t(n), in), "");
     const auto want = to_doubles(histogram_reference(in));
-    for (const char* id : {"cs121.hist_global", "cs121.hist_shared", "cub.histogram"}) {
+    for (const char* id : {"cs121.hist_global", "cs121.hist_shared", "cs121.hist_shared_vec", "cub.histogram"}) {
       SCOPED_TRACE(std::string(id) + " n=" + std::to_string(n));
       const auto o = run_model(id, in, 0);
       EXPECT_EQ(compare_exact(o.output, want), "");

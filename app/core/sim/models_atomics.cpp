@@ -195,6 +195,109 @@ SimOutput hist_shared(const VariantInfo& v, const Input& in, const LaunchConfig&
   return out;
 }
 
+/// cs121.hist_shared_vec (beyond the slide; kernels/atomics/cs121_atomics.cu): per-warp shared bins
+/// (warp w's bin b at shared word w * 256 + b) zeroed by a block-stride loop; a grid-stride loop over
+/// 16-byte chunks c (one uint4 load: words 4c .. 4c+3), 16 shared atomics per chunk; block 0's threads
+/// < size % 16 count the tail bytes; threads < 256 sum their bin over the warps and do one global
+/// atomicAdd. Steps: init, one per pass (folded past 31), tail (block 0), merge.
+SimOutput hist_shared_vec(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
+  require_type(v, in, DType::UInt8);
+  if (launch.block < kHistogramBins || launch.block % 32 != 0)
+    throw std::runtime_error(v.id + ": threads 0..255 merge the per-warp bins, so the block needs at least 256 threads (whole warps)");
+  SimOutput out = start(v, in, launch, trace_block);
+  const std::int64_t n = in.n(), chunks = n / 16, stride = std::int64_t(launch.block) * launch.grid;
+  const int warps = launch.block / 32;
+  std::vector<std::int64_t> hist(kHistogramBins, 0);
+  std::vector<double> sub(std::size_t(warps) * kHistogramBins);
+  Recorder recorder(out.trace);
+  for (std::int64_t b = 0; b < launch.grid; ++b) {
+    Recorder* rec = b == trace_block ? &recorder : nullptr;
+    std::fill(sub.begin(), sub.end(), 0.0);
+    if (rec) {
+      rec->begin("load", "warp_hist[*] = 0 (block-stride loop)");
+      for (std::size_t j = 0; j < sub.size(); ++j) {
+        rec->store(int(j % std::size_t(launch.block)), Space::Shared, int(j / std::size_t(launch.block)), std::int64_t(j), 0.0);
+        rec->work(int(j % std::size_t(launch.block)));
+      }
+      Step& s = out.trace.steps.back();
+      s.has_shared = true;
+      s.shared_after = sub;
+      rec->end();
+    }
+    const std::int64_t first = b * launch.block;
+    const std::int64_t passes = first < chunks ? (chunks - first + stride - 1) / stride : 0;
+    LoopSteps steps(rec, "atomic", "pass", passes);
+    for (std::int64_t k = 0; k < passes; ++k) {
+      steps.before(k);
+      const std::int64_t base = first + k * stride;
+      for (int t = 0; t < launch.block && base + t < chunks; ++t) {
+        const std::int64_t c = base + t;
+        const std::int64_t w = t / 32;
+        if (rec) {
+          for (int q = 0; q < 4; ++q) rec->load(t, Space::Global, 0, 4 * c + q, double(in.u8[std::size_t(16 * c + 4 * q)]), 0);
+          rec->work(t);
+        }
+        for (int j = 0; j < 16; ++j) {
+          const int bin = in.u8[std::size_t(16 * c + j)];
+          sub[std::size_t(w * kHistogramBins + bin)] += 1;
+          if (rec) rec->atomic(t, Space::Shared, 1 + j, w * kHistogramBins + bin, 1.0);
+        }
+      }
+      if (rec) {
+        Step& s = out.trace.steps.back();
+        s.has_shared = true;
+        s.shared_after = sub;
+      }
+      steps.after(k);
+    }
+    if (b == 0) {
+      const int tail = int(n % 16);
+      if (rec && tail) rec->begin("atomic", "tail: atomicAdd(&mine[vals[chunks * 16 + threadIdx.x]], 1) (threads < size % 16)");
+      for (int t = 0; t < tail; ++t) {
+        const int bin = in.u8[std::size_t(chunks * 16 + t)];
+        sub[std::size_t(bin)] += 1;  // threads < 16 are in warp 0
+        if (rec) {
+          rec->load(t, Space::Global, 0, (chunks * 16 + t) / 4, double(bin), 0);
+          rec->atomic(t, Space::Shared, 1, bin, 1.0);
+          rec->work(t);
+        }
+      }
+      if (rec && tail) {
+        Step& s = out.trace.steps.back();
+        s.has_shared = true;
+        s.shared_after = sub;
+        rec->end();
+      }
+    }
+    double block_count = 0;
+    if (rec) rec->begin("combine", "sum of warp_hist[w * 256 + threadIdx.x] over warps; atomicAdd(&hist[threadIdx.x], sum)");
+    for (int t = 0; t < kHistogramBins; ++t) {
+      double sum = 0;
+      for (int w = 0; w < warps; ++w) {
+        sum += sub[std::size_t(w * kHistogramBins + t)];
+        if (rec) rec->load(t, Space::Shared, w, w * kHistogramBins + t, sub[std::size_t(w * kHistogramBins + t)]);
+      }
+      hist[std::size_t(t)] += std::int64_t(sum);
+      block_count += sum;
+      if (rec) {
+        rec->atomic(t, Space::Global, warps, t, sum, kOut);
+        rec->work(t);
+      }
+    }
+    if (rec) {
+      Step& s = out.trace.steps.back();
+      s.has_shared = true;
+      s.shared_after = sub;
+      rec->end();
+      out.trace.block_result = block_count;
+    }
+  }
+  out.output = as_doubles(hist);
+  out.result = double(n);
+  out.launches = 1;
+  return out;
+}
+
 /// Library baselines, result only: CUB's kernels are not modelled at thread level (no steps); the
 /// output is what the library computes (the 256 bins, or the kept values in input order).
 SimOutput cub_histogram(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
@@ -502,6 +605,7 @@ std::vector<PatternModelEntry> atomics_models() {
       {"cs121.atomic_counter", atomic_counter},
       {"cs121.hist_global", hist_global},
       {"cs121.hist_shared", hist_shared},
+      {"cs121.hist_shared_vec", hist_shared_vec},
       {"cub.histogram", cub_histogram},
       {"cs121.filter_global", filter_global},
       {"cs121.filter_shared", filter_shared},

@@ -49,6 +49,9 @@ RunResult run_atomics(CudaContext& ctx, const VariantInfo& v, const RunRequest& 
   a.block = launch.block;
   a.grid = launch.grid;
   a.stream = ctx.stream;
+  // The pageable upload's DMA may still be in flight on the legacy stream, which does not order with
+  // the backend's non-blocking stream: finish it before any launch.
+  WS_CUDA(cudaDeviceSynchronize());
 
   kernels::AtomicsOutcome outcome;
   RunResult r;

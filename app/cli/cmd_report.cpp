@@ -14,7 +14,7 @@
 namespace ws::cli {
 
 namespace {
-/// The variant ids `which` names: "all", a lesson id, or comma-separated ids. "" error or one line.
+/// The variant ids `which` names: "all", a lesson id, a pattern, or comma-separated ids. "" error or one line.
 std::string select(const std::string& which, std::vector<std::string>& ids) {
   if (which == "all") {
     for (const auto& v : all_variants()) ids.push_back(v.id);
@@ -22,6 +22,9 @@ std::string select(const std::string& which, std::vector<std::string>& ids) {
   }
   for (const auto& v : all_variants())
     if (v.lesson == which) ids.push_back(v.id);
+  if (!ids.empty()) return "";
+  for (const auto& v : all_variants())  // a pattern: "reduction", "scan", "convolution", "atomics"
+    if (v.pattern == which) ids.push_back(v.id);
   if (!ids.empty()) return "";
   std::stringstream ss(which);
   std::string id;

@@ -30,6 +30,9 @@ void print_table(const Trace& t, const sim::SimOutput& o, double expected) {
   std::printf("  result %s (reference %s), %d launch%s, traced block contributes %s\n",
               format_value(t.type, o.result).c_str(), format_value(t.type, expected).c_str(), o.launches,
               o.launches == 1 ? "" : "es", format_value(t.type, t.block_result).c_str());
+  if (o.additions >= 0)  // scans: the work count against the sequential scan (001, "Work Efficiency Analysis")
+    std::printf("  additions: %lld in the whole run (the sequential scan does n - 1 = %lld)\n", (long long)o.additions,
+                (long long)(t.n > 0 ? t.n - 1 : 0));
   if (t.steps.empty()) {
     std::printf("  no steps: this variant's sim model gives its result only\n");
     return;
@@ -90,6 +93,7 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
     j["result"] = dtype_is_integer(out.trace.type) ? nlohmann::json(std::int64_t(out.result)) : nlohmann::json(out.result);
     j["expected"] = dtype_is_integer(out.trace.type) ? nlohmann::json(std::int64_t(expected)) : nlohmann::json(expected);
     j["launches"] = out.launches;
+    if (out.additions >= 0) j["additions"] = out.additions;
     std::printf("%s\n", j.dump(2).c_str());
   } else {
     print_table(out.trace, out, expected);

@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
 
   std::string which = "all", out_path, title;
   auto* report = app.add_subcommand("report", "run several variants and write a versioned JSON report");
-  report->add_option("--variants", which, "all | a lesson id (epita, harris, cs121, amp) | comma-separated ids (default all)");
+  report->add_option("--variants", which, "all | a lesson id (epita, harris, cs121, amp, stevens) | a pattern (reduction, scan, ...) | comma-separated ids (default all)");
   report->add_option("--out", out_path, "report file to write")->required();
   report->add_option("--title", title, "report title");
   add_run_options(report, opts);

@@ -1,5 +1,6 @@
 #include "request.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <stdexcept>
@@ -54,6 +55,7 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out) {
     n = p.input.n();
   } else if (n == 0) {
     n = v->rules.default_n ? v->rules.default_n : kDefaultN;
+    if (v->rules.max_n) n = std::min(n, v->rules.max_n);  // e.g. single-block scans: one block's section
   }
   std::string err = resolve_launch(*v, n, type, req.launch, DeviceShape{}, p.launch);
   if (!err.empty()) return err;

@@ -20,6 +20,8 @@ RunRequest RunParams::to_request(const std::string& variant) const {
   r.input = kInputKinds[std::clamp(input, 0, 2)];
   r.seed = seed;
   r.backend = "cuda";
+  r.params = pattern;
+  r.params.output_path.clear();  // the GUI keeps outputs in its results, never writes them
   return r;
 }
 
@@ -229,6 +231,7 @@ TraceKey AppState::trace_key() const {
   k.n = params.n();
   k.block = params.block;
   k.type = params.type;
+  k.exclusive = params.pattern.exclusive;
   k.input = kInputKinds[std::clamp(params.input, 0, 2)];
   k.seed = params.seed;
   return k;

@@ -12,7 +12,7 @@
 namespace ws::ui {
 
 const std::vector<std::string>& MainWindow::views() {
-  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory", "atomics"};
+  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory", "scan", "atomics"};
   return names;
 }
 
@@ -155,6 +155,7 @@ void MainWindow::draw_views(AppState& s) {
   trace_tab("Banks", "banks", banks_);
   trace_tab("Source", "source", source_);
   trace_tab("Memory", "memory", memory_);
+  trace_tab("Scan", "scan", scan_);
   trace_tab("Atomics", "atomics", atomics_);
   applied_view_ = s.view;
   ImGui::EndTabBar();

@@ -16,6 +16,7 @@
 #include "view_atomics.hpp"
 #include "view_banks.hpp"
 #include "view_memory.hpp"
+#include "view_scan.hpp"
 #include "view_source.hpp"
 #include "view_tree.hpp"
 #include "view_warps.hpp"
@@ -24,7 +25,7 @@ namespace ws::ui {
 
 class MainWindow {
  public:
-  /// Names of the centre tabs, for --view ("results" first, then tree, warps, banks, source, memory, atomics).
+  /// Names of the centre tabs, for --view ("results" first, then tree, warps, banks, source, memory, scan, atomics).
   static const std::vector<std::string>& views();
   /// Moves queued runs to the worker and finished results, progress and the device into `s`.
   /// On the first snapshot with no device, opens the newest report in `reports_dir` as a replay.
@@ -45,6 +46,7 @@ class MainWindow {
   BanksView banks_;
   SourceView source_;
   MemoryView memory_;
+  ScanView scan_;
   AtomicsView atomics_;
   StatusBar status_;
   std::size_t dismissed_ = 0;  ///< messages before this index were dismissed

@@ -114,6 +114,12 @@ void ParametersPanel::draw(AppState& s) {
     ItemTooltip("random: int32 in [-1000, 1000] or float32 in [0, 1) from the seed; ones: every element 1 "
                 "(the sum is n); sequence: i % 16");
   }
+  // scan: inclusive or exclusive (docs/patterns.md)
+  if (v && v->pattern == "scan") {
+    flow.next(label_w("exclusive") + t.px(30));
+    ImGui::Checkbox("exclusive", &p.pattern.exclusive);
+    ItemTooltip("exclusive scan: out[0] = 0, out[i] = x[0] + ... + x[i-1]; off: inclusive, out[i] = x[0] + ... + x[i]");
+  }
   // seed
   {
     flow.next(label_w("seed") + t.px(110));

@@ -234,6 +234,7 @@ TraceKey AppState::trace_key() const {
   k.exclusive = params.pattern.exclusive;
   k.input = kInputKinds[std::clamp(params.input, 0, 2)];
   k.seed = params.seed;
+  k.keep = params.pattern.keep_fraction;  // filters: the kept fraction shapes the trace
   return k;
 }
 

@@ -9,6 +9,7 @@
 
 #include "inputs.hpp"
 #include "launch_rules.hpp"
+#include "reference_atomics.hpp"
 #include "sim/analyses.hpp"
 #include "sim/sim.hpp"
 
@@ -50,7 +51,9 @@ std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, st
     return std::nullopt;
   }
   Input in;
-  if (std::string err = make_input(key.input, n, type, key.seed, in); !err.empty()) {
+  const bool filter_keep = atomics_kind(v.id) == AtomicsKind::Filter && key.input == "random";  // --keep shapes it
+  if (std::string err = filter_keep ? make_filter_input(n, key.keep, key.seed, in) : make_input(key.input, n, type, key.seed, in);
+      !err.empty()) {
     why = "cannot trace " + v.id + ": " + err;
     return std::nullopt;
   }

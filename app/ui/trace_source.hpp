@@ -22,9 +22,10 @@ struct TraceKey {
   std::string input;   ///< "random", "ones", "sequence"
   std::uint64_t seed = 1;
   bool exclusive = false;  ///< scans: inclusive or exclusive (the pattern parameter that changes the trace)
+  double keep = 0.5;       ///< filters: fraction of the random values kept (--keep)
   bool operator==(const TraceKey& o) const {
     return variant == o.variant && n == o.n && block == o.block && type == o.type && input == o.input && seed == o.seed &&
-           exclusive == o.exclusive;
+           exclusive == o.exclusive && keep == o.keep;
   }
   bool operator!=(const TraceKey& o) const { return !(*this == o); }
 };

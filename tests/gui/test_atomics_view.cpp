@@ -92,3 +92,24 @@ TEST(AtomicsView, HistogramTracesReadBytes) {
 
 }  // namespace
 }  // namespace ws::ui
+
+namespace ws::ui {
+namespace {
+
+TEST(AtomicsView, FilterTracesFollowTheKeptFraction) {
+  TraceKey key;
+  key.variant = "cs121.filter_global";
+  key.n = 256;
+  key.input = "random";
+  std::string why;
+  for (double keep : {0.0, 1.0}) {
+    key.keep = keep;
+    const auto tr = compute_trace(*find_variant(key.variant), key, why);
+    ASSERT_TRUE(tr) << why;
+    const AtomicsPicture p = atomics_picture(*tr, tr->steps.at(1));  // the atomic step
+    EXPECT_EQ(p.step.ops, keep == 0.0 ? 0 : 256) << keep;
+  }
+}
+
+}  // namespace
+}  // namespace ws::ui

@@ -6,7 +6,8 @@
 #   filters on 2^28 int32 with half the values kept (bar: best >= 0.9x cub.select);
 #   the slide's plot: every filter's GB/s against the kept fraction 0, 0.1, .., 1 (n = 2^26 by default).
 # Everything goes to $OUT: logs, the reports (JSON), atomics-bench.md (tables and the bars) and
-# atomics-sweep.csv (keep, variant, GB/s, ms).
+# atomics-sweep.csv (keep, variant, GB/s, ms). WS_SKIP_TESTS=1 / WS_SKIP_BENCH=1 / WS_SKIP_SWEEP=1 split the
+# work over several device calls (10 minutes each); WS_HIST_N, WS_FILTER_N, WS_SWEEP_N, WS_BENCH_REPEAT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-$PWD/out}"
@@ -29,6 +30,8 @@ if [ "${WS_SKIP_TESTS:-0}" != 1 ]; then
   grep -E "tests passed|tests failed|\(Failed\)|\[ gpu" "$OUT/gpu-tests-atomics.log" | tail -30
 fi
 
+[ "${WS_SKIP_BENCH:-0}" = 1 ] && exit 0  # split long sessions: tests in one call, benchmarks in the next
+
 # The race, as the slide shows it (1000 x 1000 threads, expected 1,000,000).
 $cli run --variant cs121.race --json > "$OUT/race.json" 2>&1
 echo "== race: $(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(j["message"])' "$OUT/race.json")"
@@ -43,7 +46,8 @@ $cli report --variants cs121.filter_global,cs121.filter_shared,cs121.filter_warp
 echo "== filters: exit $?"
 
 echo "keep,variant,gbps,median_ms,status" > "$OUT/atomics-sweep.csv"
-for keep in 0 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1; do
+[ "${WS_SKIP_SWEEP:-0}" = 1 ] && KEEPS="" || KEEPS="${WS_SWEEP_KEEPS:-0 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1}"
+for keep in $KEEPS; do
   f="$OUT/atomics-sweep-$keep.json"
   $cli report --variants cs121.filter_global,cs121.filter_shared,cs121.filter_warp_agg,cs121.filter_scan,cub.select \
     --n "$SWEEP_N" --keep "$keep" --repeat "${WS_SWEEP_REPEAT:-10}" --out "$f" 2>> "$OUT/bench-sweep.log"

@@ -203,6 +203,8 @@ RunResult execute_prepared(const RunRequest& req, const PreparedRun& p, Backend*
     return r;
   }
   if (hooks) {
+    r.params = req.params;
+    r.params.output_path.clear();
     finish_array_run(*hooks, v, req, p.input, want, backend, r);
     return r;
   }

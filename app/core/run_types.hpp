@@ -60,6 +60,7 @@ struct RunResult {
   /// `result` / `expected` hold a summary value (PatternHooks::summary: by default the last element).
   std::vector<double> output;
   std::int64_t output_rows = 0, output_cols = 0;
+  PatternParams params;         ///< array patterns: the request's params (report JSON "params"; output_path not kept)
 };
 
 /// Sets status/message from result, expected and the variant's flags (racy, cautionary model).

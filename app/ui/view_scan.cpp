@@ -70,7 +70,7 @@ void ScanView::draw(AppState& s) {
       if (frac > 0) dl->AddRectFilled(ImVec2(x0, o.y), ImVec2(x0 + (x1 - x0) * frac, o.y + h), ImGui::GetColorU32(th.colors().ok));
       if (cell >= th.px(40)) {
         const std::string t = std::to_string(st.active_lanes[std::size_t(w)]) + "/32";
-        dl->AddText(ImVec2(x0 + th.px(4), o.y + (h - ImGui::GetFontSize()) * 0.5f), ImGui::GetColorU32(th.colors().badge_text), t.c_str());
+        dl->AddText(ImVec2(x0 + th.px(4), o.y + (h - ImGui::GetFontSize()) * 0.5f), ImGui::GetColorU32(th.colors().text), t.c_str());
       }
     }
   }
@@ -90,9 +90,10 @@ void ScanView::draw(AppState& s) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float gutter = th.px(70);
   const float slot_w = std::max((avail.x - gutter - th.px(8)) / float(slots), th.px(12));
-  const float box_h = th.px(28);
-  const float gap = std::clamp(avail.y - 2 * box_h - th.px(40), th.px(60), th.px(320));
-  ImGui::Dummy(ImVec2(gutter + slot_w * float(slots), 2 * box_h + gap + th.px(24)));
+  // Small windows (a projector's 1280x720) shrink the boxes and the gap before anything scrolls.
+  const float box_h = std::clamp((avail.y - th.px(24)) * 0.25f, th.px(16), th.px(28));
+  const float gap = std::clamp(avail.y - 2 * box_h - th.px(24), th.px(20), th.px(320));
+  ImGui::Dummy(ImVec2(gutter + slot_w * float(slots), 2 * box_h + gap + th.px(20)));
   const ImVec2 o = ImGui::GetItemRectMin();
   ImDrawList* cdl = ImGui::GetWindowDrawList();
   const float top_y = o.y, bot_y = o.y + box_h + gap;

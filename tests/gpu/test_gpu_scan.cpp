@@ -101,12 +101,16 @@ TEST_P(GpuScan, Float32WithinRounding) {
     }
 }
 
-// The look-back across many tiles: 2^26 int32 (16384 tiles of 4096) against the reference.
+// The look-back across many tiles: 2^26 + 5 int32 (16385 tiles of 4096) against the reference.
 TEST(GpuScanLarge, DecoupledLookbackAndHierarchicalAt2To26) {
-  for (const char* id : {"scan.decoupled_lookback", "stevens.scan_hierarchical", "cub.scan"}) {
-    RunResult r = run_once(*find_variant(id), std::int64_t(1) << 26, DType::Int32, 0, false);
-    EXPECT_EQ(r.status, "ok") << id << ": " << r.message;
-  }
+  for (const char* id : {"scan.decoupled_lookback", "stevens.scan_hierarchical", "cub.scan"})
+    for (bool ex : {false, true}) {
+      RunResult r = run_once(*find_variant(id), (std::int64_t(1) << 26) + 5, DType::Int32, 0, ex);
+      EXPECT_EQ(r.status, "ok") << id << (ex ? " exclusive" : "") << ": " << r.message;
+    }
+  // float32 across 4097 tiles: the look-back's sums stay within the scan's rounding tolerance.
+  RunResult f = run_once(*find_variant("scan.decoupled_lookback"), (std::int64_t(1) << 24) + 3, DType::Float32, 0, false);
+  EXPECT_EQ(f.status, "ok") << f.message;
 }
 
 INSTANTIATE_TEST_SUITE_P(Scans, GpuScan, ::testing::ValuesIn(scan_ids()),

@@ -77,7 +77,10 @@ TEST(PatternPlumbing, ReportJsonCarriesSmallOutputsOnly) {
   r.output = {1, 2, 3, 4, 5, 6};
   r.output_rows = 2;
   r.output_cols = 3;
+  r.params.exclusive = true;
   nlohmann::json j = run_to_json(r);
+  EXPECT_EQ(j["params"]["exclusive"], true);
+  EXPECT_TRUE(run_from_json(j).params.exclusive);
   ASSERT_TRUE(j.contains("output"));
   EXPECT_EQ(j["output"].dump(), "[[1,2,3],[4,5,6]]");
   EXPECT_EQ(j["output_rows"], 2);

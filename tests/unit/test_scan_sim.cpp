@@ -5,7 +5,10 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
 #include <set>
+#include <sys/wait.h>
 
 #include "launch_rules.hpp"
 #include "patterns.hpp"
@@ -224,4 +227,34 @@ TEST(ScanSim, Float32ToleranceCatchesALostElement) {
   // Drop one element's contribution from out[100] on: the first wrong output is named.
   for (std::size_t i = 100; i < o.output.size(); ++i) o.output[i] -= in.f32[100];
   EXPECT_EQ(check("stevens.scan_hierarchical", in, o, false).rfind("out[100] = ", 0), 0u);
+}
+
+namespace {
+int run_cli(const std::string& args, std::string& out) {
+  std::string cmd = std::string(WS_CLI_PATH) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  char buf[4096];
+  out.clear();
+  while (p && fgets(buf, sizeof buf, p)) out += buf;
+  const int status = p ? pclose(p) : -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+}  // namespace
+
+TEST(ScanCli, RunOutputAndTraceAdditions) {
+  const std::string in = write_temp("slide.txt", "3 1 7 0 4 1 6 3\n");
+  const std::string out = ::testing::TempDir() + "/scan_out.txt";
+  std::string text;
+  ASSERT_EQ(run_cli("run --variant stevens.kogge_stone_db --backend sim --exclusive --input " + in + " --output " + out, text), 0) << text;
+  std::ifstream f(out);
+  std::string all((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(all, "0\n3\n4\n11\n11\n15\n16\n22\n");
+  ASSERT_EQ(run_cli("trace --variant stevens.kogge_stone --input " + in + " --block 32 --json", text), 0) << text;
+  const auto j = nlohmann::json::parse(text);
+  EXPECT_EQ(j["additions"], 17);
+  EXPECT_EQ(j["steps"].size(), 5u);
+  ASSERT_EQ(run_cli("trace --variant stevens.brent_kung --input " + in + " --block 32", text), 0) << text;
+  EXPECT_NE(text.find("additions: 11 in the whole run (the sequential scan does n - 1 = 7)"), std::string::npos) << text;
+  EXPECT_EQ(run_cli("run --variant stevens.scan_naive --backend sim --n 2000000", text), 2);
+  EXPECT_NE(text.find("2^20"), std::string::npos) << text;
 }

@@ -4,6 +4,7 @@
 
 #include "backend_factory.hpp"
 #include "commands.hpp"
+#include "patterns.hpp"
 #include "registry.hpp"
 #include "report.hpp"
 #include "launch_rules.hpp"
@@ -119,14 +120,25 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
     p.variant = find_variant(id);
     p.launch = req.launch;
     RunResult r;
-    // Patterns that build their own input (convolution: 1D signals and 2D images) prepare it per variant
-    // (same seed and options, so the same data); the others share the report's input.
+    // Patterns that build their own input (convolution: 1D signals and 2D images; atomics: bytes for
+    // histograms, --keep for filters) prepare it per variant (same seed and options, so the same data);
+    // the others share the report's input.
     const PatternHooks* hooks = p.variant->pattern == "reduction" ? nullptr : find_pattern_hooks(p.variant->pattern);
-    const bool own_input = hooks && hooks->make_input;
+    const bool own_input = hooks && (hooks->build_input || hooks->make_input);
     PreparedRun mine;
     std::string bad = own_input ? prepare_run(req, mine)
                                 : resolve_launch(*p.variant, shared.input.n(), req.type, req.launch, DeviceShape{}, p.launch);
     if (bad.empty() && p.variant->rules.int_only && req.type != DType::Int32) bad = id + " takes int32 only";
+    // Array patterns: the shared input must be of the variant's kind (histograms read bytes), and the
+    // pattern's own checks apply to the shared n (e.g. the race's n / block blocks).
+    if (bad.empty() && p.variant->rules.bytes_input != (shared.input.type == DType::UInt8))
+      bad = id + (p.variant->rules.bytes_input ? " reads bytes: the report's input is not uint8" : " does not take the report's uint8 input");
+    if (bad.empty() && p.variant->pattern != "reduction")
+      if (const PatternHooks* h = find_pattern_hooks(p.variant->pattern); h && h->validate) {
+        RunRequest q = req;
+        q.n = shared.input.n();
+        bad = h->validate(*p.variant, q);
+      }
     if (!bad.empty()) {
       r.variant = id;
       r.lesson = p.variant->lesson;

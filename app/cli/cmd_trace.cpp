@@ -98,13 +98,17 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
     auto last = [](const ArrayOutput& a) { return a.values.empty() ? 0.0 : a.values.back(); };
     out.result = h->summary ? h->summary(got) : last(got);
     expected = h->summary ? h->summary(want) : last(want);
+    if (h->variant_summary) {
+      out.result = h->variant_summary(v, got);
+      expected = h->variant_summary(v, want);
+    }
   } else {
     expected = cpu_reference(v.op, p.input);
   }
   if (json) {
     nlohmann::json j = trace_to_json(out.trace, ops);
-    j["result"] = out.trace.type == DType::Int32 ? nlohmann::json(std::int64_t(out.result)) : nlohmann::json(out.result);
-    j["expected"] = out.trace.type == DType::Int32 ? nlohmann::json(std::int64_t(expected)) : nlohmann::json(expected);
+    j["result"] = dtype_is_integer(out.trace.type) ? nlohmann::json(std::int64_t(out.result)) : nlohmann::json(out.result);
+    j["expected"] = dtype_is_integer(out.trace.type) ? nlohmann::json(std::int64_t(expected)) : nlohmann::json(expected);
     j["launches"] = out.launches;
     if (out.additions >= 0) j["additions"] = out.additions;
     if (gpu) {

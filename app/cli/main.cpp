@@ -13,7 +13,7 @@ void add_run_options(CLI::App* c, RunOptions& o) {
   c->add_option("--block", o.block, "threads per block (default: the variant's)");
   c->add_option("--grid", o.grid, "blocks (default: derived from n, or one full wave for grid-stride kernels)");
   c->add_option("--repeat", o.repeat, "timed launches; median, min and max are reported (default 10)");
-  c->add_option("--type", o.type, "int32 | float32 (default int32)");
+  c->add_option("--type", o.type, "int32 | float32 | uint8 (default int32; histograms read uint8)");
   c->add_option("--input", o.input, "random | ones | sequence | PATH of a text file of numbers (default random)");
   c->add_option("--seed", o.seed, "seed of the random input (default 1)");
   c->add_option("--backend", o.backend, "cuda | sim (default cuda)");
@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
   trace->add_option("--block", trace_opts.block, "threads per block (default: the variant's)");
   trace->add_option("--grid", trace_opts.grid, "blocks (default: derived from n; grid-stride kernels: at most 1024)");
   trace->add_option("--block-index", block_index, "which block to trace (default 0)");
-  trace->add_option("--type", trace_opts.type, "int32 | float32 (default int32)");
+  trace->add_option("--type", trace_opts.type, "int32 | float32 | uint8 (default int32; histograms read uint8)");
   trace->add_option("--input", trace_opts.input, "random | ones | sequence | PATH of a text file of numbers (default random)");
   trace->add_option("--seed", trace_opts.seed, "seed of the random input (default 1)");
   trace->add_option("--backend", trace_opts.backend, "sim | cuda (default sim; cuda records the block on the GPU with the instrumented kernels and compares it with the sim model)");

@@ -131,7 +131,7 @@ std::vector<PatternHooks> convolution_pattern_hooks() {
   PatternHooks h;
   h.pattern = "convolution";
   h.validate = validate;
-  h.make_input = make_input;
+  h.build_input = make_input;
   h.reference = reference;
   h.compare = compare;
   h.summary = summary;

@@ -36,7 +36,13 @@ struct PatternHooks {
   /// Patterns whose input is not n numbers from make_input/read_input_file (convolution: 2D images,
   /// PNG/JPEG): builds the whole input from req (input kind, seed, params); n becomes its size.
   /// "" or one line. nullptr: the reductions' inputs.
-  std::string (*make_input)(const VariantInfo& v, const RunRequest& req, Input& out) = nullptr;
+  std::string (*build_input)(const VariantInfo& v, const RunRequest& req, Input& out) = nullptr;
+  /// Like `summary`, for patterns whose summary depends on the variant (atomics: a counter's value, a
+  /// histogram's total, a filter's count). Used instead of `summary` when set.
+  double (*variant_summary)(const VariantInfo& v, const ArrayOutput& out) = nullptr;
+  /// Generated inputs ("random", "ones", "sequence") of this pattern: "" or one line. nullptr: make_input().
+  /// (Atomics: filters' random inputs keep the fraction --keep of their values.)
+  std::string (*make_input)(const VariantInfo& v, const RunRequest& req, std::int64_t n, DType type, Input& out) = nullptr;
   /// cpu_only variants of the pattern: computes the output on the host (timed by the caller).
   void (*run_cpu)(const VariantInfo& v, const PatternParams& p, const Input& in, ArrayOutput& out) = nullptr;
 };

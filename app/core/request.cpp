@@ -32,6 +32,10 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out) {
   MetricSelection metrics;
   if (std::string e = parse_metric_selection(req.metrics, metrics); !e.empty()) return e;
   if (v->rules.int_only && req.type != DType::Int32) return v->id + " takes int32 only (atomicMax has no float32 form)";
+  // Histograms read bytes: the default int32 request becomes uint8; float32 is refused.
+  const DType type = v->rules.bytes_input && req.type == DType::Int32 ? DType::UInt8 : req.type;
+  if (v->rules.bytes_input && type != DType::UInt8) return v->id + " reads bytes: use --type uint8 (or leave --type out)";
+  if (!v->rules.bytes_input && type == DType::UInt8) return v->id + " takes int32 or float32; uint8 input is for the histograms";
   // Array patterns (docs/patterns.md): options that belong to another pattern, then the pattern's own checks.
   if (req.params.exclusive && v->pattern != "scan") return "--exclusive applies to scans only (" + v->id + " is a " + v->pattern + ")";
   if (v->pattern != "reduction") {
@@ -49,8 +53,8 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out) {
   PreparedRun p;
   p.variant = v;
   const PatternHooks* input_hooks = v->pattern == "reduction" ? nullptr : find_pattern_hooks(v->pattern);
-  if (input_hooks && input_hooks->make_input) {  // the pattern builds its own input (2D images)
-    std::string err = input_hooks->make_input(*v, req, p.input);
+  if (input_hooks && input_hooks->build_input) {  // the pattern builds its own input (2D images)
+    std::string err = input_hooks->build_input(*v, req, p.input);
     if (!err.empty()) return err;
     err = resolve_launch(*v, p.input.n(), req.type, req.launch, DeviceShape{}, p.launch);
     if (!err.empty()) return err;
@@ -59,18 +63,19 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out) {
     return "";
   }
   if (!is_generated_kind(req.input)) {
-    std::string err = read_input_file(req.input, req.n, req.type, p.input);
+    std::string err = read_input_file(req.input, req.n, type, p.input);
     if (!err.empty()) return err;
     n = p.input.n();
   } else if (n == 0) {
-    n = kDefaultN;
+    n = v->rules.default_n ? v->rules.default_n : kDefaultN;
     if (v->rules.max_n) n = std::min(n, v->rules.max_n);  // e.g. single-block scans: one block's section
   }
-  std::string err = resolve_launch(*v, n, req.type, req.launch, DeviceShape{}, p.launch);
+  std::string err = resolve_launch(*v, n, type, req.launch, DeviceShape{}, p.launch);
   if (!err.empty()) return err;
   p.launch.grid = req.launch.grid;  // the device default is filled in by the backend
   if (is_generated_kind(req.input)) {
-    err = make_input(req.input, n, req.type, req.seed, p.input);
+    const PatternHooks* hooks = v->pattern == "reduction" ? nullptr : find_pattern_hooks(v->pattern);
+    err = hooks && hooks->make_input ? hooks->make_input(*v, req, n, type, p.input) : make_input(req.input, n, type, req.seed, p.input);
     if (!err.empty()) return err;
   }
   out = std::move(p);
@@ -111,6 +116,10 @@ void finish_array_run(const PatternHooks& h, const VariantInfo& v, const RunRequ
   auto last = [](const ArrayOutput& a) { return a.values.empty() ? 0.0 : a.values.back(); };
   r.result = h.summary ? h.summary(got) : last(got);
   r.expected = h.summary ? h.summary(want) : last(want);
+  if (h.variant_summary) {
+    r.result = h.variant_summary(v, got);
+    r.expected = h.variant_summary(v, want);
+  }
   if (r.timed && r.timing.median_ms > 0) {
     r.gbps = r.bytes / (r.timing.median_ms * 1e6);
     if (backend && !v.cpu_only) {
@@ -146,7 +155,7 @@ RunResult execute_prepared(const RunRequest& req, const PreparedRun& p, Backend*
   RunResult r;
   r.variant = req.variant;
   r.backend = req.backend;
-  r.type = p.input.type;  // req.type, unless the pattern fixes it (convolution: float32)
+  r.type = p.input.type;  // req.type, unless the pattern fixes it (convolution: float32; histograms: uint8)
   r.input = req.input;
   r.seed = req.seed;
   std::string err;
@@ -186,7 +195,7 @@ RunResult execute_prepared(const RunRequest& req, const PreparedRun& p, Backend*
       }
       LaunchConfig launch;
       LaunchConfig asked = req.launch;
-      err = resolve_launch(v, r.n, req.type, asked, backend->device().shape(), launch);
+      err = resolve_launch(v, r.n, r.type, asked, backend->device().shape(), launch);
       if (!err.empty()) {
         r.status = "error";
         r.message = err;

@@ -237,6 +237,7 @@ TraceKey AppState::trace_key() const {
   k.seed = params.seed;
   k.use_recorded = trace.use_recorded;
   if (replay) k.report_created = replay_path + "@" + replay->created;
+  k.keep = params.pattern.keep_fraction;  // filters: the kept fraction shapes the trace
   return k;
 }
 

@@ -12,7 +12,7 @@
 namespace ws::ui {
 
 const std::vector<std::string>& MainWindow::views() {
-  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory", "metrics", "scan", "conv"};
+  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory", "metrics", "scan", "conv", "atomics"};
   return names;
 }
 
@@ -164,6 +164,7 @@ void MainWindow::draw_views(AppState& s) {
     conv_.draw(s);
     ImGui::EndTabItem();
   }
+  trace_tab("Atomics", "atomics", atomics_);
   applied_view_ = s.view;
   ImGui::EndTabBar();
 }

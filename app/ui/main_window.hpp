@@ -13,6 +13,7 @@
 #include "results_table.hpp"
 #include "run_worker.hpp"
 #include "status_bar.hpp"
+#include "view_atomics.hpp"
 #include "view_banks.hpp"
 #include "view_conv.hpp"
 #include "view_memory.hpp"
@@ -26,7 +27,7 @@ namespace ws::ui {
 
 class MainWindow {
  public:
-  /// Names of the centre tabs, for --view ("results" first, then tree, warps, banks, source, memory, metrics).
+  /// Names of the centre tabs, for --view ("results" first, then tree, warps, banks, source, memory, metrics, scan, conv, atomics).
   static const std::vector<std::string>& views();
   /// Moves queued runs to the worker and finished results, progress and the device into `s`.
   /// On the first snapshot with no device, opens the newest report in `reports_dir` as a replay.
@@ -50,6 +51,7 @@ class MainWindow {
   MetricsView metrics_;
   ScanView scan_;
   ConvView conv_;
+  AtomicsView atomics_;
   StatusBar status_;
   std::size_t dismissed_ = 0;  ///< messages before this index were dismissed
   std::string applied_view_;   ///< the view last forced open from s.view

@@ -10,6 +10,7 @@
 #include "inputs.hpp"
 #include "launch_rules.hpp"
 #include "patterns.hpp"
+#include "reference_atomics.hpp"
 #include "sim/analyses.hpp"
 #include "sim/sim.hpp"
 
@@ -49,7 +50,7 @@ std::optional<Trace> compute_conv_trace(const VariantInfo& v, const TraceKey& ke
   else req.n = std::max<std::int64_t>(1, std::min<std::int64_t>(key.n, 4096));
   Input in;
   LaunchConfig launch;
-  std::string err = hooks && hooks->make_input ? hooks->make_input(v, req, in) : "no convolution hooks in this build";
+  std::string err = hooks && hooks->build_input ? hooks->build_input(v, req, in) : "no convolution hooks in this build";
   if (err.empty()) err = resolve_launch(v, in.n(), in.type, req.launch, DeviceShape{}, launch);
   if (!err.empty()) {
     why = "cannot trace " + v.id + ": " + err;
@@ -77,13 +78,16 @@ std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, st
   if (v.pattern == "convolution") return compute_conv_trace(v, key, why);
   const int block = key.block > 0 ? key.block : (v.rules.fixed_block > 0 ? v.rules.fixed_block : v.rules.default_block);
   const std::int64_t n = std::max<std::int64_t>(1, std::min(key.n, window_elems(v, block)));
+  const DType type = v.rules.bytes_input ? DType::UInt8 : key.type;  // histograms read bytes
   LaunchConfig launch;
-  if (std::string err = resolve_launch(v, n, key.type, LaunchConfig{key.block, 0}, DeviceShape{}, launch); !err.empty()) {
+  if (std::string err = resolve_launch(v, n, type, LaunchConfig{key.block, 0}, DeviceShape{}, launch); !err.empty()) {
     why = "cannot trace " + v.id + ": " + err;
     return std::nullopt;
   }
   Input in;
-  if (std::string err = make_input(key.input, n, key.type, key.seed, in); !err.empty()) {
+  const bool filter_keep = atomics_kind(v.id) == AtomicsKind::Filter && key.input == "random";  // --keep shapes it
+  if (std::string err = filter_keep ? make_filter_input(n, key.keep, key.seed, in) : make_input(key.input, n, type, key.seed, in);
+      !err.empty()) {
     why = "cannot trace " + v.id + ": " + err;
     return std::nullopt;
   }

@@ -74,6 +74,7 @@ TEST_P(GpuTrace, RecordedTraceEqualsTheModel) {
         sim::SimOutput sim = model(*v, in, launch, int(b));
         Trace recorded;
         const std::string err = gpu().record_trace(*v, in, launch, int(b), sim.trace, recorded);
+        if (err.find("has no trace build") != std::string::npos) GTEST_SKIP() << err;  // e.g. the stevens trees
         ASSERT_EQ(err, "") << v->id;
         // float32: shared and global atomics land in any order, so sums differ in the last bits.
         const std::string diff = compare_traces(sim.trace, recorded, c.type == DType::Float32 ? 1e-5 : 0.0);

@@ -129,11 +129,11 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
     std::string bad = own_input ? prepare_run(req, mine)
                                 : resolve_launch(*p.variant, shared.input.n(), req.type, req.launch, DeviceShape{}, p.launch);
     if (bad.empty() && p.variant->rules.int_only && req.type != DType::Int32) bad = id + " takes int32 only";
-    // Array patterns: the shared input must be of the variant's kind (histograms read bytes), and the
-    // pattern's own checks apply to the shared n (e.g. the race's n / block blocks).
-    if (bad.empty() && p.variant->rules.bytes_input != (shared.input.type == DType::UInt8))
+    // Variants on the shared input: it must be of the variant's kind, and the pattern's own checks apply
+    // to the shared n (variants with their own input were checked by prepare_run above).
+    if (bad.empty() && !own_input && p.variant->rules.bytes_input != (shared.input.type == DType::UInt8))
       bad = id + (p.variant->rules.bytes_input ? " reads bytes: the report's input is not uint8" : " does not take the report's uint8 input");
-    if (bad.empty() && p.variant->pattern != "reduction")
+    if (bad.empty() && !own_input && p.variant->pattern != "reduction")
       if (const PatternHooks* h = find_pattern_hooks(p.variant->pattern); h && h->validate) {
         RunRequest q = req;
         q.n = shared.input.n();

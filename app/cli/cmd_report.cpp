@@ -12,9 +12,8 @@
 
 namespace ws::cli {
 
-namespace {
 /// The variant ids `which` names: "all", a lesson id, or comma-separated ids. "" error or one line.
-std::string select(const std::string& which, std::vector<std::string>& ids) {
+std::string select_variants(const std::string& which, std::vector<std::string>& ids) {
   if (which == "all") {
     for (const auto& v : all_variants()) ids.push_back(v.id);
     return "";
@@ -30,11 +29,10 @@ std::string select(const std::string& which, std::vector<std::string>& ids) {
   }
   return ids.empty() ? "--variants names nothing" : "";
 }
-}  // namespace
 
 int cmd_report(const std::string& which, const RunOptions& o, const std::string& out_path, const std::string& title, bool json) {
   std::vector<std::string> ids;
-  std::string err = select(which, ids);
+  std::string err = select_variants(which, ids);
   RunRequest probe;
   PreparedRun shared;  // one input for every variant: generated (or read) once
   if (err.empty()) err = to_request(o, ids.front(), probe);

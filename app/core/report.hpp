@@ -4,7 +4,8 @@
 //  "build":{"version","git","cuda_runtime","compiler"},
 //  "device":{"available","name","cc","sm_count","max_threads_per_sm","memory_gib","mem_clock_mhz",
 //            "bus_width_bits","theoretical_gbps","copy_gbps","driver","runtime"} ,
-//  "runs":[ run objects as run_to_json() writes them ]}
+//  "runs":[ run objects as run_to_json() writes them ],
+//  "sweeps":[ sweep objects as sweep_to_json() writes them ] (optional; absent in older reports)}
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "backend.hpp"
 #include "run_types.hpp"
+#include "sweep.hpp"
 
 namespace ws {
 
@@ -23,6 +25,7 @@ struct Report {
   std::string build_version, build_git, build_cuda_runtime, build_compiler;
   DeviceInfo device;
   std::vector<RunResult> runs;
+  std::vector<Sweep> sweeps;  ///< size sweeps (sweep.hpp); written only when there are some
 };
 
 /// One run as JSON: variant, lesson, n, type, input, seed, block, grid, backend, device, result,

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "help_overlay.hpp"
 #include "theme.hpp"
 #include "view_steps.hpp"
 #include "widgets.hpp"
@@ -12,7 +13,7 @@
 namespace ws::ui {
 
 const std::vector<std::string>& MainWindow::views() {
-  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory"};
+  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory", "compare", "plots"};
   return names;
 }
 
@@ -26,7 +27,9 @@ void MainWindow::exchange(AppState& s, RunWorker& worker, const std::string& rep
     s.cancel_requested = false;
     s.message(Message::Info, "cancelled " + std::to_string(n) + " queued runs");
   }
+  send_perf_intents(s, worker);
   RunWorker::Snapshot snap = worker.take();
+  take_perf_results(s, snap);
   const bool first_open = snap.opened && !s.device.opened;
   s.device.opened = snap.opened;
   s.device.device = snap.device;
@@ -53,6 +56,8 @@ void MainWindow::exchange(AppState& s, RunWorker& worker, const std::string& rep
 }
 
 void MainWindow::draw(AppState& s, ImVec2 size) {
+  if (s.perf.present.high_contrast != HighContrast()) SetHighContrast(s.perf.present.high_contrast);
+  HandleGlobalKeys(s, views());
   const Theme& t = theme();
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(size);
@@ -72,6 +77,10 @@ void MainWindow::draw(AppState& s, ImVec2 size) {
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("centre", ImVec2(0, body_h), true);
+  {
+    const ImVec2 p = ImGui::GetWindowPos(), sz = ImGui::GetWindowSize();  // what PNG export saves
+    s.perf.png_rect[0] = p.x, s.perf.png_rect[1] = p.y, s.perf.png_rect[2] = sz.x, s.perf.png_rect[3] = sz.y;
+  }
   parameters_.draw(s);
   ImGui::Spacing();
   draw_views(s);
@@ -84,6 +93,7 @@ void MainWindow::draw(AppState& s, ImVec2 size) {
   ImGui::EndChild();
   ImGui::PopStyleVar();
   ImGui::End();
+  DrawHelpOverlay(s);
 }
 
 void MainWindow::draw_report_bar(AppState& s) {
@@ -155,6 +165,14 @@ void MainWindow::draw_views(AppState& s) {
   trace_tab("Banks", "banks", banks_);
   trace_tab("Source", "source", source_);
   trace_tab("Memory", "memory", memory_);
+  if (tab("Compare", "compare")) {
+    compare_.draw(s);
+    ImGui::EndTabItem();
+  }
+  if (tab("Plots", "plots")) {
+    plots_.draw(s);
+    ImGui::EndTabItem();
+  }
   applied_view_ = s.view;
   ImGui::EndTabBar();
 }

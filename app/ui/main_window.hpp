@@ -14,6 +14,8 @@
 #include "run_worker.hpp"
 #include "status_bar.hpp"
 #include "view_banks.hpp"
+#include "view_compare.hpp"
+#include "view_plots.hpp"
 #include "view_memory.hpp"
 #include "view_source.hpp"
 #include "view_tree.hpp"
@@ -23,7 +25,8 @@ namespace ws::ui {
 
 class MainWindow {
  public:
-  /// Names of the centre tabs, for --view ("results" first, then tree, warps, banks, source, memory).
+  /// Names of the centre tabs, for --view ("results" first, then tree, warps, banks, source, memory,
+  /// compare, plots).
   static const std::vector<std::string>& views();
   /// Moves queued runs to the worker and finished results, progress and the device into `s`.
   /// On the first snapshot with no device, opens the newest report in `reports_dir` as a replay.
@@ -44,6 +47,8 @@ class MainWindow {
   BanksView banks_;
   SourceView source_;
   MemoryView memory_;
+  CompareView compare_;
+  PlotsView plots_;
   StatusBar status_;
   std::size_t dismissed_ = 0;  ///< messages before this index were dismissed
   std::string applied_view_;   ///< the view last forced open from s.view

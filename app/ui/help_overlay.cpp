@@ -1,0 +1,163 @@
+#include "help_overlay.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "theme.hpp"
+#include "widgets.hpp"
+
+namespace ws::ui {
+
+namespace {
+
+constexpr int kGlfwKeyF1 = 290;  // GLFW_KEY_F1: ImGui 1.86's GLFW backend indexes io.KeysDown by GLFW key codes
+
+struct SavedStyle {
+  bool saved = false;
+  ImGuiStyle style;
+  Palette palette;
+};
+SavedStyle& saved() {
+  static SavedStyle s;
+  return s;
+}
+bool g_high_contrast = false;
+
+ImVec4 rgb(int hex, float a = 1.f) {
+  return ImVec4(((hex >> 16) & 0xff) / 255.f, ((hex >> 8) & 0xff) / 255.f, (hex & 0xff) / 255.f, a);
+}
+
+void step_variant(AppState& s, int delta) {
+  const Lesson* l = s.lesson();
+  if (!l || l->steps.empty()) return;
+  const int i = std::clamp(s.step_index() + delta, 0, int(l->steps.size()) - 1);
+  s.select_variant(l->steps[std::size_t(i)].variant);
+}
+
+}  // namespace
+
+void SetHighContrast(bool on) {
+  SavedStyle& sv = saved();
+  if (on && !g_high_contrast) {
+    sv.style = ImGui::GetStyle();
+    sv.palette = theme().colors();
+    sv.saved = true;
+    Palette& p = theme().mutable_colors();
+    p.text = rgb(0xFFFFFF);
+    p.text_dim = rgb(0xD8DDE6);
+    p.accent = rgb(0x00D0FF);
+    p.ok = rgb(0x3CFF3C);
+    p.lesson = rgb(0xFFD400);
+    p.bad = rgb(0xFF4040);
+    p.baseline = rgb(0x9CCBFF);
+    p.cpu = rgb(0xE0B8FF);
+    ImGuiStyle& st = ImGui::GetStyle();
+    ImVec4* c = st.Colors;
+    c[ImGuiCol_Text] = p.text;
+    c[ImGuiCol_TextDisabled] = p.text_dim;
+    c[ImGuiCol_WindowBg] = c[ImGuiCol_ChildBg] = rgb(0x000000);
+    c[ImGuiCol_PopupBg] = rgb(0x101010);
+    c[ImGuiCol_Border] = rgb(0xFFFFFF, 0.7f);
+    c[ImGuiCol_FrameBg] = rgb(0x1A1A1A);
+    c[ImGuiCol_Button] = rgb(0x0050A0);
+    c[ImGuiCol_Tab] = rgb(0x202020);
+    c[ImGuiCol_TabActive] = rgb(0x0060C0);
+    c[ImGuiCol_TableRowBgAlt] = rgb(0xFFFFFF, 0.07f);
+    c[ImGuiCol_TableBorderLight] = rgb(0x808080);
+    st.ChildBorderSize = std::max(2.f, st.ChildBorderSize);
+    st.FrameBorderSize = 1.f;
+  } else if (!on && g_high_contrast && sv.saved) {
+    ImGui::GetStyle() = sv.style;
+    theme().mutable_colors() = sv.palette;
+  }
+  g_high_contrast = on;
+}
+
+bool HighContrast() { return g_high_contrast; }
+
+const std::vector<KeyHelp>& key_help() {
+  static const std::vector<KeyHelp> keys = {
+      {"F1  or  ?", "show / hide this help"},
+      {"1 ... 8", "tabs: Results, Tree, Warps, Banks, Source, Memory, Compare, Plots"},
+      {"n  /  p", "next / previous variant of the lesson"},
+      {"r", "run the selected variant"},
+      {"R", "run every variant of the lesson"},
+      {"\u2190  \u2192", "previous / next step (Tree, Warps, Banks, Source, Memory)"},
+      {"space", "play / pause the steps"},
+      {"l", "Live on / off (Plots; needs a GPU)"},
+      {"w", "sweep the compared variants (Plots; needs a GPU)"},
+      {"Esc", "cancel the sweep; close this help"},
+      {"+  /  -", "larger / smaller text (presentation: 1.5x to 2.5x)"},
+      {"h", "high-contrast colours on / off"},
+      {"Tab, arrows, space", "move between and press any control (ImGui keyboard navigation)"},
+  };
+  return keys;
+}
+
+void HandleGlobalKeys(AppState& s, const std::vector<std::string>& views) {
+  ImGuiIO& io = ImGui::GetIO();
+  Presentation& pr = s.perf.present;
+  const bool f1 = ImGui::IsKeyPressed(kGlfwKeyF1, false);
+  if (f1) pr.show_help = !pr.show_help;
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) {
+    if (pr.show_help) pr.show_help = false;
+    else if (s.perf.sweeping) s.perf.sweep_cancel = true;
+  }
+  if (io.WantTextInput) return;
+  for (int i = 0; i < io.InputQueueCharacters.Size; ++i) {
+    const ImWchar c = io.InputQueueCharacters[i];
+    if (c == '?') pr.show_help = !pr.show_help;
+    else if (c >= '1' && c <= '9' && int(c - '1') < int(views.size())) s.view = views[std::size_t(c - '1')];
+    else if (c == 'n') step_variant(s, +1);
+    else if (c == 'p') step_variant(s, -1);
+    else if (c == 'r') s.request_run();
+    else if (c == 'R') s.request_run_lesson();
+    else if (c == 'l' && why_no_timing(s).empty()) {
+      s.perf.live_wanted = !s.perf.live_wanted;
+      if (s.perf.live_wanted) s.perf.live_variants = chosen_variants(s);
+    } else if (c == 'w' && why_no_timing(s).empty() && !s.perf.sweeping) {
+      SweepSpec spec = make_sweep_spec(s, chosen_variants(s));
+      if (validate_sweep(spec).empty()) s.perf.sweep_to_start = spec;
+    } else if (c == '+' || c == '=') pr.font_scale_request = std::min(2.5f, theme().scale() + 0.25f);
+    else if (c == '-') pr.font_scale_request = std::max(1.f, theme().scale() - 0.25f);
+    else if (c == 'h') pr.high_contrast = !pr.high_contrast;
+  }
+}
+
+void DrawHelpOverlay(AppState& s) {
+  Presentation& pr = s.perf.present;
+  if (!pr.show_help) return;
+  const Theme& t = theme();
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(0.96f);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoMove;
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, t.px(20, 16));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, t.px(2));
+  if (ImGui::Begin("Keys  (F1 or ? closes)", &pr.show_help, flags)) {
+    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+      for (const auto& k : key_help()) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::PushFont(t.fonts().mono);
+        ImGui::PushStyleColor(ImGuiCol_Text, t.colors().accent);
+        ImGui::TextUnformatted(k.keys);
+        ImGui::PopStyleColor();
+        ImGui::PopFont();
+        ImGui::TableSetColumnIndex(1);
+        ImGui::TextUnformatted(k.what);
+      }
+      ImGui::EndTable();
+    }
+    ImGui::Spacing();
+    TextDim("Text scale " + std::to_string(int(t.scale() * 100 + 0.5f)) + " %   \u00b7   " +
+            (HighContrast() ? "high contrast on" : "high contrast off") +
+            "   \u00b7   start with --font-scale 2 --high-contrast for a lecture hall");
+  }
+  ImGui::End();
+  ImGui::PopStyleVar(2);
+}
+
+}  // namespace ws::ui

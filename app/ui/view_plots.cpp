@@ -1,0 +1,212 @@
+#include "view_plots.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "format.hpp"
+#include "plot.hpp"
+#include "registry.hpp"
+#include "theme.hpp"
+#include "widgets.hpp"
+
+namespace ws::ui {
+
+namespace {
+
+std::string short_id(const std::string& id) {
+  const auto dot = id.find('.');
+  return dot == std::string::npos ? id : id.substr(dot + 1);
+}
+
+bool timed_ok(const RunResult& r) {
+  return r.timed && r.timing.median_ms > 0 && (r.status == "ok" || r.status == "race" || r.status == "slide-bug");
+}
+
+}  // namespace
+
+void PlotsView::draw(AppState& s) {
+  draw_controls(s);
+  const float avail = ImGui::GetContentRegionAvail().y;
+  const float sweep_h = std::max(theme().px(200), avail * 0.58f);
+  draw_sweep(s, sweep_h);
+  draw_live(s, ImGui::GetContentRegionAvail().y);
+}
+
+void PlotsView::draw_controls(AppState& s) {
+  const Theme& t = theme();
+  PerfState& p = s.perf;
+  const std::string why = why_no_timing(s);
+  const std::vector<std::string> ids = chosen_variants(s);
+
+  ImGui::AlignTextToFramePadding();
+  TextDim("Sweep n = 2^");
+  ImGui::SameLine(0, 0);
+  ImGui::SetNextItemWidth(t.px(180));
+  ImGui::DragIntRange2("##range", &p.sweep_from, &p.sweep_to, 0.1f, kSweepMinLog2, kSweepMaxLog2, "%d", "..2^%d");
+  ItemTooltip("the sizes of the sweep: n = 2^from .. 2^to (drag, or Ctrl+click to type)");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!why.empty() || p.sweeping || ids.empty());
+  if (ImGui::Button("Sweep")) {
+    SweepSpec spec = make_sweep_spec(s, ids);
+    if (std::string err = validate_sweep(spec); !err.empty()) s.message(Message::Warning, err);
+    else p.sweep_to_start = spec;
+  }
+  ImGui::EndDisabled();
+  ItemTooltip(why.empty() ? "run the compared variants at every n of the range (each with its own default launch)" : why);
+  if (p.sweeping) {
+    ImGui::SameLine();
+    const float frac = p.sweep_total > 0 ? float(p.sweep_done) / float(p.sweep_total) : 0.f;
+    const std::string label = std::to_string(p.sweep_done) + " / " + std::to_string(p.sweep_total);
+    ImGui::ProgressBar(frac, ImVec2(t.px(200), 0), label.c_str());
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) p.sweep_cancel = true;
+  }
+  ImGui::SameLine(0, t.px(24));
+  ImGui::BeginDisabled(!why.empty() || ids.empty());
+  bool live = p.live_wanted;
+  if (ImGui::Checkbox("Live", &live)) {
+    p.live_wanted = live;
+    if (live) p.live_variants = ids;
+  }
+  ImGui::EndDisabled();
+  ItemTooltip(why.empty() ? "launch the compared variants again and again; the plot scrolls (L toggles)" : why);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(t.px(110));
+  ImGui::BeginDisabled(p.live_wanted);
+  ImGui::SliderInt("##live_n", &p.live_log2, 10, 28, "n = 2^%d");
+  ImGui::EndDisabled();
+  ItemTooltip("n of the Live launches");
+  ImGui::SameLine(0, t.px(24));
+  if (ImGui::RadioButton("GB/s", !show_time_)) show_time_ = false;
+  ImGui::SameLine();
+  if (ImGui::RadioButton("time", show_time_)) show_time_ = true;
+  ImGui::SameLine(0, t.px(24));
+  if (ImGui::Button("PNG")) p.png_request = (std::filesystem::path(p.export_dir) / "warpscope-plots.png").string();
+  ItemTooltip("save this view as a PNG for slides (warpscope-plots.png in the export folder)");
+  if (!why.empty()) TextDim(why, true);
+  if (!p.live_stopped.empty()) TextWrappedColored(t.colors().lesson, "Live stopped: " + p.live_stopped);
+}
+
+void PlotsView::draw_sweep(AppState& s, float height) {
+  const Theme& t = theme();
+  const Report& rep = s.shown();
+  const Sweep* sw = nullptr;
+  if (s.perf.sweep_partial && !s.showing_replay()) sw = &*s.perf.sweep_partial;
+  else if (!rep.sweeps.empty()) sw = &rep.sweeps[std::size_t(s.perf.sweep_shown < 0 || s.perf.sweep_shown >= int(rep.sweeps.size()) ? int(rep.sweeps.size()) - 1 : s.perf.sweep_shown)];
+  ImGui::BeginChild("sweep_plot", ImVec2(0, height));
+  if (!sw) {
+    ImGui::Spacing();
+    TextDim("The report shown has no sweep. Press Sweep on a machine with a GPU, or record one with\n"
+            "  warpscope-cli sweep --variants epita --from 10 --to 28 --report sweep.json\n"
+            "and open it in the Report field (Plots then draws GB/s and time against n).", true);
+    ImGui::EndChild();
+    return;
+  }
+  const bool partial = s.perf.sweep_partial && sw == &*s.perf.sweep_partial;
+  if (rep.sweeps.size() > 1 && !partial) {
+    ImGui::SetNextItemWidth(t.px(420));
+    const int cur = s.perf.sweep_shown < 0 ? int(rep.sweeps.size()) - 1 : s.perf.sweep_shown;
+    if (ImGui::BeginCombo("sweep", rep.sweeps[std::size_t(cur)].title.c_str())) {
+      for (int i = 0; i < int(rep.sweeps.size()); ++i)
+        if (ImGui::Selectable((rep.sweeps[std::size_t(i)].title + "##" + std::to_string(i)).c_str(), i == cur)) s.perf.sweep_shown = i;
+      ImGui::EndCombo();
+    }
+  }
+  // One series per variant: the timed, correct runs by n.
+  std::vector<PlotSeries> series;
+  const auto& vars = sw->spec.variants;
+  xs_.resize(vars.size());
+  ys_.resize(vars.size());
+  double ymin = 1e300, ymax = 0, cub = 0;
+  std::int64_t cub_n = 0;
+  for (std::size_t i = 0; i < vars.size(); ++i) {
+    xs_[i].clear(), ys_[i].clear();
+    for (const RunResult* r : sw->runs_of(vars[i])) {
+      if (!timed_ok(*r)) continue;
+      const double y = show_time_ ? r->timing.median_ms : r->gbps;
+      xs_[i].push_back(double(r->n));
+      ys_[i].push_back(y);
+      ymin = std::min(ymin, y), ymax = std::max(ymax, y);
+      if (vars[i] == "cub.reduce" && r->n >= cub_n) cub = r->gbps, cub_n = r->n;
+    }
+    PlotSeries ps;
+    ps.label = short_id(vars[i]);
+    ps.color = SeriesColor(int(i));
+    ps.x = xs_[i].data();
+    ps.y = ys_[i].data();
+    ps.count = int(xs_[i].size());
+    series.push_back(ps);
+  }
+  // CUB from the report's runs when the sweep did not include it.
+  if (cub == 0)
+    for (const auto& r : rep.runs)
+      if (r.variant == "cub.reduce" && timed_ok(r)) cub = r.gbps, cub_n = r.n;
+  PlotConfig cfg;
+  cfg.title = sw->title.empty() ? "sweep" : sw->title;
+  if (partial) cfg.title = "sweep in progress (" + std::to_string(sw->runs.size()) + " runs)";
+  cfg.x_label = "n (int32 elements, log2)";
+  cfg.y_label = show_time_ ? "median time per run (log)" : "effective bandwidth GB/s (log)";
+  cfg.x = fit_axis(double(std::int64_t(1) << sw->spec.from_log2), double(std::int64_t(1) << sw->spec.to_log2), true, 2, AxisUnit::Count);
+  std::vector<PlotReference> refs;
+  const DeviceInfo& d = rep.device;
+  if (!show_time_) {
+    if (d.theoretical_gbps > 0) {
+      refs.push_back({"theoretical peak " + format_gbps(d.theoretical_gbps) + " GB/s", d.theoretical_gbps, ImGui::GetColorU32(t.colors().bad)});
+      ymax = std::max(ymax, d.theoretical_gbps);
+    }
+    if (d.copy_gbps > 0) refs.push_back({"device copy " + format_gbps(d.copy_gbps) + " GB/s", d.copy_gbps, ImGui::GetColorU32(t.colors().lesson)});
+    if (cub > 0) refs.push_back({"CUB " + format_gbps(cub) + " GB/s at " + format_count(cub_n), cub, ImGui::GetColorU32(t.colors().baseline)});
+  }
+  if (ymax <= 0) ymin = 1, ymax = 10;
+  cfg.y = fit_axis(ymin, ymax * 1.05, true, 10, show_time_ ? AxisUnit::Ms : AxisUnit::GBps);
+  Plot("##sweep", cfg, series, refs, ImVec2(0, ImGui::GetContentRegionAvail().y));
+  ImGui::EndChild();
+}
+
+void PlotsView::draw_live(AppState& s, float height) {
+  const Theme& t = theme();
+  PerfState& p = s.perf;
+  ImGui::BeginChild("live_plot", ImVec2(0, height));
+  if (p.live.series.empty()) {
+    ImGui::Spacing();
+    TextDim(p.live_wanted ? "Live: waiting for the first launches..."
+                          : "Live is off. With a GPU, tick Live: the compared variants launch again and again and "
+                            "their time per launch scrolls here (the newest 10,000 launches each).", true);
+    ImGui::EndChild();
+    return;
+  }
+  std::vector<PlotSeries> series;
+  double xmin = 1e300, xmax = 0, ymin = 1e300, ymax = 0;
+  int i = 0;
+  for (const auto& [id, ls] : p.live.series) {
+    if (ls.size() == 0) continue;
+    PlotSeries ps;
+    ps.label = short_id(id) + "  " + format_ms(ls.median_ms(100)) + " ms";
+    ps.color = SeriesColor(i++);
+    ps.x = ls.launches();
+    ps.y = show_time_ ? ls.ms() : ls.gbps();
+    ps.count = int(ls.size());
+    ps.style = PlotSeries::Line;
+    ps.thickness = 1.5f;
+    xmin = std::min(xmin, ps.x[0]), xmax = std::max(xmax, ps.x[ps.count - 1]);
+    for (int k = 0; k < ps.count; ++k) ymin = std::min(ymin, ps.y[k]), ymax = std::max(ymax, ps.y[k]);
+    series.push_back(ps);
+  }
+  PlotConfig cfg;
+  cfg.title = std::string("Live") + (p.live_running ? "" : " (stopped)") + ": " + std::to_string(p.live.points()) +
+              " launches shown, n = 2^" + std::to_string(p.live_log2) + " (legend: median of the last 100)";
+  cfg.x_label = "launch";
+  cfg.y_label = show_time_ ? "time per launch" : "GB/s per launch";
+  cfg.x = fit_axis(xmin, std::max(xmax, xmin + 1), false, 10, AxisUnit::Launch, false, 0);
+  cfg.y = fit_axis(ymin, ymax, false, 10, show_time_ ? AxisUnit::Ms : AxisUnit::GBps);
+  std::vector<PlotReference> refs;
+  if (!show_time_ && s.device.device.theoretical_gbps > 0 && s.device.device.theoretical_gbps < cfg.y.hi)
+    refs.push_back({"theoretical peak", s.device.device.theoretical_gbps, ImGui::GetColorU32(t.colors().bad)});
+  Plot("##live", cfg, series, refs, ImVec2(0, ImGui::GetContentRegionAvail().y));
+  ImGui::EndChild();
+}
+
+}  // namespace ws::ui

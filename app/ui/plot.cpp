@@ -105,7 +105,9 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
   const ImU32 grid = ImGui::GetColorU32(ImGuiCol_TableBorderLight);
   const ImU32 axis = ImGui::GetColorU32(ImGuiCol_Border);
 
-  const auto xticks = make_ticks(cfg.x, cfg.max_x_ticks);
+  std::vector<Tick> xticks;
+  if (cfg.x_categories.empty()) xticks = make_ticks(cfg.x, cfg.max_x_ticks);
+  for (std::size_t i = 0; i < cfg.x_categories.size(); ++i) xticks.push_back(Tick{double(i + 1), cfg.x_categories[i], true});
   const auto yticks = make_ticks(cfg.y, cfg.max_y_ticks);
   float ylabel_w = 0;
   for (const auto& tk : yticks) ylabel_w = std::max(ylabel_w, ImGui::CalcTextSize(tk.label.c_str()).x);
@@ -166,11 +168,6 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
     const float y = f.map(cfg.x.lo, r.value).y;
     if (y < f.min.y || y > f.max.y) continue;
     dashed_line(dl, ImVec2(f.min.x, y), ImVec2(f.max.x, y), r.color, t.px(8), t.px(1.5f));
-    const ImVec2 ts = ImGui::CalcTextSize(r.label.c_str());
-    const ImVec2 at(f.max.x - ts.x - t.px(6), y - ts.y - t.px(1));
-    dl->AddRectFilled(ImVec2(at.x - t.px(3), at.y), ImVec2(at.x + ts.x + t.px(3), at.y + ts.y),
-                      ImGui::GetColorU32(ImGuiCol_WindowBg, 0.8f));
-    dl->AddText(at, r.color, r.label.c_str());
   }
   // Data.
   std::vector<ImVec2> pts;
@@ -179,7 +176,8 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
     if (s.count <= 0 || !s.x || !s.y) continue;
     const float th = t.px(s.thickness);
     if (s.style == PlotSeries::Bars) {
-      float spacing = f.max.x - f.min.x;
+      // Bar width: 70 % of the closest spacing of this series, or of one x unit for a single bar.
+      float spacing = s.count > 1 ? f.max.x - f.min.x : std::fabs(f.map(s.x[0] + 1, 1).x - f.map(s.x[0], 1).x);
       for (int i = 1; i < s.count; ++i)
         spacing = std::min(spacing, std::fabs(f.map(s.x[i], 1).x - f.map(s.x[i - 1], 1).x));
       const float half = std::max(t.px(2), spacing * 0.35f);
@@ -199,6 +197,17 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
     if (s.style != PlotSeries::Line && s.count <= 400)
       for (int i = 0; i < s.count; ++i)
         if (finite_point(f, s.x[i], s.y[i])) dl->AddCircleFilled(f.map(s.x[i], s.y[i]), marker, s.color, 10);
+  }
+  // Reference labels over the data, so bars never hide them.
+  for (const auto& r : refs) {
+    if (cfg.y.log && !(r.value > 0)) continue;
+    const float y = f.map(cfg.x.lo, r.value).y;
+    if (y < f.min.y || y > f.max.y) continue;
+    const ImVec2 ts = ImGui::CalcTextSize(r.label.c_str());
+    const ImVec2 at(f.max.x - ts.x - t.px(6), y - ts.y - t.px(1));
+    dl->AddRectFilled(ImVec2(at.x - t.px(3), at.y), ImVec2(at.x + ts.x + t.px(3), at.y + ts.y),
+                      ImGui::GetColorU32(ImGuiCol_WindowBg, 0.8f));
+    dl->AddText(at, r.color, r.label.c_str());
   }
   // Hover: the nearest point on screen.
   if (hovered) {

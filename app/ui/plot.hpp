@@ -37,6 +37,7 @@ struct PlotConfig {
   AxisSpec x, y;
   int max_x_ticks = 10, max_y_ticks = 6;
   bool legend = true;
+  std::vector<std::string> x_categories;  ///< non-empty: x ticks at 1, 2, ... labelled with these (bar charts)
 };
 
 /// What the mouse points at after Plot() (series index -1 when nothing is near).

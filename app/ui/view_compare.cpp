@@ -23,7 +23,7 @@ const char* const kHeaders[CCount] = {"variant", "n", "time ms", "GB/s", "% peak
                                       "occ. %", "lanes/inst", "confl./ld", "atomics",
                                       "sim div. %", "sim ways", "sim atom.", "check"};
 const char* const kTips[CCount] = {
-    "variant id (the best GB/s among correct runs is marked \u2605)",
+    "variant id (the best GB/s among correct runs is marked best)",
     "elements reduced",
     "median kernel time of the run (CUDA events)",
     "effective bandwidth: bytes read / median time",
@@ -124,7 +124,7 @@ void CompareView::draw_controls(AppState& s, const std::vector<CompareRow>& rows
     ImGui::EndPopup();
   }
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(t.px(220));
+  ImGui::SetNextItemWidth(t.px(170));
   const std::string base_label = s.perf.baseline.empty() ? "first timed" : s.perf.baseline;
   if (ImGui::BeginCombo("baseline", base_label.c_str())) {
     if (ImGui::Selectable("first timed", s.perf.baseline.empty())) s.perf.baseline.clear();
@@ -133,7 +133,7 @@ void CompareView::draw_controls(AppState& s, const std::vector<CompareRow>& rows
     ImGui::EndCombo();
   }
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(t.px(240));
+  ImGui::SetNextItemWidth(t.px(170));
   ImGui::Combo("bars", &s.perf.bar_metric, compare_metric_names(), int(CompareMetric::Count));
   ImGui::SameLine();
   if (ImGui::Button("CSV")) {
@@ -158,7 +158,7 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows) {
   for (int c = 0; c < CCount; ++c) {
     ImGuiTableColumnFlags f = c == CVariant ? ImGuiTableColumnFlags_DefaultSort : 0;
     if (c == CBar) f |= ImGuiTableColumnFlags_NoSort;
-    ImGui::TableSetupColumn(kHeaders[c], f, c == CBar ? t.px(150) : 0.f);
+    ImGui::TableSetupColumn(kHeaders[c], f, c == CBar ? t.px(110) : 0.f);
   }
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   for (int c = 0; c < CCount; ++c) {
@@ -189,12 +189,12 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows) {
     const CompareRow& r = rows[std::size_t(i)];
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(CVariant);
+    if (r.best) ImGui::PushStyleColor(ImGuiCol_Text, pal.ok);
+    ImGui::TextUnformatted(r.variant.c_str());
     if (r.best) {
-      ImGui::PushStyleColor(ImGuiCol_Text, pal.ok);
-      ImGui::TextUnformatted(("\u2605 " + r.variant).c_str());
       ImGui::PopStyleColor();
-    } else {
-      ImGui::TextUnformatted(r.variant.c_str());
+      ImGui::SameLine();
+      Badge("best", pal.ok);
     }
     if (s.perf.baseline == r.variant || (s.perf.baseline.empty() && r.speedup == 1.0)) {
       ImGui::SameLine();

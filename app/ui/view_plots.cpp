@@ -98,10 +98,7 @@ void PlotsView::draw_sweep(AppState& s, float height) {
   else if (!rep.sweeps.empty()) sw = &rep.sweeps[std::size_t(s.perf.sweep_shown < 0 || s.perf.sweep_shown >= int(rep.sweeps.size()) ? int(rep.sweeps.size()) - 1 : s.perf.sweep_shown)];
   ImGui::BeginChild("sweep_plot", ImVec2(0, height));
   if (!sw) {
-    ImGui::Spacing();
-    TextDim("The report shown has no sweep. Press Sweep on a machine with a GPU, or record one with\n"
-            "  warpscope-cli sweep --variants epita --from 10 --to 28 --report sweep.json\n"
-            "and open it in the Report field (Plots then draws GB/s and time against n).", true);
+    draw_runs(s, rep);
     ImGui::EndChild();
     return;
   }
@@ -164,6 +161,58 @@ void PlotsView::draw_sweep(AppState& s, float height) {
   cfg.y = fit_axis(ymin, ymax * 1.05, true, 10, show_time_ ? AxisUnit::Ms : AxisUnit::GBps);
   Plot("##sweep", cfg, series, refs, ImVec2(0, ImGui::GetContentRegionAvail().y));
   ImGui::EndChild();
+}
+
+void PlotsView::draw_runs(AppState& s, const Report& rep) {
+  const Theme& t = theme();
+  TextDim("No sweep in the report shown (Sweep with a GPU, or open one recorded with warpscope-cli sweep --report): "
+          "the bars are its runs of the compared variants.", true);
+  const std::vector<std::string> ids = chosen_variants(s);
+  std::vector<PlotSeries> series;
+  xs_.assign(ids.size(), {});
+  ys_.assign(ids.size(), {});
+  double ymax = 0;
+  std::int64_t n = 0;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const RunResult* last = nullptr;
+    for (const auto& r : rep.runs)
+      if (r.variant == ids[i] && timed_ok(r)) last = &r;
+    if (!last) continue;
+    xs_[i].push_back(double(i + 1));
+    ys_[i].push_back(show_time_ ? last->timing.median_ms : last->gbps);
+    ymax = std::max(ymax, ys_[i].back());
+    n = std::max(n, last->n);
+    PlotSeries ps;
+    ps.label = short_id(ids[i]);
+    ps.color = SeriesColor(int(i));
+    ps.x = xs_[i].data();
+    ps.y = ys_[i].data();
+    ps.count = 1;
+    ps.style = PlotSeries::Bars;
+    series.push_back(ps);
+  }
+  if (series.empty()) {
+    TextDim("The report shown has no timed runs of these variants either.", true);
+    return;
+  }
+  PlotConfig cfg;
+  cfg.title = std::string(show_time_ ? "time" : "GB/s") + " per variant, n = " + format_count(n) + " (runs of the report)";
+  cfg.x_label = "";
+  cfg.y_label = show_time_ ? "median time" : "effective bandwidth GB/s";
+  cfg.x = AxisSpec{0.3, double(ids.size()) + 0.7, false, 10, AxisUnit::Launch};
+  std::vector<PlotReference> refs;
+  if (!show_time_) {
+    if (rep.device.theoretical_gbps > 0) {
+      refs.push_back({"theoretical peak " + format_gbps(rep.device.theoretical_gbps) + " GB/s", rep.device.theoretical_gbps, ImGui::GetColorU32(t.colors().bad)});
+      ymax = std::max(ymax, rep.device.theoretical_gbps);
+    }
+    if (rep.device.copy_gbps > 0)
+      refs.push_back({"device copy " + format_gbps(rep.device.copy_gbps) + " GB/s", rep.device.copy_gbps, ImGui::GetColorU32(t.colors().lesson)});
+  }
+  cfg.y = fit_axis(0, ymax, false, 10, show_time_ ? AxisUnit::Ms : AxisUnit::GBps);
+  cfg.legend = false;
+  for (const auto& id : ids) cfg.x_categories.push_back(short_id(id));
+  Plot("##runs", cfg, series, refs, ImVec2(0, ImGui::GetContentRegionAvail().y));
 }
 
 void PlotsView::draw_live(AppState& s, float height) {

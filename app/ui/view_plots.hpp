@@ -17,6 +17,8 @@ class PlotsView {
   void draw_controls(AppState& s);
   void draw_sweep(AppState& s, float height);
   void draw_live(AppState& s, float height);
+  /// Without a sweep: the report's runs of the compared variants as bars.
+  void draw_runs(AppState& s, const Report& rep);
 
   bool show_time_ = false;  ///< y axis: time (ms) instead of GB/s
   std::vector<std::vector<double>> xs_, ys_;  ///< per-series buffers, reused across frames

@@ -25,7 +25,8 @@ std::string num(double v, int decimals) {
 
 std::string short_id(const std::string& id) {
   const auto dot = id.find('.');
-  return dot == std::string::npos ? id : id.substr(dot + 1);
+  if (dot == std::string::npos || id.rfind("cub.", 0) == 0) return id;  // "reduce" alone would hide that it is CUB
+  return id.substr(dot + 1);
 }
 
 bool counts(const RunResult& r) { return r.status == "ok" || r.status == "race" || r.status == "slide-bug"; }

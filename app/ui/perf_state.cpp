@@ -23,9 +23,8 @@ std::string why_no_timing(const AppState& s) {
   if (!s.device.opened) return "opening the CUDA device...";
   if (s.device.device.available) return "";
   const std::string why = s.device.error.empty() ? s.device.device.error : s.device.error;
-  return "no CUDA device" + (why.empty() ? std::string() : " (" + why + ")") +
-         ": Live and Sweep time launches on an NVIDIA GPU, so they are off here. The plots show the sweeps "
-         "and runs of the report opened (recorded on a GPU by warpscope-cli sweep --report).";
+  return "Live and Sweep are off: they time launches on an NVIDIA GPU and there is none here" +
+         (why.empty() ? std::string() : " (" + why + ")") + ". The plots show the report opened.";
 }
 
 SweepSpec make_sweep_spec(const AppState& s, const std::vector<std::string>& ids) {

@@ -128,6 +128,19 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
   f.y = &cfg.y;
   f.min = ImVec2(origin.x + ylabel_w + t.px(10), top + font * 0.5f);
   f.max = ImVec2(origin.x + size.x - t.px(8), origin.y + size.y - font * (cfg.x_label.empty() ? 1.5f : 2.7f));
+  // Many series: the legend goes outside, right of the plot, in as many columns as its height needs.
+  const float sw = font * 0.9f, pad = t.px(6), row = font * 1.15f;
+  const bool legend_outside = cfg.legend && series.size() > 4;
+  int legend_rows = 0, legend_cols = 0;
+  float legend_col_w = 0;
+  if (legend_outside) {
+    for (const auto& s : series) legend_col_w = std::max(legend_col_w, ImGui::CalcTextSize(s.label.c_str()).x);
+    legend_col_w += sw + 2 * pad;
+    legend_rows = std::max(1, int((f.max.y - f.min.y) / row));
+    legend_cols = (int(series.size()) + legend_rows - 1) / legend_rows;
+    legend_rows = (int(series.size()) + legend_cols - 1) / legend_cols;
+    f.max.x -= legend_col_w * float(legend_cols) + pad;
+  }
   if (f.max.x - f.min.x < t.px(40) || f.max.y - f.min.y < t.px(30)) return hover;
 
   dl->AddRectFilled(f.min, f.max, ImGui::GetColorU32(ImGuiCol_FrameBg, 0.35f));
@@ -198,13 +211,24 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
       for (int i = 0; i < s.count; ++i)
         if (finite_point(f, s.x[i], s.y[i])) dl->AddCircleFilled(f.map(s.x[i], s.y[i]), marker, s.color, 10);
   }
-  // Reference labels over the data, so bars never hide them.
+  // Reference labels over the data, so bars never hide them; a label that would overlap one already
+  // placed moves below its line, then further down.
+  std::vector<std::pair<float, float>> placed;  // y ranges of the labels drawn
   for (const auto& r : refs) {
     if (cfg.y.log && !(r.value > 0)) continue;
     const float y = f.map(cfg.x.lo, r.value).y;
     if (y < f.min.y || y > f.max.y) continue;
     const ImVec2 ts = ImGui::CalcTextSize(r.label.c_str());
-    const ImVec2 at(f.max.x - ts.x - t.px(6), y - ts.y - t.px(1));
+    float ly = y - ts.y - t.px(1);
+    auto overlaps = [&](float top) {
+      for (const auto& pr : placed)
+        if (top < pr.second && top + ts.y > pr.first) return true;
+      return false;
+    };
+    if (ly < f.min.y || overlaps(ly)) ly = y + t.px(2);
+    for (int guard = 0; overlaps(ly) && guard < 8; ++guard) ly += ts.y;
+    placed.emplace_back(ly, ly + ts.y);
+    const ImVec2 at(f.max.x - ts.x - t.px(6), ly);
     dl->AddRectFilled(ImVec2(at.x - t.px(3), at.y), ImVec2(at.x + ts.x + t.px(3), at.y + ts.y),
                       ImGui::GetColorU32(ImGuiCol_WindowBg, 0.8f));
     dl->AddText(at, r.color, r.label.c_str());
@@ -228,14 +252,41 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
   }
   dl->PopClipRect();
 
-  // Legend: top-left inside the plot.
-  if (cfg.legend && !series.empty()) {
-    const float sw = font * 0.9f, pad = t.px(6);
+  if (legend_outside) {
+    for (std::size_t i = 0; i < series.size(); ++i) {
+      const float x = f.max.x + pad + legend_col_w * float(int(i) / legend_rows);
+      const float y = f.min.y + row * float(int(i) % legend_rows);
+      dl->AddRectFilled(ImVec2(x + pad, y + row * 0.3f), ImVec2(x + pad + sw, y + row * 0.7f), series[i].color);
+      dl->AddText(ImVec2(x + 2 * pad + sw, y), text, series[i].label.c_str());
+    }
+  }
+  // Few series: the legend sits inside the plot, in the emptiest corner.
+  if (cfg.legend && !series.empty() && !legend_outside) {
     float w = 0;
     for (const auto& s : series) w = std::max(w, ImGui::CalcTextSize(s.label.c_str()).x);
-    const float row = font * 1.15f;
-    const ImVec2 a(f.min.x + pad, f.min.y + pad);
-    const ImVec2 b(a.x + sw + w + 3 * pad, a.y + row * float(series.size()) + pad);
+    const ImVec2 box(sw + w + 3 * pad, row * float(series.size()) + pad);
+    // The corner whose box covers the fewest data points (top-left on ties).
+    const ImVec2 corners[4] = {ImVec2(f.min.x + pad, f.min.y + pad), ImVec2(f.max.x - pad - box.x, f.min.y + pad),
+                               ImVec2(f.min.x + pad, f.max.y - pad - box.y), ImVec2(f.max.x - pad - box.x, f.max.y - pad - box.y)};
+    int best_corner = 0;
+    long best_count = -1;
+    for (int c = 0; c < 4; ++c) {
+      long count = 0;
+      const ImVec2 lo = corners[c], hi(lo.x + box.x, lo.y + box.y);
+      for (const auto& s : series) {
+        const int step = std::max(1, s.count / 2000);  // a sample is enough for long series
+        for (int i = 0; i < s.count; i += step) {
+          if (!finite_point(f, s.x[i], s.y[i])) continue;
+          const ImVec2 p = f.map(s.x[i], s.y[i]);
+          if (s.style == PlotSeries::Bars ? (p.x >= lo.x && p.x <= hi.x && p.y <= hi.y)
+                                          : (p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y))
+            count += step;
+        }
+      }
+      if (best_count < 0 || count < best_count) best_count = count, best_corner = c;
+    }
+    const ImVec2 a = corners[best_corner];
+    const ImVec2 b(a.x + box.x, a.y + box.y);
     dl->AddRectFilled(a, b, ImGui::GetColorU32(ImGuiCol_WindowBg, 0.85f), t.px(3));
     for (std::size_t i = 0; i < series.size(); ++i) {
       const float y = a.y + pad * 0.5f + row * float(i);

@@ -18,7 +18,8 @@ namespace {
 
 std::string short_id(const std::string& id) {
   const auto dot = id.find('.');
-  return dot == std::string::npos ? id : id.substr(dot + 1);
+  if (dot == std::string::npos || id.rfind("cub.", 0) == 0) return id;  // "reduce" alone would hide that it is CUB
+  return id.substr(dot + 1);
 }
 
 bool timed_ok(const RunResult& r) {
@@ -158,7 +159,8 @@ void PlotsView::draw_sweep(AppState& s, float height) {
     if (cub > 0) refs.push_back({"CUB " + format_gbps(cub) + " GB/s at " + format_count(cub_n), cub, ImGui::GetColorU32(t.colors().baseline)});
   }
   if (ymax <= 0) ymin = 1, ymax = 10;
-  cfg.y = fit_axis(ymin, ymax * 1.05, true, 10, show_time_ ? AxisUnit::Ms : AxisUnit::GBps);
+  // Log y with a margin of 1.6x each way (not whole decades: they would waste half the height).
+  cfg.y = AxisSpec{ymin / 1.6, ymax * 1.6, true, 10, show_time_ ? AxisUnit::Ms : AxisUnit::GBps};
   Plot("##sweep", cfg, series, refs, ImVec2(0, ImGui::GetContentRegionAvail().y));
   ImGui::EndChild();
 }

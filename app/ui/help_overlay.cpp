@@ -90,6 +90,7 @@ const std::vector<KeyHelp>& key_help() {
       {"Esc", "cancel the sweep; close this help"},
       {"+  /  -", "larger / smaller text (presentation: 1.5x to 2.5x)"},
       {"h", "high-contrast colours on / off"},
+      {"f", "focus: the views alone, full width (f again: lessons and parameters back)"},
       {"Tab, arrows, space", "move between and press any control (ImGui keyboard navigation)"},
   };
   return keys;
@@ -122,6 +123,7 @@ void HandleGlobalKeys(AppState& s, const std::vector<std::string>& views) {
     } else if (c == '+' || c == '=') pr.font_scale_request = std::min(2.5f, theme().scale() + 0.25f);
     else if (c == '-') pr.font_scale_request = std::max(1.f, theme().scale() - 0.25f);
     else if (c == 'h') pr.high_contrast = !pr.high_contrast;
+    else if (c == 'f') pr.focus = !pr.focus;
   }
 }
 
@@ -154,7 +156,7 @@ void DrawHelpOverlay(AppState& s) {
     ImGui::Spacing();
     TextDim("Text scale " + std::to_string(int(t.scale() * 100 + 0.5f)) + " %   \u00b7   " +
             (HighContrast() ? "high contrast on" : "high contrast off") +
-            "   \u00b7   start with --font-scale 2 --high-contrast for a lecture hall");
+            "   \u00b7   start with --font-scale 2 --high-contrast --focus for a lecture hall");
   }
   ImGui::End();
   ImGui::PopStyleVar(2);

@@ -17,7 +17,8 @@ struct KeyHelp {
 const std::vector<KeyHelp>& key_help();
 
 /// Handles the global keys for this frame (not while a text field has focus): help, tabs 1-8,
-/// n/p variant, r run, R run lesson, l Live, w sweep, Esc cancel/close, +/- font scale, h contrast.
+/// n/p variant, r run, R run lesson, l Live, w sweep, Esc cancel/close, +/- font scale, h contrast,
+/// f focus (views only).
 /// `views` are the tab names in order (1 selects views[0]).
 void HandleGlobalKeys(AppState& s, const std::vector<std::string>& views);
 

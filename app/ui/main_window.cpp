@@ -72,17 +72,22 @@ void MainWindow::draw(AppState& s, ImVec2 size) {
   const float left_w = std::clamp(size.x * 0.27f, t.px(340), t.px(600));
 
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, t.px(10, 8));
+  const bool focus = s.perf.present.focus;  // presentation: the views alone, full width
+  if (!focus) {
   ImGui::BeginChild("browser", ImVec2(left_w, body_h), true);
   browser_.draw(s);
   ImGui::EndChild();
   ImGui::SameLine();
+  }
   ImGui::BeginChild("centre", ImVec2(0, body_h), true);
   {
     const ImVec2 p = ImGui::GetWindowPos(), sz = ImGui::GetWindowSize();  // what PNG export saves
     s.perf.png_rect[0] = p.x, s.perf.png_rect[1] = p.y, s.perf.png_rect[2] = sz.x, s.perf.png_rect[3] = sz.y;
   }
-  parameters_.draw(s);
-  ImGui::Spacing();
+  if (!focus) {
+    parameters_.draw(s);
+    ImGui::Spacing();
+  }
   draw_views(s);
   ImGui::EndChild();
   ImGui::PopStyleVar();

@@ -21,6 +21,7 @@ struct Presentation {
   bool show_help = false;         ///< the key overlay (F1 or ?)
   bool high_contrast = false;     ///< wanted
   float font_scale_request = 0;   ///< > 0: rebuild the fonts at this scale before the next frame
+  bool focus = false;             ///< hide the lesson browser and parameters: the views get the window
 };
 
 struct PerfState {

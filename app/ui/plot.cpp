@@ -105,42 +105,61 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
   const ImU32 grid = ImGui::GetColorU32(ImGuiCol_TableBorderLight);
   const ImU32 axis = ImGui::GetColorU32(ImGuiCol_Border);
 
-  std::vector<Tick> xticks;
-  if (cfg.x_categories.empty()) xticks = make_ticks(cfg.x, cfg.max_x_ticks);
-  for (std::size_t i = 0; i < cfg.x_categories.size(); ++i) xticks.push_back(Tick{double(i + 1), cfg.x_categories[i], true});
-  const auto yticks = make_ticks(cfg.y, cfg.max_y_ticks);
-  float ylabel_w = 0;
-  for (const auto& tk : yticks) ylabel_w = std::max(ylabel_w, ImGui::CalcTextSize(tk.label.c_str()).x);
-
   float top = origin.y;
+  bool y_label_done = false;
   if (!cfg.title.empty()) {
     ImGui::PushFont(t.fonts().bold);
     dl->AddText(ImVec2(origin.x, top), text, cfg.title.c_str());
+    const float title_w = ImGui::CalcTextSize(cfg.title.c_str()).x;
     ImGui::PopFont();
+    // The y axis title shares the title's line when it fits (more height for the data).
+    const float yl_w = ImGui::CalcTextSize(cfg.y_label.c_str()).x;
+    if (!cfg.y_label.empty() && title_w + t.px(24) + yl_w <= size.x) {
+      dl->AddText(ImVec2(origin.x + title_w + t.px(24), top), dim, cfg.y_label.c_str());
+      y_label_done = true;
+    }
     top += font * 1.3f;
   }
-  if (!cfg.y_label.empty()) {
+  if (!cfg.y_label.empty() && !y_label_done) {
     dl->AddText(ImVec2(origin.x, top), dim, cfg.y_label.c_str());
     top += font * 1.2f;
   }
+  float bottom = origin.y + size.y - font * (cfg.x_label.empty() ? 1.5f : 2.7f);
+  // Many series: the legend goes right of the plot in columns, or, when that would take more than
+  // 40 % of the width, in lines below the axis title.
+  const float sw = font * 0.9f, pad = t.px(6), row = font * 1.15f;
+  enum { Inside, Right, Below } legend_at = Inside;
+  int legend_rows = 0, legend_cols = 0;
+  float legend_col_w = 0;
+  if (cfg.legend && series.size() > 4) {
+    for (const auto& s : series) legend_col_w = std::max(legend_col_w, ImGui::CalcTextSize(s.label.c_str()).x);
+    legend_col_w += sw + 2 * pad;
+    legend_rows = std::max(1, int((bottom - top - font * 0.5f) / row));
+    legend_cols = (int(series.size()) + legend_rows - 1) / legend_rows;
+    legend_rows = (int(series.size()) + legend_cols - 1) / legend_cols;
+    legend_at = legend_col_w * float(legend_cols) <= size.x * 0.4f ? Right : Below;
+    if (legend_at == Below) {
+      legend_cols = std::max(1, int(size.x / legend_col_w));
+      legend_rows = (int(series.size()) + legend_cols - 1) / legend_cols;
+      bottom -= row * float(legend_rows) + pad;
+    }
+  }
+  // Tick counts follow the room there is, so labels never crowd at large font scales.
+  const int max_y = std::clamp(int((bottom - top) / (font * 1.8f)), 2, std::max(2, cfg.max_y_ticks));
+  const auto yticks = make_ticks(cfg.y, max_y);
+  float ylabel_w = 0;
+  for (const auto& tk : yticks) ylabel_w = std::max(ylabel_w, ImGui::CalcTextSize(tk.label.c_str()).x);
   Frame f;
   f.x = &cfg.x;
   f.y = &cfg.y;
   f.min = ImVec2(origin.x + ylabel_w + t.px(10), top + font * 0.5f);
-  f.max = ImVec2(origin.x + size.x - t.px(8), origin.y + size.y - font * (cfg.x_label.empty() ? 1.5f : 2.7f));
-  // Many series: the legend goes outside, right of the plot, in as many columns as its height needs.
-  const float sw = font * 0.9f, pad = t.px(6), row = font * 1.15f;
-  const bool legend_outside = cfg.legend && series.size() > 4;
-  int legend_rows = 0, legend_cols = 0;
-  float legend_col_w = 0;
-  if (legend_outside) {
-    for (const auto& s : series) legend_col_w = std::max(legend_col_w, ImGui::CalcTextSize(s.label.c_str()).x);
-    legend_col_w += sw + 2 * pad;
-    legend_rows = std::max(1, int((f.max.y - f.min.y) / row));
-    legend_cols = (int(series.size()) + legend_rows - 1) / legend_rows;
-    legend_rows = (int(series.size()) + legend_cols - 1) / legend_cols;
-    f.max.x -= legend_col_w * float(legend_cols) + pad;
-  }
+  f.max = ImVec2(origin.x + size.x - t.px(8), bottom);
+  if (legend_at == Right) f.max.x -= legend_col_w * float(legend_cols) + pad;
+  std::vector<Tick> xticks;
+  const int max_x = std::clamp(int((f.max.x - f.min.x) / (font * 3.5f)), 2, std::max(2, cfg.max_x_ticks));
+  if (cfg.x_categories.empty()) xticks = make_ticks(cfg.x, max_x);
+  for (std::size_t i = 0; i < cfg.x_categories.size(); ++i) xticks.push_back(Tick{double(i + 1), cfg.x_categories[i], true});
+  const bool legend_outside = legend_at != Inside;
   if (f.max.x - f.min.x < t.px(40) || f.max.y - f.min.y < t.px(30)) return hover;
 
   dl->AddRectFilled(f.min, f.max, ImGui::GetColorU32(ImGuiCol_FrameBg, 0.35f));
@@ -254,8 +273,11 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
 
   if (legend_outside) {
     for (std::size_t i = 0; i < series.size(); ++i) {
-      const float x = f.max.x + pad + legend_col_w * float(int(i) / legend_rows);
-      const float y = f.min.y + row * float(int(i) % legend_rows);
+      const bool right = legend_at == Right;
+      const int col = right ? int(i) / legend_rows : int(i) % legend_cols;
+      const int line = right ? int(i) % legend_rows : int(i) / legend_cols;
+      const float x = (right ? f.max.x + pad : origin.x) + legend_col_w * float(col);
+      const float y = (right ? f.min.y : origin.y + size.y - row * float(legend_rows)) + row * float(line);
       dl->AddRectFilled(ImVec2(x + pad, y + row * 0.3f), ImVec2(x + pad + sw, y + row * 0.7f), series[i].color);
       dl->AddText(ImVec2(x + 2 * pad + sw, y), text, series[i].label.c_str());
     }

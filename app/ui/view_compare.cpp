@@ -92,7 +92,7 @@ void CompareView::draw(AppState& s) {
     TextDim("The report shown has no runs of these variants: run them (Run lesson), or open a report recorded on a GPU. "
             "The predicted (sim) columns are filled anyway.", true);
   const float changes_h = ImGui::GetTextLineHeightWithSpacing() * std::min<float>(6.5f, float(rows.size()) + 1.5f);
-  ImGui::BeginChild("compare_table", ImVec2(0, std::max(theme().px(160), ImGui::GetContentRegionAvail().y - changes_h)));
+  ImGui::BeginChild("compare_table", ImVec2(0, std::max(theme().px(100), ImGui::GetContentRegionAvail().y - changes_h)));
   draw_table(s, rows);
   ImGui::EndChild();
   draw_changes(s, rows);
@@ -103,7 +103,7 @@ void CompareView::draw_controls(AppState& s, const std::vector<CompareRow>& rows
   ImGui::AlignTextToFramePadding();
   const std::string src = s.showing_replay() ? std::filesystem::path(s.replay_path).filename().string() : "this session";
   TextDim(std::to_string(rows.size()) + (s.perf.picked.empty() ? " variants of the lesson" : " picked variants") + ", runs from " + src);
-  ImGui::SameLine();
+  SameLineIfFits(ButtonWidth("Pick..."));
   if (ImGui::Button("Pick...")) ImGui::OpenPopup("compare_pick");
   ItemTooltip("choose the variants to compare (none picked = the selected lesson's)");
   if (ImGui::BeginPopup("compare_pick")) {
@@ -123,7 +123,8 @@ void CompareView::draw_controls(AppState& s, const std::vector<CompareRow>& rows
     ImGui::EndChild();
     ImGui::EndPopup();
   }
-  ImGui::SameLine();
+  const float combo_extra = ImGui::GetStyle().ItemInnerSpacing.x;
+  SameLineIfFits(t.px(170) + combo_extra + ImGui::CalcTextSize("baseline").x);
   ImGui::SetNextItemWidth(t.px(170));
   const std::string base_label = s.perf.baseline.empty() ? "first timed" : s.perf.baseline;
   if (ImGui::BeginCombo("baseline", base_label.c_str())) {
@@ -132,17 +133,17 @@ void CompareView::draw_controls(AppState& s, const std::vector<CompareRow>& rows
       if (ImGui::Selectable(r.variant.c_str(), s.perf.baseline == r.variant)) s.perf.baseline = r.variant;
     ImGui::EndCombo();
   }
-  ImGui::SameLine();
+  SameLineIfFits(t.px(170) + combo_extra + ImGui::CalcTextSize("bars").x);
   ImGui::SetNextItemWidth(t.px(170));
   ImGui::Combo("bars", &s.perf.bar_metric, compare_metric_names(), int(CompareMetric::Count));
-  ImGui::SameLine();
+  SameLineIfFits(ButtonWidth("CSV"));
   if (ImGui::Button("CSV")) {
     const std::string path = (std::filesystem::path(s.perf.export_dir) / "warpscope-compare.csv").string();
     if (std::string err = write_text_file(path, compare_csv(rows)); !err.empty()) s.message(Message::Error, err);
     else s.message(Message::Info, "wrote " + path);
   }
   ItemTooltip("export this table as CSV (warpscope-compare.csv in the export folder)");
-  ImGui::SameLine();
+  SameLineIfFits(ButtonWidth("PNG"));
   if (ImGui::Button("PNG")) s.perf.png_request = (std::filesystem::path(s.perf.export_dir) / "warpscope-compare.png").string();
   ItemTooltip("save this view as a PNG for slides (warpscope-compare.png in the export folder)");
 }

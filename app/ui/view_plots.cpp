@@ -31,7 +31,10 @@ bool timed_ok(const RunResult& r) {
 void PlotsView::draw(AppState& s) {
   draw_controls(s);
   const float avail = ImGui::GetContentRegionAvail().y;
-  const float sweep_h = std::max(theme().px(200), avail * 0.58f);
+  // Without live data the Live area is one line of text: the sweep plot takes the rest.
+  const float live_min = ImGui::GetTextLineHeightWithSpacing() * 2;
+  const float sweep_h = s.perf.live.series.empty() ? std::max(theme().px(200), avail - live_min)
+                                                   : std::max(theme().px(200), avail * 0.58f);
   draw_sweep(s, sweep_h);
   draw_live(s, ImGui::GetContentRegionAvail().y);
 }
@@ -48,7 +51,7 @@ void PlotsView::draw_controls(AppState& s) {
   ImGui::SetNextItemWidth(t.px(180));
   ImGui::DragIntRange2("##range", &p.sweep_from, &p.sweep_to, 0.1f, kSweepMinLog2, kSweepMaxLog2, "%d", "..2^%d");
   ItemTooltip("the sizes of the sweep: n = 2^from .. 2^to (drag, or Ctrl+click to type)");
-  ImGui::SameLine();
+  SameLineIfFits(ButtonWidth("Sweep"));
   ImGui::BeginDisabled(!why.empty() || p.sweeping || ids.empty());
   if (ImGui::Button("Sweep")) {
     SweepSpec spec = make_sweep_spec(s, ids);
@@ -65,7 +68,7 @@ void PlotsView::draw_controls(AppState& s) {
     ImGui::SameLine();
     if (ImGui::Button("Cancel")) p.sweep_cancel = true;
   }
-  ImGui::SameLine(0, t.px(24));
+  SameLineIfFits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("Live").x, t.px(24));
   ImGui::BeginDisabled(!why.empty() || ids.empty());
   bool live = p.live_wanted;
   if (ImGui::Checkbox("Live", &live)) {
@@ -74,20 +77,23 @@ void PlotsView::draw_controls(AppState& s) {
   }
   ImGui::EndDisabled();
   ItemTooltip(why.empty() ? "launch the compared variants again and again; the plot scrolls (L toggles)" : why);
-  ImGui::SameLine();
+  SameLineIfFits(t.px(110));
   ImGui::SetNextItemWidth(t.px(110));
   ImGui::BeginDisabled(p.live_wanted);
   ImGui::SliderInt("##live_n", &p.live_log2, 10, 28, "n = 2^%d");
   ImGui::EndDisabled();
   ItemTooltip("n of the Live launches");
-  ImGui::SameLine(0, t.px(24));
+  SameLineIfFits(ImGui::GetFrameHeight() * 2 + ImGui::CalcTextSize("GB/s time").x + t.px(20), t.px(24));
   if (ImGui::RadioButton("GB/s", !show_time_)) show_time_ = false;
   ImGui::SameLine();
   if (ImGui::RadioButton("time", show_time_)) show_time_ = true;
-  ImGui::SameLine(0, t.px(24));
+  SameLineIfFits(ButtonWidth("PNG"), t.px(24));
   if (ImGui::Button("PNG")) p.png_request = (std::filesystem::path(p.export_dir) / "warpscope-plots.png").string();
   ItemTooltip("save this view as a PNG for slides (warpscope-plots.png in the export folder)");
-  if (!why.empty()) TextDim(why, true);
+  if (!why.empty()) {
+    TextDim("Live and Sweep are off here: no CUDA device (hover for why).");
+    ItemTooltip(why);
+  }
   if (!p.live_stopped.empty()) TextWrappedColored(t.colors().lesson, "Live stopped: " + p.live_stopped);
 }
 
@@ -224,8 +230,9 @@ void PlotsView::draw_live(AppState& s, float height) {
   if (p.live.series.empty()) {
     ImGui::Spacing();
     TextDim(p.live_wanted ? "Live: waiting for the first launches..."
-                          : "Live is off. With a GPU, tick Live: the compared variants launch again and again and "
-                            "their time per launch scrolls here (the newest 10,000 launches each).", true);
+                          : "Live is off (with a GPU, tick Live: time per launch scrolls here).");
+    ItemTooltip("Live launches the compared variants again and again at the n chosen; the plot keeps the newest "
+                "10,000 launches of each.");
     ImGui::EndChild();
     return;
   }

@@ -50,6 +50,7 @@ int main(int argc, char** argv) {
   app.add_option("--height", o.height, "window / image height in pixels")->check(CLI::Range(240, 8192));
   app.add_flag("--high-contrast", o.high_contrast, "high-contrast colours for projectors (h toggles)");
   app.add_flag("--focus", o.focus, "presentation: the views alone, full width (f toggles)");
+  app.add_flag("--show-keys", o.show_keys, "open the key help overlay (F1 or ? toggles it)");
   app.add_option("--live-seconds", o.live_seconds, "with --screenshot: run Live (the compared variants) this many seconds first (needs a GPU)")->check(CLI::Range(0.0, 600.0));
   app.add_option("--benchmark-frames", o.benchmark_frames, "render N frames headless and print one JSON line of frame timings")->check(CLI::Range(1, 100000));
   app.add_option("--export-dir", o.export_dir, "folder the CSV and PNG export buttons write to (default: the current folder)");
@@ -98,6 +99,7 @@ int main(int argc, char** argv) {
 
   s.perf.present.high_contrast = o.high_contrast;
   s.perf.present.focus = o.focus;
+  s.perf.present.show_help = o.show_keys;
   s.perf.export_dir = o.export_dir;
 
   ui::RunWorker worker([](std::string& error) { return open_cuda_backend(error); });

@@ -21,6 +21,7 @@ struct Options {
   // Issue 6: presentation, Live in screenshots, the frame benchmark.
   bool high_contrast = false;    ///< start with the high-contrast theme
   bool focus = false;            ///< start in focus mode (views only, no browser or parameters)
+  bool show_keys = false;        ///< start with the key help overlay open
   double live_seconds = 0;       ///< headless: run Live for this long before the screenshot (needs a GPU)
   int benchmark_frames = 0;      ///< > 0: render this many frames headless and print the timing JSON line
   std::string export_dir = ".";  ///< where the CSV/PNG export buttons write

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "compare_model.hpp"
+#include "registry.hpp"
 #include "theme.hpp"
 #include "widgets.hpp"
 
@@ -91,7 +93,10 @@ const std::vector<KeyHelp>& key_help() {
       {"+  /  -", "larger / smaller text (presentation: 1.5x to 2.5x)"},
       {"h", "high-contrast colours on / off"},
       {"f", "focus: the views alone, full width (f again: lessons and parameters back)"},
-      {"Tab, arrows, space", "move between and press any control (ImGui keyboard navigation)"},
+      {"b", "Compare: next baseline for the speedup column"},
+      {"m", "Compare: next metric for the bars"},
+      {"a", "Compare: all variants / the lesson's"},
+      {"t", "Plots: time or GB/s on the y axis"},
   };
   return keys;
 }
@@ -124,6 +129,19 @@ void HandleGlobalKeys(AppState& s, const std::vector<std::string>& views) {
     else if (c == '-') pr.font_scale_request = std::max(1.f, theme().scale() - 0.25f);
     else if (c == 'h') pr.high_contrast = !pr.high_contrast;
     else if (c == 'f') pr.focus = !pr.focus;
+    else if (c == 'm') s.perf.bar_metric = (s.perf.bar_metric + 1) % int(CompareMetric::Count);
+    else if (c == 't') s.perf.plot_time = !s.perf.plot_time;
+    else if (c == 'a') {
+      if (s.perf.picked.empty()) {
+        for (const auto& v : all_variants()) s.perf.picked.insert(v.id);
+      } else {
+        s.perf.picked.clear();
+      }
+    } else if (c == 'b') {
+      const auto ids = chosen_variants(s);
+      auto it = std::find(ids.begin(), ids.end(), s.perf.baseline);
+      s.perf.baseline = ids.empty() ? "" : (it == ids.end() || it + 1 == ids.end()) ? ids.front() : *(it + 1);
+    }
   }
 }
 
@@ -133,7 +151,8 @@ void DrawHelpOverlay(AppState& s) {
   const Theme& t = theme();
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-  ImGui::SetNextWindowBgAlpha(0.96f);
+  ImGui::SetNextWindowBgAlpha(1.f);
+  ImGui::SetNextWindowFocus();  // above the main window, whatever was clicked last
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
                                  ImGuiWindowFlags_NoMove;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, t.px(20, 16));

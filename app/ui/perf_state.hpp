@@ -30,6 +30,7 @@ struct PerfState {
   std::set<std::string> picked;      ///< variants picked for Compare/Sweep/Live (empty = the lesson's)
   std::string baseline;              ///< speedup baseline ("" = the first compared variant)
   int bar_metric = 0;                ///< index of the metric the bar column shows
+  bool plot_time = false;            ///< Plots: y = time (ms) instead of GB/s
 
   // Sweep
   int sweep_from = 10, sweep_to = 28;

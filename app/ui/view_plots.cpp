@@ -3,9 +3,11 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <filesystem>
 
+#include "compare_model.hpp"
 #include "format.hpp"
 #include "plot.hpp"
 #include "registry.hpp"
@@ -84,9 +86,9 @@ void PlotsView::draw_controls(AppState& s) {
   ImGui::EndDisabled();
   ItemTooltip("n of the Live launches");
   SameLineIfFits(ImGui::GetFrameHeight() * 2 + ImGui::CalcTextSize("GB/s time").x + t.px(20), t.px(24));
-  if (ImGui::RadioButton("GB/s", !show_time_)) show_time_ = false;
+  if (ImGui::RadioButton("GB/s", !s.perf.plot_time)) s.perf.plot_time = false;
   ImGui::SameLine();
-  if (ImGui::RadioButton("time", show_time_)) show_time_ = true;
+  if (ImGui::RadioButton("time", s.perf.plot_time)) s.perf.plot_time = true;
   SameLineIfFits(ButtonWidth("PNG"), t.px(24));
   if (ImGui::Button("PNG")) p.png_request = (std::filesystem::path(p.export_dir) / "warpscope-plots.png").string();
   ItemTooltip("save this view as a PNG for slides (warpscope-plots.png in the export folder)");
@@ -130,7 +132,7 @@ void PlotsView::draw_sweep(AppState& s, float height) {
     xs_[i].clear(), ys_[i].clear();
     for (const RunResult* r : sw->runs_of(vars[i])) {
       if (!timed_ok(*r)) continue;
-      const double y = show_time_ ? r->timing.median_ms : r->gbps;
+      const double y = s.perf.plot_time ? r->timing.median_ms : r->gbps;
       xs_[i].push_back(double(r->n));
       ys_[i].push_back(y);
       ymin = std::min(ymin, y), ymax = std::max(ymax, y);
@@ -152,11 +154,11 @@ void PlotsView::draw_sweep(AppState& s, float height) {
   cfg.title = sw->title.empty() ? "sweep" : sw->title;
   if (partial) cfg.title = "sweep in progress (" + std::to_string(sw->runs.size()) + " runs)";
   cfg.x_label = "n (int32 elements, log2)";
-  cfg.y_label = show_time_ ? "median time per run (log)" : "effective bandwidth GB/s (log)";
+  cfg.y_label = s.perf.plot_time ? "median time per run (log)" : "effective bandwidth GB/s (log)";
   cfg.x = fit_axis(double(std::int64_t(1) << sw->spec.from_log2), double(std::int64_t(1) << sw->spec.to_log2), true, 2, AxisUnit::Count);
   std::vector<PlotReference> refs;
   const DeviceInfo& d = rep.device;
-  if (!show_time_) {
+  if (!s.perf.plot_time) {
     if (d.theoretical_gbps > 0) {
       refs.push_back({"theoretical peak " + format_gbps(d.theoretical_gbps) + " GB/s", d.theoretical_gbps, ImGui::GetColorU32(t.colors().bad)});
       ymax = std::max(ymax, d.theoretical_gbps);
@@ -166,7 +168,7 @@ void PlotsView::draw_sweep(AppState& s, float height) {
   }
   if (ymax <= 0) ymin = 1, ymax = 10;
   // Log y with a margin of 1.6x each way (not whole decades: they would waste half the height).
-  cfg.y = AxisSpec{ymin / 1.6, ymax * 1.6, true, 10, show_time_ ? AxisUnit::Ms : AxisUnit::GBps};
+  cfg.y = AxisSpec{ymin / 1.6, ymax * 1.6, true, 10, s.perf.plot_time ? AxisUnit::Ms : AxisUnit::GBps};
   Plot("##sweep", cfg, series, refs, ImVec2(0, ImGui::GetContentRegionAvail().y));
   ImGui::EndChild();
 }
@@ -187,7 +189,7 @@ void PlotsView::draw_runs(AppState& s, const Report& rep) {
       if (r.variant == ids[i] && timed_ok(r)) last = &r;
     if (!last) continue;
     xs_[i].push_back(double(i + 1));
-    ys_[i].push_back(show_time_ ? last->timing.median_ms : last->gbps);
+    ys_[i].push_back(s.perf.plot_time ? last->timing.median_ms : last->gbps);
     ymax = std::max(ymax, ys_[i].back());
     n = std::max(n, last->n);
     PlotSeries ps;
@@ -204,12 +206,12 @@ void PlotsView::draw_runs(AppState& s, const Report& rep) {
     return;
   }
   PlotConfig cfg;
-  cfg.title = std::string(show_time_ ? "time" : "GB/s") + " per variant, n = " + format_count(n) + " (runs of the report)";
+  cfg.title = std::string(s.perf.plot_time ? "time" : "GB/s") + " per variant, n = " + format_count(n) + " (runs of the report)";
   cfg.x_label = "";
-  cfg.y_label = show_time_ ? "median time" : "effective bandwidth GB/s";
+  cfg.y_label = s.perf.plot_time ? "median time" : "effective bandwidth GB/s";
   cfg.x = AxisSpec{0.3, double(ids.size()) + 0.7, false, 10, AxisUnit::Launch};
   std::vector<PlotReference> refs;
-  if (!show_time_) {
+  if (!s.perf.plot_time) {
     if (rep.device.theoretical_gbps > 0) {
       refs.push_back({"theoretical peak " + format_gbps(rep.device.theoretical_gbps) + " GB/s", rep.device.theoretical_gbps, ImGui::GetColorU32(t.colors().bad)});
       ymax = std::max(ymax, rep.device.theoretical_gbps);
@@ -217,11 +219,28 @@ void PlotsView::draw_runs(AppState& s, const Report& rep) {
     if (rep.device.copy_gbps > 0)
       refs.push_back({"device copy " + format_gbps(rep.device.copy_gbps) + " GB/s", rep.device.copy_gbps, ImGui::GetColorU32(t.colors().lesson)});
   }
-  cfg.y = fit_axis(0, ymax, false, 10, show_time_ ? AxisUnit::Ms : AxisUnit::GBps);
+  cfg.y = fit_axis(0, ymax, false, 10, s.perf.plot_time ? AxisUnit::Ms : AxisUnit::GBps);
   cfg.legend = false;
   for (const auto& id : ids) cfg.x_categories.push_back(short_id(id));
   Plot("##runs", cfg, series, refs, ImVec2(0, ImGui::GetContentRegionAvail().y));
 }
+
+namespace {
+/// "occ 85 %, 24.1 lanes/inst" from a live run's CUPTI metrics ("" without them).
+std::string live_metrics(const RunResult& r) {
+  std::string out;
+  auto add = [&](const char* name, const char* fmt) {
+    auto it = r.metrics.values.find(name);
+    if (it == r.metrics.values.end()) return;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, fmt, it->second);
+    out += (out.empty() ? "" : ", ") + std::string(buf);
+  };
+  add(metric::kOccupancy, "occ %.0f %%");
+  add(metric::kLanesPerInst, "%.1f lanes/inst");
+  return out;
+}
+}  // namespace
 
 void PlotsView::draw_live(AppState& s, float height) {
   const Theme& t = theme();
@@ -243,9 +262,11 @@ void PlotsView::draw_live(AppState& s, float height) {
     if (ls.size() == 0) continue;
     PlotSeries ps;
     ps.label = short_id(id) + "  " + format_ms(ls.median_ms(100)) + " ms";
+    if (auto it = p.live.latest.find(id); it != p.live.latest.end())
+      if (std::string m = live_metrics(it->second); !m.empty()) ps.label += "  (" + m + ")";
     ps.color = SeriesColor(i++);
     ps.x = ls.launches();
-    ps.y = show_time_ ? ls.ms() : ls.gbps();
+    ps.y = s.perf.plot_time ? ls.ms() : ls.gbps();
     ps.count = int(ls.size());
     ps.style = PlotSeries::Line;
     ps.thickness = 1.5f;
@@ -257,11 +278,11 @@ void PlotsView::draw_live(AppState& s, float height) {
   cfg.title = std::string("Live") + (p.live_running ? "" : " (stopped)") + ": " + std::to_string(p.live.points()) +
               " launches shown, n = 2^" + std::to_string(p.live_log2) + " (legend: median of the last 100)";
   cfg.x_label = "launch";
-  cfg.y_label = show_time_ ? "time per launch" : "GB/s per launch";
+  cfg.y_label = s.perf.plot_time ? "time per launch" : "GB/s per launch";
   cfg.x = fit_axis(xmin, std::max(xmax, xmin + 1), false, 10, AxisUnit::Launch, false, 0);
-  cfg.y = fit_axis(ymin, ymax, false, 10, show_time_ ? AxisUnit::Ms : AxisUnit::GBps);
+  cfg.y = fit_axis(ymin, ymax, false, 10, s.perf.plot_time ? AxisUnit::Ms : AxisUnit::GBps);
   std::vector<PlotReference> refs;
-  if (!show_time_ && s.device.device.theoretical_gbps > 0 && s.device.device.theoretical_gbps < cfg.y.hi)
+  if (!s.perf.plot_time && s.device.device.theoretical_gbps > 0 && s.device.device.theoretical_gbps < cfg.y.hi)
     refs.push_back({"theoretical peak", s.device.device.theoretical_gbps, ImGui::GetColorU32(t.colors().bad)});
   Plot("##live", cfg, series, refs, ImVec2(0, ImGui::GetContentRegionAvail().y));
   ImGui::EndChild();

@@ -20,7 +20,6 @@ class PlotsView {
   /// Without a sweep: the report's runs of the compared variants as bars.
   void draw_runs(AppState& s, const Report& rep);
 
-  bool show_time_ = false;  ///< y axis: time (ms) instead of GB/s
   std::vector<std::vector<double>> xs_, ys_;  ///< per-series buffers, reused across frames
 };
 

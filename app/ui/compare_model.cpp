@@ -65,6 +65,10 @@ std::vector<CompareRow> build_compare(const Report& report, const std::vector<st
     row.variant = id;
     for (const auto& r : report.runs)
       if (r.variant == id) row.run = &r;  // the latest
+    // A report holding only sweeps: the newest sweep's run of the variant at its largest n.
+    for (auto sw = report.sweeps.rbegin(); !row.run && sw != report.sweeps.rend(); ++sw)
+      for (const RunResult* r : sw->runs_of(id))
+        if (r->status != "skipped") row.run = r;  // runs_of sorts by n: the last is the largest
     if (row.run) {
       const RunResult& r = *row.run;
       row.timed = r.timed && r.timing.median_ms > 0 && counts(r);

@@ -121,9 +121,19 @@ void PlotsView::draw_sweep(AppState& s, float height) {
       ImGui::EndCombo();
     }
   }
-  // One series per variant: the timed, correct runs by n.
+  // One series per variant: the timed, correct runs by n. Only the compared variants (and the CUB
+  // baseline) when the sweep has any of them, so a sweep of every variant reads lesson by lesson.
   std::vector<PlotSeries> series;
-  const auto& vars = sw->spec.variants;
+  std::vector<std::string> vars;
+  {
+    const auto chosen = chosen_variants(s);
+    for (const auto& v : sw->spec.variants)
+      if (std::find(chosen.begin(), chosen.end(), v) != chosen.end()) vars.push_back(v);
+    if (vars.empty()) vars = sw->spec.variants;
+    else if (std::find(sw->spec.variants.begin(), sw->spec.variants.end(), "cub.reduce") != sw->spec.variants.end() &&
+             std::find(vars.begin(), vars.end(), "cub.reduce") == vars.end())
+      vars.push_back("cub.reduce");
+  }
   xs_.resize(vars.size());
   ys_.resize(vars.size());
   double ymin = 1e300, ymax = 0, cub = 0;

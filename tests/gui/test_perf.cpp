@@ -276,6 +276,24 @@ TEST(Compare, RowsSpeedupBestAndChanges) {
   EXPECT_NE(csv.find("harris.impl3"), std::string::npos);
 }
 
+TEST(Compare, SweepOnlyReportsUseTheLargestN) {
+  SweepSpec spec;
+  spec.variants = {"epita.reduce3", "epita.reduce5"};
+  spec.from_log2 = 10;
+  spec.to_log2 = 12;
+  spec.repeat = 1;
+  test::SyntheticBackend b;
+  Report rep = new_report("sweep only", b.device());
+  rep.sweeps.push_back(run_sweep(spec, &b, "", nullptr, nullptr));
+  const auto rows = build_compare(rep, {"epita.reduce3", "epita.reduce5", "harris.impl1"}, "", {});
+  ASSERT_EQ(rows.size(), 3u);
+  ASSERT_NE(rows[0].run, nullptr);
+  EXPECT_EQ(rows[0].run->n, 4096);
+  EXPECT_TRUE(rows[0].timed);
+  EXPECT_EQ(rows[2].run, nullptr);  // not in the sweep: no run, shown as "no run"
+  EXPECT_DOUBLE_EQ(rows[1].speedup, rows[0].time_ms / rows[1].time_ms);
+}
+
 std::unique_ptr<Backend> synthetic(std::chrono::milliseconds delay, std::string&) {
   return std::make_unique<test::SyntheticBackend>(delay);
 }

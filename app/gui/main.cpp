@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
   app.add_flag("--show-keys", o.show_keys, "open the key help overlay (F1 or ? toggles it)");
   app.add_option("--live-seconds", o.live_seconds, "with --screenshot: run Live (the compared variants) this many seconds first (needs a GPU)")->check(CLI::Range(0.0, 600.0));
   app.add_option("--benchmark-frames", o.benchmark_frames, "render N frames headless and print one JSON line of frame timings")->check(CLI::Range(1, 100000));
+  app.add_option("--export-view", o.export_view, "with --screenshot: also write the centre view alone to this PNG (as its PNG button does)");
   app.add_option("--export-dir", o.export_dir, "folder the CSV and PNG export buttons write to (default: the current folder)");
   try {
     app.parse(argc, argv);

@@ -25,6 +25,7 @@ struct Options {
   double live_seconds = 0;       ///< headless: run Live for this long before the screenshot (needs a GPU)
   int benchmark_frames = 0;      ///< > 0: render this many frames headless and print the timing JSON line
   std::string export_dir = ".";  ///< where the CSV/PNG export buttons write
+  std::string export_view;       ///< headless: also save the centre view alone (what the PNG buttons save)
 };
 
 /// --benchmark-frames: renders o.benchmark_frames frames headless (after o.frames warm-up frames)

@@ -125,6 +125,10 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
       h.frame(s, worker);
     }
   }
+  if (!o.export_view.empty()) {
+    s.perf.png_request = o.export_view;  // the same request the PNG buttons make, served after the next frame
+    h.frame(s, worker);
+  }
   const std::string err = h.save(o.screenshot);
   worker.stop();
   print_messages(s);

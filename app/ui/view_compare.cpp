@@ -154,16 +154,23 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_PadOuterX | ImGuiTableFlags_Resizable;
+  // The measured (CUPTI) columns show when some run has metrics; otherwise one line says how to get them.
+  bool measured = false;
+  for (const auto& r : rows) measured |= r.occupancy || r.lanes || r.conflicts_per_ld || r.atomics;
+  if (!measured)
+    TextDim("Measured columns (occupancy, lanes per instruction, bank conflicts, atomics) appear for runs with "
+            "CUPTI metrics; the purple sim columns are predictions of the thread-level model.", true);
   if (!ImGui::BeginTable("compare", CCount, flags)) return;
   ImGui::TableSetupScrollFreeze(1, 1);
   for (int c = 0; c < CCount; ++c) {
     ImGuiTableColumnFlags f = c == CVariant ? ImGuiTableColumnFlags_DefaultSort : 0;
     if (c == CBar) f |= ImGuiTableColumnFlags_NoSort;
+    if (!measured && c >= COcc && c <= CAtom) f |= ImGuiTableColumnFlags_Disabled;
     ImGui::TableSetupColumn(kHeaders[c], f, c == CBar ? t.px(110) : 0.f);
   }
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   for (int c = 0; c < CCount; ++c) {
-    ImGui::TableSetColumnIndex(c);
+    if (!ImGui::TableSetColumnIndex(c)) continue;
     const bool predicted = c >= CPDiv && c <= CPAtom;
     if (predicted) ImGui::PushStyleColor(ImGuiCol_Text, pal.cpu);
     ImGui::TableHeader(kHeaders[c]);

@@ -152,9 +152,13 @@ int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     if (v.pattern == "reduction") s.perf.picked.insert(v.id);
   const Report& rep = s.shown();
   std::vector<ui::LivePoint> pts;
-  for (const auto& r : rep.runs)
+  auto take_samples = [&](const RunResult& r) {
     for (double ms : r.timing.samples_ms)
       if (ms > 0 && pts.size() < 10000) pts.push_back(ui::LivePoint{"benchmark load: report samples replayed", 0, ms, r.bytes / (ms * 1e6)});
+  };
+  for (const auto& r : rep.runs) take_samples(r);
+  for (const auto& sw : rep.sweeps)
+    for (const auto& r : sw.runs) take_samples(r);
   for (std::size_t i = 0; !pts.empty() && pts.size() < 10000; ++i) pts.push_back(pts[i]);
   for (std::size_t i = 0; i < pts.size(); ++i) pts[i].launch = std::int64_t(i);
   s.perf.live.add(pts);

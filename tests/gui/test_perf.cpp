@@ -398,6 +398,49 @@ TEST(Worker, LiveWithoutDeviceStopsAndSaysWhy) {
   EXPECT_EQ(results.back().status, "error");
 }
 
+TEST(Worker, GuiIntentsReachTheWorkerAndResultsTheSession) {
+  AppState s;
+  s.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  RunWorker w([](std::string& e) { return synthetic(0ms, e); });
+  ASSERT_TRUE(w.wait_opened(5s));
+  MainWindow::exchange(s, w, "");  // first snapshot: the (synthetic) device is open
+  ASSERT_TRUE(s.device.device.available);
+  EXPECT_EQ(why_no_timing(s), "");
+  s.perf.sweep_from = 10;
+  s.perf.sweep_to = 11;
+  s.params.repeat = 2;
+  s.perf.sweep_to_start = make_sweep_spec(s, {"epita.reduce3", "amp.sequential"});
+  EXPECT_EQ(s.perf.sweep_to_start->variants, std::vector<std::string>{"epita.reduce3"});  // host loops are left out
+  const auto end = std::chrono::steady_clock::now() + 20s;
+  while (s.session.sweeps.empty() && std::chrono::steady_clock::now() < end) {
+    MainWindow::exchange(s, w, "");
+    std::this_thread::sleep_for(2ms);
+  }
+  ASSERT_EQ(s.session.sweeps.size(), 1u);
+  EXPECT_EQ(s.session.sweeps[0].runs.size(), 2u);
+  EXPECT_FALSE(s.perf.sweep_partial.has_value());
+  EXPECT_FALSE(s.showing_replay());
+  // Live on through the toggle, points arrive; off again.
+  s.params.n_log2 = 12;
+  s.perf.live_log2 = 12;
+  s.perf.live_variants = {"epita.reduce3"};
+  s.perf.live_wanted = true;
+  while (s.perf.live.points() < 50 && std::chrono::steady_clock::now() < end) {
+    MainWindow::exchange(s, w, "");
+    std::this_thread::sleep_for(2ms);
+  }
+  EXPECT_GE(s.perf.live.points(), 50u);
+  EXPECT_TRUE(s.perf.live_running);
+  s.perf.live_wanted = false;
+  MainWindow::exchange(s, w, "");
+  MainWindow::exchange(s, w, "");
+  EXPECT_FALSE(s.perf.live_running);
+  // A saved session keeps its sweep.
+  const std::string path = (std::filesystem::temp_directory_path() / "ws_session_sweep.json").string();
+  ASSERT_EQ(s.save_session(path), "");
+  EXPECT_EQ(load_report(path).sweeps.size(), 1u);
+}
+
 /// One ImGui frame without a renderer (fonts built but never uploaded).
 class Frame {
  public:

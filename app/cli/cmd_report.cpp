@@ -9,6 +9,7 @@
 #include "launch_rules.hpp"
 #include "request.hpp"
 #include "sim/sim.hpp"
+#include "sim/trace_compare.hpp"
 
 namespace ws::cli {
 
@@ -29,8 +30,58 @@ std::string select_variants(const std::string& which, std::vector<std::string>& 
   }
   return ids.empty() ? "--variants names nothing" : "";
 }
+namespace {
 
-int cmd_report(const std::string& which, const RunOptions& o, const std::string& out_path, const std::string& title, bool json) {
+/// Stores the trace of block 0 of each traceable variant of `ids` on n random int32 elements with its
+/// default block: recorded on the GPU and compared with the model (cuda), or the model's (sim).
+/// Returns the number of GPU traces that could not be recorded or differ from the model.
+int record_traces(const std::vector<std::string>& ids, long long n, Backend* gpu, Report& report) {
+  Input in;
+  make_input("random", n, DType::Int32, 1, in);
+  int failures = 0;
+  for (const auto& id : ids) {
+    const VariantInfo& v = *find_variant(id);
+    const sim::SimModel model = sim::find_model(id);
+    if (v.cpu_only || !model || (gpu && v.racy)) continue;
+    LaunchConfig launch;
+    if (!resolve_launch(v, n, DType::Int32, LaunchConfig{}, gpu ? gpu->device().shape() : DeviceShape{}, launch).empty())
+      continue;
+    sim::SimOutput out;
+    try {
+      out = model(v, in, launch, 0);
+    } catch (const std::exception&) {
+      continue;
+    }
+    if (out.trace.steps.empty()) continue;  // result-only models (cub.reduce)
+    if (!gpu) {
+      report.traces.push_back(std::move(out.trace));
+      continue;
+    }
+    Trace recorded;
+    const std::string err = gpu->record_trace(v, in, launch, 0, out.trace, recorded);
+    if (!err.empty()) {
+      std::fprintf(stderr, "%-22s trace: %s\n", id.c_str(), err.c_str());
+      ++failures;
+      continue;
+    }
+    recorded.compared_with_model = true;
+    recorded.model_difference = compare_traces(out.trace, recorded);
+    std::fprintf(stderr, "%-22s trace: %zu steps recorded on the GPU, %s\n", id.c_str(), recorded.steps.size(),
+                 recorded.model_difference.empty() ? "equal to the model" : recorded.model_difference.c_str());
+    if (!recorded.model_difference.empty()) ++failures;
+    report.traces.push_back(std::move(recorded));
+  }
+  return failures;
+}
+
+}  // namespace
+
+int cmd_report(const std::string& which, const RunOptions& o, const std::string& out_path, const std::string& title, bool json,
+               long long trace_n) {
+  if (trace_n < 0 || trace_n > (1 << 24)) {
+    std::fprintf(stderr, "warpscope-cli: --traces takes 1..16777216 elements (got %lld)\n", trace_n);
+    return kBadRequest;
+  }
   std::vector<std::string> ids;
   std::string err = select_variants(which, ids);
   RunRequest probe;
@@ -85,6 +136,7 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
                  r.pct_theoretical, r.message.empty() ? r.status.c_str() : r.message.c_str(), "", "");
     report.runs.push_back(std::move(r));
   }
+  if (trace_n > 0) failures += record_traces(ids, trace_n, backend.get(), report);
   save_report(report, out_path);
   if (json) std::printf("%s\n", report_to_json(report).dump(2).c_str());
   std::fprintf(stderr, "wrote %s (%zu runs, %d failed)\n", out_path.c_str(), report.runs.size(), failures);

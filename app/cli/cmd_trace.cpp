@@ -1,13 +1,16 @@
 // warpscope-cli trace: the step-by-step trace of one block of a variant (issue 3, part 4).
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <string>
 
 #include "commands.hpp"
 #include "launch_rules.hpp"
 #include "reference.hpp"
 #include "request.hpp"
+#include "backend_factory.hpp"
 #include "sim/analyses.hpp"
+#include "sim/trace_compare.hpp"
 #include "sim/sim.hpp"
 #include "sim/trace_json.hpp"
 
@@ -55,13 +58,19 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
   if (!err.empty()) return fail(kBadRequest, err);
   const VariantInfo& v = *p.variant;
   if (v.cpu_only) return fail(kBadRequest, v.id + " runs on the host CPU: it has no GPU threads to trace");
+  // cuda: the device's shape decides default grids, and the model runs the same launch.
+  std::unique_ptr<Backend> gpu;
+  if (req.backend == "cuda") {
+    std::string why;
+    gpu = open_cuda_backend(why);
+    if (!gpu) return fail(kNoDevice, no_device_hint(why));
+  }
   LaunchConfig launch;
-  err = resolve_launch(v, p.input.n(), req.type, req.launch, DeviceShape{}, launch);
+  err = resolve_launch(v, p.input.n(), req.type, req.launch, gpu ? gpu->device().shape() : DeviceShape{}, launch);
   if (!err.empty()) return fail(kBadRequest, err);
   if (block_index < 0 || block_index >= launch.grid)
     return fail(kBadRequest, "--block-index " + std::to_string(block_index) + " is outside the grid of " +
                                  std::to_string(launch.grid) + " blocks (0.." + std::to_string(launch.grid - 1) + ")");
-  if (req.backend == "cuda") return fail(kFailed, "GPU trace recording is not in this build yet; use --backend sim");
   const sim::SimModel model = sim::find_model(v.id);
   if (!model) return fail(kFailed, v.id + " has no sim model in this build");
   sim::SimOutput out;
@@ -70,15 +79,30 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
   } catch (const std::exception& e) {
     return fail(kFailed, e.what());
   }
+  std::string difference;  // cuda: how the recorded trace differs from the model's ("" = equal)
+  if (gpu) {
+    Trace recorded;
+    err = gpu->record_trace(v, p.input, launch, int(block_index), out.trace, recorded);
+    if (!err.empty()) return fail(kFailed, err);
+    difference = compare_traces(out.trace, recorded);
+    out.trace = std::move(recorded);
+  }
   const double expected = cpu_reference(v.op, p.input);
   if (json) {
     nlohmann::json j = trace_to_json(out.trace, ops);
     j["result"] = out.trace.type == DType::Int32 ? nlohmann::json(std::int64_t(out.result)) : nlohmann::json(out.result);
     j["expected"] = out.trace.type == DType::Int32 ? nlohmann::json(std::int64_t(expected)) : nlohmann::json(expected);
     j["launches"] = out.launches;
+    if (gpu) {
+      j["matches_model"] = difference.empty();
+      if (!difference.empty()) j["difference"] = difference;
+    }
     std::printf("%s\n", j.dump(2).c_str());
   } else {
     print_table(out.trace, out, expected);
+    if (gpu)
+      std::printf("  %s\n", difference.empty() ? "recorded on the GPU: equals the sim model's trace, step by step"
+                                                : ("recorded on the GPU: differs from the sim model: " + difference).c_str());
   }
   return kOk;
 }

@@ -37,7 +37,10 @@ int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv
 int cmd_trace(const std::string& variant, const RunOptions& o, long long block_index, bool json, bool ops);
 
 /// Runs a set of variants and writes a report. `which`: "all", a lesson id, or comma-separated ids.
-int cmd_report(const std::string& which, const RunOptions& o, const std::string& out_path, const std::string& title, bool json);
+/// trace_n > 0: also stores in the report the trace of block 0 of every traceable variant on trace_n
+/// random int32 elements (cuda: recorded on the GPU, compared with the model; sim: the model's).
+int cmd_report(const std::string& which, const RunOptions& o, const std::string& out_path, const std::string& title, bool json,
+               long long trace_n = 0);
 
 /// The variant ids `which` names: "all", a lesson id, or comma-separated ids. Returns "" or one line.
 std::string select_variants(const std::string& which, std::vector<std::string>& ids);

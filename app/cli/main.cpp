@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
   trace->add_option("--type", trace_opts.type, "int32 | float32 (default int32)");
   trace->add_option("--input", trace_opts.input, "random | ones | sequence | PATH of a text file of numbers (default random)");
   trace->add_option("--seed", trace_opts.seed, "seed of the random input (default 1)");
-  trace->add_option("--backend", trace_opts.backend, "sim | cuda (default sim; GPU recording is not in this build yet)");
+  trace->add_option("--backend", trace_opts.backend, "sim | cuda (default sim; cuda records the block on the GPU with the instrumented kernels and compares it with the sim model)");
   trace->add_flag("--json", json, "one JSON object with the steps");
   trace->add_flag("--ops", with_ops, "with --json: include every thread's operations");
 
@@ -64,6 +64,10 @@ int main(int argc, char** argv) {
   report->add_option("--title", title, "report title");
   add_run_options(report, opts);
   report->add_flag("--json", json, "print the report to stdout too");
+  long long trace_n = 0;
+  report->add_option("--traces", trace_n,
+                     "also store the step trace of block 0 of every traceable variant, run on N random int32 elements "
+                     "with its default block (cuda: recorded on the GPU and compared with the model)");
 
   SweepOptions sweep_opts;
   RunOptions sweep_run;
@@ -98,7 +102,7 @@ int main(int argc, char** argv) {
       return cmd_run(variant, opts, json, csv);
     }
     if (*trace) return cmd_trace(trace_variant, trace_opts, block_index, json, with_ops);
-    if (*report) return cmd_report(which, opts, out_path, title, json);
+    if (*report) return cmd_report(which, opts, out_path, title, json, trace_n);
     if (*sweep) {
       if (json && csv) {
         std::fprintf(stderr, "warpscope-cli: choose one of --json and --csv\n");

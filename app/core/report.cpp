@@ -1,5 +1,7 @@
 #include "report.hpp"
 
+#include "sim/trace_store.hpp"
+
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -162,6 +164,10 @@ json report_to_json(const Report& r) {
     j["sweeps"] = json::array();
     for (const auto& s : r.sweeps) j["sweeps"].push_back(sweep_to_json(s));
   }
+  if (!r.traces.empty()) {
+    j["traces"] = json::array();
+    for (const auto& t : r.traces) j["traces"].push_back(trace_to_store_json(t));
+  }
   return j;
 }
 
@@ -200,6 +206,18 @@ Report report_from_json(const json& j) {
         r.sweeps.push_back(sweep_from_json(s));
       } catch (const std::exception& e) {
         throw std::runtime_error("report: sweep " + std::to_string(k) + ": " + e.what());
+      }
+      ++k;
+    }
+  }
+  if (j.contains("traces")) {
+    if (!j["traces"].is_array()) throw std::runtime_error("report: 'traces' must be an array");
+    std::size_t k = 0;
+    for (const auto& t : j["traces"]) {
+      try {
+        r.traces.push_back(trace_from_store_json(t));
+      } catch (const std::exception& e) {
+        throw std::runtime_error("report: trace " + std::to_string(k) + ": " + e.what());
       }
       ++k;
     }

@@ -70,6 +70,36 @@ void* CudaBackend::buffer(const char* name, std::size_t bytes) {
   return b.first;
 }
 
+kernels::ReduceArgs CudaBackend::upload(const VariantInfo& v, const Input& in, const LaunchConfig& launch, void*& pristine) {
+  const std::size_t elem = dtype_size(in.type);
+  const std::int64_t n = in.n();
+  // Padding covers the last block's whole window (block * items_per_thread), whatever the block size.
+  const std::int64_t capacity = round_up(round_up(n, window_elems(v, launch.block ? launch.block : 1)), kernels::kPadGranule);
+  const std::int64_t scratch_elems = 2 * ((n + 31) / 32 + kernels::kPadGranule);
+
+  // Input, padded with the op's identity so the slides' unguarded loads read harmless values.
+  pristine = buffer("input", std::size_t(capacity) * elem);
+  WS_CUDA(cudaMemcpy(pristine, in.data(), std::size_t(n) * elem, cudaMemcpyHostToDevice));
+  std::vector<std::int32_t> pad(std::size_t(capacity - n), v.op == ReduceOp::Max ? INT_MIN : 0);
+  if (!pad.empty())  // float 0.0f and int 0 share the bit pattern; max variants are int32 only
+    WS_CUDA(cudaMemcpy(static_cast<char*>(pristine) + std::size_t(n) * elem, pad.data(), pad.size() * elem, cudaMemcpyHostToDevice));
+  void* data = v.writes_input ? buffer("work", std::size_t(capacity) * elem) : pristine;
+  if (v.writes_input) WS_CUDA(cudaMemcpy(data, pristine, std::size_t(capacity) * elem, cudaMemcpyDeviceToDevice));
+
+  kernels::ReduceArgs a;
+  a.data = data;
+  a.n = n;
+  a.capacity = capacity;
+  a.scratch = buffer("scratch", std::size_t(scratch_elems) * elem);
+  a.scratch_elems = scratch_elems;
+  a.result = buffer("result", kernels::kResultElems * elem);
+  a.block = launch.block;
+  a.grid = launch.grid;
+  a.type = in.type;
+  a.stream = stream_;
+  return a;
+}
+
 RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) {
   RunResult r;
   r.variant = v.id;
@@ -94,29 +124,10 @@ RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const In
   try {
     const std::size_t elem = dtype_size(in.type);
     const std::int64_t n = in.n();
-    // Padding covers the last block's whole window (block * items_per_thread), whatever the block size.
-    const std::int64_t capacity = round_up(round_up(n, window_elems(v, launch.block ? launch.block : 1)), kernels::kPadGranule);
-    const std::int64_t scratch_elems = 2 * ((n + 31) / 32 + kernels::kPadGranule);
-
-    // Input, padded with the op's identity so the slides' unguarded loads read harmless values.
-    void* pristine = buffer("input", std::size_t(capacity) * elem);
-    WS_CUDA(cudaMemcpy(pristine, in.data(), std::size_t(n) * elem, cudaMemcpyHostToDevice));
-    std::vector<std::int32_t> pad(std::size_t(capacity - n), v.op == ReduceOp::Max ? INT_MIN : 0);
-    if (!pad.empty())  // float 0.0f and int 0 share the bit pattern; max variants are int32 only
-      WS_CUDA(cudaMemcpy(static_cast<char*>(pristine) + std::size_t(n) * elem, pad.data(), pad.size() * elem, cudaMemcpyHostToDevice));
-    void* data = v.writes_input ? buffer("work", std::size_t(capacity) * elem) : pristine;
-
-    kernels::ReduceArgs a;
-    a.data = data;
-    a.n = n;
-    a.capacity = capacity;
-    a.scratch = buffer("scratch", std::size_t(scratch_elems) * elem);
-    a.scratch_elems = scratch_elems;
-    a.result = buffer("result", kernels::kResultElems * elem);
-    a.block = launch.block;
-    a.grid = launch.grid;
-    a.type = in.type;
-    a.stream = stream_;
+    void* pristine = nullptr;
+    kernels::ReduceArgs a = upload(v, in, launch, pristine);
+    void* data = a.data;
+    const std::int64_t capacity = a.capacity;
 
     auto restore = [&] {
       if (v.writes_input) WS_CUDA(cudaMemcpyAsync(data, pristine, std::size_t(capacity) * elem, cudaMemcpyDeviceToDevice, stream_));

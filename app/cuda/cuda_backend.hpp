@@ -6,6 +6,7 @@
 
 #include "backend.hpp"
 #include "reduce_launch.hpp"
+#include "sim/trace.hpp"
 
 namespace ws::cuda {
 
@@ -21,8 +22,19 @@ class CudaBackend final : public Backend {
   const DeviceInfo& device() const override { return device_; }
   RunResult run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) override;
 
+  /// Records the trace of block `block_index` of the variant's traced launch on the GPU, with the trace
+  /// build of its kernels (kernels/reduction/trace_record.cuh), and builds it with trace_from_events()
+  /// against `model` (the sim trace of the same run: step labels, folding). Source = the GPU's name.
+  /// Returns "" or a one-line reason (no device, racy or uninstrumented variant, buffer overflow, a
+  /// CUDA error). Defined in gpu_trace.cpp.
+  std::string record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int block_index,
+                           const Trace& model, Trace& out) override;
+
  private:
   void* buffer(const char* name, std::size_t bytes);
+  /// Copies the input to the device, padded with the op's identity to the last block's window; for
+  /// variants that write their input, `data` is a working copy of `pristine`. Throws on CUDA errors.
+  kernels::ReduceArgs upload(const VariantInfo& v, const Input& in, const LaunchConfig& launch, void*& pristine);
   DeviceInfo device_;
   std::map<std::string, std::pair<void*, std::size_t>> buffers_;
   std::map<std::string, kernels::ReduceLauncher> launchers_;

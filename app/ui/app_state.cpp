@@ -231,6 +231,8 @@ TraceKey AppState::trace_key() const {
   k.type = params.type;
   k.input = kInputKinds[std::clamp(params.input, 0, 2)];
   k.seed = params.seed;
+  k.use_recorded = trace.use_recorded;
+  if (replay) k.report_created = replay_path + "@" + replay->created;
   return k;
 }
 
@@ -243,8 +245,22 @@ void AppState::refresh_trace() {
   trace.why_none.clear();
   trace.playing = false;
   trace.clock = 0;
-  if (const VariantInfo* v = variant()) trace.trace = compute_trace(*v, k, trace.why_none);
-  else trace.why_none = "select a variant to step through its trace";
+  // A GPU recording stored in the open report (made on the device by report --traces) wins when asked
+  // for; otherwise the sim model runs now.
+  const Trace* recorded = nullptr;
+  if (replay)
+    for (const Trace& t : replay->traces)
+      if (t.variant == k.variant) recorded = &t;
+  trace.recorded_available = recorded != nullptr;
+  if (recorded && trace.use_recorded) {
+    trace.trace = *recorded;
+    trace.origin = "report";
+  } else if (const VariantInfo* v = variant()) {
+    trace.trace = compute_trace(*v, k, trace.why_none);
+    trace.origin = "sim";
+  } else {
+    trace.why_none = "select a variant to step through its trace";
+  }
   if (!same_variant) trace.step = 0;
   trace.step = std::clamp(trace.step, 0, std::max(0, trace.steps() - 1));
   if (trace.trace) trace.bank_warp = std::clamp(trace.bank_warp, 0, std::max(0, trace.trace->warps() - 1));

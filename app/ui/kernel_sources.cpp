@@ -78,13 +78,31 @@ std::vector<std::string> split_lines(const std::string& text) {
   return out;
 }
 
+std::string strip_trace_instrumentation(const std::string& line) {
+  std::string out = line;
+  for (std::size_t at = out.find("WS_T("); at != std::string::npos; at = out.find("WS_T(")) {
+    std::size_t i = at + 5;
+    for (int depth = 1; i < out.size() && depth > 0; ++i) depth += out[i] == '(' ? 1 : out[i] == ')' ? -1 : 0;
+    std::size_t from = at;
+    const std::size_t code = out.find_first_not_of(' ');
+    if (from > 0 && out[from - 1] == ' ' && code < from - 1 && (i >= out.size() || out[i] == ' ' || out[i] == ')' || out[i] == ';'))
+      --from;  // "tid WS_T(, c))" -> "tid)"; "x; WS_T(...) y" -> "x; y"
+    out.erase(from, i - from);
+  }
+  return out;
+}
+
 std::string variant_source(const std::string& id) { return find_section(id).text; }
 
 SourceSection find_section(const std::string& id) {
   if (id == "amp.sequential")
-    return {"", 1, "// amp.sequential runs on the CPU (std::accumulate over the input): there is no kernel.\n"};
+    return {"", 1, "// amp.sequential runs on the CPU (std::accumulate over the input): there is no kernel.\n", {1}};
   for (const KernelFile& f : kernel_files()) {
-    if (id == "cub.reduce" && std::string(f.name) == "cub_reduce.cu") return {f.name, 1, f.text};
+    if (id == "cub.reduce" && std::string(f.name) == "cub_reduce.cu") {
+      SourceSection sec{f.name, 1, f.text, {}};
+      for (std::size_t k = 0; k < split_lines(f.text).size(); ++k) sec.line_numbers.push_back(int(k) + 1);
+      return sec;
+    }
     const std::vector<std::string> lines = split_lines(f.text);
     // The "// <id>" line; usually right under a rule, but a section may open with a helper the
     // variant calls (epita.reduce6's warpReduce), so the section starts at the rule before it.
@@ -96,9 +114,14 @@ SourceSection find_section(const std::string& id) {
       std::size_t end = k + 1;
       while (end < lines.size() && !starts_with(lines[end], "// ----")) ++end;
       while (end > i + 1 && trim_left(lines[end - 1]).empty()) --end;
-      std::string out;
-      for (std::size_t k = i; k < end; ++k) out += lines[k] + "\n";
-      return {f.name, int(i) + 1, out};
+      SourceSection sec{f.name, int(i) + 1, "", {}};
+      for (std::size_t k = i; k < end; ++k) {
+        const std::string code = strip_trace_instrumentation(lines[k]);
+        if (code != lines[k] && trim_left(code).empty()) continue;  // an instrumentation-only line
+        sec.text += code + "\n";
+        sec.line_numbers.push_back(int(k) + 1);
+      }
+      return sec;
     }
   }
   return {};

@@ -19,8 +19,14 @@ const std::vector<KernelFile>& kernel_files();
 struct SourceSection {
   std::string file;
   int first_line = 1;
-  std::string text;  ///< "" when there is no section
+  std::string text;               ///< "" when there is no section; trace-build instrumentation removed
+  std::vector<int> line_numbers;  ///< 1-based line in `file` of each line of `text`
 };
+
+/// `line` without its trace-build instrumentation: every WS_T(...) span (kernels/reduction/
+/// trace_record.cuh; empty in the timed build) and the blank before it. A line that held only
+/// instrumentation comes back blank.
+std::string strip_trace_instrumentation(const std::string& line);
 /// The section of `id` with its place (see variant_source()).
 SourceSection find_section(const std::string& id);
 

@@ -21,8 +21,11 @@ struct TraceKey {
   DType type = DType::Int32;
   std::string input;   ///< "random", "ones", "sequence"
   std::uint64_t seed = 1;
+  bool use_recorded = true;    ///< prefer a GPU recording stored in the open report
+  std::string report_created;  ///< the open report's stamp ("" = none): a new report re-picks the trace
   bool operator==(const TraceKey& o) const {
-    return variant == o.variant && n == o.n && block == o.block && type == o.type && input == o.input && seed == o.seed;
+    return variant == o.variant && n == o.n && block == o.block && type == o.type && input == o.input && seed == o.seed &&
+           use_recorded == o.use_recorded && report_created == o.report_created;
   }
   bool operator!=(const TraceKey& o) const { return !(*this == o); }
 };
@@ -37,6 +40,9 @@ struct TraceState {
   float speed = 2.f;            ///< steps per second while playing
   double clock = 0;             ///< seconds accumulated towards the next step
   int bank_warp = 0;            ///< the warp the banks view shows
+  bool use_recorded = true;     ///< show the open report's GPU recording of the variant when it has one
+  bool recorded_available = false;  ///< the open report holds a recording of the selected variant
+  std::string origin;           ///< "sim" (computed now) or "report" (stored in the open report)
 
   int steps() const { return trace ? int(trace->steps.size()) : 0; }
   const Step* current() const { return trace && step >= 0 && step < steps() ? &trace->steps[std::size_t(step)] : nullptr; }

@@ -82,8 +82,8 @@ void SourceView::draw(AppState& s) {
   const float full_w = std::max(ImGui::GetContentRegionAvail().x, th.px(400));
   // Line numbers in the file: the new side of a diff (removed lines have none).
   std::vector<int> number(lines_.size(), 0);
-  for (std::size_t i = 0, n = std::size_t(section_.first_line); i < lines_.size(); ++i)
-    if (lines_[i].kind != DiffLine::Removed) number[i] = int(n++);
+  for (std::size_t i = 0, k = 0; i < lines_.size(); ++i)
+    if (lines_[i].kind != DiffLine::Removed && k < section_.line_numbers.size()) number[i] = section_.line_numbers[k++];
   ImGuiListClipper clip;
   clip.Begin(int(lines_.size()), line_h);
   while (clip.Step()) {

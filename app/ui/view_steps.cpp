@@ -38,7 +38,10 @@ bool TraceHeader(AppState& s) {
   }
   const Trace& tr = *t.trace;
   // Where the trace came from: a lecturer must be able to say "this is the CPU model, not the GPU".
-  const std::string src = tr.source == "sim" ? "sim (CPU model of the kernel)" : tr.source;
+  std::string src = tr.source == "sim" ? "sim (CPU model of the kernel)" : "recorded on the GPU, " + tr.source;
+  if (t.origin == "report") src += " (stored in the open report)";
+  if (tr.compared_with_model)
+    src += tr.model_difference.empty() ? ", equal to the sim model" : ", differs from the sim model: " + tr.model_difference;
   TextDim("trace: " + src + "  \u00b7  " + tr.variant + "  \u00b7  block " + std::to_string(tr.block_index) + " of " +
           std::to_string(tr.launch.grid) + ", " + std::to_string(tr.block_size) + " threads (" +
           std::to_string(tr.warps()) + " warps)  \u00b7  n = " + format_grouped(tr.n) + " " + to_string(tr.type), true);
@@ -46,6 +49,12 @@ bool TraceHeader(AppState& s) {
     ImGui::SameLine();
     Badge(tr.racy_model ? "racy" : "lock-step", th.colors().lesson);
     ItemTooltip(tr.interleaving);
+  }
+
+  if (t.recorded_available) {
+    ImGui::Checkbox("GPU recording from the report", &t.use_recorded);
+    ItemTooltip("on: the trace the instrumented kernel recorded on the GPU (stored in the open report)\n"
+                "off: the sim model run now on the parameters' input");
   }
 
   t.tick(ImGui::GetIO().DeltaTime);

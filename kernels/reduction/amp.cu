@@ -14,8 +14,10 @@
 #include <vector>
 
 #include "reduce_launch.hpp"
+#include "trace_record.cuh"
 
 namespace ws::kernels {
+WS_TRACE_NS_BEGIN
 namespace {
 
 // ---------------------------------------------------------------------------------------------
@@ -55,13 +57,20 @@ void expect_first_dispatch(const ReduceArgs& a, const char* id, std::int64_t thr
 // addition, about log2 n dispatches; the answer is a[0] plus the tail sum, added on the host.
 
 template <typename T>
-__global__ void simple_1(T* a, unsigned int s, unsigned int m, T* tail_sum) {
+__global__ void simple_1(T* a, unsigned int s, unsigned int m, T* tail_sum WS_T(, int launch)) {
   unsigned int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  WS_T(Cursor c; c.set(launch);)  // one step per dispatch (models_amp.cpp simple_1)
   if (idx >= s)
     return;  // the post's extent is exactly s threads; whole blocks round it up
+  WS_T(const bool tail = (m & 1) && idx == s - 1; const T tx = tail ? a[2 * s] : T(0), told = tail ? *tail_sum : T(0);)
   if ((m & 1) && idx == s - 1)
     *tail_sum += a[2 * s];
+  WS_T(if (tail) { c.load(Space::Global, 0, 2 * s, tx, kInput); c.load(Space::Global, 1, 0, told, kAccumulator); })
+  WS_T(if (tail) { c.reg(OpKind::Add, 2 * s, *tail_sum); c.store(Space::Global, 2, 0, *tail_sum, kAccumulator); })
+  WS_T(const int first = (m & 1) ? 3 : 0; const T x = a[idx], y = a[idx + s];)
   a[idx] = a[idx] + a[idx + s];
+  WS_T(c.load(Space::Global, first, idx, x, kInput); c.load(Space::Global, first + 1, idx + s, y, kInput);)
+  WS_T(c.reg(OpKind::Add, idx + s, a[idx]); c.store(Space::Global, first + 2, idx, a[idx], kInput); c.work();)
 }
 
 /// Halving dispatches in place; returns {a[0], tail sum} in a.result for the host to add.
@@ -76,8 +85,9 @@ ReduceOutcome run_simple_1(const ReduceArgs& a) {
   unsigned int m = n;
   for (unsigned int s = m / 2; s > 0; s = m / 2) {
     const unsigned int grid = static_cast<unsigned int>(launches == 0 ? a.grid : ceil_div(s, a.block));
-    simple_1<T><<<grid, a.block, 0, a.stream>>>(v, s, m, result + 1);
+    simple_1<T><<<grid, a.block, 0, a.stream>>>(v, s, m, result + 1 WS_T(, launches));
     WS_LAUNCHED();
+    WS_T(ws_trace_set_enabled(true);)  // the model traces every dispatch: the next one records too
     ++launches;
     m = s;
   }
@@ -97,17 +107,19 @@ ReduceOutcome run_simple_1(const ReduceArgs& a) {
 constexpr unsigned int kWindowWidth = 8;
 
 template <typename T>
-__global__ void simple_2(T* a, unsigned int s, unsigned int m, T* tail_sum) {
+__global__ void simple_2(T* a, unsigned int s, unsigned int m, T* tail_sum WS_T(, int launch)) {
   unsigned int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  WS_T(Cursor c; c.set(launch);)  // one step per dispatch (models_amp.cpp simple_2)
   if (idx >= s)
     return;
   T sum = 0;
   for (unsigned int i = 0; i < kWindowWidth; i++)
-    sum += a[idx + i * s];
+    { sum += a[idx + i * s]; WS_T(c.load(Space::Global, int(i), idx + i * s, a[idx + i * s], kInput); c.reg(OpKind::Add, idx + i * s, sum);) }
   a[idx] = sum;
+  WS_T(c.store(Space::Global, int(kWindowWidth), idx, sum, kInput); c.work();)
   if (idx == s - 1)
     for (unsigned int j = kWindowWidth * s; j < m; j++)
-      *tail_sum += a[j];
+      { WS_T(const int k = int(kWindowWidth + 1 + 3 * (j - kWindowWidth * s)); const T old = *tail_sum;) *tail_sum += a[j]; WS_T(c.load(Space::Global, k, j, a[j], kInput); c.load(Space::Global, k + 1, 0, old, kAccumulator); c.reg(OpKind::Add, j, *tail_sum); c.store(Space::Global, k + 2, 0, *tail_sum, kAccumulator);) }
 }
 
 /// Windows of 8 in place until fewer than 8 values are left; returns them and the tail sum in a.result.
@@ -127,8 +139,9 @@ ReduceOutcome run_simple_2(const ReduceArgs& a) {
   unsigned int m = n;
   for (unsigned int s = m / kWindowWidth; s > 0; s = m / kWindowWidth) {
     const unsigned int grid = static_cast<unsigned int>(launches == 0 ? a.grid : ceil_div(s, a.block));
-    simple_2<T><<<grid, a.block, 0, a.stream>>>(v, s, m, tail_sum);
+    simple_2<T><<<grid, a.block, 0, a.stream>>>(v, s, m, tail_sum WS_T(, launches));
     WS_LAUNCHED();
+    WS_T(ws_trace_set_enabled(true);)  // the model traces every dispatch: the next one records too
     ++launches;
     m = s;
   }
@@ -151,14 +164,20 @@ __global__ void tiled_1(const T* src, T* dst) {
   int tile_size = blockDim.x;
   int tid = threadIdx.x;
   tile_data[tid] = src[blockIdx.x * blockDim.x + threadIdx.x];
+  WS_T(Cursor c; c.next(); c.load(Space::Global, 0, blockIdx.x * blockDim.x + threadIdx.x, tile_data[tid], kInput);)
+  WS_T(c.store(Space::Shared, 1, tid, tile_data[tid]); c.work();)
   __syncthreads();
   for (int s = 1; s < tile_size; s *= 2) {
+    WS_T(c.next(); auto sh = c.before(tid % (2 * s) == 0, tile_data, tid, tid + s);)
     if (tid % (2 * s) == 0)
       tile_data[tid] += tile_data[tid + s];
+    WS_T(c.after(sh, tile_data[tid]);)
     __syncthreads();
   }
+  WS_T(c.next(); if (tid == 0) { c.load(Space::Shared, 0, 0, tile_data[0]); c.work(); })
   if (tid == 0)
     dst[blockIdx.x] = tile_data[0];
+  WS_T(if (tid == 0) c.store(Space::Global, 1, blockIdx.x, dst[blockIdx.x], kPartials);)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -174,15 +193,21 @@ __global__ void tiled_2(const T* src, T* dst) {
   int tile_size = blockDim.x;
   int tid = threadIdx.x;
   tile_data[tid] = src[blockIdx.x * blockDim.x + threadIdx.x];
+  WS_T(Cursor c; c.next(); c.load(Space::Global, 0, blockIdx.x * blockDim.x + threadIdx.x, tile_data[tid], kInput);)
+  WS_T(c.store(Space::Shared, 1, tid, tile_data[tid]); c.work();)
   __syncthreads();
   for (int s = 1; s < tile_size; s *= 2) {
     int index = 2 * s * tid;
+    WS_T(c.next(); auto sh = c.before(index < tile_size, tile_data, index, index + s);)
     if (index < tile_size)
       tile_data[index] += tile_data[index + s];
+    WS_T(if (index < tile_size) c.after(sh, tile_data[index]);)  // index may lie past the tile
     __syncthreads();
   }
+  WS_T(c.next(); if (tid == 0) { c.load(Space::Shared, 0, 0, tile_data[0]); c.work(); })
   if (tid == 0)
     dst[blockIdx.x] = tile_data[0];
+  WS_T(if (tid == 0) c.store(Space::Global, 1, blockIdx.x, dst[blockIdx.x], kPartials);)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -198,14 +223,20 @@ __global__ void tiled_3(const T* src, T* dst) {
   int tile_size = blockDim.x;
   int tid = threadIdx.x;
   tile_data[tid] = src[blockIdx.x * blockDim.x + threadIdx.x];
+  WS_T(Cursor c; c.next(); c.load(Space::Global, 0, blockIdx.x * blockDim.x + threadIdx.x, tile_data[tid], kInput);)
+  WS_T(c.store(Space::Shared, 1, tid, tile_data[tid]); c.work();)
   __syncthreads();
   for (int s = tile_size / 2; s > 0; s /= 2) {  // the post: s /= 1 (erratum)
+    WS_T(c.next(); auto sh = c.before(tid < s, tile_data, tid, tid + s);)
     if (tid < s)
       tile_data[tid] += tile_data[tid + s];
+    WS_T(c.after(sh, tile_data[tid]);)
     __syncthreads();
   }
+  WS_T(c.next(); if (tid == 0) { c.load(Space::Shared, 0, 0, tile_data[0]); c.work(); })
   if (tid == 0)
     dst[blockIdx.x] = tile_data[0];
+  WS_T(if (tid == 0) c.store(Space::Global, 1, blockIdx.x, dst[blockIdx.x], kPartials);)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -222,14 +253,21 @@ __global__ void tiled_4(const T* src, T* dst) {
   int tid = threadIdx.x;
   unsigned int rel_idx = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
   tile_data[tid] = src[rel_idx] + src[rel_idx + tile_size];
+  WS_T(Cursor c; c.next(); c.load(Space::Global, 0, rel_idx, src[rel_idx], kInput);)
+  WS_T(c.load(Space::Global, 1, rel_idx + tile_size, src[rel_idx + tile_size], kInput);)
+  WS_T(c.reg(OpKind::Add, rel_idx + tile_size, tile_data[tid]); c.store(Space::Shared, 2, tid, tile_data[tid]); c.work();)
   __syncthreads();
   for (int s = tile_size / 2; s > 0; s /= 2) {
+    WS_T(c.next(); auto sh = c.before(tid < s, tile_data, tid, tid + s);)
     if (tid < s)
       tile_data[tid] += tile_data[tid + s];
+    WS_T(c.after(sh, tile_data[tid]);)
     __syncthreads();
   }
+  WS_T(c.next(); if (tid == 0) { c.load(Space::Shared, 0, 0, tile_data[0]); c.work(); })
   if (tid == 0)
     dst[blockIdx.x] = tile_data[0];
+  WS_T(if (tid == 0) c.store(Space::Global, 1, blockIdx.x, dst[blockIdx.x], kPartials);)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -246,16 +284,22 @@ __global__ void cascade(const T* a, T* partial, unsigned int n) {
   int tile_size = blockDim.x;
   int tid = threadIdx.x;
   tile_data[tid] = 0;
+  WS_T(Cursor c; c.next(); c.store(Space::Shared, 0, tid, 0); c.work(); const int passes = c.passes(n, (long long)gridDim.x * blockDim.x);)
   for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-    tile_data[tid] += a[i];
+    { WS_T(c.next(); const double before = tile_data[tid];) tile_data[tid] += a[i]; WS_T(c.cascade_add(i, a[i], tid, before, tile_data[tid]);) }
+  WS_T(c.set(passes);)  // threads with fewer iterations catch up with thread 0
   __syncthreads();
   for (int s = tile_size / 2; s > 0; s /= 2) {
+    WS_T(c.next(); auto sh = c.before(tid < s, tile_data, tid, tid + s);)
     if (tid < s)
       tile_data[tid] += tile_data[tid + s];
+    WS_T(c.after(sh, tile_data[tid]);)
     __syncthreads();
   }
+  WS_T(c.next(); if (tid == 0) { c.load(Space::Shared, 0, 0, tile_data[0]); c.work(); })
   if (tid == 0)
     partial[blockIdx.x] = tile_data[0];
+  WS_T(if (tid == 0) c.store(Space::Global, 1, blockIdx.x, partial[blockIdx.x], kPartials);)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -343,4 +387,6 @@ std::vector<LauncherEntry> amp_launchers() {
   };
 }
 
+WS_TRACE_ARM_FUNCTION(amp_arm)
+WS_TRACE_NS_END
 }  // namespace ws::kernels

@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "reduce_launch.hpp"
+#include "trace_record.cuh"
 
 namespace ws::kernels {
+WS_TRACE_NS_BEGIN
 namespace {
 
 int as_int(std::int64_t n) { return static_cast<int>(n); }  // n <= 2^30
@@ -49,6 +51,8 @@ __global__ void init_max(int* global_max, int* local_max, int num_locals) {
 __global__ void max_global(const int* vals, int* global_max) {
   int i = threadIdx.x + blockDim.x * blockIdx.x;
   int val = vals[i];  // unguarded as on the slide: the padding past n holds INT_MIN
+  WS_T(Cursor c; c.next(); c.load(Space::Global, 0, i, val, kInput); c.work();)
+  WS_T(c.next(); c.atomic(Space::Global, 0, 0, val, kAccumulator); c.work();)
   atomicMax(global_max, val);
 }
 
@@ -74,8 +78,11 @@ ReduceOutcome run_atomic_max(const ReduceArgs& a) {
 __global__ void max_local(const int* vals, int* global_max, int* local_max, int num_locals) {
   int i = threadIdx.x + blockDim.x * blockIdx.x;
   int val = vals[i];  // unguarded as on the slide (padding: INT_MIN)
+  WS_T(Cursor c; c.next(); c.load(Space::Global, 0, i, val, kInput); c.work();)
   int local_i = i % num_locals;
   int old_max = atomicMax(&local_max[local_i], val);
+  WS_T(c.next(); c.atomic(Space::Global, 0, local_i, val, kPartials); c.work();)
+  WS_T(c.next(); if (old_max < val) { c.atomic(Space::Global, 0, 0, val, kAccumulator); c.work(); })
   if (old_max < val) {
     atomicMax(global_max, val);
   }
@@ -99,9 +106,10 @@ ReduceOutcome run_local_max(const ReduceArgs& a) {
 // CUDA 9 `_sync` form of the shuffle): each step every lane adds the value `offset` lanes above it;
 // after five steps lane 0 holds the warp's sum. Registers only, no shared memory, no barrier.
 template <typename T>
-__inline__ __device__ T warpReduceSum(T val) {
+__inline__ __device__ T warpReduceSum(T val WS_T(, Cursor& c)) {
+  WS_T(const int lane = threadIdx.x % warpSize;)
   for (int offset = warpSize / 2; offset > 0; offset /= 2)
-    val += __shfl_down_sync(0xffffffff, val, offset);
+    { WS_T(c.next(); const T got = __shfl_down_sync(0xffffffff, val, offset);) val += __shfl_down_sync(0xffffffff, val, offset); WS_T(c.shuffle(lane + offset < warpSize ? lane + offset : lane, got); c.reg(OpKind::Add, -1, val); c.work();) }
   return val;
 }
 
@@ -109,18 +117,21 @@ __inline__ __device__ T warpReduceSum(T val) {
 // parks the warp's sum in shared[wid], and the first warp reduces those (at most 32) partial sums.
 // Thread 0 returns the block's sum. Needs a whole number of warps (full-mask shuffles).
 template <typename T>
-__inline__ __device__ T blockReduceSum(T val) {
+__inline__ __device__ T blockReduceSum(T val WS_T(, Cursor& c)) {
   static __shared__ T shared[32];  // shared mem for 32 partial sums
   int lane = threadIdx.x % warpSize;
   int wid = threadIdx.x / warpSize;
 
-  val = warpReduceSum(val);  // each warp performs a partial reduction
+  val = warpReduceSum(val WS_T(, c));  // each warp performs a partial reduction
   if (lane == 0) shared[wid] = val;  // write the reduced value to shared memory
+  WS_T(c.next(); if (lane == 0) { c.store(Space::Shared, 0, wid, shared[wid]); c.work(); })
   __syncthreads();  // wait for all partial reductions
 
   // read from shared memory only if that warp existed
   val = (threadIdx.x < blockDim.x / warpSize) ? shared[lane] : T(0);
-  if (wid == 0) val = warpReduceSum(val);  // final reduce within the first warp
+  WS_T(c.next(); if (threadIdx.x < blockDim.x / warpSize) { c.load(Space::Shared, 0, lane, val); c.work(); })
+  if (wid == 0) val = warpReduceSum(val WS_T(, c));  // final reduce within the first warp
+  WS_T(if (wid != 0) c.set(c.step + 5);)  // the other warps skip its five steps (offsets 16 .. 1)
   return val;
 }
 
@@ -133,7 +144,9 @@ template <typename T>
 __global__ void block_reduce(const T* in, T* sum, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   T val = i < n ? in[i] : T(0);
-  val = blockReduceSum(val);
+  WS_T(Cursor c; c.next(); if (i < n) { c.load(Space::Global, 0, i, val, kInput); c.work(); })
+  val = blockReduceSum(val WS_T(, c));
+  WS_T(c.next(); if (threadIdx.x == 0) { c.atomic(Space::Global, 0, 0, val, kAccumulator); c.work(); })
   if (threadIdx.x == 0) atomicAdd(sum, val);
 }
 
@@ -155,12 +168,16 @@ ReduceOutcome run_block_reduce(const ReduceArgs& a) {
 template <typename T>
 __global__ void deviceReduceKernel(const T* in, T* out, int N) {
   T sum = 0;
+  WS_T(Cursor c; const int passes = c.passes(N, (long long)blockDim.x * gridDim.x);)
   // reduce multiple elements per thread
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < N; i += blockDim.x * gridDim.x) {
     sum += in[i];
+    WS_T(c.next(); c.load(Space::Global, 0, i, in[i], kInput); c.reg(OpKind::Add, i, sum); c.work();)
   }
-  sum = blockReduceSum(sum);
+  WS_T(c.set(passes - 1);)
+  sum = blockReduceSum(sum WS_T(, c));
   if (threadIdx.x == 0) out[blockIdx.x] = sum;
+  WS_T(c.next(); if (threadIdx.x == 0) { c.store(Space::Global, 0, blockIdx.x, sum, kPartials); c.work(); })
 }
 
 /// cs121.device_reduce: grid-stride sums + blockReduceSum into per-block partials, then <<<1, 1024>>> folds them.
@@ -190,4 +207,6 @@ std::vector<LauncherEntry> cs121_launchers() {
   };
 }
 
+WS_TRACE_ARM_FUNCTION(cs121_arm)
+WS_TRACE_NS_END
 }  // namespace ws::kernels

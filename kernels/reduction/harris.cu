@@ -17,8 +17,10 @@
 #include <vector>
 
 #include "reduce_launch.hpp"
+#include "trace_record.cuh"
 
 namespace ws::kernels {
+WS_TRACE_NS_BEGIN
 namespace {
 
 // ---------------------------------------------------------------------------------------------
@@ -82,6 +84,73 @@ void expect_grid(const ReduceArgs& a, const char* id, std::int64_t window) {
 
 std::size_t smem_bytes(const ReduceArgs& a, std::size_t elem) { return std::size_t(a.block) * elem; }
 
+#ifdef WS_TRACE_BUILD
+// Trace build (WS_T lines, trace_record.cuh): each kernel records what its model in
+// app/core/sim/models_harris.cpp records, step for step. Notes on the less obvious spans:
+// - harris.naive: the model traces block trace_block of every launch (one step per tree level), so
+//   run_naive re-enables recording after each launch, and launch k (stride s = 2^k) sets step k.
+// - last_warp_volatile: one step per line; the value a line reads, s[tid + off], is re-read just
+//   before it (in lock-step, what the line reads: the models' assumption). `from_shared`
+//   (Implementations 6 and 7 pass sv[tid] as mySum): the first step also records that read of
+//   sv[tid] (access 0), as the models do.
+// - harris.impl5_shfl: a shadow __shfl_down_sync, just before the slide's, receives the same value;
+//   past lane 31 it is the lane's own mySum (the model's source lane is then the lane itself).
+// - harris.impl7: thread 0 makes the most iterations of the grid-stride loop; threads that stop
+//   earlier re-align their step counter after it (Cursor::set).
+
+/// Trace of `sv[tid] = v[i]` (Implementations 1-3) as the models' load_one: load v[i] (access 0),
+/// store sv[tid] (access 1), the working mark.
+__device__ void record_load_one(const Cursor& c, long long i, unsigned int tid, double value) {
+  c.load(Space::Global, 0, i, value, kInput);
+  c.store(Space::Shared, 1, tid, value);
+  c.work();
+}
+
+/// Trace of `sv[tid] = v[i] + v[i + blockDim.x]` (Implementations 4-7's load) as the models' load_two:
+/// load v[i] (access 0), load v[i + blockDim.x] (access 1), the add, store sv[tid] (access 2).
+__device__ void record_load_two(const Cursor& c, long long i, long long i2, unsigned int tid, double x, double y,
+                                double sum) {
+  c.load(Space::Global, 0, i, x, kInput);
+  c.load(Space::Global, 1, i2, y, kInput);
+  c.reg(OpKind::Add, i2, sum);
+  c.store(Space::Shared, 2, tid, sum);
+  c.work();
+}
+
+/// Trace of `if (tid == 0) out[blockIdx.x] = sv[0]` as the models' store_sv0: load sv[0] (access 0),
+/// store out[blockIdx.x] (access 1, the partials), the working mark.
+__device__ void record_store_sv0(const Cursor& c, double value) {
+  c.load(Space::Shared, 0, 0, value);
+  c.store(Space::Global, 1, blockIdx.x, value, kPartials);
+  c.work();
+}
+
+/// Trace of `s[tid] = mySum = mySum + s[other]` (Implementation 5's tree and every line of the last
+/// warp) as the models record it: load s[other] (access `a`), the register add, store s[tid]
+/// (access a + 1), the working mark. `got`: the value read; `sum`: mySum after the line.
+__device__ void record_register_add(const Cursor& c, int a, unsigned int tid, unsigned int other, double got,
+                                    double sum) {
+  c.load(Space::Shared, a, other, got);
+  c.reg(OpKind::Add, other, sum);
+  c.store(Space::Shared, a + 1, tid, sum);
+  c.work();
+}
+
+/// Trace of Implementation 7's `sv[tid] += v[i] + v[i2]` (i2 = i + blockSize) as the model records it:
+/// load v[i] (access 0), load v[i2] (access 1), their add, load sv[tid] (access 2), the add into it,
+/// store sv[tid] (access 3), the working mark (the right-hand side first, as C++17 sequences `a += b`).
+__device__ void record_pair_add(const Cursor& c, long long i, long long i2, unsigned int tid, double x, double y,
+                                double pair, double old, double sum) {
+  c.load(Space::Global, 0, i, x, kInput);
+  c.load(Space::Global, 1, i2, y, kInput);
+  c.reg(OpKind::Add, i2, pair);
+  c.load(Space::Shared, 2, tid, old);
+  c.reg(OpKind::Add, tid, sum);
+  c.store(Space::Shared, 3, tid, sum);
+  c.work();
+}
+#endif
+
 // ---------------------------------------------------------------------------------------------
 // harris.naive
 // Seed 002_7b2a1433db94dde3.txt, slide "Naive Approach": "for even i perform v[i] += v[i+1];
@@ -94,8 +163,12 @@ __global__ void naive_step(T* v, unsigned int n, unsigned int s) {
   unsigned int t = blockIdx.x * blockDim.x + threadIdx.x;
   // 64-bit: in the last launches (s near n) idle threads' 2*s*t passes 2^32.
   unsigned long long i = 2ull * s * t;
+  WS_T(Cursor c; c.set(31 - __clz(s)); const bool works = i + s < n && c.on(); double x = 0, y = 0;)
+  WS_T(if (works) { x = v[i]; y = v[i + s]; })
   if (i + s < n)
     v[i] += v[i + s];
+  WS_T(if (works) { c.load(Space::Global, 0, i, x, kInput); c.load(Space::Global, 1, i + s, y, kInput); })
+  WS_T(if (works) { c.reg(OpKind::Add, i + s, v[i]); c.store(Space::Global, 2, i, v[i], kInput); c.work(); })
 }
 
 /// Pairwise sums in place, one launch per tree level; the answer ends in a.data[0].
@@ -110,6 +183,7 @@ ReduceOutcome run_naive(const ReduceArgs& a) {
     const unsigned int grid = static_cast<unsigned int>(launches == 0 ? a.grid : ceil_div(pairs, a.block));
     naive_step<T><<<grid, a.block, 0, a.stream>>>(v, n, s);
     WS_LAUNCHED();
+    WS_T(ws_trace_set_enabled(true); /* the model traces block trace_block of every launch */)
     ++launches;
   }
   return ReduceOutcome{v, 1, launches};
@@ -129,12 +203,17 @@ __global__ void multipass_block_sums(const T* v, T* out, unsigned int count) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   sv[tid] = i < count ? v[i] : T(0);
+  WS_T(Cursor c; c.next(); if (i < count) { c.load(Space::Global, 0, i, v[i], kInput); c.work(); })
+  WS_T(c.store(Space::Shared, 1, tid, sv[tid]);)
   __syncthreads();
   for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+    WS_T(c.next(); auto sh = c.before(tid < s, sv, tid, tid + s);)
     if (tid < s)
       sv[tid] += sv[tid + s];
+    WS_T(c.after(sh, sv[tid]);)
     __syncthreads();
   }
+  WS_T(c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
   if (tid == 0)
     out[blockIdx.x] = sv[0];
 }
@@ -166,12 +245,16 @@ __global__ void impl1(const T* v, T* out) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   sv[tid] = v[i];
+  WS_T(Cursor c; c.next(); record_load_one(c, i, tid, sv[tid]);)
   __syncthreads();
   for (unsigned int s = 1; s < blockDim.x; s *= 2) {
+    WS_T(c.next(); auto sh = c.before(tid % (2 * s) == 0, sv, tid, tid + s);)
     if (tid % (2 * s) == 0)
       sv[tid] += sv[tid + s];
+    WS_T(c.after(sh, sv[tid]);)
     __syncthreads();
   }
+  WS_T(c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
   if (tid == 0)
     out[blockIdx.x] = sv[0];  // the slide: v[blockIdx.x] = sv[0] (in place, racy; see the top)
 }
@@ -189,13 +272,17 @@ __global__ void impl2(const T* v, T* out) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   sv[tid] = v[i];
+  WS_T(Cursor c; c.next(); record_load_one(c, i, tid, sv[tid]);)
   __syncthreads();
   for (unsigned int s = 1; s < blockDim.x; s *= 2) {
     unsigned int index = 2 * s * tid;  // the slide's `int index`; unsigned to compare with blockDim.x
+    WS_T(c.next(); auto sh = c.before(index < blockDim.x, sv, index, index + s);)
     if (index < blockDim.x)
       sv[index] += sv[index + s];
+    WS_T(c.after(sh, index < blockDim.x ? sv[index] : T(0));)
     __syncthreads();
   }
+  WS_T(c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
   if (tid == 0)
     out[blockIdx.x] = sv[0];
 }
@@ -213,12 +300,16 @@ __global__ void impl3(const T* v, T* out) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   sv[tid] = v[i];
+  WS_T(Cursor c; c.next(); record_load_one(c, i, tid, sv[tid]);)
   __syncthreads();
   for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+    WS_T(c.next(); auto sh = c.before(tid < s, sv, tid, tid + s);)
     if (tid < s)
       sv[tid] += sv[tid + s];
+    WS_T(c.after(sh, sv[tid]);)
     __syncthreads();
   }
+  WS_T(c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
   if (tid == 0)
     out[blockIdx.x] = sv[0];
 }
@@ -236,12 +327,16 @@ __global__ void impl4(const T* v, T* out) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
   sv[tid] = v[i] + v[i + blockDim.x];
+  WS_T(Cursor c; c.next(); record_load_two(c, i, i + blockDim.x, tid, v[i], v[i + blockDim.x], sv[tid]);)
   __syncthreads();
   for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+    WS_T(c.next(); auto sh = c.before(tid < s, sv, tid, tid + s);)
     if (tid < s)
       sv[tid] += sv[tid + s];
+    WS_T(c.after(sh, sv[tid]);)
     __syncthreads();
   }
+  WS_T(c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
   if (tid == 0)
     out[blockIdx.x] = sv[0];
 }
@@ -261,14 +356,22 @@ __global__ void impl4(const T* v, T* out) {
 
 /// The slide's unrolled last warp (tid < 32, block >= 64), shared by Implementations 5, 6 and 7.
 template <typename T>
-__device__ void last_warp_volatile(T* sv, unsigned int tid, T mySum) {
+__device__ void last_warp_volatile(T* sv, unsigned int tid, T mySum WS_T(, Cursor& c, bool from_shared)) {
   volatile T* s = sv;
+  WS_T(c.next(); const int a = from_shared ? 1 : 0; if (from_shared) c.load(Space::Shared, 0, tid, mySum);)
+  WS_T(double got = s[tid + 32];)
   s[tid] = mySum = mySum + s[tid + 32];
+  WS_T(record_register_add(c, a, tid, tid + 32, got, mySum); c.next(); got = s[tid + 16];)
   s[tid] = mySum = mySum + s[tid + 16];
+  WS_T(record_register_add(c, 0, tid, tid + 16, got, mySum); c.next(); got = s[tid + 8];)
   s[tid] = mySum = mySum + s[tid + 8];
+  WS_T(record_register_add(c, 0, tid, tid + 8, got, mySum); c.next(); got = s[tid + 4];)
   s[tid] = mySum = mySum + s[tid + 4];
+  WS_T(record_register_add(c, 0, tid, tid + 4, got, mySum); c.next(); got = s[tid + 2];)
   s[tid] = mySum = mySum + s[tid + 2];
+  WS_T(record_register_add(c, 0, tid, tid + 2, got, mySum); c.next(); got = s[tid + 1];)
   s[tid] = mySum = mySum + s[tid + 1];
+  WS_T(record_register_add(c, 0, tid, tid + 1, got, mySum);)
 }
 
 template <typename T>
@@ -278,14 +381,18 @@ __global__ void impl5(const T* v, T* out) {
   unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
   T mySum = v[i] + v[i + blockDim.x];  // the slide: float mySum = 0; (load elided)
   sv[tid] = mySum;
+  WS_T(Cursor c; c.next(); record_load_two(c, i, i + blockDim.x, tid, v[i], v[i + blockDim.x], mySum);)
   __syncthreads();
   for (unsigned int s = blockDim.x / 2; s > 32; s >>= 1) {
+    WS_T(c.next();)
     if (tid < s)
       sv[tid] = mySum = mySum + sv[tid + s];
+    WS_T(if (tid < s) record_register_add(c, 0, tid, tid + s, sv[tid + s], mySum);)
     __syncthreads();
   }
   if (tid < 32)
-    last_warp_volatile(sv, tid, mySum);
+    last_warp_volatile(sv, tid, mySum WS_T(, c, false));
+  WS_T(c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
   if (tid == 0)
     out[blockIdx.x] = sv[0];
 }
@@ -307,17 +414,22 @@ __global__ void impl5_shfl(const T* v, T* out) {
   unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
   T mySum = v[i] + v[i + blockDim.x];
   sv[tid] = mySum;
+  WS_T(Cursor c; c.next(); record_load_two(c, i, i + blockDim.x, tid, v[i], v[i + blockDim.x], mySum);)
   __syncthreads();
   for (unsigned int s = blockDim.x / 2; s > 32; s >>= 1) {
+    WS_T(c.next();)
     if (tid < s)
       sv[tid] = mySum = mySum + sv[tid + s];
+    WS_T(if (tid < s) record_register_add(c, 0, tid, tid + s, sv[tid + s], mySum);)
     __syncthreads();
   }
   if (tid < 32) {
     mySum += sv[tid + 32];
+    WS_T(c.next(); c.load(Space::Shared, 0, tid + 32, sv[tid + 32]); c.reg(OpKind::Add, tid + 32, mySum); c.work();)
     for (int offset = warpSize / 2; offset > 0; offset /= 2)
-      mySum += __shfl_down_sync(0xffffffffu, mySum, offset);
+      { WS_T(c.next(); const T got = __shfl_down_sync(0xffffffffu, mySum, offset);) mySum += __shfl_down_sync(0xffffffffu, mySum, offset); WS_T(const int src = tid + offset < 32 ? int(tid) + offset : int(tid); c.shuffle(src, got); c.reg(OpKind::Add, src, mySum); c.work();) }
   }
+  WS_T(c.next(); if (tid == 0) { c.store(Space::Global, 0, blockIdx.x, mySum, kPartials); c.work(); })
   if (tid == 0)
     out[blockIdx.x] = mySum;  // lane 0 holds the block's sum; sv[0] does not
 }
@@ -332,29 +444,37 @@ __global__ void impl5_shfl(const T* v, T* out) {
 
 /// The slide's unrolled tree for a block of blockSize threads, then the volatile last warp.
 template <unsigned int blockSize, typename T>
-__device__ void unrolled_tree(T* sv, unsigned int tid) {
+__device__ void unrolled_tree(T* sv, unsigned int tid WS_T(, Cursor& c)) {
   if (blockSize >= 1024) {
+    WS_T(c.next(); auto sh = c.before(tid < 512, sv, tid, tid + 512);)
     if (tid < 512)
       sv[tid] += sv[tid + 512];
+    WS_T(c.after(sh, sv[tid]);)
     __syncthreads();
   }
   if (blockSize >= 512) {
+    WS_T(c.next(); auto sh = c.before(tid < 256, sv, tid, tid + 256);)
     if (tid < 256)
       sv[tid] += sv[tid + 256];
+    WS_T(c.after(sh, sv[tid]);)
     __syncthreads();
   }
   if (blockSize >= 256) {
+    WS_T(c.next(); auto sh = c.before(tid < 128, sv, tid, tid + 128);)
     if (tid < 128)
       sv[tid] += sv[tid + 128];
+    WS_T(c.after(sh, sv[tid]);)
     __syncthreads();
   }
   if (blockSize >= 128) {
+    WS_T(c.next(); auto sh = c.before(tid < 64, sv, tid, tid + 64);)
     if (tid < 64)
       sv[tid] += sv[tid + 64];
+    WS_T(c.after(sh, sv[tid]);)
     __syncthreads();
   }
   if (tid < 32)
-    last_warp_volatile(sv, tid, sv[tid]);
+    last_warp_volatile(sv, tid, sv[tid] WS_T(, c, true));
 }
 
 template <unsigned int blockSize, typename T>
@@ -363,8 +483,10 @@ __global__ void impl6(const T* v, T* out) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * (blockSize * 2) + threadIdx.x;
   sv[tid] = v[i] + v[i + blockSize];
+  WS_T(Cursor c; c.next(); record_load_two(c, i, i + blockSize, tid, v[i], v[i + blockSize], sv[tid]);)
   __syncthreads();
-  unrolled_tree<blockSize>(sv, tid);
+  unrolled_tree<blockSize>(sv, tid WS_T(, c));
+  WS_T(c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
   if (tid == 0)
     out[blockIdx.x] = sv[0];
 }
@@ -385,12 +507,19 @@ __global__ void impl7(const T* v, T* out, unsigned int n) {
   unsigned int i = blockIdx.x * (blockSize * 2) + threadIdx.x;
   unsigned int gridSize = blockSize * 2 * gridDim.x;
   sv[tid] = 0;
+  WS_T(Cursor c; c.next(); c.store(Space::Shared, 0, tid, 0); c.work();)
+  WS_T(const long long first = (long long)blockIdx.x * (blockSize * 2);)
+  WS_T(const int iterations = first < n ? int((n - first + gridSize - 1) / gridSize) : 0;)
   while (i < n) {
+    WS_T(c.next(); const double old = sv[tid];)
     sv[tid] += v[i] + v[i + blockSize];
+    WS_T(record_pair_add(c, i, i + blockSize, tid, v[i], v[i + blockSize], T(v[i] + v[i + blockSize]), old, sv[tid]);)
     i += gridSize;
   }
+  WS_T(c.set(iterations);)
   __syncthreads();
-  unrolled_tree<blockSize>(sv, tid);
+  unrolled_tree<blockSize>(sv, tid WS_T(, c));
+  WS_T(c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
   if (tid == 0)
     out[blockIdx.x] = sv[0];
 }
@@ -502,4 +631,6 @@ std::vector<LauncherEntry> harris_launchers() {
   };
 }
 
+WS_TRACE_ARM_FUNCTION(harris_arm)
+WS_TRACE_NS_END
 }  // namespace ws::kernels

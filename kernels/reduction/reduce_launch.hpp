@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/trace_event.hpp"
 #include "types.hpp"
 
 namespace ws::kernels {
@@ -55,6 +56,23 @@ std::vector<LauncherEntry> harris_launchers();
 std::vector<LauncherEntry> cs121_launchers();
 std::vector<LauncherEntry> amp_launchers();
 std::vector<LauncherEntry> cub_launchers();
+
+/// The trace build of the same kernel files (library ws_kernels_traced, compiled with -DWS_TRACE_BUILD;
+/// see trace_record.cuh): the same launchers, whose kernels also record block `sink.block` of launch
+/// number `traced_launch` into `sink` once armed. Racy variants are not instrumented (their
+/// interleaving changes from run to run); cub.reduce has no trace build.
+namespace traced {
+std::vector<LauncherEntry> epita_launchers();
+std::vector<LauncherEntry> harris_launchers();
+std::vector<LauncherEntry> cs121_launchers();
+std::vector<LauncherEntry> amp_launchers();
+/// Arms the kernels of one file for the next launcher call on `stream`.
+using ArmFunction = void (*)(const TraceSink& sink, int traced_launch, cudaStream_t stream);
+void epita_arm(const TraceSink& sink, int traced_launch, cudaStream_t stream);
+void harris_arm(const TraceSink& sink, int traced_launch, cudaStream_t stream);
+void cs121_arm(const TraceSink& sink, int traced_launch, cudaStream_t stream);
+void amp_arm(const TraceSink& sink, int traced_launch, cudaStream_t stream);
+}  // namespace traced
 
 /// Throws std::runtime_error("file:line: call: message") when a CUDA call fails.
 void check_cuda(cudaError_t err, const char* call, const char* file, int line);

@@ -87,5 +87,28 @@ TEST(DiffLines, Reduce2ToReduce3KeepsTheLoad) {
   EXPECT_TRUE(added);
 }
 
+TEST(KernelSources, TraceInstrumentationIsHidden) {
+  EXPECT_EQ(strip_trace_instrumentation("  WS_T(c.next(); auto sh = c.before(tid < s, p, tid, tid + s);)"), "  ");
+  EXPECT_EQ(strip_trace_instrumentation("__device__ void warpReduce(volatile T* p, unsigned int tid WS_T(, Cursor& c)) {"),
+            "__device__ void warpReduce(volatile T* p, unsigned int tid) {");
+  EXPECT_EQ(strip_trace_instrumentation("  for (;;) { WS_T(c.next();) s += x; WS_T(c.f(g(x));) }"), "  for (;;) { s += x; }");
+  EXPECT_EQ(strip_trace_instrumentation("  if (tid < 32) warpReduce(partialSum, tid WS_T(, c));"),
+            "  if (tid < 32) warpReduce(partialSum, tid);");
+  // Every section reads as the slide's code, with the file's own line numbers.
+  for (const char* id : {"epita.reduce3", "epita.reduce6", "epita.full_unroll", "epita.reduce8"}) {
+    const SourceSection s = find_section(id);
+    EXPECT_EQ(s.text.find("WS_T"), std::string::npos) << id;
+    EXPECT_EQ(s.line_numbers.size(), split_lines(s.text).size()) << id;
+    const std::vector<std::string> file_lines = [&] {
+      for (const KernelFile& f : kernel_files())
+        if (s.file == f.name) return split_lines(f.text);
+      return std::vector<std::string>{};
+    }();
+    const std::vector<std::string> shown = split_lines(s.text);
+    for (std::size_t i = 0; i < shown.size(); ++i)
+      EXPECT_EQ(shown[i], strip_trace_instrumentation(file_lines[std::size_t(s.line_numbers[i] - 1)])) << id << " line " << i;
+  }
+}
+
 }  // namespace
 }  // namespace ws::ui

@@ -2,7 +2,12 @@
 // and compute_trace's messages. Hand-built traces, so these do not depend on the sim models.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
+#include "app_state.hpp"
 #include "registry.hpp"
+#include "report.hpp"
+#include "sim/trace_compare.hpp"
 #include "sim/sim.hpp"
 #include "trace_source.hpp"
 
@@ -160,6 +165,61 @@ TEST(ComputeTrace, TracesOneBlockOfReduce3WhenItsModelExists) {
   EXPECT_EQ(L.slots, 64);
   EXPECT_EQ(L.row_step.size(), 7u);  // leaves + strides 32 .. 1
   EXPECT_EQ(L.nodes.back().value, 64);
+}
+
+TEST(TraceSourceChoice, ARecordedTraceInTheOpenReportWinsUntilSwitchedOff) {
+  // A report holding a "recorded" trace of epita.reduce3 (here the model's, relabelled as a GPU's).
+  const VariantInfo* v = find_variant("epita.reduce3");
+  ASSERT_NE(v, nullptr);
+  TraceKey key;
+  key.variant = v->id;
+  key.n = 512;
+  key.block = 128;
+  key.input = "random";
+  std::string why;
+  auto t = compute_trace(*v, key, why);
+  ASSERT_TRUE(t.has_value()) << why;
+  t->source = "NVIDIA Test GPU";
+  t->compared_with_model = true;
+  Report r = new_report("recorded", DeviceInfo{});
+  r.traces.push_back(*t);
+  const std::string path = ::testing::TempDir() + "ws_recorded_trace.json";
+  save_report(r, path);
+
+  AppState s;
+  ASSERT_TRUE(s.select_variant("epita.reduce3"));
+  s.refresh_trace();
+  ASSERT_TRUE(s.trace.trace.has_value());
+  EXPECT_EQ(s.trace.origin, "sim");
+  EXPECT_FALSE(s.trace.recorded_available);
+  ASSERT_EQ(s.open_report(path), "");
+  s.refresh_trace();
+  EXPECT_TRUE(s.trace.recorded_available);
+  EXPECT_EQ(s.trace.origin, "report");
+  EXPECT_EQ(s.trace.trace->source, "NVIDIA Test GPU");
+  s.trace.use_recorded = false;
+  s.refresh_trace();
+  EXPECT_EQ(s.trace.origin, "sim");
+  EXPECT_EQ(s.trace.trace->source, "sim");
+  std::remove(path.c_str());
+}
+
+TEST(TraceSourceChoice, TracesRecordedOnTheH200EqualTheModelHere) {
+  // Recorded on an NVIDIA H200 by `warpscope-cli report --backend cuda --traces 1024` (block 0 of
+  // n = 1024 random int32, seed 1, default block): the CPU model must reproduce them exactly.
+  const Report r = load_report(std::string(WS_GUI_TEST_DIR) + "/fixtures/traces_h200.json");
+  ASSERT_EQ(r.traces.size(), 3u);
+  Input in;
+  ASSERT_EQ(make_input("random", 1024, DType::Int32, 1, in), "");
+  for (const Trace& gpu : r.traces) {
+    EXPECT_EQ(gpu.source, "NVIDIA H200");
+    EXPECT_TRUE(gpu.compared_with_model);
+    EXPECT_EQ(gpu.model_difference, "");
+    const VariantInfo* v = find_variant(gpu.variant);
+    ASSERT_NE(v, nullptr);
+    const Trace model = sim::find_model(v->id)(*v, in, gpu.launch, gpu.block_index).trace;
+    EXPECT_EQ(compare_traces(model, gpu), "") << gpu.variant;
+  }
 }
 
 }  // namespace

@@ -184,7 +184,8 @@ SimOutput local_max(const VariantInfo& v, const Input& in, const LaunchConfig& l
       rec->work(int(t));
     }
     rec->end();
-    rec->begin("atomic", "if (old_max < val) atomicMax(global_max, val)");
+    rec->begin("atomic", "if (old_max < val) atomicMax(global_max, val) (which threads win depends on the order of the atomics; "
+                         "modelled: blocks, then threads, in order)");
     for (unsigned t = 0; t < threads; ++t) {
       if (!grew[t]) continue;
       rec->atomic(int(t), Space::Global, 0, 0, d<P>(g.at(first + t)), kAccumulator);

@@ -57,7 +57,11 @@ struct Trace {
   bool racy_model = false;           ///< the variant is racy: the trace follows `interleaving`
   std::string interleaving;          ///< the stated interleaving used for racy models
   std::vector<Step> steps;
-  double block_result = 0;           ///< what the traced block contributed
+  double block_result = 0;           ///< what the traced block contributed (recorded traces: from its ops)
+  /// Recorded traces: whether they were compared with the sim model's trace of the same run, and how
+  /// they differ ("" = equal). Sim traces: compared = false.
+  bool compared_with_model = false;
+  std::string model_difference;
   int warps() const { return (block_size + 31) / 32; }
 };
 

@@ -64,6 +64,8 @@ void send_perf_intents(AppState& s, RunWorker& worker) {
     std::vector<RunRequest> reqs;
     if (p.live_wanted) {
       for (const auto& id : p.live_variants) {
+        const VariantInfo* v = find_variant(id);
+        if (!v || v->cpu_only) continue;  // Live times GPU launches; host loops would stall the strip
         RunParams params = s.params;
         params.n_pow2 = true;
         params.n_log2 = p.live_log2;

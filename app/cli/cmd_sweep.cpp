@@ -1,6 +1,7 @@
 // warpscope-cli sweep: the chosen variants at n = 2^from .. 2^to, as a table, JSON or CSV.
 #include <cstdio>
 #include <memory>
+#include <string>
 
 #include "backend_factory.hpp"
 #include "commands.hpp"
@@ -48,9 +49,14 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
     if (table) {
       int k = 0;
       while ((std::int64_t(1) << k) < r.n) ++k;
-      std::printf("%-22s %6s %12.4f %10.1f %8.1f  %s\n", r.variant.c_str(), ("2^" + std::to_string(k)).c_str(),
-                  r.timed ? r.timing.median_ms : 0.0, r.gbps, r.pct_theoretical,
-                  r.message.empty() ? r.status.c_str() : r.message.c_str());
+      auto num = [&](const char* fmt, double v) {  // "-" for untimed runs (sim, errors, skipped)
+        char buf[32];
+        std::snprintf(buf, sizeof buf, fmt, v);
+        return r.timed ? std::string(buf) : std::string("-");
+      };
+      std::printf("%-22s %6s %12s %10s %8s  %s\n", r.variant.c_str(), ("2^" + std::to_string(k)).c_str(),
+                  num("%.4f", r.timing.median_ms).c_str(), num("%.1f", r.gbps).c_str(),
+                  num("%.1f", r.pct_theoretical).c_str(), r.message.empty() ? r.status.c_str() : r.message.c_str());
     } else if (!json) {
       std::printf("%s\n", csv_row(r).c_str());
     } else {

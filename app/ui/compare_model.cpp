@@ -183,6 +183,17 @@ std::string compare_csv(const std::vector<CompareRow>& rows) {
   return out;
 }
 
+std::string sweep_csv(const Sweep& s) {
+  std::string out = "variant,n,status,time_ms,gbps,pct_theoretical\n";
+  for (const auto& r : s.runs) {
+    out += r.variant + "," + std::to_string(r.n) + "," + r.status + ",";
+    if (r.timed) out += num(r.timing.median_ms, 6) + "," + num(r.gbps, 3) + "," + (r.pct_theoretical > 0 ? num(r.pct_theoretical, 3) : "");
+    else out += ",,";
+    out += "\n";
+  }
+  return out;
+}
+
 std::string write_text_file(const std::string& path, const std::string& text) {
   std::ofstream f(path);
   if (!f) return "cannot write '" + path + "'";

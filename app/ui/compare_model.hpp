@@ -71,6 +71,8 @@ std::string what_changed(const CompareRow& a, const CompareRow& b);
 namespace ws::ui {
 /// The rows as CSV (header + one line per row; empty cells where a value is missing).
 std::string compare_csv(const std::vector<CompareRow>& rows);
+/// A sweep as CSV: variant,n,status,time_ms,gbps,pct_theoretical (empty cells when untimed).
+std::string sweep_csv(const Sweep& s);
 /// Writes `text` to `path`; returns "" or one line.
 std::string write_text_file(const std::string& path, const std::string& text);
 }  // namespace ws::ui

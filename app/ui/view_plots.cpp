@@ -92,6 +92,19 @@ void PlotsView::draw_controls(AppState& s) {
   SameLineIfFits(ButtonWidth("PNG"), t.px(24));
   if (ImGui::Button("PNG")) p.png_request = (std::filesystem::path(p.export_dir) / "warpscope-plots.png").string();
   ItemTooltip("save this view as a PNG for slides (warpscope-plots.png in the export folder)");
+  SameLineIfFits(ButtonWidth("CSV"));
+  if (ImGui::Button("CSV")) {
+    const Report& rep = s.shown();
+    if (rep.sweeps.empty()) {
+      s.message(Message::Warning, "no sweep to export in the report shown");
+    } else {
+      const int i = p.sweep_shown < 0 || p.sweep_shown >= int(rep.sweeps.size()) ? int(rep.sweeps.size()) - 1 : p.sweep_shown;
+      const std::string path = (std::filesystem::path(p.export_dir) / "warpscope-sweep.csv").string();
+      if (std::string err = write_text_file(path, sweep_csv(rep.sweeps[std::size_t(i)])); !err.empty()) s.message(Message::Error, err);
+      else s.message(Message::Info, "wrote " + path);
+    }
+  }
+  ItemTooltip("export the sweep shown as CSV (warpscope-sweep.csv in the export folder)");
   if (!why.empty()) {
     TextDim("Live and Sweep are off here: no CUDA device (hover for why).");
     ItemTooltip(why);

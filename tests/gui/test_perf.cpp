@@ -163,6 +163,9 @@ TEST(Sweep, ValidatesAndRunsInOrder) {
   EXPECT_EQ(s.runs[0].variant, "epita.reduce3");
   EXPECT_EQ(s.runs[1].variant, "harris.impl2");
   for (const auto& r : s.runs) EXPECT_EQ(r.status, "ok") << r.variant << " " << r.message;
+  const std::string csv = sweep_csv(s);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);
+  EXPECT_NE(csv.find("harris.impl2,4096,ok,"), std::string::npos) << csv;
   const auto mine = s.runs_of("harris.impl2");
   ASSERT_EQ(mine.size(), 3u);
   EXPECT_EQ(mine[2]->n, 4096);

@@ -124,6 +124,13 @@ void RunWorker::loop() {
   std::vector<LiveRun> live;
   int live_generation = -1;
   std::size_t live_next = 0;
+  // Live requests share one input when they ask for the same one (they do: the GUI builds them all
+  // from one set of parameters), so ten variants at 2^24 hold 64 MB, not 640 MB.
+  Input live_input;
+  std::string live_input_key;
+  auto input_key = [](const RunRequest& r) {
+    return std::to_string(r.n) + "|" + to_string(r.type) + "|" + r.input + "|" + std::to_string(r.seed);
+  };
 
   for (;;) {
     RunRequest req;
@@ -148,6 +155,8 @@ void RunWorker::loop() {
           for (const auto& r : live_) live.push_back(LiveRun{r, {}, 0});
           live_generation = live_generation_;
           live_next = 0;
+          live_input = Input{};
+          live_input_key.clear();
         }
       }
     }
@@ -182,7 +191,15 @@ void RunWorker::loop() {
           continue;
         }
       }
+      const std::string key = input_key(lr.req);
+      if (lr.prepared.input.n() > 0 && (live_input_key.empty() || live_input_key == key)) {
+        if (live_input_key.empty()) live_input = std::move(lr.prepared.input), live_input_key = key;
+        lr.prepared.input = Input{};  // the shared copy serves this run from now on
+      }
+      const bool shared_input = lr.prepared.input.n() == 0 && live_input_key == key;
+      if (shared_input) std::swap(lr.prepared.input, live_input);  // lend it without copying
       RunResult r = execute_prepared(lr.req, lr.prepared, backend.get(), error);
+      if (shared_input) std::swap(lr.prepared.input, live_input);
       std::vector<LivePoint> pts = live_points(r, lr.launches);
       lr.launches += std::int64_t(pts.size());
       std::lock_guard<std::mutex> lock(mutex_);

@@ -354,7 +354,9 @@ TEST(Worker, LiveProducesPointsAndSwitchesOff) {
   req.variant = "epita.reduce3";
   req.n = 1 << 12;
   req.repeat = 4;
-  w.set_live({req});
+  RunRequest other = req;
+  other.variant = "harris.impl7";  // shares req's input inside the worker
+  w.set_live({req, other});
   LiveData live;
   const auto end = std::chrono::steady_clock::now() + 10s;
   while (live.points() < 200 && std::chrono::steady_clock::now() < end) {
@@ -367,6 +369,10 @@ TEST(Worker, LiveProducesPointsAndSwitchesOff) {
   const LiveSeries& s = live.series.at("epita.reduce3");
   for (std::size_t i = 1; i < s.size(); ++i) EXPECT_EQ(s.launches()[i], s.launches()[i - 1] + 1);
   EXPECT_EQ(live.latest.at("epita.reduce3").status, "ok");
+  ASSERT_TRUE(live.latest.count("harris.impl7"));
+  EXPECT_EQ(live.latest.at("harris.impl7").status, "ok");
+  EXPECT_EQ(live.latest.at("harris.impl7").expected, live.latest.at("epita.reduce3").expected);  // one input
+  EXPECT_EQ(live.latest.at("harris.impl7").n, 1 << 12);
   // A run queued meanwhile goes first; Live stops on request.
   w.submit({req});
   w.set_live({});

@@ -2,7 +2,8 @@
 # The device workflow, in one `device` call (the GPU machine: Ubuntu 24.04, nvcc, cmake, ninja; no
 # package registry). Carry .deps (Debian's nlohmann-json3-dev, libcli11-dev, libgtest-dev extracted with
 # dpkg -x, see README). Builds core, CLI and kernels, runs the GPU tests, benchmarks every reduction at
-# n = 2^28 int32 with cub.reduce in the same run, and writes logs and the report under $OUT.
+# n = 2^28 int32 with cub.reduce in the same run, records the step trace of block 0 of every traceable
+# variant on the GPU (compared with the sim model), and writes logs and the report under $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-$PWD/out}"
@@ -28,6 +29,6 @@ fi
 
 gpu_name=$($cli device --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["name"].replace("NVIDIA ","").replace(" ","-").lower())')
 report="$OUT/${gpu_name}.json"
-$cli report --variants all --n "$N" --repeat "$REPEAT" --title "All reductions, n = $N int32, $gpu_name" --out "$report" 2> "$OUT/bench.log"
+$cli report --variants all --n "$N" --repeat "$REPEAT" --traces 1024 --title "All reductions, n = $N int32, $gpu_name (with GPU-recorded step traces, block 0 of n = 1024)" --out "$report" 2> "$OUT/bench.log"
 echo "== benchmark: exit $? -> $report"
 python3 scripts/bench_table.py "$report" | tee "$OUT/bench-table.md"

@@ -24,6 +24,7 @@ std::string to_request(const RunOptions& o, const std::string& variant, RunReque
   req.input = o.input;
   req.seed = o.seed;
   req.backend = o.backend;
+  req.metrics = o.metrics;
   return "";
 }
 
@@ -52,7 +53,7 @@ int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv
   }
   if (json) std::printf("%s\n", run_to_json(r).dump(2).c_str());
   else if (csv) std::printf("%s\n%s\n", csv_header().c_str(), csv_row(r).c_str());
-  else std::printf("%s", human_run(r).c_str());
+  else std::printf("%s%s", human_run(r).c_str(), req.metrics.empty() ? "" : human_metrics(r.metrics).c_str());
   return exit_code(r);
 }
 

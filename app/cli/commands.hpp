@@ -24,6 +24,7 @@ struct RunOptions {
   std::string input = "random";
   unsigned long long seed = 1;
   std::string backend = "cuda";
+  std::string metrics;      ///< --metrics: "" = none, default | all | NAME,...
 };
 
 /// Turns options into a request for `variant`; returns "" or a one-line error.
@@ -41,6 +42,11 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
 /// random int32 elements (cuda: recorded on the GPU, compared with the model; sim: the model's).
 int cmd_report(const std::string& which, const RunOptions& o, const std::string& out_path, const std::string& title, bool json,
                long long trace_n = 0);
+
+/// Lists the metric catalog (units, explanations, default set); no GPU needed.
+int cmd_metrics(bool json);
+/// The metrics block of `run`'s human output (cmd_metrics.cpp).
+std::string human_metrics(const KernelMetrics& m);
 
 /// The variant ids `which` names: "all", a lesson id, or comma-separated ids. Returns "" or one line.
 std::string select_variants(const std::string& which, std::vector<std::string>& ids);

@@ -17,6 +17,7 @@ void add_run_options(CLI::App* c, RunOptions& o) {
   c->add_option("--input", o.input, "random | ones | sequence | PATH of a text file of numbers (default random)");
   c->add_option("--seed", o.seed, "seed of the random input (default 1)");
   c->add_option("--backend", o.backend, "cuda | sim (default cuda)");
+  c->add_option("--metrics", o.metrics, "hardware metrics (CUPTI): default | all | NAME,... (see the metrics command)");
 }
 }  // namespace
 
@@ -56,6 +57,9 @@ int main(int argc, char** argv) {
   trace->add_option("--backend", trace_opts.backend, "sim | cuda (default sim; cuda records the block on the GPU with the instrumented kernels and compares it with the sim model)");
   trace->add_flag("--json", json, "one JSON object with the steps");
   trace->add_flag("--ops", with_ops, "with --json: include every thread's operations");
+
+  auto* metrics = app.add_subcommand("metrics", "list the hardware metrics run --metrics can collect, with units and explanations");
+  metrics->add_flag("--json", json, "JSON array");
 
   std::string which = "all", out_path, title;
   auto* report = app.add_subcommand("report", "run several variants and write a versioned JSON report");
@@ -101,6 +105,7 @@ int main(int argc, char** argv) {
       }
       return cmd_run(variant, opts, json, csv);
     }
+    if (*metrics) return cmd_metrics(json);
     if (*trace) return cmd_trace(trace_variant, trace_opts, block_index, json, with_ops);
     if (*report) return cmd_report(which, opts, out_path, title, json, trace_n);
     if (*sweep) {

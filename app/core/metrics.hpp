@@ -29,6 +29,9 @@ struct KernelMetrics {
   std::map<std::string, double> values;     ///< metric name -> value in the catalog's unit
   std::vector<std::string> warnings;        ///< e.g. "skipped X: not supported on this GPU"
   std::vector<LineMetrics> lines;           ///< empty unless per-line metrics were asked for
+  std::string kernel;                       ///< the run's main kernel (first launch), for occupancy
+  std::string occupancy_limiter;            ///< registers | shared memory | block size | blocks per SM
+  std::string asked;                        ///< the --metrics value these were collected for
 };
 
 }  // namespace ws

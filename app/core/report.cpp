@@ -44,6 +44,53 @@ json number_or_null(bool has, double v) { return has && std::isfinite(v) ? json(
 
 }  // namespace
 
+json metrics_to_json(const KernelMetrics& m) {
+  json j;
+  j["asked"] = m.asked;
+  j["collected"] = m.collected;
+  j["error"] = m.error;
+  j["passes"] = m.passes;
+  j["profile_ms"] = m.profile_ms;
+  json values = json::object();
+  for (const auto& [k, v] : m.values)
+    if (std::isfinite(v)) values[k] = v;
+  j["values"] = values;
+  j["warnings"] = m.warnings;
+  j["kernel"] = m.kernel;
+  j["occupancy_limiter"] = m.occupancy_limiter;
+  json lines = json::array();
+  for (const auto& l : m.lines)
+    lines.push_back({{"file", l.file}, {"line", l.line}, {"warp_instructions", l.warp_instructions},
+                     {"thread_instructions", l.thread_instructions}, {"lanes_per_instruction", l.lanes_per_instruction()}});
+  j["lines"] = lines;
+  return j;
+}
+
+KernelMetrics metrics_from_json(const json& j) {
+  const char* what = "run metrics";
+  if (!j.is_object()) throw std::runtime_error("run metrics: not an object");
+  KernelMetrics m;
+  m.asked = get_or<std::string>(j, "asked", "");
+  m.collected = get_or<bool>(j, "collected", false);
+  m.error = get_or<std::string>(j, "error", "");
+  m.passes = get_or<int>(j, "passes", 0);
+  m.profile_ms = get_or<double>(j, "profile_ms", 0);
+  m.values = get_or<std::map<std::string, double>>(j, "values", {});
+  m.warnings = get_or<std::vector<std::string>>(j, "warnings", {});
+  m.kernel = get_or<std::string>(j, "kernel", "");
+  m.occupancy_limiter = get_or<std::string>(j, "occupancy_limiter", "");
+  if (j.contains("lines") && j["lines"].is_array())
+    for (const auto& l : j["lines"]) {
+      LineMetrics x;
+      x.file = get<std::string>(l, "file", what);
+      x.line = get<int>(l, "line", what);
+      x.warp_instructions = get<double>(l, "warp_instructions", what);
+      x.thread_instructions = get<double>(l, "thread_instructions", what);
+      m.lines.push_back(x);
+    }
+  return m;
+}
+
 json run_to_json(const RunResult& r) {
   json j;
   j["variant"] = r.variant;
@@ -72,6 +119,7 @@ json run_to_json(const RunResult& r) {
   j["gbps"] = number_or_null(r.timed, r.gbps);
   j["pct_theoretical"] = number_or_null(r.timed && r.pct_theoretical > 0, r.pct_theoretical);
   j["pct_copy"] = number_or_null(r.timed && r.pct_copy > 0, r.pct_copy);
+  if (!r.metrics.asked.empty() || r.metrics.collected || !r.metrics.error.empty()) j["metrics"] = metrics_to_json(r.metrics);
   return j;
 }
 
@@ -107,6 +155,7 @@ RunResult run_from_json(const json& j) {
   r.gbps = get_or<double>(j, "gbps", 0);
   r.pct_theoretical = get_or<double>(j, "pct_theoretical", 0);
   r.pct_copy = get_or<double>(j, "pct_copy", 0);
+  if (j.contains("metrics") && !j["metrics"].is_null()) r.metrics = metrics_from_json(j["metrics"]);
   return r;
 }
 
@@ -245,7 +294,8 @@ Report new_report(const std::string& title, const DeviceInfo& device) {
 void save_report(const Report& r, const std::string& path) {
   std::ofstream f(path);
   if (!f) throw std::runtime_error("cannot write report '" + path + "'");
-  f << report_to_json(r).dump(2) << "\n";
+  // Indented for reading, except reports holding traces (thousands of ops): compact, 4x smaller.
+  f << report_to_json(r).dump(r.traces.empty() ? 2 : -1) << "\n";
   if (!f) throw std::runtime_error("error while writing report '" + path + "'");
 }
 

@@ -38,6 +38,14 @@ nlohmann::json run_to_json(const RunResult& r);
 /// Inverse of run_to_json; throws std::runtime_error naming the missing/mistyped field.
 RunResult run_from_json(const nlohmann::json& j);
 
+/// Hardware metrics of a run as JSON (the run object's "metrics", present when metrics were asked):
+/// {"asked","collected","error","passes","profile_ms","values":{name: value in the catalog's unit},
+///  "warnings":[str],"kernel","occupancy_limiter","lines":[{"file","line","warp_instructions",
+///  "thread_instructions","lanes_per_instruction"}]}. Reports without it load with no metrics.
+nlohmann::json metrics_to_json(const KernelMetrics& m);
+/// Inverse of metrics_to_json; throws std::runtime_error on a malformed line entry.
+KernelMetrics metrics_from_json(const nlohmann::json& j);
+
 nlohmann::json device_to_json(const DeviceInfo& d);
 DeviceInfo device_from_json(const nlohmann::json& j);
 

@@ -5,6 +5,7 @@
 
 #include "cpu_variants.hpp"
 #include "launch_rules.hpp"
+#include "metric_catalog.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
 #include "sim/sim.hpp"
@@ -24,6 +25,8 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out) {
   if (req.warmup < 0 || req.warmup > 1000) return "warm-up must be in 0..1000";
   if (req.n < 0) return "n must be positive (got " + std::to_string(req.n) + ")";
   if (req.n > kMaxN) return "n = " + std::to_string(req.n) + " is too large (the limit is 2^30 = " + std::to_string(kMaxN) + ")";
+  MetricSelection metrics;
+  if (std::string e = parse_metric_selection(req.metrics, metrics); !e.empty()) return e;
   if (v->rules.int_only && req.type != DType::Int32) return v->id + " takes int32 only (atomicMax has no float32 form)";
   // Launch rules first: they need only n, and a bad block must not wait for a 2^30 input to be generated.
   std::int64_t n = req.n;
@@ -128,6 +131,11 @@ RunResult execute_prepared(const RunRequest& req, const PreparedRun& p, Backend*
     model_equal = results_match(r.type, r.result, model, p.input);
   }
   classify(r, equal, model_equal, model);
+  if (!req.metrics.empty() && r.backend != "cuda" && r.metrics.asked.empty()) {
+    r.metrics.asked = req.metrics;  // counters exist on a GPU only: say where to find them
+    r.metrics.error = "hardware metrics need the cuda backend on an NVIDIA GPU; without one, open a report recorded "
+                      "with --metrics (metrics come from replayed reports)";
+  }
   return r;
 }
 

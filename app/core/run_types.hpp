@@ -20,6 +20,7 @@ struct RunRequest {
   std::string input = "random"; ///< random | ones | sequence | path of a text file
   std::uint64_t seed = 1;
   std::string backend = "cuda"; ///< cuda | sim
+  std::string metrics;          ///< "" = none; default | all | NAME,... (metric_catalog.hpp), cuda only
 };
 
 /// Timing of K launches with CUDA events (host clock for CPU variants), in milliseconds.

@@ -20,6 +20,7 @@ RunRequest RunParams::to_request(const std::string& variant) const {
   r.input = kInputKinds[std::clamp(input, 0, 2)];
   r.seed = seed;
   r.backend = "cuda";
+  r.metrics = metrics;
   return r;
 }
 

@@ -79,6 +79,7 @@ std::vector<CompareRow> build_compare(const Report& report, const std::vector<st
       }
       row.occupancy = metric_value(r, metric::kOccupancy);
       row.lanes = metric_value(r, metric::kLanesPerInst);
+      if (!row.lanes) row.lanes = metric_value(r, metric::kLanesPerInstBare);
       const auto conf = metric_value(r, metric::kSharedLdConflicts), ld = metric_value(r, metric::kSharedLdInst);
       if (conf && ld && *ld > 0) row.conflicts_per_ld = *conf / *ld;
       const auto atom = metric_value(r, metric::kGlobalAtom), red = metric_value(r, metric::kGlobalRed);
@@ -141,7 +142,7 @@ std::string what_changed(const CompareRow& a, const CompareRow& b) {
     if (num(*x, decimals) == num(*y, decimals)) return;
     parts.push_back(std::string(what) + " " + num(*x, decimals) + " \u2192 " + num(*y, decimals));
   };
-  delta(a.conflicts_per_ld, b.conflicts_per_ld, "bank conflicts per shared load", 1);
+  delta(a.conflicts_per_ld, b.conflicts_per_ld, "bank conflicts per shared load", 2);
   delta(a.lanes, b.lanes, "active lanes per instruction", 1);
   delta(a.occupancy, b.occupancy, "occupancy %", 0);
   delta(a.atomics, b.atomics, "atomic requests", 0);

@@ -16,7 +16,8 @@ namespace ws::ui {
 /// CUPTI metric names Compare reads from RunResult::metrics (issue 4's list).
 namespace metric {
 inline constexpr const char* kOccupancy = "sm__warps_active.avg.pct_of_peak_sustained_active";
-inline constexpr const char* kLanesPerInst = "smsp__average_thread_inst_executed_pred_on_per_inst_executed";
+inline constexpr const char* kLanesPerInst = "smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio";
+inline constexpr const char* kLanesPerInstBare = "smsp__average_thread_inst_executed_pred_on_per_inst_executed";  ///< without the .ratio suffix
 inline constexpr const char* kSharedLdConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
 inline constexpr const char* kSharedLdInst = "smsp__inst_executed_op_shared_ld.sum";
 inline constexpr const char* kGlobalAtom = "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum";

@@ -28,7 +28,7 @@ void step_variant(AppState& s, int delta) {
 const std::vector<KeyHelp>& key_help() {
   static const std::vector<KeyHelp> keys = {
       {"F1  or  ?", "show / hide this help"},
-      {"1 ... 8", "tabs: Results, Tree, Warps, Banks, Source, Memory, Compare, Plots"},
+      {"1 ... 9", "tabs: Results, Tree, Warps, Banks, Source, Memory, Metrics, Compare, Plots"},
       {"n  /  p", "next / previous variant of the lesson"},
       {"r", "run the selected variant"},
       {"R", "run every variant of the lesson"},

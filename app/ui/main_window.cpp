@@ -13,7 +13,7 @@
 namespace ws::ui {
 
 const std::vector<std::string>& MainWindow::views() {
-  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory", "compare", "plots"};
+  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory", "metrics", "compare", "plots"};
   return names;
 }
 
@@ -170,6 +170,10 @@ void MainWindow::draw_views(AppState& s) {
   trace_tab("Banks", "banks", banks_);
   trace_tab("Source", "source", source_);
   trace_tab("Memory", "memory", memory_);
+  if (tab("Metrics", "metrics")) {
+    metrics_.draw(s);
+    ImGui::EndTabItem();
+  }
   if (tab("Compare", "compare")) {
     compare_.draw(s);
     ImGui::EndTabItem();

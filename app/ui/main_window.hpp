@@ -17,6 +17,7 @@
 #include "view_compare.hpp"
 #include "view_plots.hpp"
 #include "view_memory.hpp"
+#include "view_metrics.hpp"
 #include "view_source.hpp"
 #include "view_tree.hpp"
 #include "view_warps.hpp"
@@ -26,7 +27,7 @@ namespace ws::ui {
 class MainWindow {
  public:
   /// Names of the centre tabs, for --view ("results" first, then tree, warps, banks, source, memory,
-  /// compare, plots).
+  /// metrics, compare, plots).
   static const std::vector<std::string>& views();
   /// Moves queued runs to the worker and finished results, progress and the device into `s`.
   /// On the first snapshot with no device, opens the newest report in `reports_dir` as a replay.
@@ -47,6 +48,7 @@ class MainWindow {
   BanksView banks_;
   SourceView source_;
   MemoryView memory_;
+  MetricsView metrics_;
   CompareView compare_;
   PlotsView plots_;
   StatusBar status_;

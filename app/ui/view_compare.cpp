@@ -234,7 +234,7 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows) {
     ImGui::TableSetColumnIndex(CLanes);
     TextRight(opt(r.lanes, 1));
     ImGui::TableSetColumnIndex(CConfl);
-    TextRight(opt(r.conflicts_per_ld, 1));
+    TextRight(opt(r.conflicts_per_ld, 2));
     ImGui::TableSetColumnIndex(CAtom);
     TextRight(opt(r.atomics, 0));
     ImGui::PushStyleColor(ImGuiCol_Text, pal.cpu);

@@ -261,6 +261,7 @@ std::string live_metrics(const RunResult& r) {
   };
   add(metric::kOccupancy, "occ %.0f %%");
   add(metric::kLanesPerInst, "%.1f lanes/inst");
+  add(metric::kLanesPerInstBare, "%.1f lanes/inst");
   return out;
 }
 }  // namespace

@@ -3,9 +3,13 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <map>
 #include <string>
 
+#include "metric_catalog.hpp"
 #include "theme.hpp"
+#include "view_metrics.hpp"
 #include "view_steps.hpp"
 #include "widgets.hpp"
 
@@ -72,6 +76,15 @@ void SourceView::draw(AppState& s) {
     TextWrappedColored(p.lesson, "no source section for " + id_ + " in kernels/reduction");
     return;
   }
+  // Per-line hardware counters of the variant's latest run with metrics (SASS metrics, -lineinfo).
+  std::map<int, const LineMetrics*> per_line;
+  if (const RunResult* mr = metrics_run(s))
+    for (const LineMetrics& lm : mr->metrics.lines)
+      if (lm.file == section_.file) per_line[lm.line] = &lm;
+  const bool columns = !per_line.empty();
+  if (columns)
+    TextDim("columns from the " + std::string(s.showing_replay() ? "opened report" : "session") +
+            "'s run with metrics: warp instructions issued per line, and active lanes per instruction (of 32)");
 
   ImGui::BeginChild("source_lines", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
   ImGui::PushFont(th.fonts().mono);
@@ -79,6 +92,10 @@ void SourceView::draw(AppState& s) {
   const float line_h = ImGui::GetTextLineHeightWithSpacing();
   const float num_w = ImGui::CalcTextSize("0000").x;
   const float mark_w = ImGui::CalcTextSize("+ ").x;
+  const float inst_w = columns ? ImGui::CalcTextSize("000.0 M").x : 0;
+  const float lanes_w = columns ? ImGui::CalcTextSize("00.0").x : 0;
+  const float cols_w = columns ? inst_w + lanes_w + th.px(24) : 0;
+  static const MetricDef kInst = [] { MetricDef d; d.unit = "warp inst"; return d; }();
   const float full_w = std::max(ImGui::GetContentRegionAvail().x, th.px(400));
   // Line numbers in the file: the new side of a diff (removed lines have none).
   std::vector<int> number(lines_.size(), 0);
@@ -97,15 +114,29 @@ void SourceView::draw(AppState& s) {
       if (hot) bg = ImVec4(p.lesson.x, p.lesson.y, p.lesson.z, 0.22f);
       if (bg.w > 0) dl->AddRectFilled(o, ImVec2(o.x + full_w, o.y + line_h), ImGui::GetColorU32(bg));
       if (hot) dl->AddRectFilled(o, ImVec2(o.x + th.px(4), o.y + line_h), ImGui::GetColorU32(p.lesson));
+      if (columns) {
+        auto lm = per_line.find(number[std::size_t(i)]);
+        if (lm != per_line.end()) {
+          const std::string inst = format_metric_value(kInst, lm->second->warp_instructions);
+          char lanes[16];
+          std::snprintf(lanes, sizeof lanes, "%.1f", lm->second->lanes_per_instruction());
+          ImGui::SetCursorScreenPos(ImVec2(o.x + th.px(4) + inst_w - ImGui::CalcTextSize(inst.c_str()).x, o.y));
+          ImGui::TextColored(p.accent, "%s", inst.c_str());
+          const float lv = float(lm->second->lanes_per_instruction());
+          ImGui::SetCursorScreenPos(ImVec2(o.x + th.px(16) + inst_w + lanes_w - ImGui::CalcTextSize(lanes).x, o.y));
+          ImGui::TextColored(lv < 16 ? p.lesson : p.ok, "%s", lanes);
+        }
+      }
+      const float ox = o.x + cols_w;
       const std::string n = number[std::size_t(i)] ? std::to_string(number[std::size_t(i)]) : "";
-      ImGui::SetCursorScreenPos(ImVec2(o.x + th.px(8) + num_w - ImGui::CalcTextSize(n.c_str()).x, o.y));
+      ImGui::SetCursorScreenPos(ImVec2(ox + th.px(8) + num_w - ImGui::CalcTextSize(n.c_str()).x, o.y));
       ImGui::TextColored(p.text_dim, "%s", n.c_str());
       ImGui::SameLine(0, 0);
-      ImGui::SetCursorScreenPos(ImVec2(o.x + th.px(8) + num_w + th.px(12), o.y));
+      ImGui::SetCursorScreenPos(ImVec2(ox + th.px(8) + num_w + th.px(12), o.y));
       const char* mark = l.kind == DiffLine::Added ? "+" : l.kind == DiffLine::Removed ? "-" : " ";
       ImGui::TextColored(fg, "%s", mark);
       ImGui::SameLine(0, 0);
-      ImGui::SetCursorScreenPos(ImVec2(o.x + th.px(8) + num_w + th.px(12) + mark_w, o.y));
+      ImGui::SetCursorScreenPos(ImVec2(ox + th.px(8) + num_w + th.px(12) + mark_w, o.y));
       ImGui::TextColored(hot ? p.text : fg, "%s", l.text.c_str());
     }
   }

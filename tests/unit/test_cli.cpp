@@ -163,3 +163,35 @@ TEST(Cli, NoDeviceIsAOneLineErrorWithAWayOut) {
   expect_one_line_error("run --variant epita.reduce3 --n 1000", 3, "no CUDA device");
   EXPECT_NE(cli("run --variant epita.reduce3").out.find("report"), std::string::npos);
 }
+
+TEST(Cli, MetricsListsTheCatalogWithoutAGpu) {
+  Out o = cli("metrics --json");
+  ASSERT_EQ(o.code, 0) << o.out;
+  auto j = nlohmann::json::parse(o.out);
+  ASSERT_TRUE(j.is_array());
+  EXPECT_GE(j.size(), 25u);
+  bool saw_conflicts = false;
+  for (const auto& m : j) {
+    for (const char* k : {"name", "short", "unit", "explain", "default", "source"}) EXPECT_TRUE(m.contains(k)) << k;
+    if (m["name"] == "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") saw_conflicts = m["default"].get<bool>();
+  }
+  EXPECT_TRUE(saw_conflicts);
+  Out human = cli("metrics");
+  EXPECT_EQ(human.code, 0);
+  EXPECT_NE(human.out.find("shared load bank conflicts"), std::string::npos);
+  EXPECT_NE(human.out.find("[%]"), std::string::npos);
+}
+
+TEST(Cli, BadMetricNameIsOneLineExit2) {
+  expect_one_line_error("run --variant harris.impl2 --metrics nope", 2, "unknown metric 'nope'");
+  expect_one_line_error("run --variant harris.impl2 --metrics duration,,x --backend sim", 2, "empty name");
+}
+
+TEST(Cli, SimRunWithMetricsSaysTheyComeFromTheGpuOrReports) {
+  Out o = cli("run --variant harris.impl3 --n 4096 --backend sim --metrics default --json");
+  ASSERT_EQ(o.code, 0) << o.out;
+  auto j = nlohmann::json::parse(o.out);
+  ASSERT_TRUE(j.contains("metrics"));
+  EXPECT_EQ(j["metrics"]["collected"], false);
+  EXPECT_NE(j["metrics"]["error"].get<std::string>().find("replayed reports"), std::string::npos);
+}

@@ -62,3 +62,50 @@ TEST(Report, RejectsForeignAndNewerFiles) {
   EXPECT_THROW(report_from_json(nlohmann::json::parse(R"({"format":"warpscope-report","version":1,"runs":[{"variant":1}]})")), std::runtime_error);
   EXPECT_THROW(load_report("/nonexistent/report.json"), std::runtime_error);
 }
+
+TEST(Report, MetricsRoundTripAndOldRunsLoadWithout) {
+  RunResult a;
+  a.variant = "harris.impl2";
+  a.backend = "cuda";
+  a.n = 1 << 24;
+  a.status = "ok";
+  a.correct = true;
+  a.metrics.asked = "default";
+  a.metrics.collected = true;
+  a.metrics.passes = 3;
+  a.metrics.profile_ms = 41.5;
+  a.metrics.values["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"] = 4.7e6;
+  a.metrics.values["ws__theoretical_occupancy_pct"] = 100;
+  a.metrics.warnings = {"skipped x: not supported"};
+  a.metrics.kernel = "impl2";
+  a.metrics.occupancy_limiter = "block size";
+  a.metrics.lines.push_back({"harris.cu", 120, 1000, 16000});
+  nlohmann::json j = run_to_json(a);
+  ASSERT_TRUE(j.contains("metrics"));
+  EXPECT_DOUBLE_EQ(j["metrics"]["lines"][0]["lanes_per_instruction"].get<double>(), 16.0);
+  RunResult b = run_from_json(nlohmann::json::parse(j.dump()));
+  EXPECT_TRUE(b.metrics.collected);
+  EXPECT_EQ(b.metrics.passes, 3);
+  EXPECT_DOUBLE_EQ(b.metrics.profile_ms, 41.5);
+  EXPECT_EQ(b.metrics.values, a.metrics.values);
+  EXPECT_EQ(b.metrics.warnings, a.metrics.warnings);
+  EXPECT_EQ(b.metrics.kernel, "impl2");
+  EXPECT_EQ(b.metrics.occupancy_limiter, "block size");
+  ASSERT_EQ(b.metrics.lines.size(), 1u);
+  EXPECT_EQ(b.metrics.lines[0].file, "harris.cu");
+  EXPECT_EQ(b.metrics.lines[0].line, 120);
+  EXPECT_DOUBLE_EQ(b.metrics.lines[0].thread_instructions, 16000);
+  // A run without metrics writes no "metrics" key, and an old run without one loads with none.
+  RunResult c = a;
+  c.metrics = KernelMetrics{};
+  nlohmann::json jc = run_to_json(c);
+  EXPECT_FALSE(jc.contains("metrics"));
+  EXPECT_FALSE(run_from_json(jc).metrics.collected);
+  // A failed collection keeps its reason.
+  c.metrics.asked = "default";
+  c.metrics.error = "no privileges";
+  EXPECT_EQ(run_from_json(run_to_json(c)).metrics.error, "no privileges");
+  // A malformed line names the field.
+  j["metrics"]["lines"][0].erase("line");
+  EXPECT_THROW(run_from_json(j), std::runtime_error);
+}

@@ -1,0 +1,240 @@
+#include "cupti_range_profiler.hpp"
+
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <set>
+
+#include "cupti_check.hpp"
+
+namespace ws::cuda {
+
+namespace {
+
+/// The chip's name and counter availability, asked once per process (they do not change).
+struct ChipInfo {
+  std::string chip;
+  std::vector<std::uint8_t> availability;
+  std::set<std::string> base_metrics;  ///< counter, ratio and throughput base names
+};
+
+void ensure_profiler_initialized() {
+  static bool done = false;
+  if (done) return;
+  CUpti_Profiler_Initialize_Params p{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+  WS_CUPTI(cuptiProfilerInitialize(&p));
+  done = true;
+}
+
+/// A host object (metric names -> config image; counter data -> values), deinitialized on scope exit.
+struct HostObject {
+  CUpti_Profiler_Host_Object* obj = nullptr;
+  HostObject(const ChipInfo& chip) {
+    CUpti_Profiler_Host_Initialize_Params p{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+    p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    p.pChipName = chip.chip.c_str();
+    p.pCounterAvailabilityImage = chip.availability.data();
+    WS_CUPTI(cuptiProfilerHostInitialize(&p));
+    obj = p.pHostObject;
+  }
+  ~HostObject() {
+    CUpti_Profiler_Host_Deinitialize_Params p{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+    p.pHostObject = obj;
+    cuptiProfilerHostDeinitialize(&p);
+  }
+  HostObject(const HostObject&) = delete;
+  HostObject& operator=(const HostObject&) = delete;
+};
+
+const ChipInfo& chip_info(CUcontext ctx, int device) {
+  static std::map<int, ChipInfo> cache;
+  auto it = cache.find(device);
+  if (it != cache.end()) return it->second;
+  ChipInfo c;
+  CUpti_Device_GetChipName_Params name{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+  name.deviceIndex = std::size_t(device);
+  WS_CUPTI(cuptiDeviceGetChipName(&name));
+  c.chip = name.pChipName;
+  CUpti_Profiler_GetCounterAvailability_Params av{CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+  av.ctx = ctx;
+  WS_CUPTI(cuptiProfilerGetCounterAvailability(&av));
+  c.availability.resize(av.counterAvailabilityImageSize);
+  av.pCounterAvailabilityImage = c.availability.data();
+  WS_CUPTI(cuptiProfilerGetCounterAvailability(&av));
+  HostObject host(c);
+  for (CUpti_MetricType type : {CUPTI_METRIC_TYPE_COUNTER, CUPTI_METRIC_TYPE_RATIO, CUPTI_METRIC_TYPE_THROUGHPUT}) {
+    CUpti_Profiler_Host_GetBaseMetrics_Params b{CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE};
+    b.pHostObject = host.obj;
+    b.metricType = type;
+    WS_CUPTI(cuptiProfilerHostGetBaseMetrics(&b));
+    for (std::size_t i = 0; i < b.numMetrics; ++i) c.base_metrics.insert(b.ppMetricNames[i]);
+  }
+  return cache.emplace(device, std::move(c)).first->second;
+}
+
+/// Enables the range profiler on a context; disables it on scope exit (also after an exception).
+struct EnabledProfiler {
+  CUpti_RangeProfiler_Object* obj = nullptr;
+  explicit EnabledProfiler(CUcontext ctx) {
+    CUpti_RangeProfiler_Enable_Params p{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    p.ctx = ctx;
+    WS_CUPTI(cuptiRangeProfilerEnable(&p));
+    obj = p.pRangeProfilerObject;
+  }
+  ~EnabledProfiler() {
+    CUpti_RangeProfiler_Disable_Params p{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+    p.pRangeProfilerObject = obj;
+    cuptiRangeProfilerDisable(&p);
+  }
+  EnabledProfiler(const EnabledProfiler&) = delete;
+  EnabledProfiler& operator=(const EnabledProfiler&) = delete;
+};
+
+}  // namespace
+
+RangeProfile profile_range(CUcontext ctx, int device, const std::vector<std::string>& metrics,
+                           const std::function<void()>& pass) {
+  RangeProfile out;
+  auto t = std::chrono::steady_clock::now();
+  auto lap = [&t] {
+    auto now = std::chrono::steady_clock::now();
+    double ms = std::chrono::duration<double, std::milli>(now - t).count();
+    t = now;
+    return ms;
+  };
+  ensure_profiler_initialized();
+  const ChipInfo& chip = chip_info(ctx, device);
+
+  // Keep the metrics this chip has. All are added in one call: metrics added one call at a time are
+  // scheduled in separate passes (19 metrics: 20 passes instead of 4 on GH100).
+  std::vector<std::string> kept;
+  for (const auto& m : metrics) {
+    if (chip.base_metrics.count(m.substr(0, m.find('.')))) kept.push_back(m);
+    else out.warnings.push_back("skipped " + m + ": not available on " + chip.chip);
+  }
+  auto add_all = [](CUpti_Profiler_Host_Object* obj, const std::vector<std::string>& list) {
+    std::vector<const char*> names;
+    for (const auto& m : list) names.push_back(m.c_str());
+    CUpti_Profiler_Host_ConfigAddMetrics_Params add{CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+    add.pHostObject = obj;
+    add.ppMetricNames = names.data();
+    add.numMetrics = names.size();
+    return cuptiProfilerHostConfigAddMetrics(&add);
+  };
+  if (kept.empty()) return out;
+  std::unique_ptr<HostObject> host = std::make_unique<HostObject>(chip);
+  if (add_all(host->obj, kept) != CUPTI_SUCCESS) {
+    // Find the names the host refuses (bad submetric suffix), on a scratch object, then start over.
+    std::vector<std::string> ok;
+    for (const auto& m : kept) {
+      HostObject scratch(chip);
+      if (add_all(scratch.obj, {m}) == CUPTI_SUCCESS) ok.push_back(m);
+      else out.warnings.push_back("skipped " + m + ": the profiler host does not accept it on " + chip.chip);
+    }
+    kept = ok;
+    if (kept.empty()) return out;
+    host = std::make_unique<HostObject>(chip);
+    WS_CUPTI(add_all(host->obj, kept));
+  }
+  std::vector<const char*> names;
+  for (const auto& m : kept) names.push_back(m.c_str());
+
+  CUpti_Profiler_Host_GetConfigImageSize_Params size{CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+  size.pHostObject = host->obj;
+  WS_CUPTI(cuptiProfilerHostGetConfigImageSize(&size));
+  std::vector<std::uint8_t> config(size.configImageSize);
+  CUpti_Profiler_Host_GetConfigImage_Params image{CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+  image.pHostObject = host->obj;
+  image.pConfigImage = config.data();
+  image.configImageSize = config.size();
+  WS_CUPTI(cuptiProfilerHostGetConfigImage(&image));
+  CUpti_Profiler_Host_GetNumOfPasses_Params np{CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+  np.pConfigImage = config.data();
+  np.configImageSize = config.size();
+  WS_CUPTI(cuptiProfilerHostGetNumOfPasses(&np));
+  out.passes = int(np.numOfPasses);
+
+  std::vector<std::uint8_t> counter_data;
+  {
+    EnabledProfiler prof(ctx);
+    CUpti_RangeProfiler_GetCounterDataSize_Params cds{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+    cds.pRangeProfilerObject = prof.obj;
+    cds.pMetricNames = names.data();
+    cds.numMetrics = names.size();
+    cds.maxNumOfRanges = 1;
+    cds.maxNumRangeTreeNodes = 1;
+    WS_CUPTI(cuptiRangeProfilerGetCounterDataSize(&cds));
+    counter_data.assign(cds.counterDataSize, 0);
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+    init.pRangeProfilerObject = prof.obj;
+    init.pCounterData = counter_data.data();
+    init.counterDataSize = counter_data.size();
+    WS_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
+
+    CUpti_RangeProfiler_SetConfig_Params sc{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+    sc.pRangeProfilerObject = prof.obj;
+    sc.pConfig = config.data();
+    sc.configSize = config.size();
+    sc.pCounterDataImage = counter_data.data();
+    sc.counterDataImageSize = counter_data.size();
+    sc.range = CUPTI_UserRange;
+    sc.replayMode = CUPTI_UserReplay;
+    sc.maxRangesPerPass = 1;
+    sc.numNestingLevels = 1;
+    sc.minNestingLevel = 1;
+    sc.passIndex = 0;
+    sc.targetNestingLevel = 1;
+    WS_CUPTI(cuptiRangeProfilerSetConfig(&sc));
+
+    out.setup_ms = lap();
+    bool all_submitted = false;
+    for (int i = 0; !all_submitted; ++i) {
+      if (i > out.passes + 2) throw std::runtime_error("range profiler: passes did not complete");
+      CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+      start.pRangeProfilerObject = prof.obj;
+      WS_CUPTI(cuptiRangeProfilerStart(&start));
+      CUpti_RangeProfiler_PushRange_Params push{CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
+      push.pRangeProfilerObject = prof.obj;
+      push.pRangeName = "run";
+      WS_CUPTI(cuptiRangeProfilerPushRange(&push));
+      pass();
+      CUpti_RangeProfiler_PopRange_Params pop{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
+      pop.pRangeProfilerObject = prof.obj;
+      WS_CUPTI(cuptiRangeProfilerPopRange(&pop));
+      CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+      stop.pRangeProfilerObject = prof.obj;
+      WS_CUPTI(cuptiRangeProfilerStop(&stop));
+      all_submitted = stop.isAllPassSubmitted;
+    }
+    CUpti_RangeProfiler_DecodeData_Params dec{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+    dec.pRangeProfilerObject = prof.obj;
+    WS_CUPTI(cuptiRangeProfilerDecodeData(&dec));
+    out.passes_ms = lap();
+  }
+
+  CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+  info.pCounterDataImage = counter_data.data();
+  info.counterDataImageSize = counter_data.size();
+  WS_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&info));
+  if (info.numTotalRanges < 1) throw std::runtime_error("range profiler: no range was recorded");
+  std::vector<double> values(names.size());
+  CUpti_Profiler_Host_EvaluateToGpuValues_Params ev{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+  ev.pHostObject = host->obj;
+  ev.pCounterDataImage = counter_data.data();
+  ev.counterDataImageSize = counter_data.size();
+  ev.ppMetricNames = names.data();
+  ev.numMetrics = names.size();
+  ev.rangeIndex = 0;
+  ev.pMetricValues = values.data();
+  WS_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&ev));
+  for (std::size_t i = 0; i < kept.size(); ++i) out.values[kept[i]] = values[i];
+  out.evaluate_ms = lap();
+  return out;
+}
+
+}  // namespace ws::cuda

@@ -1,0 +1,29 @@
+// CUPTI Range Profiler (CUDA 13: cupti_range_profiler.h, cupti_profiler_host.h, cupti_target.h),
+// in-process: one user range around everything a launcher enqueues, user replay (the caller
+// restores inputs between passes), decode, evaluate. The call sequence follows the toolkit's
+// range_profiling sample. Every metric is first checked against the chip's metric list; a missing
+// one is skipped with a warning instead of failing the whole set.
+#pragma once
+#include <cuda.h>
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ws::cuda {
+
+struct RangeProfile {
+  std::map<std::string, double> values;  ///< metric -> value (CUPTI's units: ns, %, counts, bytes)
+  int passes = 0;                        ///< replay passes the configuration needed
+  std::vector<std::string> warnings;     ///< skipped metrics, with the reason
+  double setup_ms = 0, passes_ms = 0, evaluate_ms = 0;  ///< where the time went (host clock)
+};
+
+/// Profiles `metrics` over one range. `pass(i)` must restore inputs and enqueue the launcher's work,
+/// then synchronize; it is called once per replay pass. Throws CuptiError (privileges, unsupported
+/// device) or std::runtime_error; leaves the range profiler disabled in every case.
+RangeProfile profile_range(CUcontext ctx, int device, const std::vector<std::string>& metrics,
+                           const std::function<void()>& pass);
+
+}  // namespace ws::cuda

@@ -1,0 +1,27 @@
+// Per source line metrics with the CUPTI SASS Metrics API (cupti_sass_metrics.h): the kernels are
+// patched to count smsp__sass_inst_executed (warp instructions) and
+// smsp__sass_thread_inst_executed_pred_on (lanes on) per SASS instruction; program counters are
+// mapped to source lines with cuptiGetSassToSourceCorrelation on the module's cubin (kernels are
+// built with -lineinfo), as Nsight Compute's source page does. Call sequence: toolkit sample
+// sass_metrics (config, enable, run, flush, disable, unset).
+#pragma once
+#include <cuda.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "metrics.hpp"
+
+namespace ws::cuda {
+
+struct LineProfile {
+  std::vector<LineMetrics> lines;     ///< sorted by file, then line; lines with no instruction left out
+  std::vector<std::string> warnings;  ///< e.g. instructions whose line is unknown
+};
+
+/// Runs `run()` (restore inputs, enqueue, synchronize) once with SASS patching on and returns the
+/// per-line sums. Throws CuptiError / std::runtime_error; leaves patching off in every case.
+LineProfile profile_lines(CUcontext ctx, int device, const std::function<void()>& run);
+
+}  // namespace ws::cuda

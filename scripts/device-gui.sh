@@ -15,7 +15,7 @@
 #        bash scripts/device-gui.sh
 #      It unpacks .gl/*.deb into / (as the device README says: only there), builds preset `default`
 #      for sm_90 only (WS_GUI_ARCH overrides) into build/, then writes to $OUT:
-#        sweep-<gpu>.json    warpscope-cli sweep of the variants ($WS_SWEEP_VARIANTS, default all)
+#        sweep-<gpu>.json    warpscope-cli sweep of the variants ($WS_SWEEP_VARIANTS, default reduction)
 #                            at n = 2^10 .. 2^28 ($WS_SWEEP_FROM/$WS_SWEEP_TO), median of 10 launches
 #        compare.png         Compare, lesson epita, from that report (1600x900)
 #        plots.png           Plots, lesson epita: the sweep, and Live run $WS_LIVE_SECONDS (5) seconds
@@ -75,9 +75,9 @@ $cli device >> "$LOG" 2>&1
 gpu=$($cli device --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["name"].replace("NVIDIA ","").replace(" ","-").lower())')
 sweep="$OUT/sweep-${gpu}.json"
 from="${WS_SWEEP_FROM:-10}"; to="${WS_SWEEP_TO:-28}"
-say "== sweep ${WS_SWEEP_VARIANTS:-all} 2^$from..2^$to"
+say "== sweep ${WS_SWEEP_VARIANTS:-reduction} 2^$from..2^$to"
 SECONDS=0
-$cli sweep --variants "${WS_SWEEP_VARIANTS:-all}" --from "$from" --to "$to" --repeat "${WS_SWEEP_REPEAT:-10}" \
+$cli sweep --variants "${WS_SWEEP_VARIANTS:-reduction}" --from "$from" --to "$to" --repeat "${WS_SWEEP_REPEAT:-10}" \
     --title "Reductions, n = 2^$from..2^$to int32, $gpu (warpscope-cli sweep)" --report "$sweep" > "$OUT/sweep.txt" 2>> "$LOG"
 say "== sweep: exit $? in ${SECONDS} s -> $sweep"
 grep -E " 2\^$to " "$OUT/sweep.txt" >> "$LOG"; rm -f "$OUT/sweep.txt"

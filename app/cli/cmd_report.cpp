@@ -4,16 +4,18 @@
 
 #include "backend_factory.hpp"
 #include "commands.hpp"
+#include "patterns.hpp"
 #include "registry.hpp"
 #include "report.hpp"
 #include "launch_rules.hpp"
+#include "patterns.hpp"
 #include "request.hpp"
 #include "sim/sim.hpp"
 #include "sim/trace_compare.hpp"
 
 namespace ws::cli {
 
-/// The variant ids `which` names: "all", a lesson id, or comma-separated ids. "" error or one line.
+/// The variant ids `which` names: "all", a lesson id, a pattern, or comma-separated ids. "" error or one line.
 std::string select_variants(const std::string& which, std::vector<std::string>& ids) {
   if (which == "all") {
     for (const auto& v : all_variants()) ids.push_back(v.id);
@@ -21,6 +23,9 @@ std::string select_variants(const std::string& which, std::vector<std::string>& 
   }
   for (const auto& v : all_variants())
     if (v.lesson == which) ids.push_back(v.id);
+  if (!ids.empty()) return "";
+  for (const auto& v : all_variants())  // a pattern: "reduction", "scan", "convolution", "atomics"
+    if (v.pattern == which) ids.push_back(v.id);
   if (!ids.empty()) return "";
   std::stringstream ss(which);
   std::string id;
@@ -116,8 +121,25 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
     p.variant = find_variant(id);
     p.launch = req.launch;
     RunResult r;
-    std::string bad = resolve_launch(*p.variant, shared.input.n(), req.type, req.launch, DeviceShape{}, p.launch);
+    // Patterns that build their own input (convolution: 1D signals and 2D images; atomics: bytes for
+    // histograms, --keep for filters) prepare it per variant (same seed and options, so the same data);
+    // the others share the report's input.
+    const PatternHooks* hooks = p.variant->pattern == "reduction" ? nullptr : find_pattern_hooks(p.variant->pattern);
+    const bool own_input = hooks && (hooks->build_input || hooks->make_input);
+    PreparedRun mine;
+    std::string bad = own_input ? prepare_run(req, mine)
+                                : resolve_launch(*p.variant, shared.input.n(), req.type, req.launch, DeviceShape{}, p.launch);
     if (bad.empty() && p.variant->rules.int_only && req.type != DType::Int32) bad = id + " takes int32 only";
+    // Array patterns: the shared input must be of the variant's kind (histograms read bytes), and the
+    // pattern's own checks apply to the shared n (e.g. the race's n / block blocks).
+    if (bad.empty() && p.variant->rules.bytes_input != (shared.input.type == DType::UInt8))
+      bad = id + (p.variant->rules.bytes_input ? " reads bytes: the report's input is not uint8" : " does not take the report's uint8 input");
+    if (bad.empty() && p.variant->pattern != "reduction")
+      if (const PatternHooks* h = find_pattern_hooks(p.variant->pattern); h && h->validate) {
+        RunRequest q = req;
+        q.n = shared.input.n();
+        bad = h->validate(*p.variant, q);
+      }
     if (!bad.empty()) {
       r.variant = id;
       r.lesson = p.variant->lesson;
@@ -125,6 +147,8 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
       r.type = req.type;
       r.status = "skipped";  // this variant cannot take the report's launch or type: not a failure
       r.message = bad;
+    } else if (own_input) {
+      r = execute_prepared(req, mine, backend.get(), why);
     } else {
       p.launch.grid = req.launch.grid;
       std::swap(p.input, shared.input);  // lend the input without copying it

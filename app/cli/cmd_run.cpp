@@ -4,6 +4,7 @@
 #include "backend_factory.hpp"
 #include "commands.hpp"
 #include "launch_rules.hpp"
+#include "patterns.hpp"
 #include "report.hpp"
 #include "request.hpp"
 
@@ -20,10 +21,19 @@ std::string to_request(const RunOptions& o, const std::string& variant, RunReque
   if (o.grid < 0) return "--grid must be positive (got " + std::to_string(o.grid) + ")";
   req.launch = LaunchConfig{o.block, o.grid};
   req.repeat = o.repeat;
-  if (!parse_dtype(o.type, req.type)) return "--type '" + o.type + "' is not int32 or float32";
+  if (!parse_dtype(o.type, req.type)) return "--type '" + o.type + "' is not int32, float32 or uint8";
   req.input = o.input;
   req.seed = o.seed;
   req.backend = o.backend;
+  // Pattern options: ranges here, per-pattern meaning in prepare_run (PatternHooks::validate).
+  const PatternParams& pp = o.params;
+  if (pp.mask_width < 1) return "--mask-width must be positive (got " + std::to_string(pp.mask_width) + ")";
+  if (pp.tile < 0) return "--tile must be positive (got " + std::to_string(pp.tile) + ")";
+  if (pp.width < 0) return "--width must be positive (got " + std::to_string(pp.width) + ")";
+  if (pp.height < 0) return "--height must be positive (got " + std::to_string(pp.height) + ")";
+  if (!(pp.keep_fraction >= 0 && pp.keep_fraction <= 1)) return "--keep must be a fraction in 0..1 (got " + std::to_string(pp.keep_fraction) + ")";
+  if (pp.mask.empty()) return "--mask must be box, gauss or the path of a text file";
+  req.params = pp;
   req.metrics = o.metrics;
   return "";
 }
@@ -50,6 +60,13 @@ int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv
   if (r.status == "error") {
     std::fprintf(stderr, "warpscope-cli: %s\n", r.message.c_str());
     return kFailed;
+  }
+  if (!req.params.output_path.empty()) {
+    std::string werr = write_output_text(r, req.params.output_path);
+    if (!werr.empty()) {
+      std::fprintf(stderr, "warpscope-cli: %s\n", werr.c_str());
+      return kFailed;
+    }
   }
   if (json) std::printf("%s\n", run_to_json(r).dump(2).c_str());
   else if (csv) std::printf("%s\n%s\n", csv_header().c_str(), csv_row(r).c_str());

@@ -14,7 +14,7 @@ namespace ws::cli {
 
 int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) {
   SweepSpec spec;
-  std::string err = select_variants(so.variants, spec.variants);
+  std::string err = select_variants(so.variants == "all" ? "reduction" : so.variants, spec.variants);  // sweeps are of reductions
   spec.from_log2 = so.from_log2;
   spec.to_log2 = so.to_log2;
   if (err.empty() && !o.n.empty()) err = "sweep takes --from and --to (n = 2^from .. 2^to), not --n";

@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "launch_rules.hpp"
+#include "patterns.hpp"
 #include "reference.hpp"
 #include "request.hpp"
 #include "backend_factory.hpp"
@@ -32,6 +33,9 @@ void print_table(const Trace& t, const sim::SimOutput& o, double expected) {
   std::printf("  result %s (reference %s), %d launch%s, traced block contributes %s\n",
               format_value(t.type, o.result).c_str(), format_value(t.type, expected).c_str(), o.launches,
               o.launches == 1 ? "" : "es", format_value(t.type, t.block_result).c_str());
+  if (o.additions >= 0)  // scans: the work count against the sequential scan (001, "Work Efficiency Analysis")
+    std::printf("  additions: %lld in the whole run (the sequential scan does n - 1 = %lld)\n", (long long)o.additions,
+                (long long)(t.n > 0 ? t.n - 1 : 0));
   if (t.steps.empty()) {
     std::printf("  no steps: this variant's sim model gives its result only\n");
     return;
@@ -71,11 +75,10 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
   if (block_index < 0 || block_index >= launch.grid)
     return fail(kBadRequest, "--block-index " + std::to_string(block_index) + " is outside the grid of " +
                                  std::to_string(launch.grid) + " blocks (0.." + std::to_string(launch.grid - 1) + ")");
-  const sim::SimModel model = sim::find_model(v.id);
-  if (!model) return fail(kFailed, v.id + " has no sim model in this build");
+  if (!sim::has_model(v.id)) return fail(kFailed, v.id + " has no sim model in this build");
   sim::SimOutput out;
   try {
-    out = model(v, p.input, launch, int(block_index));
+    out = sim::simulate(v, p.input, launch, req.params, int(block_index));
   } catch (const std::exception& e) {
     return fail(kFailed, e.what());
   }
@@ -87,12 +90,27 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
     difference = compare_traces(out.trace, recorded);
     out.trace = std::move(recorded);
   }
-  const double expected = cpu_reference(v.op, p.input);
+  // Array patterns: result/expected are the summary values (PatternHooks::summary; a scan's total).
+  double expected = 0;
+  if (const PatternHooks* h = v.pattern == "reduction" ? nullptr : find_pattern_hooks(v.pattern)) {
+    ArrayOutput want = h->reference(v, req.params, p.input), got;
+    got.values = out.output;
+    auto last = [](const ArrayOutput& a) { return a.values.empty() ? 0.0 : a.values.back(); };
+    out.result = h->summary ? h->summary(got) : last(got);
+    expected = h->summary ? h->summary(want) : last(want);
+    if (h->variant_summary) {
+      out.result = h->variant_summary(v, got);
+      expected = h->variant_summary(v, want);
+    }
+  } else {
+    expected = cpu_reference(v.op, p.input);
+  }
   if (json) {
     nlohmann::json j = trace_to_json(out.trace, ops);
-    j["result"] = out.trace.type == DType::Int32 ? nlohmann::json(std::int64_t(out.result)) : nlohmann::json(out.result);
-    j["expected"] = out.trace.type == DType::Int32 ? nlohmann::json(std::int64_t(expected)) : nlohmann::json(expected);
+    j["result"] = dtype_is_integer(out.trace.type) ? nlohmann::json(std::int64_t(out.result)) : nlohmann::json(out.result);
+    j["expected"] = dtype_is_integer(out.trace.type) ? nlohmann::json(std::int64_t(expected)) : nlohmann::json(expected);
     j["launches"] = out.launches;
+    if (out.additions >= 0) j["additions"] = out.additions;
     if (gpu) {
       j["matches_model"] = difference.empty();
       if (!difference.empty()) j["difference"] = difference;

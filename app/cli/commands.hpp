@@ -24,6 +24,7 @@ struct RunOptions {
   std::string input = "random";
   unsigned long long seed = 1;
   std::string backend = "cuda";
+  PatternParams params;     ///< scan / convolution / atomics options (--exclusive, --mask-width, ...)
   std::string metrics;      ///< --metrics: "" = none, default | all | NAME,...
 };
 

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -31,6 +32,15 @@ std::string human_run(const RunResult& r) {
   o << "  [" << r.backend << (r.device.empty() ? "" : ": " + r.device) << "]\n";
   o << "  result   " << format_value(r.type, r.result) << "   expected " << format_value(r.type, r.expected) << "   "
     << r.status << (r.message.empty() ? "" : ": " + r.message) << "\n";
+  if (!r.output.empty()) {  // array patterns: result/expected above are the summary (a scan's last element)
+    o << "  output  ";
+    const std::size_t shown = std::min<std::size_t>(r.output.size(), 8);
+    for (std::size_t i = 0; i < shown; ++i) o << " " << format_value(r.type, r.output[i]);
+    if (shown < r.output.size()) o << " ...";
+    o << "  (" << r.output.size() << " elements";
+    if (r.output_rows > 0) o << ", " << r.output_rows << " x " << r.output_cols;
+    o << "; result = summary)\n";
+  }
   if (r.timed) {
     o << "  time     " << num("%.4f", r.timing.median_ms) << " ms median of " << r.timing.samples_ms.size()
       << " (min " << num("%.4f", r.timing.min_ms) << ", max " << num("%.4f", r.timing.max_ms) << ")";

@@ -13,11 +13,21 @@ void add_run_options(CLI::App* c, RunOptions& o) {
   c->add_option("--block", o.block, "threads per block (default: the variant's)");
   c->add_option("--grid", o.grid, "blocks (default: derived from n, or one full wave for grid-stride kernels)");
   c->add_option("--repeat", o.repeat, "timed launches; median, min and max are reported (default 10)");
-  c->add_option("--type", o.type, "int32 | float32 (default int32)");
+  c->add_option("--type", o.type, "int32 | float32 | uint8 (default int32; histograms read uint8)");
   c->add_option("--input", o.input, "random | ones | sequence | PATH of a text file of numbers (default random)");
   c->add_option("--seed", o.seed, "seed of the random input (default 1)");
   c->add_option("--backend", o.backend, "cuda | sim (default cuda)");
   c->add_option("--metrics", o.metrics, "hardware metrics (CUPTI): default | all | NAME,... (see the metrics command)");
+}
+/// Options of the array patterns (docs/patterns.md); each pattern checks the ones it uses.
+void add_pattern_options(CLI::App* c, RunOptions& o) {
+  c->add_flag("--exclusive", o.params.exclusive, "scan: exclusive prefix sums (out[0] = 0); default inclusive");
+  c->add_option("--mask-width", o.params.mask_width, "convolution: mask width, odd (default 5)");
+  c->add_option("--tile", o.params.tile, "convolution: output tile width (default: the variant's)");
+  c->add_option("--width", o.params.width, "convolution 2D: image width");
+  c->add_option("--height", o.params.height, "convolution 2D: image height");
+  c->add_option("--mask", o.params.mask, "convolution: box | gauss | PATH of a text file (default box)");
+  c->add_option("--keep", o.params.keep_fraction, "filters: fraction of the values kept, 0..1 (default 0.5)");
 }
 }  // namespace
 
@@ -37,6 +47,8 @@ int main(int argc, char** argv) {
   auto* run = app.add_subcommand("run", "run one variant, check it against the CPU and time it");
   run->add_option("--variant", variant, "variant id (see list)")->required();
   add_run_options(run, opts);
+  add_pattern_options(run, opts);
+  run->add_option("--output", opts.params.output_path, "array patterns: write the whole output here as text (one value per line; 2D: one row per line)");
   run->add_flag("--json", json, "one JSON object");
   run->add_flag("--csv", csv, "CSV header and one row");
 
@@ -51,10 +63,11 @@ int main(int argc, char** argv) {
   trace->add_option("--block", trace_opts.block, "threads per block (default: the variant's)");
   trace->add_option("--grid", trace_opts.grid, "blocks (default: derived from n; grid-stride kernels: at most 1024)");
   trace->add_option("--block-index", block_index, "which block to trace (default 0)");
-  trace->add_option("--type", trace_opts.type, "int32 | float32 (default int32)");
+  trace->add_option("--type", trace_opts.type, "int32 | float32 | uint8 (default int32; histograms read uint8)");
   trace->add_option("--input", trace_opts.input, "random | ones | sequence | PATH of a text file of numbers (default random)");
   trace->add_option("--seed", trace_opts.seed, "seed of the random input (default 1)");
   trace->add_option("--backend", trace_opts.backend, "sim | cuda (default sim; cuda records the block on the GPU with the instrumented kernels and compares it with the sim model)");
+  add_pattern_options(trace, trace_opts);
   trace->add_flag("--json", json, "one JSON object with the steps");
   trace->add_flag("--ops", with_ops, "with --json: include every thread's operations");
 
@@ -63,10 +76,11 @@ int main(int argc, char** argv) {
 
   std::string which = "all", out_path, title;
   auto* report = app.add_subcommand("report", "run several variants and write a versioned JSON report");
-  report->add_option("--variants", which, "all | a lesson id (epita, harris, cs121, amp) | comma-separated ids (default all)");
+  report->add_option("--variants", which, "all | a lesson id (epita, harris, cs121, amp, stevens) | a pattern (reduction, scan, ...) | comma-separated ids (default all)");
   report->add_option("--out", out_path, "report file to write")->required();
   report->add_option("--title", title, "report title");
   add_run_options(report, opts);
+  add_pattern_options(report, opts);
   report->add_flag("--json", json, "print the report to stdout too");
   long long trace_n = 0;
   report->add_option("--traces", trace_n,
@@ -76,7 +90,7 @@ int main(int argc, char** argv) {
   SweepOptions sweep_opts;
   RunOptions sweep_run;
   auto* sweep = app.add_subcommand("sweep", "run variants at n = 2^from .. 2^to: time and GB/s against n");
-  sweep->add_option("--variants", sweep_opts.variants, "all | a lesson id | comma-separated ids (default all)");
+  sweep->add_option("--variants", sweep_opts.variants, "all | a lesson id | reduction | comma-separated ids (default all: every reduction)");
   sweep->add_option("--from", sweep_opts.from_log2, "smallest n as a power of two (default 10: n = 2^10)");
   sweep->add_option("--to", sweep_opts.to_log2, "largest n as a power of two (default 28: n = 2^28)");
   sweep->add_option("--report", sweep_opts.report_path, "also write a report holding the sweep (the GUI's Plots view draws it)");

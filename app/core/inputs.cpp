@@ -27,6 +27,19 @@ std::string make_input(const std::string& kind, std::int64_t n, DType type, std:
   in.type = type;
   in.kind = kind;
   in.seed = seed;
+  if (type == DType::UInt8) {
+    in.u8.resize(std::size_t(n));
+    if (kind == "ones") {
+      std::fill(in.u8.begin(), in.u8.end(), std::uint8_t(1));
+    } else if (kind == "sequence") {
+      for (std::int64_t i = 0; i < n; ++i) in.u8[std::size_t(i)] = std::uint8_t(i % kSequencePeriod);
+    } else {
+      std::mt19937_64 rng(seed);
+      for (auto& x : in.u8) x = std::uint8_t(rng() % 256);
+    }
+    out = std::move(in);
+    return "";
+  }
   if (type == DType::Int32) in.i32.resize(std::size_t(n)); else in.f32.resize(std::size_t(n));
   if (kind == "ones") {
     if (type == DType::Int32) std::fill(in.i32.begin(), in.i32.end(), 1); else std::fill(in.f32.begin(), in.f32.end(), 1.0f);
@@ -64,7 +77,12 @@ std::string read_input_file(const std::string& path, std::int64_t n, DType type,
       const char* s = token.c_str();
       char* end = nullptr;
       errno = 0;
-      if (type == DType::Int32) {
+      if (type == DType::UInt8) {
+        long long v = std::strtoll(s, &end, 10);
+        if (*end != '\0' || end == s) return path + ":" + std::to_string(line_no) + ": '" + token + "' is not an integer (uint8 input)";
+        if (errno == ERANGE || v < 0 || v > 255) return path + ":" + std::to_string(line_no) + ": '" + token + "' is not a byte (0..255)";
+        in.u8.push_back(std::uint8_t(v));
+      } else if (type == DType::Int32) {
         long long v = std::strtoll(s, &end, 10);
         if (*end != '\0' || end == s) return path + ":" + std::to_string(line_no) + ": '" + token + "' is not an integer (int32 input)";
         if (errno == ERANGE || v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::int32_t>::max())

@@ -8,15 +8,23 @@
 
 namespace ws {
 
-/// A run's input array. Exactly one of i32/f32 holds n() elements, per `type`.
+/// A run's input array. Exactly one of i32/f32/u8 holds n() elements, per `type`.
 struct Input {
   DType type = DType::Int32;
   std::string kind;        ///< "random", "ones", "sequence" or the file path
   std::uint64_t seed = 1;  ///< random only
   std::vector<std::int32_t> i32;
   std::vector<float> f32;
-  std::int64_t n() const { return type == DType::Int32 ? std::int64_t(i32.size()) : std::int64_t(f32.size()); }
-  const void* data() const { return type == DType::Int32 ? static_cast<const void*>(i32.data()) : static_cast<const void*>(f32.data()); }
+  std::vector<std::uint8_t> u8;  ///< uint8: bytes (histogram input)
+  std::int64_t rows = 0, cols = 0;  ///< 2D inputs (convolution images): rows x cols = n(); rows = 0: 1D
+  std::int64_t n() const {
+    return type == DType::Int32 ? std::int64_t(i32.size()) : type == DType::UInt8 ? std::int64_t(u8.size()) : std::int64_t(f32.size());
+  }
+  const void* data() const {
+    if (type == DType::Int32) return i32.data();
+    if (type == DType::UInt8) return u8.data();
+    return f32.data();
+  }
 };
 
 /// Period of the "sequence" input: value(i) = i % 16, the C++ AMP post's repeated consecutive
@@ -24,13 +32,13 @@ struct Input {
 constexpr int kSequencePeriod = 16;
 
 /// Generates n elements. kind: "random" (int32 uniform in [-1000, 1000], float32 uniform in [0, 1),
-/// from `seed`), "ones", or "sequence". Returns "" or a one-line error (unknown kind).
+/// uint8 uniform in [0, 255], from `seed`), "ones", or "sequence". Returns "" or a one-line error (unknown kind).
 std::string make_input(const std::string& kind, std::int64_t n, DType type, std::uint64_t seed, Input& out);
 
 /// Reads a text file of numbers separated by commas or white space. n = 0 takes all of them;
 /// otherwise the file must hold at least n and the first n are used.
 /// Returns "" or a one-line error naming the file and the first bad token (missing file, empty,
-/// not a number, not an int32, too few values).
+/// not a number, not an int32, not a byte 0..255 for uint8, too few values).
 std::string read_input_file(const std::string& path, std::int64_t n, DType type, Input& out);
 
 /// True when `kind` names a generator rather than a file.

@@ -24,6 +24,8 @@ std::string resolve_launch(const VariantInfo& v, std::int64_t n, DType type,
   const LaunchRules& r = v.rules;
   if (n <= 0) return "n must be positive (got " + std::to_string(n) + ")";
   if (n > kMaxN) return "n = " + std::to_string(n) + " is too large (the limit is 2^30 = " + std::to_string(kMaxN) + ")";
+  if (r.max_n && n > r.max_n)
+    return v.id + " takes n <= " + std::to_string(r.max_n) + ", got " + std::to_string(n) + (r.note.empty() ? std::string() : " (" + r.note + ")");
   if (r.int_only && type != DType::Int32)
     return v.id + " takes int32 only (" + (r.note.empty() ? std::string("the slide's atomics are integer") : r.note) + ")";
   if (v.cpu_only) {  // runs on the host: block and grid mean nothing
@@ -58,6 +60,10 @@ std::string resolve_launch(const VariantInfo& v, std::int64_t n, DType type,
       return v.id + " takes at most " + std::to_string(r.max_grid) + " blocks, got " + std::to_string(grid) + rule_note();
   } else {
     if (grid == 0) grid = windows;
+    if (r.max_grid && windows > r.max_grid)
+      return v.id + " takes at most " + std::to_string(r.max_grid) + " block" + (r.max_grid == 1 ? "" : "s") + " (n <= " +
+             std::to_string(r.max_grid * window_elems(v, block)) + " with block " + std::to_string(block) + "), got n = " +
+             std::to_string(n) + rule_note();
     if (grid != windows)
       return v.id + " derives its grid from n: it needs exactly ceil(n / " + std::to_string(window_elems(v, block)) +
              ") = " + std::to_string(windows) + " blocks, got " + std::to_string(grid);

@@ -9,6 +9,11 @@
 namespace ws {
 
 double cpu_reference(ReduceOp op, const Input& in) {
+  if (in.type == DType::UInt8) {  // bytes: exact (at most 2^30 * 255 < 2^53)
+    std::int64_t s = 0, m = 0;
+    for (auto x : in.u8) { s += x; m = x > m ? x : m; }
+    return double(op == ReduceOp::Max ? m : s);
+  }
   if (in.type == DType::Int32) {
     if (op == ReduceOp::Max) {
       std::int32_t m = std::numeric_limits<std::int32_t>::min();
@@ -37,7 +42,7 @@ double abs_sum(const Input& in) {
 
 bool results_match(DType type, double got, double expected, const Input& in) {
   if (std::isnan(got) || std::isnan(expected)) return false;
-  if (type == DType::Int32) return got == expected;
+  if (dtype_is_integer(type)) return got == expected;
   // Rounding in a float32 sum grows like sqrt(n) * eps * sum|x| when the order is effectively random
   // (atomics, trees); accept twice that, and never less than 1e-5 relative.
   const double eps = 5.96e-8;  // 2^-24
@@ -47,7 +52,7 @@ bool results_match(DType type, double got, double expected, const Input& in) {
 
 std::string format_value(DType type, double v) {
   char buf[64];
-  if (type == DType::Int32) std::snprintf(buf, sizeof buf, "%.0f", v);
+  if (dtype_is_integer(type)) std::snprintf(buf, sizeof buf, "%.0f", v);
   else std::snprintf(buf, sizeof buf, "%.7g", v);
   return buf;
 }

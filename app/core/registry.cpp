@@ -5,7 +5,8 @@ namespace ws {
 const std::vector<VariantInfo>& all_variants() {
   static const std::vector<VariantInfo> table = [] {
     std::vector<VariantInfo> all;
-    for (auto part : {epita_variants(), harris_variants(), cs121_variants(), amp_variants(), cub_variants()})
+    for (auto part : {epita_variants(), stevens_conv_variants(), stevens_scan_variants(), harris_variants(),
+                      cs121_variants(), cs121_atomics_variants(), amp_variants(), cub_variants()})
       all.insert(all.end(), part.begin(), part.end());
     return all;
   }();

@@ -42,6 +42,57 @@ T get_or(const json& j, const char* key, T fallback) {
 
 json number_or_null(bool has, double v) { return has && std::isfinite(v) ? json(v) : json(nullptr); }
 
+json element(DType t, double v) {
+  return t == DType::Int32 && std::isfinite(v) ? json(std::int64_t(v)) : number_or_null(true, v);
+}
+
+/// Array patterns (docs/patterns.md): output_rows/cols always, `output` (2D as rows) when it has at most
+/// kMaxJsonOutput elements.
+void output_to_json(const RunResult& r, json& j) {
+  if (r.output.empty() && r.output_rows == 0 && r.output_cols == 0) return;
+  const PatternParams& p = r.params;
+  j["params"] = {{"exclusive", p.exclusive}, {"mask_width", p.mask_width}, {"tile", p.tile}, {"width", p.width},
+                 {"height", p.height}, {"mask", p.mask}, {"keep_fraction", p.keep_fraction}};
+  j["output_rows"] = r.output_rows;
+  j["output_cols"] = r.output_cols;
+  if (r.output.size() > kMaxJsonOutput) return;
+  json out = json::array();
+  if (r.output_rows > 0 && r.output_cols > 0) {
+    for (std::int64_t y = 0; y < r.output_rows; ++y) {
+      json row = json::array();
+      for (std::int64_t x = 0; x < r.output_cols && std::size_t(y * r.output_cols + x) < r.output.size(); ++x)
+        row.push_back(element(r.type, r.output[std::size_t(y * r.output_cols + x)]));
+      out.push_back(std::move(row));
+    }
+  } else {
+    for (double v : r.output) out.push_back(element(r.type, v));
+  }
+  j["output"] = std::move(out);
+}
+
+void output_from_json(const json& j, RunResult& r) {
+  if (j.contains("params") && j["params"].is_object()) {
+    const json& p = j["params"];
+    r.params.exclusive = get_or<bool>(p, "exclusive", false);
+    r.params.mask_width = get_or<int>(p, "mask_width", 5);
+    r.params.tile = get_or<int>(p, "tile", 0);
+    r.params.width = get_or<std::int64_t>(p, "width", 0);
+    r.params.height = get_or<std::int64_t>(p, "height", 0);
+    r.params.mask = get_or<std::string>(p, "mask", "box");
+    r.params.keep_fraction = get_or<double>(p, "keep_fraction", 0.5);
+  }
+  r.output_rows = get_or<std::int64_t>(j, "output_rows", 0);
+  r.output_cols = get_or<std::int64_t>(j, "output_cols", 0);
+  if (!j.contains("output") || !j["output"].is_array()) return;
+  for (const auto& e : j["output"]) {
+    if (e.is_array()) {
+      for (const auto& x : e) r.output.push_back(x.is_null() ? std::nan("") : x.get<double>());
+    } else {
+      r.output.push_back(e.is_null() ? std::nan("") : e.get<double>());
+    }
+  }
+}
+
 }  // namespace
 
 json metrics_to_json(const KernelMetrics& m) {
@@ -119,6 +170,7 @@ json run_to_json(const RunResult& r) {
   j["gbps"] = number_or_null(r.timed, r.gbps);
   j["pct_theoretical"] = number_or_null(r.timed && r.pct_theoretical > 0, r.pct_theoretical);
   j["pct_copy"] = number_or_null(r.timed && r.pct_copy > 0, r.pct_copy);
+  output_to_json(r, j);
   if (!r.metrics.asked.empty() || r.metrics.collected || !r.metrics.error.empty()) j["metrics"] = metrics_to_json(r.metrics);
   return j;
 }
@@ -155,6 +207,7 @@ RunResult run_from_json(const json& j) {
   r.gbps = get_or<double>(j, "gbps", 0);
   r.pct_theoretical = get_or<double>(j, "pct_theoretical", 0);
   r.pct_copy = get_or<double>(j, "pct_copy", 0);
+  output_from_json(j, r);
   if (j.contains("metrics") && !j["metrics"].is_null()) r.metrics = metrics_from_json(j["metrics"]);
   return r;
 }

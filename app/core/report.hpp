@@ -20,6 +20,8 @@
 namespace ws {
 
 constexpr int kReportVersion = 1;
+/// Array outputs up to this many elements are stored in the run's JSON ("output"); larger ones are not.
+constexpr std::size_t kMaxJsonOutput = 4096;
 
 struct Report {
   std::string created;  ///< ISO-8601 UTC
@@ -33,7 +35,9 @@ struct Report {
 
 /// One run as JSON: variant, lesson, n, type, input, seed, block, grid, backend, device, result,
 /// expected, correct, status, message, racy, cautionary, time_ms (median; null if untimed),
-/// time_min_ms, time_max_ms, times_ms, launches, bytes, gbps, pct_theoretical, pct_copy (null if untimed).
+/// time_min_ms, time_max_ms, times_ms, launches, bytes, gbps, pct_theoretical, pct_copy (null if untimed);
+/// array patterns add params (exclusive, mask_width, tile, width, height, mask, keep_fraction), output_rows,
+/// output_cols and output (<= kMaxJsonOutput elements; 2D as rows).
 nlohmann::json run_to_json(const RunResult& r);
 /// Inverse of run_to_json; throws std::runtime_error naming the missing/mistyped field.
 RunResult run_from_json(const nlohmann::json& j);

@@ -1,10 +1,14 @@
 #include "request.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <exception>
+#include <stdexcept>
 #include <memory>
 
 #include "cpu_variants.hpp"
 #include "launch_rules.hpp"
+#include "patterns.hpp"
 #include "metric_catalog.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
@@ -28,27 +32,106 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out) {
   MetricSelection metrics;
   if (std::string e = parse_metric_selection(req.metrics, metrics); !e.empty()) return e;
   if (v->rules.int_only && req.type != DType::Int32) return v->id + " takes int32 only (atomicMax has no float32 form)";
+  // Histograms read bytes: the default int32 request becomes uint8; float32 is refused.
+  const DType type = v->rules.bytes_input && req.type == DType::Int32 ? DType::UInt8 : req.type;
+  if (v->rules.bytes_input && type != DType::UInt8) return v->id + " reads bytes: use --type uint8 (or leave --type out)";
+  if (!v->rules.bytes_input && type == DType::UInt8) return v->id + " takes int32 or float32; uint8 input is for the histograms";
+  // Array patterns (docs/patterns.md): options that belong to another pattern, then the pattern's own checks.
+  if (req.params.exclusive && v->pattern != "scan") return "--exclusive applies to scans only (" + v->id + " is a " + v->pattern + ")";
+  if (v->pattern != "reduction") {
+    const PatternHooks* hooks = find_pattern_hooks(v->pattern);
+    if (!hooks || !hooks->reference) return v->id + ": the " + v->pattern + " pattern is not in this build";
+    if (hooks->validate) {
+      std::string perr = hooks->validate(*v, req);
+      if (!perr.empty()) return perr;
+    }
+  } else if (!req.params.output_path.empty()) {
+    return "--output writes an output array; " + v->id + " is a reduction (its result is one value: use --json)";
+  }
   // Launch rules first: they need only n, and a bad block must not wait for a 2^30 input to be generated.
   std::int64_t n = req.n;
   PreparedRun p;
   p.variant = v;
+  const PatternHooks* input_hooks = v->pattern == "reduction" ? nullptr : find_pattern_hooks(v->pattern);
+  if (input_hooks && input_hooks->build_input) {  // the pattern builds its own input (2D images)
+    std::string err = input_hooks->build_input(*v, req, p.input);
+    if (!err.empty()) return err;
+    err = resolve_launch(*v, p.input.n(), req.type, req.launch, DeviceShape{}, p.launch);
+    if (!err.empty()) return err;
+    p.launch.grid = req.launch.grid;
+    out = std::move(p);
+    return "";
+  }
   if (!is_generated_kind(req.input)) {
-    std::string err = read_input_file(req.input, req.n, req.type, p.input);
+    std::string err = read_input_file(req.input, req.n, type, p.input);
     if (!err.empty()) return err;
     n = p.input.n();
   } else if (n == 0) {
-    n = kDefaultN;
+    n = v->rules.default_n ? v->rules.default_n : kDefaultN;
+    if (v->rules.max_n) n = std::min(n, v->rules.max_n);  // e.g. single-block scans: one block's section
   }
-  std::string err = resolve_launch(*v, n, req.type, req.launch, DeviceShape{}, p.launch);
+  std::string err = resolve_launch(*v, n, type, req.launch, DeviceShape{}, p.launch);
   if (!err.empty()) return err;
   p.launch.grid = req.launch.grid;  // the device default is filled in by the backend
   if (is_generated_kind(req.input)) {
-    err = make_input(req.input, n, req.type, req.seed, p.input);
+    const PatternHooks* hooks = v->pattern == "reduction" ? nullptr : find_pattern_hooks(v->pattern);
+    err = hooks && hooks->make_input ? hooks->make_input(*v, req, n, type, p.input) : make_input(req.input, n, type, req.seed, p.input);
     if (!err.empty()) return err;
   }
   out = std::move(p);
   return "";
 }
+
+namespace {
+
+/// Runs a cpu_only variant of an array pattern `repeat` times after `warmup`, host clock.
+void run_cpu_pattern(const PatternHooks& h, const VariantInfo& v, const RunRequest& req, const Input& in, RunResult& r) {
+  if (!h.run_cpu) throw std::runtime_error(v.id + ": the " + v.pattern + " pattern has no CPU variant");
+  ArrayOutput out;
+  for (int i = 0; i < req.warmup; ++i) h.run_cpu(v, req.params, in, out);
+  std::vector<double> samples;
+  for (int i = 0; i < req.repeat; ++i) {
+    auto t0 = std::chrono::steady_clock::now();
+    h.run_cpu(v, req.params, in, out);
+    auto t1 = std::chrono::steady_clock::now();
+    samples.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  }
+  r.output = std::move(out.values);
+  r.output_rows = out.rows;
+  r.output_cols = out.cols;
+  r.timing = summarize(samples);
+  r.timed = true;
+  r.launches = 0;
+}
+
+/// Checks an array run against the reference, fills result/expected (summary values), GB/s from the
+/// pattern's bytes, and status.
+void finish_array_run(const PatternHooks& h, const VariantInfo& v, const RunRequest& req, const Input& in,
+                      const ArrayOutput& want, Backend* backend, RunResult& r) {
+  ArrayOutput got;
+  got.values = r.output;
+  got.rows = r.output_rows;
+  got.cols = r.output_cols;
+  const std::string mismatch = h.compare ? h.compare(v, req.params, in, got, want) : compare_outputs(r.type, got, want);
+  auto last = [](const ArrayOutput& a) { return a.values.empty() ? 0.0 : a.values.back(); };
+  r.result = h.summary ? h.summary(got) : last(got);
+  r.expected = h.summary ? h.summary(want) : last(want);
+  if (h.variant_summary) {
+    r.result = h.variant_summary(v, got);
+    r.expected = h.variant_summary(v, want);
+  }
+  if (r.timed && r.timing.median_ms > 0) {
+    r.gbps = r.bytes / (r.timing.median_ms * 1e6);
+    if (backend && !v.cpu_only) {
+      const DeviceInfo& d = backend->device();
+      r.pct_theoretical = d.theoretical_gbps > 0 ? 100.0 * r.gbps / d.theoretical_gbps : 0;
+      r.pct_copy = d.copy_gbps > 0 ? 100.0 * r.gbps / d.copy_gbps : 0;
+    }
+  }
+  classify_array(r, mismatch);
+}
+
+}  // namespace
 
 RunResult execute(const RunRequest& req, Backend* backend, const std::string& no_device_reason) {
   PreparedRun p;
@@ -72,7 +155,7 @@ RunResult execute_prepared(const RunRequest& req, const PreparedRun& p, Backend*
   RunResult r;
   r.variant = req.variant;
   r.backend = req.backend;
-  r.type = req.type;
+  r.type = p.input.type;  // req.type, unless the pattern fixes it (convolution: float32; histograms: uint8)
   r.input = req.input;
   r.seed = req.seed;
   std::string err;
@@ -82,7 +165,15 @@ RunResult execute_prepared(const RunRequest& req, const PreparedRun& p, Backend*
   r.racy = v.racy;
   r.cautionary = v.cautionary;
   r.bytes = double(r.n) * double(dtype_size(r.type));
-  r.expected = cpu_reference(v.op, p.input);
+  // Array patterns: the whole reference output, checked element-wise after the run (docs/patterns.md).
+  const PatternHooks* hooks = v.pattern == "reduction" ? nullptr : find_pattern_hooks(v.pattern);
+  ArrayOutput want;
+  if (hooks) {
+    want = hooks->reference(v, req.params, p.input);
+    r.bytes = hooks->bytes ? hooks->bytes(v, req.params, p.input) : 2.0 * double(r.n) * double(dtype_size(r.type));
+  } else {
+    r.expected = cpu_reference(v.op, p.input);
+  }
   // Sim requests run the thread-level CPU model (sim/sim.hpp) whatever backend the caller holds.
   std::unique_ptr<Backend> sim_backend;
   if (req.backend == "sim" && !v.cpu_only && (!backend || backend->name() != "sim")) {
@@ -93,7 +184,8 @@ RunResult execute_prepared(const RunRequest& req, const PreparedRun& p, Backend*
     if (v.cpu_only) {
       r.backend = "cpu";
       r.device = "host CPU";
-      run_cpu_variant(v, p.input, req.warmup, req.repeat, r);
+      if (hooks) run_cpu_pattern(*hooks, v, req, p.input, r);
+      else run_cpu_variant(v, p.input, req.warmup, req.repeat, r);
       if (r.timing.median_ms > 0) r.gbps = r.bytes / (r.timing.median_ms * 1e6);
     } else {
       if (!backend || !backend->device().available) {
@@ -103,7 +195,7 @@ RunResult execute_prepared(const RunRequest& req, const PreparedRun& p, Backend*
       }
       LaunchConfig launch;
       LaunchConfig asked = req.launch;
-      err = resolve_launch(v, r.n, req.type, asked, backend->device().shape(), launch);
+      err = resolve_launch(v, r.n, r.type, asked, backend->device().shape(), launch);
       if (!err.empty()) {
         r.status = "error";
         r.message = err;
@@ -121,6 +213,12 @@ RunResult execute_prepared(const RunRequest& req, const PreparedRun& p, Backend*
   } catch (const std::exception& e) {
     r.status = "error";
     r.message = e.what();
+    return r;
+  }
+  if (hooks) {
+    r.params = req.params;
+    r.params.output_path.clear();
+    finish_array_run(*hooks, v, req, p.input, want, backend, r);
     return r;
   }
   const bool equal = results_match(r.type, r.result, r.expected, p.input);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "metrics.hpp"
+#include "pattern_params.hpp"
 #include "types.hpp"
 
 namespace ws {
@@ -20,6 +21,7 @@ struct RunRequest {
   std::string input = "random"; ///< random | ones | sequence | path of a text file
   std::uint64_t seed = 1;
   std::string backend = "cuda"; ///< cuda | sim
+  PatternParams params;         ///< scan / convolution / atomics options (docs/patterns.md)
   std::string metrics;          ///< "" = none; default | all | NAME,... (metric_catalog.hpp), cuda only
 };
 
@@ -54,6 +56,12 @@ struct RunResult {
   double pct_theoretical = 0;   ///< of the device's theoretical DRAM bandwidth
   double pct_copy = 0;          ///< of the device-copy bandwidth measured at start-up
   KernelMetrics metrics;        ///< hardware metrics, when asked for (run --metrics)
+  /// Array patterns (scan, convolution, atomics): the whole output, row-major; rows = 0 means 1D
+  /// (cols = output.size() then). Reductions leave it empty and use `result`. For array patterns
+  /// `result` / `expected` hold a summary value (PatternHooks::summary: by default the last element).
+  std::vector<double> output;
+  std::int64_t output_rows = 0, output_cols = 0;
+  PatternParams params;         ///< array patterns: the request's params (report JSON "params"; output_path not kept)
 };
 
 /// Sets status/message from result, expected and the variant's flags (racy, cautionary model).

@@ -24,8 +24,13 @@ std::vector<const RunResult*> Sweep::runs_of(const std::string& variant) const {
 
 std::string validate_sweep(const SweepSpec& spec) {
   if (spec.variants.empty()) return "a sweep needs at least one variant";
-  for (const auto& id : spec.variants)
-    if (!find_variant(id)) return "unknown variant '" + id + "' (warpscope-cli list shows the ids)";
+  for (const auto& id : spec.variants) {
+    const VariantInfo* v = find_variant(id);
+    if (!v) return "unknown variant '" + id + "' (warpscope-cli list shows the ids)";
+    // Sweeps time reductions (one generated input, n elements read); other patterns build their inputs
+    // and count their bytes differently.
+    if (v->pattern != "reduction") return "sweeps cover reductions: " + id + " is a " + v->pattern + " variant (try --variants reduction)";
+  }
   if (spec.from_log2 < kSweepMinLog2 || spec.to_log2 > kSweepMaxLog2 || spec.from_log2 > spec.to_log2)
     return "sweep range must satisfy " + std::to_string(kSweepMinLog2) + " <= from <= to <= " +
            std::to_string(kSweepMaxLog2) + " (n = 2^from .. 2^to; got " + std::to_string(spec.from_log2) + ".." +

@@ -50,7 +50,7 @@ struct SweepProgress {
   const RunResult* last = nullptr;
 };
 
-/// Checks a spec without touching a device: known ids, 1 <= from <= to <= 30, known input kind and
+/// Checks a spec without touching a device: known reduction ids, 1 <= from <= to <= 30, known input kind and
 /// backend, repeat in 1..100000. Returns "" or one line.
 std::string validate_sweep(const SweepSpec& spec);
 

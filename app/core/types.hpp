@@ -6,17 +6,20 @@
 namespace ws {
 
 /// Element type of a run's input. int32 sums wrap modulo 2^32 (as the GPU's int adds do).
-enum class DType { Int32, Float32 };
+/// uint8: bytes, the input of the histograms (003_156a830321b56386.txt, "Computing a histogram").
+enum class DType { Int32, Float32, UInt8 };
 
 /// The reduction operator a variant computes.
 enum class ReduceOp { Sum, Max };
 
 const char* to_string(DType t);
 const char* to_string(ReduceOp op);
-/// Parses "int32" / "float32"; returns false on anything else.
+/// Parses "int32" / "float32" / "uint8"; returns false on anything else.
 bool parse_dtype(const std::string& s, DType& out);
-/// Size of one element in bytes (4 for both types today).
-inline std::size_t dtype_size(DType) { return 4; }
+/// Size of one element in bytes: 4 for int32 and float32, 1 for uint8.
+inline std::size_t dtype_size(DType t) { return t == DType::UInt8 ? 1 : 4; }
+/// True for the integer types (int32, uint8): results compare exactly and print without decimals.
+inline bool dtype_is_integer(DType t) { return t != DType::Float32; }
 
 /// Launch configuration of a kernel: threads per block and blocks per grid.
 /// 0 means "let the variant choose" (its default block, and a grid derived from n or the device).

@@ -1,5 +1,6 @@
 // A variant: one kernel (or host algorithm) of a lesson, with its metadata and launch rules.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct LaunchRules {
   bool grid_stride = false;  ///< kernel loops over the input with a grid-size stride, so any grid works
   int max_grid = 0;          ///< non-zero: largest grid the algorithm accepts (e.g. second pass of one block)
   bool int_only = false;     ///< only int32 (atomicMax has no float32 form)
+  bool bytes_input = false;  ///< reads bytes (DType::UInt8, histograms): an int32 request becomes uint8
+  std::int64_t default_n = 0;///< non-zero: n when the request gives none (the race demo's 1000 x 1000)
+  std::int64_t max_n = 0;    ///< non-zero: largest n (e.g. O(n^2) work, or one block's section); also caps the default n
   std::string note;          ///< one sentence for students: why these rules
 };
 

@@ -9,6 +9,7 @@
 #include "cupti_tracker.hpp"
 #include "device_info.hpp"
 #include "launch_rules.hpp"
+#include "pattern_runner.hpp"
 
 namespace ws::cuda {
 
@@ -41,12 +42,10 @@ CudaBackend::CudaBackend() {
   if (!device_.available) return;
   try {
     WS_CUDA(cudaSetDevice(0));
-    WS_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    WS_CUDA(cudaEventCreate(&start_));
-    WS_CUDA(cudaEventCreate(&stop_));
+    ctx_.open();
     device_.copy_gbps = measure_copy_gbps(std::size_t(256) << 20, 10);
     for (auto table : {kernels::epita_launchers(), kernels::harris_launchers(), kernels::cs121_launchers(),
-                       kernels::amp_launchers(), kernels::cub_launchers()})
+                       kernels::amp_launchers(), kernels::cub_launchers(), kernels::stevens_launchers()})
       for (const auto& e : table) launchers_[e.id] = e.launch;
   } catch (const std::exception& e) {
     device_.available = false;
@@ -54,24 +53,7 @@ CudaBackend::CudaBackend() {
   }
 }
 
-CudaBackend::~CudaBackend() {
-  for (auto& [name, b] : buffers_) cudaFree(b.first);
-  if (start_) cudaEventDestroy(start_);
-  if (stop_) cudaEventDestroy(stop_);
-  if (stream_) cudaStreamDestroy(stream_);
-}
-
-void* CudaBackend::buffer(const char* name, std::size_t bytes) {
-  auto& b = buffers_[name];
-  if (b.second < bytes) {
-    if (b.first) WS_CUDA(cudaFree(b.first));
-    b.first = nullptr;
-    b.second = 0;
-    WS_CUDA(cudaMalloc(&b.first, bytes));
-    b.second = bytes;
-  }
-  return b.first;
-}
+CudaBackend::~CudaBackend() = default;
 
 kernels::ReduceArgs CudaBackend::upload(const VariantInfo& v, const Input& in, const LaunchConfig& launch, void*& pristine) {
   const std::size_t elem = dtype_size(in.type);
@@ -104,6 +86,35 @@ kernels::ReduceArgs CudaBackend::upload(const VariantInfo& v, const Input& in, c
 }
 
 RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) {
+  if (v.pattern == "reduction" || !device_.available) return run_reduction(v, req, in, launch);
+  // Array patterns: the pattern's runner (pattern_runner.hpp), with the same fault handling.
+  RunResult r;
+  try {
+    const PatternRun runner = find_pattern_run(v.pattern);
+    if (!runner) throw std::runtime_error(v.id + ": no CUDA runner for the " + v.pattern + " pattern in this build");
+    r = runner(ctx_, v, req, in, launch);
+  } catch (const std::exception& e) {
+    r = RunResult{};
+    r.status = "error";
+    r.message = e.what();
+    cudaError_t sticky = cudaDeviceSynchronize();
+    if (sticky != cudaSuccess) {
+      device_.available = false;
+      device_.error = std::string("the CUDA context was lost after ") + v.id + " faulted (" + cudaGetErrorString(sticky) + "); restart warpscope";
+    }
+  }
+  r.variant = v.id;
+  r.backend = "cuda";
+  r.device = device_.name;
+  r.n = in.n();
+  r.type = in.type;
+  r.input = in.kind;
+  r.seed = in.seed;
+  r.launch = launch;
+  return r;
+}
+
+RunResult CudaBackend::run_reduction(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) {
   RunResult r;
   r.variant = v.id;
   r.backend = "cuda";
@@ -133,7 +144,7 @@ RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const In
     const std::int64_t capacity = a.capacity;
 
     auto restore = [&] {
-      if (v.writes_input) WS_CUDA(cudaMemcpyAsync(data, pristine, std::size_t(capacity) * elem, cudaMemcpyDeviceToDevice, stream_));
+      if (v.writes_input) WS_CUDA(cudaMemcpyAsync(data, pristine, std::size_t(capacity) * elem, cudaMemcpyDeviceToDevice, ctx_.stream));
     };
     kernels::ReduceOutcome out;
     for (int i = 0; i < req.warmup; ++i) {
@@ -143,13 +154,13 @@ RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const In
     std::vector<double> samples;
     for (int i = 0; i < req.repeat; ++i) {
       restore();
-      WS_CUDA(cudaEventRecord(start_, stream_));
+      WS_CUDA(cudaEventRecord(ctx_.start, ctx_.stream));
       out = it->second(a);
-      WS_CUDA(cudaEventRecord(stop_, stream_));
-      WS_CUDA(cudaEventSynchronize(stop_));
+      WS_CUDA(cudaEventRecord(ctx_.stop, ctx_.stream));
+      WS_CUDA(cudaEventSynchronize(ctx_.stop));
       WS_CUDA(cudaGetLastError());
       float ms = 0;
-      WS_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
+      WS_CUDA(cudaEventElapsedTime(&ms, ctx_.start, ctx_.stop));
       samples.push_back(ms);
     }
     if (out.count < 1 || !out.partials) throw std::runtime_error(v.id + ": launcher returned no result");

@@ -5,12 +5,13 @@
 #include <string>
 
 #include "backend.hpp"
+#include "cuda_context.hpp"
 #include "reduce_launch.hpp"
 #include "sim/trace.hpp"
 
 namespace ws::cuda {
 
-/// Runs reduction variants on the GPU. Owns the device buffers (grow-only, reused between runs).
+/// Runs reduction variants on the GPU, and the array patterns through their runners (pattern_runner.hpp). Owns the device buffers (grow-only, reused between runs).
 /// After a kernel fault the CUDA context is unusable: the backend marks the device unavailable and
 /// every later run returns status "error" with the reason, instead of crashing.
 class CudaBackend final : public Backend {
@@ -19,7 +20,7 @@ class CudaBackend final : public Backend {
   CudaBackend();
   ~CudaBackend() override;
   std::string name() const override { return "cuda"; }
-  const DeviceInfo& device() const override { return device_; }
+  const DeviceInfo& device() const override { return ctx_.device; }
   RunResult run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) override;
 
   /// Records the trace of block `block_index` of the variant's traced launch on the GPU, with the trace
@@ -31,15 +32,15 @@ class CudaBackend final : public Backend {
                            const Trace& model, Trace& out) override;
 
  private:
-  void* buffer(const char* name, std::size_t bytes);
+  RunResult run_reduction(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch);
+  void* buffer(const char* name, std::size_t bytes) { return ctx_.buffer(name, bytes); }
   /// Copies the input to the device, padded with the op's identity to the last block's window; for
   /// variants that write their input, `data` is a working copy of `pristine`. Throws on CUDA errors.
   kernels::ReduceArgs upload(const VariantInfo& v, const Input& in, const LaunchConfig& launch, void*& pristine);
-  DeviceInfo device_;
-  std::map<std::string, std::pair<void*, std::size_t>> buffers_;
+  CudaContext ctx_;                       ///< stream, events, buffers and the device (shared with pattern runners)
+  DeviceInfo& device_ = ctx_.device;      ///< names kept from before CudaContext: aliases of ctx_'s members
+  cudaStream_t& stream_ = ctx_.stream;
   std::map<std::string, kernels::ReduceLauncher> launchers_;
-  cudaStream_t stream_ = nullptr;
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
 };
 
 }  // namespace ws::cuda

@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
   app.add_option("--variant", o.variant, "variant to select, e.g. epita.reduce3 (selects its lesson)");
   app.add_option("--report", o.report, "report JSON to replay (recorded by warpscope on a GPU)");
   app.add_option("--screenshot", o.screenshot, "render headless (EGL, no X server) to this PNG and exit");
-  app.add_option("--view", o.view, "centre tab to show: results, tree, warps, banks, source, memory, metrics, compare, plots");
+  app.add_option("--view", o.view, "centre tab to show: results, tree, warps, banks, source, memory, metrics, scan, conv, atomics, compare, plots");
   app.add_option("--block", o.block, "threads per block (0 = the variant's default); the trace covers one block")->check(CLI::Range(0, 1024));
   app.add_option("--input", o.input, "input kind: random, ones, sequence");
   app.add_option("--step", o.step, "trace step the step-through views (tree, warps, banks, source, memory) open at (default: the first)")->check(CLI::Range(0, 100000));

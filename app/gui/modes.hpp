@@ -40,6 +40,9 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o);
 /// Renders o.frames frames into an EGL FBO and writes o.screenshot. Returns 0, or 1 with a line on stderr.
 int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o);
 
+/// Lets the views draw images as OpenGL textures (image_texture_gl.cpp); call with the GL context current.
+void install_gl_image_textures();
+
 /// Where reports to replay live: assets_dir()/reports.
 std::string reports_dir();
 

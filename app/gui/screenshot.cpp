@@ -51,6 +51,7 @@ class HeadlessSession {
       return "headless rendering: ImGui's OpenGL 3 loader failed (is libGL.so.1 installed?)";
     }
     imgui_ = true;
+    install_gl_image_textures();
     // The picture must show the device line, so wait for the worker to open (or fail to open) it.
     if (!worker.wait_opened(std::chrono::seconds(60)))
       std::fprintf(stderr, "warpscope: the CUDA device did not open within 60 s; rendering without it\n");

@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "main_window.hpp"
+#include "image_texture.hpp"
 #include "modes.hpp"
 #include "png_region.hpp"
 #include "theme.hpp"
@@ -54,6 +55,7 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     std::fprintf(stderr, "warpscope: ImGui's OpenGL 3 loader failed\n");
     return 1;
   }
+  install_gl_image_textures();
 
   ui::MainWindow window;
   for (int frame = 0; !glfwWindowShouldClose(win); ++frame) {
@@ -84,6 +86,7 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   // Closing mid-run: hide at once, drop the queue and wait for the run in progress (runs are short).
   glfwHideWindow(win);
   worker.stop();
+  ui::set_image_texture_api({});  // the views' textures go with the GL context (window outlives it)
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

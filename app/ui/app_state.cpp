@@ -20,6 +20,8 @@ RunRequest RunParams::to_request(const std::string& variant) const {
   r.input = kInputKinds[std::clamp(input, 0, 2)];
   r.seed = seed;
   r.backend = "cuda";
+  r.params = pattern;
+  r.params.output_path.clear();  // the GUI keeps outputs in its results, never writes them
   r.metrics = metrics;
   return r;
 }
@@ -230,10 +232,12 @@ TraceKey AppState::trace_key() const {
   k.n = params.n();
   k.block = params.block;
   k.type = params.type;
+  k.exclusive = params.pattern.exclusive;
   k.input = kInputKinds[std::clamp(params.input, 0, 2)];
   k.seed = params.seed;
   k.use_recorded = trace.use_recorded;
   if (replay) k.report_created = replay_path + "@" + replay->created;
+  k.keep = params.pattern.keep_fraction;  // filters: the kept fraction shapes the trace
   return k;
 }
 

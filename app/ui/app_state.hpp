@@ -31,6 +31,7 @@ struct RunParams {
   int input = 0;                 ///< index into kInputKinds
   std::uint64_t seed = 1;        ///< random input only
   int repeat = 10;               ///< timed launches (median of these)
+  PatternParams pattern;         ///< scan / convolution / atomics options (docs/patterns.md)
   std::string metrics;           ///< hardware metrics to collect ("" none, "default"), Metrics tab
 
   std::int64_t n() const { return n_pow2 ? std::int64_t(1) << n_log2 : n_exact; }

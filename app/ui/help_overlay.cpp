@@ -28,7 +28,8 @@ void step_variant(AppState& s, int delta) {
 const std::vector<KeyHelp>& key_help() {
   static const std::vector<KeyHelp> keys = {
       {"F1  or  ?", "show / hide this help"},
-      {"1 ... 9", "tabs: Results, Tree, Warps, Banks, Source, Memory, Metrics, Compare, Plots"},
+      {"1 ... 9", "tabs: Results, Tree, Warps, Banks, Source, Memory, Metrics, Scan, Convolution"},
+      {"c  /  g", "Compare / Plots (graphs) tab"},
       {"n  /  p", "next / previous variant of the lesson"},
       {"r", "run the selected variant"},
       {"R", "run every variant of the lesson"},
@@ -62,6 +63,8 @@ void HandleGlobalKeys(AppState& s, const std::vector<std::string>& views) {
     const ImWchar c = io.InputQueueCharacters[i];
     if (c == '?') pr.show_help = !pr.show_help;
     else if (c >= '1' && c <= '9' && int(c - '1') < int(views.size())) s.view = views[std::size_t(c - '1')];
+    else if (c == 'c') s.view = "compare";
+    else if (c == 'g') s.view = "plots";
     else if (c == 'n') step_variant(s, +1);
     else if (c == 'p') step_variant(s, -1);
     else if (c == 'r') s.request_run();

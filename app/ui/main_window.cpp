@@ -13,7 +13,7 @@
 namespace ws::ui {
 
 const std::vector<std::string>& MainWindow::views() {
-  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory", "metrics", "compare", "plots"};
+  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory", "metrics", "scan", "conv", "atomics", "compare", "plots"};
   return names;
 }
 
@@ -174,6 +174,12 @@ void MainWindow::draw_views(AppState& s) {
     metrics_.draw(s);
     ImGui::EndTabItem();
   }
+  trace_tab("Scan", "scan", scan_);
+  if (tab("Convolution", "conv")) {
+    conv_.draw(s);
+    ImGui::EndTabItem();
+  }
+  trace_tab("Atomics", "atomics", atomics_);
   if (tab("Compare", "compare")) {
     compare_.draw(s);
     ImGui::EndTabItem();

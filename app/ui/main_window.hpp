@@ -13,11 +13,14 @@
 #include "results_table.hpp"
 #include "run_worker.hpp"
 #include "status_bar.hpp"
+#include "view_atomics.hpp"
 #include "view_banks.hpp"
+#include "view_conv.hpp"
 #include "view_compare.hpp"
 #include "view_plots.hpp"
 #include "view_memory.hpp"
 #include "view_metrics.hpp"
+#include "view_scan.hpp"
 #include "view_source.hpp"
 #include "view_tree.hpp"
 #include "view_warps.hpp"
@@ -27,7 +30,7 @@ namespace ws::ui {
 class MainWindow {
  public:
   /// Names of the centre tabs, for --view ("results" first, then tree, warps, banks, source, memory,
-  /// metrics, compare, plots).
+  /// metrics, scan, conv, atomics, compare, plots).
   static const std::vector<std::string>& views();
   /// Moves queued runs to the worker and finished results, progress and the device into `s`.
   /// On the first snapshot with no device, opens the newest report in `reports_dir` as a replay.
@@ -49,6 +52,9 @@ class MainWindow {
   SourceView source_;
   MemoryView memory_;
   MetricsView metrics_;
+  ScanView scan_;
+  ConvView conv_;
+  AtomicsView atomics_;
   CompareView compare_;
   PlotsView plots_;
   StatusBar status_;

@@ -7,6 +7,7 @@
 #include "format.hpp"
 #include "launch_rules.hpp"
 #include "lesson_browser.hpp"
+#include "reference_atomics.hpp"
 #include "theme.hpp"
 #include "widgets.hpp"
 
@@ -113,6 +114,21 @@ void ParametersPanel::draw(AppState& s) {
     ImGui::Combo("##input", &p.input, kInputKinds, 3);
     ItemTooltip("random: int32 in [-1000, 1000] or float32 in [0, 1) from the seed; ones: every element 1 "
                 "(the sum is n); sequence: i % 16");
+  }
+  // scan: inclusive or exclusive (docs/patterns.md)
+  if (v && v->pattern == "scan") {
+    flow.next(label_w("exclusive") + t.px(30));
+    ImGui::Checkbox("exclusive", &p.pattern.exclusive);
+    ItemTooltip("exclusive scan: out[0] = 0, out[i] = x[0] + ... + x[i-1]; off: inclusive, out[i] = x[0] + ... + x[i]");
+  }
+  // filters: the fraction of values kept (--keep; seed 003, slide "Performance": throughput against it)
+  if (v && atomics_kind(v->id) == AtomicsKind::Filter) {
+    flow.next(label_w("keep") + t.px(140));
+    flow.label("keep");
+    ImGui::SetNextItemWidth(t.px(140));
+    float keep = float(p.pattern.keep_fraction);
+    if (ImGui::SliderFloat("##keep", &keep, 0.f, 1.f, "%.2f", ImGuiSliderFlags_AlwaysClamp)) p.pattern.keep_fraction = keep;
+    ItemTooltip("fraction of the random values that are positive, so kept by the filter (the slide's filter ratio)");
   }
   // seed
   {

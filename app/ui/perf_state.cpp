@@ -31,7 +31,8 @@ SweepSpec make_sweep_spec(const AppState& s, const std::vector<std::string>& ids
   SweepSpec spec;
   for (const auto& id : ids) {
     const VariantInfo* v = find_variant(id);
-    if (v && !v->cpu_only) spec.variants.push_back(id);  // host loops at 2^28 would stall the sweep
+    // Host loops at 2^28 would stall the sweep; other patterns than reductions are not swept.
+    if (v && !v->cpu_only && v->pattern == "reduction") spec.variants.push_back(id);
   }
   spec.from_log2 = std::min(s.perf.sweep_from, s.perf.sweep_to);
   spec.to_log2 = std::max(s.perf.sweep_from, s.perf.sweep_to);
@@ -65,7 +66,7 @@ void send_perf_intents(AppState& s, RunWorker& worker) {
     if (p.live_wanted) {
       for (const auto& id : p.live_variants) {
         const VariantInfo* v = find_variant(id);
-        if (!v || v->cpu_only) continue;  // Live times GPU launches; host loops would stall the strip
+        if (!v || v->cpu_only || v->pattern != "reduction") continue;  // Live times GPU reductions
         RunParams params = s.params;
         params.n_pow2 = true;
         params.n_log2 = p.live_log2;

@@ -9,6 +9,8 @@
 
 #include "inputs.hpp"
 #include "launch_rules.hpp"
+#include "patterns.hpp"
+#include "reference_atomics.hpp"
 #include "sim/analyses.hpp"
 #include "sim/sim.hpp"
 
@@ -32,30 +34,67 @@ void TraceState::tick(double seconds) {
   }
 }
 
+namespace {
+
+/// Convolution variants: block 0 of the variant on its own input (patterns.hpp make_input): a 1D signal
+/// of min(n, 4096) samples or a 64 x 64 image, mask 5 (box), the default tile.
+std::optional<Trace> compute_conv_trace(const VariantInfo& v, const TraceKey& key, std::string& why) {
+  const PatternHooks* hooks = find_pattern_hooks(v.pattern);
+  RunRequest req;
+  req.variant = v.id;
+  req.type = DType::Float32;
+  req.input = key.input;
+  req.seed = key.seed;
+  req.launch.block = v.id.find("conv2d") == std::string::npos ? key.block : 0;
+  if (v.id.find("conv2d") != std::string::npos) req.params.width = req.params.height = 64;
+  else req.n = std::max<std::int64_t>(1, std::min<std::int64_t>(key.n, 4096));
+  Input in;
+  LaunchConfig launch;
+  std::string err = hooks && hooks->build_input ? hooks->build_input(v, req, in) : "no convolution hooks in this build";
+  if (err.empty()) err = resolve_launch(v, in.n(), in.type, req.launch, DeviceShape{}, launch);
+  if (!err.empty()) {
+    why = "cannot trace " + v.id + ": " + err;
+    return std::nullopt;
+  }
+  try {
+    return std::move(sim::simulate(v, in, launch, req.params, 0).trace);
+  } catch (const std::exception& e) {
+    why = "the trace model of " + v.id + " failed: " + e.what();
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
 std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, std::string& why) {
   if (v.cpu_only) {
     why = v.id + " runs on the CPU: it has no threads, warps or banks to step through";
     return std::nullopt;
   }
-  const sim::SimModel model = sim::find_model(v.id);
-  if (!model) {
+  if (!sim::has_model(v.id)) {
     why = "no trace model for " + v.id + " yet (the sim backend does not model it in this build)";
     return std::nullopt;
   }
+  if (v.pattern == "convolution") return compute_conv_trace(v, key, why);
   const int block = key.block > 0 ? key.block : (v.rules.fixed_block > 0 ? v.rules.fixed_block : v.rules.default_block);
   const std::int64_t n = std::max<std::int64_t>(1, std::min(key.n, window_elems(v, block)));
+  const DType type = v.rules.bytes_input ? DType::UInt8 : key.type;  // histograms read bytes
   LaunchConfig launch;
-  if (std::string err = resolve_launch(v, n, key.type, LaunchConfig{key.block, 0}, DeviceShape{}, launch); !err.empty()) {
+  if (std::string err = resolve_launch(v, n, type, LaunchConfig{key.block, 0}, DeviceShape{}, launch); !err.empty()) {
     why = "cannot trace " + v.id + ": " + err;
     return std::nullopt;
   }
   Input in;
-  if (std::string err = make_input(key.input, n, key.type, key.seed, in); !err.empty()) {
+  const bool filter_keep = atomics_kind(v.id) == AtomicsKind::Filter && key.input == "random";  // --keep shapes it
+  if (std::string err = filter_keep ? make_filter_input(n, key.keep, key.seed, in) : make_input(key.input, n, type, key.seed, in);
+      !err.empty()) {
     why = "cannot trace " + v.id + ": " + err;
     return std::nullopt;
   }
   try {
-    sim::SimOutput out = model(v, in, launch, 0);
+    PatternParams params;
+    params.exclusive = key.exclusive;
+    sim::SimOutput out = sim::simulate(v, in, launch, params, 0);
     if (out.trace.steps.empty()) {
       why = v.id + ": the model computes the result only, its trace has no steps" +
             (out.trace.interleaving.empty() ? std::string() : " (" + out.trace.interleaving + ")");

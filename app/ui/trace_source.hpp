@@ -23,9 +23,11 @@ struct TraceKey {
   std::uint64_t seed = 1;
   bool use_recorded = true;    ///< prefer a GPU recording stored in the open report
   std::string report_created;  ///< the open report's stamp ("" = none): a new report re-picks the trace
+  bool exclusive = false;      ///< scans: inclusive or exclusive (the pattern parameter that changes the trace)
+  double keep = 0.5;           ///< filters: fraction of the random values kept (--keep)
   bool operator==(const TraceKey& o) const {
     return variant == o.variant && n == o.n && block == o.block && type == o.type && input == o.input && seed == o.seed &&
-           use_recorded == o.use_recorded && report_created == o.report_created;
+           use_recorded == o.use_recorded && report_created == o.report_created && exclusive == o.exclusive && keep == o.keep;
   }
   bool operator!=(const TraceKey& o) const { return !(*this == o); }
 };

@@ -515,9 +515,9 @@ TEST(PerfViews, CompareAndPlotsDrawFromReportsAndSessions) {
   s.perf.sweep_partial = s.session.sweeps.back();
   s.perf.live.add({LivePoint{"epita.reduce3", 0, 1.0, 4.0}, LivePoint{"epita.reduce3", 1, 1.1, 3.9}});
   for (int i = 0; i < 2; ++i) f.draw(win, s);
-  // Keys: the help overlay opens with '?' and tab 8 is Compare.
+  // Keys: the help overlay opens with '?' and c opens Compare.
   ImGui::GetIO().AddInputCharacter('?');
-  ImGui::GetIO().AddInputCharacter('8');
+  ImGui::GetIO().AddInputCharacter('c');
   f.draw(win, s);
   EXPECT_TRUE(s.perf.present.show_help);
   EXPECT_EQ(s.view, "compare");

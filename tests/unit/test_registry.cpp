@@ -18,16 +18,20 @@ static const std::vector<std::string> kExpectedIds = {
     "amp.cascade", "cub.reduce"};
 
 TEST(Registry, HoldsExactlyTheIssuesIds) {
-  std::set<std::string> want(kExpectedIds.begin(), kExpectedIds.end()), got;
+  std::set<std::string> got;
   for (const auto& v : all_variants()) EXPECT_TRUE(got.insert(v.id).second) << "duplicate id " << v.id;
-  EXPECT_EQ(got, want);
+  // The foundation's reductions, exactly; the array patterns test their own ids (test_<pattern>*.cpp).
+  std::set<std::string> want(kExpectedIds.begin(), kExpectedIds.end()), reductions;
+  for (const auto& v : all_variants())
+    if (v.pattern == "reduction" && v.lesson != "stevens") reductions.insert(v.id);
+  EXPECT_EQ(reductions, want);
 }
 
 TEST(Registry, EveryVariantHasItsMetadata) {
   for (const auto& v : all_variants()) {
     SCOPED_TRACE(v.id);
     EXPECT_EQ(v.id.substr(0, v.id.find('.')), v.lesson);
-    EXPECT_EQ(v.pattern, "reduction");
+    EXPECT_TRUE(v.pattern == "reduction" || v.pattern == "scan" || v.pattern == "convolution" || v.pattern == "atomics") << v.pattern;
     EXPECT_FALSE(v.title.empty());
     EXPECT_FALSE(v.description.empty());
     if (!v.baseline) {
@@ -55,7 +59,6 @@ TEST(Registry, FlagsMatchTheSlides) {
   EXPECT_EQ(find_variant("cs121.local_max")->op, ReduceOp::Max);
   EXPECT_EQ(find_variant("epita.reduce8")->rules.fixed_block, 32);
   EXPECT_EQ(find_variant("unknown.id"), nullptr);
-  int baselines = 0;
-  for (const auto& v : all_variants()) baselines += v.baseline;
-  EXPECT_EQ(baselines, 1);
+  for (const auto& v : all_variants())  // baselines are the library's (one per pattern or task)
+    if (v.baseline) EXPECT_EQ(v.lesson, "cub") << v.id;
 }

@@ -44,7 +44,7 @@ sim::SimOutput simulate(const std::string& id, const Input& in, int block = 0, i
 std::vector<const VariantInfo*> lesson(const std::string& name) {
   std::vector<const VariantInfo*> out;
   for (const auto& v : all_variants())
-    if (v.lesson == name) out.push_back(&v);
+    if (v.lesson == name && v.pattern == "reduction") out.push_back(&v);  // atomics: test_sim_atomics.cpp
   return out;
 }
 
@@ -55,7 +55,7 @@ const std::vector<std::int64_t> kAwkward = {1, 31, 1000, 4097, (std::int64_t(1) 
 TEST(SimCore, EveryGpuVariantHasAModel) {
   for (const auto& v : all_variants()) {
     if (v.cpu_only) continue;
-    EXPECT_NE(sim::find_model(v.id), nullptr) << v.id;
+    EXPECT_TRUE(sim::has_model(v.id)) << v.id;  // reductions: find_model; array patterns: find_pattern_model
   }
   EXPECT_EQ(sim::find_model("nope"), nullptr);
 }
@@ -388,7 +388,7 @@ TEST(SimCore, EveryModelTakesUnderTwoSecondsAt2To22) {
   const std::int64_t n = std::int64_t(1) << 22;
   const Input in = make("random", n);
   for (const auto& v : all_variants()) {
-    if (v.cpu_only || !(v.lesson == "epita" || v.lesson == "cs121" || v.lesson == "cub")) continue;
+    if (v.cpu_only || v.pattern != "reduction" || !(v.lesson == "epita" || v.lesson == "cs121" || v.lesson == "cub")) continue;
     LaunchConfig launch;
     ASSERT_TRUE(launch_for(v, n, in.type, 0, launch)) << v.id;
     const auto t0 = std::chrono::steady_clock::now();

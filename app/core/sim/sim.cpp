@@ -3,6 +3,7 @@
 #include "sim/sim.hpp"
 
 #include <exception>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "sim/model_kit.hpp"
@@ -39,7 +40,7 @@ SimOutput cub_reduce(const VariantInfo& v, const Input& in, const LaunchConfig& 
 
 std::unordered_map<std::string, SimModel> build_table() {
   std::unordered_map<std::string, SimModel> t;
-  for (const auto& table : {epita_models(), harris_models(), cs121_models(), amp_models()})
+  for (const auto& table : {epita_models(), harris_models(), cs121_models(), amp_models(), stevens_reduction_models()})
     for (const auto& e : table) t[e.id] = e.model;
   t["cub.reduce"] = by_type<cub_reduce<SumI32>, cub_reduce<SumF32>>;
   return t;
@@ -51,6 +52,26 @@ SimModel find_model(const std::string& id) {
   static const std::unordered_map<std::string, SimModel> table = build_table();
   auto it = table.find(id);
   return it == table.end() ? nullptr : it->second;
+}
+
+PatternModel find_pattern_model(const std::string& id) {
+  static const std::unordered_map<std::string, PatternModel> table = [] {
+    std::unordered_map<std::string, PatternModel> t;
+    for (const auto& part : {scan_models(), conv_models(), atomics_models()})
+      for (const auto& e : part) t[e.id] = e.model;
+    return t;
+  }();
+  auto it = table.find(id);
+  return it == table.end() ? nullptr : it->second;
+}
+
+bool has_model(const std::string& id) { return find_model(id) || find_pattern_model(id); }
+
+SimOutput simulate(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& params,
+                   int trace_block) {
+  if (const SimModel m = find_model(v.id)) return m(v, in, launch, trace_block);
+  if (const PatternModel m = find_pattern_model(v.id)) return m(v, in, launch, params, trace_block);
+  throw std::runtime_error(v.id + " has no sim model in this build");
 }
 
 SimBackend::SimBackend() {
@@ -70,16 +91,19 @@ RunResult SimBackend::run(const VariantInfo& v, const RunRequest& req, const Inp
   r.seed = req.seed;
   r.launch = launch;
   r.timed = false;
-  const SimModel model = find_model(v.id);
-  if (!model) {
+  if (!has_model(v.id)) {
     r.status = "error";
     r.message = v.id + " has no sim model in this build";
     return r;
   }
   try {
-    SimOutput o = model(v, in, launch, -1);
+    SimOutput o = simulate(v, in, launch, req.params, -1);
     r.result = o.result;
     r.launches = o.launches;
+    r.output = std::move(o.output);
+    r.output_rows = o.output_rows;
+    r.output_cols = o.output_cols;
+    if (o.trace.launch.block > 0 && o.trace.launch.grid > 0) r.launch = o.trace.launch;  // as the model ran it
     r.status = "done";
   } catch (const std::exception& e) {
     r.status = "error";

@@ -16,6 +16,7 @@
 
 #include "backend.hpp"
 #include "inputs.hpp"
+#include "pattern_params.hpp"
 #include "sim/trace.hpp"
 #include "variant.hpp"
 
@@ -26,6 +27,12 @@ struct SimOutput {
   double result = 0;   ///< what the variant's code computes (racy: under the stated interleaving)
   int launches = 0;    ///< kernel launches the real variant makes
   Trace trace;         ///< the traced block (empty steps when trace_block < 0)
+  /// Array patterns: the whole output, row-major (rows = 0: 1D); `result` is then unused (0).
+  std::vector<double> output;
+  std::int64_t output_rows = 0, output_cols = 0;
+  /// Scan models: additions the whole run performs (all blocks, all launches), to compare with the
+  /// sequential scan's n - 1 (001_9970031c1e4143ff.txt, "Work Efficiency Analysis"); -1 when not counted.
+  std::int64_t additions = -1;
 };
 
 /// A variant's model: runs every block of every launch on the CPU; records ops for block
@@ -42,6 +49,25 @@ std::vector<ModelEntry> epita_models();
 std::vector<ModelEntry> harris_models();
 std::vector<ModelEntry> cs121_models();
 std::vector<ModelEntry> amp_models();
+std::vector<ModelEntry> stevens_reduction_models();  // 001_9970031c1e4143ff.txt, reduction trees
+
+/// A model of an array-pattern variant (scan, convolution, atomics): like SimModel, plus the request's
+/// pattern parameters (exclusive, mask width, tile, ...). Fills SimOutput::output with the whole output.
+using PatternModel = SimOutput (*)(const VariantInfo& v, const Input& in, const LaunchConfig& launch,
+                                   const PatternParams& params, int trace_block);
+struct PatternModelEntry { const char* id; PatternModel model; };
+/// Per-pattern model tables (models_scan.cpp, models_conv.cpp, models_atomics.cpp).
+std::vector<PatternModelEntry> scan_models();
+std::vector<PatternModelEntry> conv_models();
+std::vector<PatternModelEntry> atomics_models();
+/// The pattern model of a variant id, or nullptr.
+PatternModel find_pattern_model(const std::string& id);
+/// True when the variant has a model of either kind.
+bool has_model(const std::string& id);
+/// Runs the variant's model of either kind (reductions ignore `params`). Throws std::runtime_error when
+/// there is none or the model refuses the launch.
+SimOutput simulate(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& params,
+                   int trace_block);
 
 /// Sim "device": sm_count 0, so grid-stride kernels default to min(windows, 1024) blocks.
 /// The Backend for `--backend sim`: runs the model, no timing (timed = false).

@@ -6,7 +6,7 @@ namespace ws {
 
 namespace {
 nlohmann::json value_json(DType type, double v) {
-  if (type == DType::Int32) return std::int64_t(v);
+  if (dtype_is_integer(type)) return std::int64_t(v);
   return v;
 }
 }  // namespace

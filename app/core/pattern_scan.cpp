@@ -1,0 +1,43 @@
+// The scan pattern's hooks: validation, CPU reference, tolerance, bytes, and the sequential CPU variant.
+#include <cmath>
+
+#include "patterns.hpp"
+#include "reference_scan.hpp"
+
+namespace ws {
+
+namespace {
+
+std::string validate(const VariantInfo&, const RunRequest&) { return ""; }
+
+ArrayOutput reference(const VariantInfo&, const PatternParams& p, const Input& in) { return reference_scan(in, p.exclusive); }
+
+/// float32: any association order of n float adds stays within about n * 2^-24 of the exact prefix
+/// relative to the prefix sum of |x|; tree scans do far better (log n), so 2^-24 * (2 sqrt(i+1) + 8)
+/// per element catches a wrong add (an error of a whole element) without flagging rounding.
+std::string compare(const VariantInfo&, const PatternParams& p, const Input& in, const ArrayOutput& got, const ArrayOutput& want) {
+  if (in.type == DType::Int32) return compare_outputs(in.type, got, want);
+  std::vector<double> scale = scan_abs_prefix(in, p.exclusive);
+  for (std::size_t i = 0; i < scale.size(); ++i) scale[i] *= (2.0 * std::sqrt(double(i + 1)) + 8.0);
+  return compare_outputs(in.type, got, want, scale, std::ldexp(1.0, -24), 1e-6);
+}
+
+/// A scan must read n elements and write n.
+double bytes(const VariantInfo&, const PatternParams&, const Input& in) { return 2.0 * double(in.n()) * double(dtype_size(in.type)); }
+
+void run_cpu(const VariantInfo&, const PatternParams& p, const Input& in, ArrayOutput& out) { out = sequential_scan(in, p.exclusive); }
+
+}  // namespace
+
+std::vector<PatternHooks> scan_pattern_hooks() {
+  PatternHooks h;
+  h.pattern = "scan";
+  h.validate = validate;
+  h.reference = reference;
+  h.compare = compare;
+  h.bytes = bytes;
+  h.run_cpu = run_cpu;
+  return {h};
+}
+
+}  // namespace ws

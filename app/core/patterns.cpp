@@ -1,0 +1,84 @@
+#include "patterns.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <unordered_map>
+
+#include "reference.hpp"
+
+namespace ws {
+
+const PatternHooks* find_pattern_hooks(const std::string& pattern) {
+  static const std::unordered_map<std::string, PatternHooks> table = [] {
+    std::unordered_map<std::string, PatternHooks> t;
+    for (const auto& part : {scan_pattern_hooks(), convolution_pattern_hooks(), atomics_pattern_hooks()})
+      for (const auto& h : part) t[h.pattern] = h;
+    return t;
+  }();
+  auto it = table.find(pattern);
+  return it == table.end() ? nullptr : &it->second;
+}
+
+namespace {
+std::string index_text(const ArrayOutput& a, std::size_t i) {
+  if (a.rows > 0 && a.cols > 0)
+    return "[" + std::to_string(std::int64_t(i) / a.cols) + "][" + std::to_string(std::int64_t(i) % a.cols) + "]";
+  return "[" + std::to_string(i) + "]";
+}
+std::string text(DType type, double v) {
+  if (type == DType::Int32) return format_value(type, v);
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+}  // namespace
+
+std::string compare_outputs(DType type, const ArrayOutput& got, const ArrayOutput& want, const std::vector<double>& scale,
+                            double rel_tol, double abs_tol) {
+  if (got.values.size() != want.values.size())
+    return "output has " + std::to_string(got.values.size()) + " elements, expected " + std::to_string(want.values.size());
+  if (got.rows != want.rows || (want.rows > 0 && got.cols != want.cols))
+    return "output is " + std::to_string(got.rows) + " x " + std::to_string(got.cols) + ", expected " +
+           std::to_string(want.rows) + " x " + std::to_string(want.cols);
+  for (std::size_t i = 0; i < want.values.size(); ++i) {
+    const double g = got.values[i], w = want.values[i];
+    bool ok;
+    if (type == DType::Int32) ok = g == w;
+    else {
+      const double s = i < scale.size() ? scale[i] : std::fabs(w);
+      ok = std::isfinite(g) && std::fabs(g - w) <= rel_tol * s + abs_tol;
+    }
+    if (!ok) return "out" + index_text(want, i) + " = " + text(type, g) + ", expected " + text(type, w);
+  }
+  return "";
+}
+
+std::string write_output_text(const RunResult& r, const std::string& path) {
+  std::ofstream f(path);
+  if (!f) return "cannot write the output to '" + path + "'";
+  const std::int64_t cols = r.output_rows > 0 ? std::max<std::int64_t>(1, r.output_cols) : 1;
+  for (std::size_t i = 0; i < r.output.size(); ++i) {
+    f << text(r.type, r.output[i]);
+    f << ((std::int64_t(i) + 1) % cols == 0 ? '\n' : ' ');
+  }
+  f.flush();
+  if (!f) return "writing the output to '" + path + "' failed";
+  return "";
+}
+
+void classify_array(RunResult& r, const std::string& mismatch) {
+  r.correct = mismatch.empty();
+  if (r.correct) {
+    r.status = "ok";
+    r.message = r.racy ? "race did not show this time: the racy code happened to give the right output" : "";
+  } else if (r.racy) {
+    r.status = "race";
+    r.message = "race: " + mismatch;
+  } else {
+    r.status = "wrong";
+    r.message = "wrong output: " + mismatch;
+  }
+}
+
+}  // namespace ws

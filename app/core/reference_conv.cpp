@@ -1,0 +1,101 @@
+#include "reference_conv.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace ws {
+
+namespace {
+
+void check_mask(std::size_t taps, int width, int dims, const char* what) {
+  if (width <= 0 || width % 2 == 0)
+    throw std::invalid_argument(std::string(what) + ": the mask width must be odd and positive, got " + std::to_string(width));
+  if (taps != std::size_t(width) * (dims == 2 ? std::size_t(width) : 1))
+    throw std::invalid_argument(std::string(what) + ": the mask holds " + std::to_string(taps) + " coefficients");
+}
+
+std::string fmt(double v) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+}  // namespace
+
+ConvExpected conv1d_reference(const std::vector<float>& n, const std::vector<float>& mask) {
+  const int w = int(mask.size());
+  check_mask(mask.size(), w, 1, "conv1d_reference");
+  const std::int64_t width = std::int64_t(n.size());
+  const std::int64_t r = w / 2;
+  ConvExpected out;
+  out.terms = w;
+  out.expected.assign(n.size(), 0.0);
+  out.scale.assign(n.size(), 0.0);
+  for (std::int64_t i = 0; i < width; ++i) {
+    double s = 0, a = 0;
+    for (int j = 0; j < w; ++j) {
+      const std::int64_t k = i - r + j;
+      if (k < 0 || k >= width) continue;  // ghost cell: 0
+      const double p = double(n[std::size_t(k)]) * double(mask[std::size_t(j)]);
+      s += p;
+      a += std::fabs(p);
+    }
+    out.expected[std::size_t(i)] = s;
+    out.scale[std::size_t(i)] = a;
+  }
+  return out;
+}
+
+ConvExpected conv2d_reference(const std::vector<float>& n, std::int64_t rows, std::int64_t cols,
+                              const std::vector<float>& mask, int mask_width) {
+  check_mask(mask.size(), mask_width, 2, "conv2d_reference");
+  if (rows <= 0 || cols <= 0 || std::int64_t(n.size()) != rows * cols)
+    throw std::invalid_argument("conv2d_reference: " + std::to_string(n.size()) + " elements do not form " +
+                                std::to_string(rows) + " x " + std::to_string(cols));
+  const std::int64_t r = mask_width / 2;
+  ConvExpected out;
+  out.terms = mask_width * mask_width;
+  out.expected.assign(n.size(), 0.0);
+  out.scale.assign(n.size(), 0.0);
+  for (std::int64_t y = 0; y < rows; ++y)
+    for (std::int64_t x = 0; x < cols; ++x) {
+      double s = 0, a = 0;
+      for (int i = 0; i < mask_width; ++i) {
+        const std::int64_t yy = y - r + i;
+        if (yy < 0 || yy >= rows) continue;
+        for (int j = 0; j < mask_width; ++j) {
+          const std::int64_t xx = x - r + j;
+          if (xx < 0 || xx >= cols) continue;
+          const double p = double(n[std::size_t(yy * cols + xx)]) * double(mask[std::size_t(i * mask_width + j)]);
+          s += p;
+          a += std::fabs(p);
+        }
+      }
+      out.expected[std::size_t(y * cols + x)] = s;
+      out.scale[std::size_t(y * cols + x)] = a;
+    }
+  return out;
+}
+
+bool conv_element_matches(double got, double expected, double scale, int terms) {
+  if (std::isnan(got) || std::isnan(expected)) return false;
+  const double u = 5.9604644775390625e-8;  // 2^-24, float32 unit roundoff
+  return std::fabs(got - expected) <= double(terms + 2) * u * scale;
+}
+
+std::string compare_conv_output(const std::vector<double>& got, const ConvExpected& ref, std::int64_t rows,
+                                std::int64_t cols) {
+  if (got.size() != ref.expected.size())
+    return "output has " + std::to_string(got.size()) + " elements, expected " + std::to_string(ref.expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (conv_element_matches(got[i], ref.expected[i], ref.scale[i], ref.terms)) continue;
+    std::string where = "out[" + std::to_string(i) + "]";
+    if (rows > 0 && cols > 0)
+      where = "out[" + std::to_string(std::int64_t(i) / cols) + "][" + std::to_string(std::int64_t(i) % cols) + "]";
+    return where + " = " + fmt(got[i]) + ", expected " + fmt(ref.expected[i]);
+  }
+  return "";
+}
+
+}  // namespace ws

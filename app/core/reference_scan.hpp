@@ -1,0 +1,23 @@
+// CPU reference of the scan pattern (001_9970031c1e4143ff.txt, "(Inclusive) Prefix-Sum (Scan) Definition").
+#pragma once
+#include <vector>
+
+#include "inputs.hpp"
+#include "patterns.hpp"
+
+namespace ws {
+
+/// Prefix sums of the input, 1D, n elements. Inclusive: out[i] = x[0] + ... + x[i]; exclusive:
+/// out[0] = 0, out[i] = x[0] + ... + x[i-1]. int32 adds wrap modulo 2^32 (as the GPU's do, so every
+/// association order gives the same bits); float32 is accumulated in double.
+ArrayOutput reference_scan(const Input& in, bool exclusive);
+
+/// Float32 tolerance scale per element: the prefix sums of |x| (same inclusive/exclusive shape).
+std::vector<double> scan_abs_prefix(const Input& in, bool exclusive);
+
+/// The sequential scan of "A Work Efficient C Implementation" (y[i] = y[i-1] + x[i], n - 1 additions):
+/// stevens.scan_sequential. float32 accumulates in double and rounds each output to float (like
+/// amp.sequential, the CPU baseline is the reference itself; a float accumulator stagnates past 2^24).
+ArrayOutput sequential_scan(const Input& in, bool exclusive);
+
+}  // namespace ws

@@ -1,0 +1,18 @@
+#include "pattern_runner.hpp"
+
+#include <unordered_map>
+
+namespace ws::cuda {
+
+PatternRun find_pattern_run(const std::string& pattern) {
+  static const std::unordered_map<std::string, PatternRun> table = [] {
+    std::unordered_map<std::string, PatternRun> t;
+    for (const auto& part : {scan_pattern_runs(), convolution_pattern_runs(), atomics_pattern_runs()})
+      for (const auto& e : part) t[e.pattern] = e.run;
+    return t;
+  }();
+  auto it = table.find(pattern);
+  return it == table.end() ? nullptr : it->second;
+}
+
+}  // namespace ws::cuda

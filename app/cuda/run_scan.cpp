@@ -1,0 +1,79 @@
+// The CUDA runner of the scan pattern (docs/patterns.md): uploads the input, enqueues the variant's
+// launcher (kernels/scan/scan_launch.hpp), times it with time_launches and downloads the whole output.
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <unordered_map>
+#include <vector>
+
+#include "pattern_runner.hpp"
+#include "scan/scan_launch.hpp"
+#include "timing.hpp"
+
+namespace ws::cuda {
+
+namespace {
+
+const kernels::ScanLauncherEntry* find_launcher(const std::string& id) {
+  static const std::unordered_map<std::string, kernels::ScanLauncherEntry> table = [] {
+    std::unordered_map<std::string, kernels::ScanLauncherEntry> t;
+    for (const auto& part : {kernels::stevens_scan_launchers(), kernels::lookback_scan_launchers(), kernels::cub_scan_launchers()})
+      for (const auto& e : part) t.emplace(e.id, e);
+    return t;
+  }();
+  auto it = table.find(id);
+  return it == table.end() ? nullptr : &it->second;
+}
+
+RunResult run_scan(CudaContext& ctx, const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) {
+  const kernels::ScanLauncherEntry* e = find_launcher(v.id);
+  if (!e) throw std::runtime_error(v.id + " has no CUDA kernel in this build");
+  const std::int64_t n = in.n();
+  const std::size_t bytes = std::size_t(n) * dtype_size(in.type);
+  kernels::ScanArgs a;
+  a.n = n;
+  a.exclusive = req.params.exclusive;
+  a.block = launch.block;
+  a.grid = launch.grid;
+  a.type = in.type;
+  a.stream = ctx.stream;
+  // Separate named buffers ("scan_*"), so a scan never invalidates the reductions' buffers.
+  void* d_in = ctx.buffer("scan_in", bytes);
+  a.in = d_in;
+  a.out = ctx.buffer("scan_out", bytes);
+  a.scratch_bytes = e->scratch ? e->scratch(n, launch.block, in.type) : 0;
+  a.scratch = a.scratch_bytes ? ctx.buffer("scan_scratch", a.scratch_bytes) : nullptr;
+  WS_CUDA(cudaMemcpy(d_in, in.data(), bytes, cudaMemcpyHostToDevice));
+  WS_CUDA(cudaMemset(a.out, 0xff, bytes));  // a kernel that skips an element cannot pass by luck
+  // cudaMemset (and the DMA of a pageable upload) may still be in flight on the legacy stream, which
+  // does not order with the backend's non-blocking stream: finish them before any launch.
+  WS_CUDA(cudaDeviceSynchronize());
+
+  int launches = 0;
+  RunResult r;
+  r.timing = time_launches(ctx, [&] { launches = e->launch(a); }, req.warmup, req.repeat);
+  r.timed = req.repeat > 0;
+  r.launches = launches;
+
+  // Download and widen to double (int32 values are exact in a double).
+  std::vector<unsigned char> raw(bytes);
+  WS_CUDA(cudaMemcpy(raw.data(), a.out, bytes, cudaMemcpyDeviceToHost));
+  r.output.resize(std::size_t(n));
+  if (in.type == DType::Int32) {
+    const auto* p = reinterpret_cast<const std::int32_t*>(raw.data());
+    for (std::int64_t i = 0; i < n; ++i) r.output[std::size_t(i)] = double(p[i]);
+  } else {
+    const auto* p = reinterpret_cast<const float*>(raw.data());
+    for (std::int64_t i = 0; i < n; ++i) r.output[std::size_t(i)] = double(p[i]);
+  }
+  r.output_rows = 0;
+  r.output_cols = n;
+  r.status = "done";
+  return r;
+}
+
+}  // namespace
+
+std::vector<PatternRunEntry> scan_pattern_runs() { return {{"scan", run_scan}}; }
+
+}  // namespace ws::cuda

@@ -1,0 +1,303 @@
+#include "view_conv.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "sim/conv_sim.hpp"
+#include "theme.hpp"
+#include "widgets.hpp"
+
+namespace ws::ui {
+
+namespace {
+
+std::string fixed(double v, int decimals = 1) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+ImU32 role_color(sim::ConvLoad l) {
+  const Palette& p = theme().colors();
+  switch (l) {
+    case sim::ConvLoad::Internal: return ImGui::GetColorU32(p.accent);
+    case sim::ConvLoad::Halo: return ImGui::GetColorU32(p.lesson);
+    case sim::ConvLoad::Ghost: return IM_COL32(110, 110, 120, 255);
+    default: return IM_COL32(45, 48, 56, 255);
+  }
+}
+
+void legend_item(ImU32 color, const char* label) {
+  const float h = ImGui::GetTextLineHeight();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + h, at.y + h), color, 2.f);
+  ImGui::Dummy(ImVec2(h, h));
+  ImGui::SameLine();
+  ImGui::TextUnformatted(label);
+  ImGui::SameLine(0, theme().px(18));
+}
+
+}  // namespace
+
+void ConvView::draw(AppState& s) {
+  const VariantInfo* v = s.variant();
+  if (!v || v->pattern != "convolution") {
+    TextDim("The Convolution tab follows the stevens.conv* variants (lesson \"Convolution, reduction trees and scan\"): "
+            "select one to see its input and output, the tile map and the slides' bandwidth numbers.", true);
+    return;
+  }
+  const int dims = conv_dims(*v);
+  controls(s, dims);
+  ConvPreviewKey key;
+  key.variant = v->id;
+  key.params = s.params.pattern;
+  key.n = s.params.n();
+  key.input = kInputKinds[std::clamp(s.params.input, 0, 2)];
+  key.seed = s.params.seed;
+  // Recompute when the selection, the parameters or the shown report (a new run's output) changed.
+  const std::size_t runs = s.shown().runs.size();
+  if (!preview_ || preview_->key != key || runs != shown_runs_) {
+    preview_ = make_conv_preview(key, &s.shown());
+    shown_runs_ = runs;
+    textures_stale_ = true;
+    if (!preview_->error.empty()) block_x_ = block_y_ = 0;
+  }
+  const ConvPreview& p = *preview_;
+  ImGui::BeginChild("conv_body", ImVec2(0, 0), false);
+  draw_body(p);
+  ImGui::EndChild();
+}
+
+void ConvView::draw_body(const ConvPreview& p) {
+  if (!p.error.empty()) {
+    TextWrappedColored(theme().colors().bad, p.error);
+    return;
+  }
+  block_x_ = std::clamp<int>(block_x_, 0, int(p.setup.g.grid_x - 1));
+  block_y_ = std::clamp<int>(block_y_, 0, int(p.setup.g.grid_y - 1));
+  analysis(p);
+  ImGui::Separator();
+  signals(p);
+  if (p.dims == 2) ImGui::SameLine(0, theme().px(40));  // images and the tile map side by side
+  else ImGui::Separator();
+  ImGui::BeginGroup();
+  tile_map(p);
+  ImGui::EndGroup();
+  textures_stale_ = false;
+}
+
+void ConvView::controls(AppState& s, int dims) {
+  const Theme& t = theme();
+  PatternParams& pp = s.params.pattern;
+  if (dims == 2 && pp.width == 0) pp.width = pp.height = 256;  // 2D runs need an explicit size
+  if (dims == 1 && pp.height != 0) pp.height = 0;
+  if (dims == 1 && pp.width != 0) pp.width = 0;  // 1D signals take the parameters' n
+  ImGui::SetNextItemWidth(t.px(140));
+  int w = pp.mask_width;
+  if (ImGui::SliderInt("mask width", &w, 1, 15)) pp.mask_width = w | 1;  // odd widths only
+  ItemTooltip("Mask_Width (KERNEL_SIZE on the 2D slides): odd, 1 to 15; 2D masks are width x width");
+  ImGui::SameLine(0, t.px(20));
+  const char* masks[] = {"box", "gauss"};
+  int m = pp.mask == "gauss" ? 1 : 0;
+  ImGui::SetNextItemWidth(t.px(110));
+  if (ImGui::Combo("mask", &m, masks, 2)) pp.mask = masks[m];
+  ItemTooltip("box: every coefficient 1/w (2D: 1/w^2); gauss: a sampled Gaussian, normalised (the CLI also reads a mask file)");
+  ImGui::SameLine(0, t.px(20));
+  ImGui::SetNextItemWidth(t.px(120));
+  int tile = pp.tile;
+  if (ImGui::InputInt("tile", &tile, 1, 8)) pp.tile = std::clamp(tile, 0, 1024);
+  ItemTooltip("output tile: 1D = threads per block; 2D = TILE_SIZE (0 = the variant's default)");
+  if (dims == 2) {
+    ImGui::SameLine(0, t.px(20));
+    int wh[2] = {int(pp.width), int(pp.height)};
+    ImGui::SetNextItemWidth(t.px(200));
+    if (ImGui::InputInt2("width x height", wh)) {
+      pp.width = std::clamp(wh[0], 1, 8192);
+      pp.height = std::clamp(wh[1], 1, 8192);
+    }
+  }
+}
+
+void ConvView::analysis(const ConvPreview& p) {
+  const Theme& t = theme();
+  const ConvGeometry& g = p.setup.g;
+  const ArrayTraffic& a = p.traffic;
+  SectionTitle("Bandwidth reduction of tiling (slides \"Bandwidth Reduction in 1D / 2D\")");
+  TextDim(g.describe() + ", mask " + std::to_string(g.mask_width) + (p.dims == 2 ? "x" + std::to_string(g.mask_width) : "") +
+          "; a tile's global loads are replaced by shared-memory reads: reduction = accesses / loads.", true);
+  if (ImGui::BeginTable("conv_bw", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+    ImGui::TableSetupColumn("tile", 0, t.px(260));
+    ImGui::TableSetupColumn("outputs", 0, t.px(110));
+    ImGui::TableSetupColumn("loads", 0, t.px(120));
+    ImGui::TableSetupColumn("accesses", 0, t.px(130));
+    ImGui::TableSetupColumn("reduction", 0, t.px(110));
+    ImGui::TableHeadersRow();
+    auto row = [](const std::string& name, std::int64_t outputs, std::int64_t loaded, std::int64_t accesses, double red) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(name.c_str());
+      ImGui::TableNextColumn();
+      TextRight(std::to_string(outputs));
+      ImGui::TableNextColumn();
+      TextRight(std::to_string(loaded));
+      ImGui::TableNextColumn();
+      TextRight(std::to_string(accesses));
+      ImGui::TableNextColumn();
+      TextRight(fixed(red, 2));
+    };
+    const std::int64_t T = g.tile_x, K = g.mask_width;
+    const std::int64_t f_out = p.dims == 2 ? T * T : T, f_load = p.dims == 2 ? (T + K - 1) * (T + K - 1) : T + K - 1;
+    row("formula (internal tile)", f_out, f_load, p.dims == 2 ? T * T * K * K : T * K, a.formula);
+    if (a.internal.loaded) row("an internal tile", a.internal.outputs, a.internal.loaded, a.internal.accesses, a.internal.reduction());
+    row("first tile (boundary, ghost cells)", a.first.outputs, a.first.loaded, a.first.accesses, a.first.reduction());
+    row("whole array (" + std::to_string(a.tiles) + " tiles)", a.outputs, a.loaded, a.accesses, a.reduction());
+    ImGui::EndTable();
+  }
+  const double mib = 1024.0 * 1024.0;
+  const std::string measured =
+      p.dram_read >= 0 ? "Measured on the last run: DRAM read " + fixed(p.dram_read / mib, 2) + " MiB, written " +
+                             fixed(p.dram_write / mib, 2) + " MiB."
+                       : "Measured DRAM bytes appear here after a GPU run with CUPTI metrics.";
+  TextDim("DRAM at least: input + output = " + fixed(2.0 * double(g.outputs()) * 4 / mib, 2) + " MiB; the basic kernel issues " +
+          std::to_string(a.accesses) + " global loads of N, a tiled kernel " + std::to_string(a.loaded) +
+          " (halo loads counted once per tile). " + measured, true);
+}
+
+void ConvView::image(const char* title, ImageTexture& tex, const std::vector<double>& values, std::int64_t rows,
+                     std::int64_t cols, bool overlay, const ConvPreview& p, float side) {
+  const bool textures = image_texture_api() != nullptr;
+  int w = 0, h = 0;
+  ImGui::BeginGroup();
+  ImGui::TextUnformatted(title);
+  if (textures && (textures_stale_ || !tex.valid())) {
+    const auto px = grey_pixels(values, rows, cols, 512, w, h);
+    tex.set(w, h, px.data());
+  }
+  const float scale = side / float(std::max(rows, cols));
+  const ImVec2 size(float(cols) * scale, float(rows) * scale);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  if (textures && tex.valid()) {
+    ImGui::Image(tex.id(), size);
+  } else {  // no renderer textures (tests): coarse rectangles
+    const auto px = grey_pixels(values, rows, cols, 64, w, h);
+    const float cw = size.x / float(std::max(w, 1)), ch = size.y / float(std::max(h, 1));
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        dl->AddRectFilled(ImVec2(at.x + x * cw, at.y + y * ch), ImVec2(at.x + (x + 1) * cw, at.y + (y + 1) * ch),
+                          ImU32(px[std::size_t(y * w + x)]));
+    ImGui::Dummy(size);
+  }
+  if (overlay) {  // the chosen block's output tile (green) and input tile with its halo (amber)
+    const ConvGeometry& g = p.setup.g;
+    const float r = float(g.mask_width / 2);
+    const float x0 = float(block_x_ * g.tile_x), y0 = float(block_y_ * g.tile_y);
+    auto rect = [&](float a, float b, float c, float d, const ImVec4& col) {
+      dl->AddRect(ImVec2(at.x + std::max(0.f, a) * scale, at.y + std::max(0.f, b) * scale),
+                  ImVec2(at.x + std::min(float(cols), c) * scale, at.y + std::min(float(rows), d) * scale),
+                  ImGui::GetColorU32(col), 0.f, 0, theme().px(2));
+    };
+    rect(x0 - r, y0 - r, x0 + g.tile_x + r, y0 + g.tile_y + r, theme().colors().lesson);
+    rect(x0, y0, x0 + g.tile_x, y0 + g.tile_y, theme().colors().ok);
+  }
+  ImGui::EndGroup();
+}
+
+void ConvView::signals(const ConvPreview& p) {
+  const Theme& t = theme();
+  const float avail = ImGui::GetContentRegionAvail().x;
+  if (p.dims == 2) {
+    std::vector<double> in(p.input.f32.begin(), p.input.f32.end());
+    const float side = std::min(t.px(250), (avail - t.px(80)) / 4);
+    ImGui::BeginGroup();
+    SectionTitle("Input and output");
+    image(("input " + std::to_string(p.input.cols) + " x " + std::to_string(p.input.rows) + " (" + p.input.kind + ")").c_str(),
+          input_tex_, in, p.input.rows, p.input.cols, true, p, side);
+    ImGui::SameLine(0, t.px(40));
+    image(("output: " + p.output_source).c_str(), output_tex_, p.output.values, p.output.rows, p.output.cols, false, p, side);
+    TextDim("amber: the block's input tile (with halo), green: its output tile", false);
+    ImGui::EndGroup();
+    return;
+  }
+  SectionTitle("Input and output");
+  const int points = 256;
+  std::vector<double> in(p.input.f32.begin(), p.input.f32.end());
+  const std::vector<float> a = plot_samples(in, points), b = plot_samples(p.output.values, points);
+  const std::string first = "first " + std::to_string(a.size()) + " of " + std::to_string(in.size()) + " samples";
+  const float w = (avail - t.px(20)) / 2;  // side by side, like the 2D images
+  ImGui::PlotLines("##in", a.data(), int(a.size()), 0, ("input (" + p.input.kind + "), " + first).c_str(), FLT_MAX,
+                   FLT_MAX, ImVec2(w, t.px(90)));
+  ImGui::SameLine(0, t.px(20));
+  ImGui::PlotLines("##out", b.data(), int(b.size()), 0, ("output: " + p.output_source).c_str(), FLT_MAX, FLT_MAX,
+                   ImVec2(w, t.px(90)));
+}
+
+void ConvView::tile_map(const ConvPreview& p) {
+  const Theme& t = theme();
+  const ConvGeometry& g = p.setup.g;
+  SectionTitle("Tile map: what each thread of a block does");
+  ImGui::SetNextItemWidth(t.px(150));
+  ImGui::SliderInt("block x", &block_x_, 0, int(g.grid_x - 1));
+  if (g.dims == 2) {
+    ImGui::SameLine(0, t.px(20));
+    ImGui::SetNextItemWidth(t.px(150));
+    ImGui::SliderInt("block y", &block_y_, 0, int(g.grid_y - 1));
+  }
+  ImGui::SameLine(0, t.px(20));
+  if (ImGui::SmallButton("an internal block")) {
+    block_x_ = int(std::min<std::int64_t>(1, g.grid_x - 1));
+    block_y_ = int(std::min<std::int64_t>(1, g.grid_y - 1));
+  }
+  const std::vector<sim::ConvThreadRole> roles = sim::conv_tile_map(g, block_x_, block_y_);
+  int internal = 0, halo = 0, ghost = 0, computing = 0, loads = 0;
+  for (const auto& r : roles) {
+    internal += r.load == sim::ConvLoad::Internal;
+    halo += r.load == sim::ConvLoad::Halo;
+    ghost += r.load == sim::ConvLoad::Ghost;
+    computing += r.computes;
+    loads += r.loads;
+  }
+  legend_item(role_color(sim::ConvLoad::Internal), ("internal load " + std::to_string(internal)).c_str());
+  legend_item(role_color(sim::ConvLoad::Halo), ("halo load " + std::to_string(halo)).c_str());
+  ImGui::NewLine();
+  legend_item(role_color(sim::ConvLoad::Ghost), ("ghost cell: 0, no load " + std::to_string(ghost)).c_str());
+  legend_item(role_color(sim::ConvLoad::None), "no shared load");
+  ImGui::NewLine();
+  TextDim(std::to_string(computing) + " of " + std::to_string(g.threads()) + " threads compute (white dot), " +
+          std::to_string(loads) + " global loads into shared memory; a ring marks threads that write an output inside the array." +
+          (g.dims == 1 ? " One row per warp." : ""), true);
+  // 1D blocks: one warp (32 threads) per row; 2D: block_y rows of block_x threads.
+  const int cols = g.dims == 1 ? std::min(32, g.block_x) : g.block_x;
+  const int rows = (g.threads() + cols - 1) / cols;
+  const float cell = std::clamp(std::min((ImGui::GetContentRegionAvail().x - t.px(10)) / float(cols),
+                                         t.px(300) / float(rows)), t.px(4), t.px(26));
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (int k = 0; k < g.threads(); ++k) {
+    const auto& r = roles[std::size_t(k)];
+    const float x = at.x + float(k % cols) * cell, y = at.y + float(k / cols) * cell;
+    dl->AddRectFilled(ImVec2(x + 1, y + 1), ImVec2(x + cell - 1, y + cell - 1), role_color(r.load));
+    if (r.computes) dl->AddCircleFilled(ImVec2(x + cell / 2, y + cell / 2), std::max(1.5f, cell * 0.16f), IM_COL32_WHITE);
+    if (r.writes && cell >= t.px(10))
+      dl->AddCircle(ImVec2(x + cell / 2, y + cell / 2), cell * 0.32f, ImGui::GetColorU32(t.colors().ok), 0, t.px(1.5f));
+  }
+  ImGui::Dummy(ImVec2(float(cols) * cell, float(rows) * cell));
+  if (ImGui::IsItemHovered()) {
+    const ImVec2 m = ImGui::GetMousePos();
+    const int k = int((m.y - at.y) / cell) * cols + int((m.x - at.x) / cell);
+    if (k >= 0 && k < g.threads()) {
+      const auto& r = roles[std::size_t(k)];
+      const char* what = r.load == sim::ConvLoad::Internal ? "loads an internal element"
+                         : r.load == sim::ConvLoad::Halo  ? "loads a halo element"
+                         : r.load == sim::ConvLoad::Ghost ? "stores 0 for a ghost cell"
+                                                          : "loads nothing into shared memory";
+      ImGui::SetTooltip("thread %d (warp %d, lane %d; tx %d, ty %d): %s%s", k, k / 32, k % 32, k % g.block_x,
+                        k / g.block_x, what, r.computes ? ", computes an output" : ", does not compute");
+    }
+  }
+}
+
+}  // namespace ws::ui

@@ -1,0 +1,403 @@
+// The CS121 atomics lesson: the race, atomics, histograms and filters of "GPUs and CUDA 3: Intrinsics"
+// (CS121 Parallel Computing, Fall 2022), seed /work/shared/seeds/003_156a830321b56386.txt, in teaching
+// order, each followed by its host launcher. Indexing, guards and synchronization are the slides';
+// where a slide's code does not compile today the change is named above the kernel.
+#include <cstdint>
+
+#include "atomics/atomics_launch.hpp"
+#include "reference_atomics.hpp"  // kHistogramBins, kFilterSharedItems, kFilterScanBlock, kFilterScanItems
+
+namespace ws::kernels {
+namespace {
+
+dim3 grid_of(const AtomicsArgs& a) { return dim3(static_cast<unsigned int>(a.grid)); }
+int as_int(std::int64_t n) { return static_cast<int>(n); }  // n <= 2^30
+
+// ---------------------------------------------------------------------------------------------------
+// cs121.race. Seed 003, slide "Race conditions" (raceKernel).
+// Every thread does a plain read-modify-write of one int: threads that read the same old value write
+// the same new one, and their increments are lost. The slide launches <<<1000, 1000>>> and expects
+// 1,000,000; it printed 88. Unguarded as on the slide: the grid is exactly n / blockDim.x blocks.
+__global__ void raceKernel(int* d_a) {
+  *d_a += 1;
+}
+
+/// cs121.race: d_a = 0 (the slide's cudaMemcpy of a = 0), then raceKernel<<<grid, block>>>.
+AtomicsOutcome run_race(const AtomicsArgs& a) {
+  WS_CUDA(cudaMemsetAsync(a.counter, 0, sizeof(int), a.stream));
+  raceKernel<<<grid_of(a), a.block, 0, a.stream>>>(a.counter);
+  WS_LAUNCHED();
+  return {1};
+}
+
+// ---------------------------------------------------------------------------------------------------
+// cs121.atomic_counter. Seed 003, slide "CUDA atomics" (atomicAdd).
+// Changed from race: the increment is atomicAdd(d_a, 1), which reads, adds and writes without
+// interruption from any other thread, so every increment counts. All of them are serialized on one
+// address.
+__global__ void atomicCounterKernel(int* d_a) {
+  atomicAdd(d_a, 1);
+}
+
+AtomicsOutcome run_atomic_counter(const AtomicsArgs& a) {
+  WS_CUDA(cudaMemsetAsync(a.counter, 0, sizeof(int), a.stream));
+  atomicCounterKernel<<<grid_of(a), a.block, 0, a.stream>>>(a.counter);
+  WS_LAUNCHED();
+  return {1};
+}
+
+// ---------------------------------------------------------------------------------------------------
+// cs121.hist_global. Seed 003, slide "Computing a histogram" (hist).
+// A grid-stride loop over the bytes; each one is counted with an atomicAdd on its bin of the 256-bin
+// histogram in global memory. Every thread of the grid contends for the same 256 addresses.
+__global__ void hist_global_k(const unsigned char* vals, int size, int* hist) {
+  int i = threadIdx.x + blockIdx.x * blockDim.x;
+  int stride = blockDim.x * gridDim.x;
+  while (i < size) {
+    atomicAdd(&(hist[vals[i]]), 1);
+    i += stride;
+  }
+}
+
+/// cs121.hist_global: zero the 256 bins, then the kernel.
+AtomicsOutcome run_hist_global(const AtomicsArgs& a) {
+  WS_CUDA(cudaMemsetAsync(a.out, 0, kHistogramBins * sizeof(int), a.stream));
+  hist_global_k<<<grid_of(a), a.block, 0, a.stream>>>(static_cast<const unsigned char*>(a.in), as_int(a.n), static_cast<int*>(a.out));
+  WS_LAUNCHED();
+  return {1};
+}
+
+// ---------------------------------------------------------------------------------------------------
+// cs121.hist_shared. Seed 003, the second slide "Improving performance" (hist with local_hist).
+// Changed from hist_global: each block counts into a private 256-bin histogram in shared memory
+// (shared atomics are faster, and only the block's threads contend), then threads < 256 add the
+// block's bins to the global histogram: one global atomic per bin per block instead of one per byte.
+// Needs blockDim.x >= 256 (threads 0..255 zero and flush the bins; the launch rules enforce it).
+__global__ void hist_shared_k(const unsigned char* vals, int size, int* hist) {
+  // Assume 256 different vals
+  __shared__ int local_hist[256];
+  if (threadIdx.x < 256)
+    local_hist[threadIdx.x] = 0;
+  __syncthreads();
+
+  int i = threadIdx.x + blockIdx.x * blockDim.x;
+  int stride = blockDim.x * gridDim.x;
+  while (i < size) {
+    atomicAdd(&(local_hist[vals[i]]), 1);
+    i += stride;
+  }
+  __syncthreads();
+  if (threadIdx.x < 256)
+    atomicAdd(&(hist[threadIdx.x]), local_hist[threadIdx.x]);
+}
+
+AtomicsOutcome run_hist_shared(const AtomicsArgs& a) {
+  WS_CUDA(cudaMemsetAsync(a.out, 0, kHistogramBins * sizeof(int), a.stream));
+  hist_shared_k<<<grid_of(a), a.block, 0, a.stream>>>(static_cast<const unsigned char*>(a.in), as_int(a.n), static_cast<int*>(a.out));
+  WS_LAUNCHED();
+  return {1};
+}
+
+// ---------------------------------------------------------------------------------------------------
+// cs121.hist_shared_vec. Beyond the slide (seed 003 stops at hist_shared): the tuned form.
+// Changed from hist_shared: each thread reads 16 bytes with one uint4 load per pass (one load
+// instruction per 16 bytes instead of one per byte), and each warp counts into its own 256 shared bins
+// (dynamic shared memory, blockDim.x / 32 x 256 ints), so warps never contend with each other; threads
+// < 256 add the warps' bins and do one global atomicAdd per bin. The last size % 16 bytes are counted
+// one by one by block 0. The input must be 16-byte aligned (cudaMalloc's is).
+__global__ void hist_shared_vec_k(const unsigned char* vals, int size, int* hist) {
+  extern __shared__ int warp_hist[];
+  const int warps = blockDim.x / 32;
+  for (int j = threadIdx.x; j < warps * 256; j += blockDim.x)
+    warp_hist[j] = 0;
+  __syncthreads();
+
+  int* mine = warp_hist + (threadIdx.x / 32) * 256;
+  const int chunks = size / 16;
+  const uint4* vals16 = reinterpret_cast<const uint4*>(vals);
+  for (int c = threadIdx.x + blockIdx.x * blockDim.x; c < chunks; c += blockDim.x * gridDim.x) {
+    const uint4 q = vals16[c];
+    const unsigned int words[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      atomicAdd(&mine[words[k] & 0xff], 1);
+      atomicAdd(&mine[(words[k] >> 8) & 0xff], 1);
+      atomicAdd(&mine[(words[k] >> 16) & 0xff], 1);
+      atomicAdd(&mine[words[k] >> 24], 1);
+    }
+  }
+  if (blockIdx.x == 0 && threadIdx.x < size % 16)
+    atomicAdd(&mine[vals[chunks * 16 + threadIdx.x]], 1);
+  __syncthreads();
+
+  if (threadIdx.x < 256) {
+    int sum = 0;
+    for (int w = 0; w < warps; ++w)
+      sum += warp_hist[w * 256 + threadIdx.x];
+    atomicAdd(&hist[threadIdx.x], sum);
+  }
+}
+
+AtomicsOutcome run_hist_shared_vec(const AtomicsArgs& a) {
+  WS_CUDA(cudaMemsetAsync(a.out, 0, kHistogramBins * sizeof(int), a.stream));
+  const std::size_t shared = std::size_t(a.block / 32) * kHistogramBins * sizeof(int);
+  hist_shared_vec_k<<<grid_of(a), a.block, shared, a.stream>>>(static_cast<const unsigned char*>(a.in), as_int(a.n), static_cast<int*>(a.out));
+  WS_LAUNCHED();
+  return {1};
+}
+
+// ---------------------------------------------------------------------------------------------------
+// cs121.filter_global. Seed 003, slide "Aggregation and atomics" (filter_k, global memory atomics).
+// One thread per element: a positive value takes the next output slot with atomicAdd on one global
+// counter. One atomic per kept value on the same address: the slower the more values are kept.
+__global__ void filter_k(int* dst, int* nres, const int* src, int n) {
+  int i = threadIdx.x + blockIdx.x * blockDim.x;
+  if (i < n && src[i] > 0)
+    dst[atomicAdd(nres, 1)] = src[i];
+}
+
+/// Filters: nres = 0, then the kernel.
+AtomicsOutcome run_filter_global(const AtomicsArgs& a) {
+  WS_CUDA(cudaMemsetAsync(a.counter, 0, sizeof(int), a.stream));
+  filter_k<<<grid_of(a), a.block, 0, a.stream>>>(static_cast<int*>(a.out), a.counter, static_cast<const int*>(a.in), as_int(a.n));
+  WS_LAUNCHED();
+  return {1};
+}
+
+// ---------------------------------------------------------------------------------------------------
+// cs121.filter_shared. Seed 003, slide "Aggregation and atomics" (filter_shared_k, shared memory atomics).
+// Changed from filter_global: per round of blockDim.x values, kept values count themselves with
+// atomicAdd on the shared l_n (their slot within the block), thread 0 reserves l_n slots with one
+// global atomicAdd (l_n becomes the block's base), and each kept value goes to base + slot.
+// NPER_THREAD = kFilterSharedItems (8; the slide does not give its value).
+template <int NPER_THREAD>
+__global__ void filter_shared_k(int* dst, int* nres, const int* src, int n) {
+  __shared__ int l_n;
+  int i = blockIdx.x * (NPER_THREAD * blockDim.x) + threadIdx.x;
+
+  for (int iter = 0; iter < NPER_THREAD; iter++) {
+    // zero the counter
+    if (threadIdx.x == 0)
+      l_n = 0;
+    __syncthreads();
+
+    // get the value, evaluate the predicate, and increment the counter if needed
+    int d, pos;
+
+    if (i < n) {
+      d = src[i];
+      if (d > 0)
+        pos = atomicAdd(&l_n, 1);
+    }
+    __syncthreads();
+
+    // leader increments the global counter
+    if (threadIdx.x == 0)
+      l_n = atomicAdd(nres, l_n);
+    __syncthreads();
+
+    // threads with true predicates write their elements
+    if (i < n && d > 0) {
+      pos += l_n;  // increment local pos by global counter
+      dst[pos] = d;
+    }
+    __syncthreads();
+
+    i += blockDim.x;
+  }
+}
+
+AtomicsOutcome run_filter_shared(const AtomicsArgs& a) {
+  WS_CUDA(cudaMemsetAsync(a.counter, 0, sizeof(int), a.stream));
+  filter_shared_k<kFilterSharedItems><<<grid_of(a), a.block, 0, a.stream>>>(static_cast<int*>(a.out), a.counter,
+                                                                            static_cast<const int*>(a.in), as_int(a.n));
+  WS_LAUNCHED();
+  return {1};
+}
+
+// ---------------------------------------------------------------------------------------------------
+// cs121.filter_warp_agg. Seed 003, slide "Warp-aggregated filtering" (atomicAggInc, filter_k).
+// Changed from filter_global: the kept lanes of a warp elect a leader, which adds their count to the
+// counter with one atomicAdd and broadcasts the old value; each lane adds the number of kept lanes
+// below it. One atomic per warp instead of one per kept value.
+// Today's forms (README errata): __ballot(1) -> __ballot_sync(__activemask(), 1), __shfl(res, leader)
+// -> __shfl_sync(mask, res, leader), lane_id = threadIdx.x % 32 (undeclared on the slide), and
+// `1u << lane_id` (the slide's `1 << 31` overflows an int). The slide's filter_k uses a global nres; it
+// is a parameter here.
+__device__ int atomicAggInc(int* ctr) {
+  // mask of active lanes
+  unsigned int mask = __ballot_sync(__activemask(), 1);
+
+  // select the leader
+  int leader = __ffs(mask) - 1;
+  int lane_id = threadIdx.x % 32;
+
+  // leader does the update
+  int res;
+  if (lane_id == leader)
+    res = atomicAdd(ctr, __popc(mask));
+
+  // broadcast result
+  res = __shfl_sync(mask, res, leader);
+
+  // each thread computes its own value
+  return res + __popc(mask & ((1u << lane_id) - 1));
+}
+
+__global__ void filter_warp_agg_k(int* dst, int* nres, const int* src, int n) {
+  int i = threadIdx.x + blockIdx.x * blockDim.x;
+  if (i >= n)
+    return;
+  if (src[i] > 0)
+    dst[atomicAggInc(nres)] = src[i];
+}
+
+AtomicsOutcome run_filter_warp_agg(const AtomicsArgs& a) {
+  WS_CUDA(cudaMemsetAsync(a.counter, 0, sizeof(int), a.stream));
+  filter_warp_agg_k<<<grid_of(a), a.block, 0, a.stream>>>(static_cast<int*>(a.out), a.counter, static_cast<const int*>(a.in), as_int(a.n));
+  WS_LAUNCHED();
+  return {1};
+}
+
+// ---------------------------------------------------------------------------------------------------
+// cs121.filter_scan. Seed 003, slide "Aggregation and atomics": "Scan based filtering using Thrust's
+// copy_if()" (the slide gives no code; this kernel is ours).
+// Changed from the atomic filters: a value's output slot is the number of kept values before it, a scan
+// of the predicate, so the output keeps the input order and no atomic touches the data path. One pass:
+// each block takes the next tile of 256 x 16 values (a tile counter hands tiles out in launch order),
+// ranks its kept values with warp ballots and a scan of the 128 (row, warp) counts, and finds how many
+// values all earlier tiles kept with a decoupled look-back (Merrill and Garland 2016) over a status
+// word per tile: flag (0 none, 1 tile count, 2 inclusive prefix) in the high 32 bits, value in the low.
+constexpr unsigned int kFlagNone = 0, kFlagAggregate = 1, kFlagPrefix = 2;
+
+__device__ __forceinline__ void publish(unsigned long long* status, unsigned int flag, unsigned int value) {
+  *reinterpret_cast<volatile unsigned long long*>(status) = (static_cast<unsigned long long>(flag) << 32) | value;
+}
+
+template <int BLOCK, int ITEMS>
+__global__ void __launch_bounds__(BLOCK) filter_scan_k(int* dst, int* nres, const int* src, int n,
+                                                       unsigned long long* status, unsigned int* tile_counter,
+                                                       unsigned int num_tiles) {
+  constexpr int WARPS = BLOCK / 32;
+  __shared__ unsigned int cnt[ITEMS * WARPS];  // kept per (row, warp), then their exclusive prefix
+  __shared__ unsigned int s_tile, s_offset;
+  if (threadIdx.x == 0) s_tile = atomicAdd(tile_counter, 1u);  // a tile's predecessors have all started
+  __syncthreads();
+  const unsigned int tile = s_tile;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const long long base = static_cast<long long>(tile) * BLOCK * ITEMS;
+
+  int v[ITEMS];
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {  // striped: row k of the tile, coalesced per warp
+    const long long i = base + k * BLOCK + threadIdx.x;
+    v[k] = i < n ? src[i] : 0;        // 0 is not kept
+  }
+  unsigned int ballot[ITEMS];
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    ballot[k] = __ballot_sync(0xffffffffu, v[k] > 0);
+    if (lane == 0) cnt[k * WARPS + warp] = __popc(ballot[k]);
+  }
+  __syncthreads();
+
+  if (warp == 0) {
+    // Exclusive scan of the ITEMS * WARPS counts, PER consecutive counts per lane.
+    constexpr int PER = ITEMS * WARPS / 32;
+    unsigned int c[PER], sum = 0;
+#pragma unroll
+    for (int q = 0; q < PER; ++q) {
+      c[q] = cnt[lane * PER + q];
+      sum += c[q];
+    }
+    unsigned int incl = sum;
+#pragma unroll
+    for (int d = 1; d < 32; d *= 2) {
+      const unsigned int t = __shfl_up_sync(0xffffffffu, incl, d);
+      if (lane >= d) incl += t;
+    }
+    unsigned int run = incl - sum;
+#pragma unroll
+    for (int q = 0; q < PER; ++q) {
+      cnt[lane * PER + q] = run;
+      run += c[q];
+    }
+    const unsigned int total = __shfl_sync(0xffffffffu, incl, 31);
+
+    // Decoupled look-back: lane l reads the status of tile (window - l); walk back 32 tiles at a time
+    // until some tile in the window has its inclusive prefix.
+    unsigned int exclusive = 0;
+    if (tile == 0) {
+      if (lane == 0) publish(&status[0], kFlagPrefix, total);
+    } else {
+      if (lane == 0) publish(&status[tile], kFlagAggregate, total);
+      long long window = static_cast<long long>(tile) - 1;
+      while (true) {
+        const long long idx = window - lane;
+        unsigned long long s;
+        do {
+          s = idx >= 0 ? *reinterpret_cast<volatile unsigned long long*>(&status[idx])
+                       : (static_cast<unsigned long long>(kFlagPrefix) << 32);  // before tile 0: prefix 0
+        } while (__any_sync(0xffffffffu, (s >> 32) == kFlagNone));
+        const unsigned int prefix_lanes = __ballot_sync(0xffffffffu, (s >> 32) == kFlagPrefix);
+        const int stop = prefix_lanes ? __ffs(prefix_lanes) - 1 : 31;  // nearest tile with a prefix
+        unsigned int val = lane <= stop ? static_cast<unsigned int>(s) : 0u;
+#pragma unroll
+        for (int d = 16; d > 0; d /= 2) val += __shfl_xor_sync(0xffffffffu, val, d);
+        exclusive += val;
+        if (prefix_lanes) break;
+        window -= 32;
+      }
+      if (lane == 0) publish(&status[tile], kFlagPrefix, exclusive + total);
+    }
+    if (lane == 0) {
+      s_offset = exclusive;
+      if (tile == num_tiles - 1) *nres = static_cast<int>(exclusive + total);
+    }
+  }
+  __syncthreads();
+
+  const unsigned int offset = s_offset;
+  const unsigned int below = (1u << lane) - 1u;
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k)
+    if (v[k] > 0) dst[offset + cnt[k * WARPS + warp] + __popc(ballot[k] & below)] = v[k];
+}
+
+unsigned int scan_tiles(std::int64_t n) {
+  const std::int64_t tile = std::int64_t(kFilterScanBlock) * kFilterScanItems;
+  return static_cast<unsigned int>((n + tile - 1) / tile);
+}
+
+/// Scratch of filter_scan: the tile counter (padded to 256 bytes), then one status word per tile.
+std::size_t filter_scan_scratch(std::int64_t n) { return 256 + std::size_t(scan_tiles(n)) * sizeof(unsigned long long); }
+
+AtomicsOutcome run_filter_scan(const AtomicsArgs& a) {
+  const unsigned int tiles = scan_tiles(a.n);
+  if (a.scratch_bytes < filter_scan_scratch(a.n)) throw std::runtime_error("cs121.filter_scan: scratch buffer too small");
+  auto* counter = static_cast<unsigned int*>(a.scratch);
+  auto* status = reinterpret_cast<unsigned long long*>(static_cast<char*>(a.scratch) + 256);
+  WS_CUDA(cudaMemsetAsync(a.scratch, 0, filter_scan_scratch(a.n), a.stream));
+  filter_scan_k<kFilterScanBlock, kFilterScanItems><<<tiles, kFilterScanBlock, 0, a.stream>>>(
+      static_cast<int*>(a.out), a.counter, static_cast<const int*>(a.in), as_int(a.n), status, counter, tiles);
+  WS_LAUNCHED();
+  return {1};
+}
+
+}  // namespace
+
+std::vector<AtomicsLauncherEntry> cs121_atomics_launchers() {
+  return {
+      {"cs121.race", run_race, nullptr},
+      {"cs121.atomic_counter", run_atomic_counter, nullptr},
+      {"cs121.hist_global", run_hist_global, nullptr},
+      {"cs121.hist_shared", run_hist_shared, nullptr},
+      {"cs121.hist_shared_vec", run_hist_shared_vec, nullptr},
+      {"cs121.filter_global", run_filter_global, nullptr},
+      {"cs121.filter_shared", run_filter_shared, nullptr},
+      {"cs121.filter_warp_agg", run_filter_warp_agg, nullptr},
+      {"cs121.filter_scan", run_filter_scan, filter_scan_scratch},
+  };
+}
+
+}  // namespace ws::kernels

@@ -1,0 +1,223 @@
+// A single-pass scan with decoupled look-back, after D. Merrill and M. Garland, "Single-pass Parallel
+// Prefix Scan with Decoupled Look-back" (NVIDIA technical report NVR-2016-002, 2016). Written for this
+// project from the paper's description; the sim model in app/core/sim/models_scan.cpp follows it.
+#include <cuda/atomic>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "scan/scan_launch.hpp"
+
+namespace ws::kernels {
+namespace {
+
+// Tile status words: the flag in the high 32 bits, the value's bits in the low 32, so one 64-bit store
+// publishes both and a reader can never see a flag without its value.
+constexpr unsigned long long kInvalid = 0, kAggregate = 1ull << 32, kPrefix = 2ull << 32;
+constexpr int kRows = 4, kVec = 4;  // a thread's 16 elements: 4 rows of one 128-bit vector each
+
+__device__ unsigned bits_of(int v) { return static_cast<unsigned>(v); }
+__device__ unsigned bits_of(float v) { return __float_as_uint(v); }
+template <typename T> __device__ T from_bits(unsigned b);
+template <> __device__ int from_bits<int>(unsigned b) { return static_cast<int>(b); }
+template <> __device__ float from_bits<float>(unsigned b) { return __uint_as_float(b); }
+
+template <typename T> struct Vec4;
+template <> struct Vec4<int> { using type = int4; };
+template <> struct Vec4<float> { using type = float4; };
+
+using StatusRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+
+__device__ void publish(unsigned long long* status, unsigned tile, unsigned long long flag, unsigned bits) {
+  StatusRef(status[tile]).store(flag | bits, cuda::memory_order_relaxed);
+}
+__device__ unsigned long long peek(unsigned long long* status, long long tile) {
+  return StatusRef(status[tile]).load(cuda::memory_order_relaxed);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// scan.decoupled_lookback. Merrill and Garland (2016), "Single-pass Parallel Prefix Scan with
+// Decoupled Look-back". Changed from the hierarchical scan: one launch, every element read once and
+// written once. Each block takes the next tile number from a counter (so every tile it waits for has
+// already started), loads its 4 rows of blockDim x 4 elements with 128-bit loads, scans them in
+// registers and warp shuffles, publishes its tile total at once (AGGREGATE), then warp 0 looks back
+// over the 32 preceding tiles at a time, adding their published values up to the nearest one that has
+// published its inclusive prefix (PREFIX). The tile then publishes its own inclusive prefix.
+template <typename T, int BLOCK>
+__global__ void __launch_bounds__(BLOCK) lookback_scan(const T* x, T* y, long long n, bool exclusive,
+                                                       unsigned long long* status, unsigned* tile_counter) {
+  constexpr int W = BLOCK / 32, TILE = BLOCK * kRows * kVec;
+  using V = typename Vec4<T>::type;
+  __shared__ T warp_total[kRows * W];
+  __shared__ T warp_prefix[kRows * W];
+  __shared__ T tile_aggregate, tile_prefix;
+  __shared__ unsigned tile_s;
+  const int t = threadIdx.x, lane = t & 31, w = t >> 5;
+  const unsigned full = 0xffffffffu;
+
+  if (t == 0) tile_s = atomicAdd(tile_counter, 1u);
+  __syncthreads();
+  const unsigned tile = tile_s;
+  const long long base = static_cast<long long>(tile) * TILE;
+
+  // Load: row k of the tile is blockDim x 4 consecutive elements; thread t holds 4 of them.
+  T v[kRows][kVec];
+  if (base + TILE <= n) {
+#pragma unroll
+    for (int k = 0; k < kRows; ++k) {
+      const V q = reinterpret_cast<const V*>(x + base + static_cast<long long>(k) * BLOCK * kVec)[t];
+      v[k][0] = q.x; v[k][1] = q.y; v[k][2] = q.z; v[k][3] = q.w;
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < kRows; ++k)
+#pragma unroll
+      for (int e = 0; e < kVec; ++e) {
+        const long long i = base + static_cast<long long>(k) * BLOCK * kVec + t * kVec + e;
+        v[k][e] = i < n ? x[i] : T(0);
+      }
+  }
+
+  // Thread sums, then inclusive warp scans of them (Kogge-Stone over the 32 lanes), four rows at once.
+  T s[kRows];
+#pragma unroll
+  for (int k = 0; k < kRows; ++k) {
+    s[k] = v[k][0];
+#pragma unroll
+    for (int e = 1; e < kVec; ++e) s[k] = s[k] + v[k][e];
+  }
+#pragma unroll
+  for (int off = 1; off < 32; off *= 2) {
+#pragma unroll
+    for (int k = 0; k < kRows; ++k) {
+      const T o = __shfl_up_sync(full, s[k], off);
+      if (lane >= off) s[k] = o + s[k];
+    }
+  }
+  if (lane == 31)
+#pragma unroll
+    for (int k = 0; k < kRows; ++k) warp_total[k * W + w] = s[k];
+  __syncthreads();
+
+  if (w == 0) {
+    // The 4 x W warp totals in tile order, scanned by one thread: each warp's exclusive prefix.
+    if (lane == 0) {
+      T running = warp_total[0];
+      warp_prefix[0] = T(0);
+      for (int q = 1; q < kRows * W; ++q) {
+        warp_prefix[q] = running;
+        running = running + warp_total[q];
+      }
+      tile_aggregate = running;
+    }
+    __syncwarp();
+    const T aggregate = tile_aggregate;
+    T exclusive_prefix = T(0);
+    if (tile == 0) {
+      if (lane == 0) publish(status, 0, kPrefix, bits_of(aggregate));
+    } else {
+      if (lane == 0) publish(status, tile, kAggregate, bits_of(aggregate));
+      // Look back a warp-wide window at a time: lane l reads tile (start - l).
+      long long start = static_cast<long long>(tile) - 1;
+      while (true) {
+        const long long p = start - lane;
+        unsigned long long st;
+        do {
+          st = p >= 0 ? peek(status, p) : kPrefix;  // never summed: tile 0 always holds a PREFIX first
+        } while (__any_sync(full, (st & 0xffffffff00000000ull) == kInvalid));
+        const unsigned prefix_lanes = __ballot_sync(full, (st & 0xffffffff00000000ull) == kPrefix);
+        const int stop = prefix_lanes ? __ffs(prefix_lanes) - 1 : 31;  // nearest tile with a PREFIX
+        T val = lane <= stop ? from_bits<T>(static_cast<unsigned>(st)) : T(0);
+#pragma unroll
+        for (int off = 16; off > 0; off /= 2) val = val + __shfl_down_sync(full, val, off);
+        exclusive_prefix = __shfl_sync(full, val, 0) + exclusive_prefix;
+        if (prefix_lanes) break;
+        start -= 32;
+      }
+      if (lane == 0) publish(status, tile, kPrefix, bits_of(exclusive_prefix + aggregate));
+    }
+    if (lane == 0) tile_prefix = exclusive_prefix;
+  }
+  __syncthreads();
+
+  // Each element's prefix: the tile's, the warp's, the lane's (the lane before it in the warp scan),
+  // then a serial walk over the thread's 4 values.
+  const T tp = tile_prefix;
+  T out[kRows][kVec];
+#pragma unroll
+  for (int k = 0; k < kRows; ++k) {
+    T p = tp + warp_prefix[k * W + w];
+    const T before = __shfl_up_sync(full, s[k], 1);
+    if (lane > 0) p = p + before;
+#pragma unroll
+    for (int e = 0; e < kVec; ++e) {
+      const T incl = p + v[k][e];
+      out[k][e] = exclusive ? p : incl;
+      p = incl;
+    }
+  }
+  if (base + TILE <= n) {
+#pragma unroll
+    for (int k = 0; k < kRows; ++k) {
+      V q;
+      q.x = out[k][0]; q.y = out[k][1]; q.z = out[k][2]; q.w = out[k][3];
+      reinterpret_cast<V*>(y + base + static_cast<long long>(k) * BLOCK * kVec)[t] = q;
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < kRows; ++k)
+#pragma unroll
+      for (int e = 0; e < kVec; ++e) {
+        const long long i = base + static_cast<long long>(k) * BLOCK * kVec + t * kVec + e;
+        if (i < n) y[i] = out[k][e];
+      }
+  }
+}
+
+long long tiles_of(std::int64_t n, int block) { return (n + block * kRows * kVec - 1) / (block * kRows * kVec); }
+
+// Scratch: the tile counter (16 bytes, keeps the status words 16-byte aligned), then one status word per tile.
+std::size_t lookback_scratch(std::int64_t n, int block, DType) {
+  return 16 + static_cast<std::size_t>(tiles_of(n, block)) * sizeof(unsigned long long);
+}
+
+template <typename T, int BLOCK>
+void launch_block(const ScanArgs& a, long long tiles) {
+  auto* counter = static_cast<unsigned*>(a.scratch);
+  auto* status = reinterpret_cast<unsigned long long*>(static_cast<char*>(a.scratch) + 16);
+  lookback_scan<T, BLOCK><<<static_cast<unsigned>(tiles), BLOCK, 0, a.stream>>>(
+      static_cast<const T*>(a.in), static_cast<T*>(a.out), a.n, a.exclusive, status, counter);
+  WS_LAUNCHED();
+}
+
+template <typename T>
+int run_lookback(const ScanArgs& a) {
+  const long long tiles = tiles_of(a.n, a.block);
+  if (lookback_scratch(a.n, a.block, a.type) > a.scratch_bytes) throw std::runtime_error("scan.decoupled_lookback: scratch too small");
+  if (reinterpret_cast<std::uintptr_t>(a.in) % 16 || reinterpret_cast<std::uintptr_t>(a.out) % 16)
+    throw std::runtime_error("scan.decoupled_lookback: input and output must be 16-byte aligned");
+  // Every tile status starts INVALID and the tile counter at 0.
+  WS_CUDA(cudaMemsetAsync(a.scratch, 0, lookback_scratch(a.n, a.block, a.type), a.stream));
+  switch (a.block) {
+    case 128: launch_block<T, 128>(a, tiles); break;
+    case 256: launch_block<T, 256>(a, tiles); break;
+    case 512: launch_block<T, 512>(a, tiles); break;
+    default: throw std::runtime_error("scan.decoupled_lookback: block must be 128, 256 or 512, got " + std::to_string(a.block));
+  }
+  return 1;
+}
+
+template <ScanLauncher ForInt, ScanLauncher ForFloat>
+int by_type(const ScanArgs& a) {
+  return a.type == DType::Int32 ? ForInt(a) : ForFloat(a);
+}
+
+}  // namespace
+
+std::vector<ScanLauncherEntry> lookback_scan_launchers() {
+  return {{"scan.decoupled_lookback", by_type<run_lookback<int>, run_lookback<float>>, lookback_scratch}};
+}
+
+}  // namespace ws::kernels

@@ -15,9 +15,8 @@
 
 namespace ws::cli {
 
-namespace {
 /// The variant ids `which` names: "all", a lesson id, a pattern, or comma-separated ids. "" error or one line.
-std::string select(const std::string& which, std::vector<std::string>& ids) {
+std::string select_variants(const std::string& which, std::vector<std::string>& ids) {
   if (which == "all") {
     for (const auto& v : all_variants()) ids.push_back(v.id);
     return "";
@@ -36,6 +35,8 @@ std::string select(const std::string& which, std::vector<std::string>& ids) {
   }
   return ids.empty() ? "--variants names nothing" : "";
 }
+namespace {
+
 /// Stores the trace of block 0 of each traceable variant of `ids` on n random int32 elements with its
 /// default block: recorded on the GPU and compared with the model (cuda), or the model's (sim).
 /// Returns the number of GPU traces that could not be recorded or differ from the model.
@@ -87,7 +88,7 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
     return kBadRequest;
   }
   std::vector<std::string> ids;
-  std::string err = select(which, ids);
+  std::string err = select_variants(which, ids);
   RunRequest probe;
   PreparedRun shared;  // one input for every variant: generated (or read) once
   if (err.empty()) err = to_request(o, ids.front(), probe);

@@ -49,6 +49,19 @@ int cmd_metrics(bool json);
 /// The metrics block of `run`'s human output (cmd_metrics.cpp).
 std::string human_metrics(const KernelMetrics& m);
 
+/// The variant ids `which` names: "all", a lesson id, or comma-separated ids. Returns "" or one line.
+std::string select_variants(const std::string& which, std::vector<std::string>& ids);
+
+/// Options of `sweep` besides the run options (n comes from the range).
+struct SweepOptions {
+  std::string variants = "all";
+  int from_log2 = 10, to_log2 = 28;
+  std::string report_path, title;
+};
+/// Runs a size sweep (sweep.hpp): a table by variant and n, or --json (the sweep object), or --csv
+/// (one row per run); --report also writes a report holding the sweep. Exit codes as for report.
+int cmd_sweep(const SweepOptions& s, const RunOptions& o, bool json, bool csv);
+
 // Formatting (format.cpp)
 std::string human_run(const RunResult& r);
 std::string csv_header();

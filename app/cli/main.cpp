@@ -87,6 +87,18 @@ int main(int argc, char** argv) {
                      "also store the step trace of block 0 of every traceable variant, run on N random int32 elements "
                      "with its default block (cuda: recorded on the GPU and compared with the model)");
 
+  SweepOptions sweep_opts;
+  RunOptions sweep_run;
+  auto* sweep = app.add_subcommand("sweep", "run variants at n = 2^from .. 2^to: time and GB/s against n");
+  sweep->add_option("--variants", sweep_opts.variants, "all | a lesson id | reduction | comma-separated ids (default all: every reduction)");
+  sweep->add_option("--from", sweep_opts.from_log2, "smallest n as a power of two (default 10: n = 2^10)");
+  sweep->add_option("--to", sweep_opts.to_log2, "largest n as a power of two (default 28: n = 2^28)");
+  sweep->add_option("--report", sweep_opts.report_path, "also write a report holding the sweep (the GUI's Plots view draws it)");
+  sweep->add_option("--title", sweep_opts.title, "title of the sweep");
+  add_run_options(sweep, sweep_run);
+  sweep->add_flag("--json", json, "one JSON object: the sweep with its runs and the device");
+  sweep->add_flag("--csv", csv, "CSV header and one row per run");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -110,6 +122,13 @@ int main(int argc, char** argv) {
     if (*metrics) return cmd_metrics(json);
     if (*trace) return cmd_trace(trace_variant, trace_opts, block_index, json, with_ops);
     if (*report) return cmd_report(which, opts, out_path, title, json, trace_n);
+    if (*sweep) {
+      if (json && csv) {
+        std::fprintf(stderr, "warpscope-cli: choose one of --json and --csv\n");
+        return kBadRequest;
+      }
+      return cmd_sweep(sweep_opts, sweep_run, json, csv);
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "warpscope-cli: %s\n", e.what());
     return kFailed;

@@ -262,6 +262,10 @@ json report_to_json(const Report& r) {
   j["device"] = device_to_json(r.device);
   j["runs"] = json::array();
   for (const auto& run : r.runs) j["runs"].push_back(run_to_json(run));
+  if (!r.sweeps.empty()) {
+    j["sweeps"] = json::array();
+    for (const auto& s : r.sweeps) j["sweeps"].push_back(sweep_to_json(s));
+  }
   if (!r.traces.empty()) {
     j["traces"] = json::array();
     for (const auto& t : r.traces) j["traces"].push_back(trace_to_store_json(t));
@@ -295,6 +299,18 @@ Report report_from_json(const json& j) {
       throw std::runtime_error("report: run " + std::to_string(i) + ": " + e.what());
     }
     ++i;
+  }
+  if (j.contains("sweeps") && !j["sweeps"].is_null()) {
+    if (!j["sweeps"].is_array()) throw std::runtime_error("report: 'sweeps' must be an array");
+    std::size_t k = 0;
+    for (const auto& s : j["sweeps"]) {
+      try {
+        r.sweeps.push_back(sweep_from_json(s));
+      } catch (const std::exception& e) {
+        throw std::runtime_error("report: sweep " + std::to_string(k) + ": " + e.what());
+      }
+      ++k;
+    }
   }
   if (j.contains("traces")) {
     if (!j["traces"].is_array()) throw std::runtime_error("report: 'traces' must be an array");

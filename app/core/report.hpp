@@ -5,7 +5,8 @@
 //  "device":{"available","name","cc","sm_count","max_threads_per_sm","memory_gib","mem_clock_mhz",
 //            "bus_width_bits","theoretical_gbps","copy_gbps","driver","runtime"} ,
 //  "runs":[ run objects as run_to_json() writes them ],
-//  "traces":[ step traces as trace_to_store_json() writes them ] (optional: GPU recordings)}
+//  "traces":[ step traces as trace_to_store_json() writes them ] (optional: GPU recordings),
+//  "sweeps":[ sweep objects as sweep_to_json() writes them ] (optional; absent in older reports)}
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
@@ -14,6 +15,7 @@
 #include "backend.hpp"
 #include "run_types.hpp"
 #include "sim/trace.hpp"
+#include "sweep.hpp"
 
 namespace ws {
 
@@ -28,6 +30,7 @@ struct Report {
   DeviceInfo device;
   std::vector<RunResult> runs;
   std::vector<Trace> traces;  ///< step traces recorded with the runs (replayed by the step-through views)
+  std::vector<Sweep> sweeps;  ///< size sweeps (sweep.hpp); written only when there are some
 };
 
 /// One run as JSON: variant, lesson, n, type, input, seed, block, grid, backend, device, result,

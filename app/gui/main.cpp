@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
   app.add_option("--variant", o.variant, "variant to select, e.g. epita.reduce3 (selects its lesson)");
   app.add_option("--report", o.report, "report JSON to replay (recorded by warpscope on a GPU)");
   app.add_option("--screenshot", o.screenshot, "render headless (EGL, no X server) to this PNG and exit");
-  app.add_option("--view", o.view, "centre tab to show: results, tree, warps, banks, source, memory, metrics, scan, conv, atomics");
+  app.add_option("--view", o.view, "centre tab to show: results, tree, warps, banks, source, memory, metrics, scan, conv, atomics, compare, plots");
   app.add_option("--block", o.block, "threads per block (0 = the variant's default); the trace covers one block")->check(CLI::Range(0, 1024));
   app.add_option("--input", o.input, "input kind: random, ones, sequence");
   app.add_option("--step", o.step, "trace step the step-through views (tree, warps, banks, source, memory) open at (default: the first)")->check(CLI::Range(0, 100000));
@@ -48,6 +48,13 @@ int main(int argc, char** argv) {
   app.add_option("--font-scale", o.font_scale, "text and layout scale (1 = 20 px text)")->check(CLI::Range(0.5, 4.0));
   app.add_option("--width", o.width, "window / image width in pixels")->check(CLI::Range(320, 8192));
   app.add_option("--height", o.height, "window / image height in pixels")->check(CLI::Range(240, 8192));
+  app.add_flag("--high-contrast", o.high_contrast, "high-contrast colours for projectors (h toggles)");
+  app.add_flag("--focus", o.focus, "presentation: the views alone, full width (f toggles)");
+  app.add_flag("--show-keys", o.show_keys, "open the key help overlay (F1 or ? toggles it)");
+  app.add_option("--live-seconds", o.live_seconds, "with --screenshot: run Live (the compared variants) this many seconds first (needs a GPU)")->check(CLI::Range(0.0, 600.0));
+  app.add_option("--benchmark-frames", o.benchmark_frames, "render N frames headless and print one JSON line of frame timings")->check(CLI::Range(1, 100000));
+  app.add_option("--export-view", o.export_view, "with --screenshot: also write the centre view alone to this PNG (as its PNG button does)");
+  app.add_option("--export-dir", o.export_dir, "folder the CSV and PNG export buttons write to (default: the current folder)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -56,7 +63,7 @@ int main(int argc, char** argv) {
     return fail(2, e.what());
   }
   o.frames_given = app.count("--frames") > 0;
-  const bool headless = !o.screenshot.empty();
+  const bool headless = !o.screenshot.empty() || o.benchmark_frames > 0;
 
   const auto& views = ui::MainWindow::views();
   if (std::find(views.begin(), views.end(), o.view) == views.end()) {
@@ -91,7 +98,13 @@ int main(int argc, char** argv) {
     }
   }
 
+  s.perf.present.high_contrast = o.high_contrast;
+  s.perf.present.focus = o.focus;
+  s.perf.present.show_help = o.show_keys;
+  s.perf.export_dir = o.export_dir;
+
   ui::RunWorker worker([](std::string& error) { return open_cuda_backend(error); });
+  if (o.benchmark_frames > 0) return run_benchmark(s, worker, o);
   return headless ? run_screenshot(s, worker, o) : run_window(s, worker, o);
 }
 

@@ -18,7 +18,20 @@ struct Options {
   bool frames_given = false;   ///< --frames was on the command line (the window then closes by itself)
   float font_scale = 0;  ///< 0 = automatic (1, times the monitor's content scale in a window)
   int width = 1600, height = 900;
+  // Issue 6: presentation, Live in screenshots, the frame benchmark.
+  bool high_contrast = false;    ///< start with the high-contrast theme
+  bool focus = false;            ///< start in focus mode (views only, no browser or parameters)
+  bool show_keys = false;        ///< start with the key help overlay open
+  double live_seconds = 0;       ///< headless: run Live for this long before the screenshot (needs a GPU)
+  int benchmark_frames = 0;      ///< > 0: render this many frames headless and print the timing JSON line
+  std::string export_dir = ".";  ///< where the CSV/PNG export buttons write
+  std::string export_view;       ///< headless: also save the centre view alone (what the PNG buttons save)
 };
+
+/// --benchmark-frames: renders o.benchmark_frames frames headless (after o.frames warm-up frames)
+/// and prints {"frames", "ui_build_ms_median" (NewFrame to Render, CPU), "frame_ms_median" (whole
+/// frame incl. glFinish), "view", "live_points", "sweep_lines", "sweep_points", "compare_rows"}.
+int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o);
 
 /// GLFW + OpenGL 3.3 window until it is closed. Returns the exit status (1 with a line on stderr
 /// when no window can be opened).

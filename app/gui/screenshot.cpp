@@ -1,67 +1,190 @@
 // Headless mode: ImGui with the OpenGL3 backend only (no platform backend: display size and time
-// step are set here), drawn into HeadlessGl's FBO.
+// step are set here), drawn into HeadlessGl's FBO. Also the frame benchmark (--benchmark-frames).
 #include <GL/gl.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <thread>
+#include <vector>
 
 #include "headless.hpp"
 #include "main_window.hpp"
 #include "modes.hpp"
+#include "png_region.hpp"
+#include "registry.hpp"
 #include "theme.hpp"
 
 namespace ws::gui {
 
-int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
-  HeadlessGl gl;
-  if (std::string err = gl.open(o.width, o.height); !err.empty()) {
-    std::fprintf(stderr, "warpscope: headless rendering: %s\n", err.c_str());
-    return 1;
-  }
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;
-  io.DisplaySize = ImVec2(float(o.width), float(o.height));
-  io.DisplayFramebufferScale = ImVec2(1, 1);
-  if (std::string warn = ui::theme().apply(o.font_scale > 0 ? o.font_scale : 1.f); !warn.empty())
-    std::fprintf(stderr, "warpscope: %s\n", warn.c_str());
-  if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
-    std::fprintf(stderr, "warpscope: headless rendering: ImGui's OpenGL 3 loader failed (is libGL.so.1 installed?)\n");
-    ImGui::DestroyContext();
-    return 1;
-  }
-  install_gl_image_textures();
-  // The picture must show the device line, so wait for the worker to open (or fail to open) it.
-  if (!worker.wait_opened(std::chrono::seconds(60)))
-    std::fprintf(stderr, "warpscope: the CUDA device did not open within 60 s; rendering without it\n");
+namespace {
 
-  ui::MainWindow window;
-  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-  for (int i = 0; i < o.frames; ++i) {
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/// The EGL context, ImGui and the main window for a headless session.
+class HeadlessSession {
+ public:
+  /// "" or the error line.
+  std::string open(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
+    if (std::string err = gl_.open(o.width, o.height); !err.empty()) return "headless rendering: " + err;
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(float(o.width), float(o.height));
+    io.DisplayFramebufferScale = ImVec2(1, 1);
+    if (std::string warn = ui::theme().apply(o.font_scale > 0 ? o.font_scale : 1.f); !warn.empty())
+      std::fprintf(stderr, "warpscope: %s\n", warn.c_str());
+    if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
+      ImGui::DestroyContext();
+      return "headless rendering: ImGui's OpenGL 3 loader failed (is libGL.so.1 installed?)";
+    }
+    imgui_ = true;
+    install_gl_image_textures();
+    // The picture must show the device line, so wait for the worker to open (or fail to open) it.
+    if (!worker.wait_opened(std::chrono::seconds(60)))
+      std::fprintf(stderr, "warpscope: the CUDA device did not open within 60 s; rendering without it\n");
+    width_ = o.width, height_ = o.height;
+    (void)s;
+    return "";
+  }
+  ~HeadlessSession() {
+    if (imgui_) {
+      ImGui_ImplOpenGL3_Shutdown();
+      ImGui::DestroyContext();
+    }
+  }
+  /// One frame; returns the UI build time (NewFrame to Render) in ms.
+  double frame(ui::AppState& s, ui::RunWorker& worker) {
+    ImGuiIO& io = ImGui::GetIO();
     ui::MainWindow::exchange(s, worker, reports_dir());
+    apply_presentation(s);
     io.DeltaTime = 1.f / 60.f;
     ImGui_ImplOpenGL3_NewFrame();
+    const auto t0 = Clock::now();
     ImGui::NewFrame();
-    window.draw(s, io.DisplaySize);
+    window_.draw(s, io.DisplaySize);
     ImGui::Render();
-    glViewport(0, 0, o.width, o.height);
+    const double build = ms_since(t0);
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glViewport(0, 0, width_, height_);
     glClearColor(bg.x, bg.y, bg.z, 1.f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (!s.perf.png_request.empty()) handle_png_request(s, width_, height_, 1.f);
+    return build;
   }
-  glFinish();
-  const std::string err = gl.save_png(o.screenshot);
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui::DestroyContext();
+  std::string save(const std::string& path) {
+    glFinish();
+    return gl_.save_png(path);
+  }
+
+ private:
+  HeadlessGl gl_;
+  bool imgui_ = false;
+  int width_ = 0, height_ = 0;
+  ui::MainWindow window_;
+};
+
+void print_messages(const ui::AppState& s) {
   for (const auto& m : s.messages)
     if (m.level != ui::Message::Info) std::fprintf(stderr, "warpscope: %s\n", m.text.c_str());
+}
+
+}  // namespace
+
+int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
+  HeadlessSession h;
+  if (std::string err = h.open(s, worker, o); !err.empty()) {
+    std::fprintf(stderr, "warpscope: %s\n", err.c_str());
+    return 1;
+  }
+  for (int i = 0; i < o.frames; ++i) h.frame(s, worker);
+  if (o.live_seconds > 0) {
+    if (std::string why = ui::why_no_timing(s); !why.empty()) {
+      std::fprintf(stderr, "warpscope: --live-seconds: %s\n", why.c_str());
+    } else {
+      s.perf.live_wanted = true;
+      s.perf.live_variants = ui::chosen_variants(s);
+      const auto t0 = Clock::now();
+      while (ms_since(t0) < o.live_seconds * 1000) {
+        h.frame(s, worker);
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      }
+      std::fprintf(stderr, "warpscope: Live ran %.1f s: %zu launches shown\n", o.live_seconds, s.perf.live.points());
+      h.frame(s, worker);
+    }
+  }
+  if (!o.export_view.empty()) {
+    s.perf.png_request = o.export_view;  // the same request the PNG buttons make, served after the next frame
+    h.frame(s, worker);
+  }
+  const std::string err = h.save(o.screenshot);
+  worker.stop();
+  print_messages(s);
   if (!err.empty()) {
     std::fprintf(stderr, "warpscope: %s\n", err.c_str());
     return 1;
   }
+  return 0;
+}
+
+int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
+  HeadlessSession h;
+  if (std::string err = h.open(s, worker, o); !err.empty()) {
+    std::fprintf(stderr, "warpscope: %s\n", err.c_str());
+    return 1;
+  }
+  // The load the issue names: Compare of every reduction variant, the report's sweep plot, and a
+  // live plot of 10,000 points. Without a GPU the live points are the report's recorded launch
+  // times replayed in a loop (a drawing load, labelled as such, not a measurement).
+  for (const auto& v : all_variants())
+    if (v.pattern == "reduction") s.perf.picked.insert(v.id);
+  const Report& rep = s.shown();
+  std::vector<ui::LivePoint> pts;
+  auto take_samples = [&](const RunResult& r) {
+    for (double ms : r.timing.samples_ms)
+      if (ms > 0 && pts.size() < 10000) pts.push_back(ui::LivePoint{"benchmark load: report samples replayed", 0, ms, r.bytes / (ms * 1e6)});
+  };
+  for (const auto& r : rep.runs) take_samples(r);
+  for (const auto& sw : rep.sweeps)
+    for (const auto& r : sw.runs) take_samples(r);
+  for (std::size_t i = 0; !pts.empty() && pts.size() < 10000; ++i) pts.push_back(pts[i]);
+  for (std::size_t i = 0; i < pts.size(); ++i) pts[i].launch = std::int64_t(i);
+  s.perf.live.add(pts);
+  for (int i = 0; i < o.frames; ++i) h.frame(s, worker);
+  std::vector<double> build, frame;
+  for (int i = 0; i < o.benchmark_frames; ++i) {
+    const auto t0 = Clock::now();
+    build.push_back(h.frame(s, worker));
+    glFinish();
+    frame.push_back(ms_since(t0));
+  }
+  if (!o.screenshot.empty())
+    if (std::string err = h.save(o.screenshot); !err.empty()) std::fprintf(stderr, "warpscope: %s\n", err.c_str());
+  std::size_t sweep_lines = 0, sweep_points = 0;
+  if (!rep.sweeps.empty()) {
+    const Sweep& sw = rep.sweeps.back();
+    sweep_lines = sw.spec.variants.size();
+    for (const auto& r : sw.runs) sweep_points += r.timed ? 1 : 0;
+  }
+  std::printf("{\"frames\": %d, \"ui_build_ms_median\": %.4f, \"frame_ms_median\": %.4f, \"view\": \"%s\", "
+              "\"compare_rows\": %zu, \"sweep_lines\": %zu, \"sweep_points\": %zu, \"live_points\": %zu}\n",
+              o.benchmark_frames, median(build), median(frame), s.view.c_str(), s.perf.picked.size(), sweep_lines,
+              sweep_points, s.perf.live.points());
+  worker.stop();
+  print_messages(s);
   return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "main_window.hpp"
 #include "image_texture.hpp"
 #include "modes.hpp"
+#include "png_region.hpp"
 #include "theme.hpp"
 
 namespace ws::gui {
@@ -60,9 +61,10 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   for (int frame = 0; !glfwWindowShouldClose(win); ++frame) {
     if (o.frames_given && frame >= o.frames) break;
     // Idle: sleep until input (or a quarter second, to pick up the device opening). Busy: keep drawing.
-    if (s.device.busy || !s.device.opened) glfwWaitEventsTimeout(1.0 / 30.0);
+    if (s.device.busy || !s.device.opened || s.perf.sweeping || s.perf.live_running) glfwWaitEventsTimeout(1.0 / 30.0);
     else glfwWaitEventsTimeout(0.25);
     ui::MainWindow::exchange(s, worker, reports_dir());
+    apply_presentation(s);
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
@@ -75,6 +77,10 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     glClearColor(bg.x, bg.y, bg.z, 1.f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (!s.perf.png_request.empty()) {
+      glReadBuffer(GL_BACK);
+      handle_png_request(s, fw, fh, io.DisplayFramebufferScale.x);
+    }
     glfwSwapBuffers(win);
   }
   // Closing mid-run: hide at once, drop the queue and wait for the run in progress (runs are short).

@@ -121,7 +121,7 @@ std::string AppState::open_report(const std::string& path) {
 
 std::string AppState::save_session(const std::string& path) {
   if (path.empty()) return "type a file path first, e.g. my-session.json";
-  if (session.runs.empty()) return "nothing to save: this session has no runs yet";
+  if (session.runs.empty() && session.sweeps.empty()) return "nothing to save: this session has no runs or sweeps yet";
   try {
     save_report(session, path);
     return "";

@@ -9,6 +9,7 @@
 
 #include "backend.hpp"
 #include "lessons.hpp"
+#include "perf_state.hpp"
 #include "report.hpp"
 #include "run_types.hpp"
 #include "trace_source.hpp"
@@ -131,6 +132,9 @@ class AppState {
   /// Recomputes the trace when the selection or parameters changed (one block: fast enough for the
   /// UI thread). Keeps the step index when only the input changed and it is still in range.
   void refresh_trace();
+
+  /// Compare, Plots, Sweep, Live and exports (perf_state.hpp).
+  PerfState perf;
 
  private:
   std::vector<LessonEntry> lessons_;

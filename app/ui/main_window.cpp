@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "help_overlay.hpp"
 #include "theme.hpp"
 #include "view_steps.hpp"
 #include "widgets.hpp"
@@ -12,7 +13,7 @@
 namespace ws::ui {
 
 const std::vector<std::string>& MainWindow::views() {
-  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory", "metrics", "scan", "conv", "atomics"};
+  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory", "metrics", "scan", "conv", "atomics", "compare", "plots"};
   return names;
 }
 
@@ -26,7 +27,9 @@ void MainWindow::exchange(AppState& s, RunWorker& worker, const std::string& rep
     s.cancel_requested = false;
     s.message(Message::Info, "cancelled " + std::to_string(n) + " queued runs");
   }
+  send_perf_intents(s, worker);
   RunWorker::Snapshot snap = worker.take();
+  take_perf_results(s, snap);
   const bool first_open = snap.opened && !s.device.opened;
   s.device.opened = snap.opened;
   s.device.device = snap.device;
@@ -53,6 +56,8 @@ void MainWindow::exchange(AppState& s, RunWorker& worker, const std::string& rep
 }
 
 void MainWindow::draw(AppState& s, ImVec2 size) {
+  if (s.perf.present.high_contrast != HighContrast()) SetHighContrast(s.perf.present.high_contrast);
+  HandleGlobalKeys(s, views());
   const Theme& t = theme();
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(size);
@@ -67,13 +72,22 @@ void MainWindow::draw(AppState& s, ImVec2 size) {
   const float left_w = std::clamp(size.x * 0.27f, t.px(340), t.px(600));
 
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, t.px(10, 8));
+  const bool focus = s.perf.present.focus;  // presentation: the views alone, full width
+  if (!focus) {
   ImGui::BeginChild("browser", ImVec2(left_w, body_h), true);
   browser_.draw(s);
   ImGui::EndChild();
   ImGui::SameLine();
+  }
   ImGui::BeginChild("centre", ImVec2(0, body_h), true);
-  parameters_.draw(s);
-  ImGui::Spacing();
+  {
+    const ImVec2 p = ImGui::GetWindowPos(), sz = ImGui::GetWindowSize();  // what PNG export saves
+    s.perf.png_rect[0] = p.x, s.perf.png_rect[1] = p.y, s.perf.png_rect[2] = sz.x, s.perf.png_rect[3] = sz.y;
+  }
+  if (!focus) {
+    parameters_.draw(s);
+    ImGui::Spacing();
+  }
   draw_views(s);
   ImGui::EndChild();
   ImGui::PopStyleVar();
@@ -84,6 +98,7 @@ void MainWindow::draw(AppState& s, ImVec2 size) {
   ImGui::EndChild();
   ImGui::PopStyleVar();
   ImGui::End();
+  DrawHelpOverlay(s);
 }
 
 void MainWindow::draw_report_bar(AppState& s) {
@@ -165,6 +180,14 @@ void MainWindow::draw_views(AppState& s) {
     ImGui::EndTabItem();
   }
   trace_tab("Atomics", "atomics", atomics_);
+  if (tab("Compare", "compare")) {
+    compare_.draw(s);
+    ImGui::EndTabItem();
+  }
+  if (tab("Plots", "plots")) {
+    plots_.draw(s);
+    ImGui::EndTabItem();
+  }
   applied_view_ = s.view;
   ImGui::EndTabBar();
 }

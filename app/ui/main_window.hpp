@@ -16,6 +16,8 @@
 #include "view_atomics.hpp"
 #include "view_banks.hpp"
 #include "view_conv.hpp"
+#include "view_compare.hpp"
+#include "view_plots.hpp"
 #include "view_memory.hpp"
 #include "view_metrics.hpp"
 #include "view_scan.hpp"
@@ -27,7 +29,8 @@ namespace ws::ui {
 
 class MainWindow {
  public:
-  /// Names of the centre tabs, for --view ("results" first, then tree, warps, banks, source, memory, metrics, scan, conv, atomics).
+  /// Names of the centre tabs, for --view ("results" first, then tree, warps, banks, source, memory,
+  /// metrics, scan, conv, atomics, compare, plots).
   static const std::vector<std::string>& views();
   /// Moves queued runs to the worker and finished results, progress and the device into `s`.
   /// On the first snapshot with no device, opens the newest report in `reports_dir` as a replay.
@@ -52,6 +55,8 @@ class MainWindow {
   ScanView scan_;
   ConvView conv_;
   AtomicsView atomics_;
+  CompareView compare_;
+  PlotsView plots_;
   StatusBar status_;
   std::size_t dismissed_ = 0;  ///< messages before this index were dismissed
   std::string applied_view_;   ///< the view last forced open from s.view

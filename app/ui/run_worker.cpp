@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "request.hpp"
+#include "sweep.hpp"
 
 namespace ws::ui {
 
@@ -36,6 +37,10 @@ RunWorker::Snapshot RunWorker::take() {
   std::lock_guard<std::mutex> lock(mutex_);
   Snapshot s = shared_;
   shared_.finished.clear();
+  shared_.sweep_runs.clear();
+  shared_.sweeps_finished.clear();
+  shared_.live_points.clear();
+  shared_.live_results.clear();
   return s;
 }
 
@@ -44,12 +49,42 @@ bool RunWorker::wait_opened(std::chrono::milliseconds timeout) {
   return cv_.wait_for(lock, timeout, [this] { return shared_.opened; });
 }
 
+bool RunWorker::submit_sweep(const SweepSpec& spec) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_ || sweep_) return false;
+    sweep_ = spec;
+    cancel_sweep_ = false;
+    shared_.sweeping = true;
+    shared_.sweep_done = 0;
+    shared_.sweep_total = spec.total_runs();
+  }
+  cv_.notify_all();
+  return true;
+}
+
+void RunWorker::cancel_sweep() { cancel_sweep_ = true; }
+
+void RunWorker::set_live(const std::vector<RunRequest>& requests) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_) return;
+    live_ = requests;
+    ++live_generation_;
+    shared_.live = !requests.empty();
+  }
+  cv_.notify_all();
+}
+
 void RunWorker::stop() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
     queue_.clear();
+    live_.clear();
+    shared_.live = false;
   }
+  cancel_sweep_ = true;
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
   std::lock_guard<std::mutex> lock(mutex_);
@@ -80,15 +115,107 @@ void RunWorker::loop() {
   }
   cv_.notify_all();
 
+  // Live inputs are generated once per set_live(), on this thread.
+  struct LiveRun {
+    RunRequest req;
+    PreparedRun prepared;
+    std::int64_t launches = 0;
+  };
+  std::vector<LiveRun> live;
+  int live_generation = -1;
+  std::size_t live_next = 0;
+  // Live requests share one input when they ask for the same one (they do: the GUI builds them all
+  // from one set of parameters), so ten variants at 2^24 hold 64 MB, not 640 MB.
+  Input live_input;
+  std::string live_input_key;
+  auto input_key = [](const RunRequest& r) {
+    return std::to_string(r.n) + "|" + to_string(r.type) + "|" + r.input + "|" + std::to_string(r.seed);
+  };
+
   for (;;) {
     RunRequest req;
+    enum { Run, SweepJob, LiveJob } job = Run;
+    SweepSpec sweep;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      cv_.wait(lock, [this] { return stopping_ || !queue_.empty() || sweep_ || !live_.empty(); });
       if (stopping_) break;
-      req = queue_.front();
-      queue_.pop_front();
-      shared_.running = req.variant;
+      if (!queue_.empty()) {
+        req = queue_.front();
+        queue_.pop_front();
+        shared_.running = req.variant;
+      } else if (sweep_) {
+        job = SweepJob;
+        sweep = *sweep_;
+        shared_.running = "sweep";
+      } else {
+        job = LiveJob;
+        if (live_generation != live_generation_) {
+          live.clear();
+          for (const auto& r : live_) live.push_back(LiveRun{r, {}, 0});
+          live_generation = live_generation_;
+          live_next = 0;
+          live_input = Input{};
+          live_input_key.clear();
+        }
+      }
+    }
+    if (job == SweepJob) {
+      auto progress = [this](const SweepProgress& p) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        shared_.sweep_done = p.done;
+        shared_.sweep_runs.push_back(*p.last);
+      };
+      Sweep done = run_sweep(sweep, backend.get(), error, &cancel_sweep_, progress);
+      std::lock_guard<std::mutex> lock(mutex_);
+      shared_.sweeps_finished.push_back(std::move(done));
+      shared_.sweeping = false;
+      shared_.running.clear();
+      sweep_.reset();
+      if (stopping_) break;
+      continue;
+    }
+    if (job == LiveJob) {
+      if (live.empty()) continue;
+      LiveRun& lr = live[live_next++ % live.size()];
+      if (!lr.prepared.variant) {
+        if (std::string err = prepare_run(lr.req, lr.prepared); !err.empty()) {
+          RunResult bad;
+          bad.variant = lr.req.variant;
+          bad.status = "error";
+          bad.message = err;
+          std::lock_guard<std::mutex> lock(mutex_);
+          shared_.live_results.push_back(bad);
+          live_.clear();  // a request that cannot run would spin: Live stops and says why
+          shared_.live = false;
+          continue;
+        }
+      }
+      const std::string key = input_key(lr.req);
+      if (lr.prepared.input.n() > 0 && (live_input_key.empty() || live_input_key == key)) {
+        if (live_input_key.empty()) live_input = std::move(lr.prepared.input), live_input_key = key;
+        lr.prepared.input = Input{};  // the shared copy serves this run from now on
+      }
+      const bool shared_input = lr.prepared.input.n() == 0 && live_input_key == key;
+      if (shared_input) std::swap(lr.prepared.input, live_input);  // lend it without copying
+      RunResult r = execute_prepared(lr.req, lr.prepared, backend.get(), error);
+      if (shared_input) std::swap(lr.prepared.input, live_input);
+      std::vector<LivePoint> pts = live_points(r, lr.launches);
+      lr.launches += std::int64_t(pts.size());
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (live_generation != live_generation_) continue;  // switched off or changed meanwhile
+      shared_.live_points.insert(shared_.live_points.end(), pts.begin(), pts.end());
+      // Bounded even when nobody takes snapshots: keep the newest points of a long backlog.
+      if (shared_.live_points.size() > 100000)
+        shared_.live_points.erase(shared_.live_points.begin(), shared_.live_points.end() - 50000);
+      if (shared_.live_results.size() > 64) shared_.live_results.erase(shared_.live_results.begin());
+      const bool stalled = r.status == "error" || pts.empty();
+      shared_.live_results.push_back(std::move(r));
+      if (stalled) {
+        live_.clear();  // no timings to show (no device, untimed backend): stop rather than spin
+        shared_.live = false;
+      }
+      continue;
     }
     RunResult r = execute(req, backend.get(), error);  // never throws
     {

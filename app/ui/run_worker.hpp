@@ -11,8 +11,13 @@
 #include <thread>
 #include <vector>
 
+#include <atomic>
+#include <optional>
+
 #include "backend.hpp"
+#include "live.hpp"
 #include "run_types.hpp"
+#include "sweep.hpp"
 
 namespace ws::ui {
 
@@ -31,6 +36,15 @@ class RunWorker {
     std::string running;           ///< variant id of the run in progress
     int batch_done = 0, batch_total = 0;  ///< progress since the worker was last idle
     std::vector<RunResult> finished;      ///< results since the previous take()
+    // Sweeps (one at a time; queued runs go first).
+    bool sweeping = false;                ///< a sweep is queued or running
+    int sweep_done = 0, sweep_total = 0;
+    std::vector<RunResult> sweep_runs;    ///< runs of the current sweep finished since the previous take()
+    std::vector<Sweep> sweeps_finished;   ///< sweeps ended (complete or cancelled) since the previous take()
+    // Live: the live requests run again and again while nothing else is queued.
+    bool live = false;
+    std::vector<LivePoint> live_points;   ///< launches since the previous take()
+    std::vector<RunResult> live_results;  ///< the live runs those launches came from (metrics, checks)
   };
 
   /// Starts the thread, which first calls `open` (about 0.2 s for CUDA).
@@ -49,7 +63,16 @@ class RunWorker {
   /// Waits until the opener has returned; false on timeout.
   bool wait_opened(std::chrono::milliseconds timeout);
   /// Stops accepting work, waits for the run in progress and joins the thread. Idempotent.
+  /// A sweep in progress is cancelled (it stops after its current run) and Live is switched off.
   void stop();
+
+  /// Queues a sweep (after the queued runs). False when one is already queued or running.
+  bool submit_sweep(const SweepSpec& spec);
+  /// Asks the sweep in progress to stop after its current run; it is still reported, cancelled.
+  void cancel_sweep();
+  /// Live: runs `requests` (each one variant) again and again whenever nothing else is queued;
+  /// an empty list switches Live off. Each run's timed launches become LivePoints.
+  void set_live(const std::vector<RunRequest>& requests);
 
  private:
   void loop();
@@ -59,6 +82,10 @@ class RunWorker {
   std::condition_variable cv_;
   std::deque<RunRequest> queue_;
   bool stopping_ = false;
+  std::optional<SweepSpec> sweep_;          ///< queued or running
+  std::atomic<bool> cancel_sweep_{false};
+  std::vector<RunRequest> live_;            ///< empty = Live off
+  int live_generation_ = 0;                 ///< bumped by set_live (the worker re-prepares inputs)
   Snapshot shared_;
   std::thread thread_;
 };

@@ -36,12 +36,18 @@ class Theme {
   float scale() const { return scale_; }
   const Palette& colors() const { return palette_; }
   const Fonts& fonts() const { return fonts_; }
+  Palette& mutable_colors() { return palette_; }  ///< for SetHighContrast
 
  private:
   float scale_ = 1.f;
   Palette palette_{};
   Fonts fonts_{};
 };
+
+/// High contrast for washed-out projectors: black background, white text, yellow accents, thicker
+/// borders (issue 6, part 6). Switching off restores the colours apply() set. Call between frames.
+void SetHighContrast(bool on);
+bool HighContrast();
 
 /// The theme in use (views read it; main() applies it once).
 Theme& theme();

@@ -176,3 +176,18 @@ void LabelValue(const char* label, const std::string& value) {
 }
 
 }  // namespace ws::ui
+
+namespace ws::ui {
+
+void SameLineIfFits(float next_width, float spacing) {
+  const float gap = spacing >= 0 ? spacing : ImGui::GetStyle().ItemSpacing.x;
+  const float end = ImGui::GetItemRectMax().x + gap + next_width;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (end <= right) ImGui::SameLine(0, spacing);
+}
+
+float ButtonWidth(const char* label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x;
+}
+
+}  // namespace ws::ui

@@ -29,3 +29,11 @@ void ItemTooltip(const std::string& text);
 void LabelValue(const char* label, const std::string& value);
 
 }  // namespace ws::ui
+
+namespace ws::ui {
+/// SameLine() when an item `next_width` pixels wide still fits on the current line, else a new line
+/// (control rows wrap at large font scales instead of running off the window).
+void SameLineIfFits(float next_width, float spacing = -1.f);
+/// Width of a button labelled `label`.
+float ButtonWidth(const char* label);
+}  // namespace ws::ui

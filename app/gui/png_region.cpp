@@ -1,0 +1,57 @@
+#include "png_region.hpp"
+
+#include <GL/gl.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <stb_image_write.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+#include "theme.hpp"
+
+namespace ws::gui {
+
+std::string save_region_png(const std::string& path, int x, int y, int w, int h, int fb_width, int fb_height) {
+  x = std::clamp(x, 0, fb_width), y = std::clamp(y, 0, fb_height);
+  w = std::clamp(w, 0, fb_width - x), h = std::clamp(h, 0, fb_height - y);
+  if (w <= 0 || h <= 0) return "nothing to save: the region is empty";
+  std::vector<unsigned char> rgba(std::size_t(w) * h * 4), rgb(std::size_t(w) * h * 3);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(x, fb_height - y - h, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+  if (glGetError() != GL_NO_ERROR) return "glReadPixels failed";
+  for (int row = 0; row < h; ++row) {  // GL rows start at the bottom
+    const unsigned char* src = &rgba[std::size_t(h - 1 - row) * w * 4];
+    unsigned char* dst = &rgb[std::size_t(row) * w * 3];
+    for (int i = 0; i < w; ++i) std::memcpy(dst + 3 * i, src + 4 * i, 3);
+  }
+  const std::string tmp = path + ".tmp";
+  if (!stbi_write_png(tmp.c_str(), w, h, 3, rgb.data(), w * 3)) return "cannot write " + path;
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  return ec ? "cannot write " + path + ": " + ec.message() : "";
+}
+
+void handle_png_request(ui::AppState& s, int fb_width, int fb_height, float fb_scale) {
+  if (s.perf.png_request.empty()) return;
+  const float* r = s.perf.png_rect;
+  const std::string path = s.perf.png_request;
+  s.perf.png_request.clear();
+  const std::string err = save_region_png(path, int(r[0] * fb_scale), int(r[1] * fb_scale), int(r[2] * fb_scale),
+                                          int(r[3] * fb_scale), fb_width, fb_height);
+  if (err.empty()) s.message(ui::Message::Info, "saved " + path);
+  else s.message(ui::Message::Error, err);
+}
+
+void apply_presentation(ui::AppState& s) {
+  float& req = s.perf.present.font_scale_request;
+  if (req <= 0) return;
+  if (ui::HighContrast()) ui::SetHighContrast(false);  // apply() resets the style; main_window re-applies
+  ui::theme().apply(req);
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+  req = 0;
+}
+
+}  // namespace ws::gui

@@ -1,0 +1,22 @@
+// PNG export of part of the last rendered frame (a view, for slides), and the presentation requests
+// (font scale, which rebuilds the font texture) applied between frames. Shared by the window and
+// the headless renderer.
+#pragma once
+#include <string>
+
+#include "app_state.hpp"
+
+namespace ws::gui {
+
+/// Reads x, y, w, h (pixels, top-left origin, clamped to the framebuffer) of the bound read buffer
+/// of a framebuffer `fb_height` pixels high and writes an RGB PNG. Returns "" or one line.
+std::string save_region_png(const std::string& path, int x, int y, int w, int h, int fb_width, int fb_height);
+
+/// After a frame was rendered: writes s.perf.png_request (the centre view) if there is one, with a
+/// message either way. `fb_scale` converts ImGui coordinates to framebuffer pixels.
+void handle_png_request(ui::AppState& s, int fb_width, int fb_height, float fb_scale);
+
+/// Before a frame: a font-scale request rebuilds the fonts and their texture (OpenGL3 backend).
+void apply_presentation(ui::AppState& s);
+
+}  // namespace ws::gui

@@ -1,0 +1,134 @@
+#include "help_overlay.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "compare_model.hpp"
+#include "registry.hpp"
+#include "theme.hpp"
+#include "widgets.hpp"
+
+namespace ws::ui {
+
+namespace {
+
+constexpr int kGlfwKeyF1 = 290;  // GLFW_KEY_F1: ImGui 1.86's GLFW backend indexes io.KeysDown by GLFW key codes
+
+void step_variant(AppState& s, int delta) {
+  const Lesson* l = s.lesson();
+  if (!l || l->steps.empty()) return;
+  const int i = std::clamp(s.step_index() + delta, 0, int(l->steps.size()) - 1);
+  s.select_variant(l->steps[std::size_t(i)].variant);
+}
+
+}  // namespace
+
+
+const std::vector<KeyHelp>& key_help() {
+  static const std::vector<KeyHelp> keys = {
+      {"F1  or  ?", "show / hide this help"},
+      {"1 ... 9", "tabs: Results, Tree, Warps, Banks, Source, Memory, Metrics, Scan, Convolution"},
+      {"c  /  g", "Compare / Plots (graphs) tab"},
+      {"n  /  p", "next / previous variant of the lesson"},
+      {"r", "run the selected variant"},
+      {"R", "run every variant of the lesson"},
+      {"\u2190  \u2192", "previous / next step (Tree, Warps, Banks, Source, Memory)"},
+      {"space", "play / pause the steps"},
+      {"l", "Live on / off (Plots; needs a GPU)"},
+      {"w", "sweep the compared variants (Plots; needs a GPU)"},
+      {"Esc", "cancel the sweep; close this help"},
+      {"+  /  -", "larger / smaller text (presentation: 1.5x to 2.5x)"},
+      {"h", "high-contrast colours on / off"},
+      {"f", "focus: the views alone, full width (f again: lessons and parameters back)"},
+      {"b", "Compare: next baseline for the speedup column"},
+      {"m", "Compare: next metric for the bars"},
+      {"a", "Compare: all variants / the lesson's"},
+      {"t", "Plots: time or GB/s on the y axis"},
+  };
+  return keys;
+}
+
+void HandleGlobalKeys(AppState& s, const std::vector<std::string>& views) {
+  ImGuiIO& io = ImGui::GetIO();
+  Presentation& pr = s.perf.present;
+  const bool f1 = ImGui::IsKeyPressed(kGlfwKeyF1, false);
+  if (f1) pr.show_help = !pr.show_help;
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) {
+    if (pr.show_help) pr.show_help = false;
+    else if (s.perf.sweeping) s.perf.sweep_cancel = true;
+  }
+  if (io.WantTextInput) return;
+  for (int i = 0; i < io.InputQueueCharacters.Size; ++i) {
+    const ImWchar c = io.InputQueueCharacters[i];
+    if (c == '?') pr.show_help = !pr.show_help;
+    else if (c >= '1' && c <= '9' && int(c - '1') < int(views.size())) s.view = views[std::size_t(c - '1')];
+    else if (c == 'c') s.view = "compare";
+    else if (c == 'g') s.view = "plots";
+    else if (c == 'n') step_variant(s, +1);
+    else if (c == 'p') step_variant(s, -1);
+    else if (c == 'r') s.request_run();
+    else if (c == 'R') s.request_run_lesson();
+    else if (c == 'l' && why_no_timing(s).empty()) {
+      s.perf.live_wanted = !s.perf.live_wanted;
+      if (s.perf.live_wanted) s.perf.live_variants = chosen_variants(s);
+    } else if (c == 'w' && why_no_timing(s).empty() && !s.perf.sweeping) {
+      SweepSpec spec = make_sweep_spec(s, chosen_variants(s));
+      if (validate_sweep(spec).empty()) s.perf.sweep_to_start = spec;
+    } else if (c == '+' || c == '=') pr.font_scale_request = std::min(2.5f, theme().scale() + 0.25f);
+    else if (c == '-') pr.font_scale_request = std::max(1.f, theme().scale() - 0.25f);
+    else if (c == 'h') pr.high_contrast = !pr.high_contrast;
+    else if (c == 'f') pr.focus = !pr.focus;
+    else if (c == 'm') s.perf.bar_metric = (s.perf.bar_metric + 1) % int(CompareMetric::Count);
+    else if (c == 't') s.perf.plot_time = !s.perf.plot_time;
+    else if (c == 'a') {
+      if (s.perf.picked.empty()) {
+        for (const auto& v : all_variants()) s.perf.picked.insert(v.id);
+      } else {
+        s.perf.picked.clear();
+      }
+    } else if (c == 'b') {
+      const auto ids = chosen_variants(s);
+      auto it = std::find(ids.begin(), ids.end(), s.perf.baseline);
+      s.perf.baseline = ids.empty() ? "" : (it == ids.end() || it + 1 == ids.end()) ? ids.front() : *(it + 1);
+    }
+  }
+}
+
+void DrawHelpOverlay(AppState& s) {
+  Presentation& pr = s.perf.present;
+  if (!pr.show_help) return;
+  const Theme& t = theme();
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(1.f);
+  ImGui::SetNextWindowFocus();  // above the main window, whatever was clicked last
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoMove;
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, t.px(20, 16));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, t.px(2));
+  if (ImGui::Begin("Keys  (F1 or ? closes)", &pr.show_help, flags)) {
+    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+      for (const auto& k : key_help()) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::PushFont(t.fonts().mono);
+        ImGui::PushStyleColor(ImGuiCol_Text, t.colors().accent);
+        ImGui::TextUnformatted(k.keys);
+        ImGui::PopStyleColor();
+        ImGui::PopFont();
+        ImGui::TableSetColumnIndex(1);
+        ImGui::TextUnformatted(k.what);
+      }
+      ImGui::EndTable();
+    }
+    ImGui::Spacing();
+    TextDim("Text scale " + std::to_string(int(t.scale() * 100 + 0.5f)) + " %   \u00b7   " +
+            (HighContrast() ? "high contrast on" : "high contrast off") +
+            "   \u00b7   start with --font-scale 2 --high-contrast --focus for a lecture hall");
+  }
+  ImGui::End();
+  ImGui::PopStyleVar(2);
+}
+
+}  // namespace ws::ui

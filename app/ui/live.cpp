@@ -1,0 +1,59 @@
+#include "live.hpp"
+
+#include <algorithm>
+
+namespace ws::ui {
+
+void LiveSeries::push(double launch, double ms, double gbps) {
+  if (x_.size() >= 2 * capacity_) {
+    const auto drop = std::ptrdiff_t(x_.size() - capacity_);
+    x_.erase(x_.begin(), x_.begin() + drop);
+    ms_.erase(ms_.begin(), ms_.begin() + drop);
+    gbps_.erase(gbps_.begin(), gbps_.begin() + drop);
+  }
+  x_.push_back(launch);
+  ms_.push_back(ms);
+  gbps_.push_back(gbps);
+  ++total_;
+}
+
+double LiveSeries::median_ms(std::size_t last) const {
+  const std::size_t n = std::min(last, size());
+  if (n == 0) return 0;
+  std::vector<double> v(ms() + (size() - n), ms() + size());
+  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(n / 2), v.end());
+  double m = v[n / 2];
+  if (n % 2 == 0) m = (m + *std::max_element(v.begin(), v.begin() + std::ptrdiff_t(n / 2))) / 2;
+  return m;
+}
+
+void LiveSeries::clear() {
+  x_.clear(), ms_.clear(), gbps_.clear();
+  total_ = 0;
+}
+
+void LiveData::add(const std::vector<LivePoint>& points) {
+  for (const auto& p : points) {
+    auto it = series.find(p.variant);
+    if (it == series.end()) it = series.emplace(p.variant, LiveSeries(capacity)).first;
+    it->second.push(double(p.launch), p.ms, p.gbps);
+  }
+}
+
+std::size_t LiveData::points() const {
+  std::size_t n = 0;
+  for (const auto& [id, s] : series) n += s.size();
+  return n;
+}
+
+std::vector<LivePoint> live_points(const RunResult& r, std::int64_t first_launch) {
+  std::vector<LivePoint> out;
+  if (!r.timed || (r.status != "ok" && r.status != "race" && r.status != "slide-bug")) return out;
+  for (double ms : r.timing.samples_ms) {
+    if (!(ms > 0)) continue;
+    out.push_back(LivePoint{r.variant, first_launch + std::int64_t(out.size()), ms, r.bytes / (ms * 1e6)});
+  }
+  return out;
+}
+
+}  // namespace ws::ui

@@ -1,0 +1,115 @@
+#include "perf_state.hpp"
+
+#include <algorithm>
+
+#include "app_state.hpp"
+#include "registry.hpp"
+
+namespace ws::ui {
+
+std::vector<std::string> chosen_variants(const AppState& s) {
+  std::vector<std::string> out;
+  if (!s.perf.picked.empty()) {
+    for (const auto& v : all_variants())
+      if (s.perf.picked.count(v.id)) out.push_back(v.id);
+    return out;
+  }
+  if (const Lesson* l = s.lesson())
+    for (const auto& step : l->steps) out.push_back(step.variant);
+  return out;
+}
+
+std::string why_no_timing(const AppState& s) {
+  if (!s.device.opened) return "opening the CUDA device...";
+  if (s.device.device.available) return "";
+  const std::string why = s.device.error.empty() ? s.device.device.error : s.device.error;
+  return "Live and Sweep are off: they time launches on an NVIDIA GPU and there is none here" +
+         (why.empty() ? std::string() : " (" + why + ")") + ". The plots show the report opened.";
+}
+
+SweepSpec make_sweep_spec(const AppState& s, const std::vector<std::string>& ids) {
+  SweepSpec spec;
+  for (const auto& id : ids) {
+    const VariantInfo* v = find_variant(id);
+    // Host loops at 2^28 would stall the sweep; other patterns than reductions are not swept.
+    if (v && !v->cpu_only && v->pattern == "reduction") spec.variants.push_back(id);
+  }
+  spec.from_log2 = std::min(s.perf.sweep_from, s.perf.sweep_to);
+  spec.to_log2 = std::max(s.perf.sweep_from, s.perf.sweep_to);
+  spec.type = s.params.type;
+  spec.input = kInputKinds[std::clamp(s.params.input, 0, 2)];
+  spec.seed = s.params.seed;
+  spec.repeat = s.params.repeat;
+  spec.backend = "cuda";
+  return spec;
+}
+
+void send_perf_intents(AppState& s, RunWorker& worker) {
+  PerfState& p = s.perf;
+  if (p.sweep_to_start) {
+    if (worker.submit_sweep(*p.sweep_to_start)) {
+      Sweep partial;
+      partial.spec = *p.sweep_to_start;
+      partial.title = "sweep in progress";
+      p.sweep_partial = std::move(partial);
+    } else {
+      s.message(Message::Warning, "a sweep is already running: cancel it first");
+    }
+    p.sweep_to_start.reset();
+  }
+  if (p.sweep_cancel) {
+    worker.cancel_sweep();
+    p.sweep_cancel = false;
+  }
+  if (p.live_wanted != p.live_applied) {
+    std::vector<RunRequest> reqs;
+    if (p.live_wanted) {
+      for (const auto& id : p.live_variants) {
+        const VariantInfo* v = find_variant(id);
+        if (!v || v->cpu_only || v->pattern != "reduction") continue;  // Live times GPU reductions
+        RunParams params = s.params;
+        params.n_pow2 = true;
+        params.n_log2 = p.live_log2;
+        params.block = 0;
+        params.grid = 0;
+        RunRequest r = params.to_request(id);
+        r.repeat = std::clamp(s.params.repeat, 1, 20);
+        reqs.push_back(r);
+      }
+      p.live.clear();
+      p.live_stopped.clear();
+    }
+    worker.set_live(reqs);
+    p.live_applied = p.live_wanted;
+  }
+}
+
+void take_perf_results(AppState& s, RunWorker::Snapshot& snap) {
+  PerfState& p = s.perf;
+  p.sweeping = snap.sweeping;
+  p.sweep_done = snap.sweep_done;
+  p.sweep_total = snap.sweep_total;
+  if (p.sweep_partial)
+    for (auto& r : snap.sweep_runs) p.sweep_partial->runs.push_back(std::move(r));
+  for (auto& sw : snap.sweeps_finished) {
+    sw.title = (sw.cancelled ? "cancelled sweep 2^" : "sweep 2^") + std::to_string(sw.spec.from_log2) + "..2^" +
+               std::to_string(sw.spec.to_log2) + (s.device.device.name.empty() ? "" : " on " + s.device.device.name);
+    s.message(Message::Info, sw.title + ": " + std::to_string(sw.runs.size()) + " runs (kept in the session report)");
+    s.session.sweeps.push_back(std::move(sw));
+    s.show_replay = false;
+    p.sweep_partial.reset();
+    p.sweep_shown = -1;
+  }
+  p.live.add(snap.live_points);
+  for (const auto& r : snap.live_results) {
+    p.live.add_result(r);
+    if (r.status == "error") p.live_stopped = r.variant + ": " + r.message;
+  }
+  p.live_running = snap.live;
+  if (p.live_applied && !snap.live) {
+    if (p.live_stopped.empty()) p.live_stopped = "the live runs returned no timings";
+    p.live_wanted = p.live_applied = false;  // the worker stopped Live: show the toggle off, with why
+  }
+}
+
+}  // namespace ws::ui

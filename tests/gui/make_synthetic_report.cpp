@@ -1,0 +1,41 @@
+// TEST CODE ONLY: writes the screenshot fixture: a report with a sweep of 10 reduction variants over
+// 19 sizes (2^4 .. 2^22) and one run of each at 2^22, all from SyntheticBackend (made-up timings,
+// labelled SYNTHETIC in the title and device name). Usage: ws_make_synthetic_report OUT.json
+#include <cstdio>
+
+#include "report.hpp"
+#include "request.hpp"
+#include "sweep.hpp"
+#include "synthetic_backend.hpp"
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: ws_make_synthetic_report OUT.json\n");
+    return 2;
+  }
+  ws::test::SyntheticBackend backend;
+  ws::SweepSpec spec;
+  spec.variants = {"epita.reduce0", "epita.reduce2", "epita.reduce3", "epita.reduce4", "epita.reduce5",
+                   "epita.reduce6", "epita.full_unroll", "epita.reduce7", "epita.reduce8_fixed", "cub.reduce"};
+  spec.from_log2 = 4;
+  spec.to_log2 = 22;
+  spec.repeat = 3;
+  std::string err;
+  ws::Sweep sweep = ws::run_sweep(spec, &backend, "", nullptr, nullptr, &err);
+  if (!err.empty()) {
+    std::fprintf(stderr, "ws_make_synthetic_report: %s\n", err.c_str());
+    return 1;
+  }
+  sweep.title = "SYNTHETIC test sweep (fake backend, not measurements)";
+  ws::Report rep = ws::new_report("SYNTHETIC test fixture: fake backend timings, not measurements", backend.device());
+  for (const auto& id : spec.variants) {
+    ws::RunRequest req;
+    req.variant = id;
+    req.n = std::int64_t(1) << 22;
+    req.repeat = 3;
+    rep.runs.push_back(ws::execute(req, &backend));
+  }
+  rep.sweeps.push_back(std::move(sweep));
+  ws::save_report(rep, argv[1]);
+  return 0;
+}

@@ -110,7 +110,9 @@ RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const In
   r.type = in.type;
   r.input = in.kind;
   r.seed = in.seed;
-  r.launch = launch;
+  // A runner whose kernels have their own launch shape (convolution: conv_geometry's 2D blocks and
+  // grids) reports it; the others launch the resolved 1D `launch` and leave r.launch empty.
+  if (r.launch.block == 0) r.launch = launch;
   return r;
 }
 

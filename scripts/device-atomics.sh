@@ -3,7 +3,8 @@
 # Builds (preset device), runs the atomics GPU tests, then benchmarks with each CUB baseline in the same
 # process on one shared input (warpscope-cli report):
 #   histograms on 2^30 random bytes, 256 bins (bar: best >= 1.0x cub.histogram);
-#   filters on 2^28 int32 with half the values kept (bar: best >= 0.9x cub.select);
+#   filters on 2^28 int32 with half the values kept (bar: best >= 0.9x cub.select), and
+#   cs121.filter_scan_vec again with blocks of 128 (its other tile) against cub.select;
 #   the slide's plot: every filter's GB/s against the kept fraction 0, 0.1, .., 1 (n = 2^26 by default).
 # Everything goes to $OUT: logs, the reports (JSON), atomics-bench.md (tables and the bars) and
 # atomics-sweep.csv (keep, variant, GB/s, ms). WS_SKIP_TESTS=1 / WS_SKIP_BENCH=1 / WS_SKIP_SWEEP=1 split the
@@ -41,15 +42,19 @@ $cli report --variants cs121.hist_global,cs121.hist_shared,cs121.hist_shared_vec
   --title "Histograms, n = $HIST_N bytes, 256 bins" --out "$hist" 2> "$OUT/bench-hist.log"
 echo "== histograms: exit $?"
 filt="$OUT/atomics-filter.json"
-$cli report --variants cs121.filter_global,cs121.filter_shared,cs121.filter_warp_agg,cs121.filter_scan,cub.select \
+$cli report --variants cs121.filter_global,cs121.filter_shared,cs121.filter_warp_agg,cs121.filter_scan,cs121.filter_scan_vec,cub.select \
   --n "$FILTER_N" --keep 0.5 --repeat "$REPEAT" --title "Filters, n = $FILTER_N int32, half kept" --out "$filt" 2> "$OUT/bench-filter.log"
 echo "== filters: exit $?"
+filt128="$OUT/atomics-filter-128.json"  # cs121.filter_scan_vec's other tile: 128 threads x 32 values
+$cli report --variants cs121.filter_scan_vec,cub.select --block 128 \
+  --n "$FILTER_N" --keep 0.5 --repeat "$REPEAT" --title "Filters, n = $FILTER_N int32, half kept, block 128" --out "$filt128" 2>> "$OUT/bench-filter.log"
+echo "== filters (block 128): exit $?"
 
 echo "keep,variant,gbps,median_ms,status" > "$OUT/atomics-sweep.csv"
 [ "${WS_SKIP_SWEEP:-0}" = 1 ] && KEEPS="" || KEEPS="${WS_SWEEP_KEEPS:-0 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1}"
 for keep in $KEEPS; do
   f="$OUT/atomics-sweep-$keep.json"
-  $cli report --variants cs121.filter_global,cs121.filter_shared,cs121.filter_warp_agg,cs121.filter_scan,cub.select \
+  $cli report --variants cs121.filter_global,cs121.filter_shared,cs121.filter_warp_agg,cs121.filter_scan,cs121.filter_scan_vec,cub.select \
     --n "$SWEEP_N" --keep "$keep" --repeat "${WS_SWEEP_REPEAT:-10}" --out "$f" 2>> "$OUT/bench-sweep.log"
   python3 - "$f" "$keep" >> "$OUT/atomics-sweep.csv" <<'EOF'
 import json, sys
@@ -60,7 +65,7 @@ EOF
 done
 echo "== sweep -> $OUT/atomics-sweep.csv"
 
-python3 - "$hist" "$filt" "$OUT/atomics-sweep.csv" > "$OUT/atomics-bench.md" <<'EOF'
+python3 - "$hist" "$filt" "$OUT/atomics-sweep.csv" "$filt128" > "$OUT/atomics-bench.md" <<'EOF'
 import csv, json, sys
 def table(path, baseline, bar, what):
     rep = json.load(open(path))
@@ -81,6 +86,7 @@ def table(path, baseline, bar, what):
     print(f"\nBar: best {what} ({best_id}) = {ratio:.2f}x {baseline} (needs >= {bar}): **{verdict}**\n")
 table(sys.argv[1], "cub.histogram", 1.0, "histogram")
 table(sys.argv[2], "cub.select", 0.9, "filter")
+table(sys.argv[4], "cub.select", 0.9, "filter")
 rows = list(csv.DictReader(open(sys.argv[3])))
 variants = list(dict.fromkeys(r["variant"] for r in rows))
 keeps = list(dict.fromkeys(r["keep"] for r in rows))

@@ -24,7 +24,7 @@ AtomicsKind atomics_kind(const std::string& id) {
   if (id == "cs121.hist_global" || id == "cs121.hist_shared" || id == "cs121.hist_shared_vec" ||
       id == "cub.histogram") return AtomicsKind::Histogram;
   if (id == "cs121.filter_global" || id == "cs121.filter_shared" || id == "cs121.filter_warp_agg" ||
-      id == "cs121.filter_scan" || id == "cub.select")
+      id == "cs121.filter_scan" || id == "cs121.filter_scan_vec" || id == "cub.select")
     return AtomicsKind::Filter;
   return AtomicsKind::None;
 }

@@ -19,6 +19,9 @@ constexpr int kHistogramBins = 256;
 constexpr int kFilterSharedItems = 8;
 /// Tile of cs121.filter_scan: 256 threads x 16 values (ours; the slide names Thrust's copy_if only).
 constexpr int kFilterScanBlock = 256, kFilterScanItems = 16;
+/// Values per thread of cs121.filter_scan_vec (beyond the slide): 8 int4 loads, tiles of blockDim.x x 32
+/// values (blockDim.x 128 or 256).
+constexpr int kFilterScanVecItems = 32;
 
 /// The three families of the atomics lesson. Counter: every thread adds 1 to one int (cs121.race,
 /// cs121.atomic_counter); Histogram: bytes into 256 bins; Filter: copy the positive int32 values.

@@ -83,7 +83,8 @@ TEST(GpuAtomics, HistogramsEqualTheReference) {
 }
 
 TEST(GpuAtomics, FiltersEqualTheReference) {
-  for (const char* id : {"cs121.filter_global", "cs121.filter_shared", "cs121.filter_warp_agg", "cs121.filter_scan", "cub.select"}) {
+  for (const char* id : {"cs121.filter_global", "cs121.filter_shared", "cs121.filter_warp_agg", "cs121.filter_scan", "cs121.filter_scan_vec",
+                         "cub.select"}) {
     for (std::int64_t n : {1LL, 33LL, 4097LL, (1LL << 20) + 7, (1LL << 24) + 5}) {
       for (double keep : {0.0, 0.1, 0.5, 1.0}) {
         SCOPED_TRACE(std::string(id) + " n=" + std::to_string(n) + " keep=" + std::to_string(keep));
@@ -98,13 +99,32 @@ TEST(GpuAtomics, FiltersEqualTheReference) {
 TEST(GpuAtomics, OrderedFiltersKeepTheInputOrder) {
   // filter_scan and cub.select are checked element by element (the hooks compare them exactly); the
   // atomic filters only as multisets. Here the scan filter must equal its sim model value for value.
-  for (const char* id : {"cs121.filter_scan", "cub.select"}) {
+  for (const char* id : {"cs121.filter_scan", "cs121.filter_scan_vec", "cub.select"}) {
     RunRequest gpu_req = request(id, (1 << 22) + 3, 0, 0.3), sim_req = gpu_req;
     sim_req.backend = "sim";
     const RunResult g = run(gpu_req), s = execute(sim_req, nullptr);
     ASSERT_EQ(g.status, "ok") << g.message;
     ASSERT_EQ(s.status, "ok") << s.message;
     EXPECT_EQ(compare_exact(g.output, s.output), "") << id;
+  }
+}
+
+TEST(GpuAtomics, FilterScanVecWithBothBlocksEqualsItsSimModel) {
+  // Sizes around whole tiles (4096 and 8192 values) and n % 4 != 0, so the scalar last tile and the
+  // partial quads at both ends of every tile's store are exercised.
+  for (int block : {128, 256}) {
+    for (std::int64_t n : {4095LL, 4096LL, 8193LL, (1LL << 21) + 3, (1LL << 23) + 8191}) {
+      for (double keep : {0.0, 0.3, 1.0}) {
+        SCOPED_TRACE("block=" + std::to_string(block) + " n=" + std::to_string(n) + " keep=" + std::to_string(keep));
+        RunRequest gpu_req = request("cs121.filter_scan_vec", n, block, keep), sim_req = gpu_req;
+        sim_req.backend = "sim";
+        const RunResult g = run(gpu_req), s = execute(sim_req, nullptr);
+        ASSERT_EQ(g.status, "ok") << g.message;
+        ASSERT_EQ(s.status, "ok") << s.message;
+        EXPECT_EQ(g.result, g.expected);
+        EXPECT_EQ(compare_exact(g.output, s.output), "");
+      }
+    }
   }
 }
 

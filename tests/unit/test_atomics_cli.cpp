@@ -44,7 +44,7 @@ RunRequest sim_request(const std::string& id, std::int64_t n) {
 
 TEST(AtomicsExecute, EveryVariantChecksAgainstTheReference) {
   for (const char* id : {"cs121.atomic_counter", "cs121.hist_global", "cs121.hist_shared", "cs121.hist_shared_vec", "cub.histogram", "cs121.filter_global",
-                         "cs121.filter_shared", "cs121.filter_warp_agg", "cs121.filter_scan", "cub.select"}) {
+                         "cs121.filter_shared", "cs121.filter_warp_agg", "cs121.filter_scan", "cs121.filter_scan_vec", "cub.select"}) {
     SCOPED_TRACE(id);
     const std::int64_t n = std::string(id) == "cs121.atomic_counter" ? 5000 : 100003;
     const RunResult r = execute(sim_request(id, n), nullptr);

@@ -56,7 +56,7 @@ TEST(AtomicsRegistry, HoldsExactlyTheIssuesIdsInTeachingOrder) {
     if (v.pattern == "atomics") got.push_back(v.id);
   EXPECT_EQ(got, (std::vector<std::string>{"cs121.race", "cs121.atomic_counter", "cs121.hist_global", "cs121.hist_shared",
                                            "cs121.hist_shared_vec", "cs121.filter_global", "cs121.filter_shared", "cs121.filter_warp_agg",
-                                           "cs121.filter_scan", "cub.histogram", "cub.select"}));
+                                           "cs121.filter_scan", "cs121.filter_scan_vec", "cub.histogram", "cub.select"}));
   EXPECT_TRUE(find_variant("cs121.race")->racy);
   EXPECT_TRUE(find_variant("cub.histogram")->baseline);
   EXPECT_TRUE(find_variant("cub.select")->baseline);
@@ -240,7 +240,8 @@ TEST(AtomicsSim, FiltersEqualTheReferenceOnAwkwardSizes) {
       Input in;
       ASSERT_EQ(make_filter_input(n, keep, std::uint64_t(n) + 1, in), "");
       const auto want = to_doubles(filter_reference(in));
-      for (const char* id : {"cs121.filter_global", "cs121.filter_shared", "cs121.filter_warp_agg", "cs121.filter_scan", "cub.select"}) {
+      for (const char* id : {"cs121.filter_global", "cs121.filter_shared", "cs121.filter_warp_agg", "cs121.filter_scan", "cs121.filter_scan_vec",
+                             "cub.select"}) {
         SCOPED_TRACE(std::string(id) + " n=" + std::to_string(n) + " keep=" + std::to_string(keep));
         const auto o = run_model(id, in, 0);
         // Under the stated interleaving (blocks and atomics in order) even the atomic filters keep the order.
@@ -316,6 +317,52 @@ TEST(AtomicsSim, FilterScanTilesInOrder) {
   EXPECT_EQ(first_slot, kept_before);
   const VariantInfo* v = find_variant("cs121.filter_scan");
   EXPECT_THROW(sim::simulate(*v, in, LaunchConfig{128, 4}, PatternParams{}, 0), std::runtime_error);
+}
+
+TEST(AtomicsSim, FilterScanVecStagesTheTileAndStoresAlignedQuads) {
+  for (int block : {128, 256}) {
+    SCOPED_TRACE(block);
+    const std::int64_t tile = std::int64_t(block) * kFilterScanVecItems;
+    Input in;
+    ASSERT_EQ(make_filter_input(3 * tile + 5, 0.5, 21 + std::uint64_t(block), in), "");
+    const auto o = run_model("cs121.filter_scan_vec", in, 2, block);
+    ASSERT_EQ(o.trace.steps.size(), 6u);
+    EXPECT_EQ(o.trace.steps[3].phase, "look-back");
+    EXPECT_EQ(o.trace.steps[4].phase, "stage");
+    std::int64_t kept_before = 0, kept_here = 0;
+    for (std::int64_t i = 0; i < 2 * tile; ++i) kept_before += in.i32[std::size_t(i)] > 0;
+    for (std::int64_t i = 2 * tile; i < 3 * tile; ++i) kept_here += in.i32[std::size_t(i)] > 0;
+    ASSERT_NE(kept_before % 4, 0) << "pick a seed whose traced tile starts off a 16-byte boundary";
+    EXPECT_EQ(o.trace.block_result, double(kept_here));
+    // The store step writes dst[kept_before ..] exactly once each, in input order, with the tile's kept values.
+    std::map<std::int64_t, double> written;
+    for (const auto& op : o.trace.steps[5].ops) {
+      EXPECT_EQ(op.kind, OpKind::Store);
+      EXPECT_TRUE(written.emplace(op.address, op.value).second) << op.address;
+    }
+    ASSERT_EQ(std::int64_t(written.size()), kept_here);
+    EXPECT_EQ(written.begin()->first, kept_before);
+    std::int64_t slot = kept_before;
+    for (std::int64_t i = 2 * tile; i < 3 * tile; ++i)
+      if (in.i32[std::size_t(i)] > 0) {
+        EXPECT_EQ(written[slot], double(in.i32[std::size_t(i)])) << slot;
+        ++slot;
+      }
+    // Threads store whole quads: every thread's addresses share one 16-byte quad per access.
+    std::map<std::pair<int, int>, std::int64_t> quad;
+    for (const auto& op : o.trace.steps[5].ops) {
+      const auto key = std::make_pair(op.thread, op.access);
+      const auto it = quad.emplace(key, op.address / 4).first;
+      EXPECT_EQ(it->second, op.address / 4);
+    }
+  }
+  const VariantInfo* v = find_variant("cs121.filter_scan_vec");
+  Input in;
+  ASSERT_EQ(make_filter_input(1000, 0.5, 3, in), "");
+  EXPECT_THROW(sim::simulate(*v, in, LaunchConfig{64, 1}, PatternParams{}, 0), std::runtime_error);
+  LaunchConfig launch;
+  EXPECT_NE(resolve_launch(*v, in.n(), in.type, LaunchConfig{512, 0}, DeviceShape{}, launch), "");
+  EXPECT_NE(resolve_launch(*v, in.n(), in.type, LaunchConfig{192, 0}, DeviceShape{}, launch), "");
 }
 
 TEST(AtomicsSim, EveryModelTakesUnderTwoSecondsAt2To22) {

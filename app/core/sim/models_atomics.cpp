@@ -5,7 +5,7 @@
 // block in thread order, so each atomicAdd's old value is known; the filters' outputs then come out in
 // input order (the GPU's order differs: filters are compared as multisets). The racy model states its
 // own schedule (below). Global buffers in ThreadOp::buffer: 0 = input, 1 = output (histogram bins or
-// dst), 2 = counter (d_a, nres), 3 = tile status (filter_scan). Byte loads record the 4-byte word
+// dst), 2 = counter (d_a, nres), 3 = tile status (filter_scan, filter_scan_vec). Byte loads record the 4-byte word
 // that holds the byte (address i / 4), so the sector analysis counts bytes correctly.
 #include <algorithm>
 #include <cstdint>
@@ -597,6 +597,111 @@ SimOutput filter_scan(const VariantInfo& v, const Input& in, const LaunchConfig&
   return out;
 }
 
+/// cs121.filter_scan_vec (beyond the slide; kernels/atomics/cs121_atomics.cu): tiles of B = blockDim.x
+/// (128 or 256) threads x 32 values, tile = blockIdx.x; value j of int4 row r of thread t at
+/// tile * 32B + r * 4B + 4t + j (8 int4 loads per thread). Each warp counts row r (cnt[r * W + warp]),
+/// warp 0 scans the 8W counts and looks back for the tile's offset; every kept value goes to shared
+/// stage[offset % 4 + rank], rank = cnt prefix + kept values of lower lanes in the row + kept values
+/// earlier in its int4; then the block copies stage quad q to dst quad (offset - offset % 4) / 4 + q,
+/// value by value in the partial quads at both ends. Output in input order.
+/// Steps: load, count, scan, look-back, stage, store.
+SimOutput filter_scan_vec(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
+  require_type(v, in, DType::Int32);
+  if (launch.block != 128 && launch.block != 256)
+    throw std::runtime_error(v.id + ": tiles are 128 or 256 threads x 32 values, got a block of " + std::to_string(launch.block));
+  SimOutput out = start(v, in, launch, trace_block);
+  out.trace.interleaving = "tiles in order; the look-back of a tile finds its predecessor's inclusive prefix already published";
+  const std::int64_t n = in.n();
+  const int B = launch.block, W = B / 32, R = kFilterScanVecItems / 4;
+  const std::int64_t T = std::int64_t(B) * kFilterScanVecItems;
+  std::vector<double> dst;
+  for (std::int32_t x : in.i32)
+    if (x > 0) dst.push_back(x);
+  if (trace_block >= 0 && trace_block < launch.grid) {
+    const std::int64_t tile = trace_block, base = tile * T;
+    std::int64_t before = 0;
+    for (std::int64_t i = 0; i < std::min(n, base); ++i) before += in.i32[std::size_t(i)] > 0;
+    Recorder recorder(out.trace);
+    Recorder* rec = &recorder;
+    auto at = [&](int r, int t, int j) { return base + std::int64_t(r) * B * 4 + 4 * t + j; };
+    auto kept = [&](int r, int t, int j) { return at(r, t, j) < n && in.i32[std::size_t(at(r, t, j))] > 0; };
+    rec->begin("load", "v[r] = src4[tile * 8 * blockDim.x + r * blockDim.x + t] (8 int4 loads)");
+    for (int t = 0; t < B; ++t) {
+      for (int r = 0; r < R; ++r)
+        for (int j = 0; j < 4; ++j)
+          if (at(r, t, j) < n) rec->load(t, Space::Global, r, at(r, t, j), in.i32[std::size_t(at(r, t, j))], 0);
+      if (at(0, t, 0) < n) rec->work(t);
+    }
+    rec->end();
+    std::vector<std::uint32_t> cnt(std::size_t(R * W));
+    rec->begin("count", "cnt[r * W + warp] = __reduce_add_sync(full, kept values of row r) (lane 0)");
+    for (int r = 0; r < R; ++r)
+      for (int w = 0; w < W; ++w) {
+        std::uint32_t c = 0;
+        for (int l = 0; l < 32; ++l)
+          for (int j = 0; j < 4; ++j) c += kept(r, w * 32 + l, j);
+        cnt[std::size_t(r * W + w)] = c;
+        rec->store(w * 32, Space::Shared, r, r * W + w, double(c));
+        rec->work(w * 32);
+      }
+    rec->shared<SumI32>(cnt);
+    rec->end();
+    rec->begin("scan", "warp 0: exclusive scan of the 8 * W counts");
+    std::vector<std::uint32_t> prefix(cnt.size());
+    std::uint32_t total = 0;
+    for (std::size_t k = 0; k < cnt.size(); ++k) {
+      prefix[k] = total;
+      total += cnt[k];
+    }
+    const int per = R * W / 32;
+    for (int l = 0; l < 32; ++l) {
+      for (int q = 0; q < per; ++q) rec->load(l, Space::Shared, q, l * per + q, double(cnt[std::size_t(l * per + q)]));
+      rec->work(l);
+    }
+    rec->shared<SumI32>(prefix);
+    rec->end();
+    rec->begin("look-back", "warp 0: read the status of up to 32 earlier tiles, publish this tile's prefix");
+    if (tile > 0) rec->load(0, Space::Global, 0, tile - 1, double(before), kStatus);
+    rec->store(0, Space::Global, 1, tile, double(before + std::int64_t(total)), kStatus);
+    rec->work(0);
+    rec->end();
+    const std::int64_t shift = before % 4;
+    std::vector<std::uint32_t> stage(std::size_t(T + 4), 0);  // int32 bits, as SumI32 holds them
+    rec->begin("stage", "stage[offset % 4 + cnt prefix + kept lanes below + kept earlier in the int4] = value");
+    for (int r = 0; r < R; ++r)
+      for (int t = 0; t < B; ++t) {
+        std::int64_t pos = shift + prefix[std::size_t(r * W + t / 32)];
+        for (int l = (t / 32) * 32; l < t; ++l)
+          for (int j = 0; j < 4; ++j) pos += kept(r, l, j);
+        bool any = false;
+        for (int j = 0; j < 4; ++j)
+          if (kept(r, t, j)) {
+            stage[std::size_t(pos)] = std::uint32_t(in.i32[std::size_t(at(r, t, j))]);
+            rec->store(t, Space::Shared, 4 * r + j, pos, double(in.i32[std::size_t(at(r, t, j))]));
+            ++pos;
+            any = true;
+          }
+        if (any) rec->work(t);
+      }
+    rec->shared<SumI32>(stage);
+    rec->end();
+    rec->begin("store", "dst4[(offset - offset % 4) / 4 + q] = stage4[q] (ends value by value)");
+    const std::int64_t end = shift + total, quads = (end + 3) / 4;
+    for (std::int64_t q = 0; q < quads; ++q) {
+      const int t = int(q % B), access = int(q / B);
+      for (std::int64_t j = 4 * q; j < 4 * q + 4; ++j)
+        if (j >= shift && j < end) rec->store(t, Space::Global, access, before - shift + j, double(std::int32_t(stage[std::size_t(j)])), kOut);
+      rec->work(t);
+    }
+    rec->end();
+    out.trace.block_result = double(total);
+  }
+  out.result = double(dst.size());
+  out.output = std::move(dst);
+  out.launches = 1;
+  return out;
+}
+
 }  // namespace
 
 std::vector<PatternModelEntry> atomics_models() {
@@ -611,6 +716,7 @@ std::vector<PatternModelEntry> atomics_models() {
       {"cs121.filter_shared", filter_shared},
       {"cs121.filter_warp_agg", filter_warp_agg},
       {"cs121.filter_scan", filter_scan},
+      {"cs121.filter_scan_vec", filter_scan_vec},
       {"cub.select", cub_select},
   };
 }

@@ -140,6 +140,20 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.rules.note = "tiles of 256 threads x 16 values; the slide names Thrust's copy_if, our kernel is a single-pass scan";
     t.push_back(v);
   }
+  {
+    VariantInfo v = make("cs121.filter_scan_vec", "Filter, scan based, 16 bytes per load", "Aggregation and atomics",
+                         "Beyond the slide: filter_scan tuned like cub.select. Each thread loads 8 int4 (32 values) "
+                         "before using any, the tile is blockIdx.x (no tile counter), and the kept values are staged "
+                         "in shared memory at their rank, then written out with aligned 16-byte stores.");
+    v.rules.int_only = true;
+    v.rules.default_block = kFilterScanBlock;
+    v.rules.min_block = 128;
+    v.rules.max_block = 256;
+    v.rules.pow2_block = true;
+    v.rules.items_per_thread = kFilterScanVecItems;
+    v.rules.note = "tiles of blockDim.x (128 or 256) threads x 32 values, 8 int4 loads per thread; beyond the slide";
+    t.push_back(v);
+  }
   // The library baselines of the histograms and filters (lesson "cub"), last as in the lesson.
   {
     VariantInfo v;

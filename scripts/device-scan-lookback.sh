@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
 # Tuning run of scan.decoupled_lookback against cub.scan (issue 5 bar: >= 0.9x at 2^28 int32), after a
 # build of warpscope-cli and ws_gpu_tests in build-device (see device-scan.sh for the full lesson run).
-# Runs the scan GPU tests, then one report per (block, look-back back-off) setting with both variants in
-# the same process, inclusive and exclusive, and prints one table row per variant and mode.
-# WS_LOOKBACK_RETRY_NS (kernels/scan/decoupled_lookback.cu) sets the back-off of a look-back that found a
-# predecessor with no status yet; 400 ns when unset.
+# Runs the scan GPU tests, then one report per block size with both variants in the same process,
+# inclusive and exclusive, and prints one table row per variant and mode. Results: docs/device/h200-scan-lookback.md.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-$PWD/out}"
@@ -15,19 +13,16 @@ cli=build-device/app/cli/warpscope-cli
 timeout 120 build-device/tests/ws_gpu_tests --gtest_filter='*Scan*' > "$OUT/gpu-scan-tests.log" 2>&1
 echo "== scan gpu tests: exit $?"; grep -E "^\[  (PASSED|FAILED) |tests ran" "$OUT/gpu-scan-tests.log" | tail -8
 
-# bench TAG RETRY_NS MODES [report options...]: rows "TAG MODE | variant | block x grid | ms | GB/s | % | x CUB | check |"
+# bench TAG MODES [report options...]: rows "TAG MODE | variant | block x grid | ms | GB/s | % | x CUB | check |"
 bench() {
-  local tag=$1 ns=$2 modes=$3; shift 3
+  local tag=$1 modes=$2; shift 2
   for m in $modes; do
     local f=""; [ "$m" = exc ] && f=--exclusive
-    WS_LOOKBACK_RETRY_NS=$ns timeout 90 $cli report --variants scan.decoupled_lookback,cub.scan --n "$N" --repeat "$REPEAT" $f \
+    timeout 90 $cli report --variants scan.decoupled_lookback,cub.scan --n "$N" --repeat "$REPEAT" $f \
       --out "$OUT/$tag-$m.json" "$@" > /dev/null 2> "$OUT/$tag-$m.log" || { echo "$tag $m: report failed"; tail -3 "$OUT/$tag-$m.log"; continue; }
     python3 scripts/bench_table.py "$OUT/$tag-$m.json" cub.scan | grep -E "^\| (scan|cub)" | sed "s/^/$tag $m /"
   done
 }
-bench b256-r400 400 "inc exc"
-bench b512-r400 400 "inc exc" --block 512
-bench b512-r0 0 "inc" --block 512
-bench b256-r0 0 "inc"
-bench b512-r1000 1000 "inc" --block 512
-bench b128-r400 400 "inc" --block 128
+bench b256 "inc exc"
+bench b512 "inc exc" --block 512
+bench b128 "inc" --block 128

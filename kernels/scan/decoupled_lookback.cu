@@ -4,7 +4,6 @@
 #include <cuda/atomic>
 
 #include <cstdint>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -41,26 +40,26 @@ __device__ unsigned long long peek(unsigned long long* status, long long tile) {
 // ---------------------------------------------------------------------------------------------------
 // scan.decoupled_lookback. Merrill and Garland (2016), "Single-pass Parallel Prefix Scan with
 // Decoupled Look-back". Changed from the hierarchical scan: one launch, every element read once and
-// written once. Block b scans tile b (blocks are dispatched in blockIdx order, so every tile it waits
-// for has already started), loads its 4 rows of blockDim x 4 elements with 128-bit loads, scans them in
+// written once. Each block takes the next tile number from a counter (so every tile it waits for has
+// already started), loads its 4 rows of blockDim x 4 elements with 128-bit loads, scans them in
 // registers and warp shuffles, publishes its tile total at once (AGGREGATE), then warp 0 looks back
 // over the 32 preceding tiles at a time, adding their published values up to the nearest one that has
 // published its inclusive prefix (PREFIX). The tile then publishes its own inclusive prefix.
 template <typename T, int BLOCK>
 __global__ void __launch_bounds__(BLOCK) lookback_scan(const T* x, T* y, long long n, bool exclusive,
-                                                       unsigned long long* status, unsigned retry_ns) {
+                                                       unsigned long long* status, unsigned* tile_counter) {
   constexpr int W = BLOCK / 32, TILE = BLOCK * kRows * kVec;
   using V = typename Vec4<T>::type;
   __shared__ T warp_total[kRows * W];
   __shared__ T warp_prefix[kRows * W];
-  __shared__ T tile_prefix;
+  __shared__ T tile_aggregate, tile_prefix;
+  __shared__ unsigned tile_s;
   const int t = threadIdx.x, lane = t & 31, w = t >> 5;
   const unsigned full = 0xffffffffu;
 
-  // Tile b is block b: the hardware dispatches blocks in blockIdx order, so every tile a block waits
-  // for belongs to a block that was dispatched before it (CUB relies on the same order). A tile counter
-  // taken with atomicAdd would cost one atomic round trip before the first load of every tile.
-  const unsigned tile = blockIdx.x;
+  if (t == 0) tile_s = atomicAdd(tile_counter, 1u);
+  __syncthreads();
+  const unsigned tile = tile_s;
   const long long base = static_cast<long long>(tile) * TILE;
 
   // Load: row k of the tile is blockDim x 4 consecutive elements; thread t holds 4 of them.
@@ -103,29 +102,18 @@ __global__ void __launch_bounds__(BLOCK) lookback_scan(const T* x, T* y, long lo
   __syncthreads();
 
   if (w == 0) {
-    // The 4 x W warp totals in tile order, scanned by warp 0: lane l takes C consecutive totals, adds
-    // them, the lanes' sums are scanned with shuffles (Kogge-Stone), then each lane writes the exclusive
-    // prefixes of its totals. Lanes past the last total hold 0.
-    constexpr int NT = kRows * W, C = (NT + 31) / 32;
-    T tot[C];
-#pragma unroll
-    for (int c = 0; c < C; ++c) tot[c] = lane * C + c < NT ? warp_total[lane * C + c] : T(0);
-    T lane_sum = tot[0];
-#pragma unroll
-    for (int c = 1; c < C; ++c) lane_sum = lane_sum + tot[c];
-#pragma unroll
-    for (int off = 1; off < 32; off *= 2) {
-      const T o = __shfl_up_sync(full, lane_sum, off);
-      if (lane >= off) lane_sum = o + lane_sum;
+    // The 4 x W warp totals in tile order, scanned by one thread: each warp's exclusive prefix.
+    if (lane == 0) {
+      T running = warp_total[0];
+      warp_prefix[0] = T(0);
+      for (int q = 1; q < kRows * W; ++q) {
+        warp_prefix[q] = running;
+        running = running + warp_total[q];
+      }
+      tile_aggregate = running;
     }
-    const T aggregate = __shfl_sync(full, lane_sum, 31);
-    T before = __shfl_up_sync(full, lane_sum, 1);
-    if (lane == 0) before = T(0);
-#pragma unroll
-    for (int c = 0; c < C; ++c) {
-      if (lane * C + c < NT) warp_prefix[lane * C + c] = before;
-      before = before + tot[c];
-    }
+    __syncwarp();
+    const T aggregate = tile_aggregate;
     T exclusive_prefix = T(0);
     if (tile == 0) {
       if (lane == 0) publish(status, 0, kPrefix, bits_of(aggregate));
@@ -136,14 +124,9 @@ __global__ void __launch_bounds__(BLOCK) lookback_scan(const T* x, T* y, long lo
       while (true) {
         const long long p = start - lane;
         unsigned long long st;
-        while (true) {
+        do {
           st = p >= 0 ? peek(status, p) : kPrefix;  // never summed: tile 0 always holds a PREFIX first
-          if (__any_sync(full, (st & 0xffffffff00000000ull) == kInvalid)) {
-            if (retry_ns) __nanosleep(retry_ns);  // back off: spinning warps take L2 bandwidth from the loads
-          } else {
-            break;
-          }
-        }
+        } while (__any_sync(full, (st & 0xffffffff00000000ull) == kInvalid));
         const unsigned prefix_lanes = __ballot_sync(full, (st & 0xffffffff00000000ull) == kPrefix);
         const int stop = prefix_lanes ? __ffs(prefix_lanes) - 1 : 31;  // nearest tile with a PREFIX
         T val = lane <= stop ? from_bits<T>(static_cast<unsigned>(st)) : T(0);
@@ -195,26 +178,17 @@ __global__ void __launch_bounds__(BLOCK) lookback_scan(const T* x, T* y, long lo
 
 long long tiles_of(std::int64_t n, int block) { return (n + block * kRows * kVec - 1) / (block * kRows * kVec); }
 
-// Scratch: 16 bytes (once the tile counter; keeps the status words' offset), then one status word per tile.
+// Scratch: the tile counter (16 bytes, keeps the status words 16-byte aligned), then one status word per tile.
 std::size_t lookback_scratch(std::int64_t n, int block, DType) {
   return 16 + static_cast<std::size_t>(tiles_of(n, block)) * sizeof(unsigned long long);
 }
 
-// Back-off of a look-back that found a predecessor with no status yet, in ns (__nanosleep): 400 unless
-// the environment variable WS_LOOKBACK_RETRY_NS says otherwise (0: spin), a tuning knob for device runs.
-unsigned retry_ns() {
-  static const unsigned ns = [] {
-    const char* e = std::getenv("WS_LOOKBACK_RETRY_NS");
-    return e && *e ? static_cast<unsigned>(std::strtoul(e, nullptr, 10)) : 400u;
-  }();
-  return ns;
-}
-
 template <typename T, int BLOCK>
 void launch_block(const ScanArgs& a, long long tiles) {
+  auto* counter = static_cast<unsigned*>(a.scratch);
   auto* status = reinterpret_cast<unsigned long long*>(static_cast<char*>(a.scratch) + 16);
   lookback_scan<T, BLOCK><<<static_cast<unsigned>(tiles), BLOCK, 0, a.stream>>>(
-      static_cast<const T*>(a.in), static_cast<T*>(a.out), a.n, a.exclusive, status, retry_ns());
+      static_cast<const T*>(a.in), static_cast<T*>(a.out), a.n, a.exclusive, status, counter);
   WS_LAUNCHED();
 }
 
@@ -224,7 +198,7 @@ int run_lookback(const ScanArgs& a) {
   if (lookback_scratch(a.n, a.block, a.type) > a.scratch_bytes) throw std::runtime_error("scan.decoupled_lookback: scratch too small");
   if (reinterpret_cast<std::uintptr_t>(a.in) % 16 || reinterpret_cast<std::uintptr_t>(a.out) % 16)
     throw std::runtime_error("scan.decoupled_lookback: input and output must be 16-byte aligned");
-  // Every tile status starts INVALID.
+  // Every tile status starts INVALID and the tile counter at 0.
   WS_CUDA(cudaMemsetAsync(a.scratch, 0, lookback_scratch(a.n, a.block, a.type), a.stream));
   switch (a.block) {
     case 128: launch_block<T, 128>(a, tiles); break;

@@ -330,7 +330,7 @@ SimOutput hierarchical(const VariantInfo& v, const Input& in, const LaunchConfig
 // ---- scan.decoupled_lookback (Merrill and Garland 2016). The tile of B x 16 elements is 4 rows of B x 4:
 // in row k thread t holds the 4 consecutive elements at k B 4 + 4 t (one 128-bit load). Per row: a thread
 // sums its 4 elements, warps scan their lanes' sums with shuffles (Kogge-Stone over 32 lanes), and the 4 x
-// (B / 32) warp totals are scanned by warp 0 (shuffles); the tile's exclusive prefix comes from the look-back.
+// (B / 32) warp totals are scanned in order; the tile's exclusive prefix comes from the look-back.
 // Schedule modelled: tiles run in order, so the look-back always finds its predecessor's inclusive prefix.
 template <class P>
 SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& pp,
@@ -400,60 +400,26 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
       ws = next;
       if (rec.on()) rec.end();
     }
-    // Warp totals in row-major order (row k, warp w), scanned by warp 0 as the kernel does: lane l takes
-    // the C = ceil(4 W / 32) consecutive totals from l C (identity past the last), adds them, the 32 lane
-    // sums get a Kogge-Stone shuffle scan, and each lane walks its totals to write their exclusive prefixes.
-    const int NT = kRows * W, C = (NT + 31) / 32;
-    std::vector<T> totals(std::size_t(32) * C, P::identity());
-    for (int q = 0; q < NT; ++q) totals[std::size_t(q)] = ws[std::size_t(q / W) * B + std::size_t(q % W) * 32 + 31];
+    // Warp totals in row-major order (row k, warp w), scanned serially by one thread: exclusive prefixes.
     if (rec.on()) {
-      rec.begin("block", "warp totals to shared; warp 0 scans the " + std::to_string(NT) + " totals (" + std::to_string(C) +
-                             " per lane, shuffles)");
-      for (int q = 0; q < NT; ++q) rec.store_shared(q % W * 32 + 31, q / W, q, totals[std::size_t(q)]);
-      for (int q = 0; q < NT; ++q) rec.load_shared(q / C, 1 + q % C, q, totals[std::size_t(q)]);
+      rec.begin("block", "warp totals to shared; thread 0 scans the " + std::to_string(kRows * W) + " totals");
+      for (int q = 0; q < kRows * W; ++q) rec.store_shared(q % W * 32 + 31, q / W, q, ws[std::size_t(q / W) * B + std::size_t(q % W) * 32 + 31]);
+      rec.work(0);
     }
-    std::vector<T> lane_sum(32);
-    for (int l = 0; l < 32; ++l) {
-      T sum = totals[std::size_t(l) * C];
-      for (int c = 1; c < C; ++c) {
-        sum = P::combine(sum, totals[std::size_t(l) * C + c]);
-        ++adds;
-        rec.add(l, -1, sum);
-      }
-      lane_sum[std::size_t(l)] = sum;
-    }
-    for (int off = 1; off < 32; off *= 2) {
-      std::vector<T> next = lane_sum;
-      for (int l = off; l < 32; ++l) {
-        next[std::size_t(l)] = P::combine(lane_sum[std::size_t(l - off)], lane_sum[std::size_t(l)]);
-        ++adds;
-        if (rec.on()) {
-          rec.shuffle(l, l - off, lane_sum[std::size_t(l - off)]);
-          rec.add(l, l - off, next[std::size_t(l)]);
+    std::vector<T> warp_prefix(std::size_t(kRows) * W);
+    T running = P::identity();
+    for (int k = 0; k < kRows; ++k)
+      for (int w = 0; w < W; ++w) {
+        warp_prefix[std::size_t(k) * W + w] = running;
+        const T total = ws[std::size_t(k) * B + std::size_t(w) * 32 + 31];
+        running = (k == 0 && w == 0) ? total : P::combine(running, total);
+        if (!(k == 0 && w == 0)) {
+          ++adds;
+          rec.add(0, -1, running);  // recorded in the "block" step below
         }
       }
-      lane_sum = next;
-    }
-    std::vector<T> warp_prefix(static_cast<std::size_t>(NT));
-    for (int l = 0; l < 32; ++l) {
-      T before = l == 0 ? P::identity() : lane_sum[std::size_t(l - 1)];
-      for (int c = 0; c < C; ++c) {
-        const int q = l * C + c;
-        if (q < NT) {
-          warp_prefix[std::size_t(q)] = before;
-          rec.store_shared(l, 4 + c, std::int64_t(NT) + q, before);
-        }
-        before = P::combine(before, totals[std::size_t(q)]);
-        ++adds;
-      }
-      rec.work(l);
-    }
-    const T aggregate = lane_sum[31];
-    if (rec.on()) {  // the block's shared memory after the step: warp_total[NT], then warp_prefix[NT]
-      std::vector<T> shared_after(totals.begin(), totals.begin() + NT);
-      shared_after.insert(shared_after.end(), warp_prefix.begin(), warp_prefix.end());
-      rec.end(shared_after);
-    }
+    const T aggregate = running;
+    rec.end(warp_prefix);
     // Look-back: publish the aggregate, read the predecessor's inclusive prefix.
     const T exclusive_prefix = carry;
     const T inclusive_prefix = b == 0 ? aggregate : P::combine(exclusive_prefix, aggregate);

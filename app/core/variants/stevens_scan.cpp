@@ -94,7 +94,7 @@ std::vector<VariantInfo> stevens_scan_variants() {
 
   v = make("scan.decoupled_lookback", "scan", "Single-pass scan with decoupled look-back", "Merrill and Garland (2016)",
            "Single-pass Parallel Prefix Scan with Decoupled Look-back",
-           "One launch, each element read once and written once: block b takes tile b (4096 elements, 128-bit loads), "
+           "One launch, each element read once and written once: a block takes the next tile (4096 elements, 128-bit loads), "
            "scans it in registers and warp shuffles, publishes its tile total, and looks back over its predecessors' published "
            "totals, a warp at a time, until it meets an inclusive prefix; then it publishes its own inclusive prefix.");
   v.rules.default_block = 256;

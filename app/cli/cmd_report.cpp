@@ -66,7 +66,7 @@ int record_traces(const std::vector<std::string>& ids, long long n, Backend* gpu
     const std::string err = gpu->record_trace(v, in, launch, 0, out.trace, recorded);
     if (!err.empty()) {
       std::fprintf(stderr, "%-22s trace: %s\n", id.c_str(), err.c_str());
-      ++failures;
+      if (err.find("has no trace build") == std::string::npos) ++failures;  // not instrumented: a note, not a failure
       continue;
     }
     recorded.compared_with_model = true;

@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "gpu_device.hpp"
 #include "backend_factory.hpp"
 #include "reference_atomics.hpp"
 #include "registry.hpp"
@@ -14,15 +15,7 @@ using namespace ws;
 
 namespace {
 
-Backend& gpu() {
-  static std::unique_ptr<Backend> b = [] {
-    std::string err;
-    auto p = open_cuda_backend(err);
-    if (!p) throw std::runtime_error("no CUDA device: " + err);
-    return p;
-  }();
-  return *b;
-}
+using ws::test::gpu;  // tests/gpu/gpu_device.hpp
 
 RunRequest request(const std::string& id, std::int64_t n, int block = 0, double keep = 0.5) {
   RunRequest req;

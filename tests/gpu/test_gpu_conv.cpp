@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu_device.hpp"
 #include "backend_factory.hpp"
 #include "registry.hpp"
 #include "request.hpp"
@@ -20,15 +21,7 @@ using namespace ws;
 
 namespace {
 
-Backend& gpu() {
-  static std::unique_ptr<Backend> b = [] {
-    std::string err;
-    auto p = open_cuda_backend(err);
-    if (!p) throw std::runtime_error("no CUDA device: " + err);
-    return p;
-  }();
-  return *b;
-}
+using ws::test::gpu;  // tests/gpu/gpu_device.hpp
 
 RunRequest request(const std::string& id, std::int64_t width, std::int64_t height, int mask_width, int tile,
                    const std::string& mask = "gauss") {

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 
+#include "gpu_device.hpp"
 #include "backend_factory.hpp"
 #include "launch_rules.hpp"
 #include "registry.hpp"
@@ -15,15 +16,7 @@ using namespace ws;
 
 namespace {
 
-Backend& gpu() {
-  static std::unique_ptr<Backend> b = [] {
-    std::string err;
-    auto p = open_cuda_backend(err);
-    if (!p) throw std::runtime_error("no CUDA device: " + err);
-    return p;
-  }();
-  return *b;
-}
+using ws::test::gpu;  // tests/gpu/gpu_device.hpp
 
 const Input& input_for(std::int64_t n, DType t) {
   static std::map<std::pair<std::int64_t, int>, Input> cache;

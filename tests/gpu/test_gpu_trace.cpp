@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "gpu_device.hpp"
 #include "backend_factory.hpp"
 #include "launch_rules.hpp"
 #include "registry.hpp"
@@ -18,15 +19,7 @@ using namespace ws;
 
 namespace {
 
-Backend& gpu() {
-  static std::unique_ptr<Backend> b = [] {
-    std::string err;
-    auto p = open_cuda_backend(err);
-    if (!p) throw std::runtime_error("no CUDA device: " + err);
-    return p;
-  }();
-  return *b;
-}
+using ws::test::gpu;  // tests/gpu/gpu_device.hpp
 
 /// Variants with a GPU trace: not racy, not host code, not the CUB library call.
 std::vector<std::string> traced_ids() {

@@ -11,6 +11,7 @@ const char* to_string(MetricSource s) {
   switch (s) {
     case MetricSource::Range: return "range profiler";
     case MetricSource::PerLine: return "sass per line";
+    case MetricSource::Sass: return "sass counters";
     case MetricSource::Occupancy: return "occupancy api";
     case MetricSource::Derived: return "derived";
   }
@@ -79,10 +80,28 @@ std::vector<MetricDef> build_catalog() {
                     "Instructions counted once per lane that executed them (predicate on).\n"
                     "Divided by warp instructions: the average lanes on.",
                     false));
-  c.push_back(range("smsp__sass_average_branch_targets_threads_uniform.pct", "uniform branches", "%", "execution",
-                    "Branches where all lanes of the warp went the same way.\n"
-                    "100 % means no divergence at branches; interleaved addressing lowers it.",
-                    true));
+  c.push_back(range("smsp__sass_average_branch_targets_threads_uniform.pct", "uniform branch targets", "%", "execution",
+                    "Nsight Compute's branch uniformity: branch targets where all active lanes went the same way.\n"
+                    "Costs a range-profiler pass of its own; the default set counts branches in the SASS pass instead.",
+                    false));
+  c.push_back(with_source(range("smsp__sass_branch_targets_threads_uniform", "uniform branch executions", "branches",
+                                "execution",
+                                "Warp branch executions where all active lanes took the same target (SASS counter).\n"
+                                "Counted in the same patched run as the per-line metrics.",
+                                false),
+                          MetricSource::Sass));
+  c.push_back(with_source(range("smsp__sass_branch_targets_threads_divergent", "divergent branches", "branches",
+                                "execution",
+                                "Warp branch executions where active lanes took different targets (SASS counter).\n"
+                                "Each one splits the warp: both paths run one after the other, lanes idle.",
+                                true),
+                          MetricSource::Sass));
+  c.push_back(with_source(range("ws__uniform_branch_pct", "uniform branches", "%", "execution",
+                                "Share of warp branch executions where all active lanes went the same way.\n"
+                                "100 % means divergence, if any, is predication (lanes off), not split branches.",
+                                true),
+                          MetricSource::Derived,
+                          {"smsp__sass_branch_targets_threads_uniform", "smsp__sass_branch_targets_threads_divergent"}));
   c.push_back(with_source(range("smsp__sass_inst_executed", "warp instructions per line", "warp inst", "execution",
                                 "Per source line: warp instructions issued, predicated-off ones too (kernels built with -lineinfo).\n"
                                 "nvcc predicates a short if-body: idle warps still issue it, with every lane off.",
@@ -109,7 +128,7 @@ std::vector<MetricDef> build_catalog() {
                     "shared memory",
                     "Passes the shared-memory unit made to serve loads (1 per conflict-free instruction).\n"
                     "More wavefronts than instructions means bank conflicts.",
-                    true));
+                    false));
   c.push_back(range("smsp__inst_executed_op_shared_ld.sum", "shared load instructions", "warp inst", "shared memory",
                     "Warp-wide shared-memory load instructions issued.\n"
                     "The denominator of wavefronts and conflicts per instruction.",
@@ -118,7 +137,7 @@ std::vector<MetricDef> build_catalog() {
                                 "shared memory",
                                 "Shared load wavefronts over shared load instructions: 1 without conflicts, 32 for 32-way.\n"
                                 "Below 1 when loads are issued with every lane off (predicated code): they need no wavefront.",
-                                true),
+                                false),
                           MetricSource::Derived,
                           {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum"}));
   c.push_back(with_source(range("ws__shared_ld_conflicts_per_inst", "conflicts per shared load", "conflicts",
@@ -133,12 +152,12 @@ std::vector<MetricDef> build_catalog() {
                     "atomics",
                     "Warp-level requests for global atomics whose old value is used (atom).\n"
                     "One request serves all lanes of a warp instruction.",
-                    true, "thread-level global atomics in the source (trace of one block x grid)"));
+                    false, "thread-level global atomics in the source (trace of one block x grid)"));
   c.push_back(range("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", "global reduction requests", "requests",
                     "atomics",
                     "Warp-level requests for global atomics whose result is unused (red).\n"
                     "The compiler may first add the lanes of a warp together, so far fewer than in the source.",
-                    true, "thread-level global atomics in the source (trace of one block x grid)"));
+                    false, "thread-level global atomics in the source (trace of one block x grid)"));
   c.push_back(range("lts__t_requests_op_atom.sum", "L2 atomic requests", "requests", "atomics",
                     "Atomic requests that reached the L2 cache, where global atomics are performed.\n"
                     "Requests to one address are applied one after another.",
@@ -147,16 +166,34 @@ std::vector<MetricDef> build_catalog() {
                     "Reduction (red) requests that reached the L2 cache.\n"
                     "reduce0's one atomicAdd per element arrives here about once per warp.",
                     true));
-  c.push_back(range("smsp__inst_executed_op_shared_atom.sum", "shared atomic instructions", "warp inst", "atomics",
-                    "Warp-wide atomic instructions on shared memory.\n"
-                    "Block-local atomics: cheaper than global ones, still serialized per address.",
-                    true));
+  c.push_back(with_source(range("smsp__sass_inst_executed_op_global_atom", "global atomic instructions", "warp inst",
+                                "atomics",
+                                "Warp-wide global atomic instructions whose old value is used (ATOMG; SASS counter).\n"
+                                "One instruction serves all lanes of a warp: one L1 request each.",
+                                true, "thread-level global atomics in the source (trace of one block x grid)"),
+                          MetricSource::Sass));
+  c.push_back(with_source(range("smsp__sass_inst_executed_op_global_red", "global reduction instructions", "warp inst",
+                                "atomics",
+                                "Warp-wide global atomics whose result is unused (REDG; SASS counter).\n"
+                                "The compiler may first add the lanes of a warp together, so far fewer than in the source.",
+                                true, "thread-level global atomics in the source (trace of one block x grid)"),
+                          MetricSource::Sass));
+  c.push_back(range("smsp__inst_executed_op_shared_atom.sum", "shared atomic instructions (counter)", "warp inst", "atomics",
+                    "Warp-wide atomic instructions on shared memory (hardware counter, its own pass).\n"
+                    "The default set counts them in the SASS pass instead.",
+                    false));
+  c.push_back(with_source(range("smsp__sass_inst_executed_op_shared_atom", "shared atomic instructions", "warp inst",
+                                "atomics",
+                                "Warp-wide atomic instructions on shared memory (ATOMS; SASS counter).\n"
+                                "Block-local atomics: cheaper than global ones, still serialized per address.",
+                                true),
+                          MetricSource::Sass));
   c.push_back(with_source(range("ws__global_atomics_per_ns", "global atomic throughput", "1/ns", "atomics",
-                                "Global atomic and reduction requests per nanosecond of kernel time (= G/s).\n"
+                                "Global atomic and reduction warp instructions per nanosecond of kernel time (= G/s).\n"
                                 "count / duration: how fast the memory system served them.",
                                 true),
                           MetricSource::Derived,
-                          {"l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
+                          {"smsp__sass_inst_executed_op_global_atom", "smsp__sass_inst_executed_op_global_red",
                            "gpu__time_duration.sum"}));
   // Memory
   c.push_back(range("dram__bytes_read.sum", "DRAM bytes read", "bytes", "memory",
@@ -174,7 +211,7 @@ std::vector<MetricDef> build_catalog() {
   c.push_back(range("lts__t_sector_hit_rate.pct", "L2 hit rate", "%", "memory",
                     "Share of L2 sector accesses found in the L2 cache.\n"
                     "A streaming reduction misses almost always; re-read data (multi-pass) hits.",
-                    true));
+                    false));
   c.push_back(range("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "global load sectors", "sectors", "memory",
                     "32-byte sectors global loads touched.\n"
                     "Coalesced loads of 4-byte words need 4 sectors per warp request.",
@@ -187,7 +224,7 @@ std::vector<MetricDef> build_catalog() {
   c.push_back(range("smsp__warp_issue_stalled_barrier_per_warp_active.pct", "barrier stalls", "%", "barriers",
                     "Share of warp cycles spent waiting at __syncthreads() for the rest of the block.\n"
                     "The cost of a block-wide barrier; warp-synchronous code (shuffles) avoids it.",
-                    true));
+                    false));
   return c;
 }
 
@@ -234,8 +271,14 @@ std::string parse_metric_selection(const std::string& spec, MetricSelection& out
     if (!asked.count(d.name)) continue;
     out.metrics.push_back(&d);
     if (d.source == MetricSource::Range) range_set.insert(d.name);
-    if (d.source == MetricSource::Derived) range_set.insert(d.inputs.begin(), d.inputs.end());
+    if (d.source == MetricSource::Derived)
+      for (const auto& in : d.inputs) {
+        const MetricDef* src = find_metric(in);
+        if (src && src->source == MetricSource::Sass) out.sass = true;
+        else range_set.insert(in);
+      }
     if (d.source == MetricSource::PerLine) out.per_line = true;
+    if (d.source == MetricSource::Sass) out.sass = true;
     if (d.source == MetricSource::Occupancy) out.occupancy = true;
   }
   for (const auto& d : metric_catalog())  // catalog order, so passes and output are stable
@@ -258,6 +301,9 @@ void derive_metrics(const MetricSelection& sel, KernelMetrics& m) {
     if (d->name == "ws__global_atomics_per_ns") {
       num = m.values[d->inputs[0]] + m.values[d->inputs[1]];
       den = m.values[d->inputs[2]];
+    } else if (d->name == "ws__uniform_branch_pct") {  // uniform / (uniform + divergent), in %
+      num = 100.0 * m.values[d->inputs[0]];
+      den = m.values[d->inputs[0]] + m.values[d->inputs[1]];
     } else {  // ratios of two counters
       num = m.values[d->inputs[0]];
       den = m.values[d->inputs[1]];
@@ -280,7 +326,10 @@ std::map<std::string, double> predict_metrics(const PredictionInputs& in) {
   // The source's atomics, per thread: the compiler decides whether they become atom or red requests,
   // and may aggregate a warp's lanes into one; the view says so next to the measured value.
   p["ws__source_global_atomics"] = in.global_atomics * g;
-  if (in.shared_atomics > 0) p["smsp__inst_executed_op_shared_atom.sum"] = in.shared_atomics * g;
+  if (in.shared_atomics > 0) {
+    p["smsp__inst_executed_op_shared_atom.sum"] = in.shared_atomics * g;
+    p["smsp__sass_inst_executed_op_shared_atom"] = in.shared_atomics * g;
+  }
   if (in.tree_lanes_per_warp > 0)
     p["smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio"] = in.tree_lanes_per_warp;
   return p;

@@ -18,6 +18,7 @@ namespace ws {
 enum class MetricSource {
   Range,      ///< CUPTI Range Profiler, one value for the whole run (all its kernel launches)
   PerLine,    ///< CUPTI SASS Metrics API, per instruction, summed per source line (LineMetrics)
+  Sass,       ///< CUPTI SASS Metrics API, summed over the run's kernels (same patched run as PerLine)
   Occupancy,  ///< CUDA occupancy API on the run's main kernel (theoretical, no counters)
   Derived     ///< computed from other metrics of the run (inputs)
 };
@@ -46,7 +47,8 @@ const MetricDef* find_metric(const std::string& name_or_short);
 struct MetricSelection {
   std::vector<const MetricDef*> metrics;   ///< as asked, catalog order, no repeats
   std::vector<std::string> range_metrics;  ///< Range names to collect (asked ones + inputs of derived)
-  bool per_line = false;                   ///< a PerLine metric was asked for: run the SASS pass
+  bool per_line = false;                   ///< a PerLine metric was asked for: run the SASS pass, keep lines
+  bool sass = false;                       ///< a Sass metric (or a derived metric's input) was asked: SASS pass
   bool occupancy = false;                  ///< an Occupancy metric was asked for
   bool empty() const { return metrics.empty(); }
 };

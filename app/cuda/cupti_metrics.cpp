@@ -69,19 +69,23 @@ KernelMetrics collect_metrics(const std::string& spec, int device, cudaStream_t 
     if (!sel.range_metrics.empty()) {
       RangeProfile rp = profile_range(ctx, device, sel.range_metrics, pass);
       if (std::getenv("WS_METRICS_TIMING"))
-        std::fprintf(stderr, "range profiler: setup %.1f ms, %d passes %.1f ms, evaluate %.1f ms\n", rp.setup_ms, rp.passes,
-                     rp.passes_ms, rp.evaluate_ms);
+        std::fprintf(stderr, "range profiler: setup %.1f ms, %d passes %.1f ms, disable %.1f ms, evaluate %.1f ms\n",
+                     rp.setup_ms, rp.passes, rp.passes_ms, rp.disable_ms, rp.evaluate_ms);
       m.passes = rp.passes;
       m.values.insert(rp.values.begin(), rp.values.end());
       m.warnings.insert(m.warnings.end(), rp.warnings.begin(), rp.warnings.end());
     }
-    if (sel.per_line) {
+    if (sel.per_line || sel.sass) {
       const auto ts = std::chrono::steady_clock::now();
+      // A SASS collection after an earlier one found no patched instruction on the H200 unless the
+      // range profiler had been enabled in between (it is, when this request measured range metrics).
+      if (sel.range_metrics.empty()) toggle_range_profiler(ctx);
       LineProfile lp = profile_lines(ctx, device, pass);
       if (std::getenv("WS_METRICS_TIMING"))
-        std::fprintf(stderr, "sass per line: %.1f ms\n",
+        std::fprintf(stderr, "sass pass: %.1f ms\n",
                      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - ts).count());
-      m.lines = std::move(lp.lines);
+      if (sel.per_line) m.lines = std::move(lp.lines);
+      m.values.insert(lp.totals.begin(), lp.totals.end());
       m.warnings.insert(m.warnings.end(), lp.warnings.begin(), lp.warnings.end());
     }
   } catch (const CuptiError& e) {

@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <set>
 
@@ -192,12 +194,16 @@ RangeProfile profile_range(CUcontext ctx, int device, const std::vector<std::str
     WS_CUPTI(cuptiRangeProfilerSetConfig(&sc));
 
     out.setup_ms = lap();
+    // WS_METRICS_TIMING=1 prints where each pass's time goes (docs/device/h200-metrics.md: on the H200
+    // the first cuptiRangeProfilerStart after an enable takes 130-160 ms, inside CUPTI).
+    const bool timing = std::getenv("WS_METRICS_TIMING") != nullptr;
     bool all_submitted = false;
     for (int i = 0; !all_submitted; ++i) {
       if (i > out.passes + 2) throw std::runtime_error("range profiler: passes did not complete");
       CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
       start.pRangeProfilerObject = prof.obj;
       WS_CUPTI(cuptiRangeProfilerStart(&start));
+      const double t_start = lap();
       CUpti_RangeProfiler_PushRange_Params push{CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
       push.pRangeProfilerObject = prof.obj;
       push.pRangeName = "run";
@@ -206,16 +212,21 @@ RangeProfile profile_range(CUcontext ctx, int device, const std::vector<std::str
       CUpti_RangeProfiler_PopRange_Params pop{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
       pop.pRangeProfilerObject = prof.obj;
       WS_CUPTI(cuptiRangeProfilerPopRange(&pop));
+      const double t_run = lap();
       CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
       stop.pRangeProfilerObject = prof.obj;
       WS_CUPTI(cuptiRangeProfilerStop(&stop));
+      const double t_stop = lap();
+      out.passes_ms += t_start + t_run + t_stop;
+      if (timing) std::fprintf(stderr, "  pass %d: start %.2f, push + run + pop %.2f, stop %.2f ms\n", i, t_start, t_run, t_stop);
       all_submitted = stop.isAllPassSubmitted;
     }
     CUpti_RangeProfiler_DecodeData_Params dec{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
     dec.pRangeProfilerObject = prof.obj;
     WS_CUPTI(cuptiRangeProfilerDecodeData(&dec));
-    out.passes_ms = lap();
+    out.passes_ms += lap();
   }
+  out.disable_ms = lap();
 
   CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
   info.pCounterDataImage = counter_data.data();
@@ -235,6 +246,11 @@ RangeProfile profile_range(CUcontext ctx, int device, const std::vector<std::str
   for (std::size_t i = 0; i < kept.size(); ++i) out.values[kept[i]] = values[i];
   out.evaluate_ms = lap();
   return out;
+}
+
+void toggle_range_profiler(CUcontext ctx) {
+  ensure_profiler_initialized();
+  EnabledProfiler prof(ctx);
 }
 
 }  // namespace ws::cuda

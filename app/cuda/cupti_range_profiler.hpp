@@ -17,7 +17,7 @@ struct RangeProfile {
   std::map<std::string, double> values;  ///< metric -> value (CUPTI's units: ns, %, counts, bytes)
   int passes = 0;                        ///< replay passes the configuration needed
   std::vector<std::string> warnings;     ///< skipped metrics, with the reason
-  double setup_ms = 0, passes_ms = 0, evaluate_ms = 0;  ///< where the time went (host clock)
+  double setup_ms = 0, passes_ms = 0, disable_ms = 0, evaluate_ms = 0;  ///< where the time went (host clock)
 };
 
 /// Profiles `metrics` over one range. `pass(i)` must restore inputs and enqueue the launcher's work,
@@ -25,5 +25,10 @@ struct RangeProfile {
 /// device) or std::runtime_error; leaves the range profiler disabled in every case.
 RangeProfile profile_range(CUcontext ctx, int device, const std::vector<std::string>& metrics,
                            const std::function<void()>& pass);
+
+/// Enables and at once disables the range profiler on `ctx` (no pass, about 5 ms). On the H200 a
+/// SASS-only collection after an earlier one found no patched instruction unless the range profiler
+/// had been enabled in between; profile_lines' callers do this first (docs/device/h200-metrics.md).
+void toggle_range_profiler(CUcontext ctx);
 
 }  // namespace ws::cuda

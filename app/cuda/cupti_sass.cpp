@@ -6,6 +6,7 @@
 #include <cupti_target.h>
 
 #include <cstdint>
+#include <iterator>
 #include <cstdlib>
 #include <map>
 
@@ -18,6 +19,14 @@ namespace {
 
 const char* const kWarpInst = "smsp__sass_inst_executed";
 const char* const kThreadInst = "smsp__sass_thread_inst_executed_pred_on";
+
+}  // namespace
+
+const char* const kSassCounters[5] = {"smsp__sass_branch_targets_threads_uniform", "smsp__sass_branch_targets_threads_divergent",
+                                      "smsp__sass_inst_executed_op_global_atom", "smsp__sass_inst_executed_op_global_red",
+                                      "smsp__sass_inst_executed_op_shared_atom"};
+
+namespace {
 
 /// The SASS metric config is set once per device and process: a second cuptiSassMetricsSetConfig
 /// after an unset answered CUPTI_ERROR_OUT_OF_MEMORY on the H200, so it stays set; patching itself is
@@ -104,17 +113,26 @@ LineProfile profile_lines(CUcontext ctx, int device, const std::function<void()>
   WS_CUPTI(cuptiDeviceGetChipName(&chip));
 
   std::vector<CUpti_SassMetrics_Config> configs;
+  std::map<std::uint64_t, std::string> name_of;
   std::uint64_t warp_id = 0, thread_id = 0;
-  for (const char* name : {kWarpInst, kThreadInst}) {
+  std::vector<const char*> wanted = {kWarpInst, kThreadInst};
+  wanted.insert(wanted.end(), std::begin(kSassCounters), std::end(kSassCounters));
+  for (const char* name : wanted) {
     CUpti_SassMetrics_GetProperties_Params prop{CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE};
     prop.pChipName = chip.pChipName;
     prop.pMetricName = name;
+    if (name != kWarpInst && name != kThreadInst && cuptiSassMetricsGetProperties(&prop) != CUPTI_SUCCESS) {
+      out.warnings.push_back(std::string("skipped ") + name + ": not a SASS metric on " + chip.pChipName);
+      continue;
+    }
     WS_CUPTI(cuptiSassMetricsGetProperties(&prop));
     CUpti_SassMetrics_Config c{};
     c.metricId = prop.metric.metricId;
     c.outputGranularity = CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU;
     configs.push_back(c);
-    (name == kWarpInst ? warp_id : thread_id) = c.metricId;
+    name_of[c.metricId] = name;
+    if (name == kWarpInst) warp_id = c.metricId;
+    if (name == kThreadInst) thread_id = c.metricId;
   }
 
   std::vector<CUpti_SassMetrics_Data> records;
@@ -156,6 +174,7 @@ LineProfile profile_lines(CUcontext ctx, int device, const std::function<void()>
   double unknown_warp_inst = 0;
   ModuleCache found;
   const auto cubins = loaded_cubins();
+  for (const auto& [id, name] : name_of) out.totals[name] = 0;  // counted, even where no instruction adds to it
   for (std::size_t i = 0; i < records.size(); ++i) {
     const auto& r = records[i];
     const std::string fn = r.functionName ? r.functionName : "";
@@ -163,6 +182,7 @@ LineProfile profile_lines(CUcontext ctx, int device, const std::function<void()>
     for (std::size_t k = 0; k < instances; ++k) {
       if (values[i][k].metricId == warp_id) w += double(values[i][k].value);
       if (values[i][k].metricId == thread_id) t += double(values[i][k].value);
+      if (auto n = name_of.find(values[i][k].metricId); n != name_of.end()) out.totals[n->second] += double(values[i][k].value);
     }
     std::string file;
     int line = 0;

@@ -8,6 +8,7 @@
 #include <cuda.h>
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,8 +18,14 @@ namespace ws::cuda {
 
 struct LineProfile {
   std::vector<LineMetrics> lines;     ///< sorted by file, then line; lines with no instruction left out
+  std::map<std::string, double> totals;  ///< every SASS metric collected, summed over all instructions
+                                         ///< (kSassCounters: branches, atomics; see metric_catalog)
   std::vector<std::string> warnings;  ///< e.g. instructions whose line is unknown
 };
+
+/// The SASS metrics collected besides the two per-line ones, summed kernel-wide into totals (the
+/// catalog's MetricSource::Sass entries): one patched run serves them all.
+extern const char* const kSassCounters[5];
 
 /// Runs `run()` (restore inputs, enqueue, synchronize) once with SASS patching on and returns the
 /// per-line sums. Throws CuptiError / std::runtime_error; leaves patching off in every case.

@@ -82,7 +82,13 @@ std::vector<CompareRow> build_compare(const Report& report, const std::vector<st
       if (!row.lanes) row.lanes = metric_value(r, metric::kLanesPerInstBare);
       const auto conf = metric_value(r, metric::kSharedLdConflicts), ld = metric_value(r, metric::kSharedLdInst);
       if (conf && ld && *ld > 0) row.conflicts_per_ld = *conf / *ld;
-      const auto atom = metric_value(r, metric::kGlobalAtom), red = metric_value(r, metric::kGlobalRed);
+      // Global atomics per warp request (L1 counters, older reports) or per warp instruction (the
+      // default set's SASS counters): one request per instruction, so either serves the column.
+      auto atom = metric_value(r, metric::kGlobalAtom), red = metric_value(r, metric::kGlobalRed);
+      if (!atom && !red) {
+        atom = metric_value(r, metric::kGlobalAtomInst);
+        red = metric_value(r, metric::kGlobalRedInst);
+      }
       if (atom || red) row.atomics = atom.value_or(0) + red.value_or(0);
     }
     if (auto it = predicted.find(id); it != predicted.end()) row.predicted = it->second;

@@ -22,6 +22,8 @@ inline constexpr const char* kSharedLdConflicts = "l1tex__data_bank_conflicts_pi
 inline constexpr const char* kSharedLdInst = "smsp__inst_executed_op_shared_ld.sum";
 inline constexpr const char* kGlobalAtom = "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum";
 inline constexpr const char* kGlobalRed = "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum";
+inline constexpr const char* kGlobalAtomInst = "smsp__sass_inst_executed_op_global_atom";  ///< default set (SASS pass)
+inline constexpr const char* kGlobalRedInst = "smsp__sass_inst_executed_op_global_red";
 }  // namespace metric
 
 /// What the thread-level sim model says about block 0 (a prediction, not a measurement).

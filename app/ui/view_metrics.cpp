@@ -27,7 +27,8 @@ namespace {
 
 /// Where the slide's count and the hardware's differ for a reason worth saying aloud.
 std::string difference_note(const std::string& metric) {
-  if (metric == "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum" || metric == "lts__t_requests_op_red.sum")
+  if (metric == "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum" || metric == "lts__t_requests_op_red.sum" ||
+      metric == "smsp__sass_inst_executed_op_global_red")
     return "the compiler adds a warp's lanes first: one request per warp, not per thread";
   if (metric == "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum" ||
       metric == "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")
@@ -117,7 +118,8 @@ void MetricsView::draw(AppState& s) {
   for (const MetricDef& d : metric_catalog()) {
     auto it = m.values.find(d.name);
     auto pr = predicted_.find(d.name);
-    const bool atomics_row = d.name == "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum";
+    const bool atomics_row =
+        d.name == "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum" || d.name == "smsp__sass_inst_executed_op_global_red";
     if (it == m.values.end()) continue;
     if (d.group != group) {
       group = d.group;

@@ -182,3 +182,84 @@ TEST(GpuMetrics, DefaultSetOnAnInPlaceVariantKeepsTheResultAndReportsPasses) {
   std::printf("[ gpu      ] default set on harris.naive: %d passes, %.1f ms in-process, %zu values, %zu lines\n",
               r.metrics.passes, r.metrics.profile_ms, r.metrics.values.size(), r.metrics.lines.size());
 }
+
+// Seed 003 (cs121 atomics), "Improving performance": privatizing the histogram in shared memory moves
+// the atomics off global memory. The counters must say so: hist_global issues its atomics to global
+// memory (one warp request per input word of bytes it reads), hist_shared issues shared atomics and
+// only the per-block merge (256 bins per block) goes to global memory.
+TEST(GpuMetrics, SharedHistogramMovesAtomicsFromGlobalToSharedMemory) {
+  ASSERT_NE(backend(), nullptr);
+  const char* set = "global atomic requests,global reduction requests,global atomic instructions,"
+                    "global reduction instructions,shared atomic instructions,duration";
+  RunResult g = run_with("cs121.hist_global", set);
+  RunResult s = run_with("cs121.hist_shared", set);
+  auto requests = [](const RunResult& r) {  // L1 hardware counters (range profiler)
+    return value(r, "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum") + value(r, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum");
+  };
+  auto instructions = [](const RunResult& r) {  // SASS counters (the patched run)
+    return value(r, "smsp__sass_inst_executed_op_global_atom") + value(r, "smsp__sass_inst_executed_op_global_red");
+  };
+  const double gg = requests(g), gs = requests(s);
+  const double sg = value(g, "smsp__sass_inst_executed_op_shared_atom"), ss = value(s, "smsp__sass_inst_executed_op_shared_atom");
+  std::printf("[ gpu      ] 2^24 bytes: hist_global %.0f global atomic requests (%.0f instructions), %.0f shared atomic "
+              "instructions; hist_shared %.0f global (%.0f instructions), %.0f shared (%u blocks)\n",
+              gg, instructions(g), sg, gs, instructions(s), ss, s.launch.grid);
+  EXPECT_GT(gg, 0);
+  EXPECT_EQ(sg, 0);
+  EXPECT_GT(ss, 0);
+  EXPECT_LT(gs, 0.1 * gg);
+  EXPECT_LE(gs, 256.0 * s.launch.grid);  // at most one warp request per bin and block
+  // One L1 request per warp instruction: the SASS count and the hardware counter agree.
+  EXPECT_NEAR(instructions(g), gg, 0.01 * gg);
+  EXPECT_NEAR(instructions(s), gs, 0.01 * gs + 1);
+}
+
+// The default set: one range-profiler pass plus the SASS pass (branches, atomics, per line). Branch
+// uniformity from the SASS counters: the slides' reductions diverge by predication, not by branches.
+TEST(GpuMetrics, DefaultSetIsOneRangePassPlusSassCounters) {
+  ASSERT_NE(backend(), nullptr);
+  for (int i = 0; i < 3; ++i) {  // and again: the SASS pass works every time in one process
+    RunResult r = run_with("harris.impl1", "default");
+    EXPECT_EQ(r.metrics.passes, 1);
+    EXPECT_GE(r.metrics.lines.size(), 8u);
+    const double uniform = value(r, "ws__uniform_branch_pct");
+    std::printf("[ gpu      ] harris.impl1 default set: %d pass, %.1f ms in-process, uniform branches %.1f %% (%.0f divergent), "
+                "%zu lines\n", r.metrics.passes, r.metrics.profile_ms, uniform,
+                value(r, "smsp__sass_branch_targets_threads_divergent"), r.metrics.lines.size());
+    EXPECT_GT(uniform, 0);
+    EXPECT_LE(uniform, 100.0);
+  }
+}
+
+// Metrics are collected for every lesson's kernels, not only the reductions: a scan, a 2-D
+// convolution and a filter each get their duration and DRAM traffic, and the convolution reads about
+// its input once (the slides' tiling keeps halo re-reads in shared memory and the caches).
+TEST(GpuMetrics, ScanConvolutionAndFilterRunsCarryMetrics) {
+  ASSERT_NE(backend(), nullptr);
+  const char* set = "duration,DRAM bytes read,DRAM bytes written";
+  for (const char* v : {"scan.decoupled_lookback", "cs121.filter_warp_agg"}) {
+    RunResult r = run_with(v, set);
+    std::printf("[ gpu      ] %s: %.0f ns, %.1f MB read, %.1f MB written\n", v, value(r, "gpu__time_duration.sum"),
+                value(r, "dram__bytes_read.sum") / 1e6, value(r, "dram__bytes_write.sum") / 1e6);
+    EXPECT_GT(value(r, "gpu__time_duration.sum"), 0) << v;
+    EXPECT_GT(value(r, "dram__bytes_read.sum"), 0) << v;
+  }
+  RunRequest req;
+  req.variant = "stevens.conv2d_tiled";
+  req.type = DType::Float32;
+  req.params.width = 8192;
+  req.params.height = 8192;
+  req.params.mask_width = 5;
+  req.params.mask = "gauss";
+  req.repeat = 1;
+  req.metrics = set;
+  RunResult r = execute(req, backend());
+  EXPECT_EQ(r.status, "ok") << r.message;
+  EXPECT_TRUE(r.metrics.error.empty()) << r.metrics.error;
+  const double image = 8192.0 * 8192.0 * 4.0;
+  const double read = value(r, "dram__bytes_read.sum");
+  std::printf("[ gpu      ] stevens.conv2d_tiled 8192^2 5x5: %.0f ns, %.1f MB read, %.1f MB written (image %.1f MB)\n",
+              value(r, "gpu__time_duration.sum"), read / 1e6, value(r, "dram__bytes_write.sum") / 1e6, image / 1e6);
+  EXPECT_GT(read, 0.5 * image);  // up to the L2's 50 MB may still hold input from the run before
+  EXPECT_LT(read, 1.5 * image);
+}

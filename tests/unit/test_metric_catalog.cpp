@@ -75,12 +75,12 @@ TEST(MetricCatalog, DerivesRatiosAndThroughputOrWarns) {
   KernelMetrics m;
   m.values["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] = 300;
   m.values["smsp__inst_executed_op_shared_ld.sum"] = 100;
-  m.values["l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum"] = 1000;
-  m.values["l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"] = 3000;
+  m.values["smsp__sass_inst_executed_op_global_atom"] = 1000;  // SASS counters (the default set's)
+  m.values["smsp__sass_inst_executed_op_global_red"] = 3000;
   m.values["gpu__time_duration.sum"] = 2000;  // ns
   derive_metrics(s, m);
   EXPECT_DOUBLE_EQ(m.values.at("ws__shared_ld_wavefronts_per_inst"), 3.0);
-  EXPECT_DOUBLE_EQ(m.values.at("ws__global_atomics_per_ns"), 2.0);  // 4000 requests in 2 us = 2 G/s
+  EXPECT_DOUBLE_EQ(m.values.at("ws__global_atomics_per_ns"), 2.0);  // 4000 instructions in 2 us = 2 G/s
   EXPECT_EQ(m.values.count("ws__shared_ld_conflicts_per_inst"), 0u);  // conflicts were not measured
   ASSERT_EQ(m.warnings.size(), 1u);
   EXPECT_NE(m.warnings[0].find("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"), std::string::npos);
@@ -89,6 +89,26 @@ TEST(MetricCatalog, DerivesRatiosAndThroughputOrWarns) {
   zero.values["smsp__inst_executed_op_shared_ld.sum"] = 0;
   derive_metrics(s, zero);
   EXPECT_EQ(zero.values.count("ws__shared_ld_wavefronts_per_inst"), 0u);
+}
+
+// The default set fits one range-profiler pass on GH100 (12 hardware counters, checked with
+// cuptiProfilerHostGetNumOfPasses for chip GH100); branches and atomics come from the SASS pass.
+TEST(MetricCatalog, DefaultSetSplitsRangeCountersFromSassCounters) {
+  MetricSelection s;
+  ASSERT_EQ(parse_metric_selection("default", s), "");
+  EXPECT_EQ(s.range_metrics.size(), 12u);
+  EXPECT_TRUE(s.sass);
+  for (const auto& n : s.range_metrics) EXPECT_EQ(n.rfind("smsp__sass_", 0), std::string::npos) << n;
+  MetricSelection u;
+  ASSERT_EQ(parse_metric_selection("uniform branches", u), "");
+  EXPECT_TRUE(u.sass);
+  EXPECT_FALSE(u.per_line);
+  EXPECT_TRUE(u.range_metrics.empty());
+  KernelMetrics m;
+  m.values["smsp__sass_branch_targets_threads_uniform"] = 300;
+  m.values["smsp__sass_branch_targets_threads_divergent"] = 100;
+  derive_metrics(u, m);
+  EXPECT_DOUBLE_EQ(m.values.at("ws__uniform_branch_pct"), 75.0);
 }
 
 TEST(MetricCatalog, PredictsFromPerBlockCountsTimesGrid) {

@@ -43,6 +43,10 @@ __device__ u64 peek(u64* status, long long tile) { return StatusRef(status[tile]
 
 // Warp 0's look-back (all 32 lanes call it): lane 0 publishes AGGREGATE, windows of 32 predecessors, then
 // lane 0 publishes PREFIX. Returns the tile's exclusive prefix in every lane.
+// Look-back depth (counted only by the WS_COUNT build of the harness, -DWS_COUNT): windows read and
+// status polls that found an INVALID predecessor, summed over all tiles.
+__device__ unsigned long long g_windows, g_invalid_polls;
+
 template <int SLEEP>
 __device__ int look_back(u64* status, unsigned tile, int aggregate) {
   const unsigned full = 0xffffffffu;
@@ -58,7 +62,15 @@ __device__ int look_back(u64* status, unsigned tile, int aggregate) {
   while (true) {
     const long long p = start - lane;
     u64 st;
+#ifdef WS_COUNT
+    if (lane == 0) atomicAdd(&g_windows, 1ull);
+    bool again = false;
+#endif
     do {
+#ifdef WS_COUNT
+      if (again && lane == 0) atomicAdd(&g_invalid_polls, 1ull);
+      again = true;
+#endif
       st = p >= 0 ? peek(status, p) : kPrefix;
     } while (__any_sync(full, (st & kFlagMask) == kInvalid));
     const unsigned prefix_lanes = __ballot_sync(full, (st & kFlagMask) == kPrefix);
@@ -235,6 +247,11 @@ int main() {
       rows<256, 4>("rows<256,4> (product)"), rows<512, 4>("rows<512,4>"), rows<128, 4>("rows<128,4>"),
       rows<128, 6>("rows<128,6>"), rows<256, 6>("rows<256,6>"), rows<128, 8>("rows<128,8>"), rows<256, 8>("rows<256,8>"),
       rows<256, 4, 1245>("rows<256,4>+sleep1245"), rows<128, 6, 1245>("rows<128,6>+sleep1245"),
+      rows<256, 4, 300>("rows<256,4>+sleep300"), rows<256, 4, 600>("rows<256,4>+sleep600"),
+      rows<256, 4, 900>("rows<256,4>+sleep900"), rows<256, 4, 2000>("rows<256,4>+sleep2000"),
+      rows<256, 4, 3000>("rows<256,4>+sleep3000"), rows<512, 4, 1245>("rows<512,4>+sleep1245"),
+      rows<512, 4, 2000>("rows<512,4>+sleep2000"), rows<128, 4, 1245>("rows<128,4>+sleep1245"),
+      rows<128, 8, 1245>("rows<128,8>+sleep1245"),
       blk<128, 24, WT, WTS, 0, false>("blk<128,24,WT>"), blk<128, 24, WT, WTS, 0, true>("blk<128,24,WT>+bid"),
       blk<128, 24, WT, WTS, 1245, true>("blk<128,24,WT>+bid+sleep1245"), blk<128, 24, WT, WTS, 1245, false>("blk<128,24,WT>+sleep1245"),
       blk<128, 16, WT, WTS, 0, false>("blk<128,16,WT>"), blk<256, 16, WT, WTS, 0, false>("blk<256,16,WT>"),
@@ -307,6 +324,22 @@ int main() {
   const float copy_ms = time_it([&] { CK(cudaMemcpyAsync(dy, dx, N * 4, cudaMemcpyDeviceToDevice, s)); });
   printf("copy D2D 2^28 int32: %.4f ms = %.0f GB/s (read+write)\n", copy_ms, 2.0 * N * 4 / copy_ms / 1e6);
 
+#ifdef WS_COUNT
+  // Look-back depth per tile at 2^28, inclusive, one run each (the counting atomics slow the kernels down).
+  for (const Cand& c : cands) {
+    const unsigned long long zero = 0;
+    CK(cudaMemcpyToSymbol(g_windows, &zero, 8));
+    CK(cudaMemcpyToSymbol(g_invalid_polls, &zero, 8));
+    run_ours(c, N, false);
+    CK(cudaStreamSynchronize(s));
+    unsigned long long wnd = 0, inv = 0;
+    CK(cudaMemcpyFromSymbol(&wnd, g_windows, 8));
+    CK(cudaMemcpyFromSymbol(&inv, g_invalid_polls, 8));
+    const double tiles = double((N + c.tile - 1) / c.tile);
+    printf("depth %-32s windows/tile %.2f  invalid re-polls/tile %.2f\n", c.name.c_str(), wnd / tiles, inv / tiles);
+  }
+  return 0;
+#endif
   const long long sizes[] = {1, 31, 4095, 4097, 3072 * 5 + 7, 100003, (1 << 20) + 3, (1 << 24) - 1, N};
   auto verify = [&](const std::function<void(long long, bool)>& run, std::string& bad) {
     for (long long n : sizes)

@@ -16,6 +16,12 @@
 //                 direct blocked vector loads (VECTORIZE).
 //   +sleep        __nanosleep(ns) before the first look-back window (CUB's sm_90 int tuning sleeps 1245 ns).
 //   +bid          tile = blockIdx.x instead of the atomic tile counter.
+// -DWS_COUNT: instead of timing, count look-back windows and INVALID re-polls per tile (one run each).
+// H200, 2026-11-22 (docs/device/h200-scan-lookback.md has both runs' tables): the wait before the first
+// look-back read is what matters: rows<256,4> (the product) 0.815-0.837 ms = 0.84-0.85x cub.scan, with
+// 1245 ns 0.679-0.688 ms = 1.02x; 300 ns 0.91x, 600-900 ns 0.96x, 2000 ns 1.01-1.02x, 3000 ns 1.05x.
+// More items per thread without the wait: 0.85-0.88x; CUB's block primitives (128 x 24, shared-memory
+// transpose) with our look-back 0.92-0.93x, + tile = blockIdx 0.96x, + wait 1.05-1.06x.
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/block/block_store.cuh>

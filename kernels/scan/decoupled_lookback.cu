@@ -18,12 +18,14 @@ namespace {
 constexpr unsigned long long kInvalid = 0, kAggregate = 1ull << 32, kPrefix = 2ull << 32;
 constexpr int kRows = 4, kVec = 4;  // a thread's 16 elements: 4 rows of one 128-bit vector each
 // The wait between publishing a tile's AGGREGATE and its first look-back read, and the grid size from
-// which it applies. Reading at once mostly finds predecessors that have only their AGGREGATE out, so the
-// window slides back over many tiles (one dependent L2 round trip per 32 tiles); after the wait their
-// PREFIX is usually there and one window suffices. H200, 2^28 int32, block 256: 0.815 ms without the
-// wait, 0.679 ms with it (cub.scan 0.691 ms; scripts/scan_ab.cu, docs/device/h200-scan-lookback.md).
-// 1245 ns is the wait of CUB's sm_90 tuning for 4-byte sums (fixed_delay_constructor_t<648, 1245>), like
-// CUB's only from 500 tiles on: a small grid is all in flight at once and the wait would be pure latency.
+// which it applies. Read at once, a window often holds a predecessor that has published nothing yet:
+// at block 256 and 2^28 int32 a tile re-polled its window 10.5 times and read 3.1 windows on average;
+// after the wait, 2.6 re-polls and 2.7 windows (scripts/scan_ab.cu -DWS_COUNT). The polls of ~1000
+// resident blocks presumably compete with the data for L2 (not profiled). H200, 2^28 int32, block 256:
+// 0.815 ms without the wait, 0.679-0.686 ms with it (cub.scan 0.69-0.70 ms in the same process;
+// docs/device/h200-scan-lookback.md).
+// 1245 ns is the wait of CUB's sm_90 tuning for 4-byte sums (fixed_delay_constructor_t<648, 1245>); like
+// CUB's, only from 500 tiles on: a small grid is all in flight at once and the wait would be pure latency.
 constexpr unsigned kLookbackWaitNs = 1245;
 constexpr unsigned kLookbackWaitMinTiles = 500;
 

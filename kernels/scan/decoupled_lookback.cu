@@ -17,6 +17,17 @@ namespace {
 // publishes both and a reader can never see a flag without its value.
 constexpr unsigned long long kInvalid = 0, kAggregate = 1ull << 32, kPrefix = 2ull << 32;
 constexpr int kRows = 4, kVec = 4;  // a thread's 16 elements: 4 rows of one 128-bit vector each
+// The wait between publishing a tile's AGGREGATE and its first look-back read, and the grid size from
+// which it applies. Read at once, a window often holds a predecessor that has published nothing yet:
+// at block 256 and 2^28 int32 a tile re-polled its window 10.5 times and read 3.1 windows on average;
+// after the wait, 2.6 re-polls and 2.7 windows (scripts/scan_ab.cu -DWS_COUNT). The polls of ~1000
+// resident blocks presumably compete with the data for L2 (not profiled). H200, 2^28 int32, block 256:
+// 0.815 ms without the wait, 0.679-0.686 ms with it (cub.scan 0.69-0.70 ms in the same process;
+// docs/device/h200-scan-lookback.md).
+// 1245 ns is the wait of CUB's sm_90 tuning for 4-byte sums (fixed_delay_constructor_t<648, 1245>); like
+// CUB's, only from 500 tiles on: a small grid is all in flight at once and the wait would be pure latency.
+constexpr unsigned kLookbackWaitNs = 1245;
+constexpr unsigned kLookbackWaitMinTiles = 500;
 
 __device__ unsigned bits_of(int v) { return static_cast<unsigned>(v); }
 __device__ unsigned bits_of(float v) { return __float_as_uint(v); }
@@ -42,9 +53,10 @@ __device__ unsigned long long peek(unsigned long long* status, long long tile) {
 // Decoupled Look-back". Changed from the hierarchical scan: one launch, every element read once and
 // written once. Each block takes the next tile number from a counter (so every tile it waits for has
 // already started), loads its 4 rows of blockDim x 4 elements with 128-bit loads, scans them in
-// registers and warp shuffles, publishes its tile total at once (AGGREGATE), then warp 0 looks back
-// over the 32 preceding tiles at a time, adding their published values up to the nearest one that has
-// published its inclusive prefix (PREFIX). The tile then publishes its own inclusive prefix.
+// registers and warp shuffles, publishes its tile total at once (AGGREGATE), waits about a microsecond
+// (kLookbackWaitNs), then warp 0 looks back over the 32 preceding tiles at a time, adding their
+// published values up to the nearest one that has published its inclusive prefix (PREFIX). The tile
+// then publishes its own inclusive prefix.
 template <typename T, int BLOCK>
 __global__ void __launch_bounds__(BLOCK) lookback_scan(const T* x, T* y, long long n, bool exclusive,
                                                        unsigned long long* status, unsigned* tile_counter) {
@@ -119,6 +131,7 @@ __global__ void __launch_bounds__(BLOCK) lookback_scan(const T* x, T* y, long lo
       if (lane == 0) publish(status, 0, kPrefix, bits_of(aggregate));
     } else {
       if (lane == 0) publish(status, tile, kAggregate, bits_of(aggregate));
+      if (gridDim.x >= kLookbackWaitMinTiles) __nanosleep(kLookbackWaitNs);  // let the predecessors publish PREFIX
       // Look back a warp-wide window at a time: lane l reads tile (start - l).
       long long start = static_cast<long long>(tile) - 1;
       while (true) {

@@ -106,6 +106,19 @@ TEST(GpuScanLarge, DecoupledLookbackAndHierarchicalAt2To26) {
   EXPECT_EQ(f.status, "ok") << f.message;
 }
 
+// The look-back waits before its first read only from 500 tiles on (kLookbackWaitMinTiles in
+// kernels/scan/decoupled_lookback.cu): 499 full tiles (no wait) and 499 tiles + 1 element (500 tiles,
+// wait), at every block size it takes, inclusive and exclusive.
+TEST(GpuScanLarge, DecoupledLookbackAroundTheWaitThreshold) {
+  const VariantInfo& v = *find_variant("scan.decoupled_lookback");
+  for (int block : {128, 256, 512})
+    for (std::int64_t n : {std::int64_t(499) * block * 16, std::int64_t(499) * block * 16 + 1})
+      for (bool ex : {false, true}) {
+        RunResult r = run_once(v, n, DType::Int32, block, ex);
+        EXPECT_EQ(r.status, "ok") << "n=" << n << " block=" << block << (ex ? " exclusive" : "") << ": " << r.message;
+      }
+}
+
 INSTANTIATE_TEST_SUITE_P(Scans, GpuScan, ::testing::ValuesIn(scan_ids()),
                          [](const ::testing::TestParamInfo<std::string>& i) {
                            std::string s = i.param;

@@ -331,7 +331,8 @@ SimOutput hierarchical(const VariantInfo& v, const Input& in, const LaunchConfig
 // in row k thread t holds the 4 consecutive elements at k B 4 + 4 t (one 128-bit load). Per row: a thread
 // sums its 4 elements, warps scan their lanes' sums with shuffles (Kogge-Stone over 32 lanes), and the 4 x
 // (B / 32) warp totals are scanned in order; the tile's exclusive prefix comes from the look-back.
-// Schedule modelled: tiles run in order, so the look-back always finds its predecessor's inclusive prefix.
+// Schedule modelled: tiles run in order, so the look-back always finds its predecessor's inclusive prefix
+// (the kernel's wait before its first look-back read makes that the common case on the GPU too).
 template <class P>
 SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& pp,
                              int trace_block) {
@@ -426,7 +427,7 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
     if (b > 0) ++adds;
     if (rec.on()) {
       rec.begin("look-back", b == 0 ? std::string("tile 0 publishes its inclusive prefix")
-                                    : "publish aggregate; lane 0 reads tile " + std::to_string(b - 1) + "'s inclusive prefix");
+                                    : "publish aggregate, wait ~1 us; lane 0 reads tile " + std::to_string(b - 1) + "'s inclusive prefix");
       if (b > 0) {
         rec.load_global(0, 0, b - 1, exclusive_prefix, kAccumulator);
         rec.add(0, -1, inclusive_prefix);

@@ -36,7 +36,7 @@ if [ "${1:-}" = prepare ]; then
   mkdir -p .deps/debs-gui .gl
   (cd .deps/debs-gui && apt-get download libglfw3-dev libglfw3 libimgui-dev libstb-dev libstb0 \
       libegl-dev libopengl-dev libgl-dev libglx-dev libx11-dev x11proto-dev \
-      libegl1 libglvnd0 libopengl0 libgl1 libglx0)
+      libegl1 libglvnd0 libopengl0 libgl1 libglx0 fonts-dejavu-core)
   for f in .deps/debs-gui/*.deb; do dpkg -x "$f" .deps; done
   (cd .gl && for p in libegl1 libglvnd0 libopengl0 libgl1 libglx0; do cp ../.deps/debs-gui/${p}_*.deb .; done)
   grep -qx '/.gl/' .git/info/exclude 2>/dev/null || grep -qx '/.gl/' .gitignore || echo /.gl/ >> "$(git rev-parse --git-path info/exclude)"
@@ -54,6 +54,8 @@ say() { echo "$*" | tee -a "$LOG"; }
 for f in .gl/*.deb; do dpkg -x "$f" /; done
 ldconfig
 export LD_LIBRARY_PATH="$PWD/.deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"  # libglfw.so.3, libstb.so.0
+# The GPU machine has no DejaVu fonts: the carried fonts-dejavu-core (prepare) gives the same text as here.
+[ -f .deps/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] && export WARPSCOPE_FONTS="$PWD/.deps/usr/share/fonts/truetype/dejavu"
 ldconfig -p | grep -q 'libX11.so.6' || say "warning: libX11.so.6 is missing here (libglfw.so.3 needs it): carry libx11-6 too"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$LOG"
 

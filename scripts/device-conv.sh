@@ -15,6 +15,9 @@
 # stevens.conv2d_register_tiled (tuned beyond the slides, 4 x 8 outputs per thread from registers, no shared
 # memory) is benchmarked beside them at masks 5 and 9, and on 8191 x 8191 (its scalar path); the slide kernel's
 # shared-memory bound is in docs/device/h200-conv2d-bound.md (scripts/conv2d_ab.cu: 0.141 ms = 0.93x copy).
+# H200, 2026-11-22 02:57 UTC (copy 4093 GB/s; docs/device/h200-conv-bench.md), 2d-8192-mask5: conv2d_tiled
+# 0.530 ms (0.25x), conv2d_tiled_coarse 0.252 ms (0.52x), conv2d_register_tiled 0.143 ms (0.92x); mask 9:
+# 1.221 / 0.407 / 0.277 ms (0.11 / 0.33 / 0.48x); 8191 x 8191 mask 5 (scalar path): 0.171 ms (0.79x).
 # WS_SKIP_TESTS=1 skips the ctest step (the caller ran the GPU tests).
 # WS_SKIP_BUILD=1 uses the warpscope-cli already in build-device/ (the caller built it).
 set -uo pipefail

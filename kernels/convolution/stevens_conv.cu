@@ -349,7 +349,8 @@ __global__ void __launch_bounds__(256) convolution_2D_tiled_coarse_kernel(const 
 // are its neighbours' (L1/L2 hits); otherwise one guarded scalar load per value. The loops unroll,
 // so the loads of many rows are in flight at once, the mask stays in constant memory (FFMA with a
 // constant operand) and each output row leaves as one float4 store (VEC) or guarded scalars.
-// H200, 8192 x 8192, 5 x 5 (scripts/conv2d_ab.cu): 0.141 ms = 0.93x the device copy.
+// H200, 8192 x 8192, 5 x 5: 0.141 ms = 0.93x the device copy in scripts/conv2d_ab.cu, 0.143 ms = 0.92x
+// through warpscope-cli report (docs/device/h200-conv-bench.md); 8191 x 8191 (scalar path) 0.171 ms = 0.79x.
 template <int KERNEL_SIZE, bool VEC>
 __global__ void __launch_bounds__(32 * 4) convolution_2D_register_tiled_kernel(const float *__restrict__ N,
                                                                               float *__restrict__ P, int Width,

@@ -12,6 +12,7 @@ constexpr KindName kKinds[] = {
     {"stevens.conv1d_tiled", ConvKind::Tiled1D},       {"stevens.conv1d_tiled_cache", ConvKind::TiledCache1D},
     {"stevens.conv2d_basic", ConvKind::Basic2D},       {"stevens.conv2d_tiled", ConvKind::Tiled2D},
     {"stevens.conv2d_tiled_coarse", ConvKind::Coarse2D},
+    {"stevens.conv2d_register_tiled", ConvKind::Register2D},
 };
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
@@ -53,7 +54,7 @@ std::string conv_geometry(const std::string& variant_id, int mask_width, int til
   if (tile < 0) return "--tile must be positive, got " + std::to_string(tile);
   if (block < 0) return "--block must be positive, got " + std::to_string(block);
   g.mask_width = mask_width;
-  g.dims = (g.kind == ConvKind::Basic2D || g.kind == ConvKind::Tiled2D || g.kind == ConvKind::Coarse2D) ? 2 : 1;
+  g.dims = conv_kind_is_2d(g.kind) ? 2 : 1;
   if (width < 1) return "the input must have at least one element per row (width " + std::to_string(width) + ")";
   if (g.dims == 2 && height < 1) return variant_id + " needs a 2D input (height " + std::to_string(height) + ")";
   g.width = width;
@@ -92,6 +93,16 @@ std::string conv_geometry(const std::string& variant_id, int mask_width, int til
                " is " + std::to_string(max_tile);
       g.tile_x = g.tile_y = t;
       g.block_x = g.block_y = t + mask_width - 1;
+      break;
+    }
+    case ConvKind::Register2D: {
+      if (tile && tile != 32 * kConvRegCols)
+        return variant_id + " has a fixed 128 x 32 output tile (block 32 x 4, 4 x 8 outputs per thread)";
+      g.block_x = 32;
+      g.block_y = 4;
+      g.coarsen = kConvRegCols * kConvRegRows;
+      g.tile_x = 32 * kConvRegCols;
+      g.tile_y = 4 * kConvRegRows;
       break;
     }
     default: {  // Coarse2D

@@ -8,13 +8,22 @@
 namespace ws {
 
 /// Which kernel of the lesson a convolution variant runs.
-enum class ConvKind { Basic1D, Const1D, Tiled1D, TiledCache1D, Basic2D, Tiled2D, Coarse2D };
+enum class ConvKind { Basic1D, Const1D, Tiled1D, TiledCache1D, Basic2D, Tiled2D, Coarse2D, Register2D };
 
 /// The kind of a convolution variant id ("stevens.conv1d_basic", ...); false when it is not one.
 bool conv_kind_of(const std::string& variant_id, ConvKind& out);
 
 /// Outputs per thread of stevens.conv2d_tiled_coarse (a column of this many, slide "More on Sizes").
 constexpr int kConvCoarsen = 8;
+
+/// Outputs per thread of stevens.conv2d_register_tiled (tuned beyond the slides): kConvRegCols adjacent
+/// columns (one float4) by kConvRegRows rows; blocks of 32 x 4 threads, output tile 128 x 32.
+constexpr int kConvRegCols = 4, kConvRegRows = 8;
+
+/// True for the kinds that convolve a 2D image.
+constexpr bool conv_kind_is_2d(ConvKind k) {
+  return k == ConvKind::Basic2D || k == ConvKind::Tiled2D || k == ConvKind::Coarse2D || k == ConvKind::Register2D;
+}
 
 /// A resolved convolution launch. 1D: block_y = grid_y = 1, tile_y = 1.
 struct ConvGeometry {
@@ -45,7 +54,8 @@ struct ConvGeometry {
 /// stevens.conv2d_basic: tile x tile threads (default 16). stevens.conv2d_tiled: block = tile +
 /// mask_width - 1 per side (slide "Setting Block Size"), at most 32 (1024 threads), default tile
 /// 33 - mask_width so that a warp is one row. stevens.conv2d_tiled_coarse: block 32 x 8, output tile
-/// 32 x 64 (tile must be 0 or 32). 2D variants take --tile, not --block (block must be 0).
+/// 32 x 64 (tile must be 0 or 32). stevens.conv2d_register_tiled: block 32 x 4, 4 x 8 outputs per
+/// thread, output tile 128 x 32 (tile must be 0 or 128). 2D variants take --tile, not --block (block must be 0).
 /// Grids cover the array: ceil(width / tile_x) x ceil(height / tile_y) (the slide's
 /// N.width/TILE_SIZE would drop a partial last tile). Returns "" or one line naming the problem.
 std::string conv_geometry(const std::string& variant_id, int mask_width, int tile, int block, std::int64_t width,

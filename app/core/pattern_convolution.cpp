@@ -15,7 +15,7 @@ namespace ws {
 int conv_dims(const VariantInfo& v) {
   ConvKind k;
   if (!conv_kind_of(v.id, k)) return 0;
-  return (k == ConvKind::Basic2D || k == ConvKind::Tiled2D || k == ConvKind::Coarse2D) ? 2 : 1;
+  return conv_kind_is_2d(k) ? 2 : 1;
 }
 
 std::string conv_setup(const VariantInfo& v, const PatternParams& p, int requested_block, const Input& in,

@@ -267,7 +267,8 @@ void ConvView::tile_map(const ConvPreview& p) {
   legend_item(role_color(sim::ConvLoad::None), "no shared load");
   ImGui::NewLine();
   TextDim(std::to_string(computing) + " of " + std::to_string(g.threads()) + " threads compute (white dot), " +
-          std::to_string(loads) + " global loads into shared memory; a ring marks threads that write an output inside the array." +
+          std::to_string(loads) + (g.kind == ConvKind::Register2D ? " global loads into registers (no shared memory)"
+                                                                  : " global loads into shared memory") + "; a ring marks threads that write an output inside the array." +
           (g.dims == 1 ? " One row per warp." : ""), true);
   // 1D blocks: one warp (32 threads) per row; 2D: block_y rows of block_x threads.
   const int cols = g.dims == 1 ? std::min(32, g.block_x) : g.block_x;

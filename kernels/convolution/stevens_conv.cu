@@ -385,6 +385,120 @@ int run_conv2d_tiled_coarse(const ConvArgs& a) {
   return 1;
 }
 
+// ---------------------------------------------------------------------------------------------------
+// stevens.conv2d_register_tiled. Tuned beyond the slides (issue 5's bar): no kernel of the slides
+// reaches the device copy bandwidth on an H200, because conv2d_tiled spends 25 shared-memory loads per
+// output (docs/device/h200-conv2d-bound.md: that alone needs >= 0.24 ms at 8192 x 8192, 0.55x copy).
+// Changed from conv2d_tiled_coarse: no shared memory at all. Thread (tx, ty) of a 32 x 4 block owns a
+// 4 x 8 block of outputs: REG_COLS = 4 adjacent columns x0 = (bx * 32 + tx) * 4 and REG_ROWS = 8 rows
+// y0 = (by * 4 + ty) * 8, so a block's output tile is 128 x 32. The thread walks the REG_ROWS +
+// KERNEL_SIZE - 1 input rows under its columns once, top to bottom (a sliding window along y: each
+// input row is loaded once per thread column), and adds each row into every output row it touches:
+// output row k meets input row rr with mask row i = rr - k, columns j ascending, so every output sums
+// Mc[i][j] * N[...] in the slides' order i, j. The row's REG_COLS + KERNEL_SIZE - 1 values come
+// straight from global memory into registers: VEC (width a multiple of 4) loads the aligned float4
+// chunks that cover them (the thread's own chunk and ceil(r / 4) on each side, r = KERNEL_SIZE / 2;
+// chunks outside the image are 0), so a warp reads 512 contiguous bytes per row and the halo chunks
+// are its neighbours' (L1/L2 hits); otherwise one guarded scalar load per value. The loops unroll,
+// so the loads of many rows are in flight at once, the mask stays in constant memory (FFMA with a
+// constant operand) and each output row leaves as one float4 store (VEC) or guarded scalars.
+// H200, 8192 x 8192, 5 x 5: 0.141 ms = 0.93x the device copy in scripts/conv2d_ab.cu, 0.143 ms = 0.92x
+// through warpscope-cli report (docs/device/h200-conv-bench.md); 8191 x 8191 (scalar path) 0.171 ms = 0.79x.
+template <int KERNEL_SIZE, bool VEC>
+__global__ void __launch_bounds__(32 * 4) convolution_2D_register_tiled_kernel(const float *__restrict__ N,
+                                                                              float *__restrict__ P, int Width,
+                                                                              int Height) {
+  constexpr int REG_COLS = kConvRegCols, REG_ROWS = kConvRegRows, BLOCK_Y = 4;
+  constexpr int r = KERNEL_SIZE/2;
+  constexpr int HALO_CHUNKS = VEC ? (r + REG_COLS - 1) / REG_COLS : 0;          // float4 chunks per side
+  constexpr int NV = VEC ? REG_COLS * (1 + 2*HALO_CHUNKS) : REG_COLS + KERNEL_SIZE - 1;
+  constexpr int OFF = VEC ? REG_COLS * HALO_CHUNKS - r : 0;  // v[OFF + c] holds input column x0 - r + c
+  static_assert(REG_COLS == 4, "the vector path loads float4 chunks");
+  const int x0 = (blockIdx.x * 32 + threadIdx.x) * REG_COLS;
+  const int y0 = (blockIdx.y * BLOCK_Y + threadIdx.y) * REG_ROWS;
+  if (x0 >= Width || y0 >= Height) return;  // no barrier below: threads past the edge just leave
+
+  float output[REG_ROWS][REG_COLS];
+#pragma unroll
+  for (int k = 0; k < REG_ROWS; k++)
+#pragma unroll
+    for (int q = 0; q < REG_COLS; q++) output[k][q] = 0.0f;
+
+#pragma unroll
+  for (int rr = 0; rr < REG_ROWS + KERNEL_SIZE - 1; rr++) {
+    const int row_i = y0 - r + rr;
+    const bool row_in = row_i >= 0 && row_i < Height;
+    const float *row = N + std::size_t(row_in ? row_i : 0) * Width;
+    float v[NV];
+    if (VEC) {
+#pragma unroll
+      for (int c = 0; c < NV / 4; c++) {
+        const int col = x0 + 4 * (c - HALO_CHUNKS);
+        const float4 q = (row_in && col >= 0 && col < Width) ? __ldg(reinterpret_cast<const float4 *>(row + col))
+                                                              : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        v[4*c] = q.x; v[4*c + 1] = q.y; v[4*c + 2] = q.z; v[4*c + 3] = q.w;
+      }
+    } else {
+#pragma unroll
+      for (int c = 0; c < NV; c++) {
+        const int col = x0 - r + c;
+        v[c] = (row_in && col >= 0 && col < Width) ? __ldg(row + col) : 0.0f;
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < REG_ROWS; k++) {
+      const int i = rr - k;  // the mask row that input row rr meets for output row k
+      if (i >= 0 && i < KERNEL_SIZE) {
+#pragma unroll
+        for (int j = 0; j < KERNEL_SIZE; j++)
+#pragma unroll
+          for (int q = 0; q < REG_COLS; q++) output[k][q] += M[i*KERNEL_SIZE + j] * v[OFF + q + j];
+      }
+    }
+  }
+
+#pragma unroll
+  for (int k = 0; k < REG_ROWS; k++) {
+    if (y0 + k >= Height) break;
+    float *out = P + std::size_t(y0 + k) * Width + x0;
+    if (VEC) {
+      *reinterpret_cast<float4 *>(out) = make_float4(output[k][0], output[k][1], output[k][2], output[k][3]);
+    } else {
+#pragma unroll
+      for (int q = 0; q < REG_COLS; q++)
+        if (x0 + q < Width) out[q] = output[k][q];
+    }
+  }
+}
+
+template <int K>
+void launch_conv2d_register(const ConvArgs& a) {
+  const dim3 grid(unsigned(a.g.grid_x), unsigned(a.g.grid_y)), block(32, 4);
+  // The vector path needs 16-byte aligned rows: a width that is a multiple of 4 and aligned buffers
+  // (cudaMalloc gives 256 bytes); the sim model picks its path by the width alone.
+  const bool vec = a.g.width % 4 == 0;
+  if (vec && ((reinterpret_cast<std::uintptr_t>(a.input) | reinterpret_cast<std::uintptr_t>(a.output)) % 16))
+    throw std::runtime_error("stevens.conv2d_register_tiled: buffers must be 16-byte aligned");
+  if (vec)
+    convolution_2D_register_tiled_kernel<K, true><<<grid, block, 0, a.stream>>>(a.input, a.output, as_int(a.g.width),
+                                                                                as_int(a.g.height));
+  else
+    convolution_2D_register_tiled_kernel<K, false><<<grid, block, 0, a.stream>>>(a.input, a.output, as_int(a.g.width),
+                                                                                 as_int(a.g.height));
+}
+
+template <int K>
+struct Register2D {
+  static void run(const ConvArgs& a) { launch_conv2d_register<K>(a); }
+};
+
+int run_conv2d_register_tiled(const ConvArgs& a) {
+  if (a.g.block_x != 32 || a.g.block_y != 4)
+    throw std::runtime_error("stevens.conv2d_register_tiled runs 32 x 4 blocks only");
+  by_mask_width<Register2D>(a, "stevens.conv2d_register_tiled");
+  return 1;
+}
+
 }  // namespace
 
 void upload_conv_mask(const float* host_mask, int count, cudaStream_t stream) {
@@ -402,6 +516,7 @@ std::vector<ConvLauncherEntry> stevens_conv_launchers() {
       {"stevens.conv2d_basic", run_conv2d_basic},
       {"stevens.conv2d_tiled", run_conv2d_tiled},
       {"stevens.conv2d_tiled_coarse", run_conv2d_tiled_coarse},
+      {"stevens.conv2d_register_tiled", run_conv2d_register_tiled},
   };
 }
 

@@ -54,7 +54,7 @@ TEST(ConvPattern, TheIssuesIdsInTeachingOrder) {
   }
   EXPECT_EQ(conv, (std::vector<std::string>{"stevens.conv1d_basic", "stevens.conv1d_const", "stevens.conv1d_tiled",
                                             "stevens.conv1d_tiled_cache", "stevens.conv2d_basic", "stevens.conv2d_tiled",
-                                            "stevens.conv2d_tiled_coarse"}));
+                                            "stevens.conv2d_tiled_coarse", "stevens.conv2d_register_tiled"}));
   EXPECT_EQ(trees, (std::vector<std::string>{"stevens.reduce_divergent", "stevens.reduce_compact"}));
   for (const auto& id : conv) {
     const VariantInfo* v = find_variant(id);
@@ -133,7 +133,7 @@ TEST(ConvPattern, ReportOfThePatternGivesEachVariantItsOwnInput) {
   EXPECT_EQ(o.code, 0) << o.out;
   std::ifstream f(out);
   const nlohmann::json j = nlohmann::json::parse(f);
-  ASSERT_EQ(j["runs"].size(), 7u);
+  ASSERT_EQ(j["runs"].size(), 8u);
   for (const auto& r : j["runs"]) {
     EXPECT_EQ(r["status"], "ok") << r["variant"] << ": " << r["message"];
     const bool two_d = r["variant"].get<std::string>().find("conv2d") != std::string::npos;

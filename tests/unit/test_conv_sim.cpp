@@ -17,7 +17,10 @@ using namespace ws;
 namespace {
 
 const char* k1D[] = {"stevens.conv1d_basic", "stevens.conv1d_const", "stevens.conv1d_tiled", "stevens.conv1d_tiled_cache"};
-const char* k2D[] = {"stevens.conv2d_basic", "stevens.conv2d_tiled", "stevens.conv2d_tiled_coarse"};
+const char* k2D[] = {"stevens.conv2d_basic", "stevens.conv2d_tiled", "stevens.conv2d_tiled_coarse",
+                     "stevens.conv2d_register_tiled"};
+
+bool fixed_tile(const std::string& id) { return id.find("coarse") != std::string::npos || id.find("register") != std::string::npos; }
 
 std::vector<float> random_floats(std::size_t count, unsigned seed) {
   std::mt19937 rng(seed);
@@ -78,13 +81,69 @@ TEST(SimConv, TwoDimensionalKernelsEqualTheReference) {
   }
 }
 
+TEST(SimConv, RegisterTiledKernelEqualsTheReferenceOnBothLoadPaths) {
+  // Widths that are multiples of 4 take the float4 path, the others the scalar one; sizes over the
+  // 128 x 32 output tile give several blocks in both directions with partial last ones, and 8-row
+  // thread strips cut by the bottom edge.
+  const std::pair<std::int64_t, std::int64_t> sizes[] = {{70, 260}, {45, 131}, {33, 4}, {9, 129}, {64, 256}};
+  for (int w : {1, 3, 5, 7, 9, 11, 13, 15})
+    for (auto [rows, cols] : sizes) {
+      const auto n = random_floats(std::size_t(rows * cols), unsigned(rows * 7 + cols + w));
+      const auto m = random_floats(std::size_t(w * w), unsigned(w + 1));
+      const ConvGeometry g = geometry("stevens.conv2d_register_tiled", w, 0, cols, rows);
+      const auto got = sim::simulate_conv(g, n, m, -1, nullptr);
+      EXPECT_EQ(compare_conv_output(as_double(got), conv2d_reference(n, rows, cols, m, w), rows, cols), "")
+          << "mask " << w << " " << rows << "x" << cols;
+    }
+}
+
+TEST(SimConv, RegisterTiledTraceSlidesDownTheRows) {
+  const auto n = random_floats(64 * 260, 8), m = random_floats(25, 9);
+  const ConvGeometry g = geometry("stevens.conv2d_register_tiled", 5, 0, 260, 64);  // grid 3 x 2
+  EXPECT_EQ(g.describe(), "block 32x4, grid 3x2, output tile 128x32");
+  Trace t;
+  sim::simulate_conv(g, n, m, 3, &t);  // block (0, 1): rows 32..63, columns 0..127
+  ASSERT_EQ(t.steps.size(), 2u * (8 + 4) + 1);  // a load and a compute step per input row, then store
+  EXPECT_EQ(t.steps[0].phase, "load");
+  EXPECT_EQ(t.steps[1].phase, "compute");
+  EXPECT_EQ(t.steps[0].working_threads.size(), 128u);
+  EXPECT_FALSE(t.steps[1].has_shared);
+  // Thread 1 (x0 = 4, y0 = 32) loads input row 30 as three float4 chunks: columns 0..11.
+  std::vector<std::int64_t> addr;
+  std::vector<int> access;
+  for (const auto& o : t.steps[0].ops)
+    if (o.thread == 1) {
+      addr.push_back(o.address);
+      access.push_back(o.access);
+    }
+  ASSERT_EQ(addr.size(), 12u);
+  EXPECT_EQ(addr.front(), 30 * 260 + 0);
+  EXPECT_EQ(addr.back(), 30 * 260 + 11);
+  EXPECT_EQ(access.front(), 0);
+  EXPECT_EQ(access.back(), 2);
+  // Thread 0 (x0 = 0): its left chunk is outside the image, so only two chunks are loaded.
+  std::size_t t0 = 0;
+  for (const auto& o : t.steps[0].ops) t0 += o.thread == 0;
+  EXPECT_EQ(t0, 8u);
+  // The last block column (columns 256..259) has one working thread per warp row.
+  Trace last;
+  sim::simulate_conv(g, n, m, 2, &last);
+  EXPECT_EQ(last.steps.back().working_threads, (std::vector<int>{0, 32, 64, 96}));
+  // Tile map: no shared memory, every thread inside the image computes and writes.
+  const auto roles = sim::conv_tile_map(g, 2, 0);
+  EXPECT_TRUE(roles[0].computes);
+  EXPECT_EQ(roles[0].load, sim::ConvLoad::None);
+  EXPECT_EQ(roles[0].loads, 10 * 6);  // rows -2..9: 0..9 inside; columns 254..261: 254..259 inside
+  EXPECT_FALSE(roles[1].computes);
+}
+
 TEST(SimConv, SlideExampleThroughTheTiledKernel) {
   // Slide "2D Convolution - Inside Cells": P[2][2] = 321, with 3x3 output tiles (7x7 blocks).
   const std::vector<float> n = {1, 2, 3, 4, 5, 6, 7, 2, 3, 4, 5, 6, 7, 8, 3, 4, 5, 6, 7, 8, 9, 4, 5, 6, 7, 8, 5, 6,
                                 5, 6, 7, 8, 5, 6, 7, 6, 7, 8, 9, 0, 1, 2, 7, 8, 9, 0, 1, 2, 3};
   const std::vector<float> m = {1, 2, 3, 2, 1, 2, 3, 4, 3, 2, 3, 4, 5, 4, 3, 2, 3, 4, 3, 2, 1, 2, 3, 2, 1};
   for (const char* id : k2D) {
-    const ConvGeometry g = geometry(id, 5, std::string(id).find("coarse") == std::string::npos ? 3 : 0, 7, 7);
+    const ConvGeometry g = geometry(id, 5, fixed_tile(id) ? 0 : 3, 7, 7);
     const auto got = sim::simulate_conv(g, n, m, -1, nullptr);
     EXPECT_EQ(got[2 * 7 + 2], 321.0f) << id;  // small integers: exact in float
     EXPECT_EQ(got[0], 69.0f) << id;
@@ -178,4 +237,9 @@ TEST(SimConv, GeometryRules) {
   EXPECT_EQ(conv_geometry("stevens.conv2d_tiled_coarse", 5, 0, 0, 8192, 8192, g), "");
   EXPECT_EQ(g.grid_y, 128);
   EXPECT_EQ(g.describe(), "block 32x8, grid 256x128, output tile 32x64");
+  EXPECT_EQ(conv_geometry("stevens.conv2d_register_tiled", 5, 0, 0, 8192, 8192, g), "");
+  EXPECT_EQ(g.describe(), "block 32x4, grid 64x256, output tile 128x32");
+  EXPECT_EQ(g.coarsen, 32);
+  EXPECT_EQ(conv_geometry("stevens.conv2d_register_tiled", 15, 128, 0, 1, 1, g), "");
+  EXPECT_NE(conv_geometry("stevens.conv2d_register_tiled", 5, 32, 0, 100, 100, g).find("fixed 128 x 32"), std::string::npos);
 }

@@ -327,6 +327,83 @@ void coarse_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
   rec.end();
 }
 
+/// conv2d_register_tiled: no shared memory. Thread (tx, ty) owns outputs [x0, x0 + 4) x [y0, y0 + 8)
+/// and walks the 8 + w - 1 input rows under them once; each row's values are loaded into registers
+/// (width % 4 == 0: the aligned float4 chunks covering columns x0 - r .. x0 + 3 + r, one access per
+/// chunk, 0 outside the image; otherwise one access per column) and added into every output row k
+/// they touch with mask row i = rr - k, columns j ascending. One "load" and one "compute" step per
+/// input row (the sliding window), then "store".
+void register_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
+  const ConvGeometry& g = L.g;
+  const int w = g.mask_width, r = w / 2, BX = g.block_x, BY = g.block_y;
+  constexpr int RC = kConvRegCols, RR = kConvRegRows;
+  const bool vec = g.width % 4 == 0;
+  const int halo_chunks = vec ? (r + RC - 1) / RC : 0;
+  const int nv = vec ? RC * (1 + 2 * halo_chunks) : RC + w - 1;
+  const int off = vec ? RC * halo_chunks - r : 0;  // v[off + c] holds input column x0 - r + c
+  const int threads = BX * BY;
+  auto x0_of = [&](int t) { return (bx * BX + t % BX) * RC; };
+  auto y0_of = [&](int t) { return (by * BY + t / BX) * RR; };
+  auto active = [&](int t) { return x0_of(t) < g.width && y0_of(t) < g.height; };
+  std::vector<float> out(std::size_t(threads * RR * RC), 0.0f);
+  std::vector<float> v(std::size_t(threads * nv), 0.0f);
+  for (int rr = 0; rr < RR + w - 1; ++rr) {
+    rec.begin("load", "input row y0 - " + std::to_string(r) + " + " + std::to_string(rr) +
+                          (vec ? ": float4 chunks into registers (0 outside)" : ": one value per column (0 outside)"));
+    for (int t = 0; t < threads; ++t) {
+      if (!active(t)) continue;
+      const I64 x0 = x0_of(t), row_i = y0_of(t) - r + rr;
+      const bool row_in = row_i >= 0 && row_i < g.height;
+      float* vt = &v[std::size_t(t * nv)];
+      for (int c = 0; c < nv; ++c) {
+        const I64 col = vec ? x0 - RC * halo_chunks + c : x0 - r + c;
+        const int access = vec ? rr * (nv / RC) + c / RC : rr * nv + c;
+        const bool in = row_in && col >= 0 && col < g.width;
+        vt[c] = in ? L.n[std::size_t(row_i * g.width + col)] : 0.0f;
+        if (in) rec.load_global(t, access, row_i * g.width + col, vt[c], kConvInput);
+      }
+      rec.work(t);
+    }
+    rec.end();
+    rec.begin("compute", "row " + std::to_string(rr) + " into outputs k with mask row i = " + std::to_string(rr) + " - k");
+    for (int t = 0; t < threads; ++t) {
+      if (!active(t)) continue;
+      const float* vt = &v[std::size_t(t * nv)];
+      const I64 x0 = x0_of(t), row_i = y0_of(t) - r + rr;
+      bool any = false;
+      for (int k = 0; k < RR; ++k) {
+        const int i = rr - k;
+        if (i < 0 || i >= w) continue;
+        any = true;
+        for (int j = 0; j < w; ++j)
+          for (int q = 0; q < RC; ++q) {
+            float& o = out[std::size_t((t * RR + k) * RC + q)];
+            o += L.m[std::size_t(i * w + j)] * vt[off + q + j];
+            const I64 col = x0 - r + q + j;
+            const bool in = row_i >= 0 && row_i < g.height && col >= 0 && col < g.width;
+            rec.add(t, in ? row_i * g.width + col : -1, o);
+          }
+      }
+      if (any) rec.work(t);
+    }
+    rec.end();
+  }
+  rec.begin("store", vec ? "y0 + k < height: P[y0 + k][x0 .. x0 + 3] = output[k] (one float4)"
+                         : "y0 + k < height, x0 + q < width: P[y0 + k][x0 + q] = output[k][q]");
+  for (int t = 0; t < threads; ++t) {
+    if (!active(t)) continue;
+    const I64 x0 = x0_of(t), y0 = y0_of(t);
+    for (int k = 0; k < RR && y0 + k < g.height; ++k)
+      for (int q = 0; q < RC && x0 + q < g.width; ++q) {
+        const float o = out[std::size_t((t * RR + k) * RC + q)];
+        L.p[std::size_t((y0 + k) * g.width + x0 + q)] = o;
+        rec.store_global(t, vec ? k : k * RC + q, (y0 + k) * g.width + x0 + q, o);
+      }
+    rec.work(t);
+  }
+  rec.end();
+}
+
 void check(const ConvGeometry& g, const std::vector<float>& input, const std::vector<float>& mask) {
   if (std::int64_t(input.size()) != g.outputs())
     throw std::invalid_argument("simulate_conv: " + std::to_string(input.size()) + " input elements, the geometry has " +
@@ -367,6 +444,7 @@ std::vector<float> simulate_conv(const ConvGeometry& g, const std::vector<float>
         case ConvKind::Basic2D: basic_2d(L, bx, by, rec); break;
         case ConvKind::Tiled2D: tiled_2d(L, bx, by, rec); break;
         case ConvKind::Coarse2D: coarse_2d(L, bx, by, rec); break;
+        case ConvKind::Register2D: register_2d(L, bx, by, rec); break;
       }
     }
   p.resize(std::size_t(g.outputs()));
@@ -425,6 +503,16 @@ std::vector<ConvThreadRole> conv_tile_map(const ConvGeometry& g, std::int64_t bx
           r.loads = inside(row_i, col_i);
           r.computes = ty < T && tx < T;
           r.writes = r.computes && inside(by * T + ty, bx * T + tx);
+          break;
+        }
+        case ConvKind::Register2D: {  // no shared memory: loads go to registers
+          const I64 x0 = (bx * g.block_x + tx) * kConvRegCols, y0 = (by * g.block_y + ty) * kConvRegRows;
+          r.load = ConvLoad::None;
+          if (x0 < g.width && y0 < g.height) {
+            for (I64 row = y0 - rad; row < y0 + kConvRegRows + rad; ++row)
+              for (I64 col = x0 - rad; col < x0 + kConvRegCols + rad; ++col) r.loads += inside(row, col);
+            r.computes = r.writes = true;
+          }
           break;
         }
         case ConvKind::Coarse2D: {

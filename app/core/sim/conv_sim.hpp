@@ -33,6 +33,7 @@ enum class ConvLoad : std::uint8_t {
 struct ConvThreadRole {
   ConvLoad load = ConvLoad::None;  ///< the thread's first (1D tiled: its halo) shared-memory store
   int loads = 0;                   ///< elements it loads from global memory into shared memory
+                                   ///< (register-tiled: into registers, the values it uses)
   bool computes = false;           ///< runs the mask loop for an output
   bool writes = false;             ///< writes an output inside the array
 };

@@ -11,7 +11,7 @@ namespace ws::sim {
 
 namespace {
 
-/// One model for all seven kernels: conv_sim.cpp dispatches on the variant's kind. The launch's block
+/// One model for all eight kernels: conv_sim.cpp dispatches on the variant's kind. The launch's block
 /// (the rules' default when none was asked for) counts only for 1D kernels without --tile.
 SimOutput conv_model(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& params,
                      int trace_block) {
@@ -43,7 +43,7 @@ std::vector<PatternModelEntry> conv_models() {
       {"stevens.conv1d_basic", conv_model},        {"stevens.conv1d_const", conv_model},
       {"stevens.conv1d_tiled", conv_model},        {"stevens.conv1d_tiled_cache", conv_model},
       {"stevens.conv2d_basic", conv_model},        {"stevens.conv2d_tiled", conv_model},
-      {"stevens.conv2d_tiled_coarse", conv_model},
+      {"stevens.conv2d_tiled_coarse", conv_model},        {"stevens.conv2d_register_tiled", conv_model},
   };
 }
 

@@ -31,8 +31,8 @@ SweepSpec make_sweep_spec(const AppState& s, const std::vector<std::string>& ids
   SweepSpec spec;
   for (const auto& id : ids) {
     const VariantInfo* v = find_variant(id);
-    // Host loops at 2^28 would stall the sweep; other patterns than reductions are not swept.
-    if (v && !v->cpu_only && v->pattern == "reduction") spec.variants.push_back(id);
+    // Host loops at 2^28 would stall the sweep; counters and 2-D convolutions have no n (sweep_refusal).
+    if (v && !v->cpu_only && sweep_refusal(*v).empty()) spec.variants.push_back(id);
   }
   spec.from_log2 = std::min(s.perf.sweep_from, s.perf.sweep_to);
   spec.to_log2 = std::max(s.perf.sweep_from, s.perf.sweep_to);
@@ -41,6 +41,9 @@ SweepSpec make_sweep_spec(const AppState& s, const std::vector<std::string>& ids
   spec.seed = s.params.seed;
   spec.repeat = s.params.repeat;
   spec.backend = "cuda";
+  spec.params = s.params.pattern;  // scan / 1-D convolution / filter options of the parameters panel
+  spec.params.width = spec.params.height = 0;
+  spec.params.output_path.clear();
   return spec;
 }
 
@@ -66,7 +69,7 @@ void send_perf_intents(AppState& s, RunWorker& worker) {
     if (p.live_wanted) {
       for (const auto& id : p.live_variants) {
         const VariantInfo* v = find_variant(id);
-        if (!v || v->cpu_only || v->pattern != "reduction") continue;  // Live times GPU reductions
+        if (!v || v->cpu_only || !sweep_refusal(*v).empty()) continue;  // Live times GPU kernels at a chosen n
         RunParams params = s.params;
         params.n_pow2 = true;
         params.n_log2 = p.live_log2;
@@ -74,6 +77,9 @@ void send_perf_intents(AppState& s, RunWorker& worker) {
         params.grid = 0;
         RunRequest r = params.to_request(id);
         r.repeat = std::clamp(s.params.repeat, 1, 20);
+        r.params.width = r.params.height = 0;  // 1-D convolutions: n is the signal length
+        // One request that cannot run stops Live for all: leave out the variants the type does not fit.
+        if ((v->rules.int_only && r.type != DType::Int32) || (v->rules.bytes_input && r.type == DType::Float32)) continue;
         reqs.push_back(r);
       }
       p.live.clear();

@@ -85,7 +85,7 @@ std::string parse_keep_fractions(const std::string& text, std::vector<double>& o
     if (b < a) return "kept fractions '" + text + "': A:B:STEP needs A <= B";
     const double count = std::floor((b - a) / step + 1e-9) + 1;
     if (count > kMaxKeepPoints) return "kept fractions '" + text + "': more than " + std::to_string(kMaxKeepPoints) + " points";
-    for (int i = 0; i < int(count); ++i) xs.push_back(std::min(b, a + step * i));
+    for (int i = 0; i < int(count); ++i) xs.push_back(std::min(b, std::round((a + step * i) * 1e9) / 1e9));  // 0.3, not 0.30000000000000004
   } else {
     std::stringstream ss(text);
     for (std::string part; std::getline(ss, part, ',');) {

@@ -35,8 +35,9 @@ void PlotsView::draw(AppState& s) {
   const float avail = ImGui::GetContentRegionAvail().y;
   // Without live data the Live area is one line of text: the sweep plot takes the rest.
   const float live_min = ImGui::GetTextLineHeightWithSpacing() * 2;
+  // With live data Live gets 55 % of the height (its legend often sits below it): at least three y ticks.
   const float sweep_h = s.perf.live.series.empty() ? std::max(theme().px(200), avail - live_min)
-                                                   : std::max(theme().px(200), avail * 0.58f);
+                                                   : std::max(theme().px(200), avail * 0.45f);
   draw_sweep(s, sweep_h);
   draw_live(s, ImGui::GetContentRegionAvail().y);
 }
@@ -325,7 +326,7 @@ void PlotsView::draw_live(AppState& s, float height) {
     if (ls.size() == 0) continue;
     PlotSeries ps;
     ps.label = short_id(id) + "  " + format_ms(ls.median_ms(100)) + " ms";
-    if (auto it = p.live.latest.find(id); it != p.live.latest.end())
+    if (auto it = p.live.latest.find(id); it != p.live.latest.end() && p.live.series.size() <= 4)
       if (std::string m = live_metrics(it->second); !m.empty()) ps.label += "  (" + m + ")";
     ps.color = SeriesColor(i++);
     ps.x = ls.launches();

@@ -32,7 +32,7 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
   // "all": every reduction (every filter for a kept-fraction sweep). A lesson or pattern drops the variants
   // that cannot be swept, saying so; ids named one by one are checked by validate_sweep.
   const std::string which = so.variants == "all" ? (by_keep ? "atomics" : "reduction") : so.variants;
-  std::vector<std::string> ids;
+  std::vector<std::string> ids, notes;
   std::string err;
   for (const auto& v : all_variants())  // a pattern name first: the "scan" lesson holds one variant of the scan pattern
     if (v.pattern == which) ids.push_back(v.id);
@@ -43,7 +43,7 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
     std::string why = named ? "" : sweep_refusal(v);
     if (why.empty() && !named && by_keep && !is_filter_variant(v)) why = "not a filter";
     if (why.empty()) spec.variants.push_back(id);
-    else if (!(by_keep && !is_filter_variant(v)) && !json) std::fprintf(stderr, "warpscope-cli: not swept: %s\n", why.c_str());
+    else if (!(by_keep && !is_filter_variant(v))) notes.push_back(why);
   }
   if (err.empty() && spec.variants.empty()) err = "--variants " + so.variants + " names no variant that can be swept";
   spec.from_log2 = so.from_log2;
@@ -75,6 +75,7 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
     std::fprintf(stderr, "warpscope-cli: %s\n", err.c_str());
     return kBadRequest;
   }
+  for (const auto& note : notes) std::fprintf(stderr, "warpscope-cli: not swept: %s\n", note.c_str());
   std::string why;
   std::unique_ptr<Backend> backend;
   if (spec.backend == "cuda") {

@@ -1,7 +1,7 @@
 // TEST CODE ONLY: writes the screenshot fixture: a report with a sweep of 10 reduction variants over
 // 19 sizes (2^4 .. 2^22) and one run of each at 2^22, all from SyntheticBackend (made-up timings,
 // labelled SYNTHETIC in the title and device name). Usage: ws_make_synthetic_report OUT.json [keep]
-// With "keep": a report with a kept-fraction sweep of the filters instead (0..1 by 0.1 at n = 2^16).
+// With "keep": a report with a kept-fraction sweep of the filters instead (0..1 by 0.1 at n = 2^20).
 #include <cstdio>
 #include <string>
 
@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
     ws::SweepSpec spec;
     spec.variants = {"cs121.filter_global", "cs121.filter_shared", "cs121.filter_warp_agg", "cs121.filter_scan",
                      "cs121.filter_scan_vec", "cub.select"};
-    spec.n = std::int64_t(1) << 16;
+    spec.n = std::int64_t(1) << 20;  // large enough for the made-up curve to be near its plateau
     spec.repeat = 3;
     std::string err = ws::parse_keep_fractions("0:1:0.1", spec.keep_fractions);
     ws::Sweep sweep = err.empty() ? ws::run_sweep(spec, &backend, "", nullptr, nullptr, &err) : ws::Sweep{};

@@ -32,12 +32,17 @@ SweepSpec make_sweep_spec(const AppState& s, const std::vector<std::string>& ids
   for (const auto& id : ids) {
     const VariantInfo* v = find_variant(id);
     // Host loops at 2^28 would stall the sweep; counters and 2-D convolutions have no n (sweep_refusal).
-    if (v && !v->cpu_only && sweep_refusal(*v).empty()) spec.variants.push_back(id);
+    if (v && !v->cpu_only && sweep_refusal(*v).empty() && (!s.perf.sweep_by_keep || is_filter_variant(*v)))
+      spec.variants.push_back(id);
+  }
+  if (s.perf.sweep_by_keep) {
+    for (int i = 0; i <= 10; ++i) spec.keep_fractions.push_back(i / 10.0);
+    spec.n = std::int64_t(1) << std::clamp(s.perf.keep_log2, kSweepMinLog2, kSweepMaxLog2);
   }
   spec.from_log2 = std::min(s.perf.sweep_from, s.perf.sweep_to);
   spec.to_log2 = std::max(s.perf.sweep_from, s.perf.sweep_to);
   spec.type = s.params.type;
-  spec.input = kInputKinds[std::clamp(s.params.input, 0, 2)];
+  spec.input = s.perf.sweep_by_keep ? "random" : kInputKinds[std::clamp(s.params.input, 0, 2)];
   spec.seed = s.params.seed;
   spec.repeat = s.params.repeat;
   spec.backend = "cuda";
@@ -98,8 +103,12 @@ void take_perf_results(AppState& s, RunWorker::Snapshot& snap) {
   if (p.sweep_partial)
     for (auto& r : snap.sweep_runs) p.sweep_partial->runs.push_back(std::move(r));
   for (auto& sw : snap.sweeps_finished) {
-    sw.title = (sw.cancelled ? "cancelled sweep 2^" : "sweep 2^") + std::to_string(sw.spec.from_log2) + "..2^" +
-               std::to_string(sw.spec.to_log2) + (s.device.device.name.empty() ? "" : " on " + s.device.device.name);
+    if (sw.spec.by_keep())
+      sw.title = std::string(sw.cancelled ? "cancelled " : "") + "kept-fraction sweep at n = " + std::to_string(sw.spec.n) +
+                 (s.device.device.name.empty() ? "" : " on " + s.device.device.name);
+    else
+      sw.title = (sw.cancelled ? "cancelled sweep 2^" : "sweep 2^") + std::to_string(sw.spec.from_log2) + "..2^" +
+                 std::to_string(sw.spec.to_log2) + (s.device.device.name.empty() ? "" : " on " + s.device.device.name);
     s.message(Message::Info, sw.title + ": " + std::to_string(sw.runs.size()) + " runs (kept in the session report)");
     s.session.sweeps.push_back(std::move(sw));
     s.show_replay = false;

@@ -48,12 +48,31 @@ void PlotsView::draw_controls(AppState& s) {
   const std::string why = why_no_timing(s);
   const std::vector<std::string> ids = chosen_variants(s);
 
+  const bool filters = std::any_of(ids.begin(), ids.end(), [](const std::string& id) {
+    const VariantInfo* v = find_variant(id);
+    return v && is_filter_variant(*v);
+  });
+  if (!filters) p.sweep_by_keep = false;
   ImGui::AlignTextToFramePadding();
-  TextDim("Sweep n = 2^");
-  ImGui::SameLine(0, 0);
-  ImGui::SetNextItemWidth(t.px(180));
-  ImGui::DragIntRange2("##range", &p.sweep_from, &p.sweep_to, 0.1f, kSweepMinLog2, kSweepMaxLog2, "%d", "..2^%d");
-  ItemTooltip("the sizes of the sweep: n = 2^from .. 2^to (drag, or Ctrl+click to type)");
+  if (p.sweep_by_keep) {
+    TextDim("Sweep kept 0..1 at");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(t.px(130));
+    ImGui::SliderInt("##keep_n", &p.keep_log2, 10, 28, "n = 2^%d");
+    ItemTooltip("the filters run at this n with 0, 10 %, .. 100 % of the values kept (the slide's filter ratio)");
+  } else {
+    TextDim("Sweep n = 2^");
+    ImGui::SameLine(0, 0);
+    ImGui::SetNextItemWidth(t.px(180));
+    ImGui::DragIntRange2("##range", &p.sweep_from, &p.sweep_to, 0.1f, kSweepMinLog2, kSweepMaxLog2, "%d", "..2^%d");
+    ItemTooltip("the sizes of the sweep: n = 2^from .. 2^to (drag, or Ctrl+click to type)");
+  }
+  if (filters) {
+    SameLineIfFits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("by kept").x, t.px(8));
+    ImGui::Checkbox("by kept", &p.sweep_by_keep);
+    ItemTooltip("sweep the filters over the fraction of values kept (throughput against the filter ratio, as on the "
+                "slides) instead of over n");
+  }
   SameLineIfFits(ButtonWidth("Sweep"));
   ImGui::BeginDisabled(!why.empty() || p.sweeping || ids.empty());
   if (ImGui::Button("Sweep")) {

@@ -503,6 +503,16 @@ TEST(Worker, KeptFractionSweepAndLiveOfTheOtherLessons) {
     EXPECT_EQ(r.status, "ok") << r.variant << ": " << r.message;
     EXPECT_NEAR(kept_fraction(r), r.params.keep_fraction, 0.05) << r.variant;
   }
+  const std::string csv = sweep_csv(sw);
+  EXPECT_NE(csv.find(",keep_fraction,kept_fraction\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("cub.select,4096,ok,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",0.500,0."), std::string::npos) << csv;  // asked, then kept (binomial: near 0.5)
+  Report only_sweep;
+  only_sweep.sweeps.push_back(sw);
+  const auto rows = build_compare(only_sweep, {"cub.select"}, "", {});
+  ASSERT_EQ(rows.size(), 1u);
+  ASSERT_NE(rows[0].run, nullptr);
+  EXPECT_DOUBLE_EQ(rows[0].run->params.keep_fraction, 0.5);  // Compare takes the half-kept point
   // Live of a scan, a histogram and a filter (the race is left out: it would stop Live for all).
   s.perf.live_log2 = 12;
   s.perf.live_variants = {"cs121.race", "stevens.scan_hierarchical", "cs121.hist_shared", "cs121.filter_warp_agg"};

@@ -106,7 +106,7 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
                   num("%.4f", r.timing.median_ms).c_str(), num("%.1f", r.gbps).c_str(),
                   num("%.1f", r.pct_theoretical).c_str(), r.message.empty() ? r.status.c_str() : r.message.c_str());
     } else if (!json) {
-      if (by_keep) std::printf("%.6g,%.6f,", r.params.keep_fraction, kept_fraction(r));
+      if (by_keep) std::printf("%.6g,%s,", r.params.keep_fraction, kept_fraction(r) >= 0 ? std::to_string(kept_fraction(r)).c_str() : "");
       std::printf("%s\n", csv_row(r).c_str());
     } else {
       std::fprintf(stderr, "\r%d/%d %s", p.done, p.total, r.variant.c_str());

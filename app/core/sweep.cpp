@@ -59,6 +59,7 @@ std::string input_share_key(const VariantInfo& v, const RunRequest& req) {
 double kept_fraction(const RunResult& r) {
   const VariantInfo* v = find_variant(r.variant);
   if (!v || !is_filter_variant(*v) || r.n <= 0) return -1;
+  if (r.status == "error" || r.status == "skipped" || r.status.empty()) return -1;  // never checked: no reference count
   return r.expected / double(r.n);
 }
 

@@ -85,7 +85,7 @@ bool is_filter_variant(const VariantInfo& v);
 std::string input_share_key(const VariantInfo& v, const RunRequest& req);
 
 /// The fraction of values a filter run really kept: the reference's count (RunResult::expected) / n;
-/// -1 for runs that are not of a filter or have n = 0.
+/// -1 for runs that are not of a filter, have n = 0, or were never checked ("error", "skipped").
 double kept_fraction(const RunResult& r);
 
 /// Parses a list of kept fractions: "A:B:STEP" (A, A+STEP, ... up to B included, STEP > 0) or

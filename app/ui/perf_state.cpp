@@ -32,8 +32,10 @@ SweepSpec make_sweep_spec(const AppState& s, const std::vector<std::string>& ids
   for (const auto& id : ids) {
     const VariantInfo* v = find_variant(id);
     // Host loops at 2^28 would stall the sweep; counters and 2-D convolutions have no n (sweep_refusal).
-    if (v && !v->cpu_only && sweep_refusal(*v).empty() && (!s.perf.sweep_by_keep || is_filter_variant(*v)))
-      spec.variants.push_back(id);
+    if (!v || v->cpu_only || !sweep_refusal(*v).empty() || (s.perf.sweep_by_keep && !is_filter_variant(*v))) continue;
+    // Variants the chosen type does not fit (int-only atomics, byte histograms under float32) stay out.
+    if ((v->rules.int_only && s.params.type != DType::Int32) || (v->rules.bytes_input && s.params.type == DType::Float32)) continue;
+    spec.variants.push_back(id);
   }
   if (s.perf.sweep_by_keep) {
     for (int i = 0; i <= 10; ++i) spec.keep_fractions.push_back(i / 10.0);

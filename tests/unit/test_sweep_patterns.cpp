@@ -172,6 +172,16 @@ TEST(SweepPatterns, KeptFractionSweepKeepsThatFractionAndValidates) {
   const auto global = s.runs_of("cs121.filter_global");
   ASSERT_EQ(global.size(), 5u);
   for (std::size_t i = 0; i < global.size(); ++i) EXPECT_DOUBLE_EQ(s.x_of(*global[i]), 0.25 * double(i));
+  // Without a GPU every cuda run is an error that says why, and has no kept fraction to show.
+  SweepSpec gpu = spec;
+  gpu.backend = "cuda";
+  const Sweep none = run_sweep(gpu, nullptr, "test: no device", nullptr, nullptr);
+  ASSERT_EQ(none.runs.size(), s.runs.size());
+  for (const auto& r : none.runs) {
+    EXPECT_EQ(r.status, "error");
+    EXPECT_NE(r.message.find("no CUDA device"), std::string::npos);
+    EXPECT_EQ(kept_fraction(r), -1);
+  }
   // Only filters, one n in range, fractions in 0..1, random input.
   SweepSpec bad = spec;
   bad.variants.push_back("stevens.scan_hierarchical");

@@ -1,9 +1,12 @@
-// warpscope-cli sweep: the chosen variants at n = 2^from .. 2^to, as a table, JSON or CSV.
+// warpscope-cli sweep: the chosen variants at n = 2^from .. 2^to, or filters over the kept fraction at
+// one n (--keep-fraction), as a table, JSON or CSV.
 #include <cstdio>
 #include <memory>
 #include <string>
 
 #include "backend_factory.hpp"
+#include "launch_rules.hpp"
+#include "registry.hpp"
 #include "commands.hpp"
 #include "report.hpp"
 #include "request.hpp"
@@ -12,23 +15,67 @@
 
 namespace ws::cli {
 
+namespace {
+
+/// "n" of a size sweep as 2^k (or the number when it is not a power of two).
+std::string pow2_label(std::int64_t n) {
+  int k = 0;
+  while ((std::int64_t(1) << k) < n) ++k;
+  return (std::int64_t(1) << k) == n ? "2^" + std::to_string(k) : std::to_string(n);
+}
+
+}  // namespace
+
 int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) {
   SweepSpec spec;
-  std::string err = select_variants(so.variants == "all" ? "reduction" : so.variants, spec.variants);  // sweeps are of reductions
+  const bool by_keep = !so.keep_fractions.empty();
+  // "all": every reduction (every filter for a kept-fraction sweep). A lesson or pattern drops the variants
+  // that cannot be swept, saying so; ids named one by one are checked by validate_sweep.
+  const std::string which = so.variants == "all" ? (by_keep ? "atomics" : "reduction") : so.variants;
+  std::vector<std::string> ids, notes;
+  std::string err;
+  for (const auto& v : all_variants())  // a pattern name first: the "scan" lesson holds one variant of the scan pattern
+    if (v.pattern == which) ids.push_back(v.id);
+  if (ids.empty()) err = select_variants(which, ids);
+  const bool named = which.find(',') != std::string::npos || find_variant(which) != nullptr;
+  for (const auto& id : ids) {
+    const VariantInfo& v = *find_variant(id);
+    std::string why = named ? "" : sweep_refusal(v);
+    if (why.empty() && !named && by_keep && !is_filter_variant(v)) why = "not a filter";
+    if (why.empty()) spec.variants.push_back(id);
+    else if (!(by_keep && !is_filter_variant(v))) notes.push_back(why);
+  }
+  if (err.empty() && spec.variants.empty()) err = "--variants " + so.variants + " names no variant that can be swept";
   spec.from_log2 = so.from_log2;
   spec.to_log2 = so.to_log2;
-  if (err.empty() && !o.n.empty()) err = "sweep takes --from and --to (n = 2^from .. 2^to), not --n";
+  if (err.empty() && by_keep) {
+    err = parse_keep_fractions(so.keep_fractions, spec.keep_fractions);
+    if (err.empty() && so.range_given) err = "--keep-fraction sweeps at one n: give --n, not --from/--to";
+    if (err.empty() && so.keep_given) err = "--keep-fraction sweeps the kept fraction: drop --keep";
+    const std::string n_text = o.n.empty() ? "2^24" : o.n;
+    if (err.empty() && !parse_count(n_text, spec.n)) err = "--n '" + o.n + "' is not a positive count (examples: 1000, 2^24, 1<<24)";
+  } else if (err.empty() && !o.n.empty()) {
+    err = "sweep takes --from and --to (n = 2^from .. 2^to), not --n (--n goes with --keep-fraction)";
+  }
+  if (err.empty()) {  // the option ranges `run` checks (--mask-width, --keep, --type, ...)
+    RunOptions check = o;
+    check.n.clear();
+    RunRequest probe;
+    err = to_request(check, spec.variants[0], probe);
+  }
   if (err.empty() && (o.block != 0 || o.grid != 0)) err = "sweep runs each variant with its own default launch: drop --block/--grid";
-  if (err.empty() && !parse_dtype(o.type, spec.type)) err = "--type '" + o.type + "' is not int32 or float32";
+  if (err.empty() && !parse_dtype(o.type, spec.type)) err = "--type '" + o.type + "' is not int32, float32 or uint8";
   spec.input = o.input;
   spec.seed = o.seed;
   spec.repeat = o.repeat;
   spec.backend = o.backend;
+  spec.params = o.params;
   if (err.empty()) err = validate_sweep(spec);
   if (!err.empty()) {
     std::fprintf(stderr, "warpscope-cli: %s\n", err.c_str());
     return kBadRequest;
   }
+  for (const auto& note : notes) std::fprintf(stderr, "warpscope-cli: not swept: %s\n", note.c_str());
   std::string why;
   std::unique_ptr<Backend> backend;
   if (spec.backend == "cuda") {
@@ -41,23 +88,25 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
   DeviceInfo device = backend ? backend->device() : sim::SimBackend().device();
   int failures = 0;
   const bool table = !json && !csv;
-  if (table) std::printf("%-22s %6s %12s %10s %8s  %s\n", "variant", "n", "time ms", "GB/s", "% peak", "check");
-  if (csv) std::printf("%s\n", csv_header().c_str());
+  if (table && by_keep) std::printf("n = %s\n", pow2_label(spec.n).c_str());
+  if (table) std::printf("%-26s %6s %12s %10s %8s  %s\n", "variant", by_keep ? "kept" : "n", "time ms", "GB/s", "% peak", "check");
+  if (csv) std::printf("%s%s\n", by_keep ? "keep_fraction,kept_fraction," : "", csv_header().c_str());
   auto progress = [&](const SweepProgress& p) {
     const RunResult& r = *p.last;
     if (r.status == "wrong" || r.status == "error") ++failures;
+    char kept[64] = "";
+    if (by_keep) std::snprintf(kept, sizeof kept, "%.3f", kept_fraction(r) >= 0 ? kept_fraction(r) : r.params.keep_fraction);
     if (table) {
-      int k = 0;
-      while ((std::int64_t(1) << k) < r.n) ++k;
       auto num = [&](const char* fmt, double v) {  // "-" for untimed runs (sim, errors, skipped)
         char buf[32];
         std::snprintf(buf, sizeof buf, fmt, v);
         return r.timed ? std::string(buf) : std::string("-");
       };
-      std::printf("%-22s %6s %12s %10s %8s  %s\n", r.variant.c_str(), ("2^" + std::to_string(k)).c_str(),
+      std::printf("%-26s %6s %12s %10s %8s  %s\n", r.variant.c_str(), by_keep ? kept : pow2_label(r.n).c_str(),
                   num("%.4f", r.timing.median_ms).c_str(), num("%.1f", r.gbps).c_str(),
                   num("%.1f", r.pct_theoretical).c_str(), r.message.empty() ? r.status.c_str() : r.message.c_str());
     } else if (!json) {
+      if (by_keep) std::printf("%.6g,%s,", r.params.keep_fraction, kept_fraction(r) >= 0 ? std::to_string(kept_fraction(r)).c_str() : "");
       std::printf("%s\n", csv_row(r).c_str());
     } else {
       std::fprintf(stderr, "\r%d/%d %s", p.done, p.total, r.variant.c_str());
@@ -70,9 +119,9 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
     std::fprintf(stderr, "warpscope-cli: %s\n", err.c_str());
     return kFailed;
   }
-  s.title = so.title.empty() ? "sweep 2^" + std::to_string(spec.from_log2) + "..2^" + std::to_string(spec.to_log2) +
-                                   " of " + so.variants
-                             : so.title;
+  if (!so.title.empty()) s.title = so.title;
+  else if (by_keep) s.title = "kept-fraction sweep at n = " + pow2_label(spec.n) + " of " + so.variants;
+  else s.title = "sweep 2^" + std::to_string(spec.from_log2) + "..2^" + std::to_string(spec.to_log2) + " of " + so.variants;
   if (json) {
     nlohmann::json j = sweep_to_json(s);
     j["device"] = device_to_json(device);

@@ -57,9 +57,14 @@ struct SweepOptions {
   std::string variants = "all";
   int from_log2 = 10, to_log2 = 28;
   std::string report_path, title;
+  std::string keep_fractions;   ///< --keep-fraction A:B:STEP or F1,F2,...: a kept-fraction sweep of filters at --n
+  bool range_given = false;     ///< --from or --to was given
+  bool keep_given = false;      ///< --keep was given
 };
 /// Runs a size sweep (sweep.hpp): a table by variant and n, or --json (the sweep object), or --csv
-/// (one row per run); --report also writes a report holding the sweep. Exit codes as for report.
+/// (one row per run); --report also writes a report holding the sweep. With --keep-fraction, a sweep of
+/// filters over the kept fraction at one n (default 2^24): the table's second column is the fraction the
+/// input really kept, the CSV starts with keep_fraction,kept_fraction. Exit codes as for report.
 int cmd_sweep(const SweepOptions& s, const RunOptions& o, bool json, bool csv);
 
 // Formatting (format.cpp)

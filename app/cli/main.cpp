@@ -90,12 +90,15 @@ int main(int argc, char** argv) {
   SweepOptions sweep_opts;
   RunOptions sweep_run;
   auto* sweep = app.add_subcommand("sweep", "run variants at n = 2^from .. 2^to: time and GB/s against n");
-  sweep->add_option("--variants", sweep_opts.variants, "all | a lesson id | reduction | comma-separated ids (default all: every reduction)");
+  sweep->add_option("--variants", sweep_opts.variants, "all | a lesson id | a pattern (reduction, scan, atomics, convolution) | comma-separated ids (default all: every reduction; every filter with --keep-fraction)");
   sweep->add_option("--from", sweep_opts.from_log2, "smallest n as a power of two (default 10: n = 2^10)");
   sweep->add_option("--to", sweep_opts.to_log2, "largest n as a power of two (default 28: n = 2^28)");
   sweep->add_option("--report", sweep_opts.report_path, "also write a report holding the sweep (the GUI's Plots view draws it)");
   sweep->add_option("--title", sweep_opts.title, "title of the sweep");
+  sweep->add_option("--keep-fraction", sweep_opts.keep_fractions,
+                    "filters: sweep the fraction of values kept at one n (--n, default 2^24) instead of n: A:B:STEP (0:1:0.1) or F1,F2,...");
   add_run_options(sweep, sweep_run);
+  add_pattern_options(sweep, sweep_run);
   sweep->add_flag("--json", json, "one JSON object: the sweep with its runs and the device");
   sweep->add_flag("--csv", csv, "CSV header and one row per run");
 
@@ -127,6 +130,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "warpscope-cli: choose one of --json and --csv\n");
         return kBadRequest;
       }
+      sweep_opts.range_given = sweep->count("--from") + sweep->count("--to") > 0;
+      sweep_opts.keep_given = sweep->count("--keep") > 0;
       return cmd_sweep(sweep_opts, sweep_run, json, csv);
     }
   } catch (const std::exception& e) {

@@ -1,11 +1,19 @@
 #include "sweep.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <ctime>
+#include <map>
+#include <sstream>
 #include <stdexcept>
 
 #include "inputs.hpp"
 #include "launch_rules.hpp"
+#include "pattern_convolution.hpp"
+#include "patterns.hpp"
+#include "reference_atomics.hpp"
 #include "registry.hpp"
 #include "report.hpp"
 #include "request.hpp"
@@ -18,26 +26,152 @@ std::vector<const RunResult*> Sweep::runs_of(const std::string& variant) const {
   std::vector<const RunResult*> out;
   for (const auto& r : runs)
     if (r.variant == variant) out.push_back(&r);
-  std::stable_sort(out.begin(), out.end(), [](const RunResult* a, const RunResult* b) { return a->n < b->n; });
+  std::stable_sort(out.begin(), out.end(), [this](const RunResult* a, const RunResult* b) { return x_of(*a) < x_of(*b); });
   return out;
 }
+
+std::string sweep_refusal(const VariantInfo& v) {
+  if (v.pattern == "atomics" && atomics_kind(v.id) == AtomicsKind::Counter)
+    return v.id + " counts the threads of a fixed launch (1000 blocks of 1000 on the slide; n a multiple of the block): "
+                  "there is no n to sweep";
+  if (v.pattern == "convolution" && conv_dims(v) == 2)
+    return v.id + " convolves a 2-D image of --width x --height: sweeps vary a 1-D n (sweep the 1-D convolutions, "
+                  "or run it at chosen sizes)";
+  return "";
+}
+
+bool is_filter_variant(const VariantInfo& v) { return v.pattern == "atomics" && atomics_kind(v.id) == AtomicsKind::Filter; }
+
+std::string input_share_key(const VariantInfo& v, const RunRequest& req) {
+  std::string kind = std::string("numbers|") + to_string(req.type);
+  if (v.rules.bytes_input) {
+    kind = "bytes";
+  } else if (is_filter_variant(v) && req.input == "random") {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "filter %.17g", req.params.keep_fraction);
+    kind = buf;
+  } else if (v.pattern == "convolution") {
+    kind = "conv" + std::to_string(conv_dims(v)) + "d|" + std::to_string(req.params.width) + "x" + std::to_string(req.params.height);
+  }
+  return kind + "|" + std::to_string(req.n) + "|" + req.input + "|" + std::to_string(req.seed);
+}
+
+double kept_fraction(const RunResult& r) {
+  const VariantInfo* v = find_variant(r.variant);
+  if (!v || !is_filter_variant(*v) || r.n <= 0) return -1;
+  if (r.status == "error" || r.status == "skipped" || r.status.empty()) return -1;  // never checked: no reference count
+  return r.expected / double(r.n);
+}
+
+std::string parse_keep_fractions(const std::string& text, std::vector<double>& out) {
+  auto number = [](const std::string& part, double& x) {
+    char* end = nullptr;
+    x = std::strtod(part.c_str(), &end);
+    return !part.empty() && end && *end == '\0' && std::isfinite(x);
+  };
+  auto bad = [&](const std::string& part) {
+    return "kept fractions: '" + part + "' is not a number (give A:B:STEP such as 0:1:0.1, or a list such as 0.1,0.5,0.9)";
+  };
+  std::vector<double> xs;
+  if (text.find(':') != std::string::npos) {
+    std::vector<std::string> parts;
+    std::stringstream ss(text);
+    for (std::string part; std::getline(ss, part, ':');) parts.push_back(part);
+    if (parts.size() != 3) return "kept fractions '" + text + "': give A:B:STEP, e.g. 0:1:0.1";
+    double a = 0, b = 0, step = 0;
+    if (!number(parts[0], a)) return bad(parts[0]);
+    if (!number(parts[1], b)) return bad(parts[1]);
+    if (!number(parts[2], step)) return bad(parts[2]);
+    if (!(step > 0)) return "kept fractions '" + text + "': the step must be > 0";
+    if (b < a) return "kept fractions '" + text + "': A:B:STEP needs A <= B";
+    const double count = std::floor((b - a) / step + 1e-9) + 1;
+    if (count > kMaxKeepPoints) return "kept fractions '" + text + "': more than " + std::to_string(kMaxKeepPoints) + " points";
+    for (int i = 0; i < int(count); ++i) xs.push_back(std::min(b, std::round((a + step * i) * 1e9) / 1e9));  // 0.3, not 0.30000000000000004
+  } else {
+    std::stringstream ss(text);
+    for (std::string part; std::getline(ss, part, ',');) {
+      double x = 0;
+      if (!number(part, x)) return bad(part);
+      xs.push_back(x);
+    }
+  }
+  if (xs.empty()) return "kept fractions: none given (e.g. 0:1:0.1)";
+  if (int(xs.size()) > kMaxKeepPoints) return "kept fractions: more than " + std::to_string(kMaxKeepPoints) + " points";
+  for (double x : xs)
+    if (!(x >= 0 && x <= 1)) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%g", x);
+      return std::string("kept fractions must lie in 0..1 (got ") + buf + ")";
+    }
+  out = std::move(xs);
+  return "";
+}
+
+namespace {
+
+/// The request of one sweep point: the spec's shared fields, n and (kept-fraction sweeps) the fraction.
+RunRequest point_request(const SweepSpec& spec, const std::string& id, std::int64_t n, double keep) {
+  RunRequest req;
+  req.variant = id;
+  req.n = n;
+  req.type = spec.type;
+  req.input = spec.input;
+  req.seed = spec.seed;
+  req.repeat = spec.repeat;
+  req.backend = spec.backend;
+  req.params = spec.params;
+  req.params.output_path.clear();
+  if (spec.by_keep()) req.params.keep_fraction = keep;
+  return req;
+}
+
+}  // namespace
 
 std::string validate_sweep(const SweepSpec& spec) {
   if (spec.variants.empty()) return "a sweep needs at least one variant";
   for (const auto& id : spec.variants) {
     const VariantInfo* v = find_variant(id);
     if (!v) return "unknown variant '" + id + "' (warpscope-cli list shows the ids)";
-    // Sweeps time reductions (one generated input, n elements read); other patterns build their inputs
-    // and count their bytes differently.
-    if (v->pattern != "reduction") return "sweeps cover reductions: " + id + " is a " + v->pattern + " variant (try --variants reduction)";
+    if (std::string why = sweep_refusal(*v); !why.empty()) return why;
+    if (spec.by_keep() && !is_filter_variant(*v))
+      return "a kept-fraction sweep times filters: " + id + " is a " + v->pattern +
+             " variant (the filters: cs121.filter_global, cs121.filter_shared, cs121.filter_warp_agg, cs121.filter_scan, "
+             "cs121.filter_scan_vec, cub.select)";
   }
-  if (spec.from_log2 < kSweepMinLog2 || spec.to_log2 > kSweepMaxLog2 || spec.from_log2 > spec.to_log2)
+  if (spec.by_keep()) {
+    if (spec.n < 1 || spec.n > kMaxN)
+      return "a kept-fraction sweep needs 1 <= n <= 2^30 (got " + std::to_string(spec.n) + ")";
+    if (int(spec.keep_fractions.size()) > kMaxKeepPoints)
+      return "a kept-fraction sweep takes at most " + std::to_string(kMaxKeepPoints) + " fractions";
+    for (double f : spec.keep_fractions)
+      if (!(f >= 0 && f <= 1)) return "kept fractions must lie in 0..1 (got " + std::to_string(f) + ")";
+    if (spec.input != "random") return "a kept-fraction sweep needs --input random (the fraction shapes the random values)";
+  } else if (spec.from_log2 < kSweepMinLog2 || spec.to_log2 > kSweepMaxLog2 || spec.from_log2 > spec.to_log2) {
     return "sweep range must satisfy " + std::to_string(kSweepMinLog2) + " <= from <= to <= " +
            std::to_string(kSweepMaxLog2) + " (n = 2^from .. 2^to; got " + std::to_string(spec.from_log2) + ".." +
            std::to_string(spec.to_log2) + ")";
+  }
   if (!is_generated_kind(spec.input)) return "sweep input must be random, ones or sequence (got '" + spec.input + "')";
   if (spec.backend != "cuda" && spec.backend != "sim") return "unknown backend '" + spec.backend + "' (use cuda or sim)";
   if (spec.repeat < 1 || spec.repeat > 100000) return "repeat must be in 1..100000 (got " + std::to_string(spec.repeat) + ")";
+  if (spec.params.width != 0 || spec.params.height != 0)
+    return "a sweep sets n itself: leave --width and --height out (1-D convolutions: n is the signal length)";
+  if (!(spec.params.keep_fraction >= 0 && spec.params.keep_fraction <= 1))
+    return "--keep must be a fraction in 0..1 (got " + std::to_string(spec.params.keep_fraction) + ")";
+  // The pattern options, checked once per variant at the first point (they do not depend on n).
+  const std::int64_t n0 = spec.by_keep() ? spec.n : std::int64_t(1) << spec.from_log2;
+  for (const auto& id : spec.variants) {
+    const VariantInfo& v = *find_variant(id);
+    if (spec.params.exclusive && v.pattern != "scan") return "--exclusive applies to scans only (" + id + " is a " + v.pattern + ")";
+    if (v.rules.int_only && spec.type != DType::Int32) return id + " takes int32 only";
+    if (v.rules.bytes_input && spec.type == DType::Float32) return id + " reads bytes: leave --type out (or int32) in a sweep with it";
+    if (!v.rules.bytes_input && spec.type == DType::UInt8) return id + " takes int32 or float32; uint8 input is for the histograms";
+    const PatternHooks* hooks = v.pattern == "reduction" ? nullptr : find_pattern_hooks(v.pattern);
+    if (v.pattern != "reduction" && (!hooks || !hooks->reference)) return id + ": the " + v.pattern + " pattern is not in this build";
+    if (hooks && hooks->validate)
+      if (std::string e = hooks->validate(v, point_request(spec, id, n0, spec.by_keep() ? spec.keep_fractions[0] : 0)); !e.empty())
+        return e;
+  }
   return "";
 }
 
@@ -58,41 +192,53 @@ Sweep run_sweep(const SweepSpec& spec, Backend* backend, const std::string& no_d
   const int total = spec.total_runs();
   int done = 0;
   auto cancelled = [&] { return cancel && cancel->load(); };
-  for (int k = spec.from_log2; k <= spec.to_log2 && !cancelled(); ++k) {
-    const std::int64_t n = std::int64_t(1) << k;
-    PreparedRun p;
-    if (std::string err = make_input(spec.input, n, spec.type, spec.seed, p.input); !err.empty()) {
-      if (error) *error = err;
-      return s;
-    }
+  for (int point = 0; point < spec.points() && !cancelled(); ++point) {
+    const std::int64_t n = spec.by_keep() ? spec.n : std::int64_t(1) << (spec.from_log2 + point);
+    const double keep = spec.by_keep() ? spec.keep_fractions[std::size_t(point)] : spec.params.keep_fraction;
+    // One input per kind of input at this point, shared by the variants that read it (input_share_key).
+    std::map<std::string, PreparedRun> inputs;
     for (const auto& id : spec.variants) {
       if (cancelled()) break;
-      RunRequest req;
-      req.variant = id;
-      req.n = n;
-      req.type = spec.type;
-      req.input = spec.input;
-      req.seed = spec.seed;
-      req.repeat = spec.repeat;
-      req.backend = spec.backend;
-      p.variant = find_variant(id);
+      const RunRequest req = point_request(spec, id, n, keep);
+      const VariantInfo& v = *find_variant(id);
+      const DType type = v.rules.bytes_input ? DType::UInt8 : v.pattern == "convolution" ? DType::Float32 : spec.type;
+      LaunchConfig launch;
+      std::string why = resolve_launch(v, n, type, req.launch, DeviceShape{}, launch);
       RunResult r;
-      std::string why = resolve_launch(*p.variant, n, spec.type, req.launch, DeviceShape{}, p.launch);
-      if (why.empty() && p.variant->rules.int_only && spec.type != DType::Int32) why = id + " takes int32 only";
-      if (!why.empty()) {
+      if (why.empty()) {
+        const std::string key = input_share_key(v, req);
+        auto it = inputs.find(key);
+        if (it == inputs.end()) {
+          PreparedRun p;
+          if (std::string err = prepare_run(req, p); !err.empty()) {
+            r = execute(req, backend, no_device_reason);  // the same error, as a run (status "error")
+          } else {
+            it = inputs.emplace(key, std::move(p)).first;
+          }
+        }
+        if (it != inputs.end()) {
+          PreparedRun& p = it->second;  // lent to this variant: its input stays for the next one
+          p.variant = &v;
+          p.launch = launch;
+          p.launch.grid = 0;  // the backend fills in the device default
+          r = execute_prepared(req, p, backend, no_device_reason);
+        }
+      } else {
         r.variant = id;
-        r.lesson = p.variant->lesson;
+        r.lesson = v.lesson;
         r.backend = spec.backend;
         r.n = n;
-        r.type = spec.type;
+        r.type = type;
         r.input = spec.input;
         r.seed = spec.seed;
+        r.params = req.params;
         r.status = "skipped";  // this size breaks the variant's launch rules: not a failure
         r.message = why;
-      } else {
-        p.launch.grid = 0;  // the backend fills in the device default
-        r = execute_prepared(req, p, backend, no_device_reason);
       }
+      r.params = req.params;  // x of kept-fraction sweeps, and the options the point ran with
+      r.output.clear();
+      r.output.shrink_to_fit();
+      r.output_rows = r.output_cols = 0;
       s.runs.push_back(std::move(r));
       ++done;
       if (progress) progress(SweepProgress{done, total, &s.runs.back()});
@@ -115,8 +261,24 @@ json sweep_to_json(const Sweep& s) {
   j["repeat"] = s.spec.repeat;
   j["backend"] = s.spec.backend;
   j["cancelled"] = s.cancelled;
+  const PatternParams& p = s.spec.params;
+  j["params"] = {{"exclusive", p.exclusive}, {"mask_width", p.mask_width}, {"tile", p.tile}, {"mask", p.mask},
+                 {"keep_fraction", p.keep_fraction}};
+  if (s.spec.by_keep()) {
+    j["n"] = s.spec.n;
+    j["keep_fractions"] = s.spec.keep_fractions;
+  }
   j["runs"] = json::array();
-  for (const auto& r : s.runs) j["runs"].push_back(run_to_json(r));
+  for (const auto& r : s.runs) {
+    json run = run_to_json(r);
+    // Sweep runs hold no output array, so run_to_json leaves their params out: the kept fraction is
+    // the x of a kept-fraction sweep (a filter that kept nothing has no output even in `run`).
+    if (!run.contains("params"))
+      run["params"] = {{"exclusive", r.params.exclusive}, {"mask_width", r.params.mask_width}, {"tile", r.params.tile},
+                       {"width", r.params.width}, {"height", r.params.height}, {"mask", r.params.mask},
+                       {"keep_fraction", r.params.keep_fraction}};
+    j["runs"].push_back(std::move(run));
+  }
   return j;
 }
 
@@ -139,6 +301,20 @@ Sweep sweep_from_json(const json& j) {
     s.spec.repeat = j.value("repeat", 10);
     s.spec.backend = j.value("backend", std::string("cuda"));
     s.cancelled = j.value("cancelled", false);
+    if (j.contains("params")) {  // sweeps written before the array patterns have none: the defaults
+      const json& p = j.at("params");
+      if (!p.is_object()) throw std::runtime_error("sweep: 'params' must be an object");
+      s.spec.params.exclusive = p.value("exclusive", false);
+      s.spec.params.mask_width = p.value("mask_width", 5);
+      s.spec.params.tile = p.value("tile", 0);
+      s.spec.params.mask = p.value("mask", std::string("box"));
+      s.spec.params.keep_fraction = p.value("keep_fraction", 0.5);
+    }
+    if (j.contains("keep_fractions")) {
+      s.spec.keep_fractions = j.at("keep_fractions").get<std::vector<double>>();
+      s.spec.n = need("n").get<std::int64_t>();
+      if (s.spec.keep_fractions.empty()) throw std::runtime_error("sweep: 'keep_fractions' is empty");
+    }
   } catch (const json::exception& e) {
     throw std::runtime_error(std::string("sweep: a field has the wrong type (") + e.what() + ")");
   }

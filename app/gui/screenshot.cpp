@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <cstdio>
 #include <thread>
 #include <vector>
@@ -151,17 +152,25 @@ int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   // times replayed in a loop (a drawing load, labelled as such, not a measurement).
   for (const auto& v : all_variants())
     if (v.pattern == "reduction") s.perf.picked.insert(v.id);
+  // One live series per variant of the report's runs (as Live of a lesson has), 10,000 points in all.
   const Report& rep = s.shown();
-  std::vector<ui::LivePoint> pts;
+  std::map<std::string, std::vector<ui::LivePoint>> by_variant;
   auto take_samples = [&](const RunResult& r) {
     for (double ms : r.timing.samples_ms)
-      if (ms > 0 && pts.size() < 10000) pts.push_back(ui::LivePoint{"benchmark load: report samples replayed", 0, ms, r.bytes / (ms * 1e6)});
+      if (ms > 0) by_variant[r.variant].push_back(ui::LivePoint{r.variant + " (replayed)", 0, ms, r.bytes / (ms * 1e6)});
   };
   for (const auto& r : rep.runs) take_samples(r);
-  for (const auto& sw : rep.sweeps)
-    for (const auto& r : sw.runs) take_samples(r);
-  for (std::size_t i = 0; !pts.empty() && pts.size() < 10000; ++i) pts.push_back(pts[i]);
-  for (std::size_t i = 0; i < pts.size(); ++i) pts[i].launch = std::int64_t(i);
+  if (by_variant.empty())
+    for (const auto& sw : rep.sweeps)
+      for (const auto& r : sw.runs) take_samples(r);
+  std::vector<ui::LivePoint> pts;
+  const std::size_t per = by_variant.empty() ? 0 : 10000 / by_variant.size();
+  for (auto& [id, v] : by_variant)
+    for (std::size_t i = 0; i < per; ++i) {
+      ui::LivePoint p = v[i % v.size()];
+      p.launch = std::int64_t(i);
+      pts.push_back(p);
+    }
   s.perf.live.add(pts);
   for (int i = 0; i < o.frames; ++i) h.frame(s, worker);
   std::vector<double> build, frame;

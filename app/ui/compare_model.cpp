@@ -65,10 +65,15 @@ std::vector<CompareRow> build_compare(const Report& report, const std::vector<st
     row.variant = id;
     for (const auto& r : report.runs)
       if (r.variant == id) row.run = &r;  // the latest
-    // A report holding only sweeps: the newest sweep's run of the variant at its largest n.
+    // A report holding only sweeps: the newest sweep's run of the variant at its largest n (a
+    // kept-fraction sweep: the run nearest half kept, the comparison point).
     for (auto sw = report.sweeps.rbegin(); !row.run && sw != report.sweeps.rend(); ++sw)
-      for (const RunResult* r : sw->runs_of(id))
-        if (r->status != "skipped") row.run = r;  // runs_of sorts by n: the last is the largest
+      for (const RunResult* r : sw->runs_of(id)) {
+        if (r->status == "skipped") continue;
+        if (!sw->spec.by_keep() || !row.run ||
+            std::fabs(r->params.keep_fraction - 0.5) < std::fabs(row.run->params.keep_fraction - 0.5))
+          row.run = r;  // runs_of sorts by n: the last is the largest
+      }
     if (row.run) {
       const RunResult& r = *row.run;
       row.timed = r.timed && r.timing.median_ms > 0 && counts(r);
@@ -191,11 +196,13 @@ std::string compare_csv(const std::vector<CompareRow>& rows) {
 }
 
 std::string sweep_csv(const Sweep& s) {
-  std::string out = "variant,n,status,time_ms,gbps,pct_theoretical\n";
+  const bool keep = s.spec.by_keep();
+  std::string out = std::string("variant,n,status,time_ms,gbps,pct_theoretical") + (keep ? ",keep_fraction,kept_fraction" : "") + "\n";
   for (const auto& r : s.runs) {
     out += r.variant + "," + std::to_string(r.n) + "," + r.status + ",";
     if (r.timed) out += num(r.timing.median_ms, 6) + "," + num(r.gbps, 3) + "," + (r.pct_theoretical > 0 ? num(r.pct_theoretical, 3) : "");
     else out += ",,";
+    if (keep) out += "," + num(r.params.keep_fraction, 3) + "," + (kept_fraction(r) >= 0 ? num(kept_fraction(r), 6) : "");
     out += "\n";
   }
   return out;

@@ -31,16 +31,26 @@ SweepSpec make_sweep_spec(const AppState& s, const std::vector<std::string>& ids
   SweepSpec spec;
   for (const auto& id : ids) {
     const VariantInfo* v = find_variant(id);
-    // Host loops at 2^28 would stall the sweep; other patterns than reductions are not swept.
-    if (v && !v->cpu_only && v->pattern == "reduction") spec.variants.push_back(id);
+    // Host loops at 2^28 would stall the sweep; counters and 2-D convolutions have no n (sweep_refusal).
+    if (!v || v->cpu_only || !sweep_refusal(*v).empty() || (s.perf.sweep_by_keep && !is_filter_variant(*v))) continue;
+    // Variants the chosen type does not fit (int-only atomics, byte histograms under float32) stay out.
+    if ((v->rules.int_only && s.params.type != DType::Int32) || (v->rules.bytes_input && s.params.type == DType::Float32)) continue;
+    spec.variants.push_back(id);
+  }
+  if (s.perf.sweep_by_keep) {
+    for (int i = 0; i <= 10; ++i) spec.keep_fractions.push_back(i / 10.0);
+    spec.n = std::int64_t(1) << std::clamp(s.perf.keep_log2, kSweepMinLog2, kSweepMaxLog2);
   }
   spec.from_log2 = std::min(s.perf.sweep_from, s.perf.sweep_to);
   spec.to_log2 = std::max(s.perf.sweep_from, s.perf.sweep_to);
   spec.type = s.params.type;
-  spec.input = kInputKinds[std::clamp(s.params.input, 0, 2)];
+  spec.input = s.perf.sweep_by_keep ? "random" : kInputKinds[std::clamp(s.params.input, 0, 2)];
   spec.seed = s.params.seed;
   spec.repeat = s.params.repeat;
   spec.backend = "cuda";
+  spec.params = s.params.pattern;  // scan / 1-D convolution / filter options of the parameters panel
+  spec.params.width = spec.params.height = 0;
+  spec.params.output_path.clear();
   return spec;
 }
 
@@ -66,7 +76,7 @@ void send_perf_intents(AppState& s, RunWorker& worker) {
     if (p.live_wanted) {
       for (const auto& id : p.live_variants) {
         const VariantInfo* v = find_variant(id);
-        if (!v || v->cpu_only || v->pattern != "reduction") continue;  // Live times GPU reductions
+        if (!v || v->cpu_only || !sweep_refusal(*v).empty()) continue;  // Live times GPU kernels at a chosen n
         RunParams params = s.params;
         params.n_pow2 = true;
         params.n_log2 = p.live_log2;
@@ -74,6 +84,9 @@ void send_perf_intents(AppState& s, RunWorker& worker) {
         params.grid = 0;
         RunRequest r = params.to_request(id);
         r.repeat = std::clamp(s.params.repeat, 1, 20);
+        r.params.width = r.params.height = 0;  // 1-D convolutions: n is the signal length
+        // One request that cannot run stops Live for all: leave out the variants the type does not fit.
+        if ((v->rules.int_only && r.type != DType::Int32) || (v->rules.bytes_input && r.type == DType::Float32)) continue;
         reqs.push_back(r);
       }
       p.live.clear();
@@ -92,8 +105,12 @@ void take_perf_results(AppState& s, RunWorker::Snapshot& snap) {
   if (p.sweep_partial)
     for (auto& r : snap.sweep_runs) p.sweep_partial->runs.push_back(std::move(r));
   for (auto& sw : snap.sweeps_finished) {
-    sw.title = (sw.cancelled ? "cancelled sweep 2^" : "sweep 2^") + std::to_string(sw.spec.from_log2) + "..2^" +
-               std::to_string(sw.spec.to_log2) + (s.device.device.name.empty() ? "" : " on " + s.device.device.name);
+    if (sw.spec.by_keep())
+      sw.title = std::string(sw.cancelled ? "cancelled " : "") + "kept-fraction sweep at n = " + std::to_string(sw.spec.n) +
+                 (s.device.device.name.empty() ? "" : " on " + s.device.device.name);
+    else
+      sw.title = (sw.cancelled ? "cancelled sweep 2^" : "sweep 2^") + std::to_string(sw.spec.from_log2) + "..2^" +
+                 std::to_string(sw.spec.to_log2) + (s.device.device.name.empty() ? "" : " on " + s.device.device.name);
     s.message(Message::Info, sw.title + ": " + std::to_string(sw.runs.size()) + " runs (kept in the session report)");
     s.session.sweeps.push_back(std::move(sw));
     s.show_replay = false;

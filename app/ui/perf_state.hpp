@@ -34,6 +34,8 @@ struct PerfState {
 
   // Sweep
   int sweep_from = 10, sweep_to = 28;
+  bool sweep_by_keep = false;               ///< filters: sweep the kept fraction 0..1 (by 0.1) at n = 2^keep_log2
+  int keep_log2 = 24;
   std::optional<SweepSpec> sweep_to_start;  ///< intent
   bool sweep_cancel = false;                ///< intent
   bool sweeping = false;
@@ -63,7 +65,9 @@ std::vector<std::string> chosen_variants(const AppState& s);
 /// Why Live and Sweep cannot time anything here ("" when a CUDA device is open).
 std::string why_no_timing(const AppState& s);
 
-/// A sweep spec over `ids` from the parameters (type, input, seed, repeat) and the chosen range.
+/// A sweep spec over `ids` from the parameters (type, input, seed, repeat, pattern options) and the
+/// chosen range; with sweep_by_keep, a kept-fraction sweep (0, 0.1, .. 1 at n = 2^keep_log2, random
+/// input) of the filters among `ids`.
 SweepSpec make_sweep_spec(const AppState& s, const std::vector<std::string>& ids);
 
 /// Moves sweep and Live intents to the worker (MainWindow::exchange calls it before take()).

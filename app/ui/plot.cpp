@@ -130,6 +130,7 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
   const float sw = font * 0.9f, pad = t.px(6), row = font * 1.15f;
   enum { Inside, Right, Below } legend_at = Inside;
   int legend_rows = 0, legend_cols = 0;
+  int legend_shown = int(series.size());  ///< entries drawn (Below, when not all fit)
   float legend_col_w = 0;
   if (cfg.legend && series.size() > 4) {
     for (const auto& s : series) legend_col_w = std::max(legend_col_w, ImGui::CalcTextSize(s.label.c_str()).x);
@@ -139,13 +140,28 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
     legend_rows = (int(series.size()) + legend_cols - 1) / legend_cols;
     legend_at = legend_col_w * float(legend_cols) <= size.x * 0.4f ? Right : Below;
     if (legend_at == Below) {
-      legend_cols = std::max(1, int(size.x / legend_col_w));
-      legend_rows = (int(series.size()) + legend_cols - 1) / legend_cols;
-      bottom -= row * float(legend_rows) + pad;
+      const int below_cols = std::max(1, int(size.x / legend_col_w));
+      const int below_rows = (int(series.size()) + below_cols - 1) / below_cols;
+      // A short plot (Live under a sweep): lines below would eat its height and leave one y tick, so
+      // columns at the side take up to 60 % of the width instead.
+      if (row * float(below_rows) + pad > (bottom - top) * 0.4f && legend_col_w * float(legend_cols) <= size.x * 0.6f) {
+        legend_at = Right;
+      } else {
+        legend_cols = below_cols;
+        legend_rows = below_rows;
+        // Still too many lines: keep 40 % of the height for the legend, the last slot says how many
+        // more there are (hovering a line names it).
+        const int max_rows = std::max(1, int((bottom - top) * 0.4f / row));
+        if (legend_rows > max_rows) {
+          legend_rows = max_rows;
+          legend_shown = legend_rows * legend_cols - 1;
+        }
+        bottom -= row * float(legend_rows) + pad;
+      }
     }
   }
   // Tick counts follow the room there is, so labels never crowd at large font scales.
-  const int max_y = std::clamp(int((bottom - top) / (font * 1.8f)), 2, std::max(2, cfg.max_y_ticks));
+  const int max_y = std::clamp(int((bottom - top) / (font * 1.4f)), 2, std::max(2, cfg.max_y_ticks));
   const auto yticks = make_ticks(cfg.y, max_y);
   float ylabel_w = 0;
   for (const auto& tk : yticks) ylabel_w = std::max(ylabel_w, ImGui::CalcTextSize(tk.label.c_str()).x);
@@ -272,12 +288,17 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
   dl->PopClipRect();
 
   if (legend_outside) {
-    for (std::size_t i = 0; i < series.size(); ++i) {
+    for (std::size_t i = 0; i <= series.size() && int(i) <= legend_shown; ++i) {
       const bool right = legend_at == Right;
       const int col = right ? int(i) / legend_rows : int(i) % legend_cols;
       const int line = right ? int(i) % legend_rows : int(i) / legend_cols;
       const float x = (right ? f.max.x + pad : origin.x) + legend_col_w * float(col);
       const float y = (right ? f.min.y : origin.y + size.y - row * float(legend_rows)) + row * float(line);
+      if (int(i) == legend_shown) {
+        if (legend_shown < int(series.size()))
+          dl->AddText(ImVec2(x + 2 * pad + sw, y), dim, ("+" + std::to_string(int(series.size()) - legend_shown) + " more").c_str());
+        break;
+      }
       dl->AddRectFilled(ImVec2(x + pad, y + row * 0.3f), ImVec2(x + pad + sw, y + row * 0.7f), series[i].color);
       dl->AddText(ImVec2(x + 2 * pad + sw, y), text, series[i].label.c_str());
     }

@@ -2,6 +2,7 @@
 
 #include <exception>
 
+#include "registry.hpp"
 #include "request.hpp"
 #include "sweep.hpp"
 
@@ -128,8 +129,9 @@ void RunWorker::loop() {
   // from one set of parameters), so ten variants at 2^24 hold 64 MB, not 640 MB.
   Input live_input;
   std::string live_input_key;
-  auto input_key = [](const RunRequest& r) {
-    return std::to_string(r.n) + "|" + to_string(r.type) + "|" + r.input + "|" + std::to_string(r.seed);
+  auto input_key = [](const RunRequest& r) {  // scans share the reductions' input; histograms, filters, convolutions their own
+    const VariantInfo* v = find_variant(r.variant);
+    return v ? input_share_key(*v, r) : r.variant;
   };
 
   for (;;) {

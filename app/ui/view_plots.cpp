@@ -35,8 +35,9 @@ void PlotsView::draw(AppState& s) {
   const float avail = ImGui::GetContentRegionAvail().y;
   // Without live data the Live area is one line of text: the sweep plot takes the rest.
   const float live_min = ImGui::GetTextLineHeightWithSpacing() * 2;
+  // With live data Live gets 55 % of the height (its legend often sits below it): at least three y ticks.
   const float sweep_h = s.perf.live.series.empty() ? std::max(theme().px(200), avail - live_min)
-                                                   : std::max(theme().px(200), avail * 0.58f);
+                                                   : std::max(theme().px(200), avail * 0.45f);
   draw_sweep(s, sweep_h);
   draw_live(s, ImGui::GetContentRegionAvail().y);
 }
@@ -47,12 +48,31 @@ void PlotsView::draw_controls(AppState& s) {
   const std::string why = why_no_timing(s);
   const std::vector<std::string> ids = chosen_variants(s);
 
+  const bool filters = std::any_of(ids.begin(), ids.end(), [](const std::string& id) {
+    const VariantInfo* v = find_variant(id);
+    return v && is_filter_variant(*v);
+  });
+  if (!filters) p.sweep_by_keep = false;
   ImGui::AlignTextToFramePadding();
-  TextDim("Sweep n = 2^");
-  ImGui::SameLine(0, 0);
-  ImGui::SetNextItemWidth(t.px(180));
-  ImGui::DragIntRange2("##range", &p.sweep_from, &p.sweep_to, 0.1f, kSweepMinLog2, kSweepMaxLog2, "%d", "..2^%d");
-  ItemTooltip("the sizes of the sweep: n = 2^from .. 2^to (drag, or Ctrl+click to type)");
+  if (p.sweep_by_keep) {
+    TextDim("Sweep kept 0..1 at");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(t.px(130));
+    ImGui::SliderInt("##keep_n", &p.keep_log2, 10, 28, "n = 2^%d");
+    ItemTooltip("the filters run at this n with 0, 10 %, .. 100 % of the values kept (the slide's filter ratio)");
+  } else {
+    TextDim("Sweep n = 2^");
+    ImGui::SameLine(0, 0);
+    ImGui::SetNextItemWidth(t.px(180));
+    ImGui::DragIntRange2("##range", &p.sweep_from, &p.sweep_to, 0.1f, kSweepMinLog2, kSweepMaxLog2, "%d", "..2^%d");
+    ItemTooltip("the sizes of the sweep: n = 2^from .. 2^to (drag, or Ctrl+click to type)");
+  }
+  if (filters) {
+    SameLineIfFits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("by kept").x, t.px(8));
+    ImGui::Checkbox("by kept", &p.sweep_by_keep);
+    ItemTooltip("sweep the filters over the fraction of values kept (throughput against the filter ratio, as on the "
+                "slides) instead of over n");
+  }
   SameLineIfFits(ButtonWidth("Sweep"));
   ImGui::BeginDisabled(!why.empty() || p.sweeping || ids.empty());
   if (ImGui::Button("Sweep")) {
@@ -134,33 +154,54 @@ void PlotsView::draw_sweep(AppState& s, float height) {
       ImGui::EndCombo();
     }
   }
-  // One series per variant: the timed, correct runs by n. Only the compared variants (and the CUB
-  // baseline) when the sweep has any of them, so a sweep of every variant reads lesson by lesson.
+  // One series per variant: the timed, correct runs by n (or by kept fraction). Only the compared
+  // variants (and the CUB baselines of their patterns) when the sweep has any of them, so a sweep of
+  // every variant reads lesson by lesson.
+  const bool by_keep = sw->spec.by_keep();
   std::vector<PlotSeries> series;
   std::vector<std::string> vars;
   {
     const auto chosen = chosen_variants(s);
     for (const auto& v : sw->spec.variants)
       if (std::find(chosen.begin(), chosen.end(), v) != chosen.end()) vars.push_back(v);
-    if (vars.empty()) vars = sw->spec.variants;
-    else if (std::find(sw->spec.variants.begin(), sw->spec.variants.end(), "cub.reduce") != sw->spec.variants.end() &&
-             std::find(vars.begin(), vars.end(), "cub.reduce") == vars.end())
-      vars.push_back("cub.reduce");
+    if (vars.empty()) {
+      vars = sw->spec.variants;
+    } else {
+      for (const auto& id : sw->spec.variants) {  // cub.reduce / cub.scan / cub.histogram / cub.select
+        const VariantInfo* b = find_variant(id);
+        if (!b || !b->baseline || std::find(vars.begin(), vars.end(), id) != vars.end()) continue;
+        for (const auto& v : vars)
+          if (const VariantInfo* c = find_variant(v); c && c->pattern == b->pattern && c->rules.bytes_input == b->rules.bytes_input) {
+            vars.push_back(id);
+            break;
+          }
+      }
+    }
   }
   xs_.resize(vars.size());
   ys_.resize(vars.size());
-  double ymin = 1e300, ymax = 0, cub = 0;
-  std::int64_t cub_n = 0;
+  double ymin = 1e300, ymax = 0;
+  struct Baseline {
+    std::string id;
+    double gbps = 0, x = 0;
+  };
+  std::vector<Baseline> baselines;  // each CUB baseline's GB/s at its largest n (kept fraction 0.5 or nearest)
+  std::string elem = "int32";
   for (std::size_t i = 0; i < vars.size(); ++i) {
     xs_[i].clear(), ys_[i].clear();
+    const VariantInfo* info = find_variant(vars[i]);
+    Baseline b{vars[i], 0, -1};
     for (const RunResult* r : sw->runs_of(vars[i])) {
       if (!timed_ok(*r)) continue;
       const double y = s.perf.plot_time ? r->timing.median_ms : r->gbps;
-      xs_[i].push_back(double(r->n));
+      xs_[i].push_back(sw->x_of(*r));
       ys_[i].push_back(y);
       ymin = std::min(ymin, y), ymax = std::max(ymax, y);
-      if (vars[i] == "cub.reduce" && r->n >= cub_n) cub = r->gbps, cub_n = r->n;
+      if (i == 0) elem = to_string(r->type);
+      const bool better = by_keep ? std::fabs(r->params.keep_fraction - 0.5) < std::fabs(b.x - 0.5) : double(r->n) >= b.x;
+      if (info && info->baseline && (b.x < 0 || better)) b.gbps = r->gbps, b.x = by_keep ? r->params.keep_fraction : double(r->n);
     }
+    if (b.gbps > 0) baselines.push_back(b);
     PlotSeries ps;
     ps.label = short_id(vars[i]);
     ps.color = SeriesColor(int(i));
@@ -169,29 +210,47 @@ void PlotsView::draw_sweep(AppState& s, float height) {
     ps.count = int(xs_[i].size());
     series.push_back(ps);
   }
-  // CUB from the report's runs when the sweep did not include it.
-  if (cub == 0)
+  // CUB from the report's runs when the sweep did not include it (size sweeps of reductions).
+  if (baselines.empty() && !by_keep)
     for (const auto& r : rep.runs)
-      if (r.variant == "cub.reduce" && timed_ok(r)) cub = r.gbps, cub_n = r.n;
+      if (r.variant == "cub.reduce" && timed_ok(r) && std::find(vars.begin(), vars.end(), "cub.reduce") == vars.end() &&
+          std::any_of(vars.begin(), vars.end(), [](const std::string& v) { const VariantInfo* i = find_variant(v); return i && i->pattern == "reduction"; }))
+        baselines.assign(1, Baseline{r.variant, r.gbps, double(r.n)});
   PlotConfig cfg;
   cfg.title = sw->title.empty() ? "sweep" : sw->title;
   if (partial) cfg.title = "sweep in progress (" + std::to_string(sw->runs.size()) + " runs)";
-  cfg.x_label = "n (int32 elements, log2)";
-  cfg.y_label = s.perf.plot_time ? "median time per run (log)" : "effective bandwidth GB/s (log)";
-  cfg.x = fit_axis(double(std::int64_t(1) << sw->spec.from_log2), double(std::int64_t(1) << sw->spec.to_log2), true, 2, AxisUnit::Count);
   std::vector<PlotReference> refs;
   const DeviceInfo& d = rep.device;
+  if (by_keep) {
+    // The slides' plot (seed 003, "Performance"): throughput against the filter ratio, both linear.
+    cfg.x_label = "fraction of the values kept (filter ratio), n = " + format_count(sw->spec.n);
+    cfg.x = AxisSpec{-0.02, 1.02, false, 10, AxisUnit::Plain};
+    cfg.y_label = s.perf.plot_time ? "median time per run" : "effective bandwidth GB/s (read n + write the kept)";
+  } else {
+    cfg.x_label = "n (" + elem + " elements, log2)";
+    cfg.y_label = s.perf.plot_time ? "median time per run (log)" : "effective bandwidth GB/s (log)";
+    cfg.x = fit_axis(double(std::int64_t(1) << sw->spec.from_log2), double(std::int64_t(1) << sw->spec.to_log2), true, 2, AxisUnit::Count);
+  }
   if (!s.perf.plot_time) {
     if (d.theoretical_gbps > 0) {
       refs.push_back({"theoretical peak " + format_gbps(d.theoretical_gbps) + " GB/s", d.theoretical_gbps, ImGui::GetColorU32(t.colors().bad)});
       ymax = std::max(ymax, d.theoretical_gbps);
     }
     if (d.copy_gbps > 0) refs.push_back({"device copy " + format_gbps(d.copy_gbps) + " GB/s", d.copy_gbps, ImGui::GetColorU32(t.colors().lesson)});
-    if (cub > 0) refs.push_back({"CUB " + format_gbps(cub) + " GB/s at " + format_count(cub_n), cub, ImGui::GetColorU32(t.colors().baseline)});
+    for (const auto& b : baselines) {
+      char at[48];
+      if (by_keep) std::snprintf(at, sizeof at, "kept %.2f", b.x);
+      const std::string where = by_keep ? std::string(at) : format_count(std::int64_t(b.x));
+      refs.push_back({short_id(b.id) + " " + format_gbps(b.gbps) + " GB/s at " + where, b.gbps, ImGui::GetColorU32(t.colors().baseline)});
+    }
   }
   if (ymax <= 0) ymin = 1, ymax = 10;
-  // Log y with a margin of 1.6x each way (not whole decades: they would waste half the height).
-  cfg.y = AxisSpec{ymin / 1.6, ymax * 1.6, true, 10, s.perf.plot_time ? AxisUnit::Ms : AxisUnit::GBps};
+  if (by_keep) {
+    cfg.y = fit_axis(0, ymax, false, 10, s.perf.plot_time ? AxisUnit::Ms : AxisUnit::GBps);
+  } else {
+    // Log y with a margin of 1.6x each way (not whole decades: they would waste half the height).
+    cfg.y = AxisSpec{ymin / 1.6, ymax * 1.6, true, 10, s.perf.plot_time ? AxisUnit::Ms : AxisUnit::GBps};
+  }
   Plot("##sweep", cfg, series, refs, ImVec2(0, ImGui::GetContentRegionAvail().y));
   ImGui::EndChild();
 }
@@ -286,7 +345,7 @@ void PlotsView::draw_live(AppState& s, float height) {
     if (ls.size() == 0) continue;
     PlotSeries ps;
     ps.label = short_id(id) + "  " + format_ms(ls.median_ms(100)) + " ms";
-    if (auto it = p.live.latest.find(id); it != p.live.latest.end())
+    if (auto it = p.live.latest.find(id); it != p.live.latest.end() && p.live.series.size() <= 4)
       if (std::string m = live_metrics(it->second); !m.empty()) ps.label += "  (" + m + ")";
     ps.color = SeriesColor(i++);
     ps.x = ls.launches();

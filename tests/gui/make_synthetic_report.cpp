@@ -1,7 +1,9 @@
 // TEST CODE ONLY: writes the screenshot fixture: a report with a sweep of 10 reduction variants over
 // 19 sizes (2^4 .. 2^22) and one run of each at 2^22, all from SyntheticBackend (made-up timings,
-// labelled SYNTHETIC in the title and device name). Usage: ws_make_synthetic_report OUT.json
+// labelled SYNTHETIC in the title and device name). Usage: ws_make_synthetic_report OUT.json [keep]
+// With "keep": a report with a kept-fraction sweep of the filters instead (0..1 by 0.1 at n = 2^20).
 #include <cstdio>
+#include <string>
 
 #include "report.hpp"
 #include "request.hpp"
@@ -9,11 +11,29 @@
 #include "synthetic_backend.hpp"
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: ws_make_synthetic_report OUT.json\n");
+  if (argc != 2 && !(argc == 3 && std::string(argv[2]) == "keep")) {
+    std::fprintf(stderr, "usage: ws_make_synthetic_report OUT.json [keep]\n");
     return 2;
   }
   ws::test::SyntheticBackend backend;
+  if (argc == 3) {
+    ws::SweepSpec spec;
+    spec.variants = {"cs121.filter_global", "cs121.filter_shared", "cs121.filter_warp_agg", "cs121.filter_scan",
+                     "cs121.filter_scan_vec", "cub.select"};
+    spec.n = std::int64_t(1) << 20;  // large enough for the made-up curve to be near its plateau
+    spec.repeat = 3;
+    std::string err = ws::parse_keep_fractions("0:1:0.1", spec.keep_fractions);
+    ws::Sweep sweep = err.empty() ? ws::run_sweep(spec, &backend, "", nullptr, nullptr, &err) : ws::Sweep{};
+    if (!err.empty()) {
+      std::fprintf(stderr, "ws_make_synthetic_report: %s\n", err.c_str());
+      return 1;
+    }
+    sweep.title = "SYNTHETIC kept-fraction sweep (fake backend, not measurements)";
+    ws::Report rep = ws::new_report("SYNTHETIC test fixture: fake backend timings, not measurements", backend.device());
+    rep.sweeps.push_back(std::move(sweep));
+    ws::save_report(rep, argv[1]);
+    return 0;
+  }
   ws::SweepSpec spec;
   spec.variants = {"epita.reduce0", "epita.reduce2", "epita.reduce3", "epita.reduce4", "epita.reduce5",
                    "epita.reduce6", "epita.full_unroll", "epita.reduce7", "epita.reduce8_fixed", "cub.reduce"};

@@ -1,6 +1,7 @@
 // TEST CODE ONLY: a fake Backend with synthetic timings, to test sweep and Live plumbing (and to
-// make the synthetic screenshot fixture) without a GPU. Its results are the CPU reference, so runs
-// check "ok"; its times follow a made-up curve and are NOT measurements of anything.
+// make the synthetic screenshot fixture) without a GPU. Its results are the CPU reference (reductions)
+// or the pattern's reference output (scans, histograms, filters, 1-D convolutions), so runs check "ok";
+// its times follow a made-up curve and are NOT measurements of anything.
 #pragma once
 #include <atomic>
 #include <chrono>
@@ -10,6 +11,7 @@
 #include <thread>
 
 #include "backend.hpp"
+#include "patterns.hpp"
 #include "reference.hpp"
 
 namespace ws::test {
@@ -38,11 +40,24 @@ class SyntheticBackend final : public Backend {
     r.input = req.input;
     r.seed = req.seed;
     r.launch = launch;
-    r.result = cpu_reference(v.op, in);
+    double bytes = double(in.n()) * 4;
+    double shape = 1;
+    if (const PatternHooks* h = find_pattern_hooks(v.pattern)) {
+      const ArrayOutput out = h->reference(v, req.params, in);
+      r.output = out.values;
+      r.output_rows = out.rows;
+      r.output_cols = out.cols;
+      bytes = h->bytes ? h->bytes(v, req.params, in) : 2.0 * bytes;
+      // Made up: filters with one global atomic per kept value slow down as more is kept, the others speed up.
+      const double keep = req.params.keep_fraction;
+      if (v.id.find("filter") != std::string::npos || v.id == "cub.select")
+        shape = v.id.find("global") != std::string::npos ? 1.0 - 0.8 * keep : 0.55 + 0.45 * keep;
+    } else {
+      r.result = cpu_reference(v.op, in);
+    }
     r.launches = 1;
     // A made-up curve: bandwidth saturates with n, each variant at its own fraction of the peak.
-    const double bytes = double(in.n()) * 4;
-    const double frac = 0.1 + 0.8 * double(std::hash<std::string>{}(v.id) % 1000) / 1000.0;
+    const double frac = shape * (0.1 + 0.8 * double(std::hash<std::string>{}(v.id) % 1000) / 1000.0);
     const double gbps = device_.theoretical_gbps * frac * double(in.n()) / (double(in.n()) + 262144.0);
     const double ms = bytes / (gbps * 1e6) + 0.002;
     for (int i = 0; i < req.repeat; ++i) r.timing.samples_ms.push_back(ms * (1 + 0.01 * (i % 3)));

@@ -469,6 +469,68 @@ TEST(Worker, GuiIntentsReachTheWorkerAndResultsTheSession) {
   EXPECT_EQ(load_report(path).sweeps.size(), 1u);
 }
 
+TEST(Worker, KeptFractionSweepAndLiveOfTheOtherLessons) {
+  AppState s;
+  s.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  RunWorker w([](std::string& e) { return synthetic(0ms, e); });
+  ASSERT_TRUE(w.wait_opened(5s));
+  MainWindow::exchange(s, w, "");
+  ASSERT_TRUE(s.device.device.available);
+  const std::vector<std::string> ids = {"cs121.race", "cs121.hist_shared", "cs121.filter_global", "cub.select",
+                                        "stevens.scan_hierarchical", "stevens.conv1d_tiled", "stevens.conv2d_tiled"};
+  // Over n: what has an n (not the race counter, not the 2-D convolution).
+  SweepSpec by_n = make_sweep_spec(s, ids);
+  EXPECT_EQ(by_n.variants, (std::vector<std::string>{"cs121.hist_shared", "cs121.filter_global", "cub.select",
+                                                     "stevens.scan_hierarchical", "stevens.conv1d_tiled"}));
+  // By kept fraction: the filters, 0 .. 1 by 0.1 at n = 2^keep_log2.
+  s.perf.sweep_by_keep = true;
+  s.perf.keep_log2 = 12;
+  s.params.repeat = 2;
+  s.perf.sweep_to_start = make_sweep_spec(s, ids);
+  EXPECT_EQ(s.perf.sweep_to_start->variants, (std::vector<std::string>{"cs121.filter_global", "cub.select"}));
+  EXPECT_EQ(s.perf.sweep_to_start->keep_fractions.size(), 11u);
+  EXPECT_EQ(validate_sweep(*s.perf.sweep_to_start), "");
+  const auto end = std::chrono::steady_clock::now() + 20s;
+  while (s.session.sweeps.empty() && std::chrono::steady_clock::now() < end) {
+    MainWindow::exchange(s, w, "");
+    std::this_thread::sleep_for(2ms);
+  }
+  ASSERT_EQ(s.session.sweeps.size(), 1u);
+  const Sweep& sw = s.session.sweeps[0];
+  EXPECT_NE(sw.title.find("kept-fraction sweep at n = 4096"), std::string::npos) << sw.title;
+  ASSERT_EQ(sw.runs.size(), 22u);
+  for (const auto& r : sw.runs) {
+    EXPECT_EQ(r.status, "ok") << r.variant << ": " << r.message;
+    EXPECT_NEAR(kept_fraction(r), r.params.keep_fraction, 0.05) << r.variant;
+  }
+  const std::string csv = sweep_csv(sw);
+  EXPECT_NE(csv.find(",keep_fraction,kept_fraction\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("cub.select,4096,ok,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",0.500,0."), std::string::npos) << csv;  // asked, then kept (binomial: near 0.5)
+  Report only_sweep;
+  only_sweep.sweeps.push_back(sw);
+  const auto rows = build_compare(only_sweep, {"cub.select"}, "", {});
+  ASSERT_EQ(rows.size(), 1u);
+  ASSERT_NE(rows[0].run, nullptr);
+  EXPECT_DOUBLE_EQ(rows[0].run->params.keep_fraction, 0.5);  // Compare takes the half-kept point
+  // Live of a scan, a histogram and a filter (the race is left out: it would stop Live for all).
+  s.perf.live_log2 = 12;
+  s.perf.live_variants = {"cs121.race", "stevens.scan_hierarchical", "cs121.hist_shared", "cs121.filter_warp_agg"};
+  s.perf.live_wanted = true;
+  while ((s.perf.live.series.size() < 3 || s.perf.live.points() < 60) && std::chrono::steady_clock::now() < end) {
+    MainWindow::exchange(s, w, "");
+    std::this_thread::sleep_for(2ms);
+  }
+  EXPECT_TRUE(s.perf.live_running) << s.perf.live_stopped;
+  EXPECT_EQ(s.perf.live.series.size(), 3u);
+  EXPECT_EQ(s.perf.live.series.count("cs121.race"), 0u);
+  for (const auto& [id, r] : s.perf.live.latest) EXPECT_EQ(r.status, "ok") << id << ": " << r.message;
+  s.perf.live_wanted = false;
+  MainWindow::exchange(s, w, "");
+  MainWindow::exchange(s, w, "");
+  EXPECT_FALSE(s.perf.live_running);
+}
+
 /// One ImGui frame without a renderer (fonts built but never uploaded).
 class Frame {
  public:

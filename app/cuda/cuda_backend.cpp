@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cupti_metrics.hpp"
+#include "cupti_range_profiler.hpp"
 #include "cupti_tracker.hpp"
 #include "device_info.hpp"
 #include "launch_rules.hpp"
@@ -53,7 +54,9 @@ CudaBackend::CudaBackend() {
   }
 }
 
-CudaBackend::~CudaBackend() = default;
+CudaBackend::~CudaBackend() {
+  release_range_profiler_session();  // while the context is still there
+}
 
 kernels::ReduceArgs CudaBackend::upload(const VariantInfo& v, const Input& in, const LaunchConfig& launch, void*& pristine) {
   const std::size_t elem = dtype_size(in.type);

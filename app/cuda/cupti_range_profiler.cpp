@@ -5,6 +5,7 @@
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -163,6 +164,158 @@ const HostConfig& host_config(const ChipInfo& chip, int device, const std::vecto
   return cache.emplace(key, std::move(hc)).first->second;
 }
 
+/// Ratio metrics the persistent session rebuilds from their own summed counters: value = c * num / den,
+/// c learned from the session's first request (where nothing has accumulated yet).
+struct RatioParts {
+  const char* ratio;
+  const char* num;
+  const char* den;
+};
+const RatioParts kRatioParts[] = {
+    {"sm__warps_active.avg.pct_of_peak_sustained_active", "sm__warps_active.sum", "sm__cycles_active.sum"},
+    {"smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio", "smsp__thread_inst_executed_pred_on.sum",
+     "smsp__inst_executed.sum"},
+};
+
+const RatioParts* ratio_parts(const std::string& m) {
+  for (const auto& r : kRatioParts)
+    if (m == r.ratio) return &r;
+  return nullptr;
+}
+
+bool is_sum(const std::string& m) { return m.size() > 4 && m.compare(m.size() - 4, 4, ".sum") == 0; }
+
+/// One range-profiler session kept enabled and configured across requests (docs/device/h200-metrics.md).
+/// On the H200 the first cuptiRangeProfilerStart after an enable costs 130-160 ms, a later one 20 ms;
+/// setting a config again on an enabled profiler crashed CUPTI, so the config stays. Each request is a
+/// new Start..Stop over the same counter data image, where CUPTI accumulates: after k requests a summed
+/// counter evaluates to the mean of the k requests' sums, so request k's own value is
+/// k * A_k - (k - 1) * A_{k-1}; a ratio is rebuilt from its own numerator and denominator.
+struct Session {
+  CUcontext ctx = nullptr;
+  const HostConfig* hc = nullptr;
+  std::unique_ptr<EnabledProfiler> prof;
+  std::vector<std::uint8_t> image;
+  int requests = 0;                      ///< k so far
+  std::vector<double> previous;          ///< A_{k-1}, per kept metric
+  std::map<std::string, double> scale;   ///< ratio metric -> c
+};
+constexpr int kSessionRequests = 64;     ///< then a fresh session (bounds the accumulated sums)
+
+Session& session() {
+  static Session* s = new Session;  // never destroyed at exit: release_range_profiler_session() ends it
+  return *s;
+}
+
+void open_session(Session& ss, CUcontext ctx, const HostConfig& hc, std::vector<const char*>& names) {
+  ss.prof = std::make_unique<EnabledProfiler>(ctx);
+  ss.ctx = ctx;
+  ss.hc = &hc;
+  ss.requests = 0;
+  ss.previous.assign(names.size(), 0.0);
+  ss.scale.clear();
+  CUpti_RangeProfiler_GetCounterDataSize_Params cds{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+  cds.pRangeProfilerObject = ss.prof->obj;
+  cds.pMetricNames = names.data();
+  cds.numMetrics = names.size();
+  cds.maxNumOfRanges = kSessionRequests;
+  cds.maxNumRangeTreeNodes = kSessionRequests;
+  WS_CUPTI(cuptiRangeProfilerGetCounterDataSize(&cds));
+  ss.image.assign(cds.counterDataSize, 0);
+  CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+  init.pRangeProfilerObject = ss.prof->obj;
+  init.pCounterData = ss.image.data();
+  init.counterDataSize = ss.image.size();
+  WS_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
+  CUpti_RangeProfiler_SetConfig_Params sc{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+  sc.pRangeProfilerObject = ss.prof->obj;
+  sc.pConfig = hc.config.data();
+  sc.configSize = hc.config.size();
+  sc.pCounterDataImage = ss.image.data();
+  sc.counterDataImageSize = ss.image.size();
+  sc.range = CUPTI_UserRange;
+  sc.replayMode = CUPTI_UserReplay;
+  sc.maxRangesPerPass = kSessionRequests;
+  sc.numNestingLevels = 1;
+  sc.minNestingLevel = 1;
+  sc.passIndex = 0;
+  sc.targetNestingLevel = 1;
+  WS_CUPTI(cuptiRangeProfilerSetConfig(&sc));
+}
+
+void close_session() {
+  Session& ss = session();
+  ss.prof.reset();  // disables the range profiler
+  ss.image.clear();
+  ss.ctx = nullptr;
+  ss.hc = nullptr;
+  ss.requests = 0;
+}
+
+/// One request on the persistent session (one-pass configs only): the request's own values.
+std::map<std::string, double> session_request(CUcontext ctx, const HostConfig& hc, std::vector<const char*>& names,
+                                              const std::function<void()>& pass, const std::function<double()>& lap,
+                                              RangeProfile& out) {
+  Session& ss = session();
+  if (ss.prof && (ss.ctx != ctx || ss.hc != &hc || ss.requests >= kSessionRequests)) close_session();
+  out.reused_session = ss.prof != nullptr;
+  if (!ss.prof) open_session(ss, ctx, hc, names);
+  out.setup_ms += lap();
+  CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+  start.pRangeProfilerObject = ss.prof->obj;
+  WS_CUPTI(cuptiRangeProfilerStart(&start));
+  CUpti_RangeProfiler_PushRange_Params push{CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
+  push.pRangeProfilerObject = ss.prof->obj;
+  push.pRangeName = "run";
+  WS_CUPTI(cuptiRangeProfilerPushRange(&push));
+  pass();
+  CUpti_RangeProfiler_PopRange_Params pop{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
+  pop.pRangeProfilerObject = ss.prof->obj;
+  WS_CUPTI(cuptiRangeProfilerPopRange(&pop));
+  CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+  stop.pRangeProfilerObject = ss.prof->obj;
+  WS_CUPTI(cuptiRangeProfilerStop(&stop));
+  if (!stop.isAllPassSubmitted) throw std::runtime_error("range profiler: a one-pass configuration asked for another pass");
+  CUpti_RangeProfiler_DecodeData_Params dec{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+  dec.pRangeProfilerObject = ss.prof->obj;
+  WS_CUPTI(cuptiRangeProfilerDecodeData(&dec));
+  out.passes_ms += lap();
+  CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+  info.pCounterDataImage = ss.image.data();
+  info.counterDataImageSize = ss.image.size();
+  WS_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&info));
+  if (info.numTotalRanges < 1) throw std::runtime_error("range profiler: no range was recorded");
+  std::vector<double> mean(names.size());
+  CUpti_Profiler_Host_EvaluateToGpuValues_Params ev{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+  ev.pHostObject = hc.host->obj;
+  ev.pCounterDataImage = ss.image.data();
+  ev.counterDataImageSize = ss.image.size();
+  ev.ppMetricNames = names.data();
+  ev.numMetrics = names.size();
+  ev.rangeIndex = 0;  // every request's session writes range 0 again, accumulating
+  ev.pMetricValues = mean.data();
+  WS_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&ev));
+  const int k = ++ss.requests;
+  std::map<std::string, double> own;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (is_sum(names[i])) own[names[i]] = k == 1 ? mean[i] : k * mean[i] - (k - 1) * ss.previous[i];
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const RatioParts* r = ratio_parts(names[i]);
+    if (!r) continue;
+    const double num = own[r->num], den = own[r->den];
+    if (k == 1) {
+      own[names[i]] = mean[i];
+      if (num > 0 && den > 0) ss.scale[names[i]] = mean[i] / (num / den);
+    } else if (ss.scale.count(names[i]) && den > 0) {
+      own[names[i]] = ss.scale[names[i]] * num / den;
+    } else {
+      out.warnings.push_back("no " + std::string(names[i]) + " in this request: its denominator " + r->den + " was 0");
+    }
+  }
+  ss.previous = mean;
+  return own;
+}
+
 }  // namespace
 
 RangeProfile profile_range(CUcontext ctx, int device, const std::vector<std::string>& metrics,
@@ -178,6 +331,38 @@ RangeProfile profile_range(CUcontext ctx, int device, const std::vector<std::str
   ensure_profiler_initialized();
   const ChipInfo& chip = chip_info(ctx, device);
 
+  // One-pass lists of summed counters and known ratios run on the persistent session (with each
+  // ratio's own numerator and denominator added); anything else gets a session of its own.
+  if (!std::getenv("WS_CUPTI_FRESH_SESSION")) {
+    std::vector<std::string> with_parts = metrics;
+    bool persistable = true;
+    for (const auto& m : metrics) {
+      if (const RatioParts* r = ratio_parts(m)) {
+        for (const char* part : {r->num, r->den})
+          if (std::find(with_parts.begin(), with_parts.end(), part) == with_parts.end()) with_parts.push_back(part);
+      } else if (!is_sum(m)) {
+        persistable = false;
+      }
+    }
+    const HostConfig* pcp = persistable ? &host_config(chip, device, with_parts) : nullptr;
+    if (pcp && pcp->passes == 1 && pcp->kept.size() == with_parts.size()) {
+      const HostConfig& pc = *pcp;
+      std::vector<const char*> names;
+      for (const auto& m : pc.kept) names.push_back(m.c_str());
+      out.passes = 1;
+      try {
+        auto own = session_request(ctx, pc, names, pass, lap, out);
+        for (const auto& m : metrics)
+          if (auto it = own.find(m); it != own.end()) out.values[m] = it->second;
+      } catch (...) {
+        close_session();  // the next request starts a clean session
+        throw;
+      }
+      out.evaluate_ms = lap();
+      return out;
+    }
+  }
+  close_session();  // a session of its own: the range profiler must not be enabled twice
   const HostConfig& hc = host_config(chip, device, metrics);
   out.warnings = hc.warnings;
   if (hc.kept.empty()) return out;
@@ -277,7 +462,10 @@ RangeProfile profile_range(CUcontext ctx, int device, const std::vector<std::str
 
 void toggle_range_profiler(CUcontext ctx) {
   ensure_profiler_initialized();
+  if (session().prof) return;  // enabled already (a persistent session is open)
   EnabledProfiler prof(ctx);
 }
+
+void release_range_profiler_session() { close_session(); }
 
 }  // namespace ws::cuda

@@ -18,9 +18,12 @@ struct RangeProfile {
   int passes = 0;                        ///< replay passes the configuration needed
   std::vector<std::string> warnings;     ///< skipped metrics, with the reason
   double setup_ms = 0, passes_ms = 0, disable_ms = 0, evaluate_ms = 0;  ///< where the time went (host clock)
+  bool reused_session = false;           ///< ran on the kept session (no enable, no first-Start cost)
 };
 
-/// Profiles `metrics` over one range. `pass(i)` must restore inputs and enqueue the launcher's work,
+/// Profiles `metrics` over one range. One-pass lists of summed counters (and the ratios rebuilt from
+/// them) run on a range-profiler session kept enabled between calls (see the .cpp); others enable,
+/// configure and disable a session of their own (WS_CUPTI_FRESH_SESSION=1 forces that for every list). `pass(i)` must restore inputs and enqueue the launcher's work,
 /// then synchronize; it is called once per replay pass. Throws CuptiError (privileges, unsupported
 /// device) or std::runtime_error; leaves the range profiler disabled in every case.
 RangeProfile profile_range(CUcontext ctx, int device, const std::vector<std::string>& metrics,
@@ -30,5 +33,8 @@ RangeProfile profile_range(CUcontext ctx, int device, const std::vector<std::str
 /// SASS-only collection after an earlier one found no patched instruction unless the range profiler
 /// had been enabled in between; profile_lines' callers do this first (docs/device/h200-metrics.md).
 void toggle_range_profiler(CUcontext ctx);
+
+/// Ends the kept session (disables the range profiler). Call before the CUDA context goes away.
+void release_range_profiler_session();
 
 }  // namespace ws::cuda

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "backend_factory.hpp"
 #include "launch_rules.hpp"
@@ -25,7 +26,15 @@ int main(int argc, char** argv) {
     return 3;
   }
   ws::RunRequest req;
-  req.variant = argv[1];
+  // VARIANT may be a comma-separated list: collection i profiles variant i mod count (a check that
+  // each request's values are its own).
+  std::vector<std::string> variants;
+  for (std::string v = argv[1]; !v.empty();) {
+    auto c = v.find(',');
+    variants.push_back(v.substr(0, c));
+    v = c == std::string::npos ? "" : v.substr(c + 1);
+  }
+  req.variant = variants.front();
   if (!ws::parse_count(argv[2], req.n)) {
     std::fprintf(stderr, "ws_metrics_bench: bad N '%s'\n", argv[2]);
     return 2;
@@ -46,8 +55,17 @@ int main(int argc, char** argv) {
   const int k = argc > 4 ? std::atoi(argv[4]) : 3;
   req.metrics = argv[3];
   ws::RunResult r;
+  out["per_collection"] = nlohmann::json::array();
   for (int i = 0; i < k; ++i) {
+    req.variant = variants[std::size_t(i) % variants.size()];
     r = ws::execute(req, backend.get());
+    nlohmann::json pc;
+    pc["variant"] = req.variant;
+    for (const char* m : {"gpu__time_duration.sum", "smsp__inst_executed.sum", "dram__bytes_read.sum", "smsp__sass_inst_executed_op_global_red"})
+      if (r.metrics.values.count(m)) pc[m] = r.metrics.values.at(m);
+    pc["lines"] = r.metrics.lines.size();
+    pc["error"] = r.metrics.error;
+    out["per_collection"].push_back(pc);
     out["profile_ms"].push_back(r.metrics.profile_ms);
     out["lines_per_collection"].push_back(r.metrics.lines.size());
     out["passes"].push_back(r.metrics.passes);

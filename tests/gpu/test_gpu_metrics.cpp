@@ -3,10 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "backend_factory.hpp"
 #include "metric_catalog.hpp"
@@ -262,4 +265,41 @@ TEST(GpuMetrics, ScanConvolutionAndFilterRunsCarryMetrics) {
               value(r, "gpu__time_duration.sum"), read / 1e6, value(r, "dram__bytes_write.sum") / 1e6, image / 1e6);
   EXPECT_GT(read, 0.5 * image);  // up to the L2's 50 MB may still hold input from the run before
   EXPECT_LT(read, 1.5 * image);
+}
+
+// The range profiler session is kept across requests (one-pass lists): each request's values are
+// recovered from CUPTI's accumulated counters. They must equal a session of the request's own
+// (WS_CUPTI_FRESH_SESSION=1), request after request, for different kernels in turn.
+TEST(GpuMetrics, KeptSessionValuesEqualAFreshSessionsValues) {
+  ASSERT_NE(backend(), nullptr);
+  const char* variants[] = {"harris.impl1", "epita.reduce1", "cs121.hist_global", "harris.impl2", "harris.impl1"};
+  std::vector<RunResult> kept, fresh;
+  for (const char* v : variants) kept.push_back(run_with(v, "default"));
+  setenv("WS_CUPTI_FRESH_SESSION", "1", 1);
+  for (const char* v : variants) fresh.push_back(run_with(v, "default"));
+  unsetenv("WS_CUPTI_FRESH_SESSION");
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    const RunResult &a = kept[i], &b = fresh[i];
+    auto near = [&](const char* m, double rel, double abs_tol) {
+      const double x = value(a, m), y = value(b, m);
+      EXPECT_NEAR(x, y, rel * std::abs(y) + abs_tol) << a.variant << " " << m;
+    };
+    std::printf("[ gpu      ] %s: kept %.1f ms, fresh %.1f ms; warp inst %.0f / %.0f, lanes %.3f / %.3f, occupancy %.1f / %.1f %%\n",
+                a.variant.c_str(), a.metrics.profile_ms, b.metrics.profile_ms, value(a, "smsp__inst_executed.sum"),
+                value(b, "smsp__inst_executed.sum"),
+                value(a, "smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio"),
+                value(b, "smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio"),
+                value(a, "sm__warps_active.avg.pct_of_peak_sustained_active"),
+                value(b, "sm__warps_active.avg.pct_of_peak_sustained_active"));
+    near("smsp__inst_executed.sum", 1e-6, 1);
+    near("smsp__inst_executed_op_shared_ld.sum", 1e-6, 1);
+    near("smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio", 1e-5, 0);
+    near("lts__t_requests_op_red.sum", 0.02, 64);
+    near("dram__bytes_read.sum", 0.05, 1e5);
+    near("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 0.05, 2000);
+    near("sm__warps_active.avg.pct_of_peak_sustained_active", 0.0, 5.0);
+    near("gpu__time_duration.sum", 0.3, 5000);
+  }
+  // Later requests on the kept session skip the range profiler's set-up.
+  EXPECT_LT(kept[2].metrics.profile_ms, fresh[2].metrics.profile_ms);
 }

@@ -207,7 +207,13 @@ std::vector<MetricDef> build_catalog() {
   c.push_back(range("dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM throughput", "%", "memory",
                     "Device-memory traffic in % of its peak over the kernel's time.\n"
                     "Near 90 % the kernel is memory-bound and done; low values leave bandwidth unused.",
-                    true));
+                    false));
+  c.push_back(with_source(range("ws__dram_gbps", "DRAM bandwidth", "GB/s", "memory",
+                                "DRAM bytes read and written over the profiled kernel time (bytes per ns = GB/s).\n"
+                                "Compare with the device copy bandwidth: near it, the kernel is memory-bound and done.",
+                                true),
+                          MetricSource::Derived,
+                          {"dram__bytes_read.sum", "dram__bytes_write.sum", "gpu__time_duration.sum"}));
   c.push_back(range("lts__t_sector_hit_rate.pct", "L2 hit rate", "%", "memory",
                     "Share of L2 sector accesses found in the L2 cache.\n"
                     "A streaming reduction misses almost always; re-read data (multi-pass) hits.",
@@ -298,7 +304,7 @@ void derive_metrics(const MetricSelection& sel, KernelMetrics& m) {
       continue;
     }
     double num = 0, den = 0;
-    if (d->name == "ws__global_atomics_per_ns") {
+    if (d->name == "ws__global_atomics_per_ns" || d->name == "ws__dram_gbps") {
       num = m.values[d->inputs[0]] + m.values[d->inputs[1]];
       den = m.values[d->inputs[2]];
     } else if (d->name == "ws__uniform_branch_pct") {  // uniform / (uniform + divergent), in %

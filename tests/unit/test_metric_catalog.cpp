@@ -91,12 +91,12 @@ TEST(MetricCatalog, DerivesRatiosAndThroughputOrWarns) {
   EXPECT_EQ(zero.values.count("ws__shared_ld_wavefronts_per_inst"), 0u);
 }
 
-// The default set fits one range-profiler pass on GH100 (12 hardware counters, checked with
+// The default set fits one range-profiler pass on GH100 (11 hardware counters, checked with
 // cuptiProfilerHostGetNumOfPasses for chip GH100); branches and atomics come from the SASS pass.
 TEST(MetricCatalog, DefaultSetSplitsRangeCountersFromSassCounters) {
   MetricSelection s;
   ASSERT_EQ(parse_metric_selection("default", s), "");
-  EXPECT_EQ(s.range_metrics.size(), 12u);
+  EXPECT_EQ(s.range_metrics.size(), 11u);
   EXPECT_TRUE(s.sass);
   for (const auto& n : s.range_metrics) EXPECT_EQ(n.rfind("smsp__sass_", 0), std::string::npos) << n;
   MetricSelection u;

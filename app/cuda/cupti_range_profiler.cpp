@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -197,6 +198,8 @@ struct Session {
   std::unique_ptr<EnabledProfiler> prof;
   std::vector<std::uint8_t> image;
   int requests = 0;                      ///< k so far
+  bool needs_own_session = false;        ///< a kept session was closed: the next list runs on a session
+                                         ///< of its own first (opening one right after a close failed)
   std::vector<double> previous;          ///< A_{k-1}, per kept metric
   std::map<std::string, double> scale;   ///< ratio metric -> c
 };
@@ -245,6 +248,7 @@ void open_session(Session& ss, CUcontext ctx, const HostConfig& hc, std::vector<
 
 void close_session() {
   Session& ss = session();
+  if (ss.prof) ss.needs_own_session = true;
   ss.prof.reset();  // disables the range profiler
   ss.image.clear();
   ss.ctx = nullptr;
@@ -298,7 +302,11 @@ std::map<std::string, double> session_request(CUcontext ctx, const HostConfig& h
   const int k = ++ss.requests;
   std::map<std::string, double> own;
   for (std::size_t i = 0; i < names.size(); ++i)
-    if (is_sum(names[i])) own[names[i]] = k == 1 ? mean[i] : k * mean[i] - (k - 1) * ss.previous[i];
+    if (is_sum(names[i])) {
+      double v = k == 1 ? mean[i] : k * mean[i] - (k - 1) * ss.previous[i];
+      if (std::abs(v - std::round(v)) < 1e-3) v = std::round(v);  // counters are whole; keep them so
+      own[names[i]] = v;
+    }
   for (std::size_t i = 0; i < names.size(); ++i) {
     const RatioParts* r = ratio_parts(names[i]);
     if (!r) continue;
@@ -345,7 +353,9 @@ RangeProfile profile_range(CUcontext ctx, int device, const std::vector<std::str
       }
     }
     const HostConfig* pcp = persistable ? &host_config(chip, device, with_parts) : nullptr;
-    if (pcp && pcp->passes == 1 && pcp->kept.size() == with_parts.size()) {
+    Session& ss = session();
+    const bool open_or_openable = ss.prof ? (ss.hc == pcp && ss.ctx == ctx) : !ss.needs_own_session;
+    if (pcp && pcp->passes == 1 && pcp->kept.size() == with_parts.size() && open_or_openable) {
       const HostConfig& pc = *pcp;
       std::vector<const char*> names;
       for (const auto& m : pc.kept) names.push_back(m.c_str());
@@ -462,6 +472,7 @@ RangeProfile profile_range(CUcontext ctx, int device, const std::vector<std::str
   WS_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&ev));
   for (std::size_t i = 0; i < kept.size(); ++i) out.values[kept[i]] = values[i];
   out.evaluate_ms = lap();
+  session().needs_own_session = false;  // a whole session of its own ran: the next may be kept
   return out;
 }
 

@@ -12,6 +12,12 @@
 // The values a statement read are re-read just after it, before the next barrier: no thread writes them
 // in between (Kogge-Stone writes after its second barrier; Brent-Kung's steps write other words than they
 // read). Not instrumented: add_back (a later launch of the hierarchical scan; the model traces the first).
+// Notes (comments stay out of the kernels, whose lines the Source view shows without the WS_T spans):
+// - scan_naive: the model has one step per j of the block's longest prefix (its last thread's), then the
+//   store; threads with shorter prefixes set their step counter to the loop's last step before the store.
+// - kogge_stone_db: the model gives both buffers' words as indices into the logical array (j, not
+//   blockDim + j; the same bank, blockDim being a whole number of warps).
+// - brent_kung: the model's store step leaves out the block total (sums[blockIdx.x], hierarchical only).
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -96,7 +102,6 @@ __global__ void scan_naive(const T* x, T* y, int n, bool exclusive) {
   T sum = len > 0 ? x[0] : T(0);
   WS_T(Cursor c; c.next(); if (len > 0) c.load(Space::Global, 0, 0, x[0], kInput);)
   for (int j = 1; j < len; ++j) { sum += x[j]; WS_T(c.next(); c.load(Space::Global, 0, j, x[j], kInput); c.reg(OpKind::Add, j, sum); c.work();) }
-  // The model's loop has one step per j of the block's longest prefix (its last thread's): the store follows.
   WS_T(const long long last = min((long long)n, (long long)blockIdx.x * blockDim.x + blockDim.x) - 1;)
   WS_T(c.set(int(max(1LL, exclusive ? last : last + 1)) - 1);)
   y[i] = sum;
@@ -160,7 +165,6 @@ __global__ void kogge_stone_db(const T* x, T* y, int n, bool exclusive) {
   for (int stride = 1; stride < n; stride *= 2) {
     __syncthreads();  // make sure that input is in place
     destination[j] = j >= stride && j < n ? source[j] + source[j - stride] : source[j];
-    // The model gives both buffers' words as indices into the logical array (j, not blockDim + j).
     WS_T(c.next(); if (j < n) { c.load(Space::Shared, 0, j, source[j]); if (j >= stride) { c.load(Space::Shared, 1, j - stride, source[j - stride]); c.reg(OpKind::Add, j - stride, destination[j]); c.work(); } c.store(Space::Shared, 2, j, destination[j]); })
     T* temp = destination;
     destination = source;
@@ -217,7 +221,7 @@ __global__ void brent_kung(const T* x, T* y, long long n, bool exclusive, T* sum
   brent_kung_section(XY, m WS_T(, c));
   if (t < m) y[base + t] = XY[t];
   if (t + static_cast<int>(blockDim.x) < m) y[base + t + blockDim.x] = XY[t + blockDim.x];
-  WS_T(c.next(); trace_store(c, XY, base, 2, n);)  // the model leaves out the block total below
+  WS_T(c.next(); trace_store(c, XY, base, 2, n);)
   if (sums && t == 0) sums[blockIdx.x] = XY[m - 1];
 }
 

@@ -39,6 +39,7 @@ namespace {
 
 /// Stores the trace of block 0 of each traceable variant of `ids` on n random int32 elements with its
 /// default block: recorded on the GPU and compared with the model (cuda), or the model's (sim).
+/// Reductions and scans (inclusive) are traced; a scan whose launch rules refuse n gets a note.
 /// Returns the number of GPU traces that could not be recorded or differ from the model.
 int record_traces(const std::vector<std::string>& ids, long long n, Backend* gpu, Report& report) {
   Input in;
@@ -46,14 +47,18 @@ int record_traces(const std::vector<std::string>& ids, long long n, Backend* gpu
   int failures = 0;
   for (const auto& id : ids) {
     const VariantInfo& v = *find_variant(id);
-    const sim::SimModel model = sim::find_model(id);
-    if (v.cpu_only || !model || (gpu && v.racy)) continue;
+    const bool traced_pattern = v.pattern == "reduction" || v.pattern == "scan";
+    if (v.cpu_only || !traced_pattern || !sim::has_model(id) || (gpu && v.racy)) continue;
     LaunchConfig launch;
-    if (!resolve_launch(v, n, DType::Int32, LaunchConfig{}, gpu ? gpu->device().shape() : DeviceShape{}, launch).empty())
+    const std::string refused =
+        resolve_launch(v, n, DType::Int32, LaunchConfig{}, gpu ? gpu->device().shape() : DeviceShape{}, launch);
+    if (!refused.empty()) {
+      if (v.pattern == "scan") std::fprintf(stderr, "%-22s trace: not stored (%s)\n", id.c_str(), refused.c_str());
       continue;
+    }
     sim::SimOutput out;
     try {
-      out = model(v, in, launch, 0);
+      out = sim::simulate(v, in, launch, PatternParams{}, 0);
     } catch (const std::exception&) {
       continue;
     }
@@ -63,7 +68,7 @@ int record_traces(const std::vector<std::string>& ids, long long n, Backend* gpu
       continue;
     }
     Trace recorded;
-    const std::string err = gpu->record_trace(v, in, launch, 0, out.trace, recorded);
+    const std::string err = gpu->record_trace(v, in, launch, 0, out.trace, recorded, PatternParams{});
     if (!err.empty()) {
       std::fprintf(stderr, "%-22s trace: %s\n", id.c_str(), err.c_str());
       if (err.find("has no trace build") == std::string::npos) ++failures;  // not instrumented: a note, not a failure

@@ -85,7 +85,7 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
   std::string difference;  // cuda: how the recorded trace differs from the model's ("" = equal)
   if (gpu) {
     Trace recorded;
-    err = gpu->record_trace(v, p.input, launch, int(block_index), out.trace, recorded);
+    err = gpu->record_trace(v, p.input, launch, int(block_index), out.trace, recorded, req.params);
     if (!err.empty()) return fail(kFailed, err);
     difference = compare_traces(out.trace, recorded);
     out.trace = std::move(recorded);

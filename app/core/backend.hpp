@@ -5,6 +5,7 @@
 
 #include "inputs.hpp"
 #include "launch_rules.hpp"
+#include "pattern_params.hpp"
 #include "run_types.hpp"
 #include "sim/trace.hpp"
 #include "variant.hpp"
@@ -36,11 +37,12 @@ class Backend {
   /// Runs an already validated request on its input. `launch` is the resolved launch.
   virtual RunResult run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) = 0;
   /// Records on the device the trace of block `block_index` of the variant's traced launch, building
-  /// it against `model` (the sim trace of the same run, for step labels). Returns "" or a one-line
-  /// reason. Backends that cannot record say so.
+  /// it against `model` (the sim trace of the same run, for step labels). `params`: the array patterns'
+  /// parameters the model ran with (a scan's exclusive flag). Returns "" or a one-line reason. Backends
+  /// that cannot record say so.
   virtual std::string record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int block_index,
-                                   const Trace& model, Trace& out) {
-    (void)v, (void)in, (void)launch, (void)block_index, (void)model, (void)out;
+                                   const Trace& model, Trace& out, const PatternParams& params = PatternParams{}) {
+    (void)v, (void)in, (void)launch, (void)block_index, (void)model, (void)out, (void)params;
     return "the " + name() + " backend does not record traces on a device";
   }
 };

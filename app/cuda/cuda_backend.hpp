@@ -26,10 +26,11 @@ class CudaBackend final : public Backend {
   /// Records the trace of block `block_index` of the variant's traced launch on the GPU, with the trace
   /// build of its kernels (kernels/reduction/trace_record.cuh), and builds it with trace_from_events()
   /// against `model` (the sim trace of the same run: step labels, folding). Source = the GPU's name.
-  /// Returns "" or a one-line reason (no device, racy or uninstrumented variant, buffer overflow, a
-  /// CUDA error). Defined in gpu_trace.cpp.
+  /// Reductions upload as a timed run does; scans as the scan runner does (scan_upload.hpp), with
+  /// params.exclusive. Returns "" or a one-line reason (no device, racy or uninstrumented variant, buffer
+  /// overflow, a CUDA error). Defined in gpu_trace.cpp.
   std::string record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int block_index,
-                           const Trace& model, Trace& out) override;
+                           const Trace& model, Trace& out, const PatternParams& params = PatternParams{}) override;
 
  private:
   RunResult run_reduction(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch);

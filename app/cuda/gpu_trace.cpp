@@ -1,11 +1,14 @@
 // CudaBackend::record_trace: the step trace of one block, recorded on the GPU by the trace build of the
 // kernels (issue 3, part 3). The input is uploaded exactly as for a timed run; the instrumented
-// launcher runs once; the events of the traced block come back and become a Trace.
+// launcher runs once; the events of the traced block come back and become a Trace. Reductions and the
+// scan lesson's block scans (kernels/scan/stevens_scan.cu, issue 5) have a trace build.
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "cuda_backend.hpp"
+#include "scan_upload.hpp"
 #include "sim/trace_compare.hpp"
 
 namespace ws::cuda {
@@ -32,6 +35,30 @@ const std::map<std::string, TracedLauncher>& traced_launchers() {
   return table;
 }
 
+struct TracedScan {
+  kernels::ScanLauncherEntry entry{};
+  kernels::traced::ArmFunction arm = nullptr;
+};
+
+/// Scan variants with a trace build. Every scan model traces the first launch (launch 0).
+const std::map<std::string, TracedScan>& traced_scans() {
+  static const std::map<std::string, TracedScan> table = [] {
+    std::map<std::string, TracedScan> m;
+    for (const auto& e : kernels::traced::stevens_scan_launchers()) m[e.id] = TracedScan{e, kernels::traced::stevens_scan_arm};
+    return m;
+  }();
+  return table;
+}
+
+/// Why a variant has no trace build (the reason follows "has no trace build").
+std::string no_trace_reason(const VariantInfo& v) {
+  if (v.cpu_only) return "host code";
+  if (v.baseline) return "library call";
+  if (v.id == "scan.decoupled_lookback")
+    return "what its look-back reads depends on when the tiles before it publish, i.e. on timing, not on the code";
+  return "its kernels are not instrumented";
+}
+
 /// The launch the sim models trace (sim.hpp): the first that reads the input. cs121's max variants
 /// first launch init_max, which only sets the accumulators.
 int traced_launch_of(const std::string& id) { return id == "cs121.atomic_max" || id == "cs121.local_max" ? 1 : 0; }
@@ -42,19 +69,33 @@ constexpr unsigned long long kTraceCapacity = 4ull << 20;
 }  // namespace
 
 std::string CudaBackend::record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int block_index,
-                                      const Trace& model, Trace& out) {
+                                      const Trace& model, Trace& out, const PatternParams& params) {
   if (!device_.available) return "CUDA device unavailable: " + device_.error;
   if (v.racy)
     return v.id + " is racy: its interleaving changes from run to run, so it is not recorded on the GPU (the sim trace "
                   "states the interleaving it models)";
   const auto& table = traced_launchers();
   auto it = table.find(v.id);
-  if (it == table.end()) return v.id + " has no trace build (library or host code)";
+  const auto& scans = traced_scans();
+  auto scan = scans.find(v.id);
+  if (it == table.end() && scan == scans.end()) return v.id + " has no trace build (" + no_trace_reason(v) + ")";
   if (block_index < 0 || block_index >= launch.grid)
     return "block index " + std::to_string(block_index) + " is outside the grid of " + std::to_string(launch.grid) + " blocks";
   try {
-    void* pristine = nullptr;
-    kernels::ReduceArgs a = upload(v, in, launch, pristine);
+    std::function<void()> run;  // the instrumented launcher on the uploaded input
+    kernels::traced::ArmFunction arm = nullptr;
+    int traced_launch = 0;
+    if (scan != scans.end()) {
+      const kernels::ScanArgs a = upload_scan(ctx_, in, params.exclusive, launch, scan->second.entry.scratch);
+      run = [a, f = scan->second.entry.launch] { f(a); };
+      arm = scan->second.arm;
+    } else {
+      void* pristine = nullptr;
+      const kernels::ReduceArgs a = upload(v, in, launch, pristine);
+      run = [a, f = it->second.launch] { f(a); };
+      arm = it->second.arm;
+      traced_launch = traced_launch_of(v.id);
+    }
     auto* events = static_cast<TraceEvent*>(buffer("trace_events", kTraceCapacity * sizeof(TraceEvent)));
     auto* count = static_cast<unsigned long long*>(buffer("trace_count", sizeof(unsigned long long)));
     auto* enabled = static_cast<int*>(buffer("trace_enabled", sizeof(int)));
@@ -65,8 +106,8 @@ std::string CudaBackend::record_trace(const VariantInfo& v, const Input& in, con
     sink.capacity = kTraceCapacity;
     sink.block = block_index;
     sink.enabled = enabled;
-    it->second.arm(sink, traced_launch_of(v.id), stream_);
-    it->second.launch(a);
+    arm(sink, traced_launch, stream_);
+    run();
     WS_CUDA(cudaStreamSynchronize(stream_));
     WS_CUDA(cudaGetLastError());
     unsigned long long written = 0;

@@ -9,6 +9,7 @@
 #include "cupti_metrics.hpp"
 #include "pattern_runner.hpp"
 #include "scan/scan_launch.hpp"
+#include "scan_upload.hpp"
 #include "timing.hpp"
 
 namespace ws::cuda {
@@ -26,14 +27,15 @@ const kernels::ScanLauncherEntry* find_launcher(const std::string& id) {
   return it == table.end() ? nullptr : &it->second;
 }
 
-RunResult run_scan(CudaContext& ctx, const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) {
-  const kernels::ScanLauncherEntry* e = find_launcher(v.id);
-  if (!e) throw std::runtime_error(v.id + " has no CUDA kernel in this build");
+}  // namespace
+
+kernels::ScanArgs upload_scan(CudaContext& ctx, const Input& in, bool exclusive, const LaunchConfig& launch,
+                              kernels::ScanScratch scratch) {
   const std::int64_t n = in.n();
   const std::size_t bytes = std::size_t(n) * dtype_size(in.type);
   kernels::ScanArgs a;
   a.n = n;
-  a.exclusive = req.params.exclusive;
+  a.exclusive = exclusive;
   a.block = launch.block;
   a.grid = launch.grid;
   a.type = in.type;
@@ -42,13 +44,24 @@ RunResult run_scan(CudaContext& ctx, const VariantInfo& v, const RunRequest& req
   void* d_in = ctx.buffer("scan_in", bytes);
   a.in = d_in;
   a.out = ctx.buffer("scan_out", bytes);
-  a.scratch_bytes = e->scratch ? e->scratch(n, launch.block, in.type) : 0;
+  a.scratch_bytes = scratch ? scratch(n, launch.block, in.type) : 0;
   a.scratch = a.scratch_bytes ? ctx.buffer("scan_scratch", a.scratch_bytes) : nullptr;
   WS_CUDA(cudaMemcpy(d_in, in.data(), bytes, cudaMemcpyHostToDevice));
   WS_CUDA(cudaMemset(a.out, 0xff, bytes));  // a kernel that skips an element cannot pass by luck
   // cudaMemset (and the DMA of a pageable upload) may still be in flight on the legacy stream, which
   // does not order with the backend's non-blocking stream: finish them before any launch.
   WS_CUDA(cudaDeviceSynchronize());
+  return a;
+}
+
+namespace {
+
+RunResult run_scan(CudaContext& ctx, const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) {
+  const kernels::ScanLauncherEntry* e = find_launcher(v.id);
+  if (!e) throw std::runtime_error(v.id + " has no CUDA kernel in this build");
+  const std::int64_t n = in.n();
+  const std::size_t bytes = std::size_t(n) * dtype_size(in.type);
+  const kernels::ScanArgs a = upload_scan(ctx, in, req.params.exclusive, launch, e->scratch);
 
   int launches = 0;
   RunResult r;

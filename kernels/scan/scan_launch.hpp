@@ -45,4 +45,13 @@ std::vector<ScanLauncherEntry> stevens_scan_launchers();
 std::vector<ScanLauncherEntry> lookback_scan_launchers();
 std::vector<ScanLauncherEntry> cub_scan_launchers();
 
+/// The trace build of stevens_scan.cu (ws_kernels_traced, -DWS_TRACE_BUILD; see reduction/trace_record.cuh):
+/// the same launchers, whose kernels also record block `sink.block` of launch `traced_launch` once armed by
+/// stevens_scan_arm. Not traced: scan.decoupled_lookback (what its look-back reads depends on when other
+/// blocks publish, i.e. on timing) and cub.scan (library).
+namespace traced {
+std::vector<ScanLauncherEntry> stevens_scan_launchers();
+void stevens_scan_arm(const TraceSink& sink, int traced_launch, cudaStream_t stream);
+}  // namespace traced
+
 }  // namespace ws::kernels

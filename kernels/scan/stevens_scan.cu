@@ -6,14 +6,28 @@
 // Kernels are templated on the element type T (int or float). An exclusive scan is the inclusive scan of
 // the input shifted right by one with 0 in front, so every kernel loads through load_shifted().
 // The sim models in app/core/sim/models_scan.cpp follow these kernels add for add.
+//
+// Trace build (WS_T lines, kernels/reduction/trace_record.cuh): scan_naive, kogge_stone, kogge_stone_db and
+// brent_kung (also the first launch of scan_hierarchical) record what their models record, step for step.
+// The values a statement read are re-read just after it, before the next barrier: no thread writes them
+// in between (Kogge-Stone writes after its second barrier; Brent-Kung's steps write other words than they
+// read). Not instrumented: add_back (a later launch of the hierarchical scan; the model traces the first).
+// Notes (comments stay out of the kernels, whose lines the Source view shows without the WS_T spans):
+// - scan_naive: the model has one step per j of the block's longest prefix (its last thread's), then the
+//   store; threads with shorter prefixes set their step counter to the loop's last step before the store.
+// - kogge_stone_db: the model gives both buffers' words as indices into the logical array (j, not
+//   blockDim + j; the same bank, blockDim being a whole number of warps).
+// - brent_kung: the model's store step leaves out the block total (sums[blockIdx.x], hierarchical only).
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "scan/scan_launch.hpp"
+#include "trace_record.cuh"
 
 namespace ws::kernels {
+WS_TRACE_NS_BEGIN
 namespace {
 
 // One dynamic shared array for both element types (two `extern __shared__ T` declarations would clash).
@@ -37,6 +51,37 @@ int by_type(const ScanArgs& a) {
   return a.type == DType::Int32 ? ForInt(a) : ForFloat(a);
 }
 
+#ifdef WS_TRACE_BUILD
+// The models' load step (record_load in models_scan.cpp): element k of thread t, i = base + t + k blockDim,
+// is read from x[i] (exclusive: x[i - 1]) when that index is in 0..n-1 (access k), stored to XY[t + k
+// blockDim] (access per + k); the thread works when i < n.
+template <typename T>
+__device__ void trace_load(const Cursor& c, const T* x, const T* XY, long long base, int per, long long n, bool exclusive) {
+  const int t = threadIdx.x;
+  for (int k = 0; k < per; ++k) {
+    const long long i = base + t + (long long)k * blockDim.x;
+    const long long src = exclusive ? i - 1 : i;
+    if (src >= 0 && src < n) c.load(Space::Global, k, src, x[src], kInput);
+    c.store(Space::Shared, per + k, t + k * blockDim.x, XY[t + k * blockDim.x]);
+    if (i < n) c.work();
+  }
+}
+
+// The models' store step (record_store): element k of thread t, when i = base + t + k blockDim < n, is read
+// from XY[t + k blockDim] (access k) and written to y[i] (access per + k, the output: buffer 1).
+template <typename T>
+__device__ void trace_store(const Cursor& c, const T* XY, long long base, int per, long long n) {
+  const int t = threadIdx.x;
+  for (int k = 0; k < per; ++k) {
+    const long long i = base + t + (long long)k * blockDim.x;
+    if (i >= n) continue;
+    c.load(Space::Shared, k, t + k * blockDim.x, XY[t + k * blockDim.x]);
+    c.store(Space::Global, per + k, i, XY[t + k * blockDim.x], kPartials);
+    c.work();
+  }
+}
+#endif
+
 // ---------------------------------------------------------------------------------------------------
 // stevens.scan_sequential. Seed 001, slide "A Work Efficient C Implementation". It runs on the host
 // (app/core/reference_scan.cpp, sequential_scan), not on the GPU: n - 1 additions, one pass.
@@ -55,8 +100,12 @@ __global__ void scan_naive(const T* x, T* y, int n, bool exclusive) {
   if (i >= n) return;
   int len = exclusive ? i : i + 1;  // elements thread i adds up
   T sum = len > 0 ? x[0] : T(0);
-  for (int j = 1; j < len; ++j) sum += x[j];
+  WS_T(Cursor c; c.next(); if (len > 0) c.load(Space::Global, 0, 0, x[0], kInput);)
+  for (int j = 1; j < len; ++j) { sum += x[j]; WS_T(c.next(); c.load(Space::Global, 0, j, x[j], kInput); c.reg(OpKind::Add, j, sum); c.work();) }
+  WS_T(const long long last = min((long long)n, (long long)blockIdx.x * blockDim.x + blockDim.x) - 1;)
+  WS_T(c.set(int(max(1LL, exclusive ? last : last + 1)) - 1);)
   y[i] = sum;
+  WS_T(c.next(); c.store(Space::Global, 0, i, sum, kPartials); c.work();)
 }
 
 template <typename T>
@@ -78,14 +127,18 @@ __global__ void kogge_stone(const T* x, T* y, int n, bool exclusive) {
   T* XY = scan_shared<T>();
   int j = threadIdx.x;
   XY[j] = load_shifted(x, j, n, exclusive);
+  WS_T(Cursor c; c.next(); trace_load(c, x, XY, 0, 1, n, exclusive);)
   for (int stride = 1; stride < n; stride *= 2) {
     __syncthreads();  // make sure that input is in place
     T temp = XY[j];
     if (j >= stride && j < n) temp = XY[j] + XY[j - stride];
+    WS_T(c.next(); if (j >= stride && j < n) { c.load(Space::Shared, 0, j, XY[j]); c.load(Space::Shared, 1, j - stride, XY[j - stride]); c.reg(OpKind::Add, j - stride, temp); c.work(); })
     __syncthreads();  // make sure that previous output has been consumed
     if (j >= stride && j < n) XY[j] = temp;
+    WS_T(if (j >= stride && j < n) c.store(Space::Shared, 2, j, XY[j]);)
   }
   if (j < n) y[j] = XY[j];
+  WS_T(c.next(); trace_store(c, XY, 0, 1, n);)
 }
 
 template <typename T>
@@ -108,14 +161,17 @@ __global__ void kogge_stone_db(const T* x, T* y, int n, bool exclusive) {
   T* destination = source + blockDim.x;
   int j = threadIdx.x;
   source[j] = load_shifted(x, j, n, exclusive);
+  WS_T(Cursor c; c.next(); trace_load(c, x, source, 0, 1, n, exclusive);)
   for (int stride = 1; stride < n; stride *= 2) {
     __syncthreads();  // make sure that input is in place
     destination[j] = j >= stride && j < n ? source[j] + source[j - stride] : source[j];
+    WS_T(c.next(); if (j < n) { c.load(Space::Shared, 0, j, source[j]); if (j >= stride) { c.load(Space::Shared, 1, j - stride, source[j - stride]); c.reg(OpKind::Add, j - stride, destination[j]); c.work(); } c.store(Space::Shared, 2, j, destination[j]); })
     T* temp = destination;
     destination = source;
     source = temp;
   }
   if (j < n) y[j] = source[j];  // each thread reads back only what it wrote itself
+  WS_T(c.next(); trace_store(c, source, 0, 1, n);)
 }
 
 template <typename T>
@@ -133,11 +189,12 @@ int run_kogge_stone_db(const ScanArgs& a) {
 // XY[index - stride] into XY[index], index = (t + 1) * 2 * stride - 1. Down-sweep (the reverse tree): at
 // stride 2^k / 4 .. 1 thread t adds XY[index] into XY[index + stride]. m = the section's length.
 template <typename T>
-__device__ void brent_kung_section(T* XY, int m) {
+__device__ void brent_kung_section(T* XY, int m WS_T(, Cursor& c)) {
   for (int stride = 1; stride < m; stride *= 2) {
     __syncthreads();
     int index = (threadIdx.x + 1) * 2 * stride - 1;
     if (index < m) XY[index] += XY[index - stride];
+    WS_T(c.next(); if (index < m) { c.load(Space::Shared, 0, index - stride, XY[index - stride]); c.reg(OpKind::Add, index - stride, XY[index]); c.store(Space::Shared, 1, index, XY[index]); c.work(); })
   }
   int top = 1;
   while (top < m) top *= 2;
@@ -145,6 +202,7 @@ __device__ void brent_kung_section(T* XY, int m) {
     __syncthreads();
     int index = (threadIdx.x + 1) * 2 * stride - 1;
     if (index + stride < m) XY[index + stride] += XY[index];
+    WS_T(c.next(); if (index + stride < m) { c.load(Space::Shared, 0, index, XY[index]); c.reg(OpKind::Add, index, XY[index + stride]); c.store(Space::Shared, 1, index + stride, XY[index + stride]); c.work(); })
   }
   __syncthreads();
 }
@@ -159,9 +217,11 @@ __global__ void brent_kung(const T* x, T* y, long long n, bool exclusive, T* sum
   const int t = threadIdx.x;
   XY[t] = load_shifted(x, base + t, n, exclusive);
   XY[t + blockDim.x] = load_shifted(x, base + t + blockDim.x, n, exclusive);
-  brent_kung_section(XY, m);
+  WS_T(Cursor c; c.next(); trace_load(c, x, XY, base, 2, n, exclusive);)
+  brent_kung_section(XY, m WS_T(, c));
   if (t < m) y[base + t] = XY[t];
   if (t + static_cast<int>(blockDim.x) < m) y[base + t + blockDim.x] = XY[t + blockDim.x];
+  WS_T(c.next(); trace_store(c, XY, base, 2, n);)
   if (sums && t == 0) sums[blockIdx.x] = XY[m - 1];
 }
 
@@ -231,4 +291,6 @@ std::vector<ScanLauncherEntry> stevens_scan_launchers() {
   };
 }
 
+WS_TRACE_ARM_FUNCTION(stevens_scan_arm)
+WS_TRACE_NS_END
 }  // namespace ws::kernels

@@ -108,6 +108,32 @@ TEST(ScanSim, OtherBlockSizes) {
   EXPECT_EQ(check("stevens.scan_hierarchical", big, simulate("stevens.scan_hierarchical", big, 64, false), false), "");
 }
 
+TEST(ScanSim, ExclusiveLoadStepIsTheKernels) {
+  // load_shifted() (kernels/scan/stevens_scan.cu) reads x[i - 1] whenever i - 1 is in 0..n-1, so in an
+  // exclusive scan of n = 5 thread 5 (past the input, not working) still loads x[4] into T[5]; thread 6 stores 0.
+  // The GPU-recorded trace has that load, so the model must too.
+  const Input in = ints({3, 1, 7, 0, 4});
+  for (const char* id : {"stevens.kogge_stone", "stevens.kogge_stone_db", "stevens.brent_kung"}) {
+    const sim::SimOutput o = simulate(id, in, 32, true, 0);
+    EXPECT_EQ(o.output, (std::vector<double>{0, 3, 4, 11, 11})) << id;
+    ASSERT_FALSE(o.trace.steps.empty()) << id;
+    const Step& load = o.trace.steps[0];
+    EXPECT_EQ(load.working_threads, (std::vector<int>{0, 1, 2, 3, 4})) << id;
+    std::vector<std::string> t5, t6, t0;
+    for (const ThreadOp& op : load.ops) {
+      if (op.access >= 1 && std::string(id) == "stevens.brent_kung" && op.address >= 32) continue;  // second element
+      const std::string s = std::string(to_string(op.kind)) + " " + to_string(op.space) + "[" + std::to_string(op.address) +
+                            "]=" + std::to_string(int(op.value));
+      if (op.thread == 5) t5.push_back(s);
+      if (op.thread == 6) t6.push_back(s);
+      if (op.thread == 0) t0.push_back(s);
+    }
+    EXPECT_EQ(t5, (std::vector<std::string>{"load global[4]=4", "store shared[5]=4"})) << id;
+    EXPECT_EQ(t6, (std::vector<std::string>{"store shared[6]=0"})) << id;
+    EXPECT_EQ(t0, (std::vector<std::string>{"store shared[0]=0"})) << id;  // x[-1] is not read
+  }
+}
+
 TEST(ScanSim, SlideExampleKoggeStoneSteps) {
   // "A Kogge-Stone Parallel Scan Algorithm" on T = 3 1 7 0 4 1 6 3: strides 1, 2, 4; threads stride..n-1 add.
   const Input in = ints({3, 1, 7, 0, 4, 1, 6, 3});

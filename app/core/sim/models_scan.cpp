@@ -35,7 +35,10 @@ void to_output(SimOutput& out, const std::vector<typename P::T>& y) {
   out.output_cols = std::int64_t(y.size());
 }
 
-/// Records the load of the section into shared memory (one element per thread and per load).
+/// Records the load of the section into shared memory (one element per thread and per load), as the
+/// kernels' load_shifted() does it: element i reads x[i] (exclusive: x[i - 1]) whenever that index is in
+/// 0..n-1, so in an exclusive scan the slot just past the input (i = n) holds x[n - 1] (never used: no
+/// output reads it); `sh` must hold those loaded values. Working threads: those with an element i < n.
 template <class P>
 void record_load(Rec<P>& rec, const GlobalView<P>& g, std::int64_t base, int threads, int per_thread, int stride,
                  std::int64_t n, bool exclusive, const std::vector<typename P::T>& sh) {
@@ -44,7 +47,7 @@ void record_load(Rec<P>& rec, const GlobalView<P>& g, std::int64_t base, int thr
     for (int t = 0; t < threads; ++t) {
       const std::int64_t i = base + t + std::int64_t(k) * stride;
       const std::int64_t src = src_index<P>(i, exclusive);
-      if (i < n && src >= 0) rec.load_global(t, k, src, g.at(src), kInput);
+      if (src >= 0 && src < n) rec.load_global(t, k, src, g.at(src), kInput);
       rec.store_shared(t, per_thread + k, t + k * stride, sh[std::size_t(t + k * stride)]);
       if (i < n) rec.work(t);
     }
@@ -253,7 +256,7 @@ SimOutput single_block(const VariantInfo& v, const Input& in, const LaunchConfig
   if (n > std::int64_t(B) * per) throw std::runtime_error(v.id + ": n exceeds the block's section");
   const int m = int(n);
   std::vector<typename P::T> sh(std::size_t(B) * per, P::identity());
-  for (int i = 0; i < B * per; ++i) sh[std::size_t(i)] = i < m ? shifted(g, i, pp.exclusive) : P::identity();
+  for (int i = 0; i < B * per; ++i) sh[std::size_t(i)] = shifted(g, i, pp.exclusive);  // what load_shifted() loads
   Recorder r(out.trace);
   Rec<P> rec(trace_block >= 0 ? &r : nullptr);
   if (rec.on()) record_load(rec, g, 0, B, per, B, n, pp.exclusive, sh);
@@ -314,7 +317,7 @@ SimOutput hierarchical(const VariantInfo& v, const Input& in, const LaunchConfig
     const std::int64_t base = std::int64_t(trace_block) * section;
     const int m = int(std::min(section, n - base));
     std::vector<typename P::T> sh(std::size_t(section), P::identity());
-    for (int i = 0; i < m; ++i) sh[std::size_t(i)] = data[std::size_t(base + i)];
+    for (std::int64_t i = 0; i < section; ++i) sh[std::size_t(i)] = shifted(g, base + i, pp.exclusive);  // as loaded
     record_load(rec, g, base, B, 2, B, n, pp.exclusive, sh);
     brent_kung_block<P>(sh, m, &rec);
     record_store(rec, base, B, 2, B, n, sh);

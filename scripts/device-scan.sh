@@ -13,9 +13,11 @@ N="${WS_BENCH_N:-2^28}"
 REPEAT="${WS_BENCH_REPEAT:-20}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$OUT/gpu.txt"
 
-cmake --preset device -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
-cmake --build --preset device -j "$(nproc)" > "$OUT/build.log" 2>&1 || { grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
-echo "== build ok"
+if [ "${WS_SKIP_BUILD:-0}" != 1 ]; then  # WS_SKIP_BUILD=1: use build-device/ as it is
+  cmake --preset device -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+  cmake --build --preset device -j "$(nproc)" > "$OUT/build.log" 2>&1 || { grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
+  echo "== build ok"
+fi
 cli=build-device/app/cli/warpscope-cli
 $cli device | tee "$OUT/device.txt"
 

@@ -37,7 +37,7 @@ else
   cat "$W/sweeps/sweep-keep.txt" 2>/dev/null | head -70
   OUT="$W/sweeps" WS_SWEEPS="scan atomics" WS_SWEEP_TO="${WS_SWEEP_TO:-26}" timeout 200 bash scripts/device-sweeps.sh > "$W/sweep-sizes.log" 2>&1
   echo "== size sweeps: exit $?"; grep -E "==|ok runs" "$W/sweep-sizes.log"
-  OUT="$W/scan" WS_SKIP_TESTS=1 timeout 150 bash scripts/device-scan.sh > "$W/scan.log" 2>&1; echo "== scan bench: exit $?"; tail -12 "$W/scan.log"
+  OUT="$W/scan" WS_SKIP_BUILD=1 WS_SKIP_TESTS=1 timeout 150 bash scripts/device-scan.sh > "$W/scan.log" 2>&1; echo "== scan bench: exit $?"; tail -12 "$W/scan.log"
 fi
 tar czf "$OUT/$phase.tgz" -C "$W" --exclude='*.o' .
 ls -la "$OUT"

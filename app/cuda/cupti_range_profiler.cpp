@@ -305,6 +305,7 @@ std::map<std::string, double> session_request(CUcontext ctx, const HostConfig& h
     if (is_sum(names[i])) {
       double v = k == 1 ? mean[i] : k * mean[i] - (k - 1) * ss.previous[i];
       if (std::abs(v - std::round(v)) < 1e-3) v = std::round(v);  // counters are whole; keep them so
+      if (v == 0) v = 0;  // not -0
       own[names[i]] = v;
     }
   for (std::size_t i = 0; i < names.size(); ++i) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "launch_rules.hpp"
@@ -155,6 +156,25 @@ std::string AppState::newest_report(const std::string& dir) {
     }
   }
   return best;
+}
+
+std::string AppState::startup_report(const std::string& dir) {
+  std::ifstream in(std::filesystem::path(dir) / "DEFAULT");
+  std::string name;
+  if (in && std::getline(in, name)) {
+    while (!name.empty() && (name.back() == '\r' || name.back() == ' ')) name.pop_back();
+    const auto p = std::filesystem::path(dir) / name;
+    std::error_code ec;
+    if (!name.empty() && name.find('/') == std::string::npos && std::filesystem::is_regular_file(p, ec)) {
+      try {
+        load_report(p.string());
+        return p.string();
+      } catch (const std::exception&) {
+        // Not a report: fall back to the newest.
+      }
+    }
+  }
+  return newest_report(dir);
 }
 
 std::string AppState::why_not_runnable(const VariantInfo& v) const {

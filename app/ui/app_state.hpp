@@ -96,6 +96,10 @@ class AppState {
 
   /// The report file in `dir` with the newest "created" stamp (ties: name), "" if none loads.
   static std::string newest_report(const std::string& dir);
+  /// The report the GUI replays at start without a GPU: the file named on the first line of
+  /// `dir`/DEFAULT when that names a report in `dir`, else newest_report(dir). Lets a checkout keep its
+  /// main recording (all reductions, with GPU traces) first while newer, narrower ones sit beside it.
+  static std::string startup_report(const std::string& dir);
 
   // Device
   DeviceStatus device;

@@ -47,7 +47,7 @@ void MainWindow::exchange(AppState& s, RunWorker& worker, const std::string& rep
       s.session.runs = std::move(runs);
     }
     if (!snap.device.available && !s.replay && s.auto_replay) {
-      const std::string newest = AppState::newest_report(reports_dir);
+      const std::string newest = AppState::startup_report(reports_dir);
       if (!newest.empty()) {
         if (std::string err = s.open_report(newest); !err.empty()) s.message(Message::Error, err);
       }

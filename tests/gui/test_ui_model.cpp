@@ -117,6 +117,14 @@ TEST(AppState, NewestReportByCreatedStamp) {
   std::ofstream(dir / "c_broken.json") << "{ not json";
   EXPECT_EQ(AppState::newest_report(dir.string()), (dir / "a_newer.json").string());
   EXPECT_EQ(AppState::newest_report((dir / "missing").string()), "");
+  // DEFAULT names the startup report; a missing or broken one falls back to the newest.
+  EXPECT_EQ(AppState::startup_report(dir.string()), (dir / "a_newer.json").string());
+  std::ofstream(dir / "DEFAULT") << "b_older.json\n";
+  EXPECT_EQ(AppState::startup_report(dir.string()), (dir / "b_older.json").string());
+  std::ofstream(dir / "DEFAULT") << "c_broken.json\n";
+  EXPECT_EQ(AppState::startup_report(dir.string()), (dir / "a_newer.json").string());
+  std::ofstream(dir / "DEFAULT") << "../b_older.json\n";
+  EXPECT_EQ(AppState::startup_report(dir.string()), (dir / "a_newer.json").string());
   std::filesystem::remove_all(dir);
 }
 

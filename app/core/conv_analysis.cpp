@@ -128,19 +128,24 @@ ArrayTraffic array_traffic_1d(std::int64_t width, int tile, int mask_width) {
 }
 
 ArrayTraffic array_traffic_2d(std::int64_t rows, std::int64_t cols, int tile, int mask_width) {
-  check(rows, tile, mask_width);
-  check(cols, tile, mask_width);
-  const AxisSums y = sums(rows, tile, mask_width), x = sums(cols, tile, mask_width);
+  return array_traffic_2d(rows, cols, tile, tile, mask_width);
+}
+
+ArrayTraffic array_traffic_2d(std::int64_t rows, std::int64_t cols, int tile_y, int tile_x, int mask_width) {
+  check(rows, tile_y, mask_width);
+  check(cols, tile_x, mask_width);
+  const AxisSums y = sums(rows, tile_y, mask_width), x = sums(cols, tile_x, mask_width);
   ArrayTraffic t;
   t.tiles = y.tiles * x.tiles;
   t.internal_tiles = y.internal_tiles * x.internal_tiles;
   t.outputs = y.outputs * x.outputs;
   t.loaded = y.loaded * x.loaded;
   t.accesses = y.accesses * x.accesses;
-  t.first = tile_traffic_2d(rows, cols, tile, mask_width, 0, 0);
+  t.first = product(axis(rows, tile_y, mask_width, 0), axis(cols, tile_x, mask_width, 0));
   if (y.some_internal >= 0 && x.some_internal >= 0)
-    t.internal = tile_traffic_2d(rows, cols, tile, mask_width, y.some_internal, x.some_internal);
-  t.formula = bandwidth_reduction_2d(tile, mask_width);
+    t.internal = product(axis(rows, tile_y, mask_width, y.some_internal), axis(cols, tile_x, mask_width, x.some_internal));
+  const double k = mask_width;
+  t.formula = double(tile_y) * tile_x * k * k / ((tile_y + k - 1) * (tile_x + k - 1));
   return t;
 }
 

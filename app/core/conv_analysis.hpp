@@ -57,4 +57,9 @@ ArrayTraffic array_traffic_1d(std::int64_t width, int tile, int mask_width);
 /// the totals factor into row and column sums).
 ArrayTraffic array_traffic_2d(std::int64_t rows, std::int64_t cols, int tile, int mask_width);
 
+/// The same for tile_y x tile_x output tiles (the coarsened and register-tiled variants' tiles are not
+/// square); formula = tile_y * tile_x * K^2 / ((tile_y + K - 1)(tile_x + K - 1)), the slide's 2D
+/// formula with the two sides apart.
+ArrayTraffic array_traffic_2d(std::int64_t rows, std::int64_t cols, int tile_y, int tile_x, int mask_width);
+
 }  // namespace ws

@@ -34,7 +34,7 @@ ConvPreview make_conv_preview(const ConvPreviewKey& key, const Report* shown) {
     if (std::string e = hooks->build_input(*v, req, p.input); !e.empty()) return p.error = e, p;
     if (std::string e = conv_setup(*v, key.params, 0, p.input, p.setup); !e.empty()) return p.error = e, p;
     const ConvGeometry& g = p.setup.g;
-    p.traffic = p.dims == 2 ? array_traffic_2d(g.height, g.width, g.tile_x, g.mask_width)
+    p.traffic = p.dims == 2 ? array_traffic_2d(g.height, g.width, g.tile_y, g.tile_x, g.mask_width)
                             : array_traffic_1d(g.width, g.tile_x, g.mask_width);
     if (shown)
       for (auto it = shown->runs.rbegin(); it != shown->runs.rend(); ++it)

@@ -127,7 +127,7 @@ void ConvView::analysis(const ConvPreview& p) {
   const ArrayTraffic& a = p.traffic;
   SectionTitle("Bandwidth reduction of tiling (slides \"Bandwidth Reduction in 1D / 2D\")");
   TextDim(g.describe() + ", mask " + std::to_string(g.mask_width) + (p.dims == 2 ? "x" + std::to_string(g.mask_width) : "") +
-          "; a tile's global loads are replaced by shared-memory reads: reduction = accesses / loads.", true);
+          "; a tile's global loads are replaced by shared-memory (register-tiled: register) reads: reduction = accesses / loads.", true);
   if (ImGui::BeginTable("conv_bw", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn("tile", 0, t.px(260));
     ImGui::TableSetupColumn("outputs", 0, t.px(110));
@@ -148,9 +148,10 @@ void ConvView::analysis(const ConvPreview& p) {
       ImGui::TableNextColumn();
       TextRight(fixed(red, 2));
     };
-    const std::int64_t T = g.tile_x, K = g.mask_width;
-    const std::int64_t f_out = p.dims == 2 ? T * T : T, f_load = p.dims == 2 ? (T + K - 1) * (T + K - 1) : T + K - 1;
-    row("formula (internal tile)", f_out, f_load, p.dims == 2 ? T * T * K * K : T * K, a.formula);
+    const std::int64_t T = g.tile_x, Ty = p.dims == 2 ? g.tile_y : 1, K = g.mask_width;
+    const std::int64_t f_out = T * Ty, f_load = p.dims == 2 ? (T + K - 1) * (Ty + K - 1) : T + K - 1;
+    row("formula (internal " + (p.dims == 2 ? std::to_string(T) + "x" + std::to_string(Ty) : std::to_string(T)) + " tile)",
+        f_out, f_load, p.dims == 2 ? T * Ty * K * K : T * K, a.formula);
     if (a.internal.loaded) row("an internal tile", a.internal.outputs, a.internal.loaded, a.internal.accesses, a.internal.reduction());
     row("first tile (boundary, ghost cells)", a.first.outputs, a.first.loaded, a.first.accesses, a.first.reduction());
     row("whole array (" + std::to_string(a.tiles) + " tiles)", a.outputs, a.loaded, a.accesses, a.reduction());

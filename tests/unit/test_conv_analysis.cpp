@@ -136,3 +136,21 @@ TEST(ConvAnalysis, RejectsBadShapes) {
   EXPECT_THROW(tile_traffic_1d(16, 8, 5, 2), std::invalid_argument);
   EXPECT_THROW(array_traffic_2d(0, 8, 8, 5), std::invalid_argument);
 }
+
+// Rectangular output tiles (conv2d_tiled_coarse: 64 rows x 32 columns; conv2d_register_tiled: 32 x 128):
+// the 2D counts are the product of the two axes' 1D counts, and the formula keeps the sides apart.
+TEST(ConvAnalysis, RectangularTilesMultiplyTheAxes) {
+  const ArrayTraffic sq = array_traffic_2d(100, 90, 8, 5), same = array_traffic_2d(100, 90, 8, 8, 5);
+  EXPECT_EQ(sq.loaded, same.loaded);
+  EXPECT_EQ(sq.accesses, same.accesses);
+  EXPECT_DOUBLE_EQ(sq.formula, same.formula);
+  const ArrayTraffic r = array_traffic_2d(8192, 8192, 64, 32, 5);
+  EXPECT_EQ(r.tiles, (8192 / 64) * (8192 / 32));
+  EXPECT_EQ(r.internal.outputs, 64 * 32);
+  EXPECT_EQ(r.internal.loaded, (64 + 4) * (32 + 4));
+  EXPECT_EQ(r.internal.accesses, 64 * 32 * 25);
+  EXPECT_DOUBLE_EQ(r.formula, 64.0 * 32 * 25 / (68.0 * 36));
+  EXPECT_DOUBLE_EQ(r.internal.reduction(), r.formula);
+  const ArrayTraffic a = array_traffic_1d(8192, 32, 5), b = array_traffic_1d(8192, 64, 5);
+  EXPECT_EQ(r.loaded, a.loaded * b.loaded);
+}

@@ -165,6 +165,40 @@ const HostConfig& host_config(const ChipInfo& chip, int device, const std::vecto
   return cache.emplace(key, std::move(hc)).first->second;
 }
 
+/// Sizes and initializes a counter data image for `ranges` ranges and sets `hc`'s config on an enabled
+/// profiler (user range, user replay, one nesting level), as the toolkit's range_profiling sample does.
+std::vector<std::uint8_t> configure(const EnabledProfiler& prof, const HostConfig& hc, std::vector<const char*>& names,
+                                    std::size_t ranges) {
+  CUpti_RangeProfiler_GetCounterDataSize_Params cds{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+  cds.pRangeProfilerObject = prof.obj;
+  cds.pMetricNames = names.data();
+  cds.numMetrics = names.size();
+  cds.maxNumOfRanges = ranges;
+  cds.maxNumRangeTreeNodes = ranges;
+  WS_CUPTI(cuptiRangeProfilerGetCounterDataSize(&cds));
+  std::vector<std::uint8_t> image(cds.counterDataSize, 0);
+  CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+  init.pRangeProfilerObject = prof.obj;
+  init.pCounterData = image.data();
+  init.counterDataSize = image.size();
+  WS_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
+  CUpti_RangeProfiler_SetConfig_Params sc{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+  sc.pRangeProfilerObject = prof.obj;
+  sc.pConfig = hc.config.data();
+  sc.configSize = hc.config.size();
+  sc.pCounterDataImage = image.data();
+  sc.counterDataImageSize = image.size();
+  sc.range = CUPTI_UserRange;
+  sc.replayMode = CUPTI_UserReplay;
+  sc.maxRangesPerPass = ranges;
+  sc.numNestingLevels = 1;
+  sc.minNestingLevel = 1;
+  sc.passIndex = 0;
+  sc.targetNestingLevel = 1;
+  WS_CUPTI(cuptiRangeProfilerSetConfig(&sc));
+  return image;  // moved: the buffer CUPTI was given stays where it is
+}
+
 /// Ratio metrics the persistent session rebuilds from their own summed counters: value = c * num / den,
 /// c learned from the session's first request (where nothing has accumulated yet).
 struct RatioParts {
@@ -217,33 +251,7 @@ void open_session(Session& ss, CUcontext ctx, const HostConfig& hc, std::vector<
   ss.requests = 0;
   ss.previous.assign(names.size(), 0.0);
   ss.scale.clear();
-  CUpti_RangeProfiler_GetCounterDataSize_Params cds{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
-  cds.pRangeProfilerObject = ss.prof->obj;
-  cds.pMetricNames = names.data();
-  cds.numMetrics = names.size();
-  cds.maxNumOfRanges = kSessionRequests;
-  cds.maxNumRangeTreeNodes = kSessionRequests;
-  WS_CUPTI(cuptiRangeProfilerGetCounterDataSize(&cds));
-  ss.image.assign(cds.counterDataSize, 0);
-  CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
-  init.pRangeProfilerObject = ss.prof->obj;
-  init.pCounterData = ss.image.data();
-  init.counterDataSize = ss.image.size();
-  WS_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
-  CUpti_RangeProfiler_SetConfig_Params sc{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
-  sc.pRangeProfilerObject = ss.prof->obj;
-  sc.pConfig = hc.config.data();
-  sc.configSize = hc.config.size();
-  sc.pCounterDataImage = ss.image.data();
-  sc.counterDataImageSize = ss.image.size();
-  sc.range = CUPTI_UserRange;
-  sc.replayMode = CUPTI_UserReplay;
-  sc.maxRangesPerPass = kSessionRequests;
-  sc.numNestingLevels = 1;
-  sc.minNestingLevel = 1;
-  sc.passIndex = 0;
-  sc.targetNestingLevel = 1;
-  WS_CUPTI(cuptiRangeProfilerSetConfig(&sc));
+  ss.image = configure(*ss.prof, hc, names, kSessionRequests);
 }
 
 void close_session() {
@@ -392,34 +400,7 @@ RangeProfile profile_range(CUcontext ctx, int device, const std::vector<std::str
   std::vector<std::uint8_t> counter_data;
   {
     EnabledProfiler prof(ctx);
-    CUpti_RangeProfiler_GetCounterDataSize_Params cds{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
-    cds.pRangeProfilerObject = prof.obj;
-    cds.pMetricNames = names.data();
-    cds.numMetrics = names.size();
-    cds.maxNumOfRanges = 1;
-    cds.maxNumRangeTreeNodes = 1;
-    WS_CUPTI(cuptiRangeProfilerGetCounterDataSize(&cds));
-    counter_data.assign(cds.counterDataSize, 0);
-    CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
-    init.pRangeProfilerObject = prof.obj;
-    init.pCounterData = counter_data.data();
-    init.counterDataSize = counter_data.size();
-    WS_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
-
-    CUpti_RangeProfiler_SetConfig_Params sc{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
-    sc.pRangeProfilerObject = prof.obj;
-    sc.pConfig = config.data();
-    sc.configSize = config.size();
-    sc.pCounterDataImage = counter_data.data();
-    sc.counterDataImageSize = counter_data.size();
-    sc.range = CUPTI_UserRange;
-    sc.replayMode = CUPTI_UserReplay;
-    sc.maxRangesPerPass = 1;
-    sc.numNestingLevels = 1;
-    sc.minNestingLevel = 1;
-    sc.passIndex = 0;
-    sc.targetNestingLevel = 1;
-    WS_CUPTI(cuptiRangeProfilerSetConfig(&sc));
+    counter_data = configure(prof, hc, names, 1);
 
     out.setup_ms = lap();
     // WS_METRICS_TIMING=1 prints where each pass's time goes (docs/device/h200-metrics.md: on the H200

@@ -315,6 +315,8 @@ void derive_metrics(const MetricSelection& sel, KernelMetrics& m) {
       den = m.values[d->inputs[1]];
     }
     if (den > 0) m.values[d->name] = num / den;
+    else if (d->name == "ws__uniform_branch_pct")
+      m.warnings.push_back("no " + d->short_name + ": the kernels executed no branch (the compiler predicated the ifs)");
     else m.warnings.push_back("no " + d->short_name + ": " + d->inputs.back() + " is 0");
   }
 }

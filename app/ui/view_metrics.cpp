@@ -28,7 +28,7 @@ namespace {
 /// Where the slide's count and the hardware's differ for a reason worth saying aloud.
 std::string difference_note(const std::string& metric) {
   if (metric == "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum" || metric == "lts__t_requests_op_red.sum" ||
-      metric == "smsp__sass_inst_executed_op_global_red")
+      metric == "smsp__sass_inst_executed_op_global_red" || metric == "smsp__sass_inst_executed_op_global_atom")
     return "the compiler adds a warp's lanes first: one request per warp, not per thread";
   if (metric == "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum" ||
       metric == "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")
@@ -118,9 +118,12 @@ void MetricsView::draw(AppState& s) {
   for (const MetricDef& d : metric_catalog()) {
     auto it = m.values.find(d.name);
     auto pr = predicted_.find(d.name);
-    const bool atomics_row =
-        d.name == "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum" || d.name == "smsp__sass_inst_executed_op_global_red";
     if (it == m.values.end()) continue;
+    // The source's atomics go next to the row the compiler turned them into (red when the old value is
+    // unused, atom when it is, e.g. a filter's output index).
+    const bool atomics_row = d.name == "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum" ||
+                             (d.name == "smsp__sass_inst_executed_op_global_red" && it->second > 0) ||
+                             (d.name == "smsp__sass_inst_executed_op_global_atom" && it->second > 0);
     if (d.group != group) {
       group = d.group;
       ImGui::TableNextRow();

@@ -109,6 +109,13 @@ TEST(MetricCatalog, DefaultSetSplitsRangeCountersFromSassCounters) {
   m.values["smsp__sass_branch_targets_threads_divergent"] = 100;
   derive_metrics(u, m);
   EXPECT_DOUBLE_EQ(m.values.at("ws__uniform_branch_pct"), 75.0);
+  KernelMetrics none;  // no branch at all: no percentage, and a warning that says why
+  none.values["smsp__sass_branch_targets_threads_uniform"] = 0;
+  none.values["smsp__sass_branch_targets_threads_divergent"] = 0;
+  derive_metrics(u, none);
+  EXPECT_EQ(none.values.count("ws__uniform_branch_pct"), 0u);
+  ASSERT_EQ(none.warnings.size(), 1u);
+  EXPECT_NE(none.warnings[0].find("no branch"), std::string::npos);
 }
 
 TEST(MetricCatalog, PredictsFromPerBlockCountsTimesGrid) {

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One-step set-up on a fresh Debian 12 machine: install the packages warpscope needs (apt, by name),
 # then configure and build with a CMake preset (default: "default"; CI uses "ci": one CUDA architecture).
-# The CUDA toolkit (nvcc, CUB, CUPTI) is optional: found at /usr/local/cuda, the kernels build too.
+# The CUDA toolkit (nvcc, CUB, CUPTI) is optional: found on PATH or at /usr/local/cuda, the kernels
+# build too (sm_75 to sm_90 plus PTX); without it the same preset builds core, CLI and GUI, which run
+# the lessons in simulation and replay recorded reports.
 set -euo pipefail
 preset="${1:-default}"
 cd "$(dirname "$0")/.."
@@ -22,6 +24,16 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-cmake --preset "$preset" >/dev/null
+if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+  echo "setup: no CUDA toolkit (nvcc) found: building without the CUDA backend (lessons run in simulation and replay recorded GPU reports)"
+fi
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! cmake --preset "$preset" >"$log" 2>&1; then
+  cat "$log"
+  echo "setup: configuring preset '$preset' failed (output above)" >&2
+  exit 1
+fi
+grep -E '^-- warpscope:' "$log" | sed 's/^-- /setup: /' || true
 cmake --build --preset "$preset" -j "$(nproc)"
 echo "setup: built preset '$preset'"

@@ -32,6 +32,7 @@ std::string human_run(const RunResult& r) {
   o << "  [" << r.backend << (r.device.empty() ? "" : ": " + r.device) << "]\n";
   o << "  result   " << format_value(r.type, r.result) << "   expected " << format_value(r.type, r.expected) << "   "
     << r.status << (r.message.empty() ? "" : ": " + r.message) << "\n";
+  if (!r.code_path.empty()) o << "  path     " << r.code_path << "\n";
   if (!r.output.empty()) {  // array patterns: result/expected above are the summary (a scan's last element)
     o << "  output  ";
     const std::size_t shown = std::min<std::size_t>(r.output.size(), 8);

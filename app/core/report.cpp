@@ -159,6 +159,7 @@ json run_to_json(const RunResult& r) {
   j["correct"] = r.correct;
   j["status"] = r.status;
   j["message"] = r.message;
+  if (!r.code_path.empty()) j["code_path"] = r.code_path;
   j["racy"] = r.racy;
   j["cautionary"] = r.cautionary;
   j["launches"] = r.launches;
@@ -193,6 +194,7 @@ RunResult run_from_json(const json& j) {
   r.correct = get<bool>(j, "correct", what);
   r.status = get<std::string>(j, "status", what);
   r.message = get_or<std::string>(j, "message", "");
+  r.code_path = get_or<std::string>(j, "code_path", "");
   r.racy = get_or<bool>(j, "racy", false);
   r.cautionary = get_or<bool>(j, "cautionary", false);
   r.launches = get_or<int>(j, "launches", 0);

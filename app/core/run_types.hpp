@@ -48,6 +48,9 @@ struct RunResult {
   bool correct = false;
   bool racy = false, cautionary = false;
   std::string status, message;
+  /// Which of the kernel's per-architecture paths ran, for kernels that use instructions older GPUs
+  /// lack (kernels/common/arch_paths.hpp), e.g. "... (pre-sm_80 path)"; "" when the kernel has one path.
+  std::string code_path;
   bool timed = false;
   Timing timing;
   int launches = 0;             ///< kernel launches per run (multi-pass variants launch several)

@@ -78,6 +78,7 @@ RunResult run_atomics(CudaContext& ctx, const VariantInfo& v, const RunRequest& 
   r.output_rows = 0;
   r.output_cols = std::int64_t(r.output.size());
   r.status = "done";
+  r.code_path = kernels::arch_path_taken(entry.paths, ctx.device.cc_major * 10 + ctx.device.cc_minor);
   // Hardware metrics (issue 4) after the output is downloaded: replayed launches of the same
   // launcher, which resets whatever it accumulates into (nothing of the input is overwritten).
   if (!req.metrics.empty()) r.metrics = collect_metrics(req.metrics, 0, ctx.stream, [&] { entry.launch(a); });

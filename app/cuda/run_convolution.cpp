@@ -18,14 +18,14 @@ namespace ws::cuda {
 
 namespace {
 
-kernels::ConvLauncher find_launcher(const std::string& id) {
-  static const std::unordered_map<std::string, kernels::ConvLauncher> table = [] {
-    std::unordered_map<std::string, kernels::ConvLauncher> t;
-    for (const auto& e : kernels::stevens_conv_launchers()) t[e.id] = e.launch;
+const kernels::ConvLauncherEntry* find_launcher(const std::string& id) {
+  static const std::unordered_map<std::string, kernels::ConvLauncherEntry> table = [] {
+    std::unordered_map<std::string, kernels::ConvLauncherEntry> t;
+    for (const auto& e : kernels::stevens_conv_launchers()) t.emplace(e.id, e);
     return t;
   }();
   auto it = table.find(id);
-  return it == table.end() ? nullptr : it->second;
+  return it == table.end() ? nullptr : &it->second;
 }
 
 /// Uploads the input (zero-padded to the geometry's capacity: the 1D slide kernels read every thread's
@@ -36,8 +36,9 @@ RunResult run_convolution(CudaContext& ctx, const VariantInfo& v, const RunReque
   ConvSetup s;
   std::string err = conv_setup(v, req.params, req.launch.block, in, s);
   if (!err.empty()) throw std::runtime_error(err);
-  const kernels::ConvLauncher launch = find_launcher(v.id);
-  if (!launch) throw std::runtime_error(v.id + ": no CUDA kernel in this build");
+  const kernels::ConvLauncherEntry* entry = find_launcher(v.id);
+  if (!entry) throw std::runtime_error(v.id + ": no CUDA kernel in this build");
+  const kernels::ConvLauncher launch = entry->launch;
   const ConvGeometry& g = s.g;
   const std::size_t cap = std::size_t(g.capacity), n = std::size_t(in.n());
 
@@ -84,6 +85,7 @@ RunResult run_convolution(CudaContext& ctx, const VariantInfo& v, const RunReque
   r.output_cols = g.width;
   r.message = g.describe();
   r.status = "done";
+  r.code_path = kernels::arch_path_taken(entry->paths, ctx.device.cc_major * 10 + ctx.device.cc_minor);
   // Hardware metrics (issue 4) after the output is downloaded: replayed launches of the same
   // launcher, which resets whatever it accumulates into (nothing of the input is overwritten).
   if (!req.metrics.empty()) r.metrics = collect_metrics(req.metrics, 0, ctx.stream, [&] { launch(a); });

@@ -7,6 +7,10 @@
 
 namespace ws::gui {
 
+/// Exit status when no window can be opened (no X11 or Wayland display), like warpscope-cli's 3 for
+/// "no CUDA device": the situation, not a failure of the program.
+constexpr int kNoDisplay = 3;
+
 /// Command-line options (main.cpp parses them).
 struct Options {
   std::string lesson, variant, report, screenshot;
@@ -18,7 +22,7 @@ struct Options {
   bool frames_given = false;   ///< --frames was on the command line (the window then closes by itself)
   float font_scale = 0;  ///< 0 = automatic (1, times the monitor's content scale in a window)
   int width = 1600, height = 900;
-  // Issue 6: presentation, Live in screenshots, the frame benchmark.
+  // Presentation, Live in screenshots, the frame benchmark.
   bool high_contrast = false;    ///< start with the high-contrast theme
   bool focus = false;            ///< start in focus mode (views only, no browser or parameters)
   bool show_keys = false;        ///< start with the key help overlay open
@@ -33,8 +37,8 @@ struct Options {
 /// frame incl. glFinish), "view", "live_points", "sweep_lines", "sweep_points", "compare_rows"}.
 int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o);
 
-/// GLFW + OpenGL 3.3 window until it is closed. Returns the exit status (1 with a line on stderr
-/// when no window can be opened).
+/// GLFW + OpenGL 3.3 window until it is closed. Returns the exit status: kNoDisplay with one line on
+/// stderr (what to do instead) when there is no display, 1 when the window or GL context fails.
 int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o);
 
 /// Renders o.frames frames into an EGL FBO and writes o.screenshot. Returns 0, or 1 with a line on stderr.

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "main_window.hpp"
 #include "image_texture.hpp"
@@ -21,11 +22,21 @@ void glfw_error(int code, const char* text) { std::fprintf(stderr, "warpscope: G
 }  // namespace
 
 int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
-  glfwSetErrorCallback(glfw_error);
-  if (!glfwInit()) {
-    std::fprintf(stderr, "warpscope: cannot open a window (no display?); use --screenshot FILE for headless rendering\n");
-    return 1;
+  const char* x11 = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  if ((!x11 || !*x11) && (!wayland || !*wayland)) {
+    std::fprintf(stderr, "warpscope: no display (DISPLAY and WAYLAND_DISPLAY are unset): run it in a desktop session, "
+                         "under `xvfb-run -a`, or render a picture with --screenshot FILE\n");
+    return kNoDisplay;
   }
+  if (!glfwInit()) {  // before the error callback, so that the reason comes in our one line
+    const char* why = nullptr;
+    glfwGetError(&why);
+    std::fprintf(stderr, "warpscope: cannot open a window (%s): run it under `xvfb-run -a`, or render a picture with "
+                         "--screenshot FILE\n", why ? why : "GLFW could not start");
+    return kNoDisplay;
+  }
+  glfwSetErrorCallback(glfw_error);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);

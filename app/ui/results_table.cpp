@@ -237,7 +237,8 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
       ImGui::PopTextWrapPos();
     }
     ImGui::PopStyleColor();
-    ItemTooltip(run.message);
+    ItemTooltip(run.code_path.empty() ? run.message
+                                      : run.message + (run.message.empty() ? "" : "\n") + "path: " + run.code_path);
     const float row_h = std::max(ImGui::GetFrameHeight(), ImGui::GetItemRectMax().y - row_top + ImGui::GetStyle().FramePadding.y);
 
     ImGui::TableSetColumnIndex(ColIndex);

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/arch_paths.hpp"
 #include "reduce_launch.hpp"  // WS_CUDA, WS_LAUNCHED
 
 namespace ws::kernels {
@@ -40,6 +41,7 @@ struct AtomicsLauncherEntry {
   const char* id;               ///< variant id, as in the registry
   AtomicsLauncher launch;
   AtomicsScratch scratch_bytes; ///< nullptr: no scratch
+  ArchPaths paths;              ///< per-architecture code paths, when the kernel has two
 };
 
 /// Launcher tables: kernels/atomics/cs121_atomics.cu (the slides' kernels and our scan-based filter)

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "atomics/atomics_launch.hpp"
+#include "common/arch_paths.cuh"
 #include "reference_atomics.hpp"  // kHistogramBins, kFilterSharedItems, kFilterScanBlock, kFilterScanItems, kFilterScanVecItems
 
 namespace ws::kernels {
@@ -405,8 +406,14 @@ AtomicsOutcome run_filter_scan(const AtomicsArgs& a) {
 // values earlier in the same int4. The tile's offset comes from the same decoupled look-back.
 // Registers capped for 1280 resident threads per SM (48 per thread, no spills in ptxas -v; 56 uncapped
 // gave 1024): 160 KB of loads in flight per SM when every block is in its load phase.
+// Turing (sm_75) holds at most 1024 threads per SM, so there the cap asks for 1024.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define WS_FILTER_VEC_THREADS_PER_SM 1024
+#else
+#define WS_FILTER_VEC_THREADS_PER_SM 1280
+#endif
 template <int BLOCK, int VECS>
-__global__ void __launch_bounds__(BLOCK, 1280 / BLOCK) filter_scan_vec_k(int* dst, int* nres, const int* src, int n,
+__global__ void __launch_bounds__(BLOCK, WS_FILTER_VEC_THREADS_PER_SM / BLOCK) filter_scan_vec_k(int* dst, int* nres, const int* src, int n,
                                                            unsigned long long* status) {
   constexpr int WARPS = BLOCK / 32, COUNTS = VECS * WARPS, TILE = BLOCK * VECS * 4;
   static_assert(COUNTS % 32 == 0 && VECS * 4 <= 32, "warp 0 scans COUNTS counts, 32 lanes x PER; one mask bit per value");
@@ -439,7 +446,7 @@ __global__ void __launch_bounds__(BLOCK, 1280 / BLOCK) filter_scan_vec_k(int* ds
     mask |= ((v[r].x > 0) | (v[r].y > 0) << 1 | (v[r].z > 0) << 2 | (v[r].w > 0) << 3) << (4 * r);
 #pragma unroll
   for (int r = 0; r < VECS; ++r) {
-    const unsigned int c = __reduce_add_sync(0xffffffffu, __popc((mask >> (4 * r)) & 0xfu));
+    const unsigned int c = warp_sum_all(__popc((mask >> (4 * r)) & 0xfu));
     if (lane == 0) cnt[r * WARPS + warp] = c;
   }
   __syncthreads();
@@ -569,7 +576,8 @@ std::vector<AtomicsLauncherEntry> cs121_atomics_launchers() {
       {"cs121.filter_shared", run_filter_shared, nullptr},
       {"cs121.filter_warp_agg", run_filter_warp_agg, nullptr},
       {"cs121.filter_scan", run_filter_scan, filter_scan_scratch},
-      {"cs121.filter_scan_vec", run_filter_scan_vec, filter_scan_vec_scratch},
+      {"cs121.filter_scan_vec", run_filter_scan_vec, filter_scan_vec_scratch,
+       {"per-warp counts with __reduce_add_sync (sm_80 path)", "per-warp counts with five __shfl_xor_sync (pre-sm_80 path)"}},
   };
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/arch_paths.hpp"
 #include "conv_geometry.hpp"
 
 namespace ws::kernels {
@@ -27,6 +28,7 @@ using ConvLauncher = int (*)(const ConvArgs& a);  ///< returns the kernel launch
 struct ConvLauncherEntry {
   const char* id;   ///< variant id, as in the registry
   ConvLauncher launch;
+  ArchPaths paths;  ///< per-architecture code paths, when the kernel has two
 };
 
 /// The convolution launchers of seed 001 (kernels/convolution/stevens_conv.cu).

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/arch_paths.cuh"
 #include "conv_launch.hpp"
 #include "reduce_launch.hpp"  // WS_CUDA, WS_LAUNCHED
 
@@ -260,19 +261,13 @@ __global__ void convolution_2D_tiled_kernel(const float *N, float *P, int Width,
 // shared-memory loads per output fall from K^2 to (COARSEN + K - 1) K / COARSEN (25 -> 7.5 for K = 5)
 // and no thread only loads. A warp is one row of 32 threads: conflict-free shared accesses and
 // 128-byte output rows.
-// Loads (tuned beyond the slide, same elements to the same threads as the sim model): the block's
-// input tile is copied with cp.async (sm_80+), global memory straight into Ns without a register
-// round trip, and with src-size 0 for ghost cells, which the copy fills with zeros. The loops run on
+// Loads (tuned beyond the slide, same elements to the same threads as the sim model): from sm_80 the
+// block's input tile is copied with cp.async, global memory straight into Ns without a register round
+// trip, with src-size 0 for ghost cells, which the copy fills with zeros; Turing (sm_75) has no
+// cp.async and takes a plain load and store (kernels/common/arch_paths.cuh). The loops run on
 // compile-time bounds (the launcher fixes the 32 x 8 block) and unroll, so every copy of a thread is
-// in flight before the first wait: about 10 KB per block instead of one load per thread at a time.
-// (The row-by-row loop with a load and a shared store per iteration kept about one load in flight per
-// thread: on an H200 at 8192 x 8192, 5 x 5, 0.333 ms = 0.40x the device copy; with cp.async 0.253 ms
-// = 0.53x, scripts/device-conv.sh.)
-__device__ __forceinline__ void copy_or_zero_async(float* dst, const float* src, bool in) {
-  const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src), "r"(in ? 4 : 0) : "memory");
-}
-
+// in flight before the first wait: about 10 KB per block instead of one load per thread at a time
+// (docs/device/h200-conv-bench.md has the measured difference).
 template <int KERNEL_SIZE>
 __global__ void __launch_bounds__(256) convolution_2D_tiled_coarse_kernel(const float *__restrict__ N,
                                                                           float *__restrict__ P, int Width, int Height) {
@@ -302,7 +297,7 @@ __global__ void __launch_bounds__(256) convolution_2D_tiled_coarse_kernel(const 
       }
     }
   }
-  asm volatile("cp.async.wait_all;\n" ::: "memory");
+  copy_async_wait_all();
 
   __syncthreads();
 
@@ -386,9 +381,9 @@ int run_conv2d_tiled_coarse(const ConvArgs& a) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// stevens.conv2d_register_tiled. Tuned beyond the slides (issue 5's bar): no kernel of the slides
-// reaches the device copy bandwidth on an H200, because conv2d_tiled spends 25 shared-memory loads per
-// output (docs/device/h200-conv2d-bound.md: that alone needs >= 0.24 ms at 8192 x 8192, 0.55x copy).
+// stevens.conv2d_register_tiled. Tuned beyond the slides: no kernel of the slides reaches the device
+// copy bandwidth, because conv2d_tiled spends K^2 shared-memory loads per output
+// (docs/device/h200-conv2d-bound.md).
 // Changed from conv2d_tiled_coarse: no shared memory at all. Thread (tx, ty) of a 32 x 4 block owns a
 // 4 x 8 block of outputs: REG_COLS = 4 adjacent columns x0 = (bx * 32 + tx) * 4 and REG_ROWS = 8 rows
 // y0 = (by * 4 + ty) * 8, so a block's output tile is 128 x 32. The thread walks the REG_ROWS +
@@ -402,8 +397,7 @@ int run_conv2d_tiled_coarse(const ConvArgs& a) {
 // are its neighbours' (L1/L2 hits); otherwise one guarded scalar load per value. The loops unroll,
 // so the loads of many rows are in flight at once, the mask stays in constant memory (FFMA with a
 // constant operand) and each output row leaves as one float4 store (VEC) or guarded scalars.
-// H200, 8192 x 8192, 5 x 5: 0.141 ms = 0.93x the device copy in scripts/conv2d_ab.cu, 0.143 ms = 0.92x
-// through warpscope-cli report (docs/device/h200-conv-bench.md); 8191 x 8191 (scalar path) 0.171 ms = 0.79x.
+// Measured against the device copy: docs/device/h200-conv-bench.md.
 template <int KERNEL_SIZE, bool VEC>
 __global__ void __launch_bounds__(32 * 4) convolution_2D_register_tiled_kernel(const float *__restrict__ N,
                                                                               float *__restrict__ P, int Width,
@@ -515,7 +509,8 @@ std::vector<ConvLauncherEntry> stevens_conv_launchers() {
       {"stevens.conv1d_tiled_cache", run_conv1d_tiled_cache},
       {"stevens.conv2d_basic", run_conv2d_basic},
       {"stevens.conv2d_tiled", run_conv2d_tiled},
-      {"stevens.conv2d_tiled_coarse", run_conv2d_tiled_coarse},
+      {"stevens.conv2d_tiled_coarse", run_conv2d_tiled_coarse,
+       {"input tile copied with cp.async (sm_80 path)", "input tile copied with plain loads and stores (pre-sm_80 path)"}},
       {"stevens.conv2d_register_tiled", run_conv2d_register_tiled},
   };
 }

@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "common/arch_paths.hpp"
 #include "gpu_device.hpp"
 #include "backend_factory.hpp"
 #include "reference_atomics.hpp"
@@ -126,4 +127,28 @@ TEST(GpuAtomics, WarpAggregatedFilterWithOtherBlockSizes) {
     const RunResult r = run(request("cs121.filter_warp_agg", 100003, block == 1000 ? 992 : block, 0.5));
     EXPECT_EQ(r.status, "ok") << block << ": " << r.message;
   }
+}
+
+// The two kernels with a Turing path (kernels/common/arch_paths.cuh) say which path ran, and that is
+// the path this build compiled for this GPU: the sm_80 path on Hopper, the pre-sm_80 path when the
+// build forces it (preset device-pre-sm80). Their results are checked by the tests above either way.
+TEST(GpuArchPaths, RunsSayWhichPathRan) {
+  const DeviceInfo& d = gpu().device();
+  const bool sm80 = kernels::sm80_path(d.cc_major * 10 + d.cc_minor);
+  RunRequest filter = request("cs121.filter_scan_vec", (1 << 20) + 3);
+  RunRequest conv = request("stevens.conv2d_tiled_coarse", 0);
+  conv.type = DType::Float32;
+  conv.params.width = 1000;
+  conv.params.height = 777;
+  conv.params.mask = "gauss";
+  conv.params.mask_width = 5;
+  for (const RunRequest& req : {filter, conv}) {
+    const RunResult r = run(req);
+    ASSERT_EQ(r.status, "ok") << req.variant << ": " << r.message;
+    EXPECT_NE(r.code_path.find(sm80 ? "(sm_80 path)" : "(pre-sm_80 path)"), std::string::npos)
+        << req.variant << ": " << r.code_path;
+    std::printf("[ gpu ] %s on cc %d.%d: %s\n", req.variant.c_str(), d.cc_major, d.cc_minor, r.code_path.c_str());
+  }
+  const RunResult one_path = run(request("cs121.filter_scan", 1 << 20));
+  EXPECT_EQ(one_path.code_path, "");
 }

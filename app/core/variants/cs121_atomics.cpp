@@ -144,7 +144,8 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     VariantInfo v = make("cs121.filter_scan_vec", "Filter, scan based, 16 bytes per load", "Aggregation and atomics",
                          "Beyond the slide: filter_scan tuned like cub.select. Each thread loads 8 int4 (32 values) "
                          "before using any, the tile is blockIdx.x (no tile counter), and the kept values are staged "
-                         "in shared memory at their rank, then written out with aligned 16-byte stores.");
+                         "in shared memory at their rank, then written out with aligned 16-byte stores. Per-warp counts use "
+                         "__reduce_add_sync from sm_80 and five __shfl_xor_sync on Turing (sm_75); a run says which.");
     v.rules.int_only = true;
     v.rules.default_block = kFilterScanBlock;
     v.rules.min_block = 128;

@@ -66,7 +66,8 @@ std::vector<VariantInfo> stevens_conv_variants() {
   t.push_back(make("stevens.conv2d_tiled_coarse", "2D tiled, 8 outputs per thread", "More on Sizes",
                    "Thread coarsening, which the slides mention as the way to bigger tiles: a 32 x 8 block loads a "
                    "(32 + K - 1) x (64 + K - 1) input tile and each thread computes a column of 8 outputs, keeping each "
-                   "input row's K values in registers. Shared loads per output drop from K^2 to (8 + K - 1) K / 8.",
+                   "input row's K values in registers. Shared loads per output drop from K^2 to (8 + K - 1) K / 8. The "
+                   "tile is copied with cp.async from sm_80, with plain loads and stores on Turing (sm_75); a run says which.",
                    "Fixed 32 x 8 blocks and a 32 x 64 output tile. float32, odd mask widths 1 to 15."));
   t.push_back(make("stevens.conv2d_register_tiled", "2D register-tiled, 4 x 8 outputs per thread (tuned)",
                    "More on Sizes",

@@ -100,3 +100,23 @@ TEST_F(Presentation, BanksOfOneWarpFitEveryAccessOfTheStep) {
 
 }  // namespace
 }  // namespace ws::ui
+
+namespace ws::ui {
+namespace {
+
+TEST_F(Presentation, CompareTableOfAWholeLessonFits) {
+  ASSERT_EQ(s.open_report(std::string(WS_GUI_ASSETS) + "/reports/nvidia-h200.json"), "");
+  for (const char* lesson : {"epita", "harris", "amp", "cs121", "stevens"}) {
+    SCOPED_TRACE(lesson);
+    ASSERT_TRUE(s.select_lesson(std::string(lesson)));
+    const LayoutProbe& p = show("compare");
+    const int rows = p.counts.at("compare rows");
+    EXPECT_EQ(rows, int(s.lesson()->steps.size()));
+    EXPECT_EQ(p.counts.at("compare rows with every column"), rows);  // no column scrolled out of view
+    expect_fits(p, "compare table");
+    EXPECT_GE(p.min_text_px, kMinPx);
+  }
+}
+
+}  // namespace
+}  // namespace ws::ui

@@ -120,3 +120,35 @@ TEST_F(Presentation, CompareTableOfAWholeLessonFits) {
 
 }  // namespace
 }  // namespace ws::ui
+
+namespace ws::ui {
+namespace {
+
+TEST_F(Presentation, SourceScrollsTheStepsHighlightedLineIntoView) {
+  ASSERT_TRUE(s.select_variant("harris.impl2"));
+  s.refresh_trace();
+  s.trace.step = 3;  // a tree step: the loop lines, far below the variant's comment header
+  const LayoutProbe& p = show("source");
+  ASSERT_TRUE(p.pictures.count("source highlight")) << "no highlighted line in view";
+  EXPECT_TRUE(p.region.contains(p.pictures.at("source highlight")));
+  EXPECT_GE(p.min_text_px, kMinPx);
+}
+
+TEST_F(Presentation, TreeHidesTheValuesOfStepsNotReachedUntilAsked) {
+  ASSERT_TRUE(s.select_variant("epita.reduce3"));
+  s.params.block = 32;
+  s.params.input = 1;  // ones: the root is 32
+  s.refresh_trace();
+  ASSERT_TRUE(s.trace.trace);
+  s.trace.step = 0;
+  const LayoutProbe& p = show("tree");
+  EXPECT_EQ(p.counts.at("tree value labels"), 32);  // the leaves only
+  EXPECT_EQ(p.counts.at("tree hidden nodes"), 16 + 8 + 4 + 2 + 1);
+  s.trace.show_future_values = true;
+  const LayoutProbe& q = show("tree");
+  EXPECT_EQ(q.counts.at("tree value labels"), 32 + 31);
+  EXPECT_EQ(q.counts.at("tree hidden nodes"), 0);
+}
+
+}  // namespace
+}  // namespace ws::ui

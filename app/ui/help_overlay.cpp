@@ -39,6 +39,7 @@ const std::vector<KeyHelp>& key_help() {
       {"w", "sweep the compared variants (Plots; needs a GPU)"},
       {"Esc", "cancel the sweep; close this help"},
       {"+  /  -", "larger / smaller text (presentation: 1.5x to 2.5x)"},
+      {"Ctrl+=  Ctrl+-  Ctrl+0", "zoom the tree, warp grid or scan graph in / out / to fit (also: wheel, drag, double click)"},
       {"h", "high-contrast colours on / off"},
       {"f", "focus: the views alone, full width (f again: lessons and parameters back)"},
       {"b", "Compare: next baseline for the speedup column"},

@@ -150,6 +150,77 @@ std::vector<DiffLine> diff_lines(const std::string& a, const std::string& b) {
   return out;
 }
 
+std::string code_key(const std::string& line, bool& in_block_comment) {
+  std::string key;
+  char quote = 0;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char ch = line[i];
+    const char next = i + 1 < line.size() ? line[i + 1] : '\0';
+    if (in_block_comment) {
+      if (ch == '*' && next == '/') in_block_comment = false, ++i;
+      continue;
+    }
+    if (quote) {
+      key += ch;
+      if (ch == '\\' && next) key += next, ++i;
+      else if (ch == quote) quote = 0;
+      continue;
+    }
+    if (ch == '/' && next == '/') break;
+    if (ch == '/' && next == '*') {
+      in_block_comment = true, ++i;
+      continue;
+    }
+    if (ch == '"' || ch == '\'') quote = ch;
+    if (ch != ' ' && ch != '\t' && ch != '\r') key += ch;
+  }
+  return key;
+}
+
+std::vector<DiffLine> diff_code_lines(const std::string& a, const std::string& b) {
+  const std::vector<std::string> x = split_lines(a), y = split_lines(b);
+  // The code lines of each side (index and key); comment-only and blank lines have an empty key.
+  auto code_lines = [](const std::vector<std::string>& lines, std::vector<std::size_t>& idx, std::vector<std::string>& keys) {
+    bool block = false;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      std::string k = code_key(lines[i], block);
+      if (!k.empty()) idx.push_back(i), keys.push_back(std::move(k));
+    }
+  };
+  std::vector<std::size_t> xi, yi;
+  std::vector<std::string> xk, yk;
+  code_lines(x, xi, xk);
+  code_lines(y, yi, yk);
+  const std::size_t n = xk.size(), m = yk.size();
+  std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(m + 1, 0));
+  for (std::size_t i = n; i-- > 0;)
+    for (std::size_t j = m; j-- > 0;)
+      lcs[i][j] = xk[i] == yk[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+  std::vector<DiffLine> out;
+  std::size_t next_b = 0;  // the new side's lines before this one are out
+  auto context_until = [&](std::size_t end) {
+    for (; next_b < end; ++next_b) out.push_back({DiffLine::Same, y[next_b]});
+  };
+  std::size_t i = 0, j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && xk[i] == yk[j]) {
+      context_until(yi[j]);
+      out.push_back({DiffLine::Same, y[yi[j]]});
+      next_b = yi[j] + 1;
+      ++i, ++j;
+    } else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1])) {
+      out.push_back({DiffLine::Removed, x[xi[i++]]});
+    } else {
+      context_until(yi[j]);
+      out.push_back({DiffLine::Added, y[yi[j]]});
+      next_b = yi[j] + 1;
+      ++j;
+    }
+  }
+  context_until(y.size());
+  return out;
+}
+
 const char* phase_rule(const std::string& phase) {
   if (phase == "load")
     return "load: lines that index the kernel's input pointer (its first const T* parameter, e.g. buffer[, v[, in[)";

@@ -47,6 +47,15 @@ struct DiffLine {
 /// run come before the added lines that replace them.
 std::vector<DiffLine> diff_lines(const std::string& a, const std::string& b);
 
+/// `line` as code only: comments (// to the end, /* ... */, tracked across lines by
+/// `in_block_comment`) and white space removed outside string and character literals. "" for a
+/// blank or comment-only line.
+std::string code_key(const std::string& line, bool& in_block_comment);
+/// Line diff of the code only: lines compare by code_key(), so comment and white-space changes are
+/// no difference. Every line of `b` comes out in order (comment and blank lines as Same, unmarked);
+/// code lines of `a` that `b` lacks come out as Removed where they stood; a's comment lines do not.
+std::vector<DiffLine> diff_code_lines(const std::string& a, const std::string& b);
+
 /// The rule the Source view highlights by, in words (shown as the view's caption).
 const char* phase_rule(const std::string& phase);
 /// Whether `line` of `section` belongs to a trace step of `phase` ("load", "tree", "warp",

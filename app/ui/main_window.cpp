@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "help_overlay.hpp"
+#include "layout_probe.hpp"
 #include "theme.hpp"
 #include "view_steps.hpp"
 #include "widgets.hpp"
@@ -64,20 +65,23 @@ void MainWindow::draw(AppState& s, ImVec2 size) {
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::Begin("warpscope##main", nullptr, flags);
-  draw_report_bar(s);
+  const bool focus = s.perf.present.focus;  // presentation: the views alone, full width
+  // Focus mode gives the report and status bars' lines to the views; the one-line narrative of the
+  // selected variant stays on top (what to look for), the full text on hover.
+  if (!focus) draw_report_bar(s);
   draw_message(s);
+  if (focus) draw_narrative(s);
 
-  const float status_h = StatusBar::height();
-  const float body_h = ImGui::GetContentRegionAvail().y - status_h - ImGui::GetStyle().ItemSpacing.y;
+  const float status_h = focus ? 0.f : StatusBar::height();
+  const float body_h = ImGui::GetContentRegionAvail().y - (focus ? 0.f : status_h + ImGui::GetStyle().ItemSpacing.y);
   const float left_w = std::clamp(size.x * 0.27f, t.px(340), t.px(600));
 
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, t.px(10, 8));
-  const bool focus = s.perf.present.focus;  // presentation: the views alone, full width
   if (!focus) {
-  ImGui::BeginChild("browser", ImVec2(left_w, body_h), true);
-  browser_.draw(s);
-  ImGui::EndChild();
-  ImGui::SameLine();
+    ImGui::BeginChild("browser", ImVec2(left_w, body_h), true);
+    browser_.draw(s);
+    ImGui::EndChild();
+    ImGui::SameLine();
   }
   ImGui::BeginChild("centre", ImVec2(0, body_h), true);
   {
@@ -92,11 +96,13 @@ void MainWindow::draw(AppState& s, ImVec2 size) {
   ImGui::EndChild();
   ImGui::PopStyleVar();
 
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(t.px(10), ImGui::GetStyle().WindowPadding.y * 0.5f));
-  ImGui::BeginChild("status", ImVec2(0, status_h), false, ImGuiWindowFlags_NoScrollbar);
-  status_.draw(s);
-  ImGui::EndChild();
-  ImGui::PopStyleVar();
+  if (!focus) {
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(t.px(10), ImGui::GetStyle().WindowPadding.y * 0.5f));
+    ImGui::BeginChild("status", ImVec2(0, status_h), false, ImGuiWindowFlags_NoScrollbar);
+    status_.draw(s);
+    ImGui::EndChild();
+    ImGui::PopStyleVar();
+  }
   ImGui::End();
   DrawHelpOverlay(s);
 }
@@ -131,6 +137,25 @@ void MainWindow::draw_report_bar(AppState& s) {
   ItemTooltip("writes this session's runs to the path in the field");
 }
 
+void MainWindow::draw_narrative(AppState& s) {
+  const Theme& t = theme();
+  const VariantInfo* v = s.variant();
+  if (!v) return;
+  const LessonStep* ls = s.step();
+  std::string head = v->id;
+  if (const Step* st = s.trace.current(); st && !st->label.empty()) head += "  \u00b7  " + st->label;
+  ImGui::PushFont(t.fonts().bold);
+  ImGui::PushStyleColor(ImGuiCol_Text, t.colors().accent);
+  ImGui::TextUnformatted(head.c_str());
+  ImGui::PopStyleColor();
+  ImGui::PopFont();
+  const std::string text = ls ? ls->narrative : v->description;
+  if (text.empty()) return;
+  ImGui::SameLine(0, t.px(16));
+  TextEllipsis(text, ImGui::GetContentRegionAvail().x);
+  ItemTooltip(text);
+}
+
 void MainWindow::draw_message(AppState& s) {
   if (s.messages.size() <= dismissed_) return;
   const Theme& t = theme();
@@ -145,12 +170,35 @@ void MainWindow::draw_message(AppState& s) {
 }
 
 void MainWindow::draw_views(AppState& s) {
-  if (!ImGui::BeginTabBar("views")) return;
+  // Labels at full length: at large text scales the tab row is drawn smaller (down to 0.7 of the
+  // body text) rather than cut to "R...", and scrolls sideways if even that is too wide.
+  static const char* const kLabels[] = {"Results", "Tree", "Warps", "Banks", "Source", "Memory", "Metrics", "Scan",
+                                        "Convolution", "Atomics", "Compare", "Plots"};
+  const ImGuiStyle& st = ImGui::GetStyle();
+  float text = 0, frame = 0;  // the labels' text and the tabs' padding, which the font scale leaves alone
+  for (const char* l : kLabels) text += ImGui::CalcTextSize(l).x, frame += 2 * st.FramePadding.x + st.ItemInnerSpacing.x;
+  const float tab_scale = std::clamp((ImGui::GetContentRegionAvail().x - frame - st.FramePadding.x) / text, kMinTextFraction, 1.f);
+  if (!ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyScroll)) return;
   const bool force = applied_view_ != s.view;
+  LayoutProbe& probe = layout_probe();
   auto tab = [&](const char* label, const char* name) {
     const ImGuiTabItemFlags f = force && s.view == name ? ImGuiTabItemFlags_SetSelected : 0;
+    ImGui::SetWindowFontScale(tab_scale);
     const bool open = ImGui::BeginTabItem(label, nullptr, f);
+    const float tab_px = ImGui::GetFontSize();
+    ImGui::SetWindowFontScale(1.f);
     if (open && !force) s.view = name;
+    if (open) {
+      // What the view may show without scrolling: from here to the bottom right of the centre panel.
+      const ImVec2 a = ImGui::GetCursorScreenPos();
+      const ImVec2 clip = ImGui::GetWindowDrawList()->GetClipRectMax();
+      const ImVec2 b(std::min(clip.x, ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x),
+                     std::min(clip.y, ImGui::GetWindowPos().y + ImGui::GetWindowContentRegionMax().y));
+      probe.reset(name);
+      probe.region = ProbeRect{a.x, a.y, b.x, b.y};
+      probe.text(tab_px);
+      probe.text(ImGui::GetFontSize());
+    }
     return open;
   };
   if (tab("Results", "results")) {

@@ -41,6 +41,7 @@ class MainWindow {
  private:
   void draw_report_bar(AppState& s);
   void draw_message(AppState& s);
+  void draw_narrative(AppState& s);
   void draw_views(AppState& s);
 
   LessonBrowser browser_;

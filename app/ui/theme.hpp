@@ -26,6 +26,9 @@ struct Fonts {
 class Theme {
  public:
   static constexpr float kBaseFontPx = 20.f;  ///< body text at scale 1: readable from a lecture hall's back rows
+  /// The smallest text any view draws, at scale 1 (28 px at the presentation's 2x): labels that do
+  /// not fit at this size are left out (hover, or zoom in) rather than shrunk further.
+  static constexpr float kMinTextPx = 14.f;
   /// Loads DejaVu from `font_dir` ("" = $WARPSCOPE_FONTS, else fonts-dejavu-core's folder) at
   /// kBaseFontPx * scale and styles ImGui (dark, high contrast).
   /// Returns "" or a one-line warning (font missing: ImGui's built-in font is used, scaled up).
@@ -34,6 +37,8 @@ class Theme {
   float px(float at_base) const { return at_base * scale_; }
   ImVec2 px(float x, float y) const { return ImVec2(x * scale_, y * scale_); }
   float scale() const { return scale_; }
+  /// kMinTextPx at the current scale.
+  float min_text() const { return kMinTextPx * scale_; }
   const Palette& colors() const { return palette_; }
   const Fonts& fonts() const { return fonts_; }
   Palette& mutable_colors() { return palette_; }  ///< for SetHighContrast
@@ -43,6 +48,9 @@ class Theme {
   Palette palette_{};
   Fonts fonts_{};
 };
+
+/// kMinTextPx as a fraction of the body text: the least a view may scale its text down to fit.
+inline constexpr float kMinTextFraction = Theme::kMinTextPx / Theme::kBaseFontPx;
 
 /// High contrast for washed-out projectors: black background, white text, yellow accents, thicker
 /// borders (issue 6, part 6). Switching off restores the colours apply() set. Call between frames.

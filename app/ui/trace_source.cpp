@@ -114,6 +114,13 @@ int TreeLayout::row_of_step(int step) const {
   return -1;
 }
 
+int TreeLayout::last_row_reached(int step) const {
+  int reached = 0;
+  for (std::size_t r = 0; r < row_step.size(); ++r)
+    if (row_step[r] <= step) reached = int(r);
+  return reached;
+}
+
 TreeLayout tree_layout(const Trace& t) {
   TreeLayout L;
   // Leaves: the shared array after the first step that has one (the load).
@@ -205,6 +212,11 @@ std::string format_value(double v, DType type) {
   else
     std::snprintf(buf, sizeof buf, "%.4g", v);
   return buf;
+}
+
+std::string tree_node_text(const TreeLayout& L, const TreeNode& n, int step, bool show_future, DType type) {
+  if (!show_future && n.row > L.last_row_reached(step)) return "";
+  return format_value(n.value, type);
 }
 
 std::string describe_node(const TreeNode& n, DType type) {

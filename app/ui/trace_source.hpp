@@ -42,6 +42,7 @@ struct TraceState {
   float speed = 2.f;            ///< steps per second while playing
   double clock = 0;             ///< seconds accumulated towards the next step
   int bank_warp = 0;            ///< the warp the banks view shows
+  bool show_future_values = false;  ///< the tree shows the numbers of steps not reached yet
   bool use_recorded = true;     ///< show the open report's GPU recording of the variant when it has one
   bool recorded_available = false;  ///< the open report holds a recording of the selected variant
   std::string origin;           ///< "sim" (computed now) or "report" (stored in the open report)
@@ -83,6 +84,8 @@ struct TreeLayout {
   std::vector<TreeNode> nodes;   ///< leaves first (slot order), then rows in order
   std::string note;              ///< non-empty when there is no tree to draw, says why
   int row_of_step(int step) const;
+  /// The last row whose step is at or before `step` (rows below it are not reached yet); 0 before any.
+  int last_row_reached(int step) const;
 };
 TreeLayout tree_layout(const Trace& t);
 
@@ -91,6 +94,10 @@ std::string describe_node(const TreeNode& n, DType type);
 
 /// A value as the views print it: integers without decimals, floats with up to 4 significant digits.
 std::string format_value(double v, DType type);
+
+/// The number a tree node shows at `step`: its value once its row is reached, "" before (the shape
+/// shows, the number not) unless `show_future` asks for every value.
+std::string tree_node_text(const TreeLayout& L, const TreeNode& n, int step, bool show_future, DType type);
 
 // ---- Banks ---------------------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "layout_probe.hpp"
 #include "sim/analyses.hpp"
 #include "theme.hpp"
 #include "trace_source.hpp"
@@ -29,10 +30,12 @@ std::string access_title(const WarpAccess& a, const Step& step, int w) {
   return std::string(to_string(a.kind)) + " (access " + std::to_string(a.access) + "): " + words + ", ...";
 }
 
-/// One access: lane boxes on top, bank boxes below, a line per lane to its bank.
+/// One access in `height` pixels (its title line included): lane boxes on top, bank boxes below, a
+/// line per lane to its bank, "Nx" under a bank that serves N distinct words.
 void DrawAccess(const WarpAccess& a, const Step& step, int w, float height) {
   const Theme& th = theme();
   const Palette& p = th.colors();
+  const ImVec2 top = ImGui::GetCursorScreenPos();
   ImGui::PushFont(th.fonts().bold);
   ImGui::TextUnformatted(access_title(a, step, w).c_str());
   ImGui::PopFont();
@@ -43,17 +46,25 @@ void DrawAccess(const WarpAccess& a, const Step& step, int w, float height) {
     const std::string b = std::to_string(a.ways) + "-way conflict";
     Badge(b.c_str(), p.bad);
   }
+  height -= ImGui::GetCursorScreenPos().y - top.y;  // what the picture has under the title
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 o = ImGui::GetCursorScreenPos();
-  const float label_w = ImGui::CalcTextSize("banks").x + th.px(12);
+  const float min_fs = th.min_text();
+  ImFont* regular = th.fonts().regular;
+  const float side_fs = std::max(min_fs, std::min(ImGui::GetFontSize() * 0.8f, height * 0.18f));
+  const float label_w = regular->CalcTextSizeA(side_fs, 1e9f, 0, "banks").x + th.px(12);
   const float cell = std::max(4.f, (ImGui::GetContentRegionAvail().x - label_w - th.px(6)) / 32.f);
-  const float box = std::min(cell * 0.86f, th.px(34));
-  const float box_h = std::min(th.px(26), height * 0.22f);
-  const float lane_y = o.y, bank_y = o.y + height - box_h;
+  const float box = cell * 0.88f;
+  // Numbers in the boxes at the largest size that fits the box, never below the smallest readable.
+  const float num_fs = std::max(min_fs, std::min({ImGui::GetFontSize() * 0.8f, box * 0.6f, height * 0.16f}));
+  const bool numbers = regular->CalcTextSizeA(num_fs, 1e9f, 0, "31").x <= box - 2.f;
+  const float box_h = std::max(num_fs * 1.25f, std::min(height * 0.24f, th.px(30)));
+  const float nx_h = num_fs + th.px(2);  // room under the banks for "Nx"
+  const float lane_y = o.y, bank_y = o.y + std::max(height - box_h - nx_h, box_h + th.px(14));
   const ImU32 dim = ImGui::GetColorU32(p.text_dim), text = ImGui::GetColorU32(p.badge_text);
-  const float fs = std::min(th.px(15), box * 0.62f);
-  dl->AddText(th.fonts().regular, th.px(16), ImVec2(o.x, lane_y + (box_h - th.px(16)) * 0.5f), dim, "lanes");
-  dl->AddText(th.fonts().regular, th.px(16), ImVec2(o.x, bank_y + (box_h - th.px(16)) * 0.5f), dim, "banks");
+  const float fs = num_fs;
+  DrawText(dl, regular, side_fs, ImVec2(o.x, lane_y + (box_h - side_fs) * 0.5f), dim, "lanes");
+  DrawText(dl, regular, side_fs, ImVec2(o.x, bank_y + (box_h - side_fs) * 0.5f), dim, "banks");
   auto cx = [&](int i) { return o.x + label_w + (float(i) + 0.5f) * cell; };
   for (int l = 0; l < kWarpSize; ++l) {
     const std::int64_t word = a.lane_word[std::size_t(l)];
@@ -65,26 +76,29 @@ void DrawAccess(const WarpAccess& a, const Step& step, int w, float height) {
   }
   for (int i = 0; i < kWarpSize; ++i) {
     const std::string n = std::to_string(i);
-    const ImVec2 ts = th.fonts().regular->CalcTextSizeA(fs, 1e9f, 0, n.c_str());
+    const ImVec2 ts = regular->CalcTextSizeA(fs, 1e9f, 0, n.c_str());
     // lane
     const bool part = a.lane_word[std::size_t(i)] >= 0;
     const ImVec2 la(cx(i) - box * 0.5f, lane_y), lb(cx(i) + box * 0.5f, lane_y + box_h);
     dl->AddRectFilled(la, lb, part ? WarpColor(w) : ImGui::GetColorU32(ImVec4(0.25f, 0.27f, 0.31f, 1.f)), th.px(3));
-    dl->AddText(th.fonts().regular, fs, ImVec2(cx(i) - ts.x * 0.5f, lane_y + (box_h - ts.y) * 0.5f), part ? text : dim, n.c_str());
+    if (numbers) DrawText(dl, regular, fs, ImVec2(cx(i) - ts.x * 0.5f, lane_y + (box_h - ts.y) * 0.5f), part ? text : dim, n.c_str());
     // bank
     const int words = a.bank_words[std::size_t(i)];
     const ImU32 bc = words > 1 ? ImGui::GetColorU32(p.bad) : words == 1 ? ImGui::GetColorU32(p.ok)
                                                                            : ImGui::GetColorU32(ImVec4(0.25f, 0.27f, 0.31f, 1.f));
     const ImVec2 ba(cx(i) - box * 0.5f, bank_y), bb(cx(i) + box * 0.5f, bank_y + box_h);
     dl->AddRectFilled(ba, bb, bc, th.px(3));
-    dl->AddText(th.fonts().regular, fs, ImVec2(cx(i) - ts.x * 0.5f, bank_y + (box_h - ts.y) * 0.5f), words ? text : dim, n.c_str());
+    if (numbers) DrawText(dl, regular, fs, ImVec2(cx(i) - ts.x * 0.5f, bank_y + (box_h - ts.y) * 0.5f), words ? text : dim, n.c_str());
     if (words > 1) {  // "n-way" under the bank where distinct words collide
       const std::string wl = std::to_string(words) + "x";
       const ImVec2 ws = th.fonts().bold->CalcTextSizeA(fs, 1e9f, 0, wl.c_str());
-      dl->AddText(th.fonts().bold, fs, ImVec2(cx(i) - ws.x * 0.5f, bb.y + th.px(2)), ImGui::GetColorU32(p.bad), wl.c_str());
+      DrawText(dl, th.fonts().bold, fs, ImVec2(cx(i) - ws.x * 0.5f, bb.y + th.px(2)), ImGui::GetColorU32(p.bad), wl.c_str());
     }
   }
-  ImGui::Dummy(ImVec2(label_w + 32 * cell, height + th.px(20)));
+  layout_probe().picture("banks", top, ImVec2(o.x + label_w + 32 * cell, bank_y + box_h + nx_h));
+  layout_probe().counts["bank accesses"] += 1;
+  height = bank_y + box_h + nx_h - o.y;
+  ImGui::Dummy(ImVec2(label_w + 32 * cell, height));
   const ImVec2 m = ImGui::GetIO().MousePos;
   if (ImGui::IsItemHovered()) {
     const int i = int((m.x - o.x - label_w) / cell);
@@ -125,7 +139,11 @@ void BanksView::draw(AppState& s) {
   ImGui::SetNextItemWidth(th.px(180));
   ImGui::SliderInt("##bank_warp", &s.trace.bank_warp, 0, warps - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
   const int w = s.trace.bank_warp;
-  TextDim("bank = word index % 32; lanes on the same word share it (broadcast), distinct words in one bank are served one after another", true);
+  ImGui::SameLine(0, th.px(24));
+  const char* rule = "bank = word index % 32; lanes on the same word share it (broadcast), distinct words in one bank are "
+                     "served one after another";
+  TextEllipsis(rule, ImGui::GetContentRegionAvail().x, &th.colors().text_dim);
+  ItemTooltip(rule);
 
   const std::vector<WarpAccess> acc = warp_shared_accesses(step, w);
   if (acc.empty()) {
@@ -134,9 +152,11 @@ void BanksView::draw(AppState& s) {
                                                  step.phase + (step.label.empty() ? "" : ": " + step.label) + ")");
     return;
   }
+  // Every access of the step in the view at once: each gets an equal share of the height.
   ImGui::BeginChild("banks_canvas", ImVec2(0, 0), false);
-  const float each = ImGui::GetContentRegionAvail().y / float(acc.size()) - ImGui::GetFrameHeightWithSpacing() - th.px(28);
-  const float h = std::clamp(each, th.px(90), th.px(220));
+  const float gap = ImGui::GetStyle().ItemSpacing.y;
+  const float each = (ImGui::GetContentRegionAvail().y - gap * float(acc.size())) / float(acc.size());
+  const float h = std::clamp(each, th.min_text() * 5.f, th.px(260));
   for (const WarpAccess& a : acc) DrawAccess(a, step, w, h);
   ImGui::EndChild();
 }

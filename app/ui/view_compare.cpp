@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "format.hpp"
+#include "layout_probe.hpp"
 #include "plot_axis.hpp"
 #include "registry.hpp"
 #include "theme.hpp"
@@ -65,7 +66,102 @@ double sort_key(const CompareRow& r, int col, int index) {
   }
 }
 
+/// "epita." when every row's id starts with that lesson prefix (the table then leaves it out), else "".
+std::string common_prefix(const std::vector<CompareRow>& rows) {
+  if (rows.empty()) return "";
+  const auto dot = rows.front().variant.find('.');
+  if (dot == std::string::npos) return "";
+  const std::string p = rows.front().variant.substr(0, dot + 1);
+  for (const auto& r : rows)
+    if (r.variant.rfind(p, 0) != 0) return "";
+  return p;
+}
+
+/// Whether every row ran at the same n (the n column is then left out and the caption says it).
+bool uniform_n(const std::vector<CompareRow>& rows) {
+  const RunResult* first = nullptr;
+  for (const auto& r : rows) {
+    if (!r.run) continue;
+    if (first && r.run->n != first->n) return false;
+    first = r.run;
+  }
+  return first != nullptr;
+}
+
+/// Width of the bar column: narrower when the table must fit a projector.
+float bar_width(float k) { return theme().px(k < 1.f ? 70.f : 110.f); }
+
+/// The text of a cell as the table prints it ("" for the bar column, drawn as a bar).
+std::string cell_text(const CompareRow& r, int col, const std::string& prefix = "") {
+  switch (col) {
+    case CVariant: return r.variant.substr(prefix.size());
+    case CN: return r.run ? format_count(r.run->n) : "--";
+    case CTime: return r.timed ? format_ms(r.time_ms) : "--";
+    case CGbps: return r.timed ? format_gbps(r.gbps) : "--";
+    case CPeak: return r.timed ? format_pct(r.pct_peak) : "--";
+    case CSpeedup: return r.speedup > 0 ? format_significant(r.speedup, 3) + "x" : "--";
+    case COcc: return opt(r.occupancy, 0);
+    case CLanes: return opt(r.lanes, 1);
+    case CConfl: return opt(r.conflicts_per_ld, 2);
+    case CAtom: return opt(r.atomics, 0);
+    case CPDiv: return opt(compare_value(r, CompareMetric::PredDivergent), 0);
+    case CPWays: return r.predicted.have ? (r.predicted.worst_ways > 0 ? std::to_string(r.predicted.worst_ways) + "-way" : "no shared") : "--";
+    case CPAtom: return opt(compare_value(r, CompareMetric::PredAtomics), 0);
+    case CCheck: return r.run ? r.run->status : "no run";
+    default: return "";
+  }
+}
+
+bool measured_columns(const std::vector<CompareRow>& rows) {
+  bool measured = false;
+  for (const auto& r : rows) measured |= r.occupancy || r.lanes || r.conflicts_per_ld || r.atomics;
+  return measured;
+}
+
 }  // namespace
+
+CompareFit compare_table_fit(const std::vector<CompareRow>& rows, ImVec2 avail) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const Theme& t = theme();
+  const bool measured = measured_columns(rows);
+  const std::string prefix = common_prefix(rows);
+  const bool one_n = uniform_n(rows);
+  // At scale 1: the widest text of each column (header included) and what does not scale with the
+  // text (cell padding, the badges' padding, the bar column).
+  float text_w = 0, fixed_w = 2 * st.CellPadding.x + st.ScrollbarSize;  // PadOuterX, the vertical scroll bar
+  for (int c = 0; c < CCount; ++c) {
+    if ((!measured && c >= COcc && c <= CAtom) || (one_n && c == CN)) continue;
+    if (c == CBar) {
+      fixed_w += bar_width(0.f) + 2 * st.CellPadding.x + 1.f;
+      continue;
+    }
+    // A sortable header keeps room for its arrow (0.65 of the text size plus frame padding).
+    float w = ImGui::CalcTextSize(kHeaders[c]).x + 0.65f * ImGui::GetFontSize();
+    float fixed = st.FramePadding.x;
+    for (const auto& r : rows) {
+      float cw = ImGui::CalcTextSize(cell_text(r, c, prefix).c_str()).x;
+      float cf = 0;
+      if (c == CVariant) {  // badges: text plus their own padding and spacing
+        if (r.best) cw += ImGui::CalcTextSize("best").x, cf += 2 * t.px(6) + st.ItemSpacing.x;
+        cw += ImGui::CalcTextSize("base").x, cf += 2 * t.px(6) + st.ItemSpacing.x;
+      }
+      if (cw > w) w = cw, fixed = std::max(fixed, cf);
+    }
+    text_w += w;
+    fixed_w += 2 * st.CellPadding.x + fixed + 1.f;
+  }
+  const float lines = float(rows.size() + 1);
+  const float kw = (avail.x - fixed_w) / std::max(text_w, 1.f) * 0.98f;
+  // Rows lose most of their padding before the text goes below its smallest size.
+  CompareFit fit;
+  for (float pad : {st.CellPadding.y, std::max(1.f, t.px(1.5f))}) {
+    fit.cell_pad_y = pad;
+    const float kh = (avail.y - lines * (2 * pad + 1.f)) / (lines * ImGui::GetFontSize());
+    fit.scale = std::clamp(std::min(kw, kh), kMinTextFraction, 1.f);
+    if (kh >= kMinTextFraction) break;
+  }
+  return fit;
+}
 
 const std::map<std::string, Predicted>& CompareView::predictions(const AppState& s, const std::vector<std::string>& ids) {
   const std::string key = std::to_string(s.params.n()) + "|" + to_string(s.params.type);
@@ -91,9 +187,24 @@ void CompareView::draw(AppState& s) {
   if (!any_run)
     TextDim("The report shown has no runs of these variants: run them (Run lesson), or open a report recorded on a GPU. "
             "The predicted (sim) columns are filled anyway.", true);
-  const float changes_h = ImGui::GetTextLineHeightWithSpacing() * std::min<float>(6.5f, float(rows.size()) + 1.5f);
-  ImGui::BeginChild("compare_table", ImVec2(0, std::max(theme().px(100), ImGui::GetContentRegionAvail().y - changes_h)));
-  draw_table(s, rows);
+  if (!measured_columns(rows) && !s.perf.present.focus)
+    TextEllipsis("purple sim columns: predictions of the thread-level model; measured (CUPTI) columns appear for runs "
+                 "with metrics", ImGui::GetContentRegionAvail().x, &theme().colors().text_dim);
+  // The whole table in view: its text shrinks (to 0.7 of the body text at the least) before anything
+  // scrolls; "what changed" gets the lines left under it.
+  const float changes_min = ImGui::GetTextLineHeightWithSpacing() * (s.perf.present.focus ? 1.5f : 3.5f);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const CompareFit fit = compare_table_fit(rows, ImVec2(avail.x, avail.y - changes_min));
+  const float k = fit.scale;
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float row_h = ImGui::GetFontSize() * k + 2 * fit.cell_pad_y + 1.f;
+  const float table_h = std::min(avail.y - changes_min, row_h * float(rows.size() + 1) + (k <= kMinTextFraction ? st.ScrollbarSize : 2.f));
+  ImGui::BeginChild("compare_table", ImVec2(0, std::max(theme().px(100), table_h)));
+  ImGui::SetWindowFontScale(k);
+  ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(st.CellPadding.x, fit.cell_pad_y));
+  draw_table(s, rows, k);
+  ImGui::PopStyleVar();
+  ImGui::SetWindowFontScale(1.f);
   ImGui::EndChild();
   draw_changes(s, rows);
 }
@@ -102,7 +213,18 @@ void CompareView::draw_controls(AppState& s, const std::vector<CompareRow>& rows
   const Theme& t = theme();
   ImGui::AlignTextToFramePadding();
   const std::string src = s.showing_replay() ? std::filesystem::path(s.replay_path).filename().string() : "this session";
-  TextDim(std::to_string(rows.size()) + (s.perf.picked.empty() ? " variants of the lesson" : " picked variants") + ", runs from " + src);
+  std::string n_note;  // the n column is left out when every run has the same n: the caption says it
+  if (uniform_n(rows))
+    for (const auto& r : rows)
+      if (r.run) {
+        n_note = "  \u00b7  n = " + format_count(r.run->n);
+        break;
+      }
+  // Focus mode keeps the controls on one line: the report's name moves to the tooltip.
+  TextDim(std::to_string(rows.size()) + (s.perf.picked.empty() ? " variants" : " picked") +
+          (s.perf.present.focus ? "" : "  \u00b7  " + src) + n_note);
+  ItemTooltip(std::to_string(rows.size()) + (s.perf.picked.empty() ? " variants of the lesson" : " picked variants") +
+              ", runs from " + src);
   SameLineIfFits(ButtonWidth("Pick..."));
   if (ImGui::Button("Pick...")) ImGui::OpenPopup("compare_pick");
   ItemTooltip("choose the variants to compare (none picked = the selected lesson's)");
@@ -148,25 +270,25 @@ void CompareView::draw_controls(AppState& s, const std::vector<CompareRow>& rows
   ItemTooltip("save this view as a PNG for slides (warpscope-compare.png in the export folder)");
 }
 
-void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows) {
+void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, float k) {
   const Theme& t = theme();
   const Palette& pal = t.colors();
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_PadOuterX | ImGuiTableFlags_Resizable;
   // The measured (CUPTI) columns show when some run has metrics; otherwise one line says how to get them.
-  bool measured = false;
-  for (const auto& r : rows) measured |= r.occupancy || r.lanes || r.conflicts_per_ld || r.atomics;
-  if (!measured)
-    TextDim("Measured columns (occupancy, lanes per instruction, bank conflicts, atomics) appear for runs with "
-            "CUPTI metrics; the purple sim columns are predictions of the thread-level model.", true);
+  const bool measured = measured_columns(rows);
+  const std::string prefix = common_prefix(rows);
+  const bool one_n = uniform_n(rows);
   if (!ImGui::BeginTable("compare", CCount, flags)) return;
+  layout_probe().text(ImGui::GetFontSize());
+  const ImVec2 table_min = ImGui::GetCursorScreenPos();
   ImGui::TableSetupScrollFreeze(1, 1);
   for (int c = 0; c < CCount; ++c) {
     ImGuiTableColumnFlags f = c == CVariant ? ImGuiTableColumnFlags_DefaultSort : 0;
     if (c == CBar) f |= ImGuiTableColumnFlags_NoSort;
-    if (!measured && c >= COcc && c <= CAtom) f |= ImGuiTableColumnFlags_Disabled;
-    ImGui::TableSetupColumn(kHeaders[c], f, c == CBar ? t.px(110) : 0.f);
+    if ((!measured && c >= COcc && c <= CAtom) || (one_n && c == CN)) f |= ImGuiTableColumnFlags_Disabled;
+    ImGui::TableSetupColumn(kHeaders[c], f, c == CBar ? bar_width(k) : 0.f);
   }
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   for (int c = 0; c < CCount; ++c) {
@@ -193,12 +315,16 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows) {
   for (const auto& r : rows)
     if (auto v = compare_value(r, bar)) bar_max = std::max(bar_max, *v);
 
+  int check_cells = 0;
   for (int i : order) {
     const CompareRow& r = rows[std::size_t(i)];
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(CVariant);
     if (r.best) ImGui::PushStyleColor(ImGuiCol_Text, pal.ok);
-    ImGui::TextUnformatted(r.variant.c_str());
+    ImGui::TextUnformatted(cell_text(r, CVariant, prefix).c_str());
+    if (!prefix.empty()) ItemTooltip(r.variant);
+    // Badges as tall as the text, so their rows are no taller than the others.
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0.f));
     if (r.best) {
       ImGui::PopStyleColor();
       ImGui::SameLine();
@@ -208,16 +334,9 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows) {
       ImGui::SameLine();
       Badge("base", pal.baseline);
     }
-    ImGui::TableSetColumnIndex(CN);
-    TextRight(r.run ? format_count(r.run->n) : "--");
-    ImGui::TableSetColumnIndex(CTime);
-    TextRight(r.timed ? format_ms(r.time_ms) : "--");
-    ImGui::TableSetColumnIndex(CGbps);
-    TextRight(r.timed ? format_gbps(r.gbps) : "--");
-    ImGui::TableSetColumnIndex(CPeak);
-    TextRight(r.timed ? format_pct(r.pct_peak) : "--");
-    ImGui::TableSetColumnIndex(CSpeedup);
-    TextRight(r.speedup > 0 ? format_significant(r.speedup, 3) + "x" : "--");
+    ImGui::PopStyleVar();
+    for (int c : {CN, CTime, CGbps, CPeak, CSpeedup})
+      if (ImGui::TableSetColumnIndex(c)) TextRight(cell_text(r, c));
     ImGui::TableSetColumnIndex(CBar);
     if (auto v = compare_value(r, bar); v && bar_max > 0) {
       const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -229,24 +348,17 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows) {
     } else {
       TextDim("--");
     }
-    ImGui::TableSetColumnIndex(COcc);
-    TextRight(opt(r.occupancy, 0));
-    ImGui::TableSetColumnIndex(CLanes);
-    TextRight(opt(r.lanes, 1));
-    ImGui::TableSetColumnIndex(CConfl);
-    TextRight(opt(r.conflicts_per_ld, 2));
-    ImGui::TableSetColumnIndex(CAtom);
-    TextRight(opt(r.atomics, 0));
+    for (int c : {COcc, CLanes, CConfl, CAtom})
+      if (ImGui::TableSetColumnIndex(c)) TextRight(cell_text(r, c));
     ImGui::PushStyleColor(ImGuiCol_Text, pal.cpu);
-    ImGui::TableSetColumnIndex(CPDiv);
-    TextRight(opt(compare_value(r, CompareMetric::PredDivergent), 0));
-    if (!r.predicted.have) ItemTooltip(r.predicted.why);
-    ImGui::TableSetColumnIndex(CPWays);
-    TextRight(r.predicted.have ? (r.predicted.worst_ways > 0 ? std::to_string(r.predicted.worst_ways) + "-way" : "no shared") : "--");
-    ImGui::TableSetColumnIndex(CPAtom);
-    TextRight(opt(compare_value(r, CompareMetric::PredAtomics), 0));
+    for (int c : {CPDiv, CPWays, CPAtom})
+      if (ImGui::TableSetColumnIndex(c)) {
+        TextRight(cell_text(r, c));
+        if (!r.predicted.have) ItemTooltip(r.predicted.why);
+      }
     ImGui::PopStyleColor();
-    ImGui::TableSetColumnIndex(CCheck);
+    if (!ImGui::TableSetColumnIndex(CCheck)) continue;
+    ++check_cells;
     if (r.run) {
       const ImVec4 c = r.run->status == "ok" ? pal.ok : (r.run->status == "race" || r.run->status == "slide-bug") ? pal.lesson : pal.bad;
       ImGui::PushStyleColor(ImGuiCol_Text, c);
@@ -256,7 +368,11 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows) {
     } else {
       TextDim("no run");
     }
+    // The table's extent as drawn: its first cell to the right end of this row's last column.
+    layout_probe().picture("compare table", table_min, ImVec2(ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y + ImGui::GetStyle().CellPadding.y));
   }
+  layout_probe().counts["compare rows"] = int(rows.size());
+  layout_probe().counts["compare rows with every column"] = check_cells;
   ImGui::EndTable();
 }
 

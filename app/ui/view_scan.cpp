@@ -7,6 +7,7 @@
 #include <string>
 
 #include "launch_rules.hpp"
+#include "layout_probe.hpp"
 #include "registry.hpp"
 #include "theme.hpp"
 #include "view_steps.hpp"
@@ -85,25 +86,29 @@ void ScanView::draw(AppState& s) {
     TextDim("showing elements 0.." + std::to_string(kMaxSlots - 1) + " of " + std::to_string(std::max(st.after.size(), st.before.size())) +
             " (trace a smaller block, e.g. --block 32, to see them all)");
   else
-    TextDim("top: before the step, bottom: after it; an edge runs from each element added in to the element it updates (colour = warp)");
-  ImGui::BeginChild("scan_canvas", ImVec2(0, 0), false);
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float gutter = th.px(70);
-  const float slot_w = std::max((avail.x - gutter - th.px(8)) / float(slots), th.px(12));
-  // Small windows (a projector's 1280x720) shrink the boxes and the gap before anything scrolls.
-  const float box_h = std::clamp((avail.y - th.px(24)) * 0.25f, th.px(16), th.px(28));
-  const float gap = std::clamp(avail.y - 2 * box_h - th.px(24), th.px(20), th.px(320));
-  ImGui::Dummy(ImVec2(gutter + slot_w * float(slots), 2 * box_h + gap + th.px(20)));
-  const ImVec2 o = ImGui::GetItemRectMin();
+    TextEllipsis(std::string("top: before the step, bottom: after it; an edge runs from each element added in to the element it "
+                             "updates (colour = warp); ") + ZoomHint(), ImGui::GetContentRegionAvail().x, &th.colors().text_dim);
+  // The graph fills the rest of the view (zoom and pan inside it); no text below the smallest size.
+  const ZoomCanvas c = zoom_.begin("scan_canvas");
+  const ImVec2 avail = c.size;
+  const float min_fs = th.min_text();
+  ImFont* regular = th.fonts().regular;
+  const float side_fs = std::max(min_fs, std::min(ImGui::GetFontSize(), avail.y * 0.08f));
+  const float gutter = regular->CalcTextSizeA(side_fs, 1e9f, 0, "before").x + th.px(10);
+  const float slot_w = (avail.x - gutter - th.px(8)) / float(slots);
+  const float box_h = std::clamp((avail.y - th.px(24)) * 0.25f, min_fs * 1.3f, th.px(34));
+  const float gap = std::max(avail.y - 2 * box_h - min_fs * 1.4f, th.px(20));
+  const ImVec2 o = c.origin;
   ImDrawList* cdl = ImGui::GetWindowDrawList();
   const float top_y = o.y, bot_y = o.y + box_h + gap;
-  cdl->AddText(ImVec2(o.x, top_y + th.px(4)), ImGui::GetColorU32(th.colors().text_dim), "before");
-  cdl->AddText(ImVec2(o.x, bot_y + th.px(4)), ImGui::GetColorU32(th.colors().text_dim), "after");
+  DrawText(cdl, regular, side_fs, ImVec2(o.x, top_y + (box_h - side_fs) * 0.5f), ImGui::GetColorU32(th.colors().text_dim), "before");
+  DrawText(cdl, regular, side_fs, ImVec2(o.x, bot_y + (box_h - side_fs) * 0.5f), ImGui::GetColorU32(th.colors().text_dim), "after");
+  layout_probe().picture("scan graph", o, ImVec2(o.x + gutter + slot_w * float(slots), bot_y + box_h));
   std::vector<int> writer(std::size_t(slots), -1);
   for (const ScanEdge& e : st.edges)
     if (e.to >= 0 && e.to < slots) writer[std::size_t(e.to)] = e.thread;
   ImFont* mono = th.fonts().mono;
-  const float fs = std::min(th.px(14), slot_w * 0.5f);
+  const float fs = std::clamp(std::min(box_h * 0.7f, ImGui::GetFontSize()), min_fs, ImGui::GetFontSize());
   auto box = [&](float y, int i, double value, bool lit, int thread) {
     const float x0 = o.x + gutter + float(i) * slot_w, x1 = x0 + slot_w - th.px(2);
     const ImU32 fill = lit ? WarpColor(thread / 32, 1.f) : ImGui::GetColorU32(ImVec4(0.32f, 0.35f, 0.40f, 1.f));
@@ -111,7 +116,7 @@ void ScanView::draw(AppState& s) {
     const std::string v = format_value(value, tr.type);
     const ImVec2 ts = mono->CalcTextSizeA(fs, 1e9f, 0, v.c_str());
     if (ts.x <= slot_w - th.px(2))
-      cdl->AddText(mono, fs, ImVec2((x0 + x1 - ts.x) * 0.5f, y + (box_h - ts.y) * 0.5f), ImGui::GetColorU32(th.colors().badge_text), v.c_str());
+      DrawText(cdl, mono, fs, ImVec2((x0 + x1 - ts.x) * 0.5f, y + (box_h - ts.y) * 0.5f), ImGui::GetColorU32(th.colors().badge_text), v.c_str());
   };
   for (int i = 0; i < slots; ++i) {
     if (i < int(st.before.size())) box(top_y, i, st.before[std::size_t(i)], false, 0);
@@ -125,12 +130,16 @@ void ScanView::draw(AppState& s) {
     cdl->AddLine(ImVec2(cx(e.from), top_y + box_h), ImVec2(cx(e.to), bot_y), col, th.px(1.6f));
     cdl->AddLine(ImVec2(cx(e.to), top_y + box_h), ImVec2(cx(e.to), bot_y), ImGui::GetColorU32(ImVec4(0.6f, 0.62f, 0.66f, 0.5f)), th.px(1.f));
   }
-  if (!st.edges.empty() && st.edges.size() <= 8)
-    for (const ScanEdge& e : st.edges)
-      if (e.to < slots)
-        cdl->AddText(ImVec2(cx(e.to) - th.px(8), bot_y + box_h + th.px(2)), ImGui::GetColorU32(th.colors().text_dim),
-                     ("t" + std::to_string(e.thread)).c_str());
-  ImGui::EndChild();
+  // Thread ids under the updated elements when each fits its slot at the smallest readable size.
+  for (const ScanEdge& e : st.edges) {
+    if (e.to >= slots) continue;
+    const std::string tl = "t" + std::to_string(e.thread);
+    const ImVec2 ts = regular->CalcTextSizeA(min_fs, 1e9f, 0, tl.c_str());
+    if (ts.x > slot_w - th.px(2)) continue;
+    DrawText(cdl, regular, min_fs, ImVec2(cx(e.to) - ts.x * 0.5f, bot_y + box_h + th.px(2)), ImGui::GetColorU32(th.colors().text_dim),
+             tl.c_str());
+  }
+  zoom_.end();
 }
 
 }  // namespace ws::ui

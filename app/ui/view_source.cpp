@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 
+#include "layout_probe.hpp"
 #include "metric_catalog.hpp"
 #include "theme.hpp"
 #include "view_metrics.hpp"
@@ -40,7 +41,7 @@ void SourceView::draw(AppState& s) {
     id_ = v->id, prev_ = prev, built_diff_ = want_diff;
     section_ = find_section(id_);
     lines_.clear();
-    if (want_diff) lines_ = diff_lines(variant_source(prev), section_.text);
+    if (want_diff) lines_ = diff_code_lines(variant_source(prev), section_.text);
     else
       for (std::string& l : split_lines(section_.text)) lines_.push_back({DiffLine::Same, std::move(l)});
   }
@@ -56,21 +57,30 @@ void SourceView::draw(AppState& s) {
   }
 
   ImGui::BeginDisabled(prev.empty());
-  ImGui::Checkbox(prev.empty() ? "diff against the previous variant of the lesson (this is the first)"
-                               : ("diff against the previous variant of the lesson: " + prev).c_str(),
+  ImGui::Checkbox(prev.empty() ? "diff against the previous variant (this is the first)"
+                               : ("diff against " + prev).c_str(),
                   &diff_);
   ImGui::EndDisabled();
+  ItemTooltip("the code of the previous variant of the lesson against this one: comments and white space are ignored");
   ImGui::SameLine(0, th.px(24));
-  TextDim(section_.file.empty() ? "(no kernel file)" : "kernels/reduction/" + section_.file + ", embedded at build time");
+  {
+    const std::string where = section_.file.empty() ? "(no kernel file)" : "kernels/reduction/" + section_.file + ", embedded at build time";
+    TextEllipsis(where, ImGui::GetContentRegionAvail().x, &p.text_dim);
+    ItemTooltip(where);
+  }
   if (step) {
-    ImGui::PushStyleColor(ImGuiCol_Text, p.lesson);
-    ImGui::TextWrapped("highlighted: step %d, %s", step->index, phase_rule(step->phase));
-    ImGui::PopStyleColor();
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "highlighted: step %d, ", step->index);
+    const std::string rule = buf + std::string(phase_rule(step->phase));
+    TextEllipsis(rule, ImGui::GetContentRegionAvail().x, &p.lesson);
+    ItemTooltip(rule);
   }
   if (want_diff) {
     ImGui::TextColored(p.ok, "+ added in %s", id_.c_str());
     ImGui::SameLine(0, th.px(20));
     ImGui::TextColored(p.bad, "- removed from %s", prev.c_str());
+    ImGui::SameLine(0, th.px(20));
+    TextDim("(code only: comments and white space ignored)");
   }
   if (section_.text.empty()) {
     TextWrappedColored(p.lesson, "no source section for " + id_ + " in kernels/reduction");
@@ -83,24 +93,59 @@ void SourceView::draw(AppState& s) {
       if (lm.file == section_.file) per_line[lm.line] = &lm;
   const bool columns = !per_line.empty();
   if (columns)
-    TextDim("columns from the " + std::string(s.showing_replay() ? "opened report" : "session") +
-            "'s run with metrics: warp instructions issued per line, and active lanes per instruction (of 32)");
+    TextEllipsis("columns from the " + std::string(s.showing_replay() ? "opened report" : "session") +
+                 "'s run with metrics: warp instructions issued per line, and active lanes per instruction (of 32)",
+                 ImGui::GetContentRegionAvail().x, &p.text_dim);
 
-  ImGui::BeginChild("source_lines", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
   ImGui::PushFont(th.fonts().mono);
-  ImDrawList* dl = ImGui::GetWindowDrawList();
   const float line_h = ImGui::GetTextLineHeightWithSpacing();
   const float num_w = ImGui::CalcTextSize("0000").x;
   const float mark_w = ImGui::CalcTextSize("+ ").x;
   const float inst_w = columns ? ImGui::CalcTextSize("000.0 M").x : 0;
   const float lanes_w = columns ? ImGui::CalcTextSize("00.0").x : 0;
   const float cols_w = columns ? inst_w + lanes_w + th.px(24) : 0;
+  ImGui::PopFont();
+  if (columns) {
+    // Headers over the per-line columns, aligned with the list below (inside its border and padding).
+    const ImVec2 h = ImGui::GetCursorScreenPos();
+    const float x0 = h.x + ImGui::GetStyle().WindowPadding.x + ImGui::GetStyle().ChildBorderSize;
+    ImDrawList* hdl = ImGui::GetWindowDrawList();
+    const ImU32 col = ImGui::GetColorU32(p.text_dim);
+    ImFont* bold = th.fonts().bold;
+    const float fs = ImGui::GetFontSize();
+    auto right = [&](const char* text, float right_x) {
+      DrawText(hdl, bold, fs, ImVec2(right_x - bold->CalcTextSizeA(fs, 1e9f, 0, text).x, h.y), col, text);
+    };
+    right("warp inst", x0 + th.px(4) + inst_w);
+    const float lanes_right = x0 + th.px(16) + inst_w + lanes_w;
+    right("lanes", std::max(lanes_right, x0 + th.px(4) + inst_w + th.px(8) + bold->CalcTextSizeA(fs, 1e9f, 0, "lanes").x));
+    right("line", x0 + cols_w + th.px(8) + num_w);
+    DrawText(hdl, bold, fs, ImVec2(x0 + cols_w + th.px(8) + num_w + th.px(12) + mark_w, h.y), col, "code");
+    ImGui::Dummy(ImVec2(1, ImGui::GetTextLineHeight()));
+  }
+
+  ImGui::BeginChild("source_lines", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::PushFont(th.fonts().mono);
+  layout_probe().text(ImGui::GetFontSize());
+  ImDrawList* dl = ImGui::GetWindowDrawList();
   static const MetricDef kInst = [] { MetricDef d; d.unit = "warp inst"; return d; }();
   const float full_w = std::max(ImGui::GetContentRegionAvail().x, th.px(400));
   // Line numbers in the file: the new side of a diff (removed lines have none).
   std::vector<int> number(lines_.size(), 0);
   for (std::size_t i = 0, k = 0; i < lines_.size(); ++i)
     if (lines_[i].kind != DiffLine::Removed && k < section_.line_numbers.size()) number[i] = section_.line_numbers[k++];
+  // A new step (or variant, or diff) scrolls its first highlighted line to a third of the way down.
+  if (step) {
+    const std::string where = id_ + "|" + std::to_string(step->index) + "|" + step->phase + (want_diff ? "|diff" : "");
+    if (where != scrolled_for_) {
+      scrolled_for_ = where;
+      for (std::size_t i = 0; i < lines_.size(); ++i)
+        if (lines_[i].kind != DiffLine::Removed && line_in_phase(lines_[i].text, step->phase, section_.text)) {
+          ImGui::SetScrollY(std::max(0.f, float(i) * line_h - ImGui::GetWindowHeight() / 3.f));
+          break;
+        }
+    }
+  }
   ImGuiListClipper clip;
   clip.Begin(int(lines_.size()), line_h);
   while (clip.Step()) {
@@ -114,6 +159,8 @@ void SourceView::draw(AppState& s) {
       if (hot) bg = ImVec4(p.lesson.x, p.lesson.y, p.lesson.z, 0.22f);
       if (bg.w > 0) dl->AddRectFilled(o, ImVec2(o.x + full_w, o.y + line_h), ImGui::GetColorU32(bg));
       if (hot) dl->AddRectFilled(o, ImVec2(o.x + th.px(4), o.y + line_h), ImGui::GetColorU32(p.lesson));
+      if (hot && !layout_probe().pictures.count("source highlight"))
+        layout_probe().picture("source highlight", o, ImVec2(o.x + th.px(200), o.y + line_h));
       if (columns) {
         auto lm = per_line.find(number[std::size_t(i)]);
         if (lm != per_line.end()) {

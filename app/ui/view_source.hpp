@@ -1,6 +1,6 @@
 // Source view: the selected variant's CUDA section as it was built (embedded, kernel_sources.hpp),
-// with line numbers, the lines of the current step's phase highlighted, and optionally the line
-// diff against the previous variant of the lesson.
+// with line numbers, the lines of the current step's phase highlighted (scrolled into view), and
+// optionally the code-only diff against the previous variant of the lesson.
 #pragma once
 #include <string>
 #include <vector>
@@ -21,6 +21,7 @@ class SourceView {
   bool built_diff_ = false;
   SourceSection section_;
   std::vector<DiffLine> lines_;  ///< all Same without the diff
+  std::string scrolled_for_;     ///< the variant, step and diff the list last scrolled to
 };
 
 }  // namespace ws::ui

@@ -5,19 +5,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "layout_probe.hpp"
 #include "sim/analyses.hpp"
 #include "theme.hpp"
 #include "view_steps.hpp"
 #include "widgets.hpp"
 
 namespace ws::ui {
-
-namespace {
-
-/// Leaves up to this many are drawn with their values; beyond, the tree is an overview (hover for values).
-constexpr int kMaxLabelledLeaves = 64;
-
-}  // namespace
 
 void TreeView::draw(AppState& s) {
   if (!TraceHeader(s)) return;
@@ -27,6 +21,7 @@ void TreeView::draw(AppState& s) {
     layout_ = tree_layout(tr);
     laid_out_ = &tr;
     key_ = s.trace.key;
+    zoom_.reset();
   }
   const TreeLayout& L = layout_;
   if (!L.note.empty()) {
@@ -35,103 +30,136 @@ void TreeView::draw(AppState& s) {
     return;
   }
   const int rows = int(L.row_step.size());
-  const int cur_row = L.row_of_step(s.trace.step);
-  const bool labelled = L.slots <= kMaxLabelledLeaves;
+  const int step = s.trace.step;
+  const int cur_row = L.row_of_step(step);
+  const int reached = L.last_row_reached(step);
+  const bool show_future = s.trace.show_future_values;
 
-  // Node width: wide enough for the widest value when labelled; the canvas scrolls sideways if the
-  // labelled tree is wider than the view, and fits the view as an overview otherwise.
-  ImFont* font = th.fonts().mono;
-  const float font_px = th.px(14);
-  float value_w = 0;
-  if (labelled)
-    for (const TreeNode& n : L.nodes)
-      value_w = std::max(value_w, font->CalcTextSizeA(font_px, 1e9f, 0, format_value(n.value, tr.type).c_str()).x);
-  float gutter = 0;  // row labels on the left, as wide as the widest
-  for (std::size_t r = 0; r < L.row_step.size(); ++r) {
-    const Step& st = tr.steps[std::size_t(L.row_step[r])];
-    gutter = std::max(gutter, ImGui::CalcTextSize(r == 0 ? ("leaves (" + st.phase + ")").c_str() : st.label.c_str()).x);
-  }
-  gutter += th.px(14);
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float min_slot = labelled ? value_w + th.px(6) : 0.f;
-  const float slot_w = std::max((avail.x - gutter - th.px(16)) / float(L.slots), min_slot);
-  const float canvas_w = gutter + slot_w * float(L.slots) + th.px(8);
-  TextDim(labelled ? "each box: the value a thread wrote (colour = warp, t = thread); hover a node for the operation"
-                   : std::to_string(L.slots) + " leaves: overview without values (hover a node for its thread and value)");
-  const float legend_h = ImGui::GetFrameHeightWithSpacing();
-  ImGui::BeginChild("tree_canvas", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-  const float canvas_h = std::max(ImGui::GetContentRegionAvail().y - th.px(4) - legend_h * 0, th.px(120));
-  const float row_h = std::clamp(canvas_h / float(rows), th.px(14), th.px(70));
-  ImGui::Dummy(ImVec2(canvas_w, row_h * float(rows)));
-  const ImVec2 o = ImGui::GetItemRectMin();
+  ImGui::Checkbox("show the values of steps not reached yet", &s.trace.show_future_values);
+  ItemTooltip("off: rows below the current step show their shape only, so the class can predict the numbers");
+  ImGui::SameLine(0, th.px(24));
+  TextEllipsis(std::string("colour = warp, t = thread; hover a node for its operation; ") + ZoomHint(),
+               ImGui::GetContentRegionAvail().x, &th.colors().text_dim);
+
+  const ZoomCanvas c = zoom_.begin("tree_canvas");
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImGuiStyle& style = ImGui::GetStyle();
-
-  auto centre = [&](const TreeNode& n) {
-    return ImVec2(o.x + gutter + (float(n.slot) + 0.5f) * slot_w, o.y + (float(n.row) + 0.5f) * row_h);
-  };
-  const float box_h = std::min(row_h * 0.62f, labelled ? th.px(26) : th.px(16));
-  const float box_w = std::max(std::min(slot_w * 0.88f, labelled ? value_w + th.px(8) : th.px(16)), 2.f);
   const ImU32 dim = ImGui::GetColorU32(th.colors().text_dim);
+  const float min_fs = th.min_text();
+  ImFont* mono = th.fonts().mono;
+  ImFont* regular = th.fonts().regular;
+
+  // Row labels in a gutter on the left, at the body size when that leaves the tree most of the width.
+  auto row_label = [&](int r) { return r == 0 ? std::string("leaves") : tr.steps[std::size_t(L.row_step[std::size_t(r)])].label; };
+  float label_1px = 0;  // widest row label at 1 px
+  for (int r = 0; r < rows; ++r) label_1px = std::max(label_1px, regular->CalcTextSizeA(1.f, 1e9f, 0, row_label(r).c_str()).x);
+  const float row_h = c.size.y / float(rows);
+  // Values: the largest size up to the body text at which the widest one fits its slot; none below
+  // the smallest readable size (zoom in, or hover). The gutter takes the body size when the values
+  // still fit beside it, else the smallest readable size.
+  float value_1px = 0;
+  for (const TreeNode& n : L.nodes) value_1px = std::max(value_1px, mono->CalcTextSizeA(1.f, 1e9f, 0, format_value(n.value, tr.type).c_str()).x);
+  auto value_size = [&](float gutter) {
+    const float slot = (c.size.x - gutter - th.px(4)) / float(L.slots);
+    return std::min({ImGui::GetFontSize(), (slot - th.px(1)) / std::max(value_1px, 1e-3f), row_h * 0.42f});
+  };
+  auto gutter_for = [&](float fs) { return fs > 0 ? label_1px * fs + th.px(12) : th.px(4); };
+  float gutter_fs = std::min(ImGui::GetFontSize(), row_h * 0.6f);
+  if (value_size(gutter_for(gutter_fs)) < min_fs || gutter_for(gutter_fs) > c.size.x * 0.2f) gutter_fs = min_fs;
+  const bool gutter_text = gutter_fs >= min_fs && gutter_for(gutter_fs) <= c.size.x * 0.2f;
+  if (!gutter_text) gutter_fs = 0;
+  const float gutter = gutter_for(gutter_fs);
+  const float slot_w = (c.size.x - gutter - th.px(4)) / float(L.slots);
+  const float value_fs = value_size(gutter);
+  const bool values = value_fs >= min_fs;
+  // Thread ids under the nodes at the smallest readable size, when the slot and the row have room.
+  const float tid_fs = min_fs;
+  const float tid_w = regular->CalcTextSizeA(tid_fs, 1e9f, 0, ("t" + std::to_string(std::max(0, tr.block_size - 1))).c_str()).x;
+  const float box_h = values ? std::min(value_fs * 1.35f, row_h * 0.5f) : std::clamp(row_h * 0.35f, 2.f, th.px(18));
+  const bool tids = tid_w <= slot_w - th.px(2) && row_h - box_h >= 2.f * tid_fs + th.px(4);
+  const float box_w = std::max(values ? slot_w - std::max(2.f, th.px(2)) : slot_w * 0.8f, 1.f);
+  const float box_y = tids ? 0.38f : 0.5f;  // where the box sits in its row (room below for the thread id)
+  const ImVec2 o = c.origin;
+  const float canvas_w = c.size.x;
+  auto centre = [&](const TreeNode& n) {
+    return ImVec2(o.x + gutter + (float(n.slot) + 0.5f) * slot_w, o.y + (float(n.row) + box_y) * row_h);
+  };
 
   // Rows: the current one lit, labels in the gutter.
   for (int r = 0; r < rows; ++r) {
     const float y0 = o.y + float(r) * row_h;
     if (r == cur_row)
-      dl->AddRectFilled(ImVec2(o.x, y0), ImVec2(o.x + canvas_w, y0 + row_h), ImGui::GetColorU32(ImVec4(0.30f, 0.64f, 1.f, 0.16f)),
-                        th.px(4));
-    const Step& st = tr.steps[std::size_t(L.row_step[std::size_t(r)])];
-    const std::string label = r == 0 ? "leaves (" + st.phase + ")" : st.label;
-    const float fs = std::min(ImGui::GetFontSize(), row_h * 0.9f);
-    dl->AddText(th.fonts().regular, fs, ImVec2(o.x + th.px(4), y0 + (row_h - fs) * 0.5f),
-                r == cur_row ? ImGui::GetColorU32(th.colors().text) : dim, label.c_str());
+      dl->AddRectFilled(ImVec2(o.x, y0), ImVec2(o.x + canvas_w, y0 + row_h), ImGui::GetColorU32(ImVec4(0.30f, 0.64f, 1.f, 0.16f)), th.px(4));
+    if (gutter_text)
+      DrawText(dl, regular, gutter_fs, ImVec2(o.x + th.px(4), y0 + box_y * row_h - gutter_fs * 0.5f),
+               r == cur_row ? ImGui::GetColorU32(th.colors().text) : dim, row_label(r).c_str());
   }
   // Edges first, nodes on top.
-  const float edge_w = labelled ? th.px(1.6f) : std::max(th.px(0.8f), 1.f);
+  const float edge_w = std::max(th.px(values ? 1.6f : 1.f), 1.f);
   for (const TreeNode& n : L.nodes) {
     if (n.thread < 0) continue;
-    const ImVec2 c = centre(n);
-    const ImU32 col = WarpColor(n.thread / kWarpSize, n.row == cur_row ? 0.95f : 0.45f);
+    const ImVec2 cn = centre(n);
+    const bool future = n.row > reached;
+    const ImU32 col = WarpColor(n.thread / kWarpSize, n.row == cur_row ? 0.95f : future ? 0.25f : 0.45f);
     for (int from : {n.from_self, n.from_other}) {
       if (from < 0) continue;
       const ImVec2 p = centre(L.nodes[std::size_t(from)]);
-      dl->AddLine(ImVec2(p.x, p.y + box_h * 0.5f), ImVec2(c.x, c.y - box_h * 0.5f), col, edge_w);
+      dl->AddLine(ImVec2(p.x, p.y + box_h * 0.5f), ImVec2(cn.x, cn.y - box_h * 0.5f), col, edge_w);
     }
   }
   const TreeNode* hovered = nullptr;
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const bool canvas_hovered = ImGui::IsWindowHovered();
+  int labels = 0, hidden = 0, tid_labels = 0;
   for (const TreeNode& n : L.nodes) {
-    const ImVec2 c = centre(n);
-    const ImVec2 a(c.x - box_w * 0.5f, c.y - box_h * 0.5f), b(c.x + box_w * 0.5f, c.y + box_h * 0.5f);
-    const bool future = cur_row >= 0 ? n.row > cur_row : false;
-    const ImU32 fill = n.thread < 0 ? ImGui::GetColorU32(ImVec4(0.32f, 0.35f, 0.40f, 1.f))
-                                    : WarpColor(n.thread / kWarpSize, future ? 0.35f : 1.f);
-    dl->AddRectFilled(a, b, fill, labelled ? th.px(4) : 0.f);
-    if (n.row == cur_row && cur_row > 0) dl->AddRect(a, b, IM_COL32_WHITE, th.px(4), 0, th.px(2));
-    if (labelled && box_h >= font_px) {
-      const std::string v = format_value(n.value, tr.type);
-      const ImVec2 ts = font->CalcTextSizeA(font_px, 1e9f, 0, v.c_str());
-      dl->AddText(font, font_px, ImVec2(c.x - ts.x * 0.5f, c.y - ts.y * 0.5f), ImGui::GetColorU32(th.colors().badge_text), v.c_str());
-      // The thread under the box when the row has room for it.
-      if (n.thread >= 0 && row_h - box_h >= th.px(30)) {
-        const std::string tl = "t" + std::to_string(n.thread);
-        const float fs = th.px(14);
-        const ImVec2 ls = th.fonts().regular->CalcTextSizeA(fs, 1e9f, 0, tl.c_str());
-        if (ls.x <= slot_w)
-          dl->AddText(th.fonts().regular, fs, ImVec2(c.x - ls.x * 0.5f, b.y + th.px(1)), dim, tl.c_str());
+    const ImVec2 cn = centre(n);
+    const ImVec2 a(cn.x - box_w * 0.5f, cn.y - box_h * 0.5f), b(cn.x + box_w * 0.5f, cn.y + box_h * 0.5f);
+    const std::string v = tree_node_text(L, n, step, show_future, tr.type);
+    const bool future = n.row > reached;
+    const float round = values ? th.px(4) : 0.f;
+    if (future && !show_future) {
+      // The shape of what is to come: an outline in the warp's colour, no number.
+      dl->AddRectFilled(a, b, ImGui::GetColorU32(ImVec4(0.16f, 0.17f, 0.20f, 1.f)), round);
+      dl->AddRect(a, b, WarpColor(std::max(0, n.thread) / kWarpSize, 0.7f), round, 0, std::max(1.f, th.px(1.5f)));
+      ++hidden;
+    } else {
+      const ImU32 fill = n.thread < 0 ? ImGui::GetColorU32(ImVec4(0.32f, 0.35f, 0.40f, 1.f))
+                                      : WarpColor(n.thread / kWarpSize, future ? 0.35f : 1.f);
+      dl->AddRectFilled(a, b, fill, round);
+      if (n.row == cur_row && cur_row > 0) dl->AddRect(a, b, IM_COL32_WHITE, th.px(4), 0, th.px(2));
+      if (values && !v.empty()) {
+        const ImVec2 ts = mono->CalcTextSizeA(value_fs, 1e9f, 0, v.c_str());
+        const ImU32 ink = n.thread < 0 ? ImGui::GetColorU32(th.colors().text) : ImGui::GetColorU32(th.colors().badge_text);
+        DrawText(dl, mono, value_fs, ImVec2(cn.x - ts.x * 0.5f, cn.y - ts.y * 0.5f), ink, v.c_str());
+        ++labels;
       }
     }
+    if (tids && n.thread >= 0) {
+      const std::string tl = "t" + std::to_string(n.thread);
+      const ImVec2 ls = regular->CalcTextSizeA(tid_fs, 1e9f, 0, tl.c_str());
+      // On a patch of background: the edges to the next row pass under the thread ids.
+      dl->AddRectFilled(ImVec2(cn.x - ls.x * 0.5f - 1, b.y + th.px(2)), ImVec2(cn.x + ls.x * 0.5f + 1, b.y + th.px(2) + ls.y),
+                        ImGui::GetColorU32(ImGuiCol_WindowBg));
+      DrawText(dl, regular, tid_fs, ImVec2(cn.x - ls.x * 0.5f, b.y + th.px(2)), dim, tl.c_str());
+      ++tid_labels;
+    }
+    layout_probe().picture("tree", a, ImVec2(b.x, b.y + (tids && n.thread >= 0 ? tid_fs + th.px(2) : 0.f)));
     const float hx = std::max(box_w, slot_w) * 0.5f;
-    if (canvas_hovered && std::abs(mouse.x - c.x) <= hx && std::abs(mouse.y - c.y) <= row_h * 0.5f) hovered = &n;
+    if (canvas_hovered && std::abs(mouse.x - cn.x) <= hx && std::abs(mouse.y - cn.y) <= row_h * 0.5f) hovered = &n;
   }
+  if (gutter_text) layout_probe().picture("tree", o, ImVec2(o.x + gutter, o.y + row_h));
+  LayoutProbe& probe = layout_probe();
+  probe.counts["tree value labels"] = labels;
+  probe.counts["tree hidden nodes"] = hidden;
+  probe.counts["tree thread ids"] = tid_labels;
+  probe.counts["tree leaves"] = L.slots;
   if (hovered) {
     ImGui::BeginTooltip();
-    ImGui::TextUnformatted(describe_node(*hovered, tr.type).c_str());
+    const bool secret = !show_future && hovered->row > reached;
+    ImGui::TextUnformatted(secret ? ("thread " + std::to_string(hovered->thread) + ": a step not reached yet").c_str()
+                                  : describe_node(*hovered, tr.type).c_str());
     ImGui::EndTooltip();
   }
-  (void)style;
-  ImGui::EndChild();
+  zoom_.end();
 }
 
 }  // namespace ws::ui

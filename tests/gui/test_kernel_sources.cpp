@@ -76,6 +76,35 @@ TEST(DiffLines, HandExamples) {
   EXPECT_TRUE(diff_lines("", "").empty());
 }
 
+TEST(DiffCodeLines, CommentsAndWhiteSpaceAreNoDifference) {
+  bool block = false;
+  EXPECT_EQ(code_key("  s[tid] += s[tid + stride];  // the add", block), "s[tid]+=s[tid+stride];");
+  EXPECT_EQ(code_key("  // only a comment", block), "");
+  EXPECT_EQ(code_key("  x = 1; /* starts", block), "x=1;");
+  EXPECT_TRUE(block);
+  EXPECT_EQ(code_key("  still comment */ y = 2;", block), "y=2;");
+  EXPECT_FALSE(block);
+  EXPECT_EQ(code_key("  printf(\"a // b\");", block), "printf(\"a // b\");");  // not a comment inside a string
+  // Re-indented code, a changed comment, a new blank line: nothing marked. One real change: -/+.
+  const std::string a = "// reduce2: interleaved\nfor (s = 1; s < n; s *= 2) {\n  if (t % (2*s) == 0) x[t] += x[t+s];\n}\n";
+  const std::string b = "// reduce3: sequential\n\nfor (s = 1;  s < n;  s *= 2) {\n    if (t < s) x[t] += x[t+s];\n}\n";
+  EXPECT_EQ(render(diff_code_lines(a, b)),
+            " // reduce3: sequential\n \n for (s = 1;  s < n;  s *= 2) {\n-  if (t % (2*s) == 0) x[t] += x[t+s];\n"
+            "+    if (t < s) x[t] += x[t+s];\n }\n");
+  // The old side's comment lines never show as removed; the new side's show unmarked, every one.
+  for (const DiffLine& l : diff_code_lines(variant_source("epita.reduce2"), variant_source("epita.reduce3"))) {
+    bool blk = false;
+    if (l.kind != DiffLine::Same) EXPECT_NE(code_key(l.text, blk), "") << l.text;
+  }
+  EXPECT_EQ(split_lines(variant_source("epita.reduce3")).size(),
+            [] {
+              std::size_t n = 0;
+              for (const DiffLine& l : diff_code_lines(variant_source("epita.reduce2"), variant_source("epita.reduce3")))
+                n += l.kind != DiffLine::Removed;
+              return n;
+            }());
+}
+
 TEST(DiffLines, Reduce2ToReduce3KeepsTheLoad) {
   const auto d = diff_lines(variant_source("epita.reduce2"), variant_source("epita.reduce3"));
   bool kept = false, added = false;

@@ -224,3 +224,23 @@ TEST(TraceSourceChoice, TracesRecordedOnTheH200EqualTheModelHere) {
 
 }  // namespace
 }  // namespace ws::ui
+
+namespace ws::ui {
+namespace {
+
+TEST(TreeLayout, StepZeroShowsTheLeavesButNoFinalValue) {
+  const Trace t = seq_tree(8);  // leaves 0..7, root 28
+  const TreeLayout L = tree_layout(t);
+  const TreeNode& root = L.nodes.back();
+  EXPECT_EQ(tree_node_text(L, root, 0, false, DType::Int32), "");
+  EXPECT_EQ(tree_node_text(L, L.nodes[7], 0, false, DType::Int32), "7");
+  EXPECT_EQ(tree_node_text(L, L.nodes[8], 1, false, DType::Int32), "4");   // row 1 reached at step 1
+  EXPECT_EQ(tree_node_text(L, root, 2, false, DType::Int32), "");          // one step before the root's
+  EXPECT_EQ(tree_node_text(L, root, 3, false, DType::Int32), "28");
+  EXPECT_EQ(tree_node_text(L, root, 0, true, DType::Int32), "28");         // the toggle brings them back
+  EXPECT_EQ(L.last_row_reached(0), 0);
+  EXPECT_EQ(L.last_row_reached(99), 3);
+}
+
+}  // namespace
+}  // namespace ws::ui

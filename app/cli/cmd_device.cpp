@@ -16,7 +16,7 @@ int cmd_device(bool json) {
       none.error = err;
       std::printf("%s\n", device_to_json(none).dump(2).c_str());
     }
-    std::fprintf(stderr, "warpscope-cli: %s\n", no_device_hint(err).c_str());
+    std::fprintf(stderr, "warpscope-cli: %s\n", no_device_hint(err, true).c_str());
     return kNoDevice;
   }
   const DeviceInfo& d = backend->device();

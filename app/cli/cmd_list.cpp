@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <cstdio>
+#include <utility>
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
@@ -18,19 +20,30 @@ int cmd_list(bool json) {
                                 {"max_block", v.rules.max_block}, {"pow2_block", v.rules.pow2_block},
                                 {"fixed_block", v.rules.fixed_block}, {"items_per_thread", v.rules.items_per_thread},
                                 {"grid_stride", v.rules.grid_stride}, {"max_grid", v.rules.max_grid},
-                                {"int_only", v.rules.int_only}, {"note", v.rules.note}}}});
+                                {"int_only", v.rules.int_only}, {"int_only_reason", v.rules.int_only_reason},
+                                {"note", v.rules.note}}}});
     }
     std::printf("%s\n", arr.dump(2).c_str());
     return kOk;
   }
-  std::printf("%-22s %-10s %-40s %s\n", "id", "pattern", "title", "flags");
+  // Column widths from the data, so the longest id and pattern fit; no trailing spaces.
+  std::size_t id_w = 2, pattern_w = 7, title_w = 5;
+  for (const auto& v : all_variants()) {
+    id_w = std::max(id_w, v.id.size());
+    pattern_w = std::max(pattern_w, v.pattern.size());
+    title_w = std::max(title_w, v.title.size());
+  }
+  auto row = [&](const std::string& id, const std::string& pattern, const std::string& title, const std::string& flags) {
+    std::string line = id + std::string(id_w - id.size() + 1, ' ') + pattern + std::string(pattern_w - pattern.size() + 1, ' ') + title;
+    if (!flags.empty()) line += std::string(title_w - title.size() + 1, ' ') + flags;
+    std::printf("%s\n", line.c_str());
+  };
+  row("id", "pattern", "title", "flags");
   for (const auto& v : all_variants()) {
     std::string flags;
-    if (v.racy) flags += "racy ";
-    if (v.cautionary) flags += "slide-bug ";
-    if (v.baseline) flags += "baseline ";
-    if (v.cpu_only) flags += "cpu ";
-    std::printf("%-22s %-10s %-40s %s\n", v.id.c_str(), v.pattern.c_str(), v.title.c_str(), flags.c_str());
+    for (auto [on, name] : {std::pair{v.racy, "racy"}, {v.cautionary, "slide-bug"}, {v.baseline, "baseline"}, {v.cpu_only, "cpu"}})
+      if (on) flags += (flags.empty() ? "" : " ") + std::string(name);
+    row(v.id, v.pattern, v.title, flags);
   }
   return kOk;
 }

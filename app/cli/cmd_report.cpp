@@ -118,7 +118,8 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
   if (o.backend == "sim") device = sim::SimBackend().device();  // runs go to the CPU model (execute_prepared)
   Report report = new_report(title.empty() ? "warpscope report: " + which : title, device);
   int failures = 0;
-  std::fprintf(stderr, "%-22s %12s %10s %10s  %s\n", "variant", "time ms", "GB/s", "% peak", "check");
+  const int id_w = column_width(ids, "variant");
+  std::fprintf(stderr, "%-*s %12s %10s %10s  %s\n", id_w, "variant", "time ms", "GB/s", "% peak", "check");
   for (const auto& id : ids) {
     RunRequest req;
     to_request(o, id, req);
@@ -134,7 +135,7 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
     PreparedRun mine;
     std::string bad = own_input ? prepare_run(req, mine)
                                 : resolve_launch(*p.variant, shared.input.n(), req.type, req.launch, DeviceShape{}, p.launch);
-    if (bad.empty() && p.variant->rules.int_only && req.type != DType::Int32) bad = id + " takes int32 only";
+    if (bad.empty() && p.variant->rules.int_only && req.type != DType::Int32) bad = int_only_refusal(*p.variant);
     // Variants on the shared input: it must be of the variant's kind, and the pattern's own checks apply
     // to the shared n (variants with their own input were checked by prepare_run above).
     if (bad.empty() && !own_input && p.variant->rules.bytes_input != (shared.input.type == DType::UInt8))
@@ -161,8 +162,9 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
       std::swap(p.input, shared.input);
     }
     if (r.status == "wrong" || r.status == "error") ++failures;
-    std::fprintf(stderr, "%-22s %12.4f %10.1f %10.1f  %s%s%s\n", id.c_str(), r.timed ? r.timing.median_ms : 0.0, r.gbps,
-                 r.pct_theoretical, r.message.empty() ? r.status.c_str() : r.message.c_str(), "", "");
+    std::fprintf(stderr, "%-*s %12s %10s %10s  %s\n", id_w, id.c_str(), timed_cell(r, "%.4f", r.timing.median_ms).c_str(),
+                 timed_cell(r, "%.1f", r.gbps).c_str(), (r.pct_theoretical > 0 ? timed_cell(r, "%.1f", r.pct_theoretical) : "-").c_str(),
+                 r.message.empty() ? r.status.c_str() : r.message.c_str());
     report.runs.push_back(std::move(r));
   }
   if (trace_n > 0) failures += record_traces(ids, trace_n, backend.get(), report);

@@ -14,7 +14,7 @@ std::string to_request(const RunOptions& o, const std::string& variant, RunReque
   req.variant = variant;
   if (!o.n.empty()) {
     std::int64_t n = 0;
-    if (!parse_count(o.n, n)) return "--n '" + o.n + "' is not a positive count (examples: 1000, 2^20, 1<<20)";
+    if (std::string e = parse_count_option("--n", o.n, n); !e.empty()) return e;
     req.n = n;
   }
   if (o.block < 0) return "--block must be positive (got " + std::to_string(o.block) + ")";

@@ -53,7 +53,7 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
     if (err.empty() && so.range_given) err = "--keep-fraction sweeps at one n: give --n, not --from/--to";
     if (err.empty() && so.keep_given) err = "--keep-fraction sweeps the kept fraction: drop --keep";
     const std::string n_text = o.n.empty() ? "2^24" : o.n;
-    if (err.empty() && !parse_count(n_text, spec.n)) err = "--n '" + o.n + "' is not a positive count (examples: 1000, 2^24, 1<<24)";
+    if (err.empty()) err = parse_count_option("--n", n_text, spec.n);
   } else if (err.empty() && !o.n.empty()) {
     err = "sweep takes --from and --to (n = 2^from .. 2^to), not --n (--n goes with --keep-fraction)";
   }
@@ -89,7 +89,8 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
   int failures = 0;
   const bool table = !json && !csv;
   if (table && by_keep) std::printf("n = %s\n", pow2_label(spec.n).c_str());
-  if (table) std::printf("%-26s %6s %12s %10s %8s  %s\n", "variant", by_keep ? "kept" : "n", "time ms", "GB/s", "% peak", "check");
+  const int id_w = column_width(spec.variants, "variant");
+  if (table) std::printf("%-*s %6s %12s %10s %8s  %s\n", id_w, "variant", by_keep ? "kept" : "n", "time ms", "GB/s", "% peak", "check");
   if (csv) std::printf("%s%s\n", by_keep ? "keep_fraction,kept_fraction," : "", csv_header().c_str());
   auto progress = [&](const SweepProgress& p) {
     const RunResult& r = *p.last;
@@ -97,14 +98,9 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
     char kept[64] = "";
     if (by_keep) std::snprintf(kept, sizeof kept, "%.3f", kept_fraction(r) >= 0 ? kept_fraction(r) : r.params.keep_fraction);
     if (table) {
-      auto num = [&](const char* fmt, double v) {  // "-" for untimed runs (sim, errors, skipped)
-        char buf[32];
-        std::snprintf(buf, sizeof buf, fmt, v);
-        return r.timed ? std::string(buf) : std::string("-");
-      };
-      std::printf("%-26s %6s %12s %10s %8s  %s\n", r.variant.c_str(), by_keep ? kept : pow2_label(r.n).c_str(),
-                  num("%.4f", r.timing.median_ms).c_str(), num("%.1f", r.gbps).c_str(),
-                  num("%.1f", r.pct_theoretical).c_str(), r.message.empty() ? r.status.c_str() : r.message.c_str());
+      std::printf("%-*s %6s %12s %10s %8s  %s\n", id_w, r.variant.c_str(), by_keep ? kept : pow2_label(r.n).c_str(),
+                  timed_cell(r, "%.4f", r.timing.median_ms).c_str(), timed_cell(r, "%.1f", r.gbps).c_str(),
+                  (r.pct_theoretical > 0 ? timed_cell(r, "%.1f", r.pct_theoretical) : "-").c_str(), r.message.empty() ? r.status.c_str() : r.message.c_str());
     } else if (!json) {
       if (by_keep) std::printf("%.6g,%s,", r.params.keep_fraction, kept_fraction(r) >= 0 ? std::to_string(kept_fraction(r)).c_str() : "");
       std::printf("%s\n", csv_row(r).c_str());

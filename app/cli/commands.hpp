@@ -73,5 +73,10 @@ std::string csv_header();
 std::string csv_row(const RunResult& r);
 /// Exit code for a finished run (see Exit).
 int exit_code(const RunResult& r);
+/// A table cell of a run's timing: `v` printed with `fmt`, or "-" for a run that was not timed
+/// (sim, skipped, errors), which has no time or bandwidth to show.
+std::string timed_cell(const RunResult& r, const char* fmt, double v);
+/// Width of a table's variant column: the longest of `ids` and `header`.
+int column_width(const std::vector<std::string>& ids, const std::string& header);
 
 }  // namespace ws::cli

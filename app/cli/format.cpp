@@ -13,12 +13,28 @@ std::string num(const char* fmt, double v) {
   std::snprintf(buf, sizeof buf, fmt, v);
   return buf;
 }
+/// The check as one phrase. The messages of race, wrong and slide-bug runs already begin by naming
+/// the status ("race: expected X, got Y", "wrong result: ...", "slide bug reproduced: ..."), so they
+/// stand alone; the others follow their status ("ok: race did not show this time ...").
+std::string check_text(const RunResult& r) {
+  if (r.message.empty()) return r.status;
+  if (r.status == "race" || r.status == "wrong" || r.status == "slide-bug") return r.message;
+  return r.status + ": " + r.message;
+}
 std::string quoted(const std::string& s) {
   std::string q = "\"";
   for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
 }
 }  // namespace
+
+std::string timed_cell(const RunResult& r, const char* fmt, double v) { return r.timed ? num(fmt, v) : "-"; }
+
+int column_width(const std::vector<std::string>& ids, const std::string& header) {
+  std::size_t w = header.size();
+  for (const auto& id : ids) w = std::max(w, id.size());
+  return int(w);
+}
 
 int exit_code(const RunResult& r) {
   if (r.status == "ok" || r.status == "race" || r.status == "slide-bug") return kOk;
@@ -31,7 +47,7 @@ std::string human_run(const RunResult& r) {
   if (r.launch.block) o << "  block=" << r.launch.block << " grid=" << r.launch.grid;
   o << "  [" << r.backend << (r.device.empty() ? "" : ": " + r.device) << "]\n";
   o << "  result   " << format_value(r.type, r.result) << "   expected " << format_value(r.type, r.expected) << "   "
-    << r.status << (r.message.empty() ? "" : ": " + r.message) << "\n";
+    << check_text(r) << "\n";
   if (!r.code_path.empty()) o << "  path     " << r.code_path << "\n";
   if (!r.output.empty()) {  // array patterns: result/expected above are the summary (a scan's last element)
     o << "  output  ";

@@ -1,38 +1,74 @@
 // warpscope-cli: the headless face of warpscope (list, device, run, trace, report).
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <limits>
+#include <type_traits>
 
 #include "commands.hpp"
 
 using namespace ws::cli;
 
 namespace {
+const char* const kBlockLimit = "a block has at most 1024 threads";
+const char* const kGridLimit = "a grid has at most 2^31 - 1 blocks";
+const char* const kSeedLimit = "a seed is a whole number from 0 to 2^64 - 1";
+const char* const kElementLimit = "at most 2^30 elements, so the kernels' int indices cannot overflow";
+
+/// Refuses, before CLI11 converts it, a whole number that does not fit the option's type T: CLI11
+/// would saturate it (--grid 99999999999999999999 became 2^63 - 1) or wrap a negative into an
+/// unsigned one (--seed -1 became 2^64 - 1) and run with that. `limit` names the option's real bound.
+/// Values that fit go on to the option's own range check, which names the same bound.
+template <class T>
+CLI::Validator fits(const std::string& limit) {
+  return CLI::Validator(
+      [limit](std::string& text) -> std::string {
+        const bool negative = !text.empty() && text[0] == '-';
+        const std::string digits = text.substr(negative || (!text.empty() && text[0] == '+') ? 1 : 0);
+        if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return "";  // CLI11: "Could not convert"
+        if (negative && std::is_unsigned<T>::value) return text + " is negative (" + limit + ")";
+        errno = 0;
+        const unsigned long long magnitude = std::strtoull(digits.c_str(), nullptr, 10);
+        const unsigned long long most = negative ? 0ull - static_cast<unsigned long long>(std::numeric_limits<T>::min())
+                                                 : static_cast<unsigned long long>(std::numeric_limits<T>::max());
+        if (errno == ERANGE || magnitude > most) return text + (negative ? " is negative (" : " is too large (") + limit + ")";
+        return "";
+      },
+      "", "fits");
+}
+
 void add_run_options(CLI::App* c, RunOptions& o) {
   c->add_option("--n", o.n, "number of elements: 1048576, 2^20 or 1<<20 (default 2^20, or the file's count)");
-  c->add_option("--block", o.block, "threads per block (default: the variant's)");
-  c->add_option("--grid", o.grid, "blocks (default: derived from n, or one full wave for grid-stride kernels)");
-  c->add_option("--repeat", o.repeat, "timed launches; median, min and max are reported (default 10)");
+  c->add_option("--block", o.block, "threads per block (default: the variant's)")->check(fits<int>(kBlockLimit));
+  c->add_option("--grid", o.grid, "blocks (default: derived from n, or one full wave for grid-stride kernels)")
+      ->check(fits<long long>(kGridLimit));
+  c->add_option("--repeat", o.repeat, "timed launches; median, min and max are reported (default 10)")
+      ->check(fits<int>("at most 100000 timed launches"));
   c->add_option("--type", o.type, "int32 | float32 | uint8 (default int32; histograms read uint8)");
   c->add_option("--input", o.input, "random | ones | sequence | PATH of a text file of numbers (default random)");
-  c->add_option("--seed", o.seed, "seed of the random input (default 1)");
+  c->add_option("--seed", o.seed, "seed of the random input (default 1)")->check(fits<unsigned long long>(kSeedLimit));
   c->add_option("--backend", o.backend, "cuda | sim (default cuda)");
   c->add_option("--metrics", o.metrics, "hardware metrics (CUPTI): default | all | NAME,... (see the metrics command)");
 }
 /// Options of the array patterns (docs/patterns.md); each pattern checks the ones it uses.
 void add_pattern_options(CLI::App* c, RunOptions& o) {
   c->add_flag("--exclusive", o.params.exclusive, "scan: exclusive prefix sums (out[0] = 0); default inclusive");
-  c->add_option("--mask-width", o.params.mask_width, "convolution: mask width, odd (default 5)");
-  c->add_option("--tile", o.params.tile, "convolution: output tile width (default: the variant's)");
-  c->add_option("--width", o.params.width, "convolution 2D: image width");
-  c->add_option("--height", o.params.height, "convolution 2D: image height");
+  c->add_option("--mask-width", o.params.mask_width, "convolution: mask width, odd (default 5)")
+      ->check(fits<int>("masks are odd widths from 1 to 15"));
+  c->add_option("--tile", o.params.tile, "convolution: output tile width (default: the variant's)")->check(fits<int>(kBlockLimit));
+  c->add_option("--width", o.params.width, "convolution 2D: image width")->check(fits<std::int64_t>(kElementLimit));
+  c->add_option("--height", o.params.height, "convolution 2D: image height")->check(fits<std::int64_t>(kElementLimit));
   c->add_option("--mask", o.params.mask, "convolution: box | gauss | PATH of a text file (default box)");
   c->add_option("--keep", o.params.keep_fraction, "filters: fraction of the values kept, 0..1 (default 0.5)");
 }
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"warpscope-cli: run the reduction lessons' kernels on the GPU, check and time them"};
+  CLI::App app{"warpscope-cli: run the kernels of every lesson (reduction, scan, convolution, atomics) on the GPU or its "
+               "thread-level CPU model, check them against the CPU, time them, trace their steps and write reports"};
   app.require_subcommand(1);
   bool json = false, csv = false;
 
@@ -60,12 +96,14 @@ int main(int argc, char** argv) {
   auto* trace = app.add_subcommand("trace", "step through one block of a variant: active lanes, divergence, bank conflicts per step");
   trace->add_option("--variant", trace_variant, "variant id (see list)")->required();
   trace->add_option("--n", trace_opts.n, "number of elements: 1048576, 2^20 or 1<<20 (default 2^20, or the file's count)");
-  trace->add_option("--block", trace_opts.block, "threads per block (default: the variant's)");
-  trace->add_option("--grid", trace_opts.grid, "blocks (default: derived from n; grid-stride kernels: at most 1024)");
-  trace->add_option("--block-index", block_index, "which block to trace (default 0)");
+  trace->add_option("--block", trace_opts.block, "threads per block (default: the variant's)")->check(fits<int>(kBlockLimit));
+  trace->add_option("--grid", trace_opts.grid, "blocks (default: derived from n; grid-stride kernels: at most 1024)")
+      ->check(fits<long long>(kGridLimit));
+  trace->add_option("--block-index", block_index, "which block to trace (default 0)")
+      ->check(fits<long long>("a block index is below the grid's block count"));
   trace->add_option("--type", trace_opts.type, "int32 | float32 | uint8 (default int32; histograms read uint8)");
   trace->add_option("--input", trace_opts.input, "random | ones | sequence | PATH of a text file of numbers (default random)");
-  trace->add_option("--seed", trace_opts.seed, "seed of the random input (default 1)");
+  trace->add_option("--seed", trace_opts.seed, "seed of the random input (default 1)")->check(fits<unsigned long long>(kSeedLimit));
   trace->add_option("--backend", trace_opts.backend, "sim | cuda (default sim; cuda records the block on the GPU with the instrumented kernels and compares it with the sim model)");
   add_pattern_options(trace, trace_opts);
   trace->add_flag("--json", json, "one JSON object with the steps");
@@ -85,14 +123,17 @@ int main(int argc, char** argv) {
   long long trace_n = 0;
   report->add_option("--traces", trace_n,
                      "also store the step trace of block 0 of every traceable variant, run on N random int32 elements "
-                     "with its default block (cuda: recorded on the GPU and compared with the model)");
+                     "with its default block (cuda: recorded on the GPU and compared with the model)")
+      ->check(fits<long long>("at most 16777216 = 2^24 elements"));
 
   SweepOptions sweep_opts;
   RunOptions sweep_run;
   auto* sweep = app.add_subcommand("sweep", "run variants at n = 2^from .. 2^to: time and GB/s against n");
   sweep->add_option("--variants", sweep_opts.variants, "all | a lesson id | a pattern (reduction, scan, atomics, convolution) | comma-separated ids (default all: every reduction; every filter with --keep-fraction)");
-  sweep->add_option("--from", sweep_opts.from_log2, "smallest n as a power of two (default 10: n = 2^10)");
-  sweep->add_option("--to", sweep_opts.to_log2, "largest n as a power of two (default 28: n = 2^28)");
+  sweep->add_option("--from", sweep_opts.from_log2, "smallest n as a power of two (default 10: n = 2^10)")
+      ->check(fits<int>("exponents go from 1 to 30: n = 2^from .. 2^to"));
+  sweep->add_option("--to", sweep_opts.to_log2, "largest n as a power of two (default 28: n = 2^28)")
+      ->check(fits<int>("exponents go from 1 to 30: n = 2^from .. 2^to"));
   sweep->add_option("--report", sweep_opts.report_path, "also write a report holding the sweep (the GUI's Plots view draws it)");
   sweep->add_option("--title", sweep_opts.title, "title of the sweep");
   sweep->add_option("--keep-fraction", sweep_opts.keep_fractions,
@@ -108,6 +149,9 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
+  } catch (const CLI::ValidationError& e) {  // one of our checks: its text says what is wrong
+    std::fprintf(stderr, "warpscope-cli: %s\n", e.what());
+    return kBadRequest;
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "warpscope-cli: %s (try --help)\n", e.what());
     return kBadRequest;

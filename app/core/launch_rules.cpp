@@ -23,11 +23,10 @@ std::string resolve_launch(const VariantInfo& v, std::int64_t n, DType type,
                            LaunchConfig& resolved) {
   const LaunchRules& r = v.rules;
   if (n <= 0) return "n must be positive (got " + std::to_string(n) + ")";
-  if (n > kMaxN) return "n = " + std::to_string(n) + " is too large (the limit is 2^30 = " + std::to_string(kMaxN) + ")";
+  if (n > kMaxN) return "n = " + std::to_string(n) + " is too large (" + max_n_text() + ")";
   if (r.max_n && n > r.max_n)
     return v.id + " takes n <= " + std::to_string(r.max_n) + ", got " + std::to_string(n) + (r.note.empty() ? std::string() : " (" + r.note + ")");
-  if (r.int_only && type != DType::Int32)
-    return v.id + " takes int32 only (" + (r.note.empty() ? std::string("the slide's atomics are integer") : r.note) + ")";
+  if (r.int_only && type != DType::Int32) return int_only_refusal(v);
   if (v.cpu_only) {  // runs on the host: block and grid mean nothing
     resolved = LaunchConfig{0, 0};
     return "";
@@ -73,29 +72,58 @@ std::string resolve_launch(const VariantInfo& v, std::int64_t n, DType type,
   return "";
 }
 
-bool parse_count(const std::string& s, std::int64_t& out) {
-  auto parse_plain = [](const std::string& t, std::int64_t& v) {
-    if (t.empty() || t.size() > 18) return false;
-    for (char c : t) if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-    v = std::stoll(t);
-    return true;
-  };
+std::string int_only_refusal(const VariantInfo& v) {
+  return v.id + " takes int32 only: " + (v.rules.int_only_reason.empty() ? std::string("its kernel is written for int") : v.rules.int_only_reason);
+}
+
+namespace {
+enum class Count { Ok, Malformed, TooLarge };
+
+/// Digits only; more than 18 significant digits (beyond any int64 count we take) is TooLarge.
+Count parse_digits(const std::string& t, std::int64_t& v) {
+  if (t.empty()) return Count::Malformed;
+  for (char c : t) if (!std::isdigit(static_cast<unsigned char>(c))) return Count::Malformed;
+  const std::size_t first = std::min(t.find_first_not_of('0'), t.size());
+  if (t.size() - first > 18) return Count::TooLarge;
+  v = first == t.size() ? 0 : std::stoll(t.substr(first));
+  return Count::Ok;
+}
+
+/// "1048576", "2^20", "1<<20": Ok with out > 0, Malformed (text, 0, negatives) or TooLarge (beyond 2^62).
+Count parse_count_text(const std::string& s, std::int64_t& out) {
   std::int64_t a = 0, b = 0;
-  auto pos = s.find('^');
-  if (pos != std::string::npos) {
-    if (!parse_plain(s.substr(0, pos), a) || !parse_plain(s.substr(pos + 1), b) || a != 2 || b > 62) return false;
+  for (const char* op : {"^", "<<"}) {
+    const auto pos = s.find(op);
+    if (pos == std::string::npos) continue;
+    const std::int64_t base = op[0] == '^' ? 2 : 1;
+    if (parse_digits(s.substr(0, pos), a) != Count::Ok || a != base) return Count::Malformed;
+    const Count e = parse_digits(s.substr(pos + std::string(op).size()), b);
+    if (e != Count::Ok) return e;
+    if (b > 62) return Count::TooLarge;
     out = std::int64_t(1) << b;
-    return true;
+    return Count::Ok;
   }
-  pos = s.find("<<");
-  if (pos != std::string::npos) {
-    if (!parse_plain(s.substr(0, pos), a) || !parse_plain(s.substr(pos + 2), b) || a != 1 || b > 62) return false;
-    out = std::int64_t(1) << b;
-    return true;
-  }
-  if (!parse_plain(s, a) || a <= 0) return false;
+  const Count c = parse_digits(s, a);
+  if (c != Count::Ok) return c;
+  if (a <= 0) return Count::Malformed;
   out = a;
-  return true;
+  return Count::Ok;
+}
+}  // namespace
+
+bool parse_count(const std::string& s, std::int64_t& out) { return parse_count_text(s, out) == Count::Ok; }
+
+std::string max_n_text() {
+  return "the limit is 2^30 = " + std::to_string(kMaxN) + " elements, so the kernels' int indices cannot overflow";
+}
+
+std::string parse_count_option(const std::string& option, const std::string& s, std::int64_t& out) {
+  std::int64_t n = 0;
+  const Count c = parse_count_text(s, n);
+  if (c == Count::TooLarge || (c == Count::Ok && n > kMaxN)) return option + " '" + s + "' is too large (" + max_n_text() + ")";
+  if (c != Count::Ok) return option + " '" + s + "' is not a positive count (examples: 1000, 2^20, 1<<20)";
+  out = n;
+  return "";
 }
 
 }  // namespace ws

@@ -29,7 +29,20 @@ std::int64_t window_elems(const VariantInfo& v, int block);
 /// Smallest count >= n that is a multiple of `granule` (granule > 0).
 std::int64_t round_up(std::int64_t n, std::int64_t granule);
 
-/// Parses a positive integer like "1048576", "2^20" or "1<<20" into out; false if malformed or <= 0.
+/// The one-line refusal of a float32 or uint8 request to an int_only variant: "ID takes int32 only: REASON".
+std::string int_only_refusal(const VariantInfo& v);
+
+/// Parses a positive integer like "1048576", "2^20" or "1<<20" into out; false if malformed, <= 0 or
+/// beyond 2^62.
 bool parse_count(const std::string& s, std::int64_t& out);
+
+/// Parses the count given to `option` (e.g. "--n") into out. Returns "" or one line naming the option
+/// and the text: "is too large" with the limit (kMaxN = 2^30 elements, so the kernels' int indices do
+/// not overflow) for any well-formed count beyond it, however many digits; "is not a positive count"
+/// for other text, 0 and negatives.
+std::string parse_count_option(const std::string& option, const std::string& s, std::int64_t& out);
+
+/// The limit on n in words, for messages: "the limit is 2^30 = 1073741824 elements ...".
+std::string max_n_text();
 
 }  // namespace ws

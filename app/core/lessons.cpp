@@ -29,6 +29,8 @@ Lesson parse_lesson(const std::string& json_text, const std::string& origin) {
   l.id = field(j, "id", origin);
   l.title = field(j, "title", origin);
   l.seed = field(j, "seed", origin);
+  l.lecture = field(j, "lecture", origin);
+  l.authors = field(j, "authors", origin);
   l.source = field(j, "source", origin);
   l.pattern = field(j, "pattern", origin);
   l.summary = field(j, "summary", origin);
@@ -40,6 +42,13 @@ Lesson parse_lesson(const std::string& json_text, const std::string& origin) {
     l.steps.push_back(std::move(st));
   }
   return l;
+}
+
+std::string lecture_citation(const Lesson& l) {
+  std::string s = l.lecture.empty() ? "" : "\u201c" + l.lecture + "\u201d";
+  if (!l.authors.empty()) s += (s.empty() ? "" : ", ") + l.authors;
+  if (!l.source.empty()) s += (s.empty() ? "" : "  \u00b7  ") + l.source;
+  return s;
 }
 
 std::vector<Lesson> load_lessons(const std::string& dir) {

@@ -12,11 +12,16 @@ struct LessonStep {
 };
 
 /// A lesson, with its variants in the order the seed document teaches them.
-/// File format: {"id","title","seed","source","pattern","summary","steps":[{"variant","narrative"}]}.
+/// File format: {"id","title","seed","lecture","authors","source","pattern","summary","steps":[{"variant","narrative"}]}.
+/// `seed` is the document's file name (for the docs); `lecture` its own title, `authors` the names it
+/// gives ("" when it names none) and `source` the course or publication, for the reader.
 struct Lesson {
-  std::string id, title, seed, source, pattern, summary;
+  std::string id, title, seed, lecture, authors, source, pattern, summary;
   std::vector<LessonStep> steps;
 };
+
+/// How the app cites a lesson's document: "“LECTURE”, AUTHORS · SOURCE", leaving out empty parts.
+std::string lecture_citation(const Lesson& l);
 
 /// Loads every assets/lessons/*.json from `dir`, sorted by seed file name. Throws std::runtime_error
 /// with the file name on malformed JSON or an unknown variant id.

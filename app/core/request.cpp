@@ -10,15 +10,20 @@
 #include "launch_rules.hpp"
 #include "patterns.hpp"
 #include "metric_catalog.hpp"
+#include "paths.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
 #include "sim/sim.hpp"
 
 namespace ws {
 
-std::string no_device_hint(const std::string& reason) {
-  return "no CUDA device" + (reason.empty() ? std::string() : " (" + reason + ")") +
-         ": run on a machine with an NVIDIA GPU, open a recorded report (warpscope --report assets/reports/<gpu>.json), or simulate it (--backend sim)";
+std::string no_device_hint(const std::string& reason, bool describe_device) {
+  const std::string head = "no CUDA device" + (reason.empty() ? std::string() : ": " + reason);
+  const std::string report = "warpscope --report " + assets_dir() + "/reports/nvidia-h200.json";
+  if (describe_device)
+    return head + "; a report recorded on a GPU names that device instead (" + report +
+           "), and `warpscope-cli run --variant ID --backend sim` runs any variant on its CPU model";
+  return head + "; simulate it instead (--backend sim) or open a report recorded on a GPU (" + report + ")";
 }
 
 std::string prepare_run(const RunRequest& req, PreparedRun& out) {
@@ -28,10 +33,10 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out) {
   if (req.repeat < 1 || req.repeat > 100000) return "--repeat must be in 1..100000 (got " + std::to_string(req.repeat) + ")";
   if (req.warmup < 0 || req.warmup > 1000) return "warm-up must be in 0..1000";
   if (req.n < 0) return "n must be positive (got " + std::to_string(req.n) + ")";
-  if (req.n > kMaxN) return "n = " + std::to_string(req.n) + " is too large (the limit is 2^30 = " + std::to_string(kMaxN) + ")";
+  if (req.n > kMaxN) return "n = " + std::to_string(req.n) + " is too large (" + max_n_text() + ")";
   MetricSelection metrics;
   if (std::string e = parse_metric_selection(req.metrics, metrics); !e.empty()) return e;
-  if (v->rules.int_only && req.type != DType::Int32) return v->id + " takes int32 only (atomicMax has no float32 form)";
+  if (v->rules.int_only && req.type != DType::Int32) return int_only_refusal(*v);
   // Histograms read bytes: the default int32 request becomes uint8; float32 is refused.
   const DType type = v->rules.bytes_input && req.type == DType::Int32 ? DType::UInt8 : req.type;
   if (v->rules.bytes_input && type != DType::UInt8) return v->id + " reads bytes: use --type uint8 (or leave --type out)";

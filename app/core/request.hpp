@@ -34,7 +34,10 @@ RunResult execute(const RunRequest& req, Backend* backend, const std::string& no
 RunResult execute_prepared(const RunRequest& req, const PreparedRun& p, Backend* backend,
                            const std::string& no_device_reason = "");
 
-/// The one-line hint shown when there is no CUDA device.
-std::string no_device_hint(const std::string& reason);
+/// The one-line answer when there is no CUDA device: "no CUDA device: REASON; " and a way forward that
+/// works without one: simulate (--backend sim) or open a report recorded on a GPU. `describe_device`:
+/// for `warpscope-cli device`, which has no --backend, so it points to the recorded reports' devices
+/// and to `run --backend sim` instead.
+std::string no_device_hint(const std::string& reason, bool describe_device = false);
 
 }  // namespace ws

@@ -163,7 +163,7 @@ std::string validate_sweep(const SweepSpec& spec) {
   for (const auto& id : spec.variants) {
     const VariantInfo& v = *find_variant(id);
     if (spec.params.exclusive && v.pattern != "scan") return "--exclusive applies to scans only (" + id + " is a " + v.pattern + ")";
-    if (v.rules.int_only && spec.type != DType::Int32) return id + " takes int32 only";
+    if (v.rules.int_only && spec.type != DType::Int32) return int_only_refusal(v);
     if (v.rules.bytes_input && spec.type == DType::Float32) return id + " reads bytes: leave --type out (or int32) in a sweep with it";
     if (!v.rules.bytes_input && spec.type == DType::UInt8) return id + " takes int32 or float32; uint8 input is for the histograms";
     const PatternHooks* hooks = v.pattern == "reduction" ? nullptr : find_pattern_hooks(v.pattern);

@@ -21,7 +21,8 @@ struct LaunchRules {
   int items_per_thread = 1;  ///< input elements per thread per block window (grid = ceil(n / (block * items)))
   bool grid_stride = false;  ///< kernel loops over the input with a grid-size stride, so any grid works
   int max_grid = 0;          ///< non-zero: largest grid the algorithm accepts (e.g. second pass of one block)
-  bool int_only = false;     ///< only int32 (atomicMax has no float32 form)
+  bool int_only = false;     ///< only int32; `int_only_reason` says why for this variant
+  std::string int_only_reason; ///< int_only variants: why float32 is refused, e.g. "CUDA's atomicMax has no float form"
   bool bytes_input = false;  ///< reads bytes (DType::UInt8, histograms): an int32 request becomes uint8
   std::int64_t default_n = 0;///< non-zero: n when the request gives none (the race demo's 1000 x 1000)
   std::int64_t max_n = 0;    ///< non-zero: largest n (e.g. O(n^2) work, or one block's section); also caps the default n

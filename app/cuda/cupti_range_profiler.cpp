@@ -392,7 +392,6 @@ RangeProfile profile_range(CUcontext ctx, int device, const std::vector<std::str
   if (hc.kept.empty()) return out;
   const std::vector<std::string>& kept = hc.kept;
   const HostObject* host = hc.host.get();
-  const std::vector<std::uint8_t>& config = hc.config;
   out.passes = hc.passes;
   std::vector<const char*> names;
   for (const auto& m : kept) names.push_back(m.c_str());

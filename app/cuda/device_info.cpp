@@ -18,12 +18,25 @@ DeviceInfo query_device(int ordinal) {
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess) {
-    d.error = cudaGetErrorString(err);
+    // Without libcuda the runtime answers "driver version is insufficient", which would send the user
+    // to upgrade a driver that is not there: the driver version (0 = none installed) tells them apart.
+    int drv = 0, rt = 0;
+    cudaDriverGetVersion(&drv);
+    cudaRuntimeGetVersion(&rt);
+    if (drv == 0)
+      d.error = "no NVIDIA driver or GPU was found on this machine (libcuda.so.1 is not installed)";
+    else if (err == cudaErrorInsufficientDriver)
+      d.error = "the NVIDIA driver supports CUDA " + version_string(drv) + ", older than the CUDA " + version_string(rt) +
+                " runtime of this build: update the driver";
+    else if (err == cudaErrorNoDevice)
+      d.error = "the NVIDIA driver found no GPU on this machine";
+    else
+      d.error = std::string("CUDA could not list the GPUs: ") + cudaGetErrorString(err);
     cudaGetLastError();
     return d;
   }
   if (count <= ordinal) {
-    d.error = "no CUDA-capable device found";
+    d.error = "the NVIDIA driver found no GPU on this machine";
     return d;
   }
   cudaDeviceProp p{};

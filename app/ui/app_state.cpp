@@ -48,6 +48,14 @@ void AppState::load(const std::string& lessons_dir) {
       e.lesson.id = v.lesson;
       e.lesson.title = v.baseline ? "Library baselines (" + v.lesson + ")" : "More variants (" + v.lesson + ")";
       e.lesson.seed = v.seed;
+      // Cite the document as its lesson file does; a library baseline's "seed" is the library itself.
+      e.lesson.source = v.seed;
+      for (const auto& f : lessons_)
+        if (f.from_file && f.lesson.seed == v.seed) {
+          e.lesson.lecture = f.lesson.lecture;
+          e.lesson.authors = f.lesson.authors;
+          e.lesson.source = f.lesson.source;
+        }
       e.lesson.pattern = v.pattern;
       e.lesson.summary = "Variants registered in this build that no lesson file lists.";
       lessons_.push_back(std::move(e));

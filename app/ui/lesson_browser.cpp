@@ -128,9 +128,9 @@ void LessonBrowser::draw_list(AppState& s) {
     }
     if (open) {
       ImGui::Indent(t.px(22));
-      std::string meta = l.source.empty() ? l.seed : l.source + "  \u00b7  " + l.seed;
+      const std::string meta = lecture_citation(l);
       ImGui::PushFont(t.fonts().regular);
-      TextDim(meta, true);
+      if (!meta.empty()) TextDim(meta, true);
       for (int j = 0; j < int(l.steps.size()); ++j) {
         const VariantInfo* v = find_variant(l.steps[j].variant);
         if (!v) continue;
@@ -224,7 +224,11 @@ void LessonBrowser::draw_details(const AppState& s) {
   ImGui::PushTextWrapPos(0.f);
   if (!v->slide.empty()) ImGui::TextUnformatted(("\u201c" + v->slide + "\u201d").c_str());
   ImGui::PopTextWrapPos();
-  TextDim(v->seed);
+  // The document by its own title and authors (the lesson that follows it); the seed's file name is for the docs.
+  std::string cited = v->seed;
+  for (const auto& e : s.lessons())
+    if (e.from_file && e.lesson.seed == v->seed) cited = lecture_citation(e.lesson);
+  TextDim(cited, true);
   ImGui::Spacing();
   ImGui::PushFont(t.fonts().bold);
   ImGui::TextUnformatted("Launch rules");

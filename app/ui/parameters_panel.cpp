@@ -101,7 +101,7 @@ void ParametersPanel::draw(AppState& s) {
         ImGui::BeginDisabled(off);
         if (ImGui::Selectable(to_string(d), p.type == d)) p.type = d;
         ImGui::EndDisabled();
-        if (off) disabled_tooltip(v->id + " takes int32 only");
+        if (off) disabled_tooltip(int_only_refusal(*v));
       }
       ImGui::EndCombo();
     }

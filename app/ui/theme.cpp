@@ -12,9 +12,10 @@ ImVec4 rgb(int hex, float a = 1.f) {
   return ImVec4(((hex >> 16) & 0xff) / 255.f, ((hex >> 8) & 0xff) / 255.f, (hex & 0xff) / 255.f, a);
 }
 
-// Latin-1 plus the punctuation, arrows, maths and shapes the views print (× · – … → ≈ ≤ ▶ ●).
+// Latin-1 and Latin Extended-A (authors' names: Filipovič), plus the punctuation, arrows, maths and
+// shapes the views print (× · – … → ≈ ≤ ▶ ●).
 const ImWchar kGlyphRanges[] = {
-    0x0020, 0x00FF, 0x2000, 0x206F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0,
+    0x0020, 0x017F, 0x2000, 0x206F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0,
 };
 
 ImFont* load(ImGuiIO& io, const std::string& path, float size_px) {

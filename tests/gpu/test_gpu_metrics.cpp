@@ -205,8 +205,8 @@ TEST(GpuMetrics, SharedHistogramMovesAtomicsFromGlobalToSharedMemory) {
   const double gg = requests(g), gs = requests(s);
   const double sg = value(g, "smsp__sass_inst_executed_op_shared_atom"), ss = value(s, "smsp__sass_inst_executed_op_shared_atom");
   std::printf("[ gpu      ] 2^24 bytes: hist_global %.0f global atomic requests (%.0f instructions), %.0f shared atomic "
-              "instructions; hist_shared %.0f global (%.0f instructions), %.0f shared (%u blocks)\n",
-              gg, instructions(g), sg, gs, instructions(s), ss, s.launch.grid);
+              "instructions; hist_shared %.0f global (%.0f instructions), %.0f shared (%lld blocks)\n",
+              gg, instructions(g), sg, gs, instructions(s), ss, static_cast<long long>(s.launch.grid));
   EXPECT_GT(gg, 0);
   EXPECT_EQ(sg, 0);
   EXPECT_GT(ss, 0);

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <sys/wait.h>
+#include <utility>
+#include <vector>
 
 namespace {
 struct Out {
@@ -56,6 +58,7 @@ TEST(Cli, BadRequestsGiveOneLineAndExit2) {
   expect_one_line_error("run --variant epita.reduce3 --n 0", 2, "--n '0'");
   expect_one_line_error("run --variant epita.reduce3 --n -5", 2, "");
   expect_one_line_error("run --variant epita.reduce3 --n 2^31", 2, "too large");
+  expect_one_line_error("run --variant epita.reduce3 --n 99999999999999999999", 2, "too large");
   expect_one_line_error("run --variant epita.reduce3 --block 100", 2, "power-of-two");
   expect_one_line_error("run --variant epita.reduce8 --block 64", 2, "32 threads per block only");
   expect_one_line_error("run --variant cs121.atomic_max --type float32", 2, "int32 only");
@@ -164,6 +167,150 @@ TEST(Cli, NoDeviceIsAOneLineErrorWithAWayOut) {
   EXPECT_EQ(dev.code, 3);
   expect_one_line_error("run --variant epita.reduce3 --n 1000", 3, "no CUDA device");
   EXPECT_NE(cli("run --variant epita.reduce3").out.find("report"), std::string::npos);
+}
+
+TEST(Cli, NoDeviceSaysWhatIsReallyTheCase) {
+  Out dev = cli("device");
+  if (dev.code == 0) GTEST_SKIP() << "a CUDA device is present";
+  Out run = cli("run --variant epita.reduce3");
+  for (const Out* o : {&dev, &run}) {
+    EXPECT_EQ(o->code, 3) << o->out;
+    EXPECT_EQ(lines(o->out), 1) << o->out;
+    // The CUDA runtime's "driver version is insufficient" would send the user to upgrade a driver that
+    // is not there; a build without CUDA is not missing nvcc when the preset turned CUDA off.
+    EXPECT_EQ(o->out.find("insufficient"), std::string::npos) << o->out;
+#if WS_HAVE_CUDA_BUILD
+    const bool no_driver = o->out.find("no NVIDIA driver or GPU was found on this machine") != std::string::npos;
+    const bool no_gpu = o->out.find("the NVIDIA driver found no GPU") != std::string::npos;
+    EXPECT_TRUE(no_driver || no_gpu) << o->out;
+#elif WS_CUDA_TURNED_OFF
+    EXPECT_NE(o->out.find("CUDA was turned off when it was configured (WS_WITH_CUDA=OFF"), std::string::npos) << o->out;
+    EXPECT_NE(o->out.find("cmake --preset default"), std::string::npos) << o->out;
+    EXPECT_EQ(o->out.find("nvcc was not found"), std::string::npos) << o->out;
+#else
+    EXPECT_NE(o->out.find("nvcc was not found"), std::string::npos) << o->out;
+#endif
+  }
+  // run takes --backend sim; device has no such option, so it points to run and to the recorded reports.
+  EXPECT_NE(run.out.find("simulate it instead (--backend sim)"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("reports/nvidia-h200.json"), std::string::npos) << run.out;
+  EXPECT_EQ(dev.out.find("simulate it instead"), std::string::npos) << dev.out;
+  EXPECT_NE(dev.out.find("a report recorded on a GPU names that device instead"), std::string::npos) << dev.out;
+  EXPECT_NE(dev.out.find("`warpscope-cli run --variant ID --backend sim`"), std::string::npos) << dev.out;
+  EXPECT_EQ(cli("device --backend sim").code, 2);  // what the hint must not suggest
+}
+
+TEST(Cli, IntOnlyVariantsGiveTheirOwnReason) {
+  // Only the max variants use atomicMax; the others say what really ties them to int.
+  const std::pair<const char*, const char*> cases[] = {
+      {"cs121.atomic_max", "CUDA's atomicMax takes int, unsigned and 64-bit integers; it has no float32 form"},
+      {"cs121.local_max", "CUDA's atomicMax takes int, unsigned and 64-bit integers"},
+      {"cs121.race", "it reads no input; every thread adds 1 to one int counter"},
+      {"cs121.atomic_counter", "it reads no input; every thread does atomicAdd(d_a, 1) on one int counter"},
+      {"cs121.filter_global", "the slide's filter_k copies positive int values"},
+      {"cs121.filter_shared", "the slide's filter_shared_k copies positive int values"},
+      {"cs121.filter_warp_agg", "the slide's filter_warp_agg_k copies positive int values"},
+      {"cs121.filter_scan", "filter_scan_k copies positive int values"},
+      {"cs121.filter_scan_vec", "its int4 loads and stores move four int values at a time"},
+      {"cub.select", "it is the baseline of the int filters, so cub::DeviceSelect::If is instantiated here for int"},
+  };
+  for (const auto& [id, reason] : cases) {
+    const std::string args = std::string("run --variant ") + id + " --type float32 --backend sim";
+    expect_one_line_error(args, 2, std::string(id) + " takes int32 only: " + reason);
+    if (std::string(id).find("max") == std::string::npos)
+      EXPECT_EQ(cli(args).out.find("atomicMax"), std::string::npos) << id;
+  }
+}
+
+TEST(Cli, CountsBeyondTheLimitAreTooLargeNotNegative) {
+  const std::string limit = "is too large (the limit is 2^30 = 1073741824 elements";
+  expect_one_line_error("run --variant epita.reduce3 --n 99999999999999999999", 2, "--n '99999999999999999999' " + limit);
+  expect_one_line_error("run --variant epita.reduce3 --n 2^63", 2, "--n '2^63' " + limit);
+  expect_one_line_error("run --variant epita.reduce3 --n '1<<40'", 2, "--n '1<<40' " + limit);
+  expect_one_line_error("run --variant epita.reduce3 --n 2^31", 2, limit);
+  expect_one_line_error("sweep --variants cub.select --keep-fraction 0.5 --n 99999999999999999999", 2, limit);
+  // 0, negatives and text stay "not a positive count".
+  expect_one_line_error("run --variant epita.reduce3 --n 0", 2, "--n '0' is not a positive count");
+  expect_one_line_error("run --variant epita.reduce3 --n -5", 2, "--n '-5' is not a positive count");
+  expect_one_line_error("run --variant epita.reduce3 --n many", 2, "--n 'many' is not a positive count");
+  // The other whole-number options: CLI11 would saturate (grid 2^63 - 1) or wrap (seed -1 = 2^64 - 1).
+  expect_one_line_error("run --variant epita.reduce3 --block 99999999999", 2,
+                        "--block: 99999999999 is too large (a block has at most 1024 threads)");
+  expect_one_line_error("run --variant epita.reduce3 --grid 99999999999999999999", 2,
+                        "--grid: 99999999999999999999 is too large (a grid has at most 2^31 - 1 blocks)");
+  expect_one_line_error("run --variant epita.reduce3 --repeat 99999999999", 2, "--repeat: 99999999999 is too large (at most 100000");
+  expect_one_line_error("run --variant epita.reduce3 --seed 99999999999999999999999", 2,
+                        "--seed: 99999999999999999999999 is too large (a seed is a whole number from 0 to 2^64 - 1)");
+  expect_one_line_error("run --variant epita.reduce3 --seed -1", 2, "--seed: -1 is negative");
+  expect_one_line_error("run --variant stevens.conv2d_basic --width 99999999999999999999 --height 8", 2,
+                        "--width: 99999999999999999999 is too large (at most 2^30 elements");
+  expect_one_line_error("run --variant stevens.conv2d_basic --width 8 --height 99999999999999999999", 2, "--height: 99999999999999999999 is too large");
+  expect_one_line_error("run --variant stevens.conv1d_basic --mask-width 99999999999", 2, "--mask-width: 99999999999 is too large");
+  expect_one_line_error("trace --variant epita.reduce3 --block-index 99999999999999999999", 2, "--block-index: 99999999999999999999 is too large");
+  expect_one_line_error("report --out x.json --traces 99999999999999999999", 2, "--traces: 99999999999999999999 is too large");
+  expect_one_line_error("sweep --from 99999999999", 2, "--from: 99999999999 is too large");
+  // Values that fit the option's type keep their own range checks.
+  expect_one_line_error("run --variant epita.reduce3 --block 5000", 2, "block size 5000 is outside 1..1024");
+  expect_one_line_error("run --variant epita.reduce3 --block -1", 2, "--block must be positive (got -1)");
+}
+
+TEST(Cli, UntimedRunsPrintADashNotZero) {
+  const std::string path = ::testing::TempDir() + "sim_report.json";
+  Out o = cli("report --backend sim --variants epita.reduce3,cs121.filter_global,stevens.conv2d_register_tiled --n 4096 --out " + path);
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_EQ(o.out.find("0.0000"), std::string::npos) << o.out;
+  EXPECT_EQ(o.out.find(" 0.0 "), std::string::npos) << o.out;
+  // Every run row: the id, then "-" for time, GB/s and % peak; the 29-character id keeps its column.
+  int rows = 0;
+  for (const char* id : {"epita.reduce3 ", "cs121.filter_global ", "stevens.conv2d_register_tiled "}) {
+    const auto at = o.out.find(id);
+    ASSERT_NE(at, std::string::npos) << id << "\n" << o.out;
+    const std::string row = o.out.substr(at, o.out.find('\n', at) - at);
+    const std::string dashes = std::string(12, ' ') + "- " + std::string(9, ' ') + "- " + std::string(9, ' ') + "-  ";
+    EXPECT_NE(row.find(dashes), std::string::npos) << row;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 3);
+  // A sweep's table too (sim: untimed).
+  Out s = cli("sweep --variants epita.reduce3 --from 10 --to 11 --backend sim");
+  ASSERT_EQ(s.code, 0) << s.out;
+  EXPECT_EQ(s.out.find("0.0000"), std::string::npos) << s.out;
+}
+
+TEST(Cli, RaceAndSlideBugMessagesAreNotDoubled) {
+  Out race = cli("run --variant cs121.race --backend sim");
+  ASSERT_EQ(race.code, 0) << race.out;
+  EXPECT_NE(race.out.find("   race: expected 1000000, got "), std::string::npos) << race.out;
+  EXPECT_EQ(race.out.find("race: race:"), std::string::npos) << race.out;
+  Out bug = cli("run --variant epita.reduce8 --backend sim --n 4096");
+  ASSERT_EQ(bug.code, 0) << bug.out;
+  EXPECT_EQ(bug.out.find("slide-bug: slide bug"), std::string::npos) << bug.out;
+  EXPECT_NE(bug.out.find("slide bug reproduced"), std::string::npos) << bug.out;
+}
+
+TEST(Cli, HelpNamesEveryPatternAndListHasNoTrailingSpaces) {
+  Out help = cli("--help");
+  EXPECT_EQ(help.code, 0);
+  EXPECT_EQ(help.out.find("reduction lessons' kernels"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("every lesson (reduction, scan, convolution, atomics)"), std::string::npos) << help.out;
+  Out list = cli("list");
+  ASSERT_EQ(list.code, 0);
+  std::vector<std::string> rows;
+  for (std::size_t at = 0, end; (end = list.out.find('\n', at)) != std::string::npos; at = end + 1) rows.push_back(list.out.substr(at, end - at));
+  ASSERT_GE(rows.size(), 38u);
+  // The pattern column starts where the header's does, after the longest id and one space.
+  const std::size_t pattern_at = rows[0].find("pattern");
+  ASSERT_NE(pattern_at, std::string::npos);
+  bool saw_longest = false, saw_convolution = false;
+  for (const auto& row : rows) {
+    EXPECT_NE(row.back(), ' ') << "'" << row << "'";
+    EXPECT_EQ(row[pattern_at - 1], ' ') << row;
+    EXPECT_NE(row[pattern_at], ' ') << row;
+    saw_longest |= row.rfind("stevens.conv2d_register_tiled ", 0) == 0;
+    saw_convolution |= row.compare(pattern_at, 12, "convolution ") == 0;
+  }
+  EXPECT_TRUE(saw_longest);
+  EXPECT_TRUE(saw_convolution);
 }
 
 TEST(Cli, MetricsListsTheCatalogWithoutAGpu) {

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "launch_rules.hpp"
 #include "registry.hpp"
 
 using namespace ws;
@@ -45,6 +46,26 @@ TEST(Registry, EveryVariantHasItsMetadata) {
       EXPECT_NE(v.slide_model, nullptr);
     }
   }
+}
+
+TEST(Registry, IntOnlyVariantsCarryTheirOwnReason) {
+  std::set<std::string> reasons;
+  int int_only = 0;
+  for (const auto& v : all_variants()) {
+    SCOPED_TRACE(v.id);
+    if (!v.rules.int_only) {
+      EXPECT_TRUE(v.rules.int_only_reason.empty());
+      continue;
+    }
+    ++int_only;
+    EXPECT_FALSE(v.rules.int_only_reason.empty());
+    // atomicMax is the reason of the max variants only.
+    EXPECT_EQ(v.rules.int_only_reason.find("atomicMax") != std::string::npos, v.op == ReduceOp::Max && v.pattern == "reduction");
+    EXPECT_EQ(int_only_refusal(v), v.id + " takes int32 only: " + v.rules.int_only_reason);
+    reasons.insert(v.rules.int_only_reason);
+  }
+  EXPECT_EQ(int_only, 10);
+  EXPECT_GE(reasons.size(), 9u);  // atomic_max and local_max share theirs; every other variant has its own
 }
 
 TEST(Registry, FlagsMatchTheSlides) {

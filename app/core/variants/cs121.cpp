@@ -32,6 +32,7 @@ std::vector<VariantInfo> cs121_variants() {
                          "for one address and the updates are serialized.");
     v.rules.pow2_block = true;
     v.rules.int_only = true;
+    v.rules.int_only_reason = "CUDA's atomicMax takes int, unsigned and 64-bit integers; it has no float32 form";
     v.rules.note = "atomicMax exists for integers only, and the slide's unguarded load needs a power-of-two block to stay inside the padded input";
     t.push_back(v);
   }
@@ -42,6 +43,7 @@ std::vector<VariantInfo> cs121_variants() {
                          "Contention is spread over 256 addresses and the global maximum is rarely updated.");
     v.rules.pow2_block = true;
     v.rules.int_only = true;
+    v.rules.int_only_reason = "CUDA's atomicMax takes int, unsigned and 64-bit integers; it has no float32 form";
     v.rules.note = "atomicMax exists for integers only, and the slide's unguarded load needs a power-of-two block to stay inside the padded input";
     t.push_back(v);
   }

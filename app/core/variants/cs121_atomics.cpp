@@ -38,6 +38,7 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.rules.min_block = 1;
     v.rules.warp_multiple = false;
     v.rules.int_only = true;
+    v.rules.int_only_reason = "it reads no input; every thread adds 1 to one int counter (`*d_a += 1`), and the result is that count";
     v.rules.default_n = std::int64_t(kRaceBlock) * kRaceBlock;
     v.rules.note = "n counts threads: the kernel launches n / block blocks and every thread adds 1, so n must be a multiple of the block (the slide: 1000 blocks of 1000)";
     v.caution = "The slide declares `int a = 0; *d_a;`, read as `int a = 0, *d_a;` (README errata).";
@@ -52,6 +53,7 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.rules.min_block = 1;
     v.rules.warp_multiple = false;
     v.rules.int_only = true;
+    v.rules.int_only_reason = "it reads no input; every thread does atomicAdd(d_a, 1) on one int counter, and the result is that count";
     v.rules.default_n = std::int64_t(kRaceBlock) * kRaceBlock;
     v.rules.note = "n counts threads: the kernel launches n / block blocks and every thread adds 1, so n must be a multiple of the block";
     t.push_back(v);
@@ -100,6 +102,7 @@ std::vector<VariantInfo> cs121_atomics_variants() {
                          "atomicAdd(nres, 1) on one global counter and writes its value there. Every kept value is one "
                          "atomic on the same address, so the time grows with the fraction kept.");
     v.rules.int_only = true;
+    v.rules.int_only_reason = "the slide's filter_k copies positive int values (const int* src to int* dst)";
     v.rules.min_block = 1;
     v.rules.warp_multiple = false;
     v.rules.note = "the slide's filter copies positive int values";
@@ -111,6 +114,7 @@ std::vector<VariantInfo> cs121_atomics_variants() {
                          "that many output slots with one global atomicAdd, and the threads write at the block's base "
                          "plus their shared slot; NPER_THREAD = 8 rounds per block.");
     v.rules.int_only = true;
+    v.rules.int_only_reason = "the slide's filter_shared_k copies positive int values (const int* src to int* dst)";
     v.rules.min_block = 1;
     v.rules.warp_multiple = false;
     v.rules.items_per_thread = kFilterSharedItems;
@@ -123,6 +127,7 @@ std::vector<VariantInfo> cs121_atomics_variants() {
                          "(__ffs) adds the mask's population (__popc) to the counter once for the warp and broadcasts "
                          "the old value with a shuffle; each lane adds the count of kept lanes below it.");
     v.rules.int_only = true;
+    v.rules.int_only_reason = "the slide's filter_warp_agg_k copies positive int values (const int* src to int* dst)";
     v.rules.note = "the slide's filter copies positive int values; lanes are threadIdx.x % 32";
     v.caution = "The slide's atomicAggInc uses the pre-CUDA-9 __ballot, __shfl and an undeclared lane_id; the kernel "
                 "uses __ballot_sync(__activemask(), 1), __shfl_sync and threadIdx.x % 32 (README errata).";
@@ -134,6 +139,7 @@ std::vector<VariantInfo> cs121_atomics_variants() {
                          "and a scan of the per-warp counts, and learns its output offset from a single-pass scan of "
                          "the tile counts (decoupled look-back). The output keeps the input order, like Thrust's copy_if.");
     v.rules.int_only = true;
+    v.rules.int_only_reason = "filter_scan_k copies positive int values (const int* src to int* dst), like the slide's filters";
     v.rules.default_block = kFilterScanBlock;
     v.rules.fixed_block = kFilterScanBlock;
     v.rules.items_per_thread = kFilterScanItems;
@@ -147,6 +153,7 @@ std::vector<VariantInfo> cs121_atomics_variants() {
                          "in shared memory at their rank, then written out with aligned 16-byte stores. Per-warp counts use "
                          "__reduce_add_sync from sm_80 and five __shfl_xor_sync on Turing (sm_75); a run says which.");
     v.rules.int_only = true;
+    v.rules.int_only_reason = "its int4 loads and stores move four int values at a time (const int* src to int* dst)";
     v.rules.default_block = kFilterScanBlock;
     v.rules.min_block = 128;
     v.rules.max_block = 256;
@@ -184,6 +191,7 @@ std::vector<VariantInfo> cs121_atomics_variants() {
                     "look-back; the output keeps the input order. The baseline of the filter variants.";
     v.baseline = true;
     v.rules.int_only = true;
+    v.rules.int_only_reason = "it is the baseline of the int filters, so cub::DeviceSelect::If is instantiated here for int (keep x > 0) on their int input";
     v.rules.grid_stride = true;
     v.rules.note = "CUB chooses its own launch shape, so the requested block and grid are ignored";
     t.push_back(v);

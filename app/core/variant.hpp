@@ -10,6 +10,12 @@ namespace ws {
 
 struct Input;
 
+/// Smallest block the app offers to kernels with no warp-level code (block-wide trees, guarded
+/// one-thread-per-element kernels): the slides draw their trees on 8 and 16 elements (seed 000,
+/// "Efficient Reduction Trees"; seed 001, "A Kogge-Stone Parallel Scan Algorithm"). Such kernels would
+/// run with fewer threads too, but a tree of fewer than 8 leaves shows nothing one of 8 does not.
+constexpr int kSmallestTeachingBlock = 8;
+
 /// What launches a variant accepts. Checked by check_launch() before any device is touched.
 struct LaunchRules {
   int default_block = 256;   ///< threads per block when the request gives none

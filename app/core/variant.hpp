@@ -52,6 +52,9 @@ struct VariantInfo {
   bool writes_input = false;///< kernel overwrites its input: the backend restores it before every launch
   bool cautionary = false;  ///< reproduces a bug of the slide on purpose; `caution` explains it
   std::string caution;      ///< explanation shown next to a cautionary or lock-step-dependent variant
+  /// Input the GUI starts this variant with ("" = random): the racy ones use "ones", so that the
+  /// expected sum is n and every lost addition shows (seed 000, slide "Data Race").
+  std::string default_input;
   /// Cautionary variants only: what the slide's code really computes for this input and launch
   /// (e.g. reduce8's overlapping windows), so the GPU can be checked to reproduce the bug exactly.
   double (*slide_model)(const Input& in, const LaunchConfig& launch) = nullptr;

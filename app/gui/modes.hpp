@@ -12,13 +12,15 @@ struct Options {
   std::string lesson, variant, report, screenshot;
   std::string view = "results";
   int block = 0;               ///< threads per block for runs and traces (0 = the variant's default)
-  std::string input;           ///< input kind ("" = the parameters' default)
+  std::string input;           ///< input kind, numbers or a file ("" = the parameters' default)
+  std::string n;               ///< elements as given ("" = the default 2^20)
+  int scene = 0;               ///< scene to open (1-based; 0 = none)
   int step = -1;               ///< trace step the step-through views open at (-1 = the first)
   int frames = 3;              ///< headless: frames before the screenshot; window: close after this many
   bool frames_given = false;   ///< --frames was on the command line (the window then closes by itself)
   float font_scale = 0;  ///< 0 = automatic (1, times the monitor's content scale in a window)
   int width = 1600, height = 900;
-  // Issue 6: presentation, Live in screenshots, the frame benchmark.
+  // Presentation, Live in screenshots, the frame benchmark.
   bool high_contrast = false;    ///< start with the high-contrast theme
   bool focus = false;            ///< start in focus mode (views only, no browser or parameters)
   bool show_keys = false;        ///< start with the key help overlay open

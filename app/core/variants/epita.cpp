@@ -66,6 +66,7 @@ std::vector<VariantInfo> epita_variants() {
                          "The read, the add and the write of different threads interleave, so most additions are "
                          "lost and the result changes from run to run.");
     v.racy = true;
+    v.default_input = "ones";
     v.rules.note = "one thread per element guarded by x < size, so any block of 8 threads or more works (no warp-level code)";
     allow_small_blocks(v);
     t.push_back(v);
@@ -86,6 +87,7 @@ std::vector<VariantInfo> epita_variants() {
                          "it to the global sum, but nothing orders thread 0's zeroing and commit against the other "
                          "threads' additions. Values added before the zeroing or after the commit are lost.");
     v.racy = true;
+    v.default_input = "ones";
     v.rules.min_block = 64;
     v.rules.note = "a single-warp block runs the zeroing, the additions and the commit in program order and hides the race, so it takes at least two warps";
     t.push_back(v);

@@ -422,7 +422,7 @@ void AppState::refresh_trace() {
   if (recorded && trace.use_recorded) {
     trace.trace = *recorded;
     trace.origin = "report";
-    trace.origin_note = "recorded on the GPU: the open report's trace is of what is asked (" + describe_trace_config(*recorded) + ")";
+    trace.origin_note = "GPU recording of what is asked: " + describe_trace_config(*recorded);
   } else if (v) {
     trace.trace = compute_trace(*v, k, trace.why_none);
     trace.origin = "sim";

@@ -133,8 +133,9 @@ std::string describe_trace_config(const Trace& t) {
   std::string input = t.input;
   if (!is_generated_kind(input)) input = "file " + input;
   else if (input == "random") input += " seed " + std::to_string(t.seed);
-  return "n = " + format_grouped(t.n) + ", block " + std::to_string(t.block_size) + ", block " +
-         std::to_string(t.block_index) + " of " + format_grouped(t.launch.grid) + ", " + to_string(t.type) + ", " + input;
+  return "n = " + format_grouped(t.n) + ", block " + std::to_string(t.block_size) +
+         (t.block_index ? ", block index " + std::to_string(t.block_index) : std::string()) + ", " + to_string(t.type) +
+         ", " + input;
 }
 
 std::string recording_mismatch(const VariantInfo& v, const Trace& rec, const TraceKey& key) {

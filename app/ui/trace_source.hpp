@@ -59,7 +59,7 @@ struct TraceState {
 };
 
 /// The configuration a trace is of, as the header and the recording check name it:
-/// "n = 1,024, block 256, block 0, int32, random seed 1".
+/// "n = 1,024, block 256, int32, random seed 1" (", block index K" when K > 0).
 std::string describe_trace_config(const Trace& t);
 
 /// Whether a trace stored in a report (recorded on the GPU) shows what `key` asks for: the same variant,

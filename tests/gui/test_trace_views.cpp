@@ -198,7 +198,7 @@ TEST(TraceSourceChoice, ARecordedTraceInTheOpenReportWinsUntilSwitchedOff) {
   EXPECT_TRUE(s.trace.recorded_available);
   EXPECT_EQ(s.trace.origin, "report");
   EXPECT_EQ(s.trace.trace->source, "NVIDIA Test GPU");
-  EXPECT_NE(s.trace.origin_note.find("recorded on the GPU"), std::string::npos) << s.trace.origin_note;
+  EXPECT_NE(s.trace.origin_note.find("GPU recording of what is asked"), std::string::npos) << s.trace.origin_note;
   s.trace.use_recorded = false;
   s.refresh_trace();
   EXPECT_EQ(s.trace.origin, "sim");

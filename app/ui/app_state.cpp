@@ -386,6 +386,8 @@ TraceKey AppState::trace_key() const {
   k.exclusive = params.pattern.exclusive;
   k.input = params.input_kind();
   if (params.input >= kInputGenerators) k.n = 0;  // a file: all of its numbers
+  if (params.input == kInputTyped) k.input_label = "typed " + params.typed_values;
+  else if (params.input == kInputFile) k.input_label = "file " + params.file_path;
   k.seed = params.seed;
   k.use_recorded = trace.use_recorded;
   if (replay) k.report_created = replay_path + "@" + replay->created;

@@ -82,6 +82,8 @@ void ParametersPanel::draw(AppState& s) {
     }
     ImGui::SameLine();
     ImGui::SetNextItemWidth(t.px(190));
+    const bool from_input = p.input >= kInputGenerators;  // typed numbers or a file set n themselves
+    ImGui::BeginDisabled(from_input);
     if (p.n_pow2) {
       ImGui::SliderInt("##nlog2", &p.n_log2, 5, 30, "2^%d", ImGuiSliderFlags_AlwaysClamp);
     } else {
@@ -89,9 +91,10 @@ void ParametersPanel::draw(AppState& s) {
       ImGui::InputScalar("##nexact", ImGuiDataType_S64, &p.n_exact, nullptr, nullptr, "%" PRId64);
       p.n_exact = std::clamp<ImS64>(p.n_exact, lo, hi);
     }
+    ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::AlignTextToFramePadding();
-    TextDim("= " + format_grouped(p.n()));
+    TextDim(from_input ? std::string("= the input's count") : "= " + format_grouped(p.n()));
   }
   // type
   {

@@ -146,7 +146,9 @@ std::string recording_mismatch(const VariantInfo& v, const Trace& rec, const Tra
   if (rec.block_index != key.block_index) diffs.push_back("block index " + std::to_string(key.block_index));
   const DType type = v.rules.bytes_input ? DType::UInt8 : key.type;
   if (rec.type != type) diffs.push_back(std::string("type ") + to_string(type));
-  if (rec.input != key.input) diffs.push_back("input " + (is_generated_kind(key.input) ? key.input : "file " + key.input));
+  if (rec.input != key.input)
+    diffs.push_back("input " + (!key.input_label.empty() ? key.input_label
+                                : is_generated_kind(key.input) ? key.input : "file " + key.input));
   else if (key.input == "random" && rec.seed != key.seed) diffs.push_back("seed " + std::to_string(key.seed));
   if (diffs.empty()) {
     // Block 0 must read the same elements. One window per block: the first min(n, window) elements of

@@ -26,6 +26,7 @@ struct TraceKey {
   std::string report_created;  ///< the open report's stamp ("" = none): a new report re-picks the trace
   bool exclusive = false;      ///< scans: inclusive or exclusive (the pattern parameter that changes the trace)
   double keep = 0.5;           ///< filters: fraction of the random values kept (--keep)
+  std::string input_label;     ///< how messages name the input ("typed 3 1 7 0", "file x.txt"); "" = `input`
   bool operator==(const TraceKey& o) const {
     return variant == o.variant && n == o.n && block == o.block && block_index == o.block_index && type == o.type && input == o.input && seed == o.seed &&
            use_recorded == o.use_recorded && report_created == o.report_created && exclusive == o.exclusive && keep == o.keep;

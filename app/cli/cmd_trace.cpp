@@ -1,8 +1,10 @@
-// warpscope-cli trace: the step-by-step trace of one block of a variant (issue 3, part 4).
+// warpscope-cli trace: the step-by-step trace of one block of a variant, with --values the tree as text.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "launch_rules.hpp"
@@ -52,9 +54,52 @@ void print_table(const Trace& t, const sim::SimOutput& o, double expected) {
   }
 }
 
+/// The tree as text: the block's shared array after every step that has one, 16 slots a row, the
+/// slots the step wrote in brackets. Slots past the last one any step stores to are left out (models
+/// may size the array beyond the block, e.g. 64 words for a 32-thread block's unrolled last warp).
+void print_values(const Trace& t) {
+  int used = 0;
+  for (const Step& s : t.steps)
+    for (const ThreadOp& op : s.ops)
+      if (op.space == Space::Shared && op.kind == OpKind::Store) used = std::max(used, int(op.address) + 1);
+  std::size_t width = 1;
+  bool any = false;
+  for (const Step& s : t.steps) {
+    if (!s.has_shared || s.shared_after.empty()) continue;
+    any = true;
+    for (double v : s.shared_after) width = std::max(width, format_value(t.type, v).size());
+  }
+  if (!any) {
+    std::printf("\nvalues: %s keeps no shared array in its trace (its work is in registers, shuffles or atomics)\n",
+                t.variant.c_str());
+    return;
+  }
+  std::printf("\nvalues: the shared array after each step, [x] = written in that step\n");
+  constexpr int kPerRow = 16;
+  for (const Step& s : t.steps) {
+    if (!s.has_shared || s.shared_after.empty()) continue;
+    const int slots = used > 0 ? std::min(used, int(s.shared_after.size())) : int(s.shared_after.size());
+    std::vector<bool> written(std::size_t(slots), false);
+    for (const ThreadOp& op : s.ops)
+      if (op.space == Space::Shared && op.kind == OpKind::Store && op.address >= 0 && op.address < slots)
+        written[std::size_t(op.address)] = true;
+    std::printf("step %d  %s  %s\n", s.index, s.phase.c_str(), s.label.c_str());
+    for (int row = 0; row < slots; row += kPerRow) {
+      const int end = std::min(slots, row + kPerRow);
+      std::printf("  s[%d..%d]%*s", row, end - 1, int(10 - std::to_string(row).size() - std::to_string(end - 1).size()), "");
+      for (int i = row; i < end; ++i) {
+        const std::string v = format_value(t.type, s.shared_after[std::size_t(i)]);
+        const std::string cell = written[std::size_t(i)] ? "[" + v + "]" : " " + v + " ";
+        std::printf(" %*s", int(width + 2), cell.c_str());
+      }
+      std::printf("\n");
+    }
+  }
+}
+
 }  // namespace
 
-int cmd_trace(const std::string& variant, const RunOptions& o, long long block_index, bool json, bool ops) {
+int cmd_trace(const std::string& variant, const RunOptions& o, long long block_index, bool json, bool ops, bool values) {
   RunRequest req;
   std::string err = to_request(o, variant, req);
   PreparedRun p;
@@ -118,6 +163,7 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
     std::printf("%s\n", j.dump(2).c_str());
   } else {
     print_table(out.trace, out, expected);
+    if (values) print_values(out.trace);
     if (gpu)
       std::printf("  %s\n", difference.empty() ? "recorded on the GPU: equals the sim model's trace, step by step"
                                                 : ("recorded on the GPU: differs from the sim model: " + difference).c_str());

@@ -36,7 +36,9 @@ int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv
 /// Prints the trace of block `block_index` of a variant (sim backend; cuda answers that GPU recording
 /// is not in this build, exit 1). json: trace_to_json() plus result, expected, launches; ops: with every
 /// thread op. Bad requests (including a block index outside the grid) exit 2 before anything runs.
-int cmd_trace(const std::string& variant, const RunOptions& o, long long block_index, bool json, bool ops);
+/// values: after the table, the shared array after every step (the tree as text, written slots in brackets).
+int cmd_trace(const std::string& variant, const RunOptions& o, long long block_index, bool json, bool ops,
+              bool values = false);
 
 /// Runs a set of variants and writes a report. `which`: "all", a lesson id, or comma-separated ids.
 /// trace_n > 0: also stores in the report the trace of block 0 of every traceable variant on trace_n

@@ -108,6 +108,8 @@ int main(int argc, char** argv) {
   add_pattern_options(trace, trace_opts);
   trace->add_flag("--json", json, "one JSON object with the steps");
   trace->add_flag("--ops", with_ops, "with --json: include every thread's operations");
+  bool with_values = false;
+  trace->add_flag("--values", with_values, "after the table, the tree as text: the shared array after every step, written slots in [brackets] (--json always has them)");
 
   auto* metrics = app.add_subcommand("metrics", "list the hardware metrics run --metrics can collect, with units and explanations");
   metrics->add_flag("--json", json, "JSON array");
@@ -167,7 +169,7 @@ int main(int argc, char** argv) {
       return cmd_run(variant, opts, json, csv);
     }
     if (*metrics) return cmd_metrics(json);
-    if (*trace) return cmd_trace(trace_variant, trace_opts, block_index, json, with_ops);
+    if (*trace) return cmd_trace(trace_variant, trace_opts, block_index, json, with_ops, with_values);
     if (*report) return cmd_report(which, opts, out_path, title, json, trace_n);
     if (*sweep) {
       if (json && csv) {

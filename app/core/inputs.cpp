@@ -32,7 +32,7 @@ std::string make_input(const std::string& kind, std::int64_t n, DType type, std:
     if (kind == "ones") {
       std::fill(in.u8.begin(), in.u8.end(), std::uint8_t(1));
     } else if (kind == "sequence") {
-      for (std::int64_t i = 0; i < n; ++i) in.u8[std::size_t(i)] = std::uint8_t(i % kSequencePeriod);
+      for (std::int64_t i = 0; i < n; ++i) in.u8[std::size_t(i)] = std::uint8_t(i % kSequencePeriodBytes);
     } else {
       std::mt19937_64 rng(seed);
       for (auto& x : in.u8) x = std::uint8_t(rng() % 256);

@@ -27,9 +27,14 @@ struct Input {
   }
 };
 
-/// Period of the "sequence" input: value(i) = i % 16, the C++ AMP post's repeated consecutive
-/// sequence (004_24e80cac4a038870.txt, "main - Entry point").
-constexpr int kSequencePeriod = 16;
+/// Period of the "sequence" input: value(i) = i % 4096, the C++ AMP post's "repeated consecutive
+/// sequence" (004_24e80cac4a038870.txt, "main - Entry point") with a period longer than any block's
+/// window (at most 2048 elements here), so no block sees a value twice and its prefix sums climb. At
+/// the default n = 2^20 the int32 sum is 2^19 * 4095 = 2,146,959,360 < 2^31: exact; from 2^21 on it
+/// wraps, on the GPU and in the reference alike. Bytes (uint8) use value(i) = i % 256.
+constexpr int kSequencePeriod = 4096;
+/// Period of the "sequence" input for bytes (histograms): every bin value once per 256 elements.
+constexpr int kSequencePeriodBytes = 256;
 
 /// Generates n elements. kind: "random" (int32 uniform in [-1000, 1000], float32 uniform in [0, 1),
 /// uint8 uniform in [0, 255], from `seed`), "ones", or "sequence". Returns "" or a one-line error (unknown kind).
@@ -44,8 +49,9 @@ std::string read_input_file(const std::string& path, std::int64_t n, DType type,
 /// True when `kind` names a generator rather than a file.
 bool is_generated_kind(const std::string& kind);
 
-/// Closed-form sum of the "sequence" input: 120 per full period of 16, plus r(r-1)/2 for the
-/// remaining r values (the post computes its expected sum the same way, without a CPU pass).
+/// Closed-form sum of the "sequence" input: P(P-1)/2 per full period P = kSequencePeriod, plus
+/// r(r-1)/2 for the remaining r values (the post computes its expected sum the same way, without a
+/// CPU pass). Exact in int64 for every n <= 2^30.
 std::int64_t sequence_closed_form_sum(std::int64_t n);
 
 }  // namespace ws

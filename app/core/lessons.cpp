@@ -1,12 +1,15 @@
 #include "lessons.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 
+#include "inputs.hpp"
+#include "launch_rules.hpp"
 #include "registry.hpp"
 
 namespace ws {
@@ -16,7 +19,57 @@ std::string field(const nlohmann::json& j, const char* key, const std::string& o
   if (!j.contains(key) || !j[key].is_string()) throw std::runtime_error(origin + ": missing string field '" + key + "'");
   return j[key].get<std::string>();
 }
+int non_negative_int(const nlohmann::json& j, const char* key, const std::string& where) {
+  if (!j.contains(key)) return 0;
+  if (!j[key].is_number_integer() || j[key].get<long long>() < 0 || j[key].get<long long>() > 1 << 20)
+    throw std::runtime_error(where + ": '" + key + "' must be a non-negative integer");
+  return j[key].get<int>();
+}
+
+Scene parse_scene(const nlohmann::json& j, const std::string& where) {
+  if (!j.is_object()) throw std::runtime_error(where + ": a scene must be an object");
+  Scene sc;
+  sc.variant = field(j, "variant", where);
+  if (!find_variant(sc.variant)) throw std::runtime_error(where + ": unknown variant '" + sc.variant + "'");
+  sc.note = field(j, "note", where);
+  if (j.contains("view")) sc.view = field(j, "view", where);
+  sc.step = non_negative_int(j, "step", where);
+  sc.block = non_negative_int(j, "block", where);
+  if (j.contains("n")) {
+    const auto& n = j["n"];
+    std::int64_t v = 0;
+    if (n.is_number_integer() && n.get<long long>() > 0) v = n.get<std::int64_t>();
+    else if (!n.is_string() || !parse_count(n.get<std::string>(), v))
+      throw std::runtime_error(where + ": 'n' must be a positive count (1000, \"2^10\" or \"1<<10\")");
+    if (v > kMaxN) throw std::runtime_error(where + ": 'n' is larger than 2^30");
+    sc.n = v;
+  }
+  if (j.contains("input")) sc.input = field(j, "input", where);
+  std::vector<double> values;
+  if (std::string err = parse_scene_input(sc.input, values); !err.empty()) throw std::runtime_error(where + ": " + err);
+  return sc;
+}
+
 }  // namespace
+
+std::string parse_scene_input(const std::string& input, std::vector<double>& values) {
+  values.clear();
+  if (input.empty() || is_generated_kind(input)) return "";
+  std::string text = input;
+  for (char& c : text)
+    if (c == ',' || c == '\t' || c == '\n' || c == ';') c = ' ';
+  std::istringstream in(text);
+  std::string token;
+  while (in >> token) {
+    char* end = nullptr;
+    const double v = std::strtod(token.c_str(), &end);
+    if (end == token.c_str() || *end != '\0')
+      return "input '" + input + "': '" + token + "' is not a number (use random, ones, sequence or numbers like \"3 1 7 0\")";
+    values.push_back(v);
+  }
+  if (values.empty()) return "input '" + input + "' holds no numbers";
+  return "";
+}
 
 Lesson parse_lesson(const std::string& json_text, const std::string& origin) {
   nlohmann::json j;
@@ -40,6 +93,11 @@ Lesson parse_lesson(const std::string& json_text, const std::string& origin) {
     LessonStep st{field(s, "variant", origin), field(s, "narrative", origin)};
     if (!find_variant(st.variant)) throw std::runtime_error(origin + ": unknown variant '" + st.variant + "'");
     l.steps.push_back(std::move(st));
+  }
+  if (j.contains("scenes")) {
+    if (!j["scenes"].is_array()) throw std::runtime_error(origin + ": 'scenes' must be an array");
+    for (std::size_t i = 0; i < j["scenes"].size(); ++i)
+      l.scenes.push_back(parse_scene(j["scenes"][i], origin + ": scene " + std::to_string(i + 1)));
   }
   return l;
 }

@@ -1,5 +1,6 @@
 // Lessons: one per seed document, stored as data in assets/lessons/<id>.json.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,17 +12,34 @@ struct LessonStep {
   std::string narrative;  ///< what changed from the previous variant and what to look for (our words)
 };
 
+/// One scene of a lecture: what the screen shows when the lecturer clicks to it (PageDown/PageUp).
+/// Fields other than variant and note are optional; 0 / "" keep the app's default.
+struct Scene {
+  std::string variant;   ///< registry id
+  std::string view;      ///< centre tab ("tree", "warps", "banks", "source", "compare", ...); "" = keep
+  int step = 0;          ///< trace step the step-through views open at
+  int block = 0;         ///< threads per block, 0 = the variant's default
+  std::int64_t n = 0;    ///< elements, 0 = the app's default (JSON: a number, "2^10" or "1<<10")
+  std::string input;     ///< "random", "ones", "sequence", a short list of numbers ("3 1 7 0"), "" = random
+  std::string note;      ///< what to say; cites the seed file and slide it follows
+};
+
 /// A lesson, with its variants in the order the seed document teaches them.
-/// File format: {"id","title","seed","lecture","authors","source","pattern","summary","steps":[{"variant","narrative"}]}.
+/// File format: {"id","title","seed","lecture","authors","source","pattern","summary","steps":[{"variant","narrative"}],
+/// "scenes":[{"variant","view","step","block","n","input","note"}]} ("scenes" optional).
 /// `seed` is the document's file name (for the docs); `lecture` its own title, `authors` the names it
 /// gives ("" when it names none) and `source` the course or publication, for the reader.
 struct Lesson {
   std::string id, title, seed, lecture, authors, source, pattern, summary;
   std::vector<LessonStep> steps;
+  std::vector<Scene> scenes;  ///< the lecture's script, in order (may be empty)
 };
 
 /// How the app cites a lesson's document: "“LECTURE”, AUTHORS · SOURCE", leaving out empty parts.
 std::string lecture_citation(const Lesson& l);
+/// Parses a scene's "input": "" (random), a generator name, or numbers separated by spaces or commas.
+/// Returns "" or a one-line error; `values` gets the numbers of a list (empty for a generator).
+std::string parse_scene_input(const std::string& input, std::vector<double>& values);
 
 /// Loads every assets/lessons/*.json from `dir`, sorted by seed file name. Throws std::runtime_error
 /// with the file name on malformed JSON or an unknown variant id.

@@ -10,6 +10,12 @@ namespace ws {
 
 struct Input;
 
+/// Smallest block the app offers to kernels with no warp-level code (block-wide trees, guarded
+/// one-thread-per-element kernels): the slides draw their trees on 8 and 16 elements (seed 000,
+/// "Efficient Reduction Trees"; seed 001, "A Kogge-Stone Parallel Scan Algorithm"). Such kernels would
+/// run with fewer threads too, but a tree of fewer than 8 leaves shows nothing one of 8 does not.
+constexpr int kSmallestTeachingBlock = 8;
+
 /// What launches a variant accepts. Checked by check_launch() before any device is touched.
 struct LaunchRules {
   int default_block = 256;   ///< threads per block when the request gives none
@@ -47,6 +53,9 @@ struct VariantInfo {
   bool writes_input = false;///< kernel overwrites its input: the backend restores it before every launch
   bool cautionary = false;  ///< reproduces a bug of the slide on purpose; `caution` explains it
   std::string caution;      ///< explanation shown next to a cautionary or lock-step-dependent variant
+  /// Input the GUI starts this variant with ("" = random): the racy ones use "ones", so that the
+  /// expected sum is n and every lost addition shows (seed 000, slide "Data Race").
+  std::string default_input;
   /// Cautionary variants only: what the slide's code really computes for this input and launch
   /// (e.g. reduce8's overlapping windows), so the GPU can be checked to reproduce the bug exactly.
   double (*slide_model)(const Input& in, const LaunchConfig& launch) = nullptr;

@@ -9,6 +9,7 @@
 
 #include "app_state.hpp"
 #include "backend_factory.hpp"
+#include "launch_rules.hpp"
 #include "main_window.hpp"
 #include "modes.hpp"
 #include "paths.hpp"
@@ -42,7 +43,9 @@ int main(int argc, char** argv) {
   app.add_option("--screenshot", o.screenshot, "render headless (EGL, no X server) to this PNG and exit");
   app.add_option("--view", o.view, "centre tab to show: results, tree, warps, banks, source, memory, metrics, scan, conv, atomics, compare, plots");
   app.add_option("--block", o.block, "threads per block (0 = the variant's default); the trace covers one block")->check(CLI::Range(0, 1024));
-  app.add_option("--input", o.input, "input kind: random, ones, sequence");
+  app.add_option("--input", o.input, "input: random, ones, sequence, numbers (\"3 1 7 0 4 1 6 3\") or a file (text; PNG/JPEG for 2-D convolution)");
+  app.add_option("--n", o.n, "elements (1000, 2^20 or 1<<20; default 2^20); the trace covers one block of them");
+  app.add_option("--scene", o.scene, "open scene K (1, 2, ...) of the lesson's script (--lesson); other options then override it")->check(CLI::Range(1, 10000));
   app.add_option("--step", o.step, "trace step the step-through views (tree, warps, banks, source, memory) open at (default: the first)")->check(CLI::Range(0, 100000));
   app.add_option("--frames", o.frames, "frames to render before the screenshot (in a window: close after that many, for smoke tests)")->check(CLI::Range(1, 1000));
   app.add_option("--font-scale", o.font_scale, "text and layout scale (1 = 20 px text)")->check(CLI::Range(0.5, 4.0));
@@ -77,19 +80,21 @@ int main(int argc, char** argv) {
   s.view = o.view;
   if (!o.lesson.empty() && !s.select_lesson(o.lesson))
     return fail(2, "unknown lesson '" + o.lesson + "' (lessons: " + join_ids(s.lessons()) + ")");
+  if (o.scene > 0) {
+    if (std::string err = s.open_scene(o.scene - 1, views); !err.empty()) return fail(2, err);
+  }
   if (!o.variant.empty() && !s.select_variant(o.variant))
     return fail(2, "unknown variant '" + o.variant + "' (warpscope-cli list shows the ids)");
-  s.params.block = o.block;
-  if (!o.input.empty()) {
-    const auto* end = std::end(ui::kInputKinds);
-    const auto* it = std::find(std::begin(ui::kInputKinds), end, o.input);
-    if (it == end) return fail(2, "unknown input '" + o.input + "' (inputs: random, ones, sequence)");
-    s.params.input = int(it - std::begin(ui::kInputKinds));
+  if (app.count("--block")) s.params.block = o.block;
+  if (!o.n.empty()) {
+    std::int64_t n = 0;
+    if (!parse_count(o.n, n) || n > kMaxN) return fail(2, "--n '" + o.n + "' is not a count from 1 to 2^30 (e.g. 1000, 2^20, 1<<20)");
+    s.params.set_n(n);
   }
-  if (o.step >= 0) {
-    s.refresh_trace();
-    s.trace.step = std::min(o.step, std::max(0, s.trace.steps() - 1));
-  }
+  if (!o.input.empty())
+    if (std::string err = s.set_input(o.input); !err.empty()) return fail(2, err);
+  if (o.step >= 0) s.trace.pending_step = o.step;  // kept when a report opening recomputes the trace
+  s.refresh_trace();
   if (!o.report.empty()) {
     s.auto_replay = false;
     if (std::string err = s.open_report(o.report); !err.empty()) {

@@ -16,7 +16,9 @@ struct Options {
   std::string lesson, variant, report, screenshot;
   std::string view = "results";
   int block = 0;               ///< threads per block for runs and traces (0 = the variant's default)
-  std::string input;           ///< input kind ("" = the parameters' default)
+  std::string input;           ///< input kind, numbers or a file ("" = the parameters' default)
+  std::string n;               ///< elements as given ("" = the default 2^20)
+  int scene = 0;               ///< scene to open (1-based; 0 = none)
   int step = -1;               ///< trace step the step-through views open at (-1 = the first)
   int frames = 3;              ///< headless: frames before the screenshot; window: close after this many
   bool frames_given = false;   ///< --frames was on the command line (the window then closes by itself)

@@ -19,6 +19,22 @@ namespace ws::gui {
 
 namespace {
 void glfw_error(int code, const char* text) { std::fprintf(stderr, "warpscope: GLFW error %d: %s\n", code, text); }
+
+/// Queues every press and auto-repeat of the step and scene keys. ImGui 1.86 keeps only whether a key is
+/// down, so a press and release within one frame (a quick clicker, a busy frame) would be lost; ImGui's
+/// own key callback, installed after this one, chains to it.
+void queue_nav_key(GLFWwindow* win, int key, int /*scancode*/, int action, int /*mods*/) {
+  if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
+  auto* s = static_cast<ui::AppState*>(glfwGetWindowUserPointer(win));
+  if (!s) return;
+  switch (key) {
+    case GLFW_KEY_LEFT: s->nav_keys.push_back(ui::NavKey::Left); break;
+    case GLFW_KEY_RIGHT: s->nav_keys.push_back(ui::NavKey::Right); break;
+    case GLFW_KEY_PAGE_UP: s->nav_keys.push_back(ui::NavKey::PageUp); break;
+    case GLFW_KEY_PAGE_DOWN: s->nav_keys.push_back(ui::NavKey::PageDown); break;
+    default: break;
+  }
+}
 }  // namespace
 
 int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
@@ -61,6 +77,8 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     scale = sx > 0 ? sx : 1;
   }
   if (std::string warn = ui::theme().apply(scale); !warn.empty()) s.message(ui::Message::Warning, warn);
+  glfwSetWindowUserPointer(win, &s);
+  glfwSetKeyCallback(win, queue_nav_key);  // before ImGui's, which then calls it first
   ImGui_ImplGlfw_InitForOpenGL(win, true);
   if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
     std::fprintf(stderr, "warpscope: ImGui's OpenGL 3 loader failed\n");

@@ -4,21 +4,40 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 
+#include "inputs.hpp"
 #include "launch_rules.hpp"
 #include "registry.hpp"
 
 namespace ws::ui {
 
+void RunParams::set_n(std::int64_t count) {
+  if (count > 0 && (count & (count - 1)) == 0) {
+    n_pow2 = true;
+    n_log2 = 0;
+    while ((std::int64_t(1) << n_log2) < count) ++n_log2;
+  } else {
+    n_pow2 = false;
+    n_exact = std::max<std::int64_t>(1, count);
+  }
+}
+
+std::string RunParams::input_kind() const {
+  if (input == kInputTyped) return typed_path;
+  if (input == kInputFile) return file_path;
+  return kInputKinds[std::clamp(input, 0, kInputGenerators - 1)];
+}
+
 RunRequest RunParams::to_request(const std::string& variant) const {
   RunRequest r;
   r.variant = variant;
-  r.n = n();
+  r.n = request_n();
   r.launch = LaunchConfig{block, grid};
   r.repeat = repeat;
   r.type = type;
-  r.input = kInputKinds[std::clamp(input, 0, 2)];
+  r.input = input_kind();
   r.seed = seed;
   r.backend = "cuda";
   r.params = pattern;
@@ -87,9 +106,20 @@ const LessonStep* AppState::step() const {
 
 void AppState::select_lesson(int index) {
   if (index < 0 || index >= int(lessons_.size())) return;
+  if (index != lesson_) scene_ = -1;
+  trace.pending_step = -1;
   lesson_ = index;
   const auto& steps = lessons_[index].lesson.steps;
   variant_ = steps.empty() ? std::string() : steps.front().variant;
+  apply_default_input();
+}
+
+void AppState::apply_default_input() {
+  if (!params.input_auto) return;
+  const VariantInfo* v = variant();
+  const std::string want = v && !v->default_input.empty() ? v->default_input : "random";
+  for (int i = 0; i < kInputGenerators; ++i)
+    if (want == kInputKinds[i]) params.input = i;
 }
 
 bool AppState::select_lesson(const std::string& id) {
@@ -104,14 +134,115 @@ bool AppState::select_lesson(const std::string& id) {
 bool AppState::select_variant(const std::string& id) {
   if (!find_variant(id)) return false;
   variant_ = id;
+  trace.pending_step = -1;
+  apply_default_input();
   if (step_index() >= 0) return true;  // the current lesson lists it
   for (std::size_t i = 0; i < lessons_.size(); ++i)
     for (const auto& s : lessons_[i].lesson.steps)
       if (s.variant == id) {
+        if (lesson_ != int(i)) scene_ = -1;
         lesson_ = int(i);
         return true;
       }
   return true;
+}
+
+int AppState::scene_count() const {
+  const Lesson* l = lesson();
+  return l ? int(l->scenes.size()) : 0;
+}
+
+const Scene* AppState::scene() const {
+  return scene_ >= 0 && scene_ < scene_count() ? &lesson()->scenes[std::size_t(scene_)] : nullptr;
+}
+
+std::string AppState::set_typed_values(const std::string& text) {
+  std::vector<double> values;
+  std::string err = parse_scene_input(text, values);
+  if (err.empty() && values.empty()) err = "type numbers separated by spaces or commas, e.g. 3 1 7 0 4 1 6 3";
+  if (err.empty() && is_generated_kind(text)) err = "'" + text + "' is a generator: pick it in the input list";
+  if (!err.empty()) return err;
+  // One file per distinct list, so that runs queued with an earlier list keep reading theirs.
+  std::string normal;
+  for (double v : values) normal += format_value(v, DType::Float32) + "\n";
+  char name[64];
+  std::snprintf(name, sizeof name, "warpscope-typed-%016zx.txt", std::hash<std::string>{}(normal));
+  std::error_code ec;
+  const std::filesystem::path path = std::filesystem::temp_directory_path(ec) / name;
+  if (ec) return "no temporary folder to keep the typed numbers in: " + ec.message();
+  {
+    std::ofstream out(path);
+    out << normal;
+    if (!out) return "cannot write the typed numbers to " + path.string();
+  }
+  params.typed_values = text;
+  params.typed_path = path.string();
+  params.input = kInputTyped;
+  params.input_auto = false;
+  return "";
+}
+
+std::string AppState::set_input(const std::string& kind) {
+  for (int i = 0; i < kInputGenerators; ++i)
+    if (kind == kInputKinds[i]) {
+      params.input = i;
+      params.input_auto = false;
+      return "";
+    }
+  if (kind.empty()) return "no input given";
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(kind, ec)) {
+    params.file_path = kind;
+    params.input = kInputFile;
+    params.input_auto = false;
+    return "";
+  }
+  std::vector<double> values;
+  if (parse_scene_input(kind, values).empty() && !values.empty()) return set_typed_values(kind);
+  return "unknown input '" + kind + "': use random, ones, sequence, numbers like \"3 1 7 0\", or an existing file";
+}
+
+std::string AppState::open_scene(int index, const std::vector<std::string>& views) {
+  const Lesson* l = lesson();
+  std::string err;
+  if (!l || l->scenes.empty()) err = "lesson " + (l ? l->id : std::string("(none)")) + " has no scenes";
+  else if (index < 0 || index >= int(l->scenes.size()))
+    err = "lesson " + l->id + " has scenes 1 to " + std::to_string(l->scenes.size()) + ", not " + std::to_string(index + 1);
+  const Scene* sc = err.empty() ? &l->scenes[std::size_t(index)] : nullptr;
+  if (sc && !sc->view.empty() && std::find(views.begin(), views.end(), sc->view) == views.end())
+    err = "scene " + std::to_string(index + 1) + " of " + l->id + " names an unknown view '" + sc->view + "'";
+  if (sc && err.empty() && !find_variant(sc->variant)) err = "scene " + std::to_string(index + 1) + ": unknown variant " + sc->variant;
+  if (!err.empty()) {
+    message(Message::Warning, err);
+    return err;
+  }
+  // Keep the lesson even when the scene shows a variant it does not list (the scenes stay reachable).
+  const int keep_lesson = lesson_;
+  variant_ = sc->variant;
+  params.block = sc->block;
+  params.grid = 0;
+  if (sc->n > 0) params.set_n(sc->n);
+  else params.n_pow2 = true, params.n_log2 = 20;
+  params.input_auto = sc->input.empty();
+  if (sc->input.empty()) apply_default_input();
+  else if (std::string e = set_input(sc->input); !e.empty()) message(Message::Warning, "scene " + std::to_string(index + 1) + ": " + e);
+  lesson_ = keep_lesson;
+  scene_ = index;
+  if (!sc->view.empty()) view = sc->view;
+  perf.present.strokes.clear();
+  trace.key.reset();
+  refresh_trace();
+  trace.step = std::clamp(sc->step, 0, std::max(0, trace.steps() - 1));
+  trace.pending_step = sc->step;  // kept if the trace is recomputed (a report opening) before it is shown
+  return "";
+}
+
+bool AppState::move_scene(int delta, const std::vector<std::string>& views) {
+  const int n = scene_count();
+  if (n == 0) return false;
+  const int next = scene_ < 0 ? 0 : scene_ + delta;
+  if (next < 0 || next >= n) return false;
+  return open_scene(next, views).empty();
 }
 
 std::string AppState::open_report(const std::string& path) {
@@ -261,7 +392,10 @@ TraceKey AppState::trace_key() const {
   k.block = params.block;
   k.type = params.type;
   k.exclusive = params.pattern.exclusive;
-  k.input = kInputKinds[std::clamp(params.input, 0, 2)];
+  k.input = params.input_kind();
+  if (params.input >= kInputGenerators) k.n = 0;  // a file: all of its numbers
+  if (params.input == kInputTyped) k.input_label = "typed " + params.typed_values;
+  else if (params.input == kInputFile) k.input_label = "file " + params.file_path;
   k.seed = params.seed;
   k.use_recorded = trace.use_recorded;
   if (replay) k.report_created = replay_path + "@" + replay->created;
@@ -278,23 +412,40 @@ void AppState::refresh_trace() {
   trace.why_none.clear();
   trace.playing = false;
   trace.clock = 0;
-  // A GPU recording stored in the open report (made on the device by report --traces) wins when asked
-  // for; otherwise the sim model runs now.
+  // A GPU recording stored in the open report (made on the device by report --traces) is shown when
+  // it is of what the parameters ask (recording_mismatch); otherwise the sim model runs now, and the
+  // header says why.
+  const VariantInfo* v = variant();
   const Trace* recorded = nullptr;
-  if (replay)
-    for (const Trace& t : replay->traces)
-      if (t.variant == k.variant) recorded = &t;
+  std::string mismatch;
+  if (replay && v)
+    for (const Trace& t : replay->traces) {
+      if (t.variant != k.variant) continue;
+      const std::string why = recording_mismatch(*v, t, k);
+      if (why.empty()) {
+        recorded = &t;
+        break;
+      }
+      if (mismatch.empty()) mismatch = "sim: the recording is for " + describe_trace_config(t) + "; " + why;
+    }
   trace.recorded_available = recorded != nullptr;
   if (recorded && trace.use_recorded) {
     trace.trace = *recorded;
     trace.origin = "report";
-  } else if (const VariantInfo* v = variant()) {
+    trace.origin_note = "GPU recording of what is asked: " + describe_trace_config(*recorded);
+  } else if (v) {
     trace.trace = compute_trace(*v, k, trace.why_none);
     trace.origin = "sim";
+    trace.origin_note = recorded ? "sim: the GPU recording is switched off (the checkbox brings it back)"
+                        : !mismatch.empty() ? mismatch
+                        : replay ? "sim: the open report holds no GPU recording of " + v->id
+                                 : "sim: no report with GPU recordings is open";
   } else {
     trace.why_none = "select a variant to step through its trace";
+    trace.origin_note.clear();
   }
   if (!same_variant) trace.step = 0;
+  if (trace.pending_step >= 0) trace.step = trace.pending_step;
   trace.step = std::clamp(trace.step, 0, std::max(0, trace.steps() - 1));
   if (trace.trace) trace.bank_warp = std::clamp(trace.bank_warp, 0, std::max(0, trace.trace->warps() - 1));
 }

@@ -17,8 +17,15 @@
 
 namespace ws::ui {
 
-/// Input generators offered by the parameters panel (file inputs are a CLI feature).
-inline const char* const kInputKinds[] = {"random", "ones", "sequence"};
+/// Inputs offered by the parameters panel: the three generators, numbers typed in the panel
+/// ("3 1 7 0 4 1 6 3") and a file (text; PNG/JPEG for 2-D convolution), read by the CLI's loaders.
+inline const char* const kInputKinds[] = {"random", "ones", "sequence", "typed", "file"};
+constexpr int kInputGenerators = 3;  ///< kInputKinds[0..2] are generators
+constexpr int kInputTyped = 3, kInputFile = 4;
+
+/// Keys that must never be lost between frames (ImGui 1.86 keeps only whether a key is down): the
+/// window's GLFW key callback, or a test, appends one event per press or auto-repeat.
+enum class NavKey { Left, Right, PageUp, PageDown };
 
 /// The parameters panel's values.
 struct RunParams {
@@ -29,12 +36,22 @@ struct RunParams {
   std::int64_t grid = 0;         ///< blocks, 0 = auto (derived from n or one wave of the device)
   DType type = DType::Int32;
   int input = 0;                 ///< index into kInputKinds
+  std::string typed_values;      ///< kInputTyped: the numbers as typed
+  std::string typed_path;        ///< kInputTyped: the file they were written to (AppState::set_typed_values)
+  std::string file_path;         ///< kInputFile: a text file of numbers, or a PNG/JPEG image (2-D convolution)
+  bool input_auto = true;        ///< the input follows the variant's own default (racy variants: ones) until chosen
   std::uint64_t seed = 1;        ///< random input only
   int repeat = 10;               ///< timed launches (median of these)
   PatternParams pattern;         ///< scan / convolution / atomics options (docs/patterns.md)
   std::string metrics;           ///< hardware metrics to collect ("" none, "default"), Metrics tab
 
   std::int64_t n() const { return n_pow2 ? std::int64_t(1) << n_log2 : n_exact; }
+  /// n of a request: n(), or 0 for a file or typed input (the loader takes all of its numbers, as the CLI does).
+  std::int64_t request_n() const { return input >= kInputGenerators ? 0 : n(); }
+  /// Sets n, as 2^k when it is a power of two (the slider), else as an exact count.
+  void set_n(std::int64_t n);
+  /// The request's input: a generator name, or the path of the typed numbers' file or of the chosen file.
+  std::string input_kind() const;
   /// A cuda-backend request for `variant` with these values.
   RunRequest to_request(const std::string& variant) const;
 };
@@ -77,6 +94,24 @@ class AppState {
   void select_lesson(int index);            ///< and its first variant
   bool select_lesson(const std::string& id);///< false when there is no such lesson
   bool select_variant(const std::string& id);  ///< also selects a lesson listing it; false if unknown
+
+  // Scenes: the selected lesson's script (Lesson::scenes), walked by PageDown / PageUp.
+  int scene_index() const { return scene_; }  ///< 0-based, -1 when no scene was opened
+  const Scene* scene() const;                 ///< the open scene, nullptr if none
+  int scene_count() const;                    ///< scenes of the selected lesson
+  /// Opens scene `index` (0-based) of the selected lesson: variant, view (must be one of `views`), n,
+  /// block, input, then the step. Clears the pen drawings. Returns "" or a one-line error (the
+  /// message is also posted; the previous scene stays).
+  std::string open_scene(int index, const std::vector<std::string>& views);
+  /// The next (+1) or previous (-1) scene; the first one when none is open. False at either end.
+  bool move_scene(int delta, const std::vector<std::string>& views);
+
+  /// Parses `text` as numbers and writes them to a file in the temporary folder that runs and traces
+  /// read with the CLI's loader; selects the typed input. Returns "" or a one-line error.
+  std::string set_typed_values(const std::string& text);
+  /// Makes an input kind the parameters' input: a generator name, numbers ("3 1 7 0"), or a file path.
+  /// Returns "" or a one-line error (missing file, bad numbers).
+  std::string set_input(const std::string& kind);
 
   RunParams params;
 
@@ -129,6 +164,9 @@ class AppState {
   /// The tab the centre shows ("results", "tree", "warps", "banks"); set by --view and by clicks.
   std::string view = "results";
 
+  /// Presses of Left/Right/PageUp/PageDown since the last frame, oldest first (MainWindow::draw drains them).
+  std::vector<NavKey> nav_keys;
+
   // Step-through views: the selected variant's trace (sim model, block 0, one block window).
   TraceState trace;
   /// What the trace of the current selection and parameters is computed for.
@@ -144,6 +182,9 @@ class AppState {
   std::vector<LessonEntry> lessons_;
   int lesson_ = -1;
   std::string variant_;
+  int scene_ = -1;
+  /// Racy variants teach with ones (the expected sum is n, so the lost additions show); others random.
+  void apply_default_input();
 };
 
 }  // namespace ws::ui

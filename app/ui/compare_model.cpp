@@ -1,5 +1,7 @@
 #include "compare_model.hpp"
 
+#include "registry.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -99,9 +101,15 @@ std::vector<CompareRow> build_compare(const Report& report, const std::vector<st
     if (auto it = predicted.find(id); it != predicted.end()) row.predicted = it->second;
     rows.push_back(std::move(row));
   }
+  // The default baseline is the first correct variant: never a racy one or a slide's bug kept on
+  // purpose (their times are of a wrong answer), nor a run that failed its check.
+  auto correct = [](const CompareRow& r) {
+    const VariantInfo* v = find_variant(r.variant);
+    return v && !v->racy && !v->cautionary && r.run && r.run->status == "ok";
+  };
   const CompareRow* base = nullptr;
   for (const auto& r : rows)
-    if (r.timed && (baseline.empty() || r.variant == baseline)) {
+    if (r.timed && (baseline.empty() ? correct(r) : r.variant == baseline)) {
       base = &r;
       break;
     }

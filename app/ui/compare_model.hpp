@@ -54,8 +54,8 @@ struct CompareRow {
 };
 
 /// Rows for `ids` from `report` (latest run of each; for a variant without one, its run at the largest
-/// n of the newest sweep that has it), speedups over `baseline` ("" = the first id
-/// with a timed run). `predicted` supplies the sim predictions by id (missing: none).
+/// n of the newest sweep that has it), speedups over `baseline` ("" = the first id with a timed,
+/// correct run: not racy, not a slide's bug kept on purpose, checked ok). `predicted` supplies the sim predictions by id (missing: none).
 std::vector<CompareRow> build_compare(const Report& report, const std::vector<std::string>& ids,
                                       const std::string& baseline, const std::map<std::string, Predicted>& predicted);
 

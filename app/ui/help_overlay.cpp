@@ -28,12 +28,13 @@ void step_variant(AppState& s, int delta) {
 const std::vector<KeyHelp>& key_help() {
   static const std::vector<KeyHelp> keys = {
       {"F1  or  ?", "show / hide this help"},
-      {"1 ... 9", "tabs: Results, Tree, Warps, Banks, Source, Memory, Metrics, Scan, Convolution"},
+      {"1 ... 9,  0", "tabs: Results, Tree, Warps, Banks, Source, Memory, Metrics, Scan, Convolution; 0 Atomics"},
+      {"PageDown  PageUp", "next / previous scene of the lesson (a presenter clicker sends these)"},
       {"c  /  g", "Compare / Plots (graphs) tab"},
       {"n  /  p", "next / previous variant of the lesson"},
       {"r", "run the selected variant"},
       {"R", "run every variant of the lesson"},
-      {"\u2190  \u2192", "previous / next step (Tree, Warps, Banks, Source, Memory)"},
+      {"\u2190  \u2192", "previous / next step (Tree, Warps, Banks, Source, Memory, Scan, Atomics); no press is lost"},
       {"space", "play / pause the steps"},
       {"l", "Live on / off (Plots; needs a GPU)"},
       {"w", "sweep the compared variants (Plots; needs a GPU)"},
@@ -42,6 +43,8 @@ const std::vector<KeyHelp>& key_help() {
       {"Ctrl+=  Ctrl+-  Ctrl+0", "zoom the tree, warp grid or scan graph in / out / to fit (also: wheel, drag, double click)"},
       {"h", "high-contrast colours on / off"},
       {"f", "focus: the views alone, full width (f again: lessons and parameters back)"},
+      {"o", "pointer: a bright ring follows the mouse"},
+      {"d  /  e", "pen on / off (drag to draw over the views) / erase the drawing (a new scene erases it too)"},
       {"b", "Compare: next baseline for the speedup column"},
       {"m", "Compare: next metric for the bars"},
       {"a", "Compare: all variants / the lesson's"},
@@ -64,6 +67,10 @@ void HandleGlobalKeys(AppState& s, const std::vector<std::string>& views) {
     const ImWchar c = io.InputQueueCharacters[i];
     if (c == '?') pr.show_help = !pr.show_help;
     else if (c >= '1' && c <= '9' && int(c - '1') < int(views.size())) s.view = views[std::size_t(c - '1')];
+    else if (c == '0' && views.size() > 9) s.view = views[9];  // the tenth tab (Atomics)
+    else if (c == 'o') pr.pointer = !pr.pointer;
+    else if (c == 'd') pr.pen = !pr.pen;
+    else if (c == 'e') pr.strokes.clear();
     else if (c == 'c') s.view = "compare";
     else if (c == 'g') s.view = "plots";
     else if (c == 'n') step_variant(s, +1);

@@ -16,9 +16,9 @@ struct KeyHelp {
 /// Every global key, in the order the overlay shows them.
 const std::vector<KeyHelp>& key_help();
 
-/// Handles the global keys for this frame (not while a text field has focus): help, tabs 1-9, c Compare, g Plots,
+/// Handles the global keys for this frame (not while a text field has focus): help, tabs 1-9 and 0, c Compare, g Plots,
 /// n/p variant, r run, R run lesson, l Live, w sweep, Esc cancel/close, +/- font scale, h contrast,
-/// f focus (views only).
+/// f focus (views only), o pointer, d pen, e erase. Arrows and PageUp/PageDown: MainWindow::draw (AppState::nav_keys).
 /// `views` are the tab names in order (1 selects views[0]).
 void HandleGlobalKeys(AppState& s, const std::vector<std::string>& views);
 

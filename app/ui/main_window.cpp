@@ -7,6 +7,7 @@
 
 #include "help_overlay.hpp"
 #include "layout_probe.hpp"
+#include "presenter.hpp"
 #include "theme.hpp"
 #include "view_steps.hpp"
 #include "widgets.hpp"
@@ -59,6 +60,30 @@ void MainWindow::exchange(AppState& s, RunWorker& worker, const std::string& rep
 void MainWindow::draw(AppState& s, ImVec2 size) {
   if (s.perf.present.high_contrast != HighContrast()) SetHighContrast(s.perf.present.high_contrast);
   HandleGlobalKeys(s, views());
+  // Every press queued since the last frame, in order: a scene key opens its scene (and view) at once,
+  // so arrows pressed after it in the same frame step that scene's trace.
+  std::vector<NavKey> keys;
+  keys.swap(s.nav_keys);
+  if (!ImGui::GetIO().WantTextInput) {
+    static const char* const kStepViews[] = {"tree", "warps", "banks", "source", "memory", "scan", "atomics"};
+    auto step_view = [&] { return std::find(std::begin(kStepViews), std::end(kStepViews), s.view) != std::end(kStepViews); };
+    std::vector<NavKey> arrows;
+    auto flush = [&](bool with_space) {
+      if (!step_view()) return;
+      s.refresh_trace();
+      HandleStepKeys(s.trace, arrows, with_space);
+      arrows.clear();
+    };
+    for (NavKey k : keys) {
+      if (k == NavKey::PageDown || k == NavKey::PageUp) {
+        flush(false);
+        s.move_scene(k == NavKey::PageDown ? +1 : -1, views());
+      } else {
+        arrows.push_back(k);
+      }
+    }
+    flush(true);
+  }
   const Theme& t = theme();
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(size);
@@ -92,6 +117,7 @@ void MainWindow::draw(AppState& s, ImVec2 size) {
     parameters_.draw(s);
     ImGui::Spacing();
   }
+  DrawSceneLine(s);
   draw_views(s);
   ImGui::EndChild();
   ImGui::PopStyleVar();
@@ -105,6 +131,7 @@ void MainWindow::draw(AppState& s, ImVec2 size) {
   }
   ImGui::End();
   DrawHelpOverlay(s);
+  DrawPresenterOverlay(s);
 }
 
 void MainWindow::draw_report_bar(AppState& s) {
@@ -209,7 +236,6 @@ void MainWindow::draw_views(AppState& s) {
   auto trace_tab = [&](const char* label, const char* name, auto& view) {
     if (!tab(label, name)) return;
     s.refresh_trace();
-    HandleStepKeys(s.trace);
     view.draw(s);
     ImGui::EndTabItem();
   };

@@ -4,6 +4,9 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
 #include "format.hpp"
 #include "launch_rules.hpp"
 #include "lesson_browser.hpp"
@@ -79,6 +82,8 @@ void ParametersPanel::draw(AppState& s) {
     }
     ImGui::SameLine();
     ImGui::SetNextItemWidth(t.px(190));
+    const bool from_input = p.input >= kInputGenerators;  // typed numbers or a file set n themselves
+    ImGui::BeginDisabled(from_input);
     if (p.n_pow2) {
       ImGui::SliderInt("##nlog2", &p.n_log2, 5, 30, "2^%d", ImGuiSliderFlags_AlwaysClamp);
     } else {
@@ -86,9 +91,10 @@ void ParametersPanel::draw(AppState& s) {
       ImGui::InputScalar("##nexact", ImGuiDataType_S64, &p.n_exact, nullptr, nullptr, "%" PRId64);
       p.n_exact = std::clamp<ImS64>(p.n_exact, lo, hi);
     }
+    ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::AlignTextToFramePadding();
-    TextDim("= " + format_grouped(p.n()));
+    TextDim(from_input ? std::string("= the input's count") : "= " + format_grouped(p.n()));
   }
   // type
   {
@@ -106,14 +112,43 @@ void ParametersPanel::draw(AppState& s) {
       ImGui::EndCombo();
     }
   }
-  // input
+  // input: a generator, typed numbers, or a file read by the CLI's loaders
   {
     flow.next(label_w("input") + t.px(140));
     flow.label("input");
     ImGui::SetNextItemWidth(t.px(140));
-    ImGui::Combo("##input", &p.input, kInputKinds, 3);
+    if (ImGui::Combo("##input", &p.input, kInputKinds, IM_ARRAYSIZE(kInputKinds))) p.input_auto = false;
     ItemTooltip("random: int32 in [-1000, 1000] or float32 in [0, 1) from the seed; ones: every element 1 "
-                "(the sum is n); sequence: i % 16");
+                "(the sum is n); sequence: i % 4096 (no value repeats inside a block); typed: the numbers you type "
+                "(n = how many); file: a text file of numbers, or a PNG/JPEG image for 2-D convolution");
+    if (p.input == kInputTyped) {
+      flow.next(t.px(320));
+      ImGui::SetNextItemWidth(t.px(320));
+      if (typed_edit_.empty() && !p.typed_values.empty()) typed_edit_ = p.typed_values;
+      if (ImGui::InputTextWithHint("##typed", "3 1 7 0 4 1 6 3", &typed_edit_, ImGuiInputTextFlags_EnterReturnsTrue) ||
+          (ImGui::IsItemDeactivatedAfterEdit() && typed_edit_ != p.typed_values)) {
+        typed_error_ = s.set_typed_values(typed_edit_);
+      }
+      ItemTooltip("numbers separated by spaces or commas; Enter uses them (n = how many; pick a block of 8 or 16 "
+                  "to see the slides' trees)");
+    } else if (p.input == kInputFile) {
+      flow.next(t.px(320));
+      ImGui::SetNextItemWidth(t.px(320));
+      if (file_edit_.empty() && !p.file_path.empty()) file_edit_ = p.file_path;
+      if (ImGui::InputTextWithHint("##file", "path/to/numbers.txt or image.png", &file_edit_,
+                                   ImGuiInputTextFlags_EnterReturnsTrue) ||
+          (ImGui::IsItemDeactivatedAfterEdit() && file_edit_ != p.file_path)) {
+        typed_error_ = s.set_input(file_edit_);
+        if (!typed_error_.empty()) p.input = kInputFile;  // stay on the file field to fix the path
+      }
+      ItemTooltip("a text file of numbers (commas or white space), as warpscope-cli --input PATH reads it; for 2-D "
+                  "convolution also a PNG or JPEG, read as 8-bit grey");
+    }
+    if ((p.input == kInputTyped || p.input == kInputFile) && !typed_error_.empty()) {
+      flow.next(ImGui::CalcTextSize(typed_error_.c_str()).x);
+      ImGui::AlignTextToFramePadding();
+      ImGui::TextColored(t.colors().bad, "%s", typed_error_.c_str());
+    }
   }
   // scan: inclusive or exclusive (docs/patterns.md)
   if (v && v->pattern == "scan") {
@@ -155,9 +190,17 @@ void ParametersPanel::draw(AppState& s) {
       char label[48];
       std::snprintf(label, sizeof label, "default (%d)", def);
       if (ImGui::Selectable(label, p.block == 0)) p.block = 0;
-      for (int b = 32; b <= 1024; b *= 2) {
+      for (int b = kSmallestTeachingBlock; b <= 1024; b *= 2) {
         std::snprintf(label, sizeof label, "%d", b);
+        // Sizes the variant's launch rules refuse stay listed, greyed, with the rule's reason.
+        LaunchConfig resolved;
+        const std::string why = v ? resolve_launch(*v, std::min<std::int64_t>(p.n(), window_elems(*v, b)), p.type,
+                                                   LaunchConfig{b, 0}, DeviceShape{}, resolved)
+                                  : std::string();
+        ImGui::BeginDisabled(!why.empty());
         if (ImGui::Selectable(label, p.block == b)) p.block = b;
+        ImGui::EndDisabled();
+        disabled_tooltip(why);
       }
       ImGui::EndCombo();
     }

@@ -1,6 +1,8 @@
 // Centre top: run parameters (n, block, grid, type, input, seed, repeat), Run and Run lesson,
 // and a line saying why Run is disabled or what is running.
 #pragma once
+#include <string>
+
 #include "app_state.hpp"
 
 namespace ws::ui {
@@ -12,6 +14,10 @@ class ParametersPanel {
 
  private:
   void draw_status_line(AppState& s, const std::string& why_not);
+
+  std::string typed_edit_;   ///< the typed-numbers field as being edited
+  std::string file_edit_;    ///< the file field as being edited
+  std::string typed_error_;  ///< why the typed numbers or the file were refused ("" = taken)
 };
 
 }  // namespace ws::ui

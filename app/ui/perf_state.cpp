@@ -44,7 +44,7 @@ SweepSpec make_sweep_spec(const AppState& s, const std::vector<std::string>& ids
   spec.from_log2 = std::min(s.perf.sweep_from, s.perf.sweep_to);
   spec.to_log2 = std::max(s.perf.sweep_from, s.perf.sweep_to);
   spec.type = s.params.type;
-  spec.input = s.perf.sweep_by_keep ? "random" : kInputKinds[std::clamp(s.params.input, 0, 2)];
+  spec.input = s.perf.sweep_by_keep ? "random" : s.params.input_kind();  // a file is refused by validate_sweep, with its reason
   spec.seed = s.params.seed;
   spec.repeat = s.params.repeat;
   spec.backend = "cuda";

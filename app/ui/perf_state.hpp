@@ -22,13 +22,17 @@ struct Presentation {
   bool high_contrast = false;     ///< wanted
   float font_scale_request = 0;   ///< > 0: rebuild the fonts at this scale before the next frame
   bool focus = false;             ///< hide the lesson browser and parameters: the views get the window
+  bool pointer = false;           ///< a bright ring follows the mouse (o), for pointing from the back row
+  bool pen = false;               ///< the mouse draws on the window (d); clicks go to the pen, not the views
+  /// The pen's strokes in window pixels (x, y pairs), cleared by e and by opening a scene.
+  std::vector<std::vector<float>> strokes;
 };
 
 struct PerfState {
   Presentation present;
   // Compare
   std::set<std::string> picked;      ///< variants picked for Compare/Sweep/Live (empty = the lesson's)
-  std::string baseline;              ///< speedup baseline ("" = the first compared variant)
+  std::string baseline;              ///< speedup baseline ("" = the first correct compared variant: not racy, not a slide bug)
   int bar_metric = 0;                ///< index of the metric the bar column shows
   bool plot_time = false;            ///< Plots: y = time (ms) instead of GB/s
 

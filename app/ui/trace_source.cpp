@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "format.hpp"
 #include "inputs.hpp"
 #include "launch_rules.hpp"
 #include "patterns.hpp"
@@ -17,6 +18,7 @@
 namespace ws::ui {
 
 void TraceState::move(int delta) {
+  pending_step = -1;
   const int last = std::max(0, steps() - 1);
   step = std::clamp(step + delta, 0, last);
   if (step == last) playing = false;
@@ -25,6 +27,7 @@ void TraceState::move(int delta) {
 
 void TraceState::tick(double seconds) {
   if (!playing || steps() == 0) return;
+  pending_step = -1;
   clock += seconds * double(speed);
   const int last = steps() - 1;
   while (playing && clock >= 1.0) {
@@ -77,8 +80,18 @@ std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, st
   }
   if (v.pattern == "convolution") return compute_conv_trace(v, key, why);
   const int block = key.block > 0 ? key.block : (v.rules.fixed_block > 0 ? v.rules.fixed_block : v.rules.default_block);
-  const std::int64_t n = std::max<std::int64_t>(1, std::min(key.n, window_elems(v, block)));
   const DType type = v.rules.bytes_input ? DType::UInt8 : key.type;  // histograms read bytes
+  // A file (or typed numbers) is read with the CLI's loader; the trace takes its first window.
+  Input file_in;
+  const bool from_file = !is_generated_kind(key.input);
+  if (from_file) {
+    if (std::string err = read_input_file(key.input, 0, type, file_in); !err.empty()) {
+      why = "cannot trace " + v.id + ": " + err;
+      return std::nullopt;
+    }
+  }
+  const std::int64_t asked = from_file ? file_in.n() : key.n;
+  const std::int64_t n = std::max<std::int64_t>(1, std::min(asked, window_elems(v, block)));
   LaunchConfig launch;
   if (std::string err = resolve_launch(v, n, type, LaunchConfig{key.block, 0}, DeviceShape{}, launch); !err.empty()) {
     why = "cannot trace " + v.id + ": " + err;
@@ -86,8 +99,16 @@ std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, st
   }
   Input in;
   const bool filter_keep = atomics_kind(v.id) == AtomicsKind::Filter && key.input == "random";  // --keep shapes it
-  if (std::string err = filter_keep ? make_filter_input(n, key.keep, key.seed, in) : make_input(key.input, n, type, key.seed, in);
-      !err.empty()) {
+  std::string input_err;
+  if (from_file) {
+    in = std::move(file_in);
+    in.i32.resize(std::min<std::size_t>(in.i32.size(), std::size_t(n)));
+    in.f32.resize(std::min<std::size_t>(in.f32.size(), std::size_t(n)));
+    in.u8.resize(std::min<std::size_t>(in.u8.size(), std::size_t(n)));
+  } else {
+    input_err = filter_keep ? make_filter_input(n, key.keep, key.seed, in) : make_input(key.input, n, type, key.seed, in);
+  }
+  if (std::string err = input_err; !err.empty()) {
     why = "cannot trace " + v.id + ": " + err;
     return std::nullopt;
   }
@@ -106,6 +127,41 @@ std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, st
     why = "the trace model of " + v.id + " failed: " + e.what();
     return std::nullopt;
   }
+}
+
+std::string describe_trace_config(const Trace& t) {
+  std::string input = t.input;
+  if (!is_generated_kind(input)) input = "file " + input;
+  else if (input == "random") input += " seed " + std::to_string(t.seed);
+  return "n = " + format_grouped(t.n) + ", block " + std::to_string(t.block_size) +
+         (t.block_index ? ", block index " + std::to_string(t.block_index) : std::string()) + ", " + to_string(t.type) +
+         ", " + input;
+}
+
+std::string recording_mismatch(const VariantInfo& v, const Trace& rec, const TraceKey& key) {
+  std::vector<std::string> diffs;
+  if (rec.variant != key.variant) diffs.push_back("variant " + key.variant);
+  const int block = key.block > 0 ? key.block : (v.rules.fixed_block > 0 ? v.rules.fixed_block : v.rules.default_block);
+  if (rec.block_size != block) diffs.push_back("block " + std::to_string(block));
+  if (rec.block_index != key.block_index) diffs.push_back("block index " + std::to_string(key.block_index));
+  const DType type = v.rules.bytes_input ? DType::UInt8 : key.type;
+  if (rec.type != type) diffs.push_back(std::string("type ") + to_string(type));
+  if (rec.input != key.input)
+    diffs.push_back("input " + (!key.input_label.empty() ? key.input_label
+                                : is_generated_kind(key.input) ? key.input : "file " + key.input));
+  else if (key.input == "random" && rec.seed != key.seed) diffs.push_back("seed " + std::to_string(key.seed));
+  if (diffs.empty()) {
+    // Block 0 must read the same elements. One window per block: the first min(n, window) elements of
+    // the same generator (its prefix does not depend on n). Grid-stride: only a single pass qualifies.
+    const std::int64_t window = window_elems(v, block);
+    const bool single_pass = !v.rules.grid_stride || rec.launch.grid * std::int64_t(rec.block_size) >= rec.n;
+    const std::int64_t rec_window = std::min(rec.n, window);
+    const std::int64_t asked_window = key.n > 0 ? std::min(key.n, window) : -1;
+    if (!single_pass || rec_window != asked_window) diffs.push_back("n = " + format_grouped(key.n));
+  }
+  std::string out;
+  for (const auto& d : diffs) out += (out.empty() ? "you asked " : ", ") + d;
+  return out;
 }
 
 int TreeLayout::row_of_step(int step) const {

@@ -16,17 +16,19 @@ namespace ws::ui {
 /// What a trace is computed for; a change of any field recomputes it.
 struct TraceKey {
   std::string variant;
-  std::int64_t n = 0;  ///< the parameters' n (the trace uses min(n, one block window))
+  std::int64_t n = 0;  ///< the parameters' n (the trace uses min(n, one block window)); 0 = all of a file
   int block = 0;       ///< 0 = the variant's default
+  int block_index = 0; ///< the traced block
   DType type = DType::Int32;
-  std::string input;   ///< "random", "ones", "sequence"
+  std::string input;   ///< "random", "ones", "sequence", or the path of a file of numbers (or image)
   std::uint64_t seed = 1;
   bool use_recorded = true;    ///< prefer a GPU recording stored in the open report
   std::string report_created;  ///< the open report's stamp ("" = none): a new report re-picks the trace
   bool exclusive = false;      ///< scans: inclusive or exclusive (the pattern parameter that changes the trace)
   double keep = 0.5;           ///< filters: fraction of the random values kept (--keep)
+  std::string input_label;     ///< how messages name the input ("typed 3 1 7 0", "file x.txt"); "" = `input`
   bool operator==(const TraceKey& o) const {
-    return variant == o.variant && n == o.n && block == o.block && type == o.type && input == o.input && seed == o.seed &&
+    return variant == o.variant && n == o.n && block == o.block && block_index == o.block_index && type == o.type && input == o.input && seed == o.seed &&
            use_recorded == o.use_recorded && report_created == o.report_created && exclusive == o.exclusive && keep == o.keep;
   }
   bool operator!=(const TraceKey& o) const { return !(*this == o); }
@@ -46,6 +48,9 @@ struct TraceState {
   bool use_recorded = true;     ///< show the open report's GPU recording of the variant when it has one
   bool recorded_available = false;  ///< the open report holds a recording of the selected variant
   std::string origin;           ///< "sim" (computed now) or "report" (stored in the open report)
+  /// One line: which trace is shown and why ("sim: the recording is for n = 1,024, block 256; you asked block 16").
+  std::string origin_note;
+  int pending_step = -1;        ///< a step asked for (--step, a scene) before the trace was computed; -1 none
 
   int steps() const { return trace ? int(trace->steps.size()) : 0; }
   const Step* current() const { return trace && step >= 0 && step < steps() ? &trace->steps[std::size_t(step)] : nullptr; }
@@ -54,6 +59,17 @@ struct TraceState {
   /// Advances the player by `seconds` of wall time.
   void tick(double seconds);
 };
+
+/// The configuration a trace is of, as the header and the recording check name it:
+/// "n = 1,024, block 256, int32, random seed 1" (", block index K" when K > 0).
+std::string describe_trace_config(const Trace& t);
+
+/// Whether a trace stored in a report (recorded on the GPU) shows what `key` asks for: the same variant,
+/// block size, block index, type and input (seed too for random), and block 0 reading the same elements
+/// (both cover one whole window of the block, or the same n; a grid-stride recording only when its block
+/// made a single pass). Returns "" when it does, else what differs in the asker's words
+/// ("you asked block 16, input sequence").
+std::string recording_mismatch(const VariantInfo& v, const Trace& recorded, const TraceKey& key);
 
 /// Runs the sim model of `v` on n = min(key.n, window_elems(v, block)) elements of the key's input,
 /// traces block 0. Returns the trace, or nullopt with a one-line reason in `why` (no model for the

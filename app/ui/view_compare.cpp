@@ -248,9 +248,9 @@ void CompareView::draw_controls(AppState& s, const std::vector<CompareRow>& rows
   const float combo_extra = ImGui::GetStyle().ItemInnerSpacing.x;
   SameLineIfFits(t.px(170) + combo_extra + ImGui::CalcTextSize("baseline").x);
   ImGui::SetNextItemWidth(t.px(170));
-  const std::string base_label = s.perf.baseline.empty() ? "first timed" : s.perf.baseline;
+  const std::string base_label = s.perf.baseline.empty() ? "first correct" : s.perf.baseline;
   if (ImGui::BeginCombo("baseline", base_label.c_str())) {
-    if (ImGui::Selectable("first timed", s.perf.baseline.empty())) s.perf.baseline.clear();
+    if (ImGui::Selectable("first correct", s.perf.baseline.empty())) s.perf.baseline.clear();
     for (const auto& r : rows)
       if (ImGui::Selectable(r.variant.c_str(), s.perf.baseline == r.variant)) s.perf.baseline = r.variant;
     ImGui::EndCombo();

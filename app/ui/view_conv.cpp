@@ -54,8 +54,8 @@ void ConvView::draw(AppState& s) {
   ConvPreviewKey key;
   key.variant = v->id;
   key.params = s.params.pattern;
-  key.n = s.params.n();
-  key.input = kInputKinds[std::clamp(s.params.input, 0, 2)];
+  key.n = s.params.request_n();
+  key.input = s.params.input_kind();  // a file: text, or a PNG/JPEG image for 2-D
   key.seed = s.params.seed;
   // Recompute when the selection, the parameters or the shown report (a new run's output) changed.
   const std::size_t runs = s.shown().runs.size();

@@ -16,12 +16,14 @@ ImU32 WarpColor(int warp, float alpha) {
                                    float(c & 0xff) / 255.f, alpha));
 }
 
-void HandleStepKeys(TraceState& t) {
+void HandleStepKeys(TraceState& t, const std::vector<NavKey>& keys, bool space) {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput || t.steps() == 0) return;
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) t.move(-1), t.playing = false;
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) t.move(+1);
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) {
+  for (NavKey k : keys) {
+    if (k == NavKey::Left) t.move(-1), t.playing = false;
+    else if (k == NavKey::Right) t.move(+1);
+  }
+  if (space && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) {
     if (!t.playing && t.step >= t.steps() - 1) t.step = 0;  // play again from the start
     t.playing = !t.playing;
     t.clock = 0;
@@ -51,6 +53,8 @@ bool TraceHeader(AppState& s) {
     ItemTooltip(tr.interleaving);
   }
 
+  // Which trace this is and why: a recording is shown only when it is of what the parameters ask.
+  if (!t.origin_note.empty()) TextWrappedColored(t.origin == "report" ? th.colors().ok : th.colors().lesson, t.origin_note);
   if (t.recorded_available) {
     ImGui::Checkbox("GPU recording from the report", &t.use_recorded);
     ItemTooltip("on: the trace the instrumented kernel recorded on the GPU (stored in the open report)\n"
@@ -79,7 +83,8 @@ bool TraceHeader(AppState& s) {
   const Step& cur = tr.steps[std::size_t(t.step)];
   const std::string fmt = "step %d / " + std::to_string(last);
   ImGui::SetNextItemWidth(std::max(th.px(160), ImGui::GetContentRegionAvail().x * 0.35f));
-  if (ImGui::SliderInt("##step", &t.step, 0, std::max(0, last), fmt.c_str(), ImGuiSliderFlags_AlwaysClamp)) t.playing = false;
+  if (ImGui::SliderInt("##step", &t.step, 0, std::max(0, last), fmt.c_str(), ImGuiSliderFlags_AlwaysClamp))
+    t.playing = false, t.pending_step = -1;
   ImGui::SameLine();
   ImGui::PushFont(th.fonts().bold);
   ImGui::TextUnformatted(cur.phase.c_str());

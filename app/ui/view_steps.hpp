@@ -3,6 +3,8 @@
 #pragma once
 #include <imgui.h>
 
+#include <vector>
+
 #include "app_state.hpp"
 
 namespace ws::ui {
@@ -10,8 +12,9 @@ namespace ws::ui {
 /// Source line and step controls over a view. Returns false (after saying why) when there is no
 /// trace to draw; the caller then draws nothing else.
 bool TraceHeader(AppState& s);
-/// Left/Right: previous/next step; Space: play/pause. Ignored while a text field has the keyboard.
-void HandleStepKeys(TraceState& t);
+/// Left/Right presses (one entry per press or auto-repeat, none lost): previous/next step; with
+/// `space`, Space: play/pause. Ignored while a text field has the keyboard.
+void HandleStepKeys(TraceState& t, const std::vector<NavKey>& keys, bool space);
 /// A distinct colour per warp (cycles through 8 hues), for nodes and labels.
 ImU32 WarpColor(int warp, float alpha = 1.f);
 

@@ -298,6 +298,24 @@ TEST(Compare, MeasuredColumnsFromACuptiReport) {
   EXPECT_NE(line.find("bank conflicts per shared load"), std::string::npos) << line;
 }
 
+TEST(Compare, DefaultBaselineIsTheFirstCorrectVariantNeverARacyOne) {
+  // The H200 report of the EPITA lesson: race and reduce1_nosync are racy (their times are of a wrong
+  // sum), so the speedups are over reduce0, the first correct one.
+  const Report rep = load_report(std::string(WS_GUI_ASSETS) + "/reports/nvidia-h200.json");
+  const std::vector<std::string> ids = {"epita.race", "epita.reduce0", "epita.reduce1_nosync", "epita.reduce1",
+                                        "epita.reduce8"};
+  const auto rows = build_compare(rep, ids, "", {});
+  ASSERT_EQ(rows.size(), ids.size());
+  ASSERT_TRUE(rows[0].timed && rows[1].timed);
+  EXPECT_DOUBLE_EQ(rows[1].speedup, 1.0) << "reduce0 is the baseline";
+  EXPECT_DOUBLE_EQ(rows[0].speedup, rows[1].time_ms / rows[0].time_ms);
+  // Without a correct timed row, no speedups at all rather than speedups over a wrong answer.
+  const auto racy_only = build_compare(rep, {"epita.race", "epita.reduce1_nosync"}, "", {});
+  for (const auto& r : racy_only) EXPECT_EQ(r.speedup, 0.0) << r.variant;
+  // A chosen baseline is used as chosen, racy or not.
+  EXPECT_DOUBLE_EQ(build_compare(rep, ids, "epita.race", {})[0].speedup, 1.0);
+}
+
 TEST(Compare, SweepOnlyReportsUseTheLargestN) {
   SweepSpec spec;
   spec.variants = {"epita.reduce3", "epita.reduce5"};

@@ -188,6 +188,7 @@ TEST(TraceSourceChoice, ARecordedTraceInTheOpenReportWinsUntilSwitchedOff) {
 
   AppState s;
   ASSERT_TRUE(s.select_variant("epita.reduce3"));
+  s.params.block = 128;  // the recording's block; the default n (2^20) covers the same first window
   s.refresh_trace();
   ASSERT_TRUE(s.trace.trace.has_value());
   EXPECT_EQ(s.trace.origin, "sim");
@@ -197,11 +198,74 @@ TEST(TraceSourceChoice, ARecordedTraceInTheOpenReportWinsUntilSwitchedOff) {
   EXPECT_TRUE(s.trace.recorded_available);
   EXPECT_EQ(s.trace.origin, "report");
   EXPECT_EQ(s.trace.trace->source, "NVIDIA Test GPU");
+  EXPECT_NE(s.trace.origin_note.find("GPU recording of what is asked"), std::string::npos) << s.trace.origin_note;
   s.trace.use_recorded = false;
   s.refresh_trace();
   EXPECT_EQ(s.trace.origin, "sim");
   EXPECT_EQ(s.trace.trace->source, "sim");
+  s.trace.use_recorded = true;
+  s.params.block = 256;  // not what was recorded: the model runs, and the header says why
+  s.refresh_trace();
+  EXPECT_EQ(s.trace.origin, "sim");
+  EXPECT_FALSE(s.trace.recorded_available);
+  EXPECT_NE(s.trace.origin_note.find("block 128"), std::string::npos) << s.trace.origin_note;
+  EXPECT_NE(s.trace.origin_note.find("you asked block 256"), std::string::npos) << s.trace.origin_note;
   std::remove(path.c_str());
+}
+
+TEST(TraceSourceChoice, SettingsAreHonouredWithTheDefaultReportOpen) {
+  // The report the GUI opens at start without a GPU holds GPU-recorded traces (n = 1024, default
+  // blocks, random seed 1). What the lecturer sets must be what the step-through views show.
+  AppState s;
+  s.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  const std::string report = AppState::startup_report(std::string(WS_GUI_ASSETS) + "/reports");
+  ASSERT_FALSE(report.empty());
+  ASSERT_EQ(s.open_report(report), "");
+  ASSERT_TRUE(s.select_variant("epita.reduce3"));
+  s.refresh_trace();
+  ASSERT_TRUE(s.trace.trace.has_value()) << s.trace.why_none;
+  EXPECT_EQ(s.trace.origin, "report") << s.trace.origin_note;  // defaults: the recording is of what is asked
+  EXPECT_EQ(s.trace.trace->block_size, 256);
+
+  // Block 16, n 16, the sequence, step 2: the model runs on exactly that, and says why.
+  s.params.block = 16;
+  s.params.set_n(16);
+  ASSERT_EQ(s.set_input("sequence"), "");
+  s.trace.pending_step = 2;
+  s.refresh_trace();
+  ASSERT_TRUE(s.trace.trace.has_value()) << s.trace.why_none;
+  EXPECT_EQ(s.trace.origin, "sim");
+  EXPECT_NE(s.trace.origin_note.find("the recording is for n = 1,024, block 256"), std::string::npos) << s.trace.origin_note;
+  EXPECT_NE(s.trace.origin_note.find("you asked block 16, input sequence"), std::string::npos) << s.trace.origin_note;
+  EXPECT_EQ(s.trace.trace->block_size, 16);
+  EXPECT_EQ(s.trace.trace->n, 16);
+  EXPECT_EQ(s.trace.step, 2);
+  const TreeLayout L = tree_layout(*s.trace.trace);
+  ASSERT_EQ(L.slots, 16);
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(L.nodes[std::size_t(i)].value, i) << "leaf " << i;  // 0..15, no repeat
+  EXPECT_EQ(L.nodes.back().value, 120);
+
+  // A report opening later (the GUI's first frame) keeps the asked step.
+  ASSERT_EQ(s.open_report(report), "");
+  s.replay->created += " again";
+  s.refresh_trace();
+  EXPECT_EQ(s.trace.step, 2);
+
+  // Typed numbers: the slide's eight values on a block of 8.
+  s.params.block = 8;
+  ASSERT_EQ(s.set_input("3 1 7 0 4 1 6 3"), "");
+  s.refresh_trace();
+  ASSERT_TRUE(s.trace.trace.has_value()) << s.trace.why_none;
+  EXPECT_EQ(s.trace.trace->n, 8);
+  EXPECT_EQ(tree_layout(*s.trace.trace).nodes.back().value, 25);
+  EXPECT_NE(s.set_input("3 x 7"), "");
+
+  // Warp-synchronous code refuses 16 threads with the rule's reason instead of drawing something else.
+  ASSERT_TRUE(s.select_variant("epita.reduce6"));
+  s.params.block = 16;
+  s.refresh_trace();
+  EXPECT_FALSE(s.trace.trace.has_value());
+  EXPECT_NE(s.trace.why_none.find("partialSum[tid + 32]"), std::string::npos) << s.trace.why_none;
 }
 
 TEST(TraceSourceChoice, TracesRecordedOnTheH200EqualTheModelHere) {

@@ -258,4 +258,103 @@ TEST_F(Frames, EveryStateDraws) {
   frames(s, win);
 }
 
+TEST_F(Frames, PageDownWalksTheScenesAndNoArrowPressIsLost) {
+  // Keys arrive as the window's GLFW key callback queues them (AppState::nav_keys): one entry per press.
+  AppState s;
+  s.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  ASSERT_TRUE(s.select_lesson("epita"));
+  const Lesson* l = s.lesson();
+  ASSERT_NE(l, nullptr);
+  ASSERT_GE(l->scenes.size(), 8u);
+  MainWindow win;
+  s.device.opened = true;
+  frames(s, win, 1);
+  EXPECT_EQ(s.scene_index(), -1);
+
+  s.nav_keys.push_back(NavKey::PageDown);  // a clicker's "next": the first scene
+  frames(s, win, 1);
+  EXPECT_EQ(s.scene_index(), 0);
+  EXPECT_EQ(s.variant()->id, l->scenes[0].variant);
+  EXPECT_EQ(s.view, l->scenes[0].view);
+
+  // Two quick clicks within one frame: two scenes on, none lost.
+  s.nav_keys.push_back(NavKey::PageDown);
+  s.nav_keys.push_back(NavKey::PageDown);
+  frames(s, win, 1);
+  EXPECT_EQ(s.scene_index(), 2);
+  s.nav_keys.push_back(NavKey::PageUp);
+  frames(s, win, 1);
+  EXPECT_EQ(s.scene_index(), 1);
+
+  // The scene with reduce2's 16-leaf tree: its block, n, input and step are what the views show.
+  int tree_scene = -1;
+  for (std::size_t i = 0; i < l->scenes.size(); ++i)
+    if (l->scenes[i].view == "tree" && l->scenes[i].variant == "epita.reduce2") tree_scene = int(i);
+  ASSERT_GE(tree_scene, 0);
+  while (s.scene_index() < tree_scene) {
+    s.nav_keys.push_back(NavKey::PageDown);
+    frames(s, win, 1);
+  }
+  const Scene& sc = l->scenes[std::size_t(tree_scene)];
+  ASSERT_TRUE(s.trace.trace.has_value()) << s.trace.why_none;
+  EXPECT_EQ(s.trace.trace->block_size, sc.block);
+  EXPECT_EQ(s.trace.trace->n, sc.n);
+  EXPECT_EQ(s.trace.step, sc.step);
+
+  // Three fast Right presses (all before the next frame): three steps.
+  s.trace.step = 0;
+  s.nav_keys.insert(s.nav_keys.end(), {NavKey::Right, NavKey::Right, NavKey::Right});
+  frames(s, win, 1);
+  EXPECT_EQ(s.trace.step, 3);
+  s.nav_keys.push_back(NavKey::Left);
+  frames(s, win, 1);
+  EXPECT_EQ(s.trace.step, 2);
+  EXPECT_TRUE(s.nav_keys.empty());
+
+  // The pen's drawing goes with the scene.
+  s.perf.present.strokes.push_back({10.f, 10.f, 50.f, 50.f});
+  s.nav_keys.push_back(NavKey::PageDown);
+  frames(s, win, 1);
+  EXPECT_TRUE(s.perf.present.strokes.empty());
+
+  // Past the last scene: stays there.
+  for (std::size_t i = 0; i < l->scenes.size() + 2; ++i) s.nav_keys.push_back(NavKey::PageDown);
+  frames(s, win, 1);
+  EXPECT_EQ(s.scene_index(), int(l->scenes.size()) - 1);
+  EXPECT_NE(s.open_scene(999, MainWindow::views()), "");
+}
+
+TEST(Scenes, EveryEpitaAndStevensSceneOpensItsViewAndTrace) {
+  AppState s;
+  s.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  for (const char* id : {"epita", "stevens"}) {
+    ASSERT_TRUE(s.select_lesson(std::string(id)));
+    for (int k = 0; k < s.scene_count(); ++k) {
+      SCOPED_TRACE(std::string(id) + " scene " + std::to_string(k + 1));
+      ASSERT_EQ(s.open_scene(k, MainWindow::views()), "");
+      const Scene& sc = *s.scene();
+      EXPECT_EQ(s.variant()->id, sc.variant);
+      if (!sc.view.empty()) EXPECT_EQ(s.view, sc.view);
+      const bool step_view = sc.view == "tree" || sc.view == "warps" || sc.view == "banks" || sc.view == "source" ||
+                             sc.view == "scan" || sc.view == "atomics";
+      if (!step_view) continue;
+      ASSERT_TRUE(s.trace.trace.has_value()) << s.trace.why_none;
+      EXPECT_EQ(s.trace.step, sc.step) << "the scene's step exists";
+      if (sc.block) EXPECT_EQ(s.trace.trace->block_size, sc.block);
+    }
+  }
+}
+
+TEST(AppState, RacyVariantsStartOnOnesUntilAnInputIsChosen) {
+  AppState s;
+  s.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  ASSERT_TRUE(s.select_variant("epita.race"));
+  EXPECT_EQ(s.params.input_kind(), "ones");  // expected n, so the lost additions show
+  ASSERT_TRUE(s.select_variant("epita.reduce3"));
+  EXPECT_EQ(s.params.input_kind(), "random");
+  ASSERT_EQ(s.set_input("sequence"), "");
+  ASSERT_TRUE(s.select_variant("epita.race"));
+  EXPECT_EQ(s.params.input_kind(), "sequence");  // the lecturer's choice wins
+}
+
 }  // namespace

@@ -89,7 +89,7 @@ TEST(AtomicsTypes, GeneratedBytes) {
   EXPECT_GT(*std::min_element(h.begin(), h.end()), 0);
   Input s;
   ASSERT_EQ(make_input("sequence", 40, DType::UInt8, 1, s), "");
-  EXPECT_EQ(s.u8[17], 1);
+  EXPECT_EQ(s.u8[17], 17);  // bytes: i % 256
   Input o;
   ASSERT_EQ(make_input("ones", 5, DType::UInt8, 1, o), "");
   EXPECT_EQ(histogram_reference(o)[1], 5);

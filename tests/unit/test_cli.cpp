@@ -137,6 +137,21 @@ TEST(Cli, TraceJsonHasStepsWithMasksConflictsAndValues) {
   EXPECT_NE(human.out.find("stride 128"), std::string::npos);
 }
 
+TEST(Cli, TraceValuesPrintsTheTreeAsTextPerStep) {
+  // reduce3 on the sequence 0..7 with 8 threads: strides 4, 2, 1; the written slots in brackets.
+  Out o = cli("trace --variant epita.reduce3 --block 8 --n 8 --input sequence --values");
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(o.out.find("values: the shared array after each step"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("step 0  load"), std::string::npos) << o.out;
+  // After stride 4: s[i] = i + (i + 4) for i < 4 (written), the upper half unchanged.
+  EXPECT_NE(o.out.find("[4]  [6]  [8] [10]   4    5    6    7"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("[28]"), std::string::npos) << o.out;  // the root at stride 1
+  // A variant without a shared array says so.
+  Out r = cli("trace --variant epita.reduce7 --block 32 --n 64 --values");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("keeps no shared array"), std::string::npos) << r.out;
+}
+
 TEST(Cli, TraceErrorsAreOneLine) {
   expect_one_line_error("trace --variant epita.reduce3 --n 1024 --block 1024 --block-index 1", 2, "outside the grid of 1 blocks");
   expect_one_line_error("trace --variant epita.reduce3 --block-index -1", 2, "--block-index -1");
@@ -152,7 +167,7 @@ TEST(Cli, CpuVariantRunsAnywhere) {
   Out o = cli("run --variant amp.sequential --n 1000 --input sequence --json");
   ASSERT_EQ(o.code, 0) << o.out;
   auto j = nlohmann::json::parse(o.out);
-  EXPECT_EQ(j["result"], 7468.0);  // 62 periods of 0..15 (120 each) + 0..7 (28)
+  EXPECT_EQ(j["result"], 499500.0);  // 0 + 1 + ... + 999 (the sequence does not repeat below 4096)
   EXPECT_EQ(j["correct"], true);
   for (const char* k : {"variant", "n", "backend", "result", "expected", "correct", "time_ms", "gbps"}) EXPECT_TRUE(j.contains(k)) << k;
   Out csv = cli("run --variant amp.sequential --n 100 --csv");

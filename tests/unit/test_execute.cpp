@@ -50,8 +50,11 @@ TEST(Execute, Reduce8SlideModelCountsOverlappingWindows) {
   // 4 blocks of 32 threads; block b reads [32b, 32b + 1024): 4 full windows of ones.
   EXPECT_EQ(v->slide_model(in, LaunchConfig{32, 4}), 4096.0);
   ASSERT_EQ(make_input("sequence", 4096, DType::Int32, 1, in), "");
-  // Windows start at 0, 32, 64, 96; each holds 64 full periods of 0..15 (sum 120): 4 * 64 * 120.
-  EXPECT_EQ(v->slide_model(in, LaunchConfig{32, 4}), 4.0 * 64 * 120);
+  // Windows start at 0, 32, 64, 96 and hold s..s+1023 (the sequence does not repeat below 4096):
+  // sum over s of (1024 s + 1023 * 1024 / 2).
+  double want = 0;
+  for (int s : {0, 32, 64, 96}) want += 1024.0 * s + 1023.0 * 1024.0 / 2.0;
+  EXPECT_EQ(v->slide_model(in, LaunchConfig{32, 4}), want);
   ASSERT_EQ(make_input("ones", 100, DType::Int32, 1, in), "");
   EXPECT_EQ(v->slide_model(in, LaunchConfig{32, 1}), 100.0);  // one block: the bug does not show
 }

@@ -23,7 +23,16 @@ TEST(Inputs, SequenceHasTheClosedFormSum) {
     EXPECT_EQ(cpu_reference(ReduceOp::Sum, in), double(sequence_closed_form_sum(n))) << n;
   }
   EXPECT_EQ(sequence_closed_form_sum(16), 120);
-  EXPECT_EQ(sequence_closed_form_sum(18), 121);
+  EXPECT_EQ(sequence_closed_form_sum(4096), 4096 * 4095 / 2);
+  EXPECT_EQ(sequence_closed_form_sum(4098), 4096 * 4095 / 2 + 1);
+  // No value repeats inside any block window (at most 2048 elements), and the default n sums exactly in int32.
+  Input in;
+  ASSERT_EQ(make_input("sequence", 2048, DType::Int32, 1, in), "");
+  EXPECT_EQ(in.i32[1023], 1023);
+  EXPECT_EQ(in.i32[2047], 2047);
+  EXPECT_LT(sequence_closed_form_sum(std::int64_t(1) << 20), std::int64_t(2147483647));
+  ASSERT_EQ(make_input("sequence", 1 << 20, DType::Int32, 1, in), "");
+  EXPECT_EQ(cpu_reference(ReduceOp::Sum, in), 2146959360.0);
 }
 
 TEST(Inputs, OnesAndRandom) {

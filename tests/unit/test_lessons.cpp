@@ -65,3 +65,67 @@ TEST(Lessons, BadFilesAreReportedWithTheirName) {
     EXPECT_NE(std::string(e.what()).find("no.such"), std::string::npos);
   }
 }
+
+TEST(LessonScenes, ParsesEveryFieldAndDefaultsTheOptionalOnes) {
+  const Lesson l = parse_lesson(R"({"id":"a","title":"t","seed":"s","source":"s","pattern":"p","summary":"s",
+    "steps":[{"variant":"epita.reduce3","narrative":"n"}],
+    "scenes":[{"variant":"epita.reduce3","view":"tree","step":2,"block":8,"n":"2^3","input":"3 1 7 0 4 1 6 3","note":"000, slide X"},
+              {"variant":"epita.reduce2","note":"only the required fields"},
+              {"variant":"epita.race","n":1048576,"input":"ones","note":"race"}]})",
+                                "scenes.json");
+  ASSERT_EQ(l.scenes.size(), 3u);
+  const Scene& a = l.scenes[0];
+  EXPECT_EQ(a.variant, "epita.reduce3");
+  EXPECT_EQ(a.view, "tree");
+  EXPECT_EQ(a.step, 2);
+  EXPECT_EQ(a.block, 8);
+  EXPECT_EQ(a.n, 8);
+  EXPECT_EQ(a.input, "3 1 7 0 4 1 6 3");
+  EXPECT_EQ(a.note, "000, slide X");
+  const Scene& b = l.scenes[1];
+  EXPECT_EQ(b.view, "");
+  EXPECT_EQ(b.step, 0);
+  EXPECT_EQ(b.block, 0);
+  EXPECT_EQ(b.n, 0);
+  EXPECT_EQ(b.input, "");
+  EXPECT_EQ(l.scenes[2].n, 1 << 20);
+  std::vector<double> v;
+  EXPECT_EQ(parse_scene_input("3, 1 7", v), "");
+  EXPECT_EQ(v, (std::vector<double>{3, 1, 7}));
+  EXPECT_EQ(parse_scene_input("sequence", v), "");
+  EXPECT_TRUE(v.empty());
+}
+
+TEST(LessonScenes, BadScenesNameTheFileTheSceneAndTheField) {
+  const std::string head = R"({"id":"a","title":"t","seed":"s","source":"s","pattern":"p","summary":"s",
+    "steps":[{"variant":"epita.reduce3","narrative":"n"}],"scenes":)";
+  auto error_of = [&](const std::string& scenes) {
+    try {
+      parse_lesson(head + scenes + "}", "bad.json");
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error_of(R"({})").find("'scenes' must be an array"), std::string::npos);
+  EXPECT_NE(error_of(R"([{"variant":"epita.reduce3"}])").find("scene 1: missing string field 'note'"), std::string::npos);
+  EXPECT_NE(error_of(R"([{"variant":"nope","note":"x"}])").find("unknown variant 'nope'"), std::string::npos);
+  EXPECT_NE(error_of(R"([{"variant":"epita.reduce3","note":"x","step":-1}])").find("'step' must be"), std::string::npos);
+  EXPECT_NE(error_of(R"([{"variant":"epita.reduce3","note":"x","n":"lots"}])").find("'n' must be"), std::string::npos);
+  EXPECT_NE(error_of(R"([{"variant":"epita.reduce3","note":"x"},{"variant":"epita.reduce3","note":"x","input":"3 x 1"}])")
+                .find("bad.json: scene 2: input '3 x 1': 'x' is not a number"),
+            std::string::npos);
+}
+
+TEST(LessonScenes, TheEpitaAndStevensLecturesHaveAtLeastEightScenesCitingTheirSeed) {
+  for (const auto& l : load_lessons(assets_dir() + "/lessons")) {
+    if (l.id != "epita" && l.id != "stevens") continue;
+    SCOPED_TRACE(l.id);
+    EXPECT_GE(l.scenes.size(), 8u);
+    const std::string seed_prefix = l.seed.substr(0, 3);  // "000", "001"
+    for (const Scene& sc : l.scenes) {
+      EXPECT_NE(sc.note.find(seed_prefix), std::string::npos) << "scene note must cite the seed file: " << sc.note;
+      EXPECT_NE(sc.note.find("slide"), std::string::npos) << "scene note must cite the slide: " << sc.note;
+    }
+  }
+}

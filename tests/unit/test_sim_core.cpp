@@ -10,6 +10,7 @@
 
 #include "inputs.hpp"
 #include "launch_rules.hpp"
+#include "reference_scan.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
 #include "request.hpp"
@@ -74,7 +75,7 @@ TEST(SimCore, DeterministicVariantsEqualTheReferenceAtAwkwardSizes) {
       for (std::int64_t n : kAwkward) {
         const Input in = make("random", n);
         const double ref = cpu_reference(v->op, in);
-        for (int block : {0, 64, 1024}) {  // the default and the extremes the rules allow
+        for (int block : {0, 8, 16, 64, 1024}) {  // the default, the slides' 8- and 16-thread trees, the extremes
           LaunchConfig launch;
           if (!launch_for(*v, n, in.type, block, launch)) continue;
           const sim::SimOutput o = sim::find_model(v->id)(*v, in, launch, -1);
@@ -84,6 +85,40 @@ TEST(SimCore, DeterministicVariantsEqualTheReferenceAtAwkwardSizes) {
       }
     }
   }
+}
+
+TEST(SimCore, SmallTeachingBlocksWorkWhereTheRulesAllowThem) {
+  // Every variant whose rules take the slides' 8- and 16-thread blocks computes the right answer with
+  // them (reductions: the sum; scans: every element), at awkward sizes; the others refuse with a reason.
+  int allowed = 0;
+  for (const VariantInfo& v : all_variants()) {
+    if (v.cpu_only || v.racy || v.cautionary || !sim::has_model(v.id)) continue;
+    if (v.pattern != "reduction" && v.pattern != "scan") continue;
+    for (int block : {8, 16}) {
+      for (std::int64_t n : {std::int64_t(1), std::int64_t(block), std::int64_t(2 * block + 3), std::int64_t(1000)}) {
+        const Input in = make("random", n);
+        LaunchConfig launch;
+        const std::string why = resolve_launch(v, n, in.type, LaunchConfig{block, 0}, DeviceShape{}, launch);
+        if (!why.empty()) {
+          if (n == 1) EXPECT_GE(v.rules.min_block, 32) << v.id << ": refused block " << block << " with " << why;
+          continue;
+        }
+        ++allowed;
+        const sim::SimOutput o = sim::simulate(v, in, launch, PatternParams{}, 0);
+        if (v.pattern == "reduction") {
+          EXPECT_EQ(o.result, cpu_reference(v.op, in)) << v.id << " n=" << n << " block=" << block;
+        } else {
+          EXPECT_EQ(o.output, reference_scan(in, false).values) << v.id << " n=" << n << " block=" << block;
+        }
+        EXPECT_EQ(o.trace.block_size, block) << v.id;
+      }
+    }
+  }
+  EXPECT_GE(allowed, 60) << "the block-wide trees of epita, harris and stevens take 8 and 16 threads";
+  // Warp-synchronous code refuses, with the rule's reason.
+  LaunchConfig l;
+  const std::string why = resolve_launch(*find_variant("epita.reduce6"), 1024, DType::Int32, LaunchConfig{16, 0}, DeviceShape{}, l);
+  EXPECT_NE(why.find("partialSum[tid + 32]"), std::string::npos) << why;
 }
 
 TEST(SimCore, Float32SumsMatchTheReferenceWithinTolerance) {
@@ -305,7 +340,7 @@ TEST(SimCore, BlockReduceUsesShufflesThenOneLanePerWarp) {
   EXPECT_EQ(park.conflict_ways[3], 1);
   const StepSummary gather = summarize_step(t, t.steps[7]);
   EXPECT_EQ(gather.masks[0], 0xffffu) << "threads < 16 read the warp sums";
-  EXPECT_EQ(t.block_result, 512.0 / 16 * 120);  // 32 periods of 0..15
+  EXPECT_EQ(t.block_result, (512.0 + 1023.0) * 512 / 2);  // block 1: 512 + 513 + ... + 1023
   // The upper lanes of a shuffle step read their own value (shfl_down past lane 31).
   const ThreadOp& lane31 = t.steps[1].ops[2 * 31];
   EXPECT_EQ(lane31.kind, OpKind::Shuffle);

@@ -69,9 +69,13 @@ bool has_model(const std::string& id) { return find_model(id) || find_pattern_mo
 
 SimOutput simulate(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& params,
                    int trace_block) {
-  if (const SimModel m = find_model(v.id)) return m(v, in, launch, trace_block);
-  if (const PatternModel m = find_pattern_model(v.id)) return m(v, in, launch, params, trace_block);
-  throw std::runtime_error(v.id + " has no sim model in this build");
+  SimOutput out;
+  if (const SimModel m = find_model(v.id)) out = m(v, in, launch, trace_block);
+  else if (const PatternModel pm = find_pattern_model(v.id)) out = pm(v, in, launch, params, trace_block);
+  else throw std::runtime_error(v.id + " has no sim model in this build");
+  out.trace.input = in.kind.empty() ? "random" : in.kind;  // what the trace was computed on, for matching recordings
+  out.trace.seed = in.seed;
+  return out;
 }
 
 SimBackend::SimBackend() {

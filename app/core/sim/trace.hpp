@@ -54,6 +54,8 @@ struct Trace {
   LaunchConfig launch;
   int block_index = 0;
   int block_size = 0;                ///< threads in the traced block
+  std::string input = "random";      ///< the run's input kind ("random", "ones", "sequence") or file path
+  std::uint64_t seed = 1;            ///< the random input's seed
   bool racy_model = false;           ///< the variant is racy: the trace follows `interleaving`
   std::string interleaving;          ///< the stated interleaving used for racy models
   std::vector<Step> steps;

@@ -67,6 +67,8 @@ Trace trace_from_events(const std::vector<TraceEvent>& events, const Trace& mode
   t.launch = model.launch;
   t.block_index = model.block_index;
   t.block_size = model.block_size;
+  t.input = model.input;
+  t.seed = model.seed;
   t.racy_model = false;
   t.interleaving.clear();
 

@@ -40,6 +40,8 @@ nlohmann::json trace_to_store_json(const Trace& t) {
   j["grid"] = t.launch.grid;
   j["block_index"] = t.block_index;
   j["block_size"] = t.block_size;
+  j["input"] = t.input;
+  j["seed"] = t.seed;
   j["racy_model"] = t.racy_model;
   j["interleaving"] = t.interleaving;
   j["block_result"] = t.block_result;
@@ -73,6 +75,10 @@ Trace trace_from_store_json(const nlohmann::json& j) {
   t.launch.grid = field<std::int64_t>(j, "grid");
   t.block_index = field<int>(j, "block_index");
   t.block_size = field<int>(j, "block_size");
+  // Traces stored before these fields existed were all made by `report --traces`, which traces random
+  // input with seed 1 (cmd_report.cpp record_traces), so that is what their absence means.
+  t.input = j.value("input", std::string("random"));
+  t.seed = j.value("seed", std::uint64_t(1));
   t.racy_model = field<bool>(j, "racy_model");
   t.interleaving = field<std::string>(j, "interleaving");
   t.block_result = field<double>(j, "block_result");

@@ -26,6 +26,13 @@ VariantInfo make(const char* id, const char* title, const char* slide, const cha
   return v;
 }
 
+// Kernels with no warp-level code (no shuffles, no unrolled last warp, no fixed 32-thread block)
+// take blocks of 8 and 16 threads, as the slides draw their trees; their rule notes say why.
+void allow_small_blocks(VariantInfo& v) {
+  v.rules.min_block = kSmallestTeachingBlock;
+  v.rules.warp_multiple = false;
+}
+
 // What the slide's reduce8 really returns: block b (32 threads, thread t reading b*32 + t + 32k for
 // k < 32) sums the window [32 b, 32 b + 1024), so index j is counted once for every block b < grid with
 // 32 b <= j < 32 b + 1024. Indices >= n are padding (0). int32 wraps modulo 2^32; float32 in double.
@@ -59,7 +66,9 @@ std::vector<VariantInfo> epita_variants() {
                          "The read, the add and the write of different threads interleave, so most additions are "
                          "lost and the result changes from run to run.");
     v.racy = true;
-    v.rules.note = "one thread per element guarded by x < size, so any whole number of warps works";
+    v.default_input = "ones";
+    v.rules.note = "one thread per element guarded by x < size, so any block of 8 threads or more works (no warp-level code)";
+    allow_small_blocks(v);
     t.push_back(v);
   }
   {
@@ -67,7 +76,8 @@ std::vector<VariantInfo> epita_variants() {
                          "The same one-thread-per-element kernel with the update made atomic: atomicAdd(sum, x). "
                          "The answer is right, but every thread contends for one address, so the additions are "
                          "serialized by the memory system.");
-    v.rules.note = "one thread per element guarded by x < size, so any whole number of warps works";
+    v.rules.note = "one thread per element guarded by x < size, so any block of 8 threads or more works (no warp-level code)";
+    allow_small_blocks(v);
     t.push_back(v);
   }
   {
@@ -77,6 +87,7 @@ std::vector<VariantInfo> epita_variants() {
                          "it to the global sum, but nothing orders thread 0's zeroing and commit against the other "
                          "threads' additions. Values added before the zeroing or after the commit are lost.");
     v.racy = true;
+    v.default_input = "ones";
     v.rules.min_block = 64;
     v.rules.note = "a single-warp block runs the zeroing, the additions and the commit in program order and hides the race, so it takes at least two warps";
     t.push_back(v);
@@ -87,7 +98,8 @@ std::vector<VariantInfo> epita_variants() {
                          "reduce1 with a __syncthreads after zeroing local_sum and another before thread 0 commits it. "
                          "Correct, with one global atomic per block instead of one per element; inside a block the "
                          "shared atomics are still a sequential chain.");
-    v.rules.note = "one thread per element guarded by x < size, so any whole number of warps works";
+    v.rules.note = "one thread per element guarded by x < size, so any block of 8 threads or more works (no warp-level code)";
+    allow_small_blocks(v);
     t.push_back(v);
   }
   {
@@ -98,6 +110,7 @@ std::vector<VariantInfo> epita_variants() {
                          "useful additions.");
     v.rules.pow2_block = true;
     v.rules.note = "the tree halves the active threads each step and the load is unguarded, so the block must be a power of two";
+    allow_small_blocks(v);
     t.push_back(v);
   }
   {
@@ -107,6 +120,7 @@ std::vector<VariantInfo> epita_variants() {
                          "warps retire and only the last five steps diverge.");
     v.rules.pow2_block = true;
     v.rules.note = "the stride halves from blockDim.x / 2 down to 1 and the load is unguarded, so the block must be a power of two";
+    allow_small_blocks(v);
     t.push_back(v);
   }
   {
@@ -117,6 +131,7 @@ std::vector<VariantInfo> epita_variants() {
     v.rules.pow2_block = true;
     v.rules.items_per_thread = 2;
     v.rules.note = "each block covers 2 * blockDim.x elements and the tree halves the stride, so the block must be a power of two";
+    allow_small_blocks(v);
     t.push_back(v);
   }
   {
@@ -128,6 +143,7 @@ std::vector<VariantInfo> epita_variants() {
     v.rules.pow2_block = true;
     v.rules.items_per_thread = 2;
     v.rules.note = "each block covers 2 * blockDim.x elements with unguarded loads and the tree halves the stride, so the block must be a power of two";
+    allow_small_blocks(v);
     t.push_back(v);
   }
   {
@@ -138,6 +154,7 @@ std::vector<VariantInfo> epita_variants() {
     v.rules.pow2_block = true;
     v.rules.grid_stride = true;
     v.rules.note = "the grid-stride loop accepts any grid, and the tree halves the stride, so the block must be a power of two";
+    allow_small_blocks(v);
     t.push_back(v);
   }
   {
@@ -174,7 +191,8 @@ std::vector<VariantInfo> epita_variants() {
                          "and adds it to the global sum with one atomicAdd. With a grid of one wave there are few "
                          "enough atomics to hide behind the loads.");
     v.rules.grid_stride = true;
-    v.rules.note = "the grid-stride loop accepts any grid and there is no tree, so any whole number of warps works";
+    v.rules.note = "the grid-stride loop accepts any grid and there is no tree, so any block of 8 threads or more works (no warp-level code)";
+    allow_small_blocks(v);
     t.push_back(v);
   }
   {

@@ -37,6 +37,8 @@ LaunchRules rules(int min_block, bool pow2, int items, bool grid_stride, const c
   r.items_per_thread = items;
   r.grid_stride = grid_stride;
   r.note = note;
+  // Block-wide trees with no warp-level code also take the slides' 8- and 16-thread blocks.
+  if (min_block <= kSmallestTeachingBlock) r.warp_multiple = false;
   return r;
 }
 
@@ -58,7 +60,7 @@ std::vector<VariantInfo> harris_variants() {
                    "Each block loads blockDim.x numbers into shared memory, reduces them there in log2 "
                    "steps and writes one number. The kernel is relaunched on the block sums until one "
                    "value is left: log_m n launches and about n + n/m reads instead of 2n.",
-                   rules(32, true, 1, false,
+                   rules(kSmallestTeachingBlock, true, 1, false,
                          "The shared-memory tree halves its stride each step, so the block must be a power "
                          "of two; one block per blockDim.x elements.")));
 
@@ -66,28 +68,28 @@ std::vector<VariantInfo> harris_variants() {
                    "The block tree with interleaved addressing: in step s the threads with tid % (2s) == 0 "
                    "add their neighbour at distance s. Every warp keeps a few active lanes (divergence) and "
                    "the modulo is expensive; relaunched on the block sums until one value is left.",
-                   rules(32, true, 1, false,
+                   rules(kSmallestTeachingBlock, true, 1, false,
                          "The tree doubles its stride up to the block size, so the block must be a power of two; "
                          "one block per blockDim.x elements.")));
 
   t.push_back(make("harris.impl2", "2: strided index", "Implementation 2",
                    "Same tree, but thread tid works on index 2*s*tid, so the active threads are consecutive "
                    "and the modulo is gone. The accesses 2s words apart now collide in shared-memory banks.",
-                   rules(32, true, 1, false,
+                   rules(kSmallestTeachingBlock, true, 1, false,
                          "The tree doubles its stride up to the block size, so the block must be a power of two; "
                          "one block per blockDim.x elements.")));
 
   t.push_back(make("harris.impl3", "3: sequential addressing", "Implementation 3",
                    "The stride starts at half the block and halves; thread tid adds sv[tid + s]. A warp reads "
                    "consecutive words: no divergence and no bank conflicts, but half the threads only load.",
-                   rules(32, true, 1, false,
+                   rules(kSmallestTeachingBlock, true, 1, false,
                          "The stride halves from blockDim.x/2, so the block must be a power of two; one block per "
                          "blockDim.x elements.")));
 
   t.push_back(make("harris.impl4", "4: first add during load", "Implementation 4",
                    "Each block covers twice as many elements and every thread adds its two elements while "
                    "loading them into shared memory. Half as many blocks, and no thread idles in the first step.",
-                   rules(32, true, 2, false,
+                   rules(kSmallestTeachingBlock, true, 2, false,
                          "Each thread loads two elements, so a block covers 2*blockDim.x elements; the tree needs a "
                          "power-of-two block.")));
 

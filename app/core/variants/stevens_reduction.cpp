@@ -17,7 +17,8 @@ VariantInfo make(const char* id, const char* title, const char* slide, const cha
   v.description = description;
   v.op = ReduceOp::Sum;
   v.rules.default_block = 512;
-  v.rules.min_block = 32;
+  v.rules.min_block = kSmallestTeachingBlock;  // block-wide trees only: the slides' 8- and 16-element trees fit
+  v.rules.warp_multiple = false;
   v.rules.max_block = 1024;
   v.rules.pow2_block = true;
   v.rules.items_per_thread = 2;

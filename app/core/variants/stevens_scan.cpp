@@ -42,6 +42,8 @@ std::vector<VariantInfo> stevens_scan_variants() {
   v.rules.default_block = 256;
   v.rules.max_n = std::int64_t(1) << 20;
   v.rules.note = "n(n-1)/2 additions: n is limited to 2^20";
+  v.rules.min_block = kSmallestTeachingBlock;  // no warp-level code: the slide's 16-element ladder fits
+  v.rules.warp_multiple = false;
   t.push_back(v);
 
   v = make("stevens.kogge_stone", "stevens", "Kogge-Stone scan in one block (two __syncthreads per step)", kSeed,
@@ -54,6 +56,8 @@ std::vector<VariantInfo> stevens_scan_variants() {
   v.rules.max_n = 1024;
   v.rules.note = "one block scans the whole input, as the slides use Kogge-Stone within a block (n <= block <= 1024); "
                  "stevens.scan_hierarchical takes any n";
+  v.rules.min_block = kSmallestTeachingBlock;  // no warp-level code: the slide's 16-element ladder fits
+  v.rules.warp_multiple = false;
   t.push_back(v);
 
   v = make("stevens.kogge_stone_db", "stevens", "Double-buffered Kogge-Stone (one __syncthreads per step)", kSeed,
@@ -65,6 +69,8 @@ std::vector<VariantInfo> stevens_scan_variants() {
   v.rules.max_grid = 1;
   v.rules.max_n = 1024;
   v.rules.note = "one block scans the whole input (n <= block <= 1024); stevens.scan_hierarchical takes any n";
+  v.rules.min_block = kSmallestTeachingBlock;  // no warp-level code: the slide's 16-element ladder fits
+  v.rules.warp_multiple = false;
   t.push_back(v);
 
   v = make("stevens.brent_kung", "stevens", "Brent-Kung scan: up-sweep and down-sweep (work-efficient)", kSeed,
@@ -78,6 +84,8 @@ std::vector<VariantInfo> stevens_scan_variants() {
   v.rules.max_grid = 1;
   v.rules.max_n = 2048;
   v.rules.note = "one block of a power-of-two size scans the whole input, two elements per thread (n <= 2 x block <= 2048)";
+  v.rules.min_block = kSmallestTeachingBlock;  // no warp-level code: the slide's 16-element ladder fits
+  v.rules.warp_multiple = false;
   t.push_back(v);
 
   v = make("stevens.scan_hierarchical", "stevens", "Hierarchical scan: block scans, scan of block sums, add back", kSeed,

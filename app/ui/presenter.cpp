@@ -1,0 +1,79 @@
+#include "presenter.hpp"
+
+#include <imgui.h>
+
+#include <string>
+
+#include "theme.hpp"
+#include "widgets.hpp"
+
+namespace ws::ui {
+
+namespace {
+
+// A saturated yellow that reads on the dark and the high-contrast theme and is no warp or status colour.
+constexpr ImU32 kInk = IM_COL32(255, 214, 0, 255);
+
+}  // namespace
+
+void DrawSceneLine(const AppState& s) {
+  const Scene* sc = s.scene();
+  if (!sc) return;
+  const Theme& t = theme();
+  ImGui::PushFont(t.fonts().bold);
+  ImGui::PushStyleColor(ImGuiCol_Text, t.colors().accent);
+  ImGui::TextUnformatted(("Scene " + std::to_string(s.scene_index() + 1) + " / " + std::to_string(s.scene_count())).c_str());
+  ImGui::PopStyleColor();
+  ImGui::PopFont();
+  ItemTooltip("PageDown / PageUp: next / previous scene (what presenter clickers send); Left / Right: steps");
+  ImGui::SameLine();
+  TextWrappedColored(t.colors().text, sc->note);
+}
+
+void DrawPresenterOverlay(AppState& s) {
+  Presentation& pr = s.perf.present;
+  const Theme& t = theme();
+  const ImGuiIO& io = ImGui::GetIO();
+  if (pr.pen) {
+    // A transparent window over everything takes the mouse, so drawing never clicks a view.
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(io.DisplaySize);
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBackground |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove |
+                                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+    ImGui::Begin("##pen", nullptr, flags);
+    ImGui::InvisibleButton("##canvas", io.DisplaySize);
+    if (ImGui::IsItemActivated()) pr.strokes.emplace_back();
+    if (ImGui::IsItemActive() && !pr.strokes.empty()) {
+      std::vector<float>& st = pr.strokes.back();
+      const ImVec2 m = io.MousePos;
+      const float min_gap = t.px(2);
+      if (st.size() < 2 || (m.x - st[st.size() - 2]) * (m.x - st[st.size() - 2]) + (m.y - st.back()) * (m.y - st.back()) >
+                               min_gap * min_gap) {
+        st.push_back(m.x);
+        st.push_back(m.y);
+      }
+    }
+    ImGui::End();
+    ImGui::PopStyleVar();
+  }
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  const float width = t.px(5);
+  for (const auto& st : pr.strokes) {
+    if (st.size() == 2) dl->AddCircleFilled(ImVec2(st[0], st[1]), width * 0.6f, kInk);
+    for (std::size_t i = 2; i + 1 < st.size(); i += 2)
+      dl->AddLine(ImVec2(st[i - 2], st[i - 1]), ImVec2(st[i], st[i + 1]), kInk, width);
+  }
+  if ((pr.pointer || pr.pen) && ImGui::IsMousePosValid()) {
+    const ImVec2 m = io.MousePos;
+    if (pr.pointer) {
+      dl->AddCircleFilled(m, t.px(34), IM_COL32(255, 214, 0, 70), 48);
+      dl->AddCircle(m, t.px(34), kInk, 48, t.px(4));
+    } else {
+      dl->AddCircle(m, t.px(8), kInk, 24, t.px(2));
+    }
+  }
+}
+
+}  // namespace ws::ui

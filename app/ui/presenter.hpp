@@ -1,0 +1,16 @@
+// Lecture aids: the scene line (which scene of the lesson's script is open and what to say), the
+// pointer ring and the pen for drawing on the window. Keys: help_overlay.cpp (PageDown / PageUp,
+// o pointer, d pen, e erase).
+#pragma once
+#include "app_state.hpp"
+
+namespace ws::ui {
+
+/// One wrapped line over the views while a scene is open: "Scene 3 / 10  ·  note".
+void DrawSceneLine(const AppState& s);
+
+/// Over everything: the pen's strokes and, with the pointer or the pen on, a ring at the mouse. With
+/// the pen on, a left drag adds a stroke (the views under it get no clicks until d turns the pen off).
+void DrawPresenterOverlay(AppState& s);
+
+}  // namespace ws::ui

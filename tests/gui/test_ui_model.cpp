@@ -258,4 +258,32 @@ TEST_F(Frames, EveryStateDraws) {
   frames(s, win);
 }
 
+TEST_F(Frames, ATraceWithoutStepsOrThreadsDrawsAMessageInEveryStepView) {
+  // A hostile report the loader would refuse, put straight into the state: the views must still not
+  // index an empty step list or divide by zero warps.
+  AppState s;
+  s.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  s.device.opened = true;
+  ASSERT_EQ(s.open_report(kFixture), "");
+  ASSERT_TRUE(s.select_variant("epita.reduce3"));
+  MainWindow win;
+  for (const int block_size : {64, 0, -5}) {
+    Trace bad;
+    bad.variant = "epita.reduce3";
+    bad.source = "NVIDIA H200";
+    bad.block_size = block_size;
+    if (block_size <= 0) bad.steps.push_back(Step{});
+    s.replay->traces = {bad};
+    s.replay->created = "hostile " + std::to_string(block_size);  // a new report: the trace is re-picked
+    s.trace.use_recorded = true;
+    s.trace.step = 3;
+    for (const char* view : {"tree", "warps", "banks", "memory", "source", "atomics", "scan"}) {
+      s.view = view;
+      frames(s, win, 2);
+      ASSERT_TRUE(s.trace.trace.has_value()) << view;
+      EXPECT_EQ(s.trace.origin, "report") << view;
+    }
+  }
+}
+
 }  // namespace

@@ -45,8 +45,9 @@ class HeadlessSession {
     io.IniFilename = nullptr;
     io.DisplaySize = ImVec2(float(o.width), float(o.height));
     io.DisplayFramebufferScale = ImVec2(1, 1);
+    // Shown in the picture, and printed on stderr with the other warnings at the end (print_messages).
     if (std::string warn = ui::theme().apply(o.font_scale > 0 ? o.font_scale : 1.f); !warn.empty())
-      std::fprintf(stderr, "warpscope: %s\n", warn.c_str());
+      s.message(ui::Message::Warning, warn);
     if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
       ImGui::DestroyContext();
       return "headless rendering: ImGui's OpenGL 3 loader failed (is libGL.so.1 installed?)";
@@ -57,7 +58,6 @@ class HeadlessSession {
     if (!worker.wait_opened(std::chrono::seconds(60)))
       std::fprintf(stderr, "warpscope: the CUDA device did not open within 60 s; rendering without it\n");
     width_ = o.width, height_ = o.height;
-    (void)s;
     return "";
   }
   ~HeadlessSession() {

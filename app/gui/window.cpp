@@ -49,7 +49,10 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     glfwGetWindowContentScale(win, &sx, &sy);
     scale = sx > 0 ? sx : 1;
   }
-  if (std::string warn = ui::theme().apply(scale); !warn.empty()) s.message(ui::Message::Warning, warn);
+  if (std::string warn = ui::theme().apply(scale); !warn.empty()) {
+    std::fprintf(stderr, "warpscope: %s\n", warn.c_str());
+    s.message(ui::Message::Warning, warn);
+  }
   ImGui_ImplGlfw_InitForOpenGL(win, true);
   if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
     std::fprintf(stderr, "warpscope: ImGui's OpenGL 3 loader failed\n");

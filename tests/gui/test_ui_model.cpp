@@ -287,3 +287,38 @@ TEST_F(Frames, ATraceWithoutStepsOrThreadsDrawsAMessageInEveryStepView) {
 }
 
 }  // namespace
+
+namespace {
+
+/// Writes `bytes` to `dir`/DejaVuSans.ttf (and nothing else there).
+std::string font_dir_with(const std::string& name, const std::string& bytes) {
+  const std::string dir = ::testing::TempDir() + "ws_fonts_" + name;
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/DejaVuSans.ttf", std::ios::binary) << bytes;
+  return dir;
+}
+
+TEST(Fonts, AnEmptyGarbageOrTruncatedFontFallsBackToImGuisOwnWithAWarning) {
+  std::ifstream real("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", std::ios::binary);
+  const std::string whole{std::istreambuf_iterator<char>(real), std::istreambuf_iterator<char>()};
+  std::vector<std::pair<std::string, std::string>> cases = {
+      {"empty", ""}, {"garbage", std::string(4096, 'x')}, {"header_only", std::string("\0\1\0\0\0\x20", 6) + std::string(30, '\0')}};
+  if (whole.size() > 100000) cases.push_back({"truncated", whole.substr(0, 40000)});
+  for (const auto& [name, bytes] : cases) {
+    const std::string dir = font_dir_with(name, bytes);
+    EXPECT_NE(font_file_problem(dir + "/DejaVuSans.ttf"), "") << name;
+    ImGui::CreateContext();
+    const std::string warn = theme().apply(1.f, dir);
+    EXPECT_NE(warn.find("DejaVuSans.ttf cannot be used"), std::string::npos) << name << ": " << warn;
+    EXPECT_NE(warn.find("ImGui's built-in font"), std::string::npos) << name << ": " << warn;
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);  // builds the atlas: aborted before
+    EXPECT_GT(w, 0) << name;
+    EXPECT_NE(theme().fonts().bold, nullptr);
+    ImGui::DestroyContext();
+  }
+  if (!whole.empty()) EXPECT_EQ(font_file_problem("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"), "");
+}
+
+}  // namespace

@@ -93,7 +93,8 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
     return kBadRequest;
   }
   std::vector<std::string> ids;
-  std::string err = select_variants(which, ids);
+  std::string err = check_output(o, out_path, "--out");  // before the first run, not after the last
+  if (err.empty()) err = select_variants(which, ids);
   RunRequest probe;
   PreparedRun shared;  // one input for every variant: generated (or read) once
   if (err.empty()) err = to_request(o, ids.front(), probe);

@@ -3,6 +3,7 @@
 
 #include "backend_factory.hpp"
 #include "commands.hpp"
+#include "file_write.hpp"
 #include "launch_rules.hpp"
 #include "patterns.hpp"
 #include "report.hpp"
@@ -38,9 +39,17 @@ std::string to_request(const RunOptions& o, const std::string& variant, RunReque
   return "";
 }
 
+std::string check_output(const RunOptions& o, const std::string& path, const std::string& what) {
+  std::vector<std::string> inputs;
+  if (o.input != "random" && o.input != "ones" && o.input != "sequence") inputs.push_back(o.input);
+  if (o.params.mask != "box" && o.params.mask != "gauss") inputs.push_back(o.params.mask);
+  return check_output_path(path, inputs, what);
+}
+
 int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv) {
   RunRequest req;
-  std::string err = to_request(o, variant, req);
+  std::string err = o.params.output_path.empty() ? "" : check_output(o, o.params.output_path, "--output");
+  if (err.empty()) err = to_request(o, variant, req);
   PreparedRun prepared;
   if (err.empty()) err = prepare_run(req, prepared);  // validated before any device is touched
   if (!err.empty()) {

@@ -33,10 +33,10 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
   // that cannot be swept, saying so; ids named one by one are checked by validate_sweep.
   const std::string which = so.variants == "all" ? (by_keep ? "atomics" : "reduction") : so.variants;
   std::vector<std::string> ids, notes;
-  std::string err;
+  std::string err = so.report_path.empty() ? "" : check_output(o, so.report_path, "--report");
   for (const auto& v : all_variants())  // a pattern name first: the "scan" lesson holds one variant of the scan pattern
     if (v.pattern == which) ids.push_back(v.id);
-  if (ids.empty()) err = select_variants(which, ids);
+  if (ids.empty() && err.empty()) err = select_variants(which, ids);
   const bool named = which.find(',') != std::string::npos || find_variant(which) != nullptr;
   for (const auto& id : ids) {
     const VariantInfo& v = *find_variant(id);

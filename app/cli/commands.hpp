@@ -31,6 +31,10 @@ struct RunOptions {
 /// Turns options into a request for `variant`; returns "" or a one-line error.
 std::string to_request(const RunOptions& o, const std::string& variant, RunRequest& req);
 
+/// Checks an output file before anything runs (file_write.hpp check_output_path): its directory is
+/// writable and it is not the --input or --mask file. `what` names the option. Returns "" or one line.
+std::string check_output(const RunOptions& o, const std::string& path, const std::string& what);
+
 int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv);
 
 /// Prints the trace of block `block_index` of a variant (sim backend; cuda answers that GPU recording

@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include "file_write.hpp"
 #include "sim/trace_store.hpp"
 
 #include <chrono>
@@ -345,11 +346,9 @@ Report new_report(const std::string& title, const DeviceInfo& device) {
 }
 
 void save_report(const Report& r, const std::string& path) {
-  std::ofstream f(path);
-  if (!f) throw std::runtime_error("cannot write report '" + path + "'");
   // Indented for reading, except reports holding traces (thousands of ops): compact, 4x smaller.
-  f << report_to_json(r).dump(r.traces.empty() ? 2 : -1) << "\n";
-  if (!f) throw std::runtime_error("error while writing report '" + path + "'");
+  const std::string text = report_to_json(r).dump(r.traces.empty() ? 2 : -1) + "\n";
+  if (std::string err = write_file_atomic(path, text); !err.empty()) throw std::runtime_error("report: " + err);
 }
 
 Report load_report(const std::string& path) {

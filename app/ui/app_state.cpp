@@ -1,6 +1,7 @@
 #include "app_state.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -29,11 +30,17 @@ RunRequest RunParams::to_request(const std::string& variant) const {
 
 void AppState::load(const std::string& lessons_dir) {
   lessons_.clear();
+  // One bad lesson file costs that lesson only: the good ones load, the bad ones are named.
+  std::vector<std::string> problems;
   try {
-    for (auto& l : load_lessons(lessons_dir)) lessons_.push_back(LessonEntry{std::move(l), true});
+    for (auto& l : load_lessons(lessons_dir, &problems)) lessons_.push_back(LessonEntry{std::move(l), true});
   } catch (const std::exception& e) {
-    message(Message::Error, std::string("lessons: ") + e.what());
+    problems.push_back(e.what());
   }
+  for (const std::string& p : problems) std::fprintf(stderr, "warpscope: lesson skipped: %s\n", p.c_str());
+  if (problems.size() == 1) message(Message::Error, "lesson skipped: " + problems[0]);
+  else if (!problems.empty())
+    message(Message::Error, std::to_string(problems.size()) + " lessons skipped: " + problems[0] + "; ... (all on stderr)");
   // Registry variants that no lesson file lists, grouped by their lesson id, so all can be reached.
   std::set<std::string> listed;
   for (const auto& e : lessons_)

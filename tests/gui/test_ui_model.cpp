@@ -322,3 +322,29 @@ TEST(Fonts, AnEmptyGarbageOrTruncatedFontFallsBackToImGuisOwnWithAWarning) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Lessons, ABadLessonFileIsNamedInTheWindowAndTheOthersStillShow) {
+  namespace fs = std::filesystem;
+  const std::string dir = ::testing::TempDir() + "ws_gui_lessons_bad";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const auto& e : fs::directory_iterator(std::string(WS_GUI_ASSETS) + "/lessons"))
+    if (e.path().extension() == ".json") fs::copy_file(e.path(), dir + "/" + e.path().filename().string());
+  std::ofstream(dir + "/broken.json") << "{ \"id\": ";
+  AppState good, s;
+  good.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  s.load(dir);
+  const auto from_file = [](const AppState& a) {
+    return std::count_if(a.lessons().begin(), a.lessons().end(), [](const LessonEntry& e) { return e.from_file; });
+  };
+  EXPECT_EQ(from_file(s), from_file(good));
+  EXPECT_GE(from_file(s), 5);
+  ASSERT_FALSE(s.messages.empty());
+  EXPECT_EQ(s.messages.back().level, Message::Error);
+  EXPECT_NE(s.messages.back().text.find("lesson skipped: " + dir + "/broken.json: not valid JSON at line 1"), std::string::npos)
+      << s.messages.back().text;
+}
+
+}  // namespace

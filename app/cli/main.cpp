@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "commands.hpp"
+#include "limits.hpp"
 
 using namespace ws::cli;
 
@@ -135,7 +136,7 @@ int main(int argc, char** argv) {
       return cmd_sweep(sweep_opts, sweep_run, json, csv);
     }
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "warpscope-cli: %s\n", e.what());
+    std::fprintf(stderr, "warpscope-cli: %s\n", ws::describe_exception(e).c_str());
     return kFailed;
   }
   return kBadRequest;

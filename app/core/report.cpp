@@ -1,6 +1,8 @@
 #include "report.hpp"
 
 #include "file_write.hpp"
+#include "json_read.hpp"
+#include "limits.hpp"
 #include "sim/trace_store.hpp"
 
 #include <chrono>
@@ -352,15 +354,18 @@ void save_report(const Report& r, const std::string& path) {
 }
 
 Report load_report(const std::string& path) {
-  std::ifstream f(path);
+  // Size and kind first: `--report /dev/zero` or a directory must not be read until memory runs out.
+  if (std::string err = check_input_file(path, kMaxReportFileBytes, "report"); !err.empty()) throw std::runtime_error(err);
+  std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot open report '" + path + "'");
   std::stringstream ss;
   ss << f.rdbuf();
+  const std::string text = ss.str();
   json j;
   try {
-    j = json::parse(ss.str());
-  } catch (const std::exception& e) {
-    throw std::runtime_error("report '" + path + "' is not valid JSON");
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw std::runtime_error("report '" + path + "' is not valid JSON: " + json_parse_error(text, e));
   }
   try {
     return report_from_json(j);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <set>
 
+#include "limits.hpp"
 #include "launch_rules.hpp"
 #include "registry.hpp"
 
@@ -123,7 +124,7 @@ std::string AppState::open_report(const std::string& path) {
     report_path = path;
     return "";
   } catch (const std::exception& e) {
-    return e.what();
+    return describe_exception(e);
   }
 }
 
@@ -134,7 +135,7 @@ std::string AppState::save_session(const std::string& path) {
     save_report(session, path);
     return "";
   } catch (const std::exception& e) {
-    return e.what();
+    return describe_exception(e);
   }
 }
 

@@ -294,6 +294,20 @@ Report report_from_json(const json& j) {
   }
   if (j.contains("device") && j["device"].is_object()) r.device = device_from_json(j["device"]);
   if (!j.contains("runs") || !j["runs"].is_array()) throw std::runtime_error("report: 'runs' must be an array");
+  const auto cap = [](const json& a, std::size_t most, const std::string& what) {
+    if (a.is_array() && a.size() > most)
+      throw std::runtime_error("report: " + what + " holds " + std::to_string(a.size()) + " entries, more than the " +
+                               std::to_string(most) + " a report may hold");
+  };
+  cap(j["runs"], kMaxReportRuns, "'runs'");
+  if (j.contains("sweeps")) {
+    cap(j["sweeps"], kMaxReportSweeps, "'sweeps'");
+    if (j["sweeps"].is_array())
+      for (std::size_t k = 0; k < j["sweeps"].size(); ++k)
+        if (j["sweeps"][k].is_object() && j["sweeps"][k].contains("runs"))
+          cap(j["sweeps"][k]["runs"], kMaxSweepRuns, "sweep " + std::to_string(k) + "'s 'runs'");
+  }
+  if (j.contains("traces")) cap(j["traces"], kMaxReportTraces, "'traces'");
   std::size_t i = 0;
   for (const auto& run : j["runs"]) {
     try {

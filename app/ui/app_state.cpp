@@ -140,6 +140,14 @@ std::string AppState::save_session(const std::string& path) {
 }
 
 void AppState::add_result(RunResult r) {
+  // The session is a report: it keeps what a report may hold (the newest runs) so Save session reopens.
+  if (session.runs.size() >= kMaxReportRuns) {
+    if (!session_capped_)
+      message(Message::Warning, "this session keeps its newest " + std::to_string(kMaxReportRuns) +
+                                    " runs (what a report may hold): older ones are dropped");
+    session.runs.erase(session.runs.begin());
+    session_capped_ = true;
+  }
   session.runs.push_back(std::move(r));
   show_replay = false;
 }

@@ -143,6 +143,7 @@ class AppState {
  private:
   std::vector<LessonEntry> lessons_;
   int lesson_ = -1;
+  bool session_capped_ = false;  ///< the session reached kMaxReportRuns and said so
   std::string variant_;
 };
 

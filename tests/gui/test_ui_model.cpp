@@ -258,6 +258,33 @@ TEST_F(Frames, EveryStateDraws) {
   frames(s, win);
 }
 
+TEST_F(Frames, ResultsOfALongReportBuildOnlyTheVisibleRows) {
+  // The same window for a 300-run and a 10,000-run report: the vertices drawn must not grow with it.
+  AppState s;
+  s.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  s.device.opened = true;
+  MainWindow win;
+  const auto vertices = [&](std::size_t runs) {
+    Report r = new_report("long", DeviceInfo{});
+    for (std::size_t i = 0; i < runs; ++i) {
+      RunResult run;
+      run.variant = i % 2 ? "epita.reduce3" : "epita.race";
+      run.status = i % 2 ? "ok" : "race";
+      run.message = i % 2 ? "" : "race: expected 1000, got " + std::to_string(i);
+      run.n = 1000;
+      r.runs.push_back(run);
+    }
+    s.replay = r;
+    s.replay->created = "long " + std::to_string(runs);
+    s.show_replay = true;
+    s.view = "results";
+    frames(s, win, 3);
+    return ImGui::GetDrawData()->TotalVtxCount;
+  };
+  const int few = vertices(300), many = vertices(kMaxReportRuns);
+  EXPECT_LT(many, few * 1.2) << few << " vertices for 300 runs, " << many << " for " << kMaxReportRuns;
+}
+
 TEST_F(Frames, ATraceWithoutStepsOrThreadsDrawsAMessageInEveryStepView) {
   // A hostile report the loader would refuse, put straight into the state: the views must still not
   // index an empty step list or divide by zero warps.

@@ -119,3 +119,29 @@ TEST(JsonRead, IntegersAreStrictAndPlacesAreLinesAndColumns) {
     EXPECT_EQ(m.rfind("line 2, column 8: ", 0), 0u) << m;
   }
 }
+
+TEST(ReportCaps, MoreRunsTracesOrSweepPointsThanAReportMayHoldAreRefused) {
+  json run = run_to_json(RunResult{});
+  json j = report_to_json(new_report("t", DeviceInfo{}));
+  j["runs"] = json::array();
+  for (std::size_t i = 0; i <= kMaxReportRuns; ++i) j["runs"].push_back(run);
+  try {
+    report_from_json(j);
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("'runs' holds 10001 entries, more than the 10000"), std::string::npos) << e.what();
+  }
+  j["runs"] = json::array();
+  j["traces"] = json::array();
+  for (std::size_t i = 0; i <= kMaxReportTraces; ++i) j["traces"].push_back(small_trace());
+  EXPECT_THROW(report_from_json(j), std::runtime_error);
+  j.erase("traces");
+  j["sweeps"] = json::array({{{"runs", json::array()}}});
+  for (std::size_t i = 0; i <= kMaxSweepRuns; ++i) j["sweeps"][0]["runs"].push_back(run);
+  try {
+    report_from_json(j);
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("sweep 0's 'runs' holds"), std::string::npos) << e.what();
+  }
+}

@@ -34,6 +34,8 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
   const std::string which = so.variants == "all" ? (by_keep ? "atomics" : "reduction") : so.variants;
   std::vector<std::string> ids, notes;
   std::string err = so.report_path.empty() ? "" : check_output(o, so.report_path, "--report");
+  if (err.empty() && so.keep_fractions_given && so.keep_fractions.empty())
+    err = "--keep-fraction is empty: give A:B:STEP (0:1:0.1) or a list (0.1,0.5,0.9)";
   for (const auto& v : all_variants())  // a pattern name first: the "scan" lesson holds one variant of the scan pattern
     if (v.pattern == which) ids.push_back(v.id);
   if (ids.empty() && err.empty()) err = select_variants(which, ids);

@@ -64,6 +64,7 @@ struct SweepOptions {
   std::string keep_fractions;   ///< --keep-fraction A:B:STEP or F1,F2,...: a kept-fraction sweep of filters at --n
   bool range_given = false;     ///< --from or --to was given
   bool keep_given = false;      ///< --keep was given
+  bool keep_fractions_given = false;  ///< --keep-fraction was given (perhaps empty)
 };
 /// Runs a size sweep (sweep.hpp): a table by variant and n, or --json (the sweep object), or --csv
 /// (one row per run); --report also writes a report holding the sweep. With --keep-fraction, a sweep of

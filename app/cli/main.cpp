@@ -133,6 +133,7 @@ int main(int argc, char** argv) {
       }
       sweep_opts.range_given = sweep->count("--from") + sweep->count("--to") > 0;
       sweep_opts.keep_given = sweep->count("--keep") > 0;
+      sweep_opts.keep_fractions_given = sweep->count("--keep-fraction") > 0;
       return cmd_sweep(sweep_opts, sweep_run, json, csv);
     }
   } catch (const std::exception& e) {

@@ -2,9 +2,14 @@
 // naming the field, never crash a view, wrap a number or allocate without bound.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "json_read.hpp"
+#include "paths.hpp"
 #include "report.hpp"
 #include "sim/trace_store.hpp"
 
@@ -143,5 +148,120 @@ TEST(ReportCaps, MoreRunsTracesOrSweepPointsThanAReportMayHoldAreRefused) {
     FAIL();
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("sweep 0's 'runs' holds"), std::string::npos) << e.what();
+  }
+}
+
+namespace {
+
+/// Every report this repository holds: recorded ones and test fixtures.
+std::vector<std::string> stored_reports() {
+  std::vector<std::string> out;
+  for (const std::string dir : {assets_dir() + "/reports", std::string(WS_TEST_DIR) + "/gui/fixtures"})
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+      if (e.path().extension() == ".json") out.push_back(e.path().string());
+  return out;
+}
+
+/// The report file as JSON, unvalidated.
+json raw(const std::string& path) {
+  std::ifstream f(path);
+  return json::parse(f);
+}
+
+}  // namespace
+
+TEST(ReportValidation, EveryStoredReportLoadsAndItsRecomputedGbpsAndPeakEqualTheStoredOnes) {
+  int compared = 0;
+  for (const std::string& path : stored_reports()) {
+    SCOPED_TRACE(path);
+    Report r;
+    ASSERT_NO_THROW(r = load_report(path));
+    const json j = raw(path);
+    for (std::size_t i = 0; i < r.runs.size(); ++i) {
+      const json& run = j["runs"][i];
+      // Within 0.1 %: some files store GB/s and % of peak rounded to 4 digits.
+      if (run["gbps"].is_number() && r.runs[i].timed) {
+        EXPECT_NEAR(r.runs[i].gbps, run["gbps"].get<double>(), 1e-3 * run["gbps"].get<double>() + 1e-9) << i;
+        ++compared;
+      }
+      if (run.contains("pct_theoretical") && run["pct_theoretical"].is_number())
+        EXPECT_NEAR(r.runs[i].pct_theoretical, run["pct_theoretical"].get<double>(), 1e-3 * run["pct_theoretical"].get<double>() + 1e-9)
+            << i;
+    }
+  }
+  EXPECT_GT(compared, 50);
+}
+
+TEST(ReportValidation, HostileRunsAreRefusedNamingTheField) {
+  Report rep = new_report("hostile", DeviceInfo{});
+  RunResult a;
+  a.variant = "epita.reduce3";
+  a.n = 1024;
+  a.status = "ok";
+  a.correct = true;
+  a.timed = true;
+  a.timing = summarize({0.5});
+  a.bytes = 4096;
+  a.gbps = 4096 / 0.5e6;
+  rep.runs = {a};
+  const json good = report_to_json(rep);
+  const auto refusal = [](const json& j) -> std::string {
+    try {
+      report_from_json(j);
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(refusal(good), "");
+  const std::vector<std::tuple<std::string, json, std::string>> cases = {
+      {"n", -1024, "field 'n' must be an integer in 0..1073741824"},
+      {"n", 1.5, "field 'n' must be an integer"},
+      {"time_ms", -0.5, "field 'time_ms' must be a number in 0.."},
+      {"time_ms", 0, "field 'time_ms' must be positive"},
+      {"bytes", 1e308, "field 'bytes' must be a number in 0..1e+15"},
+      {"gbps", "fast", "field 'gbps' must be a number"},
+      {"message", 17, "field 'message' has the wrong type (got number)"},
+      {"block", 1 << 20, "field 'block' must be an integer in 0..1024"},
+  };
+  for (const auto& [field, value, want] : cases) {
+    json j = good;
+    j["runs"][0][field] = value;
+    const std::string m = refusal(j);
+    EXPECT_NE(m.find("run 0: run: " + want), std::string::npos) << field << " = " << value << ": " << m;
+  }
+  for (const json v : {json(1e30), json(-5), json(1.5), json("1")}) {
+    json j = good;
+    j["version"] = v;
+    EXPECT_NE(refusal(j).find("'version' must be a positive integer"), std::string::npos) << v << ": " << refusal(j);
+  }
+  json j = good;
+  j["version"] = 7;
+  EXPECT_NE(refusal(j).find("report version 7 is newer"), std::string::npos);
+  // A stored GB/s of 1e308 is ignored: GB/s is bytes / time, % of peak GB/s / the device's peak.
+  j = good;
+  j["runs"][0]["gbps"] = 1e300;
+  j["runs"][0]["pct_theoretical"] = 99.0;
+  j["device"]["theoretical_gbps"] = 100.0;
+  const Report back = report_from_json(j);
+  EXPECT_DOUBLE_EQ(back.runs[0].gbps, 4096 / 0.5e6);
+  EXPECT_DOUBLE_EQ(back.runs[0].pct_theoretical, 100.0 * (4096 / 0.5e6) / 100.0);
+}
+
+TEST(ReportValidation, AReductionSweepCarryingKeepFractionsIsRefused) {
+  Report rep = new_report("sweep", DeviceInfo{});
+  Sweep s;
+  s.spec.variants = {"epita.reduce3"};
+  s.spec.from_log2 = s.spec.to_log2 = 10;
+  rep.sweeps = {s};
+  json j = report_to_json(rep);
+  j["sweeps"][0]["keep_fractions"] = {0.1, 0.5};
+  j["sweeps"][0]["n"] = 1024;
+  try {
+    report_from_json(j);
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("'keep_fractions' sweeps filters, but it lists epita.reduce3 (a reduction)"),
+              std::string::npos) << e.what();
   }
 }

@@ -47,6 +47,7 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
     if (why.empty()) spec.variants.push_back(id);
     else if (!(by_keep && !is_filter_variant(v))) notes.push_back(why);
   }
+  if (err.empty() && !spec.variants.empty()) err = pattern_option_refusal(o, spec.variants);
   if (err.empty() && spec.variants.empty()) err = "--variants " + so.variants + " names no variant that can be swept";
   spec.from_log2 = so.from_log2;
   spec.to_log2 = so.to_log2;

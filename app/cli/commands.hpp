@@ -26,7 +26,12 @@ struct RunOptions {
   std::string backend = "cuda";
   PatternParams params;     ///< scan / convolution / atomics options (--exclusive, --mask-width, ...)
   std::string metrics;      ///< --metrics: "" = none, default | all | NAME,...
+  std::vector<std::string> given;  ///< pattern options given on the command line ("--mask-width", "--keep", ...)
 };
+
+/// "" when every pattern option given (RunOptions::given) applies to one of `variants`, else one line:
+/// "--mask-width applies to convolutions only (epita.reduce3 is a reduction)".
+std::string pattern_option_refusal(const RunOptions& o, const std::vector<std::string>& variants);
 
 /// Turns options into a request for `variant`; returns "" or a one-line error.
 std::string to_request(const RunOptions& o, const std::string& variant, RunRequest& req);

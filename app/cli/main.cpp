@@ -1,6 +1,8 @@
 // warpscope-cli: the headless face of warpscope (list, device, run, trace, report).
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 
 #include "commands.hpp"
@@ -9,6 +11,24 @@
 using namespace ws::cli;
 
 namespace {
+/// --seed: digits only, at most 2^64 - 1 (CLI11 alone would wrap -1 and overflowing numbers).
+const CLI::Validator kSeed(
+    [](std::string& s) -> std::string {
+      if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
+        return "a whole number 0..18446744073709551615 is needed (got '" + s + "')";
+      errno = 0;
+      std::strtoull(s.c_str(), nullptr, 10);
+      if (errno == ERANGE) return "'" + s + "' is larger than 18446744073709551615";
+      return "";
+    },
+    "SEED");
+
+/// Records which pattern options were given on the command line (their values alone cannot say).
+void note_given(CLI::App* c, RunOptions& o) {
+  for (const char* name : {"--mask-width", "--tile", "--width", "--height", "--mask", "--keep"})
+    if (c->count(name) > 0) o.given.push_back(name);
+}
+
 void add_run_options(CLI::App* c, RunOptions& o) {
   c->add_option("--n", o.n, "number of elements: 1048576, 2^20 or 1<<20 (default 2^20, or the file's count)");
   c->add_option("--block", o.block, "threads per block (default: the variant's)");
@@ -16,7 +36,7 @@ void add_run_options(CLI::App* c, RunOptions& o) {
   c->add_option("--repeat", o.repeat, "timed launches; median, min and max are reported (default 10)");
   c->add_option("--type", o.type, "int32 | float32 | uint8 (default int32; histograms read uint8)");
   c->add_option("--input", o.input, "random | ones | sequence | PATH of a text file of numbers (default random)");
-  c->add_option("--seed", o.seed, "seed of the random input (default 1)");
+  c->add_option("--seed", o.seed, "seed of the random input (default 1)")->check(kSeed);
   c->add_option("--backend", o.backend, "cuda | sim (default cuda)");
   c->add_option("--metrics", o.metrics, "hardware metrics (CUPTI): default | all | NAME,... (see the metrics command)");
 }
@@ -66,7 +86,7 @@ int main(int argc, char** argv) {
   trace->add_option("--block-index", block_index, "which block to trace (default 0)");
   trace->add_option("--type", trace_opts.type, "int32 | float32 | uint8 (default int32; histograms read uint8)");
   trace->add_option("--input", trace_opts.input, "random | ones | sequence | PATH of a text file of numbers (default random)");
-  trace->add_option("--seed", trace_opts.seed, "seed of the random input (default 1)");
+  trace->add_option("--seed", trace_opts.seed, "seed of the random input (default 1)")->check(kSeed);
   trace->add_option("--backend", trace_opts.backend, "sim | cuda (default sim; cuda records the block on the GPU with the instrumented kernels and compares it with the sim model)");
   add_pattern_options(trace, trace_opts);
   trace->add_flag("--json", json, "one JSON object with the steps");
@@ -113,6 +133,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "warpscope-cli: %s (try --help)\n", e.what());
     return kBadRequest;
   }
+  note_given(run, opts);
+  note_given(report, opts);
+  note_given(trace, trace_opts);
+  note_given(sweep, sweep_run);
   try {
     if (*list) return cmd_list(json);
     if (*device) return cmd_device(json);

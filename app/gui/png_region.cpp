@@ -44,6 +44,7 @@ void handle_png_request(ui::AppState& s, int fb_width, int fb_height, float fb_s
   s.perf.png_request.clear();
   const std::string err = save_region_png(path, int(r[0] * fb_scale), int(r[1] * fb_scale), int(r[2] * fb_scale),
                                           int(r[3] * fb_scale), fb_width, fb_height);
+  s.perf.png_error = err;
   if (err.empty()) s.message(ui::Message::Info, "saved " + path);
   else s.message(ui::Message::Error, err);
 }

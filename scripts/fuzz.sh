@@ -7,6 +7,10 @@
 #   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: report trace lesson numbers mask image
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if ! command -v clang++ >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
+  echo "fuzz.sh: needs clang and libFuzzer: apt-get install clang libclang-rt-14-dev" >&2
+  exit 2
+fi
 seconds=${1:-60}
 shift || true
 targets=("$@")

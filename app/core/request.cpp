@@ -55,6 +55,14 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out) {
   p.variant = v;
   const PatternHooks* input_hooks = v->pattern == "reduction" ? nullptr : find_pattern_hooks(v->pattern);
   if (input_hooks && input_hooks->build_input) {  // the pattern builds its own input (2D images)
+    // A generated image's size is known before it is made: refuse what cannot fit before making it.
+    if (is_generated_kind(req.input) && req.params.width > 0 && req.params.height > 0 &&
+        req.params.width <= kMaxN && req.params.height <= kMaxN / req.params.width) {
+      const std::int64_t pixels = req.params.width * req.params.height;
+      if (std::string why = memory_refusal(estimate_run_host_bytes(*v, pixels, DType::Float32), host_memory_available());
+          !why.empty())
+        return v->id + " on a " + std::to_string(req.params.width) + " x " + std::to_string(req.params.height) + " image " + why;
+    }
     std::string err = input_hooks->build_input(*v, req, p.input);
     if (!err.empty()) return err;
     err = resolve_launch(*v, p.input.n(), req.type, req.launch, DeviceShape{}, p.launch);

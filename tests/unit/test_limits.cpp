@@ -118,6 +118,10 @@ TEST(Limits, TheCliRefusesDevicesDirectoriesAndRequestsThatCannotFit) {
   const test::CliOut o = test::run_cli("run --variant stevens.scan_hierarchical --backend sim --n 2^30");
   EXPECT_EQ(o.code, 2) << o.out;
   EXPECT_NE(o.out.find("needs 32.0 GiB, this machine has"), std::string::npos) << o.out;
+  // A generated 32768 x 32768 image is refused before it is made (in milliseconds, no std::bad_alloc).
+  const test::CliOut img = test::run_cli("run --variant stevens.conv2d_tiled --backend sim --width 32768 --height 32768");
+  EXPECT_EQ(img.code, 2) << img.out;
+  EXPECT_NE(img.out.find("on a 32768 x 32768 image needs 32.0 GiB"), std::string::npos) << img.out;
 }
 
 TEST(Limits, ReportsAreCheckedBeforeReadingAndInvalidJsonIsPlaced) {

@@ -47,6 +47,7 @@ TEST(Limits, ANumberFileOfZeroBytesOrEndlessTokensStopsAtOnce) {
   Input in;
   const std::string holes = sparse("holes.txt", 256 * kMiB);
   EXPECT_EQ(read_input_file(holes, 0, DType::Int32, in), holes + ":1:1: byte 0x00 is not text: not a file of numbers");
+  fs::remove(holes);
   const std::string longtok = temp("long.txt");
   std::ofstream(longtok) << "1 2\n3 " << std::string(100, '7') << "\n";
   EXPECT_NE(read_input_file(longtok, 0, DType::Int32, in).find(":2: '77777777777777777777...' is longer than 64"),

@@ -114,11 +114,13 @@ std::string read_image_grey(const std::string& path, std::vector<float>& out, st
   }
   if (w <= 0 || h <= 0 || std::int64_t(w) * h > kMaxN)
     return named + " is " + std::to_string(w) + " x " + std::to_string(h) + ": more than 2^30 pixels";
-  // Deflate expands at most 1032:1, so a PNG cannot hold more raw bytes than about 1100 x its size: a
-  // header claiming more is a decompression bomb or a lie, refused before a byte is allocated.
+  // Deflate expands at most 1032:1, so a PNG cannot hold more raw bytes than about 1100 x its size;
+  // no format stb reads expands more than LZW's ~2700:1 (GIF). A header claiming more is a
+  // decompression bomb or a lie (a 70-byte BMP "of" 30000 x 30000), refused before a byte is allocated.
   std::error_code ec;
   const std::uintmax_t file_bytes = std::filesystem::file_size(path, ec);
-  if (format == "PNG" && !ec && double(w) * h * std::max(channels, 1) > 1100.0 * double(file_bytes))
+  const double ratio = format == "PNG" ? 1100.0 : 4096.0;
+  if (!ec && double(w) * h * std::max(channels, 1) > ratio * double(file_bytes))
     return named + " claims " + std::to_string(w) + " x " + std::to_string(h) + " pixels, more than its " +
            format_bytes(file_bytes) + " can hold (corrupt or crafted)";
   // Decoding holds the file's channels and one grey byte per pixel; the input then 4 bytes per pixel.

@@ -73,4 +73,16 @@ std::string json_parse_error(const std::string& text, const nlohmann::json::pars
   return json_line_column(text, e.byte) + ": " + what;
 }
 
+nlohmann::json parse_json_text(const std::string& text, const std::string& what) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw std::runtime_error(what + " is not valid JSON: " + json_parse_error(text, e));
+  } catch (const nlohmann::json::exception& e) {  // out_of_range.406: a number that overflows a double
+    std::string m = e.what();
+    if (const auto close = m.find("] "); close != std::string::npos) m = m.substr(close + 2);
+    throw std::runtime_error(what + " is not valid JSON: " + m);
+  }
+}
+
 }  // namespace ws

@@ -23,5 +23,8 @@ bool json_bool(const nlohmann::json& v, const std::string& where);
 std::string json_line_column(const std::string& text, std::size_t byte);
 /// The message for text that does not parse as JSON: "line L, column C: <what nlohmann says>".
 std::string json_parse_error(const std::string& text, const nlohmann::json::parse_error& e);
+/// Parses `text`; on any failure (syntax, a number too large for a double) throws std::runtime_error
+/// "`what` is not valid JSON: line L, column C: ..." (no place for a number overflow: nlohmann gives none).
+nlohmann::json parse_json_text(const std::string& text, const std::string& what);
 
 }  // namespace ws

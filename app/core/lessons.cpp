@@ -21,12 +21,7 @@ std::string field(const nlohmann::json& j, const char* key, const std::string& o
 }  // namespace
 
 Lesson parse_lesson(const std::string& json_text, const std::string& origin) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(json_text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw std::runtime_error(origin + ": not valid JSON at " + json_parse_error(json_text, e));
-  }
+  const nlohmann::json j = parse_json_text(json_text, origin);
   if (!j.is_object()) throw std::runtime_error(origin + ": not a lesson (a JSON object with id, title, steps, ...)");
   Lesson l;
   l.id = field(j, "id", origin);

@@ -424,12 +424,7 @@ Report load_report(const std::string& path) {
   std::stringstream ss;
   ss << f.rdbuf();
   const std::string text = ss.str();
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw std::runtime_error("report '" + path + "' is not valid JSON: " + json_parse_error(text, e));
-  }
+  const json j = parse_json_text(text, "report '" + path + "'");
   try {
     return report_from_json(j);
   } catch (const std::exception& e) {

@@ -370,7 +370,7 @@ TEST(Lessons, ABadLessonFileIsNamedInTheWindowAndTheOthersStillShow) {
   EXPECT_GE(from_file(s), 5);
   ASSERT_FALSE(s.messages.empty());
   EXPECT_EQ(s.messages.back().level, Message::Error);
-  EXPECT_NE(s.messages.back().text.find("lesson skipped: " + dir + "/broken.json: not valid JSON at line 1"), std::string::npos)
+  EXPECT_NE(s.messages.back().text.find("lesson skipped: " + dir + "/broken.json is not valid JSON: line 1"), std::string::npos)
       << s.messages.back().text;
 }
 

@@ -67,15 +67,18 @@ TEST(Lessons, OneMalformedFileCostsOnlyThatLessonAndIsNamedWithItsPlace) {
   const std::size_t good = load_lessons(assets_dir() + "/lessons").size();
   const std::string dir = lessons_with("bad", {{"zz_broken.json", "{\n  \"id\": \"x\",\n  oops\n}"},
                                                {"zz_notes.json", "[1, 2]"},
+                                               {"zz_overflow.json", "1e30822222222244444444444"},
                                                {"zz_unknown.json", R"({"id":"u","title":"t","seed":"s","source":"s",
                                                  "pattern":"reduction","summary":"s","steps":[{"variant":"no.such","narrative":"n"}]})"}});
   std::vector<std::string> problems;
   const auto lessons = load_lessons(dir, &problems);
   EXPECT_EQ(lessons.size(), good);
-  ASSERT_EQ(problems.size(), 3u);
-  EXPECT_NE(problems[0].find("zz_broken.json: not valid JSON at line 3, column 3"), std::string::npos) << problems[0];
+  ASSERT_EQ(problems.size(), 4u);
+  EXPECT_NE(problems[0].find("zz_broken.json is not valid JSON: line 3, column 3"), std::string::npos) << problems[0];
   EXPECT_NE(problems[1].find("zz_notes.json: not a lesson"), std::string::npos) << problems[1];
-  EXPECT_NE(problems[2].find("zz_unknown.json: unknown variant 'no.such'"), std::string::npos) << problems[2];
+  // Found by fuzz_lesson: a number too large for a double escaped as an uncaught nlohmann exception.
+  EXPECT_NE(problems[2].find("zz_overflow.json is not valid JSON: number overflow"), std::string::npos) << problems[2];
+  EXPECT_NE(problems[3].find("zz_unknown.json: unknown variant 'no.such'"), std::string::npos) << problems[3];
   // Without a place to put problems, the first bad file throws (what the shipped-lessons tests rely on).
   EXPECT_THROW(load_lessons(dir), std::runtime_error);
 }

@@ -135,6 +135,13 @@ TEST(Limits, ReportsAreCheckedBeforeReadingAndInvalidJsonIsPlaced) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("is not valid JSON: line 4, column 12"), std::string::npos) << e.what();
   }
+  std::ofstream(bad) << R"({"format": "warpscope-report", "version": 1e999, "runs": []})";
+  try {
+    load_report(bad);
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("is not valid JSON: number overflow"), std::string::npos) << e.what();
+  }
   try {
     load_report(::testing::TempDir());
     FAIL();

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <sstream>
@@ -93,7 +94,9 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
     return kBadRequest;
   }
   std::vector<std::string> ids;
-  std::string err = select_variants(which, ids);
+  std::string err = check_output(o, out_path, "--out");  // before the first run, not after the last
+  if (err.empty()) err = select_variants(which, ids);
+  if (err.empty()) err = pattern_option_refusal(o, ids);
   RunRequest probe;
   PreparedRun shared;  // one input for every variant: generated (or read) once
   if (err.empty()) err = to_request(o, ids.front(), probe);
@@ -170,6 +173,11 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
   if (trace_n > 0) failures += record_traces(ids, trace_n, backend.get(), report);
   save_report(report, out_path);
   if (json) std::printf("%s\n", report_to_json(report).dump(2).c_str());
+  const bool none_ran = std::all_of(report.runs.begin(), report.runs.end(), [](const RunResult& r) { return r.status == "skipped"; });
+  if (none_ran) {
+    std::fprintf(stderr, "wrote %s, but every variant was skipped: nothing ran (the reasons are above)\n", out_path.c_str());
+    return kBadRequest;
+  }
   std::fprintf(stderr, "wrote %s (%zu runs, %d failed)\n", out_path.c_str(), report.runs.size(), failures);
   return failures ? kFailed : kOk;
 }

@@ -3,6 +3,9 @@
 
 #include "backend_factory.hpp"
 #include "commands.hpp"
+#include "file_write.hpp"
+#include "reference_atomics.hpp"
+#include "registry.hpp"
 #include "launch_rules.hpp"
 #include "patterns.hpp"
 #include "report.hpp"
@@ -38,9 +41,33 @@ std::string to_request(const RunOptions& o, const std::string& variant, RunReque
   return "";
 }
 
+std::string pattern_option_refusal(const RunOptions& o, const std::vector<std::string>& variants) {
+  for (const std::string& name : o.given) {
+    const bool conv = name != "--keep";
+    bool used = false;
+    for (const std::string& id : variants)
+      if (const VariantInfo* v = find_variant(id))
+        used = used || (conv ? v->pattern == "convolution" : atomics_kind(v->id) == AtomicsKind::Filter);
+    if (used || variants.empty() || !find_variant(variants.front())) continue;
+    const VariantInfo& v = *find_variant(variants.front());
+    return name + " applies to " + (conv ? "convolutions" : "filters") + " only (" +
+           (variants.size() == 1 ? v.id + " is a " + v.pattern : "none of the variants chosen is one") + ")";
+  }
+  return "";
+}
+
+std::string check_output(const RunOptions& o, const std::string& path, const std::string& what) {
+  std::vector<std::string> inputs;
+  if (o.input != "random" && o.input != "ones" && o.input != "sequence") inputs.push_back(o.input);
+  if (o.params.mask != "box" && o.params.mask != "gauss") inputs.push_back(o.params.mask);
+  return check_output_path(path, inputs, what);
+}
+
 int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv) {
   RunRequest req;
-  std::string err = to_request(o, variant, req);
+  std::string err = o.params.output_path.empty() ? "" : check_output(o, o.params.output_path, "--output");
+  if (err.empty()) err = pattern_option_refusal(o, {variant});
+  if (err.empty()) err = to_request(o, variant, req);
   PreparedRun prepared;
   if (err.empty()) err = prepare_run(req, prepared);  // validated before any device is touched
   if (!err.empty()) {

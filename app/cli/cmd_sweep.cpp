@@ -33,10 +33,12 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
   // that cannot be swept, saying so; ids named one by one are checked by validate_sweep.
   const std::string which = so.variants == "all" ? (by_keep ? "atomics" : "reduction") : so.variants;
   std::vector<std::string> ids, notes;
-  std::string err;
+  std::string err = so.report_path.empty() ? "" : check_output(o, so.report_path, "--report");
+  if (err.empty() && so.keep_fractions_given && so.keep_fractions.empty())
+    err = "--keep-fraction is empty: give A:B:STEP (0:1:0.1) or a list (0.1,0.5,0.9)";
   for (const auto& v : all_variants())  // a pattern name first: the "scan" lesson holds one variant of the scan pattern
     if (v.pattern == which) ids.push_back(v.id);
-  if (ids.empty()) err = select_variants(which, ids);
+  if (ids.empty() && err.empty()) err = select_variants(which, ids);
   const bool named = which.find(',') != std::string::npos || find_variant(which) != nullptr;
   for (const auto& id : ids) {
     const VariantInfo& v = *find_variant(id);
@@ -45,6 +47,7 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
     if (why.empty()) spec.variants.push_back(id);
     else if (!(by_keep && !is_filter_variant(v))) notes.push_back(why);
   }
+  if (err.empty() && !spec.variants.empty()) err = pattern_option_refusal(o, spec.variants);
   if (err.empty() && spec.variants.empty()) err = "--variants " + so.variants + " names no variant that can be swept";
   spec.from_log2 = so.from_log2;
   spec.to_log2 = so.to_log2;

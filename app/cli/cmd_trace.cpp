@@ -101,7 +101,8 @@ void print_values(const Trace& t) {
 
 int cmd_trace(const std::string& variant, const RunOptions& o, long long block_index, bool json, bool ops, bool values) {
   RunRequest req;
-  std::string err = to_request(o, variant, req);
+  std::string err = pattern_option_refusal(o, {variant});
+  if (err.empty()) err = to_request(o, variant, req);
   PreparedRun p;
   if (err.empty()) err = prepare_run(req, p);  // variant, backend, type, n, input, launch rules
   if (!err.empty()) return fail(kBadRequest, err);

@@ -26,10 +26,19 @@ struct RunOptions {
   std::string backend = "cuda";
   PatternParams params;     ///< scan / convolution / atomics options (--exclusive, --mask-width, ...)
   std::string metrics;      ///< --metrics: "" = none, default | all | NAME,...
+  std::vector<std::string> given;  ///< pattern options given on the command line ("--mask-width", "--keep", ...)
 };
+
+/// "" when every pattern option given (RunOptions::given) applies to one of `variants`, else one line:
+/// "--mask-width applies to convolutions only (epita.reduce3 is a reduction)".
+std::string pattern_option_refusal(const RunOptions& o, const std::vector<std::string>& variants);
 
 /// Turns options into a request for `variant`; returns "" or a one-line error.
 std::string to_request(const RunOptions& o, const std::string& variant, RunRequest& req);
+
+/// Checks an output file before anything runs (file_write.hpp check_output_path): its directory is
+/// writable and it is not the --input or --mask file. `what` names the option. Returns "" or one line.
+std::string check_output(const RunOptions& o, const std::string& path, const std::string& what);
 
 int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv);
 
@@ -62,6 +71,7 @@ struct SweepOptions {
   std::string keep_fractions;   ///< --keep-fraction A:B:STEP or F1,F2,...: a kept-fraction sweep of filters at --n
   bool range_given = false;     ///< --from or --to was given
   bool keep_given = false;      ///< --keep was given
+  bool keep_fractions_given = false;  ///< --keep-fraction was given (perhaps empty)
 };
 /// Runs a size sweep (sweep.hpp): a table by variant and n, or --json (the sweep object), or --csv
 /// (one row per run); --report also writes a report holding the sweep. With --keep-fraction, a sweep of

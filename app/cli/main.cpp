@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "commands.hpp"
+#include "limits.hpp"
 
 using namespace ws::cli;
 
@@ -38,6 +39,11 @@ CLI::Validator fits(const std::string& limit) {
         return "";
       },
       "", "fits");
+
+/// Records which pattern options were given on the command line (their values alone cannot say).
+void note_given(CLI::App* c, RunOptions& o) {
+  for (const char* name : {"--mask-width", "--tile", "--width", "--height", "--mask", "--keep"})
+    if (c->count(name) > 0) o.given.push_back(name);
 }
 
 void add_run_options(CLI::App* c, RunOptions& o) {
@@ -158,6 +164,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "warpscope-cli: %s (try --help)\n", e.what());
     return kBadRequest;
   }
+  note_given(run, opts);
+  note_given(report, opts);
+  note_given(trace, trace_opts);
+  note_given(sweep, sweep_run);
   try {
     if (*list) return cmd_list(json);
     if (*device) return cmd_device(json);
@@ -178,10 +188,11 @@ int main(int argc, char** argv) {
       }
       sweep_opts.range_given = sweep->count("--from") + sweep->count("--to") > 0;
       sweep_opts.keep_given = sweep->count("--keep") > 0;
+      sweep_opts.keep_fractions_given = sweep->count("--keep-fraction") > 0;
       return cmd_sweep(sweep_opts, sweep_run, json, csv);
     }
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "warpscope-cli: %s\n", e.what());
+    std::fprintf(stderr, "warpscope-cli: %s\n", ws::describe_exception(e).c_str());
     return kFailed;
   }
   return kBadRequest;

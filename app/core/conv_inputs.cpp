@@ -5,10 +5,13 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "inputs.hpp"
+#include "limits.hpp"
 
 namespace ws {
 
@@ -69,7 +72,8 @@ std::string make_conv_mask(const std::string& spec, int dims, int& mask_width, s
     return "";
   }
   std::vector<float> v;
-  std::string err = read_numbers(spec, v);
+  std::string err = check_input_file(spec, kMaxMaskFileBytes, "mask file");
+  if (err.empty()) err = read_numbers(spec, v);
   if (!err.empty()) return "--mask: " + err;
   int w = int(v.size());
   if (dims == 2) {
@@ -83,16 +87,50 @@ std::string make_conv_mask(const std::string& spec, int dims, int& mask_width, s
   return "";
 }
 
+std::string image_format(const std::string& path) {
+  unsigned char m[8] = {};
+  std::ifstream f(path, std::ios::binary);
+  f.read(reinterpret_cast<char*>(m), sizeof m);
+  const std::streamsize got = f.gcount();
+  if (got >= 8 && std::memcmp(m, "\x89PNG\r\n\x1a\n", 8) == 0) return "PNG";
+  if (got >= 3 && m[0] == 0xFF && m[1] == 0xD8 && m[2] == 0xFF) return "JPEG";
+  if (got >= 2 && m[0] == 'B' && m[1] == 'M') return "BMP";
+  if (got >= 6 && (std::memcmp(m, "GIF87a", 6) == 0 || std::memcmp(m, "GIF89a", 6) == 0)) return "GIF";
+  if (got >= 4 && std::memcmp(m, "8BPS", 4) == 0) return "PSD";
+  if (got >= 2 && m[0] == 'P' && (m[1] == '5' || m[1] == '6')) return "PNM";
+  if (got >= 2 && m[0] == '#' && m[1] == '?') return "HDR";
+  return "";
+}
+
 std::string read_image_grey(const std::string& path, std::vector<float>& out, std::int64_t& rows, std::int64_t& cols) {
+  if (std::string err = check_input_file(path, kMaxImageFileBytes, "image"); !err.empty()) return err;
+  const std::string format = image_format(path);
+  const std::string named = "image '" + path + "'" + (format.empty() ? "" : " (" + format + ")");
+  // The header's size first: a 1 MB file may claim 32000 x 32000 pixels.
   int w = 0, h = 0, channels = 0;
+  if (!stbi_info(path.c_str(), &w, &h, &channels)) {
+    const char* why = stbi_failure_reason();
+    return "cannot read " + named + ": " + (why ? why : "unknown error") + " (truncated or corrupt?)";
+  }
+  if (w <= 0 || h <= 0 || std::int64_t(w) * h > kMaxN)
+    return named + " is " + std::to_string(w) + " x " + std::to_string(h) + ": more than 2^30 pixels";
+  // Deflate expands at most 1032:1, so a PNG cannot hold more raw bytes than about 1100 x its size;
+  // no format stb reads expands more than LZW's ~2700:1 (GIF). A header claiming more is a
+  // decompression bomb or a lie (a 70-byte BMP "of" 30000 x 30000), refused before a byte is allocated.
+  std::error_code ec;
+  const std::uintmax_t file_bytes = std::filesystem::file_size(path, ec);
+  const double ratio = format == "PNG" ? 1100.0 : 4096.0;
+  if (!ec && double(w) * h * std::max(channels, 1) > ratio * double(file_bytes))
+    return named + " claims " + std::to_string(w) + " x " + std::to_string(h) + " pixels, more than its " +
+           format_bytes(file_bytes) + " can hold (corrupt or crafted)";
+  // Decoding holds the file's channels and one grey byte per pixel; the input then 4 bytes per pixel.
+  const std::int64_t need = std::int64_t(w) * h * (std::max(channels, 1) + 1 + 4);
+  if (std::string why = memory_refusal(need, host_memory_available()); !why.empty())
+    return "decoding " + named + " (" + std::to_string(w) + " x " + std::to_string(h) + ") " + why;
   stbi_uc* pixels = stbi_load(path.c_str(), &w, &h, &channels, 1);
   if (!pixels) {
     const char* why = stbi_failure_reason();
-    return "cannot read image '" + path + "': " + (why ? why : "unknown error");
-  }
-  if (std::int64_t(w) * h > kMaxN) {
-    stbi_image_free(pixels);
-    return "image '" + path + "' has more than 2^30 pixels";
+    return "cannot read " + named + ": " + (why ? why : "unknown error") + " (truncated or corrupt?)";
   }
   rows = h;
   cols = w;
@@ -103,17 +141,10 @@ std::string read_image_grey(const std::string& path, std::vector<float>& out, st
 }
 
 std::string read_text_grid(const std::string& path, std::vector<float>& out, std::int64_t& rows, std::int64_t& cols) {
-  std::ifstream f(path);
-  if (!f) return "cannot open input file '" + path + "'";
   std::vector<float> v;
-  std::int64_t r = 0, c = 0, line_no = 0;
-  std::string line, token;
-  while (std::getline(f, line)) {
-    ++line_no;
-    for (char& ch : line) if (ch == ',' || ch == ';' || ch == '\t' || ch == '\r') ch = ' ';
-    std::istringstream ls(line);
-    std::int64_t in_row = 0;
-    while (ls >> token) {
+  std::int64_t r = 0, c = 0, in_row = 0;
+  const auto take = [&](const std::string& token, std::int64_t line_no) -> std::string {
+    {
       char* end = nullptr;
       errno = 0;
       const float x = std::strtof(token.c_str(), &end);
@@ -123,12 +154,18 @@ std::string read_text_grid(const std::string& path, std::vector<float>& out, std
       ++in_row;
       if (std::int64_t(v.size()) > kMaxN) return path + ": more than 2^30 values";
     }
-    if (in_row == 0) continue;
+    return "";
+  };
+  const auto row_end = [&](std::int64_t line_no) -> std::string {
+    if (in_row == 0) return "";
     if (r > 0 && in_row != c)
       return path + ":" + std::to_string(line_no) + ": row has " + std::to_string(in_row) + " values, the first row " + std::to_string(c);
     c = in_row;
     ++r;
-  }
+    in_row = 0;
+    return "";
+  };
+  if (std::string err = for_each_number_token(path, kMaxNumberFileBytes, take, row_end); !err.empty()) return err;
   if (r == 0) return "input file '" + path + "' holds no numbers";
   rows = r;
   cols = c;
@@ -161,8 +198,10 @@ std::string load_conv_input(const std::string& kind, int dims, std::int64_t widt
     c.rows = 0;
     c.cols = std::int64_t(c.data.size());
   } else {
+    // The file's first bytes decide: an image that stb cannot read (truncated, too large) is an image
+    // error, never parsed as text.
     int w = 0, h = 0, ch = 0;
-    if (stbi_info(kind.c_str(), &w, &h, &ch)) err = read_image_grey(kind, c.data, c.rows, c.cols);
+    if (!image_format(kind).empty() || stbi_info(kind.c_str(), &w, &h, &ch)) err = read_image_grey(kind, c.data, c.rows, c.cols);
     else err = read_text_grid(kind, c.data, c.rows, c.cols);
   }
   if (!err.empty()) return err;

@@ -7,8 +7,13 @@
 #include <limits>
 #include <random>
 #include <sstream>
+#include <vector>
+
+#include "limits.hpp"
 
 namespace ws {
+
+const char* const kStopReading = "\x01stop";
 
 bool is_generated_kind(const std::string& kind) {
   return kind == "random" || kind == "ones" || kind == "sequence";
@@ -60,20 +65,63 @@ std::string make_input(const std::string& kind, std::int64_t n, DType type, std:
   return "";
 }
 
-std::string read_input_file(const std::string& path, std::int64_t n, DType type, Input& out) {
-  std::ifstream f(path);
+std::string for_each_number_token(const std::string& path, std::uintmax_t max_bytes,
+                                  const std::function<std::string(const std::string&, std::int64_t)>& token_fn,
+                                  const std::function<std::string(std::int64_t)>& end_of_line) {
+  if (std::string err = check_input_file(path, max_bytes, "input file"); !err.empty()) return err;
+  std::ifstream f(path, std::ios::binary);
   if (!f) return "cannot open input file '" + path + "'";
+  // Read in blocks, never a whole line: a file of one 1 GiB "line" (a sparse file, a binary) must cost
+  // a block, not a gigabyte.
+  std::vector<char> buf(1 << 16);
+  std::string token;
+  std::int64_t line_no = 1, column = 0;
+  const auto flush = [&]() -> std::string {
+    if (token.empty()) return "";
+    std::string err = token_fn(token, line_no);
+    token.clear();
+    return err;
+  };
+  while (f) {
+    f.read(buf.data(), std::streamsize(buf.size()));
+    const std::streamsize got = f.gcount();
+    for (std::streamsize i = 0; i < got; ++i) {
+      const unsigned char c = static_cast<unsigned char>(buf[std::size_t(i)]);
+      ++column;
+      if (c == '\n' || c == ' ' || c == ',' || c == ';' || c == '\t' || c == '\r') {
+        if (std::string err = flush(); !err.empty()) return err == kStopReading ? "" : err;
+        if (c == '\n') {
+          if (std::string err = end_of_line ? end_of_line(line_no) : ""; !err.empty()) return err;
+          ++line_no, column = 0;
+        }
+        continue;
+      }
+      if (c < 0x20 || c == 0x7f) {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "0x%02x", unsigned(c));
+        return path + ":" + std::to_string(line_no) + ":" + std::to_string(column) + ": byte " + hex +
+               " is not text: not a file of numbers";
+      }
+      token += char(c);
+      if (token.size() > kMaxNumberToken)
+        return path + ":" + std::to_string(line_no) + ": '" + token.substr(0, 20) + "...' is longer than " +
+               std::to_string(kMaxNumberToken) + " characters: not a number";
+    }
+  }
+  if (f.bad()) return "error while reading input file '" + path + "'";
+  if (std::string err = flush(); !err.empty()) return err == kStopReading ? "" : err;
+  if (end_of_line && column > 0)
+    if (std::string err = end_of_line(line_no); !err.empty()) return err;
+  return "";
+}
+
+std::string read_input_file(const std::string& path, std::int64_t n, DType type, Input& out) {
   Input in;
   in.type = type;
   in.kind = path;
-  std::string line, token;
-  std::int64_t line_no = 0;
-  while (std::getline(f, line)) {
-    ++line_no;
-    for (char& c : line) if (c == ',' || c == ';' || c == '\t' || c == '\r') c = ' ';
-    std::istringstream ls(line);
-    while (ls >> token) {
-      if (n > 0 && in.n() >= n) break;
+  const auto take = [&](const std::string& token, std::int64_t line_no) -> std::string {
+    {
+      if (n > 0 && in.n() >= n) return kStopReading;
       const char* s = token.c_str();
       char* end = nullptr;
       errno = 0;
@@ -96,7 +144,9 @@ std::string read_input_file(const std::string& path, std::int64_t n, DType type,
       }
       if (in.n() > kMaxN) return path + ": more than 2^30 values";
     }
-  }
+    return "";
+  };
+  if (std::string err = for_each_number_token(path, kMaxNumberFileBytes, take); !err.empty()) return err;
   if (in.n() == 0) return "input file '" + path + "' holds no numbers";
   if (n > 0 && in.n() < n)
     return "input file '" + path + "' holds " + std::to_string(in.n()) + " values, fewer than n = " + std::to_string(n);

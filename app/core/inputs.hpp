@@ -1,6 +1,7 @@
 // Input data for a run: generated (random, ones, sequence) or read from a text file.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,19 @@ std::string make_input(const std::string& kind, std::int64_t n, DType type, std:
 /// otherwise the file must hold at least n and the first n are used.
 /// Returns "" or a one-line error naming the file and the first bad token (missing file, empty,
 /// not a number, not an int32, not a byte 0..255 for uint8, too few values).
+/// Refuses, before reading, a directory, a device or pipe (/dev/zero) and a file over
+/// kMaxNumberFileBytes (limits.hpp); a byte that is not text and a token over 64 characters stop it.
 std::string read_input_file(const std::string& path, std::int64_t n, DType type, Input& out);
+
+/// What a token callback of for_each_number_token returns to stop reading early without an error.
+extern const char* const kStopReading;
+/// Reads the number file `path` (checked with check_input_file against `max_bytes`) in blocks and
+/// calls `token_fn(token, line)` for each token between separators (white space, comma, semicolon)
+/// and `end_of_line(line)` (when given) at each line's end; a callback's non-empty return stops it
+/// and is returned ("" for kStopReading). Control bytes and tokens over kMaxNumberToken are refused.
+std::string for_each_number_token(const std::string& path, std::uintmax_t max_bytes,
+                                  const std::function<std::string(const std::string&, std::int64_t)>& token_fn,
+                                  const std::function<std::string(std::int64_t)>& end_of_line = {});
 
 /// True when `kind` names a generator rather than a file.
 bool is_generated_kind(const std::string& kind);

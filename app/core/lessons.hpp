@@ -24,6 +24,9 @@ struct Scene {
   std::string note;      ///< what to say; cites the seed file and slide it follows
 };
 
+/// A lesson file larger than this is refused unread (the lessons shipped are a few KiB).
+constexpr std::uintmax_t kMaxLessonFileBytes = std::uintmax_t(1) << 20;
+
 /// A lesson, with its variants in the order the seed document teaches them.
 /// File format: {"id","title","seed","lecture","authors","source","pattern","summary","steps":[{"variant","narrative"}],
 /// "scenes":[{"variant","view","step","block","n","input","note"}]} ("scenes" optional).
@@ -41,9 +44,11 @@ std::string lecture_citation(const Lesson& l);
 /// Returns "" or a one-line error; `values` gets the numbers of a list (empty for a generator).
 std::string parse_scene_input(const std::string& input, std::vector<double>& values);
 
-/// Loads every assets/lessons/*.json from `dir`, sorted by seed file name. Throws std::runtime_error
-/// with the file name on malformed JSON or an unknown variant id.
-std::vector<Lesson> load_lessons(const std::string& dir);
+/// Loads every assets/lessons/*.json from `dir`, sorted by seed file name. A bad file (malformed JSON
+/// with its line and column, a missing field, an unknown variant id, a duplicate lesson id, too large)
+/// is skipped and described in `problems` ("FILE: reason"), the others load; with `problems` null the
+/// first bad file throws std::runtime_error instead. A missing `dir` always throws.
+std::vector<Lesson> load_lessons(const std::string& dir, std::vector<std::string>* problems = nullptr);
 
 /// Parses one lesson document (the text of a .json file); throws std::runtime_error on errors.
 Lesson parse_lesson(const std::string& json_text, const std::string& origin);

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <unordered_map>
 
+#include "file_write.hpp"
 #include "reference.hpp"
 
 namespace ws {
@@ -55,16 +56,16 @@ std::string compare_outputs(DType type, const ArrayOutput& got, const ArrayOutpu
 }
 
 std::string write_output_text(const RunResult& r, const std::string& path) {
-  std::ofstream f(path);
-  if (!f) return "cannot write the output to '" + path + "'";
   const std::int64_t cols = r.output_rows > 0 ? std::max<std::int64_t>(1, r.output_cols) : 1;
-  for (std::size_t i = 0; i < r.output.size(); ++i) {
-    f << text(r.type, r.output[i]);
-    f << ((std::int64_t(i) + 1) % cols == 0 ? '\n' : ' ');
-  }
-  f.flush();
-  if (!f) return "writing the output to '" + path + "' failed";
-  return "";
+  const std::string err = write_file_atomic(path, [&](std::FILE* f) {
+    for (std::size_t i = 0; i < r.output.size(); ++i) {
+      const std::string v = text(r.type, r.output[i]);
+      std::fputs(v.c_str(), f);
+      std::fputc((std::int64_t(i) + 1) % cols == 0 ? '\n' : ' ', f);
+    }
+    return !std::ferror(f);
+  });
+  return err.empty() ? "" : "--output: " + err;
 }
 
 void classify_array(RunResult& r, const std::string& mismatch) {

@@ -1,5 +1,8 @@
 #include "report.hpp"
 
+#include "file_write.hpp"
+#include "json_read.hpp"
+#include "limits.hpp"
 #include "sim/trace_store.hpp"
 
 #include <chrono>
@@ -26,19 +29,44 @@ namespace {
 
 template <typename T>
 T get(const json& j, const char* key, const char* what) {
-  if (!j.contains(key)) throw std::runtime_error(std::string(what) + ": missing field '" + key + "'");
+  if (!j.is_object() || !j.contains(key)) throw std::runtime_error(std::string(what) + ": missing field '" + key + "'");
   try {
     return j.at(key).get<T>();
   } catch (const std::exception&) {
-    throw std::runtime_error(std::string(what) + ": field '" + key + "' has the wrong type");
+    throw std::runtime_error(std::string(what) + ": field '" + key + "' has the wrong type (got " + j.at(key).type_name() + ")");
   }
 }
 
+/// An optional field: `fallback` when absent or null, else it must have type T (the message names it).
 template <typename T>
-T get_or(const json& j, const char* key, T fallback) {
-  if (!j.contains(key) || j.at(key).is_null()) return fallback;
-  return j.at(key).get<T>();
+T get_or(const json& j, const char* key, T fallback, const char* what = "report") {
+  if (!j.is_object() || !j.contains(key) || j.at(key).is_null()) return fallback;
+  try {
+    return j.at(key).get<T>();
+  } catch (const std::exception&) {
+    throw std::runtime_error(std::string(what) + ": field '" + key + "' has the wrong type (got " + j.at(key).type_name() + ")");
+  }
 }
+
+/// An integer field in [lo, hi] (json_int: 1.5 and 1e30 refused); `fallback` when absent or null.
+std::int64_t int_field(const json& j, const char* key, std::int64_t lo, std::int64_t hi, std::int64_t fallback, const char* what,
+                       bool required = false) {
+  if (!j.is_object() || !j.contains(key) || j.at(key).is_null()) {
+    if (required) throw std::runtime_error(std::string(what) + ": missing field '" + key + "'");
+    return fallback;
+  }
+  return json_int(j.at(key), lo, hi, std::string(what) + ": field '" + key + "'");
+}
+
+/// A finite number field in [lo, hi]; `fallback` when absent or null.
+double number_field(const json& j, const char* key, double lo, double hi, double fallback, const char* what) {
+  if (!j.is_object() || !j.contains(key) || j.at(key).is_null()) return fallback;
+  return json_number(j.at(key), lo, hi, std::string(what) + ": field '" + key + "'");
+}
+
+// Bounds of a run's stored numbers: no run moves more than a petabyte or lasts more than a day.
+constexpr double kMaxRunBytes = 1e15;
+constexpr double kMaxRunMs = 86400e3;
 
 json number_or_null(bool has, double v) { return has && std::isfinite(v) ? json(v) : json(nullptr); }
 
@@ -183,32 +211,44 @@ RunResult run_from_json(const json& j) {
   r.lesson = get_or<std::string>(j, "lesson", "");
   r.backend = get<std::string>(j, "backend", what);
   r.device = get_or<std::string>(j, "device", "");
-  r.n = get<std::int64_t>(j, "n", what);
+  if (!j.is_object()) throw std::runtime_error("run: not an object");
+  r.n = int_field(j, "n", 0, kMaxN, 0, what, true);
   if (!parse_dtype(get<std::string>(j, "type", what), r.type)) throw std::runtime_error("run: unknown type");
-  r.input = get_or<std::string>(j, "input", "");
-  r.seed = get_or<std::uint64_t>(j, "seed", 1);
-  r.launch.block = get_or<int>(j, "block", 0);
-  r.launch.grid = get_or<std::int64_t>(j, "grid", 0);
-  r.result = get_or<double>(j, "result", 0);
-  r.expected = get_or<double>(j, "expected", 0);
+  r.input = get_or<std::string>(j, "input", "", what);
+  r.seed = get_or<std::uint64_t>(j, "seed", 1, what);
+  r.launch.block = int(int_field(j, "block", 0, 1024, 0, what));
+  r.launch.grid = int_field(j, "grid", 0, INT64_MAX, 0, what);
+  r.result = get_or<double>(j, "result", 0, what);
+  r.expected = get_or<double>(j, "expected", 0, what);
   r.correct = get<bool>(j, "correct", what);
   r.status = get<std::string>(j, "status", what);
-  r.message = get_or<std::string>(j, "message", "");
-  r.code_path = get_or<std::string>(j, "code_path", "");
-  r.racy = get_or<bool>(j, "racy", false);
-  r.cautionary = get_or<bool>(j, "cautionary", false);
-  r.launches = get_or<int>(j, "launches", 0);
-  r.bytes = get_or<double>(j, "bytes", 0);
+  r.message = get_or<std::string>(j, "message", "", what);
+  r.code_path = get_or<std::string>(j, "code_path", "", what);
+  r.racy = get_or<bool>(j, "racy", false, what);
+  r.cautionary = get_or<bool>(j, "cautionary", false, what);
+  r.launches = int(int_field(j, "launches", 0, 1 << 30, 0, what));
+  r.bytes = number_field(j, "bytes", 0, kMaxRunBytes, 0, what);
   r.timed = j.contains("time_ms") && !j["time_ms"].is_null();
   if (r.timed) {
-    r.timing.median_ms = j["time_ms"].get<double>();
-    r.timing.min_ms = get_or<double>(j, "time_min_ms", r.timing.median_ms);
-    r.timing.max_ms = get_or<double>(j, "time_max_ms", r.timing.median_ms);
-    r.timing.samples_ms = get_or<std::vector<double>>(j, "times_ms", {});
+    // A stored time is a measurement: positive and finite, min <= median <= max.
+    r.timing.median_ms = json_number(j["time_ms"], 0, kMaxRunMs, "run: field 'time_ms'");
+    if (!(r.timing.median_ms > 0)) throw std::runtime_error("run: field 'time_ms' must be positive (got 0)");
+    r.timing.min_ms = number_field(j, "time_min_ms", 0, kMaxRunMs, r.timing.median_ms, what);
+    r.timing.max_ms = number_field(j, "time_max_ms", 0, kMaxRunMs, r.timing.median_ms, what);
+    if (r.timing.min_ms > r.timing.median_ms || r.timing.max_ms < r.timing.median_ms)
+      throw std::runtime_error("run: time_min_ms <= time_ms <= time_max_ms does not hold");
+    if (j.contains("times_ms") && !j["times_ms"].is_null()) {
+      if (!j["times_ms"].is_array() || j["times_ms"].size() > 100000)
+        throw std::runtime_error("run: field 'times_ms' must be an array of at most 100000 times");
+      for (const auto& t : j["times_ms"]) r.timing.samples_ms.push_back(json_number(t, 0, kMaxRunMs, "run: an entry of 'times_ms'"));
+    }
   }
-  r.gbps = get_or<double>(j, "gbps", 0);
-  r.pct_theoretical = get_or<double>(j, "pct_theoretical", 0);
-  r.pct_copy = get_or<double>(j, "pct_copy", 0);
+  // Derived numbers are recomputed from what they derive from (report_from_json: % of peak from the
+  // device); a stored GB/s beside its bytes and time would be a second, possibly contradicting, truth.
+  (void)number_field(j, "gbps", 0, 1e300, 0, what);
+  r.gbps = r.timed && r.bytes > 0 ? r.bytes / (r.timing.median_ms * 1e6) : 0;
+  r.pct_theoretical = number_field(j, "pct_theoretical", 0, 1e300, 0, what);  // > 0: recomputed with the device
+  r.pct_copy = number_field(j, "pct_copy", 0, 1e300, 0, what);
   output_from_json(j, r);
   if (j.contains("metrics") && !j["metrics"].is_null()) r.metrics = metrics_from_json(j["metrics"]);
   return r;
@@ -243,11 +283,11 @@ DeviceInfo device_from_json(const json& j) {
   }
   d.sm_count = get_or<int>(j, "sm_count", 0);
   d.max_threads_per_sm = get_or<int>(j, "max_threads_per_sm", 0);
-  d.memory_gib = get_or<double>(j, "memory_gib", 0);
+  d.memory_gib = number_field(j, "memory_gib", 0, 1e6, 0, "device");
   d.mem_clock_mhz = get_or<double>(j, "mem_clock_mhz", 0);
   d.bus_width_bits = get_or<int>(j, "bus_width_bits", 0);
-  d.theoretical_gbps = get_or<double>(j, "theoretical_gbps", 0);
-  d.copy_gbps = get_or<double>(j, "copy_gbps", 0);
+  d.theoretical_gbps = number_field(j, "theoretical_gbps", 0, 1e7, 0, "device");
+  d.copy_gbps = number_field(j, "copy_gbps", 0, 1e7, 0, "device");
   d.driver = get_or<std::string>(j, "driver", "");
   d.runtime = get_or<std::string>(j, "runtime", "");
   d.error = get_or<std::string>(j, "error", "");
@@ -278,9 +318,12 @@ json report_to_json(const Report& r) {
 Report report_from_json(const json& j) {
   if (!j.is_object() || get_or<std::string>(j, "format", "") != "warpscope-report")
     throw std::runtime_error("not a warpscope report (missing \"format\": \"warpscope-report\")");
-  const int version = get<int>(j, "version", "report");
-  if (version > kReportVersion)
-    throw std::runtime_error("report version " + std::to_string(version) + " is newer than this build reads (" + std::to_string(kReportVersion) + ")");
+  if (!j.contains("version")) throw std::runtime_error("report: missing field 'version'");
+  if (!j["version"].is_number_integer() || j["version"].get<std::int64_t>() < 1)
+    throw std::runtime_error("report: field 'version' must be a positive integer (got " + j["version"].dump() + ")");
+  if (j["version"].get<std::int64_t>() > kReportVersion)
+    throw std::runtime_error("report version " + j["version"].dump() + " is newer than this build reads (" +
+                             std::to_string(kReportVersion) + ")");
   Report r;
   r.created = get_or<std::string>(j, "created", "");
   r.title = get_or<std::string>(j, "title", "");
@@ -293,6 +336,20 @@ Report report_from_json(const json& j) {
   }
   if (j.contains("device") && j["device"].is_object()) r.device = device_from_json(j["device"]);
   if (!j.contains("runs") || !j["runs"].is_array()) throw std::runtime_error("report: 'runs' must be an array");
+  const auto cap = [](const json& a, std::size_t most, const std::string& what) {
+    if (a.is_array() && a.size() > most)
+      throw std::runtime_error("report: " + what + " holds " + std::to_string(a.size()) + " entries, more than the " +
+                               std::to_string(most) + " a report may hold");
+  };
+  cap(j["runs"], kMaxReportRuns, "'runs'");
+  if (j.contains("sweeps")) {
+    cap(j["sweeps"], kMaxReportSweeps, "'sweeps'");
+    if (j["sweeps"].is_array())
+      for (std::size_t k = 0; k < j["sweeps"].size(); ++k)
+        if (j["sweeps"][k].is_object() && j["sweeps"][k].contains("runs"))
+          cap(j["sweeps"][k]["runs"], kMaxSweepRuns, "sweep " + std::to_string(k) + "'s 'runs'");
+  }
+  if (j.contains("traces")) cap(j["traces"], kMaxReportTraces, "'traces'");
   std::size_t i = 0;
   for (const auto& run : j["runs"]) {
     try {
@@ -314,6 +371,15 @@ Report report_from_json(const json& j) {
       ++k;
     }
   }
+  // % of peak derives from GB/s and the device's bandwidths: recomputed, present where it was stored.
+  const auto derive = [&](RunResult& run) {
+    const double theo = r.device.theoretical_gbps, copy = r.device.copy_gbps;
+    run.pct_theoretical = run.pct_theoretical > 0 && theo > 0 && run.gbps > 0 ? 100.0 * run.gbps / theo : 0;
+    run.pct_copy = run.pct_copy > 0 && copy > 0 && run.gbps > 0 ? 100.0 * run.gbps / copy : 0;
+  };
+  for (RunResult& run : r.runs) derive(run);
+  for (Sweep& sw : r.sweeps)
+    for (RunResult& run : sw.runs) derive(run);
   if (j.contains("traces")) {
     if (!j["traces"].is_array()) throw std::runtime_error("report: 'traces' must be an array");
     std::size_t k = 0;
@@ -347,24 +413,20 @@ Report new_report(const std::string& title, const DeviceInfo& device) {
 }
 
 void save_report(const Report& r, const std::string& path) {
-  std::ofstream f(path);
-  if (!f) throw std::runtime_error("cannot write report '" + path + "'");
   // Indented for reading, except reports holding traces (thousands of ops): compact, 4x smaller.
-  f << report_to_json(r).dump(r.traces.empty() ? 2 : -1) << "\n";
-  if (!f) throw std::runtime_error("error while writing report '" + path + "'");
+  const std::string text = report_to_json(r).dump(r.traces.empty() ? 2 : -1) + "\n";
+  if (std::string err = write_file_atomic(path, text); !err.empty()) throw std::runtime_error("report: " + err);
 }
 
 Report load_report(const std::string& path) {
-  std::ifstream f(path);
+  // Size and kind first: `--report /dev/zero` or a directory must not be read until memory runs out.
+  if (std::string err = check_input_file(path, kMaxReportFileBytes, "report"); !err.empty()) throw std::runtime_error(err);
+  std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot open report '" + path + "'");
   std::stringstream ss;
   ss << f.rdbuf();
-  json j;
-  try {
-    j = json::parse(ss.str());
-  } catch (const std::exception& e) {
-    throw std::runtime_error("report '" + path + "' is not valid JSON");
-  }
+  const std::string text = ss.str();
+  const json j = parse_json_text(text, "report '" + path + "'");
   try {
     return report_from_json(j);
   } catch (const std::exception& e) {

@@ -22,6 +22,12 @@ namespace ws {
 constexpr int kReportVersion = 1;
 /// Array outputs up to this many elements are stored in the run's JSON ("output"); larger ones are not.
 constexpr std::size_t kMaxJsonOutput = 4096;
+/// What one report may hold; a file with more is refused on load (the views stay interactive, the
+/// load stays in seconds). The largest recorded here: about 60 runs, 10 x 19 sweep points, 30 traces.
+constexpr std::size_t kMaxReportRuns = 10000;
+constexpr std::size_t kMaxReportSweeps = 64;
+constexpr std::size_t kMaxSweepRuns = 10000;   ///< points (runs) of one sweep
+constexpr std::size_t kMaxReportTraces = 256;
 
 struct Report {
   std::string created;  ///< ISO-8601 UTC

@@ -8,6 +8,7 @@
 
 #include "cpu_variants.hpp"
 #include "launch_rules.hpp"
+#include "limits.hpp"
 #include "patterns.hpp"
 #include "metric_catalog.hpp"
 #include "paths.hpp"
@@ -59,10 +60,21 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out) {
   p.variant = v;
   const PatternHooks* input_hooks = v->pattern == "reduction" ? nullptr : find_pattern_hooks(v->pattern);
   if (input_hooks && input_hooks->build_input) {  // the pattern builds its own input (2D images)
+    // A generated image's size is known before it is made: refuse what cannot fit before making it.
+    if (is_generated_kind(req.input) && req.params.width > 0 && req.params.height > 0 &&
+        req.params.width <= kMaxN && req.params.height <= kMaxN / req.params.width) {
+      const std::int64_t pixels = req.params.width * req.params.height;
+      if (std::string why = memory_refusal(estimate_run_host_bytes(*v, pixels, DType::Float32), host_memory_available());
+          !why.empty())
+        return v->id + " on a " + std::to_string(req.params.width) + " x " + std::to_string(req.params.height) + " image " + why;
+    }
     std::string err = input_hooks->build_input(*v, req, p.input);
     if (!err.empty()) return err;
     err = resolve_launch(*v, p.input.n(), req.type, req.launch, DeviceShape{}, p.launch);
     if (!err.empty()) return err;
+    if (std::string why = memory_refusal(estimate_run_host_bytes(*v, p.input.n(), p.input.type), host_memory_available());
+        !why.empty())
+      return v->id + " on " + std::to_string(p.input.n()) + " elements " + why;
     p.launch.grid = req.launch.grid;
     out = std::move(p);
     return "";
@@ -77,6 +89,9 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out) {
   }
   std::string err = resolve_launch(*v, n, type, req.launch, DeviceShape{}, p.launch);
   if (!err.empty()) return err;
+  // Before the input is generated: a request that cannot fit is one line, not std::bad_alloc later.
+  if (std::string why = memory_refusal(estimate_run_host_bytes(*v, n, type), host_memory_available()); !why.empty())
+    return v->id + " at n = " + std::to_string(n) + " " + why;
   p.launch.grid = req.launch.grid;  // the device default is filled in by the backend
   if (is_generated_kind(req.input)) {
     const PatternHooks* hooks = v->pattern == "reduction" ? nullptr : find_pattern_hooks(v->pattern);
@@ -140,7 +155,12 @@ void finish_array_run(const PatternHooks& h, const VariantInfo& v, const RunRequ
 
 RunResult execute(const RunRequest& req, Backend* backend, const std::string& no_device_reason) {
   PreparedRun p;
-  std::string err = prepare_run(req, p);
+  std::string err;
+  try {
+    err = prepare_run(req, p);
+  } catch (const std::exception& e) {  // generating the input can still run out of memory
+    err = describe_exception(e);
+  }
   if (!err.empty()) {
     RunResult r;
     r.variant = req.variant;
@@ -206,6 +226,16 @@ RunResult execute_prepared(const RunRequest& req, const PreparedRun& p, Backend*
         r.message = err;
         return r;
       }
+      // The device's total memory bounds what a run may allocate there (the backend has no free-memory query).
+      if (const double gib = backend->device().memory_gib; gib > 0) {
+        const std::int64_t need = estimate_run_device_bytes(v, r.n, r.type);
+        if (double(need) > gib * double(kGiB)) {
+          r.status = "error";
+          r.message = v.id + " at n = " + std::to_string(r.n) + " needs " + format_bytes(std::uintmax_t(need)) +
+                      " of device memory, the GPU has " + format_bytes(std::uintmax_t(gib * double(kGiB)));
+          return r;
+        }
+      }
       RunResult got = backend->run(v, req, p.input, launch);
       got.expected = r.expected;
       got.bytes = r.bytes;
@@ -217,7 +247,7 @@ RunResult execute_prepared(const RunRequest& req, const PreparedRun& p, Backend*
     }
   } catch (const std::exception& e) {
     r.status = "error";
-    r.message = e.what();
+    r.message = describe_exception(e);
     return r;
   }
   if (hooks) {

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "inputs.hpp"
+#include "json_read.hpp"
 #include "launch_rules.hpp"
 #include "pattern_convolution.hpp"
 #include "patterns.hpp"
@@ -293,8 +294,8 @@ Sweep sweep_from_json(const json& j) {
     s.title = j.value("title", std::string());
     s.created = j.value("created", std::string());
     s.spec.variants = need("variants").get<std::vector<std::string>>();
-    s.spec.from_log2 = need("from_log2").get<int>();
-    s.spec.to_log2 = need("to_log2").get<int>();
+    s.spec.from_log2 = int(json_int(need("from_log2"), 0, 30, "sweep: field 'from_log2'"));
+    s.spec.to_log2 = int(json_int(need("to_log2"), 0, 30, "sweep: field 'to_log2'"));
     if (!parse_dtype(j.value("type", std::string("int32")), s.spec.type)) throw std::runtime_error("sweep: unknown type");
     s.spec.input = j.value("input", std::string("random"));
     s.spec.seed = j.value("seed", std::uint64_t(1));
@@ -311,9 +312,15 @@ Sweep sweep_from_json(const json& j) {
       s.spec.params.keep_fraction = p.value("keep_fraction", 0.5);
     }
     if (j.contains("keep_fractions")) {
-      s.spec.keep_fractions = j.at("keep_fractions").get<std::vector<double>>();
-      s.spec.n = need("n").get<std::int64_t>();
-      if (s.spec.keep_fractions.empty()) throw std::runtime_error("sweep: 'keep_fractions' is empty");
+      const json& kf = j.at("keep_fractions");
+      if (!kf.is_array() || kf.empty() || kf.size() > 10000)
+        throw std::runtime_error("sweep: field 'keep_fractions' must be an array of 1..10000 fractions");
+      for (const json& f : kf) s.spec.keep_fractions.push_back(json_number(f, 0, 1, "sweep: an entry of 'keep_fractions'"));
+      s.spec.n = json_int(need("n"), 1, kMaxN, "sweep: field 'n'");
+      // Only filters have a fraction kept: any other variant drawn against it would be a made-up plot.
+      for (const std::string& id : s.spec.variants)
+        if (const VariantInfo* v = find_variant(id); v && !is_filter_variant(*v))
+          throw std::runtime_error("sweep: 'keep_fractions' sweeps filters, but it lists " + id + " (a " + v->pattern + ")");
     }
   } catch (const json::exception& e) {
     throw std::runtime_error(std::string("sweep: a field has the wrong type (") + e.what() + ")");

@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "png_region.hpp"
+
 namespace ws::gui {
 
 namespace {
@@ -126,13 +128,7 @@ std::string HeadlessGl::save_png(const std::string& path) const {
     unsigned char* dst = &rgb[std::size_t(y) * width_ * 3];
     for (int x = 0; x < width_; ++x) std::memcpy(dst + 3 * x, src + 4 * x, 3);
   }
-  const std::string tmp = path + ".tmp";
-  if (!stbi_write_png(tmp.c_str(), width_, height_, 3, rgb.data(), width_ * 3))
-    return "cannot write " + path + " (directory missing or not writable?)";
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) return "cannot write " + path + ": " + ec.message();
-  return "";
+  return write_png_atomic(path, width_, height_, rgb);
 }
 
 void HeadlessGl::close() {

@@ -10,6 +10,7 @@
 #include "app_state.hpp"
 #include "backend_factory.hpp"
 #include "launch_rules.hpp"
+#include "file_write.hpp"
 #include "main_window.hpp"
 #include "modes.hpp"
 #include "paths.hpp"
@@ -67,6 +68,11 @@ int main(int argc, char** argv) {
   }
   o.frames_given = app.count("--frames") > 0;
   const bool headless = !o.screenshot.empty() || o.benchmark_frames > 0;
+
+  // Output files are checked before anything renders (a directory that is missing, or the report read).
+  for (const auto& [path, what] : {std::pair{o.screenshot, "--screenshot"}, std::pair{o.export_view, "--export-view"}})
+    if (!path.empty())
+      if (std::string err = check_output_path(path, {o.report}, what); !err.empty()) return fail(2, err);
 
   const auto& views = ui::MainWindow::views();
   if (std::find(views.begin(), views.end(), o.view) == views.end()) {

@@ -9,9 +9,17 @@
 #include <filesystem>
 #include <vector>
 
+#include "file_write.hpp"
 #include "theme.hpp"
 
 namespace ws::gui {
+
+std::string write_png_atomic(const std::string& path, int w, int h, const std::vector<unsigned char>& rgb) {
+  return write_file_atomic(path, [&](std::FILE* f) {
+    const auto put = [](void* ctx, void* data, int size) { std::fwrite(data, 1, std::size_t(size), static_cast<std::FILE*>(ctx)); };
+    return stbi_write_png_to_func(put, f, w, h, 3, rgb.data(), w * 3) != 0;
+  });
+}
 
 std::string save_region_png(const std::string& path, int x, int y, int w, int h, int fb_width, int fb_height) {
   x = std::clamp(x, 0, fb_width), y = std::clamp(y, 0, fb_height);
@@ -26,11 +34,7 @@ std::string save_region_png(const std::string& path, int x, int y, int w, int h,
     unsigned char* dst = &rgb[std::size_t(row) * w * 3];
     for (int i = 0; i < w; ++i) std::memcpy(dst + 3 * i, src + 4 * i, 3);
   }
-  const std::string tmp = path + ".tmp";
-  if (!stbi_write_png(tmp.c_str(), w, h, 3, rgb.data(), w * 3)) return "cannot write " + path;
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  return ec ? "cannot write " + path + ": " + ec.message() : "";
+  return write_png_atomic(path, w, h, rgb);
 }
 
 void handle_png_request(ui::AppState& s, int fb_width, int fb_height, float fb_scale) {
@@ -40,6 +44,7 @@ void handle_png_request(ui::AppState& s, int fb_width, int fb_height, float fb_s
   s.perf.png_request.clear();
   const std::string err = save_region_png(path, int(r[0] * fb_scale), int(r[1] * fb_scale), int(r[2] * fb_scale),
                                           int(r[3] * fb_scale), fb_width, fb_height);
+  s.perf.png_error = err;
   if (err.empty()) s.message(ui::Message::Info, "saved " + path);
   else s.message(ui::Message::Error, err);
 }

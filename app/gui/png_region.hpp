@@ -3,6 +3,7 @@
 // the headless renderer.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "app_state.hpp"
 
@@ -10,6 +11,10 @@ namespace ws::gui {
 
 /// Reads x, y, w, h (pixels, top-left origin, clamped to the framebuffer) of the bound read buffer
 /// of a framebuffer `fb_height` pixels high and writes an RGB PNG. Returns "" or one line.
+/// Encodes `rgb` (w x h, 3 bytes per pixel, top row first) as PNG into `path` through write_file_atomic.
+/// Returns "" or one line.
+std::string write_png_atomic(const std::string& path, int w, int h, const std::vector<unsigned char>& rgb);
+
 std::string save_region_png(const std::string& path, int x, int y, int w, int h, int fb_width, int fb_height);
 
 /// After a frame was rendered: writes s.perf.png_request (the centre view) if there is one, with a

@@ -45,8 +45,9 @@ class HeadlessSession {
     io.IniFilename = nullptr;
     io.DisplaySize = ImVec2(float(o.width), float(o.height));
     io.DisplayFramebufferScale = ImVec2(1, 1);
+    // Shown in the picture, and printed on stderr with the other warnings at the end (print_messages).
     if (std::string warn = ui::theme().apply(o.font_scale > 0 ? o.font_scale : 1.f); !warn.empty())
-      std::fprintf(stderr, "warpscope: %s\n", warn.c_str());
+      s.message(ui::Message::Warning, warn);
     if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
       ImGui::DestroyContext();
       return "headless rendering: ImGui's OpenGL 3 loader failed (is libGL.so.1 installed?)";
@@ -57,7 +58,6 @@ class HeadlessSession {
     if (!worker.wait_opened(std::chrono::seconds(60)))
       std::fprintf(stderr, "warpscope: the CUDA device did not open within 60 s; rendering without it\n");
     width_ = o.width, height_ = o.height;
-    (void)s;
     return "";
   }
   ~HeadlessSession() {
@@ -127,9 +127,12 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
       h.frame(s, worker);
     }
   }
+  bool export_failed = false;
   if (!o.export_view.empty()) {
     s.perf.png_request = o.export_view;  // the same request the PNG buttons make, served after the next frame
+    s.perf.png_error.clear();
     h.frame(s, worker);
+    export_failed = !s.perf.png_error.empty() || !s.perf.png_request.empty();  // failed, or never served
   }
   const std::string err = h.save(o.screenshot);
   worker.stop();
@@ -138,7 +141,7 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     std::fprintf(stderr, "warpscope: %s\n", err.c_str());
     return 1;
   }
-  return 0;
+  return export_failed ? 1 : 0;  // the export's reason is among the messages printed above
 }
 
 int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
@@ -152,6 +155,8 @@ int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   // times replayed in a loop (a drawing load, labelled as such, not a measurement).
   for (const auto& v : all_variants())
     if (v.pattern == "reduction") s.perf.picked.insert(v.id);
+  // Without --report the startup report opens on the first frame (no device): take its launch times.
+  if (s.shown().runs.empty() && s.shown().sweeps.empty()) h.frame(s, worker);
   // One live series per variant of the report's runs (as Live of a lesson has), 10,000 points in all.
   const Report& rep = s.shown();
   std::map<std::string, std::vector<ui::LivePoint>> by_variant;
@@ -164,13 +169,17 @@ int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     for (const auto& sw : rep.sweeps)
       for (const auto& r : sw.runs) take_samples(r);
   std::vector<ui::LivePoint> pts;
-  const std::size_t per = by_variant.empty() ? 0 : 10000 / by_variant.size();
+  // 10,000 points in all: the first 10,000 % series take one more.
+  const std::size_t series = by_variant.size(), per = series ? 10000 / series : 0, extra = series ? 10000 % series : 0;
+  std::size_t k = 0;
   for (auto& [id, v] : by_variant)
-    for (std::size_t i = 0; i < per; ++i) {
+    for (std::size_t i = 0, count = per + (k++ < extra ? 1 : 0); i < count; ++i) {
       ui::LivePoint p = v[i % v.size()];
       p.launch = std::int64_t(i);
       pts.push_back(p);
     }
+  if (pts.empty())
+    std::fprintf(stderr, "warpscope: the report shown has no recorded launch times: the live plot is empty\n");
   s.perf.live.add(pts);
   for (int i = 0; i < o.frames; ++i) h.frame(s, worker);
   std::vector<double> build, frame;

@@ -76,7 +76,10 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     glfwGetWindowContentScale(win, &sx, &sy);
     scale = sx > 0 ? sx : 1;
   }
-  if (std::string warn = ui::theme().apply(scale); !warn.empty()) s.message(ui::Message::Warning, warn);
+  if (std::string warn = ui::theme().apply(scale); !warn.empty()) {
+    std::fprintf(stderr, "warpscope: %s\n", warn.c_str());
+    s.message(ui::Message::Warning, warn);
+  }
   glfwSetWindowUserPointer(win, &s);
   glfwSetKeyCallback(win, queue_nav_key);  // before ImGui's, which then calls it first
   ImGui_ImplGlfw_InitForOpenGL(win, true);

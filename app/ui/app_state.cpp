@@ -1,6 +1,7 @@
 #include "app_state.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include <set>
 
 #include "inputs.hpp"
+#include "limits.hpp"
 #include "launch_rules.hpp"
 #include "registry.hpp"
 
@@ -48,11 +50,17 @@ RunRequest RunParams::to_request(const std::string& variant) const {
 
 void AppState::load(const std::string& lessons_dir) {
   lessons_.clear();
+  // One bad lesson file costs that lesson only: the good ones load, the bad ones are named.
+  std::vector<std::string> problems;
   try {
-    for (auto& l : load_lessons(lessons_dir)) lessons_.push_back(LessonEntry{std::move(l), true});
+    for (auto& l : load_lessons(lessons_dir, &problems)) lessons_.push_back(LessonEntry{std::move(l), true});
   } catch (const std::exception& e) {
-    message(Message::Error, std::string("lessons: ") + e.what());
+    problems.push_back(e.what());
   }
+  for (const std::string& p : problems) std::fprintf(stderr, "warpscope: lesson skipped: %s\n", p.c_str());
+  if (problems.size() == 1) message(Message::Error, "lesson skipped: " + problems[0]);
+  else if (!problems.empty())
+    message(Message::Error, std::to_string(problems.size()) + " lessons skipped: " + problems[0] + "; ... (all on stderr)");
   // Registry variants that no lesson file lists, grouped by their lesson id, so all can be reached.
   std::set<std::string> listed;
   for (const auto& e : lessons_)
@@ -255,7 +263,7 @@ std::string AppState::open_report(const std::string& path) {
     report_path = path;
     return "";
   } catch (const std::exception& e) {
-    return e.what();
+    return describe_exception(e);
   }
 }
 
@@ -266,11 +274,19 @@ std::string AppState::save_session(const std::string& path) {
     save_report(session, path);
     return "";
   } catch (const std::exception& e) {
-    return e.what();
+    return describe_exception(e);
   }
 }
 
 void AppState::add_result(RunResult r) {
+  // The session is a report: it keeps what a report may hold (the newest runs) so Save session reopens.
+  if (session.runs.size() >= kMaxReportRuns) {
+    if (!session_capped_)
+      message(Message::Warning, "this session keeps its newest " + std::to_string(kMaxReportRuns) +
+                                    " runs (what a report may hold): older ones are dropped");
+    session.runs.erase(session.runs.begin());
+    session_capped_ = true;
+  }
   session.runs.push_back(std::move(r));
   show_replay = false;
 }

@@ -181,6 +181,7 @@ class AppState {
  private:
   std::vector<LessonEntry> lessons_;
   int lesson_ = -1;
+  bool session_capped_ = false;  ///< the session reached kMaxReportRuns and said so
   std::string variant_;
   int scene_ = -1;
   /// Racy variants teach with ones (the expected sum is n, so the lost additions show); others random.

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "file_write.hpp"
 #include "sim/analyses.hpp"
 #include "trace_source.hpp"
 
@@ -181,11 +182,6 @@ std::string what_changed(const CompareRow& a, const CompareRow& b) {
   return out;
 }
 
-}  // namespace ws::ui
-
-#include <fstream>
-
-namespace ws::ui {
 
 std::string compare_csv(const std::vector<CompareRow>& rows) {
   std::string out = "variant,n,status";
@@ -217,10 +213,7 @@ std::string sweep_csv(const Sweep& s) {
 }
 
 std::string write_text_file(const std::string& path, const std::string& text) {
-  std::ofstream f(path);
-  if (!f) return "cannot write '" + path + "'";
-  f << text;
-  return f ? "" : "error while writing '" + path + "'";
+  return write_file_atomic(path, text);
 }
 
 }  // namespace ws::ui

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "limits.hpp"
 #include "registry.hpp"
 
 namespace ws::ui {
@@ -54,7 +55,7 @@ ConvPreview make_conv_preview(const ConvPreviewKey& key, const Report* shown) {
     p.output = hooks->reference(*v, key.params, p.input);
     p.output_source = "CPU reference";
   } catch (const std::exception& e) {
-    p.error = e.what();
+    p.error = describe_exception(e);
   }
   return p;
 }

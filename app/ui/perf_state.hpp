@@ -59,6 +59,7 @@ struct PerfState {
   // Exports (intents; the gui layer writes PNGs after rendering a frame)
   std::string export_dir = ".";
   std::string png_request;                  ///< path of a PNG to write of png_rect
+  std::string png_error;                    ///< why the last PNG export failed ("" = it was written)
   float png_rect[4] = {0, 0, 0, 0};         ///< x, y, w, h in pixels of the last frame
 };
 

@@ -13,6 +13,9 @@ namespace ws::ui {
 
 namespace {
 
+/// Up to this many rows the table builds every row (and check cells may wrap to two lines).
+constexpr std::size_t kUnclippedRows = 200;
+
 enum Column { ColIndex, ColVariant, ColN, ColType, ColLaunch, ColTime, ColGbps, ColPeak, ColCopy, ColCheck, ColCount };
 const char* const kHeaders[ColCount] = {"#",       "variant", "n",      "type",   "block \u00d7 grid",
                                         "time ms", "GB/s",    "% peak", "% copy", "check"};
@@ -142,18 +145,25 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
   // the check column keeps room for "race: expected X, got Y" on two lines.
   const ImVec2 cell_pad = t.px(5, 3);
   bool disabled[ColCount] = {};
-  {
+  const Key key{&r, r.runs.size(), r.created, lesson_prefix, ImGui::GetFontSize()};
+  if (!(key == key_)) {
+    key_ = key;
+    sorted_ = false;
     const ImGuiStyle& st = ImGui::GetStyle();
     const float arrow = ImGui::GetFontSize() * 0.65f + st.FramePadding.x + st.ItemInnerSpacing.x;
-    float need[ColCount] = {};
-    for (int c = 0; c < ColCount; ++c) need[c] = ImGui::CalcTextSize(kHeaders[c]).x + arrow;
-    need[ColPeak] = std::max(need[ColPeak], t.px(96));
+    need_.assign(ColCount, 0.f);
+    for (int c = 0; c < ColCount; ++c) need_[std::size_t(c)] = ImGui::CalcTextSize(kHeaders[c]).x + arrow;
+    need_[ColPeak] = std::max(need_[ColPeak], t.px(96));
     for (const RunResult& run : r.runs)
       for (int c : {ColIndex, ColVariant, ColN, ColType, ColLaunch, ColTime, ColGbps, ColCopy}) {
         if (c == ColVariant) ImGui::PushFont(t.fonts().mono);
-        need[c] = std::max(need[c], ImGui::CalcTextSize(cell_text(run, c, is_local(run)).c_str()).x);
+        need_[std::size_t(c)] = std::max(need_[std::size_t(c)], ImGui::CalcTextSize(cell_text(run, c, is_local(run)).c_str()).x);
         if (c == ColVariant) ImGui::PopFont();
       }
+  }
+  {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float* need = need_.data();
     const float per_col = 2 * cell_pad.x + 1;
     float total = 0;
     for (int c = 0; c < ColCheck; ++c) total += need[c] + per_col;
@@ -196,19 +206,22 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
     ImGui::PopID();
   }
 
-  // Sort (rows are few: re-sorting every frame is cheaper than tracking changes).
-  order_.resize(r.runs.size());
-  std::iota(order_.begin(), order_.end(), 0);
-  if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsCount > 0) {
-    std::stable_sort(order_.begin(), order_.end(), [&](int a, int b) {
-      for (int i = 0; i < specs->SpecsCount; ++i) {
-        const ImGuiTableColumnSortSpecs& sp = specs->Specs[i];
-        int c = compare(r.runs[a], r.runs[b], int(sp.ColumnUserID), a, b);
-        if (c) return sp.SortDirection == ImGuiSortDirection_Ascending ? c < 0 : c > 0;
-      }
-      return a < b;
-    });
-    specs->SpecsDirty = false;
+  // Sort when the report or the sort specs change (a report may hold kMaxReportRuns rows).
+  ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs();
+  if (!sorted_ || order_.size() != r.runs.size() || (specs && specs->SpecsDirty)) {
+    sorted_ = true;
+    order_.resize(r.runs.size());
+    std::iota(order_.begin(), order_.end(), 0);
+    if (specs && specs->SpecsCount > 0)
+      std::stable_sort(order_.begin(), order_.end(), [&](int a, int b) {
+        for (int i = 0; i < specs->SpecsCount; ++i) {
+          const ImGuiTableColumnSortSpecs& sp = specs->Specs[i];
+          int c = compare(r.runs[a], r.runs[b], int(sp.ColumnUserID), a, b);
+          if (c) return sp.SortDirection == ImGuiSortDirection_Ascending ? c < 0 : c > 0;
+        }
+        return a < b;
+      });
+    if (specs) specs->SpecsDirty = false;
   }
 
   const VariantInfo* selected = s.variant();
@@ -216,7 +229,14 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
   ImVec4 sel = pal.accent;
   sel.w = 0.30f;
   ImGui::PushStyleColor(ImGuiCol_Header, sel);
-  for (int idx : order_) {
+  // Long reports: only the visible rows are built (ImGuiListClipper), which needs rows of one height,
+  // so there the check cell keeps to one line (the whole message on hover).
+  const bool clip = r.runs.size() > kUnclippedRows;
+  ImGuiListClipper clipper;
+  clipper.Begin(int(order_.size()));
+  while (clipper.Step())
+  for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+    const int idx = order_[std::size_t(row)];
     const RunResult& run = r.runs[idx];
     ImGui::PushID(idx);
     ImGui::TableNextRow(0, ImGui::GetFrameHeight());
@@ -228,7 +248,7 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
     const float row_top = ImGui::GetCursorScreenPos().y;
     ImGui::AlignTextToFramePadding();
     ImGui::PushStyleColor(ImGuiCol_Text, status_color(run));
-    if (run.status == "error") {
+    if (run.status == "error" || clip) {
       // Error messages are sentences: one line here, the whole of it on hover.
       TextEllipsis(format_check(run), ImGui::GetContentRegionAvail().x);
     } else {

@@ -1,6 +1,7 @@
 // The Results tab: a sortable table of the shown report's runs (time, bandwidth, check), with
 // racy and slide-bug rows styled as lessons (amber), wrong/error red, ok green.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "app_state.hpp"
@@ -17,6 +18,20 @@ class ResultsTable {
   void draw_source_switch(AppState& s);
   void draw_table(AppState& s, const Report& r);
   std::vector<int> order_;  ///< row order after sorting (indices into the report's runs)
+  /// What order_ and the measured column widths were computed for: work that grows with the report
+  /// is done when it changes, not every frame.
+  struct Key {
+    const Report* report = nullptr;
+    std::size_t runs = 0;
+    std::string created, lesson;
+    float font = 0;
+    bool operator==(const Key& o) const {
+      return report == o.report && runs == o.runs && created == o.created && lesson == o.lesson && font == o.font;
+    }
+  };
+  Key key_;
+  std::vector<float> need_;  ///< widest cell of each column for key_
+  bool sorted_ = false;      ///< order_ follows the sort specs for key_
 };
 
 }  // namespace ws::ui

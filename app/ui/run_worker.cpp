@@ -2,6 +2,7 @@
 
 #include <exception>
 
+#include "limits.hpp"
 #include "registry.hpp"
 #include "request.hpp"
 #include "sweep.hpp"
@@ -100,7 +101,7 @@ void RunWorker::loop() {
     backend = open_ ? open_(error) : nullptr;
   } catch (const std::exception& e) {
     backend.reset();
-    error = e.what();
+    error = describe_exception(e);
   }
   {
     std::lock_guard<std::mutex> lock(mutex_);

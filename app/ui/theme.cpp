@@ -1,8 +1,14 @@
 #include "theme.hpp"
 
+#include <stb_truetype.h>
+
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <vector>
 
 namespace ws::ui {
 
@@ -18,16 +24,55 @@ const ImWchar kGlyphRanges[] = {
     0x0020, 0x017F, 0x2000, 0x206F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0,
 };
 
-ImFont* load(ImGuiIO& io, const std::string& path, float size_px) {
-  if (!std::filesystem::exists(path)) return nullptr;
+std::uint32_t be32(const unsigned char* p) {
+  return std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3];
+}
+
+/// Loads the font at `path`, or returns nullptr and says why in `why` ("" when the file is absent).
+ImFont* load(ImGuiIO& io, const std::string& path, float size_px, std::string& why) {
+  why.clear();
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return nullptr;
+  // ImGui asserts (and aborts, even in Release) on a font it cannot parse: check it first.
+  if (why = font_file_problem(path); !why.empty()) return nullptr;
   ImFontConfig cfg;
   cfg.OversampleH = 2;
   cfg.OversampleV = 1;
   cfg.PixelSnapH = true;
-  return io.Fonts->AddFontFromFileTTF(path.c_str(), size_px, &cfg, kGlyphRanges);
+  ImFont* f = io.Fonts->AddFontFromFileTTF(path.c_str(), size_px, &cfg, kGlyphRanges);
+  if (!f) why = "ImGui could not read it";
+  return f;
 }
 
 }  // namespace
+
+std::string font_file_problem(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return "not a regular file";
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) return "cannot read its size";
+  if (size < 12) return size == 0 ? "the file is empty" : "the file is too short to be a font";
+  if (size > (std::uintmax_t(64) << 20)) return "the file is larger than 64 MiB";
+  std::ifstream f(path, std::ios::binary);
+  std::vector<unsigned char> data{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+  if (!f.eof() && !f) return "cannot read it";
+  if (data.size() != size) return "the file changed while it was read";
+  const std::uint32_t tag = be32(data.data());
+  if (tag != 0x00010000u && tag != 0x74727565u /* true */ && tag != 0x4F54544Fu /* OTTO */)
+    return "not a TrueType/OpenType font";
+  // Every table the directory lists must lie inside the file (a truncated download does not).
+  const std::size_t tables = std::size_t(data[4]) << 8 | data[5];
+  if (tables == 0 || 12 + 16 * tables > data.size()) return "its table directory is cut off";
+  for (std::size_t i = 0; i < tables; ++i) {
+    const unsigned char* rec = data.data() + 12 + 16 * i;
+    const std::uint64_t off = be32(rec + 8), len = be32(rec + 12);
+    if (off + len > data.size()) return "a table lies past the end of the file (truncated?)";
+  }
+  if (stbtt_GetFontOffsetForIndex(data.data(), 0) != 0) return "not a TrueType/OpenType font";
+  stbtt_fontinfo info;
+  if (!stbtt_InitFont(&info, data.data(), 0)) return "a table the renderer needs (cmap, head, hhea, hmtx, glyphs) is missing";
+  return "";
+}
 
 Theme& theme() {
   static Theme t;
@@ -43,21 +88,31 @@ std::string Theme::apply(float scale, std::string font_dir) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   const float base = kBaseFontPx * scale_;
-  std::string warning;
-  fonts_.regular = load(io, font_dir + "/DejaVuSans.ttf", base);
+  std::string warning, why;
+  const std::string regular_path = font_dir + "/DejaVuSans.ttf";
+  fonts_.regular = load(io, regular_path, base, why);
   if (!fonts_.regular) {
     // The built-in font is a 13 px bitmap: scale it up rather than leave the hall unable to read.
     ImFontConfig cfg;
     cfg.SizePixels = 13.f;
     fonts_.regular = io.Fonts->AddFontDefault(&cfg);
     io.FontGlobalScale = base / 13.f;
-    warning = "font " + font_dir + "/DejaVuSans.ttf not found: using ImGui's built-in font (install fonts-dejavu-core or set WARPSCOPE_FONTS)";
+    warning = "font " + regular_path + (why.empty() ? " not found" : " cannot be used (" + why + ")") +
+              ": using ImGui's built-in font (reinstall fonts-dejavu-core or set WARPSCOPE_FONTS)";
+    // The other faces would be drawn at base size under a global scale meant for the 13 px font.
+    fonts_.bold = fonts_.mono = fonts_.heading = nullptr;
   } else {
     io.FontGlobalScale = 1.f;
+    const auto extra = [&](const char* file, float px) {
+      ImFont* f = load(io, font_dir + "/" + file, px, why);
+      if (!why.empty() && warning.empty())
+        warning = "font " + font_dir + "/" + file + " cannot be used (" + why + "): using DejaVuSans.ttf in its place";
+      return f;
+    };
+    fonts_.bold = extra("DejaVuSans-Bold.ttf", base);
+    fonts_.mono = extra("DejaVuSansMono.ttf", base);
+    fonts_.heading = extra("DejaVuSans-Bold.ttf", base * 1.3f);
   }
-  fonts_.bold = load(io, font_dir + "/DejaVuSans-Bold.ttf", base);
-  fonts_.mono = load(io, font_dir + "/DejaVuSansMono.ttf", base);
-  fonts_.heading = load(io, font_dir + "/DejaVuSans-Bold.ttf", base * 1.3f);
   if (!fonts_.bold) fonts_.bold = fonts_.regular;
   if (!fonts_.mono) fonts_.mono = fonts_.regular;
   if (!fonts_.heading) fonts_.heading = fonts_.bold;

@@ -22,6 +22,10 @@ struct Fonts {
   ImFont* heading = nullptr;  ///< 1.3x regular, bold
 };
 
+/// Why the font file at `path` cannot be given to ImGui ("" = it can): not a regular file, empty,
+/// not a TrueType/OpenType font, a table past the end of the file, a table stb_truetype needs missing.
+std::string font_file_problem(const std::string& path);
+
 /// Fonts, colours and sizes. One instance, set up before the renderer builds the font texture.
 class Theme {
  public:
@@ -31,7 +35,8 @@ class Theme {
   static constexpr float kMinTextPx = 14.f;
   /// Loads DejaVu from `font_dir` ("" = $WARPSCOPE_FONTS, else fonts-dejavu-core's folder) at
   /// kBaseFontPx * scale and styles ImGui (dark, high contrast).
-  /// Returns "" or a one-line warning (font missing: ImGui's built-in font is used, scaled up).
+  /// Returns "" or a one-line warning (DejaVuSans.ttf missing, empty or corrupt: ImGui's built-in font
+  /// is used, scaled up; a bad bold or mono face: the regular one stands in).
   std::string apply(float scale, std::string font_dir = "");
   /// A size designed for the 20 px base font, in pixels at the current scale.
   float px(float at_base) const { return at_base * scale_; }

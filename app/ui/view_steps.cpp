@@ -39,6 +39,15 @@ bool TraceHeader(AppState& s) {
     return false;
   }
   const Trace& tr = *t.trace;
+  // The loaders refuse such traces; a view must still never index an empty step list or divide by zero warps.
+  if (tr.steps.empty() || tr.block_size <= 0 || tr.block_size > 1024) {
+    ImGui::Spacing();
+    TextWrappedColored(th.colors().lesson, tr.steps.empty() ? "the trace of " + tr.variant + " has no steps to show"
+                                                            : "the trace of " + tr.variant + " has a block of " +
+                                                                  std::to_string(tr.block_size) + " threads: nothing to draw");
+    return false;
+  }
+  t.step = std::clamp(t.step, 0, t.steps() - 1);
   // Where the trace came from: a lecturer must be able to say "this is the CPU model, not the GPU".
   std::string src = tr.source == "sim" ? "sim (CPU model of the kernel)" : "recorded on the GPU, " + tr.source;
   if (t.origin == "report") src += " (stored in the open report)";

@@ -8,6 +8,7 @@
 #include "registry.hpp"
 #include "report.hpp"
 #include "sim/trace_compare.hpp"
+#include "sim/trace_store.hpp"
 #include "sim/sim.hpp"
 #include "trace_source.hpp"
 
@@ -284,6 +285,32 @@ TEST(TraceSourceChoice, TracesRecordedOnTheH200EqualTheModelHere) {
     const Trace model = sim::find_model(v->id)(*v, in, gpu.launch, gpu.block_index).trace;
     EXPECT_EQ(compare_traces(model, gpu), "") << gpu.variant;
   }
+}
+
+TEST(StoredTraceLimits, EverySimTraceFitsWhatAReportMayHold) {
+  // The loader's limits (sim/trace_store.hpp) must refuse hostile traces, never a real one: every
+  // model's trace at its default block and at 1024 threads round-trips through the stored form.
+  int traced = 0;
+  for (const VariantInfo& v : all_variants()) {
+    for (int block : {0, 1024}) {
+      TraceKey k;
+      k.variant = v.id;
+      k.n = std::int64_t(1) << 20;
+      k.block = block;
+      k.input = "random";
+      std::string why;
+      const auto t = compute_trace(v, k, why);
+      if (!t) continue;
+      ++traced;
+      try {
+        const Trace back = trace_from_store_json(trace_to_store_json(*t));
+        EXPECT_EQ(back.steps.size(), t->steps.size()) << v.id;
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << v.id << " block " << block << ": " << e.what();
+      }
+    }
+  }
+  EXPECT_GT(traced, 30);
 }
 
 }  // namespace

@@ -345,6 +345,61 @@ TEST(Scenes, EveryEpitaAndStevensSceneOpensItsViewAndTrace) {
   }
 }
 
+TEST_F(Frames, ResultsOfALongReportBuildOnlyTheVisibleRows) {
+  // The same window for a 300-run and a 10,000-run report: the vertices drawn must not grow with it.
+  AppState s;
+  s.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  s.device.opened = true;
+  MainWindow win;
+  const auto vertices = [&](std::size_t runs) {
+    Report r = new_report("long", DeviceInfo{});
+    for (std::size_t i = 0; i < runs; ++i) {
+      RunResult run;
+      run.variant = i % 2 ? "epita.reduce3" : "epita.race";
+      run.status = i % 2 ? "ok" : "race";
+      run.message = i % 2 ? "" : "race: expected 1000, got " + std::to_string(i);
+      run.n = 1000;
+      r.runs.push_back(run);
+    }
+    s.replay = r;
+    s.replay->created = "long " + std::to_string(runs);
+    s.show_replay = true;
+    s.view = "results";
+    frames(s, win, 3);
+    return ImGui::GetDrawData()->TotalVtxCount;
+  };
+  const int few = vertices(300), many = vertices(kMaxReportRuns);
+  EXPECT_LT(many, few * 1.2) << few << " vertices for 300 runs, " << many << " for " << kMaxReportRuns;
+}
+
+TEST_F(Frames, ATraceWithoutStepsOrThreadsDrawsAMessageInEveryStepView) {
+  // A hostile report the loader would refuse, put straight into the state: the views must still not
+  // index an empty step list or divide by zero warps.
+  AppState s;
+  s.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  s.device.opened = true;
+  ASSERT_EQ(s.open_report(kFixture), "");
+  ASSERT_TRUE(s.select_variant("epita.reduce3"));
+  MainWindow win;
+  for (const int block_size : {64, 0, -5}) {
+    Trace bad;
+    bad.variant = "epita.reduce3";
+    bad.source = "NVIDIA H200";
+    bad.block_size = block_size;
+    if (block_size <= 0) bad.steps.push_back(Step{});
+    s.replay->traces = {bad};
+    s.replay->created = "hostile " + std::to_string(block_size);  // a new report: the trace is re-picked
+    s.trace.use_recorded = true;
+    s.trace.step = 3;
+    for (const char* view : {"tree", "warps", "banks", "memory", "source", "atomics", "scan"}) {
+      s.view = view;
+      frames(s, win, 2);
+      ASSERT_TRUE(s.trace.trace.has_value()) << view;
+      EXPECT_EQ(s.trace.origin, "report") << view;
+    }
+  }
+}
+
 TEST(AppState, RacyVariantsStartOnOnesUntilAnInputIsChosen) {
   AppState s;
   s.load(std::string(WS_GUI_ASSETS) + "/lessons");
@@ -355,6 +410,67 @@ TEST(AppState, RacyVariantsStartOnOnesUntilAnInputIsChosen) {
   ASSERT_EQ(s.set_input("sequence"), "");
   ASSERT_TRUE(s.select_variant("epita.race"));
   EXPECT_EQ(s.params.input_kind(), "sequence");  // the lecturer's choice wins
+}
+
+}  // namespace
+
+namespace {
+
+/// Writes `bytes` to `dir`/DejaVuSans.ttf (and nothing else there).
+std::string font_dir_with(const std::string& name, const std::string& bytes) {
+  const std::string dir = ::testing::TempDir() + "ws_fonts_" + name;
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/DejaVuSans.ttf", std::ios::binary) << bytes;
+  return dir;
+}
+
+TEST(Fonts, AnEmptyGarbageOrTruncatedFontFallsBackToImGuisOwnWithAWarning) {
+  std::ifstream real("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", std::ios::binary);
+  const std::string whole{std::istreambuf_iterator<char>(real), std::istreambuf_iterator<char>()};
+  std::vector<std::pair<std::string, std::string>> cases = {
+      {"empty", ""}, {"garbage", std::string(4096, 'x')}, {"header_only", std::string("\0\1\0\0\0\x20", 6) + std::string(30, '\0')}};
+  if (whole.size() > 100000) cases.push_back({"truncated", whole.substr(0, 40000)});
+  for (const auto& [name, bytes] : cases) {
+    const std::string dir = font_dir_with(name, bytes);
+    EXPECT_NE(font_file_problem(dir + "/DejaVuSans.ttf"), "") << name;
+    ImGui::CreateContext();
+    const std::string warn = theme().apply(1.f, dir);
+    EXPECT_NE(warn.find("DejaVuSans.ttf cannot be used"), std::string::npos) << name << ": " << warn;
+    EXPECT_NE(warn.find("ImGui's built-in font"), std::string::npos) << name << ": " << warn;
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);  // builds the atlas: aborted before
+    EXPECT_GT(w, 0) << name;
+    EXPECT_NE(theme().fonts().bold, nullptr);
+    ImGui::DestroyContext();
+  }
+  if (!whole.empty()) EXPECT_EQ(font_file_problem("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"), "");
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Lessons, ABadLessonFileIsNamedInTheWindowAndTheOthersStillShow) {
+  namespace fs = std::filesystem;
+  const std::string dir = ::testing::TempDir() + "ws_gui_lessons_bad";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const auto& e : fs::directory_iterator(std::string(WS_GUI_ASSETS) + "/lessons"))
+    if (e.path().extension() == ".json") fs::copy_file(e.path(), dir + "/" + e.path().filename().string());
+  std::ofstream(dir + "/broken.json") << "{ \"id\": ";
+  AppState good, s;
+  good.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  s.load(dir);
+  const auto from_file = [](const AppState& a) {
+    return std::count_if(a.lessons().begin(), a.lessons().end(), [](const LessonEntry& e) { return e.from_file; });
+  };
+  EXPECT_EQ(from_file(s), from_file(good));
+  EXPECT_GE(from_file(s), 5);
+  ASSERT_FALSE(s.messages.empty());
+  EXPECT_EQ(s.messages.back().level, Message::Error);
+  EXPECT_NE(s.messages.back().text.find("lesson skipped: " + dir + "/broken.json is not valid JSON: line 1"), std::string::npos)
+      << s.messages.back().text;
 }
 
 }  // namespace

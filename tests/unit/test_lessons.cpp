@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <set>
 
 #include "lessons.hpp"
@@ -128,4 +131,51 @@ TEST(LessonScenes, TheEpitaAndStevensLecturesHaveAtLeastEightScenesCitingTheirSe
       EXPECT_NE(sc.note.find("slide"), std::string::npos) << "scene note must cite the slide: " << sc.note;
     }
   }
+namespace {
+
+/// A lessons folder holding the shipped lessons plus the files in `extra` (name -> text).
+std::string lessons_with(const std::string& name, const std::vector<std::pair<std::string, std::string>>& extra) {
+  namespace fs = std::filesystem;
+  const std::string dir = ::testing::TempDir() + "ws_lessons_" + name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const auto& e : fs::directory_iterator(assets_dir() + "/lessons"))
+    if (e.path().extension() == ".json") fs::copy_file(e.path(), dir + "/" + e.path().filename().string());
+  for (const auto& [file, text] : extra) std::ofstream(dir + "/" + file) << text;
+  return dir;
+}
+
+}  // namespace
+
+TEST(Lessons, OneMalformedFileCostsOnlyThatLessonAndIsNamedWithItsPlace) {
+  const std::size_t good = load_lessons(assets_dir() + "/lessons").size();
+  const std::string dir = lessons_with("bad", {{"zz_broken.json", "{\n  \"id\": \"x\",\n  oops\n}"},
+                                               {"zz_notes.json", "[1, 2]"},
+                                               {"zz_overflow.json", "1e30822222222244444444444"},
+                                               {"zz_unknown.json", R"({"id":"u","title":"t","seed":"s","source":"s",
+                                                 "pattern":"reduction","summary":"s","steps":[{"variant":"no.such","narrative":"n"}]})"}});
+  std::vector<std::string> problems;
+  const auto lessons = load_lessons(dir, &problems);
+  EXPECT_EQ(lessons.size(), good);
+  ASSERT_EQ(problems.size(), 4u);
+  EXPECT_NE(problems[0].find("zz_broken.json is not valid JSON: line 3, column 3"), std::string::npos) << problems[0];
+  EXPECT_NE(problems[1].find("zz_notes.json: not a lesson"), std::string::npos) << problems[1];
+  // Found by fuzz_lesson: a number too large for a double escaped as an uncaught nlohmann exception.
+  EXPECT_NE(problems[2].find("zz_overflow.json is not valid JSON: number overflow"), std::string::npos) << problems[2];
+  EXPECT_NE(problems[3].find("zz_unknown.json: unknown variant 'no.such'"), std::string::npos) << problems[3];
+  // Without a place to put problems, the first bad file throws (what the shipped-lessons tests rely on).
+  EXPECT_THROW(load_lessons(dir), std::runtime_error);
+}
+
+TEST(Lessons, ADuplicateIdAndAnOversizedFileAreSkipped) {
+  std::ifstream f(assets_dir() + "/lessons/epita.json");
+  const std::string epita{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+  ASSERT_FALSE(epita.empty());
+  const std::string dir = lessons_with("dup", {{"zz_epita_copy.json", epita},
+                                               {"zz_huge.json", std::string(kMaxLessonFileBytes + 1, ' ')}});
+  std::vector<std::string> problems;
+  load_lessons(dir, &problems);
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_NE(problems[0].find("lesson id 'epita' is already taken by"), std::string::npos) << problems[0];
+  EXPECT_NE(problems[1].find("zz_huge.json: larger than 1 MiB"), std::string::npos) << problems[1];
 }

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (tests/fuzz, clang with ASan + UBSan) in build-fuzz/ and runs each for
+# SECONDS (default 60) on a copy of its seed corpus (tests/fuzz/corpus/<target>) with the JSON
+# dictionary. New inputs and crashes go to build-fuzz/corpus/<target>/ and build-fuzz/crashes/<target>/;
+# a crash, a leak or a sanitizer report fails the script (add the crashing input to the seed corpus
+# once it is fixed).
+#   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: report trace lesson numbers mask image
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v clang++ >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
+  echo "fuzz.sh: needs clang and libFuzzer: apt-get install clang libclang-rt-14-dev" >&2
+  exit 2
+fi
+seconds=${1:-60}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(report trace lesson numbers mask image)
+
+CXX=clang++ CC=clang cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWS_FUZZ=ON \
+  -DWS_WITH_CUDA=OFF -DWS_WITH_GUI=OFF -DWS_WITH_TESTS=OFF >/dev/null
+cmake --build build-fuzz -j"$(nproc)" --target "${targets[@]/#/fuzz_}"
+
+status=0
+for t in "${targets[@]}"; do
+  work=build-fuzz/corpus/$t crashes=build-fuzz/crashes/$t
+  mkdir -p "$work" "$crashes"
+  dict=()
+  case $t in report|trace|lesson) dict=(-dict=tests/fuzz/json.dict) ;; esac
+  start=$(date +%s)
+  if build-fuzz/tests/fuzz/fuzz_$t "$work" tests/fuzz/corpus/$t "${dict[@]}" -max_total_time="$seconds" \
+       -max_len=65536 -rss_limit_mb=2048 -timeout=10 -artifact_prefix="$crashes/" -print_final_stats=1 \
+       >"build-fuzz/fuzz_$t.log" 2>&1; then
+    result=ok
+  else
+    result="FAILED (see build-fuzz/fuzz_$t.log and $crashes/)"
+    status=1
+  fi
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "build-fuzz/fuzz_$t.log" | grep -o '[0-9]*$' || echo '?')
+  echo "fuzz_$t: $result, $((  $(date +%s) - start )) s, $runs inputs, corpus $(ls "$work" | wc -l) files"
+done
+exit $status

@@ -1,8 +1,11 @@
 #include "reference_conv.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
+
+#include "parallel.hpp"
 
 namespace ws {
 
@@ -32,18 +35,21 @@ ConvExpected conv1d_reference(const std::vector<float>& n, const std::vector<flo
   out.terms = w;
   out.expected.assign(n.size(), 0.0);
   out.scale.assign(n.size(), 0.0);
-  for (std::int64_t i = 0; i < width; ++i) {
-    double s = 0, a = 0;
-    for (int j = 0; j < w; ++j) {
-      const std::int64_t k = i - r + j;
-      if (k < 0 || k >= width) continue;  // ghost cell: 0
-      const double p = double(n[std::size_t(k)]) * double(mask[std::size_t(j)]);
-      s += p;
-      a += std::fabs(p);
+  // Each output element on its own, on the host threads: the same sums in the same order as one thread.
+  parallel_chunks(width, kHostChunk, [&](std::int64_t b, std::int64_t e, std::int64_t) {
+    for (std::int64_t i = b; i < e; ++i) {
+      double s = 0, a = 0;
+      for (int j = 0; j < w; ++j) {
+        const std::int64_t k = i - r + j;
+        if (k < 0 || k >= width) continue;  // ghost cell: 0
+        const double p = double(n[std::size_t(k)]) * double(mask[std::size_t(j)]);
+        s += p;
+        a += std::fabs(p);
+      }
+      out.expected[std::size_t(i)] = s;
+      out.scale[std::size_t(i)] = a;
     }
-    out.expected[std::size_t(i)] = s;
-    out.scale[std::size_t(i)] = a;
-  }
+  });
   return out;
 }
 
@@ -58,7 +64,9 @@ ConvExpected conv2d_reference(const std::vector<float>& n, std::int64_t rows, st
   out.terms = mask_width * mask_width;
   out.expected.assign(n.size(), 0.0);
   out.scale.assign(n.size(), 0.0);
-  for (std::int64_t y = 0; y < rows; ++y)
+  // Rows on the host threads: every element's sum in the same order as one thread.
+  parallel_chunks(rows, std::max<std::int64_t>(1, kHostChunk / cols), [&](std::int64_t y0, std::int64_t y1, std::int64_t) {
+  for (std::int64_t y = y0; y < y1; ++y)
     for (std::int64_t x = 0; x < cols; ++x) {
       double s = 0, a = 0;
       for (int i = 0; i < mask_width; ++i) {
@@ -75,6 +83,7 @@ ConvExpected conv2d_reference(const std::vector<float>& n, std::int64_t rows, st
       out.expected[std::size_t(y * cols + x)] = s;
       out.scale[std::size_t(y * cols + x)] = a;
     }
+  });
   return out;
 }
 
@@ -84,18 +93,38 @@ bool conv_element_matches(double got, double expected, double scale, int terms) 
   return std::fabs(got - expected) <= double(terms + 2) * u * scale;
 }
 
+namespace {
+
+/// The first element of `got` outside the bound of conv_element_matches (scale_of(i): its scale), as
+/// the one-line message of compare_conv_output; "" when all match. On the host threads.
+template <class ScaleOf>
+std::string first_conv_mismatch(const std::vector<double>& got, const std::vector<double>& expected, const ScaleOf& scale_of,
+                                int terms, std::int64_t rows, std::int64_t cols) {
+  if (got.size() != expected.size())
+    return "output has " + std::to_string(got.size()) + " elements, expected " + std::to_string(expected.size());
+  const std::int64_t bad = parallel_find_first(std::int64_t(got.size()), [&](std::int64_t k) {
+    const std::size_t i = std::size_t(k);
+    return !conv_element_matches(got[i], expected[i], scale_of(i), terms);
+  });
+  if (bad < 0) return "";
+  const std::size_t i = std::size_t(bad);
+  std::string where = "out[" + std::to_string(i) + "]";
+  if (rows > 0 && cols > 0)
+    where = "out[" + std::to_string(std::int64_t(i) / cols) + "][" + std::to_string(std::int64_t(i) % cols) + "]";
+  return where + " = " + fmt(got[i]) + ", expected " + fmt(expected[i]);
+}
+
+}  // namespace
+
 std::string compare_conv_output(const std::vector<double>& got, const ConvExpected& ref, std::int64_t rows,
                                 std::int64_t cols) {
-  if (got.size() != ref.expected.size())
-    return "output has " + std::to_string(got.size()) + " elements, expected " + std::to_string(ref.expected.size());
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    if (conv_element_matches(got[i], ref.expected[i], ref.scale[i], ref.terms)) continue;
-    std::string where = "out[" + std::to_string(i) + "]";
-    if (rows > 0 && cols > 0)
-      where = "out[" + std::to_string(std::int64_t(i) / cols) + "][" + std::to_string(std::int64_t(i) % cols) + "]";
-    return where + " = " + fmt(got[i]) + ", expected " + fmt(ref.expected[i]);
-  }
-  return "";
+  if (ref.scale.size() != ref.expected.size()) throw std::invalid_argument("compare_conv_output: scale and expected differ in size");
+  return first_conv_mismatch(got, ref.expected, [&](std::size_t i) { return ref.scale[i]; }, ref.terms, rows, cols);
+}
+
+std::string compare_conv_output(const std::vector<double>& got, const std::vector<double>& expected, double scale, int terms,
+                                std::int64_t rows, std::int64_t cols) {
+  return first_conv_mismatch(got, expected, [scale](std::size_t) { return scale; }, terms, rows, cols);
 }
 
 }  // namespace ws

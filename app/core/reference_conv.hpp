@@ -38,11 +38,15 @@ ConvExpected conv2d_reference(const std::vector<float>& n, std::int64_t rows, st
 /// of float32 rounding of `terms` products summed in any order, with or without fused multiply-adds.
 bool conv_element_matches(double got, double expected, double scale, int terms);
 
-/// Compares a whole output with the reference. Returns "" when every element matches, else one
+/// Compares a whole output with the reference (on the host threads). Returns "" when every element matches, else one
 /// line naming the first mismatch: "out[17] = 5, expected 6" (1D, cols = 0 or rows = 0) or
 /// "out[3][4] = 5, expected 6" (2D: `cols` > 0 and rows > 0 give the index). A size mismatch
 /// is reported as "output has X elements, expected Y".
 std::string compare_conv_output(const std::vector<double>& got, const ConvExpected& ref, std::int64_t rows,
                                 std::int64_t cols);
+
+/// compare_conv_output with one `scale` for every element (e.g. sum|M| x max|N|) and `terms` products each.
+std::string compare_conv_output(const std::vector<double>& got, const std::vector<double>& expected, double scale, int terms,
+                                std::int64_t rows, std::int64_t cols);
 
 }  // namespace ws

@@ -17,6 +17,9 @@ struct PreparedRun {
   const VariantInfo* variant = nullptr;
   Input input;
   LaunchConfig launch;
+  /// Milliseconds prepare_run spent making the input (generating or reading it); execute_prepared reports
+  /// it as the run's host_ms.input. Callers that lend one input to several runs set it to 0 after the first.
+  double input_ms = 0;
 };
 
 /// Validates everything that needs no device: variant id, backend name, type, n, repeat, input

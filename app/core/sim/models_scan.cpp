@@ -482,8 +482,9 @@ template <class P>
 SimOutput cub_scan(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& pp, int trace_block) {
   SimOutput out = start(v, in, launch, trace_block);
   out.trace.interleaving = "library call: output only, CUB's kernels are not modelled at thread level (no steps)";
-  const ArrayOutput ref = sequential_scan(in, pp.exclusive);
-  out.output = ref.values;
+  ArrayOutput ref;
+  sequential_scan(in, pp.exclusive, ref);
+  out.output = std::move(ref.values);
   out.output_cols = ref.cols;
   out.launches = 2;  // CUB's tile-status initialization, then the scan
   out.trace.block_result = out.output.empty() ? 0.0 : out.output.back();

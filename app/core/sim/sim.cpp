@@ -97,7 +97,9 @@ RunResult SimBackend::run(const VariantInfo& v, const RunRequest& req, const Inp
     return r;
   }
   try {
+    const HostClock clock;
     SimOutput o = simulate(v, in, launch, req.params, -1);
+    r.host_ms.model = clock.total();
     r.result = o.result;
     r.launches = o.launches;
     r.output = std::move(o.output);

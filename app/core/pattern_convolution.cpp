@@ -86,8 +86,9 @@ ConvExpected expected_of(const VariantInfo& v, const PatternParams& p, const Inp
   ConvSetup s;
   const std::string err = conv_setup(v, p, 0, in, s);
   if (!err.empty()) throw std::runtime_error(err);
-  return conv_dims(v) == 2 ? conv2d_reference(in.f32, in.rows, in.cols, s.mask, s.g.mask_width)
-                           : conv1d_reference(in.f32, s.mask);
+  // The check uses one scale for every element (compare below): no per-element scale needed.
+  return conv_dims(v) == 2 ? conv2d_reference(in.f32, in.rows, in.cols, s.mask, s.g.mask_width, false)
+                           : conv1d_reference(in.f32, s.mask, false);
 }
 
 ArrayOutput reference(const VariantInfo& v, const PatternParams& p, const Input& in) {

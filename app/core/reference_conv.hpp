@@ -15,7 +15,9 @@ struct Grid2 {
 
 /// Element-wise expectation of a convolution: `expected` (accumulated in double from the float32
 /// products, which are exact in double) and `scale` = sum of |N x M| over the same terms, the
-/// float32 rounding scale of that element. Both have one entry per output element.
+/// float32 rounding scale of that element. Both have one entry per output element (scale: when asked for).
+/// Computed on the host threads, each element's terms added in the order of the formula (bit-identical
+/// to a loop over one element at a time).
 struct ConvExpected {
   std::vector<double> expected, scale;
   int terms = 0;  ///< products per output element: Mask_Width (1D) or Mask_Width^2 (2D)
@@ -24,15 +26,15 @@ struct ConvExpected {
 /// 1D convolution with ghost cells 0, seed 001 "Simple 1D Convolution Kernel":
 /// P[i] = sum_j N[i - Mask_Width/2 + j] * M[j] over the j whose index lies in [0, Width).
 /// n: Width elements; mask: Mask_Width (odd) coefficients. Throws std::invalid_argument on an even
-/// or empty mask.
-ConvExpected conv1d_reference(const std::vector<float>& n, const std::vector<float>& mask);
+/// or empty mask. with_scale = false leaves `scale` empty (a check with one scale for every element).
+ConvExpected conv1d_reference(const std::vector<float>& n, const std::vector<float>& mask, bool with_scale = true);
 
 /// 2D convolution with ghost cells 0, seed 001 "2D Convolution - Inside Cells" / "Ghost Cells":
 /// P[r][c] = sum_{i,j} N[r - w/2 + i][c - w/2 + j] * M[i][j] over indices inside the image.
 /// n: rows x cols row-major; mask: w x w row-major with w = mask_width odd. Throws
 /// std::invalid_argument when the sizes do not agree or w is even.
 ConvExpected conv2d_reference(const std::vector<float>& n, std::int64_t rows, std::int64_t cols,
-                              const std::vector<float>& mask, int mask_width);
+                              const std::vector<float>& mask, int mask_width, bool with_scale = true);
 
 /// Does a float32 output element match? |got - expected| <= (terms + 2) * 2^-24 * scale: the bound
 /// of float32 rounding of `terms` products summed in any order, with or without fused multiply-adds.

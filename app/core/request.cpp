@@ -21,7 +21,7 @@ std::string no_device_hint(const std::string& reason) {
          ": run on a machine with an NVIDIA GPU, open a recorded report (warpscope --report assets/reports/<gpu>.json), or simulate it (--backend sim)";
 }
 
-std::string prepare_run(const RunRequest& req, PreparedRun& out) {
+std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend) {
   const HostClock clock;
   const VariantInfo* v = find_variant(req.variant);
   if (!v) return "unknown variant '" + req.variant + "' (warpscope-cli list shows the ids)";
@@ -75,12 +75,18 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out) {
   std::string err = resolve_launch(*v, n, type, req.launch, DeviceShape{}, p.launch);
   if (!err.empty()) return err;
   p.launch.grid = req.launch.grid;  // the device default is filled in by the backend
+  bool lent = false;
   if (is_generated_kind(req.input)) {
-    const PatternHooks* hooks = v->pattern == "reduction" ? nullptr : find_pattern_hooks(v->pattern);
-    err = hooks && hooks->make_input ? hooks->make_input(*v, req, n, type, p.input) : make_input(req.input, n, type, req.seed, p.input);
-    if (!err.empty()) return err;
+    if (lend && lend->n() == n && lend->type == type && lend->kind == req.input && lend->seed == req.seed) {
+      p.input = std::move(*lend);
+      lent = true;
+    } else {
+      const PatternHooks* hooks = v->pattern == "reduction" ? nullptr : find_pattern_hooks(v->pattern);
+      err = hooks && hooks->make_input ? hooks->make_input(*v, req, n, type, p.input) : make_input(req.input, n, type, req.seed, p.input);
+      if (!err.empty()) return err;
+    }
   }
-  p.input_ms = clock.total();
+  p.input_ms = lent ? 0.0 : clock.total();
   out = std::move(p);
   return "";
 }

@@ -182,13 +182,16 @@ std::string make_filter_input(std::int64_t n, double keep, std::uint64_t seed, I
   in.seed = seed;
   in.i32.resize(std::size_t(n));
   std::int32_t* d = in.i32.data();
-  // Element i from counter_random(seed, i): parallel chunks, the same numbers for any thread count.
+  // Element i from counter_random(seed, i): parallel chunks, the same numbers for any thread count. The
+  // high 32 bits h decide kept (h * 2^-32 < keep, i.e. h < ceil(keep * 2^32), exact in integers); the low
+  // 32 bits pick the value.
+  const std::uint64_t threshold = std::uint64_t(std::ceil(keep * 0x1p32));
   parallel_chunks(n, kHostChunk, [&](std::int64_t b, std::int64_t e, std::int64_t) {
     for (std::int64_t i = b; i < e; ++i) {
       const std::uint64_t r = counter_random(seed, std::uint64_t(i));
-      const bool kept = double(r >> 32) * 0x1p-32 < keep;  // the high 32 bits decide kept or not
-      const std::uint64_t low = (r & 0xffffffffull) << 32;  // the low 32 bits pick the value
-      d[i] = kept ? 1 + std::int32_t(random_below(low, 1000)) : -std::int32_t(random_below(low, 1001));  // 1..1000 or -1000..0
+      const std::uint64_t low = r << 32;
+      d[i] = (r >> 32) < threshold ? 1 + std::int32_t(random_below(low, 1000))  // 1..1000
+                                   : -std::int32_t(random_below(low, 1001));    // -1000..0
     }
   });
   out = std::move(in);

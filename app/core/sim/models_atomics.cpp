@@ -32,11 +32,24 @@ void require_type(const VariantInfo& v, const Input& in, DType t) {
 std::int64_t warps_of(std::int64_t threads) { return (threads + 31) / 32; }
 
 /// The filters' output under the stated interleaving (blocks in order, threads in order): the positive
-/// values in input order, widened on the host threads.
+/// values in input order, as doubles. Its own code (not the CPU reference's), on the host threads: each
+/// chunk counts its kept values, then writes them at its offset.
 std::vector<double> kept_in_order(const Input& in) {
-  const std::vector<std::int32_t> kept = filter_reference(in);
-  std::vector<double> out(kept.size());
-  widen_to_double(kept.data(), std::int64_t(kept.size()), out.data());
+  const std::int64_t n = in.n(), chunk = 4 * kHostChunk;
+  const std::int32_t* x = in.i32.data();
+  std::vector<std::int64_t> offset(static_cast<std::size_t>(chunk_count(n, chunk)) + 1, 0);
+  parallel_chunks(n, chunk, [&](std::int64_t b, std::int64_t e, std::int64_t k) {
+    std::int64_t c = 0;
+    for (std::int64_t i = b; i < e; ++i) c += x[i] > 0;
+    offset[std::size_t(k) + 1] = c;
+  });
+  for (std::size_t k = 1; k < offset.size(); ++k) offset[k] += offset[k - 1];
+  std::vector<double> out(static_cast<std::size_t>(offset.back()));
+  parallel_chunks(n, chunk, [&](std::int64_t b, std::int64_t e, std::int64_t k) {
+    double* o = out.data() + offset[std::size_t(k)];
+    for (std::int64_t i = b; i < e; ++i)
+      if (x[i] > 0) *o++ = double(x[i]);
+  });
   return out;
 }
 

@@ -9,7 +9,7 @@
 # other, total) and the GPU median, from the run JSON. Output: stdout and $OUT/host-time.md (and the
 # run JSON and reports under $OUT). WS_HOST_N (default 2^28), WS_HOST_REPEAT (20), WS_SKIP_BUILD=1,
 # WS_HOST_VARIANTS (a regex over variant ids; default: every 1-D reduction, scan, histogram and filter),
-# WS_CLI (another CLI binary).
+# WS_CLI (another CLI binary), WS_HOST_BACKEND (cuda; sim tries the script on a machine without a GPU).
 # Not a test: a table to read and copy into docs/device/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -26,10 +26,10 @@ fi
 cli="${WS_CLI:-build-device/app/cli/warpscope-cli}"
 [ -x "$cli" ] || { echo "no CLI at $cli" >&2; exit 2; }
 $cli device | tee "$OUT/device.txt"
-exec python3 - "$cli" "$N" "$REPEAT" "$OUT" "${WS_HOST_VARIANTS:-}" <<'PY'
+exec python3 - "$cli" "$N" "$REPEAT" "$OUT" "${WS_HOST_VARIANTS:-}" "${WS_HOST_BACKEND:-cuda}" <<'PY'
 import json, os, re, subprocess, sys, time
-cli, n, repeat, out, pattern = sys.argv[1:6]
-phases = ["input", "upload", "launches", "download", "reference", "check", "metrics", "other", "total"]
+cli, n, repeat, out, pattern, backend = sys.argv[1:7]
+phases = ["input", "upload", "launches", "model", "download", "reference", "check", "metrics", "other", "total"]
 lines = []
 def emit(s=""):
     print(s, flush=True)
@@ -40,11 +40,12 @@ def row(name, r, wall=None):
     cells = " | ".join(f"{h.get(p, 0):.0f}" for p in phases)
     w = f"{wall:.2f}" if wall is not None else ""
     goal = "" if not h else ("yes" if h.get("total", 0) <= 1500 else "NO")
-    emit(f"| {name} | {r.get('status', '?')} | {gpu if gpu is None else f'{gpu:.3f}'} | {cells} | {w} | {goal} |")
+    emit(f"| {name} | {r.get('status', '?')} | {'-' if gpu is None else f'{gpu:.3f}'} | {cells} | {w} | {goal} |")
 header = "| variant | status | GPU ms | " + " | ".join(phases) + " | process wall s | total <= 1.5 s |"
 rule = "|" + "---|" * (len(phases) + 5)
-device = json.loads(subprocess.check_output([cli, "device", "--json"]))
-emit(f"# Host time to result, n = {n}, repeat {repeat}, {device.get('name', '?')}, {os.cpu_count()} CPUs")
+d = subprocess.run([cli, "device", "--json"], capture_output=True, text=True)
+device = json.loads(d.stdout) if d.returncode == 0 else {"name": "no CUDA device"}
+emit(f"# Host time to result, n = {n}, repeat {repeat}, backend {backend}, {device.get('name', '?')}, {os.cpu_count()} CPUs")
 emit()
 emit("Phases in ms (host_ms of each run); process wall includes starting the CLI and creating the CUDA context.")
 emit()
@@ -66,7 +67,8 @@ for v in variants:
     singles.append(v["id"])
 for vid in singles:
     t0 = time.monotonic()
-    p = subprocess.run([cli, "run", "--variant", vid, "--n", n, "--repeat", repeat, "--json"], capture_output=True, text=True)
+    p = subprocess.run([cli, "run", "--variant", vid, "--n", n, "--repeat", repeat, "--backend", backend, "--json"],
+                       capture_output=True, text=True)
     wall = time.monotonic() - t0
     try:
         r = json.loads(p.stdout)
@@ -77,7 +79,7 @@ for vid in singles:
 def report(title, variants, goal_s, name):
     path = os.path.join(out, name)
     t0 = time.monotonic()
-    p = subprocess.run([cli, "report", "--variants", variants, "--n", n, "--repeat", repeat, "--out", path],
+    p = subprocess.run([cli, "report", "--variants", variants, "--n", n, "--repeat", repeat, "--backend", backend, "--out", path],
                        capture_output=True, text=True)
     wall = time.monotonic() - t0
     emit()

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <sstream>
 
@@ -13,6 +14,7 @@
 #include "request.hpp"
 #include "sim/sim.hpp"
 #include "sim/trace_compare.hpp"
+#include "sweep.hpp"
 
 namespace ws::cli {
 
@@ -121,8 +123,11 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
   if (o.backend == "sim") device = sim::SimBackend().device();  // runs go to the CPU model (execute_prepared)
   Report report = new_report(title.empty() ? "warpscope report: " + which : title, device);
   int failures = 0;
+  // Generated inputs of the variants that make their own (histogram bytes, filters' --keep values), one
+  // per kind of input (input_share_key), lent to each variant that reads the same.
+  std::map<std::string, Input> own_inputs;
   const int id_w = column_width(ids, "variant");
-  std::fprintf(stderr, "%-*s %12s %10s %10s  %s\n", id_w, "variant", "time ms", "GB/s", "% peak", "check");
+  std::fprintf(stderr, "%-*s %12s %10s %10s %10s  %s\n", id_w, "variant", "time ms", "GB/s", "% peak", "host ms", "check");
   for (const auto& id : ids) {
     RunRequest req;
     to_request(o, id, req);
@@ -136,7 +141,13 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
     const PatternHooks* hooks = p.variant->pattern == "reduction" ? nullptr : find_pattern_hooks(p.variant->pattern);
     const bool own_input = hooks && (hooks->build_input || hooks->make_input);
     PreparedRun mine;
-    std::string bad = own_input ? prepare_run(req, mine)
+    Input* lend = nullptr;
+    if (own_input && !hooks->build_input && is_generated_kind(req.input)) {
+      const LaunchRules& rules = p.variant->rules;  // n = 0: each variant's default size is part of the key
+      const std::string key = input_share_key(*p.variant, req) + "|" + std::to_string(rules.default_n) + "|" + std::to_string(rules.max_n);
+      lend = &own_inputs[key];
+    }
+    std::string bad = own_input ? prepare_run(req, mine, lend)
                                 : resolve_launch(*p.variant, shared.input.n(), req.type, req.launch, DeviceShape{}, p.launch);
     if (bad.empty() && p.variant->rules.int_only && req.type != DType::Int32) bad = int_only_refusal(*p.variant);
     // Variants on the shared input: it must be of the variant's kind, and the pattern's own checks apply
@@ -160,14 +171,17 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
       r = execute_prepared(req, mine, backend.get(), why);
     } else {
       p.launch.grid = req.launch.grid;
+      p.input_ms = shared.input_ms;
       std::swap(p.input, shared.input);  // lend the input without copying it
       r = execute_prepared(req, p, backend.get(), why);
       std::swap(p.input, shared.input);
+      shared.input_ms = 0;  // made once, for the first variant that read it
     }
+    if (lend && mine.input.n() > 0) *lend = std::move(mine.input);  // kept for the next variant of that kind
     if (r.status == "wrong" || r.status == "error") ++failures;
-    std::fprintf(stderr, "%-*s %12s %10s %10s  %s\n", id_w, id.c_str(), timed_cell(r, "%.4f", r.timing.median_ms).c_str(),
+    std::fprintf(stderr, "%-*s %12s %10s %10s %10.0f  %s\n", id_w, id.c_str(), timed_cell(r, "%.4f", r.timing.median_ms).c_str(),
                  timed_cell(r, "%.1f", r.gbps).c_str(), (r.pct_theoretical > 0 ? timed_cell(r, "%.1f", r.pct_theoretical) : "-").c_str(),
-                 r.message.empty() ? r.status.c_str() : r.message.c_str());
+                 r.host_ms.total, r.message.empty() ? r.status.c_str() : r.message.c_str());
     report.runs.push_back(std::move(r));
   }
   if (trace_n > 0) failures += record_traces(ids, trace_n, backend.get(), report);

@@ -67,6 +67,7 @@ std::string human_run(const RunResult& r) {
     if (r.pct_copy > 0) o << ", " << num("%.1f", r.pct_copy) << "% of device copy";
     o << "\n";
   }
+  if (r.host_ms.recorded()) o << "  host     " << format_host_times(r.host_ms) << "\n";
   return o.str();
 }
 

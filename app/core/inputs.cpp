@@ -5,11 +5,13 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
-#include <random>
 #include <sstream>
 #include <vector>
 
 #include "limits.hpp"
+
+#include "counter_random.hpp"
+#include "parallel.hpp"
 
 namespace ws {
 
@@ -32,34 +34,31 @@ std::string make_input(const std::string& kind, std::int64_t n, DType type, std:
   in.type = type;
   in.kind = kind;
   in.seed = seed;
+  const bool ones = kind == "ones", sequence = kind == "sequence";
+  // Element i depends on (kind, seed, i) only: chunks are filled in parallel, the same for any thread count.
   if (type == DType::UInt8) {
     in.u8.resize(std::size_t(n));
-    if (kind == "ones") {
-      std::fill(in.u8.begin(), in.u8.end(), std::uint8_t(1));
-    } else if (kind == "sequence") {
-      for (std::int64_t i = 0; i < n; ++i) in.u8[std::size_t(i)] = std::uint8_t(i % kSequencePeriodBytes);
-    } else {
-      std::mt19937_64 rng(seed);
-      for (auto& x : in.u8) x = std::uint8_t(rng() % 256);
-    }
-    out = std::move(in);
-    return "";
-  }
-  if (type == DType::Int32) in.i32.resize(std::size_t(n)); else in.f32.resize(std::size_t(n));
-  if (kind == "ones") {
-    if (type == DType::Int32) std::fill(in.i32.begin(), in.i32.end(), 1); else std::fill(in.f32.begin(), in.f32.end(), 1.0f);
-  } else if (kind == "sequence") {
-    for (std::int64_t i = 0; i < n; ++i) {
-      const int v = int(i % kSequencePeriod);
-      if (type == DType::Int32) in.i32[std::size_t(i)] = v; else in.f32[std::size_t(i)] = float(v);
-    }
+    std::uint8_t* d = in.u8.data();
+    parallel_chunks(n, kHostChunk, [&](std::int64_t b, std::int64_t e, std::int64_t) {
+      for (std::int64_t i = b; i < e; ++i)
+        d[i] = ones ? 1 : sequence ? std::uint8_t(i % kSequencePeriodBytes) : std::uint8_t(counter_random(seed, std::uint64_t(i)) >> 56);
+    });
+  } else if (type == DType::Int32) {
+    in.i32.resize(std::size_t(n));
+    std::int32_t* d = in.i32.data();
+    parallel_chunks(n, kHostChunk, [&](std::int64_t b, std::int64_t e, std::int64_t) {
+      for (std::int64_t i = b; i < e; ++i)
+        d[i] = ones ? 1
+               : sequence ? std::int32_t(i % kSequencePeriod)
+                          : std::int32_t(random_below(counter_random(seed, std::uint64_t(i)), 2001)) - 1000;
+    });
   } else {
-    std::mt19937_64 rng(seed);
-    if (type == DType::Int32) {
-      for (auto& x : in.i32) x = std::int32_t(std::int64_t(rng() % 2001) - 1000);
-    } else {
-      for (auto& x : in.f32) x = float(double(rng() >> 11) * (1.0 / 9007199254740992.0));
-    }
+    in.f32.resize(std::size_t(n));
+    float* d = in.f32.data();
+    parallel_chunks(n, kHostChunk, [&](std::int64_t b, std::int64_t e, std::int64_t) {
+      for (std::int64_t i = b; i < e; ++i)
+        d[i] = ones ? 1.0f : sequence ? float(i % kSequencePeriod) : random_unit_float(counter_random(seed, std::uint64_t(i)));
+    });
   }
   out = std::move(in);
   return "";

@@ -38,7 +38,9 @@ constexpr int kSequencePeriod = 4096;
 constexpr int kSequencePeriodBytes = 256;
 
 /// Generates n elements. kind: "random" (int32 uniform in [-1000, 1000], float32 uniform in [0, 1),
-/// uint8 uniform in [0, 255], from `seed`), "ones", or "sequence". Returns "" or a one-line error (unknown kind).
+/// uint8 uniform in [0, 255]; element i = counter_random(seed, i), counter_random.hpp, so the numbers are the
+/// same whatever the host's thread count), "ones", or "sequence". Generated in parallel chunks (parallel.hpp).
+/// Returns "" or a one-line error (unknown kind).
 std::string make_input(const std::string& kind, std::int64_t n, DType type, std::uint64_t seed, Input& out);
 
 /// Reads a text file of numbers separated by commas or white space. n = 0 takes all of them;

@@ -1,6 +1,9 @@
 // The atomics pattern's hooks (docs/patterns.md): validation, CPU references, the comparison (filters
 // whose slots come from atomics are compared as multisets), bytes for GB/s, the summary value, and the
 // filters' --keep inputs. Seed 003_156a830321b56386.txt; references in reference_atomics.hpp.
+#include <atomic>
+
+#include "parallel.hpp"
 #include "patterns.hpp"
 #include "reference_atomics.hpp"
 
@@ -39,7 +42,8 @@ ArrayOutput reference(const VariantInfo& v, const PatternParams&, const Input& i
     }
     case AtomicsKind::Filter: {
       const auto f = filter_reference(in);
-      out.values.assign(f.begin(), f.end());
+      out.values.resize(f.size());
+      widen_to_double(f.data(), std::int64_t(f.size()), out.values.data());
       break;
     }
     case AtomicsKind::None: break;
@@ -62,10 +66,14 @@ std::string compare(const VariantInfo& v, const PatternParams&, const Input&, co
 
 double bytes(const VariantInfo& v, const PatternParams&, const Input& in) {
   const AtomicsKind k = atomics_kind(v.id);
-  std::int64_t kept = 0;
+  std::atomic<std::int64_t> kept{0};
   if (k == AtomicsKind::Filter)
-    for (std::int32_t x : in.i32) kept += x > 0;
-  return atomics_bytes(k, in.n(), kept);
+    parallel_chunks(std::int64_t(in.i32.size()), 4 * kHostChunk, [&](std::int64_t b, std::int64_t e, std::int64_t) {
+      std::int64_t c = 0;
+      for (std::int64_t i = b; i < e; ++i) c += in.i32[std::size_t(i)] > 0;
+      kept += c;
+    });
+  return atomics_bytes(k, in.n(), kept.load());
 }
 
 /// The scalar shown as result/expected: the counter's value, a histogram's total count, or the number

@@ -1,6 +1,7 @@
 // The scan pattern's hooks: validation, CPU reference, tolerance, bytes, and the sequential CPU variant.
 #include <cmath>
 
+#include "parallel.hpp"
 #include "patterns.hpp"
 #include "reference_scan.hpp"
 
@@ -18,14 +19,16 @@ ArrayOutput reference(const VariantInfo&, const PatternParams& p, const Input& i
 std::string compare(const VariantInfo&, const PatternParams& p, const Input& in, const ArrayOutput& got, const ArrayOutput& want) {
   if (in.type == DType::Int32) return compare_outputs(in.type, got, want);
   std::vector<double> scale = scan_abs_prefix(in, p.exclusive);
-  for (std::size_t i = 0; i < scale.size(); ++i) scale[i] *= (2.0 * std::sqrt(double(i + 1)) + 8.0);
+  parallel_chunks(std::int64_t(scale.size()), 4 * kHostChunk, [&](std::int64_t b, std::int64_t e, std::int64_t) {
+    for (std::int64_t i = b; i < e; ++i) scale[std::size_t(i)] *= (2.0 * std::sqrt(double(i + 1)) + 8.0);
+  });
   return compare_outputs(in.type, got, want, scale, std::ldexp(1.0, -24), 1e-6);
 }
 
 /// A scan must read n elements and write n.
 double bytes(const VariantInfo&, const PatternParams&, const Input& in) { return 2.0 * double(in.n()) * double(dtype_size(in.type)); }
 
-void run_cpu(const VariantInfo&, const PatternParams& p, const Input& in, ArrayOutput& out) { out = sequential_scan(in, p.exclusive); }
+void run_cpu(const VariantInfo&, const PatternParams& p, const Input& in, ArrayOutput& out) { sequential_scan(in, p.exclusive, out); }
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "file_write.hpp"
+#include "parallel.hpp"
 #include "reference.hpp"
 
 namespace ws {
@@ -42,17 +43,20 @@ std::string compare_outputs(DType type, const ArrayOutput& got, const ArrayOutpu
   if (got.rows != want.rows || (want.rows > 0 && got.cols != want.cols))
     return "output is " + std::to_string(got.rows) + " x " + std::to_string(got.cols) + ", expected " +
            std::to_string(want.rows) + " x " + std::to_string(want.cols);
-  for (std::size_t i = 0; i < want.values.size(); ++i) {
-    const double g = got.values[i], w = want.values[i];
-    bool ok;
-    if (type == DType::Int32) ok = g == w;
-    else {
-      const double s = i < scale.size() ? scale[i] : std::fabs(w);
-      ok = std::isfinite(g) && std::fabs(g - w) <= rel_tol * s + abs_tol;
-    }
-    if (!ok) return "out" + index_text(want, i) + " = " + text(type, g) + ", expected " + text(type, w);
-  }
-  return "";
+  const double* gv = got.values.data();
+  const double* wv = want.values.data();
+  const bool exact = type == DType::Int32;
+  // The first mismatch, found on the host threads (parallel.hpp): the same answer for any thread count.
+  const std::int64_t bad = parallel_find_first(std::int64_t(want.values.size()), [&](std::int64_t k) {
+    const std::size_t i = std::size_t(k);
+    const double g = gv[i], w = wv[i];
+    if (exact) return !(g == w);
+    const double s = i < scale.size() ? scale[i] : std::fabs(w);
+    return !(std::isfinite(g) && std::fabs(g - w) <= rel_tol * s + abs_tol);
+  });
+  if (bad < 0) return "";
+  const std::size_t i = std::size_t(bad);
+  return "out" + index_text(want, i) + " = " + text(type, gv[i]) + ", expected " + text(type, wv[i]);
 }
 
 std::string write_output_text(const RunResult& r, const std::string& path) {

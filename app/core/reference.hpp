@@ -8,11 +8,12 @@
 namespace ws {
 
 /// Reference of `op` over the input on the CPU. int32 sum: exact, wrapping modulo 2^32 like the
-/// GPU's 32-bit adds (so any summation order gives the same bits); float32 sum: accumulated in double;
-/// max: exact. Returned as double (every int32 is exact in a double).
+/// GPU's 32-bit adds (so any summation order gives the same bits); float32 sum: accumulated in double,
+/// in chunks of kHostChunk (2^16) elements whose sums are added in order (the same bits for any thread
+/// count; parallel.hpp); max: exact. Returned as double (every int32 is exact in a double).
 double cpu_reference(ReduceOp op, const Input& in);
 
-/// Sum of |x| over the input (float32 tolerance scale), 0 for int32.
+/// Sum of |x| over the input (float32 tolerance scale; chunked like the float32 sum), 0 for int32.
 double abs_sum(const Input& in);
 
 /// Does a device result match the reference? int32: bit-exact. float32: |got - ref| <=

@@ -33,12 +33,14 @@ AtomicsKind atomics_kind(const std::string& variant_id);
 /// Slide "Race conditions": n threads each add 1 to a counter that starts at 0, so the answer is n.
 inline std::int64_t counter_reference(std::int64_t threads) { return threads; }
 
-/// Slide "Computing a histogram": counts of each byte value, 256 bins. Throws std::invalid_argument
+/// Slide "Computing a histogram": counts of each byte value, 256 bins (per-chunk bins on the host threads,
+/// added in chunk order). Throws std::invalid_argument
 /// unless the input is uint8.
 std::vector<std::int64_t> histogram_reference(const Input& in);
 
 /// Slide "Aggregation and atomics", the sequential `filter`: the values > 0 of an int32 input, in
-/// input order. Throws std::invalid_argument unless the input is int32.
+/// input order (chunks counted, then copied to their offsets on the host threads). Throws
+/// std::invalid_argument unless the input is int32.
 std::vector<std::int32_t> filter_reference(const Input& in);
 
 /// Element-wise comparison. "" when equal; otherwise one line naming the first difference,
@@ -47,12 +49,15 @@ std::string compare_exact(const std::vector<double>& got, const std::vector<doub
 
 /// Comparison as multisets (the order of a filter's output depends on which thread won each atomic):
 /// "" when both hold the same values the same number of times; otherwise one line such as
-/// "as multisets: 7 appears 2 times in out, 3 times in the reference", or a size mismatch.
+/// "as multisets: 7 appears 2 times in out, 3 times in the reference", or a size mismatch. Counts each
+/// value on the host threads when all are integers within a span of 2^22 (a filter's kept values);
+/// otherwise sorts copies of both.
 std::string compare_multiset(const std::vector<double>& got, const std::vector<double>& expected);
 
 /// Filter input with a chosen kept fraction (`--keep F`, slide "Performance": throughput against the
 /// filter ratio): int32, each value independently > 0 (uniform in 1..1000) with probability `keep`,
-/// otherwise uniform in -1000..0, from `seed`. keep in [0, 1]; returns "" or a one-line error.
+/// otherwise uniform in -1000..0; element i from counter_random(seed, i) (the same for any thread count).
+/// keep in [0, 1]; returns "" or a one-line error.
 std::string make_filter_input(std::int64_t n, double keep, std::uint64_t seed, Input& out);
 
 /// Bytes a run must move, for GB/s (read + write): Counter 4 per update (one int read-modify-write

@@ -201,6 +201,11 @@ json run_to_json(const RunResult& r) {
   j["pct_copy"] = number_or_null(r.timed && r.pct_copy > 0, r.pct_copy);
   output_to_json(r, j);
   if (!r.metrics.asked.empty() || r.metrics.collected || !r.metrics.error.empty()) j["metrics"] = metrics_to_json(r.metrics);
+  if (r.host_ms.recorded()) {
+    json h = json::object();
+    for (const auto& [name, ms] : r.host_ms.phases()) h[name] = ms;
+    j["host_ms"] = h;
+  }
   return j;
 }
 
@@ -251,6 +256,24 @@ RunResult run_from_json(const json& j) {
   r.pct_copy = number_field(j, "pct_copy", 0, 1e300, 0, what);
   output_from_json(j, r);
   if (j.contains("metrics") && !j["metrics"].is_null()) r.metrics = metrics_from_json(j["metrics"]);
+  if (j.contains("host_ms") && j["host_ms"].is_object()) {  // optional: reports written before it load without
+    const json& h = j["host_ms"];
+    auto phase = [&](const char* name) {
+      if (!h.contains(name) || h[name].is_null()) return 0.0;
+      if (!h[name].is_number()) throw std::runtime_error(std::string("run host_ms: field '") + name + "' is not a number");
+      return h[name].get<double>();
+    };
+    HostTimes& t = r.host_ms;
+    t.input = phase("input");
+    t.upload = phase("upload");
+    t.launches = phase("launches");
+    t.model = phase("model");
+    t.download = phase("download");
+    t.reference = phase("reference");
+    t.check = phase("check");
+    t.metrics = phase("metrics");
+    t.total = phase("total");
+  }
   return r;
 }
 

@@ -43,7 +43,9 @@ struct Report {
 /// expected, correct, status, message, racy, cautionary, time_ms (median; null if untimed),
 /// time_min_ms, time_max_ms, times_ms, launches, bytes, gbps, pct_theoretical, pct_copy (null if untimed);
 /// array patterns add params (exclusive, mask_width, tile, width, height, mask, keep_fraction), output_rows,
-/// output_cols and output (<= kMaxJsonOutput elements; 2D as rows).
+/// output_cols and output (<= kMaxJsonOutput elements; 2D as rows); runs that recorded their host times add
+/// host_ms {input, upload, launches, model, download, reference, check, metrics, other, total} (HostTimes,
+/// milliseconds; optional when read: older reports load without it).
 nlohmann::json run_to_json(const RunResult& r);
 /// Inverse of run_to_json; throws std::runtime_error naming the missing/mistyped field.
 RunResult run_from_json(const nlohmann::json& j);

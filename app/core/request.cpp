@@ -27,7 +27,8 @@ std::string no_device_hint(const std::string& reason, bool describe_device) {
   return head + "; simulate it instead (--backend sim) or open a report recorded on a GPU (" + report + ")";
 }
 
-std::string prepare_run(const RunRequest& req, PreparedRun& out) {
+std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend) {
+  const HostClock clock;
   const VariantInfo* v = find_variant(req.variant);
   if (!v) return "unknown variant '" + req.variant + "' (warpscope-cli list shows the ids)";
   if (req.backend != "cuda" && req.backend != "sim") return "unknown backend '" + req.backend + "' (use cuda or sim)";
@@ -76,6 +77,7 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out) {
         !why.empty())
       return v->id + " on " + std::to_string(p.input.n()) + " elements " + why;
     p.launch.grid = req.launch.grid;
+    p.input_ms = clock.total();
     out = std::move(p);
     return "";
   }
@@ -93,11 +95,18 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out) {
   if (std::string why = memory_refusal(estimate_run_host_bytes(*v, n, type), host_memory_available()); !why.empty())
     return v->id + " at n = " + std::to_string(n) + " " + why;
   p.launch.grid = req.launch.grid;  // the device default is filled in by the backend
+  bool lent = false;
   if (is_generated_kind(req.input)) {
-    const PatternHooks* hooks = v->pattern == "reduction" ? nullptr : find_pattern_hooks(v->pattern);
-    err = hooks && hooks->make_input ? hooks->make_input(*v, req, n, type, p.input) : make_input(req.input, n, type, req.seed, p.input);
-    if (!err.empty()) return err;
+    if (lend && lend->n() == n && lend->type == type && lend->kind == req.input && lend->seed == req.seed) {
+      p.input = std::move(*lend);
+      lent = true;
+    } else {
+      const PatternHooks* hooks = v->pattern == "reduction" ? nullptr : find_pattern_hooks(v->pattern);
+      err = hooks && hooks->make_input ? hooks->make_input(*v, req, n, type, p.input) : make_input(req.input, n, type, req.seed, p.input);
+      if (!err.empty()) return err;
+    }
   }
+  p.input_ms = lent ? 0.0 : clock.total();
   out = std::move(p);
   return "";
 }
@@ -125,14 +134,20 @@ void run_cpu_pattern(const PatternHooks& h, const VariantInfo& v, const RunReque
 }
 
 /// Checks an array run against the reference, fills result/expected (summary values), GB/s from the
-/// pattern's bytes, and status.
+/// pattern's bytes, and status. The output is lent to the check, not copied (2^28 doubles are 2 GiB).
 void finish_array_run(const PatternHooks& h, const VariantInfo& v, const RunRequest& req, const Input& in,
                       const ArrayOutput& want, Backend* backend, RunResult& r) {
   ArrayOutput got;
-  got.values = r.output;
+  got.values = std::move(r.output);
   got.rows = r.output_rows;
   got.cols = r.output_cols;
-  const std::string mismatch = h.compare ? h.compare(v, req.params, in, got, want) : compare_outputs(r.type, got, want);
+  std::string mismatch;
+  try {
+    mismatch = h.compare ? h.compare(v, req.params, in, got, want) : compare_outputs(r.type, got, want);
+  } catch (...) {
+    r.output = std::move(got.values);
+    throw;
+  }
   auto last = [](const ArrayOutput& a) { return a.values.empty() ? 0.0 : a.values.back(); };
   r.result = h.summary ? h.summary(got) : last(got);
   r.expected = h.summary ? h.summary(want) : last(want);
@@ -140,6 +155,7 @@ void finish_array_run(const PatternHooks& h, const VariantInfo& v, const RunRequ
     r.result = h.variant_summary(v, got);
     r.expected = h.variant_summary(v, want);
   }
+  r.output = std::move(got.values);
   if (r.timed && r.timing.median_ms > 0) {
     r.gbps = r.bytes / (r.timing.median_ms * 1e6);
     if (backend && !v.cpu_only) {
@@ -149,6 +165,120 @@ void finish_array_run(const PatternHooks& h, const VariantInfo& v, const RunRequ
     }
   }
   classify_array(r, mismatch);
+}
+
+/// execute_prepared without the input and total times: fills r.host_ms's other phases with `clock`'s laps
+/// (the backend reports its own upload, launches or model, download and metrics).
+RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* backend, const std::string& no_device_reason,
+                        HostClock& clock) {
+  RunResult r;
+  r.variant = req.variant;
+  r.backend = req.backend;
+  r.type = p.input.type;  // req.type, unless the pattern fixes it (convolution: float32; histograms: uint8)
+  r.input = req.input;
+  r.seed = req.seed;
+  std::string err;
+  const VariantInfo& v = *p.variant;
+  r.lesson = v.lesson;
+  r.n = p.input.n();
+  r.racy = v.racy;
+  r.cautionary = v.cautionary;
+  r.bytes = double(r.n) * double(dtype_size(r.type));
+  HostTimes host;
+  clock.lap();
+  // Array patterns: the whole reference output, checked element-wise after the run (docs/patterns.md).
+  const PatternHooks* hooks = v.pattern == "reduction" ? nullptr : find_pattern_hooks(v.pattern);
+  ArrayOutput want;
+  if (hooks) {
+    want = hooks->reference(v, req.params, p.input);
+    r.bytes = hooks->bytes ? hooks->bytes(v, req.params, p.input) : 2.0 * double(r.n) * double(dtype_size(r.type));
+  } else {
+    r.expected = cpu_reference(v.op, p.input);
+  }
+  host.reference = clock.lap();
+  // Sim requests run the thread-level CPU model (sim/sim.hpp) whatever backend the caller holds.
+  std::unique_ptr<Backend> sim_backend;
+  if (req.backend == "sim" && !v.cpu_only && (!backend || backend->name() != "sim")) {
+    sim_backend = std::make_unique<sim::SimBackend>();
+    backend = sim_backend.get();
+  }
+  auto fail = [&](std::string message) {
+    r.status = "error";
+    r.message = std::move(message);
+    r.host_ms = host;
+    return r;
+  };
+  try {
+    if (v.cpu_only) {
+      r.backend = "cpu";
+      r.device = "host CPU";
+      if (hooks) run_cpu_pattern(*hooks, v, req, p.input, r);
+      else run_cpu_variant(v, p.input, req.warmup, req.repeat, r);
+      if (r.timing.median_ms > 0) r.gbps = r.bytes / (r.timing.median_ms * 1e6);
+      host.launches = clock.lap();
+    } else {
+      if (!backend || !backend->device().available)
+        return fail(no_device_hint(backend ? backend->device().error : no_device_reason));
+      LaunchConfig launch;
+      LaunchConfig asked = req.launch;
+      err = resolve_launch(v, r.n, r.type, asked, backend->device().shape(), launch);
+      if (!err.empty()) return fail(err);
+      // The device's total memory bounds what a run may allocate there (the backend has no free-memory query).
+      if (const double gib = backend->device().memory_gib; gib > 0) {
+        const std::int64_t need = estimate_run_device_bytes(v, r.n, r.type);
+        if (double(need) > gib * double(kGiB))
+          return fail(v.id + " at n = " + std::to_string(r.n) + " needs " + format_bytes(std::uintmax_t(need)) +
+                      " of device memory, the GPU has " + format_bytes(std::uintmax_t(gib * double(kGiB))));
+      }
+      RunResult got = backend->run(v, req, p.input, launch);
+      clock.lap();
+      got.expected = r.expected;
+      got.bytes = r.bytes;
+      got.racy = r.racy;
+      got.cautionary = r.cautionary;
+      got.lesson = r.lesson;
+      host.upload = got.host_ms.upload;
+      host.launches = got.host_ms.launches;
+      host.model = got.host_ms.model;
+      host.download = got.host_ms.download;
+      host.metrics = got.host_ms.metrics;
+      r = std::move(got);
+      if (r.status == "error") {
+        r.host_ms = host;
+        return r;
+      }
+    }
+  } catch (const std::exception& e) {
+    return fail(describe_exception(e));
+  }
+  if (hooks) {
+    r.params = req.params;
+    r.params.output_path.clear();
+    try {
+      finish_array_run(*hooks, v, req, p.input, want, backend, r);
+    } catch (const std::exception& e) {
+      return fail(describe_exception(e));
+    }
+    host.check = clock.lap();
+    r.host_ms = host;
+    return r;
+  }
+  const bool equal = results_match(r.type, r.result, r.expected, p.input);
+  double model = 0;
+  bool model_equal = false;
+  if (v.slide_model) {
+    model = v.slide_model(p.input, r.launch);
+    model_equal = results_match(r.type, r.result, model, p.input);
+  }
+  classify(r, equal, model_equal, model);
+  host.check = clock.lap();
+  if (!req.metrics.empty() && r.backend != "cuda" && r.metrics.asked.empty()) {
+    r.metrics.asked = req.metrics;  // counters exist on a GPU only: say where to find them
+    r.metrics.error = "hardware metrics need the cuda backend on an NVIDIA GPU; without one, open a report recorded "
+                      "with --metrics (metrics come from replayed reports)";
+  }
+  r.host_ms = host;
+  return r;
 }
 
 }  // namespace
@@ -177,98 +307,10 @@ RunResult execute(const RunRequest& req, Backend* backend, const std::string& no
 }
 
 RunResult execute_prepared(const RunRequest& req, const PreparedRun& p, Backend* backend, const std::string& no_device_reason) {
-  RunResult r;
-  r.variant = req.variant;
-  r.backend = req.backend;
-  r.type = p.input.type;  // req.type, unless the pattern fixes it (convolution: float32; histograms: uint8)
-  r.input = req.input;
-  r.seed = req.seed;
-  std::string err;
-  const VariantInfo& v = *p.variant;
-  r.lesson = v.lesson;
-  r.n = p.input.n();
-  r.racy = v.racy;
-  r.cautionary = v.cautionary;
-  r.bytes = double(r.n) * double(dtype_size(r.type));
-  // Array patterns: the whole reference output, checked element-wise after the run (docs/patterns.md).
-  const PatternHooks* hooks = v.pattern == "reduction" ? nullptr : find_pattern_hooks(v.pattern);
-  ArrayOutput want;
-  if (hooks) {
-    want = hooks->reference(v, req.params, p.input);
-    r.bytes = hooks->bytes ? hooks->bytes(v, req.params, p.input) : 2.0 * double(r.n) * double(dtype_size(r.type));
-  } else {
-    r.expected = cpu_reference(v.op, p.input);
-  }
-  // Sim requests run the thread-level CPU model (sim/sim.hpp) whatever backend the caller holds.
-  std::unique_ptr<Backend> sim_backend;
-  if (req.backend == "sim" && !v.cpu_only && (!backend || backend->name() != "sim")) {
-    sim_backend = std::make_unique<sim::SimBackend>();
-    backend = sim_backend.get();
-  }
-  try {
-    if (v.cpu_only) {
-      r.backend = "cpu";
-      r.device = "host CPU";
-      if (hooks) run_cpu_pattern(*hooks, v, req, p.input, r);
-      else run_cpu_variant(v, p.input, req.warmup, req.repeat, r);
-      if (r.timing.median_ms > 0) r.gbps = r.bytes / (r.timing.median_ms * 1e6);
-    } else {
-      if (!backend || !backend->device().available) {
-        r.status = "error";
-        r.message = no_device_hint(backend ? backend->device().error : no_device_reason);
-        return r;
-      }
-      LaunchConfig launch;
-      LaunchConfig asked = req.launch;
-      err = resolve_launch(v, r.n, r.type, asked, backend->device().shape(), launch);
-      if (!err.empty()) {
-        r.status = "error";
-        r.message = err;
-        return r;
-      }
-      // The device's total memory bounds what a run may allocate there (the backend has no free-memory query).
-      if (const double gib = backend->device().memory_gib; gib > 0) {
-        const std::int64_t need = estimate_run_device_bytes(v, r.n, r.type);
-        if (double(need) > gib * double(kGiB)) {
-          r.status = "error";
-          r.message = v.id + " at n = " + std::to_string(r.n) + " needs " + format_bytes(std::uintmax_t(need)) +
-                      " of device memory, the GPU has " + format_bytes(std::uintmax_t(gib * double(kGiB)));
-          return r;
-        }
-      }
-      RunResult got = backend->run(v, req, p.input, launch);
-      got.expected = r.expected;
-      got.bytes = r.bytes;
-      got.racy = r.racy;
-      got.cautionary = r.cautionary;
-      got.lesson = r.lesson;
-      r = got;
-      if (r.status == "error") return r;
-    }
-  } catch (const std::exception& e) {
-    r.status = "error";
-    r.message = describe_exception(e);
-    return r;
-  }
-  if (hooks) {
-    r.params = req.params;
-    r.params.output_path.clear();
-    finish_array_run(*hooks, v, req, p.input, want, backend, r);
-    return r;
-  }
-  const bool equal = results_match(r.type, r.result, r.expected, p.input);
-  double model = 0;
-  bool model_equal = false;
-  if (v.slide_model) {
-    model = v.slide_model(p.input, r.launch);
-    model_equal = results_match(r.type, r.result, model, p.input);
-  }
-  classify(r, equal, model_equal, model);
-  if (!req.metrics.empty() && r.backend != "cuda" && r.metrics.asked.empty()) {
-    r.metrics.asked = req.metrics;  // counters exist on a GPU only: say where to find them
-    r.metrics.error = "hardware metrics need the cuda backend on an NVIDIA GPU; without one, open a report recorded "
-                      "with --metrics (metrics come from replayed reports)";
-  }
+  HostClock clock;
+  RunResult r = execute_timed(req, p, backend, no_device_reason, clock);
+  r.host_ms.input = p.input_ms;
+  r.host_ms.total = p.input_ms + clock.total();
   return r;
 }
 

@@ -17,11 +17,17 @@ struct PreparedRun {
   const VariantInfo* variant = nullptr;
   Input input;
   LaunchConfig launch;
+  /// Milliseconds prepare_run spent making the input (generating or reading it); execute_prepared reports
+  /// it as the run's host_ms.input. Callers that lend one input to several runs set it to 0 after the first.
+  double input_ms = 0;
 };
 
 /// Validates everything that needs no device: variant id, backend name, type, n, repeat, input
 /// (generates it or reads the file) and the launch rules. Returns "" or one line naming the problem.
-std::string prepare_run(const RunRequest& req, PreparedRun& out);
+/// `lend` (optional): an input an earlier run generated from the same kind of request (input_share_key,
+/// sweep.hpp); when it has the n, type, kind and seed this request would generate, it is moved into
+/// out.input instead of generating it again (input_ms 0) and the caller takes it back after the run.
+std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend = nullptr);
 
 /// Runs a request: validates (before any device is touched), then runs on `backend` (cuda requests),
 /// on the sim backend's CPU model (sim requests: `backend` is not needed; untimed, backend "sim",

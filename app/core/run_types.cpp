@@ -1,6 +1,7 @@
 #include "run_types.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "reference.hpp"
 
@@ -15,6 +16,38 @@ Timing summarize(std::vector<double> samples_ms) {
   t.max_ms = samples_ms.back();
   t.median_ms = k % 2 ? samples_ms[k / 2] : 0.5 * (samples_ms[k / 2 - 1] + samples_ms[k / 2]);
   return t;
+}
+
+std::vector<std::pair<const char*, double>> HostTimes::phases() const {
+  std::vector<std::pair<const char*, double>> p = {{"input", input},         {"upload", upload}, {"launches", launches},
+                                                   {"model", model},         {"download", download},
+                                                   {"reference", reference}, {"check", check}, {"metrics", metrics}};
+  double sum = 0;
+  for (const auto& e : p) sum += e.second;
+  p.push_back({"other", std::max(0.0, total - sum)});
+  p.push_back({"total", total});
+  return p;
+}
+
+namespace {
+std::string ms_text(double ms) {
+  char buf[32];
+  if (ms >= 1000) std::snprintf(buf, sizeof buf, "%.2f s", ms / 1000);
+  else if (ms >= 10) std::snprintf(buf, sizeof buf, "%.0f ms", ms);
+  else std::snprintf(buf, sizeof buf, "%.1f ms", ms);
+  return buf;
+}
+}  // namespace
+
+std::string format_host_times(const HostTimes& h) {
+  if (!h.recorded()) return "";
+  std::string line;
+  for (const auto& [name, ms] : h.phases()) {
+    if (std::string(name) == "total") break;
+    if (ms < 0.05) continue;
+    line += (line.empty() ? "" : ", ") + std::string(name) + " " + ms_text(ms);
+  }
+  return line + (line.empty() ? "" : "; ") + "total " + ms_text(h.total);
 }
 
 void classify(RunResult& r, bool results_equal, bool model_equal, double model_value) {

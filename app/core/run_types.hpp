@@ -1,7 +1,9 @@
 // The data that flows through warpscope: RunRequest in, RunResult out (DESIGN.md, "Shape").
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "metrics.hpp"
@@ -34,6 +36,45 @@ struct Timing {
 /// Median, min and max of the samples (samples must not be empty).
 Timing summarize(std::vector<double> samples_ms);
 
+/// Where a run's wall time went on the host, in milliseconds per phase (0: the phase did not happen).
+/// The GPU's own time is Timing; this is what the person who pressed Run waited for.
+struct HostTimes {
+  double input = 0;      ///< generating or reading the input (0 when an earlier run of the report or sweep made it)
+  double upload = 0;     ///< host-to-device copies (cuda)
+  double launches = 0;   ///< warm-up and timed launches with their waits (cuda); the timed runs of a CPU variant
+  double model = 0;      ///< the thread-level CPU model (sim)
+  double download = 0;   ///< device-to-host copies of the result or output, widened to the run's output
+  double reference = 0;  ///< the CPU reference (and the bytes a run must move)
+  double check = 0;      ///< comparing the result or output with the reference
+  double metrics = 0;    ///< CUPTI replays and counters (--metrics)
+  double total = 0;      ///< the whole run, input included; total minus the phases is bookkeeping ("other")
+  bool recorded() const { return total > 0; }
+  /// Named phases in the order above, then "other" (total minus the phases, >= 0) and "total".
+  std::vector<std::pair<const char*, double>> phases() const;
+};
+
+/// One line for people: the phases that took time, e.g. "input 812 ms, upload 95 ms, launches 31 ms,
+/// reference 210 ms, check 120 ms; total 1.31 s" (phases under 0.05 ms left out); "" when not recorded.
+std::string format_host_times(const HostTimes& h);
+
+/// A steady-clock stopwatch for HostTimes.
+class HostClock {
+ public:
+  HostClock() : t0_(std::chrono::steady_clock::now()), lap_(t0_) {}
+  /// Milliseconds since the previous lap() (or construction), and starts the next lap.
+  double lap() {
+    const auto now = std::chrono::steady_clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - lap_).count();
+    lap_ = now;
+    return ms;
+  }
+  /// Milliseconds since construction.
+  double total() const { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count(); }
+
+ private:
+  std::chrono::steady_clock::time_point t0_, lap_;
+};
+
 /// What a backend returns for one run. `status`: "ok" (equals the reference), "wrong" (a defect),
 /// "race" (a racy variant lost updates: the lesson), "slide-bug" (a cautionary variant reproduced its
 /// slide's bug), "error" (nothing ran; see message).
@@ -65,6 +106,7 @@ struct RunResult {
   std::vector<double> output;
   std::int64_t output_rows = 0, output_cols = 0;
   PatternParams params;         ///< array patterns: the request's params (report JSON "params"; output_path not kept)
+  HostTimes host_ms;            ///< where the run's wall time went on the host (report JSON "host_ms", optional)
 };
 
 /// Sets status/message from result, expected and the variant's flags (racy, cautionary model).

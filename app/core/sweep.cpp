@@ -223,6 +223,7 @@ Sweep run_sweep(const SweepSpec& spec, Backend* backend, const std::string& no_d
           p.launch = launch;
           p.launch.grid = 0;  // the backend fills in the device default
           r = execute_prepared(req, p, backend, no_device_reason);
+          p.input_ms = 0;  // the next variant on this input did not wait for it
         }
       } else {
         r.variant = id;

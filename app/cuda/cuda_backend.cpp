@@ -67,12 +67,15 @@ kernels::ReduceArgs CudaBackend::upload(const VariantInfo& v, const Input& in, c
 
   // Input, padded with the op's identity so the slides' unguarded loads read harmless values.
   pristine = buffer("input", std::size_t(capacity) * elem);
-  WS_CUDA(cudaMemcpy(pristine, in.data(), std::size_t(n) * elem, cudaMemcpyHostToDevice));
+  ctx_.upload(pristine, in.data(), std::size_t(n) * elem);  // pinned staging, on the run's stream
   std::vector<std::int32_t> pad(std::size_t(capacity - n), v.op == ReduceOp::Max ? INT_MIN : 0);
   if (!pad.empty())  // float 0.0f and int 0 share the bit pattern; max variants are int32 only
-    WS_CUDA(cudaMemcpy(static_cast<char*>(pristine) + std::size_t(n) * elem, pad.data(), pad.size() * elem, cudaMemcpyHostToDevice));
+    ctx_.upload(static_cast<char*>(pristine) + std::size_t(n) * elem, pad.data(), pad.size() * elem);
   void* data = v.writes_input ? buffer("work", std::size_t(capacity) * elem) : pristine;
-  if (v.writes_input) WS_CUDA(cudaMemcpy(data, pristine, std::size_t(capacity) * elem, cudaMemcpyDeviceToDevice));
+  if (v.writes_input) {
+    WS_CUDA(cudaMemcpyAsync(data, pristine, std::size_t(capacity) * elem, cudaMemcpyDeviceToDevice, stream_));
+    WS_CUDA(cudaStreamSynchronize(stream_));
+  }
 
   kernels::ReduceArgs a;
   a.data = data;
@@ -144,7 +147,9 @@ RunResult CudaBackend::run_reduction(const VariantInfo& v, const RunRequest& req
     const std::size_t elem = dtype_size(in.type);
     const std::int64_t n = in.n();
     void* pristine = nullptr;
+    HostClock clock;
     kernels::ReduceArgs a = upload(v, in, launch, pristine);
+    r.host_ms.upload = clock.lap();
     void* data = a.data;
     const std::int64_t capacity = a.capacity;
 
@@ -168,10 +173,12 @@ RunResult CudaBackend::run_reduction(const VariantInfo& v, const RunRequest& req
       WS_CUDA(cudaEventElapsedTime(&ms, ctx_.start, ctx_.stop));
       samples.push_back(ms);
     }
+    r.host_ms.launches = clock.lap();
     if (out.count < 1 || !out.partials) throw std::runtime_error(v.id + ": launcher returned no result");
     std::vector<unsigned char> raw(std::size_t(out.count) * elem);
     WS_CUDA(cudaMemcpy(raw.data(), out.partials, raw.size(), cudaMemcpyDeviceToHost));
     r.result = combine(raw, out.count, in.type, v.op);
+    r.host_ms.download = clock.lap();
     r.launches = out.launches;
     r.timing = summarize(samples);
     r.timed = true;
@@ -181,7 +188,11 @@ RunResult CudaBackend::run_reduction(const VariantInfo& v, const RunRequest& req
     r.pct_copy = device_.copy_gbps > 0 ? 100.0 * r.gbps / device_.copy_gbps : 0;
     r.status = "done";
     // Hardware metrics after the timed launches: replayed runs of the same launcher, inputs restored.
-    if (!req.metrics.empty()) r.metrics = collect_metrics(req.metrics, 0, stream_, [&] { restore(); it->second(a); });
+    if (!req.metrics.empty()) {
+      clock.lap();
+      r.metrics = collect_metrics(req.metrics, 0, stream_, [&] { restore(); it->second(a); });
+      r.host_ms.metrics = clock.lap();
+    }
   } catch (const std::exception& e) {
     r.status = "error";
     r.message = e.what();

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -26,13 +27,30 @@ class CudaContext {
   /// A device buffer of at least `bytes`, kept under `name` and reused (grow-only: a larger request
   /// frees and reallocates it, so earlier pointers to it become invalid). Contents are undefined.
   void* buffer(const std::string& name, std::size_t bytes);
+  /// Copies `bytes` from pageable host memory to the device through two pinned staging buffers
+  /// (cudaHostAlloc, kStageBytes each) on `stream`: the host copies chunk k + 1 into one (host threads,
+  /// parallel.hpp) while the DMA engine copies chunk k from the other. Returns when the data is on the device.
+  void upload(void* device_dst, const void* host_src, std::size_t bytes);
+  /// Copies `bytes` from the device through the pinned staging buffers: consume(offset, host, len) is called
+  /// once per chunk, in order, with the chunk in pinned memory (valid during the call), while the next chunk
+  /// is in flight. consume may use host threads (parallel.hpp) to widen or copy it.
+  void download(const void* device_src, std::size_t bytes,
+                const std::function<void(std::size_t offset, const void* host, std::size_t len)>& consume);
+  /// download() into pageable host memory.
+  void download(void* host_dst, const void* device_src, std::size_t bytes);
+
+  /// Bytes per pinned staging buffer (two are allocated on the first upload or download).
+  static constexpr std::size_t kStageBytes = std::size_t(64) << 20;
 
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
   DeviceInfo device;  ///< the device the context runs on (name, SMs, bandwidths)
 
  private:
+  void open_staging();
   std::map<std::string, std::pair<void*, std::size_t>> buffers_;
+  void* stage_[2] = {nullptr, nullptr};          ///< pinned host buffers (cudaHostAlloc)
+  cudaEvent_t stage_done_[2] = {nullptr, nullptr};  ///< the last copy that used each buffer finished
 };
 
 }  // namespace ws::cuda

@@ -9,6 +9,7 @@
 
 #include "atomics/atomics_launch.hpp"
 #include "cupti_metrics.hpp"
+#include "parallel.hpp"
 #include "pattern_runner.hpp"
 #include "reference_atomics.hpp"
 #include "timing.hpp"
@@ -38,9 +39,11 @@ RunResult run_atomics(CudaContext& ctx, const VariantInfo& v, const RunRequest& 
   if (kind == AtomicsKind::Histogram) out_bytes = kHistogramBins * sizeof(int);
   if (kind == AtomicsKind::Filter) out_bytes = std::size_t(n) * sizeof(int);
 
+  HostClock clock;
+  RunResult r;
   kernels::AtomicsArgs a;
   void* input = ctx.buffer("atomics.input", std::max<std::size_t>(in_bytes, 16));
-  WS_CUDA(cudaMemcpy(input, in.data(), in_bytes, cudaMemcpyHostToDevice));
+  ctx.upload(input, in.data(), in_bytes);  // pinned staging on the run's stream; returns when it landed
   a.in = input;
   a.n = n;
   a.out = ctx.buffer("atomics.output", std::max<std::size_t>(out_bytes, 16));
@@ -50,15 +53,13 @@ RunResult run_atomics(CudaContext& ctx, const VariantInfo& v, const RunRequest& 
   a.block = launch.block;
   a.grid = launch.grid;
   a.stream = ctx.stream;
-  // The pageable upload's DMA may still be in flight on the legacy stream, which does not order with
-  // the backend's non-blocking stream: finish it before any launch.
-  WS_CUDA(cudaDeviceSynchronize());
+  r.host_ms.upload = clock.lap();
 
   kernels::AtomicsOutcome outcome;
-  RunResult r;
   r.timing = time_launches(ctx, [&] { outcome = entry.launch(a); }, req.warmup, req.repeat);
   r.timed = req.repeat > 0;
   r.launches = outcome.launches;
+  r.host_ms.launches = clock.lap();
 
   // The output of the last launch (every launch zeroes its counter or bins first).
   int count = 0;
@@ -71,17 +72,22 @@ RunResult run_atomics(CudaContext& ctx, const VariantInfo& v, const RunRequest& 
     r.output.assign(bins.begin(), bins.end());
   } else {
     if (count < 0 || count > n) throw std::runtime_error(v.id + ": the kernel reported " + std::to_string(count) + " kept values for n = " + std::to_string(n));
-    std::vector<int> kept(static_cast<std::size_t>(count));
-    if (count > 0) WS_CUDA(cudaMemcpy(kept.data(), a.out, kept.size() * sizeof(int), cudaMemcpyDeviceToHost));
-    r.output.assign(kept.begin(), kept.end());
+    r.output.resize(static_cast<std::size_t>(count));  // widened to double straight from the staging buffer
+    ctx.download(a.out, std::size_t(count) * sizeof(int), [&](std::size_t off, const void* host, std::size_t len) {
+      widen_to_double(static_cast<const std::int32_t*>(host), std::int64_t(len / sizeof(int)), r.output.data() + off / sizeof(int));
+    });
   }
   r.output_rows = 0;
   r.output_cols = std::int64_t(r.output.size());
   r.status = "done";
   r.code_path = kernels::arch_path_taken(entry.paths, ctx.device.cc_major * 10 + ctx.device.cc_minor);
-  // Hardware metrics (issue 4) after the output is downloaded: replayed launches of the same
+  r.host_ms.download = clock.lap();
+  // Hardware metrics after the output is downloaded: replayed launches of the same
   // launcher, which resets whatever it accumulates into (nothing of the input is overwritten).
-  if (!req.metrics.empty()) r.metrics = collect_metrics(req.metrics, 0, ctx.stream, [&] { entry.launch(a); });
+  if (!req.metrics.empty()) {
+    r.metrics = collect_metrics(req.metrics, 0, ctx.stream, [&] { entry.launch(a); });
+    r.host_ms.metrics = clock.lap();
+  }
   return r;
 }
 

@@ -10,6 +10,7 @@
 #include "convolution/conv_launch.hpp"
 #include "pattern_convolution.hpp"
 #include "cupti_metrics.hpp"
+#include "parallel.hpp"
 #include "pattern_runner.hpp"
 #include "reduce_launch.hpp"  // WS_CUDA
 #include "timing.hpp"
@@ -42,12 +43,14 @@ RunResult run_convolution(CudaContext& ctx, const VariantInfo& v, const RunReque
   const ConvGeometry& g = s.g;
   const std::size_t cap = std::size_t(g.capacity), n = std::size_t(in.n());
 
+  HostClock clock;
   auto* input = static_cast<float*>(ctx.buffer("conv_input", cap * sizeof(float)));
   auto* output = static_cast<float*>(ctx.buffer("conv_output", cap * sizeof(float)));
   auto* mask = static_cast<float*>(ctx.buffer("conv_mask", s.mask.size() * sizeof(float)));
   // Every upload on the run's stream, then one sync: a legacy-stream copy from pageable memory may
-  // return before its DMA lands, and the non-blocking stream would not wait for it.
-  WS_CUDA(cudaMemcpyAsync(input, in.f32.data(), n * sizeof(float), cudaMemcpyHostToDevice, ctx.stream));
+  // return before its DMA lands, and the non-blocking stream would not wait for it. The input goes
+  // through the pinned staging buffers (ctx.upload, which waits for it).
+  ctx.upload(input, in.f32.data(), n * sizeof(float));
   // Memsets on the run's (non-blocking) stream: on the legacy stream they would not be ordered before
   // the kernels. 0.0f is all-zero bits; 0xff bytes are a NaN, so an output no thread writes shows up.
   if (cap > n) WS_CUDA(cudaMemsetAsync(input + n, 0, (cap - n) * sizeof(float), ctx.stream));
@@ -64,10 +67,13 @@ RunResult run_convolution(CudaContext& ctx, const VariantInfo& v, const RunReque
   a.stream = ctx.stream;
   int launches = 0;
   RunResult r;
+  r.host_ms.upload = clock.lap();
   r.timing = time_launches(ctx, [&] { launches = launch(a); }, req.warmup, req.repeat);
-  std::vector<float> out(n);
-  WS_CUDA(cudaMemcpyAsync(out.data(), output, n * sizeof(float), cudaMemcpyDeviceToHost, ctx.stream));
-  WS_CUDA(cudaStreamSynchronize(ctx.stream));
+  r.host_ms.launches = clock.lap();
+  r.output.resize(n);  // widened to double straight from the staging buffer
+  ctx.download(output, n * sizeof(float), [&](std::size_t off, const void* host, std::size_t len) {
+    widen_to_double(static_cast<const float*>(host), std::int64_t(len / sizeof(float)), r.output.data() + off / sizeof(float));
+  });
 
   r.variant = v.id;
   r.lesson = v.lesson;
@@ -80,15 +86,18 @@ RunResult run_convolution(CudaContext& ctx, const VariantInfo& v, const RunReque
   r.launch = LaunchConfig{g.threads(), g.blocks()};
   r.timed = true;
   r.launches = launches;
-  r.output.assign(out.begin(), out.end());
   r.output_rows = g.dims == 2 ? g.height : 0;
   r.output_cols = g.width;
   r.message = g.describe();
   r.status = "done";
   r.code_path = kernels::arch_path_taken(entry->paths, ctx.device.cc_major * 10 + ctx.device.cc_minor);
-  // Hardware metrics (issue 4) after the output is downloaded: replayed launches of the same
+  r.host_ms.download = clock.lap();
+  // Hardware metrics after the output is downloaded: replayed launches of the same
   // launcher, which resets whatever it accumulates into (nothing of the input is overwritten).
-  if (!req.metrics.empty()) r.metrics = collect_metrics(req.metrics, 0, ctx.stream, [&] { launch(a); });
+  if (!req.metrics.empty()) {
+    r.metrics = collect_metrics(req.metrics, 0, ctx.stream, [&] { launch(a); });
+    r.host_ms.metrics = clock.lap();
+  }
   return r;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cupti_metrics.hpp"
+#include "parallel.hpp"
 #include "pattern_runner.hpp"
 #include "scan/scan_launch.hpp"
 #include "scan_upload.hpp"
@@ -46,11 +47,9 @@ kernels::ScanArgs upload_scan(CudaContext& ctx, const Input& in, bool exclusive,
   a.out = ctx.buffer("scan_out", bytes);
   a.scratch_bytes = scratch ? scratch(n, launch.block, in.type) : 0;
   a.scratch = a.scratch_bytes ? ctx.buffer("scan_scratch", a.scratch_bytes) : nullptr;
-  WS_CUDA(cudaMemcpy(d_in, in.data(), bytes, cudaMemcpyHostToDevice));
-  WS_CUDA(cudaMemset(a.out, 0xff, bytes));  // a kernel that skips an element cannot pass by luck
-  // cudaMemset (and the DMA of a pageable upload) may still be in flight on the legacy stream, which
-  // does not order with the backend's non-blocking stream: finish them before any launch.
-  WS_CUDA(cudaDeviceSynchronize());
+  // On the run's (non-blocking) stream, so the launches that follow are ordered after both.
+  WS_CUDA(cudaMemsetAsync(a.out, 0xff, bytes, ctx.stream));  // a kernel that skips an element cannot pass by luck
+  ctx.upload(d_in, in.data(), bytes);                        // pinned staging; returns when both are done
   return a;
 }
 
@@ -61,31 +60,34 @@ RunResult run_scan(CudaContext& ctx, const VariantInfo& v, const RunRequest& req
   if (!e) throw std::runtime_error(v.id + " has no CUDA kernel in this build");
   const std::int64_t n = in.n();
   const std::size_t bytes = std::size_t(n) * dtype_size(in.type);
+  HostClock clock;
+  RunResult r;
   const kernels::ScanArgs a = upload_scan(ctx, in, req.params.exclusive, launch, e->scratch);
+  r.host_ms.upload = clock.lap();
 
   int launches = 0;
-  RunResult r;
   r.timing = time_launches(ctx, [&] { launches = e->launch(a); }, req.warmup, req.repeat);
   r.timed = req.repeat > 0;
   r.launches = launches;
+  r.host_ms.launches = clock.lap();
 
-  // Download and widen to double (int32 values are exact in a double).
-  std::vector<unsigned char> raw(bytes);
-  WS_CUDA(cudaMemcpy(raw.data(), a.out, bytes, cudaMemcpyDeviceToHost));
+  // Download and widen to double straight from the staging buffer (int32 values are exact in a double).
   r.output.resize(std::size_t(n));
-  if (in.type == DType::Int32) {
-    const auto* p = reinterpret_cast<const std::int32_t*>(raw.data());
-    for (std::int64_t i = 0; i < n; ++i) r.output[std::size_t(i)] = double(p[i]);
-  } else {
-    const auto* p = reinterpret_cast<const float*>(raw.data());
-    for (std::int64_t i = 0; i < n; ++i) r.output[std::size_t(i)] = double(p[i]);
-  }
+  ctx.download(a.out, bytes, [&](std::size_t off, const void* host, std::size_t len) {
+    const std::int64_t count = std::int64_t(len / 4), first = std::int64_t(off / 4);  // int32 and float32: 4 bytes
+    if (in.type == DType::Int32) widen_to_double(static_cast<const std::int32_t*>(host), count, r.output.data() + first);
+    else widen_to_double(static_cast<const float*>(host), count, r.output.data() + first);
+  });
   r.output_rows = 0;
   r.output_cols = n;
   r.status = "done";
-  // Hardware metrics (issue 4) after the output is downloaded: replayed launches of the same
+  r.host_ms.download = clock.lap();
+  // Hardware metrics after the output is downloaded: replayed launches of the same
   // launcher, which resets whatever it accumulates into (nothing of the input is overwritten).
-  if (!req.metrics.empty()) r.metrics = collect_metrics(req.metrics, 0, ctx.stream, [&] { e->launch(a); });
+  if (!req.metrics.empty()) {
+    r.metrics = collect_metrics(req.metrics, 0, ctx.stream, [&] { e->launch(a); });
+    r.host_ms.metrics = clock.lap();
+  }
   return r;
 }
 

@@ -66,4 +66,22 @@ std::string format_created(const std::string& iso) {
   return iso;
 }
 
+std::string format_time_tooltip(const RunResult& r) {
+  std::string text;
+  if (r.timed)
+    text = "GPU: median " + format_ms(r.timing.median_ms) + " ms of " + std::to_string(r.timing.samples_ms.size()) +
+           " launches (min " + format_ms(r.timing.min_ms) + " .. max " + format_ms(r.timing.max_ms) + " ms)";
+  const HostTimes& h = r.host_ms;
+  if (!h.recorded()) return text;
+  text += std::string(text.empty() ? "" : "\n\n") + "Wall time of the whole run on the host:";
+  for (const auto& [name, ms] : h.phases()) {
+    if (ms < 0.05 && std::string(name) != "total") continue;
+    char line[64];
+    if (ms >= 1000) std::snprintf(line, sizeof line, "\n  %s: %.2f s", name, ms / 1000);
+    else std::snprintf(line, sizeof line, "\n  %s: %.1f ms", name, ms);
+    text += line;
+  }
+  return text;
+}
+
 }  // namespace ws::ui

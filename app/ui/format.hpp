@@ -21,6 +21,9 @@ std::string format_pct(double pct);
 std::string format_launch(const LaunchConfig& l);
 /// The check column: "ok", "race: expected X, got Y", "slide bug: ...", "wrong: ...", "error: ...".
 std::string format_check(const RunResult& r);
+/// The hover text of a run's time: the GPU's median (when timed) beside where the whole run's wall time
+/// went on the host, one phase per line ("input 812 ms", ..., "total 1.31 s"); "" when neither is known.
+std::string format_time_tooltip(const RunResult& r);
 /// A date from an ISO-8601 stamp: "2026-11-21 23:09" ("" stays "").
 std::string format_created(const std::string& iso);
 

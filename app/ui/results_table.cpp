@@ -297,9 +297,7 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
     ImGui::TableSetColumnIndex(ColTime);
     ImGui::AlignTextToFramePadding();
     TextRight(run.timed ? format_ms(run.timing.median_ms) : "-");
-    if (run.timed)
-      ItemTooltip("median of " + std::to_string(run.timing.samples_ms.size()) + " launches\nmin " +
-                  format_ms(run.timing.min_ms) + " .. max " + format_ms(run.timing.max_ms) + " ms");
+    ItemTooltip(format_time_tooltip(run));  // the GPU's time beside the host's phases: what the user waited for
 
     ImGui::TableSetColumnIndex(ColGbps);
     ImGui::AlignTextToFramePadding();

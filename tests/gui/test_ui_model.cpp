@@ -60,6 +60,26 @@ TEST(Format, CountsTimesAndChecks) {
   EXPECT_EQ(format_check(r), "error: boom");
 }
 
+TEST(Format, TimeTooltipPutsTheGpuTimeBesideTheHostPhases) {
+  RunResult r;
+  EXPECT_EQ(format_time_tooltip(r), "");  // untimed, no host times (an older report's sim run)
+  r.timed = true;
+  r.timing = summarize({0.7, 0.72, 0.69});
+  r.host_ms.input = 812;
+  r.host_ms.upload = 95.25;
+  r.host_ms.launches = 31;
+  r.host_ms.reference = 2100;
+  r.host_ms.total = 3100;
+  const std::string t = format_time_tooltip(r);
+  EXPECT_NE(t.find("GPU: median 0.700 ms of 3 launches"), std::string::npos) << t;
+  EXPECT_NE(t.find("input: 812.0 ms"), std::string::npos) << t;
+  EXPECT_NE(t.find("upload: 95.2 ms"), std::string::npos) << t;
+  EXPECT_NE(t.find("reference: 2.10 s"), std::string::npos) << t;
+  EXPECT_NE(t.find("other: 61.8 ms"), std::string::npos) << t;  // total minus the phases
+  EXPECT_NE(t.find("total: 3.10 s"), std::string::npos) << t;
+  EXPECT_EQ(t.find("download"), std::string::npos) << t;  // phases that did not happen are left out
+}
+
 TEST(AppState, SelectionFollowsLessons) {
   AppState s;
   s.load(std::string(WS_GUI_ASSETS) + "/lessons");
@@ -142,6 +162,9 @@ TEST(RunWorker, RunsCpuVariantsAndExplainsMissingDevice) {
   auto results = collect(w, 2);
   ASSERT_EQ(results.size(), 2u);
   EXPECT_EQ(results[0].status, "ok") << results[0].message;
+  EXPECT_TRUE(results[0].host_ms.recorded());  // the Results view's time tooltip shows where it went
+  EXPECT_GT(results[0].host_ms.input, 0);
+  EXPECT_GE(results[0].host_ms.total, results[0].host_ms.input + results[0].host_ms.launches);
   EXPECT_EQ(results[1].status, "error");
   EXPECT_NE(results[1].message.find("no CUDA device"), std::string::npos) << results[1].message;
   auto snap = w.take();

@@ -323,16 +323,21 @@ TEST(AtomicsSim, FilterScanVecStagesTheTileAndStoresAlignedQuads) {
   for (int block : {128, 256}) {
     SCOPED_TRACE(block);
     const std::int64_t tile = std::int64_t(block) * kFilterScanVecItems;
+    // The first seed from 21 + block whose traced tile starts off a 16-byte boundary (the case under test).
     Input in;
-    ASSERT_EQ(make_filter_input(3 * tile + 5, 0.5, 21 + std::uint64_t(block), in), "");
+    std::int64_t kept_before = 0, kept_here = 0;
+    for (std::uint64_t seed = 21 + std::uint64_t(block); seed < 121 + std::uint64_t(block); ++seed) {
+      ASSERT_EQ(make_filter_input(3 * tile + 5, 0.5, seed, in), "");
+      kept_before = 0;
+      for (std::int64_t i = 0; i < 2 * tile; ++i) kept_before += in.i32[std::size_t(i)] > 0;
+      if (kept_before % 4 != 0) break;
+    }
+    ASSERT_NE(kept_before % 4, 0) << "no seed in 100 gives a traced tile off a 16-byte boundary";
+    for (std::int64_t i = 2 * tile; i < 3 * tile; ++i) kept_here += in.i32[std::size_t(i)] > 0;
     const auto o = run_model("cs121.filter_scan_vec", in, 2, block);
     ASSERT_EQ(o.trace.steps.size(), 6u);
     EXPECT_EQ(o.trace.steps[3].phase, "look-back");
     EXPECT_EQ(o.trace.steps[4].phase, "stage");
-    std::int64_t kept_before = 0, kept_here = 0;
-    for (std::int64_t i = 0; i < 2 * tile; ++i) kept_before += in.i32[std::size_t(i)] > 0;
-    for (std::int64_t i = 2 * tile; i < 3 * tile; ++i) kept_here += in.i32[std::size_t(i)] > 0;
-    ASSERT_NE(kept_before % 4, 0) << "pick a seed whose traced tile starts off a 16-byte boundary";
     EXPECT_EQ(o.trace.block_result, double(kept_here));
     // The store step writes dst[kept_before ..] exactly once each, in input order, with the tile's kept values.
     std::map<std::int64_t, double> written;

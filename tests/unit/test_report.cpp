@@ -111,3 +111,35 @@ TEST(Report, MetricsRoundTripAndOldRunsLoadWithout) {
   j["metrics"]["lines"][0].erase("line");
   EXPECT_THROW(run_from_json(j), std::runtime_error);
 }
+
+TEST(Report, HostTimesRoundTripAndOldRunsLoadWithout) {
+  RunResult r;
+  r.variant = "epita.reduce3";
+  r.backend = "cuda";
+  r.n = 1 << 20;
+  r.status = "ok";
+  r.correct = true;
+  r.host_ms.input = 12.5;
+  r.host_ms.upload = 3.25;
+  r.host_ms.launches = 1.5;
+  r.host_ms.download = 0.125;
+  r.host_ms.reference = 4;
+  r.host_ms.check = 0.5;
+  r.host_ms.total = 23;
+  nlohmann::json j = run_to_json(r);
+  ASSERT_TRUE(j.contains("host_ms"));
+  EXPECT_DOUBLE_EQ(j["host_ms"]["other"].get<double>(), 23 - (12.5 + 3.25 + 1.5 + 0.125 + 4 + 0.5));
+  const RunResult back = run_from_json(j);
+  EXPECT_EQ(back.host_ms.input, 12.5);
+  EXPECT_EQ(back.host_ms.upload, 3.25);
+  EXPECT_EQ(back.host_ms.launches, 1.5);
+  EXPECT_EQ(back.host_ms.download, 0.125);
+  EXPECT_EQ(back.host_ms.reference, 4);
+  EXPECT_EQ(back.host_ms.check, 0.5);
+  EXPECT_EQ(back.host_ms.total, 23);
+  j.erase("host_ms");  // reports written before host times existed
+  EXPECT_FALSE(run_from_json(j).host_ms.recorded());
+  EXPECT_FALSE(run_to_json(run_from_json(j)).contains("host_ms"));
+  j["host_ms"] = {{"input", "fast"}};
+  EXPECT_THROW(run_from_json(j), std::runtime_error);
+}

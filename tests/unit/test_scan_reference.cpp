@@ -43,9 +43,14 @@ TEST(ScanReference, Int32WrapsLikeTheGpu) {
 TEST(ScanReference, Float32AndSequentialVariant) {
   Input in;
   make_input("random", 100000, DType::Float32, 3, in);
-  const ArrayOutput ref = reference_scan(in, false), seq = sequential_scan(in, false);
+  const ArrayOutput ref = reference_scan(in, false);
+  ArrayOutput seq;
+  sequential_scan(in, false, seq);
   ASSERT_EQ(seq.values.size(), ref.values.size());
-  for (std::size_t i = 0; i < ref.values.size(); i += 997) EXPECT_EQ(seq.values[i], double(float(ref.values[i])));
+  // The sequential variant rounds a one-pass double sum to float; the reference sums in double chunks:
+  // they differ by the float rounding only.
+  for (std::size_t i = 0; i < ref.values.size(); i += 997)
+    EXPECT_NEAR(seq.values[i], ref.values[i], std::ldexp(ref.values[i], -24)) << i;
   const std::vector<double> s = scan_abs_prefix(in, true);
   EXPECT_EQ(s[0], 0.0);
   EXPECT_NEAR(s.back() + std::fabs(in.f32.back()), ref.values.back(), 1e-6 * ref.values.back());  // inputs are >= 0

@@ -1,9 +1,13 @@
 #include "sim/conv_sim.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
+#include "parallel.hpp"
 #include "sim/model_kit.hpp"
+#include "sim/sim.hpp"
 
 namespace ws::sim {
 
@@ -404,6 +408,62 @@ void register_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
   rec.end();
 }
 
+// ---- Fast path for blocks away from the edges ------------------------------------------------
+
+/// True when every output of block (bx, by) has its whole mask window inside the array: no ghost cell,
+/// no bound check, no output past the edge. Block (bx, by) writes the output tile at (by * tile_y,
+/// bx * tile_x) of tile_y x tile_x elements in every kernel of the lesson.
+bool interior_block(const ConvGeometry& g, I64 bx, I64 by) {
+  const I64 r = g.mask_width / 2;
+  const I64 c0 = bx * g.tile_x, c1 = c0 + g.tile_x;  // columns [c0, c1)
+  if (c0 - r < 0 || c1 - 1 + r >= g.width) return false;
+  if (g.dims == 1) return true;
+  const I64 r0 = by * g.tile_y, r1 = r0 + g.tile_y;
+  return r0 - r >= 0 && r1 - 1 + r < g.height;
+}
+
+/// The outputs of an interior block as every kernel of the lesson computes them: a float accumulator
+/// from 0, adding N x M for the mask taps in row-major order (1D: j ascending; 2D: i, then j). The kernels'
+/// orders per output are exactly that (conv2d_tiled_coarse and conv2d_register_tiled add a row's taps
+/// into several outputs, but each output still sees mask rows i ascending and columns j ascending), so
+/// this equals the thread-level model bit for bit (tests: every convolution variant, awkward sizes).
+/// Four adjacent outputs at a time in one SSE register (GCC vector extension): lane k does exactly the
+/// scalar float multiply and add of output x + k, tap after tap.
+void interior_outputs(Launch& L, I64 bx, I64 by) {
+  typedef float v4 __attribute__((vector_size(16)));
+  const ConvGeometry& g = L.g;
+  const int w = g.mask_width, r = w / 2, taps_y = g.dims == 2 ? w : 1;
+  const I64 c0 = bx * g.tile_x;
+  const int cw = g.tile_x;
+  const I64 rows = g.dims == 2 ? g.tile_y : 1;
+  for (I64 yy = 0; yy < rows; ++yy) {
+    const I64 y = g.dims == 2 ? by * g.tile_y + yy : 0;
+    const float* top = L.n.data() + (g.dims == 2 ? (y - r) * g.width : 0) + c0 - r;  // tap (0, 0) of output c0
+    float* dst = L.p.data() + y * g.width + c0;
+    int x = 0;
+    for (; x + 4 <= cw; x += 4) {
+      v4 acc = {0.0f, 0.0f, 0.0f, 0.0f};
+      for (int i = 0; i < taps_y; ++i) {
+        const float* row = top + i * g.width + x;
+        const float* m = L.m.data() + i * w;
+        for (int j = 0; j < w; ++j) {
+          v4 v;
+          std::memcpy(&v, row + j, sizeof v);
+          const v4 mj = {m[j], m[j], m[j], m[j]};
+          acc += v * mj;
+        }
+      }
+      std::memcpy(dst + x, &acc, sizeof acc);
+    }
+    for (; x < cw; ++x) {
+      float acc = 0.0f;
+      for (int i = 0; i < taps_y; ++i)
+        for (int j = 0; j < w; ++j) acc += top[i * g.width + x + j] * L.m[std::size_t(i * w + j)];
+      dst[x] = acc;
+    }
+  }
+}
+
 void check(const ConvGeometry& g, const std::vector<float>& input, const std::vector<float>& mask) {
   if (std::int64_t(input.size()) != g.outputs())
     throw std::invalid_argument("simulate_conv: " + std::to_string(input.size()) + " input elements, the geometry has " +
@@ -422,9 +482,15 @@ std::vector<float> simulate_conv(const ConvGeometry& g, const std::vector<float>
   if (trace && (trace_block < 0 || trace_block >= g.blocks()))
     throw std::invalid_argument("simulate_conv: block index " + std::to_string(trace_block) + " is outside the grid of " +
                                 std::to_string(g.blocks()) + " blocks");
-  std::vector<float> n = input;
-  n.resize(std::size_t(std::max(g.capacity, g.outputs())), 0.0f);
-  std::vector<float> p(n.size(), 0.0f);
+  // The 1D kernels read N[i] for every thread of the grid: a zero-padded copy then; 2D ones check bounds.
+  const std::size_t size = std::size_t(std::max(g.capacity, g.outputs()));
+  std::vector<float> padded;
+  if (size > input.size()) {
+    padded.assign(size, 0.0f);
+    std::copy(input.begin(), input.end(), padded.begin());
+  }
+  const std::vector<float>& n = padded.empty() ? input : padded;
+  std::vector<float> p(size, 0.0f);
   Launch L{g, n, mask, p};
   Trace unused;
   kit::Recorder recorder(trace ? *trace : unused);
@@ -432,10 +498,20 @@ std::vector<float> simulate_conv(const ConvGeometry& g, const std::vector<float>
     trace->block_index = int(trace_block);
     trace->block_size = g.threads();
   }
-  for (I64 by = 0; by < g.grid_y; ++by)
-    for (I64 bx = 0; bx < g.grid_x; ++bx) {
+  // Blocks are independent (each writes its own output tile, all read N and M): they run on the host
+  // threads. The traced block and the blocks at the edges run the thread-level model; the others take
+  // the fast path when it is on (fast_paths(), sim.hpp).
+  const bool fast = fast_paths();
+  parallel_chunks(g.blocks(), 16, [&](I64 first, I64 last, I64) {
+    for (I64 b = first; b < last; ++b) {
+      const I64 by = b / g.grid_x, bx = b % g.grid_x;
+      const bool traced = trace && b == trace_block;
+      if (fast && !traced && interior_block(g, bx, by)) {
+        interior_outputs(L, bx, by);
+        continue;
+      }
       Rec rec;
-      if (trace && by * g.grid_x + bx == trace_block) rec.r = &recorder;
+      if (traced) rec.r = &recorder;
       switch (g.kind) {
         case ConvKind::Basic1D: basic_1d(L, bx, true, rec); break;
         case ConvKind::Const1D: basic_1d(L, bx, false, rec); break;
@@ -447,6 +523,7 @@ std::vector<float> simulate_conv(const ConvGeometry& g, const std::vector<float>
         case ConvKind::Register2D: register_2d(L, bx, by, rec); break;
       }
     }
+  });
   p.resize(std::size_t(g.outputs()));
   return p;
 }

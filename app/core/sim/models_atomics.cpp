@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "parallel.hpp"
 #include "reference_atomics.hpp"
 #include "sim/model_kit.hpp"
 
@@ -29,6 +30,72 @@ void require_type(const VariantInfo& v, const Input& in, DType t) {
 }
 
 std::int64_t warps_of(std::int64_t threads) { return (threads + 31) / 32; }
+
+/// The filters' output under the stated interleaving (blocks in order, threads in order): the positive
+/// values in input order, as doubles. Its own code (not the CPU reference's), on the host threads: each
+/// chunk counts its kept values, then writes them at its offset.
+std::vector<double> kept_in_order(const Input& in) {
+  const std::int64_t n = in.n(), chunk = 4 * kHostChunk;
+  const std::int32_t* x = in.i32.data();
+  std::vector<std::int64_t> offset(static_cast<std::size_t>(chunk_count(n, chunk)) + 1, 0);
+  parallel_chunks(n, chunk, [&](std::int64_t b, std::int64_t e, std::int64_t k) {
+    std::int64_t c = 0;
+    for (std::int64_t i = b; i < e; ++i) c += x[i] > 0;
+    offset[std::size_t(k) + 1] = c;
+  });
+  for (std::size_t k = 1; k < offset.size(); ++k) offset[k] += offset[k - 1];
+  std::vector<double> out(static_cast<std::size_t>(offset.back()));
+  parallel_chunks(n, chunk, [&](std::int64_t b, std::int64_t e, std::int64_t k) {
+    double* o = out.data() + offset[std::size_t(k)];
+    for (std::int64_t i = b; i < e; ++i)
+      if (x[i] > 0) *o++ = double(x[i]);
+  });
+  return out;
+}
+
+/// Positive values in in.i32[0, end), counted on the host threads.
+std::int64_t kept_before(const Input& in, std::int64_t end) {
+  end = std::min(end, in.n());
+  return chunked_reduce<std::int64_t>(
+      end, 4 * kHostChunk, 0,
+      [&](std::int64_t b, std::int64_t e) {
+        std::int64_t c = 0;
+        for (std::int64_t i = b; i < e; ++i) c += in.i32[std::size_t(i)] > 0;
+        return c;
+      },
+      [](std::int64_t a, std::int64_t c) { return a + c; });
+}
+
+/// The blocks a filter model walks thread by thread. Fast paths off: every block, from nothing kept.
+/// On: only the traced block (none when trace_block < 0), starting from what the blocks before it kept;
+/// the whole output then comes from kept_in_order(), which is what walking every block appends (blocks in
+/// order, each appending its kept values in input order; tests compare the two).
+struct FilterWalk {
+  std::int64_t from = 0, to = 0;  ///< blocks [from, to)
+  std::int64_t skipped = 0;       ///< values kept by the blocks before `from`
+  bool fast = false;
+};
+
+FilterWalk filter_walk(const Input& in, std::int64_t grid, std::int64_t values_per_block, int trace_block) {
+  FilterWalk w;
+  w.fast = fast_paths();
+  if (!w.fast) {
+    w.to = grid;
+    return w;
+  }
+  if (trace_block < 0 || trace_block >= grid) return w;
+  w.from = trace_block;
+  w.to = trace_block + 1;
+  w.skipped = kept_before(in, std::int64_t(trace_block) * values_per_block);
+  return w;
+}
+
+/// The model's output and result: `dst` as walked (fast paths off), or every block's kept values.
+void finish_filter(SimOutput& out, std::vector<double>& dst, const FilterWalk& w, const Input& in) {
+  out.output = w.fast ? kept_in_order(in) : std::move(dst);
+  out.result = double(out.output.size());
+  out.launches = 1;
+}
 
 /// cs121.race (slide "Race conditions"): `*d_a += 1` by every thread of <<<grid, block>>>, unguarded.
 /// Interleaving: the lanes of a warp run the statement in lock-step (all load the same old value, then
@@ -315,9 +382,8 @@ SimOutput cub_select(const VariantInfo& v, const Input& in, const LaunchConfig& 
   require_type(v, in, DType::Int32);
   SimOutput out = start(v, in, launch, trace_block);
   out.trace.interleaving = "library call: result only, CUB's kernels are not modelled at thread level (no steps)";
-  const std::vector<std::int32_t> kept = filter_reference(in);
-  out.output.assign(kept.begin(), kept.end());
-  out.result = double(kept.size());
+  out.output = kept_in_order(in);
+  out.result = double(out.output.size());
   out.trace.block_result = out.result;
   out.launches = 1;
   return out;
@@ -331,10 +397,11 @@ SimOutput filter_global(const VariantInfo& v, const Input& in, const LaunchConfi
   const std::int64_t n = in.n();
   std::vector<double> dst;
   Recorder recorder(out.trace);
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
+  const FilterWalk walk = filter_walk(in, launch.grid, launch.block, trace_block);
+  for (std::int64_t b = walk.from; b < walk.to; ++b) {
     Recorder* rec = b == trace_block ? &recorder : nullptr;
     const std::int64_t first = b * launch.block;
-    const std::int64_t nres_before = std::int64_t(dst.size());
+    const std::int64_t nres_before = walk.skipped + std::int64_t(dst.size());
     for (int t = 0; t < launch.block && first + t < n; ++t) {
       const std::int32_t x = in.i32[std::size_t(first + t)];
       if (x > 0) dst.push_back(x);
@@ -365,9 +432,7 @@ SimOutput filter_global(const VariantInfo& v, const Input& in, const LaunchConfi
     rec->end();
     out.trace.block_result = double(pos - nres_before);
   }
-  out.result = double(dst.size());
-  out.output = std::move(dst);
-  out.launches = 1;
+  finish_filter(out, dst, walk, in);
   return out;
 }
 
@@ -382,7 +447,9 @@ SimOutput filter_shared(const VariantInfo& v, const Input& in, const LaunchConfi
   std::vector<double> dst;
   std::vector<std::int64_t> pos(std::size_t(launch.block));
   Recorder recorder(out.trace);
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
+  const FilterWalk walk = filter_walk(in, launch.grid, std::int64_t(kFilterSharedItems) * launch.block, trace_block);
+  auto nres = [&] { return walk.skipped + std::int64_t(dst.size()); };  // *nres: what earlier blocks reserved
+  for (std::int64_t b = walk.from; b < walk.to; ++b) {
     Recorder* rec = b == trace_block ? &recorder : nullptr;
     std::int64_t i0 = b * std::int64_t(kFilterSharedItems) * launch.block;
     double block_kept = 0;
@@ -411,11 +478,11 @@ SimOutput filter_shared(const VariantInfo& v, const Input& in, const LaunchConfi
         rec->begin("atomic", round + "l_n = atomicAdd(nres, l_n) (thread 0)");
         rec->atomic(0, Space::Global, 0, 0, double(l_n), kCounter);
         rec->work(0);
-        rec->shared<SumI32>(std::uint32_t(dst.size()));
+        rec->shared<SumI32>(std::uint32_t(nres()));
         rec->end();
         rec->begin("store", round + "dst[pos + l_n] = d");
       }
-      const std::int64_t base = std::int64_t(dst.size());
+      const std::int64_t base = nres();
       for (int t = 0; t < launch.block; ++t) {
         if (pos[std::size_t(t)] < 0) continue;
         const std::int32_t d = in.i32[std::size_t(i0 + t)];
@@ -434,9 +501,7 @@ SimOutput filter_shared(const VariantInfo& v, const Input& in, const LaunchConfi
     }
     if (rec) out.trace.block_result = block_kept;
   }
-  out.result = double(dst.size());
-  out.output = std::move(dst);
-  out.launches = 1;
+  finish_filter(out, dst, walk, in);
   return out;
 }
 
@@ -454,10 +519,11 @@ SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchCon
   Recorder recorder(out.trace);
   const int warps = int(warps_of(launch.block));
   std::vector<std::uint32_t> masks(static_cast<std::size_t>(warps));
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
+  const FilterWalk walk = filter_walk(in, launch.grid, launch.block, trace_block);
+  for (std::int64_t b = walk.from; b < walk.to; ++b) {
     Recorder* rec = b == trace_block ? &recorder : nullptr;
     const std::int64_t first = b * launch.block;
-    const std::int64_t nres_before = std::int64_t(dst.size());
+    const std::int64_t nres_before = walk.skipped + std::int64_t(dst.size());
     std::fill(masks.begin(), masks.end(), 0u);
     for (int t = 0; t < launch.block && first + t < n; ++t) {
       const std::int32_t x = in.i32[std::size_t(first + t)];
@@ -509,9 +575,7 @@ SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchCon
     rec->end();
     out.trace.block_result = double(ctr - nres_before);
   }
-  out.result = double(dst.size());
-  out.output = std::move(dst);
-  out.launches = 1;
+  finish_filter(out, dst, walk, in);
   return out;
 }
 
@@ -532,9 +596,10 @@ SimOutput filter_scan(const VariantInfo& v, const Input& in, const LaunchConfig&
   std::vector<double> dst;
   std::vector<std::uint32_t> cnt(std::size_t(K * W));
   Recorder recorder(out.trace);
-  for (std::int64_t tile = 0; tile < launch.grid; ++tile) {
+  const FilterWalk walk = filter_walk(in, launch.grid, std::int64_t(B) * K, trace_block);
+  for (std::int64_t tile = walk.from; tile < walk.to; ++tile) {
     const std::int64_t base = tile * std::int64_t(B) * K;
-    const std::int64_t before = std::int64_t(dst.size());
+    const std::int64_t before = walk.skipped + std::int64_t(dst.size());
     for (std::int64_t i = base; i < std::min(n, base + std::int64_t(B) * K); ++i)
       if (in.i32[std::size_t(i)] > 0) dst.push_back(in.i32[std::size_t(i)]);
     if (tile != trace_block) continue;
@@ -591,9 +656,7 @@ SimOutput filter_scan(const VariantInfo& v, const Input& in, const LaunchConfig&
     rec->end();
     out.trace.block_result = double(run);
   }
-  out.result = double(dst.size());
-  out.output = std::move(dst);
-  out.launches = 1;
+  finish_filter(out, dst, walk, in);
   return out;
 }
 
@@ -614,13 +677,10 @@ SimOutput filter_scan_vec(const VariantInfo& v, const Input& in, const LaunchCon
   const std::int64_t n = in.n();
   const int B = launch.block, W = B / 32, R = kFilterScanVecItems / 4;
   const std::int64_t T = std::int64_t(B) * kFilterScanVecItems;
-  std::vector<double> dst;
-  for (std::int32_t x : in.i32)
-    if (x > 0) dst.push_back(x);
+  std::vector<double> dst = kept_in_order(in);
   if (trace_block >= 0 && trace_block < launch.grid) {
     const std::int64_t tile = trace_block, base = tile * T;
-    std::int64_t before = 0;
-    for (std::int64_t i = 0; i < std::min(n, base); ++i) before += in.i32[std::size_t(i)] > 0;
+    const std::int64_t before = kept_before(in, base);
     Recorder recorder(out.trace);
     Recorder* rec = &recorder;
     auto at = [&](int r, int t, int j) { return base + std::int64_t(r) * B * 4 + 4 * t + j; };

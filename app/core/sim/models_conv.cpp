@@ -2,6 +2,7 @@
 // the thread-level model of its kernel (conv_sim.cpp) on the run's input, mask and launch shape.
 #include <stdexcept>
 
+#include "parallel.hpp"
 #include "pattern_convolution.hpp"
 #include "sim/conv_sim.hpp"
 #include "sim/model_kit.hpp"
@@ -29,7 +30,8 @@ SimOutput conv_model(const VariantInfo& v, const Input& in, const LaunchConfig& 
   out.trace.type = in.type;
   out.trace.launch = LaunchConfig{s.g.threads(), s.g.blocks()};
   const std::vector<float> p = simulate_conv(s.g, in.f32, s.mask, trace_block, trace_block >= 0 ? &out.trace : nullptr);
-  out.output.assign(p.begin(), p.end());
+  out.output.resize(p.size());
+  widen_to_double(p.data(), std::int64_t(p.size()), out.output.data());
   out.output_rows = s.g.dims == 2 ? s.g.height : 0;
   out.output_cols = s.g.width;
   out.launches = 1;

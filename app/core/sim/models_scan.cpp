@@ -1,11 +1,13 @@
 // Sim models of the scan variants (001_9970031c1e4143ff.txt, scan slides; docs/patterns.md): the same
 // arithmetic as kernels/scan/*.cu in the same order, thread by thread, with the traced block's steps
 // (which thread adds which pair, active lanes) and the run's addition count.
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "parallel.hpp"
 #include "reference_scan.hpp"
 #include "sim/model_kit.hpp"
 
@@ -31,7 +33,9 @@ std::int64_t src_index(std::int64_t i, bool exclusive) {
 template <class P>
 void to_output(SimOutput& out, const std::vector<typename P::T>& y) {
   out.output.resize(y.size());
-  for (std::size_t i = 0; i < y.size(); ++i) out.output[i] = P::to_double(y[i]);
+  parallel_chunks(std::int64_t(y.size()), 4 * kHostChunk, [&](std::int64_t b, std::int64_t e, std::int64_t) {
+    for (std::int64_t i = b; i < e; ++i) out.output[std::size_t(i)] = P::to_double(y[std::size_t(i)]);
+  });
   out.output_cols = std::int64_t(y.size());
 }
 
@@ -281,24 +285,34 @@ std::int64_t hierarchical_level(std::vector<typename P::T>& data, int B, int& la
   const std::int64_t section = 2 * std::int64_t(B);
   const std::int64_t blocks = ceil_div(n, section);
   std::vector<typename P::T> sums(static_cast<std::size_t>(blocks));
-  std::int64_t adds = 0;
+  std::atomic<std::int64_t> adds{0};
   ++launches;
-  for (std::int64_t b = 0; b < blocks; ++b) {
-    const int m = int(std::min(section, n - b * section));
-    std::vector<typename P::T> sh(std::size_t(section), P::identity());
-    for (int i = 0; i < m; ++i) sh[std::size_t(i)] = data[std::size_t(b * section + i)];
-    Rec<P>* r = b == 0 ? rec : nullptr;
-    adds += brent_kung_block<P>(sh, m, r);
-    for (int i = 0; i < m; ++i) data[std::size_t(b * section + i)] = sh[std::size_t(i)];
-    sums[std::size_t(b)] = sh[std::size_t(m - 1)];
-  }
+  // Sections are independent (each block scans its own): they run on the host threads, each exactly as
+  // the one-block model does it.
+  parallel_chunks(blocks, 16, [&](std::int64_t first, std::int64_t last, std::int64_t) {
+    std::vector<typename P::T> sh(static_cast<std::size_t>(section));
+    std::int64_t here = 0;
+    for (std::int64_t b = first; b < last; ++b) {
+      const int m = int(std::min(section, n - b * section));
+      std::fill(sh.begin(), sh.end(), P::identity());
+      for (int i = 0; i < m; ++i) sh[std::size_t(i)] = data[std::size_t(b * section + i)];
+      Rec<P>* r = b == 0 ? rec : nullptr;
+      here += brent_kung_block<P>(sh, m, r);
+      for (int i = 0; i < m; ++i) data[std::size_t(b * section + i)] = sh[std::size_t(i)];
+      sums[std::size_t(b)] = sh[std::size_t(m - 1)];
+    }
+    adds += here;
+  });
   if (blocks > 1) {
     adds += hierarchical_level<P>(sums, B, launches, nullptr);
     ++launches;  // add-back: section b >= 1 adds the scanned total of sections 0..b-1
-    for (std::int64_t i = section; i < n; ++i) data[std::size_t(i)] = P::combine(data[std::size_t(i)], sums[std::size_t(i / section - 1)]);
+    parallel_chunks(n - section, 4 * kHostChunk, [&](std::int64_t b, std::int64_t e, std::int64_t) {
+      for (std::int64_t i = section + b; i < section + e; ++i)
+        data[std::size_t(i)] = P::combine(data[std::size_t(i)], sums[std::size_t(i / section - 1)]);
+    });
     adds += n - section;
   }
-  return adds;
+  return adds.load();
 }
 
 template <class P>
@@ -308,7 +322,9 @@ SimOutput hierarchical(const VariantInfo& v, const Input& in, const LaunchConfig
   const int B = launch.block;
   const std::int64_t n = g.n, section = 2 * std::int64_t(B);
   std::vector<typename P::T> data(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) data[std::size_t(i)] = shifted(g, i, pp.exclusive);
+  parallel_chunks(n, 4 * kHostChunk, [&](std::int64_t b, std::int64_t e, std::int64_t) {
+    for (std::int64_t i = b; i < e; ++i) data[std::size_t(i)] = shifted(g, i, pp.exclusive);
+  });
   Recorder r(out.trace);
   // The traced block's view of the first launch: its own section, scanned by Brent-Kung.
   std::vector<typename P::T> traced;
@@ -482,8 +498,9 @@ template <class P>
 SimOutput cub_scan(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& pp, int trace_block) {
   SimOutput out = start(v, in, launch, trace_block);
   out.trace.interleaving = "library call: output only, CUB's kernels are not modelled at thread level (no steps)";
-  const ArrayOutput ref = sequential_scan(in, pp.exclusive);
-  out.output = ref.values;
+  ArrayOutput ref;
+  sequential_scan(in, pp.exclusive, ref);
+  out.output = std::move(ref.values);
   out.output_cols = ref.cols;
   out.launches = 2;  // CUB's tile-status initialization, then the scan
   out.trace.block_result = out.output.empty() ? 0.0 : out.output.back();

@@ -2,6 +2,7 @@
 // and the Backend that runs a model for `--backend sim`.
 #include "sim/sim.hpp"
 
+#include <atomic>
 #include <exception>
 #include <stdexcept>
 #include <unordered_map>
@@ -47,6 +48,13 @@ std::unordered_map<std::string, SimModel> build_table() {
 }
 
 }  // namespace
+
+namespace {
+std::atomic<bool> g_fast_paths{true};
+}  // namespace
+
+bool fast_paths() { return g_fast_paths.load(); }
+void set_fast_paths(bool on) { g_fast_paths.store(on); }
 
 SimModel find_model(const std::string& id) {
   static const std::unordered_map<std::string, SimModel> table = build_table();
@@ -101,7 +109,9 @@ RunResult SimBackend::run(const VariantInfo& v, const RunRequest& req, const Inp
     return r;
   }
   try {
+    const HostClock clock;
     SimOutput o = simulate(v, in, launch, req.params, -1);
+    r.host_ms.model = clock.total();
     r.result = o.result;
     r.launches = o.launches;
     r.output = std::move(o.output);

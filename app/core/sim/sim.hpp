@@ -37,7 +37,8 @@ struct SimOutput {
 
 /// A variant's model: runs every block of every launch on the CPU; records ops for block
 /// `trace_block` of the first launch only (-1: none). `launch` is resolved (block, grid > 0).
-/// Must handle n = 2^22 in well under 2 s. Throws std::runtime_error on a launch the model cannot take.
+/// Must handle n = 2^22 in well under 2 s; blocks other than the traced one may take a fast path
+/// (fast_paths()) that gives the same result. Throws std::runtime_error on a launch the model cannot take.
 using SimModel = SimOutput (*)(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block);
 
 /// The model of a variant id, or nullptr (app/core/sim/models_*.cpp register them).
@@ -68,6 +69,14 @@ bool has_model(const std::string& id);
 /// there is none or the model refuses the launch.
 SimOutput simulate(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& params,
                    int trace_block);
+
+/// Whether models compute the blocks they do not trace with their fast per-block paths (default on):
+/// code that gives the same bits as the thread-level model for that block, without modelling each
+/// thread (models_*.cpp say where they have one). Off: every block runs the thread-level model. Tests
+/// compare the two on awkward sizes for every variant.
+bool fast_paths();
+/// Turns the fast per-block paths on or off (process-wide; for tests and benchmarks).
+void set_fast_paths(bool on);
 
 /// Sim "device": sm_count 0, so grid-stride kernels default to min(windows, 1024) blocks.
 /// The Backend for `--backend sim`: runs the model, no timing (timed = false).

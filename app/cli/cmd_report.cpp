@@ -107,7 +107,21 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
   }
   std::string why;
   std::unique_ptr<Backend> backend;
-  if (o.backend == "cuda") {
+  std::unique_ptr<WorkerClient> worker;  // --gpu: every run (and GPU trace) goes to it
+  if (!o.gpu.empty()) {
+    worker = start_gpu_worker(o, why);
+    if (!worker) {
+      std::fprintf(stderr, "warpscope-cli: %s\n", why.c_str());
+      return kFailed;
+    }
+    if (o.backend == "cuda") {
+      if (std::string lack = worker_lacks(*worker, "cuda"); !lack.empty()) {
+        std::fprintf(stderr, "warpscope-cli: %s\n", no_device_hint(lack).c_str());
+        return kNoDevice;
+      }
+      backend = std::make_unique<WorkerTraceBackend>(*worker);
+    }
+  } else if (o.backend == "cuda") {
     backend = open_cuda_backend(why);
     if (!backend) {
       std::fprintf(stderr, "warpscope-cli: %s\n", no_device_hint(why).c_str());
@@ -152,6 +166,9 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
       r.type = req.type;
       r.status = "skipped";  // this variant cannot take the report's launch or type: not a failure
       r.message = bad;
+    } else if (worker) {  // the worker makes the same input from the same options (kind, n, type, seed)
+      if (!own_input && req.n == 0) req.n = shared.input.n();
+      r = worker->run(req);
     } else if (own_input) {
       r = execute_prepared(req, mine, backend.get(), why);
     } else {
@@ -160,7 +177,7 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
       r = execute_prepared(req, p, backend.get(), why);
       std::swap(p.input, shared.input);
     }
-    if (r.status == "wrong" || r.status == "error") ++failures;
+    if (r.status == "wrong" || r.status == "error" || r.status == "faulted") ++failures;
     std::fprintf(stderr, "%-22s %12.4f %10.1f %10.1f  %s%s%s\n", id.c_str(), r.timed ? r.timing.median_ms : 0.0, r.gbps,
                  r.pct_theoretical, r.message.empty() ? r.status.c_str() : r.message.c_str(), "", "");
     report.runs.push_back(std::move(r));

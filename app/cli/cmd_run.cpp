@@ -35,6 +35,12 @@ std::string to_request(const RunOptions& o, const std::string& variant, RunReque
   if (pp.mask.empty()) return "--mask must be box, gauss or the path of a text file";
   req.params = pp;
   req.metrics = o.metrics;
+  if (!o.gpu.empty()) {
+    WorkerLaunch launch;
+    if (std::string bad = parse_gpu_spec(o.gpu, "warpscope-cli", launch); !bad.empty()) return bad;
+  }
+  if (o.watchdog_s < 0) return "--watchdog must be positive seconds";
+  if (o.connect_timeout_s < 0) return "--connect-timeout must be positive seconds";
   return "";
 }
 

@@ -417,14 +417,14 @@ Sweep WorkerClient::sweep(const SweepSpec& spec, const std::string& title, const
   probe.n = spec.by_keep() ? spec.n : std::int64_t(1) << std::min(spec.to_log2, 30);
   // The watchdog restarts with every progress message: it covers one run at the sweep's largest n.
   WorkerReply reply = call("sweep", {{"sweep", sweep_to_json(asked)}}, expected_seconds(probe), [&](const json& m) {
-    if (!progress) return;
     try {
       RunResult r = run_from_wire(m.at("run"));
+      asked.runs.push_back(r);  // kept if the sweep ends badly: the runs made so far
       SweepProgress p;
       p.done = m.value("done", 0);
       p.total = m.value("total", 0);
       p.last = &r;
-      progress(p);
+      if (progress) progress(p);
     } catch (const std::exception&) {
     }
   }, cancel);
@@ -439,6 +439,7 @@ Sweep WorkerClient::sweep(const SweepSpec& spec, const std::string& title, const
     return s;
   } catch (const std::exception& e) {
     error = std::string("the worker's answer is not a sweep: ") + e.what();
+    asked.cancelled = true;
     return asked;
   }
 }

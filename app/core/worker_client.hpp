@@ -92,7 +92,8 @@ class WorkerClient {
   /// A run through the worker: the RunResult it answered, or one with status "error" (refused, or the
   /// worker could not be started) or "faulted" (the request cost the worker) and the reason as message.
   RunResult run(const RunRequest& req);
-  /// Runs a sweep in the worker; `progress` after each run. Error: the sweep has no runs and `error` is set.
+  /// Runs a sweep in the worker; `progress` after each run. On an error or fault `error` is set and the
+  /// sweep holds the runs made before it, marked cancelled.
   Sweep sweep(const SweepSpec& spec, const std::string& title, const std::atomic<bool>* cancel,
               const std::function<void(const SweepProgress&)>& progress, std::string& error);
 

@@ -67,6 +67,10 @@ class Server {
     } else {
       cuda_error_ = "this worker was started without a CUDA backend";
     }
+    if (o_.test_sim_as_cuda) {  // test mode: "cuda" requests run on the CPU model
+      cuda_ = std::make_unique<sim::SimBackend>();
+      cuda_error_.clear();
+    }
     WorkerHello h;
     h.protocol = o_.announced_protocol > 0 ? o_.announced_protocol : kWorkerProtocolVersion;
     h.host = host_name();
@@ -225,6 +229,8 @@ class Server {
   json handle(std::int64_t id, const std::string& type, const json& req) {
     if (type == "run") {
       const RunRequest r = request_from_json(req.at("request"));
+      // Test mode: a run of variant "__test_crash" (...) is that test request, so a queue can fault midway.
+      if (o_.test_hooks && r.variant.rfind("__test_", 0) == 0) return test_hook(id, r.variant);
       return worker_response(id, "result", {{"run", run_to_wire(execute(r, cuda_.get(), cuda_error_))}});
     }
     if (type == "trace") return trace(id, req);

@@ -16,10 +16,14 @@ struct WorkerServerOptions {
   /// Opens the CUDA backend (open_cuda_backend); nullptr or a null result: the worker runs sim only
   /// and says why in hello's device.error.
   std::function<std::unique_ptr<Backend>(std::string& error)> open_cuda;
-  /// Accept the test-only requests (__test_crash, __test_hang, __test_garbage, __test_sticky) and
+  /// Accept the test-only requests (__test_crash, __test_hang, __test_garbage, __test_sticky; as request
+  /// types, or as the variant of a run request) and
   /// WARPSCOPE_WORKER_TEST_PROTOCOL (a protocol version to announce): only when WARPSCOPE_WORKER_TEST=1.
   bool test_hooks = false;
   int announced_protocol = 0;  ///< 0: kWorkerProtocolVersion
+  /// Test mode (WARPSCOPE_WORKER_TEST_SIM_AS_CUDA=1 with WARPSCOPE_WORKER_TEST=1): the worker's "cuda"
+  /// backend is the sim model, so clients' GPU paths can be tested on machines without a GPU.
+  bool test_sim_as_cuda = false;
   /// Extra request types (the GPU fault tests' kernels): called for a type the worker does not know, with
   /// the request and the CUDA backend (may be null). Returns false when it does not know the type either;
   /// otherwise sets `response` (worker_response / worker_error / worker_faulted; a "faulted" one ends the worker).

@@ -112,7 +112,21 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
   }
   std::string why;
   std::unique_ptr<Backend> backend;
-  if (o.backend == "cuda") {
+  std::unique_ptr<WorkerClient> worker;  // --gpu: every run (and GPU trace) goes to it
+  if (!o.gpu.empty()) {
+    worker = start_gpu_worker(o, why);
+    if (!worker) {
+      std::fprintf(stderr, "warpscope-cli: %s\n", why.c_str());
+      return kFailed;
+    }
+    if (o.backend == "cuda") {
+      if (std::string lack = worker_lacks(*worker, "cuda"); !lack.empty()) {
+        std::fprintf(stderr, "warpscope-cli: %s\n", no_device_hint(lack).c_str());
+        return kNoDevice;
+      }
+      backend = std::make_unique<WorkerTraceBackend>(*worker);
+    }
+  } else if (o.backend == "cuda") {
     backend = open_cuda_backend(why);
     if (!backend) {
       std::fprintf(stderr, "warpscope-cli: %s\n", no_device_hint(why).c_str());
@@ -167,6 +181,9 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
       r.type = req.type;
       r.status = "skipped";  // this variant cannot take the report's launch or type: not a failure
       r.message = bad;
+    } else if (worker) {  // the worker makes the same input from the same options (kind, n, type, seed)
+      if (!own_input && req.n == 0) req.n = shared.input.n();
+      r = worker->run(req);
     } else if (own_input) {
       r = execute_prepared(req, mine, backend.get(), why);
     } else {
@@ -178,7 +195,7 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
       shared.input_ms = 0;  // made once, for the first variant that read it
     }
     if (lend && mine.input.n() > 0) *lend = std::move(mine.input);  // kept for the next variant of that kind
-    if (r.status == "wrong" || r.status == "error") ++failures;
+    if (r.status == "wrong" || r.status == "error" || r.status == "faulted") ++failures;
     std::fprintf(stderr, "%-*s %12s %10s %10s %10.0f  %s\n", id_w, id.c_str(), timed_cell(r, "%.4f", r.timing.median_ms).c_str(),
                  timed_cell(r, "%.1f", r.gbps).c_str(), (r.pct_theoretical > 0 ? timed_cell(r, "%.1f", r.pct_theoretical) : "-").c_str(),
                  r.host_ms.total, r.message.empty() ? r.status.c_str() : r.message.c_str());

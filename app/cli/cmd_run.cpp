@@ -38,6 +38,12 @@ std::string to_request(const RunOptions& o, const std::string& variant, RunReque
   if (pp.mask.empty()) return "--mask must be box, gauss or the path of a text file";
   req.params = pp;
   req.metrics = o.metrics;
+  if (!o.gpu.empty()) {
+    WorkerLaunch launch;
+    if (std::string bad = parse_gpu_spec(o.gpu, "warpscope-cli", launch); !bad.empty()) return bad;
+  }
+  if (o.watchdog_s < 0) return "--watchdog must be positive seconds";
+  if (o.connect_timeout_s < 0) return "--connect-timeout must be positive seconds";
   return "";
 }
 
@@ -76,15 +82,30 @@ int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv
   }
   std::unique_ptr<Backend> backend;
   std::string why;
-  if (req.backend == "cuda" && !prepared.variant->cpu_only) {
-    backend = open_cuda_backend(why);
-    if (!backend) {
-      std::fprintf(stderr, "warpscope-cli: %s\n", no_device_hint(why).c_str());
-      return kNoDevice;
+  RunResult r;
+  if (!o.gpu.empty()) {  // through a worker: it validates again and runs on its machine
+    std::unique_ptr<WorkerClient> worker = start_gpu_worker(o, why);
+    if (!worker) {
+      std::fprintf(stderr, "warpscope-cli: %s\n", why.c_str());
+      return kFailed;
     }
+    if (req.backend == "cuda" && !prepared.variant->cpu_only)
+      if (std::string lack = worker_lacks(*worker, "cuda"); !lack.empty()) {
+        std::fprintf(stderr, "warpscope-cli: %s\n", no_device_hint(lack).c_str());
+        return kNoDevice;
+      }
+    r = worker->run(req);
+  } else {
+    if (req.backend == "cuda" && !prepared.variant->cpu_only) {
+      backend = open_cuda_backend(why);
+      if (!backend) {
+        std::fprintf(stderr, "warpscope-cli: %s\n", no_device_hint(why).c_str());
+        return kNoDevice;
+      }
+    }
+    r = execute_prepared(req, prepared, backend.get(), why);
   }
-  RunResult r = execute_prepared(req, prepared, backend.get(), why);
-  if (r.status == "error") {
+  if (r.status == "error" || r.status == "faulted") {
     std::fprintf(stderr, "warpscope-cli: %s\n", r.message.c_str());
     return kFailed;
   }

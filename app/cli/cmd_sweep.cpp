@@ -81,7 +81,21 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
   for (const auto& note : notes) std::fprintf(stderr, "warpscope-cli: not swept: %s\n", note.c_str());
   std::string why;
   std::unique_ptr<Backend> backend;
-  if (spec.backend == "cuda") {
+  std::unique_ptr<WorkerClient> worker;  // --gpu: the sweep runs in it
+  if (!o.gpu.empty()) {
+    worker = start_gpu_worker(o, why);
+    if (!worker) {
+      std::fprintf(stderr, "warpscope-cli: %s\n", why.c_str());
+      return kFailed;
+    }
+    if (spec.backend == "cuda") {
+      if (std::string lack = worker_lacks(*worker, "cuda"); !lack.empty()) {
+        std::fprintf(stderr, "warpscope-cli: %s\n", no_device_hint(lack).c_str());
+        return kNoDevice;
+      }
+      backend = std::make_unique<WorkerTraceBackend>(*worker);  // its device() is the worker's
+    }
+  } else if (spec.backend == "cuda") {
     backend = open_cuda_backend(why);
     if (!backend) {
       std::fprintf(stderr, "warpscope-cli: %s\n", no_device_hint(why).c_str());
@@ -97,7 +111,7 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
   if (csv) std::printf("%s%s\n", by_keep ? "keep_fraction,kept_fraction," : "", csv_header().c_str());
   auto progress = [&](const SweepProgress& p) {
     const RunResult& r = *p.last;
-    if (r.status == "wrong" || r.status == "error") ++failures;
+    if (r.status == "wrong" || r.status == "error" || r.status == "faulted") ++failures;
     char kept[64] = "";
     if (by_keep) std::snprintf(kept, sizeof kept, "%.3f", kept_fraction(r) >= 0 ? kept_fraction(r) : r.params.keep_fraction);
     if (table) {
@@ -112,7 +126,7 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
     }
     std::fflush(stdout);
   };
-  Sweep s = run_sweep(spec, backend.get(), why, nullptr, progress, &err);
+  Sweep s = worker ? worker->sweep(spec, "", nullptr, progress, err) : run_sweep(spec, backend.get(), why, nullptr, progress, &err);
   if (json) std::fprintf(stderr, "\n");
   if (!err.empty()) {
     std::fprintf(stderr, "warpscope-cli: %s\n", err.c_str());

@@ -2,10 +2,14 @@
 // 0 success (a racy variant's lost updates and a cautionary variant's slide bug are successes),
 // 1 wrong result or a runtime error, 2 bad request, 3 no CUDA device.
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "backend.hpp"
 #include "run_types.hpp"
+#include "sim/trace_store.hpp"
+#include "worker_client.hpp"
 
 namespace ws::cli {
 
@@ -27,11 +31,40 @@ struct RunOptions {
   PatternParams params;     ///< scan / convolution / atomics options (--exclusive, --mask-width, ...)
   std::string metrics;      ///< --metrics: "" = none, default | all | NAME,...
   std::vector<std::string> given;  ///< pattern options given on the command line ("--mask-width", "--keep", ...)
+  std::string gpu;          ///< --gpu: "" = in-process; local | ssh:HOST | slurm:ARGS = through a worker
+  double watchdog_s = 0;    ///< --watchdog: seconds a worker may go without answering (0 = from the request)
+  double connect_timeout_s = 0;  ///< --connect-timeout: seconds to the worker's hello (0 = 60)
 };
 
 /// "" when every pattern option given (RunOptions::given) applies to one of `variants`, else one line:
 /// "--mask-width applies to convolutions only (epita.reduce3 is a reduction)".
 std::string pattern_option_refusal(const RunOptions& o, const std::vector<std::string>& variants);
+
+/// Starts the worker `o.gpu` names and prints its hello (machine, device) on stderr; nullptr and a
+/// one-line `error` when it cannot (bad spec, no connection, refused job, other protocol, garbage).
+std::unique_ptr<WorkerClient> start_gpu_worker(const RunOptions& o, std::string& error);
+/// "" when the worker runs `backend` (sim, cuda); otherwise one line naming the machine and why not.
+std::string worker_lacks(const WorkerClient& client, const std::string& backend);
+
+/// A Backend whose runs and trace recordings go to a worker: the device is the worker's. Used where the
+/// CLI's code takes a Backend (report --traces). Generated inputs only (the worker regenerates them from
+/// kind, n, type and seed; a file path is read on the worker's machine).
+class WorkerTraceBackend final : public Backend {
+ public:
+  explicit WorkerTraceBackend(WorkerClient& client);
+  std::string name() const override { return "cuda"; }
+  const DeviceInfo& device() const override { return device_; }
+  RunResult run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) override;
+  std::string record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int block_index,
+                           const Trace& model, Trace& out, const PatternParams& params = PatternParams{}) override;
+
+ private:
+  WorkerClient& client_;
+  DeviceInfo device_;
+};
+
+/// `warpscope-cli worker`: answers the worker protocol on stdin/stdout until shutdown (cmd_worker.cpp).
+int cmd_worker();
 
 /// Turns options into a request for `variant`; returns "" or a one-line error.
 std::string to_request(const RunOptions& o, const std::string& variant, RunRequest& req);

@@ -58,6 +58,9 @@ void add_run_options(CLI::App* c, RunOptions& o) {
   c->add_option("--seed", o.seed, "seed of the random input (default 1)")->check(fits<unsigned long long>(kSeedLimit));
   c->add_option("--backend", o.backend, "cuda | sim (default cuda)");
   c->add_option("--metrics", o.metrics, "hardware metrics (CUPTI): default | all | NAME,... (see the metrics command)");
+  c->add_option("--gpu", o.gpu, "run through a worker process: local | ssh:HOST | slurm:ARGS (default: in this process)");
+  c->add_option("--watchdog", o.watchdog_s, "with --gpu: seconds a request may go without an answer before the worker is killed (default: from the request, at least 10)");
+  c->add_option("--connect-timeout", o.connect_timeout_s, "with --gpu: seconds to wait for the worker's hello (default 60)");
 }
 /// Options of the array patterns (docs/patterns.md); each pattern checks the ones it uses.
 void add_pattern_options(CLI::App* c, RunOptions& o) {
@@ -151,6 +154,8 @@ int main(int argc, char** argv) {
   sweep->add_flag("--json", json, "one JSON object: the sweep with its runs and the device");
   sweep->add_flag("--csv", csv, "CSV header and one row per run");
 
+  app.add_subcommand("worker", "answer the worker protocol on stdin/stdout (JSON lines; docs/worker-protocol.md)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -169,6 +174,7 @@ int main(int argc, char** argv) {
   note_given(trace, trace_opts);
   note_given(sweep, sweep_run);
   try {
+    if (app.got_subcommand("worker")) return cmd_worker();
     if (*list) return cmd_list(json);
     if (*device) return cmd_device(json);
     if (*run) {

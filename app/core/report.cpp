@@ -78,9 +78,7 @@ json element(DType t, double v) {
 /// kMaxJsonOutput elements.
 void output_to_json(const RunResult& r, json& j) {
   if (r.output.empty() && r.output_rows == 0 && r.output_cols == 0) return;
-  const PatternParams& p = r.params;
-  j["params"] = {{"exclusive", p.exclusive}, {"mask_width", p.mask_width}, {"tile", p.tile}, {"width", p.width},
-                 {"height", p.height}, {"mask", p.mask}, {"keep_fraction", p.keep_fraction}};
+  j["params"] = params_to_json(r.params);
   j["output_rows"] = r.output_rows;
   j["output_cols"] = r.output_cols;
   if (r.output.size() > kMaxJsonOutput) return;
@@ -99,16 +97,7 @@ void output_to_json(const RunResult& r, json& j) {
 }
 
 void output_from_json(const json& j, RunResult& r) {
-  if (j.contains("params") && j["params"].is_object()) {
-    const json& p = j["params"];
-    r.params.exclusive = get_or<bool>(p, "exclusive", false);
-    r.params.mask_width = get_or<int>(p, "mask_width", 5);
-    r.params.tile = get_or<int>(p, "tile", 0);
-    r.params.width = get_or<std::int64_t>(p, "width", 0);
-    r.params.height = get_or<std::int64_t>(p, "height", 0);
-    r.params.mask = get_or<std::string>(p, "mask", "box");
-    r.params.keep_fraction = get_or<double>(p, "keep_fraction", 0.5);
-  }
+  if (j.contains("params") && j["params"].is_object()) r.params = params_from_json(j["params"]);
   r.output_rows = get_or<std::int64_t>(j, "output_rows", 0);
   r.output_cols = get_or<std::int64_t>(j, "output_cols", 0);
   if (!j.contains("output") || !j["output"].is_array()) return;
@@ -122,6 +111,23 @@ void output_from_json(const json& j, RunResult& r) {
 }
 
 }  // namespace
+
+json params_to_json(const PatternParams& p) {
+  return {{"exclusive", p.exclusive}, {"mask_width", p.mask_width}, {"tile", p.tile}, {"width", p.width},
+          {"height", p.height}, {"mask", p.mask}, {"keep_fraction", p.keep_fraction}};
+}
+
+PatternParams params_from_json(const json& p) {
+  PatternParams out;
+  out.exclusive = get_or<bool>(p, "exclusive", false);
+  out.mask_width = get_or<int>(p, "mask_width", 5);
+  out.tile = get_or<int>(p, "tile", 0);
+  out.width = get_or<std::int64_t>(p, "width", 0);
+  out.height = get_or<std::int64_t>(p, "height", 0);
+  out.mask = get_or<std::string>(p, "mask", "box");
+  out.keep_fraction = get_or<double>(p, "keep_fraction", 0.5);
+  return out;
+}
 
 json metrics_to_json(const KernelMetrics& m) {
   json j;

@@ -50,6 +50,11 @@ nlohmann::json run_to_json(const RunResult& r);
 /// Inverse of run_to_json; throws std::runtime_error naming the missing/mistyped field.
 RunResult run_from_json(const nlohmann::json& j);
 
+/// The array patterns' parameters as a run object's "params": {"exclusive","mask_width","tile","width",
+/// "height","mask","keep_fraction"} (output_path is not kept). from_json: missing fields take the defaults.
+nlohmann::json params_to_json(const PatternParams& p);
+PatternParams params_from_json(const nlohmann::json& j);
+
 /// Hardware metrics of a run as JSON (the run object's "metrics", present when metrics were asked):
 /// {"asked","collected","error","passes","profile_ms","values":{name: value in the catalog's unit},
 ///  "warnings":[str],"kernel","occupancy_limiter","lines":[{"file","line","warp_instructions",

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
+#include <memory>
 #include <string>
 
 #include "app_state.hpp"
@@ -15,6 +16,7 @@
 #include "modes.hpp"
 #include "paths.hpp"
 #include "run_worker.hpp"
+#include "worker_client.hpp"
 
 namespace ws::gui {
 
@@ -58,6 +60,8 @@ int main(int argc, char** argv) {
   app.add_option("--live-seconds", o.live_seconds, "with --screenshot: run Live (the compared variants) this many seconds first (needs a GPU)")->check(CLI::Range(0.0, 600.0));
   app.add_option("--benchmark-frames", o.benchmark_frames, "render N frames headless and print one JSON line of frame timings")->check(CLI::Range(1, 100000));
   app.add_option("--export-view", o.export_view, "with --screenshot: also write the centre view alone to this PNG (as its PNG button does)");
+  std::string gpu;
+  app.add_option("--gpu", gpu, "where GPU runs go: local | ssh:HOST | slurm:ARGS (a worker process; default local when built with CUDA)");
   app.add_option("--export-dir", o.export_dir, "folder the CSV and PNG export buttons write to (default: the current folder)");
   try {
     app.parse(argc, argv);
@@ -114,7 +118,21 @@ int main(int argc, char** argv) {
   s.perf.present.show_help = o.show_keys;
   s.perf.export_dir = o.export_dir;
 
-  ui::RunWorker worker([](std::string& error) { return open_cuda_backend(error); });
+  // GPU work goes to a worker process, so that a faulting kernel costs one run, not the session;
+  // builds without CUDA have nothing to put there (sim and replay run here) unless --gpu names a worker.
+  std::unique_ptr<ui::RunWorker> worker_ptr;
+  if (!gpu.empty() || built_with_cuda()) {
+    WorkerLaunch launch;
+    if (std::string err = parse_gpu_spec(gpu.empty() ? "local" : gpu, find_local_cli(), launch); !err.empty()) {
+      if (!gpu.empty()) return fail(2, err);
+      worker_ptr = std::make_unique<ui::RunWorker>([](std::string& error) { return open_cuda_backend(error); });
+    } else {
+      worker_ptr = std::make_unique<ui::RunWorker>(launch, WorkerClientOptions{});
+    }
+  } else {
+    worker_ptr = std::make_unique<ui::RunWorker>([](std::string& error) { return open_cuda_backend(error); });
+  }
+  ui::RunWorker& worker = *worker_ptr;
   if (o.benchmark_frames > 0) return run_benchmark(s, worker, o);
   return headless ? run_screenshot(s, worker, o) : run_window(s, worker, o);
 }

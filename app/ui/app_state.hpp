@@ -65,6 +65,9 @@ struct DeviceStatus {
   bool busy = false;
   std::string running;       ///< variant id of the run in progress
   int batch_done = 0, batch_total = 0;
+  std::string worker;        ///< the GPU worker process ("worker 4711 on gpu7 (local)"), "" when in-process
+  int worker_restarts = 0;   ///< fresh workers started after a fault
+  std::string worker_fault;  ///< the latest fault's reason
 };
 
 struct Message {

@@ -57,6 +57,7 @@ std::string format_check(const RunResult& r) {
   if (r.status == "slide-bug") return "slide bug: expected " + want + ", got " + got;
   if (r.status == "wrong") return "wrong: expected " + want + ", got " + got;
   if (r.status == "error") return "error: " + r.message;
+  if (r.status == "faulted") return "faulted: " + r.message;  // the run cost its worker process
   return r.status.empty() ? "?" : r.status;
 }
 

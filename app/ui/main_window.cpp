@@ -41,6 +41,9 @@ void MainWindow::exchange(AppState& s, RunWorker& worker, const std::string& rep
   s.device.running = snap.running;
   s.device.batch_done = snap.batch_done;
   s.device.batch_total = snap.batch_total;
+  s.device.worker = snap.worker;
+  s.device.worker_restarts = snap.worker_restarts;
+  s.device.worker_fault = snap.worker_fault;
   for (auto& r : snap.finished) s.add_result(std::move(r));
   if (first_open) {
     if (s.session.created.empty()) {

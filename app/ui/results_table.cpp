@@ -29,7 +29,7 @@ int status_rank(const std::string& status) {
 }
 
 bool is_lesson_status(const RunResult& r) { return r.status == "race" || r.status == "slide-bug"; }
-bool is_bad_status(const RunResult& r) { return r.status == "wrong" || r.status == "error"; }
+bool is_bad_status(const RunResult& r) { return r.status == "wrong" || r.status == "error" || r.status == "faulted"; }
 
 ImVec4 status_color(const RunResult& r) {
   const Palette& p = theme().colors();
@@ -248,7 +248,7 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
     const float row_top = ImGui::GetCursorScreenPos().y;
     ImGui::AlignTextToFramePadding();
     ImGui::PushStyleColor(ImGuiCol_Text, status_color(run));
-    if (run.status == "error" || clip) {
+    if (run.status == "error" || run.status == "faulted" || clip) {
       // Error messages are sentences: one line here, the whole of it on hover.
       TextEllipsis(format_check(run), ImGui::GetContentRegionAvail().x);
     } else {

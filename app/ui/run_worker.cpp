@@ -1,15 +1,35 @@
 #include "run_worker.hpp"
 
+#include <algorithm>
 #include <exception>
 
 #include "limits.hpp"
 #include "registry.hpp"
 #include "request.hpp"
 #include "sweep.hpp"
+#include "worker_protocol.hpp"
 
 namespace ws::ui {
 
 RunWorker::RunWorker(Opener open) : open_(std::move(open)) { thread_ = std::thread([this] { loop(); }); }
+
+RunWorker::RunWorker(WorkerLaunch launch, WorkerClientOptions options)
+    : launch_(std::move(launch)), launch_options_(std::move(options)) {
+  thread_ = std::thread([this] { loop(); });
+}
+
+std::string RunWorker::worker_line(const WorkerClient& c) const {
+  const WorkerHello& h = c.hello();
+  return "worker " + std::to_string(h.pid) + " on " + h.host + " (" + c.launch().where + ")";
+}
+
+void RunWorker::note_fault(WorkerClient& client, const std::string& why) {
+  const std::string err = client.start();  // a fresh worker now, not at the next request
+  std::lock_guard<std::mutex> lock(mutex_);
+  shared_.worker_fault = why;
+  shared_.worker_restarts = client.restarts();
+  shared_.worker = err.empty() ? worker_line(client) : "no worker: " + err;
+}
 
 RunWorker::~RunWorker() { stop(); }
 
@@ -96,17 +116,34 @@ void RunWorker::stop() {
 
 void RunWorker::loop() {
   std::unique_ptr<Backend> backend;
+  std::unique_ptr<WorkerClient> client;  // GPU work in a worker process (WorkerLaunch mode)
   std::string error;
-  try {
-    backend = open_ ? open_(error) : nullptr;
-  } catch (const std::exception& e) {
-    backend.reset();
-    error = describe_exception(e);
+  if (launch_) {
+    client = std::make_unique<WorkerClient>(*launch_, launch_options_);
+    error = client->start();
+    const auto& kinds = client->hello().backends;
+    if (error.empty() && std::find(kinds.begin(), kinds.end(), "cuda") == kinds.end()) {
+      error = client->hello().device.error.empty() ? "the worker has no CUDA device" : client->hello().device.error;
+      client.reset();  // nothing for it to do: sim and replay stay here
+    } else if (!error.empty()) {
+      client.reset();
+    }
+  } else {
+    try {
+      backend = open_ ? open_(error) : nullptr;
+    } catch (const std::exception& e) {
+      backend.reset();
+      error = describe_exception(e);
+    }
   }
   {
     std::lock_guard<std::mutex> lock(mutex_);
     shared_.opened = true;
-    if (backend) {
+    if (client) {
+      shared_.device = client->hello().device;
+      shared_.backend_name = "cuda";
+      shared_.worker = worker_line(*client);
+    } else if (backend) {
       shared_.device = backend->device();
       shared_.backend_name = backend->name();
     } else {
@@ -126,6 +163,7 @@ void RunWorker::loop() {
   std::vector<LiveRun> live;
   int live_generation = -1;
   std::size_t live_next = 0;
+  int live_faults = 0;  // consecutive faulted live batches
   // Live requests share one input when they ask for the same one (they do: the GUI builds them all
   // from one set of parameters), so ten variants at 2^24 hold 64 MB, not 640 MB.
   Input live_input;
@@ -169,7 +207,14 @@ void RunWorker::loop() {
         shared_.sweep_done = p.done;
         shared_.sweep_runs.push_back(*p.last);
       };
-      Sweep done = run_sweep(sweep, backend.get(), error, &cancel_sweep_, progress);
+      Sweep done;
+      if (client && sweep.backend == "cuda") {
+        std::string err;
+        done = client->sweep(sweep, "", &cancel_sweep_, progress, err);
+        if (!err.empty() && !client->running()) note_fault(*client, err);
+      } else {
+        done = run_sweep(sweep, backend.get(), error, &cancel_sweep_, progress);
+      }
       std::lock_guard<std::mutex> lock(mutex_);
       shared_.sweeps_finished.push_back(std::move(done));
       shared_.sweeping = false;
@@ -180,6 +225,53 @@ void RunWorker::loop() {
     }
     if (job == LiveJob) {
       if (live.empty()) continue;
+      if (client && live.front().req.backend == "cuda") {
+        // One batch of every live request per turn: a round trip per batch, not per run.
+        nlohmann::json reqs = nlohmann::json::array();
+        double expected = 0;
+        for (const auto& l : live) {
+          reqs.push_back(request_to_json(l.req));
+          expected = std::max(expected, expected_seconds(l.req));
+        }
+        const WorkerReply rep = client->call("live_batch", {{"requests", reqs}, {"rounds", 1}}, expected * double(live.size()));
+        std::vector<RunResult> runs;
+        if (rep.ok()) {
+          try {
+            for (const auto& j : rep.message.at("runs")) runs.push_back(run_from_wire(j));
+          } catch (const std::exception&) {
+            runs.clear();
+          }
+        } else {
+          RunResult bad;
+          bad.variant = live.front().req.variant;
+          bad.backend = "cuda";
+          bad.status = rep.kind == WorkerReply::Kind::Faulted ? "faulted" : "error";
+          bad.message = rep.text;
+          runs.push_back(bad);
+          if (rep.kind == WorkerReply::Kind::Faulted) note_fault(*client, rep.text);
+        }
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (live_generation != live_generation_) continue;  // switched off or changed meanwhile
+        bool any_points = false;
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+          std::vector<LivePoint> pts = i < live.size() && rep.ok() ? live_points(runs[i], live[i].launches) : std::vector<LivePoint>{};
+          if (i < live.size()) live[i].launches += std::int64_t(pts.size());
+          any_points |= !pts.empty();
+          shared_.live_points.insert(shared_.live_points.end(), pts.begin(), pts.end());
+          shared_.live_results.push_back(std::move(runs[i]));
+        }
+        if (shared_.live_points.size() > 100000)
+          shared_.live_points.erase(shared_.live_points.begin(), shared_.live_points.end() - 50000);
+        while (shared_.live_results.size() > 64) shared_.live_results.erase(shared_.live_results.begin());
+        // A fault costs one batch and Live goes on in the fresh worker; twice in a row, or no timings at
+        // all, and it stops rather than spin.
+        live_faults = rep.kind == WorkerReply::Kind::Faulted ? live_faults + 1 : 0;
+        if ((!rep.ok() && rep.kind != WorkerReply::Kind::Faulted) || live_faults >= 2 || (rep.ok() && !any_points)) {
+          live_.clear();
+          shared_.live = false;
+        }
+        continue;
+      }
       LiveRun& lr = live[live_next++ % live.size()];
       if (!lr.prepared.variant) {
         if (std::string err = prepare_run(lr.req, lr.prepared); !err.empty()) {
@@ -220,7 +312,13 @@ void RunWorker::loop() {
       }
       continue;
     }
-    RunResult r = execute(req, backend.get(), error);  // never throws
+    RunResult r;
+    if (client && req.backend == "cuda") {
+      r = client->run(req);
+      if (r.status == "faulted") note_fault(*client, r.message);
+    } else {
+      r = execute(req, backend.get(), error);  // never throws
+    }
     {
       std::lock_guard<std::mutex> lock(mutex_);
       shared_.finished.push_back(std::move(r));
@@ -231,6 +329,7 @@ void RunWorker::loop() {
     }
   }
   backend.reset();  // the backend is created and destroyed on this thread
+  client.reset();   // shuts the worker down
 }
 
 }  // namespace ws::ui

@@ -1,5 +1,8 @@
-// The one thread that owns the Backend: it opens the device, then runs queued RunRequests in order
-// with ws::execute. The UI only submits requests and takes snapshots, so the window never blocks.
+// The one thread that runs the GUI's work: queued RunRequests in order, sweeps and Live. GPU work goes
+// either to an in-process Backend (the Opener) or, with a WorkerLaunch, to a `warpscope-cli worker`
+// process (worker_client.hpp): a run that faults there costs that run ("faulted"), and a fresh worker
+// takes the next one. Sim runs stay in this process. The UI only submits requests and takes
+// snapshots, so the window never blocks.
 #pragma once
 #include <chrono>
 #include <condition_variable>
@@ -18,6 +21,7 @@
 #include "live.hpp"
 #include "run_types.hpp"
 #include "sweep.hpp"
+#include "worker_client.hpp"
 
 namespace ws::ui {
 
@@ -45,10 +49,17 @@ class RunWorker {
     bool live = false;
     std::vector<LivePoint> live_points;   ///< launches since the previous take()
     std::vector<RunResult> live_results;  ///< the live runs those launches came from (metrics, checks)
+    // The worker process (WorkerLaunch mode only).
+    std::string worker;                   ///< e.g. "worker 4711 on gpu7 (ssh:gpu7)"; "" in-process
+    int worker_restarts = 0;              ///< fresh workers started after a fault
+    std::string worker_fault;             ///< the latest fault's one-line reason
   };
 
   /// Starts the thread, which first calls `open` (about 0.2 s for CUDA).
   explicit RunWorker(Opener open);
+  /// Starts the thread, which starts a worker process with `launch` and reads its hello (the device).
+  /// CUDA runs, sweeps and Live go to it; sim runs stay here.
+  RunWorker(WorkerLaunch launch, WorkerClientOptions options);
   /// stop(): drops queued runs, lets the current one finish, joins.
   ~RunWorker();
   RunWorker(const RunWorker&) = delete;
@@ -76,8 +87,13 @@ class RunWorker {
 
  private:
   void loop();
+  /// After a fault: records the reason, starts a fresh worker at once (so the status bar shows it).
+  void note_fault(WorkerClient& client, const std::string& why);
+  std::string worker_line(const WorkerClient& client) const;
 
   Opener open_;
+  std::optional<WorkerLaunch> launch_;
+  WorkerClientOptions launch_options_;
   std::mutex mutex_;
   std::condition_variable cv_;
   std::deque<RunRequest> queue_;

@@ -56,6 +56,17 @@ void StatusBar::draw(const AppState& s) {
   TextDim("backend");
   ImGui::SameLine();
   ImGui::TextUnformatted(!d.opened ? "..." : d.backend.empty() ? "host CPU only" : d.backend.c_str());
+  if (!d.worker.empty()) {  // GPU work runs in a worker process: which, and whether one faulted
+    ImGui::SameLine();
+    TextDim(("in " + d.worker).c_str());
+    if (d.worker_restarts > 0) {
+      ImGui::SameLine();
+      ImGui::PushStyleColor(ImGuiCol_Text, p.bad);
+      ImGui::TextUnformatted(("restarted " + std::to_string(d.worker_restarts) + "x after a fault").c_str());
+      ImGui::PopStyleColor();
+      ItemTooltip("latest fault: " + d.worker_fault + "\nthe faulted run is marked in the results; the session keeps every run");
+    }
+  }
   separator_gap();
   TextDim("report");
   ImGui::SameLine();

@@ -1,0 +1,111 @@
+#include "worker_protocol.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "report.hpp"
+#include "types.hpp"
+
+namespace ws {
+
+using nlohmann::json;
+
+namespace {
+
+template <typename T>
+T field_or(const json& j, const char* key, T fallback, const char* what) {
+  if (!j.contains(key) || j.at(key).is_null()) return fallback;
+  try {
+    return j.at(key).get<T>();
+  } catch (const std::exception&) {
+    throw std::runtime_error(std::string(what) + ": field '" + key + "' has the wrong type");
+  }
+}
+
+}  // namespace
+
+json request_to_json(const RunRequest& r) {
+  return {{"variant", r.variant}, {"n", r.n}, {"block", r.launch.block}, {"grid", r.launch.grid},
+          {"repeat", r.repeat}, {"warmup", r.warmup}, {"type", to_string(r.type)}, {"input", r.input},
+          {"seed", r.seed}, {"backend", r.backend}, {"params", params_to_json(r.params)}, {"metrics", r.metrics}};
+}
+
+RunRequest request_from_json(const json& j) {
+  const char* what = "request";
+  if (!j.is_object()) throw std::runtime_error("request: not an object");
+  RunRequest r;
+  r.variant = field_or<std::string>(j, "variant", "", what);
+  r.n = field_or<std::int64_t>(j, "n", 0, what);
+  r.launch.block = field_or<int>(j, "block", 0, what);
+  r.launch.grid = field_or<std::int64_t>(j, "grid", 0, what);
+  r.repeat = field_or<int>(j, "repeat", r.repeat, what);
+  r.warmup = field_or<int>(j, "warmup", r.warmup, what);
+  const std::string type = field_or<std::string>(j, "type", "int32", what);
+  if (!parse_dtype(type, r.type)) throw std::runtime_error("request: unknown type '" + type + "'");
+  r.input = field_or<std::string>(j, "input", r.input, what);
+  r.seed = field_or<std::uint64_t>(j, "seed", r.seed, what);
+  r.backend = field_or<std::string>(j, "backend", r.backend, what);
+  if (j.contains("params") && j["params"].is_object()) r.params = params_from_json(j["params"]);
+  r.metrics = field_or<std::string>(j, "metrics", "", what);
+  return r;
+}
+
+json run_to_wire(const RunResult& r) {
+  json j = run_to_json(r);
+  if (!j.contains("params")) j["params"] = params_to_json(r.params);
+  if (!j.contains("output") && !r.output.empty()) {
+    json out = json::array();
+    for (double v : r.output) out.push_back(std::isfinite(v) ? json(v) : json(nullptr));
+    j["output"] = std::move(out);
+  }
+  return j;
+}
+
+RunResult run_from_wire(const json& j) { return run_from_json(j); }
+
+json hello_to_json(const WorkerHello& h) {
+  return {{"type", "hello"},       {"protocol", h.protocol}, {"host", h.host},
+          {"pid", h.pid},          {"version", h.version},   {"device", device_to_json(h.device)},
+          {"backends", h.backends}, {"capabilities", h.capabilities}};
+}
+
+WorkerHello hello_from_json(const json& j) {
+  if (!j.is_object() || j.value("type", "") != "hello" || !j.contains("protocol") || !j["protocol"].is_number_integer())
+    throw std::runtime_error("the first line is not a warpscope worker's hello");
+  const char* what = "hello";
+  WorkerHello h;
+  h.protocol = j["protocol"].get<int>();
+  h.host = field_or<std::string>(j, "host", "", what);
+  h.pid = field_or<long>(j, "pid", 0, what);
+  h.version = field_or<std::string>(j, "version", "", what);
+  if (j.contains("device") && j["device"].is_object()) h.device = device_from_json(j["device"]);
+  h.backends = field_or<std::vector<std::string>>(j, "backends", {}, what);
+  h.capabilities = field_or<std::vector<std::string>>(j, "capabilities", {}, what);
+  return h;
+}
+
+json worker_response(std::int64_t id, const std::string& type, json body) {
+  if (!body.is_object()) body = json::object();
+  body["id"] = id >= 0 ? json(id) : json(nullptr);  // null: a line that was not a request
+  body["type"] = type;
+  return body;
+}
+
+json worker_error(std::int64_t id, const std::string& message) {
+  return worker_response(id, "error", {{"message", one_line(message, 400)}});
+}
+
+json worker_faulted(std::int64_t id, const std::string& message) {
+  return worker_response(id, "faulted", {{"message", one_line(message, 400)}});
+}
+
+std::string one_line(const std::string& text, std::size_t max) {
+  std::string s = text.substr(0, text.find('\n'));
+  while (!s.empty() && (s.back() == '\r' || s.back() == ' ' || s.back() == '\t')) s.pop_back();
+  std::string clean;
+  for (unsigned char c : s) clean += (c < 32 || c == 127) ? '?' : char(c);
+  if (clean.size() > max) clean = clean.substr(0, max) + "...";
+  return clean;
+}
+
+}  // namespace ws

@@ -1,0 +1,388 @@
+#include "worker_server.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "launch_rules.hpp"
+#include "registry.hpp"
+#include "report.hpp"
+#include "request.hpp"
+#include "sim/sim.hpp"
+#include "sim/trace_compare.hpp"
+#include "sim/trace_store.hpp"
+#include "sweep.hpp"
+#include "worker_protocol.hpp"
+
+#ifndef WS_VERSION
+#define WS_VERSION "0"
+#endif
+#ifndef WS_GIT_REV
+#define WS_GIT_REV "unknown"
+#endif
+
+namespace ws {
+
+using nlohmann::json;
+
+namespace {
+
+/// After stdin ends, a request still running this long is abandoned: its client is gone (a hung
+/// kernel on a remote machine must not keep the GPU forever).
+constexpr auto kOrphanGrace = std::chrono::seconds(30);
+
+std::string host_name() {
+  char buf[256] = "";
+  if (gethostname(buf, sizeof buf - 1) != 0) return "unknown host";
+  return buf;
+}
+
+class Server {
+ public:
+  Server(int in_fd, int out_fd, WorkerServerOptions o) : in_(in_fd), out_(out_fd), o_(std::move(o)) {}
+
+  int run() {
+    if (o_.open_cuda) {
+      try {
+        cuda_ = o_.open_cuda(cuda_error_);
+      } catch (const std::exception& e) {
+        cuda_.reset();
+        cuda_error_ = e.what();
+      }
+      if (cuda_ && !cuda_->device().available) {
+        cuda_error_ = cuda_->device().error;
+        cuda_.reset();
+      }
+    } else {
+      cuda_error_ = "this worker was started without a CUDA backend";
+    }
+    if (o_.test_sim_as_cuda) {  // test mode: "cuda" requests run on the CPU model
+      cuda_ = std::make_unique<sim::SimBackend>();
+      cuda_error_.clear();
+    }
+    WorkerHello h;
+    h.protocol = o_.announced_protocol > 0 ? o_.announced_protocol : kWorkerProtocolVersion;
+    h.host = host_name();
+    h.pid = long(getpid());
+    h.version = std::string(WS_VERSION) + " (" + WS_GIT_REV + ")";
+    h.backends = {"sim"};
+    if (cuda_) {
+      h.device = cuda_->device();
+      h.backends.push_back("cuda");
+    } else {
+      h.device.available = false;
+      h.device.error = cuda_error_;
+    }
+    h.capabilities = worker_request_types();
+    send(hello_to_json(h));
+    std::fprintf(stderr, "warpscope worker %ld on %s: %s\n", h.pid, h.host.c_str(),
+                 cuda_ ? cuda_->device().name.c_str() : ("sim only (" + cuda_error_ + ")").c_str());
+
+    std::thread reader([this] { read_loop(); });
+    reader.detach();  // blocked in read(); the process ends with the executor
+    const int code = execute_loop();
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      finished_ = true;
+    }
+    cv_.notify_all();
+    return code;
+  }
+
+ private:
+  void send(const json& j) {
+    std::string line = j.dump(-1, ' ', false, json::error_handler_t::replace);
+    line += '\n';
+    std::lock_guard<std::mutex> lock(out_m_);
+    const char* p = line.data();
+    std::size_t left = line.size();
+    while (left > 0) {
+      const ssize_t w = ::write(out_, p, left);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) return;  // the client is gone; SIGPIPE usually ends us first
+      p += w;
+      left -= std::size_t(w);
+    }
+  }
+
+  static std::int64_t id_of(const json& j) {
+    return j.contains("id") && j["id"].is_number_integer() ? j["id"].get<std::int64_t>() : -1;
+  }
+
+  void read_loop() {
+    std::string buf;
+    char chunk[65536];
+    for (;;) {
+      const ssize_t n = ::read(in_, chunk, sizeof chunk);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      buf.append(chunk, std::size_t(n));
+      std::size_t nl;
+      while ((nl = buf.find('\n')) != std::string::npos) {
+        const std::string line = buf.substr(0, nl);
+        buf.erase(0, nl + 1);
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        if (!accept(line)) return;  // shutdown: read nothing more
+      }
+    }
+    std::unique_lock<std::mutex> lock(m_);
+    eof_ = true;
+    cv_.notify_all();
+    if (!cv_.wait_for(lock, kOrphanGrace, [this] { return finished_ || (queue_.empty() && running_id_ < 0); })) {
+      std::fprintf(stderr, "warpscope worker: stdin closed and request %lld still running after %lld s: exiting\n",
+                   (long long)running_id_, (long long)kOrphanGrace.count());
+      std::_Exit(3);
+    }
+  }
+
+  /// Takes one request line; false after a shutdown.
+  bool accept(const std::string& line) {
+    json j;
+    try {
+      j = json::parse(line);
+    } catch (const std::exception&) {
+      send(worker_error(-1, "not JSON: '" + one_line(line, 80) + "'"));
+      return true;
+    }
+    const std::int64_t id = id_of(j);
+    if (!j.is_object() || id < 0 || !j.contains("type") || !j["type"].is_string()) {
+      send(worker_error(id, "a request is an object with an integer \"id\" >= 0 and a string \"type\""));
+      return true;
+    }
+    const std::string type = j["type"];
+    std::lock_guard<std::mutex> lock(m_);
+    if (type == "cancel") {
+      const std::int64_t target = j.contains("target") && j["target"].is_number_integer() ? j["target"].get<std::int64_t>() : -1;
+      std::string state = "unknown";
+      if (target >= 0 && target == running_id_) {
+        cancel_ = true;
+        state = "running";
+      } else {
+        for (auto it = queue_.begin(); it != queue_.end(); ++it)
+          if (id_of(*it) == target) {
+            queue_.erase(it);
+            send(worker_error(target, "cancelled before it started"));
+            state = "queued";
+            break;
+          }
+      }
+      send(worker_response(id, "cancel", {{"target", target}, {"state", state}}));
+      return true;
+    }
+    queue_.push_back(std::move(j));
+    cv_.notify_all();
+    return type != "shutdown";
+  }
+
+  int execute_loop() {
+    for (;;) {
+      json req;
+      {
+        std::unique_lock<std::mutex> lock(m_);
+        cv_.wait(lock, [this] { return !queue_.empty() || eof_; });
+        if (queue_.empty()) return 0;  // stdin ended and everything asked was answered
+        req = std::move(queue_.front());
+        queue_.pop_front();
+        running_id_ = id_of(req);
+        cancel_ = false;
+      }
+      const std::int64_t id = id_of(req);
+      const std::string type = req["type"];
+      if (type == "shutdown") {
+        send(worker_response(id, "bye"));
+        return 0;
+      }
+      const bool had_cuda = cuda_ && cuda_->device().available;
+      json response;
+      try {
+        response = handle(id, type, req);
+      } catch (const std::exception& e) {
+        response = worker_error(id, type + ": " + e.what());
+      }
+      // A kernel fault leaves the CUDA context unusable for the life of this process: say so, and end.
+      if (had_cuda && !cuda_->device().available) {
+        std::string why = cuda_->device().error;
+        if (auto cut = why.find("; restart"); cut != std::string::npos) why.erase(cut);
+        response = worker_faulted(id, why);
+      }
+      {
+        std::lock_guard<std::mutex> lock(m_);
+        running_id_ = -1;
+      }
+      cv_.notify_all();
+      send(response);
+      if (response.value("type", "") == "faulted") return 4;
+    }
+  }
+
+  json handle(std::int64_t id, const std::string& type, const json& req) {
+    if (type == "run") {
+      const RunRequest r = request_from_json(req.at("request"));
+      // Test mode: a run of variant "__test_crash" (...) is that test request, so a queue can fault midway.
+      if (o_.test_hooks && r.variant.rfind("__test_", 0) == 0) return test_hook(id, r.variant);
+      return worker_response(id, "result", {{"run", run_to_wire(execute(r, cuda_.get(), cuda_error_))}});
+    }
+    if (type == "trace") return trace(id, req);
+    if (type == "sweep") return sweep(id, req);
+    if (type == "live_batch") return live_batch(id, req);
+    if (o_.test_hooks && type.rfind("__test_", 0) == 0) return test_hook(id, type);
+    json response;
+    if (o_.extra && o_.extra(req, cuda_.get(), response)) return response;
+    return worker_error(id, "unknown request type '" + type + "'");
+  }
+
+  json trace(std::int64_t id, const json& j) {
+    const RunRequest req = request_from_json(j.at("request"));
+    const long long block_index = j.value("block_index", 0LL);
+    PreparedRun p;
+    if (std::string err = prepare_run(req, p); !err.empty()) return worker_error(id, err);
+    const VariantInfo& v = *p.variant;
+    if (v.cpu_only) return worker_error(id, v.id + " runs on the host CPU: it has no GPU threads to trace");
+    Backend* gpu = req.backend == "cuda" ? cuda_.get() : nullptr;
+    if (req.backend == "cuda" && !gpu) return worker_error(id, no_device_hint(cuda_error_));
+    LaunchConfig launch;
+    if (std::string err = resolve_launch(v, p.input.n(), req.type, req.launch, gpu ? gpu->device().shape() : DeviceShape{}, launch);
+        !err.empty())
+      return worker_error(id, err);
+    if (block_index < 0 || block_index >= launch.grid)
+      return worker_error(id, "block index " + std::to_string(block_index) + " is outside the grid of " +
+                                  std::to_string(launch.grid) + " blocks");
+    if (!sim::has_model(v.id)) return worker_error(id, v.id + " has no sim model in this build");
+    sim::SimOutput out = sim::simulate(v, p.input, launch, req.params, int(block_index));
+    std::string difference;
+    if (gpu) {
+      Trace recorded;
+      if (std::string err = gpu->record_trace(v, p.input, launch, int(block_index), out.trace, recorded, req.params); !err.empty())
+        return worker_error(id, err);
+      difference = compare_traces(out.trace, recorded);
+      recorded.compared_with_model = true;
+      recorded.model_difference = difference;
+      out.trace = std::move(recorded);
+    }
+    return worker_response(id, "trace",
+                           {{"trace", trace_to_store_json(out.trace)}, {"recorded", gpu != nullptr}, {"difference", difference},
+                            {"result", out.result}, {"launches", out.launches}, {"block", launch.block}, {"grid", launch.grid}});
+  }
+
+  json sweep(std::int64_t id, const json& j) {
+    const Sweep asked = sweep_from_json(j.at("sweep"));
+    if (std::string err = validate_sweep(asked.spec); !err.empty()) return worker_error(id, err);
+    auto progress = [&](const SweepProgress& p) {
+      send(worker_response(id, "progress", {{"done", p.done}, {"total", p.total}, {"run", run_to_wire(*p.last)}}));
+    };
+    std::string err;
+    Sweep done = run_sweep(asked.spec, cuda_.get(), cuda_error_, &cancel_, progress, &err);
+    if (!err.empty()) return worker_error(id, err);
+    done.title = asked.title;
+    return worker_response(id, "sweep", {{"sweep", sweep_to_json(done)}});
+  }
+
+  /// Live: each request `rounds` times; inputs are generated once and kept while the same requests
+  /// come back (shared between requests that read the same input, as in-process Live does).
+  json live_batch(std::int64_t id, const json& j) {
+    const json& list = j.at("requests");
+    if (!list.is_array()) return worker_error(id, "live_batch: 'requests' must be an array");
+    const int rounds = std::max(1, std::min(1000, j.value("rounds", 1)));
+    std::vector<RunRequest> reqs;
+    std::set<std::string> keys;
+    for (const auto& r : list) {
+      reqs.push_back(request_from_json(r));
+      keys.insert(request_to_json(reqs.back()).dump());
+    }
+    std::set<std::string> cached;
+    for (const auto& [k, p] : live_prepared_) cached.insert(k);
+    if (cached != keys) live_prepared_.clear(), live_inputs_.clear(), live_errors_.clear();
+    json runs = json::array();
+    for (int round = 0; round < rounds && !cancel_; ++round)
+      for (const auto& req : reqs) {
+        if (cancel_) break;
+        const std::string key = request_to_json(req).dump();
+        RunResult r;
+        if (!live_prepared_.count(key) && !live_errors_.count(key)) {
+          PreparedRun p;
+          if (std::string err = prepare_run(req, p); !err.empty()) {
+            live_errors_[key] = err;
+          } else {
+            const std::string share = input_share_key(*p.variant, req);
+            if (!live_inputs_.count(share)) live_inputs_[share] = std::move(p.input);
+            p.input = Input{};
+            live_share_[key] = share;
+            live_prepared_[key] = std::move(p);
+          }
+        }
+        if (auto e = live_errors_.find(key); e != live_errors_.end()) {
+          r.variant = req.variant;
+          r.backend = req.backend;
+          r.status = "error";
+          r.message = e->second;
+        } else {
+          PreparedRun& p = live_prepared_[key];
+          Input& shared = live_inputs_[live_share_[key]];
+          std::swap(p.input, shared);  // lend the input without copying it
+          r = execute_prepared(req, p, cuda_.get(), cuda_error_);
+          std::swap(p.input, shared);
+        }
+        runs.push_back(run_to_json(r));  // the report's form: outputs beyond kMaxJsonOutput stay here
+        if (cuda_ && !cuda_->device().available) return worker_response(id, "live_batch", {{"runs", runs}});
+      }
+    return worker_response(id, "live_batch", {{"runs", runs}, {"cancelled", bool(cancel_)}});
+  }
+
+  json test_hook(std::int64_t id, const std::string& type) {
+    if (type == "__test_crash") {
+      std::signal(SIGSEGV, SIG_DFL);
+      std::raise(SIGSEGV);
+    }
+    if (type == "__test_hang")
+      for (;;) pause();
+    if (type == "__test_garbage") {
+      static const char garbage[] = "Segmentation fault? no: this line is not JSON\n";
+      std::lock_guard<std::mutex> lock(out_m_);
+      if (::write(out_, garbage, sizeof garbage - 1) < 0) std::_Exit(5);
+      return worker_response(id, "result");
+    }
+    if (type == "__test_sticky") return worker_faulted(id, "an illegal memory access was encountered (test hook)");
+    return worker_error(id, "unknown test request '" + type + "'");
+  }
+
+  int in_, out_;
+  const WorkerServerOptions o_;
+  std::unique_ptr<Backend> cuda_;
+  std::string cuda_error_;
+  std::mutex out_m_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::deque<json> queue_;
+  bool eof_ = false, finished_ = false;
+  std::int64_t running_id_ = -1;
+  std::atomic<bool> cancel_{false};
+  std::map<std::string, PreparedRun> live_prepared_;
+  std::map<std::string, std::string> live_share_, live_errors_;
+  std::map<std::string, Input> live_inputs_;
+};
+
+}  // namespace
+
+int run_worker_server(int in_fd, int out_fd, const WorkerServerOptions& options) {
+  try {
+    // Never freed: the reader thread stays blocked in read() on it until the process exits.
+    Server* s = new Server(in_fd, out_fd, options);
+    return s->run();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "warpscope worker: %s\n", e.what());
+    return 1;
+  }
+}
+
+}  // namespace ws

@@ -1,0 +1,121 @@
+// ws_worker_roundtrip: what a worker process adds to a request. Median (and p90) wall time of COUNT
+// small runs in-process (execute) and through a worker (WorkerClient::run), same request; with
+// --live-seconds, Live's launches per second both ways (execute_prepared in a loop against live_batch;
+// sim runs are untimed: one per run).
+//   build-ci/bench/ws_worker_roundtrip --backend sim|cuda [--count 1000] [--n 1024] [--gpu local|ssh:HOST|slurm:ARGS]
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+#include "backend_factory.hpp"
+#include "report.hpp"
+#include "request.hpp"
+#include "worker_client.hpp"
+
+using namespace ws;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+double percentile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[std::min(v.size() - 1, std::size_t(q * double(v.size())))];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"median round trip of small requests: in-process against a worker process"};
+  std::string backend_name = "sim", gpu = "local", variant = "epita.reduce3";
+  int count = 1000, repeat = 1;
+  long long n = 1024;
+  double live_seconds = 0;
+  app.add_option("--backend", backend_name, "sim | cuda (default sim)");
+  app.add_option("--count", count, "requests each way (default 1000)");
+  app.add_option("--n", n, "elements per request (default 1024)");
+  app.add_option("--repeat", repeat, "timed launches per request (default 1, no warm-up)");
+  app.add_option("--variant", variant, "variant (default epita.reduce3)");
+  app.add_option("--gpu", gpu, "where the worker runs: local | ssh:HOST | slurm:ARGS (default local)");
+  app.add_option("--live-seconds", live_seconds, "also measure Live's launches per second for this long each way");
+  CLI11_PARSE(app, argc, argv);
+
+  RunRequest req;
+  req.variant = variant;
+  req.n = n;
+  req.backend = backend_name;
+  req.repeat = repeat;
+  req.warmup = 0;
+  std::unique_ptr<Backend> backend;
+  std::string why;
+  if (backend_name == "cuda" && !(backend = open_cuda_backend(why))) {
+    std::fprintf(stderr, "ws_worker_roundtrip: %s\n", why.c_str());
+    return 3;
+  }
+  WorkerLaunch launch;
+  if (std::string err = parse_gpu_spec(gpu, find_local_cli(), launch); !err.empty()) {
+    std::fprintf(stderr, "ws_worker_roundtrip: %s\n", err.c_str());
+    return 2;
+  }
+  WorkerClient worker(launch);
+  const auto started = Clock::now();
+  if (std::string err = worker.start(); !err.empty()) {
+    std::fprintf(stderr, "ws_worker_roundtrip: %s\n", err.c_str());
+    return 1;
+  }
+  const double start_ms = ms_since(started);
+
+  std::vector<double> local, remote;
+  for (int i = 0; i < count; ++i) {  // interleaved, so both see the same machine state
+    auto t0 = Clock::now();
+    const RunResult a = execute(req, backend.get());
+    local.push_back(ms_since(t0));
+    t0 = Clock::now();
+    const RunResult b = worker.run(req);
+    remote.push_back(ms_since(t0));
+    if (a.status != "ok" || b.status != "ok" || a.result != b.result) {
+      std::fprintf(stderr, "ws_worker_roundtrip: run %d: in-process %s (%s), worker %s (%s)\n", i, a.status.c_str(),
+                   a.message.c_str(), b.status.c_str(), b.message.c_str());
+      return 1;
+    }
+  }
+  const double lm = percentile(local, 0.5), wm = percentile(remote, 0.5);
+  std::printf("%s %s n=%lld repeat=%d, %d requests, worker on %s (%s), started in %.0f ms\n", variant.c_str(),
+              backend_name.c_str(), n, repeat, count, worker.hello().host.c_str(), gpu.c_str(), start_ms);
+  std::printf("  in-process   median %.3f ms   p90 %.3f ms\n", lm, percentile(local, 0.9));
+  std::printf("  worker       median %.3f ms   p90 %.3f ms\n", wm, percentile(remote, 0.9));
+  std::printf("  added        median %.3f ms\n", wm - lm);
+
+  if (live_seconds > 0) {
+    req.repeat = 10;  // Live's batches: ten timed launches per run, as the GUI asks
+    PreparedRun p;
+    if (std::string err = prepare_run(req, p); !err.empty()) {
+      std::fprintf(stderr, "ws_worker_roundtrip: %s\n", err.c_str());
+      return 2;
+    }
+    long long in_launches = 0, w_launches = 0;
+    auto t0 = Clock::now();
+    while (ms_since(t0) < live_seconds * 1000) in_launches += std::max<std::size_t>(1, execute_prepared(req, p, backend.get()).timing.samples_ms.size());
+    const double in_s = ms_since(t0) / 1000;
+    const nlohmann::json body = {{"requests", nlohmann::json::array({request_to_json(req)})}, {"rounds", 4}};
+    t0 = Clock::now();
+    while (ms_since(t0) < live_seconds * 1000) {
+      const WorkerReply r = worker.call("live_batch", body, 10);
+      if (!r.ok()) {
+        std::fprintf(stderr, "ws_worker_roundtrip: live_batch: %s\n", r.text.c_str());
+        return 1;
+      }
+      for (const auto& run : r.message["runs"]) w_launches += std::max<long long>(1, (long long)run["times_ms"].size());
+    }
+    const double w_s = ms_since(t0) / 1000;
+    std::printf("  Live         in-process %.0f launches/s, worker %.0f launches/s (%.1f %%)\n", in_launches / in_s,
+                w_launches / w_s, 100.0 * (w_launches / w_s) / (in_launches / in_s));
+  }
+  return 0;
+}

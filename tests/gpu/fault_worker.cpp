@@ -1,0 +1,42 @@
+// ws_gpu_fault_worker: `warpscope-cli worker` plus one test-only request, {"type":"__fault","kind":K,
+// "then":"VARIANT"}, that launches a fault kernel (fault_kernels.hpp). Without "then" it waits for the
+// kernel and answers "faulted" with the CUDA error (sticky) or "error" (huge_alloc). With "then" it
+// does not wait: it runs VARIANT on the CUDA backend as a `run` request does, so the worker's own
+// lost-context check turns the fault into the "faulted" answer. Used by test_gpu_worker_faults.cpp.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "backend_factory.hpp"
+#include "fault_kernels.hpp"
+#include "report.hpp"
+#include "request.hpp"
+#include "worker_protocol.hpp"
+#include "worker_server.hpp"
+
+int main() {
+  ws::WorkerServerOptions o;
+  o.open_cuda = [](std::string& error) { return ws::open_cuda_backend(error); };
+  o.extra = [](const nlohmann::json& req, ws::Backend* cuda, nlohmann::json& response) {
+    if (req.value("type", "") != "__fault") return false;
+    const std::int64_t id = req["id"];
+    const std::string then = req.value("then", "");
+    bool sticky = false;
+    const std::string err = ws::test::launch_fault(req.value("kind", ""), then.empty(), sticky);
+    if (!then.empty()) {
+      ws::RunRequest r;
+      r.variant = then;
+      r.n = 1 << 20;
+      response = ws::worker_response(id, "result", {{"run", ws::run_to_wire(ws::execute(r, cuda))}});
+    } else if (sticky) {
+      response = ws::worker_faulted(id, err);
+    } else {
+      response = err.empty() ? ws::worker_response(id, "result") : ws::worker_error(id, err);
+    }
+    return true;
+  };
+  const int code = ws::run_worker_server(STDIN_FILENO, STDOUT_FILENO, o);
+  std::fflush(stderr);
+  std::_Exit(code);
+}

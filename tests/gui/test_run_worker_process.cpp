@@ -1,0 +1,96 @@
+// The GUI's RunWorker with GPU work in a worker process (warpscope-cli worker in test mode, its "cuda"
+// backend played by the sim model): a run that crashes its worker is marked faulted, a fresh worker
+// takes the next run, sim runs stay in-process, and the snapshot says which worker runs and why it
+// restarted.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "run_worker.hpp"
+
+using namespace ws;
+using namespace ws::ui;
+using namespace std::chrono_literals;
+
+namespace {
+
+WorkerClientOptions test_worker() {
+  WorkerClientOptions o;
+  o.env = {{"WARPSCOPE_WORKER_TEST", "1"}, {"WARPSCOPE_WORKER_TEST_SIM_AS_CUDA", "1"}};
+  o.connect_timeout_s = 20;
+  return o;
+}
+
+RunRequest req(const std::string& variant, const std::string& backend) {
+  RunRequest r;
+  r.variant = variant;
+  r.n = 4096;
+  r.backend = backend;
+  return r;
+}
+
+}  // namespace
+
+TEST(WorkerProcess, FaultCostsOneRunAndTheQueueGoesOn) {
+  RunWorker w(WorkerLaunch{{WS_CLI_PATH, "worker"}, "local"}, test_worker());
+  ASSERT_TRUE(w.wait_opened(20s));
+  RunWorker::Snapshot first = w.take();
+  EXPECT_EQ(first.backend_name, "cuda") << first.open_error;
+  EXPECT_NE(first.worker.find("(local)"), std::string::npos) << first.worker;
+  w.submit({req("epita.reduce3", "cuda"), req("__test_crash", "cuda"), req("harris.impl6", "cuda"), req("epita.reduce3", "sim")});
+  std::vector<RunResult> done;
+  RunWorker::Snapshot snap;
+  const auto end = std::chrono::steady_clock::now() + 30s;
+  while (done.size() < 4 && std::chrono::steady_clock::now() < end) {
+    snap = w.take();
+    for (auto& r : snap.finished) done.push_back(r);
+    std::this_thread::sleep_for(5ms);
+  }
+  ASSERT_EQ(done.size(), 4u);
+  EXPECT_EQ(done[0].status, "ok") << done[0].message;
+  EXPECT_EQ(done[1].status, "faulted");
+  EXPECT_NE(done[1].message.find("died from signal 11"), std::string::npos) << done[1].message;
+  EXPECT_EQ(done[2].status, "ok") << done[2].message;  // in the fresh worker
+  EXPECT_EQ(done[2].result, done[2].expected);
+  EXPECT_EQ(done[3].status, "ok");
+  EXPECT_EQ(done[3].backend, "sim");
+  EXPECT_EQ(snap.worker_restarts, 1);
+  EXPECT_NE(snap.worker_fault.find("signal 11"), std::string::npos) << snap.worker_fault;
+  EXPECT_NE(snap.worker, first.worker);  // another process
+}
+
+TEST(WorkerProcess, LiveAndSweepGoThroughTheWorker) {
+  RunWorker w(WorkerLaunch{{WS_CLI_PATH, "worker"}, "local"}, test_worker());
+  ASSERT_TRUE(w.wait_opened(20s));
+  SweepSpec spec;
+  spec.variants = {"epita.reduce3"};
+  spec.from_log2 = 8;
+  spec.to_log2 = 10;
+  spec.backend = "cuda";
+  ASSERT_TRUE(w.submit_sweep(spec));
+  std::vector<Sweep> sweeps;
+  const auto end = std::chrono::steady_clock::now() + 30s;
+  while (sweeps.empty() && std::chrono::steady_clock::now() < end) {
+    for (auto& s : w.take().sweeps_finished) sweeps.push_back(s);
+    std::this_thread::sleep_for(5ms);
+  }
+  ASSERT_EQ(sweeps.size(), 1u);
+  EXPECT_EQ(sweeps[0].runs.size(), 3u);
+  EXPECT_FALSE(sweeps[0].cancelled);
+  // Live: the sim model is untimed, so the batch comes back with results but no launch times, and
+  // Live stops rather than spin (as in-process Live does on an untimed backend).
+  w.set_live({req("epita.reduce3", "cuda")});
+  std::vector<RunResult> live;
+  bool stopped = false;
+  const auto end2 = std::chrono::steady_clock::now() + 30s;
+  while (!stopped && std::chrono::steady_clock::now() < end2) {
+    RunWorker::Snapshot s = w.take();
+    for (auto& r : s.live_results) live.push_back(r);
+    stopped = !s.live && !live.empty();
+    std::this_thread::sleep_for(5ms);
+  }
+  ASSERT_FALSE(live.empty());
+  EXPECT_EQ(live[0].status, "ok") << live[0].message;
+  EXPECT_TRUE(stopped);
+}

@@ -39,6 +39,7 @@ CLI::Validator fits(const std::string& limit) {
         return "";
       },
       "", "fits");
+}
 
 /// Records which pattern options were given on the command line (their values alone cannot say).
 void note_given(CLI::App* c, RunOptions& o) {

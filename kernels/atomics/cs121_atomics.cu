@@ -567,15 +567,15 @@ AtomicsOutcome run_filter_scan_vec(const AtomicsArgs& a) {
 
 std::vector<AtomicsLauncherEntry> cs121_atomics_launchers() {
   return {
-      {"cs121.race", run_race, nullptr},
-      {"cs121.atomic_counter", run_atomic_counter, nullptr},
-      {"cs121.hist_global", run_hist_global, nullptr},
-      {"cs121.hist_shared", run_hist_shared, nullptr},
-      {"cs121.hist_shared_vec", run_hist_shared_vec, nullptr},
-      {"cs121.filter_global", run_filter_global, nullptr},
-      {"cs121.filter_shared", run_filter_shared, nullptr},
-      {"cs121.filter_warp_agg", run_filter_warp_agg, nullptr},
-      {"cs121.filter_scan", run_filter_scan, filter_scan_scratch},
+      {"cs121.race", run_race, nullptr, {}},
+      {"cs121.atomic_counter", run_atomic_counter, nullptr, {}},
+      {"cs121.hist_global", run_hist_global, nullptr, {}},
+      {"cs121.hist_shared", run_hist_shared, nullptr, {}},
+      {"cs121.hist_shared_vec", run_hist_shared_vec, nullptr, {}},
+      {"cs121.filter_global", run_filter_global, nullptr, {}},
+      {"cs121.filter_shared", run_filter_shared, nullptr, {}},
+      {"cs121.filter_warp_agg", run_filter_warp_agg, nullptr, {}},
+      {"cs121.filter_scan", run_filter_scan, filter_scan_scratch, {}},
       {"cs121.filter_scan_vec", run_filter_scan_vec, filter_scan_vec_scratch,
        {"per-warp counts with __reduce_add_sync (sm_80 path)", "per-warp counts with five __shfl_xor_sync (pre-sm_80 path)"}},
   };

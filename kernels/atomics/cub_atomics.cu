@@ -69,8 +69,8 @@ AtomicsOutcome run_cub_select(const AtomicsArgs& a) {
 
 std::vector<AtomicsLauncherEntry> cub_atomics_launchers() {
   return {
-      {"cub.histogram", run_cub_histogram, histogram_scratch},
-      {"cub.select", run_cub_select, select_scratch},
+      {"cub.histogram", run_cub_histogram, histogram_scratch, {}},
+      {"cub.select", run_cub_select, select_scratch, {}},
   };
 }
 

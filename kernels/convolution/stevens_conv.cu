@@ -503,15 +503,15 @@ void upload_conv_mask(const float* host_mask, int count, cudaStream_t stream) {
 
 std::vector<ConvLauncherEntry> stevens_conv_launchers() {
   return {
-      {"stevens.conv1d_basic", run_conv1d_basic},
-      {"stevens.conv1d_const", run_conv1d_const},
-      {"stevens.conv1d_tiled", run_conv1d_tiled},
-      {"stevens.conv1d_tiled_cache", run_conv1d_tiled_cache},
-      {"stevens.conv2d_basic", run_conv2d_basic},
-      {"stevens.conv2d_tiled", run_conv2d_tiled},
+      {"stevens.conv1d_basic", run_conv1d_basic, {}},
+      {"stevens.conv1d_const", run_conv1d_const, {}},
+      {"stevens.conv1d_tiled", run_conv1d_tiled, {}},
+      {"stevens.conv1d_tiled_cache", run_conv1d_tiled_cache, {}},
+      {"stevens.conv2d_basic", run_conv2d_basic, {}},
+      {"stevens.conv2d_tiled", run_conv2d_tiled, {}},
       {"stevens.conv2d_tiled_coarse", run_conv2d_tiled_coarse,
        {"input tile copied with cp.async (sm_80 path)", "input tile copied with plain loads and stores (pre-sm_80 path)"}},
-      {"stevens.conv2d_register_tiled", run_conv2d_register_tiled},
+      {"stevens.conv2d_register_tiled", run_conv2d_register_tiled, {}},
   };
 }
 

@@ -118,7 +118,7 @@ TEST(FileWrite, TheCliRefusesAnOutputThatIsItsInputBeforeRunning) {
   const std::string dir = fresh_dir("cli");
   const std::string in = dir + "/numbers.txt";
   std::ofstream(in) << "1 2 3 4\n";
-  for (const std::string args : {"report --variants epita.reduce3 --backend sim --input " + in + " --out " + in,
+  for (const std::string& args : {"report --variants epita.reduce3 --backend sim --input " + in + " --out " + in,
                                  "run --variant stevens.kogge_stone --backend sim --input " + in + " --output " + in,
                                  "sweep --variants epita.reduce3 --from 10 --to 10 --backend sim --input " + in + " --report " + in}) {
     const test::CliOut o = test::run_cli(args);

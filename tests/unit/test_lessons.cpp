@@ -131,6 +131,8 @@ TEST(LessonScenes, TheEpitaAndStevensLecturesHaveAtLeastEightScenesCitingTheirSe
       EXPECT_NE(sc.note.find("slide"), std::string::npos) << "scene note must cite the slide: " << sc.note;
     }
   }
+}
+
 namespace {
 
 /// A lessons folder holding the shipped lessons plus the files in `extra` (name -> text).

@@ -156,7 +156,7 @@ namespace {
 /// Every report this repository holds: recorded ones and test fixtures.
 std::vector<std::string> stored_reports() {
   std::vector<std::string> out;
-  for (const std::string dir : {assets_dir() + "/reports", std::string(WS_TEST_DIR) + "/gui/fixtures"})
+  for (const std::string& dir : {assets_dir() + "/reports", std::string(WS_TEST_DIR) + "/gui/fixtures"})
     for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
       if (e.path().extension() == ".json") out.push_back(e.path().string());
   return out;
@@ -230,7 +230,7 @@ TEST(ReportValidation, HostileRunsAreRefusedNamingTheField) {
     const std::string m = refusal(j);
     EXPECT_NE(m.find("run 0: run: " + want), std::string::npos) << field << " = " << value << ": " << m;
   }
-  for (const json v : {json(1e30), json(-5), json(1.5), json("1")}) {
+  for (const json& v : {json(1e30), json(-5), json(1.5), json("1")}) {
     json j = good;
     j["version"] = v;
     EXPECT_NE(refusal(j).find("'version' must be a positive integer"), std::string::npos) << v << ": " << refusal(j);

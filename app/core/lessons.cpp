@@ -80,8 +80,9 @@ Lesson parse_lesson(const std::string& json_text, const std::string& origin) {
   l.id = field(j, "id", origin);
   l.title = field(j, "title", origin);
   l.seed = field(j, "seed", origin);
-  l.lecture = field(j, "lecture", origin);
-  l.authors = field(j, "authors", origin);
+  // Optional: the lecture's own title and authors, for the citation (empty parts are left out of it).
+  if (j.contains("lecture")) l.lecture = field(j, "lecture", origin);
+  if (j.contains("authors")) l.authors = field(j, "authors", origin);
   l.source = field(j, "source", origin);
   l.pattern = field(j, "pattern", origin);
   l.summary = field(j, "summary", origin);

@@ -405,9 +405,25 @@ TEST_F(Frames, ATraceWithoutStepsOrThreadsDrawsAMessageInEveryStepView) {
   ASSERT_TRUE(s.select_variant("epita.reduce3"));
   MainWindow win;
   for (const int block_size : {64, 0, -5}) {
+    // The configuration the parameters ask for, from the model's own trace of it: a recording is shown
+    // only when it is of that configuration (recording_mismatch), which a block size <= 0 never is.
+    s.params.block = block_size > 0 ? block_size : 0;
+    s.trace.use_recorded = false;
+    s.replay->traces.clear();
+    s.replay->created = "model " + std::to_string(block_size);
+    s.view = "tree";
+    frames(s, win, 1);
+    ASSERT_TRUE(s.trace.trace.has_value()) << s.trace.why_none;
+    const Trace model = *s.trace.trace;
     Trace bad;
     bad.variant = "epita.reduce3";
     bad.source = "NVIDIA H200";
+    bad.n = model.n;
+    bad.type = model.type;
+    bad.launch = model.launch;
+    bad.block_index = model.block_index;
+    bad.input = model.input;
+    bad.seed = model.seed;
     bad.block_size = block_size;
     if (block_size <= 0) bad.steps.push_back(Step{});
     s.replay->traces = {bad};
@@ -418,7 +434,7 @@ TEST_F(Frames, ATraceWithoutStepsOrThreadsDrawsAMessageInEveryStepView) {
       s.view = view;
       frames(s, win, 2);
       ASSERT_TRUE(s.trace.trace.has_value()) << view;
-      EXPECT_EQ(s.trace.origin, "report") << view;
+      EXPECT_EQ(s.trace.origin, block_size > 0 ? "report" : "sim") << view;
     }
   }
 }

@@ -36,8 +36,8 @@ TEST(CliExitCodes, OptionsOfAnotherPatternAndBadSeedsAreRefused) {
   expect_refused("run --variant stevens.kogge_stone --backend sim --keep 0.3", 2, "--keep applies to filters only");
   expect_refused("report --variants epita --backend sim --mask gauss --out " + ::testing::TempDir() + "ws_x.json", 2,
                  "--mask applies to convolutions only (none of the variants chosen is one)");
-  expect_refused("run --variant epita.reduce3 --backend sim --seed -1", 2, "a whole number 0..18446744073709551615");
-  expect_refused("run --variant epita.reduce3 --backend sim --seed 18446744073709551616", 2, "is larger than");
+  expect_refused("run --variant epita.reduce3 --backend sim --seed -1", 2, "-1 is negative (a seed is a whole number from 0 to 2^64 - 1)");
+  expect_refused("run --variant epita.reduce3 --backend sim --seed 18446744073709551616", 2, "is too large (a seed is a whole number from 0 to 2^64 - 1)");
   EXPECT_EQ(run_cli("run --variant epita.reduce3 --backend sim --seed 18446744073709551615").code, 0);
   EXPECT_EQ(run_cli("run --variant stevens.conv1d_tiled --backend sim --n 4096 --mask-width 7").code, 0);
 }

@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <cctype>
 #include <string>
 
 #include "theme.hpp"
@@ -16,6 +17,21 @@ constexpr ImU32 kInk = IM_COL32(255, 214, 0, 255);
 
 }  // namespace
 
+std::string note_for_screen(const std::string& note) {
+  // NNN_HEX.txt, then ", " or ": " (the seeds' file names: three digits, '_', hex digits, ".txt").
+  std::size_t i = 0;
+  while (i < note.size() && i < 3 && std::isdigit(static_cast<unsigned char>(note[i]))) ++i;
+  if (i != 3 || i >= note.size() || note[i] != '_') return note;
+  std::size_t j = i + 1;
+  while (j < note.size() && std::isxdigit(static_cast<unsigned char>(note[j]))) ++j;
+  if (j == i + 1 || note.compare(j, 4, ".txt") != 0) return note;
+  j += 4;
+  while (j < note.size() && (note[j] == ',' || note[j] == ':' || note[j] == ' ')) ++j;
+  std::string rest = note.substr(j);
+  if (!rest.empty()) rest[0] = char(std::toupper(static_cast<unsigned char>(rest[0])));
+  return rest.empty() ? note : rest;
+}
+
 void DrawSceneLine(const AppState& s) {
   const Scene* sc = s.scene();
   if (!sc) return;
@@ -27,7 +43,7 @@ void DrawSceneLine(const AppState& s) {
   ImGui::PopFont();
   ItemTooltip("PageDown / PageUp: next / previous scene (what presenter clickers send); Left / Right: steps");
   ImGui::SameLine();
-  TextWrappedColored(t.colors().text, sc->note);
+  TextWrappedColored(t.colors().text, note_for_screen(sc->note));
 }
 
 void DrawPresenterOverlay(AppState& s) {

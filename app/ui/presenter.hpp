@@ -2,9 +2,15 @@
 // pointer ring and the pen for drawing on the window. Keys: help_overlay.cpp (PageDown / PageUp,
 // o pointer, d pen, e erase).
 #pragma once
+#include <string>
+
 #include "app_state.hpp"
 
 namespace ws::ui {
+
+/// A scene's note as the audience reads it: the seed file name the note cites for the docs
+/// ("001_9970031c1e4143ff.txt, slide ...") left out, the rest from "Slide ..." on; other notes unchanged.
+std::string note_for_screen(const std::string& note);
 
 /// One wrapped line over the views while a scene is open: "Scene 3 / 10  ·  note".
 void DrawSceneLine(const AppState& s);

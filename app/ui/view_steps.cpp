@@ -55,7 +55,7 @@ bool TraceHeader(AppState& s) {
     src += tr.model_difference.empty() ? ", equal to the sim model" : ", differs from the sim model: " + tr.model_difference;
   TextDim("trace: " + src + "  \u00b7  " + tr.variant + "  \u00b7  block " + std::to_string(tr.block_index) + " of " +
           std::to_string(tr.launch.grid) + ", " + std::to_string(tr.block_size) + " threads (" +
-          std::to_string(tr.warps()) + " warps)  \u00b7  n = " + format_grouped(tr.n) + " " + to_string(tr.type), true);
+          std::to_string(tr.warps()) + (tr.warps() == 1 ? " warp)" : " warps)") + "  \u00b7  n = " + format_grouped(tr.n) + " " + to_string(tr.type), true);
   if (tr.racy_model || !tr.interleaving.empty()) {
     ImGui::SameLine();
     Badge(tr.racy_model ? "racy" : "lock-step", th.colors().lesson);

@@ -11,6 +11,7 @@
 #include "app_state.hpp"
 #include "format.hpp"
 #include "main_window.hpp"
+#include "presenter.hpp"
 #include "registry.hpp"
 #include "run_worker.hpp"
 #include "theme.hpp"
@@ -513,3 +514,11 @@ TEST(Lessons, ABadLessonFileIsNamedInTheWindowAndTheOthersStillShow) {
 }
 
 }  // namespace
+
+TEST(SceneNote, TheAudienceSeesTheSlideNotTheSeedFileName) {
+  EXPECT_EQ(note_for_screen("001_9970031c1e4143ff.txt, slide \"Kogge-Stone\": the ladder"), "Slide \"Kogge-Stone\": the ladder");
+  EXPECT_EQ(note_for_screen("000_27438c05e47b0926.txt: slide X"), "Slide X");
+  EXPECT_EQ(note_for_screen("slide X, no file"), "slide X, no file");
+  EXPECT_EQ(note_for_screen("12_ab.txt, short prefix"), "12_ab.txt, short prefix");
+  EXPECT_EQ(note_for_screen("001_zz.txt, not hex"), "001_zz.txt, not hex");
+}

@@ -291,18 +291,7 @@ RunResult execute(const RunRequest& req, Backend* backend, const std::string& no
   } catch (const std::exception& e) {  // generating the input can still run out of memory
     err = describe_exception(e);
   }
-  if (!err.empty()) {
-    RunResult r;
-    r.variant = req.variant;
-    r.backend = req.backend;
-    r.n = req.n;
-    r.type = req.type;
-    r.input = req.input;
-    r.seed = req.seed;
-    r.status = "error";
-    r.message = err;
-    return r;
-  }
+  if (!err.empty()) return unrun_result(req, "error", err);
   return execute_prepared(req, p, backend, no_device_reason);
 }
 

@@ -50,6 +50,21 @@ std::string format_host_times(const HostTimes& h) {
   return line + (line.empty() ? "" : "; ") + "total " + ms_text(h.total);
 }
 
+RunResult unrun_result(const RunRequest& req, const std::string& status, const std::string& message) {
+  RunResult r;
+  r.variant = req.variant;
+  r.backend = req.backend;
+  r.n = req.n;
+  r.type = req.type;
+  r.input = req.input;
+  r.seed = req.seed;
+  r.launch = req.launch;
+  r.params = req.params;
+  r.status = status;
+  r.message = message;
+  return r;
+}
+
 void classify(RunResult& r, bool results_equal, bool model_equal, double model_value) {
   r.correct = results_equal;
   const std::string got = format_value(r.type, r.result), want = format_value(r.type, r.expected);

@@ -109,6 +109,10 @@ struct RunResult {
   HostTimes host_ms;            ///< where the run's wall time went on the host (report JSON "host_ms", optional)
 };
 
+/// A result for a request that did not run: the request's variant, backend, n, type, input, seed,
+/// launch and params, with `status` ("error", "faulted") and its one-line `message`.
+RunResult unrun_result(const RunRequest& req, const std::string& status, const std::string& message);
+
 /// Sets status/message from result, expected and the variant's flags (racy, cautionary model).
 void classify(RunResult& r, bool results_equal, bool model_equal, double model_value);
 

@@ -392,17 +392,8 @@ RunResult WorkerClient::run(const RunRequest& req) {
       reply.text = std::string("the worker's answer is not a run: ") + e.what();
     }
   }
-  r.variant = req.variant;
-  r.backend = req.backend;
-  r.n = req.n;
-  r.type = req.type;
-  r.input = req.input;
-  r.seed = req.seed;
-  r.launch = req.launch;
-  r.params = req.params;
+  r = unrun_result(req, reply.kind == WorkerReply::Kind::Faulted ? "faulted" : "error", reply.text);
   r.device = hello_.device.name;
-  r.status = reply.kind == WorkerReply::Kind::Faulted ? "faulted" : "error";
-  r.message = reply.text;
   return r;
 }
 

@@ -17,11 +17,13 @@ namespace ws {
 
 namespace {
 
-std::string read_numbers(const std::string& path, std::vector<float>& out) {
+template <class Vec>
+std::string read_numbers(const std::string& path, Vec& out) {
   Input in;
   std::string err = read_input_file(path, 0, DType::Float32, in);
   if (!err.empty()) return err;
-  out = std::move(in.f32);
+  if constexpr (std::is_same<Vec, HostVector<float>>::value) out = std::move(in.f32);
+  else out.assign(in.f32.begin(), in.f32.end());
   return "";
 }
 
@@ -102,7 +104,7 @@ std::string image_format(const std::string& path) {
   return "";
 }
 
-std::string read_image_grey(const std::string& path, std::vector<float>& out, std::int64_t& rows, std::int64_t& cols) {
+std::string read_image_grey(const std::string& path, HostVector<float>& out, std::int64_t& rows, std::int64_t& cols) {
   if (std::string err = check_input_file(path, kMaxImageFileBytes, "image"); !err.empty()) return err;
   const std::string format = image_format(path);
   const std::string named = "image '" + path + "'" + (format.empty() ? "" : " (" + format + ")");
@@ -140,8 +142,8 @@ std::string read_image_grey(const std::string& path, std::vector<float>& out, st
   return "";
 }
 
-std::string read_text_grid(const std::string& path, std::vector<float>& out, std::int64_t& rows, std::int64_t& cols) {
-  std::vector<float> v;
+std::string read_text_grid(const std::string& path, HostVector<float>& out, std::int64_t& rows, std::int64_t& cols) {
+  HostVector<float> v;
   std::int64_t r = 0, c = 0, in_row = 0;
   const auto take = [&](const std::string& token, std::int64_t line_no) -> std::string {
     {

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "host_vector.hpp"
+
 namespace ws {
 
 /// Largest mask width the kernels take: the constant-memory masks are sized for 15 x 15.
@@ -22,7 +24,7 @@ std::string make_conv_mask(const std::string& spec, int dims, int& mask_width, s
 struct ConvInput {
   std::string kind;              ///< "random", "ones", "sequence", or the file path
   std::int64_t rows = 0, cols = 0;
-  std::vector<float> data;       ///< max(rows, 1) * cols values, row-major
+  HostVector<float> data;       ///< max(rows, 1) * cols values, row-major
 };
 
 /// Loads or generates the input of a `dims`-dimensional convolution.
@@ -40,10 +42,10 @@ std::string load_conv_input(const std::string& kind, int dims, std::int64_t widt
 /// The image format `path`'s first bytes announce ("PNG", "JPEG", "BMP", "GIF", "PSD", "PNM", "HDR"),
 /// "" when none: such a file is read as an image (its errors name the format), never as text.
 std::string image_format(const std::string& path);
-std::string read_image_grey(const std::string& path, std::vector<float>& out, std::int64_t& rows, std::int64_t& cols);
+std::string read_image_grey(const std::string& path, HostVector<float>& out, std::int64_t& rows, std::int64_t& cols);
 
 /// Reads a text image: one row per line, numbers separated by commas or white space, blank lines
 /// skipped, every row the same length. Returns "" or a one-line error with the line number.
-std::string read_text_grid(const std::string& path, std::vector<float>& out, std::int64_t& rows, std::int64_t& cols);
+std::string read_text_grid(const std::string& path, HostVector<float>& out, std::int64_t& rows, std::int64_t& cols);
 
 }  // namespace ws

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "host_vector.hpp"
 #include "types.hpp"
 
 namespace ws {
@@ -14,9 +15,9 @@ struct Input {
   DType type = DType::Int32;
   std::string kind;        ///< "random", "ones", "sequence" or the file path
   std::uint64_t seed = 1;  ///< random only
-  std::vector<std::int32_t> i32;
-  std::vector<float> f32;
-  std::vector<std::uint8_t> u8;  ///< uint8: bytes (histogram input)
+  HostVector<std::int32_t> i32;
+  HostVector<float> f32;
+  HostVector<std::uint8_t> u8;  ///< uint8: bytes (histogram input)
   std::int64_t rows = 0, cols = 0;  ///< 2D inputs (convolution images): rows x cols = n(); rows = 0: 1D
   std::int64_t n() const {
     return type == DType::Int32 ? std::int64_t(i32.size()) : type == DType::UInt8 ? std::int64_t(u8.size()) : std::int64_t(f32.size());

@@ -18,7 +18,7 @@ ArrayOutput reference(const VariantInfo&, const PatternParams& p, const Input& i
 /// per element catches a wrong add (an error of a whole element) without flagging rounding.
 std::string compare(const VariantInfo&, const PatternParams& p, const Input& in, const ArrayOutput& got, const ArrayOutput& want) {
   if (in.type == DType::Int32) return compare_outputs(in.type, got, want);
-  std::vector<double> scale = scan_abs_prefix(in, p.exclusive);
+  HostVector<double> scale = scan_abs_prefix(in, p.exclusive);
   parallel_chunks(std::int64_t(scale.size()), 4 * kHostChunk, [&](std::int64_t b, std::int64_t e, std::int64_t) {
     for (std::int64_t i = b; i < e; ++i) scale[std::size_t(i)] *= (2.0 * std::sqrt(double(i + 1)) + 8.0);
   });

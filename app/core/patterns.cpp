@@ -36,7 +36,7 @@ std::string text(DType type, double v) {
 }
 }  // namespace
 
-std::string compare_outputs(DType type, const ArrayOutput& got, const ArrayOutput& want, const std::vector<double>& scale,
+std::string compare_outputs(DType type, const ArrayOutput& got, const ArrayOutput& want, ConstSpan<double> scale,
                             double rel_tol, double abs_tol) {
   if (got.values.size() != want.values.size())
     return "output has " + std::to_string(got.values.size()) + " elements, expected " + std::to_string(want.values.size());

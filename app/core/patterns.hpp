@@ -14,7 +14,7 @@ namespace ws {
 
 /// A whole output array, row-major; rows = 0 means 1D (cols = values.size()).
 struct ArrayOutput {
-  std::vector<double> values;
+  HostVector<double> values;
   std::int64_t rows = 0, cols = 0;
 };
 
@@ -60,7 +60,7 @@ std::vector<PatternHooks> atomics_pattern_hooks();
 /// empty. Returns "" or the first mismatch ("out[17] = 5, expected 6"; 2D: "out[3][4] = ..."), or a
 /// shape mismatch ("output has 5 elements, expected 6").
 std::string compare_outputs(DType type, const ArrayOutput& got, const ArrayOutput& want,
-                            const std::vector<double>& scale = {}, double rel_tol = 1e-5, double abs_tol = 1e-6);
+                            ConstSpan<double> scale = ConstSpan<double>(nullptr, 0), double rel_tol = 1e-5, double abs_tol = 1e-6);
 
 /// Writes the output as text: one value per line (1D) or one row per line, values separated by one
 /// space (2D); int32 without decimals, float32 with 9 significant digits. Returns "" or one line

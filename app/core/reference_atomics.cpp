@@ -47,7 +47,7 @@ std::vector<std::int64_t> histogram_reference(const Input& in) {
   return bins;
 }
 
-std::vector<std::int32_t> filter_reference(const Input& in) {
+HostVector<std::int32_t> filter_reference(const Input& in) {
   if (in.type != DType::Int32) throw std::invalid_argument("the filter reference takes int32 input");
   // Count per chunk, then each chunk copies its kept values to its offset: input order, as the sequential loop.
   const std::int64_t n = in.n(), chunk = 4 * kHostChunk;
@@ -59,7 +59,7 @@ std::vector<std::int32_t> filter_reference(const Input& in) {
     kept[std::size_t(k) + 1] = c;
   });
   for (std::size_t k = 1; k < kept.size(); ++k) kept[k] += kept[k - 1];
-  std::vector<std::int32_t> dst(std::size_t(kept.back()));
+  HostVector<std::int32_t> dst(std::size_t(kept.back()));
   parallel_chunks(n, chunk, [&](std::int64_t b, std::int64_t e, std::int64_t k) {
     std::int32_t* o = dst.data() + kept[std::size_t(k)];
     for (std::int64_t i = b; i < e; ++i)
@@ -68,7 +68,7 @@ std::vector<std::int32_t> filter_reference(const Input& in) {
   return dst;
 }
 
-std::string compare_exact(const std::vector<double>& got, const std::vector<double>& expected) {
+std::string compare_exact(ConstSpan<double> got, ConstSpan<double> expected) {
   if (got.size() != expected.size())
     return "out has " + std::to_string(got.size()) + " elements, expected " + std::to_string(expected.size());
   const std::int64_t i = parallel_find_first(std::int64_t(got.size()), [&](std::int64_t k) {
@@ -92,7 +92,7 @@ constexpr std::int64_t kMaxCountingSpan = std::int64_t(1) << 22;
 /// Compares as multisets by counting when every value is an integer in a span of at most
 /// kMaxCountingSpan (a filter's kept values: 1..1000 for generated inputs). Returns false when the values
 /// do not allow it (the caller sorts instead); otherwise sets `message` ("" when equal).
-bool compare_multiset_by_counting(const std::vector<double>& got, const std::vector<double>& expected, std::string& message) {
+bool compare_multiset_by_counting(ConstSpan<double> got, ConstSpan<double> expected, std::string& message) {
   const std::int64_t n = std::int64_t(got.size());
   if (n == 0) {
     message.clear();
@@ -156,13 +156,13 @@ bool compare_multiset_by_counting(const std::vector<double>& got, const std::vec
 
 }  // namespace
 
-std::string compare_multiset(const std::vector<double>& got, const std::vector<double>& expected) {
+std::string compare_multiset(ConstSpan<double> got, ConstSpan<double> expected) {
   if (got.size() != expected.size())
     return "out has " + std::to_string(got.size()) + " elements, expected " + std::to_string(expected.size());
   std::string message;
   if (compare_multiset_by_counting(got, expected, message)) return message;
   // Values too spread out (or not integers) to count: sort both.
-  std::vector<double> a(got), b(expected);
+  std::vector<double> a(got.begin(), got.end()), b(expected.begin(), expected.end());
   std::sort(a.begin(), a.end());
   std::sort(b.begin(), b.end());
   for (std::size_t i = 0; i < a.size(); ++i) {

@@ -41,18 +41,18 @@ std::vector<std::int64_t> histogram_reference(const Input& in);
 /// Slide "Aggregation and atomics", the sequential `filter`: the values > 0 of an int32 input, in
 /// input order (chunks counted, then copied to their offsets on the host threads). Throws
 /// std::invalid_argument unless the input is int32.
-std::vector<std::int32_t> filter_reference(const Input& in);
+HostVector<std::int32_t> filter_reference(const Input& in);
 
 /// Element-wise comparison. "" when equal; otherwise one line naming the first difference,
 /// e.g. "out[17] = 5, expected 6", or "out has 5 elements, expected 6".
-std::string compare_exact(const std::vector<double>& got, const std::vector<double>& expected);
+std::string compare_exact(ConstSpan<double> got, ConstSpan<double> expected);
 
 /// Comparison as multisets (the order of a filter's output depends on which thread won each atomic):
 /// "" when both hold the same values the same number of times; otherwise one line such as
 /// "as multisets: 7 appears 2 times in out, 3 times in the reference", or a size mismatch. Counts each
 /// value on the host threads when all are integers within a span of 2^22 (a filter's kept values);
 /// otherwise sorts copies of both.
-std::string compare_multiset(const std::vector<double>& got, const std::vector<double>& expected);
+std::string compare_multiset(ConstSpan<double> got, ConstSpan<double> expected);
 
 /// Filter input with a chosen kept fraction (`--keep F`, slide "Performance": throughput against the
 /// filter ratio): int32, each value independently > 0 (uniform in 1..1000) with probability `keep`,

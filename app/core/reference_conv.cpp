@@ -45,7 +45,7 @@ void add_tap(double* __restrict__ s, double* __restrict__ a, const float* __rest
 
 }  // namespace
 
-ConvExpected conv1d_reference(const std::vector<float>& n, const std::vector<float>& mask, bool with_scale) {
+ConvExpected conv1d_reference(ConstSpan<float> n, const std::vector<float>& mask, bool with_scale) {
   const int w = int(mask.size());
   check_mask(mask.size(), w, 1, "conv1d_reference");
   const std::int64_t width = std::int64_t(n.size());
@@ -68,7 +68,7 @@ ConvExpected conv1d_reference(const std::vector<float>& n, const std::vector<flo
   return out;
 }
 
-ConvExpected conv2d_reference(const std::vector<float>& n, std::int64_t rows, std::int64_t cols,
+ConvExpected conv2d_reference(ConstSpan<float> n, std::int64_t rows, std::int64_t cols,
                               const std::vector<float>& mask, int mask_width, bool with_scale) {
   check_mask(mask.size(), mask_width, 2, "conv2d_reference");
   if (rows <= 0 || cols <= 0 || std::int64_t(n.size()) != rows * cols)
@@ -108,7 +108,7 @@ namespace {
 /// The first element of `got` outside the bound of conv_element_matches (scale_of(i): its scale), as
 /// the one-line message of compare_conv_output; "" when all match. On the host threads.
 template <class ScaleOf>
-std::string first_conv_mismatch(const std::vector<double>& got, const std::vector<double>& expected, const ScaleOf& scale_of,
+std::string first_conv_mismatch(ConstSpan<double> got, ConstSpan<double> expected, const ScaleOf& scale_of,
                                 int terms, std::int64_t rows, std::int64_t cols) {
   if (got.size() != expected.size())
     return "output has " + std::to_string(got.size()) + " elements, expected " + std::to_string(expected.size());
@@ -126,13 +126,13 @@ std::string first_conv_mismatch(const std::vector<double>& got, const std::vecto
 
 }  // namespace
 
-std::string compare_conv_output(const std::vector<double>& got, const ConvExpected& ref, std::int64_t rows,
+std::string compare_conv_output(ConstSpan<double> got, const ConvExpected& ref, std::int64_t rows,
                                 std::int64_t cols) {
   if (ref.scale.size() != ref.expected.size()) throw std::invalid_argument("compare_conv_output: scale and expected differ in size");
   return first_conv_mismatch(got, ref.expected, [&](std::size_t i) { return ref.scale[i]; }, ref.terms, rows, cols);
 }
 
-std::string compare_conv_output(const std::vector<double>& got, const std::vector<double>& expected, double scale, int terms,
+std::string compare_conv_output(ConstSpan<double> got, ConstSpan<double> expected, double scale, int terms,
                                 std::int64_t rows, std::int64_t cols) {
   return first_conv_mismatch(got, expected, [scale](std::size_t) { return scale; }, terms, rows, cols);
 }

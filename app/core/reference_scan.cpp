@@ -58,8 +58,8 @@ ArrayOutput reference_scan(const Input& in, bool exclusive) {
   return out;
 }
 
-std::vector<double> scan_abs_prefix(const Input& in, bool exclusive) {
-  std::vector<double> a;
+HostVector<double> scan_abs_prefix(const Input& in, bool exclusive) {
+  HostVector<double> a;
   if (in.type == DType::Int32) return a;
   a.resize(in.f32.size());
   const float* x = in.f32.data();

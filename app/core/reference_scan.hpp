@@ -16,7 +16,7 @@ ArrayOutput reference_scan(const Input& in, bool exclusive);
 
 /// Float32 tolerance scale per element: the prefix sums of |x| (same inclusive/exclusive shape, chunked
 /// like reference_scan).
-std::vector<double> scan_abs_prefix(const Input& in, bool exclusive);
+HostVector<double> scan_abs_prefix(const Input& in, bool exclusive);
 
 /// The sequential scan of "A Work Efficient C Implementation" (y[i] = y[i-1] + x[i], n - 1 additions):
 /// stevens.scan_sequential, one thread, into `out` (its storage is reused between timed runs). float32

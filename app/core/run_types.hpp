@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "host_vector.hpp"
 #include "metrics.hpp"
 #include "pattern_params.hpp"
 #include "types.hpp"
@@ -103,7 +104,7 @@ struct RunResult {
   /// Array patterns (scan, convolution, atomics): the whole output, row-major; rows = 0 means 1D
   /// (cols = output.size() then). Reductions leave it empty and use `result`. For array patterns
   /// `result` / `expected` hold a summary value (PatternHooks::summary: by default the last element).
-  std::vector<double> output;
+  HostVector<double> output;
   std::int64_t output_rows = 0, output_cols = 0;
   PatternParams params;         ///< array patterns: the request's params (report JSON "params"; output_path not kept)
   HostTimes host_ms;            ///< where the run's wall time went on the host (report JSON "host_ms", optional)

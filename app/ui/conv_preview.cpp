@@ -60,7 +60,7 @@ ConvPreview make_conv_preview(const ConvPreviewKey& key, const Report* shown) {
   return p;
 }
 
-std::vector<std::uint32_t> grey_pixels(const std::vector<double>& values, std::int64_t rows, std::int64_t cols,
+std::vector<std::uint32_t> grey_pixels(ConstSpan<double> values, std::int64_t rows, std::int64_t cols,
                                        int max_side, int& out_w, int& out_h) {
   out_w = out_h = 0;
   if (rows <= 0 || cols <= 0 || std::int64_t(values.size()) < rows * cols || max_side < 1) return {};
@@ -90,7 +90,7 @@ std::vector<std::uint32_t> grey_pixels(const std::vector<double>& values, std::i
   return px;
 }
 
-std::vector<float> plot_samples(const std::vector<double>& values, int max_points) {
+std::vector<float> plot_samples(ConstSpan<double> values, int max_points) {
   const std::size_t k = std::min(values.size(), std::size_t(std::max(0, max_points)));
   return std::vector<float>(values.begin(), values.begin() + std::ptrdiff_t(k));
 }

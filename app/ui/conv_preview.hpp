@@ -51,10 +51,10 @@ ConvPreview make_conv_preview(const ConvPreviewKey& key, const Report* shown);
 
 /// rows x cols values (row-major) as grey RGBA8 pixels (0xAABBGGRR), min..max stretched to 0..255,
 /// downsampled by averaging to at most max_side pixels per side; out_w/out_h give the result's size.
-std::vector<std::uint32_t> grey_pixels(const std::vector<double>& values, std::int64_t rows, std::int64_t cols,
+std::vector<std::uint32_t> grey_pixels(ConstSpan<double> values, std::int64_t rows, std::int64_t cols,
                                        int max_side, int& out_w, int& out_h);
 
 /// The first max_points samples of a 1D signal (a window short enough to see the smoothing), as floats.
-std::vector<float> plot_samples(const std::vector<double>& values, int max_points);
+std::vector<float> plot_samples(ConstSpan<double> values, int max_points);
 
 }  // namespace ws::ui

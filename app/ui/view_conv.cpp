@@ -167,7 +167,7 @@ void ConvView::analysis(const ConvPreview& p) {
           " (halo loads counted once per tile). " + measured, true);
 }
 
-void ConvView::image(const char* title, ImageTexture& tex, const std::vector<double>& values, std::int64_t rows,
+void ConvView::image(const char* title, ImageTexture& tex, ConstSpan<double> values, std::int64_t rows,
                      std::int64_t cols, bool overlay, const ConvPreview& p, float side) {
   const bool textures = image_texture_api() != nullptr;
   int w = 0, h = 0;

@@ -21,7 +21,7 @@ class ConvView {
   void analysis(const ConvPreview& p);
   void signals(const ConvPreview& p);
   void tile_map(const ConvPreview& p);
-  void image(const char* title, ImageTexture& tex, const std::vector<double>& values, std::int64_t rows,
+  void image(const char* title, ImageTexture& tex, ConstSpan<double> values, std::int64_t rows,
              std::int64_t cols, bool overlay, const ConvPreview& p, float side);
 
   std::optional<ConvPreview> preview_;

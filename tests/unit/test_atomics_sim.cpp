@@ -46,7 +46,7 @@ sim::SimOutput run_model(const std::string& id, const Input& in, int trace_block
 }
 
 std::vector<double> to_doubles(const std::vector<std::int64_t>& v) { return {v.begin(), v.end()}; }
-std::vector<double> to_doubles(const std::vector<std::int32_t>& v) { return {v.begin(), v.end()}; }
+std::vector<double> to_doubles(ConstSpan<std::int32_t> v) { return {v.begin(), v.end()}; }
 
 }  // namespace
 
@@ -129,13 +129,13 @@ TEST(AtomicsReference, FilterKeepsPositivesInOrder) {
 }
 
 TEST(AtomicsReference, Comparisons) {
-  EXPECT_EQ(compare_exact({1, 2, 3}, {1, 2, 3}), "");
-  EXPECT_EQ(compare_exact({1, 5, 3}, {1, 6, 3}), "out[1] = 5, expected 6");
-  EXPECT_EQ(compare_exact({1}, {1, 2}), "out has 1 elements, expected 2");
-  EXPECT_EQ(compare_multiset({3, 1, 2}, {1, 2, 3}), "");
-  EXPECT_EQ(compare_multiset({7, 7, 1}, {7, 7, 7}), "as multisets: 1 appears 1 times in out, 0 times in the reference");
-  EXPECT_EQ(compare_multiset({2, 7}, {7, 7}), "as multisets: 2 appears 1 times in out, 0 times in the reference");
-  EXPECT_EQ(compare_multiset({1}, {}), "out has 1 elements, expected 0");
+  EXPECT_EQ(compare_exact(std::vector<double>{1, 2, 3}, std::vector<double>{1, 2, 3}), "");
+  EXPECT_EQ(compare_exact(std::vector<double>{1, 5, 3}, std::vector<double>{1, 6, 3}), "out[1] = 5, expected 6");
+  EXPECT_EQ(compare_exact(std::vector<double>{1}, std::vector<double>{1, 2}), "out has 1 elements, expected 2");
+  EXPECT_EQ(compare_multiset(std::vector<double>{3, 1, 2}, std::vector<double>{1, 2, 3}), "");
+  EXPECT_EQ(compare_multiset(std::vector<double>{7, 7, 1}, std::vector<double>{7, 7, 7}), "as multisets: 1 appears 1 times in out, 0 times in the reference");
+  EXPECT_EQ(compare_multiset(std::vector<double>{2, 7}, std::vector<double>{7, 7}), "as multisets: 2 appears 1 times in out, 0 times in the reference");
+  EXPECT_EQ(compare_multiset(std::vector<double>{1}, std::vector<double>{}), "out has 1 elements, expected 0");
 }
 
 TEST(AtomicsReference, FilterInputKeepsTheAskedFraction) {

@@ -110,7 +110,7 @@ TEST(ConvInputs, PngImageIsReadAsGrey) {
   ASSERT_EQ(in.data.size(), 6u);
   EXPECT_EQ(in.data[1], 50.0f);
   EXPECT_EQ(in.data[5], 255.0f);
-  std::vector<float> v;
+  HostVector<float> v;
   std::int64_t r = 0, c = 0;
   EXPECT_NE(read_image_grey(temp_file("notimg.png", "hello"), v, r, c).find("cannot read image"), std::string::npos);
 }

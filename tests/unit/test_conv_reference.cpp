@@ -39,7 +39,7 @@ TEST(ConvReference, SlideExampleP22Is321) {
 TEST(ConvReference, OneDimensionalGhostCellsAreZero) {
   // N = 1..7, M = 3 4 5 4 3 (the textbook's 1D example): P[2] = 3 + 8 + 15 + 16 + 15 = 57,
   // P[3] = 6 + 12 + 20 + 20 + 18 = 76, P[1] = 0*3 + 4 + 10 + 12 + 12 = 38 (one ghost cell).
-  const ConvExpected e = conv1d_reference({1, 2, 3, 4, 5, 6, 7}, {3, 4, 5, 4, 3});
+  const ConvExpected e = conv1d_reference(std::vector<float>{1, 2, 3, 4, 5, 6, 7}, std::vector<float>{3, 4, 5, 4, 3});
   ASSERT_EQ(e.expected.size(), 7u);
   EXPECT_EQ(e.expected[2], 57.0);
   EXPECT_EQ(e.expected[3], 76.0);
@@ -49,8 +49,8 @@ TEST(ConvReference, OneDimensionalGhostCellsAreZero) {
 }
 
 TEST(ConvReference, RejectsBadMasks) {
-  EXPECT_THROW(conv1d_reference({1, 2, 3}, {1, 1}), std::invalid_argument);
-  EXPECT_THROW(conv1d_reference({1, 2, 3}, {}), std::invalid_argument);
+  EXPECT_THROW(conv1d_reference(std::vector<float>{1, 2, 3}, std::vector<float>{1, 1}), std::invalid_argument);
+  EXPECT_THROW(conv1d_reference(std::vector<float>{1, 2, 3}, std::vector<float>{}), std::invalid_argument);
   EXPECT_THROW(conv2d_reference(kSlideN, 7, 7, kSlideM, 3), std::invalid_argument);
   EXPECT_THROW(conv2d_reference(kSlideN, 7, 6, kSlideM, 5), std::invalid_argument);
 }
@@ -82,8 +82,8 @@ TEST(ConvReference, FloatAccumulationInKernelOrderMatches) {
 }
 
 TEST(ConvReference, MismatchMessages) {
-  const ConvExpected e = conv1d_reference({1, 2, 3, 4, 5, 6, 7}, {3, 4, 5, 4, 3});
-  std::vector<double> got = e.expected;
+  const ConvExpected e = conv1d_reference(std::vector<float>{1, 2, 3, 4, 5, 6, 7}, std::vector<float>{3, 4, 5, 4, 3});
+  std::vector<double> got = e.expected.to_vector();
   EXPECT_EQ(compare_conv_output(got, e, 0, 7), "");
   got[3] = 75;
   EXPECT_EQ(compare_conv_output(got, e, 0, 7), "out[3] = 75, expected 76");

@@ -70,7 +70,7 @@ TEST(Limits, ImagesAreJudgedByTheirHeaderAndNamedByTheirFormat) {
   const std::string jpg = temp("img.jpg"), cut = temp("cut.jpg"), png = temp("img.png");
   ASSERT_NE(stbi_write_jpg(jpg.c_str(), 64, 64, 1, px.data(), 90), 0);
   ASSERT_NE(stbi_write_png(png.c_str(), 64, 64, 1, px.data(), 64), 0);
-  std::vector<float> out;
+  HostVector<float> out;
   std::int64_t rows = 0, cols = 0;
   ASSERT_EQ(read_image_grey(jpg, out, rows, cols), "");
   EXPECT_EQ(rows, 64);

@@ -46,7 +46,7 @@ auto with_1_and_7(F f) {
 
 const std::vector<std::int64_t> kSizes = {1, 31, 65535, 65537, 3 * 65536 + 11, 1000003};
 
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+bool same_bits(ConstSpan<double> a, ConstSpan<double> b) {
   return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
 }
 
@@ -226,5 +226,5 @@ TEST(ParallelHost, MultisetCheckByCountingNamesTheSmallestDifferingValue) {
   std::vector<double> wide_want = {2e9, 1.0, -2e9, 7.0}, wide_got = {1.0, 7.0, 2e9, 2e9};
   EXPECT_EQ(compare_multiset(wide_got, wide_want),
             "as multisets: -2000000000 appears 0 times in out, 1 times in the reference");
-  EXPECT_EQ(compare_multiset({1.0, 2.0}, {1.0}), "out has 2 elements, expected 1");
+  EXPECT_EQ(compare_multiset(std::vector<double>{1.0, 2.0}, std::vector<double>{1.0}), "out has 2 elements, expected 1");
 }

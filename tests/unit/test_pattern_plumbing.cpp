@@ -48,7 +48,7 @@ TEST(PatternPlumbing, CompareOutputsNamesTheFirstMismatch) {
   // float32: relative to |want| by default, or to a given scale per element.
   EXPECT_EQ(compare_outputs(DType::Float32, arr({1.000001}), arr({1.0})), "");
   EXPECT_NE(compare_outputs(DType::Float32, arr({1.01}), arr({1.0})), "");
-  EXPECT_EQ(compare_outputs(DType::Float32, arr({0.01}), arr({0.0}), {1000.0}, 1e-4), "");
+  EXPECT_EQ(compare_outputs(DType::Float32, arr({0.01}), arr({0.0}), std::vector<double>{1000.0}, 1e-4), "");
   EXPECT_NE(compare_outputs(DType::Float32, arr({std::nan("")}), arr({0.0})), "");
 }
 

@@ -51,7 +51,7 @@ TEST(ScanReference, Float32AndSequentialVariant) {
   // they differ by the float rounding only.
   for (std::size_t i = 0; i < ref.values.size(); i += 997)
     EXPECT_NEAR(seq.values[i], ref.values[i], std::ldexp(ref.values[i], -24)) << i;
-  const std::vector<double> s = scan_abs_prefix(in, true);
+  const HostVector<double> s = scan_abs_prefix(in, true);
   EXPECT_EQ(s[0], 0.0);
   EXPECT_NEAR(s.back() + std::fabs(in.f32.back()), ref.values.back(), 1e-6 * ref.values.back());  // inputs are >= 0
   EXPECT_TRUE(scan_abs_prefix(ints({1, 2}), false).empty());  // int32 needs no scale

@@ -37,7 +37,7 @@ struct Rec {
 /// Shared state of one simulated launch.
 struct Launch {
   const ConvGeometry& g;
-  const std::vector<float>& n;  ///< zero-padded to g.capacity
+  ConstSpan<float> n;  ///< zero-padded to g.capacity
   const std::vector<float>& m;
   std::vector<float>& p;        ///< g.capacity outputs
   int r() const { return g.mask_width / 2; }
@@ -464,7 +464,7 @@ void interior_outputs(Launch& L, I64 bx, I64 by) {
   }
 }
 
-void check(const ConvGeometry& g, const std::vector<float>& input, const std::vector<float>& mask) {
+void check(const ConvGeometry& g, ConstSpan<float> input, const std::vector<float>& mask) {
   if (std::int64_t(input.size()) != g.outputs())
     throw std::invalid_argument("simulate_conv: " + std::to_string(input.size()) + " input elements, the geometry has " +
                                 std::to_string(g.outputs()));
@@ -476,7 +476,7 @@ void check(const ConvGeometry& g, const std::vector<float>& input, const std::ve
 
 }  // namespace
 
-std::vector<float> simulate_conv(const ConvGeometry& g, const std::vector<float>& input, const std::vector<float>& mask,
+std::vector<float> simulate_conv(const ConvGeometry& g, ConstSpan<float> input, const std::vector<float>& mask,
                                  std::int64_t trace_block, Trace* trace) {
   check(g, input, mask);
   if (trace && (trace_block < 0 || trace_block >= g.blocks()))
@@ -489,7 +489,7 @@ std::vector<float> simulate_conv(const ConvGeometry& g, const std::vector<float>
     padded.assign(size, 0.0f);
     std::copy(input.begin(), input.end(), padded.begin());
   }
-  const std::vector<float>& n = padded.empty() ? input : padded;
+  const ConstSpan<float> n = padded.empty() ? input : ConstSpan<float>(padded);
   std::vector<float> p(size, 0.0f);
   Launch L{g, n, mask, p};
   Trace unused;

@@ -34,7 +34,7 @@ std::int64_t warps_of(std::int64_t threads) { return (threads + 31) / 32; }
 /// The filters' output under the stated interleaving (blocks in order, threads in order): the positive
 /// values in input order, as doubles. Its own code (not the CPU reference's), on the host threads: each
 /// chunk counts its kept values, then writes them at its offset.
-std::vector<double> kept_in_order(const Input& in) {
+HostVector<double> kept_in_order(const Input& in) {
   const std::int64_t n = in.n(), chunk = 4 * kHostChunk;
   const std::int32_t* x = in.i32.data();
   std::vector<std::int64_t> offset(static_cast<std::size_t>(chunk_count(n, chunk)) + 1, 0);
@@ -44,7 +44,7 @@ std::vector<double> kept_in_order(const Input& in) {
     offset[std::size_t(k) + 1] = c;
   });
   for (std::size_t k = 1; k < offset.size(); ++k) offset[k] += offset[k - 1];
-  std::vector<double> out(static_cast<std::size_t>(offset.back()));
+  HostVector<double> out(static_cast<std::size_t>(offset.back()));
   parallel_chunks(n, chunk, [&](std::int64_t b, std::int64_t e, std::int64_t k) {
     double* o = out.data() + offset[std::size_t(k)];
     for (std::int64_t i = b; i < e; ++i)
@@ -91,7 +91,7 @@ FilterWalk filter_walk(const Input& in, std::int64_t grid, std::int64_t values_p
 }
 
 /// The model's output and result: `dst` as walked (fast paths off), or every block's kept values.
-void finish_filter(SimOutput& out, std::vector<double>& dst, const FilterWalk& w, const Input& in) {
+void finish_filter(SimOutput& out, HostVector<double>& dst, const FilterWalk& w, const Input& in) {
   out.output = w.fast ? kept_in_order(in) : std::move(dst);
   out.result = double(out.output.size());
   out.launches = 1;
@@ -148,7 +148,7 @@ SimOutput atomic_counter(const VariantInfo& v, const Input& in, const LaunchConf
   return out;
 }
 
-std::vector<double> as_doubles(const std::vector<std::int64_t>& v) { return std::vector<double>(v.begin(), v.end()); }
+HostVector<double> as_doubles(const std::vector<std::int64_t>& v) { return HostVector<double>(v.begin(), v.end()); }
 
 /// cs121.hist_global (slide "Computing a histogram"): `while (i < size) { atomicAdd(&hist[vals[i]], 1);
 /// i += stride; }` with stride = blockDim.x * gridDim.x. One step per pass of the loop (kit::LoopSteps
@@ -395,7 +395,7 @@ SimOutput filter_global(const VariantInfo& v, const Input& in, const LaunchConfi
   require_type(v, in, DType::Int32);
   SimOutput out = start(v, in, launch, trace_block);
   const std::int64_t n = in.n();
-  std::vector<double> dst;
+  HostVector<double> dst;
   Recorder recorder(out.trace);
   const FilterWalk walk = filter_walk(in, launch.grid, launch.block, trace_block);
   for (std::int64_t b = walk.from; b < walk.to; ++b) {
@@ -444,7 +444,7 @@ SimOutput filter_shared(const VariantInfo& v, const Input& in, const LaunchConfi
   require_type(v, in, DType::Int32);
   SimOutput out = start(v, in, launch, trace_block);
   const std::int64_t n = in.n();
-  std::vector<double> dst;
+  HostVector<double> dst;
   std::vector<std::int64_t> pos(std::size_t(launch.block));
   Recorder recorder(out.trace);
   const FilterWalk walk = filter_walk(in, launch.grid, std::int64_t(kFilterSharedItems) * launch.block, trace_block);
@@ -515,7 +515,7 @@ SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchCon
   SimOutput out = start(v, in, launch, trace_block);
   out.trace.interleaving = "__activemask() inside `if (src[i] > 0)` is taken as exactly the warp's lanes with a positive value (converged); warps in order";
   const std::int64_t n = in.n();
-  std::vector<double> dst;
+  HostVector<double> dst;
   Recorder recorder(out.trace);
   const int warps = int(warps_of(launch.block));
   std::vector<std::uint32_t> masks(static_cast<std::size_t>(warps));
@@ -593,7 +593,7 @@ SimOutput filter_scan(const VariantInfo& v, const Input& in, const LaunchConfig&
   out.trace.interleaving = "tiles in order; the look-back of a tile finds its predecessor's inclusive prefix already published";
   const std::int64_t n = in.n();
   constexpr int B = kFilterScanBlock, K = kFilterScanItems, W = B / 32;
-  std::vector<double> dst;
+  HostVector<double> dst;
   std::vector<std::uint32_t> cnt(std::size_t(K * W));
   Recorder recorder(out.trace);
   const FilterWalk walk = filter_walk(in, launch.grid, std::int64_t(B) * K, trace_block);
@@ -677,7 +677,7 @@ SimOutput filter_scan_vec(const VariantInfo& v, const Input& in, const LaunchCon
   const std::int64_t n = in.n();
   const int B = launch.block, W = B / 32, R = kFilterScanVecItems / 4;
   const std::int64_t T = std::int64_t(B) * kFilterScanVecItems;
-  std::vector<double> dst = kept_in_order(in);
+  HostVector<double> dst = kept_in_order(in);
   if (trace_block >= 0 && trace_block < launch.grid) {
     const std::int64_t tile = trace_block, base = tile * T;
     const std::int64_t before = kept_before(in, base);

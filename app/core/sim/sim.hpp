@@ -28,7 +28,7 @@ struct SimOutput {
   int launches = 0;    ///< kernel launches the real variant makes
   Trace trace;         ///< the traced block (empty steps when trace_block < 0)
   /// Array patterns: the whole output, row-major (rows = 0: 1D); `result` is then unused (0).
-  std::vector<double> output;
+  HostVector<double> output;
   std::int64_t output_rows = 0, output_cols = 0;
   /// Scan models: additions the whole run performs (all blocks, all launches), to compare with the
   /// sequential scan's n - 1 (001_9970031c1e4143ff.txt, "Work Efficiency Analysis"); -1 when not counted.

@@ -1,4 +1,4 @@
-// The atomics pattern's hooks (docs/patterns.md): validation, CPU references, the comparison (filters
+// The atomics pattern's spec (docs/patterns.md): validation, CPU references, the comparison (filters
 // whose slots come from atomics are compared as multisets), bytes for GB/s, the summary value, and the
 // filters' --keep inputs. Seed 003_156a830321b56386.txt; references in reference_atomics.hpp.
 #include <atomic>
@@ -6,6 +6,7 @@
 #include "parallel.hpp"
 #include "patterns.hpp"
 #include "reference_atomics.hpp"
+#include "sim/sim.hpp"
 
 namespace ws {
 
@@ -90,6 +91,12 @@ double summary(const VariantInfo& v, const ArrayOutput& out) {
   }
 }
 
+std::string sweep_refusal(const VariantInfo& v) {
+  if (atomics_kind(v.id) != AtomicsKind::Counter) return "";
+  return v.id + " counts the threads of a fixed launch (1000 blocks of 1000 on the slide; n a multiple of the block): "
+                "there is no n to sweep";
+}
+
 std::string make_input_for(const VariantInfo& v, const RunRequest& req, std::int64_t n, DType type, Input& out) {
   if (atomics_kind(v.id) == AtomicsKind::Filter && req.input == "random")
     return make_filter_input(n, req.params.keep_fraction, req.seed, out);
@@ -98,16 +105,20 @@ std::string make_input_for(const VariantInfo& v, const RunRequest& req, std::int
 
 }  // namespace
 
-std::vector<PatternHooks> atomics_pattern_hooks() {
-  PatternHooks h;
-  h.pattern = "atomics";
-  h.validate = validate;
-  h.reference = reference;
-  h.compare = compare;
-  h.bytes = bytes;
-  h.variant_summary = summary;
-  h.make_input = make_input_for;
-  return {h};
+PatternSpec atomics_pattern() {
+  PatternSpec p;
+  p.name = "atomics";
+  p.noun = "atomics";
+  p.options = kOptionKeep;
+  p.validate = validate;
+  p.reference = reference;
+  p.compare = compare;
+  p.bytes = bytes;
+  p.summary = summary;
+  p.make_input = make_input_for;
+  p.sweep_refusal = sweep_refusal;
+  p.sim_models = sim::atomics_models;
+  return p;
 }
 
 }  // namespace ws

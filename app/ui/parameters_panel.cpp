@@ -10,6 +10,7 @@
 #include "format.hpp"
 #include "launch_rules.hpp"
 #include "lesson_browser.hpp"
+#include "patterns.hpp"
 #include "reference_atomics.hpp"
 #include "theme.hpp"
 #include "widgets.hpp"
@@ -151,7 +152,7 @@ void ParametersPanel::draw(AppState& s) {
     }
   }
   // scan: inclusive or exclusive (docs/patterns.md)
-  if (v && v->pattern == "scan") {
+  if (v && (pattern_of(*v).options & kOptionExclusive)) {
     flow.next(label_w("exclusive") + t.px(30));
     ImGui::Checkbox("exclusive", &p.pattern.exclusive);
     ItemTooltip("exclusive scan: out[0] = 0, out[i] = x[0] + ... + x[i-1]; off: inclusive, out[i] = x[0] + ... + x[i]");

@@ -210,12 +210,15 @@ void PlotsView::draw_sweep(AppState& s, float height) {
     ps.count = int(xs_[i].size());
     series.push_back(ps);
   }
-  // CUB from the report's runs when the sweep did not include it (size sweeps of reductions).
+  // A library baseline of the swept pattern from the report's runs when the sweep did not include it.
   if (baselines.empty() && !by_keep)
-    for (const auto& r : rep.runs)
-      if (r.variant == "cub.reduce" && timed_ok(r) && std::find(vars.begin(), vars.end(), "cub.reduce") == vars.end() &&
-          std::any_of(vars.begin(), vars.end(), [](const std::string& v) { const VariantInfo* i = find_variant(v); return i && i->pattern == "reduction"; }))
+    for (const auto& r : rep.runs) {
+      const VariantInfo* b = find_variant(r.variant);
+      auto same_pattern = [b](const std::string& v) { const VariantInfo* i = find_variant(v); return i && i->pattern == b->pattern; };
+      if (b && b->baseline && timed_ok(r) && std::find(vars.begin(), vars.end(), r.variant) == vars.end() &&
+          std::any_of(vars.begin(), vars.end(), same_pattern))
         baselines.assign(1, Baseline{r.variant, r.gbps, double(r.n)});
+    }
   PlotConfig cfg;
   cfg.title = sw->title.empty() ? "sweep" : sw->title;
   if (partial) cfg.title = "sweep in progress (" + std::to_string(sw->runs.size()) + " runs)";

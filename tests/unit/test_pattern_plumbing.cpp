@@ -9,6 +9,8 @@
 #include <sys/wait.h>
 
 #include "patterns.hpp"
+#include "registry.hpp"
+#include "sim/sim.hpp"
 #include "report.hpp"
 #include "request.hpp"
 
@@ -102,16 +104,40 @@ TEST(PatternPlumbing, ReportJsonCarriesSmallOutputsOnly) {
 
 TEST(PatternPlumbing, ClassifyArray) {
   RunResult r;
-  classify_array(r, "");
+  classify(r, "", false);
   EXPECT_EQ(r.status, "ok");
   EXPECT_TRUE(r.correct);
-  classify_array(r, "out[1] = 5, expected 6");
+  classify(r, "out[1] = 5, expected 6", false);
   EXPECT_EQ(r.status, "wrong");
   EXPECT_FALSE(r.correct);
-  EXPECT_NE(r.message.find("out[1] = 5, expected 6"), std::string::npos);
+  EXPECT_EQ(r.message, "wrong output: out[1] = 5, expected 6");
   r.racy = true;
-  classify_array(r, "out[0] = 1, expected 2");
+  classify(r, "out[0] = 1, expected 2", false);
   EXPECT_EQ(r.status, "race");
+  EXPECT_EQ(r.message, "race: out[0] = 1, expected 2");
+}
+
+TEST(PatternPlumbing, ClassifyScalar) {
+  RunResult r;
+  classify(r, "expected 5, got 4", true);
+  EXPECT_EQ(r.status, "wrong");
+  EXPECT_EQ(r.message, "wrong result: expected 5, got 4");
+  r.cautionary = true;
+  classify(r, "expected 5, got 4", true, true, 4);
+  EXPECT_EQ(r.status, "slide-bug");
+  EXPECT_EQ(r.message, "slide bug reproduced: expected 5, got 4 = what the slide's code computes (4)");
+}
+
+TEST(PatternPlumbing, EveryVariantsPatternIsRegistered) {
+  for (const auto& v : all_variants()) {
+    const PatternSpec* s = find_pattern(v.pattern);
+    ASSERT_NE(s, nullptr) << v.id << ": " << v.pattern;
+    EXPECT_NE(s->reference, nullptr) << v.pattern;
+    EXPECT_TRUE(v.cpu_only || sim::has_model(v.id)) << v.id << " has no sim model";
+  }
+  EXPECT_EQ(all_patterns().size(), 4u);
+  EXPECT_TRUE(find_pattern("reduction")->scalar_result);
+  EXPECT_EQ(find_pattern("nope"), nullptr);
 }
 
 TEST(PatternPlumbing, PatternOptionsAreValidated) {
@@ -123,8 +149,7 @@ TEST(PatternPlumbing, PatternOptionsAreValidated) {
   req.params.exclusive = false;
   req.params.output_path = "x.txt";
   EXPECT_NE(prepare_run(req, p).find("is a reduction"), std::string::npos);
-  EXPECT_NE(find_pattern_hooks("scan"), nullptr);
-  EXPECT_EQ(find_pattern_hooks("reduction"), nullptr);
+  EXPECT_NE(find_pattern("scan"), nullptr);
   std::string out;
   for (const char* bad : {"--mask-width 0", "--tile -1", "--width -3", "--keep 1.5", "--keep -0.1", "--height -1"}) {
     EXPECT_EQ(cli(std::string("run --variant epita.reduce3 --backend sim ") + bad, out), 2) << bad << ": " << out;

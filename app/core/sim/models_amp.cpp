@@ -358,7 +358,7 @@ typename P::T cascade_block(const std::vector<typename P::T>& a, I64 n, int B, I
 }
 
 // ---------------------------------------------------------------------------------------------
-// Models (the SimModel signature)
+// Models (the kit::ReduceModel signature)
 
 template <class P>
 SimOutput tiled_1(const VariantInfo& v, const Input& in, const LaunchConfig& l, int tb) {
@@ -431,7 +431,7 @@ SimOutput sequential(const VariantInfo& v, const Input& in, const LaunchConfig& 
 /// The sim models of every amp.* variant (kernels/reduction/amp.cu; amp.sequential runs on the host).
 std::vector<ModelEntry> amp_models() {
   return {
-      {"amp.sequential", sequential},
+      {"amp.sequential", kit::without_params<sequential>},
       {"amp.simple_1", kit::by_type<simple_1<kit::SumI32>, simple_1<kit::SumF32>>},
       {"amp.simple_2", kit::by_type<simple_2<kit::SumI32>, simple_2<kit::SumF32>>},
       {"amp.tiled_1", kit::by_type<tiled_1<kit::SumI32>, tiled_1<kit::SumF32>>},

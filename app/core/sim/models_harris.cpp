@@ -411,7 +411,7 @@ SimOutput simple_passes(const VariantInfo& v, const Input& in, const LaunchConfi
 }
 
 // ---------------------------------------------------------------------------------------------
-// Models (the SimModel signature), one per variant
+// Models (the kit::ReduceModel signature), one per variant
 
 /// harris.naive, slide "Naive Approach": launch k (stride s = 2^k) gives thread t the pair (i, i + s),
 /// i = 2*s*t, and adds v[i + s] into v[i] in place when i + s < n; log2 n launches. One "pass" step

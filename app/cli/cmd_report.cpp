@@ -50,13 +50,12 @@ int record_traces(const std::vector<std::string>& ids, long long n, Backend* gpu
   int failures = 0;
   for (const auto& id : ids) {
     const VariantInfo& v = *find_variant(id);
-    const bool traced_pattern = v.pattern == "reduction" || v.pattern == "scan";
-    if (v.cpu_only || !traced_pattern || !sim::has_model(id) || (gpu && v.racy)) continue;
+    if (v.cpu_only || !v.traceable || !sim::has_model(id) || (gpu && v.racy)) continue;
     LaunchConfig launch;
     const std::string refused =
         resolve_launch(v, n, DType::Int32, LaunchConfig{}, gpu ? gpu->device().shape() : DeviceShape{}, launch);
     if (!refused.empty()) {
-      if (v.pattern == "scan") std::fprintf(stderr, "%-22s trace: not stored (%s)\n", id.c_str(), refused.c_str());
+      if (!pattern_of(v).scalar_result) std::fprintf(stderr, "%-22s trace: not stored (%s)\n", id.c_str(), refused.c_str());
       continue;
     }
     sim::SimOutput out;

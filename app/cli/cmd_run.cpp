@@ -53,7 +53,7 @@ std::string pattern_option_refusal(const RunOptions& o, const std::vector<std::s
     bool used = false;
     for (const std::string& id : variants)
       if (const VariantInfo* v = find_variant(id))
-        used = used || (conv ? (pattern_of(*v).options & kOptionImage) != 0 : atomics_kind(v->id) == AtomicsKind::Filter);
+        used = used || (conv ? (pattern_of(*v).options & kOptionImage) != 0 : v->atomics == AtomicsKind::Filter);
     if (used || variants.empty() || !find_variant(variants.front())) continue;
     const VariantInfo& v = *find_variant(variants.front());
     return name + " applies to " + (conv ? "convolutions" : "filters") + " only (" +

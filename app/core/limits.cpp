@@ -55,7 +55,7 @@ std::int64_t elem_bytes(DType type) { return type == DType::UInt8 ? 1 : 4; }
 /// Whether the run's output has one element per input element (scans, convolutions, filters).
 bool array_output(const VariantInfo& v) {
   if (pattern_of(v).scalar_result) return false;
-  const AtomicsKind k = atomics_kind(v.id);
+  const AtomicsKind k = v.atomics;
   return k != AtomicsKind::Counter && k != AtomicsKind::Histogram;  // filters keep up to n; histograms 256 bins
 }
 

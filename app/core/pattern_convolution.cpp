@@ -15,9 +15,8 @@
 namespace ws {
 
 int conv_dims(const VariantInfo& v) {
-  ConvKind k;
-  if (!conv_kind_of(v.id, k)) return 0;
-  return conv_kind_is_2d(k) ? 2 : 1;
+  if (v.conv == ConvKind::None) return 0;
+  return conv_kind_is_2d(v.conv) ? 2 : 1;
 }
 
 std::string conv_setup(const VariantInfo& v, const PatternParams& p, int requested_block, const Input& in,
@@ -30,7 +29,7 @@ std::string conv_setup(const VariantInfo& v, const PatternParams& p, int request
   if (!err.empty()) return err;
   const std::int64_t cols = dims == 2 ? in.cols : in.n();
   const std::int64_t rows = dims == 2 ? in.rows : 0;
-  err = conv_geometry(v.id, w, p.tile, requested_block, cols, rows, s.g);
+  err = conv_geometry(v, w, p.tile, requested_block, cols, rows, s.g);
   if (!err.empty()) return err;
   out = std::move(s);
   return "";

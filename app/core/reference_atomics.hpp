@@ -23,13 +23,6 @@ constexpr int kFilterScanBlock = 256, kFilterScanItems = 16;
 /// values (blockDim.x 128 or 256).
 constexpr int kFilterScanVecItems = 32;
 
-/// The three families of the atomics lesson. Counter: every thread adds 1 to one int (cs121.race,
-/// cs121.atomic_counter); Histogram: bytes into 256 bins; Filter: copy the positive int32 values.
-enum class AtomicsKind { None, Counter, Histogram, Filter };
-
-/// The family of an atomics variant, from its id (None for other patterns).
-AtomicsKind atomics_kind(const std::string& variant_id);
-
 /// Slide "Race conditions": n threads each add 1 to a counter that starts at 0, so the answer is n.
 inline std::int64_t counter_reference(std::int64_t threads) { return threads; }
 

@@ -36,7 +36,7 @@ std::string sweep_refusal(const VariantInfo& v) {
   return spec.sweep_refusal ? spec.sweep_refusal(v) : "";
 }
 
-bool is_filter_variant(const VariantInfo& v) { return atomics_kind(v.id) == AtomicsKind::Filter; }
+bool is_filter_variant(const VariantInfo& v) { return v.atomics == AtomicsKind::Filter; }
 
 std::string input_share_key(const VariantInfo& v, const RunRequest& req) {
   std::string kind = std::string("numbers|") + to_string(req.type);

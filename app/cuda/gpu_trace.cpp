@@ -54,14 +54,9 @@ const std::map<std::string, TracedScan>& traced_scans() {
 std::string no_trace_reason(const VariantInfo& v) {
   if (v.cpu_only) return "host code";
   if (v.baseline) return "library call";
-  if (v.id == "scan.decoupled_lookback")
-    return "what its look-back reads depends on when the tiles before it publish, i.e. on timing, not on the code";
+  if (!v.no_gpu_trace.empty()) return v.no_gpu_trace;
   return "its kernels are not instrumented";
 }
-
-/// The launch the sim models trace (sim.hpp): the first that reads the input. cs121's max variants
-/// first launch init_max, which only sets the accumulators.
-int traced_launch_of(const std::string& id) { return id == "cs121.atomic_max" || id == "cs121.local_max" ? 1 : 0; }
 
 /// Events the device buffer holds: 4 Mi x 40 bytes = 160 MiB.
 constexpr unsigned long long kTraceCapacity = 4ull << 20;
@@ -94,7 +89,7 @@ std::string CudaBackend::record_trace(const VariantInfo& v, const Input& in, con
       const kernels::ReduceArgs a = upload(v, in, launch, pristine);
       run = [a, f = it->second.launch] { f(a); };
       arm = it->second.arm;
-      traced_launch = traced_launch_of(v.id);
+      traced_launch = v.traced_launch;
     }
     auto* events = static_cast<TraceEvent*>(buffer("trace_events", kTraceCapacity * sizeof(TraceEvent)));
     auto* count = static_cast<unsigned long long*>(buffer("trace_count", sizeof(unsigned long long)));

@@ -12,7 +12,7 @@ ConvPreview make_conv_preview(const ConvPreviewKey& key, const Report* shown) {
   ConvPreview p;
   p.key = key;
   const VariantInfo* v = find_variant(key.variant);
-  if (!v || conv_dims(*v) == 0) {
+  if (!v || v->conv == ConvKind::None) {
     p.error = key.variant + " is not a convolution variant";
     return p;
   }

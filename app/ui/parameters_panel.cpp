@@ -158,7 +158,7 @@ void ParametersPanel::draw(AppState& s) {
     ItemTooltip("exclusive scan: out[0] = 0, out[i] = x[0] + ... + x[i-1]; off: inclusive, out[i] = x[0] + ... + x[i]");
   }
   // filters: the fraction of values kept (--keep; seed 003, slide "Performance": throughput against it)
-  if (v && atomics_kind(v->id) == AtomicsKind::Filter) {
+  if (v && v->atomics == AtomicsKind::Filter) {
     flow.next(label_w("keep") + t.px(140));
     flow.label("keep");
     ImGui::SetNextItemWidth(t.px(140));

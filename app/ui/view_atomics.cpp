@@ -7,6 +7,7 @@
 #include <string>
 #include <tuple>
 
+#include "registry.hpp"
 #include "theme.hpp"
 #include "view_steps.hpp"
 #include "widgets.hpp"
@@ -16,13 +17,15 @@ namespace ws::ui {
 namespace {
 
 std::string address_label(const Trace& t, const AtomicAddress& a) {
-  const bool hist = t.variant.find("hist") != std::string::npos;
+  const VariantInfo* v = find_variant(t.variant);
+  const AtomicsKind kind = v ? v->atomics : AtomicsKind::None;
+  const bool hist = kind == AtomicsKind::Histogram;
   const std::string i = "[" + std::to_string(a.address) + "]";
   if (a.space == Space::Shared) return (hist ? "local_hist" : "shared") + i;
   switch (a.buffer) {
     case 0: return "in" + i;
     case 1: return (hist ? "hist" : "dst") + i;
-    case 2: return t.variant == "cs121.race" || t.variant == "cs121.atomic_counter" ? "*d_a" : "nres";
+    case 2: return kind == AtomicsKind::Counter ? "*d_a" : "nres";
     case 3: return "status" + i;
     default: return "buffer " + std::to_string(a.buffer) + i;
   }

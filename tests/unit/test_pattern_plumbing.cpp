@@ -128,14 +128,9 @@ TEST(PatternPlumbing, ClassifyScalar) {
   EXPECT_EQ(r.message, "slide bug reproduced: expected 5, got 4 = what the slide's code computes (4)");
 }
 
-TEST(PatternPlumbing, EveryVariantsPatternIsRegistered) {
-  for (const auto& v : all_variants()) {
-    const PatternSpec* s = find_pattern(v.pattern);
-    ASSERT_NE(s, nullptr) << v.id << ": " << v.pattern;
-    EXPECT_NE(s->reference, nullptr) << v.pattern;
-    EXPECT_TRUE(v.cpu_only || sim::has_model(v.id)) << v.id << " has no sim model";
-  }
+TEST(PatternPlumbing, EveryPatternIsRegisteredOnce) {
   EXPECT_EQ(all_patterns().size(), 4u);
+  for (const auto& p : all_patterns()) EXPECT_EQ(find_pattern(p.name), &p) << p.name;
   EXPECT_TRUE(find_pattern("reduction")->scalar_result);
   EXPECT_EQ(find_pattern("nope"), nullptr);
 }

@@ -131,18 +131,23 @@ void run_cpu_pattern(const PatternSpec& spec, const VariantInfo& v, const RunReq
 /// (the backend reports its own upload, launches or model, download and metrics).
 RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* backend, const std::string& no_device_reason,
                         HostClock& clock) {
-  RunResult r;
-  r.variant = req.variant;
-  r.backend = req.backend;
-  r.type = p.input.type;  // req.type, unless the pattern fixes it (convolution: float32; histograms: uint8)
-  r.input = req.input;
-  r.seed = req.seed;
-  std::string err;
   const VariantInfo& v = *p.variant;
-  r.lesson = v.lesson;
-  r.n = p.input.n();
-  r.racy = v.racy;
-  r.cautionary = v.cautionary;
+  // What the request asked for: the one place these fields of a run are filled (backends fill what they
+  // measure: result or output, timing, launches, the launch as run, device, status, metrics).
+  auto stamp = [&](RunResult& out) {
+    out.variant = v.id;
+    out.lesson = v.lesson;
+    out.n = p.input.n();
+    out.type = p.input.type;  // req.type, unless the pattern fixes it (convolution: float32; histograms: uint8)
+    out.input = p.input.kind.empty() ? req.input : p.input.kind;
+    out.seed = req.seed;
+    out.racy = v.racy;
+    out.cautionary = v.cautionary;
+  };
+  RunResult r;
+  r.backend = req.backend;
+  stamp(r);
+  std::string err;
   HostTimes host;
   clock.lap();
   // The pattern's whole reference output, checked after the run (docs/patterns.md).
@@ -184,10 +189,8 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
       }
       RunResult got = backend->run(v, req, p.input, launch);
       clock.lap();
+      stamp(got);
       got.bytes = r.bytes;
-      got.racy = r.racy;
-      got.cautionary = r.cautionary;
-      got.lesson = r.lesson;
       host.upload = got.host_ms.upload;
       host.launches = got.host_ms.launches;
       host.model = got.host_ms.model;

@@ -46,11 +46,6 @@ class Flow {
 
 float label_w(const char* text) { return ImGui::CalcTextSize(text).x + ImGui::GetStyle().ItemSpacing.x; }
 
-std::string short_id(const std::string& id) {
-  const auto dot = id.find('.');
-  return dot == std::string::npos ? id : id.substr(dot + 1);
-}
-
 void disabled_tooltip(const std::string& text) {
   if (text.empty() || !ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
   ImGui::BeginTooltip();

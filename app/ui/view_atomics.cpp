@@ -34,18 +34,6 @@ std::string address_label(const Trace& t, const AtomicAddress& a) {
 const ImU32 kNone = IM_COL32(31, 33, 38, 255);
 const ImU32 kIdle = IM_COL32(64, 69, 79, 255);
 
-void Legend(ImU32 color, const char* label) {
-  const Theme& th = theme();
-  const float sz = ImGui::GetFontSize() * 0.8f;
-  const ImVec2 p = ImGui::GetCursorScreenPos();
-  const float dy = (ImGui::GetTextLineHeight() - sz) * 0.5f;
-  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + dy), ImVec2(p.x + sz, p.y + dy + sz), color, th.px(2));
-  ImGui::Dummy(ImVec2(sz, ImGui::GetTextLineHeight()));
-  ImGui::SameLine(0, th.px(6));
-  ImGui::TextUnformatted(label);
-  ImGui::SameLine(0, th.px(22));
-}
-
 /// Bars of atomics per address; the longest chain in red.
 void DrawBars(const AtomicsPicture& pic, float height) {
   const Theme& th = theme();
@@ -216,9 +204,9 @@ void AtomicsView::draw(AppState& s) {
     DrawBars(pic, std::clamp(avail * 0.36f, th.px(90), th.px(320)));
   }
   SectionTitle("LANES PER WARP");
-  Legend(IM_COL32(64, 69, 79, 255), "idle");
-  Legend(ImGui::GetColorU32(p.ok), "works, no atomic");
-  Legend(ImGui::GetColorU32(p.lesson), "issues an atomic (warp-aggregated: the leader)");
+  LegendSwatch(IM_COL32(64, 69, 79, 255), "idle");
+  LegendSwatch(ImGui::GetColorU32(p.ok), "works, no atomic");
+  LegendSwatch(ImGui::GetColorU32(p.lesson), "issues an atomic (warp-aggregated: the leader)");
   ImGui::NewLine();
   DrawWarps(tr, pic, std::max(th.px(60), ImGui::GetContentRegionAvail().y - th.px(8)));
   ImGui::EndChild();

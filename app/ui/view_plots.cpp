@@ -18,12 +18,6 @@ namespace ws::ui {
 
 namespace {
 
-std::string short_id(const std::string& id) {
-  const auto dot = id.find('.');
-  if (dot == std::string::npos || id.rfind("cub.", 0) == 0) return id;  // "reduce" alone would hide that it is CUB
-  return id.substr(dot + 1);
-}
-
 bool timed_ok(const RunResult& r) {
   return r.timed && r.timing.median_ms > 0 && (r.status == "ok" || r.status == "race" || r.status == "slide-bug");
 }
@@ -203,7 +197,7 @@ void PlotsView::draw_sweep(AppState& s, float height) {
     }
     if (b.gbps > 0) baselines.push_back(b);
     PlotSeries ps;
-    ps.label = short_id(vars[i]);
+    ps.label = series_id(vars[i]);
     ps.color = SeriesColor(int(i));
     ps.x = xs_[i].data();
     ps.y = ys_[i].data();
@@ -244,7 +238,7 @@ void PlotsView::draw_sweep(AppState& s, float height) {
       char at[48];
       if (by_keep) std::snprintf(at, sizeof at, "kept %.2f", b.x);
       const std::string where = by_keep ? std::string(at) : format_count(std::int64_t(b.x));
-      refs.push_back({short_id(b.id) + " " + format_gbps(b.gbps) + " GB/s at " + where, b.gbps, ImGui::GetColorU32(t.colors().baseline)});
+      refs.push_back({series_id(b.id) + " " + format_gbps(b.gbps) + " GB/s at " + where, b.gbps, ImGui::GetColorU32(t.colors().baseline)});
     }
   }
   if (ymax <= 0) ymin = 1, ymax = 10;
@@ -278,7 +272,7 @@ void PlotsView::draw_runs(AppState& s, const Report& rep) {
     ymax = std::max(ymax, ys_[i].back());
     n = std::max(n, last->n);
     PlotSeries ps;
-    ps.label = short_id(ids[i]);
+    ps.label = series_id(ids[i]);
     ps.color = SeriesColor(int(i));
     ps.x = xs_[i].data();
     ps.y = ys_[i].data();
@@ -306,7 +300,7 @@ void PlotsView::draw_runs(AppState& s, const Report& rep) {
   }
   cfg.y = fit_axis(0, ymax, false, 10, s.perf.plot_time ? AxisUnit::Ms : AxisUnit::GBps);
   cfg.legend = false;
-  for (const auto& id : ids) cfg.x_categories.push_back(short_id(id));
+  for (const auto& id : ids) cfg.x_categories.push_back(series_id(id));
   Plot("##runs", cfg, series, refs, ImVec2(0, ImGui::GetContentRegionAvail().y));
 }
 
@@ -347,7 +341,7 @@ void PlotsView::draw_live(AppState& s, float height) {
   for (const auto& [id, ls] : p.live.series) {
     if (ls.size() == 0) continue;
     PlotSeries ps;
-    ps.label = short_id(id) + "  " + format_ms(ls.median_ms(100)) + " ms";
+    ps.label = series_id(id) + "  " + format_ms(ls.median_ms(100)) + " ms";
     if (auto it = p.live.latest.find(id); it != p.live.latest.end() && p.live.series.size() <= 4)
       if (std::string m = live_metrics(it->second); !m.empty()) ps.label += "  (" + m + ")";
     ps.color = SeriesColor(i++);

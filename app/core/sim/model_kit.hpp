@@ -288,4 +288,22 @@ class Rec {
   kit::Recorder* r_;
 };
 
+/// tile[tid] = src[blockIdx.x * blockDim.x + tid] for every thread of block `b`: the unguarded one-element
+/// load that starts several lessons' tree kernels (harris Implementations 1-3, amp reduction_tiled_1..3).
+/// `slide_line` labels the step with the slide's own names, e.g. "sv[tid] = v[i]".
+template <class P>
+void load_one(const std::vector<typename P::T>& src, std::int64_t b, std::vector<typename P::T>& tile, Rec<P>& rec,
+              const char* slide_line) {
+  const int B = int(tile.size());
+  rec.begin("load", slide_line);
+  for (int tid = 0; tid < B; ++tid) {
+    const std::int64_t i = b * B + tid;
+    tile[std::size_t(tid)] = src[std::size_t(i)];
+    rec.load_global(tid, 0, i, tile[std::size_t(tid)], kInput);
+    rec.store_shared(tid, 1, tid, tile[std::size_t(tid)]);
+    rec.work(tid);
+  }
+  rec.end(tile);
+}
+
 }  // namespace ws::sim::kit

@@ -87,15 +87,9 @@ SimBackend::SimBackend() {
 }
 
 RunResult SimBackend::run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) {
-  RunResult r;
-  r.variant = v.id;
-  r.lesson = v.lesson;
+  RunResult r;  // execute fills the request's fields (variant, n, type, input, seed)
   r.backend = "sim";
   r.device = device_.name;
-  r.n = in.n();
-  r.type = in.type;
-  r.input = in.kind;
-  r.seed = req.seed;
   r.launch = launch;
   r.timed = false;
   if (!has_model(v.id)) {

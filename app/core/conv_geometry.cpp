@@ -20,6 +20,21 @@ std::int64_t ConvGeometry::shared_bytes() const {
   }
 }
 
+ConvShape ConvGeometry::shape() const {
+  ConvShape s;
+  s.mask_width = mask_width;
+  s.tile_x = tile_x;
+  s.tile_y = tile_y;
+  s.block_x = block_x;
+  s.block_y = block_y;
+  s.grid_x = grid_x;
+  s.grid_y = grid_y;
+  s.width = width;
+  s.height = height;
+  s.shared_bytes = shared_bytes();
+  return s;
+}
+
 std::string ConvGeometry::describe() const {
   if (dims == 1)
     return "block " + std::to_string(block_x) + ", grid " + std::to_string(grid_x) + ", tile " + std::to_string(tile_x);

@@ -9,13 +9,6 @@
 
 namespace ws {
 
-/// Outputs per thread of stevens.conv2d_tiled_coarse (a column of this many, slide "More on Sizes").
-constexpr int kConvCoarsen = 8;
-
-/// Outputs per thread of stevens.conv2d_register_tiled (tuned beyond the slides): kConvRegCols adjacent
-/// columns (one float4) by kConvRegRows rows; blocks of 32 x 4 threads, output tile 128 x 32.
-constexpr int kConvRegCols = 4, kConvRegRows = 8;
-
 /// A resolved convolution launch. 1D: block_y = grid_y = 1, tile_y = 1.
 struct ConvGeometry {
   ConvKind kind = ConvKind::Basic1D;
@@ -37,6 +30,8 @@ struct ConvGeometry {
   std::int64_t shared_bytes() const;
   /// "block 32x32, grid 293x293, output tile 28x28" (1D: "block 256, grid 4096, tile 256").
   std::string describe() const;
+  /// What the kernels read (kernels/common/shared_types.hpp).
+  ConvShape shape() const;
 };
 
 /// Resolves the launch of a convolution variant (its VariantInfo::conv). mask_width: odd, 1..15. tile, block: 0 = default.

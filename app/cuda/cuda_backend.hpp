@@ -24,7 +24,7 @@ class CudaBackend final : public Backend {
   RunResult run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) override;
 
   /// Records the trace of block `block_index` of the variant's traced launch on the GPU, with the trace
-  /// build of its kernels (kernels/reduction/trace_record.cuh), and builds it with trace_from_events()
+  /// build of its kernels (kernels/common/trace_record.cuh), and builds it with trace_from_events()
   /// against `model` (the sim trace of the same run: step labels, folding). Source = the GPU's name.
   /// Reductions upload as a timed run does; scans as the scan runner does (scan_upload.hpp), with
   /// params.exclusive. Returns "" or a one-line reason (no device, racy or uninstrumented variant, buffer

@@ -26,7 +26,7 @@ std::string no_device_hint(const std::string& reason, bool describe_device) {
   return head + "; simulate it instead (--backend sim) or open a report recorded on a GPU (" + report + ")";
 }
 
-std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend) {
+std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend, const DeviceShape* shape) {
   const HostClock clock;
   const VariantInfo* v = find_variant(req.variant);
   if (!v) return "unknown variant '" + req.variant + "' (warpscope-cli list shows the ids)";
@@ -80,12 +80,14 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend) {
     n = v->rules.default_n ? v->rules.default_n : kDefaultN;
     if (v->rules.max_n) n = std::min(n, v->rules.max_n);  // e.g. single-block scans: one block's section
   }
-  std::string err = resolve_launch(*v, n, type, req.launch, DeviceShape{}, p.launch);
+  std::string err = resolve_launch(*v, n, type, req.launch, shape ? *shape : DeviceShape{}, p.launch);
   if (!err.empty()) return err;
+  p.launch_final = shape != nullptr;
+  if (shape) p.shape = *shape;
   // Before the input is generated: a request that cannot fit is one line, not std::bad_alloc later.
   if (std::string why = memory_refusal(estimate_run_host_bytes(*v, n, type), host_memory_available()); !why.empty())
     return v->id + " at n = " + std::to_string(n) + " " + why;
-  p.launch.grid = req.launch.grid;  // the device default is filled in by the backend
+  if (!p.launch_final) p.launch.grid = req.launch.grid;  // the device default is filled in by the backend
   bool lent = false;
   if (is_generated_kind(req.input)) {
     if (lend && lend->n() == n && lend->type == type && lend->kind == req.input && lend->seed == req.seed) {
@@ -176,10 +178,12 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
     } else {
       if (!backend || !backend->device().available)
         return fail(no_device_hint(backend ? backend->device().error : no_device_reason));
-      LaunchConfig launch;
-      LaunchConfig asked = req.launch;
-      err = resolve_launch(v, r.n, r.type, asked, backend->device().shape(), launch);
-      if (!err.empty()) return fail(err);
+      LaunchConfig launch = p.launch;
+      const DeviceShape shape = backend->device().shape();
+      if (!p.launch_final || shape.sm_count != p.shape.sm_count || shape.max_threads_per_sm != p.shape.max_threads_per_sm) {
+        err = resolve_launch(v, r.n, r.type, req.launch, shape, launch);
+        if (!err.empty()) return fail(err);
+      }
       // The device's total memory bounds what a run may allocate there (the backend has no free-memory query).
       if (const double gib = backend->device().memory_gib; gib > 0) {
         const std::int64_t need = estimate_run_device_bytes(v, r.n, r.type);
@@ -229,8 +233,10 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
 RunResult execute(const RunRequest& req, Backend* backend, const std::string& no_device_reason) {
   PreparedRun p;
   std::string err;
+  // The shape of the device that will run it (sim requests: the CPU model's), so the launch is resolved once.
+  const DeviceShape shape = req.backend == "sim" || !backend ? DeviceShape{} : backend->device().shape();
   try {
-    err = prepare_run(req, p);
+    err = prepare_run(req, p, nullptr, &shape);
   } catch (const std::exception& e) {  // generating the input can still run out of memory
     err = describe_exception(e);
   }

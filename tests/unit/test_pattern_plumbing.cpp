@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 
 #include "patterns.hpp"
+#include "launch_rules.hpp"
 #include "registry.hpp"
 #include "sim/sim.hpp"
 #include "report.hpp"
@@ -154,3 +155,30 @@ TEST(PatternPlumbing, PatternOptionsAreValidated) {
   EXPECT_EQ(cli("run --variant epita.reduce3 --backend sim --exclusive", out), 2) << out;
   EXPECT_NE(out.find("scans only"), std::string::npos) << out;
 }
+
+namespace ws {
+namespace {
+
+TEST(PatternPlumbing, PrepareRunResolvesTheLaunchOnceForAGivenDevice) {
+  RunRequest req;
+  req.variant = "cs121.device_reduce";  // grid-stride: the grid depends on the device
+  req.n = 1 << 16;
+  req.backend = "sim";
+  const DeviceShape shape{132, 2048};
+  PreparedRun p;
+  ASSERT_EQ(prepare_run(req, p, nullptr, &shape), "");
+  EXPECT_TRUE(p.launch_final);
+  LaunchConfig want;
+  ASSERT_EQ(resolve_launch(*p.variant, req.n, DType::Int32, req.launch, shape, want), "");
+  EXPECT_EQ(p.launch.block, want.block);
+  EXPECT_EQ(p.launch.grid, want.grid);
+  PreparedRun q;  // without a shape: validated, the grid left to the device
+  ASSERT_EQ(prepare_run(req, q), "");
+  EXPECT_FALSE(q.launch_final);
+  EXPECT_EQ(q.launch.grid, 0);
+  const RunResult r = execute_prepared(req, p, nullptr);
+  EXPECT_EQ(r.status, "ok") << r.message;
+}
+
+}  // namespace
+}  // namespace ws

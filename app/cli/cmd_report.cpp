@@ -50,13 +50,12 @@ int record_traces(const std::vector<std::string>& ids, long long n, Backend* gpu
   int failures = 0;
   for (const auto& id : ids) {
     const VariantInfo& v = *find_variant(id);
-    const bool traced_pattern = v.pattern == "reduction" || v.pattern == "scan";
-    if (v.cpu_only || !traced_pattern || !sim::has_model(id) || (gpu && v.racy)) continue;
+    if (v.cpu_only || !v.traceable || !sim::has_model(id) || (gpu && v.racy)) continue;
     LaunchConfig launch;
     const std::string refused =
         resolve_launch(v, n, DType::Int32, LaunchConfig{}, gpu ? gpu->device().shape() : DeviceShape{}, launch);
     if (!refused.empty()) {
-      if (v.pattern == "scan") std::fprintf(stderr, "%-22s trace: not stored (%s)\n", id.c_str(), refused.c_str());
+      if (!pattern_of(v).scalar_result) std::fprintf(stderr, "%-22s trace: not stored (%s)\n", id.c_str(), refused.c_str());
       continue;
     }
     sim::SimOutput out;
@@ -152,11 +151,11 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
     // Patterns that build their own input (convolution: 1D signals and 2D images; atomics: bytes for
     // histograms, --keep for filters) prepare it per variant (same seed and options, so the same data);
     // the others share the report's input.
-    const PatternHooks* hooks = p.variant->pattern == "reduction" ? nullptr : find_pattern_hooks(p.variant->pattern);
-    const bool own_input = hooks && (hooks->build_input || hooks->make_input);
+    const PatternSpec& spec = pattern_of(*p.variant);
+    const bool own_input = spec.build_input || spec.make_input;
     PreparedRun mine;
     Input* lend = nullptr;
-    if (own_input && !hooks->build_input && is_generated_kind(req.input)) {
+    if (own_input && !spec.build_input && is_generated_kind(req.input)) {
       const LaunchRules& rules = p.variant->rules;  // n = 0: each variant's default size is part of the key
       const std::string key = input_share_key(*p.variant, req) + "|" + std::to_string(rules.default_n) + "|" + std::to_string(rules.max_n);
       lend = &own_inputs[key];
@@ -168,12 +167,11 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
     // to the shared n (variants with their own input were checked by prepare_run above).
     if (bad.empty() && !own_input && p.variant->rules.bytes_input != (shared.input.type == DType::UInt8))
       bad = id + (p.variant->rules.bytes_input ? " reads bytes: the report's input is not uint8" : " does not take the report's uint8 input");
-    if (bad.empty() && !own_input && p.variant->pattern != "reduction")
-      if (const PatternHooks* h = find_pattern_hooks(p.variant->pattern); h && h->validate) {
-        RunRequest q = req;
-        q.n = shared.input.n();
-        bad = h->validate(*p.variant, q);
-      }
+    if (bad.empty() && !own_input && spec.validate) {
+      RunRequest q = req;
+      q.n = shared.input.n();
+      bad = spec.validate(*p.variant, q);
+    }
     if (!bad.empty()) {
       r.variant = id;
       r.lesson = p.variant->lesson;

@@ -28,7 +28,7 @@ std::string to_request(const RunOptions& o, const std::string& variant, RunReque
   req.input = o.input;
   req.seed = o.seed;
   req.backend = o.backend;
-  // Pattern options: ranges here, per-pattern meaning in prepare_run (PatternHooks::validate).
+  // Pattern options: ranges here, per-pattern meaning in prepare_run (PatternSpec::validate).
   const PatternParams& pp = o.params;
   if (pp.mask_width < 1) return "--mask-width must be positive (got " + std::to_string(pp.mask_width) + ")";
   if (pp.tile < 0) return "--tile must be positive (got " + std::to_string(pp.tile) + ")";
@@ -53,7 +53,7 @@ std::string pattern_option_refusal(const RunOptions& o, const std::vector<std::s
     bool used = false;
     for (const std::string& id : variants)
       if (const VariantInfo* v = find_variant(id))
-        used = used || (conv ? v->pattern == "convolution" : atomics_kind(v->id) == AtomicsKind::Filter);
+        used = used || (conv ? (pattern_of(*v).options & kOptionImage) != 0 : v->atomics == AtomicsKind::Filter);
     if (used || variants.empty() || !find_variant(variants.front())) continue;
     const VariantInfo& v = *find_variant(variants.front());
     return name + " applies to " + (conv ? "convolutions" : "filters") + " only (" +

@@ -8,6 +8,7 @@
 #include "launch_rules.hpp"
 #include "registry.hpp"
 #include "commands.hpp"
+#include "patterns.hpp"
 #include "report.hpp"
 #include "request.hpp"
 #include "sim/sim.hpp"
@@ -31,13 +32,15 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
   const bool by_keep = !so.keep_fractions.empty();
   // "all": every reduction (every filter for a kept-fraction sweep). A lesson or pattern drops the variants
   // that cannot be swept, saying so; ids named one by one are checked by validate_sweep.
-  const std::string which = so.variants == "all" ? (by_keep ? "atomics" : "reduction") : so.variants;
+  const std::string& which = so.variants;
   std::vector<std::string> ids, notes;
   std::string err = so.report_path.empty() ? "" : check_output(o, so.report_path, "--report");
   if (err.empty() && so.keep_fractions_given && so.keep_fractions.empty())
     err = "--keep-fraction is empty: give A:B:STEP (0:1:0.1) or a list (0.1,0.5,0.9)";
-  for (const auto& v : all_variants())  // a pattern name first: the "scan" lesson holds one variant of the scan pattern
-    if (v.pattern == which) ids.push_back(v.id);
+  for (const auto& v : all_variants()) {  // a pattern name first: the "scan" lesson holds one variant of the scan pattern
+    const bool all = which == "all" && (by_keep ? is_filter_variant(v) : pattern_of(v).swept_by_default);
+    if (all || v.pattern == which) ids.push_back(v.id);
+  }
   if (ids.empty() && err.empty()) err = select_variants(which, ids);
   const bool named = which.find(',') != std::string::npos || find_variant(which) != nullptr;
   for (const auto& id : ids) {

@@ -136,21 +136,15 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
     difference = compare_traces(out.trace, recorded);
     out.trace = std::move(recorded);
   }
-  // Array patterns: result/expected are the summary values (PatternHooks::summary; a scan's total).
-  double expected = 0;
-  if (const PatternHooks* h = v.pattern == "reduction" ? nullptr : find_pattern_hooks(v.pattern)) {
-    ArrayOutput want = h->reference(v, req.params, p.input), got;
-    got.values = out.output;
-    auto last = [](const ArrayOutput& a) { return a.values.empty() ? 0.0 : a.values.back(); };
-    out.result = h->summary ? h->summary(got) : last(got);
-    expected = h->summary ? h->summary(want) : last(want);
-    if (h->variant_summary) {
-      out.result = h->variant_summary(v, got);
-      expected = h->variant_summary(v, want);
-    }
-  } else {
-    expected = cpu_reference(v.op, p.input);
-  }
+  // result/expected are the pattern's summary values (a reduction's value, a scan's total).
+  const PatternSpec& spec = pattern_of(v);
+  const ArrayOutput want = spec.reference(v, req.params, p.input);
+  ArrayOutput got;
+  if (spec.scalar_result) got.values = {out.result};
+  else got.values = out.output;
+  auto summary = [&](const ArrayOutput& a) { return spec.summary ? spec.summary(v, a) : a.values.empty() ? 0.0 : a.values.back(); };
+  out.result = summary(got);
+  const double expected = summary(want);
   if (json) {
     nlohmann::json j = trace_to_json(out.trace, ops);
     j["result"] = dtype_is_integer(out.trace.type) ? nlohmann::json(std::int64_t(out.result)) : nlohmann::json(out.result);

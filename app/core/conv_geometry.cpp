@@ -6,27 +6,9 @@ namespace ws {
 
 namespace {
 
-struct KindName { const char* id; ConvKind kind; };
-constexpr KindName kKinds[] = {
-    {"stevens.conv1d_basic", ConvKind::Basic1D},       {"stevens.conv1d_const", ConvKind::Const1D},
-    {"stevens.conv1d_tiled", ConvKind::Tiled1D},       {"stevens.conv1d_tiled_cache", ConvKind::TiledCache1D},
-    {"stevens.conv2d_basic", ConvKind::Basic2D},       {"stevens.conv2d_tiled", ConvKind::Tiled2D},
-    {"stevens.conv2d_tiled_coarse", ConvKind::Coarse2D},
-    {"stevens.conv2d_register_tiled", ConvKind::Register2D},
-};
-
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
-
-bool conv_kind_of(const std::string& variant_id, ConvKind& out) {
-  for (const auto& k : kKinds)
-    if (variant_id == k.id) {
-      out = k.kind;
-      return true;
-    }
-  return false;
-}
 
 std::int64_t ConvGeometry::shared_bytes() const {
   switch (kind) {
@@ -38,6 +20,21 @@ std::int64_t ConvGeometry::shared_bytes() const {
   }
 }
 
+ConvShape ConvGeometry::shape() const {
+  ConvShape s;
+  s.mask_width = mask_width;
+  s.tile_x = tile_x;
+  s.tile_y = tile_y;
+  s.block_x = block_x;
+  s.block_y = block_y;
+  s.grid_x = grid_x;
+  s.grid_y = grid_y;
+  s.width = width;
+  s.height = height;
+  s.shared_bytes = shared_bytes();
+  return s;
+}
+
 std::string ConvGeometry::describe() const {
   if (dims == 1)
     return "block " + std::to_string(block_x) + ", grid " + std::to_string(grid_x) + ", tile " + std::to_string(tile_x);
@@ -45,10 +42,12 @@ std::string ConvGeometry::describe() const {
          std::to_string(grid_y) + ", output tile " + std::to_string(tile_x) + "x" + std::to_string(tile_y);
 }
 
-std::string conv_geometry(const std::string& variant_id, int mask_width, int tile, int block, std::int64_t width,
+std::string conv_geometry(const VariantInfo& v, int mask_width, int tile, int block, std::int64_t width,
                           std::int64_t height, ConvGeometry& out) {
   ConvGeometry g;
-  if (!conv_kind_of(variant_id, g.kind)) return variant_id + " is not a convolution variant";
+  const std::string& variant_id = v.id;
+  g.kind = v.conv;
+  if (g.kind == ConvKind::None) return variant_id + " is not a convolution variant";
   if (mask_width < 1 || mask_width > kMaxMaskWidth || mask_width % 2 == 0)
     return "--mask-width " + std::to_string(mask_width) + " is not an odd number from 1 to " + std::to_string(kMaxMaskWidth);
   if (tile < 0) return "--tile must be positive, got " + std::to_string(tile);

@@ -5,25 +5,9 @@
 #include <cstdint>
 #include <string>
 
+#include "variant.hpp"
+
 namespace ws {
-
-/// Which kernel of the lesson a convolution variant runs.
-enum class ConvKind { Basic1D, Const1D, Tiled1D, TiledCache1D, Basic2D, Tiled2D, Coarse2D, Register2D };
-
-/// The kind of a convolution variant id ("stevens.conv1d_basic", ...); false when it is not one.
-bool conv_kind_of(const std::string& variant_id, ConvKind& out);
-
-/// Outputs per thread of stevens.conv2d_tiled_coarse (a column of this many, slide "More on Sizes").
-constexpr int kConvCoarsen = 8;
-
-/// Outputs per thread of stevens.conv2d_register_tiled (tuned beyond the slides): kConvRegCols adjacent
-/// columns (one float4) by kConvRegRows rows; blocks of 32 x 4 threads, output tile 128 x 32.
-constexpr int kConvRegCols = 4, kConvRegRows = 8;
-
-/// True for the kinds that convolve a 2D image.
-constexpr bool conv_kind_is_2d(ConvKind k) {
-  return k == ConvKind::Basic2D || k == ConvKind::Tiled2D || k == ConvKind::Coarse2D || k == ConvKind::Register2D;
-}
 
 /// A resolved convolution launch. 1D: block_y = grid_y = 1, tile_y = 1.
 struct ConvGeometry {
@@ -46,9 +30,11 @@ struct ConvGeometry {
   std::int64_t shared_bytes() const;
   /// "block 32x32, grid 293x293, output tile 28x28" (1D: "block 256, grid 4096, tile 256").
   std::string describe() const;
+  /// What the kernels read (kernels/common/shared_types.hpp).
+  ConvShape shape() const;
 };
 
-/// Resolves the launch of a convolution variant. mask_width: odd, 1..15. tile, block: 0 = default.
+/// Resolves the launch of a convolution variant (its VariantInfo::conv). mask_width: odd, 1..15. tile, block: 0 = default.
 /// 1D: one output per thread, tile = block (default 256; both given must agree); the tiled kernels
 /// need blockDim.x >= Mask_Width/2 (the halo is loaded by the first and last Mask_Width/2 threads).
 /// stevens.conv2d_basic: tile x tile threads (default 16). stevens.conv2d_tiled: block = tile +
@@ -58,7 +44,7 @@ struct ConvGeometry {
 /// thread, output tile 128 x 32 (tile must be 0 or 128). 2D variants take --tile, not --block (block must be 0).
 /// Grids cover the array: ceil(width / tile_x) x ceil(height / tile_y) (the slide's
 /// N.width/TILE_SIZE would drop a partial last tile). Returns "" or one line naming the problem.
-std::string conv_geometry(const std::string& variant_id, int mask_width, int tile, int block, std::int64_t width,
+std::string conv_geometry(const VariantInfo& v, int mask_width, int tile, int block, std::int64_t width,
                           std::int64_t height, ConvGeometry& out);
 
 }  // namespace ws

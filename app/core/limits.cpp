@@ -8,6 +8,7 @@
 #include <fstream>
 #include <new>
 
+#include "patterns.hpp"
 #include "reference_atomics.hpp"
 
 namespace ws {
@@ -53,8 +54,9 @@ std::int64_t elem_bytes(DType type) { return type == DType::UInt8 ? 1 : 4; }
 
 /// Whether the run's output has one element per input element (scans, convolutions, filters).
 bool array_output(const VariantInfo& v) {
-  if (v.pattern == "scan" || v.pattern == "convolution") return true;
-  return v.pattern == "atomics" && atomics_kind(v.id) == AtomicsKind::Filter;  // filters keep up to n; histograms 256 bins
+  if (pattern_of(v).scalar_result) return false;
+  const AtomicsKind k = v.atomics;
+  return k != AtomicsKind::Counter && k != AtomicsKind::Histogram;  // filters keep up to n; histograms 256 bins
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The atomics pattern's hooks (docs/patterns.md): validation, CPU references, the comparison (filters
+// The atomics pattern's spec (docs/patterns.md): validation, CPU references, the comparison (filters
 // whose slots come from atomics are compared as multisets), bytes for GB/s, the summary value, and the
 // filters' --keep inputs. Seed 003_156a830321b56386.txt; references in reference_atomics.hpp.
 #include <atomic>
@@ -6,18 +6,14 @@
 #include "parallel.hpp"
 #include "patterns.hpp"
 #include "reference_atomics.hpp"
+#include "sim/sim.hpp"
 
 namespace ws {
 
 namespace {
 
-/// Filters whose output order is decided by atomics (any order is right); the others keep input order.
-bool order_free(const VariantInfo& v) {
-  return v.id == "cs121.filter_global" || v.id == "cs121.filter_shared" || v.id == "cs121.filter_warp_agg";
-}
-
 std::string validate(const VariantInfo& v, const RunRequest& req) {
-  if (atomics_kind(v.id) == AtomicsKind::Counter) {
+  if (v.atomics == AtomicsKind::Counter) {
     if (!is_generated_kind(req.input))
       return v.id + " ignores the input values (every thread adds 1): give the number of threads with --n instead of a file";
     const std::int64_t n = req.n ? req.n : v.rules.default_n;
@@ -32,8 +28,8 @@ std::string validate(const VariantInfo& v, const RunRequest& req) {
 ArrayOutput reference(const VariantInfo& v, const PatternParams&, const Input& in) {
   ArrayOutput out;
   // prepare_run guarantees the input kind; never throw from here (execute_prepared never throws).
-  if ((atomics_kind(v.id) == AtomicsKind::Histogram) != (in.type == DType::UInt8)) return out;
-  switch (atomics_kind(v.id)) {
+  if ((v.atomics == AtomicsKind::Histogram) != (in.type == DType::UInt8)) return out;
+  switch (v.atomics) {
     case AtomicsKind::Counter: out.values = {double(counter_reference(in.n()))}; break;
     case AtomicsKind::Histogram: {
       const auto h = histogram_reference(in);
@@ -52,20 +48,20 @@ ArrayOutput reference(const VariantInfo& v, const PatternParams&, const Input& i
 }
 
 std::string compare(const VariantInfo& v, const PatternParams&, const Input&, const ArrayOutput& got, const ArrayOutput& want) {
-  switch (atomics_kind(v.id)) {
+  switch (v.atomics) {
     case AtomicsKind::Counter:
       if (got.values.size() == 1 && want.values.size() == 1 && got.values[0] == want.values[0]) return "";
       return "expected " + std::to_string(std::int64_t(want.values.empty() ? 0 : want.values[0])) + ", got " +
              (got.values.empty() ? std::string("nothing") : std::to_string(std::int64_t(got.values[0])));
     case AtomicsKind::Filter:
-      if (order_free(v)) return compare_multiset(got.values, want.values);
+      if (v.any_order) return compare_multiset(got.values, want.values);
       return compare_exact(got.values, want.values);
     default: return compare_exact(got.values, want.values);
   }
 }
 
 double bytes(const VariantInfo& v, const PatternParams&, const Input& in) {
-  const AtomicsKind k = atomics_kind(v.id);
+  const AtomicsKind k = v.atomics;
   std::atomic<std::int64_t> kept{0};
   if (k == AtomicsKind::Filter)
     parallel_chunks(std::int64_t(in.i32.size()), 4 * kHostChunk, [&](std::int64_t b, std::int64_t e, std::int64_t) {
@@ -79,7 +75,7 @@ double bytes(const VariantInfo& v, const PatternParams&, const Input& in) {
 /// The scalar shown as result/expected: the counter's value, a histogram's total count, or the number
 /// of values a filter kept.
 double summary(const VariantInfo& v, const ArrayOutput& out) {
-  switch (atomics_kind(v.id)) {
+  switch (v.atomics) {
     case AtomicsKind::Counter: return out.values.empty() ? 0.0 : out.values[0];
     case AtomicsKind::Histogram: {
       double s = 0;
@@ -90,24 +86,34 @@ double summary(const VariantInfo& v, const ArrayOutput& out) {
   }
 }
 
+std::string sweep_refusal(const VariantInfo& v) {
+  if (v.atomics != AtomicsKind::Counter) return "";
+  return v.id + " counts the threads of a fixed launch (1000 blocks of 1000 on the slide; n a multiple of the block): "
+                "there is no n to sweep";
+}
+
 std::string make_input_for(const VariantInfo& v, const RunRequest& req, std::int64_t n, DType type, Input& out) {
-  if (atomics_kind(v.id) == AtomicsKind::Filter && req.input == "random")
+  if (v.atomics == AtomicsKind::Filter && req.input == "random")
     return make_filter_input(n, req.params.keep_fraction, req.seed, out);
   return make_input(req.input, n, type, req.seed, out);
 }
 
 }  // namespace
 
-std::vector<PatternHooks> atomics_pattern_hooks() {
-  PatternHooks h;
-  h.pattern = "atomics";
-  h.validate = validate;
-  h.reference = reference;
-  h.compare = compare;
-  h.bytes = bytes;
-  h.variant_summary = summary;
-  h.make_input = make_input_for;
-  return {h};
+PatternSpec atomics_pattern() {
+  PatternSpec p;
+  p.name = "atomics";
+  p.noun = "atomics";
+  p.options = kOptionKeep;
+  p.validate = validate;
+  p.reference = reference;
+  p.compare = compare;
+  p.bytes = bytes;
+  p.summary = summary;
+  p.make_input = make_input_for;
+  p.sweep_refusal = sweep_refusal;
+  p.sim_models = sim::atomics_models;
+  return p;
 }
 
 }  // namespace ws

@@ -1,4 +1,4 @@
-// The convolution pattern's hooks (docs/patterns.md): seed 001_9970031c1e4143ff.txt, 1D and 2D
+// The convolution pattern's spec (docs/patterns.md): seed 001_9970031c1e4143ff.txt, 1D and 2D
 // float32 convolution with ghost cells 0. Inputs: conv_inputs.hpp; reference: reference_conv.hpp.
 #include "pattern_convolution.hpp"
 
@@ -10,13 +10,13 @@
 #include "parallel.hpp"
 #include "patterns.hpp"
 #include "reference_conv.hpp"
+#include "sim/sim.hpp"
 
 namespace ws {
 
 int conv_dims(const VariantInfo& v) {
-  ConvKind k;
-  if (!conv_kind_of(v.id, k)) return 0;
-  return conv_kind_is_2d(k) ? 2 : 1;
+  if (v.conv == ConvKind::None) return 0;
+  return conv_kind_is_2d(v.conv) ? 2 : 1;
 }
 
 std::string conv_setup(const VariantInfo& v, const PatternParams& p, int requested_block, const Input& in,
@@ -29,7 +29,7 @@ std::string conv_setup(const VariantInfo& v, const PatternParams& p, int request
   if (!err.empty()) return err;
   const std::int64_t cols = dims == 2 ? in.cols : in.n();
   const std::int64_t rows = dims == 2 ? in.rows : 0;
-  err = conv_geometry(v.id, w, p.tile, requested_block, cols, rows, s.g);
+  err = conv_geometry(v, w, p.tile, requested_block, cols, rows, s.g);
   if (!err.empty()) return err;
   out = std::move(s);
   return "";
@@ -123,8 +123,14 @@ std::string compare(const VariantInfo& v, const PatternParams& p, const Input& i
   return compare_conv_output(got.values, want.values, mask_abs * input_max, int(s.mask.size()), want.rows, want.cols);
 }
 
+std::string sweep_refusal(const VariantInfo& v) {
+  if (conv_dims(v) != 2) return "";
+  return v.id + " convolves a 2-D image of --width x --height: sweeps vary a 1-D n (sweep the 1-D convolutions, "
+                "or run it at chosen sizes)";
+}
+
 /// The centre element: a value every variant computes from a full window (the last one is a corner).
-double summary(const ArrayOutput& out) {
+double summary(const VariantInfo&, const ArrayOutput& out) {
   if (out.values.empty()) return 0;
   if (out.rows > 0) return out.values[std::size_t((out.rows / 2) * out.cols + out.cols / 2)];
   return out.values[out.values.size() / 2];
@@ -132,16 +138,20 @@ double summary(const ArrayOutput& out) {
 
 }  // namespace
 
-std::vector<PatternHooks> convolution_pattern_hooks() {
-  PatternHooks h;
-  h.pattern = "convolution";
-  h.validate = validate;
-  h.build_input = make_input;
-  h.reference = reference;
-  h.compare = compare;
-  h.summary = summary;
+PatternSpec convolution_pattern() {
+  PatternSpec p;
+  p.name = "convolution";
+  p.noun = "convolutions";
+  p.options = kOptionImage;
+  p.validate = validate;
+  p.build_input = make_input;
+  p.reference = reference;
+  p.compare = compare;
+  p.summary = summary;
   // bytes: nullptr = input + output (n elements read, n written), the measure.
-  return {h};
+  p.sweep_refusal = sweep_refusal;
+  p.sim_models = sim::conv_models;
+  return p;
 }
 
 }  // namespace ws

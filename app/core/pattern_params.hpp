@@ -7,7 +7,7 @@
 namespace ws {
 
 /// Options of the non-reduction patterns, as given on the CLI (`run --exclusive --mask-width 5 ...`)
-/// or in the GUI. Each pattern validates the fields it uses (PatternHooks::validate).
+/// or in the GUI. Each pattern validates the fields it uses (PatternSpec::validate).
 struct PatternParams {
   bool exclusive = false;        ///< scan: exclusive (out[0] = 0) instead of inclusive
   int mask_width = 5;            ///< convolution: mask width (odd), 2D masks are mask_width^2

@@ -1,15 +1,14 @@
-// The scan pattern's hooks: validation, CPU reference, tolerance, bytes, and the sequential CPU variant.
+// The scan pattern's spec: CPU reference, tolerance, bytes, and the sequential CPU variant.
 #include <cmath>
 
 #include "parallel.hpp"
 #include "patterns.hpp"
 #include "reference_scan.hpp"
+#include "sim/sim.hpp"
 
 namespace ws {
 
 namespace {
-
-std::string validate(const VariantInfo&, const RunRequest&) { return ""; }
 
 ArrayOutput reference(const VariantInfo&, const PatternParams& p, const Input& in) { return reference_scan(in, p.exclusive); }
 
@@ -32,15 +31,17 @@ void run_cpu(const VariantInfo&, const PatternParams& p, const Input& in, ArrayO
 
 }  // namespace
 
-std::vector<PatternHooks> scan_pattern_hooks() {
-  PatternHooks h;
-  h.pattern = "scan";
-  h.validate = validate;
-  h.reference = reference;
-  h.compare = compare;
-  h.bytes = bytes;
-  h.run_cpu = run_cpu;
-  return {h};
+PatternSpec scan_pattern() {
+  PatternSpec p;
+  p.name = "scan";
+  p.noun = "scans";
+  p.options = kOptionExclusive;
+  p.reference = reference;
+  p.compare = compare;
+  p.bytes = bytes;
+  p.run_cpu = run_cpu;
+  p.sim_models = sim::scan_models;
+  return p;
 }
 
 }  // namespace ws

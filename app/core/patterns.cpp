@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "file_write.hpp"
@@ -11,15 +12,28 @@
 
 namespace ws {
 
-const PatternHooks* find_pattern_hooks(const std::string& pattern) {
-  static const std::unordered_map<std::string, PatternHooks> table = [] {
-    std::unordered_map<std::string, PatternHooks> t;
-    for (const auto& part : {scan_pattern_hooks(), convolution_pattern_hooks(), atomics_pattern_hooks()})
-      for (const auto& h : part) t[h.pattern] = h;
-    return t;
-  }();
-  auto it = table.find(pattern);
-  return it == table.end() ? nullptr : &it->second;
+const std::vector<PatternSpec>& all_patterns() {
+  static const std::vector<PatternSpec> specs = {reduction_pattern(), scan_pattern(), convolution_pattern(), atomics_pattern()};
+  return specs;
+}
+
+const PatternSpec* find_pattern(const std::string& pattern) {
+  for (const auto& s : all_patterns())
+    if (pattern == s.name) return &s;
+  return nullptr;
+}
+
+const PatternSpec& pattern_of(const VariantInfo& v) {
+  if (const PatternSpec* s = find_pattern(v.pattern)) return *s;
+  throw std::logic_error(v.id + ": its pattern '" + v.pattern + "' is not registered");
+}
+
+std::string option_refusal(const VariantInfo& v, const PatternParams& p) {
+  if (!p.exclusive || (pattern_of(v).options & kOptionExclusive)) return "";
+  std::string owners;
+  for (const auto& s : all_patterns())
+    if (s.options & kOptionExclusive) owners += (owners.empty() ? "" : ", ") + std::string(s.noun);
+  return "--exclusive applies to " + owners + " only (" + v.id + " is a " + v.pattern + ")";
 }
 
 namespace {
@@ -72,18 +86,50 @@ std::string write_output_text(const RunResult& r, const std::string& path) {
   return err.empty() ? "" : "--output: " + err;
 }
 
-void classify_array(RunResult& r, const std::string& mismatch) {
-  r.correct = mismatch.empty();
-  if (r.correct) {
-    r.status = "ok";
-    r.message = r.racy ? "race did not show this time: the racy code happened to give the right output" : "";
-  } else if (r.racy) {
-    r.status = "race";
-    r.message = "race: " + mismatch;
+void check_run(const PatternSpec& spec, const VariantInfo& v, const PatternParams& params, const Input& in,
+               const ArrayOutput& want, const DeviceInfo* device, RunResult& r) {
+  ArrayOutput got;
+  if (spec.scalar_result) {
+    got.values = {r.result};
   } else {
-    r.status = "wrong";
-    r.message = "wrong output: " + mismatch;
+    got.values = std::move(r.output);
+    got.rows = r.output_rows;
+    got.cols = r.output_cols;
   }
+  auto compare = [&](const ArrayOutput& a, const ArrayOutput& b) {
+    return spec.compare ? spec.compare(v, params, in, a, b) : compare_outputs(r.type, a, b);
+  };
+  std::string mismatch;
+  try {
+    mismatch = compare(got, want);
+  } catch (...) {
+    if (!spec.scalar_result) r.output = std::move(got.values);
+    throw;
+  }
+  auto summary = [&](const ArrayOutput& a) {
+    if (spec.summary) return spec.summary(v, a);
+    return a.values.empty() ? 0.0 : a.values.back();
+  };
+  r.result = summary(got);
+  r.expected = summary(want);
+  // Cautionary variants: a wrong answer that equals what the slide's code computes is the slide's bug.
+  bool slide_bug = false;
+  double slide_value = 0;
+  if (!mismatch.empty() && v.slide_model) {
+    ArrayOutput model;
+    model.values = {v.slide_model(in, r.launch)};
+    slide_value = model.values[0];
+    slide_bug = compare(got, model).empty();
+  }
+  if (!spec.scalar_result) r.output = std::move(got.values);
+  if (r.timed && r.timing.median_ms > 0) {
+    r.gbps = r.bytes / (r.timing.median_ms * 1e6);
+    if (device && !v.cpu_only) {
+      r.pct_theoretical = device->theoretical_gbps > 0 ? 100.0 * r.gbps / device->theoretical_gbps : 0;
+      r.pct_copy = device->copy_gbps > 0 ? 100.0 * r.gbps / device->copy_gbps : 0;
+    }
+  }
+  classify(r, mismatch, spec.scalar_result, slide_bug, slide_value);
 }
 
 }  // namespace ws

@@ -1,16 +1,21 @@
-// The array patterns (scan, convolution, atomics) as core sees them: per-pattern hooks for validation,
-// the CPU reference, the element-wise check, the bytes a run must move, and CPU-only variants.
-// Each pattern registers one table in its own file (pattern_<pattern>.cpp); docs/patterns.md.
+// A pattern (reduction, scan, convolution, atomics) as core sees it: one PatternSpec with its options,
+// CPU reference, check, bytes moved for GB/s, sim models and sweep rules. Each pattern registers its
+// spec once, in its own file (pattern_<pattern>.cpp); docs/patterns.md.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "inputs.hpp"
+#include "backend.hpp"
 #include "run_types.hpp"
 #include "variant.hpp"
 
 namespace ws {
+
+namespace sim {
+struct ModelEntry;
+}
 
 /// A whole output array, row-major; rows = 0 means 1D (cols = values.size()).
 struct ArrayOutput {
@@ -18,12 +23,25 @@ struct ArrayOutput {
   std::int64_t rows = 0, cols = 0;
 };
 
-/// What core needs from one array pattern. Only `pattern` and `reference` are required.
-struct PatternHooks {
-  const char* pattern = "";  ///< VariantInfo::pattern, e.g. "scan"
+/// The PatternParams options a pattern reads (PatternSpec::options); the others are refused for it.
+enum PatternOption : unsigned {
+  kOptionExclusive = 1u << 0,  ///< --exclusive (scans)
+  kOptionImage = 1u << 1,      ///< --mask-width, --tile, --width, --height, --mask (convolutions)
+  kOptionKeep = 1u << 2,       ///< --keep (the atomics lesson's filters)
+};
+
+/// One pattern. `name`, `noun` and `reference` are required; every other hook has a default.
+struct PatternSpec {
+  const char* name = "";   ///< VariantInfo::pattern, e.g. "scan"
+  const char* noun = "";   ///< the plural people say, for messages: "scans"
+  unsigned options = 0;    ///< PatternOption bits: the pattern options it reads
+  /// True when a run's answer is one value (RunResult::result; no output array, --output refused).
+  bool scalar_result = false;
+  /// True when `sweep --variants all` sweeps this pattern's variants (the reductions).
+  bool swept_by_default = false;
   /// Checks the request's params for this variant before the input is made: "" or one line.
   std::string (*validate)(const VariantInfo& v, const RunRequest& req) = nullptr;
-  /// The CPU reference of the whole output (reference_<pattern>.cpp).
+  /// The CPU reference of the whole output (a scalar pattern: one value).
   ArrayOutput (*reference)(const VariantInfo& v, const PatternParams& p, const Input& in) = nullptr;
   /// "" when `got` equals `want` within the pattern's tolerance, else the first mismatch as
   /// "out[17] = 5, expected 6". nullptr: compare_outputs() with the default float tolerance.
@@ -31,29 +49,49 @@ struct PatternHooks {
                          const ArrayOutput& want) = nullptr;
   /// Bytes a run must read + write at least (for GB/s). nullptr: n elements read + n written.
   double (*bytes)(const VariantInfo& v, const PatternParams& p, const Input& in) = nullptr;
-  /// The scalar shown as result/expected. nullptr: the last element (a scan's total), 0 if empty.
-  double (*summary)(const ArrayOutput& out) = nullptr;
+  /// The scalar shown as result/expected (a scan's total, a histogram's count). nullptr: the last
+  /// element, 0 if empty.
+  double (*summary)(const VariantInfo& v, const ArrayOutput& out) = nullptr;
   /// Patterns whose input is not n numbers from make_input/read_input_file (convolution: 2D images,
   /// PNG/JPEG): builds the whole input from req (input kind, seed, params); n becomes its size.
-  /// "" or one line. nullptr: the reductions' inputs.
+  /// "" or one line. nullptr: n numbers.
   std::string (*build_input)(const VariantInfo& v, const RunRequest& req, Input& out) = nullptr;
-  /// Like `summary`, for patterns whose summary depends on the variant (atomics: a counter's value, a
-  /// histogram's total, a filter's count). Used instead of `summary` when set.
-  double (*variant_summary)(const VariantInfo& v, const ArrayOutput& out) = nullptr;
   /// Generated inputs ("random", "ones", "sequence") of this pattern: "" or one line. nullptr: make_input().
   /// (Atomics: filters' random inputs keep the fraction --keep of their values.)
   std::string (*make_input)(const VariantInfo& v, const RunRequest& req, std::int64_t n, DType type, Input& out) = nullptr;
   /// cpu_only variants of the pattern: computes the output on the host (timed by the caller).
   void (*run_cpu)(const VariantInfo& v, const PatternParams& p, const Input& in, ArrayOutput& out) = nullptr;
+  /// Why a size sweep (n = 2^a .. 2^b) cannot take this variant, or "" (nullptr: every variant can).
+  std::string (*sweep_refusal)(const VariantInfo& v) = nullptr;
+  /// The thread-level CPU models of the pattern's variants (sim/sim.hpp), keyed by variant id.
+  std::vector<sim::ModelEntry> (*sim_models)() = nullptr;
 };
 
-/// The hooks of `pattern`, or nullptr (also for "reduction", which core handles itself).
-const PatternHooks* find_pattern_hooks(const std::string& pattern);
+/// Every pattern, in teaching order: reduction, scan, convolution, atomics.
+const std::vector<PatternSpec>& all_patterns();
 
-/// Per-pattern tables (app/core/pattern_<pattern>.cpp), each usually one entry.
-std::vector<PatternHooks> scan_pattern_hooks();
-std::vector<PatternHooks> convolution_pattern_hooks();
-std::vector<PatternHooks> atomics_pattern_hooks();
+/// The spec named `pattern`, or nullptr.
+const PatternSpec* find_pattern(const std::string& pattern);
+
+/// The spec of a registered variant's pattern (every variant's pattern is registered; tests check it).
+const PatternSpec& pattern_of(const VariantInfo& v);
+
+/// Per-pattern specs (app/core/pattern_<pattern>.cpp).
+PatternSpec reduction_pattern();
+PatternSpec scan_pattern();
+PatternSpec convolution_pattern();
+PatternSpec atomics_pattern();
+
+/// "" unless `p` sets an option the variant's pattern does not read that a request can tell apart from
+/// its default (--exclusive): "--exclusive applies to scans only (epita.reduce3 is a reduction)".
+std::string option_refusal(const VariantInfo& v, const PatternParams& p);
+
+/// Checks a finished run against the reference `want` and fills result/expected (the summary values
+/// for array patterns), correct, status and message (classify). GB/s from r.bytes and the timing;
+/// `device` gives the % of theoretical and of copy bandwidth (nullptr: not computed). The output is
+/// lent to the check, not copied (2^28 doubles are 2 GiB). Throws what the pattern's compare throws.
+void check_run(const PatternSpec& spec, const VariantInfo& v, const PatternParams& params, const Input& in,
+               const ArrayOutput& want, const DeviceInfo* device, RunResult& r);
 
 /// Element-wise check. int32: bit-exact. float32: |got - want| <= rel_tol * scale[i] + abs_tol, where
 /// scale[i] is given per element (e.g. the prefix sum of |x| for a scan) or |want[i]| when `scale` is
@@ -67,8 +105,5 @@ std::string compare_outputs(DType type, const ArrayOutput& got, const ArrayOutpu
 /// naming the path and the reason.
 std::string write_output_text(const RunResult& r, const std::string& path);
 
-/// Sets correct/status/message of an array run from the element-wise check: "ok"; "race" for racy
-/// variants (message "race: " + mismatch); otherwise "wrong" with the mismatch as message.
-void classify_array(RunResult& r, const std::string& mismatch);
 
 }  // namespace ws

@@ -21,15 +21,6 @@ std::string number(double v) {
 
 }  // namespace
 
-AtomicsKind atomics_kind(const std::string& id) {
-  if (id == "cs121.race" || id == "cs121.atomic_counter") return AtomicsKind::Counter;
-  if (id == "cs121.hist_global" || id == "cs121.hist_shared" || id == "cs121.hist_shared_vec" ||
-      id == "cub.histogram") return AtomicsKind::Histogram;
-  if (id == "cs121.filter_global" || id == "cs121.filter_shared" || id == "cs121.filter_warp_agg" ||
-      id == "cs121.filter_scan" || id == "cs121.filter_scan_vec" || id == "cub.select")
-    return AtomicsKind::Filter;
-  return AtomicsKind::None;
-}
 
 std::vector<std::int64_t> histogram_reference(const Input& in) {
   if (in.type != DType::UInt8) throw std::invalid_argument("the histogram reference takes uint8 input");

@@ -11,25 +11,6 @@
 
 namespace ws {
 
-/// Bins of the lesson's histograms: one per byte value ("Computing a histogram": "Assume 256 different vals").
-constexpr int kHistogramBins = 256;
-
-/// Rounds of blockDim.x values each block filters in cs121.filter_shared: the slide's NPER_THREAD
-/// (its value is not on the slide; 8 is ours). Shared by the registry, the kernel and the sim model.
-constexpr int kFilterSharedItems = 8;
-/// Tile of cs121.filter_scan: 256 threads x 16 values (ours; the slide names Thrust's copy_if only).
-constexpr int kFilterScanBlock = 256, kFilterScanItems = 16;
-/// Values per thread of cs121.filter_scan_vec (beyond the slide): 8 int4 loads, tiles of blockDim.x x 32
-/// values (blockDim.x 128 or 256).
-constexpr int kFilterScanVecItems = 32;
-
-/// The three families of the atomics lesson. Counter: every thread adds 1 to one int (cs121.race,
-/// cs121.atomic_counter); Histogram: bytes into 256 bins; Filter: copy the positive int32 values.
-enum class AtomicsKind { None, Counter, Histogram, Filter };
-
-/// The family of an atomics variant, from its id (None for other patterns).
-AtomicsKind atomics_kind(const std::string& variant_id);
-
 /// Slide "Race conditions": n threads each add 1 to a counter that starts at 0, so the answer is n.
 inline std::int64_t counter_reference(std::int64_t threads) { return threads; }
 

@@ -6,7 +6,6 @@
 #include <stdexcept>
 #include <memory>
 
-#include "cpu_variants.hpp"
 #include "launch_rules.hpp"
 #include "limits.hpp"
 #include "patterns.hpp"
@@ -27,7 +26,7 @@ std::string no_device_hint(const std::string& reason, bool describe_device) {
   return head + "; simulate it instead (--backend sim) or open a report recorded on a GPU (" + report + ")";
 }
 
-std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend) {
+std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend, const DeviceShape* shape) {
   const HostClock clock;
   const VariantInfo* v = find_variant(req.variant);
   if (!v) return "unknown variant '" + req.variant + "' (warpscope-cli list shows the ids)";
@@ -43,24 +42,16 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend) {
   const DType type = v->rules.bytes_input && req.type == DType::Int32 ? DType::UInt8 : req.type;
   if (v->rules.bytes_input && type != DType::UInt8) return v->id + " reads bytes: use --type uint8 (or leave --type out)";
   if (!v->rules.bytes_input && type == DType::UInt8) return v->id + " takes int32 or float32; uint8 input is for the histograms";
-  // Array patterns (docs/patterns.md): options that belong to another pattern, then the pattern's own checks.
-  if (req.params.exclusive && v->pattern != "scan") return "--exclusive applies to scans only (" + v->id + " is a " + v->pattern + ")";
-  if (v->pattern != "reduction") {
-    const PatternHooks* hooks = find_pattern_hooks(v->pattern);
-    if (!hooks || !hooks->reference) return v->id + ": the " + v->pattern + " pattern is not in this build";
-    if (hooks->validate) {
-      std::string perr = hooks->validate(*v, req);
-      if (!perr.empty()) return perr;
-    }
-  } else if (!req.params.output_path.empty()) {
-    return "--output writes an output array; " + v->id + " is a reduction (its result is one value: use --json)";
-  }
+  // The pattern (docs/patterns.md): options that belong to another pattern, then the pattern's own checks.
+  const PatternSpec& spec = pattern_of(*v);
+  if (std::string e = option_refusal(*v, req.params); !e.empty()) return e;
+  if (spec.validate)
+    if (std::string e = spec.validate(*v, req); !e.empty()) return e;
   // Launch rules first: they need only n, and a bad block must not wait for a 2^30 input to be generated.
   std::int64_t n = req.n;
   PreparedRun p;
   p.variant = v;
-  const PatternHooks* input_hooks = v->pattern == "reduction" ? nullptr : find_pattern_hooks(v->pattern);
-  if (input_hooks && input_hooks->build_input) {  // the pattern builds its own input (2D images)
+  if (spec.build_input) {  // the pattern builds its own input (2D images)
     // A generated image's size is known before it is made: refuse what cannot fit before making it.
     if (is_generated_kind(req.input) && req.params.width > 0 && req.params.height > 0 &&
         req.params.width <= kMaxN && req.params.height <= kMaxN / req.params.width) {
@@ -69,7 +60,7 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend) {
           !why.empty())
         return v->id + " on a " + std::to_string(req.params.width) + " x " + std::to_string(req.params.height) + " image " + why;
     }
-    std::string err = input_hooks->build_input(*v, req, p.input);
+    std::string err = spec.build_input(*v, req, p.input);
     if (!err.empty()) return err;
     err = resolve_launch(*v, p.input.n(), req.type, req.launch, DeviceShape{}, p.launch);
     if (!err.empty()) return err;
@@ -89,20 +80,21 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend) {
     n = v->rules.default_n ? v->rules.default_n : kDefaultN;
     if (v->rules.max_n) n = std::min(n, v->rules.max_n);  // e.g. single-block scans: one block's section
   }
-  std::string err = resolve_launch(*v, n, type, req.launch, DeviceShape{}, p.launch);
+  std::string err = resolve_launch(*v, n, type, req.launch, shape ? *shape : DeviceShape{}, p.launch);
   if (!err.empty()) return err;
+  p.launch_final = shape != nullptr;
+  if (shape) p.shape = *shape;
   // Before the input is generated: a request that cannot fit is one line, not std::bad_alloc later.
   if (std::string why = memory_refusal(estimate_run_host_bytes(*v, n, type), host_memory_available()); !why.empty())
     return v->id + " at n = " + std::to_string(n) + " " + why;
-  p.launch.grid = req.launch.grid;  // the device default is filled in by the backend
+  if (!p.launch_final) p.launch.grid = req.launch.grid;  // the device default is filled in by the backend
   bool lent = false;
   if (is_generated_kind(req.input)) {
     if (lend && lend->n() == n && lend->type == type && lend->kind == req.input && lend->seed == req.seed) {
       p.input = std::move(*lend);
       lent = true;
     } else {
-      const PatternHooks* hooks = v->pattern == "reduction" ? nullptr : find_pattern_hooks(v->pattern);
-      err = hooks && hooks->make_input ? hooks->make_input(*v, req, n, type, p.input) : make_input(req.input, n, type, req.seed, p.input);
+      err = spec.make_input ? spec.make_input(*v, req, n, type, p.input) : make_input(req.input, n, type, req.seed, p.input);
       if (!err.empty()) return err;
     }
   }
@@ -113,88 +105,57 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend) {
 
 namespace {
 
-/// Runs a cpu_only variant of an array pattern `repeat` times after `warmup`, host clock.
-void run_cpu_pattern(const PatternHooks& h, const VariantInfo& v, const RunRequest& req, const Input& in, RunResult& r) {
-  if (!h.run_cpu) throw std::runtime_error(v.id + ": the " + v.pattern + " pattern has no CPU variant");
+/// Runs a cpu_only variant `repeat` times after `warmup`, host clock; a scalar pattern's value goes to
+/// `result`, an array pattern's output to `output`.
+void run_cpu_pattern(const PatternSpec& spec, const VariantInfo& v, const RunRequest& req, const Input& in, RunResult& r) {
+  if (!spec.run_cpu) throw std::runtime_error(v.id + ": the " + v.pattern + " pattern has no CPU variant");
   ArrayOutput out;
-  for (int i = 0; i < req.warmup; ++i) h.run_cpu(v, req.params, in, out);
+  for (int i = 0; i < req.warmup; ++i) spec.run_cpu(v, req.params, in, out);
   std::vector<double> samples;
   for (int i = 0; i < req.repeat; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    h.run_cpu(v, req.params, in, out);
-    auto t1 = std::chrono::steady_clock::now();
-    samples.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    const HostClock clock;
+    spec.run_cpu(v, req.params, in, out);
+    samples.push_back(clock.total());
   }
-  r.output = std::move(out.values);
-  r.output_rows = out.rows;
-  r.output_cols = out.cols;
+  if (spec.scalar_result) {
+    r.result = out.values.empty() ? 0.0 : out.values[0];
+  } else {
+    r.output = std::move(out.values);
+    r.output_rows = out.rows;
+    r.output_cols = out.cols;
+  }
   r.timing = summarize(samples);
   r.timed = true;
   r.launches = 0;
-}
-
-/// Checks an array run against the reference, fills result/expected (summary values), GB/s from the
-/// pattern's bytes, and status. The output is lent to the check, not copied (2^28 doubles are 2 GiB).
-void finish_array_run(const PatternHooks& h, const VariantInfo& v, const RunRequest& req, const Input& in,
-                      const ArrayOutput& want, Backend* backend, RunResult& r) {
-  ArrayOutput got;
-  got.values = std::move(r.output);
-  got.rows = r.output_rows;
-  got.cols = r.output_cols;
-  std::string mismatch;
-  try {
-    mismatch = h.compare ? h.compare(v, req.params, in, got, want) : compare_outputs(r.type, got, want);
-  } catch (...) {
-    r.output = std::move(got.values);
-    throw;
-  }
-  auto last = [](const ArrayOutput& a) { return a.values.empty() ? 0.0 : a.values.back(); };
-  r.result = h.summary ? h.summary(got) : last(got);
-  r.expected = h.summary ? h.summary(want) : last(want);
-  if (h.variant_summary) {
-    r.result = h.variant_summary(v, got);
-    r.expected = h.variant_summary(v, want);
-  }
-  r.output = std::move(got.values);
-  if (r.timed && r.timing.median_ms > 0) {
-    r.gbps = r.bytes / (r.timing.median_ms * 1e6);
-    if (backend && !v.cpu_only) {
-      const DeviceInfo& d = backend->device();
-      r.pct_theoretical = d.theoretical_gbps > 0 ? 100.0 * r.gbps / d.theoretical_gbps : 0;
-      r.pct_copy = d.copy_gbps > 0 ? 100.0 * r.gbps / d.copy_gbps : 0;
-    }
-  }
-  classify_array(r, mismatch);
 }
 
 /// execute_prepared without the input and total times: fills r.host_ms's other phases with `clock`'s laps
 /// (the backend reports its own upload, launches or model, download and metrics).
 RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* backend, const std::string& no_device_reason,
                         HostClock& clock) {
-  RunResult r;
-  r.variant = req.variant;
-  r.backend = req.backend;
-  r.type = p.input.type;  // req.type, unless the pattern fixes it (convolution: float32; histograms: uint8)
-  r.input = req.input;
-  r.seed = req.seed;
-  std::string err;
   const VariantInfo& v = *p.variant;
-  r.lesson = v.lesson;
-  r.n = p.input.n();
-  r.racy = v.racy;
-  r.cautionary = v.cautionary;
-  r.bytes = double(r.n) * double(dtype_size(r.type));
+  // What the request asked for: the one place these fields of a run are filled (backends fill what they
+  // measure: result or output, timing, launches, the launch as run, device, status, metrics).
+  auto stamp = [&](RunResult& out) {
+    out.variant = v.id;
+    out.lesson = v.lesson;
+    out.n = p.input.n();
+    out.type = p.input.type;  // req.type, unless the pattern fixes it (convolution: float32; histograms: uint8)
+    out.input = p.input.kind.empty() ? req.input : p.input.kind;
+    out.seed = req.seed;
+    out.racy = v.racy;
+    out.cautionary = v.cautionary;
+  };
+  RunResult r;
+  r.backend = req.backend;
+  stamp(r);
+  std::string err;
   HostTimes host;
   clock.lap();
-  // Array patterns: the whole reference output, checked element-wise after the run (docs/patterns.md).
-  const PatternHooks* hooks = v.pattern == "reduction" ? nullptr : find_pattern_hooks(v.pattern);
-  ArrayOutput want;
-  if (hooks) {
-    want = hooks->reference(v, req.params, p.input);
-    r.bytes = hooks->bytes ? hooks->bytes(v, req.params, p.input) : 2.0 * double(r.n) * double(dtype_size(r.type));
-  } else {
-    r.expected = cpu_reference(v.op, p.input);
-  }
+  // The pattern's whole reference output, checked after the run (docs/patterns.md).
+  const PatternSpec& spec = pattern_of(v);
+  const ArrayOutput want = spec.reference(v, req.params, p.input);
+  r.bytes = spec.bytes ? spec.bytes(v, req.params, p.input) : 2.0 * double(r.n) * double(dtype_size(r.type));
   host.reference = clock.lap();
   // Sim requests run the thread-level CPU model (sim/sim.hpp) whatever backend the caller holds.
   std::unique_ptr<Backend> sim_backend;
@@ -212,17 +173,17 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
     if (v.cpu_only) {
       r.backend = "cpu";
       r.device = "host CPU";
-      if (hooks) run_cpu_pattern(*hooks, v, req, p.input, r);
-      else run_cpu_variant(v, p.input, req.warmup, req.repeat, r);
-      if (r.timing.median_ms > 0) r.gbps = r.bytes / (r.timing.median_ms * 1e6);
+      run_cpu_pattern(spec, v, req, p.input, r);
       host.launches = clock.lap();
     } else {
       if (!backend || !backend->device().available)
         return fail(no_device_hint(backend ? backend->device().error : no_device_reason));
-      LaunchConfig launch;
-      LaunchConfig asked = req.launch;
-      err = resolve_launch(v, r.n, r.type, asked, backend->device().shape(), launch);
-      if (!err.empty()) return fail(err);
+      LaunchConfig launch = p.launch;
+      const DeviceShape shape = backend->device().shape();
+      if (!p.launch_final || shape.sm_count != p.shape.sm_count || shape.max_threads_per_sm != p.shape.max_threads_per_sm) {
+        err = resolve_launch(v, r.n, r.type, req.launch, shape, launch);
+        if (!err.empty()) return fail(err);
+      }
       // The device's total memory bounds what a run may allocate there (the backend has no free-memory query).
       if (const double gib = backend->device().memory_gib; gib > 0) {
         const std::int64_t need = estimate_run_device_bytes(v, r.n, r.type);
@@ -232,11 +193,8 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
       }
       RunResult got = backend->run(v, req, p.input, launch);
       clock.lap();
-      got.expected = r.expected;
+      stamp(got);
       got.bytes = r.bytes;
-      got.racy = r.racy;
-      got.cautionary = r.cautionary;
-      got.lesson = r.lesson;
       host.upload = got.host_ms.upload;
       host.launches = got.host_ms.launches;
       host.model = got.host_ms.model;
@@ -251,26 +209,15 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
   } catch (const std::exception& e) {
     return fail(describe_exception(e));
   }
-  if (hooks) {
+  if (!spec.scalar_result) {
     r.params = req.params;
     r.params.output_path.clear();
-    try {
-      finish_array_run(*hooks, v, req, p.input, want, backend, r);
-    } catch (const std::exception& e) {
-      return fail(describe_exception(e));
-    }
-    host.check = clock.lap();
-    r.host_ms = host;
-    return r;
   }
-  const bool equal = results_match(r.type, r.result, r.expected, p.input);
-  double model = 0;
-  bool model_equal = false;
-  if (v.slide_model) {
-    model = v.slide_model(p.input, r.launch);
-    model_equal = results_match(r.type, r.result, model, p.input);
+  try {
+    check_run(spec, v, req.params, p.input, want, backend && !v.cpu_only ? &backend->device() : nullptr, r);
+  } catch (const std::exception& e) {
+    return fail(describe_exception(e));
   }
-  classify(r, equal, model_equal, model);
   host.check = clock.lap();
   if (!req.metrics.empty() && r.backend != "cuda" && r.metrics.asked.empty()) {
     r.metrics.asked = req.metrics;  // counters exist on a GPU only: say where to find them
@@ -286,8 +233,10 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
 RunResult execute(const RunRequest& req, Backend* backend, const std::string& no_device_reason) {
   PreparedRun p;
   std::string err;
+  // The shape of the device that will run it (sim requests: the CPU model's), so the launch is resolved once.
+  const DeviceShape shape = req.backend == "sim" || !backend ? DeviceShape{} : backend->device().shape();
   try {
-    err = prepare_run(req, p);
+    err = prepare_run(req, p, nullptr, &shape);
   } catch (const std::exception& e) {  // generating the input can still run out of memory
     err = describe_exception(e);
   }

@@ -17,6 +17,10 @@ struct PreparedRun {
   const VariantInfo* variant = nullptr;
   Input input;
   LaunchConfig launch;
+  /// True when `launch` is resolved for `shape`, grid included (prepare_run was given the device's
+  /// shape): execute_prepared then launches it on a device of that shape without resolving it again.
+  bool launch_final = false;
+  DeviceShape shape;
   /// Milliseconds prepare_run spent making the input (generating or reading it); execute_prepared reports
   /// it as the run's host_ms.input. Callers that lend one input to several runs set it to 0 after the first.
   double input_ms = 0;
@@ -27,7 +31,8 @@ struct PreparedRun {
 /// `lend` (optional): an input an earlier run generated from the same kind of request (input_share_key,
 /// sweep.hpp); when it has the n, type, kind and seed this request would generate, it is moved into
 /// out.input instead of generating it again (input_ms 0) and the caller takes it back after the run.
-std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend = nullptr);
+/// `shape` (optional): the shape of the device that will run it; the launch is then resolved once, here.
+std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend = nullptr, const DeviceShape* shape = nullptr);
 
 /// Runs a request: validates (before any device is touched), then runs on `backend` (cuda requests),
 /// on the sim backend's CPU model (sim requests: `backend` is not needed; untimed, backend "sim",

@@ -65,23 +65,24 @@ RunResult unrun_result(const RunRequest& req, const std::string& status, const s
   return r;
 }
 
-void classify(RunResult& r, bool results_equal, bool model_equal, double model_value) {
-  r.correct = results_equal;
-  const std::string got = format_value(r.type, r.result), want = format_value(r.type, r.expected);
-  if (results_equal) {
+void classify(RunResult& r, const std::string& mismatch, bool scalar, bool slide_bug, double slide_value) {
+  r.correct = mismatch.empty();
+  if (r.correct) {
     r.status = "ok";
-    r.message = r.racy ? "race did not show this time: the racy code happened to give the right sum" : "";
+    if (r.racy) r.message = std::string("race did not show this time: the racy code happened to give the right ") +
+                            (scalar ? "sum" : "output");
+    else r.message = "";
     if (r.cautionary) r.message = "the slide's bug did not change the result for this input";
   } else if (r.racy) {
     r.status = "race";
-    r.message = "race: expected " + want + ", got " + got;
-  } else if (r.cautionary && model_equal) {
+    r.message = "race: " + mismatch;
+  } else if (r.cautionary && slide_bug) {
     r.status = "slide-bug";
-    r.message = "slide bug reproduced: expected " + want + ", got " + got + " = what the slide's code computes (" +
-                format_value(r.type, model_value) + ")";
+    r.message = "slide bug reproduced: " + mismatch + " = what the slide's code computes (" +
+                format_value(r.type, slide_value) + ")";
   } else {
     r.status = "wrong";
-    r.message = "wrong result: expected " + want + ", got " + got;
+    r.message = (scalar ? "wrong result: " : "wrong output: ") + mismatch;
   }
 }
 

@@ -96,14 +96,14 @@ struct RunResult {
   bool timed = false;
   Timing timing;
   int launches = 0;             ///< kernel launches per run (multi-pass variants launch several)
-  double bytes = 0;             ///< bytes the reduction must read: n * element size
+  double bytes = 0;             ///< bytes the run must read + write at least (PatternSpec::bytes), for GB/s
   double gbps = 0;              ///< bytes / median time, GB/s (1e9 bytes per second)
   double pct_theoretical = 0;   ///< of the device's theoretical DRAM bandwidth
   double pct_copy = 0;          ///< of the device-copy bandwidth measured at start-up
   KernelMetrics metrics;        ///< hardware metrics, when asked for (run --metrics)
   /// Array patterns (scan, convolution, atomics): the whole output, row-major; rows = 0 means 1D
   /// (cols = output.size() then). Reductions leave it empty and use `result`. For array patterns
-  /// `result` / `expected` hold a summary value (PatternHooks::summary: by default the last element).
+  /// `result` / `expected` hold a summary value (PatternSpec::summary: by default the last element).
   HostVector<double> output;
   std::int64_t output_rows = 0, output_cols = 0;
   PatternParams params;         ///< array patterns: the request's params (report JSON "params"; output_path not kept)
@@ -114,7 +114,10 @@ struct RunResult {
 /// launch and params, with `status` ("error", "faulted") and its one-line `message`.
 RunResult unrun_result(const RunRequest& req, const std::string& status, const std::string& message);
 
-/// Sets status/message from result, expected and the variant's flags (racy, cautionary model).
-void classify(RunResult& r, bool results_equal, bool model_equal, double model_value);
+/// Sets correct/status/message from the check's `mismatch` ("" when the run equals the reference, else
+/// e.g. "expected 5, got 4" or "out[17] = 5, expected 6") and the run's flags: "ok"; "race" for racy
+/// variants; "slide-bug" for cautionary ones whose answer is what the slide's code computes
+/// (`slide_bug`, with that value); otherwise "wrong". `scalar`: the run's answer is one value (reductions).
+void classify(RunResult& r, const std::string& mismatch, bool scalar, bool slide_bug = false, double slide_value = 0);
 
 }  // namespace ws

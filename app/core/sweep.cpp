@@ -32,16 +32,11 @@ std::vector<const RunResult*> Sweep::runs_of(const std::string& variant) const {
 }
 
 std::string sweep_refusal(const VariantInfo& v) {
-  if (v.pattern == "atomics" && atomics_kind(v.id) == AtomicsKind::Counter)
-    return v.id + " counts the threads of a fixed launch (1000 blocks of 1000 on the slide; n a multiple of the block): "
-                  "there is no n to sweep";
-  if (v.pattern == "convolution" && conv_dims(v) == 2)
-    return v.id + " convolves a 2-D image of --width x --height: sweeps vary a 1-D n (sweep the 1-D convolutions, "
-                  "or run it at chosen sizes)";
-  return "";
+  const PatternSpec& spec = pattern_of(v);
+  return spec.sweep_refusal ? spec.sweep_refusal(v) : "";
 }
 
-bool is_filter_variant(const VariantInfo& v) { return v.pattern == "atomics" && atomics_kind(v.id) == AtomicsKind::Filter; }
+bool is_filter_variant(const VariantInfo& v) { return v.atomics == AtomicsKind::Filter; }
 
 std::string input_share_key(const VariantInfo& v, const RunRequest& req) {
   std::string kind = std::string("numbers|") + to_string(req.type);
@@ -51,7 +46,7 @@ std::string input_share_key(const VariantInfo& v, const RunRequest& req) {
     char buf[40];
     std::snprintf(buf, sizeof buf, "filter %.17g", req.params.keep_fraction);
     kind = buf;
-  } else if (v.pattern == "convolution") {
+  } else if (conv_dims(v) > 0) {
     kind = "conv" + std::to_string(conv_dims(v)) + "d|" + std::to_string(req.params.width) + "x" + std::to_string(req.params.height);
   }
   return kind + "|" + std::to_string(req.n) + "|" + req.input + "|" + std::to_string(req.seed);
@@ -163,14 +158,13 @@ std::string validate_sweep(const SweepSpec& spec) {
   const std::int64_t n0 = spec.by_keep() ? spec.n : std::int64_t(1) << spec.from_log2;
   for (const auto& id : spec.variants) {
     const VariantInfo& v = *find_variant(id);
-    if (spec.params.exclusive && v.pattern != "scan") return "--exclusive applies to scans only (" + id + " is a " + v.pattern + ")";
+    if (std::string e = option_refusal(v, spec.params); !e.empty()) return e;
     if (v.rules.int_only && spec.type != DType::Int32) return int_only_refusal(v);
     if (v.rules.bytes_input && spec.type == DType::Float32) return id + " reads bytes: leave --type out (or int32) in a sweep with it";
     if (!v.rules.bytes_input && spec.type == DType::UInt8) return id + " takes int32 or float32; uint8 input is for the histograms";
-    const PatternHooks* hooks = v.pattern == "reduction" ? nullptr : find_pattern_hooks(v.pattern);
-    if (v.pattern != "reduction" && (!hooks || !hooks->reference)) return id + ": the " + v.pattern + " pattern is not in this build";
-    if (hooks && hooks->validate)
-      if (std::string e = hooks->validate(v, point_request(spec, id, n0, spec.by_keep() ? spec.keep_fractions[0] : 0)); !e.empty())
+    const PatternSpec& pattern = pattern_of(v);
+    if (pattern.validate)
+      if (std::string e = pattern.validate(v, point_request(spec, id, n0, spec.by_keep() ? spec.keep_fractions[0] : 0)); !e.empty())
         return e;
   }
   return "";
@@ -202,7 +196,7 @@ Sweep run_sweep(const SweepSpec& spec, Backend* backend, const std::string& no_d
       if (cancelled()) break;
       const RunRequest req = point_request(spec, id, n, keep);
       const VariantInfo& v = *find_variant(id);
-      const DType type = v.rules.bytes_input ? DType::UInt8 : v.pattern == "convolution" ? DType::Float32 : spec.type;
+      const DType type = v.rules.bytes_input ? DType::UInt8 : conv_dims(v) > 0 ? DType::Float32 : spec.type;
       LaunchConfig launch;
       std::string why = resolve_launch(v, n, type, req.launch, DeviceShape{}, launch);
       RunResult r;

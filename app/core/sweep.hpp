@@ -4,7 +4,7 @@
 // "Performance": throughput against the filter ratio). Each point gets one input per kind of input
 // (input_share_key), shared by the variants that read the same one, and every run goes through
 // execute_prepared(), so a sweep's runs are ordinary RunResults: checked against the CPU reference and
-// timed like `run`, GB/s from each pattern's own bytes (PatternHooks::bytes). Output arrays are not kept.
+// timed like `run`, GB/s from each pattern's own bytes (PatternSpec::bytes). Output arrays are not kept.
 // Sweeps are kept in reports (Report::sweeps, the report's "sweeps" array):
 // {"title", "variants":[ids], "from_log2", "to_log2", "type", "input", "seed", "repeat", "backend",
 //  "cancelled", "created", "params":{as a run's}, "runs":[run objects as run_to_json() writes them]}
@@ -95,7 +95,7 @@ std::string parse_keep_fractions(const std::string& text, std::vector<double>& o
 /// Checks a spec without touching a device: known ids that can be swept (sweep_refusal; kept-fraction
 /// sweeps: filters only), 1 <= from <= to <= 30 (or, by kept fraction: 1 <= n <= 2^30, 1..1001
 /// fractions in 0..1), known input kind and backend, repeat in 1..100000, and each variant's pattern
-/// options (PatternHooks::validate). Returns "" or one line.
+/// options (PatternSpec::validate). Returns "" or one line.
 std::string validate_sweep(const SweepSpec& spec);
 
 /// Runs the sweep on `backend` (nullptr for cuda requests: every GPU run is "error" with

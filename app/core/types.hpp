@@ -3,11 +3,9 @@
 #include <cstdint>
 #include <string>
 
-namespace ws {
+#include "common/shared_types.hpp"  // DType, kMaxN
 
-/// Element type of a run's input. int32 sums wrap modulo 2^32 (as the GPU's int adds do).
-/// uint8: bytes, the input of the histograms (003_156a830321b56386.txt, "Computing a histogram").
-enum class DType { Int32, Float32, UInt8 };
+namespace ws {
 
 /// The reduction operator a variant computes.
 enum class ReduceOp { Sum, Max };
@@ -27,8 +25,5 @@ struct LaunchConfig {
   int block = 0;
   std::int64_t grid = 0;
 };
-
-/// Largest n a request may ask for (elements): 2^30, so indices stay in 32-bit ints as the slides write them.
-constexpr std::int64_t kMaxN = std::int64_t(1) << 30;
 
 }  // namespace ws

@@ -35,12 +35,26 @@ struct LaunchRules {
   std::string note;          ///< one sentence for students: why these rules
 };
 
+/// Which kernel of the convolution lesson a variant runs (seed 001); conv_geometry() derives its tile
+/// geometry (block, grid, output tile, shared bytes) from it. None: not a convolution.
+enum class ConvKind { None, Basic1D, Const1D, Tiled1D, TiledCache1D, Basic2D, Tiled2D, Coarse2D, Register2D };
+
+/// True for the kinds that convolve a 2D image.
+constexpr bool conv_kind_is_2d(ConvKind k) {
+  return k == ConvKind::Basic2D || k == ConvKind::Tiled2D || k == ConvKind::Coarse2D || k == ConvKind::Register2D;
+}
+
+/// The three families of the atomics lesson (seed 003). Counter: every thread adds 1 to one int
+/// (cs121.race, cs121.atomic_counter); Histogram: bytes into 256 bins; Filter: copy the positive int32
+/// values. None: not an atomics variant.
+enum class AtomicsKind { None, Counter, Histogram, Filter };
+
 /// Everything the app knows about a variant apart from its kernel.
 /// Source of each: the seed file (`seed`) and slide (`slide`) it comes from.
 struct VariantInfo {
   std::string id;           ///< lesson-qualified id, e.g. "epita.reduce3"
   std::string lesson;       ///< lesson id, e.g. "epita"
-  std::string pattern;      ///< "reduction" (later: "scan", "convolution", "atomics")
+  std::string pattern;      ///< its PatternSpec's name (patterns.hpp): reduction, scan, convolution, atomics
   std::string title;        ///< short title shown in lists
   std::string seed;         ///< seed file name, e.g. "000_27438c05e47b0926.txt"
   std::string slide;        ///< slide title (or post section) the code follows
@@ -56,6 +70,19 @@ struct VariantInfo {
   /// Input the GUI starts this variant with ("" = random): the racy ones use "ones", so that the
   /// expected sum is n and every lost addition shows (seed 000, slide "Data Race").
   std::string default_input;
+  ConvKind conv = ConvKind::None;          ///< convolution variants: the kernel, hence the tile geometry
+  AtomicsKind atomics = AtomicsKind::None; ///< atomics variants: counter, histogram or filter
+  /// Filters whose output slots come from atomics: any order is right, so outputs are compared as multisets.
+  bool any_order = false;
+  /// Reports store the sim trace of block 0 and the GPU records it from the kernels' trace build (the
+  /// reductions and scans: the Tree, Warps and Banks views step through them).
+  bool traceable = false;
+  /// The launch that traces record: the first that reads the input (cs121's max variants: 1, after
+  /// init_max only sets the accumulators).
+  int traced_launch = 0;
+  /// Why the GPU cannot record this variant's steps although its kernels could be instrumented ("" when
+  /// it can or when the reason is the general one: host code, a library call, no trace build).
+  std::string no_gpu_trace;
   /// Cautionary variants only: what the slide's code really computes for this input and launch
   /// (e.g. reduce8's overlapping windows), so the GPU can be checked to reproduce the bug exactly.
   double (*slide_model)(const Input& in, const LaunchConfig& launch) = nullptr;

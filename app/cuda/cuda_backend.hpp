@@ -11,7 +11,7 @@
 
 namespace ws::cuda {
 
-/// Runs reduction variants on the GPU, and the array patterns through their runners (pattern_runner.hpp). Owns the device buffers (grow-only, reused between runs).
+/// Runs every pattern's variants on the GPU through the pattern's runner (pattern_runner.hpp). Owns the device buffers (grow-only, reused between runs).
 /// After a kernel fault the CUDA context is unusable: the backend marks the device unavailable and
 /// every later run returns status "error" with the reason, instead of crashing.
 class CudaBackend final : public Backend {
@@ -24,7 +24,7 @@ class CudaBackend final : public Backend {
   RunResult run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) override;
 
   /// Records the trace of block `block_index` of the variant's traced launch on the GPU, with the trace
-  /// build of its kernels (kernels/reduction/trace_record.cuh), and builds it with trace_from_events()
+  /// build of its kernels (kernels/common/trace_record.cuh), and builds it with trace_from_events()
   /// against `model` (the sim trace of the same run: step labels, folding). Source = the GPU's name.
   /// Reductions upload as a timed run does; scans as the scan runner does (scan_upload.hpp), with
   /// params.exclusive. Returns "" or a one-line reason (no device, racy or uninstrumented variant, buffer
@@ -33,15 +33,7 @@ class CudaBackend final : public Backend {
                            const Trace& model, Trace& out, const PatternParams& params = PatternParams{}) override;
 
  private:
-  RunResult run_reduction(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch);
-  void* buffer(const char* name, std::size_t bytes) { return ctx_.buffer(name, bytes); }
-  /// Copies the input to the device, padded with the op's identity to the last block's window; for
-  /// variants that write their input, `data` is a working copy of `pristine`. Throws on CUDA errors.
-  kernels::ReduceArgs upload(const VariantInfo& v, const Input& in, const LaunchConfig& launch, void*& pristine);
   CudaContext ctx_;                       ///< stream, events, buffers and the device (shared with pattern runners)
-  DeviceInfo& device_ = ctx_.device;      ///< names kept from before CudaContext: aliases of ctx_'s members
-  cudaStream_t& stream_ = ctx_.stream;
-  std::map<std::string, kernels::ReduceLauncher> launchers_;
 };
 
 }  // namespace ws::cuda

@@ -1,13 +1,14 @@
 // CudaBackend::record_trace: the step trace of one block, recorded on the GPU by the trace build of the
-// kernels (issue 3, part 3). The input is uploaded exactly as for a timed run; the instrumented
+// kernels. The input is uploaded exactly as for a timed run; the instrumented
 // launcher runs once; the events of the traced block come back and become a Trace. Reductions and the
-// scan lesson's block scans (kernels/scan/stevens_scan.cu, issue 5) have a trace build.
+// scan lesson's block scans (kernels/scan/stevens_scan.cu) have a trace build.
 #include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "cuda_backend.hpp"
+#include "reduction_upload.hpp"
 #include "scan_upload.hpp"
 #include "sim/trace_compare.hpp"
 
@@ -54,14 +55,9 @@ const std::map<std::string, TracedScan>& traced_scans() {
 std::string no_trace_reason(const VariantInfo& v) {
   if (v.cpu_only) return "host code";
   if (v.baseline) return "library call";
-  if (v.id == "scan.decoupled_lookback")
-    return "what its look-back reads depends on when the tiles before it publish, i.e. on timing, not on the code";
+  if (!v.no_gpu_trace.empty()) return v.no_gpu_trace;
   return "its kernels are not instrumented";
 }
-
-/// The launch the sim models trace (sim.hpp): the first that reads the input. cs121's max variants
-/// first launch init_max, which only sets the accumulators.
-int traced_launch_of(const std::string& id) { return id == "cs121.atomic_max" || id == "cs121.local_max" ? 1 : 0; }
 
 /// Events the device buffer holds: 4 Mi x 40 bytes = 160 MiB.
 constexpr unsigned long long kTraceCapacity = 4ull << 20;
@@ -70,7 +66,7 @@ constexpr unsigned long long kTraceCapacity = 4ull << 20;
 
 std::string CudaBackend::record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int block_index,
                                       const Trace& model, Trace& out, const PatternParams& params) {
-  if (!device_.available) return "CUDA device unavailable: " + device_.error;
+  if (!ctx_.device.available) return "CUDA device unavailable: " + ctx_.device.error;
   if (v.racy)
     return v.id + " is racy: its interleaving changes from run to run, so it is not recorded on the GPU (the sim trace "
                   "states the interleaving it models)";
@@ -91,14 +87,14 @@ std::string CudaBackend::record_trace(const VariantInfo& v, const Input& in, con
       arm = scan->second.arm;
     } else {
       void* pristine = nullptr;
-      const kernels::ReduceArgs a = upload(v, in, launch, pristine);
+      const kernels::ReduceArgs a = upload_reduction(ctx_, v, in, launch, pristine);
       run = [a, f = it->second.launch] { f(a); };
       arm = it->second.arm;
-      traced_launch = traced_launch_of(v.id);
+      traced_launch = v.traced_launch;
     }
-    auto* events = static_cast<TraceEvent*>(buffer("trace_events", kTraceCapacity * sizeof(TraceEvent)));
-    auto* count = static_cast<unsigned long long*>(buffer("trace_count", sizeof(unsigned long long)));
-    auto* enabled = static_cast<int*>(buffer("trace_enabled", sizeof(int)));
+    auto* events = static_cast<TraceEvent*>(ctx_.buffer("trace_events", kTraceCapacity * sizeof(TraceEvent)));
+    auto* count = static_cast<unsigned long long*>(ctx_.buffer("trace_count", sizeof(unsigned long long)));
+    auto* enabled = static_cast<int*>(ctx_.buffer("trace_enabled", sizeof(int)));
     WS_CUDA(cudaMemset(count, 0, sizeof(unsigned long long)));
     TraceSink sink;
     sink.events = events;
@@ -106,9 +102,9 @@ std::string CudaBackend::record_trace(const VariantInfo& v, const Input& in, con
     sink.capacity = kTraceCapacity;
     sink.block = block_index;
     sink.enabled = enabled;
-    arm(sink, traced_launch, stream_);
+    arm(sink, traced_launch, ctx_.stream);
     run();
-    WS_CUDA(cudaStreamSynchronize(stream_));
+    WS_CUDA(cudaStreamSynchronize(ctx_.stream));
     WS_CUDA(cudaGetLastError());
     unsigned long long written = 0;
     WS_CUDA(cudaMemcpy(&written, count, sizeof written, cudaMemcpyDeviceToHost));
@@ -117,13 +113,13 @@ std::string CudaBackend::record_trace(const VariantInfo& v, const Input& in, con
              " events, more than the " + std::to_string(kTraceCapacity) + " the recorder holds: use a smaller n or block";
     std::vector<TraceEvent> host(written);
     if (written) WS_CUDA(cudaMemcpy(host.data(), events, written * sizeof(TraceEvent), cudaMemcpyDeviceToHost));
-    out = trace_from_events(host, model, device_.name);
+    out = trace_from_events(host, model, ctx_.device.name);
     return "";
   } catch (const std::exception& e) {
     cudaError_t sticky = cudaDeviceSynchronize();
     if (sticky != cudaSuccess) {
-      device_.available = false;
-      device_.error = std::string("the CUDA context was lost after the traced ") + v.id + " faulted (" +
+      ctx_.device.available = false;
+      ctx_.device.error = std::string("the CUDA context was lost after the traced ") + v.id + " faulted (" +
                       cudaGetErrorString(sticky) + "); restart warpscope";
     }
     return e.what();

@@ -7,7 +7,7 @@ namespace ws::cuda {
 PatternRun find_pattern_run(const std::string& pattern) {
   static const std::unordered_map<std::string, PatternRun> table = [] {
     std::unordered_map<std::string, PatternRun> t;
-    for (const auto& part : {scan_pattern_runs(), convolution_pattern_runs(), atomics_pattern_runs()})
+    for (const auto& part : {reduction_pattern_runs(), scan_pattern_runs(), convolution_pattern_runs(), atomics_pattern_runs()})
       for (const auto& e : part) t[e.pattern] = e.run;
     return t;
   }();

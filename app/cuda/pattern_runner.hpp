@@ -1,4 +1,4 @@
-// How the CUDA backend runs the array patterns (scan, convolution, atomics): one runner per pattern,
+// How the CUDA backend runs every pattern (reduction, scan, convolution, atomics): one runner per pattern,
 // registered in app/cuda/run_<pattern>.cpp (docs/patterns.md).
 #pragma once
 #include <string>
@@ -11,11 +11,11 @@
 
 namespace ws::cuda {
 
-/// Runs one validated request of an array pattern on the GPU: uploads the input, launches the
-/// variant's kernels through kernels/<pattern>/<pattern>_launch.hpp, times them (time_launches,
-/// restoring inputs a kernel overwrites), and downloads the whole output. Fills output, output_rows,
-/// output_cols, timing, timed, launches and status = "done"; core checks the output against the CPU
-/// reference and computes GB/s from the pattern's bytes. May throw std::runtime_error (CUDA errors,
+/// Runs one validated request on the GPU: uploads the input, launches the variant's kernels through
+/// kernels/<pattern>/<pattern>_launch.hpp, times them (time_launches, restoring inputs a kernel
+/// overwrites), and downloads the result (reductions) or the whole output (output, output_rows,
+/// output_cols). Fills timing, timed, launches, host_ms and status = "done"; core fills the request's
+/// fields, checks the answer against the CPU reference and computes GB/s from the pattern's bytes. May throw std::runtime_error (CUDA errors,
 /// a variant without a kernel); the backend turns that into status "error".
 using PatternRun = RunResult (*)(CudaContext& ctx, const VariantInfo& v, const RunRequest& req, const Input& in,
                                  const LaunchConfig& launch);
@@ -28,7 +28,8 @@ struct PatternRunEntry {
 /// The runner of a pattern, or nullptr.
 PatternRun find_pattern_run(const std::string& pattern);
 
-/// Per-pattern tables (run_scan.cpp, run_convolution.cpp, run_atomics.cpp).
+/// Per-pattern tables (run_<pattern>.cpp).
+std::vector<PatternRunEntry> reduction_pattern_runs();
 std::vector<PatternRunEntry> scan_pattern_runs();
 std::vector<PatternRunEntry> convolution_pattern_runs();
 std::vector<PatternRunEntry> atomics_pattern_runs();

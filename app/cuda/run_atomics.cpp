@@ -32,7 +32,7 @@ const kernels::AtomicsLauncherEntry& find_launcher(const std::string& id) {
 
 RunResult run_atomics(CudaContext& ctx, const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) {
   const kernels::AtomicsLauncherEntry& entry = find_launcher(v.id);
-  const AtomicsKind kind = atomics_kind(v.id);
+  const AtomicsKind kind = v.atomics;
   const std::int64_t n = in.n();
   const std::size_t in_bytes = std::size_t(n) * dtype_size(in.type);
   std::size_t out_bytes = sizeof(int);

@@ -14,6 +14,7 @@
 #include "headless.hpp"
 #include "main_window.hpp"
 #include "modes.hpp"
+#include "patterns.hpp"
 #include "png_region.hpp"
 #include "registry.hpp"
 #include "theme.hpp"
@@ -154,7 +155,7 @@ int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   // live plot of 10,000 points. Without a GPU the live points are the report's recorded launch
   // times replayed in a loop (a drawing load, labelled as such, not a measurement).
   for (const auto& v : all_variants())
-    if (v.pattern == "reduction") s.perf.picked.insert(v.id);
+    if (pattern_of(v).scalar_result) s.perf.picked.insert(v.id);
   // Without --report the startup report opens on the first frame (no device): take its launch times.
   if (s.shown().runs.empty() && s.shown().sweeps.empty()) h.frame(s, worker);
   // One live series per variant of the report's runs (as Live of a lesson has), 10,000 points in all.

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "file_write.hpp"
+#include "format.hpp"
 #include "sim/analyses.hpp"
 #include "trace_source.hpp"
 
@@ -24,12 +25,6 @@ std::string num(double v, int decimals) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;
-}
-
-std::string short_id(const std::string& id) {
-  const auto dot = id.find('.');
-  if (dot == std::string::npos || id.rfind("cub.", 0) == 0) return id;  // "reduce" alone would hide that it is CUB
-  return id.substr(dot + 1);
 }
 
 bool counts(const RunResult& r) { return r.status == "ok" || r.status == "race" || r.status == "slide-bug"; }
@@ -149,7 +144,7 @@ std::optional<double> compare_value(const CompareRow& r, CompareMetric m) {
 }
 
 std::string what_changed(const CompareRow& a, const CompareRow& b) {
-  std::string out = short_id(a.variant) + " \u2192 " + short_id(b.variant) + ":";
+  std::string out = series_id(a.variant) + " \u2192 " + series_id(b.variant) + ":";
   std::vector<std::string> parts;
   if (a.timed && b.timed && a.run->n == b.run->n) {
     const double ratio = a.time_ms / b.time_ms;

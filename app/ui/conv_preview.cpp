@@ -12,11 +12,11 @@ ConvPreview make_conv_preview(const ConvPreviewKey& key, const Report* shown) {
   ConvPreview p;
   p.key = key;
   const VariantInfo* v = find_variant(key.variant);
-  const PatternHooks* hooks = find_pattern_hooks("convolution");
-  if (!v || v->pattern != "convolution" || !hooks) {
+  if (!v || v->conv == ConvKind::None) {
     p.error = key.variant + " is not a convolution variant";
     return p;
   }
+  const PatternSpec& spec = pattern_of(*v);
   p.dims = conv_dims(*v);
   RunRequest req;
   req.variant = key.variant;
@@ -31,8 +31,8 @@ ConvPreview make_conv_preview(const ConvPreviewKey& key, const Report* shown) {
     return p;
   }
   try {
-    if (std::string e = hooks->validate(*v, req); !e.empty()) return p.error = e, p;
-    if (std::string e = hooks->build_input(*v, req, p.input); !e.empty()) return p.error = e, p;
+    if (std::string e = spec.validate(*v, req); !e.empty()) return p.error = e, p;
+    if (std::string e = spec.build_input(*v, req, p.input); !e.empty()) return p.error = e, p;
     if (std::string e = conv_setup(*v, key.params, 0, p.input, p.setup); !e.empty()) return p.error = e, p;
     const ConvGeometry& g = p.setup.g;
     p.traffic = p.dims == 2 ? array_traffic_2d(g.height, g.width, g.tile_y, g.tile_x, g.mask_width)
@@ -52,7 +52,7 @@ ConvPreview make_conv_preview(const ConvPreviewKey& key, const Report* shown) {
           }
           return p;
         }
-    p.output = hooks->reference(*v, key.params, p.input);
+    p.output = spec.reference(*v, key.params, p.input);
     p.output_source = "CPU reference";
   } catch (const std::exception& e) {
     p.error = describe_exception(e);

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "reference.hpp"
+#include "registry.hpp"
 
 namespace ws::ui {
 
@@ -83,6 +84,16 @@ std::string format_time_tooltip(const RunResult& r) {
     text += line;
   }
   return text;
+}
+
+std::string short_id(const std::string& id) {
+  const auto dot = id.find('.');
+  return dot == std::string::npos ? id : id.substr(dot + 1);
+}
+
+std::string series_id(const std::string& id) {
+  const VariantInfo* v = find_variant(id);
+  return v && v->baseline ? id : short_id(id);
 }
 
 }  // namespace ws::ui

@@ -24,6 +24,11 @@ std::string format_check(const RunResult& r);
 /// The hover text of a run's time: the GPU's median (when timed) beside where the whole run's wall time
 /// went on the host, one phase per line ("input 812 ms", ..., "total 1.31 s"); "" when neither is known.
 std::string format_time_tooltip(const RunResult& r);
+/// A variant id without its lesson prefix: "epita.reduce3" -> "reduce3" (an id without a dot stays).
+std::string short_id(const std::string& id);
+/// short_id, except for library baselines, which keep theirs ("cub.reduce": "reduce" alone would hide
+/// that it is CUB). For plot series and comparisons that mix lessons.
+std::string series_id(const std::string& id);
 /// A date from an ISO-8601 stamp: "2026-11-21 23:09" ("" stays "").
 std::string format_created(const std::string& iso);
 

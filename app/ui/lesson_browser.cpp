@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "format.hpp"
 #include "registry.hpp"
 #include "theme.hpp"
 #include "widgets.hpp"
@@ -9,12 +10,6 @@
 namespace ws::ui {
 
 namespace {
-
-/// The part of "epita.reduce3" after the lesson prefix.
-std::string short_id(const std::string& id) {
-  const auto dot = id.find('.');
-  return dot == std::string::npos ? id : id.substr(dot + 1);
-}
 
 struct BadgeSpec {
   const char* label;

@@ -10,6 +10,7 @@
 #include "format.hpp"
 #include "launch_rules.hpp"
 #include "lesson_browser.hpp"
+#include "patterns.hpp"
 #include "reference_atomics.hpp"
 #include "theme.hpp"
 #include "widgets.hpp"
@@ -44,11 +45,6 @@ class Flow {
 };
 
 float label_w(const char* text) { return ImGui::CalcTextSize(text).x + ImGui::GetStyle().ItemSpacing.x; }
-
-std::string short_id(const std::string& id) {
-  const auto dot = id.find('.');
-  return dot == std::string::npos ? id : id.substr(dot + 1);
-}
 
 void disabled_tooltip(const std::string& text) {
   if (text.empty() || !ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
@@ -151,13 +147,13 @@ void ParametersPanel::draw(AppState& s) {
     }
   }
   // scan: inclusive or exclusive (docs/patterns.md)
-  if (v && v->pattern == "scan") {
+  if (v && (pattern_of(*v).options & kOptionExclusive)) {
     flow.next(label_w("exclusive") + t.px(30));
     ImGui::Checkbox("exclusive", &p.pattern.exclusive);
     ItemTooltip("exclusive scan: out[0] = 0, out[i] = x[0] + ... + x[i-1]; off: inclusive, out[i] = x[0] + ... + x[i]");
   }
   // filters: the fraction of values kept (--keep; seed 003, slide "Performance": throughput against it)
-  if (v && atomics_kind(v->id) == AtomicsKind::Filter) {
+  if (v && v->atomics == AtomicsKind::Filter) {
     flow.next(label_w("keep") + t.px(140));
     flow.label("keep");
     ImGui::SetNextItemWidth(t.px(140));

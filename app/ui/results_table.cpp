@@ -38,11 +38,6 @@ ImVec4 status_color(const RunResult& r) {
   return p.bad;
 }
 
-std::string short_id(const std::string& id) {
-  const auto dot = id.find('.');
-  return dot == std::string::npos ? id : id.substr(dot + 1);
-}
-
 /// -1, 0, 1 comparison of two runs by one column; untimed runs sort after timed ones.
 int compare(const RunResult& a, const RunResult& b, int column, int ia, int ib) {
   auto cmp = [](auto x, auto y) { return x < y ? -1 : (y < x ? 1 : 0); };

@@ -42,18 +42,19 @@ namespace {
 /// Convolution variants: block 0 of the variant on its own input (patterns.hpp make_input): a 1D signal
 /// of min(n, 4096) samples or a 64 x 64 image, mask 5 (box), the default tile.
 std::optional<Trace> compute_conv_trace(const VariantInfo& v, const TraceKey& key, std::string& why) {
-  const PatternHooks* hooks = find_pattern_hooks(v.pattern);
+  const PatternSpec& spec = pattern_of(v);  // convolution: builds the signal or image
   RunRequest req;
   req.variant = v.id;
   req.type = DType::Float32;
   req.input = key.input;
   req.seed = key.seed;
-  req.launch.block = v.id.find("conv2d") == std::string::npos ? key.block : 0;
-  if (v.id.find("conv2d") != std::string::npos) req.params.width = req.params.height = 64;
+  const bool image = conv_kind_is_2d(v.conv);
+  req.launch.block = image ? 0 : key.block;
+  if (image) req.params.width = req.params.height = 64;
   else req.n = std::max<std::int64_t>(1, std::min<std::int64_t>(key.n, 4096));
   Input in;
   LaunchConfig launch;
-  std::string err = hooks && hooks->build_input ? hooks->build_input(v, req, in) : "no convolution hooks in this build";
+  std::string err = spec.build_input ? spec.build_input(v, req, in) : v.id + " does not build its own input";
   if (err.empty()) err = resolve_launch(v, in.n(), in.type, req.launch, DeviceShape{}, launch);
   if (!err.empty()) {
     why = "cannot trace " + v.id + ": " + err;
@@ -78,7 +79,7 @@ std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, st
     why = "no trace model for " + v.id + " yet (the sim backend does not model it in this build)";
     return std::nullopt;
   }
-  if (v.pattern == "convolution") return compute_conv_trace(v, key, why);
+  if (v.conv != ConvKind::None) return compute_conv_trace(v, key, why);
   const int block = key.block > 0 ? key.block : (v.rules.fixed_block > 0 ? v.rules.fixed_block : v.rules.default_block);
   const DType type = v.rules.bytes_input ? DType::UInt8 : key.type;  // histograms read bytes
   // A file (or typed numbers) is read with the CLI's loader; the trace takes its first window.
@@ -98,7 +99,7 @@ std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, st
     return std::nullopt;
   }
   Input in;
-  const bool filter_keep = atomics_kind(v.id) == AtomicsKind::Filter && key.input == "random";  // --keep shapes it
+  const bool filter_keep = v.atomics == AtomicsKind::Filter && key.input == "random";  // --keep shapes it
   std::string input_err;
   if (from_file) {
     in = std::move(file_in);

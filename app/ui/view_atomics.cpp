@@ -7,6 +7,7 @@
 #include <string>
 #include <tuple>
 
+#include "registry.hpp"
 #include "theme.hpp"
 #include "view_steps.hpp"
 #include "widgets.hpp"
@@ -16,13 +17,15 @@ namespace ws::ui {
 namespace {
 
 std::string address_label(const Trace& t, const AtomicAddress& a) {
-  const bool hist = t.variant.find("hist") != std::string::npos;
+  const VariantInfo* v = find_variant(t.variant);
+  const AtomicsKind kind = v ? v->atomics : AtomicsKind::None;
+  const bool hist = kind == AtomicsKind::Histogram;
   const std::string i = "[" + std::to_string(a.address) + "]";
   if (a.space == Space::Shared) return (hist ? "local_hist" : "shared") + i;
   switch (a.buffer) {
     case 0: return "in" + i;
     case 1: return (hist ? "hist" : "dst") + i;
-    case 2: return t.variant == "cs121.race" || t.variant == "cs121.atomic_counter" ? "*d_a" : "nres";
+    case 2: return kind == AtomicsKind::Counter ? "*d_a" : "nres";
     case 3: return "status" + i;
     default: return "buffer " + std::to_string(a.buffer) + i;
   }
@@ -30,18 +33,6 @@ std::string address_label(const Trace& t, const AtomicAddress& a) {
 
 const ImU32 kNone = IM_COL32(31, 33, 38, 255);
 const ImU32 kIdle = IM_COL32(64, 69, 79, 255);
-
-void Legend(ImU32 color, const char* label) {
-  const Theme& th = theme();
-  const float sz = ImGui::GetFontSize() * 0.8f;
-  const ImVec2 p = ImGui::GetCursorScreenPos();
-  const float dy = (ImGui::GetTextLineHeight() - sz) * 0.5f;
-  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + dy), ImVec2(p.x + sz, p.y + dy + sz), color, th.px(2));
-  ImGui::Dummy(ImVec2(sz, ImGui::GetTextLineHeight()));
-  ImGui::SameLine(0, th.px(6));
-  ImGui::TextUnformatted(label);
-  ImGui::SameLine(0, th.px(22));
-}
 
 /// Bars of atomics per address; the longest chain in red.
 void DrawBars(const AtomicsPicture& pic, float height) {
@@ -213,9 +204,9 @@ void AtomicsView::draw(AppState& s) {
     DrawBars(pic, std::clamp(avail * 0.36f, th.px(90), th.px(320)));
   }
   SectionTitle("LANES PER WARP");
-  Legend(IM_COL32(64, 69, 79, 255), "idle");
-  Legend(ImGui::GetColorU32(p.ok), "works, no atomic");
-  Legend(ImGui::GetColorU32(p.lesson), "issues an atomic (warp-aggregated: the leader)");
+  LegendSwatch(IM_COL32(64, 69, 79, 255), "idle");
+  LegendSwatch(ImGui::GetColorU32(p.ok), "works, no atomic");
+  LegendSwatch(ImGui::GetColorU32(p.lesson), "issues an atomic (warp-aggregated: the leader)");
   ImGui::NewLine();
   DrawWarps(tr, pic, std::max(th.px(60), ImGui::GetContentRegionAvail().y - th.px(8)));
   ImGui::EndChild();

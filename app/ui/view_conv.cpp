@@ -44,7 +44,7 @@ void legend_item(ImU32 color, const char* label) {
 
 void ConvView::draw(AppState& s) {
   const VariantInfo* v = s.variant();
-  if (!v || v->pattern != "convolution") {
+  if (!v || v->conv == ConvKind::None) {
     TextDim("The Convolution tab follows the stevens.conv* variants (lesson \"Convolution, reduction trees and scan\"): "
             "select one to see its input and output, the tile map and the slides' bandwidth numbers.", true);
     return;

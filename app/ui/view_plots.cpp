@@ -18,12 +18,6 @@ namespace ws::ui {
 
 namespace {
 
-std::string short_id(const std::string& id) {
-  const auto dot = id.find('.');
-  if (dot == std::string::npos || id.rfind("cub.", 0) == 0) return id;  // "reduce" alone would hide that it is CUB
-  return id.substr(dot + 1);
-}
-
 bool timed_ok(const RunResult& r) {
   return r.timed && r.timing.median_ms > 0 && (r.status == "ok" || r.status == "race" || r.status == "slide-bug");
 }
@@ -203,19 +197,22 @@ void PlotsView::draw_sweep(AppState& s, float height) {
     }
     if (b.gbps > 0) baselines.push_back(b);
     PlotSeries ps;
-    ps.label = short_id(vars[i]);
+    ps.label = series_id(vars[i]);
     ps.color = SeriesColor(int(i));
     ps.x = xs_[i].data();
     ps.y = ys_[i].data();
     ps.count = int(xs_[i].size());
     series.push_back(ps);
   }
-  // CUB from the report's runs when the sweep did not include it (size sweeps of reductions).
+  // A library baseline of the swept pattern from the report's runs when the sweep did not include it.
   if (baselines.empty() && !by_keep)
-    for (const auto& r : rep.runs)
-      if (r.variant == "cub.reduce" && timed_ok(r) && std::find(vars.begin(), vars.end(), "cub.reduce") == vars.end() &&
-          std::any_of(vars.begin(), vars.end(), [](const std::string& v) { const VariantInfo* i = find_variant(v); return i && i->pattern == "reduction"; }))
+    for (const auto& r : rep.runs) {
+      const VariantInfo* b = find_variant(r.variant);
+      auto same_pattern = [b](const std::string& v) { const VariantInfo* i = find_variant(v); return i && i->pattern == b->pattern; };
+      if (b && b->baseline && timed_ok(r) && std::find(vars.begin(), vars.end(), r.variant) == vars.end() &&
+          std::any_of(vars.begin(), vars.end(), same_pattern))
         baselines.assign(1, Baseline{r.variant, r.gbps, double(r.n)});
+    }
   PlotConfig cfg;
   cfg.title = sw->title.empty() ? "sweep" : sw->title;
   if (partial) cfg.title = "sweep in progress (" + std::to_string(sw->runs.size()) + " runs)";
@@ -241,7 +238,7 @@ void PlotsView::draw_sweep(AppState& s, float height) {
       char at[48];
       if (by_keep) std::snprintf(at, sizeof at, "kept %.2f", b.x);
       const std::string where = by_keep ? std::string(at) : format_count(std::int64_t(b.x));
-      refs.push_back({short_id(b.id) + " " + format_gbps(b.gbps) + " GB/s at " + where, b.gbps, ImGui::GetColorU32(t.colors().baseline)});
+      refs.push_back({series_id(b.id) + " " + format_gbps(b.gbps) + " GB/s at " + where, b.gbps, ImGui::GetColorU32(t.colors().baseline)});
     }
   }
   if (ymax <= 0) ymin = 1, ymax = 10;
@@ -275,7 +272,7 @@ void PlotsView::draw_runs(AppState& s, const Report& rep) {
     ymax = std::max(ymax, ys_[i].back());
     n = std::max(n, last->n);
     PlotSeries ps;
-    ps.label = short_id(ids[i]);
+    ps.label = series_id(ids[i]);
     ps.color = SeriesColor(int(i));
     ps.x = xs_[i].data();
     ps.y = ys_[i].data();
@@ -303,7 +300,7 @@ void PlotsView::draw_runs(AppState& s, const Report& rep) {
   }
   cfg.y = fit_axis(0, ymax, false, 10, s.perf.plot_time ? AxisUnit::Ms : AxisUnit::GBps);
   cfg.legend = false;
-  for (const auto& id : ids) cfg.x_categories.push_back(short_id(id));
+  for (const auto& id : ids) cfg.x_categories.push_back(series_id(id));
   Plot("##runs", cfg, series, refs, ImVec2(0, ImGui::GetContentRegionAvail().y));
 }
 
@@ -344,7 +341,7 @@ void PlotsView::draw_live(AppState& s, float height) {
   for (const auto& [id, ls] : p.live.series) {
     if (ls.size() == 0) continue;
     PlotSeries ps;
-    ps.label = short_id(id) + "  " + format_ms(ls.median_ms(100)) + " ms";
+    ps.label = series_id(id) + "  " + format_ms(ls.median_ms(100)) + " ms";
     if (auto it = p.live.latest.find(id); it != p.live.latest.end() && p.live.series.size() <= 4)
       if (std::string m = live_metrics(it->second); !m.empty()) ps.label += "  (" + m + ")";
     ps.color = SeriesColor(i++);

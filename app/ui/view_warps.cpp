@@ -26,18 +26,6 @@ LaneColors lane_colors() {
           ImGui::GetColorU32(ImVec4(0.12f, 0.13f, 0.15f, 1.f))};
 }
 
-void LegendSwatch(ImU32 color, const char* label) {
-  const Theme& th = theme();
-  const float sz = ImGui::GetFontSize() * 0.8f;
-  const ImVec2 p = ImGui::GetCursorScreenPos();
-  const float dy = (ImGui::GetTextLineHeight() - sz) * 0.5f;
-  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + dy), ImVec2(p.x + sz, p.y + dy + sz), color, th.px(2));
-  ImGui::Dummy(ImVec2(sz, ImGui::GetTextLineHeight()));
-  ImGui::SameLine(0, th.px(6));
-  ImGui::TextUnformatted(label);
-  ImGui::SameLine(0, th.px(22));
-}
-
 void Counter(const char* label, const std::string& value, const ImVec4& color) {
   ImGui::PushFont(theme().fonts().heading);
   ImGui::PushStyleColor(ImGuiCol_Text, color);

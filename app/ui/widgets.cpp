@@ -175,6 +175,18 @@ void LabelValue(const char* label, const std::string& value) {
   ImGui::TextUnformatted(value.c_str());
 }
 
+void LegendSwatch(ImU32 color, const char* label) {
+  const Theme& th = theme();
+  const float sz = ImGui::GetFontSize() * 0.8f;
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float dy = (ImGui::GetTextLineHeight() - sz) * 0.5f;
+  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + dy), ImVec2(p.x + sz, p.y + dy + sz), color, th.px(2));
+  ImGui::Dummy(ImVec2(sz, ImGui::GetTextLineHeight()));
+  ImGui::SameLine(0, th.px(6));
+  ImGui::TextUnformatted(label);
+  ImGui::SameLine(0, th.px(22));
+}
+
 }  // namespace ws::ui
 
 namespace ws::ui {

@@ -27,6 +27,9 @@ bool TextEllipsis(const std::string& text, float max_width, const ImVec4* color 
 void ItemTooltip(const std::string& text);
 /// "label  value" on one line with the label dim and the value in the body colour.
 void LabelValue(const char* label, const std::string& value);
+/// A legend entry on the current line: a square of `color` (0.8 of the font size), the label, then room
+/// for the next entry (SameLine).
+void LegendSwatch(ImU32 color, const char* label);
 
 }  // namespace ws::ui
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common/arch_paths.hpp"
-#include "reduce_launch.hpp"  // WS_CUDA, WS_LAUNCHED
+#include "common/check_cuda.hpp"
 
 namespace ws::kernels {
 

@@ -9,7 +9,7 @@
 
 #include "atomics/atomics_launch.hpp"
 #include "common/arch_paths.cuh"
-#include "reference_atomics.hpp"  // kHistogramBins, kFilterSharedItems, kFilterScanBlock, kFilterScanItems, kFilterScanVecItems
+#include "common/shared_types.hpp"
 
 namespace ws::kernels {
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "atomics/atomics_launch.hpp"
-#include "reference_atomics.hpp"  // kHistogramBins
+#include "common/shared_types.hpp"
 
 namespace ws::kernels {
 namespace {

@@ -9,17 +9,17 @@
 #include <vector>
 
 #include "common/arch_paths.hpp"
-#include "conv_geometry.hpp"
+#include "common/shared_types.hpp"
 
 namespace ws::kernels {
 
-/// Buffers and launch of one convolution (float32). The shape comes from ws::conv_geometry().
+/// Buffers and launch of one convolution (float32). The shape comes from ws::conv_geometry().shape().
 struct ConvArgs {
   const float* input = nullptr;  ///< device: g.width (1D) or g.height x g.width elements, zero-padded
                                  ///< up to g.capacity (the 1D slide kernels read N[i] unguarded)
   float* output = nullptr;       ///< device: g.capacity elements
   const float* mask = nullptr;   ///< device copy of the mask in global memory (the basic kernels' M)
-  ConvGeometry g;                ///< resolved launch: blocks, grid, tile, mask width
+  ConvShape g;                   ///< resolved launch: blocks, grid, tile, mask width, shared bytes
   cudaStream_t stream = nullptr;
 };
 

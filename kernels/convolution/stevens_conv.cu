@@ -15,8 +15,9 @@
 #include <vector>
 
 #include "common/arch_paths.cuh"
+#include "common/check_cuda.hpp"
+#include "common/dynamic_shared.cuh"
 #include "conv_launch.hpp"
-#include "reduce_launch.hpp"  // WS_CUDA, WS_LAUNCHED
 
 namespace ws::kernels {
 namespace {
@@ -26,11 +27,6 @@ constexpr int MAX_MASK_WIDTH = 15;  // ws::kMaxMaskWidth
 // Slide "How to Use Constant Memory" / "Host Code": the mask lives in constant memory, copied there
 // once with cudaMemcpyToSymbol. One array serves both shapes: M[j] in 1D, Mc[i][j] = M[i * w + j] in 2D.
 __constant__ float M[MAX_MASK_WIDTH * MAX_MASK_WIDTH];
-
-__device__ float* shared_floats() {
-  extern __shared__ __align__(16) float ws_conv_smem[];
-  return ws_conv_smem;
-}
 
 int as_int(std::int64_t v) { return static_cast<int>(v); }  // sizes <= 2^30: the slides' int indices
 
@@ -96,7 +92,7 @@ int run_conv1d_const(const ConvArgs& a) {
 // negative index the slide tests with halo_index_left < 0.
 __global__ void convolution_1D_tiled_kernel(const float *N, float *P, int Mask_Width, int Width) {
   int i = blockIdx.x*blockDim.x + threadIdx.x;
-  float *N_ds = shared_floats();  // TILE_SIZE + Mask_Width - 1 elements, TILE_SIZE = blockDim.x
+  float *N_ds = dynamic_shared<float>();  // TILE_SIZE + Mask_Width - 1 elements, TILE_SIZE = blockDim.x
 
   int n = Mask_Width/2;
 
@@ -124,7 +120,7 @@ __global__ void convolution_1D_tiled_kernel(const float *N, float *P, int Mask_W
 }
 
 int run_conv1d_tiled(const ConvArgs& a) {
-  convolution_1D_tiled_kernel<<<unsigned(a.g.grid_x), a.g.block_x, std::size_t(a.g.shared_bytes()), a.stream>>>(
+  convolution_1D_tiled_kernel<<<unsigned(a.g.grid_x), a.g.block_x, std::size_t(a.g.shared_bytes), a.stream>>>(
       a.input, a.output, a.g.mask_width, as_int(a.g.width));
   WS_LAUNCHED();
   return 1;
@@ -137,7 +133,7 @@ int run_conv1d_tiled(const ConvArgs& a) {
 // those elements into the L1/L2 caches; simpler loading code, no halo threads.
 __global__ void convolution_1D_tiled_cache_kernel(const float *N, float *P, int Mask_Width, int Width) {
   int i = blockIdx.x*blockDim.x + threadIdx.x;
-  float *N_ds = shared_floats();  // TILE_SIZE = blockDim.x elements
+  float *N_ds = dynamic_shared<float>();  // TILE_SIZE = blockDim.x elements
 
   N_ds[threadIdx.x] = N[i];
 
@@ -162,7 +158,7 @@ __global__ void convolution_1D_tiled_cache_kernel(const float *N, float *P, int 
 }
 
 int run_conv1d_tiled_cache(const ConvArgs& a) {
-  convolution_1D_tiled_cache_kernel<<<unsigned(a.g.grid_x), a.g.block_x, std::size_t(a.g.shared_bytes()), a.stream>>>(
+  convolution_1D_tiled_cache_kernel<<<unsigned(a.g.grid_x), a.g.block_x, std::size_t(a.g.shared_bytes), a.stream>>>(
       a.input, a.output, a.g.mask_width, as_int(a.g.width));
   WS_LAUNCHED();
   return 1;
@@ -216,7 +212,7 @@ int run_conv2d_basic(const ConvArgs& a) {
 // row_i = row_o - 2 of the slide is row_o - KERNEL_SIZE/2 for any mask width.
 template <int KERNEL_SIZE>
 __global__ void convolution_2D_tiled_kernel(const float *N, float *P, int Width, int Height, int TILE_SIZE) {
-  float *Ns = shared_floats();  // Ns[BLOCK_SIZE][BLOCK_SIZE], BLOCK_SIZE = blockDim.x = blockDim.y
+  float *Ns = dynamic_shared<float>();  // Ns[BLOCK_SIZE][BLOCK_SIZE], BLOCK_SIZE = blockDim.x = blockDim.y
   const int BLOCK_SIZE = blockDim.x;
   int tx = threadIdx.x;
   int ty = threadIdx.y;
@@ -330,7 +326,7 @@ __global__ void __launch_bounds__(256) convolution_2D_tiled_coarse_kernel(const 
 template <int K>
 void launch_conv2d_tiled(const ConvArgs& a) {
   const dim3 grid(unsigned(a.g.grid_x), unsigned(a.g.grid_y)), block(unsigned(a.g.block_x), unsigned(a.g.block_y));
-  convolution_2D_tiled_kernel<K><<<grid, block, std::size_t(a.g.shared_bytes()), a.stream>>>(
+  convolution_2D_tiled_kernel<K><<<grid, block, std::size_t(a.g.shared_bytes), a.stream>>>(
       a.input, a.output, as_int(a.g.width), as_int(a.g.height), a.g.tile_x);
 }
 

@@ -13,8 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "common/dynamic_shared.cuh"
+#include "common/trace_record.cuh"
 #include "reduce_launch.hpp"
-#include "trace_record.cuh"
 
 namespace ws::kernels {
 WS_TRACE_NS_BEGIN
@@ -22,14 +23,6 @@ namespace {
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
-
-/// The block's dynamic shared memory as an array of T (the post's tile_static array; one raw
-/// byte array so that the int and float instantiations do not clash).
-template <typename T>
-__device__ T* shared_array() {
-  extern __shared__ __align__(16) unsigned char ws_amp_smem[];
-  return reinterpret_cast<T*>(ws_amp_smem);
-}
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 std::int64_t round_up_to(std::int64_t a, std::int64_t b) { return ceil_div(a, b) * b; }
@@ -160,7 +153,7 @@ ReduceOutcome run_simple_2(const ReduceArgs& a) {
 
 template <typename T>
 __global__ void tiled_1(const T* src, T* dst) {
-  T* tile_data = shared_array<T>();
+  T* tile_data = dynamic_shared<T>();
   int tile_size = blockDim.x;
   int tid = threadIdx.x;
   tile_data[tid] = src[blockIdx.x * blockDim.x + threadIdx.x];
@@ -189,7 +182,7 @@ __global__ void tiled_1(const T* src, T* dst) {
 
 template <typename T>
 __global__ void tiled_2(const T* src, T* dst) {
-  T* tile_data = shared_array<T>();
+  T* tile_data = dynamic_shared<T>();
   int tile_size = blockDim.x;
   int tid = threadIdx.x;
   tile_data[tid] = src[blockIdx.x * blockDim.x + threadIdx.x];
@@ -219,7 +212,7 @@ __global__ void tiled_2(const T* src, T* dst) {
 
 template <typename T>
 __global__ void tiled_3(const T* src, T* dst) {
-  T* tile_data = shared_array<T>();
+  T* tile_data = dynamic_shared<T>();
   int tile_size = blockDim.x;
   int tid = threadIdx.x;
   tile_data[tid] = src[blockIdx.x * blockDim.x + threadIdx.x];
@@ -248,7 +241,7 @@ __global__ void tiled_3(const T* src, T* dst) {
 
 template <typename T>
 __global__ void tiled_4(const T* src, T* dst) {
-  T* tile_data = shared_array<T>();
+  T* tile_data = dynamic_shared<T>();
   int tile_size = blockDim.x;
   int tid = threadIdx.x;
   unsigned int rel_idx = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
@@ -280,7 +273,7 @@ __global__ void tiled_4(const T* src, T* dst) {
 
 template <typename T>
 __global__ void cascade(const T* a, T* partial, unsigned int n) {
-  T* tile_data = shared_array<T>();
+  T* tile_data = dynamic_shared<T>();
   int tile_size = blockDim.x;
   int tid = threadIdx.x;
   tile_data[tid] = 0;

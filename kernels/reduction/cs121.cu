@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "common/trace_record.cuh"
 #include "reduce_launch.hpp"
-#include "trace_record.cuh"
 
 namespace ws::kernels {
 WS_TRACE_NS_BEGIN

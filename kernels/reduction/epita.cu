@@ -12,20 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "common/dynamic_shared.cuh"
+#include "common/trace_record.cuh"
 #include "reduce_launch.hpp"
-#include "trace_record.cuh"
 
 namespace ws::kernels {
 WS_TRACE_NS_BEGIN
 namespace {
-
-// `extern __shared__ T partialSum[]` cannot be declared for both int and float in one file (the two
-// declarations clash), so templated kernels reach their dynamic shared array through this helper.
-template <typename T>
-__device__ T* dynamic_shared() {
-  extern __shared__ __align__(16) unsigned char ws_epita_smem[];
-  return reinterpret_cast<T*>(ws_epita_smem);
-}
 
 int as_int(std::int64_t n) { return static_cast<int>(n); }  // n <= 2^30: the slides' int sizes
 dim3 grid_of(const ReduceArgs& a) { return dim3(static_cast<unsigned int>(a.grid)); }

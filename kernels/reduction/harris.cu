@@ -16,8 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "common/dynamic_shared.cuh"
+#include "common/trace_record.cuh"
 #include "reduce_launch.hpp"
-#include "trace_record.cuh"
 
 namespace ws::kernels {
 WS_TRACE_NS_BEGIN
@@ -25,14 +26,6 @@ namespace {
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
-
-/// The block's dynamic shared memory as an array of T (the slides' `extern __shared__ int sv[]`;
-/// one raw byte array so that the int and float instantiations do not clash).
-template <typename T>
-__device__ T* shared_array() {
-  extern __shared__ __align__(16) unsigned char ws_harris_smem[];
-  return reinterpret_cast<T*>(ws_harris_smem);
-}
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 std::int64_t round_up_to(std::int64_t a, std::int64_t b) { return ceil_div(a, b) * b; }
@@ -199,7 +192,7 @@ ReduceOutcome run_naive(const ReduceArgs& a) {
 
 template <typename T>
 __global__ void multipass_block_sums(const T* v, T* out, unsigned int count) {
-  T* sv = shared_array<T>();
+  T* sv = dynamic_shared<T>();
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   sv[tid] = i < count ? v[i] : T(0);
@@ -241,7 +234,7 @@ ReduceOutcome run_multipass(const ReduceArgs& a) {
 
 template <typename T>
 __global__ void impl1(const T* v, T* out) {
-  T* sv = shared_array<T>();
+  T* sv = dynamic_shared<T>();
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   sv[tid] = v[i];
@@ -268,7 +261,7 @@ __global__ void impl1(const T* v, T* out) {
 
 template <typename T>
 __global__ void impl2(const T* v, T* out) {
-  T* sv = shared_array<T>();
+  T* sv = dynamic_shared<T>();
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   sv[tid] = v[i];
@@ -296,7 +289,7 @@ __global__ void impl2(const T* v, T* out) {
 
 template <typename T>
 __global__ void impl3(const T* v, T* out) {
-  T* sv = shared_array<T>();
+  T* sv = dynamic_shared<T>();
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   sv[tid] = v[i];
@@ -323,7 +316,7 @@ __global__ void impl3(const T* v, T* out) {
 
 template <typename T>
 __global__ void impl4(const T* v, T* out) {
-  T* sv = shared_array<T>();
+  T* sv = dynamic_shared<T>();
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
   sv[tid] = v[i] + v[i + blockDim.x];
@@ -376,7 +369,7 @@ __device__ void last_warp_volatile(T* sv, unsigned int tid, T mySum WS_T(, Curso
 
 template <typename T>
 __global__ void impl5(const T* v, T* out) {
-  T* sv = shared_array<T>();
+  T* sv = dynamic_shared<T>();
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
   T mySum = v[i] + v[i + blockDim.x];  // the slide: float mySum = 0; (load elided)
@@ -409,7 +402,7 @@ __global__ void impl5(const T* v, T* out) {
 
 template <typename T>
 __global__ void impl5_shfl(const T* v, T* out) {
-  T* sv = shared_array<T>();
+  T* sv = dynamic_shared<T>();
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
   T mySum = v[i] + v[i + blockDim.x];
@@ -479,7 +472,7 @@ __device__ void unrolled_tree(T* sv, unsigned int tid WS_T(, Cursor& c)) {
 
 template <unsigned int blockSize, typename T>
 __global__ void impl6(const T* v, T* out) {
-  T* sv = shared_array<T>();
+  T* sv = dynamic_shared<T>();
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * (blockSize * 2) + threadIdx.x;
   sv[tid] = v[i] + v[i + blockSize];
@@ -502,7 +495,7 @@ __global__ void impl6(const T* v, T* out) {
 
 template <unsigned int blockSize, typename T>
 __global__ void impl7(const T* v, T* out, unsigned int n) {
-  T* sv = shared_array<T>();
+  T* sv = dynamic_shared<T>();
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * (blockSize * 2) + threadIdx.x;
   unsigned int gridSize = blockSize * 2 * gridDim.x;

@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "common/check_cuda.hpp"
 #include "sim/trace_event.hpp"
-#include "types.hpp"
+#include "common/shared_types.hpp"
 
 namespace ws::kernels {
 
@@ -75,11 +76,6 @@ void cs121_arm(const TraceSink& sink, int traced_launch, cudaStream_t stream);
 void amp_arm(const TraceSink& sink, int traced_launch, cudaStream_t stream);
 }  // namespace traced
 
-/// Throws std::runtime_error("file:line: call: message") when a CUDA call fails.
-void check_cuda(cudaError_t err, const char* call, const char* file, int line);
 
 }  // namespace ws::kernels
 
-#define WS_CUDA(call) ::ws::kernels::check_cuda((call), #call, __FILE__, __LINE__)
-/// After a <<<...>>> launch: reports bad launch configurations at once.
-#define WS_LAUNCHED() ::ws::kernels::check_cuda(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)

@@ -14,16 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "common/dynamic_shared.cuh"
 #include "reduce_launch.hpp"
 
 namespace ws::kernels {
 namespace {
-
-template <typename T>
-__device__ T* partial_sums() {
-  extern __shared__ __align__(16) unsigned char ws_stevens_smem[];
-  return reinterpret_cast<T*>(ws_stevens_smem);
-}
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
@@ -36,7 +31,7 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; 
 // remaining warp keeps a single productive lane.
 template <typename T>
 __global__ void reduce_divergent(const T* input, T* output) {
-  T* partialSum = partial_sums<T>();  // 2 * blockDim.x elements
+  T* partialSum = dynamic_shared<T>();  // 2 * blockDim.x elements
 
   unsigned int t = threadIdx.x;
   unsigned int start = 2*blockIdx.x*blockDim.x;
@@ -61,7 +56,7 @@ __global__ void reduce_divergent(const T* input, T* output) {
 // threads are active" for a 1024-thread block needs stride = blockDim.x first, as here.
 template <typename T>
 __global__ void reduce_compact(const T* input, T* output) {
-  T* partialSum = partial_sums<T>();  // 2 * blockDim.x elements
+  T* partialSum = dynamic_shared<T>();  // 2 * blockDim.x elements
 
   unsigned int t = threadIdx.x;
   unsigned int start = 2*blockIdx.x*blockDim.x;

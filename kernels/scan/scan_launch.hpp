@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "reduce_launch.hpp"  // WS_CUDA, WS_LAUNCHED, check_cuda
-#include "types.hpp"
+#include "common/shared_types.hpp"
 
 namespace ws::kernels {
 
@@ -45,7 +45,7 @@ std::vector<ScanLauncherEntry> stevens_scan_launchers();
 std::vector<ScanLauncherEntry> lookback_scan_launchers();
 std::vector<ScanLauncherEntry> cub_scan_launchers();
 
-/// The trace build of stevens_scan.cu (ws_kernels_traced, -DWS_TRACE_BUILD; see reduction/trace_record.cuh):
+/// The trace build of stevens_scan.cu (ws_kernels_traced, -DWS_TRACE_BUILD; see common/trace_record.cuh):
 /// the same launchers, whose kernels also record block `sink.block` of launch `traced_launch` once armed by
 /// stevens_scan_arm. Not traced: scan.decoupled_lookback (what its look-back reads depends on when other
 /// blocks publish, i.e. on timing) and cub.scan (library).

@@ -7,7 +7,7 @@
 // the input shifted right by one with 0 in front, so every kernel loads through load_shifted().
 // The sim models in app/core/sim/models_scan.cpp follow these kernels add for add.
 //
-// Trace build (WS_T lines, kernels/reduction/trace_record.cuh): scan_naive, kogge_stone, kogge_stone_db and
+// Trace build (WS_T lines, kernels/common/trace_record.cuh): scan_naive, kogge_stone, kogge_stone_db and
 // brent_kung (also the first launch of scan_hierarchical) record what their models record, step for step.
 // The values a statement read are re-read just after it, before the next barrier: no thread writes them
 // in between (Kogge-Stone writes after its second barrier; Brent-Kung's steps write other words than they
@@ -23,19 +23,13 @@
 #include <string>
 #include <vector>
 
+#include "common/dynamic_shared.cuh"
+#include "common/trace_record.cuh"
 #include "scan/scan_launch.hpp"
-#include "trace_record.cuh"
 
 namespace ws::kernels {
 WS_TRACE_NS_BEGIN
 namespace {
-
-// One dynamic shared array for both element types (two `extern __shared__ T` declarations would clash).
-template <typename T>
-__device__ T* scan_shared() {
-  extern __shared__ __align__(16) unsigned char ws_scan_smem[];
-  return reinterpret_cast<T*>(ws_scan_smem);
-}
 
 // x[i] for an inclusive scan, x[i - 1] (0 for i = 0) for an exclusive one; 0 past n.
 template <typename T>
@@ -124,7 +118,7 @@ int run_naive(const ScanArgs& a) {
 // One block scans the whole input (the slides use Kogge-Stone within a block, n <= 1024).
 template <typename T>
 __global__ void kogge_stone(const T* x, T* y, int n, bool exclusive) {
-  T* XY = scan_shared<T>();
+  T* XY = dynamic_shared<T>();
   int j = threadIdx.x;
   XY[j] = load_shifted(x, j, n, exclusive);
   WS_T(Cursor c; c.next(); trace_load(c, x, XY, 0, 1, n, exclusive);)
@@ -157,7 +151,7 @@ int run_kogge_stone(const ScanArgs& a) {
 // value from two steps back).
 template <typename T>
 __global__ void kogge_stone_db(const T* x, T* y, int n, bool exclusive) {
-  T* source = scan_shared<T>();
+  T* source = dynamic_shared<T>();
   T* destination = source + blockDim.x;
   int j = threadIdx.x;
   source[j] = load_shifted(x, j, n, exclusive);
@@ -211,7 +205,7 @@ __device__ void brent_kung_section(T* XY, int m WS_T(, Cursor& c)) {
 // with `sums`, the block's total goes to sums[blockIdx.x] (the hierarchical scan's first kernel).
 template <typename T>
 __global__ void brent_kung(const T* x, T* y, long long n, bool exclusive, T* sums) {
-  T* XY = scan_shared<T>();
+  T* XY = dynamic_shared<T>();
   const long long base = 2LL * blockDim.x * blockIdx.x;
   const int m = static_cast<int>(min(2LL * blockDim.x, n - base));
   const int t = threadIdx.x;

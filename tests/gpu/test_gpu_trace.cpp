@@ -65,7 +65,7 @@ TEST_P(GpuTrace, RecordedTraceEqualsTheModel) {
       LaunchConfig launch;
       ASSERT_EQ(resolve_launch(*v, c.n, c.type, LaunchConfig{block, 0}, gpu().device().shape(), launch), "");
       for (std::int64_t b : {std::int64_t(0), launch.grid - 1}) {
-        sim::SimOutput sim = model(*v, in, launch, int(b));
+        sim::SimOutput sim = model(*v, in, launch, PatternParams{}, int(b));
         Trace recorded;
         const std::string err = gpu().record_trace(*v, in, launch, int(b), sim.trace, recorded);
         if (err.find("has no trace build") != std::string::npos) GTEST_SKIP() << err;  // e.g. the stevens trees
@@ -106,7 +106,7 @@ TEST_P(GpuScanTrace, RecordedTraceEqualsTheModel) {
   const VariantInfo* v = find_variant(GetParam());
   ASSERT_NE(v, nullptr);
   ASSERT_EQ(v->pattern, "scan");
-  ASSERT_NE(sim::find_pattern_model(v->id), nullptr) << v->id << " has no sim model";
+  ASSERT_NE(sim::find_model(v->id), nullptr) << v->id << " has no sim model";
   int compared = 0, too_large = 0;
   // Awkward sizes: one element, less than a warp, less than one block, not a multiple of the block (or of the
   // 2 x block section), the single-block variants' largest, and many sections for the hierarchical scan.

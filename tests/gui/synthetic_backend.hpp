@@ -42,7 +42,7 @@ class SyntheticBackend final : public Backend {
     r.launch = launch;
     double bytes = double(in.n()) * 4;
     double shape = 1;
-    if (const PatternHooks* h = find_pattern_hooks(v.pattern)) {
+    if (const PatternSpec* h = &pattern_of(v); !h->scalar_result) {
       const ArrayOutput out = h->reference(v, req.params, in);
       r.output = out.values;
       r.output_rows = out.rows;

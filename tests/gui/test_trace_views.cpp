@@ -292,7 +292,7 @@ TEST(TraceSourceChoice, TracesRecordedOnTheH200EqualTheModelHere) {
     EXPECT_GE(loads, gpu.block_size) << gpu.variant;  // every thread of block 0 read at least one element
     const VariantInfo* v = find_variant(gpu.variant);
     ASSERT_NE(v, nullptr);
-    const Trace model = sim::find_model(v->id)(*v, in, gpu.launch, gpu.block_index).trace;
+    const Trace model = sim::find_model(v->id)(*v, in, gpu.launch, PatternParams{}, gpu.block_index).trace;
     EXPECT_EQ(compare_traces(model, gpu), "") << gpu.variant;
   }
 }

@@ -85,7 +85,7 @@ TEST(AtomicsExecute, HistogramsTakeBytesAndFiltersTakeKeep) {
 }
 
 TEST(AtomicsExecute, FilterComparisonsNameTheFirstDifference) {
-  const PatternHooks* h = find_pattern_hooks("atomics");
+  const PatternSpec* h = find_pattern("atomics");
   ASSERT_NE(h, nullptr);
   const VariantInfo& agg = *find_variant("cs121.filter_warp_agg");
   const VariantInfo& scan = *find_variant("cs121.filter_scan");

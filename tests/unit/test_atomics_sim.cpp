@@ -153,12 +153,12 @@ TEST(AtomicsReference, FilterInputKeepsTheAskedFraction) {
 }
 
 TEST(AtomicsReference, KindsAndBytes) {
-  EXPECT_EQ(atomics_kind("cs121.race"), AtomicsKind::Counter);
-  EXPECT_EQ(atomics_kind("cub.histogram"), AtomicsKind::Histogram);
-  EXPECT_EQ(atomics_kind("cs121.filter_scan"), AtomicsKind::Filter);
-  EXPECT_EQ(atomics_kind("cs121.block_reduce"), AtomicsKind::None);
+  EXPECT_EQ(find_variant("cs121.race")->atomics, AtomicsKind::Counter);
+  EXPECT_EQ(find_variant("cub.histogram")->atomics, AtomicsKind::Histogram);
+  EXPECT_EQ(find_variant("cs121.filter_scan")->atomics, AtomicsKind::Filter);
+  EXPECT_EQ(find_variant("cs121.block_reduce")->atomics, AtomicsKind::None);
   for (const auto& v : all_variants())
-    EXPECT_EQ(v.pattern == "atomics", atomics_kind(v.id) != AtomicsKind::None) << v.id;
+    EXPECT_EQ(v.pattern == "atomics", v.atomics != AtomicsKind::None) << v.id;
   EXPECT_DOUBLE_EQ(atomics_bytes(AtomicsKind::Histogram, 1 << 30, 0), double(1 << 30) + 1024.0);
   EXPECT_DOUBLE_EQ(atomics_bytes(AtomicsKind::Filter, 100, 40), 400.0 + 160.0 + 4.0);
 }

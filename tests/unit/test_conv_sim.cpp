@@ -8,6 +8,7 @@
 
 #include "conv_analysis.hpp"
 #include "conv_geometry.hpp"
+#include "registry.hpp"
 #include "reference_conv.hpp"
 #include "sim/analyses.hpp"
 #include "sim/conv_sim.hpp"
@@ -32,7 +33,7 @@ std::vector<float> random_floats(std::size_t count, unsigned seed) {
 
 ConvGeometry geometry(const char* id, int w, int tile, std::int64_t width, std::int64_t height) {
   ConvGeometry g;
-  EXPECT_EQ(conv_geometry(id, w, tile, 0, width, height, g), "") << id;
+  EXPECT_EQ(conv_geometry(*find_variant(id), w, tile, 0, width, height, g), "") << id;
   return g;
 }
 
@@ -221,25 +222,25 @@ TEST(SimConv, TracesOfTheTiledKernels) {
 
 TEST(SimConv, GeometryRules) {
   ConvGeometry g;
-  EXPECT_EQ(conv_geometry("stevens.conv2d_tiled", 5, 0, 0, 8192, 8192, g), "");
+  EXPECT_EQ(conv_geometry(*find_variant("stevens.conv2d_tiled"), 5, 0, 0, 8192, 8192, g), "");
   EXPECT_EQ(g.tile_x, 28);
   EXPECT_EQ(g.block_x, 32);
   EXPECT_EQ(g.grid_x, 293);  // ceil(8192 / 28)
-  EXPECT_NE(conv_geometry("stevens.conv2d_tiled", 5, 29, 0, 100, 100, g).find("largest tile"), std::string::npos);
-  EXPECT_NE(conv_geometry("stevens.conv2d_tiled", 4, 0, 0, 100, 100, g).find("odd"), std::string::npos);
-  EXPECT_NE(conv_geometry("stevens.conv1d_tiled", 9, 3, 0, 100, 0, g).find("at least"), std::string::npos);
-  EXPECT_NE(conv_geometry("stevens.conv1d_basic", 5, 64, 128, 100, 0, g).find("must agree"), std::string::npos);
-  EXPECT_NE(conv_geometry("stevens.conv2d_basic", 5, 0, 256, 100, 100, g).find("not --block"), std::string::npos);
-  EXPECT_EQ(conv_geometry("stevens.conv1d_basic", 5, 64, 0, 1000, 0, g), "");
+  EXPECT_NE(conv_geometry(*find_variant("stevens.conv2d_tiled"), 5, 29, 0, 100, 100, g).find("largest tile"), std::string::npos);
+  EXPECT_NE(conv_geometry(*find_variant("stevens.conv2d_tiled"), 4, 0, 0, 100, 100, g).find("odd"), std::string::npos);
+  EXPECT_NE(conv_geometry(*find_variant("stevens.conv1d_tiled"), 9, 3, 0, 100, 0, g).find("at least"), std::string::npos);
+  EXPECT_NE(conv_geometry(*find_variant("stevens.conv1d_basic"), 5, 64, 128, 100, 0, g).find("must agree"), std::string::npos);
+  EXPECT_NE(conv_geometry(*find_variant("stevens.conv2d_basic"), 5, 0, 256, 100, 100, g).find("not --block"), std::string::npos);
+  EXPECT_EQ(conv_geometry(*find_variant("stevens.conv1d_basic"), 5, 64, 0, 1000, 0, g), "");
   EXPECT_EQ(g.capacity, 1024);
-  EXPECT_NE(conv_geometry("stevens.conv2d_basic", 5, 0, 0, 100, 0, g), "");  // 2D needs a height
-  EXPECT_NE(conv_geometry("stevens.reduce_compact", 5, 0, 0, 100, 0, g), "");
-  EXPECT_EQ(conv_geometry("stevens.conv2d_tiled_coarse", 5, 0, 0, 8192, 8192, g), "");
+  EXPECT_NE(conv_geometry(*find_variant("stevens.conv2d_basic"), 5, 0, 0, 100, 0, g), "");  // 2D needs a height
+  EXPECT_NE(conv_geometry(*find_variant("stevens.reduce_compact"), 5, 0, 0, 100, 0, g), "");
+  EXPECT_EQ(conv_geometry(*find_variant("stevens.conv2d_tiled_coarse"), 5, 0, 0, 8192, 8192, g), "");
   EXPECT_EQ(g.grid_y, 128);
   EXPECT_EQ(g.describe(), "block 32x8, grid 256x128, output tile 32x64");
-  EXPECT_EQ(conv_geometry("stevens.conv2d_register_tiled", 5, 0, 0, 8192, 8192, g), "");
+  EXPECT_EQ(conv_geometry(*find_variant("stevens.conv2d_register_tiled"), 5, 0, 0, 8192, 8192, g), "");
   EXPECT_EQ(g.describe(), "block 32x4, grid 64x256, output tile 128x32");
   EXPECT_EQ(g.coarsen, 32);
-  EXPECT_EQ(conv_geometry("stevens.conv2d_register_tiled", 15, 128, 0, 1, 1, g), "");
-  EXPECT_NE(conv_geometry("stevens.conv2d_register_tiled", 5, 32, 0, 100, 100, g).find("fixed 128 x 32"), std::string::npos);
+  EXPECT_EQ(conv_geometry(*find_variant("stevens.conv2d_register_tiled"), 15, 128, 0, 1, 1, g), "");
+  EXPECT_NE(conv_geometry(*find_variant("stevens.conv2d_register_tiled"), 5, 32, 0, 100, 100, g).find("fixed 128 x 32"), std::string::npos);
 }

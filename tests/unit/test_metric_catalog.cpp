@@ -161,7 +161,7 @@ PredictionInputs predicted_block(const std::string& id, int block) {
   const VariantInfo* v = find_variant(id);
   Input in;
   EXPECT_EQ(make_input("random", block, DType::Int32, 1, in), "");
-  sim::SimOutput out = sim::find_model(id)(*v, in, LaunchConfig{block, 1}, 0);
+  sim::SimOutput out = sim::find_model(id)(*v, in, LaunchConfig{block, 1}, PatternParams{}, 0);
   return prediction_inputs(out.trace);
 }
 }  // namespace

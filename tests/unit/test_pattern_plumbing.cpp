@@ -9,6 +9,9 @@
 #include <sys/wait.h>
 
 #include "patterns.hpp"
+#include "launch_rules.hpp"
+#include "registry.hpp"
+#include "sim/sim.hpp"
 #include "report.hpp"
 #include "request.hpp"
 
@@ -102,16 +105,35 @@ TEST(PatternPlumbing, ReportJsonCarriesSmallOutputsOnly) {
 
 TEST(PatternPlumbing, ClassifyArray) {
   RunResult r;
-  classify_array(r, "");
+  classify(r, "", false);
   EXPECT_EQ(r.status, "ok");
   EXPECT_TRUE(r.correct);
-  classify_array(r, "out[1] = 5, expected 6");
+  classify(r, "out[1] = 5, expected 6", false);
   EXPECT_EQ(r.status, "wrong");
   EXPECT_FALSE(r.correct);
-  EXPECT_NE(r.message.find("out[1] = 5, expected 6"), std::string::npos);
+  EXPECT_EQ(r.message, "wrong output: out[1] = 5, expected 6");
   r.racy = true;
-  classify_array(r, "out[0] = 1, expected 2");
+  classify(r, "out[0] = 1, expected 2", false);
   EXPECT_EQ(r.status, "race");
+  EXPECT_EQ(r.message, "race: out[0] = 1, expected 2");
+}
+
+TEST(PatternPlumbing, ClassifyScalar) {
+  RunResult r;
+  classify(r, "expected 5, got 4", true);
+  EXPECT_EQ(r.status, "wrong");
+  EXPECT_EQ(r.message, "wrong result: expected 5, got 4");
+  r.cautionary = true;
+  classify(r, "expected 5, got 4", true, true, 4);
+  EXPECT_EQ(r.status, "slide-bug");
+  EXPECT_EQ(r.message, "slide bug reproduced: expected 5, got 4 = what the slide's code computes (4)");
+}
+
+TEST(PatternPlumbing, EveryPatternIsRegisteredOnce) {
+  EXPECT_EQ(all_patterns().size(), 4u);
+  for (const auto& p : all_patterns()) EXPECT_EQ(find_pattern(p.name), &p) << p.name;
+  EXPECT_TRUE(find_pattern("reduction")->scalar_result);
+  EXPECT_EQ(find_pattern("nope"), nullptr);
 }
 
 TEST(PatternPlumbing, PatternOptionsAreValidated) {
@@ -123,8 +145,7 @@ TEST(PatternPlumbing, PatternOptionsAreValidated) {
   req.params.exclusive = false;
   req.params.output_path = "x.txt";
   EXPECT_NE(prepare_run(req, p).find("is a reduction"), std::string::npos);
-  EXPECT_NE(find_pattern_hooks("scan"), nullptr);
-  EXPECT_EQ(find_pattern_hooks("reduction"), nullptr);
+  EXPECT_NE(find_pattern("scan"), nullptr);
   std::string out;
   for (const char* bad : {"--mask-width 0", "--tile -1", "--width -3", "--keep 1.5", "--keep -0.1", "--height -1"}) {
     EXPECT_EQ(cli(std::string("run --variant epita.reduce3 --backend sim ") + bad, out), 2) << bad << ": " << out;
@@ -134,3 +155,30 @@ TEST(PatternPlumbing, PatternOptionsAreValidated) {
   EXPECT_EQ(cli("run --variant epita.reduce3 --backend sim --exclusive", out), 2) << out;
   EXPECT_NE(out.find("scans only"), std::string::npos) << out;
 }
+
+namespace ws {
+namespace {
+
+TEST(PatternPlumbing, PrepareRunResolvesTheLaunchOnceForAGivenDevice) {
+  RunRequest req;
+  req.variant = "cs121.device_reduce";  // grid-stride: the grid depends on the device
+  req.n = 1 << 16;
+  req.backend = "sim";
+  const DeviceShape shape{132, 2048};
+  PreparedRun p;
+  ASSERT_EQ(prepare_run(req, p, nullptr, &shape), "");
+  EXPECT_TRUE(p.launch_final);
+  LaunchConfig want;
+  ASSERT_EQ(resolve_launch(*p.variant, req.n, DType::Int32, req.launch, shape, want), "");
+  EXPECT_EQ(p.launch.block, want.block);
+  EXPECT_EQ(p.launch.grid, want.grid);
+  PreparedRun q;  // without a shape: validated, the grid left to the device
+  ASSERT_EQ(prepare_run(req, q), "");
+  EXPECT_FALSE(q.launch_final);
+  EXPECT_EQ(q.launch.grid, 0);
+  const RunResult r = execute_prepared(req, p, nullptr);
+  EXPECT_EQ(r.status, "ok") << r.message;
+}
+
+}  // namespace
+}  // namespace ws

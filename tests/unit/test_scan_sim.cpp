@@ -46,7 +46,7 @@ sim::SimOutput simulate(const std::string& id, const Input& in, int block, bool 
 
 std::string check(const std::string& id, const Input& in, const sim::SimOutput& o, bool exclusive) {
   const VariantInfo* v = find_variant(id);
-  const PatternHooks* h = find_pattern_hooks("scan");
+  const PatternSpec* h = find_pattern("scan");
   PatternParams pp;
   pp.exclusive = exclusive;
   ArrayOutput got;

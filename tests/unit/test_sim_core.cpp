@@ -39,7 +39,7 @@ sim::SimOutput simulate(const std::string& id, const Input& in, int block = 0, i
   EXPECT_TRUE(launch_for(*v, in.n(), in.type, block, launch, grid)) << id << " block " << block;
   sim::SimModel m = sim::find_model(id);
   EXPECT_NE(m, nullptr) << id;
-  return m(*v, in, launch, trace_block);
+  return m(*v, in, launch, PatternParams{}, trace_block);
 }
 
 std::vector<const VariantInfo*> lesson(const std::string& name) {
@@ -56,7 +56,7 @@ const std::vector<std::int64_t> kAwkward = {1, 31, 1000, 4097, (std::int64_t(1) 
 TEST(SimCore, EveryGpuVariantHasAModel) {
   for (const auto& v : all_variants()) {
     if (v.cpu_only) continue;
-    EXPECT_TRUE(sim::has_model(v.id)) << v.id;  // reductions: find_model; array patterns: find_pattern_model
+    EXPECT_TRUE(sim::has_model(v.id)) << v.id;
   }
   EXPECT_EQ(sim::find_model("nope"), nullptr);
 }
@@ -78,7 +78,7 @@ TEST(SimCore, DeterministicVariantsEqualTheReferenceAtAwkwardSizes) {
         for (int block : {0, 8, 16, 64, 1024}) {  // the default, the slides' 8- and 16-thread trees, the extremes
           LaunchConfig launch;
           if (!launch_for(*v, n, in.type, block, launch)) continue;
-          const sim::SimOutput o = sim::find_model(v->id)(*v, in, launch, -1);
+          const sim::SimOutput o = sim::find_model(v->id)(*v, in, launch, PatternParams{}, -1);
           EXPECT_EQ(o.result, ref) << v->id << " n=" << n << " block=" << launch.block;
           EXPECT_GE(o.launches, 1) << v->id;
         }
@@ -154,7 +154,7 @@ TEST(SimCore, Reduce8EqualsItsSlideModel) {
     const Input in = make("random", n);
     LaunchConfig launch;
     ASSERT_TRUE(launch_for(*v, n, in.type, 0, launch));
-    const sim::SimOutput o = sim::find_model(v->id)(*v, in, launch, -1);
+    const sim::SimOutput o = sim::find_model(v->id)(*v, in, launch, PatternParams{}, -1);
     EXPECT_EQ(o.result, v->slide_model(in, launch)) << "n=" << n;
     if (n <= 1024) EXPECT_EQ(o.result, cpu_reference(ReduceOp::Sum, in)) << "one block: the bug does not show";
     if (n > 4096) EXPECT_NE(o.result, cpu_reference(ReduceOp::Sum, in)) << "overlapping windows: n=" << n;
@@ -369,7 +369,7 @@ TEST(SimCore, TracesAreWellFormedForEveryEpitaAndCs121Variant) {
       LaunchConfig launch;
       ASSERT_TRUE(launch_for(*v, in.n(), in.type, 0, launch));
       const int last = int(launch.grid - 1);
-      const Trace t = sim::find_model(v->id)(*v, in, launch, last).trace;
+      const Trace t = sim::find_model(v->id)(*v, in, launch, PatternParams{}, last).trace;
       EXPECT_EQ(t.block_index, last);
       EXPECT_EQ(t.block_size, launch.block);
       EXPECT_EQ(t.variant, v->id);
@@ -386,7 +386,7 @@ TEST(SimCore, TracesAreWellFormedForEveryEpitaAndCs121Variant) {
           EXPECT_LT(th, launch.block);
         }
       }
-      EXPECT_THROW(sim::find_model(v->id)(*v, in, launch, int(launch.grid)), std::runtime_error) << v->id;
+      EXPECT_THROW(sim::find_model(v->id)(*v, in, launch, PatternParams{}, int(launch.grid)), std::runtime_error) << v->id;
     }
   }
 }
@@ -427,7 +427,7 @@ TEST(SimCore, EveryModelTakesUnderTwoSecondsAt2To22) {
     LaunchConfig launch;
     ASSERT_TRUE(launch_for(v, n, in.type, 0, launch)) << v.id;
     const auto t0 = std::chrono::steady_clock::now();
-    const sim::SimOutput o = sim::find_model(v.id)(v, in, launch, 0);
+    const sim::SimOutput o = sim::find_model(v.id)(v, in, launch, PatternParams{}, 0);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_LT(s, 2.0) << v.id;
     RecordProperty(v.id, std::to_string(s));

@@ -61,10 +61,10 @@ bool same_with_and_without_fast_paths(const RunRequest& req, int trace_block, st
   // The thread-level model itself is still judged by the CPU reference (racy and slide-bug variants
   // are wrong on purpose).
   if (!v.racy && !v.cautionary) {
-    if (v.pattern == "reduction") {
+    if (pattern_of(v).scalar_result) {
       EXPECT_TRUE(results_match(p.input.type, slow.result, cpu_reference(v.op, p.input), p.input)) << what;
     } else {
-      const PatternHooks* h = find_pattern_hooks(v.pattern);
+      const PatternSpec* h = &pattern_of(v);
       const ArrayOutput want = h->reference(v, req.params, p.input);
       ArrayOutput got;
       got.values = slow.output;

@@ -54,7 +54,7 @@ sim::SimOutput run(const std::string& id, const Input& in, int block = 0, int tr
   EXPECT_EQ(err, "") << id;
   sim::SimModel model = model_of(id);
   EXPECT_NE(model, nullptr) << id;
-  return model(*v, in, launch, trace_block);
+  return model(*v, in, launch, PatternParams{}, trace_block);
 }
 
 /// The steps of a trace with this phase and label.
@@ -127,7 +127,7 @@ TEST(SimHarrisAmp, Int32ResultsEqualTheReferenceForAwkwardSizesAndBlocks) {
       for (int block : blocks) {
         LaunchConfig launch;
         if (!resolve_launch(*v, n, in.type, LaunchConfig{block, 0}, DeviceShape{}, launch).empty()) continue;
-        const sim::SimOutput out = model_of(v->id)(*v, in, launch, 0);
+        const sim::SimOutput out = model_of(v->id)(*v, in, launch, PatternParams{}, 0);
         EXPECT_EQ(out.result, expected) << v->id << " n = " << n << " block = " << launch.block;
       }
     }
@@ -158,7 +158,7 @@ TEST(SimHarrisAmp, SameTreeSameFloatBits) {
     const VariantInfo* v = find_variant(id);
     LaunchConfig l;
     EXPECT_EQ(resolve_launch(*v, in.n(), in.type, LaunchConfig{block, grid}, DeviceShape{}, l), "") << id;
-    return model_of(id)(*v, in, l, 0).result;
+    return model_of(id)(*v, in, l, PatternParams{}, 0).result;
   };
   for (int block : {64, 256, 1024}) {
     EXPECT_EQ(bits("harris.impl1", block), bits("harris.impl2", block)) << block;
@@ -364,7 +364,7 @@ TEST(SimHarrisAmp, GridStrideLoopsGetOneStepPerIteration) {
   const Input in = random_input(5000, DType::Int32);
   const VariantInfo* impl7 = find_variant("harris.impl7");
   ASSERT_NE(impl7, nullptr);
-  const sim::SimOutput out = model_of("harris.impl7")(*impl7, in, LaunchConfig{64, 4}, 1);
+  const sim::SimOutput out = model_of("harris.impl7")(*impl7, in, LaunchConfig{64, 4}, PatternParams{}, 1);
   EXPECT_EQ(out.result, cpu_reference(ReduceOp::Sum, in));
   const auto load = steps_of_phase(out.trace, "load");
   ASSERT_EQ(load.size(), 11u);
@@ -380,7 +380,7 @@ TEST(SimHarrisAmp, GridStrideLoopsGetOneStepPerIteration) {
   const VariantInfo* cascade = find_variant("amp.cascade");
   ASSERT_NE(cascade, nullptr);
   const Input in1000 = random_input(1000, DType::Int32);
-  const sim::SimOutput c = model_of("amp.cascade")(*cascade, in1000, LaunchConfig{32, 8}, 7);
+  const sim::SimOutput c = model_of("amp.cascade")(*cascade, in1000, LaunchConfig{32, 8}, PatternParams{}, 7);
   EXPECT_EQ(c.result, cpu_reference(ReduceOp::Sum, in1000));
   const auto cl = steps_of_phase(c.trace, "load");
   ASSERT_EQ(cl.size(), 5u);
@@ -388,7 +388,7 @@ TEST(SimHarrisAmp, GridStrideLoopsGetOneStepPerIteration) {
   // Many iterations fold after kit::kMaxLoopSteps (32) steps: 100000 elements over 16 blocks of 64
   // (gridSize 2048) are 49 iterations for block 0: 31 own steps and one folded step.
   const Input big = random_input(100000, DType::Int32);
-  const sim::SimOutput f = model_of("harris.impl7")(*impl7, big, LaunchConfig{64, 16}, 0);
+  const sim::SimOutput f = model_of("harris.impl7")(*impl7, big, LaunchConfig{64, 16}, PatternParams{}, 0);
   EXPECT_EQ(f.result, cpu_reference(ReduceOp::Sum, big));
   EXPECT_EQ(steps_of_phase(f.trace, "load").size(), 1u + 32u);
 }
@@ -455,12 +455,12 @@ TEST(SimHarrisAmp, RejectsWhatTheLaunchersReject) {
   const VariantInfo* impl6 = find_variant("harris.impl6");
   ASSERT_NE(impl6, nullptr);
   // A block the template is not instantiated for, and a grid that does not match the windows.
-  EXPECT_THROW(model_of("harris.impl6")(*impl6, in, LaunchConfig{96, 6}, 0), std::runtime_error);
-  EXPECT_THROW(model_of("harris.impl6")(*impl6, in, LaunchConfig{256, 3}, 0), std::runtime_error);
+  EXPECT_THROW(model_of("harris.impl6")(*impl6, in, LaunchConfig{96, 6}, PatternParams{}, 0), std::runtime_error);
+  EXPECT_THROW(model_of("harris.impl6")(*impl6, in, LaunchConfig{256, 3}, PatternParams{}, 0), std::runtime_error);
   // A traced block outside the first launch's grid.
-  EXPECT_THROW(model_of("harris.impl6")(*impl6, in, LaunchConfig{256, 2}, 2), std::runtime_error);
+  EXPECT_THROW(model_of("harris.impl6")(*impl6, in, LaunchConfig{256, 2}, PatternParams{}, 2), std::runtime_error);
   // No trace: no steps.
-  EXPECT_TRUE(model_of("harris.impl6")(*impl6, in, LaunchConfig{256, 2}, -1).trace.steps.empty());
+  EXPECT_TRUE(model_of("harris.impl6")(*impl6, in, LaunchConfig{256, 2}, PatternParams{}, -1).trace.steps.empty());
 }
 
 TEST(SimHarrisAmp, EveryModelRuns2To22UnderTwoSeconds) {

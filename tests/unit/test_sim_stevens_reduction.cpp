@@ -24,7 +24,7 @@ sim::SimOutput simulate(const std::string& id, const Input& in, int block, int t
   EXPECT_EQ(resolve_launch(*v, in.n(), in.type, LaunchConfig{block, 0}, DeviceShape{}, launch), "");
   const sim::SimModel m = sim::find_model(id);
   EXPECT_NE(m, nullptr) << id;
-  return m(*v, in, launch, trace_block);
+  return m(*v, in, launch, PatternParams{}, trace_block);
 }
 
 Input make(const char* kind, std::int64_t n, DType type = DType::Int32) {

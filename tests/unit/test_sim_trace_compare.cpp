@@ -54,7 +54,7 @@ Trace model_trace(const std::string& id, std::int64_t n, int block, int traced_b
   EXPECT_EQ(make_input("random", n, DType::Int32, 5, in), "");
   LaunchConfig launch;
   EXPECT_EQ(resolve_launch(*v, n, DType::Int32, LaunchConfig{block, 0}, DeviceShape{}, launch), "");
-  return sim::find_model(id)(*v, in, launch, traced_block).trace;
+  return sim::find_model(id)(*v, in, launch, PatternParams{}, traced_block).trace;
 }
 
 TEST(TraceCompare, FlattenedModelTracesComeBackEqual) {

@@ -521,6 +521,7 @@ std::vector<float> simulate_conv(const ConvGeometry& g, ConstSpan<float> input, 
         case ConvKind::Tiled2D: tiled_2d(L, bx, by, rec); break;
         case ConvKind::Coarse2D: coarse_2d(L, bx, by, rec); break;
         case ConvKind::Register2D: register_2d(L, bx, by, rec); break;
+        case ConvKind::None: break;  // conv_geometry refuses variants without a kernel
       }
     }
   });
@@ -611,6 +612,7 @@ std::vector<ConvThreadRole> conv_tile_map(const ConvGeometry& g, std::int64_t bx
             r.writes = r.writes || inside(by * g.tile_y + ty * g.coarsen + k, bx * g.tile_x + tx);
           break;
         }
+        case ConvKind::None: break;  // conv_geometry refuses variants without a kernel
       }
     }
   return roles;

@@ -197,17 +197,28 @@ class LoopSteps {
   std::int64_t iterations_;
 };
 
+/// A reduction model as written: reductions read no pattern parameters, so their models leave them out
+/// and by_type / int_only / without_params adapt them to SimModel.
+using ReduceModel = SimOutput (*)(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block);
+
 /// Picks the int32 or float32 instantiation of a sum model by the input's type.
-template <SimModel ForInt, SimModel ForFloat>
-SimOutput by_type(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+template <ReduceModel ForInt, ReduceModel ForFloat>
+SimOutput by_type(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
   return in.type == DType::Int32 ? ForInt(v, in, launch, trace_block) : ForFloat(v, in, launch, trace_block);
 }
 
 /// Max models take int32 only (atomicMax has no float form); the launch rules reject float earlier.
-template <SimModel ForInt>
-SimOutput int_only(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+template <ReduceModel ForInt>
+SimOutput int_only(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
   if (in.type != DType::Int32) throw std::runtime_error(v.id + " takes int32 only (atomicMax on int)");
   return ForInt(v, in, launch, trace_block);
+}
+
+/// A model that handles both types itself, as a SimModel.
+template <ReduceModel M>
+SimOutput without_params(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&,
+                         int trace_block) {
+  return M(v, in, launch, trace_block);
 }
 
 /// ceil(a / b) for positive counts.
@@ -276,5 +287,23 @@ class Rec {
  private:
   kit::Recorder* r_;
 };
+
+/// tile[tid] = src[blockIdx.x * blockDim.x + tid] for every thread of block `b`: the unguarded one-element
+/// load that starts several lessons' tree kernels (harris Implementations 1-3, amp reduction_tiled_1..3).
+/// `slide_line` labels the step with the slide's own names, e.g. "sv[tid] = v[i]".
+template <class P>
+void load_one(const std::vector<typename P::T>& src, std::int64_t b, std::vector<typename P::T>& tile, Rec<P>& rec,
+              const char* slide_line) {
+  const int B = int(tile.size());
+  rec.begin("load", slide_line);
+  for (int tid = 0; tid < B; ++tid) {
+    const std::int64_t i = b * B + tid;
+    tile[std::size_t(tid)] = src[std::size_t(i)];
+    rec.load_global(tid, 0, i, tile[std::size_t(tid)], kInput);
+    rec.store_shared(tid, 1, tid, tile[std::size_t(tid)]);
+    rec.work(tid);
+  }
+  rec.end(tile);
+}
 
 }  // namespace ws::sim::kit

@@ -198,21 +198,6 @@ void sequential_tree(std::vector<typename P::T>& tile, Rec<P>& rec) {
   }
 }
 
-/// tile_data[tid] = src[blockIdx.x * blockDim.x + tid]: the unguarded load of reduction_tiled_1..3.
-template <class P>
-void load_one(const std::vector<typename P::T>& src, I64 b, std::vector<typename P::T>& tile, Rec<P>& rec) {
-  const int B = int(tile.size());
-  rec.begin("load", "tile_data[tid] = src[idx]");
-  for (int tid = 0; tid < B; ++tid) {
-    const I64 i = b * B + tid;
-    tile[tid] = src[i];
-    rec.load_global(tid, 0, i, tile[tid], kInput);
-    rec.store_shared(tid, 1, tid, tile[tid]);
-    rec.work(tid);
-  }
-  rec.end(tile);
-}
-
 /// if (tid == 0) dst[blockIdx.x] = tile_data[0]; returns the tile's sum.
 template <class P>
 typename P::T store_tile0(const std::vector<typename P::T>& tile, I64 b, const char* label, Rec<P>& rec) {
@@ -232,7 +217,7 @@ using TileKernel = typename P::T (*)(const std::vector<typename P::T>& src, int 
 template <class P>
 typename P::T tiled_1_block(const std::vector<typename P::T>& src, int B, I64 b, Rec<P>& rec) {
   std::vector<typename P::T> tile(std::size_t(B), P::identity());
-  load_one(src, b, tile, rec);
+  kit::load_one(src, b, tile, rec, "tile_data[tid] = src[idx]");
   for (I64 s = 1; s < B; s *= 2) {
     rec.begin("tree", "stride", s);
     for (I64 tid = 0; tid < B; tid += 2 * s) tree_add(tile, int(tid), tid, s, rec);
@@ -246,7 +231,7 @@ typename P::T tiled_1_block(const std::vector<typename P::T>& src, int B, I64 b,
 template <class P>
 typename P::T tiled_2_block(const std::vector<typename P::T>& src, int B, I64 b, Rec<P>& rec) {
   std::vector<typename P::T> tile(std::size_t(B), P::identity());
-  load_one(src, b, tile, rec);
+  kit::load_one(src, b, tile, rec, "tile_data[tid] = src[idx]");
   for (I64 s = 1; s < B; s *= 2) {
     rec.begin("tree", "stride", s);
     for (I64 tid = 0; 2 * s * tid < B; ++tid) tree_add(tile, int(tid), 2 * s * tid, s, rec);
@@ -259,7 +244,7 @@ typename P::T tiled_2_block(const std::vector<typename P::T>& src, int B, I64 b,
 template <class P>
 typename P::T tiled_3_block(const std::vector<typename P::T>& src, int B, I64 b, Rec<P>& rec) {
   std::vector<typename P::T> tile(std::size_t(B), P::identity());
-  load_one(src, b, tile, rec);
+  kit::load_one(src, b, tile, rec, "tile_data[tid] = src[idx]");
   sequential_tree(tile, rec);
   return store_tile0(tile, b, "dst[tile] = tile_data[0]", rec);
 }
@@ -358,7 +343,7 @@ typename P::T cascade_block(const std::vector<typename P::T>& a, I64 n, int B, I
 }
 
 // ---------------------------------------------------------------------------------------------
-// Models (the SimModel signature)
+// Models (the kit::ReduceModel signature)
 
 template <class P>
 SimOutput tiled_1(const VariantInfo& v, const Input& in, const LaunchConfig& l, int tb) {
@@ -431,7 +416,7 @@ SimOutput sequential(const VariantInfo& v, const Input& in, const LaunchConfig& 
 /// The sim models of every amp.* variant (kernels/reduction/amp.cu; amp.sequential runs on the host).
 std::vector<ModelEntry> amp_models() {
   return {
-      {"amp.sequential", sequential},
+      {"amp.sequential", kit::without_params<sequential>},
       {"amp.simple_1", kit::by_type<simple_1<kit::SumI32>, simple_1<kit::SumF32>>},
       {"amp.simple_2", kit::by_type<simple_2<kit::SumI32>, simple_2<kit::SumF32>>},
       {"amp.tiled_1", kit::by_type<tiled_1<kit::SumI32>, tiled_1<kit::SumF32>>},

@@ -764,7 +764,7 @@ SimOutput filter_scan_vec(const VariantInfo& v, const Input& in, const LaunchCon
 
 }  // namespace
 
-std::vector<PatternModelEntry> atomics_models() {
+std::vector<ModelEntry> atomics_models() {
   return {
       {"cs121.race", race},
       {"cs121.atomic_counter", atomic_counter},

@@ -40,7 +40,7 @@ SimOutput conv_model(const VariantInfo& v, const Input& in, const LaunchConfig& 
 
 }  // namespace
 
-std::vector<PatternModelEntry> conv_models() {
+std::vector<ModelEntry> conv_models() {
   return {
       {"stevens.conv1d_basic", conv_model},        {"stevens.conv1d_const", conv_model},
       {"stevens.conv1d_tiled", conv_model},        {"stevens.conv1d_tiled_cache", conv_model},

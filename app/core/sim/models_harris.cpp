@@ -65,21 +65,6 @@ void expect_instantiated(const VariantInfo& v, int block) {
 // ---------------------------------------------------------------------------------------------
 // Pieces shared by the block kernels (each the same lines in harris.cu)
 
-/// sv[tid] = v[i], i = blockIdx.x * blockDim.x + tid: the unguarded load of Implementations 1-3.
-template <class P>
-void load_one(const std::vector<typename P::T>& v, I64 b, std::vector<typename P::T>& sv, Rec<P>& rec) {
-  const int B = int(sv.size());
-  rec.begin("load", "sv[tid] = v[i]");
-  for (int tid = 0; tid < B; ++tid) {
-    const I64 i = b * B + tid;
-    sv[tid] = v[i];
-    rec.load_global(tid, 0, i, sv[tid], kInput);
-    rec.store_shared(tid, 1, tid, sv[tid]);
-    rec.work(tid);
-  }
-  rec.end(sv);
-}
-
 /// sv[tid] = v[i] + v[i + blockDim.x], i = blockIdx.x * (blockDim.x * 2) + tid: slide "Implementation 4"
 /// (Implementation 5 writes mySum = v[i] + v[i + blockDim.x]; sv[tid] = mySum: the same operations).
 template <class P>
@@ -200,7 +185,7 @@ typename P::T multipass_block(const std::vector<typename P::T>& v, I64 count, in
 template <class P>
 typename P::T impl1_block(const std::vector<typename P::T>& v, I64, int B, I64, I64 b, Rec<P>& rec) {
   std::vector<typename P::T> sv(std::size_t(B), P::identity());
-  load_one(v, b, sv, rec);
+  kit::load_one(v, b, sv, rec, "sv[tid] = v[i]");
   for (I64 s = 1; s < B; s *= 2) {
     rec.begin("tree", "stride", s);
     for (I64 tid = 0; tid < B; tid += 2 * s) tree_add(sv, int(tid), tid, s, rec);
@@ -213,7 +198,7 @@ typename P::T impl1_block(const std::vector<typename P::T>& v, I64, int B, I64, 
 template <class P>
 typename P::T impl2_block(const std::vector<typename P::T>& v, I64, int B, I64, I64 b, Rec<P>& rec) {
   std::vector<typename P::T> sv(std::size_t(B), P::identity());
-  load_one(v, b, sv, rec);
+  kit::load_one(v, b, sv, rec, "sv[tid] = v[i]");
   for (I64 s = 1; s < B; s *= 2) {
     rec.begin("tree", "stride", s);
     for (I64 tid = 0; 2 * s * tid < B; ++tid) tree_add(sv, int(tid), 2 * s * tid, s, rec);
@@ -226,7 +211,7 @@ typename P::T impl2_block(const std::vector<typename P::T>& v, I64, int B, I64, 
 template <class P>
 typename P::T impl3_block(const std::vector<typename P::T>& v, I64, int B, I64, I64 b, Rec<P>& rec) {
   std::vector<typename P::T> sv(std::size_t(B), P::identity());
-  load_one(v, b, sv, rec);
+  kit::load_one(v, b, sv, rec, "sv[tid] = v[i]");
   sequential_tree(sv, 0, rec);
   return store_sv0(sv, b, rec);
 }
@@ -411,7 +396,7 @@ SimOutput simple_passes(const VariantInfo& v, const Input& in, const LaunchConfi
 }
 
 // ---------------------------------------------------------------------------------------------
-// Models (the SimModel signature), one per variant
+// Models (the kit::ReduceModel signature), one per variant
 
 /// harris.naive, slide "Naive Approach": launch k (stride s = 2^k) gives thread t the pair (i, i + s),
 /// i = 2*s*t, and adds v[i + s] into v[i] in place when i + s < n; log2 n launches. One "pass" step

@@ -507,14 +507,14 @@ SimOutput cub_scan(const VariantInfo& v, const Input& in, const LaunchConfig& la
   return out;
 }
 
-template <PatternModel ForInt, PatternModel ForFloat>
+template <SimModel ForInt, SimModel ForFloat>
 SimOutput typed(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& pp, int trace_block) {
   return in.type == DType::Int32 ? ForInt(v, in, launch, pp, trace_block) : ForFloat(v, in, launch, pp, trace_block);
 }
 
 }  // namespace
 
-std::vector<PatternModelEntry> scan_models() {
+std::vector<ModelEntry> scan_models() {
   return {
       {"stevens.scan_naive", typed<naive<SumI32>, naive<SumF32>>},
       {"stevens.kogge_stone", typed<single_block<SumI32, BlockAlgo::KoggeStone>, single_block<SumF32, BlockAlgo::KoggeStone>>},

@@ -1,4 +1,4 @@
-// The sim backend: model lookup over the per-seed tables, the result-only model of the CUB baseline,
+// The sim backend: model lookup over every pattern's tables, the result-only model of the CUB baseline,
 // and the Backend that runs a model for `--backend sim`.
 #include "sim/sim.hpp"
 
@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "patterns.hpp"
 #include "sim/model_kit.hpp"
 
 namespace ws::sim {
@@ -39,14 +40,6 @@ SimOutput cub_reduce(const VariantInfo& v, const Input& in, const LaunchConfig& 
   return out;
 }
 
-std::unordered_map<std::string, SimModel> build_table() {
-  std::unordered_map<std::string, SimModel> t;
-  for (const auto& table : {epita_models(), harris_models(), cs121_models(), amp_models(), stevens_reduction_models()})
-    for (const auto& e : table) t[e.id] = e.model;
-  t["cub.reduce"] = by_type<cub_reduce<SumI32>, cub_reduce<SumF32>>;
-  return t;
-}
-
 }  // namespace
 
 namespace {
@@ -56,30 +49,32 @@ std::atomic<bool> g_fast_paths{true};
 bool fast_paths() { return g_fast_paths.load(); }
 void set_fast_paths(bool on) { g_fast_paths.store(on); }
 
-SimModel find_model(const std::string& id) {
-  static const std::unordered_map<std::string, SimModel> table = build_table();
-  auto it = table.find(id);
-  return it == table.end() ? nullptr : it->second;
+std::vector<ModelEntry> reduction_models() {
+  std::vector<ModelEntry> all;
+  for (const auto& table : {epita_models(), harris_models(), cs121_models(), amp_models(), stevens_reduction_models()})
+    all.insert(all.end(), table.begin(), table.end());
+  all.push_back({"cub.reduce", by_type<cub_reduce<SumI32>, cub_reduce<SumF32>>});
+  return all;
 }
 
-PatternModel find_pattern_model(const std::string& id) {
-  static const std::unordered_map<std::string, PatternModel> table = [] {
-    std::unordered_map<std::string, PatternModel> t;
-    for (const auto& part : {scan_models(), conv_models(), atomics_models()})
-      for (const auto& e : part) t[e.id] = e.model;
+SimModel find_model(const std::string& id) {
+  static const std::unordered_map<std::string, SimModel> table = [] {
+    std::unordered_map<std::string, SimModel> t;
+    for (const PatternSpec& p : all_patterns())
+      if (p.sim_models)
+        for (const auto& e : p.sim_models()) t[e.id] = e.model;
     return t;
   }();
   auto it = table.find(id);
   return it == table.end() ? nullptr : it->second;
 }
 
-bool has_model(const std::string& id) { return find_model(id) || find_pattern_model(id); }
+bool has_model(const std::string& id) { return find_model(id) != nullptr; }
 
 SimOutput simulate(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& params,
                    int trace_block) {
   SimOutput out;
-  if (const SimModel m = find_model(v.id)) out = m(v, in, launch, trace_block);
-  else if (const PatternModel pm = find_pattern_model(v.id)) out = pm(v, in, launch, params, trace_block);
+  if (const SimModel m = find_model(v.id)) out = m(v, in, launch, params, trace_block);
   else throw std::runtime_error(v.id + " has no sim model in this build");
   out.trace.input = in.kind.empty() ? "random" : in.kind;  // what the trace was computed on, for matching recordings
   out.trace.seed = in.seed;
@@ -92,15 +87,9 @@ SimBackend::SimBackend() {
 }
 
 RunResult SimBackend::run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) {
-  RunResult r;
-  r.variant = v.id;
-  r.lesson = v.lesson;
+  RunResult r;  // execute fills the request's fields (variant, n, type, input, seed)
   r.backend = "sim";
   r.device = device_.name;
-  r.n = in.n();
-  r.type = in.type;
-  r.input = in.kind;
-  r.seed = req.seed;
   r.launch = launch;
   r.timed = false;
   if (!has_model(v.id)) {

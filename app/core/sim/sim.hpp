@@ -1,4 +1,4 @@
-// The sim backend: a CPU model of each reduction variant at thread granularity.
+// The sim backend: a CPU model of each variant at thread granularity.
 //
 // Contract notes (refinements, all compatible with the first version of this header):
 // - The traced launch is the variant's main kernel: the first launch that reads the input (cs121's
@@ -36,37 +36,35 @@ struct SimOutput {
 };
 
 /// A variant's model: runs every block of every launch on the CPU; records ops for block
-/// `trace_block` of the first launch only (-1: none). `launch` is resolved (block, grid > 0).
+/// `trace_block` of the first launch only (-1: none). `launch` is resolved (block, grid > 0); `params`
+/// are the request's pattern parameters (exclusive, mask width, tile, ...; reductions read none).
 /// Must handle n = 2^22 in well under 2 s; blocks other than the traced one may take a fast path
-/// (fast_paths()) that gives the same result. Throws std::runtime_error on a launch the model cannot take.
-using SimModel = SimOutput (*)(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block);
+/// (fast_paths()) that gives the same result. Array patterns fill SimOutput::output. Throws
+/// std::runtime_error on a launch the model cannot take.
+using SimModel = SimOutput (*)(const VariantInfo& v, const Input& in, const LaunchConfig& launch,
+                               const PatternParams& params, int trace_block);
 
-/// The model of a variant id, or nullptr (app/core/sim/models_*.cpp register them).
-SimModel find_model(const std::string& id);
-
-/// Per-seed model tables, each a list of {id, model}.
+/// One entry of a model table: a variant id and its model.
 struct ModelEntry { const char* id; SimModel model; };
+/// Per-seed reduction tables (models_<seed>.cpp) and the reduction pattern's whole table (sim.cpp:
+/// these and cub.reduce).
 std::vector<ModelEntry> epita_models();
 std::vector<ModelEntry> harris_models();
 std::vector<ModelEntry> cs121_models();
 std::vector<ModelEntry> amp_models();
 std::vector<ModelEntry> stevens_reduction_models();  // 001_9970031c1e4143ff.txt, reduction trees
-
-/// A model of an array-pattern variant (scan, convolution, atomics): like SimModel, plus the request's
-/// pattern parameters (exclusive, mask width, tile, ...). Fills SimOutput::output with the whole output.
-using PatternModel = SimOutput (*)(const VariantInfo& v, const Input& in, const LaunchConfig& launch,
-                                   const PatternParams& params, int trace_block);
-struct PatternModelEntry { const char* id; PatternModel model; };
+std::vector<ModelEntry> reduction_models();
 /// Per-pattern model tables (models_scan.cpp, models_conv.cpp, models_atomics.cpp).
-std::vector<PatternModelEntry> scan_models();
-std::vector<PatternModelEntry> conv_models();
-std::vector<PatternModelEntry> atomics_models();
-/// The pattern model of a variant id, or nullptr.
-PatternModel find_pattern_model(const std::string& id);
-/// True when the variant has a model of either kind.
+std::vector<ModelEntry> scan_models();
+std::vector<ModelEntry> conv_models();
+std::vector<ModelEntry> atomics_models();
+
+/// The model of a variant id (every pattern's PatternSpec::sim_models), or nullptr.
+SimModel find_model(const std::string& id);
+/// True when the variant has a model.
 bool has_model(const std::string& id);
-/// Runs the variant's model of either kind (reductions ignore `params`). Throws std::runtime_error when
-/// there is none or the model refuses the launch.
+/// Runs the variant's model and stamps the trace with the input's kind and seed. Throws
+/// std::runtime_error when there is none or the model refuses the launch.
 SimOutput simulate(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& params,
                    int trace_block);
 

@@ -13,6 +13,7 @@ VariantInfo make(const char* id, const char* title, const char* slide, const cha
   VariantInfo v;
   v.id = id;
   v.lesson = "amp";
+  v.traceable = true;  // reports store its block-0 trace; the GPU records it from the trace build
   v.pattern = "reduction";
   v.title = title;
   v.seed = kSeed;
@@ -45,6 +46,7 @@ std::vector<VariantInfo> amp_variants() {
                    "version of the post is checked against this sum.",
                    rules(false, 1, false, "Runs on the CPU: block and grid do not apply.")));
   t.back().cpu_only = true;
+  t.back().traceable = false;  // host code: no threads to step through
 
   t.push_back(make("amp.simple_1", "Simple: halving dispatches", "reduction_simple_1",
                    "No tiles: each dispatch runs s = m/2 threads and thread idx adds a[idx + s] into a[idx], in "

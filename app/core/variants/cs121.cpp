@@ -11,6 +11,7 @@ VariantInfo make(const char* id, const char* title, const char* slide, ReduceOp 
   VariantInfo v;
   v.id = id;
   v.lesson = "cs121";
+  v.traceable = true;  // reports store its block-0 trace; the GPU records it from the trace build
   v.pattern = "reduction";
   v.title = title;
   v.seed = "003_156a830321b56386.txt";
@@ -34,6 +35,7 @@ std::vector<VariantInfo> cs121_variants() {
     v.rules.int_only = true;
     v.rules.int_only_reason = "CUDA's atomicMax takes int, unsigned and 64-bit integers; it has no float32 form";
     v.rules.note = "atomicMax exists for integers only, and the slide's unguarded load needs a power-of-two block to stay inside the padded input";
+    v.traced_launch = 1;  // launch 0 is init_max, which only sets the accumulators
     t.push_back(v);
   }
   {
@@ -45,6 +47,7 @@ std::vector<VariantInfo> cs121_variants() {
     v.rules.int_only = true;
     v.rules.int_only_reason = "CUDA's atomicMax takes int, unsigned and 64-bit integers; it has no float32 form";
     v.rules.note = "atomicMax exists for integers only, and the slide's unguarded load needs a power-of-two block to stay inside the padded input";
+    v.traced_launch = 1;  // launch 0 is init_max, which only sets the accumulators
     t.push_back(v);
   }
   {

@@ -42,6 +42,7 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.rules.default_n = std::int64_t(kRaceBlock) * kRaceBlock;
     v.rules.note = "n counts threads: the kernel launches n / block blocks and every thread adds 1, so n must be a multiple of the block (the slide: 1000 blocks of 1000)";
     v.caution = "The slide declares `int a = 0; *d_a;`, read as `int a = 0, *d_a;` (README errata).";
+    v.atomics = AtomicsKind::Counter;
     t.push_back(v);
   }
   {
@@ -56,6 +57,7 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.rules.int_only_reason = "it reads no input; every thread does atomicAdd(d_a, 1) on one int counter, and the result is that count";
     v.rules.default_n = std::int64_t(kRaceBlock) * kRaceBlock;
     v.rules.note = "n counts threads: the kernel launches n / block blocks and every thread adds 1, so n must be a multiple of the block";
+    v.atomics = AtomicsKind::Counter;
     t.push_back(v);
   }
   {
@@ -68,6 +70,7 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.rules.min_block = 1;
     v.rules.warp_multiple = false;
     v.rules.note = "a grid-stride loop: any block and grid cover the input";
+    v.atomics = AtomicsKind::Histogram;
     t.push_back(v);
   }
   {
@@ -80,6 +83,7 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.rules.min_block = 256;
     v.rules.warp_multiple = false;
     v.rules.note = "threads 0..255 zero and flush the 256 shared bins, so the block needs at least 256 threads";
+    v.atomics = AtomicsKind::Histogram;
     t.push_back(v);
   }
   {
@@ -94,6 +98,7 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.rules.min_block = 256;
     v.rules.items_per_thread = 16;
     v.rules.note = "threads 0..255 merge the per-warp bins, so the block needs at least 256 threads; each thread reads 16 bytes per pass";
+    v.atomics = AtomicsKind::Histogram;
     t.push_back(v);
   }
   {
@@ -106,6 +111,8 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.rules.min_block = 1;
     v.rules.warp_multiple = false;
     v.rules.note = "the slide's filter copies positive int values";
+    v.atomics = AtomicsKind::Filter;
+    v.any_order = true;  // each thread takes its output slot from an atomicAdd
     t.push_back(v);
   }
   {
@@ -119,6 +126,8 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.rules.warp_multiple = false;
     v.rules.items_per_thread = kFilterSharedItems;
     v.rules.note = "each block filters NPER_THREAD = 8 rounds of blockDim.x values";
+    v.atomics = AtomicsKind::Filter;
+    v.any_order = true;  // each thread takes its output slot from an atomicAdd
     t.push_back(v);
   }
   {
@@ -131,6 +140,8 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.rules.note = "the slide's filter copies positive int values; lanes are threadIdx.x % 32";
     v.caution = "The slide's atomicAggInc uses the pre-CUDA-9 __ballot, __shfl and an undeclared lane_id; the kernel "
                 "uses __ballot_sync(__activemask(), 1), __shfl_sync and threadIdx.x % 32 (README errata).";
+    v.atomics = AtomicsKind::Filter;
+    v.any_order = true;  // each thread takes its output slot from an atomicAdd
     t.push_back(v);
   }
   {
@@ -144,6 +155,7 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.rules.fixed_block = kFilterScanBlock;
     v.rules.items_per_thread = kFilterScanItems;
     v.rules.note = "tiles of 256 threads x 16 values; the slide names Thrust's copy_if, our kernel is a single-pass scan";
+    v.atomics = AtomicsKind::Filter;
     t.push_back(v);
   }
   {
@@ -160,6 +172,7 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.rules.pow2_block = true;
     v.rules.items_per_thread = kFilterScanVecItems;
     v.rules.note = "tiles of blockDim.x (128 or 256) threads x 32 values, 8 int4 loads per thread; beyond the slide";
+    v.atomics = AtomicsKind::Filter;
     t.push_back(v);
   }
   // The library baselines of the histograms and filters (lesson "cub"), last as in the lesson.
@@ -177,6 +190,7 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.rules.grid_stride = true;
     v.rules.bytes_input = true;
     v.rules.note = "CUB chooses its own launch shape, so the requested block and grid are ignored";
+    v.atomics = AtomicsKind::Histogram;
     t.push_back(v);
   }
   {
@@ -194,6 +208,7 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.rules.int_only_reason = "it is the baseline of the int filters, so cub::DeviceSelect::If is instantiated here for int (keep x > 0) on their int input";
     v.rules.grid_stride = true;
     v.rules.note = "CUB chooses its own launch shape, so the requested block and grid are ignored";
+    v.atomics = AtomicsKind::Filter;
     t.push_back(v);
   }
   return t;

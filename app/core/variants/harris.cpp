@@ -18,6 +18,7 @@ VariantInfo make(const char* id, const char* title, const char* slide, const cha
   VariantInfo v;
   v.id = id;
   v.lesson = "harris";
+  v.traceable = true;  // reports store its block-0 trace; the GPU records it from the trace build
   v.pattern = "reduction";
   v.title = title;
   v.seed = kSeed;

@@ -14,6 +14,7 @@ VariantInfo make(const char* id, const char* lesson, const char* title, const ch
   VariantInfo v;
   v.id = id;
   v.lesson = lesson;
+  v.traceable = true;  // reports store its block-0 trace; the GPU records it from the trace build
   v.pattern = "scan";
   v.title = title;
   v.seed = seed;
@@ -32,6 +33,7 @@ std::vector<VariantInfo> stevens_scan_variants() {
                        "y[0] = x[0]; y[i] = y[i-1] + x[i]: one pass over the input on the host, n - 1 additions, the work "
                        "every parallel scan is measured against. float32 accumulates in double, so this baseline is the reference.");
   v.cpu_only = true;
+  v.traceable = false;  // host code: no threads to step through
   v.rules.note = "runs on the host CPU: block and grid do not apply";
   t.push_back(v);
 
@@ -112,6 +114,7 @@ std::vector<VariantInfo> stevens_scan_variants() {
   v.rules.max_block = 512;
   v.rules.pow2_block = true;
   v.rules.note = "tiles of block x 16 elements, blocks of 128, 256 or 512 threads";
+  v.no_gpu_trace = "what its look-back reads depends on when the tiles before it publish, i.e. on timing, not on the code";
   t.push_back(v);
 
   v = make("cub.scan", "cub", "CUB DeviceScan (inclusive / exclusive sum)", "CUDA Toolkit (CUB)",
@@ -119,6 +122,7 @@ std::vector<VariantInfo> stevens_scan_variants() {
            "The CUDA Toolkit's tuned single-pass scan (decoupled look-back, tile sizes chosen per GPU): the baseline the "
            "scan lesson is measured against.");
   v.baseline = true;
+  v.traceable = false;  // a library call: CUB's kernels are not modelled at thread level
   v.rules.default_block = 256;
   v.rules.grid_stride = true;
   v.rules.note = "CUB chooses its own launch shape, so the requested block and grid are ignored";

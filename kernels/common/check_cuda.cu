@@ -1,4 +1,7 @@
-#include "reduce_launch.hpp"
+#include "common/check_cuda.hpp"
+
+#include <stdexcept>
+#include <string>
 
 namespace ws::kernels {
 

@@ -63,7 +63,7 @@ std::string no_trace_reason(const VariantInfo& v) {
 /// first launch init_max, which only sets the accumulators.
 int traced_launch_of(const std::string& id) { return id == "cs121.atomic_max" || id == "cs121.local_max" ? 1 : 0; }
 
-/// Events the device buffer holds: 4 Mi x 40 bytes = 160 MiB.
+/// Events the device buffer holds: 4 Mi x 48 bytes = 192 MiB.
 constexpr unsigned long long kTraceCapacity = 4ull << 20;
 
 }  // namespace

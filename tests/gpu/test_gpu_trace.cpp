@@ -74,6 +74,9 @@ TEST_P(GpuTrace, RecordedTraceEqualsTheModel) {
         const std::string diff = compare_traces(sim.trace, recorded, c.type == DType::Float32 ? 1e-5 : 0.0);
         EXPECT_EQ(diff, "") << v->id << " n=" << c.n << " " << to_string(c.type) << " block=" << launch.block
                             << " grid=" << launch.grid << " traced block " << b;
+        // The recorder's lines (WS_AT in the kernel) are the model's: same file, both or neither.
+        EXPECT_EQ(recorded.source_file, sim.trace.source_file) << v->id;
+        EXPECT_EQ(recorded.has_lines(), sim.trace.has_lines()) << v->id;
         EXPECT_GT(recorded.steps.size(), 0u);
         ++compared;
         if (b == launch.grid - 1) break;  // grid of one block: compared once

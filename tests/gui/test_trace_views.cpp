@@ -24,7 +24,7 @@ Trace seq_tree(int threads) {
   load.phase = "load";
   load.has_shared = true;
   for (int i = 0; i < threads; ++i) {
-    load.ops.push_back(ThreadOp{i, OpKind::Store, Space::Shared, 0, i, -1, double(i), 0});
+    load.ops.push_back(ThreadOp{i, OpKind::Store, Space::Shared, 0, i, -1, double(i), 0, 0});
     load.working_threads.push_back(i);
     load.shared_after.push_back(double(i));
   }
@@ -38,10 +38,10 @@ Trace seq_tree(int threads) {
     st.has_shared = true;
     for (int tid = 0; tid < stride; ++tid) {
       const double r = s[tid] + s[tid + stride];
-      st.ops.push_back(ThreadOp{tid, OpKind::Load, Space::Shared, 0, tid, -1, s[tid], 0});
-      st.ops.push_back(ThreadOp{tid, OpKind::Load, Space::Shared, 1, tid + stride, -1, s[tid + stride], 0});
-      st.ops.push_back(ThreadOp{tid, OpKind::Add, Space::Register, -1, -1, tid + stride, r, 0});
-      st.ops.push_back(ThreadOp{tid, OpKind::Store, Space::Shared, 2, tid, -1, r, 0});
+      st.ops.push_back(ThreadOp{tid, OpKind::Load, Space::Shared, 0, tid, -1, s[tid], 0, 0});
+      st.ops.push_back(ThreadOp{tid, OpKind::Load, Space::Shared, 1, tid + stride, -1, s[tid + stride], 0, 0});
+      st.ops.push_back(ThreadOp{tid, OpKind::Add, Space::Register, -1, -1, tid + stride, r, 0, 0});
+      st.ops.push_back(ThreadOp{tid, OpKind::Store, Space::Shared, 2, tid, -1, r, 0, 0});
       st.working_threads.push_back(tid);
       s[tid] = r;
     }
@@ -106,9 +106,9 @@ TEST(TreeLayout, NoSharedArrayGivesANote) {
 TEST(Banks, StridedIndexGivesTwoWayAndSequentialIsFree) {
   Step st;
   for (int lane = 0; lane < 32; ++lane) {
-    st.ops.push_back(ThreadOp{lane, OpKind::Load, Space::Shared, 0, 2 * lane, -1, 0, 0});  // s[2 * tid]
-    st.ops.push_back(ThreadOp{lane, OpKind::Load, Space::Shared, 1, lane, -1, 0, 0});      // s[tid]
-    st.ops.push_back(ThreadOp{32 + lane, OpKind::Load, Space::Shared, 0, 7, -1, 0, 0});    // warp 1: broadcast
+    st.ops.push_back(ThreadOp{lane, OpKind::Load, Space::Shared, 0, 2 * lane, -1, 0, 0, 0});  // s[2 * tid]
+    st.ops.push_back(ThreadOp{lane, OpKind::Load, Space::Shared, 1, lane, -1, 0, 0, 0});      // s[tid]
+    st.ops.push_back(ThreadOp{32 + lane, OpKind::Load, Space::Shared, 0, 7, -1, 0, 0, 0});    // warp 1: broadcast
   }
   const auto a = warp_shared_accesses(st, 0);
   ASSERT_EQ(a.size(), 2u);

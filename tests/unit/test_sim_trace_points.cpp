@@ -104,6 +104,13 @@ TEST(TracePoints, PointsNameTheirStatements) {
   EXPECT_EQ(at(epita, e::warp_1), "partialSum[tid] += partialSum[tid + 1];");
   EXPECT_EQ(at(harris, h::impl2_tree), "sv[index] += sv[index + s];");
   EXPECT_EQ(at(harris, h::impl2_commit), "out[blockIdx.x] = sv[0];");
+  const std::vector<std::string> cs121 = lines_of(read_kernel("cs121.cu"));
+  namespace c = trace_points::cs121;
+  EXPECT_NE(at(cs121, c::warp_shfl).find("val += __shfl_down_sync(0xffffffff, val, offset);"), std::string::npos);
+  EXPECT_EQ(at(cs121, c::block_store), "if (lane == 0) shared[wid] = val;");
+  EXPECT_EQ(at(cs121, c::block_load), "val = (threadIdx.x < blockDim.x / warpSize) ? shared[lane] : T(0);");
+  EXPECT_EQ(at(cs121, c::block_reduce_atomic), "if (threadIdx.x == 0) atomicAdd(sum, val);");
+  EXPECT_EQ(at(cs121, c::max_global_atomic), "atomicMax(global_max, val);");
 }
 
 /// The sim trace of `id` at block `block` (one window of random input): its steps.
@@ -147,6 +154,11 @@ TEST(TracePoints, SimStepsCarryTheirLines) {
   EXPECT_EQ(i2.source_file, "harris.cu");
   for (const char* stride : {"stride 1", "stride 2", "stride 64", "stride 128"})
     EXPECT_EQ(lines_of_step(i2, stride), L{h::impl2_tree}) << stride;
+  const Trace br = sim_trace("cs121.block_reduce", 256);
+  EXPECT_EQ(br.source_file, "cs121.cu");
+  EXPECT_EQ(lines_of_step(br, "offset 16"), L{trace_points::cs121::warp_shfl});
+  EXPECT_EQ(lines_of_step(br, "shared[wid] = val (lane 0 of each warp)"), L{trace_points::cs121::block_store});
+  EXPECT_EQ(lines_of_step(br, "atomicAdd(sum, val) (thread 0)"), L{trace_points::cs121::block_reduce_atomic});
   // Every op of a traced step carries its line.
   for (const Step& s : r6.steps)
     for (const ThreadOp& o : s.ops) EXPECT_GT(o.line, 0) << s.label;

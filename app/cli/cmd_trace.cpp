@@ -99,7 +99,8 @@ void print_values(const Trace& t) {
 
 }  // namespace
 
-int cmd_trace(const std::string& variant, const RunOptions& o, long long block_index, bool json, bool ops, bool values) {
+int cmd_trace(const std::string& variant, const RunOptions& o, long long block_index, bool json, bool ops, bool values,
+              int blocks) {
   RunRequest req;
   std::string err = pattern_option_refusal(o, {variant});
   if (err.empty()) err = to_request(o, variant, req);
@@ -108,6 +109,7 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
   if (!err.empty()) return fail(kBadRequest, err);
   const VariantInfo& v = *p.variant;
   if (v.cpu_only) return fail(kBadRequest, v.id + " runs on the host CPU: it has no GPU threads to trace");
+  if (blocks < 1 || blocks > 8) return fail(kBadRequest, "--blocks " + std::to_string(blocks) + " is outside 1..8");
   // cuda: the device's shape decides default grids, and the model runs the same launch.
   std::unique_ptr<Backend> gpu;
   if (req.backend == "cuda") {
@@ -121,21 +123,29 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
   if (block_index < 0 || block_index >= launch.grid)
     return fail(kBadRequest, "--block-index " + std::to_string(block_index) + " is outside the grid of " +
                                  std::to_string(launch.grid) + " blocks (0.." + std::to_string(launch.grid - 1) + ")");
+  if (block_index + blocks > launch.grid)
+    return fail(kBadRequest, "--blocks " + std::to_string(blocks) + " from block " + std::to_string(block_index) +
+                                 " runs past the grid of " + std::to_string(launch.grid) + " blocks (use a larger --n or --grid)");
   if (!sim::has_model(v.id)) return fail(kFailed, v.id + " has no sim model in this build");
-  sim::SimOutput out;
-  try {
-    out = sim::simulate(v, p.input, launch, req.params, int(block_index));
-  } catch (const std::exception& e) {
-    return fail(kFailed, e.what());
+  // One model run per traced block: the result is the same every time, only the recorder moves.
+  std::vector<sim::SimOutput> outs(static_cast<std::size_t>(blocks));
+  std::vector<std::string> differences(static_cast<std::size_t>(blocks));  // cuda: how each recording differs ("" = equal)
+  for (int k = 0; k < blocks; ++k) {
+    sim::SimOutput& out = outs[std::size_t(k)];
+    try {
+      out = sim::simulate(v, p.input, launch, req.params, int(block_index) + k);
+    } catch (const std::exception& e) {
+      return fail(kFailed, e.what());
+    }
+    if (gpu) {
+      Trace recorded;
+      err = gpu->record_trace(v, p.input, launch, int(block_index) + k, out.trace, recorded, req.params);
+      if (!err.empty()) return fail(kFailed, err);
+      differences[std::size_t(k)] = compare_traces(out.trace, recorded);
+      out.trace = std::move(recorded);
+    }
   }
-  std::string difference;  // cuda: how the recorded trace differs from the model's ("" = equal)
-  if (gpu) {
-    Trace recorded;
-    err = gpu->record_trace(v, p.input, launch, int(block_index), out.trace, recorded, req.params);
-    if (!err.empty()) return fail(kFailed, err);
-    difference = compare_traces(out.trace, recorded);
-    out.trace = std::move(recorded);
-  }
+  sim::SimOutput& out = outs[0];
   // result/expected are the pattern's summary values (a reduction's value, a scan's total).
   const PatternSpec& spec = pattern_of(v);
   const ArrayOutput want = spec.reference(v, req.params, p.input);
@@ -147,21 +157,42 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
   const double expected = summary(want);
   if (json) {
     nlohmann::json j = trace_to_json(out.trace, ops);
+    std::string first_difference;  // the first block that differs, named when several were traced
+    for (int k = 0; k < blocks && first_difference.empty(); ++k)
+      if (!differences[std::size_t(k)].empty())
+        first_difference = (blocks > 1 ? "block " + std::to_string(block_index + k) + ": " : std::string()) +
+                           differences[std::size_t(k)];
     j["result"] = dtype_is_integer(out.trace.type) ? nlohmann::json(std::int64_t(out.result)) : nlohmann::json(out.result);
     j["expected"] = dtype_is_integer(out.trace.type) ? nlohmann::json(std::int64_t(expected)) : nlohmann::json(expected);
     j["launches"] = out.launches;
     if (out.additions >= 0) j["additions"] = out.additions;
     if (gpu) {
-      j["matches_model"] = difference.empty();
-      if (!difference.empty()) j["difference"] = difference;
+      j["matches_model"] = first_difference.empty();
+      if (!first_difference.empty()) j["difference"] = first_difference;
+    }
+    if (blocks > 1) {
+      nlohmann::json all = nlohmann::json::array();
+      for (int k = 0; k < blocks; ++k) {
+        nlohmann::json jb = trace_to_json(outs[std::size_t(k)].trace, ops);
+        if (gpu) {
+          jb["matches_model"] = differences[std::size_t(k)].empty();
+          if (!differences[std::size_t(k)].empty()) jb["difference"] = differences[std::size_t(k)];
+        }
+        all.push_back(std::move(jb));
+      }
+      j["blocks"] = std::move(all);
     }
     std::printf("%s\n", j.dump(2).c_str());
   } else {
-    print_table(out.trace, out, expected);
-    if (values) print_values(out.trace);
-    if (gpu)
-      std::printf("  %s\n", difference.empty() ? "recorded on the GPU: equals the sim model's trace, step by step"
-                                                : ("recorded on the GPU: differs from the sim model: " + difference).c_str());
+    for (int k = 0; k < blocks; ++k) {
+      if (k > 0) std::printf("\n");
+      print_table(outs[std::size_t(k)].trace, out, expected);
+      if (values) print_values(outs[std::size_t(k)].trace);
+      const std::string& d = differences[std::size_t(k)];
+      if (gpu)
+        std::printf("  %s\n", d.empty() ? "recorded on the GPU: equals the sim model's trace, step by step"
+                                         : ("recorded on the GPU: differs from the sim model: " + d).c_str());
+    }
   }
   return kOk;
 }

@@ -79,8 +79,10 @@ int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv
 /// is not in this build, exit 1). json: trace_to_json() plus result, expected, launches; ops: with every
 /// thread op. Bad requests (including a block index outside the grid) exit 2 before anything runs.
 /// values: after the table, the shared array after every step (the tree as text, written slots in brackets).
+/// blocks (1..8): traces blocks block_index .. block_index + blocks - 1 (all inside the grid, else exit 2);
+/// with more than one, the JSON adds "blocks": one trace object per block (the top level is the first's).
 int cmd_trace(const std::string& variant, const RunOptions& o, long long block_index, bool json, bool ops,
-              bool values = false);
+              bool values = false, int blocks = 1);
 
 /// Runs a set of variants and writes a report. `which`: "all", a lesson id, or comma-separated ids.
 /// trace_n > 0: also stores in the report the trace of block 0 of every traceable variant on trace_n

@@ -111,6 +111,9 @@ int main(int argc, char** argv) {
       ->check(fits<long long>(kGridLimit));
   trace->add_option("--block-index", block_index, "which block to trace (default 0)")
       ->check(fits<long long>("a block index is below the grid's block count"));
+  int trace_blocks = 1;
+  trace->add_option("--blocks", trace_blocks, "trace this many consecutive blocks from --block-index (1 to 8, default 1): the JSON's \"blocks\" holds them all")
+      ->check(CLI::Range(1, 8));
   trace->add_option("--type", trace_opts.type, "int32 | float32 | uint8 (default int32; histograms read uint8)");
   trace->add_option("--input", trace_opts.input, "random | ones | sequence | PATH of a text file of numbers (default random)");
   trace->add_option("--seed", trace_opts.seed, "seed of the random input (default 1)")->check(fits<unsigned long long>(kSeedLimit));
@@ -186,7 +189,7 @@ int main(int argc, char** argv) {
       return cmd_run(variant, opts, json, csv);
     }
     if (*metrics) return cmd_metrics(json);
-    if (*trace) return cmd_trace(trace_variant, trace_opts, block_index, json, with_ops, with_values);
+    if (*trace) return cmd_trace(trace_variant, trace_opts, block_index, json, with_ops, with_values, trace_blocks);
     if (*report) return cmd_report(which, opts, out_path, title, json, trace_n);
     if (*sweep) {
       if (json && csv) {

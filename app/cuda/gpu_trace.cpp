@@ -59,7 +59,7 @@ std::string no_trace_reason(const VariantInfo& v) {
   return "its kernels are not instrumented";
 }
 
-/// Events the device buffer holds: 4 Mi x 40 bytes = 160 MiB.
+/// Events the device buffer holds: 4 Mi x 48 bytes = 192 MiB.
 constexpr unsigned long long kTraceCapacity = 4ull << 20;
 
 }  // namespace

@@ -45,11 +45,13 @@ int main(int argc, char** argv) {
   app.add_option("--report", o.report, "report JSON to replay (recorded by warpscope on a GPU)");
   app.add_option("--screenshot", o.screenshot, "render headless (EGL, no X server) to this PNG and exit");
   app.add_option("--view", o.view, "centre tab to show: results, tree, warps, banks, source, memory, metrics, scan, conv, atomics, compare, plots");
-  app.add_option("--block", o.block, "threads per block (0 = the variant's default); the trace covers one block")->check(CLI::Range(0, 1024));
+  app.add_option("--block", o.block, "threads per block (0 = the variant's default); the trace covers --trace-blocks blocks")->check(CLI::Range(0, 1024));
   app.add_option("--input", o.input, "input: random, ones, sequence, numbers (\"3 1 7 0 4 1 6 3\") or a file (text; PNG/JPEG for 2-D convolution)");
-  app.add_option("--n", o.n, "elements (1000, 2^20 or 1<<20; default 2^20); the trace covers one block of them");
+  app.add_option("--n", o.n, "elements (1000, 2^20 or 1<<20; default 2^20); the trace covers --trace-blocks blocks of them");
   app.add_option("--scene", o.scene, "open scene K (1, 2, ...) of the lesson's script (--lesson); other options then override it")->check(CLI::Range(1, 10000));
   app.add_option("--step", o.step, "trace step the step-through views (tree, warps, banks, source, memory) open at (default: the first)")->check(CLI::Range(0, 100000));
+  app.add_option("--trace-blocks", o.trace_blocks, "blocks of the input the step-through trace covers (1 to 8; default 1)")->check(CLI::Range(1, 8));
+  app.add_option("--block-index", o.block_index, "the block of that grid the step-through views show (default 0; [ and ] switch)")->check(CLI::Range(0, 7));
   app.add_option("--frames", o.frames, "frames to render before the screenshot (in a window: close after that many, for smoke tests)")->check(CLI::Range(1, 1000));
   app.add_option("--font-scale", o.font_scale, "text and layout scale (1 = 20 px text)")->check(CLI::Range(0.5, 4.0));
   app.add_option("--width", o.width, "window / image width in pixels")->check(CLI::Range(320, 8192));
@@ -103,6 +105,8 @@ int main(int argc, char** argv) {
   }
   if (!o.input.empty())
     if (std::string err = s.set_input(o.input); !err.empty()) return fail(2, err);
+  s.trace.blocks = std::max(o.trace_blocks, o.block_index + 1);
+  s.trace.block_index = o.block_index;
   if (o.step >= 0) s.trace.pending_step = o.step;  // kept when a report opening recomputes the trace
   s.refresh_trace();
   if (!o.report.empty()) {

@@ -20,6 +20,8 @@ struct Options {
   std::string n;               ///< elements as given ("" = the default 2^20)
   int scene = 0;               ///< scene to open (1-based; 0 = none)
   int step = -1;               ///< trace step the step-through views open at (-1 = the first)
+  int trace_blocks = 1;        ///< blocks the step-through trace covers (1..8)
+  int block_index = 0;         ///< the block of that grid the views show
   int frames = 3;              ///< headless: frames before the screenshot; window: close after this many
   bool frames_given = false;   ///< --frames was on the command line (the window then closes by itself)
   float font_scale = 0;  ///< 0 = automatic (1, times the monitor's content scale in a window)

@@ -12,6 +12,7 @@
 #include "limits.hpp"
 #include "launch_rules.hpp"
 #include "registry.hpp"
+#include "sim/trace_compare.hpp"
 
 namespace ws::ui {
 
@@ -238,6 +239,8 @@ std::string AppState::open_scene(int index, const std::vector<std::string>& view
   scene_ = index;
   if (!sc->view.empty()) view = sc->view;
   perf.present.strokes.clear();
+  trace.blocks = 1;  // a scene shows block 0 of a one-block trace; [ and ] go on from there
+  trace.block_index = 0;
   trace.key.reset();
   refresh_trace();
   trace.step = std::clamp(sc->step, 0, std::max(0, trace.steps() - 1));
@@ -416,6 +419,8 @@ TraceKey AppState::trace_key() const {
   k.use_recorded = trace.use_recorded;
   if (replay) k.report_created = replay_path + "@" + replay->created;
   k.keep = params.pattern.keep_fraction;  // filters: the kept fraction shapes the trace
+  k.blocks = std::clamp(trace.blocks, 1, kMaxTraceBlocks);
+  k.block_index = std::clamp(trace.block_index, 0, k.blocks - 1);
   return k;
 }
 
@@ -449,6 +454,15 @@ void AppState::refresh_trace() {
     trace.trace = *recorded;
     trace.origin = "report";
     trace.origin_note = "GPU recording of what is asked: " + describe_trace_config(*recorded);
+    // A recording stored before traces carried source lines: when its ops equal the model's trace of
+    // the same run, op for op, the model's lines are the lines of those very ops (else: no lines).
+    std::string why_not;
+    if (!recorded->has_lines())
+      if (std::optional<Trace> model = compute_trace(*v, k, why_not);
+          model && model->has_lines() && model->steps.size() == recorded->steps.size() && compare_traces(*model, *recorded).empty()) {
+        adopt_model_lines(*trace.trace, *model);
+        trace.origin_note += "; source lines from the sim model (the recording predates lines; its ops equal the model's)";
+      }
   } else if (v) {
     trace.trace = compute_trace(*v, k, trace.why_none);
     trace.origin = "sim";

@@ -36,6 +36,7 @@ const std::vector<KeyHelp>& key_help() {
       {"R", "run every variant of the lesson"},
       {"\u2190  \u2192", "previous / next step (Tree, Warps, Banks, Source, Memory, Scan, Atomics); no press is lost"},
       {"space", "play / pause the steps"},
+      {"[  /  ]", "previous / next block of the trace (past the last: the trace takes one more block, up to 8)"},
       {"l", "Live on / off (Plots; needs a GPU)"},
       {"w", "sweep the compared variants (Plots; needs a GPU)"},
       {"Esc", "cancel the sweep; close this help"},
@@ -68,6 +69,8 @@ void HandleGlobalKeys(AppState& s, const std::vector<std::string>& views) {
     if (c == '?') pr.show_help = !pr.show_help;
     else if (c >= '1' && c <= '9' && int(c - '1') < int(views.size())) s.view = views[std::size_t(c - '1')];
     else if (c == '0' && views.size() > 9) s.view = views[9];  // the tenth tab (Atomics)
+    else if (c == '[') s.trace.switch_block(-1, s.params.n());
+    else if (c == ']') s.trace.switch_block(+1, s.params.n());
     else if (c == 'o') pr.pointer = !pr.pointer;
     else if (c == 'd') pr.pen = !pr.pen;
     else if (c == 'e') pr.strokes.clear();

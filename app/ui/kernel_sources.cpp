@@ -8,7 +8,6 @@ namespace ws::ui {
 namespace {
 
 bool starts_with(const std::string& s, const std::string& p) { return s.compare(0, p.size(), p) == 0; }
-bool contains(const std::string& s, const char* p) { return s.find(p) != std::string::npos; }
 
 std::string trim_left(const std::string& s) {
   std::size_t i = 0;
@@ -24,44 +23,6 @@ std::string header_id(const std::string& line) {
   w = w.substr(0, w.find(' '));
   while (!w.empty() && (w.back() == '.' || w.back() == ',' || w.back() == ':')) w.pop_back();
   return w;
-}
-
-/// The name of the kernel's input pointer: the first `const T*` parameter of the section's
-/// __global__ signature, else its first pointer parameter. "" when the section has no kernel.
-std::string input_pointer(const std::string& section) {
-  const std::size_t g = section.find("__global__");
-  if (g == std::string::npos) return "";
-  const std::size_t open = section.find('(', g), close = section.find(')', g);
-  if (open == std::string::npos || close == std::string::npos || close < open) return "";
-  const std::string params = section.substr(open + 1, close - open - 1);
-  std::string first_ptr, first_const;
-  std::size_t start = 0;
-  while (start <= params.size()) {
-    std::size_t end = params.find(',', start);
-    if (end == std::string::npos) end = params.size();
-    const std::string p = params.substr(start, end - start);
-    const std::size_t star = p.rfind('*');
-    if (star != std::string::npos) {
-      std::string name = trim_left(p.substr(star + 1));
-      while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
-      if (first_ptr.empty()) first_ptr = name;
-      if (first_const.empty() && contains(p, "const")) first_const = name;
-    }
-    start = end + 1;
-  }
-  return first_const.empty() ? first_ptr : first_const;
-}
-
-/// Whether `line` has `name[` with `name` not part of a longer identifier.
-bool indexes(const std::string& line, const std::string& name) {
-  if (name.empty()) return false;
-  const std::string pat = name + "[";
-  for (std::size_t at = line.find(pat); at != std::string::npos; at = line.find(pat, at + 1)) {
-    if (at == 0) return true;
-    const char c = line[at - 1];
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return true;
-  }
-  return false;
 }
 
 }  // namespace
@@ -96,14 +57,26 @@ std::string variant_source(const std::string& id) { return find_section(id).text
 
 SourceSection find_section(const std::string& id) {
   if (id == "amp.sequential")
-    return {"", 1, "// amp.sequential runs on the CPU (std::accumulate over the input): there is no kernel.\n", {1}};
+    return {"", 1, "// amp.sequential runs on the CPU (std::accumulate over the input): there is no kernel.\n", {1}, {1}};
   for (const KernelFile& f : kernel_files()) {
     if (id == "cub.reduce" && std::string(f.name) == "cub_reduce.cu") {
-      SourceSection sec{f.name, 1, f.text, {}};
+      SourceSection sec{f.name, 1, f.text, {}, {}};
       for (std::size_t k = 0; k < split_lines(f.text).size(); ++k) sec.line_numbers.push_back(int(k) + 1);
+      sec.display_numbers = sec.line_numbers;
       return sec;
     }
     const std::vector<std::string> lines = split_lines(f.text);
+    // Each line's number with the instrumentation-only lines left out (computed once the section is found).
+    auto display_numbers = [&lines] {
+      std::vector<int> out(lines.size(), 0);
+      int shown = 0;
+      for (std::size_t k = 0; k < lines.size(); ++k) {
+        const std::string code = strip_trace_instrumentation(lines[k]);
+        if (!(code != lines[k] && trim_left(code).empty())) ++shown;
+        out[k] = shown;
+      }
+      return out;
+    };
     // The "// <id>" line; usually right under a rule, but a section may open with a helper the
     // variant calls (epita.reduce6's warpReduce), so the section starts at the rule before it.
     for (std::size_t k = 0; k < lines.size(); ++k) {
@@ -114,12 +87,14 @@ SourceSection find_section(const std::string& id) {
       std::size_t end = k + 1;
       while (end < lines.size() && !starts_with(lines[end], "// ----")) ++end;
       while (end > i + 1 && trim_left(lines[end - 1]).empty()) --end;
-      SourceSection sec{f.name, int(i) + 1, "", {}};
+      SourceSection sec{f.name, int(i) + 1, "", {}, {}};
+      const std::vector<int> shown = display_numbers();
       for (std::size_t k = i; k < end; ++k) {
         const std::string code = strip_trace_instrumentation(lines[k]);
         if (code != lines[k] && trim_left(code).empty()) continue;  // an instrumentation-only line
         sec.text += code + "\n";
         sec.line_numbers.push_back(int(k) + 1);
+        sec.display_numbers.push_back(shown[k]);
       }
       return sec;
     }
@@ -221,36 +196,23 @@ std::vector<DiffLine> diff_code_lines(const std::string& a, const std::string& b
   return out;
 }
 
-const char* phase_rule(const std::string& phase) {
-  if (phase == "load")
-    return "load: lines that index the kernel's input pointer (its first const T* parameter, e.g. buffer[, v[, in[)";
-  if (phase == "tree")
-    return "tree: lines with \"stride\", \"s >>= 1\", \"s /= 2\", \"s *= 2\", \"s <<= 1\", or a += into a [tid...] slot";
-  if (phase == "warp")
-    return "warp: lines with __shfl, warpReduce, volatile, or an add of [tid + 32/16/8/4/2/1]";
-  if (phase == "combine" || phase == "atomic")
-    return "combine/atomic: lines with atomicAdd, atomicMax, out[, partial[, local_max[ or [blockIdx.x]";
-  if (phase == "pass") return "pass: lines with += (the dispatch's in-place add)";
-  return "this phase has no highlighting rule";
+std::vector<bool> step_rows(const SourceSection& sec, const Trace& t, const Step& step) {
+  std::vector<bool> rows(sec.line_numbers.size(), false);
+  if (t.source_file.empty() || t.source_file != sec.file) return rows;
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    rows[r] = std::binary_search(step.lines.begin(), step.lines.end(), sec.line_numbers[r]);
+  return rows;
 }
 
-bool line_in_phase(const std::string& line, const std::string& phase, const std::string& section) {
-  const std::string t = trim_left(line);
-  if (starts_with(t, "//") || starts_with(t, "///") || contains(t, "__global__")) return false;
-  const std::string code = t.substr(0, t.find("//"));  // the code, not a trailing comment
-  auto has = [&](const char* p) { return contains(code, p); };
-  if (phase == "load") return indexes(code, input_pointer(section));
-  if (phase == "tree")
-    return has("stride") || has("s >>= 1") || has("s /= 2") || has("s *= 2") || has("s <<= 1") ||
-           (has("+=") && has("[tid"));
-  if (phase == "warp")
-    return has("__shfl") || has("warpReduce") || has("volatile") || has("tid + 32]") || has("tid + 16]") ||
-           has("tid + 8]") || has("tid + 4]") || has("tid + 2]") || has("tid + 1]");
-  if (phase == "combine" || phase == "atomic")
-    return has("atomicAdd") || has("atomicMax") || indexes(code, "out") || indexes(code, "partial") ||
-           indexes(code, "local_max") || has("[blockIdx.x]");
-  if (phase == "pass") return has("+=");
-  return false;
+std::string step_rows_note(const SourceSection& sec, const Trace& t, const Step& step) {
+  if (!t.has_lines())
+    return "no line highlight: this trace carries no source lines (stored before traces had them, or its model "
+           "names no trace points)";
+  if (t.source_file != sec.file) return "no line highlight: the trace's lines are in " + t.source_file + ", not in " + sec.file;
+  const std::vector<bool> rows = step_rows(sec, t, step);
+  if (std::find(rows.begin(), rows.end(), true) != rows.end()) return "";
+  if (step.lines.empty()) return "step " + std::to_string(step.index) + " recorded no statement (no thread did its work)";
+  return "step " + std::to_string(step.index) + "'s lines are outside this section";
 }
 
 }  // namespace ws::ui

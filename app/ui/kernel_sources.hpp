@@ -1,9 +1,11 @@
 // The kernels' CUDA source, embedded at build time (app/ui/cmake/embed_kernels.cmake), split into
-// the per-variant sections the Source view shows, plus the line diff and the phase-line rules it
-// draws from. No ImGui here, so tests/gui can check it without a window.
+// the per-variant sections the Source view shows, plus the line diff and the rows a trace step
+// highlights (by the source lines its events carry). No ImGui here, so tests/gui can check it.
 #pragma once
 #include <string>
 #include <vector>
+
+#include "sim/trace.hpp"
 
 namespace ws::ui {
 
@@ -20,7 +22,10 @@ struct SourceSection {
   std::string file;
   int first_line = 1;
   std::string text;               ///< "" when there is no section; trace-build instrumentation removed
-  std::vector<int> line_numbers;  ///< 1-based line in `file` of each line of `text`
+  std::vector<int> line_numbers;  ///< 1-based line in `file` of each line of `text` (what traces and metrics name)
+  /// The number the view prints for each line of `text`: its line in `file` without the lines that
+  /// hold only trace instrumentation, so the numbers run without gaps.
+  std::vector<int> display_numbers;
 };
 
 /// `line` without its trace-build instrumentation: every WS_T(...) span (kernels/reduction/
@@ -56,10 +61,12 @@ std::string code_key(const std::string& line, bool& in_block_comment);
 /// code lines of `a` that `b` lacks come out as Removed where they stood; a's comment lines do not.
 std::vector<DiffLine> diff_code_lines(const std::string& a, const std::string& b);
 
-/// The rule the Source view highlights by, in words (shown as the view's caption).
-const char* phase_rule(const std::string& phase);
-/// Whether `line` of `section` belongs to a trace step of `phase` ("load", "tree", "warp",
-/// "combine", "atomic", "pass"), by the textual rules of phase_rule(). Comment lines never do.
-bool line_in_phase(const std::string& line, const std::string& phase, const std::string& section);
+/// The rows of `sec` (lines of its text) that `step` of `t` ran: those whose file line is in
+/// step.lines, when the trace's lines are in the section's file. All false when they are not.
+std::vector<bool> step_rows(const SourceSection& sec, const Trace& t, const Step& step);
+/// Why `step` highlights nothing in `sec` ("" when step_rows() marks a row): the trace carries no
+/// lines (a report stored before traces had them, or a model that names no trace points yet), its
+/// lines are in another file, or the step recorded no statement.
+std::string step_rows_note(const SourceSection& sec, const Trace& t, const Step& step);
 
 }  // namespace ws::ui

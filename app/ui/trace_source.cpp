@@ -6,6 +6,7 @@
 #include <exception>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "format.hpp"
 #include "inputs.hpp"
@@ -35,6 +36,22 @@ void TraceState::tick(double seconds) {
     step = std::min(step + 1, last);
     if (step == last) playing = false;
   }
+}
+
+bool TraceState::switch_block(int delta, std::int64_t asked_n) {
+  const int grid = trace ? int(std::min<std::int64_t>(trace->launch.grid, kMaxTraceBlocks)) : blocks;
+  int next = block_index + delta;
+  if (next >= grid) {
+    const bool more = trace && blocks < kMaxTraceBlocks && (asked_n <= 0 || trace->n < asked_n);
+    if (!more) return false;
+    blocks = std::max(blocks, grid) + 1;
+    next = grid;
+  }
+  next = std::max(0, next);
+  if (next == block_index) return false;
+  block_index = next;
+  blocks = std::max(blocks, next + 1);  // a recording's grid may be wider than the blocks asked so far
+  return true;
 }
 
 namespace {
@@ -70,6 +87,35 @@ std::optional<Trace> compute_conv_trace(const VariantInfo& v, const TraceKey& ke
 
 }  // namespace
 
+void adopt_model_lines(Trace& recorded, const Trace& model) {
+  recorded.source_file = model.source_file;
+  for (std::size_t i = 0; i < recorded.steps.size() && i < model.steps.size(); ++i) {
+    Step& r = recorded.steps[i];
+    const Step& m = model.steps[i];
+    r.lines = m.lines;
+    std::map<std::tuple<int, int, int, int, std::int64_t, std::int64_t, int>, int> line_of;
+    for (const ThreadOp& o : m.ops)
+      line_of[{o.thread, int(o.kind), int(o.space), o.access, o.address, o.operand, o.buffer}] = o.line;
+    for (ThreadOp& o : r.ops) {
+      auto it = line_of.find({o.thread, int(o.kind), int(o.space), o.access, o.address, o.operand, o.buffer});
+      o.line = it == line_of.end() ? 0 : it->second;
+    }
+  }
+}
+
+LaunchConfig trace_launch_request(const VariantInfo& v, const TraceKey& key, std::int64_t asked, std::int64_t& n) {
+  const int block = key.block > 0 ? key.block : (v.rules.fixed_block > 0 ? v.rules.fixed_block : v.rules.default_block);
+  const int blocks = std::clamp(key.blocks, 1, kMaxTraceBlocks);
+  std::int64_t cap = window_elems(v, block) * blocks;
+  LaunchConfig req{key.block, 0};
+  if (blocks > 1 && v.rules.grid_stride) {
+    cap *= kTracePassesShown;
+    req.grid = blocks;
+  }
+  n = std::max<std::int64_t>(1, std::min(asked, cap));
+  return req;
+}
+
 std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, std::string& why) {
   if (v.cpu_only) {
     why = v.id + " runs on the CPU: it has no threads, warps or banks to step through";
@@ -80,9 +126,8 @@ std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, st
     return std::nullopt;
   }
   if (v.conv != ConvKind::None) return compute_conv_trace(v, key, why);
-  const int block = key.block > 0 ? key.block : (v.rules.fixed_block > 0 ? v.rules.fixed_block : v.rules.default_block);
   const DType type = v.rules.bytes_input ? DType::UInt8 : key.type;  // histograms read bytes
-  // A file (or typed numbers) is read with the CLI's loader; the trace takes its first window.
+  // A file (or typed numbers) is read with the CLI's loader; the trace takes its first windows.
   Input file_in;
   const bool from_file = !is_generated_kind(key.input);
   if (from_file) {
@@ -92,10 +137,16 @@ std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, st
     }
   }
   const std::int64_t asked = from_file ? file_in.n() : key.n;
-  const std::int64_t n = std::max<std::int64_t>(1, std::min(asked, window_elems(v, block)));
+  std::int64_t n = 0;
+  const LaunchConfig wanted = trace_launch_request(v, key, asked, n);
   LaunchConfig launch;
-  if (std::string err = resolve_launch(v, n, type, LaunchConfig{key.block, 0}, DeviceShape{}, launch); !err.empty()) {
+  if (std::string err = resolve_launch(v, n, type, wanted, DeviceShape{}, launch); !err.empty()) {
     why = "cannot trace " + v.id + ": " + err;
+    return std::nullopt;
+  }
+  if (key.block_index < 0 || key.block_index >= launch.grid) {
+    why = "cannot trace block " + std::to_string(key.block_index) + " of " + v.id + ": the grid of n = " +
+          format_grouped(n) + " has " + std::to_string(launch.grid) + (launch.grid == 1 ? " block" : " blocks");
     return std::nullopt;
   }
   Input in;
@@ -116,7 +167,7 @@ std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, st
   try {
     PatternParams params;
     params.exclusive = key.exclusive;
-    sim::SimOutput out = sim::simulate(v, in, launch, params, 0);
+    sim::SimOutput out = sim::simulate(v, in, launch, params, key.block_index);
     if (out.trace.steps.empty()) {
       why = v.id + ": the model computes the result only, its trace has no steps" +
             (out.trace.interleaving.empty() ? std::string() : " (" + out.trace.interleaving + ")");
@@ -151,7 +202,13 @@ std::string recording_mismatch(const VariantInfo& v, const Trace& rec, const Tra
     diffs.push_back("input " + (!key.input_label.empty() ? key.input_label
                                 : is_generated_kind(key.input) ? key.input : "file " + key.input));
   else if (key.input == "random" && rec.seed != key.seed) diffs.push_back("seed " + std::to_string(key.seed));
-  if (diffs.empty()) {
+  if (diffs.empty() && key.blocks > 1) {
+    // A trace over several blocks: the recording must be of the same n and grid as the model's would be.
+    std::int64_t n = 0;
+    const LaunchConfig want = trace_launch_request(v, key, key.n > 0 ? key.n : rec.n, n);
+    if (key.n <= 0 || rec.n != n || (want.grid > 0 && rec.launch.grid != want.grid))
+      diffs.push_back(std::to_string(key.blocks) + " blocks (n = " + format_grouped(n) + ")");
+  } else if (diffs.empty()) {
     // Block 0 must read the same elements. One window per block: the first min(n, window) elements of
     // the same generator (its prefix does not depend on n). Grid-stride: only a single pass qualifies.
     const std::int64_t window = window_elems(v, block);

@@ -1,5 +1,5 @@
-// Where the step-through views get their Trace: the sim model of the selected variant run on one
-// block's window of the parameters' input (block 0), plus the pure layout maths the views draw from
+// Where the step-through views get their Trace: the sim model of the selected variant run on a small
+// grid (1 to 8 blocks) of the parameters' input, traced at one block, plus the pure layout maths the views draw from
 // (tree nodes, lanes to banks). No ImGui here, so tests/gui can check it without a window.
 #pragma once
 #include <cstdint>
@@ -13,12 +13,17 @@
 
 namespace ws::ui {
 
+/// Most blocks a step-through trace covers: enough for the lessons' points across blocks (cascade
+/// passes, multi-pass sums, privatized histograms) while every block stays a click away.
+constexpr int kMaxTraceBlocks = 8;
+
 /// What a trace is computed for; a change of any field recomputes it.
 struct TraceKey {
   std::string variant;
   std::int64_t n = 0;  ///< the parameters' n (the trace uses min(n, one block window)); 0 = all of a file
   int block = 0;       ///< 0 = the variant's default
-  int block_index = 0; ///< the traced block
+  int block_index = 0; ///< the traced block (0 .. blocks - 1)
+  int blocks = 1;      ///< the grid the trace covers: 1 = one block's window, up to kMaxTraceBlocks
   DType type = DType::Int32;
   std::string input;   ///< "random", "ones", "sequence", or the path of a file of numbers (or image)
   std::uint64_t seed = 1;
@@ -28,7 +33,8 @@ struct TraceKey {
   double keep = 0.5;           ///< filters: fraction of the random values kept (--keep)
   std::string input_label;     ///< how messages name the input ("typed 3 1 7 0", "file x.txt"); "" = `input`
   bool operator==(const TraceKey& o) const {
-    return variant == o.variant && n == o.n && block == o.block && block_index == o.block_index && type == o.type && input == o.input && seed == o.seed &&
+    return variant == o.variant && n == o.n && block == o.block && block_index == o.block_index && blocks == o.blocks &&
+           type == o.type && input == o.input && seed == o.seed &&
            use_recorded == o.use_recorded && report_created == o.report_created && exclusive == o.exclusive && keep == o.keep;
   }
   bool operator!=(const TraceKey& o) const { return !(*this == o); }
@@ -44,6 +50,8 @@ struct TraceState {
   float speed = 2.f;            ///< steps per second while playing
   double clock = 0;             ///< seconds accumulated towards the next step
   int bank_warp = 0;            ///< the warp the banks view shows
+  int blocks = 1;               ///< blocks the trace covers (1 .. kMaxTraceBlocks): TraceKey::blocks
+  int block_index = 0;          ///< the block the views show: TraceKey::block_index
   bool show_future_values = false;  ///< the tree shows the numbers of steps not reached yet
   bool use_recorded = true;     ///< show the open report's GPU recording of the variant when it has one
   bool recorded_available = false;  ///< the open report holds a recording of the selected variant
@@ -58,6 +66,10 @@ struct TraceState {
   void move(int delta);
   /// Advances the player by `seconds` of wall time.
   void tick(double seconds);
+  /// `[` / `]` and the header's block arrows: the previous / next block of the trace's grid. Past the
+  /// last block, while the trace covers fewer than `asked_n` elements, the trace grows by one block
+  /// (up to kMaxTraceBlocks). Returns whether the block changed (the trace is then recomputed).
+  bool switch_block(int delta, std::int64_t asked_n);
 };
 
 /// The configuration a trace is of, as the header and the recording check name it:
@@ -71,9 +83,26 @@ std::string describe_trace_config(const Trace& t);
 /// ("you asked block 16, input sequence").
 std::string recording_mismatch(const VariantInfo& v, const Trace& recorded, const TraceKey& key);
 
-/// Runs the sim model of `v` on n = min(key.n, window_elems(v, block)) elements of the key's input,
-/// traces block 0. Returns the trace, or nullopt with a one-line reason in `why` (no model for the
-/// variant yet, CPU-only variant, launch rules, the model threw). Never throws.
+/// Grid-stride passes a multi-block trace of a grid-stride kernel covers at most (n = blocks x
+/// window x this), so each thread's cascade of several elements shows.
+constexpr int kTracePassesShown = 4;
+
+/// The n and requested grid a trace of `key` runs: one block (key.blocks = 1): n = min(key.n, one
+/// window), the launch rules' grid. key.blocks = K > 1: n = min(key.n, K windows) with the rules'
+/// grid, except grid-stride kernels, which launch K blocks on n = min(key.n, K windows x
+/// kTracePassesShown). `asked` is key.n, or the file's length for a file input.
+LaunchConfig trace_launch_request(const VariantInfo& v, const TraceKey& key, std::int64_t asked, std::int64_t& n);
+
+/// Gives `recorded` (a trace stored without source lines) the source file, step lines and op lines
+/// of `model`, its sim trace of the same run. Only for traces compare_traces() found equal: each
+/// recorded op takes the line of the model op with the same thread, kind, space, access, address,
+/// operand and buffer.
+void adopt_model_lines(Trace& recorded, const Trace& model);
+
+/// Runs the sim model of `v` on the elements trace_launch_request() picks from the key's input and
+/// traces block key.block_index. Returns the trace, or nullopt with a one-line reason in `why` (no
+/// model for the variant yet, CPU-only variant, launch rules, a block index outside the grid, the
+/// model threw). Never throws.
 std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, std::string& why);
 
 // ---- Tree layout ---------------------------------------------------------------------------------

@@ -46,13 +46,13 @@ void SourceView::draw(AppState& s) {
       for (std::string& l : split_lines(section_.text)) lines_.push_back({DiffLine::Same, std::move(l)});
   }
 
-  // The step controls (shared with the other step-through views) drive the phase highlighting.
+  // The step controls (shared with the other step-through views) pick the step whose lines light up.
   const Step* step = nullptr;
   if (s.trace.trace) {
     TraceHeader(s);
     step = s.trace.current();
   } else {
-    TextDim("no trace for this variant, so no phase highlighting" +
+    TextDim("no trace for this variant, so no line highlight" +
             (s.trace.why_none.empty() ? std::string() : " (" + s.trace.why_none + ")"), true);
   }
 
@@ -64,16 +64,21 @@ void SourceView::draw(AppState& s) {
   ItemTooltip("the code of the previous variant of the lesson against this one: comments and white space are ignored");
   ImGui::SameLine(0, th.px(24));
   {
-    const std::string where = section_.file.empty() ? "(no kernel file)" : "kernels/reduction/" + section_.file + ", embedded at build time";
+    const std::string where = section_.file.empty() ? "(no kernel file)"
+                                                    : section_.file + ", embedded at build time; line numbers count its lines without the trace instrumentation (WS_T)";
     TextEllipsis(where, ImGui::GetContentRegionAvail().x, &p.text_dim);
     ItemTooltip(where);
   }
+  // The rows the step ran, from the source lines its trace events carry.
+  std::vector<bool> rows;
   if (step) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "highlighted: step %d, ", step->index);
-    const std::string rule = buf + std::string(phase_rule(step->phase));
-    TextEllipsis(rule, ImGui::GetContentRegionAvail().x, &p.lesson);
-    ItemTooltip(rule);
+    rows = step_rows(section_, *s.trace.trace, *step);
+    const std::string note = step_rows_note(section_, *s.trace.trace, *step);
+    const std::string caption = note.empty() ? "highlighted: the lines step " + std::to_string(step->index) + " ran (" +
+                                                   step->label + "), from its trace events"
+                                             : note;
+    TextEllipsis(caption, ImGui::GetContentRegionAvail().x, note.empty() ? &p.lesson : &p.bad);
+    ItemTooltip(caption);
   }
   if (want_diff) {
     ImGui::TextColored(p.ok, "+ added in %s", id_.c_str());
@@ -130,17 +135,24 @@ void SourceView::draw(AppState& s) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   static const MetricDef kInst = [] { MetricDef d; d.unit = "warp inst"; return d; }();
   const float full_w = std::max(ImGui::GetContentRegionAvail().x, th.px(400));
-  // Line numbers in the file: the new side of a diff (removed lines have none).
-  std::vector<int> number(lines_.size(), 0);
+  // Per row of the new side of a diff (removed lines have none): the line in the file (what metrics
+  // and traces name), the number shown, and whether the step ran it.
+  std::vector<int> number(lines_.size(), 0), shown(lines_.size(), 0);
+  std::vector<char> hot_row(lines_.size(), 0);
   for (std::size_t i = 0, k = 0; i < lines_.size(); ++i)
-    if (lines_[i].kind != DiffLine::Removed && k < section_.line_numbers.size()) number[i] = section_.line_numbers[k++];
+    if (lines_[i].kind != DiffLine::Removed && k < section_.line_numbers.size()) {
+      number[i] = section_.line_numbers[k];
+      shown[i] = section_.display_numbers[k];
+      hot_row[i] = k < rows.size() && rows[k];
+      ++k;
+    }
   // A new step (or variant, or diff) scrolls its first highlighted line to a third of the way down.
   if (step) {
     const std::string where = id_ + "|" + std::to_string(step->index) + "|" + step->phase + (want_diff ? "|diff" : "");
     if (where != scrolled_for_) {
       scrolled_for_ = where;
       for (std::size_t i = 0; i < lines_.size(); ++i)
-        if (lines_[i].kind != DiffLine::Removed && line_in_phase(lines_[i].text, step->phase, section_.text)) {
+        if (hot_row[i]) {
           ImGui::SetScrollY(std::max(0.f, float(i) * line_h - ImGui::GetWindowHeight() / 3.f));
           break;
         }
@@ -152,7 +164,7 @@ void SourceView::draw(AppState& s) {
     for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
       const DiffLine& l = lines_[std::size_t(i)];
       const ImVec2 o = ImGui::GetCursorScreenPos();
-      const bool hot = step && l.kind != DiffLine::Removed && line_in_phase(l.text, step->phase, section_.text);
+      const bool hot = hot_row[std::size_t(i)] != 0;
       ImVec4 bg(0, 0, 0, 0), fg = p.text;
       if (l.kind == DiffLine::Added) bg = ImVec4(p.ok.x, p.ok.y, p.ok.z, 0.16f), fg = p.ok;
       if (l.kind == DiffLine::Removed) bg = ImVec4(p.bad.x, p.bad.y, p.bad.z, 0.16f), fg = p.bad;
@@ -175,7 +187,7 @@ void SourceView::draw(AppState& s) {
         }
       }
       const float ox = o.x + cols_w;
-      const std::string n = number[std::size_t(i)] ? std::to_string(number[std::size_t(i)]) : "";
+      const std::string n = shown[std::size_t(i)] ? std::to_string(shown[std::size_t(i)]) : "";
       ImGui::SetCursorScreenPos(ImVec2(ox + th.px(8) + num_w - ImGui::CalcTextSize(n.c_str()).x, o.y));
       ImGui::TextColored(p.text_dim, "%s", n.c_str());
       ImGui::SameLine(0, 0);

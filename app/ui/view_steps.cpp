@@ -88,6 +88,26 @@ bool TraceHeader(AppState& s) {
   ImGui::SetNextItemWidth(th.px(130));
   ImGui::SliderFloat("##speed", &t.speed, 0.25f, 10.f, "%.2g steps/s", ImGuiSliderFlags_Logarithmic);
   ItemTooltip("playback speed");
+  // The block the views show, of the small grid the trace covers ([ and ] too; past the last block
+  // the trace takes one more block of the input).
+  {
+    const int grid = int(std::min<std::int64_t>(tr.launch.grid, kMaxTraceBlocks));
+    ImGui::SameLine(0, th.px(16));
+    ImGui::BeginDisabled(t.block_index <= 0);
+    if (ImGui::ArrowButton("##block_prev", ImGuiDir_Left)) t.switch_block(-1, s.params.n());
+    ImGui::EndDisabled();
+    ItemTooltip("previous block ([)");
+    ImGui::SameLine();
+    ImGui::AlignTextToFramePadding();
+    ImGui::Text("block %d of %d", tr.block_index, grid);
+    ItemTooltip("the block every step-through view draws, of the " + std::to_string(grid) +
+                (grid == 1 ? " block" : " blocks") + " the trace covers (up to " + std::to_string(kMaxTraceBlocks) +
+                "; grid-stride kernels launch that many blocks, each thread making up to " +
+                std::to_string(kTracePassesShown) + " passes)");
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("##block_next", ImGuiDir_Right)) t.switch_block(+1, s.params.n());
+    ItemTooltip("next block (]): past the last, the trace takes one more block of the input");
+  }
   ImGui::SameLine();
   const Step& cur = tr.steps[std::size_t(t.step)];
   const std::string fmt = "step %d / " + std::to_string(last);

@@ -17,8 +17,13 @@
 #include "reduce_launch.hpp"
 #include "sim/trace.hpp"
 #include "sim/trace_event.hpp"
+#include "trace_points.hpp"
 
 #define WS_T(...) __VA_ARGS__
+/// Names the statement the cursor `c`'s next events come from: trace point `name` of the file's
+/// ws_points namespace (generated from the WS_AT markers, sim/trace_points_scan.hpp).
+#define WS_AT(name) c.at(ws_points::kFile, ws_points::name)
+#define WS_AT_NEXT(name) c.at(ws_points::kFile, ws_points::name)
 /// Files compiled for the trace build put their launchers in namespace ws::kernels::traced.
 #define WS_TRACE_NS_BEGIN namespace traced {
 #define WS_TRACE_NS_END }
@@ -34,9 +39,16 @@ static __device__ TraceSink ws_trace_sink;
 /// A thread's recorder: a step counter and the appends. Mirrors sim::kit::Recorder.
 struct Cursor {
   int step = -1;
+  int line = 0;   ///< the statement the next events come from (WS_AT), 0 = none
+  int file = -1;  ///< its file's index in trace_points::kFiles
   __device__ bool on() const { return blockIdx.x == ws_trace_sink.block && *ws_trace_sink.enabled != 0; }
   /// Starts the next step (call it where the model calls Recorder::begin, in every thread that goes on).
   __device__ void next() { ++step; }
+  /// Sets the statement of the next events (the WS_AT macro's expansion).
+  __device__ void at(int f, int l) {
+    file = f;
+    line = l;
+  }
   __device__ void put(std::int8_t kind, Space space, int access, long long address, long long operand, double value,
                       int buffer) const {
     if (!on()) return;
@@ -52,6 +64,8 @@ struct Cursor {
     e.address = address;
     e.operand = operand;
     e.value = value;
+    e.line = line;
+    e.file = file;
     ws_trace_sink.events[k] = e;
   }
   __device__ void load(Space s, int access, long long address, double value, int buffer = 0) const {

@@ -17,6 +17,7 @@
 namespace ws::kernels {
 WS_TRACE_NS_BEGIN
 namespace {
+WS_T(namespace ws_points = ::ws::trace_points::cs121;)
 
 int as_int(std::int64_t n) { return static_cast<int>(n); }  // n <= 2^30
 dim3 grid_of(const ReduceArgs& a) { return dim3(static_cast<unsigned int>(a.grid)); }
@@ -51,8 +52,8 @@ __global__ void init_max(int* global_max, int* local_max, int num_locals) {
 __global__ void max_global(const int* vals, int* global_max) {
   int i = threadIdx.x + blockDim.x * blockIdx.x;
   int val = vals[i];  // unguarded as on the slide: the padding past n holds INT_MIN
-  WS_T(Cursor c; c.next(); c.load(Space::Global, 0, i, val, kInput); c.work();)
-  WS_T(c.next(); c.atomic(Space::Global, 0, 0, val, kAccumulator); c.work();)
+  WS_T(Cursor c; WS_AT(max_global_load); c.next(); c.load(Space::Global, 0, i, val, kInput); c.work();)
+  WS_T(WS_AT_NEXT(max_global_atomic); c.next(); c.atomic(Space::Global, 0, 0, val, kAccumulator); c.work();)
   atomicMax(global_max, val);
 }
 
@@ -78,11 +79,11 @@ ReduceOutcome run_atomic_max(const ReduceArgs& a) {
 __global__ void max_local(const int* vals, int* global_max, int* local_max, int num_locals) {
   int i = threadIdx.x + blockDim.x * blockIdx.x;
   int val = vals[i];  // unguarded as on the slide (padding: INT_MIN)
-  WS_T(Cursor c; c.next(); c.load(Space::Global, 0, i, val, kInput); c.work();)
+  WS_T(Cursor c; WS_AT(max_local_load); c.next(); c.load(Space::Global, 0, i, val, kInput); c.work();)
   int local_i = i % num_locals;
   int old_max = atomicMax(&local_max[local_i], val);
-  WS_T(c.next(); c.atomic(Space::Global, 0, local_i, val, kPartials); c.work();)
-  WS_T(c.next(); if (old_max < val) { c.atomic(Space::Global, 0, 0, val, kAccumulator); c.work(); })
+  WS_T(WS_AT(max_local_atomic); c.next(); c.atomic(Space::Global, 0, local_i, val, kPartials); c.work();)
+  WS_T(WS_AT_NEXT(max_local_global); c.next(); if (old_max < val) { c.atomic(Space::Global, 0, 0, val, kAccumulator); c.work(); })
   if (old_max < val) {
     atomicMax(global_max, val);
   }
@@ -109,7 +110,7 @@ template <typename T>
 __inline__ __device__ T warpReduceSum(T val WS_T(, Cursor& c)) {
   WS_T(const int lane = threadIdx.x % warpSize;)
   for (int offset = warpSize / 2; offset > 0; offset /= 2)
-    { WS_T(c.next(); const T got = __shfl_down_sync(0xffffffff, val, offset);) val += __shfl_down_sync(0xffffffff, val, offset); WS_T(c.shuffle(lane + offset < warpSize ? lane + offset : lane, got); c.reg(OpKind::Add, -1, val); c.work();) }
+    { WS_T(c.next(); const T got = __shfl_down_sync(0xffffffff, val, offset);) val += __shfl_down_sync(0xffffffff, val, offset); WS_T(WS_AT(warp_shfl); c.shuffle(lane + offset < warpSize ? lane + offset : lane, got); c.reg(OpKind::Add, -1, val); c.work();) }
   return val;
 }
 
@@ -124,12 +125,12 @@ __inline__ __device__ T blockReduceSum(T val WS_T(, Cursor& c)) {
 
   val = warpReduceSum(val WS_T(, c));  // each warp performs a partial reduction
   if (lane == 0) shared[wid] = val;  // write the reduced value to shared memory
-  WS_T(c.next(); if (lane == 0) { c.store(Space::Shared, 0, wid, shared[wid]); c.work(); })
+  WS_T(WS_AT(block_store); c.next(); if (lane == 0) { c.store(Space::Shared, 0, wid, shared[wid]); c.work(); })
   __syncthreads();  // wait for all partial reductions
 
   // read from shared memory only if that warp existed
   val = (threadIdx.x < blockDim.x / warpSize) ? shared[lane] : T(0);
-  WS_T(c.next(); if (threadIdx.x < blockDim.x / warpSize) { c.load(Space::Shared, 0, lane, val); c.work(); })
+  WS_T(WS_AT(block_load); c.next(); if (threadIdx.x < blockDim.x / warpSize) { c.load(Space::Shared, 0, lane, val); c.work(); })
   if (wid == 0) val = warpReduceSum(val WS_T(, c));  // final reduce within the first warp
   WS_T(if (wid != 0) c.set(c.step + 5);)  // the other warps skip its five steps (offsets 16 .. 1)
   return val;
@@ -144,9 +145,9 @@ template <typename T>
 __global__ void block_reduce(const T* in, T* sum, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   T val = i < n ? in[i] : T(0);
-  WS_T(Cursor c; c.next(); if (i < n) { c.load(Space::Global, 0, i, val, kInput); c.work(); })
+  WS_T(Cursor c; WS_AT(block_reduce_load); c.next(); if (i < n) { c.load(Space::Global, 0, i, val, kInput); c.work(); })
   val = blockReduceSum(val WS_T(, c));
-  WS_T(c.next(); if (threadIdx.x == 0) { c.atomic(Space::Global, 0, 0, val, kAccumulator); c.work(); })
+  WS_T(WS_AT_NEXT(block_reduce_atomic); c.next(); if (threadIdx.x == 0) { c.atomic(Space::Global, 0, 0, val, kAccumulator); c.work(); })
   if (threadIdx.x == 0) atomicAdd(sum, val);
 }
 
@@ -172,12 +173,12 @@ __global__ void deviceReduceKernel(const T* in, T* out, int N) {
   // reduce multiple elements per thread
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < N; i += blockDim.x * gridDim.x) {
     sum += in[i];
-    WS_T(c.next(); c.load(Space::Global, 0, i, in[i], kInput); c.reg(OpKind::Add, i, sum); c.work();)
+    WS_T(WS_AT(device_cascade); c.next(); c.load(Space::Global, 0, i, in[i], kInput); c.reg(OpKind::Add, i, sum); c.work();)
   }
   WS_T(c.set(passes - 1);)
   sum = blockReduceSum(sum WS_T(, c));
   if (threadIdx.x == 0) out[blockIdx.x] = sum;
-  WS_T(c.next(); if (threadIdx.x == 0) { c.store(Space::Global, 0, blockIdx.x, sum, kPartials); c.work(); })
+  WS_T(WS_AT(device_store); c.next(); if (threadIdx.x == 0) { c.store(Space::Global, 0, blockIdx.x, sum, kPartials); c.work(); })
 }
 
 /// cs121.device_reduce: grid-stride sums + blockReduceSum into per-block partials, then <<<1, 1024>>> folds them.

@@ -19,6 +19,7 @@
 namespace ws::kernels {
 WS_TRACE_NS_BEGIN
 namespace {
+WS_T(namespace ws_points = ::ws::trace_points::epita;)
 
 int as_int(std::int64_t n) { return static_cast<int>(n); }  // n <= 2^30: the slides' int sizes
 dim3 grid_of(const ReduceArgs& a) { return dim3(static_cast<unsigned int>(a.grid)); }
@@ -51,6 +52,7 @@ __global__ void reduce_race(const T* buffer, int size, T* sum) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x < size) {
     *sum += buffer[x];  // data race: read, add and write are three separate steps
+    WS_T(Cursor c; WS_AT(race_add);)
   }
 }
 
@@ -71,7 +73,7 @@ ReduceOutcome run_race(const ReduceArgs& a) {
 template <typename T>
 __global__ void reduce0(const T* buffer, int size, T* sum) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
-  WS_T(Cursor c; c.next(); if (x < size) { c.load(Space::Global, 0, x, buffer[x], kInput); c.work(); })
+  WS_T(Cursor c; WS_AT_NEXT(reduce0_add); c.next(); if (x < size) { c.load(Space::Global, 0, x, buffer[x], kInput); c.work(); })
   WS_T(c.next(); if (x < size) { c.atomic(Space::Global, 0, 0, buffer[x], kAccumulator); c.work(); })
   if (x < size) atomicAdd(sum, buffer[x]);
 }
@@ -97,9 +99,12 @@ template <typename T>
 __global__ void reduce1_nosync(const T* buffer, int size, T* sum) {
   __shared__ T local_sum;
   if (threadIdx.x == 0) local_sum = 0;                   // no barrier after the initialization...
+  WS_T(Cursor c; WS_AT(nosync_zero);)
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x < size) atomicAdd(&local_sum, buffer[x]);
+  WS_T(WS_AT(nosync_add);)
   if (threadIdx.x == 0) atomicAdd(sum, local_sum);       // ...nor before the commit
+  WS_T(WS_AT(nosync_commit);)
 }
 
 /// epita.reduce1_nosync: shared local_sum per block, missing both __syncthreads (wrong on purpose).
@@ -120,14 +125,14 @@ template <typename T>
 __global__ void reduce1(const T* buffer, int size, T* sum) {
   __shared__ T local_sum;
   if (threadIdx.x == 0) local_sum = 0;
-  WS_T(Cursor c; c.next(); if (threadIdx.x == 0) { c.store(Space::Shared, 0, 0, 0); c.work(); })
+  WS_T(Cursor c; WS_AT(reduce1_zero); c.next(); if (threadIdx.x == 0) { c.store(Space::Shared, 0, 0, 0); c.work(); })
   __syncthreads();  // everyone sees local_sum = 0 before adding
   int x = blockIdx.x * blockDim.x + threadIdx.x;
-  WS_T(if (x < size) { c.load(Space::Global, 1, x, buffer[x], kInput); c.work(); })
+  WS_T(WS_AT_NEXT(reduce1_add); if (x < size) { c.load(Space::Global, 1, x, buffer[x], kInput); c.work(); })
   WS_T(c.next(); if (x < size) { c.atomic(Space::Shared, 0, 0, buffer[x]); c.work(); })
   if (x < size) atomicAdd(&local_sum, buffer[x]);
   __syncthreads();  // every addition is done before thread 0 commits
-  WS_T(c.next(); if (threadIdx.x == 0) c.commit(local_sum);)
+  WS_T(WS_AT_NEXT(reduce1_commit); c.next(); if (threadIdx.x == 0) c.commit(local_sum);)
   if (threadIdx.x == 0) atomicAdd(sum, local_sum);
 }
 
@@ -153,17 +158,17 @@ __global__ void reduce2(const T* buffer, int size, T* sum) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   partialSum[tid] = buffer[i];  // unguarded as on the slide: i < grid * blockDim.x = round_up(size, blockDim.x)
-  WS_T(Cursor c; c.next(); c.load(Space::Global, 0, i, partialSum[tid], kInput);)
+  WS_T(Cursor c; WS_AT(reduce2_load); c.next(); c.load(Space::Global, 0, i, partialSum[tid], kInput);)
   WS_T(c.store(Space::Shared, 1, tid, partialSum[tid]); c.work();)
   __syncthreads();
 
   for (unsigned int stride = 1; stride < blockDim.x; stride *= 2) {
     WS_T(c.next(); auto sh = c.before(tid % (2 * stride) == 0, partialSum, tid, tid + stride);)
     if (tid % (2 * stride) == 0) partialSum[tid] += partialSum[tid + stride];
-    WS_T(c.after(sh, partialSum[tid]);)
+    WS_T(WS_AT(reduce2_tree); c.after(sh, partialSum[tid]);)
     __syncthreads();
   }
-  WS_T(c.next(); if (tid == 0) c.commit(partialSum[0]);)
+  WS_T(WS_AT_NEXT(reduce2_commit); c.next(); if (tid == 0) c.commit(partialSum[0]);)
   if (tid == 0) atomicAdd(sum, partialSum[0]);
 }
 
@@ -188,17 +193,17 @@ __global__ void reduce3(const T* buffer, int size, T* sum) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   partialSum[tid] = buffer[i];  // loading unchanged from reduce2 (unguarded, padding holds 0)
-  WS_T(Cursor c; c.next(); c.load(Space::Global, 0, i, partialSum[tid], kInput);)
+  WS_T(Cursor c; WS_AT(reduce3_load); c.next(); c.load(Space::Global, 0, i, partialSum[tid], kInput);)
   WS_T(c.store(Space::Shared, 1, tid, partialSum[tid]); c.work();)
   __syncthreads();
 
   for (unsigned int stride = blockDim.x / 2; stride >= 1; stride /= 2) {
     WS_T(c.next(); auto sh = c.before(tid < stride, partialSum, tid, tid + stride);)
     if (tid < stride) partialSum[tid] += partialSum[tid + stride];
-    WS_T(c.after(sh, partialSum[tid]);)
+    WS_T(WS_AT(reduce3_tree); c.after(sh, partialSum[tid]);)
     __syncthreads();
   }
-  WS_T(c.next(); if (tid == 0) c.commit(partialSum[0]);)
+  WS_T(WS_AT_NEXT(reduce3_commit); c.next(); if (tid == 0) c.commit(partialSum[0]);)
   if (tid == 0) atomicAdd(sum, partialSum[0]);
 }
 
@@ -225,11 +230,11 @@ __global__ void reduce4(const T* buffer, int size, T* sum) {
   int start = 2 * blockIdx.x * blockDim.x;
   int x = start + t;
   partialSum[t] = (x < size) ? buffer[x] : T(0);
-  WS_T(Cursor c; c.next(); if (x < size) c.load(Space::Global, 0, x, buffer[x], kInput);)
+  WS_T(Cursor c; WS_AT(reduce4_load_low); c.next(); if (x < size) c.load(Space::Global, 0, x, buffer[x], kInput);)
   WS_T(c.store(Space::Shared, 1, t, partialSum[t]);)
   x += blockDim.x;
   partialSum[t + blockDim.x] = (x < size) ? buffer[x] : T(0);
-  WS_T(if (x < size) c.load(Space::Global, 2, x, buffer[x], kInput);)
+  WS_T(WS_AT(reduce4_load_high); if (x < size) c.load(Space::Global, 2, x, buffer[x], kInput);)
   WS_T(c.store(Space::Shared, 3, t + blockDim.x, partialSum[t + blockDim.x]); c.work();)
   __syncthreads();
 
@@ -237,10 +242,10 @@ __global__ void reduce4(const T* buffer, int size, T* sum) {
   for (unsigned int stride = blockDim.x; stride >= 1; stride /= 2) {
     WS_T(c.next(); auto sh = c.before(tid < stride, partialSum, tid, tid + stride);)
     if (tid < stride) partialSum[tid] += partialSum[tid + stride];
-    WS_T(c.after(sh, partialSum[tid]);)
+    WS_T(WS_AT(reduce4_tree); c.after(sh, partialSum[tid]);)
     __syncthreads();
   }
-  WS_T(c.next(); if (tid == 0) c.commit(partialSum[0]);)
+  WS_T(WS_AT_NEXT(reduce4_commit); c.next(); if (tid == 0) c.commit(partialSum[0]);)
   if (tid == 0) atomicAdd(sum, partialSum[0]);
 }
 
@@ -266,7 +271,7 @@ __global__ void reduce_add_twice(const T* buffer, int size, T* sum) {
   unsigned int x = blockIdx.x * (2 * blockDim.x) + tid;
   // Unguarded as in Harris's kernel: x + blockDim.x < grid * 2 * blockDim.x = round_up(size, 2 * blockDim.x).
   partialSum[tid] = buffer[x] + buffer[x + blockDim.x];
-  WS_T(Cursor c; c.next(); c.load(Space::Global, 0, x, buffer[x], kInput);)
+  WS_T(Cursor c; WS_AT(add_twice_load); c.next(); c.load(Space::Global, 0, x, buffer[x], kInput);)
   WS_T(c.load(Space::Global, 1, x + blockDim.x, buffer[x + blockDim.x], kInput);)
   WS_T(c.reg(OpKind::Add, x + blockDim.x, partialSum[tid]); c.store(Space::Shared, 2, tid, partialSum[tid]); c.work();)
   __syncthreads();
@@ -274,10 +279,10 @@ __global__ void reduce_add_twice(const T* buffer, int size, T* sum) {
   for (unsigned int stride = blockDim.x / 2; stride >= 1; stride /= 2) {
     WS_T(c.next(); auto sh = c.before(tid < stride, partialSum, tid, tid + stride);)
     if (tid < stride) partialSum[tid] += partialSum[tid + stride];
-    WS_T(c.after(sh, partialSum[tid]);)
+    WS_T(WS_AT(add_twice_tree); c.after(sh, partialSum[tid]);)
     __syncthreads();
   }
-  WS_T(c.next(); if (tid == 0) c.commit(partialSum[0]);)
+  WS_T(WS_AT_NEXT(add_twice_commit); c.next(); if (tid == 0) c.commit(partialSum[0]);)
   if (tid == 0) atomicAdd(sum, partialSum[0]);
 }
 
@@ -304,11 +309,11 @@ __global__ void reduce5(const T* buffer, int size, T* sum) {
   int x = blockIdx.x * blockDim.x + t;
   int gridSize = blockDim.x * gridDim.x;
   partialSum[t] = 0;  // private to the thread: no need to sync
-  WS_T(Cursor c; c.next(); c.store(Space::Shared, 0, t, 0); c.work(); const int passes = c.passes(size, gridSize);)
+  WS_T(Cursor c; WS_AT(reduce5_zero); c.next(); c.store(Space::Shared, 0, t, 0); c.work(); const int passes = c.passes(size, gridSize);)
   while (x < size) {  // the work per thread adjusts to the grid
     WS_T(c.next(); const double before = partialSum[t];)
     partialSum[t] += buffer[x];
-    WS_T(c.cascade_add(x, buffer[x], t, before, partialSum[t]);)
+    WS_T(WS_AT(reduce5_cascade); c.cascade_add(x, buffer[x], t, before, partialSum[t]);)
     x += gridSize;
   }
   WS_T(c.set(passes);)
@@ -318,10 +323,10 @@ __global__ void reduce5(const T* buffer, int size, T* sum) {
   for (unsigned int stride = blockDim.x / 2; stride >= 1; stride /= 2) {
     WS_T(c.next(); auto sh = c.before(tid < stride, partialSum, tid, tid + stride);)
     if (tid < stride) partialSum[tid] += partialSum[tid + stride];
-    WS_T(c.after(sh, partialSum[tid]);)
+    WS_T(WS_AT(reduce5_tree); c.after(sh, partialSum[tid]);)
     __syncthreads();
   }
-  WS_T(c.next(); if (tid == 0) c.commit(partialSum[0]);)
+  WS_T(WS_AT_NEXT(reduce5_commit); c.next(); if (tid == 0) c.commit(partialSum[0]);)
   if (tid == 0) atomicAdd(sum, partialSum[0]);
 }
 
@@ -347,17 +352,17 @@ template <typename T>
 __device__ void warpReduce(volatile T* partialSum, unsigned int tid WS_T(, Cursor& c)) {
   WS_T(c.next(); auto sh = c.before(true, partialSum, tid, tid + 32);)
   partialSum[tid] += partialSum[tid + 32];
-  WS_T(c.after(sh, partialSum[tid]); c.next(); sh = c.before(true, partialSum, tid, tid + 16);)
+  WS_T(WS_AT(warp_32); c.after(sh, partialSum[tid]); c.next(); sh = c.before(true, partialSum, tid, tid + 16);)
   partialSum[tid] += partialSum[tid + 16];
-  WS_T(c.after(sh, partialSum[tid]); c.next(); sh = c.before(true, partialSum, tid, tid + 8);)
+  WS_T(WS_AT(warp_16); c.after(sh, partialSum[tid]); c.next(); sh = c.before(true, partialSum, tid, tid + 8);)
   partialSum[tid] += partialSum[tid + 8];
-  WS_T(c.after(sh, partialSum[tid]); c.next(); sh = c.before(true, partialSum, tid, tid + 4);)
+  WS_T(WS_AT(warp_8); c.after(sh, partialSum[tid]); c.next(); sh = c.before(true, partialSum, tid, tid + 4);)
   partialSum[tid] += partialSum[tid + 4];
-  WS_T(c.after(sh, partialSum[tid]); c.next(); sh = c.before(true, partialSum, tid, tid + 2);)
+  WS_T(WS_AT(warp_4); c.after(sh, partialSum[tid]); c.next(); sh = c.before(true, partialSum, tid, tid + 2);)
   partialSum[tid] += partialSum[tid + 2];
-  WS_T(c.after(sh, partialSum[tid]); c.next(); sh = c.before(true, partialSum, tid, tid + 1);)
+  WS_T(WS_AT(warp_2); c.after(sh, partialSum[tid]); c.next(); sh = c.before(true, partialSum, tid, tid + 1);)
   partialSum[tid] += partialSum[tid + 1];
-  WS_T(c.after(sh, partialSum[tid]);)
+  WS_T(WS_AT(warp_1); c.after(sh, partialSum[tid]);)
 }
 
 // epita.reduce6. Seed 000, slide "Loop unrolling".
@@ -370,11 +375,11 @@ __global__ void reduce6(const T* buffer, int size, T* sum) {
   int x = blockIdx.x * blockDim.x + t;
   int gridSize = blockDim.x * gridDim.x;
   partialSum[t] = 0;  // loading + linear reduction: reduce5's cascading
-  WS_T(Cursor c; c.next(); c.store(Space::Shared, 0, t, 0); c.work(); const int passes = c.passes(size, gridSize);)
+  WS_T(Cursor c; WS_AT(reduce6_zero); c.next(); c.store(Space::Shared, 0, t, 0); c.work(); const int passes = c.passes(size, gridSize);)
   while (x < size) {
     WS_T(c.next(); const double before = partialSum[t];)
     partialSum[t] += buffer[x];
-    WS_T(c.cascade_add(x, buffer[x], t, before, partialSum[t]);)
+    WS_T(WS_AT(reduce6_cascade); c.cascade_add(x, buffer[x], t, before, partialSum[t]);)
     x += gridSize;
   }
   WS_T(c.set(passes);)
@@ -384,11 +389,11 @@ __global__ void reduce6(const T* buffer, int size, T* sum) {
   for (unsigned int s = blockDim.x / 2; s > 32; s >>= 1) {
     WS_T(c.next(); auto sh = c.before(tid < s, partialSum, tid, tid + s);)
     if (tid < s) partialSum[tid] += partialSum[tid + s];
-    WS_T(c.after(sh, partialSum[tid]);)
+    WS_T(WS_AT(reduce6_tree); c.after(sh, partialSum[tid]);)
     __syncthreads();
   }
   if (tid < 32) warpReduce(partialSum, tid WS_T(, c));
-  WS_T(c.next(); if (tid == 0) c.commit(partialSum[0]);)
+  WS_T(WS_AT_NEXT(reduce6_commit); c.next(); if (tid == 0) c.commit(partialSum[0]);)
   if (tid == 0) atomicAdd(sum, partialSum[0]);
 }
 
@@ -417,20 +422,20 @@ __global__ void reduce_full_unroll(const T* buffer, int size, T* sum) {
   int x = blockIdx.x * BlockSize + t;
   int gridSize = BlockSize * gridDim.x;
   partialSum[t] = 0;
-  WS_T(Cursor c; c.next(); c.store(Space::Shared, 0, t, 0); c.work(); const int passes = c.passes(size, gridSize);)
+  WS_T(Cursor c; WS_AT(full_unroll_zero); c.next(); c.store(Space::Shared, 0, t, 0); c.work(); const int passes = c.passes(size, gridSize);)
 #pragma unroll 4
-  for (; x < size; x += gridSize) { WS_T(c.next(); const double before = partialSum[t];) partialSum[t] += buffer[x]; WS_T(c.cascade_add(x, buffer[x], t, before, partialSum[t]);) }  // reduce5's while loop, unrolled
+  for (; x < size; x += gridSize) { WS_T(c.next(); const double before = partialSum[t];) partialSum[t] += buffer[x]; WS_T(WS_AT(full_unroll_cascade); c.cascade_add(x, buffer[x], t, before, partialSum[t]);) }  // reduce5's while loop, unrolled
   WS_T(c.set(passes);)
   __syncthreads();
 
   unsigned int tid = t;
   WS_T(Cursor::Shadow sh;)
-  if (BlockSize >= 1024) { WS_T(c.next(); sh = c.before(tid < 512, partialSum, tid, tid + 512);) if (tid < 512) partialSum[tid] += partialSum[tid + 512]; WS_T(c.after(sh, partialSum[tid]);) __syncthreads(); }
-  if (BlockSize >= 512) { WS_T(c.next(); sh = c.before(tid < 256, partialSum, tid, tid + 256);) if (tid < 256) partialSum[tid] += partialSum[tid + 256]; WS_T(c.after(sh, partialSum[tid]);) __syncthreads(); }
-  if (BlockSize >= 256) { WS_T(c.next(); sh = c.before(tid < 128, partialSum, tid, tid + 128);) if (tid < 128) partialSum[tid] += partialSum[tid + 128]; WS_T(c.after(sh, partialSum[tid]);) __syncthreads(); }
-  if (BlockSize >= 128) { WS_T(c.next(); sh = c.before(tid < 64, partialSum, tid, tid + 64);) if (tid < 64) partialSum[tid] += partialSum[tid + 64]; WS_T(c.after(sh, partialSum[tid]);) __syncthreads(); }
+  if (BlockSize >= 1024) { WS_T(c.next(); sh = c.before(tid < 512, partialSum, tid, tid + 512);) if (tid < 512) partialSum[tid] += partialSum[tid + 512]; WS_T(WS_AT(full_unroll_512); c.after(sh, partialSum[tid]);) __syncthreads(); }
+  if (BlockSize >= 512) { WS_T(c.next(); sh = c.before(tid < 256, partialSum, tid, tid + 256);) if (tid < 256) partialSum[tid] += partialSum[tid + 256]; WS_T(WS_AT(full_unroll_256); c.after(sh, partialSum[tid]);) __syncthreads(); }
+  if (BlockSize >= 256) { WS_T(c.next(); sh = c.before(tid < 128, partialSum, tid, tid + 128);) if (tid < 128) partialSum[tid] += partialSum[tid + 128]; WS_T(WS_AT(full_unroll_128); c.after(sh, partialSum[tid]);) __syncthreads(); }
+  if (BlockSize >= 128) { WS_T(c.next(); sh = c.before(tid < 64, partialSum, tid, tid + 64);) if (tid < 64) partialSum[tid] += partialSum[tid + 64]; WS_T(WS_AT(full_unroll_64); c.after(sh, partialSum[tid]);) __syncthreads(); }
   if (tid < 32) warpReduce(partialSum, tid WS_T(, c));
-  WS_T(c.next(); if (tid == 0) c.commit(partialSum[0]);)
+  WS_T(WS_AT_NEXT(full_unroll_commit); c.next(); if (tid == 0) c.commit(partialSum[0]);)
   if (tid == 0) atomicAdd(sum, partialSum[0]);
 }
 
@@ -474,10 +479,10 @@ __global__ void reduce7(T* sum, const T* buffer, int size) {
   WS_T(Cursor c; const int passes = c.passes(size, gridSize);)
   while (i < size) {  // cascading
     private_acc += buffer[i];
-    WS_T(c.next(); c.load(Space::Global, 0, i, buffer[i], kInput); c.reg(OpKind::Add, i, private_acc); c.work();)
+    WS_T(WS_AT(reduce7_cascade); c.next(); c.load(Space::Global, 0, i, buffer[i], kInput); c.reg(OpKind::Add, i, private_acc); c.work();)
     i += gridSize;
   }
-  WS_T(c.set(passes - 1); c.next(); c.atomic(Space::Global, 0, 0, private_acc, kAccumulator); c.work();)
+  WS_T(WS_AT_NEXT(reduce7_atomic); c.set(passes - 1); c.next(); c.atomic(Space::Global, 0, 0, private_acc, kAccumulator); c.work();)
   atomicAdd(sum, private_acc);
 }
 
@@ -509,15 +514,15 @@ __global__ void reduce8(T* sum, const T* buffer, int size) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;  // the slide's bug: should step by 1024 per block
   if (tid == 0) block_sum = 0;
-  WS_T(Cursor c; c.next(); if (tid == 0) { c.store(Space::Shared, 0, 0, 0); c.work(); })
+  WS_T(Cursor c; WS_AT(reduce8_zero); c.next(); if (tid == 0) { c.store(Space::Shared, 0, 0, 0); c.work(); })
   __syncthreads();
   T thread_sum = 0;  // cascading, unrolled by the compiler
   // Highest index read: 32 (grid - 1) + 31 + 31 * 32 < size / 32 + 1024, far inside the padded input.
-  for (int k = 0; k < 32; ++k) { thread_sum += buffer[i + k * 32]; WS_T(c.next(); c.load(Space::Global, 0, i + k * 32, buffer[i + k * 32], kInput); c.reg(OpKind::Add, i + k * 32, thread_sum); c.work();) }
-  WS_T(c.next(); c.atomic(Space::Shared, 0, 0, thread_sum); c.work();)
+  for (int k = 0; k < 32; ++k) { thread_sum += buffer[i + k * 32]; WS_T(WS_AT(reduce8_cascade); c.next(); c.load(Space::Global, 0, i + k * 32, buffer[i + k * 32], kInput); c.reg(OpKind::Add, i + k * 32, thread_sum); c.work();) }
+  WS_T(WS_AT_NEXT(reduce8_atomic); c.next(); c.atomic(Space::Shared, 0, 0, thread_sum); c.work();)
   atomicAdd(&block_sum, thread_sum);  // block
   __syncthreads();
-  WS_T(c.next(); if (tid == 0) c.commit(block_sum);)
+  WS_T(WS_AT_NEXT(reduce8_commit); c.next(); if (tid == 0) c.commit(block_sum);)
   if (tid == 0) atomicAdd(sum, block_sum);
 }
 
@@ -542,15 +547,15 @@ __global__ void reduce8_fixed(T* sum, const T* buffer, int size) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x * 32 + threadIdx.x;  // the fix: 32 items per thread
   if (tid == 0) block_sum = 0;
-  WS_T(Cursor c; c.next(); if (tid == 0) { c.store(Space::Shared, 0, 0, 0); c.work(); })
+  WS_T(Cursor c; WS_AT(reduce8_fixed_zero); c.next(); if (tid == 0) { c.store(Space::Shared, 0, 0, 0); c.work(); })
   __syncthreads();
   T thread_sum = 0;
   // Unguarded like the slide: i + 31 * 32 < grid * 1024 = round_up(size, 1024), padded with 0.
-  for (int k = 0; k < 32; ++k) { thread_sum += buffer[i + k * 32]; WS_T(c.next(); c.load(Space::Global, 0, i + k * 32, buffer[i + k * 32], kInput); c.reg(OpKind::Add, i + k * 32, thread_sum); c.work();) }
-  WS_T(c.next(); c.atomic(Space::Shared, 0, 0, thread_sum); c.work();)
+  for (int k = 0; k < 32; ++k) { thread_sum += buffer[i + k * 32]; WS_T(WS_AT(reduce8_fixed_cascade); c.next(); c.load(Space::Global, 0, i + k * 32, buffer[i + k * 32], kInput); c.reg(OpKind::Add, i + k * 32, thread_sum); c.work();) }
+  WS_T(WS_AT_NEXT(reduce8_fixed_atomic); c.next(); c.atomic(Space::Shared, 0, 0, thread_sum); c.work();)
   atomicAdd(&block_sum, thread_sum);
   __syncthreads();
-  WS_T(c.next(); if (tid == 0) c.commit(block_sum);)
+  WS_T(WS_AT_NEXT(reduce8_fixed_commit); c.next(); if (tid == 0) c.commit(block_sum);)
   if (tid == 0) atomicAdd(sum, block_sum);
 }
 

@@ -23,6 +23,7 @@
 namespace ws::kernels {
 WS_TRACE_NS_BEGIN
 namespace {
+WS_T(namespace ws_points = ::ws::trace_points::harris;)
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
@@ -196,19 +197,19 @@ __global__ void multipass_block_sums(const T* v, T* out, unsigned int count) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   sv[tid] = i < count ? v[i] : T(0);
-  WS_T(Cursor c; c.next(); if (i < count) { c.load(Space::Global, 0, i, v[i], kInput); c.work(); })
+  WS_T(Cursor c; WS_AT(multipass_load); c.next(); if (i < count) { c.load(Space::Global, 0, i, v[i], kInput); c.work(); })
   WS_T(c.store(Space::Shared, 1, tid, sv[tid]);)
   __syncthreads();
   for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
     WS_T(c.next(); auto sh = c.before(tid < s, sv, tid, tid + s);)
     if (tid < s)
       sv[tid] += sv[tid + s];
-    WS_T(c.after(sh, sv[tid]);)
+    WS_T(WS_AT(multipass_tree); c.after(sh, sv[tid]);)
     __syncthreads();
   }
-  WS_T(c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
   if (tid == 0)
     out[blockIdx.x] = sv[0];
+  WS_T(WS_AT(multipass_commit); c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
 }
 
 /// One sum per block in shared memory, relaunched on the block sums until one is left.
@@ -238,18 +239,18 @@ __global__ void impl1(const T* v, T* out) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   sv[tid] = v[i];
-  WS_T(Cursor c; c.next(); record_load_one(c, i, tid, sv[tid]);)
+  WS_T(Cursor c; WS_AT(impl1_load); c.next(); record_load_one(c, i, tid, sv[tid]);)
   __syncthreads();
   for (unsigned int s = 1; s < blockDim.x; s *= 2) {
     WS_T(c.next(); auto sh = c.before(tid % (2 * s) == 0, sv, tid, tid + s);)
     if (tid % (2 * s) == 0)
       sv[tid] += sv[tid + s];
-    WS_T(c.after(sh, sv[tid]);)
+    WS_T(WS_AT(impl1_tree); c.after(sh, sv[tid]);)
     __syncthreads();
   }
-  WS_T(c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
   if (tid == 0)
     out[blockIdx.x] = sv[0];  // the slide: v[blockIdx.x] = sv[0] (in place, racy; see the top)
+  WS_T(WS_AT(impl1_commit); c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -265,19 +266,19 @@ __global__ void impl2(const T* v, T* out) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   sv[tid] = v[i];
-  WS_T(Cursor c; c.next(); record_load_one(c, i, tid, sv[tid]);)
+  WS_T(Cursor c; WS_AT(impl2_load); c.next(); record_load_one(c, i, tid, sv[tid]);)
   __syncthreads();
   for (unsigned int s = 1; s < blockDim.x; s *= 2) {
     unsigned int index = 2 * s * tid;  // the slide's `int index`; unsigned to compare with blockDim.x
     WS_T(c.next(); auto sh = c.before(index < blockDim.x, sv, index, index + s);)
     if (index < blockDim.x)
       sv[index] += sv[index + s];
-    WS_T(c.after(sh, index < blockDim.x ? sv[index] : T(0));)
+    WS_T(WS_AT(impl2_tree); c.after(sh, index < blockDim.x ? sv[index] : T(0));)
     __syncthreads();
   }
-  WS_T(c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
   if (tid == 0)
     out[blockIdx.x] = sv[0];
+  WS_T(WS_AT(impl2_commit); c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -293,18 +294,18 @@ __global__ void impl3(const T* v, T* out) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   sv[tid] = v[i];
-  WS_T(Cursor c; c.next(); record_load_one(c, i, tid, sv[tid]);)
+  WS_T(Cursor c; WS_AT(impl3_load); c.next(); record_load_one(c, i, tid, sv[tid]);)
   __syncthreads();
   for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
     WS_T(c.next(); auto sh = c.before(tid < s, sv, tid, tid + s);)
     if (tid < s)
       sv[tid] += sv[tid + s];
-    WS_T(c.after(sh, sv[tid]);)
+    WS_T(WS_AT(impl3_tree); c.after(sh, sv[tid]);)
     __syncthreads();
   }
-  WS_T(c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
   if (tid == 0)
     out[blockIdx.x] = sv[0];
+  WS_T(WS_AT(impl3_commit); c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -320,18 +321,18 @@ __global__ void impl4(const T* v, T* out) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
   sv[tid] = v[i] + v[i + blockDim.x];
-  WS_T(Cursor c; c.next(); record_load_two(c, i, i + blockDim.x, tid, v[i], v[i + blockDim.x], sv[tid]);)
+  WS_T(Cursor c; WS_AT(impl4_load); c.next(); record_load_two(c, i, i + blockDim.x, tid, v[i], v[i + blockDim.x], sv[tid]);)
   __syncthreads();
   for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
     WS_T(c.next(); auto sh = c.before(tid < s, sv, tid, tid + s);)
     if (tid < s)
       sv[tid] += sv[tid + s];
-    WS_T(c.after(sh, sv[tid]);)
+    WS_T(WS_AT(impl4_tree); c.after(sh, sv[tid]);)
     __syncthreads();
   }
-  WS_T(c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
   if (tid == 0)
     out[blockIdx.x] = sv[0];
+  WS_T(WS_AT(impl4_commit); c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
 }
 
 // ---------------------------------------------------------------------------------------------

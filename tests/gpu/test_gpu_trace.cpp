@@ -74,6 +74,9 @@ TEST_P(GpuTrace, RecordedTraceEqualsTheModel) {
         const std::string diff = compare_traces(sim.trace, recorded, c.type == DType::Float32 ? 1e-5 : 0.0);
         EXPECT_EQ(diff, "") << v->id << " n=" << c.n << " " << to_string(c.type) << " block=" << launch.block
                             << " grid=" << launch.grid << " traced block " << b;
+        // The recorder's lines (WS_AT in the kernel) are the model's: same file, both or neither.
+        EXPECT_EQ(recorded.source_file, sim.trace.source_file) << v->id;
+        EXPECT_EQ(recorded.has_lines(), sim.trace.has_lines()) << v->id;
         EXPECT_GT(recorded.steps.size(), 0u);
         ++compared;
         if (b == launch.grid - 1) break;  // grid of one block: compared once
@@ -177,6 +180,37 @@ TEST(GpuScanTraceErrors, ScanVariantsWithoutTraceBuild) {
     const std::string err = gpu().record_trace(*v, in, launch, 0, model, out, PatternParams{});
     EXPECT_NE(err.find("has no trace build"), std::string::npos) << id << ": " << err;
   }
+}
+
+// Multi-block traces (warpscope-cli trace --blocks K, the GUI's block switch): every block of a small
+// grid, recorded on the GPU, equals the model's trace of that block, source lines included. The
+// lessons whose point is across blocks: reduce5's cascade (4 blocks, 4 grid-stride passes each),
+// harris.multipass (the first launch's 6 blocks) and epita.reduce6 (4 blocks, cascade + warpReduce).
+TEST(GpuMultiBlockTrace, EveryBlockOfASmallGridEqualsTheModel) {
+  struct Case { const char* id; int block; std::int64_t grid; std::int64_t n; };
+  int compared = 0;
+  for (const Case c : {Case{"epita.reduce5", 256, 4, 4 * 256 * 4}, Case{"harris.multipass", 256, 0, 6 * 256 - 100},
+                       Case{"epita.reduce6", 128, 4, 4 * 128 * 4 + 17}}) {
+    const VariantInfo* v = find_variant(c.id);
+    ASSERT_NE(v, nullptr) << c.id;
+    Input in;
+    ASSERT_EQ(make_input("random", c.n, DType::Int32, 4242, in), "");
+    LaunchConfig launch;
+    ASSERT_EQ(resolve_launch(*v, c.n, DType::Int32, LaunchConfig{c.block, c.grid}, gpu().device().shape(), launch), "");
+    ASSERT_GE(launch.grid, 2) << c.id;
+    ASSERT_LE(launch.grid, 8) << c.id;
+    for (int b = 0; b < launch.grid; ++b) {
+      const sim::SimOutput sim = sim::find_model(v->id)(*v, in, launch, PatternParams{}, b);
+      Trace recorded;
+      ASSERT_EQ(gpu().record_trace(*v, in, launch, b, sim.trace, recorded), "") << c.id << " block " << b;
+      EXPECT_EQ(compare_traces(sim.trace, recorded), "") << c.id << " block " << b << " of " << launch.grid;
+      EXPECT_EQ(recorded.block_index, b);
+      EXPECT_TRUE(recorded.has_lines()) << c.id << ": the GPU recorded no source lines";
+      EXPECT_EQ(recorded.source_file, sim.trace.source_file) << c.id;
+      ++compared;
+    }
+  }
+  std::printf("[ trace    ] %d blocks of small grids equal the model\n", compared);
 }
 
 TEST(GpuTraceErrors, RacyVariantsAreNotRecorded) {

@@ -5,6 +5,7 @@
 
 #include "kernel_sources.hpp"
 #include "registry.hpp"
+#include "trace_source.hpp"
 
 namespace ws::ui {
 namespace {
@@ -45,20 +46,83 @@ TEST(KernelSources, SectionsHoldTheirKernel) {
   EXPECT_GT(s.first_line, 1);
 }
 
-TEST(KernelSources, PhaseRules) {
-  const std::string r3 = variant_source("epita.reduce3");
-  EXPECT_TRUE(line_in_phase("  partialSum[tid] = buffer[i];  // loading", "load", r3));
-  EXPECT_FALSE(line_in_phase("  partialSum[tid] = buffer[i];", "tree", r3));
-  EXPECT_TRUE(line_in_phase("    if (tid < stride) partialSum[tid] += partialSum[tid + stride];", "tree", r3));
-  EXPECT_TRUE(line_in_phase("  if (tid == 0) atomicAdd(sum, partialSum[0]);", "atomic", r3));
-  EXPECT_FALSE(line_in_phase("// the stride halves", "tree", r3));
-  EXPECT_TRUE(line_in_phase("  v += __shfl_down_sync(0xffffffff, v, 16);", "warp", ""));
-  // harris kernels read `v`: the rule follows the kernel's input pointer, not a fixed name.
-  const std::string h3 = variant_source("harris.impl3");
-  int load_lines = 0;
-  for (const std::string& l : split_lines(h3)) load_lines += line_in_phase(l, "load", h3);
-  EXPECT_GE(load_lines, 1);
-  EXPECT_FALSE(line_in_phase("  sdata[tid] = rev[i];", "load", h3));
+/// The trimmed text of the rows `step` of the variant's sim trace (block `block`, n = one window)
+/// highlights in its Source section.
+std::vector<std::string> highlighted(const std::string& id, int block, const std::string& label, std::string* note = nullptr) {
+  const VariantInfo* v = find_variant(id);
+  if (!v) return {"no variant " + id};
+  TraceKey key;
+  key.variant = id;
+  key.n = 1 << 20;
+  key.block = block;
+  key.input = "random";
+  std::string why;
+  const std::optional<Trace> t = compute_trace(*v, key, why);
+  if (!t) return {"no trace: " + why};
+  const SourceSection sec = find_section(id);
+  const std::vector<std::string> text = split_lines(sec.text);
+  for (const Step& st : t->steps) {
+    if (st.label != label) continue;
+    if (note) *note = step_rows_note(sec, *t, st);
+    const std::vector<bool> rows = step_rows(sec, *t, st);
+    std::vector<std::string> out;
+    for (std::size_t r = 0; r < rows.size(); ++r)
+      if (rows[r]) {
+        std::string l = text[r];
+        l.erase(0, l.find_first_not_of(' '));
+        out.push_back(l.substr(0, l.find("  //")));
+      }
+    return out;
+  }
+  return {"no step " + label};
+}
+
+using Lines = std::vector<std::string>;
+
+TEST(SourceHighlight, ExactLinesOfEachStep) {
+  EXPECT_EQ(highlighted("epita.reduce2", 256, "partialSum[tid] = buffer[i]"), Lines{"partialSum[tid] = buffer[i];"});
+  EXPECT_EQ(highlighted("epita.reduce2", 256, "stride 4"),
+            Lines{"if (tid % (2 * stride) == 0) partialSum[tid] += partialSum[tid + stride];"});
+  EXPECT_EQ(highlighted("epita.reduce2", 256, "atomicAdd(sum, partialSum[0])"), Lines{"if (tid == 0) atomicAdd(sum, partialSum[0]);"});
+  EXPECT_EQ(highlighted("epita.reduce3", 256, "stride 128"), Lines{"if (tid < stride) partialSum[tid] += partialSum[tid + stride];"});
+  EXPECT_EQ(highlighted("epita.reduce3", 256, "stride 1"), Lines{"if (tid < stride) partialSum[tid] += partialSum[tid + stride];"});
+  // reduce6: stride 128 is the shared-memory loop, not warpReduce; the warp steps are warpReduce's lines.
+  EXPECT_EQ(highlighted("epita.reduce6", 256, "stride 128"), Lines{"if (tid < s) partialSum[tid] += partialSum[tid + s];"});
+  EXPECT_EQ(highlighted("epita.reduce6", 256, "offset 32"), Lines{"partialSum[tid] += partialSum[tid + 32];"});
+  EXPECT_EQ(highlighted("epita.reduce6", 256, "offset 1"), Lines{"partialSum[tid] += partialSum[tid + 1];"});
+  EXPECT_EQ(highlighted("epita.reduce6", 256, "pass 0"), Lines{"partialSum[t] += buffer[x];"});
+  // impl2: the statement under `if (index < blockDim.x)` lights up whenever it runs.
+  EXPECT_EQ(highlighted("harris.impl2", 256, "stride 1"), Lines{"sv[index] += sv[index + s];"});
+  EXPECT_EQ(highlighted("harris.impl2", 256, "stride 128"), Lines{"sv[index] += sv[index + s];"});
+  EXPECT_EQ(highlighted("harris.impl2", 256, "out[blockIdx.x] = sv[0]"), Lines{"out[blockIdx.x] = sv[0];"});
+}
+
+TEST(SourceHighlight, NoLinesMeansANoteNotAGuess) {
+  // A trace without lines (an old report's) highlights nothing and says why.
+  const SourceSection sec = find_section("epita.reduce3");
+  Trace t;
+  t.variant = "epita.reduce3";
+  Step st;
+  st.index = 0;
+  t.steps.push_back(st);
+  const std::vector<bool> none = step_rows(sec, t, st);
+  EXPECT_EQ(std::count(none.begin(), none.end(), true), 0);
+  EXPECT_NE(step_rows_note(sec, t, st).find("carries no source lines"), std::string::npos);
+  // Lines of another file never land in this one.
+  t.source_file = "harris.cu";
+  t.steps[0].lines = {sec.line_numbers[5]};
+  const std::vector<bool> other = step_rows(sec, t, t.steps[0]);
+  EXPECT_EQ(std::count(other.begin(), other.end(), true), 0);
+  EXPECT_NE(step_rows_note(sec, t, t.steps[0]).find("harris.cu"), std::string::npos);
+}
+
+TEST(SourceHighlight, LineNumbersRunWithoutGaps) {
+  for (const char* id : {"epita.reduce2", "epita.reduce6", "harris.impl2", "cs121.block_reduce"}) {
+    const SourceSection sec = find_section(id);
+    ASSERT_EQ(sec.display_numbers.size(), sec.line_numbers.size()) << id;
+    for (std::size_t i = 1; i < sec.display_numbers.size(); ++i)
+      EXPECT_EQ(sec.display_numbers[i], sec.display_numbers[i - 1] + 1) << id << " row " << i;
+  }
 }
 
 std::string render(const std::vector<DiffLine>& d) {

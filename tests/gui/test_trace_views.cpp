@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <set>
 
 #include "app_state.hpp"
 #include "registry.hpp"
@@ -24,7 +25,7 @@ Trace seq_tree(int threads) {
   load.phase = "load";
   load.has_shared = true;
   for (int i = 0; i < threads; ++i) {
-    load.ops.push_back(ThreadOp{i, OpKind::Store, Space::Shared, 0, i, -1, double(i), 0});
+    load.ops.push_back(ThreadOp{i, OpKind::Store, Space::Shared, 0, i, -1, double(i), 0, 0});
     load.working_threads.push_back(i);
     load.shared_after.push_back(double(i));
   }
@@ -38,10 +39,10 @@ Trace seq_tree(int threads) {
     st.has_shared = true;
     for (int tid = 0; tid < stride; ++tid) {
       const double r = s[tid] + s[tid + stride];
-      st.ops.push_back(ThreadOp{tid, OpKind::Load, Space::Shared, 0, tid, -1, s[tid], 0});
-      st.ops.push_back(ThreadOp{tid, OpKind::Load, Space::Shared, 1, tid + stride, -1, s[tid + stride], 0});
-      st.ops.push_back(ThreadOp{tid, OpKind::Add, Space::Register, -1, -1, tid + stride, r, 0});
-      st.ops.push_back(ThreadOp{tid, OpKind::Store, Space::Shared, 2, tid, -1, r, 0});
+      st.ops.push_back(ThreadOp{tid, OpKind::Load, Space::Shared, 0, tid, -1, s[tid], 0, 0});
+      st.ops.push_back(ThreadOp{tid, OpKind::Load, Space::Shared, 1, tid + stride, -1, s[tid + stride], 0, 0});
+      st.ops.push_back(ThreadOp{tid, OpKind::Add, Space::Register, -1, -1, tid + stride, r, 0, 0});
+      st.ops.push_back(ThreadOp{tid, OpKind::Store, Space::Shared, 2, tid, -1, r, 0, 0});
       st.working_threads.push_back(tid);
       s[tid] = r;
     }
@@ -106,9 +107,9 @@ TEST(TreeLayout, NoSharedArrayGivesANote) {
 TEST(Banks, StridedIndexGivesTwoWayAndSequentialIsFree) {
   Step st;
   for (int lane = 0; lane < 32; ++lane) {
-    st.ops.push_back(ThreadOp{lane, OpKind::Load, Space::Shared, 0, 2 * lane, -1, 0, 0});  // s[2 * tid]
-    st.ops.push_back(ThreadOp{lane, OpKind::Load, Space::Shared, 1, lane, -1, 0, 0});      // s[tid]
-    st.ops.push_back(ThreadOp{32 + lane, OpKind::Load, Space::Shared, 0, 7, -1, 0, 0});    // warp 1: broadcast
+    st.ops.push_back(ThreadOp{lane, OpKind::Load, Space::Shared, 0, 2 * lane, -1, 0, 0, 0});  // s[2 * tid]
+    st.ops.push_back(ThreadOp{lane, OpKind::Load, Space::Shared, 1, lane, -1, 0, 0, 0});      // s[tid]
+    st.ops.push_back(ThreadOp{32 + lane, OpKind::Load, Space::Shared, 0, 7, -1, 0, 0, 0});    // warp 1: broadcast
   }
   const auto a = warp_shared_accesses(st, 0);
   ASSERT_EQ(a.size(), 2u);
@@ -166,6 +167,142 @@ TEST(ComputeTrace, TracesOneBlockOfReduce3WhenItsModelExists) {
   EXPECT_EQ(L.slots, 64);
   EXPECT_EQ(L.row_step.size(), 7u);  // leaves + strides 32 .. 1
   EXPECT_EQ(L.nodes.back().value, 64);
+}
+
+/// The global input addresses the traced block's ops read (buffer 0), sorted, unique.
+std::vector<std::int64_t> input_reads(const Trace& t) {
+  std::set<std::int64_t> a;
+  for (const Step& st : t.steps)
+    for (const ThreadOp& op : st.ops)
+      if (op.space == Space::Global && op.buffer == 0 && (op.kind == OpKind::Load || op.kind == OpKind::Atomic)) a.insert(op.address);
+  return {a.begin(), a.end()};
+}
+
+TEST(MultiBlockTrace, Reduce5CascadesOverASmallGrid) {
+  const VariantInfo* v = find_variant("epita.reduce5");
+  ASSERT_NE(v, nullptr);
+  TraceKey k;
+  k.variant = v->id;
+  k.n = std::int64_t(1) << 20;
+  k.block = 256;
+  k.blocks = 4;
+  k.block_index = 2;
+  k.input = "random";
+  std::string why;
+  const auto t = compute_trace(*v, k, why);
+  ASSERT_TRUE(t) << why;
+  EXPECT_EQ(t->launch.grid, 4);
+  EXPECT_EQ(t->n, 4 * 256 * kTracePassesShown);
+  EXPECT_EQ(t->block_index, 2);
+  int passes = 0;
+  for (const Step& st : t->steps) passes += st.label.rfind("pass ", 0) == 0;
+  EXPECT_EQ(passes, kTracePassesShown);
+  // Block 2's thread t reads x = 2 * 256 + t + k * gridSize, gridSize = 4 * 256.
+  const std::vector<std::int64_t> reads = input_reads(*t);
+  ASSERT_EQ(reads.size(), std::size_t(256 * kTracePassesShown));
+  EXPECT_EQ(reads.front(), 512);
+  EXPECT_EQ(reads.back(), 512 + 255 + 3 * 1024);
+}
+
+TEST(MultiBlockTrace, MultipassAndPrivatizedHistogramTraceTheAskedBlock) {
+  const VariantInfo* mp = find_variant("harris.multipass");
+  ASSERT_NE(mp, nullptr);
+  TraceKey k;
+  k.variant = mp->id;
+  k.n = 100000;
+  k.block = 128;
+  k.blocks = 3;
+  k.block_index = 1;
+  k.input = "random";
+  std::string why;
+  auto t = compute_trace(*mp, k, why);
+  ASSERT_TRUE(t) << why;
+  EXPECT_EQ(t->n, 3 * 128);
+  EXPECT_EQ(t->launch.grid, 3);
+  const std::vector<std::int64_t> reads = input_reads(*t);
+  ASSERT_FALSE(reads.empty());
+  EXPECT_EQ(reads.front(), 128);
+  EXPECT_EQ(reads.back(), 255);
+  // A block index outside the grid the trace covers: a reason, not a trace of another block.
+  k.n = 128;
+  EXPECT_FALSE(compute_trace(*mp, k, why));
+  EXPECT_NE(why.find("has 1 block"), std::string::npos) << why;
+
+  const VariantInfo* hist = find_variant("cs121.hist_shared");
+  ASSERT_NE(hist, nullptr);
+  TraceKey h;
+  h.variant = hist->id;
+  h.n = std::int64_t(1) << 20;
+  h.blocks = 4;
+  h.block_index = 3;
+  h.input = "random";
+  auto ht = compute_trace(*hist, h, why);
+  ASSERT_TRUE(ht) << why;
+  EXPECT_EQ(ht->block_index, 3);
+  EXPECT_GE(ht->launch.grid, 4);
+  EXPECT_LE(ht->launch.grid, kMaxTraceBlocks);
+}
+
+TEST(MultiBlockTrace, BracketKeysSwitchBlockAndGrowTheGrid) {
+  const VariantInfo* v = find_variant("epita.reduce3");
+  ASSERT_NE(v, nullptr);
+  TraceState st;
+  TraceKey k;
+  k.variant = v->id;
+  k.n = 1 << 20;
+  k.block = 64;
+  k.input = "random";
+  std::string why;
+  st.trace = compute_trace(*v, k, why);
+  ASSERT_TRUE(st.trace) << why;
+  EXPECT_FALSE(st.switch_block(-1, k.n));  // block 0 has no previous
+  EXPECT_TRUE(st.switch_block(+1, k.n));   // past the one-block trace: the grid grows
+  EXPECT_EQ(st.blocks, 2);
+  EXPECT_EQ(st.block_index, 1);
+  k.blocks = st.blocks;
+  k.block_index = st.block_index;
+  st.trace = compute_trace(*v, k, why);
+  ASSERT_TRUE(st.trace) << why;
+  EXPECT_EQ(st.trace->launch.grid, 2);
+  EXPECT_EQ(st.trace->block_index, 1);
+  EXPECT_TRUE(st.switch_block(-1, k.n));
+  EXPECT_EQ(st.block_index, 0);
+  EXPECT_EQ(st.blocks, 2);
+  // n of one window: no further block to take.
+  EXPECT_TRUE(st.switch_block(+1, k.n));
+  EXPECT_FALSE(st.switch_block(+1, 128));
+  // Never past kMaxTraceBlocks.
+  st.blocks = kMaxTraceBlocks;
+  st.block_index = kMaxTraceBlocks - 1;
+  st.trace->launch.grid = kMaxTraceBlocks;
+  EXPECT_FALSE(st.switch_block(+1, k.n));
+}
+
+TEST(TraceSourceChoice, ARecordingWithoutLinesTakesTheModelsLinesOnlyWhenItsOpsEqualTheModels) {
+  // The H200 recordings were stored before traces carried source lines.
+  const Report r = load_report(std::string(WS_GUI_TEST_DIR) + "/fixtures/traces_h200.json");
+  for (const Trace& gpu : r.traces) {
+    ASSERT_FALSE(gpu.has_lines()) << gpu.variant;
+    const VariantInfo* v = find_variant(gpu.variant);
+    ASSERT_NE(v, nullptr);
+    Input in;
+    ASSERT_EQ(make_input("ones", gpu.n, DType::Int32, 1, in), "");
+    for (const Step& st : gpu.steps)
+      for (const ThreadOp& op : st.ops)
+        if (op.kind == OpKind::Load && op.space == Space::Global && op.buffer == 0 && op.address < gpu.n)
+          in.i32[std::size_t(op.address)] = std::int32_t(op.value);
+    const Trace model = sim::find_model(v->id)(*v, in, gpu.launch, PatternParams{}, gpu.block_index).trace;
+    ASSERT_EQ(compare_traces(model, gpu), "") << gpu.variant;
+    Trace adopted = gpu;
+    adopt_model_lines(adopted, model);
+    EXPECT_EQ(adopted.source_file, model.source_file);
+    for (std::size_t i = 0; i < model.steps.size(); ++i) {
+      EXPECT_EQ(adopted.steps[i].lines, model.steps[i].lines) << gpu.variant << " step " << i;
+      for (const ThreadOp& o : adopted.steps[i].ops) EXPECT_EQ(o.line > 0, model.has_lines()) << gpu.variant;
+    }
+    // With its lines, the recording still equals the model, now line for line.
+    EXPECT_EQ(compare_traces(model, adopted), "") << gpu.variant;
+  }
 }
 
 TEST(TraceSourceChoice, ARecordedTraceInTheOpenReportWinsUntilSwitchedOff) {

@@ -8,6 +8,7 @@
 #include "registry.hpp"
 #include "sim/sim.hpp"
 #include "sim/trace_compare.hpp"
+#include "trace_points.hpp"
 
 using namespace ws;
 
@@ -18,11 +19,18 @@ namespace {
 /// between threads).
 std::vector<TraceEvent> events_of(const Trace& t) {
   std::vector<TraceEvent> ev;
+  int file = -1;
+  for (int f = 0; f < trace_points::kFileCount; ++f)
+    if (t.source_file == trace_points::kFiles[f]) file = f;
   for (const Step& s : t.steps) {
     for (int thread = t.block_size - 1; thread >= 0; --thread) {
+      int line = s.lines.empty() ? 0 : s.lines.front();  // a working mark's line: the thread's last statement
       for (const ThreadOp& o : s.ops) {
         if (o.thread != thread) continue;
+        line = o.line;
         TraceEvent e{};
+        e.line = o.line;
+        e.file = file;
         e.step = s.index;
         e.thread = o.thread;
         e.kind = std::int8_t(o.kind);
@@ -40,6 +48,8 @@ std::vector<TraceEvent> events_of(const Trace& t) {
           e.step = s.index;
           e.thread = thread;
           e.kind = kTraceWork;
+          e.line = line;
+          e.file = line > 0 ? file : -1;
           ev.push_back(e);
         }
     }
@@ -89,6 +99,20 @@ TEST(TraceCompare, ReportsAChangedValue) {
   EXPECT_NE(diff.find("thread 5"), std::string::npos) << diff;
 }
 
+TEST(TraceCompare, RecordedLinesComeFromTheEvents) {
+  const Trace m = model_trace("epita.reduce6", 1000, 256);
+  ASSERT_EQ(m.source_file, "epita.cu");
+  const Trace g = trace_from_events(events_of(m), m, "Test GPU");
+  EXPECT_EQ(g.source_file, "epita.cu");
+  for (std::size_t i = 0; i < m.steps.size(); ++i) EXPECT_EQ(g.steps[i].lines, m.steps[i].lines) << i;
+  // A statement recorded at another line is a difference, named with both lines.
+  auto ev = events_of(m);
+  for (auto& e : ev)
+    if (e.step == 2 && e.thread == 3) e.line += 1;
+  const std::string diff = compare_traces(m, trace_from_events(ev, m, "Test GPU"));
+  EXPECT_NE(diff.find("source lines differ"), std::string::npos) << diff;
+}
+
 TEST(TraceCompare, ReportsAMissingWorkingThread) {
   const Trace m = model_trace("epita.reduce3", 1000, 256);
   auto ev = events_of(m);
@@ -129,9 +153,9 @@ TEST(TraceCompare, LongLoopsFoldLikeTheModel) {
   m.variant = "test";
   m.block_size = 32;
   m.steps.resize(3);
-  m.steps[0] = Step{0, "load", "init", {}, {0}, false, {}};
-  m.steps[1] = Step{1, "load", "pass 1..40 (folded, ops not recorded)", {}, {0}, false, {}};
-  m.steps[2] = Step{2, "tree", "stride 16", {}, {0}, false, {}};
+  m.steps[0] = Step{0, "load", "init", {}, {0}, false, {}, {}};
+  m.steps[1] = Step{1, "load", "pass 1..40 (folded, ops not recorded)", {}, {0}, false, {}, {}};
+  m.steps[2] = Step{2, "tree", "stride 16", {}, {0}, false, {}, {}};
   std::vector<TraceEvent> ev;
   for (int s = 0; s <= 41; ++s) {
     TraceEvent w{};
@@ -197,11 +221,35 @@ TEST(TraceStore, RoundTripIsLossless) {
     EXPECT_TRUE(back.compared_with_model);
     EXPECT_EQ(back.model_difference, m.model_difference);
     ASSERT_EQ(back.steps.size(), m.steps.size());
+    EXPECT_EQ(back.source_file, m.source_file);
     for (std::size_t i = 0; i < m.steps.size(); ++i) {
       EXPECT_EQ(back.steps[i].shared_after, m.steps[i].shared_after);
       EXPECT_EQ(back.steps[i].has_shared, m.steps[i].has_shared);
+      EXPECT_EQ(back.steps[i].lines, m.steps[i].lines);
     }
   }
+}
+
+TEST(TraceStore, TracesStoredWithoutLinesStillLoad) {
+  // The layout before traces carried lines: no source_file, no step lines, 8-element ops.
+  Trace m = model_trace("epita.reduce3", 1000, 128);
+  nlohmann::json j = trace_to_store_json(m);
+  ASSERT_TRUE(j.contains("source_file"));
+  j.erase("source_file");
+  for (auto& s : j["steps"]) {
+    s.erase("lines");
+    for (auto& o : s["ops"]) o.erase(8);
+  }
+  const Trace back = trace_from_store_json(j);
+  EXPECT_EQ(back.source_file, "");
+  EXPECT_FALSE(back.has_lines());
+  ASSERT_EQ(back.steps.size(), m.steps.size());
+  for (const Step& s : back.steps)
+    for (const ThreadOp& o : s.ops) EXPECT_EQ(o.line, 0);
+  // With source_file, every op needs its line.
+  nlohmann::json bad = trace_to_store_json(m);
+  bad["steps"][1]["ops"][0].erase(8);
+  EXPECT_THROW(trace_from_store_json(bad), std::runtime_error);
 }
 
 TEST(TraceStore, ReportsCarryTracesAndRejectBrokenOnes) {

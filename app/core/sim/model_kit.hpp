@@ -12,6 +12,7 @@
 #include "inputs.hpp"
 #include "sim/sim.hpp"
 #include "sim/trace.hpp"
+#include "trace_points.hpp"
 #include "variant.hpp"
 
 namespace ws::sim::kit {
@@ -79,6 +80,12 @@ class Recorder {
  public:
   explicit Recorder(Trace& t) : t_(t) {}
 
+  /// The statement the next ops come from: a trace point of trace_points.hpp (the kernel's line),
+  /// e.g. at(trace_points::epita::kFile, trace_points::epita::reduce2_tree). Kept until the next at().
+  void at(int file, int line) {
+    if (file >= 0 && file < trace_points::kFileCount && t_.source_file.empty()) t_.source_file = trace_points::kFiles[file];
+    line_ = line;
+  }
   /// Starts a step. keep_ops = false records working threads and shared values but no ops
   /// (used for folded loop iterations, whose ops could be millions).
   void begin(const std::string& phase, const std::string& label, bool keep_ops = true) {
@@ -95,8 +102,11 @@ class Recorder {
     std::stable_sort(s.ops.begin(), s.ops.end(), [](const ThreadOp& a, const ThreadOp& b) { return a.thread < b.thread; });
     std::sort(s.working_threads.begin(), s.working_threads.end());
     s.working_threads.erase(std::unique(s.working_threads.begin(), s.working_threads.end()), s.working_threads.end());
+    std::sort(s.lines.begin(), s.lines.end());
+    s.lines.erase(std::unique(s.lines.begin(), s.lines.end()), s.lines.end());
   }
   void mem(int thread, OpKind kind, Space space, int access, std::int64_t address, double value, int buffer = 0) {
+    note_line();
     if (!keep_ops_) return;
     ThreadOp o;
     o.thread = thread;
@@ -106,6 +116,7 @@ class Recorder {
     o.address = address;
     o.value = value;
     o.buffer = space == Space::Global ? buffer : 0;
+    o.line = line_;
     cur().ops.push_back(o);
   }
   void load(int thread, Space space, int access, std::int64_t address, double value, int buffer = 0) {
@@ -120,6 +131,7 @@ class Recorder {
   }
   /// A register add/max: operand = the other operand's address (or -1), value = the result.
   void reg(int thread, OpKind kind, std::int64_t operand, double value) {
+    note_line();
     if (!keep_ops_) return;
     ThreadOp o;
     o.thread = thread;
@@ -128,11 +140,15 @@ class Recorder {
     o.access = -1;
     o.operand = operand;
     o.value = value;
+    o.line = line_;
     cur().ops.push_back(o);
   }
   /// A warp shuffle: src_lane = the lane read from, value = the value received.
   void shuffle(int thread, int src_lane, double value) { reg(thread, OpKind::Shuffle, src_lane, value); }
-  void work(int thread) { cur().working_threads.push_back(thread); }
+  void work(int thread) {
+    note_line();
+    cur().working_threads.push_back(thread);
+  }
   /// The block's shared array after the step.
   template <class P>
   void shared(const std::vector<typename P::T>& s) {
@@ -148,8 +164,12 @@ class Recorder {
 
  private:
   Step& cur() { return t_.steps.back(); }
+  void note_line() {
+    if (line_ > 0 && (cur().lines.empty() || cur().lines.back() != line_)) cur().lines.push_back(line_);
+  }
   Trace& t_;
   bool keep_ops_ = true;
+  int line_ = 0;
 };
 
 /// A SimOutput with the trace header filled in (variant, n, type, launch, block). Throws
@@ -243,6 +263,10 @@ class Rec {
   using T = typename P::T;
   explicit Rec(kit::Recorder* r = nullptr) : r_(r) {}
   bool on() const { return r_ != nullptr; }
+  /// See Recorder::at.
+  void at(int file, int line) {
+    if (r_) r_->at(file, line);
+  }
   void begin(const char* phase, const std::string& label) {
     if (r_) r_->begin(phase, label);
   }

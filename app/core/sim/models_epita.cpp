@@ -15,6 +15,12 @@ namespace ws::sim {
 namespace {
 
 using namespace kit;
+namespace pts = trace_points::epita;
+
+/// The statement of kernels/reduction/epita.cu the next recorded ops come from (a WS_AT point).
+void at(Recorder* rec, int line) {
+  if (rec) rec->at(pts::kFile, line);
+}
 
 template <class P>
 using Vec = std::vector<typename P::T>;
@@ -81,7 +87,10 @@ void interleaved_tree(Vec<P>& s, unsigned threads, Recorder* rec) {
 template <class P>
 void volatile_warp_reduce(Vec<P>& s, Recorder* rec) {
   typename P::T next[32];
+  const int lines[] = {pts::warp_32, pts::warp_16, pts::warp_8, pts::warp_4, pts::warp_2, pts::warp_1};
+  int statement = 0;
   for (unsigned offset = 32; offset >= 1; offset /= 2) {
+    at(rec, lines[statement++]);
     if (rec) rec->begin("warp", "offset " + std::to_string(offset));
     for (unsigned lane = 0; lane < 32; ++lane) {
       const typename P::T a = s[lane], b = s[lane + offset];
@@ -142,8 +151,9 @@ void load_one_per_thread(Vec<P>& s, const GlobalView<P>& g, std::int64_t b, unsi
 /// Steps: "partialSum[t] = 0", then one per pass (access 0 = global load, 1 = load s[t], 2 = store s[t]).
 template <class P>
 void cascade_into_shared(Vec<P>& s, const GlobalView<P>& g, std::int64_t b, unsigned threads, std::int64_t grid,
-                         Recorder* rec) {
+                         int zero_line, int add_line, Recorder* rec) {
   std::fill(s.begin(), s.end(), P::identity());
+  at(rec, zero_line);
   if (rec) {
     rec->begin("load", "partialSum[t] = 0");
     for (unsigned t = 0; t < threads; ++t) {
@@ -155,6 +165,7 @@ void cascade_into_shared(Vec<P>& s, const GlobalView<P>& g, std::int64_t b, unsi
   }
   const std::int64_t n = g.n, first = b * threads, grid_size = std::int64_t(threads) * grid;
   const std::int64_t passes = first < n ? (n - first + grid_size - 1) / grid_size : 0;
+  at(rec, add_line);
   LoopSteps steps(rec, "load", "pass", passes);
   for (std::int64_t k = 0; k < passes; ++k) {
     steps.before(k);
@@ -178,14 +189,19 @@ void cascade_into_shared(Vec<P>& s, const GlobalView<P>& g, std::int64_t b, unsi
 
 /// Shared `local_sum = 0` by thread 0 and the load of `buffer[x]` (x < size) by every thread, as one
 /// "load" step (access 0 = thread 0's store, 1 = the global loads). Fills `vals` (identity past n).
+/// zero_line, add_line: the kernel's `local_sum = 0` and `atomicAdd(&local_sum, buffer[x])` lines
+/// (the next ops stay at add_line).
 template <class P>
-void zero_local_and_load(Vec<P>& vals, const GlobalView<P>& g, std::int64_t b, unsigned threads, Recorder* rec) {
+void zero_local_and_load(Vec<P>& vals, const GlobalView<P>& g, std::int64_t b, unsigned threads, int zero_line,
+                         int add_line, Recorder* rec) {
   const std::int64_t first = b * threads;
   for (unsigned t = 0; t < threads; ++t) vals[t] = g.at(first + t);
   if (!rec) return;
   rec->begin("load", "local_sum = 0 (thread 0); buffer[x]");
+  at(rec, zero_line);
   rec->store(0, Space::Shared, 0, 0, d<P>(P::identity()));
   rec->work(0);
+  at(rec, add_line);
   for (unsigned t = 0; t < threads && first + t < g.n; ++t) {
     rec->load(int(t), Space::Global, 1, first + t, d<P>(vals[t]), kInput);
     rec->work(int(t));
@@ -254,6 +270,7 @@ SimOutput race(const VariantInfo& v, const Input& in, const LaunchConfig& launch
   for (std::int64_t b = 0; b < launch.grid; ++b) {
     Recorder* rec = b == trace_block ? &recorder : nullptr;
     const std::int64_t first = b * threads;
+    at(rec, pts::race_add);
     if (rec) {
       rec->begin("load", "buffer[x]");
       for (unsigned t = 0; t < threads && first + t < g.n; ++t) {
@@ -302,6 +319,7 @@ SimOutput reduce0(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   for (std::int64_t b = 0; b < launch.grid; ++b) {
     Recorder* rec = b == trace_block ? &recorder : nullptr;
     const std::int64_t first = b * threads;
+    at(rec, pts::reduce0_add);
     if (rec) {
       rec->begin("load", "buffer[x]");
       for (unsigned t = 0; t < threads && first + t < g.n; ++t) {
@@ -348,7 +366,7 @@ SimOutput reduce1_nosync(const VariantInfo& v, const Input& in, const LaunchConf
   for (std::int64_t b = 0; b < launch.grid; ++b) {
     Recorder* rec = b == trace_block ? &recorder : nullptr;
     const std::int64_t first = b * threads;
-    zero_local_and_load<P>(vals, g, b, threads, rec);
+    zero_local_and_load<P>(vals, g, b, threads, pts::nosync_zero, pts::nosync_add, rec);
     typename P::T local = P::identity();
     if (rec) rec->begin("atomic", "warp 0: atomicAdd(&local_sum, buffer[x])");
     shared_atomics<P>(vals, local, first, g.n, 0, std::min(32u, threads), rec);
@@ -356,8 +374,10 @@ SimOutput reduce1_nosync(const VariantInfo& v, const Input& in, const LaunchConf
       rec->shared<P>(local);
       rec->end();
     }
+    at(rec, pts::nosync_commit);
     commit_local<P>(local, sum, "thread 0: atomicAdd(sum, local_sum), before warps 1.. (no barrier)", rec);
     if (rec) out.trace.block_result = d<P>(local);
+    at(rec, pts::nosync_add);
     if (threads > 32) {
       if (rec) rec->begin("atomic", "warps 1..: atomicAdd(&local_sum, buffer[x]) after the commit (lost)");
       shared_atomics<P>(vals, local, first, g.n, 32, threads, rec);
@@ -382,7 +402,7 @@ SimOutput reduce1(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   typename P::T sum = P::identity();
   for (std::int64_t b = 0; b < launch.grid; ++b) {
     Recorder* rec = b == trace_block ? &recorder : nullptr;
-    zero_local_and_load<P>(vals, g, b, threads, rec);
+    zero_local_and_load<P>(vals, g, b, threads, pts::reduce1_zero, pts::reduce1_add, rec);
     typename P::T local = P::identity();
     if (rec) rec->begin("atomic", "atomicAdd(&local_sum, buffer[x])");
     shared_atomics<P>(vals, local, b * threads, g.n, 0, threads, rec);
@@ -390,6 +410,7 @@ SimOutput reduce1(const VariantInfo& v, const Input& in, const LaunchConfig& lau
       rec->shared<P>(local);
       rec->end();
     }
+    at(rec, pts::reduce1_commit);
     commit_local<P>(local, sum, "atomicAdd(sum, local_sum) (thread 0)", rec);
     if (rec) out.trace.block_result = d<P>(local);
   }
@@ -408,8 +429,11 @@ SimOutput reduce2(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   typename P::T sum = P::identity();
   for (std::int64_t b = 0; b < launch.grid; ++b) {
     Recorder* rec = b == trace_block ? &recorder : nullptr;
+    at(rec, pts::reduce2_load);
     load_one_per_thread<P>(s, g, b, threads, rec);
+    at(rec, pts::reduce2_tree);
     interleaved_tree<P>(s, threads, rec);
+    at(rec, pts::reduce2_commit);
     commit_partial0<P>(s, sum, rec);
     if (rec) out.trace.block_result = d<P>(s[0]);
   }
@@ -427,8 +451,11 @@ SimOutput reduce3(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   typename P::T sum = P::identity();
   for (std::int64_t b = 0; b < launch.grid; ++b) {
     Recorder* rec = b == trace_block ? &recorder : nullptr;
+    at(rec, pts::reduce3_load);
     load_one_per_thread<P>(s, g, b, threads, rec);
+    at(rec, pts::reduce3_tree);
     sequential_tree<P>(s, threads, threads / 2, 0, rec);
+    at(rec, pts::reduce3_commit);
     commit_partial0<P>(s, sum, rec);
     if (rec) out.trace.block_result = d<P>(s[0]);
   }
@@ -455,8 +482,10 @@ SimOutput reduce4(const VariantInfo& v, const Input& in, const LaunchConfig& lau
       s[t] = x0 < g.n ? g.at(x0) : P::identity();
       s[t + threads] = x1 < g.n ? g.at(x1) : P::identity();
       if (rec) {
+        at(rec, pts::reduce4_load_low);
         if (x0 < g.n) rec->load(int(t), Space::Global, 0, x0, d<P>(s[t]), kInput);
         rec->store(int(t), Space::Shared, 1, t, d<P>(s[t]));
+        at(rec, pts::reduce4_load_high);
         if (x1 < g.n) rec->load(int(t), Space::Global, 2, x1, d<P>(s[t + threads]), kInput);
         rec->store(int(t), Space::Shared, 3, t + threads, d<P>(s[t + threads]));
         rec->work(int(t));
@@ -466,7 +495,9 @@ SimOutput reduce4(const VariantInfo& v, const Input& in, const LaunchConfig& lau
       rec->shared<P>(s);
       rec->end();
     }
+    at(rec, pts::reduce4_tree);
     sequential_tree<P>(s, threads, threads, 0, rec);
+    at(rec, pts::reduce4_commit);
     commit_partial0<P>(s, sum, rec);
     if (rec) out.trace.block_result = d<P>(s[0]);
   }
@@ -485,6 +516,7 @@ SimOutput add_twice(const VariantInfo& v, const Input& in, const LaunchConfig& l
   typename P::T sum = P::identity();
   for (std::int64_t b = 0; b < launch.grid; ++b) {
     Recorder* rec = b == trace_block ? &recorder : nullptr;
+    at(rec, pts::add_twice_load);
     if (rec) rec->begin("load", "partialSum[tid] = buffer[x] + buffer[x + blockDim.x]");
     for (unsigned tid = 0; tid < threads; ++tid) {
       const std::int64_t x = b * (2 * std::int64_t(threads)) + tid;
@@ -502,7 +534,9 @@ SimOutput add_twice(const VariantInfo& v, const Input& in, const LaunchConfig& l
       rec->shared<P>(s);
       rec->end();
     }
+    at(rec, pts::add_twice_tree);
     sequential_tree<P>(s, threads, threads / 2, 0, rec);
+    at(rec, pts::add_twice_commit);
     commit_partial0<P>(s, sum, rec);
     if (rec) out.trace.block_result = d<P>(s[0]);
   }
@@ -520,8 +554,10 @@ SimOutput reduce5(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   typename P::T sum = P::identity();
   for (std::int64_t b = 0; b < launch.grid; ++b) {
     Recorder* rec = b == trace_block ? &recorder : nullptr;
-    cascade_into_shared<P>(s, g, b, threads, launch.grid, rec);
+    cascade_into_shared<P>(s, g, b, threads, launch.grid, pts::reduce5_zero, pts::reduce5_cascade, rec);
+    at(rec, pts::reduce5_tree);
     sequential_tree<P>(s, threads, threads / 2, 0, rec);
+    at(rec, pts::reduce5_commit);
     commit_partial0<P>(s, sum, rec);
     if (rec) out.trace.block_result = d<P>(s[0]);
   }
@@ -542,9 +578,11 @@ SimOutput reduce6(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   typename P::T sum = P::identity();
   for (std::int64_t b = 0; b < launch.grid; ++b) {
     Recorder* rec = b == trace_block ? &recorder : nullptr;
-    cascade_into_shared<P>(s, g, b, threads, launch.grid, rec);
+    cascade_into_shared<P>(s, g, b, threads, launch.grid, pts::reduce6_zero, pts::reduce6_cascade, rec);
+    at(rec, pts::reduce6_tree);
     sequential_tree<P>(s, threads, threads / 2, 32, rec);
     volatile_warp_reduce<P>(s, rec);
+    at(rec, pts::reduce6_commit);
     commit_partial0<P>(s, sum, rec);
     if (rec) out.trace.block_result = d<P>(s[0]);
   }
@@ -566,12 +604,14 @@ SimOutput full_unroll(const VariantInfo& v, const Input& in, const LaunchConfig&
   typename P::T sum = P::identity();
   for (std::int64_t b = 0; b < launch.grid; ++b) {
     Recorder* rec = b == trace_block ? &recorder : nullptr;
-    cascade_into_shared<P>(s, g, b, threads, launch.grid, rec);  // `#pragma unroll 4` keeps the order
-    if (threads >= 1024) unrolled_tree_step<P>(s, threads, 512, rec);
-    if (threads >= 512) unrolled_tree_step<P>(s, threads, 256, rec);
-    if (threads >= 256) unrolled_tree_step<P>(s, threads, 128, rec);
-    if (threads >= 128) unrolled_tree_step<P>(s, threads, 64, rec);
+    // `#pragma unroll 4` keeps the order
+    cascade_into_shared<P>(s, g, b, threads, launch.grid, pts::full_unroll_zero, pts::full_unroll_cascade, rec);
+    if (threads >= 1024) at(rec, pts::full_unroll_512), unrolled_tree_step<P>(s, threads, 512, rec);
+    if (threads >= 512) at(rec, pts::full_unroll_256), unrolled_tree_step<P>(s, threads, 256, rec);
+    if (threads >= 256) at(rec, pts::full_unroll_128), unrolled_tree_step<P>(s, threads, 128, rec);
+    if (threads >= 128) at(rec, pts::full_unroll_64), unrolled_tree_step<P>(s, threads, 64, rec);
     volatile_warp_reduce<P>(s, rec);
+    at(rec, pts::full_unroll_commit);
     commit_partial0<P>(s, sum, rec);
     if (rec) out.trace.block_result = d<P>(s[0]);
   }
@@ -593,6 +633,7 @@ SimOutput reduce7(const VariantInfo& v, const Input& in, const LaunchConfig& lau
     Recorder* rec = b == trace_block ? &recorder : nullptr;
     std::fill(acc.begin(), acc.end(), P::identity());
     const std::int64_t first = b * threads, passes = passes_of(g.n, b, threads, launch.grid);
+    at(rec, pts::reduce7_cascade);
     LoopSteps steps(rec, "load", "pass", passes);
     for (std::int64_t k = 0; k < passes; ++k) {
       steps.before(k);
@@ -608,6 +649,7 @@ SimOutput reduce7(const VariantInfo& v, const Input& in, const LaunchConfig& lau
       }
       steps.after(k);
     }
+    at(rec, pts::reduce7_atomic);
     if (rec) rec->begin("atomic", "atomicAdd(sum, private_acc)");
     typename P::T block_sum = P::identity();
     for (unsigned t = 0; t < threads; ++t) {  // every thread, even one whose accumulator stayed 0
@@ -642,6 +684,7 @@ SimOutput reduce8(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   for (std::int64_t b = 0; b < launch.grid; ++b) {
     Recorder* rec = b == trace_block ? &recorder : nullptr;
     const std::int64_t first = b * block_step;  // i = first + tid
+    at(rec, Fixed ? pts::reduce8_fixed_zero : pts::reduce8_zero);
     if (rec) {
       rec->begin("load", "block_sum = 0 (thread 0)");
       rec->store(0, Space::Shared, 0, 0, d<P>(P::identity()));
@@ -651,6 +694,7 @@ SimOutput reduce8(const VariantInfo& v, const Input& in, const LaunchConfig& lau
     }
     std::fill(thread_sum.begin(), thread_sum.end(), P::identity());
     typename P::T block_sum = P::identity();
+    at(rec, Fixed ? pts::reduce8_fixed_cascade : pts::reduce8_cascade);
     for (int k = 0; k < 32; ++k) {
       if (rec) rec->begin("load", "pass " + std::to_string(k));
       for (unsigned t = 0; t < threads; ++t) {
@@ -668,6 +712,7 @@ SimOutput reduce8(const VariantInfo& v, const Input& in, const LaunchConfig& lau
         rec->end();
       }
     }
+    at(rec, Fixed ? pts::reduce8_fixed_atomic : pts::reduce8_atomic);
     if (rec) rec->begin("atomic", "atomicAdd(&block_sum, thread_sum)");
     for (unsigned t = 0; t < threads; ++t) {
       block_sum = P::combine(block_sum, thread_sum[t]);
@@ -680,6 +725,7 @@ SimOutput reduce8(const VariantInfo& v, const Input& in, const LaunchConfig& lau
       rec->shared<P>(block_sum);
       rec->end();
     }
+    at(rec, Fixed ? pts::reduce8_fixed_commit : pts::reduce8_commit);
     commit_local<P>(block_sum, sum, "atomicAdd(sum, block_sum) (thread 0)", rec);
     if (rec) out.trace.block_result = d<P>(block_sum);
   }

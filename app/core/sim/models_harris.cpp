@@ -33,6 +33,7 @@ using kit::ceil_div;
 using kit::padded_input;
 using kit::Rec;
 using kit::round_up_to;
+namespace pts = trace_points::harris;
 
 /// Stated in the trace of the models whose last warp relies on lock-step execution (sim.hpp).
 const char* kLockStep =
@@ -164,6 +165,7 @@ using BlockKernel = typename P::T (*)(const std::vector<typename P::T>& v, I64 c
 template <class P>
 typename P::T multipass_block(const std::vector<typename P::T>& v, I64 count, int B, I64, I64 b, Rec<P>& rec) {
   std::vector<typename P::T> sv(std::size_t(B), P::identity());
+  rec.at(pts::kFile, pts::multipass_load);
   rec.begin("load", "sv[tid] = i < count ? v[i] : 0");
   for (int tid = 0; tid < B; ++tid) {
     const I64 i = b * B + tid;
@@ -176,7 +178,9 @@ typename P::T multipass_block(const std::vector<typename P::T>& v, I64 count, in
     if (inside) rec.work(tid);
   }
   rec.end(sv);
+  rec.at(pts::kFile, pts::multipass_tree);
   sequential_tree(sv, 0, rec);
+  rec.at(pts::kFile, pts::multipass_commit);
   return store_sv0(sv, b, rec);
 }
 
@@ -185,12 +189,15 @@ typename P::T multipass_block(const std::vector<typename P::T>& v, I64 count, in
 template <class P>
 typename P::T impl1_block(const std::vector<typename P::T>& v, I64, int B, I64, I64 b, Rec<P>& rec) {
   std::vector<typename P::T> sv(std::size_t(B), P::identity());
+  rec.at(pts::kFile, pts::impl1_load);
   kit::load_one(v, b, sv, rec, "sv[tid] = v[i]");
+  rec.at(pts::kFile, pts::impl1_tree);
   for (I64 s = 1; s < B; s *= 2) {
     rec.begin("tree", "stride", s);
     for (I64 tid = 0; tid < B; tid += 2 * s) tree_add(sv, int(tid), tid, s, rec);
     rec.end(sv);
   }
+  rec.at(pts::kFile, pts::impl1_commit);
   return store_sv0(sv, b, rec);
 }
 
@@ -198,12 +205,15 @@ typename P::T impl1_block(const std::vector<typename P::T>& v, I64, int B, I64, 
 template <class P>
 typename P::T impl2_block(const std::vector<typename P::T>& v, I64, int B, I64, I64 b, Rec<P>& rec) {
   std::vector<typename P::T> sv(std::size_t(B), P::identity());
+  rec.at(pts::kFile, pts::impl2_load);
   kit::load_one(v, b, sv, rec, "sv[tid] = v[i]");
+  rec.at(pts::kFile, pts::impl2_tree);
   for (I64 s = 1; s < B; s *= 2) {
     rec.begin("tree", "stride", s);
     for (I64 tid = 0; 2 * s * tid < B; ++tid) tree_add(sv, int(tid), 2 * s * tid, s, rec);
     rec.end(sv);
   }
+  rec.at(pts::kFile, pts::impl2_commit);
   return store_sv0(sv, b, rec);
 }
 
@@ -211,8 +221,11 @@ typename P::T impl2_block(const std::vector<typename P::T>& v, I64, int B, I64, 
 template <class P>
 typename P::T impl3_block(const std::vector<typename P::T>& v, I64, int B, I64, I64 b, Rec<P>& rec) {
   std::vector<typename P::T> sv(std::size_t(B), P::identity());
+  rec.at(pts::kFile, pts::impl3_load);
   kit::load_one(v, b, sv, rec, "sv[tid] = v[i]");
+  rec.at(pts::kFile, pts::impl3_tree);
   sequential_tree(sv, 0, rec);
+  rec.at(pts::kFile, pts::impl3_commit);
   return store_sv0(sv, b, rec);
 }
 
@@ -220,8 +233,11 @@ typename P::T impl3_block(const std::vector<typename P::T>& v, I64, int B, I64, 
 template <class P>
 typename P::T impl4_block(const std::vector<typename P::T>& v, I64, int B, I64, I64 b, Rec<P>& rec) {
   std::vector<typename P::T> sv(std::size_t(B), P::identity());
+  rec.at(pts::kFile, pts::impl4_load);
   load_two(v, b, sv, rec);
+  rec.at(pts::kFile, pts::impl4_tree);
   sequential_tree(sv, 0, rec);
+  rec.at(pts::kFile, pts::impl4_commit);
   return store_sv0(sv, b, rec);
 }
 

@@ -31,6 +31,7 @@ struct ThreadOp {
   double value = 0;          ///< the value loaded, stored, or produced; Atomic: the operand the thread adds
                              ///< (or maxes in), which does not depend on the order of the atomics
   int buffer = 0;            ///< Global only: 0 = input, 1 = output/partials, 2 = accumulator
+  int line = 0;              ///< 1-based line of Trace::source_file whose statement did it; 0 = not known
 };
 
 /// One step: one iteration of the variant's main loop (or one phase: load, combine).
@@ -43,6 +44,9 @@ struct Step {
   std::vector<int> working_threads;
   bool has_shared = false;
   std::vector<double> shared_after;  ///< the block's shared array after the step (when has_shared)
+  /// The source lines (of Trace::source_file) whose statements ran in the step: the lines of its ops
+  /// and working marks, sorted, unique. Empty when the trace carries no lines.
+  std::vector<int> lines;
 };
 
 /// The trace of one block of one run.
@@ -59,12 +63,21 @@ struct Trace {
   bool racy_model = false;           ///< the variant is racy: the trace follows `interleaving`
   std::string interleaving;          ///< the stated interleaving used for racy models
   std::vector<Step> steps;
+  /// The kernel file the ops' lines are in ("epita.cu", a kernels/*/ file name); "" = the trace
+  /// carries no lines (its model names no trace points, or it was stored before traces had lines).
+  std::string source_file;
   double block_result = 0;           ///< what the traced block contributed (recorded traces: from its ops)
   /// Recorded traces: whether they were compared with the sim model's trace of the same run, and how
   /// they differ ("" = equal). Sim traces: compared = false.
   bool compared_with_model = false;
   std::string model_difference;
   int warps() const { return (block_size + 31) / 32; }
+  /// Whether any step names the source lines it ran.
+  bool has_lines() const {
+    for (const Step& s : steps)
+      if (!s.lines.empty()) return true;
+    return false;
+  }
 };
 
 }  // namespace ws

@@ -6,6 +6,8 @@
 #include <map>
 #include <tuple>
 
+#include "trace_points.hpp"
+
 namespace ws {
 
 namespace {
@@ -20,16 +22,17 @@ int folded_step(const Trace& model) {
   return -1;
 }
 
-using OpKey = std::tuple<int, int, int, std::int64_t, std::int64_t, int, double>;
+using OpKey = std::tuple<int, int, int, std::int64_t, std::int64_t, int, int, double>;
 
 OpKey key_of(const ThreadOp& o) {
-  return {int(o.kind), int(o.space), o.access, o.address, o.operand, o.buffer, o.value};
+  return {int(o.kind), int(o.space), o.access, o.address, o.operand, o.buffer, o.line, o.value};
 }
 
-/// Equal keys, values within rel_tol * max(1, |a|).
-bool same_op(const ThreadOp& a, const ThreadOp& b, double rel_tol) {
-  if (rel_tol <= 0) return key_of(a) == key_of(b);
+/// Equal keys, values within rel_tol * max(1, |a|); lines compared only when `lines`.
+bool same_op(const ThreadOp& a, const ThreadOp& b, double rel_tol, bool lines) {
   ThreadOp x = a, y = b;
+  if (!lines) x.line = y.line = 0;
+  if (rel_tol <= 0) return key_of(x) == key_of(y);
   x.value = y.value = 0;
   return key_of(x) == key_of(y) && std::abs(a.value - b.value) <= rel_tol * std::max(1.0, std::abs(a.value));
 }
@@ -42,13 +45,16 @@ std::string describe(const ThreadOp& o) {
     std::snprintf(buf, sizeof buf, "%s %s[%lld]%s = %.9g (access %d)", to_string(o.kind), to_string(o.space),
                   (long long)o.address, o.space == Space::Global ? (" buffer " + std::to_string(o.buffer)).c_str() : "",
                   o.value, o.access);
-  return buf;
+  return o.line > 0 ? buf + std::string(" at line ") + std::to_string(o.line) : std::string(buf);
 }
 
 /// Each thread's ops of a step, sorted canonically.
-std::map<int, std::vector<ThreadOp>> by_thread(const Step& s) {
+std::map<int, std::vector<ThreadOp>> by_thread(const Step& s, bool lines) {
   std::map<int, std::vector<ThreadOp>> m;
-  for (const ThreadOp& o : s.ops) m[o.thread].push_back(o);
+  for (const ThreadOp& o : s.ops) {
+    m[o.thread].push_back(o);
+    if (!lines) m[o.thread].back().line = 0;
+  }
   for (auto& [t, ops] : m)
     std::sort(ops.begin(), ops.end(), [](const ThreadOp& a, const ThreadOp& b) { return key_of(a) < key_of(b); });
   return m;
@@ -98,6 +104,10 @@ Trace trace_from_events(const std::vector<TraceEvent>& events, const Trace& mode
     if (e.step < 0) continue;
     const int si = map_step(e.step);
     Step& s = t.steps[std::size_t(si)];
+    if (e.line > 0) {
+      s.lines.push_back(e.line);
+      if (t.source_file.empty() && e.file >= 0 && e.file < trace_points::kFileCount) t.source_file = trace_points::kFiles[e.file];
+    }
     if (e.kind == kTraceWork) {
       s.working_threads.push_back(e.thread);
       continue;
@@ -125,6 +135,7 @@ Trace trace_from_events(const std::vector<TraceEvent>& events, const Trace& mode
     o.operand = e.operand;
     o.value = e.value;
     o.buffer = e.buffer;
+    o.line = e.line;
     s.ops.push_back(o);
     if (o.space == Space::Shared && o.address >= 0) shared_words = std::max(shared_words, std::size_t(o.address + 1));
   }
@@ -135,6 +146,8 @@ Trace trace_from_events(const std::vector<TraceEvent>& events, const Trace& mode
     std::stable_sort(s.ops.begin(), s.ops.end(), [](const ThreadOp& a, const ThreadOp& b) { return a.thread < b.thread; });
     std::sort(s.working_threads.begin(), s.working_threads.end());
     s.working_threads.erase(std::unique(s.working_threads.begin(), s.working_threads.end()), s.working_threads.end());
+    std::sort(s.lines.begin(), s.lines.end());
+    s.lines.erase(std::unique(s.lines.begin(), s.lines.end()), s.lines.end());
     bool stored = false;
     for (const ThreadOp& o : s.ops)
       if (o.space == Space::Shared && (o.kind == OpKind::Store || o.kind == OpKind::Atomic) && o.address >= 0 &&
@@ -173,6 +186,11 @@ std::string compare_traces(const Trace& model, const Trace& recorded, double rel
   if (model.steps.size() != recorded.steps.size())
     return "the model has " + std::to_string(model.steps.size()) + " steps, the GPU recorded " +
            std::to_string(recorded.steps.size());
+  // A recording stored before traces carried lines has no source_file: its ops compare without lines.
+  const bool lines = !recorded.source_file.empty();
+  if (lines && model.source_file != recorded.source_file)
+    return "the model's lines are in " + (model.source_file.empty() ? std::string("no file") : model.source_file) +
+           ", the GPU's in " + (recorded.source_file.empty() ? std::string("no file") : recorded.source_file);
   for (std::size_t i = 0; i < model.steps.size(); ++i) {
     const Step& m = model.steps[i];
     const Step& g = recorded.steps[i];
@@ -185,7 +203,15 @@ std::string compare_traces(const Trace& model, const Trace& recorded, double rel
              std::to_string(g.working_threads.size()) + " on the GPU; first difference: model " + mt + ", GPU " + gt + ")";
     }
     if (is_folded(m) || depends_on_order(m)) continue;
-    const auto mo = by_thread(m), go = by_thread(g);
+    if (lines && m.lines != g.lines) {
+      auto list = [](const std::vector<int>& v) {
+        std::string out;
+        for (int l : v) out += (out.empty() ? "" : ", ") + std::to_string(l);
+        return out.empty() ? std::string("none") : out;
+      };
+      return step_name(m) + ": source lines differ (model " + list(m.lines) + ", GPU " + list(g.lines) + ")";
+    }
+    const auto mo = by_thread(m, lines), go = by_thread(g, lines);
     auto mi = mo.begin();
     auto gi = go.begin();
     while (mi != mo.end() || gi != go.end()) {
@@ -198,7 +224,7 @@ std::string compare_traces(const Trace& model, const Trace& recorded, double rel
       const auto& a = mi->second;
       const auto& b = gi->second;
       for (std::size_t k = 0; k < std::max(a.size(), b.size()); ++k) {
-        if (k < a.size() && k < b.size() && same_op(a[k], b[k], rel_tol)) continue;
+        if (k < a.size() && k < b.size() && same_op(a[k], b[k], rel_tol, lines)) continue;
         const std::string ma = k < a.size() ? describe(a[k]) : "nothing more";
         const std::string gb = k < b.size() ? describe(b[k]) : "nothing more";
         return step_name(m) + ": thread " + std::to_string(mi->first) + ": model has " + ma + ", GPU has " + gb;

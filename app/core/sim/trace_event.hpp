@@ -6,7 +6,7 @@
 
 namespace ws {
 
-/// One recorded operation, 40 bytes. kind/space hold OpKind/Space values, or kTraceWork in kind for
+/// One recorded operation, 48 bytes. kind/space hold OpKind/Space values, or kTraceWork in kind for
 /// "this thread does the step's work" (Step::working_threads). Events of one thread appear in the
 /// buffer in program order (each thread takes its slots with atomicAdd on one counter).
 struct TraceEvent {
@@ -19,6 +19,8 @@ struct TraceEvent {
   std::int64_t address;   ///< ThreadOp::address
   std::int64_t operand;   ///< ThreadOp::operand
   double value;           ///< ThreadOp::value
+  std::int32_t line;      ///< ThreadOp::line: the statement's line (trace_points.hpp), 0 = none
+  std::int32_t file;      ///< index of Trace::source_file in trace_points::kFiles, -1 = none
 };
 
 /// TraceEvent::kind of a "working thread" mark.

@@ -24,6 +24,7 @@ nlohmann::json trace_to_json(const Trace& t, bool with_ops) {
   j["racy_model"] = t.racy_model;
   j["interleaving"] = t.interleaving;
   j["block_result"] = value_json(t.type, t.block_result);
+  j["source_file"] = t.source_file;
   nlohmann::json steps = nlohmann::json::array();
   for (const Step& s : t.steps) {
     const StepSummary sum = summarize_step(t, s);
@@ -31,6 +32,7 @@ nlohmann::json trace_to_json(const Trace& t, bool with_ops) {
     js["index"] = s.index;
     js["phase"] = s.phase;
     js["label"] = s.label;
+    js["lines"] = s.lines;
     js["warp_masks"] = sum.masks;
     js["bank_conflict_ways"] = sum.conflict_ways;
     if (s.has_shared) {
@@ -54,6 +56,7 @@ nlohmann::json trace_to_json(const Trace& t, bool with_ops) {
                              {"access", o.access}, {"address", o.address}, {"operand", o.operand},
                              {"value", value_json(t.type, o.value)}};
         if (o.space == Space::Global) jo["buffer"] = o.buffer;
+        if (o.line > 0) jo["line"] = o.line;
         ops.push_back(std::move(jo));
       }
       js["ops"] = std::move(ops);

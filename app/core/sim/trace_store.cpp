@@ -40,6 +40,7 @@ nlohmann::json trace_to_store_json(const Trace& t) {
   j["block_result"] = t.block_result;
   j["compared_with_model"] = t.compared_with_model;
   j["model_difference"] = t.model_difference;
+  if (!t.source_file.empty()) j["source_file"] = t.source_file;
   nlohmann::json steps = nlohmann::json::array();
   for (const Step& s : t.steps) {
     nlohmann::json js;
@@ -47,9 +48,13 @@ nlohmann::json trace_to_store_json(const Trace& t) {
     js["label"] = s.label;
     js["working"] = s.working_threads;
     if (s.has_shared) js["shared"] = s.shared_after;
+    if (!t.source_file.empty()) js["lines"] = s.lines;
     nlohmann::json ops = nlohmann::json::array();
-    for (const ThreadOp& o : s.ops)
-      ops.push_back({o.thread, to_string(o.kind), to_string(o.space), o.access, o.address, o.operand, o.value, o.buffer});
+    for (const ThreadOp& o : s.ops) {
+      nlohmann::json jo = {o.thread, to_string(o.kind), to_string(o.space), o.access, o.address, o.operand, o.value, o.buffer};
+      if (!t.source_file.empty()) jo.push_back(o.line);
+      ops.push_back(std::move(jo));
+    }
     js["ops"] = std::move(ops);
     steps.push_back(std::move(js));
   }
@@ -85,6 +90,13 @@ Trace trace_from_store_json(const nlohmann::json& j) {
   t.block_result = json_number(need(j, "block_result", ""), -1e308, 1e308, at("block_result"));
   if (j.contains("compared_with_model")) t.compared_with_model = json_bool(j["compared_with_model"], at("compared_with_model"));
   if (j.contains("model_difference")) t.model_difference = json_string(j["model_difference"], at("model_difference"));
+  // Traces stored before they carried source lines have no source_file: they load without lines.
+  if (j.contains("source_file")) {
+    t.source_file = json_string(j["source_file"], at("source_file"));
+    if (t.source_file.empty() || t.source_file.size() > 64 || t.source_file.find('/') != std::string::npos)
+      throw std::runtime_error("stored trace: field 'source_file' must name a kernel file (\"epita.cu\")");
+  }
+  const bool lines = !t.source_file.empty();
   const auto& steps = need(j, "steps", "");
   if (!steps.is_array()) throw std::runtime_error("stored trace: field 'steps' must be an array");
   if (steps.empty()) throw std::runtime_error("stored trace: field 'steps' is empty (a stored trace has at least one step)");
@@ -115,6 +127,13 @@ Trace trace_from_store_json(const nlohmann::json& j) {
       s.shared_after.reserve(sh.size());
       for (const auto& v : sh) s.shared_after.push_back(json_number(v, -1e308, 1e308, sat("shared") + " entry"));
     }
+    if (lines) {
+      const auto& jl = need(js, "lines", where);
+      if (!jl.is_array() || jl.size() > kMaxStoredLinesPerStep)
+        throw std::runtime_error(sat("lines") + " must be an array of at most " + std::to_string(kMaxStoredLinesPerStep) +
+                                 " source lines");
+      for (const auto& l : jl) s.lines.push_back(int(json_int(l, 1, kMaxStoredLine, sat("lines") + " entry")));
+    }
     const auto& ops = need(js, "ops", where);
     if (!ops.is_array() || ops.size() > max_ops)
       throw std::runtime_error(sat("ops") + " must be an array of at most " + std::to_string(kMaxStoredOpsPerThread) +
@@ -125,8 +144,9 @@ Trace trace_from_store_json(const nlohmann::json& j) {
     s.ops.reserve(ops.size());
     for (const auto& jo : ops) {
       const std::string op_at = "stored trace: " + where + "op " + std::to_string(s.ops.size());
-      if (!jo.is_array() || jo.size() != 8)
-        throw std::runtime_error(op_at + " is not an array of 8 [thread, kind, space, access, address, operand, value, buffer]");
+      if (!jo.is_array() || jo.size() != (lines ? 9u : 8u))
+        throw std::runtime_error(op_at + (lines ? " is not an array of 9 [thread, kind, space, access, address, operand, value, buffer, line]"
+                                                : " is not an array of 8 [thread, kind, space, access, address, operand, value, buffer]"));
       ThreadOp o;
       o.thread = int(json_int(jo[0], 0, threads - 1, op_at + ": thread"));
       o.kind = kind_from(json_string(jo[1], op_at + ": kind"));
@@ -136,6 +156,7 @@ Trace trace_from_store_json(const nlohmann::json& j) {
       o.operand = json_int(jo[5], -1, kMaxStoredAddress, op_at + ": operand");
       o.value = json_number(jo[6], -1e308, 1e308, op_at + ": value");
       o.buffer = int(json_int(jo[7], 0, kMaxStoredBuffer, op_at + ": buffer"));
+      if (lines) o.line = int(json_int(jo[8], 0, kMaxStoredLine, op_at + ": line"));
       s.ops.push_back(o);
     }
     t.steps.push_back(std::move(s));

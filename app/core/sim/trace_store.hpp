@@ -1,9 +1,10 @@
 // Traces stored in reports ("report" traces): a compact, lossless JSON form of a
 // Trace, so a GPU recording made on the device replays on a laptop in every step-through view.
 //   {"variant","source","n","type","block","grid","block_index","block_size","racy_model",
-//    "interleaving","block_result","compared_with_model","model_difference",
+//    "interleaving","block_result","compared_with_model","model_difference","source_file" (when it has lines),
 //    "steps":[{"phase","label","working":[threads],"shared":[values] (when the step has one),
-//              "ops":[[thread, kind, space, access, address, operand, value, buffer], ...]}]}
+//              "lines":[source lines] (with source_file),
+//              "ops":[[thread, kind, space, access, address, operand, value, buffer, line (with source_file)], ...]}]}
 // kind and space are the names to_string() gives ("load", "shared", ...).
 #pragma once
 #include <nlohmann/json.hpp>
@@ -25,6 +26,8 @@ constexpr std::size_t kMaxStoredTraceOps = std::size_t(1) << 22;  ///< ops of al
 constexpr std::int64_t kMaxStoredAccess = 1 << 20;          ///< an op's warp-wide instruction index
 constexpr std::int64_t kMaxStoredAddress = std::int64_t(1) << 40;  ///< an op's address or operand
 constexpr std::int64_t kMaxStoredBuffer = 15;               ///< an op's global buffer number (input, output, ...)
+constexpr std::int64_t kMaxStoredLine = 1 << 20;            ///< a source line of the kernel file
+constexpr std::size_t kMaxStoredLinesPerStep = 4096;        ///< source lines of one step
 
 /// A trace as stored in a report (the layout above).
 nlohmann::json trace_to_store_json(const Trace& t);

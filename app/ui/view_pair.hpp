@@ -1,0 +1,39 @@
+// Side by side: two variants of the lesson at the same step in the same picture (Tree, Warps or Banks),
+// e.g. reduce2's interleaved tree beside reduce3's sequential one. The left half is the selected
+// variant's trace (AppState::trace), the right half a second variant's trace for the same parameters;
+// one step index drives both (either half's controls and the arrow keys move it).
+#pragma once
+#include <optional>
+#include <string>
+
+#include "app_state.hpp"
+#include "view_banks.hpp"
+#include "view_tree.hpp"
+#include "view_warps.hpp"
+
+namespace ws::ui {
+
+class PairView {
+ public:
+  /// The pictures the pair can show: "tree", "warps", "banks".
+  static const char* const kPictures[3];
+  void draw(AppState& s);
+  /// The second variant: `id`, or "" for the lesson's variant after the selected one.
+  void set_second(const std::string& id) { second_ = id; }
+  /// Which picture both halves show: an index into kPictures.
+  void set_picture(int i) { picture_ = i; }
+
+ private:
+  /// The variant drawn on the right: second_ when set and not the selected one, else the lesson's next.
+  std::string second_id(const AppState& s) const;
+  void refresh_other(AppState& s, const std::string& id);
+  void draw_half(AppState& s, int half);
+  int picture_ = 0;
+  std::string second_;
+  TraceState other_;
+  TreeView tree_[2];
+  WarpsView warps_[2];
+  BanksView banks_[2];
+};
+
+}  // namespace ws::ui

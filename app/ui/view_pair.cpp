@@ -9,6 +9,7 @@
 #include "layout_probe.hpp"
 #include "registry.hpp"
 #include "theme.hpp"
+#include "view_steps.hpp"
 #include "widgets.hpp"
 
 namespace ws::ui {
@@ -20,9 +21,10 @@ const char* const kPictureLabels[3] = {"Tree", "Warps", "Banks"};
 const char* const kProbeNames[3] = {"tree", "warp grid", "banks"};
 }  // namespace
 
-std::string PairView::second_id(const AppState& s) const {
+std::string PairView::second_id(const AppState& s) {
   const VariantInfo* v = s.variant();
-  if (!second_.empty() && (!v || second_ != v->id) && find_variant(second_)) return second_;
+  const std::string& chosen = s.pair_second;
+  if (!chosen.empty() && (!v || chosen != v->id) && find_variant(chosen)) return chosen;
   const Lesson* l = s.lesson();
   if (!l || l->steps.empty()) return "";
   const int i = s.step_index();
@@ -59,7 +61,7 @@ void PairView::refresh_other(AppState& s, const std::string& id) {
 }
 
 void PairView::draw_half(AppState& s, int half) {
-  switch (picture_) {
+  switch (s.pair_picture) {
     case 0: tree_[half].draw(s); break;
     case 1: warps_[half].draw(s); break;
     default: banks_[half].draw(s); break;
@@ -68,12 +70,13 @@ void PairView::draw_half(AppState& s, int half) {
 
 void PairView::draw(AppState& s) {
   const Theme& th = theme();
+  s.pair_picture = std::clamp(s.pair_picture, 0, 2);
   // Controls: the picture, and the variant beside the selected one (the lesson's variants).
   ImGui::AlignTextToFramePadding();
   TextDim("both at the same step:");
   for (int i = 0; i < 3; ++i) {
     ImGui::SameLine();
-    if (ImGui::RadioButton(kPictureLabels[i], picture_ == i)) picture_ = i;
+    if (ImGui::RadioButton(kPictureLabels[i], s.pair_picture == i)) s.pair_picture = i;
   }
   ImGui::SameLine(0, th.px(24));
   TextDim("beside:");
@@ -83,7 +86,7 @@ void PairView::draw(AppState& s) {
   if (ImGui::BeginCombo("##second", right.empty() ? "(none)" : right.c_str())) {
     if (const Lesson* l = s.lesson())
       for (const LessonStep& st : l->steps)
-        if (ImGui::Selectable(st.variant.c_str(), st.variant == right)) second_ = st.variant;
+        if (ImGui::Selectable(st.variant.c_str(), st.variant == right)) s.pair_second = st.variant;
     ImGui::EndCombo();
   }
   ItemTooltip("the variant drawn on the right; the parameters (n, block, input) are the same for both");
@@ -99,8 +102,21 @@ void PairView::draw(AppState& s) {
   other_.speed = s.trace.speed;
   other_.playing = false;
 
+  // One step control for both halves; each half names its own step.
+  if (!s.trace.trace || s.trace.trace->steps.empty()) {
+    TextWrappedColored(th.colors().lesson, s.trace.why_none.empty() ? "no trace of the selected variant" : s.trace.why_none);
+    return;
+  }
+  auto step_name = [](const TraceState& t) {
+    const Step* st = t.current();
+    return st ? st->phase + " " + st->label : std::string("-");
+  };
+  StepControls(s.trace, step_name(s.trace) + "  |  " + step_name(other_));
+  other_.step = std::clamp(s.trace.step, 0, std::max(0, other_.steps() - 1));
+  const CompactTraceHeaders compact;
+
   LayoutProbe& probe = layout_probe();
-  const char* name = kProbeNames[picture_];
+  const char* name = kProbeNames[s.pair_picture];
   const float w = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
   ProbeRect rects[2];
   std::map<std::string, int> counts[2];

@@ -17,19 +17,15 @@ class PairView {
  public:
   /// The pictures the pair can show: "tree", "warps", "banks".
   static const char* const kPictures[3];
+  /// Draws AppState::pair_picture of the selected variant and of AppState::pair_second.
   void draw(AppState& s);
-  /// The second variant: `id`, or "" for the lesson's variant after the selected one.
-  void set_second(const std::string& id) { second_ = id; }
-  /// Which picture both halves show: an index into kPictures.
-  void set_picture(int i) { picture_ = i; }
+  /// The variant drawn on the right: s.pair_second when set and not the selected one, else the
+  /// lesson's variant after the selected one (before it for the last); "" when the lesson has one.
+  static std::string second_id(const AppState& s);
 
  private:
-  /// The variant drawn on the right: second_ when set and not the selected one, else the lesson's next.
-  std::string second_id(const AppState& s) const;
   void refresh_other(AppState& s, const std::string& id);
   void draw_half(AppState& s, int half);
-  int picture_ = 0;
-  std::string second_;
   TraceState other_;
   TreeView tree_[2];
   WarpsView warps_[2];

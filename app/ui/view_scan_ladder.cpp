@@ -87,7 +87,7 @@ void ScanLadderView::draw(AppState& s) {
   const bool labels = label_fs >= min_fs && label_1px * label_fs <= c.size.x * 0.3f;
   const float gutter = labels ? label_1px * label_fs + th.px(14) : th.px(4);
   const float slot_w = (c.size.x - gutter) / float(std::max(1, slots));
-  const float box_h = std::clamp(row_h * 0.42f, 2.f, th.px(40));
+  const float box_h = std::clamp(row_h * 0.52f, 2.f, th.px(40));
   float widest = 0;
   for (const LadderRow& r : rows_)
     for (double v : r.values) widest = std::max(widest, mono->CalcTextSizeA(1.f, 1e9f, 0, format_value(v, tr.type).c_str()).x);

@@ -22,7 +22,8 @@ std::vector<const char*> kind_names(RaceEvent::Kind k, bool many) {
     case RaceEvent::Input: return {"load x", "x"};
     case RaceEvent::Read: return {"read", "r"};
     case RaceEvent::Add: return {"add", "+"};
-    case RaceEvent::Write: return many ? std::vector<const char*>{"writes, one after another (lane order)", "writes, one after another", "writes", "w"}
+    case RaceEvent::Write: return many ? std::vector<const char*>{"writes in lane order (red: lost, \u2192 the write that replaced it)",
+                                              "writes, one after another (lane order)", "writes, one after another", "writes", "w"}
                                        : std::vector<const char*>{"write", "w"};
   }
   return {};
@@ -69,12 +70,14 @@ void RaceView::draw(AppState& s) {
     ImGui::PushFont(th.fonts().bold);
     TextEllipsis(line, ImGui::GetContentRegionAvail().x, &th.colors().bad);
     ImGui::PopFont();
-    ItemTooltip(line + "\ntraced block only; the order is the model's stated interleaving:\n" + tr.interleaving);
+    ItemTooltip(line + "\ntraced block only; the order is the model's stated interleaving:\n" + tr.interleaving +
+                "\nrow = thread; red = lost write, its arrow points to the write that replaced it\n" + ZoomHint());
   }
-  ImGui::Checkbox("show the values of steps not reached yet", &s.trace.show_future_values);
-  ImGui::SameLine(0, th.px(24));
-  TextEllipsis(std::string("row = thread; red = lost write, its arrow points to the write that replaced it; ") + ZoomHint(),
-               ImGui::GetContentRegionAvail().x, &th.colors().text_dim);
+  // The picture needs every line it can get (16 rows with values at 28 px): the checkbox shares the line.
+  const char* future = "later values";
+  SameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(future).x, th.px(24));
+  ImGui::Checkbox(future, &s.trace.show_future_values);
+  ItemTooltip("show the values of steps not reached yet");
   if (T.threads < T.block_threads)
     TextDim("showing threads 0.." + std::to_string(T.threads - 1) + " of " + std::to_string(T.block_threads) +
             " (counts cover all of them; a block of 8 or 16 threads shows every one)");
@@ -134,7 +137,8 @@ void RaceView::draw(AppState& s) {
 
   // The events: a box per event, its value when it fits and its step is reached.
   const float pad = std::max(1.f, std::min(th.px(2), std::min(col_w, row_h) * 0.06f));
-  float value_fs = std::min({ImGui::GetFontSize(), row_h - 2 * pad});
+  // Digits fill about 0.75 of the font size: a value may use a font up to 1 / 0.8 of its box's height.
+  float value_fs = std::min({ImGui::GetFontSize(), (row_h - 2 * pad) / 0.8f});
   float widest = 0;
   for (const RaceEvent& e : T.events) widest = std::max(widest, mono->CalcTextSizeA(1.f, 1e9f, 0, format_value(e.value, type).c_str()).x);
   value_fs = std::min(value_fs, (col_w - 2 * pad - th.px(2)) / std::max(widest, 1e-3f));

@@ -62,11 +62,13 @@ void ScanLadderView::draw(AppState& s) {
   const int rows = int(rows_.size());
   const int slots = int(rows_.front().values.size());
 
+  // One line above the picture (8 rows of values at 28 px need the rest): the work, the future toggle.
   LabelValue("work (traced block)", work_summary(graph_));
-  ImGui::Checkbox("show the values of steps not reached yet", &s.trace.show_future_values);
-  ImGui::SameLine(0, th.px(24));
-  TextEllipsis(std::string("every step at once: an arrow from x[i - stride] in the row above to each x[i] it adds into; ") + ZoomHint(),
-               ImGui::GetContentRegionAvail().x, &th.colors().text_dim);
+  ItemTooltip(std::string("every step at once: an arrow from x[i - stride] in the row above to each x[i] it adds into\n") + ZoomHint());
+  const char* future = "later values";
+  SameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(future).x, th.px(24));
+  ImGui::Checkbox(future, &s.trace.show_future_values);
+  ItemTooltip("show the values of steps not reached yet");
   if (graph_.elements > kMaxSlots)
     TextDim("showing elements 0.." + std::to_string(kMaxSlots - 1) + " of " + std::to_string(graph_.elements) +
             " (the slides draw 8 or 16: --n 16 --block 16)");
@@ -91,7 +93,8 @@ void ScanLadderView::draw(AppState& s) {
   float widest = 0;
   for (const LadderRow& r : rows_)
     for (double v : r.values) widest = std::max(widest, mono->CalcTextSizeA(1.f, 1e9f, 0, format_value(v, tr.type).c_str()).x);
-  const float value_fs = std::min({ImGui::GetFontSize(), box_h * 0.85f, (slot_w - th.px(6)) / std::max(widest, 1e-3f)});
+  // Digits fill about 0.75 of the font size: a value may use a font up to 1 / 0.8 of its box's height.
+  const float value_fs = std::min({ImGui::GetFontSize(), box_h / 0.8f, (slot_w - th.px(6)) / std::max(widest, 1e-3f)});
   const bool values = value_fs >= min_fs;
   auto row_y = [&](int r) { return o.y + float(r) * row_h + (row_h - box_h) * 0.5f; };  // top of row r's boxes
   auto cx = [&](std::int64_t i) { return o.x + gutter + (float(i) + 0.5f) * slot_w; };

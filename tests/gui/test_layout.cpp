@@ -2,8 +2,8 @@
 // pixels: at 1920x1080 with --font-scale 2 --high-contrast --focus, the Warps grid, the Tree of a
 // 32-thread block with its thread ids, the Banks view of one warp, a Compare table of a whole lesson,
 // the race timeline, the scan ladders and two trees side by side each lie inside their view (no
-// scrolling), and no text is smaller than 28 px. ImGui frames
-// are built without a renderer, so this runs anywhere.
+// scrolling), and no text is smaller than 28 px. ImGui frames are built without a renderer, so this
+// runs anywhere.
 #include <gtest/gtest.h>
 #include <imgui.h>
 
@@ -280,6 +280,34 @@ TEST_F(Presentation, SideBySideWarpsAndBanksFit) {
   EXPECT_EQ(b.counts.at("left bank accesses"), 3);  // impl2 and impl3 at stride 2 / 64: two loads and a store
   EXPECT_EQ(b.counts.at("right bank accesses"), 3);
   EXPECT_GE(b.min_text_px, kMinPx);
+}
+
+TEST_F(Presentation, ScenesOfTheNewPicturesShowEveryValueUnderTheirNote) {
+  // The scene line (two lines of note) takes room from the picture: the values must still be drawn.
+  for (const char* lesson : {"epita", "stevens"}) {
+    ASSERT_TRUE(s.select_lesson(std::string(lesson)));
+    int shown = 0;
+    for (int k = 0; k < s.scene_count(); ++k) {
+      const std::string view = s.lesson()->scenes[std::size_t(k)].view;
+      if (view != "race" && view != "ladder") continue;
+      SCOPED_TRACE(std::string(lesson) + " scene " + std::to_string(k + 1));
+      ASSERT_EQ(s.open_scene(k, MainWindow::views()), "");
+      s.trace.show_future_values = true;
+      const LayoutProbe& p = show(view);
+      ASSERT_TRUE(s.trace.trace);
+      if (view == "race") {
+        expect_fits(p, "race timeline");
+        EXPECT_EQ(p.counts.at("race value labels"), int(race_timeline(*s.trace.trace).events.size()));
+      } else {
+        expect_fits(p, "scan ladder");
+        EXPECT_EQ(p.counts.at("ladder value labels"), p.counts.at("ladder rows") * p.counts.at("ladder slots"));
+      }
+      EXPECT_GE(p.min_text_px, kMinPx);
+      s.trace.show_future_values = false;
+      ++shown;
+    }
+    EXPECT_GE(shown, 1) << lesson << " has no scene of the race timeline or the ladder";
+  }
 }
 
 }  // namespace

@@ -100,6 +100,19 @@ TEST(RaceTimeline, RowsAreCappedButCountsCoverTheBlock) {
   for (const RaceEvent& e : T.events) EXPECT_LT(e.thread, 64);
 }
 
+TEST(RaceTimeline, Cs121CounterRaceLosesAllButOneIncrementPerWarp) {
+  // `*d_a += 1` by 1000 x 1000 threads (003_156a830321b56386.txt, "Race conditions"): the traced block's
+  // 1000 increments, of which each warp keeps one; the model's whole count is 32 per block.
+  const SimRun r = run("cs121.race", "ones", 1000000, 1000);
+  const RaceTimeline T = race_timeline(r.trace);
+  ASSERT_EQ(T.note, "");
+  EXPECT_EQ(T.writes, 1000);
+  EXPECT_EQ(T.block_threads, 1000);
+  EXPECT_EQ(T.threads, 64);
+  EXPECT_EQ(T.lost_updates, 1000 - r.trace.warps());
+  EXPECT_EQ(T.final_value - T.first_value, r.got / 1000);  // every block adds the same
+}
+
 TEST(RaceTimeline, RefusesTracesThatAreNotRacyOrOutOfOrder) {
   EXPECT_NE(race_timeline(run("epita.reduce3", "ones", 16, 16).trace).note, "");
   // A read that does not return the latest write means the stated order is not what the model did.

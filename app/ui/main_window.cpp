@@ -203,7 +203,7 @@ void MainWindow::draw_views(AppState& s) {
   // Labels at full length: at large text scales the tab row is drawn smaller (down to 0.7 of the
   // body text) rather than cut to "R...", and scrolls sideways if even that is too wide.
   static const char* const kLabels[] = {"Results", "Tree", "Warps", "Banks", "Source", "Memory", "Metrics", "Scan",
-                                        "Convolution", "Atomics", "Compare", "Plots", "Race", "Ladder", "Side by side"};
+                                        "Convolution", "Atomics", "Compare", "Plots", "Race", "Ladder", "Pair"};
   const ImGuiStyle& st = ImGui::GetStyle();
   float text = 0, frame = 0;  // the labels' text and the tabs' padding, which the font scale leaves alone
   for (const char* l : kLabels) text += ImGui::CalcTextSize(l).x, frame += 2 * st.FramePadding.x + st.ItemInnerSpacing.x;
@@ -268,7 +268,7 @@ void MainWindow::draw_views(AppState& s) {
   // The slides' own pictures: the race as a timeline, a block scan's steps stacked, two variants side by side.
   trace_tab("Race", "race", race_);
   trace_tab("Ladder", "ladder", ladder_);
-  trace_tab("Side by side", "pair", pair_);
+  trace_tab("Pair", "pair", pair_);
   applied_view_ = s.view;
   ImGui::EndTabBar();
 }

@@ -1,4 +1,4 @@
-// Side by side: two variants of the lesson at the same step in the same picture (Tree, Warps or Banks),
+// Pair (side by side): two variants of the lesson at the same step in the same picture (Tree, Warps or Banks),
 // e.g. reduce2's interleaved tree beside reduce3's sequential one. The left half is the selected
 // variant's trace (AppState::trace), the right half a second variant's trace for the same parameters;
 // one step index drives both (either half's controls and the arrow keys move it).

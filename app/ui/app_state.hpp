@@ -167,6 +167,11 @@ class AppState {
   /// The tab the centre shows ("results", "tree", "warps", "banks"); set by --view and by clicks.
   std::string view = "results";
 
+  /// The Side by side tab: the picture both halves show (0 Tree, 1 Warps, 2 Banks) and the variant on
+  /// the right ("" = the lesson's variant after the selected one).
+  int pair_picture = 0;
+  std::string pair_second;
+
   /// Presses of Left/Right/PageUp/PageDown since the last frame, oldest first (MainWindow::draw drains them).
   std::vector<NavKey> nav_keys;
 

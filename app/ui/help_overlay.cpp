@@ -31,10 +31,11 @@ const std::vector<KeyHelp>& key_help() {
       {"1 ... 9,  0", "tabs: Results, Tree, Warps, Banks, Source, Memory, Metrics, Scan, Convolution; 0 Atomics"},
       {"PageDown  PageUp", "next / previous scene of the lesson (a presenter clicker sends these)"},
       {"c  /  g", "Compare / Plots (graphs) tab"},
+      {"i  /  k  /  v", "Race timeline (interleaving) / scan Ladder (all steps) / Pair (two variants side by side, one step)"},
       {"n  /  p", "next / previous variant of the lesson"},
       {"r", "run the selected variant"},
       {"R", "run every variant of the lesson"},
-      {"\u2190  \u2192", "previous / next step (Tree, Warps, Banks, Source, Memory, Scan, Atomics); no press is lost"},
+      {"\u2190  \u2192", "previous / next step (Tree, Warps, Banks, Source, Memory, Scan, Atomics, Race, Ladder, Pair); no press is lost"},
       {"space", "play / pause the steps"},
       {"[  /  ]", "previous / next block of the trace (past the last: the trace takes one more block, up to 8)"},
       {"l", "Live on / off (Plots; needs a GPU)"},
@@ -76,6 +77,9 @@ void HandleGlobalKeys(AppState& s, const std::vector<std::string>& views) {
     else if (c == 'e') pr.strokes.clear();
     else if (c == 'c') s.view = "compare";
     else if (c == 'g') s.view = "plots";
+    else if (c == 'i') s.view = "race";
+    else if (c == 'k') s.view = "ladder";
+    else if (c == 'v') s.view = "pair";
     else if (c == 'n') step_variant(s, +1);
     else if (c == 'p') step_variant(s, -1);
     else if (c == 'r') s.request_run();

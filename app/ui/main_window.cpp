@@ -15,7 +15,7 @@
 namespace ws::ui {
 
 const std::vector<std::string>& MainWindow::views() {
-  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory", "metrics", "scan", "conv", "atomics", "compare", "plots"};
+  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory", "metrics", "scan", "conv", "atomics", "compare", "plots", "race", "ladder", "pair"};
   return names;
 }
 
@@ -68,7 +68,7 @@ void MainWindow::draw(AppState& s, ImVec2 size) {
   std::vector<NavKey> keys;
   keys.swap(s.nav_keys);
   if (!ImGui::GetIO().WantTextInput) {
-    static const char* const kStepViews[] = {"tree", "warps", "banks", "source", "memory", "scan", "atomics"};
+    static const char* const kStepViews[] = {"tree", "warps", "banks", "source", "memory", "scan", "atomics", "race", "ladder", "pair"};
     auto step_view = [&] { return std::find(std::begin(kStepViews), std::end(kStepViews), s.view) != std::end(kStepViews); };
     std::vector<NavKey> arrows;
     auto flush = [&](bool with_space) {
@@ -203,7 +203,7 @@ void MainWindow::draw_views(AppState& s) {
   // Labels at full length: at large text scales the tab row is drawn smaller (down to 0.7 of the
   // body text) rather than cut to "R...", and scrolls sideways if even that is too wide.
   static const char* const kLabels[] = {"Results", "Tree", "Warps", "Banks", "Source", "Memory", "Metrics", "Scan",
-                                        "Convolution", "Atomics", "Compare", "Plots"};
+                                        "Convolution", "Atomics", "Compare", "Plots", "Race", "Ladder", "Pair"};
   const ImGuiStyle& st = ImGui::GetStyle();
   float text = 0, frame = 0;  // the labels' text and the tabs' padding, which the font scale leaves alone
   for (const char* l : kLabels) text += ImGui::CalcTextSize(l).x, frame += 2 * st.FramePadding.x + st.ItemInnerSpacing.x;
@@ -265,6 +265,10 @@ void MainWindow::draw_views(AppState& s) {
     plots_.draw(s);
     ImGui::EndTabItem();
   }
+  // The slides' own pictures: the race as a timeline, a block scan's steps stacked, two variants side by side.
+  trace_tab("Race", "race", race_);
+  trace_tab("Ladder", "ladder", ladder_);
+  trace_tab("Pair", "pair", pair_);
   applied_view_ = s.view;
   ImGui::EndTabBar();
 }

@@ -17,10 +17,13 @@
 #include "view_banks.hpp"
 #include "view_conv.hpp"
 #include "view_compare.hpp"
+#include "view_pair.hpp"
 #include "view_plots.hpp"
+#include "view_race.hpp"
 #include "view_memory.hpp"
 #include "view_metrics.hpp"
 #include "view_scan.hpp"
+#include "view_scan_ladder.hpp"
 #include "view_source.hpp"
 #include "view_tree.hpp"
 #include "view_warps.hpp"
@@ -30,7 +33,7 @@ namespace ws::ui {
 class MainWindow {
  public:
   /// Names of the centre tabs, for --view ("results" first, then tree, warps, banks, source, memory,
-  /// metrics, scan, conv, atomics, compare, plots).
+  /// metrics, scan, conv, atomics, compare, plots, race, ladder, pair).
   static const std::vector<std::string>& views();
   /// Moves queued runs to the worker and finished results, progress and the device into `s`.
   /// On the first snapshot with no device, opens the newest report in `reports_dir` as a replay.
@@ -58,6 +61,9 @@ class MainWindow {
   AtomicsView atomics_;
   CompareView compare_;
   PlotsView plots_;
+  RaceView race_;
+  ScanLadderView ladder_;
+  PairView pair_;
   StatusBar status_;
   std::size_t dismissed_ = 0;  ///< messages before this index were dismissed
   std::string applied_view_;   ///< the view last forced open from s.view

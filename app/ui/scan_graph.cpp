@@ -55,6 +55,30 @@ ScanGraph scan_graph(const Trace& t, std::int64_t elements) {
   return g;
 }
 
+std::vector<LadderRow> scan_ladder(const ScanGraph& g, int max_slots) {
+  std::vector<LadderRow> rows;
+  const std::size_t slots = std::size_t(std::max<std::int64_t>(0, std::min<std::int64_t>(max_slots, g.elements)));
+  auto cut = [&](const std::vector<double>& v) { return std::vector<double>(v.begin(), v.begin() + std::ptrdiff_t(std::min(slots, v.size()))); };
+  for (const ScanStepView& st : g.steps) {
+    if (st.edges.empty()) continue;
+    if (rows.empty()) {
+      LadderRow in;
+      in.label = "input";
+      in.values = cut(st.before);
+      rows.push_back(std::move(in));
+    }
+    LadderRow r;
+    r.step = st.step;
+    r.phase = st.phase;
+    r.label = st.label;
+    r.values = cut(st.after);
+    for (const ScanEdge& e : st.edges)
+      if (e.from >= 0 && e.to >= 0 && std::size_t(e.from) < slots && std::size_t(e.to) < slots) r.edges.push_back(e);
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
 std::string work_summary(const ScanGraph& g) {
   char buf[160];
   if (g.sequential > 0)

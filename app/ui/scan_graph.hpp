@@ -42,6 +42,21 @@ struct ScanGraph {
 /// min(n, one block window)); additions are those of the traced block only.
 ScanGraph scan_graph(const Trace& t, std::int64_t elements);
 
+/// One rung of the stacked ladder: the array after a step that adds shared pairs (or, first, the
+/// input as loaded), with the additions that produced it from the row above.
+struct LadderRow {
+  int step = -1;                      ///< trace step index; -1 for the input row
+  std::string phase, label;           ///< "up-sweep", "stride 2"; the input row: "", "input"
+  std::vector<double> values;         ///< the array after the step (the first `elements` slots)
+  std::vector<ScanEdge> edges;        ///< x[from] of the row above added into x[to]
+};
+
+/// All steps of a block scan at once, as the Kogge-Stone and Brent-Kung slides draw them
+/// (001_9970031c1e4143ff.txt, "A Kogge-Stone Parallel Scan Algorithm", iterations 1-3 stacked): the
+/// input row, then one row per step with shared additions, in step order. Values and edges are cut
+/// to the first `max_slots` elements (and to g.elements). Empty when no step adds shared pairs.
+std::vector<LadderRow> scan_ladder(const ScanGraph& g, int max_slots);
+
 /// "17 additions (sequential: 7) = 2.43x the work" for the totals of `g`.
 std::string work_summary(const ScanGraph& g);
 

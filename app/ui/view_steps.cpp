@@ -9,6 +9,13 @@
 
 namespace ws::ui {
 
+namespace {
+int g_compact_headers = 0;  // CompactTraceHeaders alive
+}  // namespace
+
+CompactTraceHeaders::CompactTraceHeaders() { ++g_compact_headers; }
+CompactTraceHeaders::~CompactTraceHeaders() { --g_compact_headers; }
+
 ImU32 WarpColor(int warp, float alpha) {
   static const unsigned kHues[8] = {0x4DA3FF, 0xFFB52E, 0x5BD75B, 0xC59BFF, 0xFF7F7F, 0x3FD0C9, 0xE8E05A, 0xF08BD0};
   const unsigned c = kHues[unsigned(warp) % 8];
@@ -53,6 +60,15 @@ bool TraceHeader(AppState& s) {
   if (t.origin == "report") src += " (stored in the open report)";
   if (tr.compared_with_model)
     src += tr.model_difference.empty() ? ", equal to the sim model" : ", differs from the sim model: " + tr.model_difference;
+  if (g_compact_headers > 0) {
+    const std::string line = tr.variant + "  \u00b7  " + (tr.source == "sim" ? std::string("sim") : "GPU " + tr.source) +
+                             (tr.racy_model ? "  \u00b7  racy" : "");
+    ImGui::PushFont(th.fonts().bold);
+    TextEllipsis(line, ImGui::GetContentRegionAvail().x, &th.colors().accent);
+    ImGui::PopFont();
+    ItemTooltip("trace: " + src + "\n" + t.origin_note + (tr.interleaving.empty() ? "" : "\n" + tr.interleaving));
+    return true;
+  }
   TextDim("trace: " + src + "  \u00b7  " + tr.variant + "  \u00b7  block " + std::to_string(tr.block_index) + " of " +
           std::to_string(tr.launch.grid) + ", " + std::to_string(tr.block_size) + " threads (" +
           std::to_string(tr.warps()) + (tr.warps() == 1 ? " warp)" : " warps)") + "  \u00b7  n = " + format_grouped(tr.n) + " " + to_string(tr.type), true);
@@ -70,6 +86,14 @@ bool TraceHeader(AppState& s) {
                 "off: the sim model run now on the parameters' input");
   }
 
+  StepControls(t);
+  return true;
+}
+
+void StepControls(TraceState& t, const std::string& label) {
+  const Theme& th = theme();
+  if (!t.trace || t.trace->steps.empty()) return;
+  const Step& cur = t.trace->steps[std::size_t(std::clamp(t.step, 0, t.steps() - 1))];
   t.tick(ImGui::GetIO().DeltaTime);
   const int last = t.steps() - 1;
   if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) t.move(-1), t.playing = false;
@@ -109,18 +133,21 @@ bool TraceHeader(AppState& s) {
     ItemTooltip("next block (]): past the last, the trace takes one more block of the input");
   }
   ImGui::SameLine();
-  const Step& cur = tr.steps[std::size_t(t.step)];
   const std::string fmt = "step %d / " + std::to_string(last);
   ImGui::SetNextItemWidth(std::max(th.px(160), ImGui::GetContentRegionAvail().x * 0.35f));
   if (ImGui::SliderInt("##step", &t.step, 0, std::max(0, last), fmt.c_str(), ImGuiSliderFlags_AlwaysClamp))
     t.playing = false, t.pending_step = -1;
   ImGui::SameLine();
+  if (!label.empty()) {
+    TextEllipsis(label, ImGui::GetContentRegionAvail().x);
+    ItemTooltip(label);
+    return;
+  }
   ImGui::PushFont(th.fonts().bold);
   ImGui::TextUnformatted(cur.phase.c_str());
   ImGui::PopFont();
   ImGui::SameLine();
   ImGui::TextUnformatted(cur.label.c_str());
-  return true;
 }
 
 }  // namespace ws::ui

@@ -3,6 +3,7 @@
 #pragma once
 #include <imgui.h>
 
+#include <string>
 #include <vector>
 
 #include "app_state.hpp"
@@ -12,6 +13,19 @@ namespace ws::ui {
 /// Source line and step controls over a view. Returns false (after saying why) when there is no
 /// trace to draw; the caller then draws nothing else.
 bool TraceHeader(AppState& s);
+/// Previous/next, play/pause, speed and the step slider of `t`, with the step's phase and label
+/// (`label` replaces them when non-empty). TraceHeader draws them; so do views showing two traces
+/// under one control.
+void StepControls(TraceState& t, const std::string& label = "");
+/// While one is alive, TraceHeader draws a single line (variant and where the trace came from; the
+/// rest on hover) and no step controls: for two views side by side under one StepControls.
+class CompactTraceHeaders {
+ public:
+  CompactTraceHeaders();
+  ~CompactTraceHeaders();
+  CompactTraceHeaders(const CompactTraceHeaders&) = delete;
+  CompactTraceHeaders& operator=(const CompactTraceHeaders&) = delete;
+};
 /// Left/Right presses (one entry per press or auto-repeat, none lost): previous/next step; with
 /// `space`, Space: play/pause. Ignored while a text field has the keyboard.
 void HandleStepKeys(TraceState& t, const std::vector<NavKey>& keys, bool space);

@@ -1,8 +1,9 @@
 // Presentation layout, checked from what the views laid out (layout_probe.hpp) rather than from
 // pixels: at 1920x1080 with --font-scale 2 --high-contrast --focus, the Warps grid, the Tree of a
-// 32-thread block with its thread ids, the Banks view of one warp and a Compare table of a whole
-// lesson each lie inside their view (no scrolling), and no text is smaller than 28 px. ImGui frames
-// are built without a renderer, so this runs anywhere.
+// 32-thread block with its thread ids, the Banks view of one warp, a Compare table of a whole lesson,
+// the race timeline, the scan ladders and two trees side by side each lie inside their view (no
+// scrolling), and no text is smaller than 28 px. ImGui frames are built without a renderer, so this
+// runs anywhere.
 #include <gtest/gtest.h>
 #include <imgui.h>
 
@@ -11,6 +12,9 @@
 #include "app_state.hpp"
 #include "layout_probe.hpp"
 #include "main_window.hpp"
+#include "race_timeline.hpp"
+#include "registry.hpp"
+#include "scan_graph.hpp"
 #include "theme.hpp"
 
 namespace ws::ui {
@@ -148,6 +152,162 @@ TEST_F(Presentation, TreeHidesTheValuesOfStepsNotReachedUntilAsked) {
   const LayoutProbe& q = show("tree");
   EXPECT_EQ(q.counts.at("tree value labels"), 32 + 31);
   EXPECT_EQ(q.counts.at("tree hidden nodes"), 0);
+}
+
+}  // namespace
+}  // namespace ws::ui
+
+// The slides' pictures (Race, Ladder, Side by side): each fits its view at presentation settings, and
+// what it draws is what the model says (rows, arrows, lost updates), not a number written here.
+namespace ws::ui {
+namespace {
+
+TEST_F(Presentation, RaceTimelineOf16ThreadsFitsAndMarksEveryLostUpdate) {
+  ASSERT_TRUE(s.select_variant("epita.race"));
+  s.params.block = 16;
+  s.params.set_n(16);  // one block; the racy variants start on ones
+  s.refresh_trace();
+  ASSERT_TRUE(s.trace.trace) << s.trace.why_none;
+  const RaceTimeline T = race_timeline(*s.trace.trace);
+  ASSERT_EQ(T.note, "");
+  s.trace.step = s.trace.steps() - 1;
+  const LayoutProbe& p = show("race");
+  expect_fits(p, "race timeline");
+  EXPECT_GT(p.pictures.at("race timeline").height(), 0.5f * p.region.height());
+  EXPECT_EQ(p.counts.at("race rows"), T.threads);
+  EXPECT_EQ(p.counts.at("race rows"), 16);
+  EXPECT_EQ(p.counts.at("race columns"), T.columns);
+  EXPECT_EQ(p.counts.at("race lost marks"), T.lost_updates);
+  EXPECT_EQ(p.counts.at("race value labels"), int(T.events.size()));  // every value readable at 28 px
+  EXPECT_GE(p.min_text_px, kMinPx);
+  // Before the racy step: its reads, adds and writes show their shape only.
+  s.trace.step = 0;
+  const LayoutProbe& q = show("race");
+  int later = 0;
+  for (const RaceEvent& e : T.events) later += e.step > 0;
+  EXPECT_EQ(q.counts.at("race hidden events"), later);
+  EXPECT_EQ(q.counts.at("race lost marks"), 0);
+}
+
+/// Rows and arrows the ladder of the current trace must draw, from the model.
+void expect_ladder_matches_model(const LayoutProbe& p, const Trace& t, std::int64_t elements) {
+  const std::vector<LadderRow> rows = scan_ladder(scan_graph(t, elements), 32);
+  int arrows = 0;
+  for (const LadderRow& r : rows) arrows += int(r.edges.size());
+  EXPECT_EQ(p.counts.at("ladder rows"), int(rows.size()));
+  EXPECT_EQ(p.counts.at("ladder arrows"), arrows);
+  EXPECT_EQ(p.counts.at("ladder slots"), int(elements));
+}
+
+TEST_F(Presentation, KoggeStoneLadderOf16ElementsFitsWithEveryValue) {
+  ASSERT_TRUE(s.select_variant("stevens.kogge_stone"));
+  s.params.block = 16;
+  s.params.set_n(16);
+  s.params.input = 2;  // sequence
+  s.refresh_trace();
+  ASSERT_TRUE(s.trace.trace) << s.trace.why_none;
+  s.trace.step = s.trace.steps() - 1;
+  const LayoutProbe& p = show("ladder");
+  expect_fits(p, "scan ladder");
+  expect_ladder_matches_model(p, *s.trace.trace, 16);
+  EXPECT_EQ(p.counts.at("ladder rows"), 1 + 4);  // input, strides 1 2 4 8
+  EXPECT_EQ(p.counts.at("ladder value labels"), 5 * 16);
+  EXPECT_GE(p.min_text_px, kMinPx);
+  s.trace.step = 1;  // stride 1: the rows below show their shape only
+  const LayoutProbe& q = show("ladder");
+  EXPECT_EQ(q.counts.at("ladder hidden rows"), 3);
+  EXPECT_EQ(q.counts.at("ladder value labels"), 2 * 16);
+}
+
+TEST_F(Presentation, BrentKungLadderOf16ElementsFitsBothTrees) {
+  ASSERT_TRUE(s.select_variant("stevens.brent_kung"));
+  s.params.block = 16;
+  s.params.set_n(16);
+  s.params.input = 2;
+  s.refresh_trace();
+  ASSERT_TRUE(s.trace.trace) << s.trace.why_none;
+  s.trace.step = s.trace.steps() - 1;
+  const LayoutProbe& p = show("ladder");
+  expect_fits(p, "scan ladder");
+  expect_ladder_matches_model(p, *s.trace.trace, 16);
+  EXPECT_EQ(p.counts.at("ladder rows"), 1 + 4 + 3);  // input, up-sweep 1 2 4 8, down-sweep 4 2 1
+  EXPECT_EQ(p.counts.at("ladder value labels"), 8 * 16);
+  EXPECT_GE(p.min_text_px, kMinPx);
+}
+
+TEST_F(Presentation, SideBySideTreesOfReduce2AndReduce3FitAtOneStep) {
+  ASSERT_TRUE(s.select_variant("epita.reduce2"));
+  s.params.block = 16;
+  s.params.set_n(16);
+  s.params.input = 2;
+  s.refresh_trace();
+  ASSERT_TRUE(s.trace.trace) << s.trace.why_none;
+  s.trace.step = 2;
+  EXPECT_EQ(PairView::second_id(s), "epita.reduce3");  // the lesson's next variant
+  TraceKey k = s.trace_key();
+  k.variant = "epita.reduce3";
+  std::string why;
+  const std::optional<Trace> right = compute_trace(*find_variant("epita.reduce3"), k, why);
+  ASSERT_TRUE(right) << why;
+  const TreeLayout L = tree_layout(*s.trace.trace), R = tree_layout(*right);
+  const LayoutProbe& p = show("pair");
+  expect_fits(p, "tree");
+  for (const char* half : {"pair left", "pair right"}) {
+    ASSERT_TRUE(p.pictures.count(half)) << half;
+    EXPECT_TRUE(p.region.contains(p.pictures.at(half))) << half;
+    EXPECT_GT(p.pictures.at(half).width(), 0.4f * p.region.width()) << half;
+  }
+  EXPECT_LT(p.pictures.at("pair left").x1, p.pictures.at("pair right").x0);
+  EXPECT_EQ(p.counts.at("left tree leaves"), L.slots);
+  EXPECT_EQ(p.counts.at("right tree leaves"), R.slots);
+  EXPECT_EQ(p.counts.at("left tree thread ids"), int(L.nodes.size()) - L.slots);
+  EXPECT_EQ(p.counts.at("right tree thread ids"), int(R.nodes.size()) - R.slots);
+  EXPECT_GE(p.min_text_px, kMinPx);
+}
+
+TEST_F(Presentation, SideBySideWarpsAndBanksFit) {
+  ASSERT_TRUE(s.select_variant("harris.impl2"));
+  s.refresh_trace();
+  s.trace.step = 2;
+  s.pair_picture = 1;
+  const LayoutProbe& w = show("pair");
+  expect_fits(w, "warp grid");
+  EXPECT_TRUE(w.pictures.count("pair left") && w.pictures.count("pair right"));
+  EXPECT_GE(w.min_text_px, kMinPx);
+  s.pair_picture = 2;
+  const LayoutProbe& b = show("pair");
+  expect_fits(b, "banks");
+  EXPECT_EQ(b.counts.at("left bank accesses"), 3);  // impl2 and impl3 at stride 2 / 64: two loads and a store
+  EXPECT_EQ(b.counts.at("right bank accesses"), 3);
+  EXPECT_GE(b.min_text_px, kMinPx);
+}
+
+TEST_F(Presentation, ScenesOfTheNewPicturesShowEveryValueUnderTheirNote) {
+  // The scene line (two lines of note) takes room from the picture: the values must still be drawn.
+  for (const char* lesson : {"epita", "stevens"}) {
+    ASSERT_TRUE(s.select_lesson(std::string(lesson)));
+    int shown = 0;
+    for (int k = 0; k < s.scene_count(); ++k) {
+      const std::string view = s.lesson()->scenes[std::size_t(k)].view;
+      if (view != "race" && view != "ladder") continue;
+      SCOPED_TRACE(std::string(lesson) + " scene " + std::to_string(k + 1));
+      ASSERT_EQ(s.open_scene(k, MainWindow::views()), "");
+      s.trace.show_future_values = true;
+      const LayoutProbe& p = show(view);
+      ASSERT_TRUE(s.trace.trace);
+      if (view == "race") {
+        expect_fits(p, "race timeline");
+        EXPECT_EQ(p.counts.at("race value labels"), int(race_timeline(*s.trace.trace).events.size()));
+      } else {
+        expect_fits(p, "scan ladder");
+        EXPECT_EQ(p.counts.at("ladder value labels"), p.counts.at("ladder rows") * p.counts.at("ladder slots"));
+      }
+      EXPECT_GE(p.min_text_px, kMinPx);
+      s.trace.show_future_values = false;
+      ++shown;
+    }
+    EXPECT_GE(shown, 1) << lesson << " has no scene of the race timeline or the ladder";
+  }
 }
 
 }  // namespace

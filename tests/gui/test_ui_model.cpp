@@ -360,7 +360,7 @@ TEST(Scenes, EveryEpitaAndStevensSceneOpensItsViewAndTrace) {
       EXPECT_EQ(s.variant()->id, sc.variant);
       if (!sc.view.empty()) EXPECT_EQ(s.view, sc.view);
       const bool step_view = sc.view == "tree" || sc.view == "warps" || sc.view == "banks" || sc.view == "source" ||
-                             sc.view == "scan" || sc.view == "atomics";
+                             sc.view == "scan" || sc.view == "atomics" || sc.view == "race" || sc.view == "ladder" || sc.view == "pair";
       if (!step_view) continue;
       ASSERT_TRUE(s.trace.trace.has_value()) << s.trace.why_none;
       EXPECT_EQ(s.trace.step, sc.step) << "the scene's step exists";

@@ -1,5 +1,7 @@
 #include "view_steps.hpp"
 
+#include <filesystem>
+
 #include <algorithm>
 #include <string>
 
@@ -88,6 +90,13 @@ bool TraceHeader(AppState& s) {
   ImGui::SetNextItemWidth(th.px(130));
   ImGui::SliderFloat("##speed", &t.speed, 0.25f, 10.f, "%.2g steps/s", ImGuiSliderFlags_Logarithmic);
   ItemTooltip("playback speed");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!s.perf.steps_request.empty());
+  if (ImGui::Button("Export steps"))
+    s.perf.steps_request = (std::filesystem::path(s.perf.export_dir) / ("warpscope-steps-" + tr.variant)).string();
+  ImGui::EndDisabled();
+  ItemTooltip("this view at every step: one PNG per step and an animated GIF at the playback speed, into "
+              "warpscope-steps-<variant> in the export folder (--export-dir; --export-steps DIR without a window)");
   ImGui::SameLine();
   const Step& cur = tr.steps[std::size_t(t.step)];
   const std::string fmt = "step %d / " + std::to_string(last);

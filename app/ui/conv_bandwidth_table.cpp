@@ -18,7 +18,7 @@ BandwidthTable bandwidth_table(int dims, int tile, int mask_width) {
   BandwidthTable t;
   t.dims = dims == 2 ? 2 : 1;
   t.tiles = t.dims == 2 ? std::vector<int>{8, 16, 32, 64} : std::vector<int>{16, 32, 64, 128, 256};
-  t.masks = {3, 5, 7, 9};
+  t.masks = {5, 9};
   if (tile >= 1) add_sorted(t.tiles, tile);
   if (mask_width >= 1 && mask_width % 2 == 1) add_sorted(t.masks, mask_width);
   for (int m : t.masks) {

@@ -15,7 +15,7 @@ struct BandwidthTable {
   std::vector<std::vector<double>> reduction;
 };
 
-/// The slide's tiles (1D: 16, 32, 64, 128, 256; 2D: 8, 16, 32, 64) and mask widths 3, 5, 7, 9, with
+/// The slide's tiles (1D: 16, 32, 64, 128, 256; 2D: 8, 16, 32, 64) and mask widths (5, 9), with
 /// `tile` and `mask_width` (the chosen ones) added in order where missing (ignored when < 1, or
 /// an even mask width). dims: 1 or 2 (anything else is treated as 1).
 BandwidthTable bandwidth_table(int dims, int tile, int mask_width);

@@ -114,7 +114,7 @@ std::vector<ConvChoice> conv_mask_choices(const VariantInfo& v, const RunParams&
 float conv_controls_width() {
   const Theme& t = theme();
   const ImGuiStyle& st = ImGui::GetStyle();
-  return ImGui::CalcTextSize("tile").x + ImGui::CalcTextSize("mask").x + t.px(150 + 110 + 26) + 4 * st.ItemSpacing.x;
+  return ImGui::CalcTextSize("tile").x + ImGui::CalcTextSize("mask").x + t.px(190 + 110 + 26) + 4 * st.ItemSpacing.x;
 }
 
 void ConvLaunchControls(AppState& s, const VariantInfo& v) {
@@ -123,7 +123,7 @@ void ConvLaunchControls(AppState& s, const VariantInfo& v) {
   ImGui::AlignTextToFramePadding();
   TextDim("tile");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(t.px(150));
+  ImGui::SetNextItemWidth(t.px(190));  // "default (28x28)"
   int tile = conv_tile_value(v, p);
   if (choice_combo("##conv_tile", conv_tile_choices(v, p), tile, tile)) set_conv_tile(v, p, tile);
   ItemTooltip(conv_dims(v) == 1 ? "output tile = threads per block (one output per thread, slide \"Tiled 1D Convolution\")"

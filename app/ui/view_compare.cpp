@@ -102,7 +102,7 @@ std::string cell_text(const CompareRow& r, int col, const std::string& prefix = 
     case CN: return r.run ? format_count(r.run->n) : "--";
     case CTime: return r.timed ? format_ms(r.time_ms) : "--";
     case CGbps: return r.timed ? format_gbps(r.gbps) : "--";
-    case CSlide: return r.slide ? slide_timing_text(*r.slide) : "";
+    case CSlide: return r.slide ? slide_timing_text(*r.slide) : "";  // the header names a common unit (slide_cell)
     case CPeak: return r.timed ? format_pct(r.pct_peak) : "--";
     case CSpeedup: return r.speedup > 0 ? format_significant(r.speedup, 3) + "x" : "--";
     case COcc: return opt(r.occupancy, 0);
@@ -115,6 +115,30 @@ std::string cell_text(const CompareRow& r, int col, const std::string& prefix = 
     case CCheck: return r.run ? r.run->status : "no run";
     default: return "";
   }
+}
+
+/// The unit every slide number of `rows` shares ("ms", "GB/s"), or "" when they differ or there are none.
+std::string slide_unit(const std::vector<CompareRow>& rows) {
+  std::string unit;
+  for (const auto& r : rows)
+    if (r.slide) {
+      if (!unit.empty() && unit != r.slide->unit) return "";
+      unit = r.slide->unit;
+    }
+  return unit;
+}
+
+/// The header of column c: "slide" when the rows' slide numbers share a unit (the caption names it
+/// with the slide's GPU, the cells hold bare numbers), else "slide's" over cells with their units.
+std::string header(int c, const std::string& unit) { return c == CSlide && !unit.empty() ? "slide" : kHeaders[c]; }
+
+/// The slide cell: the number alone when the header names the unit.
+std::string slide_cell(const CompareRow& r, const std::string& unit) {
+  if (!r.slide) return "";
+  if (unit.empty()) return slide_timing_text(*r.slide);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", r.slide->value);
+  return buf;
 }
 
 bool slide_column(const std::vector<CompareRow>& rows) {
@@ -136,6 +160,7 @@ CompareFit compare_table_fit(const std::vector<CompareRow>& rows, ImVec2 avail) 
   const Theme& t = theme();
   const bool measured = measured_columns(rows);
   const bool slides = slide_column(rows);
+  const std::string unit = slide_unit(rows);
   const std::string prefix = common_prefix(rows);
   const bool one_n = uniform_n(rows);
   // At scale 1: the widest text of each column (header included) and what does not scale with the
@@ -148,10 +173,10 @@ CompareFit compare_table_fit(const std::vector<CompareRow>& rows, ImVec2 avail) 
       continue;
     }
     // A sortable header keeps room for its arrow (0.65 of the text size plus frame padding).
-    float w = ImGui::CalcTextSize(kHeaders[c]).x + 0.65f * ImGui::GetFontSize();
+    float w = ImGui::CalcTextSize(header(c, unit).c_str()).x + 0.65f * ImGui::GetFontSize();
     float fixed = st.FramePadding.x;
     for (const auto& r : rows) {
-      float cw = ImGui::CalcTextSize(cell_text(r, c, prefix).c_str()).x;
+      float cw = ImGui::CalcTextSize((c == CSlide ? slide_cell(r, unit) : cell_text(r, c, prefix)).c_str()).x;
       float cf = 0;
       if (c == CVariant) {  // badges: text plus their own padding and spacing
         if (r.best) cw += ImGui::CalcTextSize("best").x, cf += 2 * t.px(6) + st.ItemSpacing.x;
@@ -248,7 +273,8 @@ void CompareView::draw_controls(AppState& s, const std::vector<CompareRow>& rows
           (s.perf.present.focus ? "" : "  \u00b7  " + src) + n_note);
   if (!slide_devices.empty()) {
     ImGui::SameLine();
-    ImGui::TextColored(t.colors().lesson, "\u00b7 slide's: %s", slide_devices.c_str());
+    const std::string unit = slide_unit(rows);
+    ImGui::TextColored(t.colors().lesson, "\u00b7 slide: %s%s", slide_devices.c_str(), unit.empty() ? "" : (", " + unit).c_str());
     ItemTooltip("the amber column holds the slide's own numbers, measured on the slide's GPU, not on this one");
   }
   ItemTooltip(std::to_string(rows.size()) + (s.perf.picked.empty() ? " variants of the lesson" : " picked variants") +
@@ -307,6 +333,7 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, f
   // The measured (CUPTI) columns show when some run has metrics; otherwise one line says how to get them.
   const bool measured = measured_columns(rows);
   const bool slides = slide_column(rows);
+  const std::string unit = slide_unit(rows);
   const std::string prefix = common_prefix(rows);
   const bool one_n = uniform_n(rows);
   if (!ImGui::BeginTable("compare", CCount, flags)) return;
@@ -317,14 +344,14 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, f
     ImGuiTableColumnFlags f = c == CVariant ? ImGuiTableColumnFlags_DefaultSort : 0;
     if (c == CBar) f |= ImGuiTableColumnFlags_NoSort;
     if ((!measured && c >= COcc && c <= CAtom) || (one_n && c == CN) || (!slides && c == CSlide)) f |= ImGuiTableColumnFlags_Disabled;
-    ImGui::TableSetupColumn(kHeaders[c], f, c == CBar ? bar_width(k) : 0.f);
+    ImGui::TableSetupColumn(header(c, unit).c_str(), f, c == CBar ? bar_width(k) : 0.f);
   }
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   for (int c = 0; c < CCount; ++c) {
     if (!ImGui::TableSetColumnIndex(c)) continue;
     const bool predicted = c >= CPDiv && c <= CPAtom;
     if (predicted) ImGui::PushStyleColor(ImGuiCol_Text, pal.cpu);
-    ImGui::TableHeader(kHeaders[c]);
+    ImGui::TableHeader(header(c, unit).c_str());
     if (predicted) ImGui::PopStyleColor();
     ItemTooltip(kTips[c]);
   }
@@ -368,7 +395,7 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, f
       if (ImGui::TableSetColumnIndex(c)) TextRight(cell_text(r, c));
     if (ImGui::TableSetColumnIndex(CSlide) && r.slide) {  // marked as the slide's: its colour, its GPU, a tooltip
       ImGui::PushStyleColor(ImGuiCol_Text, pal.lesson);
-      TextRight(cell_text(r, CSlide));
+      TextRight(slide_cell(r, unit));
       ImGui::PopStyleColor();
       ItemTooltip(slide_timing_source(*r.slide));
     }

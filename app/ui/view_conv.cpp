@@ -33,6 +33,18 @@ ImU32 role_color(sim::ConvLoad l) {
   }
 }
 
+/// A cell of the slide's table: one decimal, halves rounded up as the slides round them.
+std::string reduction_cell(double v) { return fixed(std::floor(v * 10 + 0.5) / 10, 1); }
+
+/// The widest cell or tile header of `t`.
+float reduction_cell_width(const BandwidthTable& t) {
+  float w = 0;
+  for (int k : t.tiles) w = std::max(w, ImGui::CalcTextSize(std::to_string(k).c_str()).x);
+  for (const auto& row : t.reduction)
+    for (double v : row) w = std::max(w, ImGui::CalcTextSize(reduction_cell(v).c_str()).x);
+  return w;
+}
+
 /// The colour of a thread in the tile map: its most frequent staging load (ghost when it only stores 0s).
 sim::ConvLoad main_load(const ConvThreadLoads& r) {
   const int halo = r.halo + r.padding;
@@ -136,12 +148,21 @@ void ConvView::analysis(const ConvPreview& p) {
   SectionTitle("Bandwidth reduction of tiling (slides \"Bandwidth Reduction in 1D / 2D\")");
   TextDim(g.describe() + ", mask " + std::to_string(g.mask_width) + (p.dims == 2 ? "x" + std::to_string(g.mask_width) : "") +
           "; a tile's global loads are replaced by shared-memory (register-tiled: register) reads: reduction = accesses / loads.", true);
-  if (ImGui::BeginTable("conv_bw", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
-    ImGui::TableSetupColumn("tile", 0, ImGui::CalcTextSize("first tile (boundary, ghost cells)").x + t.px(12));
-    ImGui::TableSetupColumn("outputs", 0, t.px(110));
-    ImGui::TableSetupColumn("loads", 0, t.px(120));
-    ImGui::TableSetupColumn("accesses", 0, t.px(130));
-    ImGui::TableSetupColumn("reduction", 0, t.px(110));
+  // The slide's table over tile sizes and masks goes to the right of this one when both fit.
+  ImGui::BeginGroup();
+  if (ImGui::BeginTable("conv_bw", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
+                                          ImGuiTableFlags_NoHostExtendX)) {
+    const float num = ImGui::CalcTextSize("accesses_").x;
+    const std::string shape0 = p.dims == 2 ? std::to_string(g.tile_x) + "x" + std::to_string(g.tile_y) : std::to_string(g.tile_x);
+    float label_w = ImGui::CalcTextSize("first tile (ghost cells)").x;  // the widest of the rows' labels
+    for (const std::string& l : {"internal " + shape0 + " tile = formula", "formula (internal " + shape0 + " tile)",
+                                 "whole array (" + std::to_string(a.tiles) + " tiles)"})
+      label_w = std::max(label_w, ImGui::CalcTextSize(l.c_str()).x);
+    ImGui::TableSetupColumn("tile", 0, label_w);
+    ImGui::TableSetupColumn("outputs", 0, std::max(num, ImGui::CalcTextSize(std::to_string(a.outputs).c_str()).x));
+    ImGui::TableSetupColumn("loads", 0, std::max(num, ImGui::CalcTextSize(std::to_string(a.loaded).c_str()).x));
+    ImGui::TableSetupColumn("accesses", 0, std::max(num, ImGui::CalcTextSize(std::to_string(a.accesses).c_str()).x));
+    ImGui::TableSetupColumn("reduction", 0, num);
     ImGui::TableHeadersRow();
     auto row = [](const std::string& name, std::int64_t outputs, std::int64_t loaded, std::int64_t accesses, double red) {
       ImGui::TableNextRow();
@@ -158,14 +179,25 @@ void ConvView::analysis(const ConvPreview& p) {
     };
     const std::int64_t T = g.tile_x, Ty = p.dims == 2 ? g.tile_y : 1, K = g.mask_width;
     const std::int64_t f_out = T * Ty, f_load = p.dims == 2 ? (T + K - 1) * (Ty + K - 1) : T + K - 1;
-    row("formula (internal " + (p.dims == 2 ? std::to_string(T) + "x" + std::to_string(Ty) : std::to_string(T)) + " tile)",
-        f_out, f_load, p.dims == 2 ? T * Ty * K * K : T * K, a.formula);
-    if (a.internal.loaded) row("an internal tile", a.internal.outputs, a.internal.loaded, a.internal.accesses, a.internal.reduction());
-    row("first tile (boundary, ghost cells)", a.first.outputs, a.first.loaded, a.first.accesses, a.first.reduction());
+    const std::int64_t f_acc = p.dims == 2 ? T * Ty * K * K : T * K;
+    const std::string shape = p.dims == 2 ? std::to_string(T) + "x" + std::to_string(Ty) : std::to_string(T);
+    // An internal tile counts exactly what the formula says: one row then.
+    if (a.internal.loaded && a.internal.outputs == f_out && a.internal.loaded == f_load && a.internal.accesses == f_acc) {
+      row("internal " + shape + " tile = formula", f_out, f_load, f_acc, a.formula);
+    } else {
+      row("formula (internal " + shape + " tile)", f_out, f_load, f_acc, a.formula);
+      if (a.internal.loaded) row("an internal tile", a.internal.outputs, a.internal.loaded, a.internal.accesses, a.internal.reduction());
+    }
+    row("first tile (ghost cells)", a.first.outputs, a.first.loaded, a.first.accesses, a.first.reduction());
     row("whole array (" + std::to_string(a.tiles) + " tiles)", a.outputs, a.loaded, a.accesses, a.reduction());
     ImGui::EndTable();
   }
+  ImGui::EndGroup();
+  const float table_w = ImGui::GetItemRectSize().x;  // the cursor is back at the line's start
+  if (ImGui::GetContentRegionAvail().x - table_w - t.px(12) >= reduction_table_width(p)) ImGui::SameLine(0, t.px(12));
+  ImGui::BeginGroup();
   reduction_table(p);
+  ImGui::EndGroup();
   const double mib = 1024.0 * 1024.0;
   const std::string measured =
       p.dram_read >= 0 ? "Measured on the last run: DRAM read " + fixed(p.dram_read / mib, 2) + " MiB, written " +
@@ -176,6 +208,15 @@ void ConvView::analysis(const ConvPreview& p) {
           " (halo loads counted once per tile). " + measured, true);
 }
 
+float ConvView::reduction_table_width(const ConvPreview& p) const {
+  const ConvGeometry& g = p.setup.g;
+  const bool square = g.dims == 1 || g.tile_x == g.tile_y;
+  const BandwidthTable table = bandwidth_table(g.dims, square ? g.tile_x : 0, g.mask_width);
+  const float pad = 2 * ImGui::GetStyle().CellPadding.x + 1;
+  return std::max(ImGui::CalcTextSize("Tile_Width").x, ImGui::CalcTextSize("K = 15").x) + pad +
+         float(table.tiles.size()) * (reduction_cell_width(table) + pad);
+}
+
 void ConvView::reduction_table(const ConvPreview& p) {
   const Theme& t = theme();
   const ConvGeometry& g = p.setup.g;
@@ -183,16 +224,18 @@ void ConvView::reduction_table(const ConvPreview& p) {
   const bool square = g.dims == 1 || g.tile_x == g.tile_y;
   const BandwidthTable table = bandwidth_table(g.dims, square ? g.tile_x : 0, g.mask_width);
   const char* tile_name = g.dims == 2 ? "TILE_SIZE" : "Tile_Width";
-  const char* mask_name = g.dims == 2 ? "KERNEL_SIZE" : "Mask_Width";
-  TextDim(std::string("Reduction of an internal tile, ") +
-              (g.dims == 2 ? "TILE_SIZE^2 * KERNEL_SIZE^2 / (TILE_SIZE + KERNEL_SIZE - 1)^2"
-                           : "Mask_Width * TILE_SIZE / (TILE_SIZE + Mask_Width - 1)") +
-              " (the slide's table, more sizes; the chosen one highlighted" + (square ? "" : ": this variant's tile is not square") + "):",
-          true);
+  const char* mask_name = g.dims == 2 ? "K" : "M";
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + reduction_table_width(p));
+  TextDim(std::string("The slide's table, more sizes (internal tiles, ") + (g.dims == 2 ? "K = KERNEL_SIZE" : "M = Mask_Width") +
+          (square ? "" : "; this variant's tile is not square") + "):");
+  ImGui::PopTextWrapPos();
+  ItemTooltip(g.dims == 2 ? "TILE_SIZE^2 * KERNEL_SIZE^2 / (TILE_SIZE + KERNEL_SIZE - 1)^2 (slide \"Bandwidth Reduction in 2D\")"
+                          : "Mask_Width * TILE_SIZE / (TILE_SIZE + Mask_Width - 1) (slide \"Bandwidth Reduction in 1D\")");
   const int cols = int(table.tiles.size()) + 1;
-  if (ImGui::BeginTable("conv_bw_slide", cols, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
-    ImGui::TableSetupColumn(tile_name, 0, ImGui::CalcTextSize("KERNEL_SIZE = 15").x + t.px(8));
-    for (int k : table.tiles) ImGui::TableSetupColumn(std::to_string(k).c_str(), 0, t.px(70));
+  if (ImGui::BeginTable("conv_bw_slide", cols, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit |
+                                                   ImGuiTableFlags_NoHostExtendX)) {
+    ImGui::TableSetupColumn(tile_name, 0, std::max(ImGui::CalcTextSize(tile_name).x, ImGui::CalcTextSize("K = 15").x));
+    for (int k : table.tiles) ImGui::TableSetupColumn(std::to_string(k).c_str(), 0, reduction_cell_width(table));
     ImGui::TableHeadersRow();
     for (std::size_t m = 0; m < table.masks.size(); ++m) {
       ImGui::TableNextRow();
@@ -206,7 +249,7 @@ void ConvView::reduction_table(const ConvPreview& p) {
           c.w *= 0.35f;
           ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, ImGui::GetColorU32(c));
         }
-        TextRight(fixed(std::floor(table.reduction[m][k] * 10 + 0.5) / 10, 1));  // half up, as the slides round
+        TextRight(reduction_cell(table.reduction[m][k]));
       }
     }
     ImGui::EndTable();
@@ -327,11 +370,11 @@ void ConvView::tile_map(const ConvPreview& p) {
                                                          : " global loads into shared memory");
   if (sum.direct) line += ", " + std::to_string(sum.direct) + " loads of N in the mask loop" +
                           (g.kind == ConvKind::TiledCache1D ? " (the halo, through the caches)" : "");
-  line += "; " + std::to_string(c.computing) + " of " + std::to_string(g.threads()) +
-          " threads compute (white dot), a ring marks the " + std::to_string(c.writing) +
-          " that write an output inside the array. Colour: a thread's most frequent load; a lower third, its halo load or ghost cell besides." +
-          (g.dims == 1 ? " One row per warp." : "");
+  line += "; " + std::to_string(c.computing) + " of " + std::to_string(g.threads()) + " threads compute (dot), " +
+          std::to_string(c.writing) + " write inside the array (ring)." + (g.dims == 1 ? " A row per warp." : "");
   TextDim(line, true);
+  ItemTooltip("a cell's colour: the thread's most frequent load; its lower third: a halo load or ghost cell it makes "
+              "besides (1D: the first and last Mask_Width/2 threads). Counted from the sim model's trace of this block.");
   // 1D blocks: one warp (32 threads) per row; 2D: block_y rows of block_x threads.
   const int cols = g.dims == 1 ? std::min(32, g.block_x) : g.block_x;
   const int rows = (g.threads() + cols - 1) / cols;

@@ -22,6 +22,8 @@ class ConvView {
   void draw_body(const ConvPreview& p);
   void analysis(const ConvPreview& p);
   void reduction_table(const ConvPreview& p);
+  /// Width of the slide's table (its columns and cell padding), to place it beside the first table.
+  float reduction_table_width(const ConvPreview& p) const;
   void signals(const ConvPreview& p);
   void tile_map(const ConvPreview& p);
   void image(const char* title, ImageTexture& tex, const std::vector<double>& values, std::int64_t rows,

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ pkg-config git
           nlohmann-json3-dev libcli11-dev libgtest-dev
-          libglfw3-dev libimgui-dev libstb-dev libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
+          libglfw3-dev libimgui-dev libstb-dev libgif-dev libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
           xvfb xauth fonts-dejavu-core
           dpkg-dev file)  # cpack -G DEB: dpkg-shlibdeps finds the Debian packages of the linked libraries
 missing=()

@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
   app.add_option("--live-seconds", o.live_seconds, "with --screenshot: run Live (the compared variants) this many seconds first (needs a GPU)")->check(CLI::Range(0.0, 600.0));
   app.add_option("--benchmark-frames", o.benchmark_frames, "render N frames headless and print one JSON line of frame timings")->check(CLI::Range(1, 100000));
   app.add_option("--export-view", o.export_view, "with --screenshot: also write the centre view alone to this PNG (as its PNG button does)");
+  app.add_option("--export-steps", o.export_steps, "render headless every step of the trace view (--view, --variant, ...) to DIR/step_000.png ... and DIR/steps.gif, and exit");
   std::string gpu;
   app.add_option("--gpu", gpu, "where GPU runs go: local | ssh:HOST | slurm:ARGS (a worker process; default local when built with CUDA)");
   app.add_option("--export-dir", o.export_dir, "folder the CSV and PNG export buttons write to (default: the current folder)");
@@ -73,12 +74,18 @@ int main(int argc, char** argv) {
     return fail(2, e.what());
   }
   o.frames_given = app.count("--frames") > 0;
-  const bool headless = !o.screenshot.empty() || o.benchmark_frames > 0;
+  const bool headless = !o.screenshot.empty() || o.benchmark_frames > 0 || !o.export_steps.empty();
 
   // Output files are checked before anything renders (a directory that is missing, or the report read).
   for (const auto& [path, what] : {std::pair{o.screenshot, "--screenshot"}, std::pair{o.export_view, "--export-view"}})
     if (!path.empty())
       if (std::string err = check_output_path(path, {o.report}, what); !err.empty()) return fail(2, err);
+
+  if (!o.export_steps.empty()) {
+    std::error_code ec;
+    if (std::filesystem::exists(o.export_steps, ec) && !std::filesystem::is_directory(o.export_steps, ec))
+      return fail(2, "--export-steps '" + o.export_steps + "' is a file, not a folder");
+  }
 
   const auto& views = ui::MainWindow::views();
   if (std::find(views.begin(), views.end(), o.view) == views.end()) {

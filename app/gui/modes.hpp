@@ -34,6 +34,7 @@ struct Options {
   int benchmark_frames = 0;      ///< > 0: render this many frames headless and print the timing JSON line
   std::string export_dir = ".";  ///< where the CSV/PNG export buttons write
   std::string export_view;       ///< headless: also save the centre view alone (what the PNG buttons save)
+  std::string export_steps;      ///< headless: a folder for every trace step of the centre view (PNGs, GIF)
 };
 
 /// --benchmark-frames: renders o.benchmark_frames frames headless (after o.frames warm-up frames)
@@ -45,7 +46,8 @@ int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o);
 /// stderr (what to do instead) when there is no display, 1 when the window or GL context fails.
 int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o);
 
-/// Renders o.frames frames into an EGL FBO and writes o.screenshot. Returns 0, or 1 with a line on stderr.
+/// Renders o.frames frames into an EGL FBO and writes o.screenshot (when given); with o.export_steps,
+/// exports the trace's steps there first. Returns 0, or 1 with a line on stderr.
 int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o);
 
 /// Lets the views draw images as OpenGL textures (image_texture_gl.cpp); call with the GL context current.

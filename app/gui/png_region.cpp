@@ -21,11 +21,14 @@ std::string write_png_atomic(const std::string& path, int w, int h, const std::v
   });
 }
 
-std::string save_region_png(const std::string& path, int x, int y, int w, int h, int fb_width, int fb_height) {
+std::string read_region_rgb(int x, int y, int w, int h, int fb_width, int fb_height, int& out_w, int& out_h,
+                            std::vector<unsigned char>& rgb) {
   x = std::clamp(x, 0, fb_width), y = std::clamp(y, 0, fb_height);
   w = std::clamp(w, 0, fb_width - x), h = std::clamp(h, 0, fb_height - y);
+  out_w = w, out_h = h;
   if (w <= 0 || h <= 0) return "nothing to save: the region is empty";
-  std::vector<unsigned char> rgba(std::size_t(w) * h * 4), rgb(std::size_t(w) * h * 3);
+  std::vector<unsigned char> rgba(std::size_t(w) * h * 4);
+  rgb.assign(std::size_t(w) * h * 3, 0);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadPixels(x, fb_height - y - h, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
   if (glGetError() != GL_NO_ERROR) return "glReadPixels failed";
@@ -34,6 +37,12 @@ std::string save_region_png(const std::string& path, int x, int y, int w, int h,
     unsigned char* dst = &rgb[std::size_t(row) * w * 3];
     for (int i = 0; i < w; ++i) std::memcpy(dst + 3 * i, src + 4 * i, 3);
   }
+  return "";
+}
+
+std::string save_region_png(const std::string& path, int x, int y, int w, int h, int fb_width, int fb_height) {
+  std::vector<unsigned char> rgb;
+  if (std::string err = read_region_rgb(x, y, w, h, fb_width, fb_height, w, h, rgb); !err.empty()) return err;
   return write_png_atomic(path, w, h, rgb);
 }
 

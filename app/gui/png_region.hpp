@@ -15,6 +15,11 @@ namespace ws::gui {
 /// Returns "" or one line.
 std::string write_png_atomic(const std::string& path, int w, int h, const std::vector<unsigned char>& rgb);
 
+/// Reads x, y, w, h (as save_region_png) into `rgb` (out_w x out_h, 3 bytes per pixel, top row first).
+/// Returns "" or one line.
+std::string read_region_rgb(int x, int y, int w, int h, int fb_width, int fb_height, int& out_w, int& out_h,
+                            std::vector<unsigned char>& rgb);
+
 std::string save_region_png(const std::string& path, int x, int y, int w, int h, int fb_width, int fb_height);
 
 /// After a frame was rendered: writes s.perf.png_request (the centre view) if there is one, with a

@@ -16,6 +16,7 @@
 #include "modes.hpp"
 #include "patterns.hpp"
 #include "png_region.hpp"
+#include "step_export.hpp"
 #include "registry.hpp"
 #include "theme.hpp"
 
@@ -85,6 +86,7 @@ class HeadlessSession {
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     if (!s.perf.png_request.empty()) handle_png_request(s, width_, height_, 1.f);
+    steps_.after_frame(s, width_, height_, 1.f);
     return build;
   }
   std::string save(const std::string& path) {
@@ -97,6 +99,10 @@ class HeadlessSession {
   bool imgui_ = false;
   int width_ = 0, height_ = 0;
   ui::MainWindow window_;
+  StepExporter steps_;
+
+ public:
+  bool exporting_steps(const ui::AppState& s) const { return steps_.busy() || !s.perf.steps_request.empty(); }
 };
 
 void print_messages(const ui::AppState& s) {
@@ -135,7 +141,19 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     h.frame(s, worker);
     export_failed = !s.perf.png_error.empty() || !s.perf.png_request.empty();  // failed, or never served
   }
-  const std::string err = h.save(o.screenshot);
+  if (!o.export_steps.empty()) {
+    s.perf.steps_request = o.export_steps;
+    s.perf.steps_error.clear();
+    // One frame per step, and one to start; the bound only guards against a request never served.
+    for (int i = 0, most = s.trace.steps() + 8; i < most && h.exporting_steps(s); ++i) h.frame(s, worker);
+    if (h.exporting_steps(s)) {
+      s.perf.steps_error = "the step export did not finish";
+      s.message(ui::Message::Error, s.perf.steps_error);
+    }
+    export_failed = export_failed || !s.perf.steps_error.empty();
+    if (s.perf.steps_error.empty()) std::fprintf(stderr, "warpscope: exported %d steps to %s\n", s.trace.steps(), o.export_steps.c_str());
+  }
+  const std::string err = o.screenshot.empty() ? std::string() : h.save(o.screenshot);
   worker.stop();
   print_messages(s);
   if (!err.empty()) {

@@ -13,6 +13,7 @@
 #include "image_texture.hpp"
 #include "modes.hpp"
 #include "png_region.hpp"
+#include "step_export.hpp"
 #include "theme.hpp"
 
 namespace ws::gui {
@@ -90,10 +91,11 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   install_gl_image_textures();
 
   ui::MainWindow window;
+  StepExporter steps;
   for (int frame = 0; !glfwWindowShouldClose(win); ++frame) {
     if (o.frames_given && frame >= o.frames) break;
     // Idle: sleep until input (or a quarter second, to pick up the device opening). Busy: keep drawing.
-    if (s.device.busy || !s.device.opened || s.perf.sweeping || s.perf.live_running) glfwWaitEventsTimeout(1.0 / 30.0);
+    if (s.device.busy || !s.device.opened || s.perf.sweeping || s.perf.live_running || steps.busy()) glfwWaitEventsTimeout(1.0 / 30.0);
     else glfwWaitEventsTimeout(0.25);
     ui::MainWindow::exchange(s, worker, reports_dir());
     apply_presentation(s);
@@ -112,6 +114,10 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     if (!s.perf.png_request.empty()) {
       glReadBuffer(GL_BACK);
       handle_png_request(s, fw, fh, io.DisplayFramebufferScale.x);
+    }
+    if (steps.busy() || !s.perf.steps_request.empty()) {
+      glReadBuffer(GL_BACK);
+      steps.after_frame(s, fw, fh, io.DisplayFramebufferScale.x);
     }
     glfwSwapBuffers(win);
   }

@@ -13,6 +13,8 @@
 
 namespace ws::ui {
 
+struct SlideTiming;
+
 /// CUPTI metric names Compare reads from RunResult::metrics (issue 4's list).
 namespace metric {
 inline constexpr const char* kOccupancy = "sm__warps_active.avg.pct_of_peak_sustained_active";
@@ -51,6 +53,7 @@ struct CompareRow {
   std::optional<double> atomics;     ///< global atomic + reduction requests (CUPTI)
   Predicted predicted;
   bool best = false;                 ///< the highest GB/s among correct runs
+  const SlideTiming* slide = nullptr;  ///< the slide's own number for the variant (its GPU), if it prints one
 };
 
 /// Rows for `ids` from `report` (latest run of each; for a variant without one, its run at the largest

@@ -24,6 +24,7 @@ ConvPreview make_conv_preview(const ConvPreviewKey& key, const Report* shown) {
   req.input = key.input;
   req.seed = key.seed;
   req.params = key.params;
+  req.launch.block = p.dims == 1 ? key.block : 0;
   req.n = p.dims == 1 && key.params.width == 0 ? key.n : 0;
   const std::int64_t size = p.dims == 2 ? key.params.width * key.params.height : (key.params.width ? key.params.width : key.n);
   if (size > kConvPreviewMax) {
@@ -33,7 +34,7 @@ ConvPreview make_conv_preview(const ConvPreviewKey& key, const Report* shown) {
   try {
     if (std::string e = spec.validate(*v, req); !e.empty()) return p.error = e, p;
     if (std::string e = spec.build_input(*v, req, p.input); !e.empty()) return p.error = e, p;
-    if (std::string e = conv_setup(*v, key.params, 0, p.input, p.setup); !e.empty()) return p.error = e, p;
+    if (std::string e = conv_setup(*v, key.params, req.launch.block, p.input, p.setup); !e.empty()) return p.error = e, p;
     const ConvGeometry& g = p.setup.g;
     p.traffic = p.dims == 2 ? array_traffic_2d(g.height, g.width, g.tile_y, g.tile_x, g.mask_width)
                             : array_traffic_1d(g.width, g.tile_x, g.mask_width);

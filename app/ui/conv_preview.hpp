@@ -20,8 +20,9 @@ struct ConvPreviewKey {
   std::int64_t n = 0;   ///< 1D signal length when params.width is 0
   std::string input;    ///< "random", "ones", "sequence"
   std::uint64_t seed = 1;
+  int block = 0;        ///< the parameters' block (1D: the tile; 0 = default)
   bool operator==(const ConvPreviewKey& o) const {
-    return variant == o.variant && n == o.n && input == o.input && seed == o.seed &&
+    return variant == o.variant && n == o.n && input == o.input && seed == o.seed && block == o.block &&
            params.mask_width == o.params.mask_width && params.tile == o.params.tile && params.mask == o.params.mask &&
            params.width == o.params.width && params.height == o.params.height;
   }

@@ -7,6 +7,7 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include "conv_controls.hpp"
 #include "format.hpp"
 #include "launch_rules.hpp"
 #include "lesson_browser.hpp"
@@ -160,6 +161,11 @@ void ParametersPanel::draw(AppState& s) {
     float keep = float(p.pattern.keep_fraction);
     if (ImGui::SliderFloat("##keep", &keep, 0.f, 1.f, "%.2f", ImGuiSliderFlags_AlwaysClamp)) p.pattern.keep_fraction = keep;
     ItemTooltip("fraction of the random values that are positive, so kept by the filter (the slide's filter ratio)");
+  }
+  // convolution: tile and mask width, within what the variant's launch allows
+  if (v && v->pattern == "convolution") {
+    flow.next(conv_controls_width());
+    ConvLaunchControls(s, *v);
   }
   // seed
   {

@@ -61,6 +61,8 @@ struct PerfState {
   std::string png_request;                  ///< path of a PNG to write of png_rect
   std::string png_error;                    ///< why the last PNG export failed ("" = it was written)
   float png_rect[4] = {0, 0, 0, 0};         ///< x, y, w, h in pixels of the last frame
+  std::string steps_request;                ///< a folder to export every trace step of the centre view to
+  std::string steps_error;                  ///< why the last step export failed ("" = it was written)
 };
 
 /// The variants Compare, Sweep and Live use: the picked ones, or else the selected lesson's, in

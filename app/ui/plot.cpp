@@ -37,6 +37,76 @@ void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float dash, floa
   }
 }
 
+/// A polyline in a dash pattern (on/off lengths in pixels), the pattern carried across its vertices.
+/// `phase` (0..1) shifts the pattern, so that parallel series do not line up their gaps into stripes.
+void styled_polyline(ImDrawList* dl, const std::vector<ImVec2>& pts, ImU32 col, float thickness, PlotDash dash, float unit,
+                     float phase = 0) {
+  if (pts.size() < 2) return;
+  if (dash == PlotDash::Solid) {
+    dl->AddPolyline(pts.data(), int(pts.size()), col, 0, thickness);
+    return;
+  }
+  const float dashed[] = {4 * unit, 2.5f * unit}, dotted[] = {1.2f * unit, 1.8f * unit},
+              dash_dot[] = {4 * unit, 1.5f * unit, 1.2f * unit, 1.5f * unit};
+  const float* pat = dash == PlotDash::Dashed ? dashed : dash == PlotDash::Dotted ? dotted : dash_dot;
+  const int n = dash == PlotDash::DashDot ? 4 : 2;
+  // Dash pieces go out as one path each without anti-aliasing: a dotted line of 40 series has
+  // thousands of pieces, and anti-aliased thick lines take three times the vertices.
+  const ImDrawListFlags flags = dl->Flags;
+  dl->Flags &= ~ImDrawListFlags_AntiAliasedLines;
+  int k = 0;
+  float left = pat[0];  // of the current on/off piece
+  float period = 0;
+  for (int i = 0; i < n; ++i) period += pat[i];
+  for (float skip = std::fmod(std::max(0.f, phase), 1.f) * period; skip > 0;) {
+    const float step = std::min(skip, left);
+    skip -= step, left -= step;
+    if (left <= 0) k = (k + 1) % n, left = pat[k];
+  }
+  for (std::size_t i = 0; i + 1 < pts.size(); ++i) {
+    ImVec2 a = pts[i];
+    const ImVec2 b = pts[i + 1];
+    float len = std::hypot(b.x - a.x, b.y - a.y);
+    if (len <= 0) continue;
+    const ImVec2 d((b.x - a.x) / len, (b.y - a.y) / len);
+    while (len > 0) {
+      const float step = std::min(left, len);
+      const ImVec2 e(a.x + d.x * step, a.y + d.y * step);
+      if (k % 2 == 0) dl->AddLine(a, e, col, thickness);
+      a = e, len -= step, left -= step;
+      if (left <= 0) k = (k + 1) % n, left = pat[k];
+    }
+  }
+  dl->Flags = flags;
+}
+
+/// A data point's marker of radius r.
+void draw_marker(ImDrawList* dl, ImVec2 p, float r, ImU32 col, PlotMarker m) {
+  switch (m) {
+    case PlotMarker::Circle: dl->AddCircleFilled(p, r, col, 10); break;
+    case PlotMarker::Square: dl->AddRectFilled(ImVec2(p.x - r * 0.9f, p.y - r * 0.9f), ImVec2(p.x + r * 0.9f, p.y + r * 0.9f), col); break;
+    case PlotMarker::Triangle:
+      dl->AddTriangleFilled(ImVec2(p.x, p.y - r * 1.2f), ImVec2(p.x + r * 1.1f, p.y + r * 0.8f), ImVec2(p.x - r * 1.1f, p.y + r * 0.8f), col);
+      break;
+    case PlotMarker::Diamond:
+      dl->AddQuadFilled(ImVec2(p.x, p.y - r * 1.3f), ImVec2(p.x + r * 1.1f, p.y), ImVec2(p.x, p.y + r * 1.3f), ImVec2(p.x - r * 1.1f, p.y), col);
+      break;
+  }
+}
+
+/// The legend's swatch of series s in the box lo-hi: a short line in its dash with its marker (a
+/// filled box for bars).
+void legend_swatch(ImDrawList* dl, const PlotSeries& s, ImVec2 lo, ImVec2 hi, float unit) {
+  if (s.style == PlotSeries::Bars) {
+    dl->AddRectFilled(lo, hi, s.color);
+    return;
+  }
+  const float y = (lo.y + hi.y) * 0.5f;
+  if (s.style != PlotSeries::Scatter)
+    styled_polyline(dl, {ImVec2(lo.x, y), ImVec2(hi.x, y)}, s.color, std::max(1.f, unit * 0.8f), s.dash, unit * 0.7f);
+  if (s.style != PlotSeries::Line) draw_marker(dl, ImVec2((lo.x + hi.x) * 0.5f, y), unit * 1.1f, s.color, s.marker);
+}
+
 /// Screen points of a line series; long series keep each pixel column's first, min, max and last.
 void line_points(const Frame& f, const PlotSeries& s, std::vector<ImVec2>& out) {
   out.clear();
@@ -127,7 +197,7 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
   float bottom = origin.y + size.y - font * (cfg.x_label.empty() ? 1.5f : 2.7f);
   // Many series: the legend goes right of the plot in columns, or, when that would take more than
   // 40 % of the width, in lines below the axis title.
-  const float sw = font * 0.9f, pad = t.px(6), row = font * 1.15f;
+  const float sw = font * 1.6f, pad = t.px(6), row = font * 1.15f;  // swatch wide enough to show the dash
   enum { Inside, Right, Below } legend_at = Inside;
   int legend_rows = 0, legend_cols = 0;
   int legend_shown = int(series.size());  ///< entries drawn (Below, when not all fit)
@@ -219,6 +289,7 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
   }
   // Data.
   std::vector<ImVec2> pts;
+  std::vector<std::vector<ImVec2>> curves;  // what reference labels must not cover
   const float marker = t.px(3.f);
   for (const auto& s : series) {
     if (s.count <= 0 || !s.x || !s.y) continue;
@@ -240,33 +311,36 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
     }
     if (s.style != PlotSeries::Scatter) {
       line_points(f, s, pts);
-      if (pts.size() >= 2) dl->AddPolyline(pts.data(), int(pts.size()), s.color, 0, th);
+      styled_polyline(dl, pts, s.color, th, s.dash, t.px(3), s.dash_phase);
+      curves.push_back(pts);
     }
     if (s.style != PlotSeries::Line && s.count <= 400)
       for (int i = 0; i < s.count; ++i)
-        if (finite_point(f, s.x[i], s.y[i])) dl->AddCircleFilled(f.map(s.x[i], s.y[i]), marker, s.color, 10);
+        if (finite_point(f, s.x[i], s.y[i])) {
+          draw_marker(dl, f.map(s.x[i], s.y[i]), marker, s.color, s.marker);
+          if (s.style == PlotSeries::Scatter) curves.push_back({f.map(s.x[i], s.y[i])});
+        }
   }
-  // Reference labels over the data, so bars never hide them; a label that would overlap one already
-  // placed moves below its line, then further down.
-  std::vector<std::pair<float, float>> placed;  // y ranges of the labels drawn
+  // Reference labels over the data, so bars never hide them, each where its box crosses no curve:
+  // the right end above or below its line, else the left end, else along the line; never on another.
+  std::vector<ImVec4> placed;
   for (const auto& r : refs) {
     if (cfg.y.log && !(r.value > 0)) continue;
     const float y = f.map(cfg.x.lo, r.value).y;
     if (y < f.min.y || y > f.max.y) continue;
     const ImVec2 ts = ImGui::CalcTextSize(r.label.c_str());
-    float ly = y - ts.y - t.px(1);
-    auto overlaps = [&](float top) {
-      for (const auto& pr : placed)
-        if (top < pr.second && top + ts.y > pr.first) return true;
-      return false;
-    };
-    if (ly < f.min.y || overlaps(ly)) ly = y + t.px(2);
-    for (int guard = 0; overlaps(ly) && guard < 8; ++guard) ly += ts.y;
-    placed.emplace_back(ly, ly + ts.y);
-    const ImVec2 at(f.max.x - ts.x - t.px(6), ly);
-    dl->AddRectFilled(ImVec2(at.x - t.px(3), at.y), ImVec2(at.x + ts.x + t.px(3), at.y + ts.y),
-                      ImGui::GetColorU32(ImGuiCol_WindowBg, 0.8f));
-    dl->AddText(at, r.color, r.label.c_str());
+    const float m = t.px(3);
+    std::vector<ImVec4> spots;
+    const float xs[] = {f.max.x - ts.x - t.px(6), f.min.x + t.px(6), f.min.x + (f.max.x - f.min.x - ts.x) * 0.75f,
+                        f.min.x + (f.max.x - f.min.x - ts.x) * 0.5f, f.min.x + (f.max.x - f.min.x - ts.x) * 0.25f};
+    for (float x : xs)
+      for (float top : {y - ts.y - t.px(1), y + t.px(2)})
+        if (top >= f.min.y && top + ts.y <= f.max.y && x >= f.min.x) spots.push_back(ImVec4(x - m, top, x + ts.x + m, top + ts.y));
+    if (spots.empty()) spots.push_back(ImVec4(f.max.x - ts.x - t.px(6) - m, std::max(f.min.y, y - ts.y), f.max.x - t.px(6) + m, std::max(f.min.y, y - ts.y) + ts.y));
+    const ImVec4 box = spots[std::size_t(free_label_box(spots, curves, placed))];
+    placed.push_back(box);
+    dl->AddRectFilled(ImVec2(box.x, box.y), ImVec2(box.z, box.w), ImGui::GetColorU32(ImGuiCol_WindowBg, 0.8f));
+    dl->AddText(ImVec2(box.x + m, box.y), r.color, r.label.c_str());
   }
   // Hover: the nearest point on screen.
   if (hovered) {
@@ -288,6 +362,15 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
   dl->PopClipRect();
 
   if (legend_outside) {
+    // When not every entry fits, those marked keep_in_legend (a coincidence note) stay, the rest in order.
+    std::vector<std::size_t> shown;
+    int keep = 0;
+    for (const auto& s : series) keep += s.keep_in_legend;
+    for (std::size_t i = 0; i < series.size(); ++i)
+      if (series[i].keep_in_legend || int(shown.size()) + keep < legend_shown) {
+        keep -= series[i].keep_in_legend;
+        shown.push_back(i);
+      }
     for (std::size_t i = 0; i <= series.size() && int(i) <= legend_shown; ++i) {
       const bool right = legend_at == Right;
       const int col = right ? int(i) / legend_rows : int(i) % legend_cols;
@@ -299,8 +382,10 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
           dl->AddText(ImVec2(x + 2 * pad + sw, y), dim, ("+" + std::to_string(int(series.size()) - legend_shown) + " more").c_str());
         break;
       }
-      dl->AddRectFilled(ImVec2(x + pad, y + row * 0.3f), ImVec2(x + pad + sw, y + row * 0.7f), series[i].color);
-      dl->AddText(ImVec2(x + 2 * pad + sw, y), text, series[i].label.c_str());
+      if (i >= shown.size()) break;
+      const PlotSeries& e = series[shown[i]];
+      legend_swatch(dl, e, ImVec2(x + pad, y + row * 0.3f), ImVec2(x + pad + sw, y + row * 0.7f), t.px(3));
+      dl->AddText(ImVec2(x + 2 * pad + sw, y), text, e.label.c_str());
     }
   }
   // Few series: the legend sits inside the plot, in the emptiest corner.
@@ -333,7 +418,7 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
     dl->AddRectFilled(a, b, ImGui::GetColorU32(ImGuiCol_WindowBg, 0.85f), t.px(3));
     for (std::size_t i = 0; i < series.size(); ++i) {
       const float y = a.y + pad * 0.5f + row * float(i);
-      dl->AddRectFilled(ImVec2(a.x + pad, y + row * 0.3f), ImVec2(a.x + pad + sw, y + row * 0.7f), series[i].color);
+      legend_swatch(dl, series[i], ImVec2(a.x + pad, y + row * 0.3f), ImVec2(a.x + pad + sw, y + row * 0.7f), t.px(3));
       dl->AddText(ImVec2(a.x + 2 * pad + sw, y), text, series[i].label.c_str());
     }
   }

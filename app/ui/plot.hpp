@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "plot_axis.hpp"
+#include "plot_style.hpp"
 
 namespace ws::ui {
 
@@ -22,9 +23,20 @@ struct PlotSeries {
   int count = 0;
   Style style = LineMarkers;
   float thickness = 2.f;  ///< at scale 1 (theme().px applies)
+  PlotDash dash = PlotDash::Solid;        ///< lines (and the legend's swatch)
+  PlotMarker marker = PlotMarker::Circle; ///< LineMarkers and Scatter points
+  float dash_phase = 0;                   ///< 0..1 of the dash pattern, so parallel dashed lines differ
+  bool keep_in_legend = false;            ///< stays in a legend too long to show every entry
+  /// Colour, dash, marker and dash phase of series i (series_style(i)).
+  void set_style(int i) {
+    const SeriesStyle st = series_style(i);
+    color = st.color, dash = st.dash, marker = st.marker;
+    dash_phase = float((i * 7) % 10) / 10.f;
+  }
 };
 
-/// A horizontal line at y = value across the plot, labelled at its right end (dashed).
+/// A horizontal line at y = value across the plot (dashed), labelled where the label box crosses no
+/// curve: at its right end, else its left end, else along it, above or below the line.
 struct PlotReference {
   std::string label;
   double value = 0;

@@ -57,8 +57,10 @@ void DrawBars(const AtomicsPicture& pic, float height) {
   float last_label_end = -1e9f;
   // The longest chain's label is always drawn; others only where they collide with no label.
   float red_from = 1e9f, red_to = -1e9f;
+  int first_longest = -1;
   for (int b = 0; b < bars; ++b)
     if (pic.bars[std::size_t(b)].longest) {
+      first_longest = b;
       const float cx = o.x + axis_w + (float(b) + 0.5f) * slot;
       const float half = ImGui::CalcTextSize(pic.bars[std::size_t(b)].label.c_str()).x * 0.5f;
       red_from = cx - half;
@@ -75,7 +77,7 @@ void DrawBars(const AtomicsPicture& pic, float height) {
     const ImVec2 ts = ImGui::CalcTextSize(bar.label.c_str());
     const float lx = x + bar_w * 0.5f - ts.x * 0.5f;
     const bool clear = lx > last_label_end + th.px(6) && (lx > red_to + th.px(6) || lx + ts.x < red_from - th.px(6));
-    if (clear || (bar.longest && lx >= red_from - 0.5f)) {
+    if (clear || b == first_longest) {
       dl->AddText(ImVec2(lx, o.y + plot_h + th.px(2)), ImGui::GetColorU32(bar.longest ? p.bad : p.text_dim), bar.label.c_str());
       last_label_end = lx + ts.x;
     }
@@ -91,6 +93,37 @@ void DrawBars(const AtomicsPicture& pic, float height) {
   }
 }
 
+/// The bars as rows, one text line per address (the busiest `max_rows`), for views too short for the
+/// chart: label, a bar as long as its share of the longest chain, the count.
+void DrawBarsCompact(const AtomicsPicture& pic, int max_rows) {
+  const std::size_t all = pic.step.addresses.size();
+  const Theme& th = theme();
+  const Palette& p = th.colors();
+  std::vector<const AtomicBar*> rows;
+  for (const AtomicBar& b : pic.bars) rows.push_back(&b);
+  std::stable_sort(rows.begin(), rows.end(), [](const AtomicBar* a, const AtomicBar* b) { return a->address.ops > b->address.ops; });
+  if (int(rows.size()) > max_rows) rows.resize(std::size_t(std::max(1, max_rows)));
+  float label_w = 0;
+  for (const AtomicBar* b : rows) label_w = std::max(label_w, ImGui::CalcTextSize(b->label.c_str()).x);
+  const float bar_max = std::max(th.px(40), ImGui::GetContentRegionAvail().x * 0.35f);
+  const int top = std::max(1, pic.step.longest_chain);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (const AtomicBar* b : rows) {
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    const float h = ImGui::GetTextLineHeight();
+    const ImU32 c = ImGui::GetColorU32(b->longest ? p.bad : p.accent);
+    dl->AddText(ImVec2(o.x + label_w - ImGui::CalcTextSize(b->label.c_str()).x, o.y), ImGui::GetColorU32(b->longest ? p.bad : p.text),
+                b->label.c_str());
+    const float x0 = o.x + label_w + th.px(10), w = std::max(th.px(2), bar_max * float(b->address.ops) / float(top));
+    dl->AddRectFilled(ImVec2(x0, o.y + h * 0.15f), ImVec2(x0 + w, o.y + h * 0.85f), c, th.px(2));
+    std::string n = std::to_string(b->address.ops);
+    if (b == rows.front() && rows.size() < all)  // say that the rest are left out, on the same line
+      n += "   (the busiest " + std::to_string(rows.size()) + " of " + std::to_string(all) + " addresses)";
+    dl->AddText(ImVec2(x0 + w + th.px(8), o.y), ImGui::GetColorU32(p.text), n.c_str());
+    ImGui::Dummy(ImVec2(label_w + th.px(10) + bar_max + th.px(60), h));
+  }
+}
+
 /// Lanes per warp: idle, working, or issuing an atomic (amber); the warp's atomics at the right.
 void DrawWarps(const Trace& t, const AtomicsPicture& pic, float height) {
   const Theme& th = theme();
@@ -101,7 +134,12 @@ void DrawWarps(const Trace& t, const AtomicsPicture& pic, float height) {
   const int warps = int(pic.warps.size());
   const float label_w = ImGui::CalcTextSize("warp 31").x + th.px(10);
   const float note_w = ImGui::CalcTextSize("32 atomics, +1000000").x + th.px(16);
-  const float cell = std::clamp(std::min((width - label_w - note_w) / 32.f, height / float(std::max(1, warps))), th.px(4), th.px(30));
+  // Up to 16 warps each row is at least a line of text high, so that its label and note fit (the
+  // canvas scrolls if the view is shorter); more warps shrink to the space, labels every 4th row.
+  const float text_h = ImGui::GetTextLineHeight();
+  const float min_cell = warps <= 16 ? text_h : th.px(4);
+  const float cell = std::clamp(std::min((width - label_w - note_w) / 32.f, height / float(std::max(1, warps))), min_cell,
+                                std::max(min_cell, th.px(30)));
   const ImU32 working = ImGui::GetColorU32(p.ok), atomic = ImGui::GetColorU32(p.lesson);
   for (int w = 0; w < warps; ++w) {
     const WarpAtomics& wa = pic.warps[std::size_t(w)];
@@ -117,7 +155,7 @@ void DrawWarps(const Trace& t, const AtomicsPicture& pic, float height) {
       const float x = o.x + label_w + float(l) * cell;
       dl->AddRectFilled(ImVec2(x + 1, y + 1), ImVec2(x + cell - 1, y + cell - 1), c, th.px(2));
     }
-    if (wa.ops > 0 && (cell >= ImGui::GetTextLineHeight() * 0.8f || warps <= 16)) {
+    if (wa.ops > 0 && cell >= text_h * 0.8f) {
       char buf[64];
       std::snprintf(buf, sizeof buf, "%d atomic%s, +%.0f", wa.ops, wa.ops == 1 ? "" : "s", wa.added);
       dl->AddText(ImVec2(o.x + label_w + 32 * cell + th.px(8), y + (cell - ImGui::GetTextLineHeight()) * 0.5f),
@@ -192,16 +230,29 @@ void AtomicsView::draw(AppState& s) {
     if (pic.step.longest_chain > 1) Badge("contention", p.bad);
     else Badge("no contention", p.ok);
   }
-  TextDim("whole traced block: " + std::to_string(pic.trace.ops) + " atomics on " + std::to_string(pic.trace.addresses.size()) +
-          (pic.trace.addresses.size() == 1 ? " address" : " addresses") + ", longest chain " + std::to_string(pic.trace.longest_chain));
+  const std::string whole = "whole traced block: " + std::to_string(pic.trace.ops) + " atomics on " + std::to_string(pic.trace.addresses.size()) +
+          (pic.trace.addresses.size() == 1 ? " address" : " addresses") + ", longest chain " + std::to_string(pic.trace.longest_chain);
+  if (pic.step.ops > 0) SameLineIfFits(ImGui::CalcTextSize(whole.c_str()).x, th.px(30));
+  TextDim(whole);
 
   ImGui::BeginChild("atomics_canvas", ImVec2(0, 0), false);
   const float avail = ImGui::GetContentRegionAvail().y;
+  // Up to 16 warps the lanes' rows are a text line high each. When they and the bar chart do not fit
+  // one above the other (large fonts), the bars become rows of their own, as many as fit.
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float rows = float(std::min<std::size_t>(pic.warps.size(), 16)) * ImGui::GetTextLineHeight();
+  const float lanes_h = rows + 3 * line;  // title, legend and the rows
   if (pic.step.ops > 0) {
+    const bool compact = avail < lanes_h + 6 * line;
     SectionTitle("ATOMICS PER ADDRESS");
-    if (pic.hidden_addresses > 0) TextDim("the " + std::to_string(pic.bars.size()) + " busiest addresses of " +
-                                          std::to_string(pic.step.addresses.size()));
-    DrawBars(pic, std::clamp(avail * 0.36f, th.px(90), th.px(320)));
+    if (compact) {
+      DrawBarsCompact(pic, std::max(1, int((avail - lanes_h - 2 * line) / line)));
+    } else {
+      if (pic.hidden_addresses > 0) TextDim("the " + std::to_string(pic.bars.size()) + " busiest addresses of " +
+                                            std::to_string(pic.step.addresses.size()));
+      // The bars take what the lanes' rows and the titles leave.
+      DrawBars(pic, std::clamp(std::min(avail * 0.36f, avail - lanes_h - 2 * line), 3 * line, std::max(3 * line, th.px(320))));
+    }
   }
   SectionTitle("LANES PER WARP");
   LegendSwatch(IM_COL32(64, 69, 79, 255), "idle");

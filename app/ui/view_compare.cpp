@@ -12,6 +12,7 @@
 #include "layout_probe.hpp"
 #include "plot_axis.hpp"
 #include "registry.hpp"
+#include "slide_timings.hpp"
 #include "theme.hpp"
 #include "widgets.hpp"
 
@@ -19,8 +20,8 @@ namespace ws::ui {
 
 namespace {
 
-enum Col { CVariant, CN, CTime, CGbps, CPeak, CSpeedup, CBar, COcc, CLanes, CConfl, CAtom, CPDiv, CPWays, CPAtom, CCheck, CCount };
-const char* const kHeaders[CCount] = {"variant", "n", "time ms", "GB/s", "% peak", "speedup", "bar",
+enum Col { CVariant, CN, CTime, CGbps, CSlide, CPeak, CSpeedup, CBar, COcc, CLanes, CConfl, CAtom, CPDiv, CPWays, CPAtom, CCheck, CCount };
+const char* const kHeaders[CCount] = {"variant", "n", "time ms", "GB/s", "slide's", "% peak", "speedup", "bar",
                                       "occ. %", "lanes/inst", "confl./ld", "atomics",
                                       "sim div. %", "sim ways", "sim atom.", "check"};
 const char* const kTips[CCount] = {
@@ -28,6 +29,8 @@ const char* const kTips[CCount] = {
     "elements reduced",
     "median kernel time of the run (CUDA events)",
     "effective bandwidth: bytes read / median time",
+    "the slide's own number on the slide's GPU (GTX 1060 in the EPITA lecture, GTX 280 in the Code Optimizations "
+    "lecture), from assets/slides/timings.json: not measured here; hover a cell for its slide",
     "of the device's theoretical DRAM bandwidth",
     "baseline time / this time (same n only)",
     "the metric chosen above, as a bar",
@@ -53,6 +56,7 @@ double sort_key(const CompareRow& r, int col, int index) {
     case CN: return r.run ? double(r.run->n) : -1;
     case CTime: return r.timed ? r.time_ms : 1e300;
     case CGbps: return r.timed ? r.gbps : -1;
+    case CSlide: return r.slide ? r.slide->value : -1;
     case CPeak: return r.timed ? r.pct_peak : -1;
     case CSpeedup: return r.speedup;
     case COcc: return o(r.occupancy);
@@ -98,6 +102,7 @@ std::string cell_text(const CompareRow& r, int col, const std::string& prefix = 
     case CN: return r.run ? format_count(r.run->n) : "--";
     case CTime: return r.timed ? format_ms(r.time_ms) : "--";
     case CGbps: return r.timed ? format_gbps(r.gbps) : "--";
+    case CSlide: return r.slide ? slide_timing_text(*r.slide) : "";  // the header names a common unit (slide_cell)
     case CPeak: return r.timed ? format_pct(r.pct_peak) : "--";
     case CSpeedup: return r.speedup > 0 ? format_significant(r.speedup, 3) + "x" : "--";
     case COcc: return opt(r.occupancy, 0);
@@ -112,6 +117,36 @@ std::string cell_text(const CompareRow& r, int col, const std::string& prefix = 
   }
 }
 
+/// The unit every slide number of `rows` shares ("ms", "GB/s"), or "" when they differ or there are none.
+std::string slide_unit(const std::vector<CompareRow>& rows) {
+  std::string unit;
+  for (const auto& r : rows)
+    if (r.slide) {
+      if (!unit.empty() && unit != r.slide->unit) return "";
+      unit = r.slide->unit;
+    }
+  return unit;
+}
+
+/// The header of column c: "slide" when the rows' slide numbers share a unit (the caption names it
+/// with the slide's GPU, the cells hold bare numbers), else "slide's" over cells with their units.
+std::string header(int c, const std::string& unit) { return c == CSlide && !unit.empty() ? "slide" : kHeaders[c]; }
+
+/// The slide cell: the number alone when the header names the unit.
+std::string slide_cell(const CompareRow& r, const std::string& unit) {
+  if (!r.slide) return "";
+  if (unit.empty()) return slide_timing_text(*r.slide);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", r.slide->value);
+  return buf;
+}
+
+bool slide_column(const std::vector<CompareRow>& rows) {
+  for (const auto& r : rows)
+    if (r.slide) return true;
+  return false;
+}
+
 bool measured_columns(const std::vector<CompareRow>& rows) {
   bool measured = false;
   for (const auto& r : rows) measured |= r.occupancy || r.lanes || r.conflicts_per_ld || r.atomics;
@@ -124,22 +159,24 @@ CompareFit compare_table_fit(const std::vector<CompareRow>& rows, ImVec2 avail) 
   const ImGuiStyle& st = ImGui::GetStyle();
   const Theme& t = theme();
   const bool measured = measured_columns(rows);
+  const bool slides = slide_column(rows);
+  const std::string unit = slide_unit(rows);
   const std::string prefix = common_prefix(rows);
   const bool one_n = uniform_n(rows);
   // At scale 1: the widest text of each column (header included) and what does not scale with the
   // text (cell padding, the badges' padding, the bar column).
   float text_w = 0, fixed_w = 2 * st.CellPadding.x + st.ScrollbarSize;  // PadOuterX, the vertical scroll bar
   for (int c = 0; c < CCount; ++c) {
-    if ((!measured && c >= COcc && c <= CAtom) || (one_n && c == CN)) continue;
+    if ((!measured && c >= COcc && c <= CAtom) || (one_n && c == CN) || (!slides && c == CSlide)) continue;
     if (c == CBar) {
       fixed_w += bar_width(0.f) + 2 * st.CellPadding.x + 1.f;
       continue;
     }
     // A sortable header keeps room for its arrow (0.65 of the text size plus frame padding).
-    float w = ImGui::CalcTextSize(kHeaders[c]).x + 0.65f * ImGui::GetFontSize();
+    float w = ImGui::CalcTextSize(header(c, unit).c_str()).x + 0.65f * ImGui::GetFontSize();
     float fixed = st.FramePadding.x;
     for (const auto& r : rows) {
-      float cw = ImGui::CalcTextSize(cell_text(r, c, prefix).c_str()).x;
+      float cw = ImGui::CalcTextSize((c == CSlide ? slide_cell(r, unit) : cell_text(r, c, prefix)).c_str()).x;
       float cf = 0;
       if (c == CVariant) {  // badges: text plus their own padding and spacing
         if (r.best) cw += ImGui::CalcTextSize("best").x, cf += 2 * t.px(6) + st.ItemSpacing.x;
@@ -176,7 +213,14 @@ const std::map<std::string, Predicted>& CompareView::predictions(const AppState&
 void CompareView::draw(AppState& s) {
   const Report& rep = s.shown();
   const std::vector<std::string> ids = chosen_variants(s);
-  const std::vector<CompareRow> rows = build_compare(rep, ids, s.perf.baseline, predictions(s, ids));
+  std::vector<CompareRow> rows = build_compare(rep, ids, s.perf.baseline, predictions(s, ids));
+  std::string slides_error;
+  const std::vector<SlideTiming>& slides = slide_timings(&slides_error);
+  for (auto& r : rows) r.slide = find_slide_timing(slides, r.variant);
+  if (!slides_error.empty() && slides_error != slides_error_shown_) {
+    s.message(Message::Warning, "Compare shows no slide timings: " + slides_error);
+    slides_error_shown_ = slides_error;
+  }
   draw_controls(s, rows);
   if (rows.empty()) {
     TextDim("Nothing to compare: pick variants (Pick...) or select a lesson.", true);
@@ -221,8 +265,18 @@ void CompareView::draw_controls(AppState& s, const std::vector<CompareRow>& rows
         break;
       }
   // Focus mode keeps the controls on one line: the report's name moves to the tooltip.
+  std::string slide_devices;  // the GPUs of the slide's column, named once in the caption
+  for (const auto& r : rows)
+    if (r.slide && slide_devices.find(r.slide->device) == std::string::npos)
+      slide_devices += (slide_devices.empty() ? "" : ", ") + r.slide->device;
   TextDim(std::to_string(rows.size()) + (s.perf.picked.empty() ? " variants" : " picked") +
           (s.perf.present.focus ? "" : "  \u00b7  " + src) + n_note);
+  if (!slide_devices.empty()) {
+    ImGui::SameLine();
+    const std::string unit = slide_unit(rows);
+    ImGui::TextColored(t.colors().lesson, "\u00b7 slide: %s%s", slide_devices.c_str(), unit.empty() ? "" : (", " + unit).c_str());
+    ItemTooltip("the amber column holds the slide's own numbers, measured on the slide's GPU, not on this one");
+  }
   ItemTooltip(std::to_string(rows.size()) + (s.perf.picked.empty() ? " variants of the lesson" : " picked variants") +
               ", runs from " + src);
   SameLineIfFits(ButtonWidth("Pick..."));
@@ -278,6 +332,8 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, f
                                 ImGuiTableFlags_PadOuterX | ImGuiTableFlags_Resizable;
   // The measured (CUPTI) columns show when some run has metrics; otherwise one line says how to get them.
   const bool measured = measured_columns(rows);
+  const bool slides = slide_column(rows);
+  const std::string unit = slide_unit(rows);
   const std::string prefix = common_prefix(rows);
   const bool one_n = uniform_n(rows);
   if (!ImGui::BeginTable("compare", CCount, flags)) return;
@@ -287,15 +343,15 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, f
   for (int c = 0; c < CCount; ++c) {
     ImGuiTableColumnFlags f = c == CVariant ? ImGuiTableColumnFlags_DefaultSort : 0;
     if (c == CBar) f |= ImGuiTableColumnFlags_NoSort;
-    if ((!measured && c >= COcc && c <= CAtom) || (one_n && c == CN)) f |= ImGuiTableColumnFlags_Disabled;
-    ImGui::TableSetupColumn(kHeaders[c], f, c == CBar ? bar_width(k) : 0.f);
+    if ((!measured && c >= COcc && c <= CAtom) || (one_n && c == CN) || (!slides && c == CSlide)) f |= ImGuiTableColumnFlags_Disabled;
+    ImGui::TableSetupColumn(header(c, unit).c_str(), f, c == CBar ? bar_width(k) : 0.f);
   }
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   for (int c = 0; c < CCount; ++c) {
     if (!ImGui::TableSetColumnIndex(c)) continue;
     const bool predicted = c >= CPDiv && c <= CPAtom;
     if (predicted) ImGui::PushStyleColor(ImGuiCol_Text, pal.cpu);
-    ImGui::TableHeader(kHeaders[c]);
+    ImGui::TableHeader(header(c, unit).c_str());
     if (predicted) ImGui::PopStyleColor();
     ItemTooltip(kTips[c]);
   }
@@ -337,6 +393,12 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, f
     ImGui::PopStyleVar();
     for (int c : {CN, CTime, CGbps, CPeak, CSpeedup})
       if (ImGui::TableSetColumnIndex(c)) TextRight(cell_text(r, c));
+    if (ImGui::TableSetColumnIndex(CSlide) && r.slide) {  // marked as the slide's: its colour, its GPU, a tooltip
+      ImGui::PushStyleColor(ImGuiCol_Text, pal.lesson);
+      TextRight(slide_cell(r, unit));
+      ImGui::PopStyleColor();
+      ItemTooltip(slide_timing_source(*r.slide));
+    }
     ImGui::TableSetColumnIndex(CBar);
     if (auto v = compare_value(r, bar); v && bar_max > 0) {
       const ImVec2 p = ImGui::GetCursorScreenPos();

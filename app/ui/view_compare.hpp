@@ -36,6 +36,7 @@ class CompareView {
 
   std::map<std::string, Predicted> predicted_;
   std::string predicted_key_;  ///< n and type the cache holds
+  std::string slides_error_shown_;  ///< the slide-timings problem already reported (once, not every frame)
 };
 
 }  // namespace ws::ui

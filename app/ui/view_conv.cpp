@@ -3,9 +3,12 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
+#include "conv_bandwidth_table.hpp"
+#include "conv_controls.hpp"
 #include "sim/conv_sim.hpp"
 #include "theme.hpp"
 #include "widgets.hpp"
@@ -28,6 +31,25 @@ ImU32 role_color(sim::ConvLoad l) {
     case sim::ConvLoad::Ghost: return IM_COL32(110, 110, 120, 255);
     default: return IM_COL32(45, 48, 56, 255);
   }
+}
+
+/// A cell of the slide's table: one decimal, halves rounded up as the slides round them.
+std::string reduction_cell(double v) { return fixed(std::floor(v * 10 + 0.5) / 10, 1); }
+
+/// The widest cell or tile header of `t`.
+float reduction_cell_width(const BandwidthTable& t) {
+  float w = 0;
+  for (int k : t.tiles) w = std::max(w, ImGui::CalcTextSize(std::to_string(k).c_str()).x);
+  for (const auto& row : t.reduction)
+    for (double v : row) w = std::max(w, ImGui::CalcTextSize(reduction_cell(v).c_str()).x);
+  return w;
+}
+
+/// The colour of a thread in the tile map: its most frequent staging load (ghost when it only stores 0s).
+sim::ConvLoad main_load(const ConvThreadLoads& r) {
+  const int halo = r.halo + r.padding;
+  if (r.internal == 0 && halo == 0) return r.ghost ? sim::ConvLoad::Ghost : sim::ConvLoad::None;
+  return r.internal >= halo ? sim::ConvLoad::Internal : sim::ConvLoad::Halo;
 }
 
 void legend_item(ImU32 color, const char* label) {
@@ -57,10 +79,12 @@ void ConvView::draw(AppState& s) {
   key.n = s.params.request_n();
   key.input = s.params.input_kind();  // a file: text, or a PNG/JPEG image for 2-D
   key.seed = s.params.seed;
+  key.block = dims == 1 ? s.params.block : 0;  // a 1D tile is the block
   // Recompute when the selection, the parameters or the shown report (a new run's output) changed.
   const std::size_t runs = s.shown().runs.size();
   if (!preview_ || preview_->key != key || runs != shown_runs_) {
     preview_ = make_conv_preview(key, &s.shown());
+    ++preview_gen_;
     shown_runs_ = runs;
     textures_stale_ = true;
     if (!preview_->error.empty()) block_x_ = block_y_ = 0;
@@ -95,21 +119,17 @@ void ConvView::controls(AppState& s, int dims) {
   if (dims == 2 && pp.width == 0) pp.width = pp.height = 256;  // 2D runs need an explicit size
   if (dims == 1 && pp.height != 0) pp.height = 0;
   if (dims == 1 && pp.width != 0) pp.width = 0;  // 1D signals take the parameters' n
-  ImGui::SetNextItemWidth(t.px(140));
-  int w = pp.mask_width;
-  if (ImGui::SliderInt("mask width", &w, 1, 15)) pp.mask_width = w | 1;  // odd widths only
-  ItemTooltip("Mask_Width (KERNEL_SIZE on the 2D slides): odd, 1 to 15; 2D masks are width x width");
-  ImGui::SameLine(0, t.px(20));
+  // Tile and mask width sit in the parameters panel (runs use them too); in focus mode, which hides
+  // the panel, here. The mask's shape is always here.
+  if (s.perf.present.focus) {
+    if (const VariantInfo* v = s.variant()) ConvLaunchControls(s, *v);
+    ImGui::SameLine(0, t.px(20));
+  }
   const char* masks[] = {"box", "gauss"};
   int m = pp.mask == "gauss" ? 1 : 0;
   ImGui::SetNextItemWidth(t.px(110));
-  if (ImGui::Combo("mask", &m, masks, 2)) pp.mask = masks[m];
+  if (ImGui::Combo("mask shape", &m, masks, 2)) pp.mask = masks[m];
   ItemTooltip("box: every coefficient 1/w (2D: 1/w^2); gauss: a sampled Gaussian, normalised (the CLI also reads a mask file)");
-  ImGui::SameLine(0, t.px(20));
-  ImGui::SetNextItemWidth(t.px(120));
-  int tile = pp.tile;
-  if (ImGui::InputInt("tile", &tile, 1, 8)) pp.tile = std::clamp(tile, 0, 1024);
-  ItemTooltip("output tile: 1D = threads per block; 2D = TILE_SIZE (0 = the variant's default)");
   if (dims == 2) {
     ImGui::SameLine(0, t.px(20));
     int wh[2] = {int(pp.width), int(pp.height)};
@@ -128,12 +148,21 @@ void ConvView::analysis(const ConvPreview& p) {
   SectionTitle("Bandwidth reduction of tiling (slides \"Bandwidth Reduction in 1D / 2D\")");
   TextDim(g.describe() + ", mask " + std::to_string(g.mask_width) + (p.dims == 2 ? "x" + std::to_string(g.mask_width) : "") +
           "; a tile's global loads are replaced by shared-memory (register-tiled: register) reads: reduction = accesses / loads.", true);
-  if (ImGui::BeginTable("conv_bw", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
-    ImGui::TableSetupColumn("tile", 0, t.px(260));
-    ImGui::TableSetupColumn("outputs", 0, t.px(110));
-    ImGui::TableSetupColumn("loads", 0, t.px(120));
-    ImGui::TableSetupColumn("accesses", 0, t.px(130));
-    ImGui::TableSetupColumn("reduction", 0, t.px(110));
+  // The slide's table over tile sizes and masks goes to the right of this one when both fit.
+  ImGui::BeginGroup();
+  if (ImGui::BeginTable("conv_bw", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
+                                          ImGuiTableFlags_NoHostExtendX)) {
+    const float num = ImGui::CalcTextSize("accesses_").x;
+    const std::string shape0 = p.dims == 2 ? std::to_string(g.tile_x) + "x" + std::to_string(g.tile_y) : std::to_string(g.tile_x);
+    float label_w = ImGui::CalcTextSize("first tile (ghost cells)").x;  // the widest of the rows' labels
+    for (const std::string& l : {"internal " + shape0 + " tile = formula", "formula (internal " + shape0 + " tile)",
+                                 "whole array (" + std::to_string(a.tiles) + " tiles)"})
+      label_w = std::max(label_w, ImGui::CalcTextSize(l.c_str()).x);
+    ImGui::TableSetupColumn("tile", 0, label_w);
+    ImGui::TableSetupColumn("outputs", 0, std::max(num, ImGui::CalcTextSize(std::to_string(a.outputs).c_str()).x));
+    ImGui::TableSetupColumn("loads", 0, std::max(num, ImGui::CalcTextSize(std::to_string(a.loaded).c_str()).x));
+    ImGui::TableSetupColumn("accesses", 0, std::max(num, ImGui::CalcTextSize(std::to_string(a.accesses).c_str()).x));
+    ImGui::TableSetupColumn("reduction", 0, num);
     ImGui::TableHeadersRow();
     auto row = [](const std::string& name, std::int64_t outputs, std::int64_t loaded, std::int64_t accesses, double red) {
       ImGui::TableNextRow();
@@ -150,13 +179,25 @@ void ConvView::analysis(const ConvPreview& p) {
     };
     const std::int64_t T = g.tile_x, Ty = p.dims == 2 ? g.tile_y : 1, K = g.mask_width;
     const std::int64_t f_out = T * Ty, f_load = p.dims == 2 ? (T + K - 1) * (Ty + K - 1) : T + K - 1;
-    row("formula (internal " + (p.dims == 2 ? std::to_string(T) + "x" + std::to_string(Ty) : std::to_string(T)) + " tile)",
-        f_out, f_load, p.dims == 2 ? T * Ty * K * K : T * K, a.formula);
-    if (a.internal.loaded) row("an internal tile", a.internal.outputs, a.internal.loaded, a.internal.accesses, a.internal.reduction());
-    row("first tile (boundary, ghost cells)", a.first.outputs, a.first.loaded, a.first.accesses, a.first.reduction());
+    const std::int64_t f_acc = p.dims == 2 ? T * Ty * K * K : T * K;
+    const std::string shape = p.dims == 2 ? std::to_string(T) + "x" + std::to_string(Ty) : std::to_string(T);
+    // An internal tile counts exactly what the formula says: one row then.
+    if (a.internal.loaded && a.internal.outputs == f_out && a.internal.loaded == f_load && a.internal.accesses == f_acc) {
+      row("internal " + shape + " tile = formula", f_out, f_load, f_acc, a.formula);
+    } else {
+      row("formula (internal " + shape + " tile)", f_out, f_load, f_acc, a.formula);
+      if (a.internal.loaded) row("an internal tile", a.internal.outputs, a.internal.loaded, a.internal.accesses, a.internal.reduction());
+    }
+    row("first tile (ghost cells)", a.first.outputs, a.first.loaded, a.first.accesses, a.first.reduction());
     row("whole array (" + std::to_string(a.tiles) + " tiles)", a.outputs, a.loaded, a.accesses, a.reduction());
     ImGui::EndTable();
   }
+  ImGui::EndGroup();
+  const float table_w = ImGui::GetItemRectSize().x;  // the cursor is back at the line's start
+  if (ImGui::GetContentRegionAvail().x - table_w - t.px(12) >= reduction_table_width(p)) ImGui::SameLine(0, t.px(12));
+  ImGui::BeginGroup();
+  reduction_table(p);
+  ImGui::EndGroup();
   const double mib = 1024.0 * 1024.0;
   const std::string measured =
       p.dram_read >= 0 ? "Measured on the last run: DRAM read " + fixed(p.dram_read / mib, 2) + " MiB, written " +
@@ -165,6 +206,54 @@ void ConvView::analysis(const ConvPreview& p) {
   TextDim("DRAM at least: input + output = " + fixed(2.0 * double(g.outputs()) * 4 / mib, 2) + " MiB; the basic kernel issues " +
           std::to_string(a.accesses) + " global loads of N, a tiled kernel " + std::to_string(a.loaded) +
           " (halo loads counted once per tile). " + measured, true);
+}
+
+float ConvView::reduction_table_width(const ConvPreview& p) const {
+  const ConvGeometry& g = p.setup.g;
+  const bool square = g.dims == 1 || g.tile_x == g.tile_y;
+  const BandwidthTable table = bandwidth_table(g.dims, square ? g.tile_x : 0, g.mask_width);
+  const float pad = 2 * ImGui::GetStyle().CellPadding.x + 1;
+  return std::max(ImGui::CalcTextSize("Tile_Width").x, ImGui::CalcTextSize("K = 15").x) + pad +
+         float(table.tiles.size()) * (reduction_cell_width(table) + pad);
+}
+
+void ConvView::reduction_table(const ConvPreview& p) {
+  const Theme& t = theme();
+  const ConvGeometry& g = p.setup.g;
+  // The coarsened and register-tiled tiles are not square: the table is the slides' square tiles.
+  const bool square = g.dims == 1 || g.tile_x == g.tile_y;
+  const BandwidthTable table = bandwidth_table(g.dims, square ? g.tile_x : 0, g.mask_width);
+  const char* tile_name = g.dims == 2 ? "TILE_SIZE" : "Tile_Width";
+  const char* mask_name = g.dims == 2 ? "K" : "M";
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + reduction_table_width(p));
+  TextDim(std::string("The slide's table, more sizes (internal tiles, ") + (g.dims == 2 ? "K = KERNEL_SIZE" : "M = Mask_Width") +
+          (square ? "" : "; this variant's tile is not square") + "):");
+  ImGui::PopTextWrapPos();
+  ItemTooltip(g.dims == 2 ? "TILE_SIZE^2 * KERNEL_SIZE^2 / (TILE_SIZE + KERNEL_SIZE - 1)^2 (slide \"Bandwidth Reduction in 2D\")"
+                          : "Mask_Width * TILE_SIZE / (TILE_SIZE + Mask_Width - 1) (slide \"Bandwidth Reduction in 1D\")");
+  const int cols = int(table.tiles.size()) + 1;
+  if (ImGui::BeginTable("conv_bw_slide", cols, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit |
+                                                   ImGuiTableFlags_NoHostExtendX)) {
+    ImGui::TableSetupColumn(tile_name, 0, std::max(ImGui::CalcTextSize(tile_name).x, ImGui::CalcTextSize("K = 15").x));
+    for (int k : table.tiles) ImGui::TableSetupColumn(std::to_string(k).c_str(), 0, reduction_cell_width(table));
+    ImGui::TableHeadersRow();
+    for (std::size_t m = 0; m < table.masks.size(); ++m) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("%s = %d", mask_name, table.masks[m]);
+      for (std::size_t k = 0; k < table.tiles.size(); ++k) {
+        ImGui::TableNextColumn();
+        const bool chosen = square && table.masks[m] == g.mask_width && table.tiles[k] == g.tile_x;
+        if (chosen) {
+          ImVec4 c = t.colors().accent;
+          c.w *= 0.35f;
+          ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, ImGui::GetColorU32(c));
+        }
+        TextRight(reduction_cell(table.reduction[m][k]));
+      }
+    }
+    ImGui::EndTable();
+  }
 }
 
 void ConvView::image(const char* title, ImageTexture& tex, ConstSpan<double> values, std::int64_t rows,
@@ -252,25 +341,40 @@ void ConvView::tile_map(const ConvPreview& p) {
     block_x_ = int(std::min<std::int64_t>(1, g.grid_x - 1));
     block_y_ = int(std::min<std::int64_t>(1, g.grid_y - 1));
   }
-  const std::vector<sim::ConvThreadRole> roles = sim::conv_tile_map(g, block_x_, block_y_);
-  int internal = 0, halo = 0, ghost = 0, computing = 0, loads = 0;
-  for (const auto& r : roles) {
-    internal += r.load == sim::ConvLoad::Internal;
-    halo += r.load == sim::ConvLoad::Halo;
-    ghost += r.load == sim::ConvLoad::Ghost;
-    computing += r.computes;
-    loads += r.loads;
+  // Counted from the sim model's trace of this block: what the kernel loads, store by store.
+  if (counts_gen_ != preview_gen_ || counts_x_ != block_x_ || counts_y_ != block_y_) {
+    counts_gen_ = preview_gen_, counts_x_ = block_x_, counts_y_ = block_y_;
+    counts_.reset();
+    counts_error_.clear();
+    try {
+      counts_ = model_tile_counts(g, p.input.f32, p.setup.mask, block_x_, block_y_);
+    } catch (const std::exception& e) {
+      counts_error_ = e.what();
+    }
   }
-  legend_item(role_color(sim::ConvLoad::Internal), ("internal load " + std::to_string(internal)).c_str());
-  legend_item(role_color(sim::ConvLoad::Halo), ("halo load " + std::to_string(halo)).c_str());
+  if (!counts_) {
+    TextWrappedColored(t.colors().bad, "the tile map needs the model's trace: " + counts_error_);
+    return;
+  }
+  const ConvTileCounts& c = *counts_;
+  const ConvThreadLoads& sum = c.total;
+  const bool regs = g.kind == ConvKind::Register2D;
+  legend_item(role_color(sim::ConvLoad::Internal), ("internal loads " + std::to_string(sum.internal)).c_str());
+  legend_item(role_color(sim::ConvLoad::Halo), ("halo loads " + std::to_string(sum.halo)).c_str());
+  if (sum.padding) legend_item(role_color(sim::ConvLoad::Halo), ("past the end (zero padding) " + std::to_string(sum.padding)).c_str());
   ImGui::NewLine();
-  legend_item(role_color(sim::ConvLoad::Ghost), ("ghost cell: 0, no load " + std::to_string(ghost)).c_str());
-  legend_item(role_color(sim::ConvLoad::None), "no shared load");
+  legend_item(role_color(sim::ConvLoad::Ghost), ("ghost cells: 0 stored, no load " + std::to_string(sum.ghost)).c_str());
+  legend_item(role_color(sim::ConvLoad::None), regs ? "loads nothing" : "no shared load");
   ImGui::NewLine();
-  TextDim(std::to_string(computing) + " of " + std::to_string(g.threads()) + " threads compute (white dot), " +
-          std::to_string(loads) + (g.kind == ConvKind::Register2D ? " global loads into registers (no shared memory)"
-                                                                  : " global loads into shared memory") + "; a ring marks threads that write an output inside the array." +
-          (g.dims == 1 ? " One row per warp." : ""), true);
+  std::string line = std::to_string(c.staged()) + (regs ? " global loads into registers (no shared memory)"
+                                                         : " global loads into shared memory");
+  if (sum.direct) line += ", " + std::to_string(sum.direct) + " loads of N in the mask loop" +
+                          (g.kind == ConvKind::TiledCache1D ? " (the halo, through the caches)" : "");
+  line += "; " + std::to_string(c.computing) + " of " + std::to_string(g.threads()) + " threads compute (dot), " +
+          std::to_string(c.writing) + " write inside the array (ring)." + (g.dims == 1 ? " A row per warp." : "");
+  TextDim(line, true);
+  ItemTooltip("a cell's colour: the thread's most frequent load; its lower third: a halo load or ghost cell it makes "
+              "besides (1D: the first and last Mask_Width/2 threads). Counted from the sim model's trace of this block.");
   // 1D blocks: one warp (32 threads) per row; 2D: block_y rows of block_x threads.
   const int cols = g.dims == 1 ? std::min(32, g.block_x) : g.block_x;
   const int rows = (g.threads() + cols - 1) / cols;
@@ -279,9 +383,17 @@ void ConvView::tile_map(const ConvPreview& p) {
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (int k = 0; k < g.threads(); ++k) {
-    const auto& r = roles[std::size_t(k)];
+    const ConvThreadLoads& r = c.threads[std::size_t(k)];
     const float x = at.x + float(k % cols) * cell, y = at.y + float(k / cols) * cell;
-    dl->AddRectFilled(ImVec2(x + 1, y + 1), ImVec2(x + cell - 1, y + cell - 1), role_color(r.load));
+    const sim::ConvLoad main = main_load(r);
+    dl->AddRectFilled(ImVec2(x + 1, y + 1), ImVec2(x + cell - 1, y + cell - 1), role_color(main));
+    // A thread that also loads a halo element or stores a ghost cell (1D: the first and last
+    // Mask_Width/2 threads) gets that colour in its lower third.
+    const sim::ConvLoad second = main != sim::ConvLoad::Halo && r.halo + r.padding > 0 ? sim::ConvLoad::Halo
+                                 : main != sim::ConvLoad::Ghost && r.ghost > 0      ? sim::ConvLoad::Ghost
+                                                                                    : main;
+    if (second != main)
+      dl->AddRectFilled(ImVec2(x + 1, y + cell * 0.66f), ImVec2(x + cell - 1, y + cell - 1), role_color(second));
     if (r.computes) dl->AddCircleFilled(ImVec2(x + cell / 2, y + cell / 2), std::max(1.5f, cell * 0.16f), IM_COL32_WHITE);
     if (r.writes && cell >= t.px(10))
       dl->AddCircle(ImVec2(x + cell / 2, y + cell / 2), cell * 0.32f, ImGui::GetColorU32(t.colors().ok), 0, t.px(1.5f));
@@ -291,13 +403,12 @@ void ConvView::tile_map(const ConvPreview& p) {
     const ImVec2 m = ImGui::GetMousePos();
     const int k = int((m.y - at.y) / cell) * cols + int((m.x - at.x) / cell);
     if (k >= 0 && k < g.threads()) {
-      const auto& r = roles[std::size_t(k)];
-      const char* what = r.load == sim::ConvLoad::Internal ? "loads an internal element"
-                         : r.load == sim::ConvLoad::Halo  ? "loads a halo element"
-                         : r.load == sim::ConvLoad::Ghost ? "stores 0 for a ghost cell"
-                                                          : "loads nothing into shared memory";
-      ImGui::SetTooltip("thread %d (warp %d, lane %d; tx %d, ty %d): %s%s", k, k / 32, k % 32, k % g.block_x,
-                        k / g.block_x, what, r.computes ? ", computes an output" : ", does not compute");
+      const ConvThreadLoads& r = c.threads[std::size_t(k)];
+      ImGui::SetTooltip("thread %d (warp %d, lane %d; tx %d, ty %d): loads %d internal, %d halo, %d past the end; "
+                        "%d ghost cells; %d loads of N in the mask loop; %s", k, k / 32, k % 32, k % g.block_x,
+                        k / g.block_x, r.internal, r.halo, r.padding, r.ghost, r.direct,
+                        r.computes ? (r.writes ? "computes and writes an output" : "computes, writes nothing inside")
+                                   : "does not compute");
     }
   }
 }

@@ -24,6 +24,32 @@ bool timed_ok(const RunResult& r) {
 
 }  // namespace
 
+std::vector<PlotSeries> sweep_series(const Sweep& sw, const std::vector<std::string>& vars, bool plot_time,
+                                     std::vector<std::vector<double>>& xs, std::vector<std::vector<double>>& ys) {
+  xs.assign(vars.size(), {});
+  ys.assign(vars.size(), {});
+  for (std::size_t i = 0; i < vars.size(); ++i)
+    for (const RunResult* r : sw.runs_of(vars[i])) {
+      if (!timed_ok(*r)) continue;
+      xs[i].push_back(sw.x_of(*r));
+      ys[i].push_back(plot_time ? r->timing.median_ms : r->gbps);
+    }
+  const std::vector<int> same = coincident_series(xs, ys, kCoincideTolerance);
+  std::vector<PlotSeries> series;
+  for (std::size_t i = 0; i < vars.size(); ++i) {
+    PlotSeries ps;
+    ps.label = same[i] >= 0 ? coincidence_label(series_id(vars[i]), series_id(vars[std::size_t(same[i])]), kCoincideTolerance)
+                            : series_id(vars[i]);
+    ps.set_style(int(i));
+    ps.keep_in_legend = same[i] >= 0 || std::find(same.begin(), same.end(), int(i)) != same.end();
+    ps.x = xs[i].data();
+    ps.y = ys[i].data();
+    ps.count = int(xs[i].size());
+    series.push_back(ps);
+  }
+  return series;
+}
+
 void PlotsView::draw(AppState& s) {
   draw_controls(s);
   const float avail = ImGui::GetContentRegionAvail().y;
@@ -152,7 +178,6 @@ void PlotsView::draw_sweep(AppState& s, float height) {
   // variants (and the CUB baselines of their patterns) when the sweep has any of them, so a sweep of
   // every variant reads lesson by lesson.
   const bool by_keep = sw->spec.by_keep();
-  std::vector<PlotSeries> series;
   std::vector<std::string> vars;
   {
     const auto chosen = chosen_variants(s);
@@ -172,8 +197,7 @@ void PlotsView::draw_sweep(AppState& s, float height) {
       }
     }
   }
-  xs_.resize(vars.size());
-  ys_.resize(vars.size());
+  const std::vector<PlotSeries> series = sweep_series(*sw, vars, s.perf.plot_time, xs_, ys_);
   double ymin = 1e300, ymax = 0;
   struct Baseline {
     std::string id;
@@ -182,27 +206,17 @@ void PlotsView::draw_sweep(AppState& s, float height) {
   std::vector<Baseline> baselines;  // each CUB baseline's GB/s at its largest n (kept fraction 0.5 or nearest)
   std::string elem = "int32";
   for (std::size_t i = 0; i < vars.size(); ++i) {
-    xs_[i].clear(), ys_[i].clear();
     const VariantInfo* info = find_variant(vars[i]);
     Baseline b{vars[i], 0, -1};
     for (const RunResult* r : sw->runs_of(vars[i])) {
       if (!timed_ok(*r)) continue;
       const double y = s.perf.plot_time ? r->timing.median_ms : r->gbps;
-      xs_[i].push_back(sw->x_of(*r));
-      ys_[i].push_back(y);
       ymin = std::min(ymin, y), ymax = std::max(ymax, y);
       if (i == 0) elem = to_string(r->type);
       const bool better = by_keep ? std::fabs(r->params.keep_fraction - 0.5) < std::fabs(b.x - 0.5) : double(r->n) >= b.x;
       if (info && info->baseline && (b.x < 0 || better)) b.gbps = r->gbps, b.x = by_keep ? r->params.keep_fraction : double(r->n);
     }
     if (b.gbps > 0) baselines.push_back(b);
-    PlotSeries ps;
-    ps.label = series_id(vars[i]);
-    ps.color = SeriesColor(int(i));
-    ps.x = xs_[i].data();
-    ps.y = ys_[i].data();
-    ps.count = int(xs_[i].size());
-    series.push_back(ps);
   }
   // A library baseline of the swept pattern from the report's runs when the sweep did not include it.
   if (baselines.empty() && !by_keep)
@@ -273,7 +287,7 @@ void PlotsView::draw_runs(AppState& s, const Report& rep) {
     n = std::max(n, last->n);
     PlotSeries ps;
     ps.label = series_id(ids[i]);
-    ps.color = SeriesColor(int(i));
+    ps.set_style(int(i));
     ps.x = xs_[i].data();
     ps.y = ys_[i].data();
     ps.count = 1;
@@ -344,7 +358,7 @@ void PlotsView::draw_live(AppState& s, float height) {
     ps.label = series_id(id) + "  " + format_ms(ls.median_ms(100)) + " ms";
     if (auto it = p.live.latest.find(id); it != p.live.latest.end() && p.live.series.size() <= 4)
       if (std::string m = live_metrics(it->second); !m.empty()) ps.label += "  (" + m + ")";
-    ps.color = SeriesColor(i++);
+    ps.set_style(i++);
     ps.x = ls.launches();
     ps.y = s.perf.plot_time ? ls.ms() : ls.gbps();
     ps.count = int(ls.size());

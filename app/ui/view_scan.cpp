@@ -50,8 +50,9 @@ void ScanView::draw(AppState& s) {
   {
     std::vector<float> per_step;
     for (const ScanStepView& v : g.steps) per_step.push_back(float(v.additions));
-    const std::string overlay = "additions per step (step " + std::to_string(cur) + ": " + std::to_string(st.additions) + ")";
-    ImGui::PlotHistogram("##adds", per_step.data(), int(per_step.size()), 0, overlay.c_str(), 0.f, FLT_MAX,
+    // The label on its own line: as the histogram's overlay it sat on the bars.
+    TextDim("additions per step (step " + std::to_string(cur) + ": " + std::to_string(st.additions) + ")");
+    ImGui::PlotHistogram("##adds", per_step.data(), int(per_step.size()), 0, nullptr, 0.f, FLT_MAX,
                          ImVec2(ImGui::GetContentRegionAvail().x, th.px(60)));
   }
 

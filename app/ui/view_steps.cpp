@@ -1,5 +1,7 @@
 #include "view_steps.hpp"
 
+#include <filesystem>
+
 #include <algorithm>
 #include <string>
 
@@ -86,11 +88,18 @@ bool TraceHeader(AppState& s) {
                 "off: the sim model run now on the parameters' input");
   }
 
-  StepControls(t);
+  ImGui::BeginDisabled(!s.perf.steps_request.empty());
+  if (ImGui::Button("Export steps"))
+    s.perf.steps_request = (std::filesystem::path(s.perf.export_dir) / ("warpscope-steps-" + tr.variant)).string();
+  ImGui::EndDisabled();
+  ItemTooltip("this view at every step: one PNG per step and an animated GIF at the playback speed, into "
+              "warpscope-steps-<variant> in the export folder (--export-dir; --export-steps DIR without a window)");
+  ImGui::SameLine();
+  StepControls(t, "", s.params.n());
   return true;
 }
 
-void StepControls(TraceState& t, const std::string& label) {
+void StepControls(TraceState& t, const std::string& label, std::int64_t n) {
   const Theme& th = theme();
   if (!t.trace || t.trace->steps.empty()) return;
   const Step& cur = t.trace->steps[std::size_t(std::clamp(t.step, 0, t.steps() - 1))];
@@ -114,11 +123,12 @@ void StepControls(TraceState& t, const std::string& label) {
   ItemTooltip("playback speed");
   // The block the views show, of the small grid the trace covers ([ and ] too; past the last block
   // the trace takes one more block of the input).
-  {
+  if (n >= 0) {
+    const Trace& tr = *t.trace;
     const int grid = int(std::min<std::int64_t>(tr.launch.grid, kMaxTraceBlocks));
     ImGui::SameLine(0, th.px(16));
     ImGui::BeginDisabled(t.block_index <= 0);
-    if (ImGui::ArrowButton("##block_prev", ImGuiDir_Left)) t.switch_block(-1, s.params.n());
+    if (ImGui::ArrowButton("##block_prev", ImGuiDir_Left)) t.switch_block(-1, n);
     ImGui::EndDisabled();
     ItemTooltip("previous block ([)");
     ImGui::SameLine();
@@ -129,7 +139,7 @@ void StepControls(TraceState& t, const std::string& label) {
                 "; grid-stride kernels launch that many blocks, each thread making up to " +
                 std::to_string(kTracePassesShown) + " passes)");
     ImGui::SameLine();
-    if (ImGui::ArrowButton("##block_next", ImGuiDir_Right)) t.switch_block(+1, s.params.n());
+    if (ImGui::ArrowButton("##block_next", ImGuiDir_Right)) t.switch_block(+1, n);
     ItemTooltip("next block (]): past the last, the trace takes one more block of the input");
   }
   ImGui::SameLine();

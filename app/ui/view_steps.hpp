@@ -15,8 +15,8 @@ namespace ws::ui {
 bool TraceHeader(AppState& s);
 /// Previous/next, play/pause, speed and the step slider of `t`, with the step's phase and label
 /// (`label` replaces them when non-empty). TraceHeader draws them; so do views showing two traces
-/// under one control.
-void StepControls(TraceState& t, const std::string& label = "");
+/// under one control. n >= 0: also the block switch of a trace over several blocks, for input size n.
+void StepControls(TraceState& t, const std::string& label = "", std::int64_t n = -1);
 /// While one is alive, TraceHeader draws a single line (variant and where the trace came from; the
 /// rest on hover) and no step controls: for two views side by side under one StepControls.
 class CompactTraceHeaders {

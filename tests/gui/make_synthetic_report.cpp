@@ -2,6 +2,7 @@
 // 19 sizes (2^4 .. 2^22) and one run of each at 2^22, all from SyntheticBackend (made-up timings,
 // labelled SYNTHETIC in the title and device name). Usage: ws_make_synthetic_report OUT.json [keep]
 // With "keep": a report with a kept-fraction sweep of the filters instead (0..1 by 0.1 at n = 2^20).
+// With "many": a sweep of 40 made-up series, two of them coinciding (synthetic_many_series.hpp).
 #include <cstdio>
 #include <string>
 
@@ -9,11 +10,16 @@
 #include "request.hpp"
 #include "sweep.hpp"
 #include "synthetic_backend.hpp"
+#include "synthetic_many_series.hpp"
 
 int main(int argc, char** argv) {
-  if (argc != 2 && !(argc == 3 && std::string(argv[2]) == "keep")) {
-    std::fprintf(stderr, "usage: ws_make_synthetic_report OUT.json [keep]\n");
+  if (argc != 2 && !(argc == 3 && (std::string(argv[2]) == "keep" || std::string(argv[2]) == "many"))) {
+    std::fprintf(stderr, "usage: ws_make_synthetic_report OUT.json [keep|many]\n");
     return 2;
+  }
+  if (argc == 3 && std::string(argv[2]) == "many") {
+    ws::save_report(ws::test::many_series_report(), argv[1]);
+    return 0;
   }
   ws::test::SyntheticBackend backend;
   if (argc == 3) {

@@ -1,0 +1,81 @@
+// Plots with many series: 40 distinct styles, the legend naming series that coincide, and reference
+// labels placed off the curves.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <tuple>
+
+#include "plot_style.hpp"
+#include "synthetic_many_series.hpp"
+#include "view_plots.hpp"
+
+namespace ws::ui {
+namespace {
+
+TEST(PlotStyle, FortySeriesHaveDistinctStyles) {
+  std::set<std::tuple<ImU32, int, int>> seen;
+  std::set<std::pair<ImU32, int>> colour_dash;
+  for (int i = 0; i < 40; ++i) {
+    const SeriesStyle s = series_style(i);
+    seen.insert({s.color, int(s.dash), int(s.marker)});
+    colour_dash.insert({s.color, int(s.dash)});
+  }
+  EXPECT_EQ(seen.size(), 40u);
+  EXPECT_EQ(colour_dash.size(), 40u);  // colour and dash alone already tell them apart
+  EXPECT_EQ(series_style(40).color, series_style(0).color);
+  EXPECT_EQ(series_style(13).dash, PlotDash::Dashed);
+  EXPECT_EQ(series_style(13).marker, PlotMarker::Square);
+}
+
+TEST(PlotStyle, ManySeriesSweepNamesTheCoincidingPair) {
+  const Report rep = test::many_series_report();
+  ASSERT_EQ(rep.sweeps.size(), 1u);
+  const Sweep& sw = rep.sweeps[0];
+  ASSERT_EQ(sw.spec.variants.size(), 40u);
+  for (bool plot_time : {false, true}) {
+    std::vector<std::vector<double>> xs, ys;
+    const std::vector<PlotSeries> series = sweep_series(sw, sw.spec.variants, plot_time, xs, ys);
+    ASSERT_EQ(series.size(), 40u);
+    std::set<std::tuple<ImU32, int, int>> styles;
+    int notes = 0;
+    for (const PlotSeries& s : series) {
+      styles.insert({s.color, int(s.dash), int(s.marker)});
+      EXPECT_EQ(s.count, 6) << s.label;
+      if (s.label.find("same as") != std::string::npos) {
+        ++notes;
+        EXPECT_EQ(s.label, "filter_global: same as filter_warp_agg (within 2 %)");
+      }
+    }
+    EXPECT_EQ(styles.size(), 40u);
+    EXPECT_EQ(notes, 1) << (plot_time ? "time" : "GB/s");
+  }
+}
+
+TEST(PlotStyle, CoincidenceNeedsEveryPointWithinTheTolerance) {
+  const std::vector<std::vector<double>> xs = {{1, 2, 3}, {1, 2, 3}, {1, 2, 3}, {1, 2}};
+  std::vector<std::vector<double>> ys = {{10, 20, 30}, {10.1, 20.2, 30.3}, {10, 20, 31}, {10, 20}};
+  auto same = coincident_series(xs, ys, 0.02);
+  EXPECT_EQ(same, (std::vector<int>{1, -1, -1, -1}));  // 3 % off at one point; other x values
+  ys[1][2] = 29;                                        // 3.3 % under at the last point
+  EXPECT_EQ(coincident_series(xs, ys, 0.02)[0], -1);
+  EXPECT_EQ(coincident_series({{1}, {1}}, {{5}, {5}}, 0.02), (std::vector<int>{-1, -1}));  // one point is no curve
+  EXPECT_EQ(coincidence_label("a", "b", 0.02), "a: same as b (within 2 %)");
+}
+
+TEST(PlotStyle, ReferenceLabelsAvoidCurves) {
+  EXPECT_TRUE(segment_hits_rect(ImVec2(0, 0), ImVec2(10, 10), ImVec2(4, 4), ImVec2(6, 6)));
+  EXPECT_FALSE(segment_hits_rect(ImVec2(0, 0), ImVec2(10, 0), ImVec2(4, 4), ImVec2(6, 6)));
+  EXPECT_TRUE(segment_hits_rect(ImVec2(5, 0), ImVec2(5, 10), ImVec2(4, 4), ImVec2(6, 6)));  // vertical
+  // A curve rising through the right-hand spot: the label moves to the second candidate.
+  const std::vector<std::vector<ImVec2>> curves = {{ImVec2(0, 100), ImVec2(300, 100), ImVec2(400, 0)}};
+  const std::vector<ImVec4> spots = {ImVec4(320, 40, 390, 60), ImVec4(10, 40, 80, 60), ImVec4(10, 120, 80, 140)};
+  EXPECT_EQ(free_label_box(spots, curves, {}), 1);
+  // Another label already there: the next free spot, never on top of it.
+  EXPECT_EQ(free_label_box(spots, curves, {ImVec4(0, 35, 100, 65)}), 2);
+  // No free spot: the one crossed by the fewest segments; -1 only without candidates.
+  EXPECT_EQ(free_label_box({spots[0], ImVec4(250, 50, 390, 110)}, curves, {}), 0);
+  EXPECT_EQ(free_label_box({}, curves, {}), -1);
+}
+
+}  // namespace
+}  // namespace ws::ui

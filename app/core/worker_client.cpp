@@ -256,7 +256,15 @@ std::string WorkerClient::death_reason() {
   if (got == pid_ && WIFSIGNALED(status)) {
     why = who + " died from signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
   } else if (got == pid_ && WIFEXITED(status)) {
-    why = who + " exited with code " + std::to_string(WEXITSTATUS(status));
+    const int code = WEXITSTATUS(status);
+    why = who + " exited with code " + std::to_string(code);
+    // ssh and srun turn the far side's death into an exit code: say what it means there.
+    const std::string prog = std::filesystem::path(launch_.argv.front()).filename().string();
+    const std::string far = hello_.host.empty() ? "the far side" : hello_.host;
+    if (prog == "ssh" && code == 255 && tail.empty())
+      why += " (ssh: the connection ended, or the worker was killed on " + far + ")";
+    else if (prog == "srun" && code > 128 && code < 128 + 32)
+      why += " (the job step was killed by signal " + std::to_string(code - 128) + " (" + strsignal(code - 128) + ") on " + far + ")";
   } else {
     why = who + " closed its output";
   }

@@ -15,8 +15,8 @@
 # generated known_hosts) by a `Match originalhost localhost` block: as root in
 # /etc/ssh/ssh_config.d/, as a normal user by an Include line at the top of ~/.ssh/config (removed by
 # `down`). Slurm: the node is named after `hostname`, reached at 127.0.0.1, daemons bound to it
-# (CommunicationParameters=NoInAddrAny,NoCtldInAddrAny); munged runs with its own key and socket. slurmd must run as
-# root to start job steps, so a normal user gets the ssh part only (run `sudo ... up` for Slurm).
+# (CommunicationParameters=NoInAddrAny,NoCtldInAddrAny); munged runs with its own key and socket.
+# slurmd must run as root to start job steps, so a normal user gets the ssh part only.
 set -euo pipefail
 
 cmd="${1:-status}"

@@ -262,7 +262,7 @@ std::string WorkerClient::death_reason() {
     const std::string prog = std::filesystem::path(launch_.argv.front()).filename().string();
     const std::string far = hello_.host.empty() ? "the far side" : hello_.host;
     if (prog == "ssh" && code == 255 && tail.empty())
-      why += " (ssh: the connection ended, or the worker was killed on " + far + ")";
+      why += " (ssh: the connection ended, or the worker died from a signal on " + far + ")";
     else if (prog == "srun" && code > 128 && code < 128 + 32)
       why += " (the job step was killed by signal " + std::to_string(code - 128) + " (" + strsignal(code - 128) + ") on " + far + ")";
   } else {

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "remote_env.hpp"
 #include "worker_client.hpp"
 
 namespace ws {
@@ -34,17 +35,9 @@ std::string env_or(const char* name, const std::string& fallback) {
   return v && *v ? v : fallback;
 }
 
-/// The environment every test needs: the far side runs this build's CLI, and srun finds the local
-/// cluster's slurm.conf (scripts/local-cluster.sh keeps it in its state folder).
 class RemoteEnvironment : public ::testing::Environment {
  public:
-  void SetUp() override {
-    ::setenv("WARPSCOPE_REMOTE_CLI", WS_CLI_PATH, 0);
-    if (!std::getenv("SLURM_CONF")) {
-      const std::string dir = env_or("WS_CLUSTER_DIR", "/tmp/warpscope-cluster-" + std::to_string(::getuid()));
-      if (fs::exists(dir + "/slurm.conf")) ::setenv("SLURM_CONF", (dir + "/slurm.conf").c_str(), 1);
-    }
-  }
+  void SetUp() override { set_remote_test_env(WS_CLI_PATH); }
 };
 const auto* const kEnv = ::testing::AddGlobalTestEnvironment(new RemoteEnvironment);
 
@@ -191,7 +184,7 @@ TEST_P(Remote, WorkerKilledOnTheFarSideCostsOneRequest) {
   EXPECT_FALSE(error.empty());
   EXPECT_EQ(error.find('\n'), std::string::npos) << error;
   // ssh reports the far side's death as exit 255, srun as 128 + the signal: the line says which.
-  EXPECT_TRUE(contains(error, GetParam() == "ssh" ? "the worker was killed on " : "killed by signal 9 (Killed) on ")) << error;
+  EXPECT_TRUE(contains(error, GetParam() == "ssh" ? "the worker died from a signal on " : "killed by signal 9 (Killed) on ")) << error;
   EXPECT_TRUE(s.cancelled);
   EXPECT_GE(s.runs.size(), 1u);
   EXPECT_LT(s.runs.size(), 39u);

@@ -94,18 +94,19 @@ install_ssh_client_config() {
     cp "$state/ssh_config" "$root_dropin"
     return
   fi
-  local cfg="$HOME/.ssh/config" line="Include $state/ssh_config $marker"
+  local cfg="$HOME/.ssh/config" line="Include $state/ssh_config"
   mkdir -p "$HOME/.ssh" && chmod 700 "$HOME/.ssh"
   touch "$cfg" && chmod 600 "$cfg"
-  grep -qxF "$line" "$cfg" || { printf '%s\n' "$line" | cat - "$cfg" >"$cfg.new" && mv "$cfg.new" "$cfg"; }
+  # At the top: an Include after a Host block would only apply inside it.
+  grep -qxF "$line" "$cfg" || { printf '%s\n%s\n' "$marker" "$line" | cat - "$cfg" >"$cfg.new" && mv "$cfg.new" "$cfg"; }
 }
 
 remove_ssh_client_config() {
   if [ "$uid" -eq 0 ]; then
     [ -f "$root_dropin" ] && grep -qF "$marker" "$root_dropin" && rm -f "$root_dropin"
   elif [ -f "$HOME/.ssh/config" ]; then
-    grep -vF "$marker" "$HOME/.ssh/config" >"$HOME/.ssh/config.new" || true
-    mv "$HOME/.ssh/config.new" "$HOME/.ssh/config"
+    grep -vxF -e "$marker" -e "Include $state/ssh_config" "$HOME/.ssh/config" >"$HOME/.ssh/config.new" || true
+    chmod 600 "$HOME/.ssh/config.new" && mv "$HOME/.ssh/config.new" "$HOME/.ssh/config"
   fi
   return 0
 }
@@ -211,8 +212,8 @@ node_ready() {
 
 start_slurm() {
   if [ "$uid" -ne 0 ]; then
-    say "Slurm skipped: slurmd must run as root to start job steps (sudo bash scripts/local-cluster.sh up)"
-    return 0
+    say "Slurm skipped: slurmd must run as root to start job steps (the remote tests' slurm cases need root)"
+    return 1
   fi
   need_programs munged slurmctld slurmd srun sinfo scontrol
   if pid_alive "$state/munged.pid"; then
@@ -278,8 +279,7 @@ case "$cmd" in
   up)
     mkdir -p "$state" && chmod 700 "$state"
     start_sshd
-    start_slurm
-    say "up; for srun and the tests: export SLURM_CONF=$slurm_conf"
+    if start_slurm; then say "up; for srun and the tests: export SLURM_CONF=$slurm_conf"; else say "up (ssh only)"; fi
     ;;
   env) echo "export SLURM_CONF=$slurm_conf" ;;
   status) status ;;

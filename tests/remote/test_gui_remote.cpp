@@ -72,6 +72,41 @@ TEST_P(GuiRemote, FarWorkerFaultCostsOneRunAndTheQueueGoesOn) {
   EXPECT_NE(snap.worker, first.worker);  // another process on the far side
 }
 
+/// `warpscope --gpu ssh:HOST` where HOST has no GPU, or refuses the key: the GUI learns why (the window
+/// shows it as an error message) and keeps simulation and replay.
+TEST(GuiRemoteStart, NoGpuThereOrRefusedKeyIsOneLine) {
+  set_remote_test_env(WS_CLI_PATH);
+  struct Case {
+    std::string spec, reason;
+  };
+  for (const Case& k : {Case{"ssh:localhost", "(ssh:localhost) has no CUDA device"},
+                        Case{"ssh:nobody@localhost", "Permission denied (publickey"}}) {
+    WorkerLaunch launch;
+    ASSERT_EQ(parse_gpu_spec(k.spec, WS_CLI_PATH, launch), "");
+    WorkerClientOptions o;
+    o.connect_timeout_s = 20;
+    RunWorker w(launch, o);
+    ASSERT_TRUE(w.wait_opened(30s));
+    const RunWorker::Snapshot snap = w.take();
+    EXPECT_FALSE(snap.device.available);
+    EXPECT_EQ(snap.worker_where, k.spec);
+    EXPECT_NE(snap.open_error.find(k.reason), std::string::npos) << snap.open_error;
+    EXPECT_EQ(snap.open_error.find('\n'), std::string::npos) << snap.open_error;
+    // Sim runs still run, here.
+    RunRequest r = req("epita.reduce3");
+    r.backend = "sim";
+    w.submit({r});
+    std::vector<RunResult> done;
+    const auto end = std::chrono::steady_clock::now() + 20s;
+    while (done.empty() && std::chrono::steady_clock::now() < end) {
+      for (auto& x : w.take().finished) done.push_back(x);
+      std::this_thread::sleep_for(10ms);
+    }
+    ASSERT_EQ(done.size(), 1u);
+    EXPECT_EQ(done[0].status, "ok") << done[0].message;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Gpu, GuiRemote, ::testing::Values("ssh", "slurm"), [](const auto& info) { return info.param; });
 
 }  // namespace

@@ -14,7 +14,8 @@
 # 2222 or the next free one). `ssh localhost` of the current user is pointed at it (key, port, a
 # generated known_hosts) by a `Match originalhost localhost` block: as root in
 # /etc/ssh/ssh_config.d/, as a normal user by an Include line at the top of ~/.ssh/config (removed by
-# `down`). Slurm: the node is named after `hostname`, reached at 127.0.0.1, daemons bound to it
+# `down`). Slurm: the node is named after `hostname`, daemons bound to the address it resolves to
+# (127.0.0.1 here; where it is a container's own address, that one alone)
 # (CommunicationParameters=NoInAddrAny,NoCtldInAddrAny); munged runs with its own key and socket.
 # slurmd must run as root to start job steps, so a normal user gets the ssh part only.
 set -euo pipefail
@@ -162,19 +163,29 @@ EOF
 # ---------------------------------------------------------------- Slurm
 
 write_slurm_conf() {
-  local hw
+  # The daemons bind the address `hostname` resolves to (NoInAddrAny, NoCtldInAddrAny): loopback on
+  # most machines; where it is another address of this machine (a container's), that one alone; a
+  # name that does not resolve leaves them on every address (munge still authenticates each message).
+  local hw addr comm="CommunicationParameters=NoInAddrAny,NoCtldInAddrAny"
+  addr=$(getent ahostsv4 "$node" 2>/dev/null | awk 'NR == 1 {print $1}')
+  case "$addr" in
+    127.*) ;;
+    "") addr=127.0.0.1 comm=""
+        say "$node does not resolve: Slurm's daemons listen on every address (reached at 127.0.0.1)" ;;
+    *) say "$node resolves to $addr, not loopback: Slurm's daemons listen on $addr only" ;;
+  esac
   # The node line as slurmd sees the hardware (a mismatch would drain the node).
   hw=$(slurmd -C 2>/dev/null | head -n 1 | sed -e "s/^NodeName=[^ ]*//")
   [ -n "$hw" ] || hw=" CPUs=$(nproc)"
   cat >"$slurm_conf" <<EOF
 # One node, loopback only, written by scripts/local-cluster.sh.
 ClusterName=warpscope
-SlurmctldHost=$node(127.0.0.1)
+SlurmctldHost=$node($addr)
 SlurmUser=root
 SlurmdUser=root
 SlurmctldPort=6817
 SlurmdPort=6818
-CommunicationParameters=NoInAddrAny,NoCtldInAddrAny
+$comm
 AuthType=auth/munge
 CredType=cred/munge
 AuthInfo=socket=$state/munge.socket
@@ -197,7 +208,7 @@ ReturnToService=2
 MinJobAge=10
 KillWait=5
 InactiveLimit=0
-NodeName=$node NodeAddr=127.0.0.1$hw State=UNKNOWN
+NodeName=$node NodeAddr=$addr$hw State=UNKNOWN
 PartitionName=local Nodes=$node Default=YES MaxTime=INFINITE State=UP
 EOF
 }

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -121,7 +122,9 @@ TEST_P(Remote, RunEqualsInProcess) {
     const CliResult far = cli(common + gpu());
     ASSERT_EQ(local.code, 0) << args << ": " << local.err;
     EXPECT_EQ(far.code, local.code) << args << ": " << far.err;
-    EXPECT_TRUE(contains(far.err, "worker ") && contains(far.err, " on ")) << "stderr names the worker's machine: " << far.err;
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    EXPECT_TRUE(contains(far.err, std::string(" on ") + host + ": no CUDA device")) << "stderr names the worker's machine: " << far.err;
     EXPECT_EQ(parse_stripped(far.out), parse_stripped(local.out)) << args;
   }
   // A bad request is refused the same way through the worker: one line, exit 2, before any connection.
@@ -238,6 +241,14 @@ TEST(RemoteStart, FailuresAreOneLineAndQuick) {
   const std::string err = c.start();
   EXPECT_TRUE(contains(err, "speaks protocol 2, this warpscope speaks 1")) << err;
   EXPECT_FALSE(c.running());
+  // Something on the far side that writes to stdout before the worker (a shell start-up file's banner).
+  ASSERT_EQ(parse_gpu_spec(env_or("WS_REMOTE_SSH", "ssh:localhost"), WS_CLI_PATH, launch,
+                           std::string("echo Welcome to the GPU server; ") + WS_CLI_PATH),
+            "");
+  WorkerClient banner(launch, o);
+  const std::string why = banner.start();
+  EXPECT_TRUE(contains(why, "did not answer as a warpscope worker: 'Welcome to the GPU server'")) << why;
+  EXPECT_FALSE(banner.running());
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 
 #include "remote_env.hpp"
 #include "worker_client.hpp"
@@ -207,6 +208,26 @@ TEST_P(Remote, WorkerKilledOnTheFarSideCostsOneRequest) {
   std::printf("[ fault    ] %s: '%s'\n", spec().c_str(), lost.message.c_str());
   EXPECT_EQ(c->run(req).status, "ok");
   EXPECT_EQ(c->restarts(), 2);
+}
+
+TEST(RemoteSlurm, HungWorkerIsKilledWithItsJobStep) {
+  // A worker that stops answering (a kernel that never ends) is killed by the watchdog; through srun
+  // the client ends the job step, not just srun, so nothing keeps holding the node's GPU.
+  WorkerLaunch launch;
+  ASSERT_EQ(parse_gpu_spec(env_or("WS_REMOTE_SLURM", "slurm:-N1 -n1 --time=00:05:00"), WS_CLI_PATH, launch), "");
+  WorkerClientOptions o;
+  o.connect_timeout_s = 30;
+  o.watchdog_s = 1;
+  o.env = {{"WARPSCOPE_WORKER_TEST", "1"}};  // srun hands the environment to the job step
+  WorkerClient c(launch, o);
+  ASSERT_EQ(c.start(), "");
+  const long far = c.hello().pid;
+  const WorkerReply r = c.call("__test_hang", {}, 1);
+  EXPECT_EQ(r.kind, WorkerReply::Kind::Faulted);
+  EXPECT_TRUE(contains(r.text, "killed after 1 s without an answer")) << r.text;
+  const auto t0 = std::chrono::steady_clock::now();
+  while (::kill(pid_t(far), 0) == 0 && seconds_since(t0) < 10) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_NE(::kill(pid_t(far), 0), 0) << "the hung worker " << far << " still runs in its job step";
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpu, Remote, ::testing::Values("ssh", "slurm"), [](const auto& info) { return info.param; });

@@ -14,10 +14,10 @@
 # 2222 or the next free one). `ssh localhost` of the current user is pointed at it (key, port, a
 # generated known_hosts) by a `Match originalhost localhost` block: as root in
 # /etc/ssh/ssh_config.d/, as a normal user by an Include line at the top of ~/.ssh/config (removed by
-# `down`). Slurm: the node is named after `hostname`, daemons bound to the address it resolves to
-# (127.0.0.1 here; where it is a container's own address, that one alone)
-# (CommunicationParameters=NoInAddrAny,NoCtldInAddrAny); munged runs with its own key and socket.
-# slurmd must run as root to start job steps, so a normal user gets the ssh part only.
+# `down`). Slurm: the node is named after `hostname`; the daemons bind the address it resolves to
+# (CommunicationParameters=NoInAddrAny,NoCtldInAddrAny): 127.0.0.1 on most machines, a container's
+# own address where it names that. munged runs with its own key and socket. slurmd must run as root
+# to start job steps, so a normal user gets the ssh part only.
 set -euo pipefail
 
 cmd="${1:-status}"
@@ -58,8 +58,18 @@ install_packages() {
   [ ${#need[@]} -eq 0 ] && { say "packages present"; return; }
   [ "$uid" -ne 0 ] && sudo_cmd="sudo"
   say "installing ${need[*]}"
-  $sudo_cmd apt-get update -q
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q --no-install-recommends "${need[@]}"
+  # The packages' scripts would start the system's sshd (on every address), munged and Slurm through
+  # their init scripts; a policy-rc.d that refuses keeps them stopped (Debian's way; a container's own
+  # one stays as it is).
+  local policy=/usr/sbin/policy-rc.d own_policy=0
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\n# scripts/local-cluster.sh install: no service starts while it installs\nexit 101\n' |
+      $sudo_cmd tee "$policy" >/dev/null && $sudo_cmd chmod 755 "$policy" && own_policy=1
+  fi
+  local rc=0
+  $sudo_cmd apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q --no-install-recommends "${need[@]}" || rc=$?
+  [ "$own_policy" -eq 1 ] && $sudo_cmd rm -f "$policy"
+  [ "$rc" -eq 0 ] || die "installing ${need[*]} failed"
 }
 
 need_programs() {

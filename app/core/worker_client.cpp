@@ -59,6 +59,16 @@ std::vector<std::string> split_words(const std::string& s) {
   return out;
 }
 
+/// Waits up to `seconds` for `pid` to end; true when it has (and is reaped).
+bool reaped_within(pid_t pid, double seconds) {
+  int status = 0;
+  for (double waited = 0; waited < seconds; waited += 0.05) {
+    if (waitpid(pid, &status, WNOHANG) == pid) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string parse_gpu_spec(const std::string& spec, const std::string& local_cli, WorkerLaunch& out,
@@ -256,7 +266,15 @@ std::string WorkerClient::death_reason() {
   if (got == pid_ && WIFSIGNALED(status)) {
     why = who + " died from signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
   } else if (got == pid_ && WIFEXITED(status)) {
-    why = who + " exited with code " + std::to_string(WEXITSTATUS(status));
+    const int code = WEXITSTATUS(status);
+    why = who + " exited with code " + std::to_string(code);
+    // ssh and srun turn the far side's death into an exit code: say what it means there.
+    const std::string prog = std::filesystem::path(launch_.argv.front()).filename().string();
+    const std::string far = hello_.host.empty() ? "the far side" : hello_.host;
+    if (prog == "ssh" && code == 255 && tail.empty())
+      why += " (ssh: the connection ended, or the worker died from a signal on " + far + ")";
+    else if (prog == "srun" && code > 128 && code < 128 + 32)
+      why += " (the job step was killed by signal " + std::to_string(code - 128) + " (" + strsignal(code - 128) + ") on " + far + ")";
   } else {
     why = who + " closed its output";
   }
@@ -289,6 +307,20 @@ bool WorkerClient::send_line(const std::string& line) {
 }
 
 void WorkerClient::kill_group() {
+  if (pid_ > 0 && std::filesystem::path(launch_.argv.front()).filename() == "srun") {
+    // A killed srun leaves its job step running (a hung worker would hold the GPU until the job's time
+    // limit); srun forwards SIGTERM to the step and ends when it does; two SIGINTs within a second make
+    // it cancel the step outright.
+    ::kill(pid_, SIGTERM);
+    if (reaped_within(pid_, 3)) {
+      pid_ = -1;
+    } else {
+      ::kill(pid_, SIGINT);
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      ::kill(pid_, SIGINT);
+      if (reaped_within(pid_, 3)) pid_ = -1;
+    }
+  }
   if (pid_ > 0) {
     ::kill(-pid_, SIGKILL);
     ::kill(pid_, SIGKILL);

@@ -46,6 +46,12 @@ void MainWindow::exchange(AppState& s, RunWorker& worker, const std::string& rep
   s.device.worker_fault = snap.worker_fault;
   for (auto& r : snap.finished) s.add_result(std::move(r));
   if (first_open) {
+    // A worker on another machine that cannot be reached or has no GPU: say why where it shows.
+    if (!snap.device.available && !snap.worker_where.empty() && snap.worker_where != "local") {
+      std::string why = snap.open_error;
+      if (!why.empty() && why.back() == '.') why.pop_back();  // ssh's own lines end with one
+      s.message(Message::Error, why + "; simulation and replay run here");
+    }
     if (s.session.created.empty()) {
       std::vector<RunResult> runs = std::move(s.session.runs);
       s.session = new_report("warpscope GUI session", snap.device);

@@ -123,7 +123,9 @@ void RunWorker::loop() {
     error = client->start();
     const auto& kinds = client->hello().backends;
     if (error.empty() && std::find(kinds.begin(), kinds.end(), "cuda") == kinds.end()) {
-      error = client->hello().device.error.empty() ? "the worker has no CUDA device" : client->hello().device.error;
+      const WorkerHello& h = client->hello();
+      error = "the worker on " + h.host + " (" + launch_->where + ") has no CUDA device" +
+              (h.device.error.empty() ? "" : ": " + h.device.error);
       client.reset();  // nothing for it to do: sim and replay stay here
     } else if (!error.empty()) {
       client.reset();
@@ -139,6 +141,7 @@ void RunWorker::loop() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     shared_.opened = true;
+    if (launch_) shared_.worker_where = launch_->where;
     if (client) {
       shared_.device = client->hello().device;
       shared_.backend_name = "cuda";

@@ -53,6 +53,7 @@ class RunWorker {
     std::string worker;                   ///< e.g. "worker 4711 on gpu7 (ssh:gpu7)"; "" in-process
     int worker_restarts = 0;              ///< fresh workers started after a fault
     std::string worker_fault;             ///< the latest fault's one-line reason
+    std::string worker_where;             ///< where a worker was asked for ("local", "ssh:gpu7"), "" in-process
   };
 
   /// Starts the thread, which first calls `open` (about 0.2 s for CUDA).

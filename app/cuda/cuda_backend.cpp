@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "cuda_fault.hpp"
 #include "cupti_metrics.hpp"
 #include "cupti_range_profiler.hpp"
 #include "cupti_tracker.hpp"
@@ -92,6 +93,7 @@ kernels::ReduceArgs CudaBackend::upload(const VariantInfo& v, const Input& in, c
 }
 
 RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) {
+  if (device_.available) cudaGetLastError();  // an error left by a call outside any run is not this run's
   if (v.pattern == "reduction" || !device_.available) return run_reduction(v, req, in, launch);
   // Array patterns: the pattern's runner (pattern_runner.hpp), with the same fault handling.
   RunResult r;
@@ -101,13 +103,7 @@ RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const In
     r = runner(ctx_, v, req, in, launch);
   } catch (const std::exception& e) {
     r = RunResult{};
-    r.status = "error";
-    r.message = e.what();
-    cudaError_t sticky = cudaDeviceSynchronize();
-    if (sticky != cudaSuccess) {
-      device_.available = false;
-      device_.error = std::string("the CUDA context was lost after ") + v.id + " faulted (" + cudaGetErrorString(sticky) + "); restart warpscope";
-    }
+    fail(r, v, e.what());
   }
   r.variant = v.id;
   r.backend = "cuda";
@@ -134,7 +130,7 @@ RunResult CudaBackend::run_reduction(const VariantInfo& v, const RunRequest& req
   r.launch = launch;
   if (!device_.available) {
     r.status = "error";
-    r.message = "CUDA device unavailable: " + device_.error;
+    r.message = context_lost_ ? not_run_message(device_.error) : "CUDA device unavailable: " + device_.error;
     return r;
   }
   auto it = launchers_.find(v.id);
@@ -194,16 +190,24 @@ RunResult CudaBackend::run_reduction(const VariantInfo& v, const RunRequest& req
       r.host_ms.metrics = clock.lap();
     }
   } catch (const std::exception& e) {
-    r.status = "error";
-    r.message = e.what();
-    // A fault inside a kernel leaves the context unusable: say so once and refuse further runs.
-    cudaError_t sticky = cudaDeviceSynchronize();
-    if (sticky != cudaSuccess) {
-      device_.available = false;
-      device_.error = std::string("the CUDA context was lost after ") + v.id + " faulted (" + cudaGetErrorString(sticky) + "); restart warpscope";
-    }
+    fail(r, v, e.what());
   }
   return r;
+}
+
+std::string CudaBackend::settle(const std::string& what) {
+  const std::string sticky = settle_after_failure();
+  if (sticky.empty()) return "";
+  context_lost_ = true;
+  device_.available = false;
+  device_.error = context_lost_message(what, sticky);
+  return device_.error;
+}
+
+void CudaBackend::fail(RunResult& r, const VariantInfo& v, const std::string& what) {
+  const std::string lost = settle(v.id);
+  r.status = lost.empty() ? "error" : "faulted";
+  r.message = lost.empty() ? what : lost;
 }
 
 }  // namespace ws::cuda

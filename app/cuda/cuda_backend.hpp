@@ -12,8 +12,9 @@
 namespace ws::cuda {
 
 /// Runs reduction variants on the GPU, and the array patterns through their runners (pattern_runner.hpp). Owns the device buffers (grow-only, reused between runs).
-/// After a kernel fault the CUDA context is unusable: the backend marks the device unavailable and
-/// every later run returns status "error" with the reason, instead of crashing.
+/// A failed run leaves no error behind for the next (cuda_fault.hpp). After a kernel fault the CUDA
+/// context is unusable: that run is "faulted" (context_lost_message), the device is marked unavailable
+/// and every later run returns status "error" with not_run_message(), instead of crashing.
 class CudaBackend final : public Backend {
  public:
   /// Opens device 0; check device().available. Measures copy bandwidth over 256 MiB.
@@ -33,6 +34,11 @@ class CudaBackend final : public Backend {
                            const Trace& model, Trace& out, const PatternParams& params = PatternParams{}) override;
 
  private:
+  /// After a failure: clears the runtime's last error; when the context is lost, marks the device
+  /// unavailable and returns its one-line reason (`what` faulted), else "".
+  std::string settle(const std::string& what);
+  /// Fills a failed run: "faulted" with the lost context's reason, else "error" with `what`.
+  void fail(RunResult& r, const VariantInfo& v, const std::string& what);
   RunResult run_reduction(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch);
   void* buffer(const char* name, std::size_t bytes) { return ctx_.buffer(name, bytes); }
   /// Copies the input to the device, padded with the op's identity to the last block's window; for
@@ -42,6 +48,7 @@ class CudaBackend final : public Backend {
   DeviceInfo& device_ = ctx_.device;      ///< names kept from before CudaContext: aliases of ctx_'s members
   cudaStream_t& stream_ = ctx_.stream;
   std::map<std::string, kernels::ReduceLauncher> launchers_;
+  bool context_lost_ = false;             ///< a run faulted: device_.error says which and why
 };
 
 }  // namespace ws::cuda

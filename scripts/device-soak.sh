@@ -147,15 +147,24 @@ for need in [('worker', 'gui'), ('worker', 'worker'), ('inprocess', 'cli')]:
     if need not in roles:
         ok = False
         print(f'FAIL: no samples of {need[0]} {need[1]}')
+def num(x):
+    try:
+        return float(x)
+    except (TypeError, ValueError):  # empty without nvidia-smi, "[N/A]" where it hides per-process memory
+        return None
+# The GPU's used memory (all processes: nvidia-smi may not map a container's pids) as one more series.
+by_t = {r['t_s']: r['gpu_used_mib'] for r in rows if num(r['gpu_used_mib']) is not None}
+if by_t:
+    series[('gpu', 'total', '-')] = [{'t_s': t, 'rss_mib': '', 'gpu_mib': v} for t, v in by_t.items()]
 for (load, role, pid), rs in sorted(series.items()):
     for col, name in [('rss_mib', 'RSS'), ('gpu_mib', 'device memory')]:
-        pts = [(float(r['t_s']), float(r[col])) for r in rs if r[col] not in ('', None)]
+        pts = [(float(r['t_s']), num(r[col])) for r in rs if num(r[col]) is not None]
         after = [v for t, v in pts if t >= settle]
         if not pts:
             continue
         if len(after) < 2:
             print(f'{load:9} {role:6} pid {pid:>7} {name:13}: {len(after)} sample(s) after {settle:.0f} s: too short to judge')
-            if role != 'worker' or load != 'worker':
+            if (load, role) != ('worker', 'worker'):  # a restarted worker's first process may be short-lived
                 ok = False
             continue
         base, peak, last = after[0], max(after), after[-1]

@@ -208,7 +208,10 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
     return kBadRequest;
   }
   std::fprintf(stderr, "wrote %s (%zu runs, %d failed)\n", out_path.c_str(), report.runs.size(), failures);
-  return failures ? kFailed : kOk;
+  if (exit_code(report.runs) == kFaulted && !worker)
+    for (const auto& r : report.runs)
+      if (r.status == "faulted") std::fprintf(stderr, "warpscope-cli: %s\n", fault_line(r, true).c_str());
+  return failures ? std::max<int>(kFailed, exit_code(report.runs)) : kOk;
 }
 
 }  // namespace ws::cli

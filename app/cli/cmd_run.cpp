@@ -106,8 +106,8 @@ int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv
     r = execute_prepared(req, prepared, backend.get(), why);
   }
   if (r.status == "error" || r.status == "faulted") {
-    std::fprintf(stderr, "warpscope-cli: %s\n", r.message.c_str());
-    return kFailed;
+    std::fprintf(stderr, "warpscope-cli: %s\n", r.status == "faulted" ? fault_line(r, o.gpu.empty()).c_str() : r.message.c_str());
+    return exit_code(r);
   }
   if (!req.params.output_path.empty()) {
     std::string werr = write_output_text(r, req.params.output_path);

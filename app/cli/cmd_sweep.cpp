@@ -1,5 +1,6 @@
 // warpscope-cli sweep: the chosen variants at n = 2^from .. 2^to, or filters over the kept fraction at
 // one n (--keep-fraction), as a table, JSON or CSV.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -149,7 +150,10 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
     save_report(report, so.report_path);
     std::fprintf(stderr, "wrote %s (sweep of %zu runs, %d failed)\n", so.report_path.c_str(), s.runs.size(), failures);
   }
-  return failures ? kFailed : kOk;
+  if (exit_code(s.runs) == kFaulted && !worker)
+    for (const auto& r : s.runs)
+      if (r.status == "faulted") std::fprintf(stderr, "warpscope-cli: %s\n", fault_line(r, true).c_str());
+  return failures ? std::max<int>(kFailed, exit_code(s.runs)) : kOk;
 }
 
 }  // namespace ws::cli

@@ -140,7 +140,8 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
     if (gpu) {
       Trace recorded;
       err = gpu->record_trace(v, p.input, launch, int(block_index) + k, out.trace, recorded, req.params);
-      if (!err.empty()) return fail(kFailed, err);
+      if (!err.empty())  // a lost context is a fault of its own kind (exit 4), as for run
+        return fail(err.rfind("the CUDA context was lost", 0) == 0 ? kFaulted : kFailed, err);
       differences[std::size_t(k)] = compare_traces(out.trace, recorded);
       out.trace = std::move(recorded);
     }

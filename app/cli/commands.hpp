@@ -1,6 +1,7 @@
 // warpscope-cli subcommands. Each returns the process exit code:
 // 0 success (a racy variant's lost updates and a cautionary variant's slide bug are successes),
-// 1 wrong result or a runtime error, 2 bad request, 3 no CUDA device.
+// 1 wrong result or a runtime error, 2 bad request, 3 no CUDA device, 4 a kernel faulted the GPU (the
+// CUDA context was lost: in-process, nothing after it ran on the GPU; through --gpu, its worker restarted).
 #pragma once
 #include <memory>
 #include <string>
@@ -13,7 +14,7 @@
 
 namespace ws::cli {
 
-enum Exit { kOk = 0, kFailed = 1, kBadRequest = 2, kNoDevice = 3 };
+enum Exit { kOk = 0, kFailed = 1, kBadRequest = 2, kNoDevice = 3, kFaulted = 4 };
 
 int cmd_list(bool json);
 int cmd_device(bool json);
@@ -120,6 +121,12 @@ std::string csv_header();
 std::string csv_row(const RunResult& r);
 /// Exit code for a finished run (see Exit).
 int exit_code(const RunResult& r);
+/// Exit code of a command whose runs were `runs`: kFaulted when one faulted, kFailed when one was wrong
+/// or failed, else kOk.
+int exit_code(const std::vector<RunResult>& runs);
+/// The line for a run that faulted the GPU: its message, and for an in-process run (`in_process`)
+/// that nothing more could run on the GPU in this process and how --gpu avoids that.
+std::string fault_line(const RunResult& r, bool in_process);
 /// A table cell of a run's timing: `v` printed with `fmt`, or "-" for a run that was not timed
 /// (sim, skipped, errors), which has no time or bandwidth to show.
 std::string timed_cell(const RunResult& r, const char* fmt, double v);

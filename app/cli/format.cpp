@@ -38,7 +38,22 @@ int column_width(const std::vector<std::string>& ids, const std::string& header)
 
 int exit_code(const RunResult& r) {
   if (r.status == "ok" || r.status == "race" || r.status == "slide-bug") return kOk;
-  return kFailed;
+  return r.status == "faulted" ? kFaulted : kFailed;
+}
+
+int exit_code(const std::vector<RunResult>& runs) {
+  int code = kOk;
+  for (const auto& r : runs) {
+    if (r.status == "faulted") return kFaulted;
+    if (r.status == "wrong" || r.status == "error") code = kFailed;
+  }
+  return code;
+}
+
+std::string fault_line(const RunResult& r, bool in_process) {
+  if (!in_process) return r.message;
+  return r.message + ": nothing more can run on the GPU in this process (--gpu local runs each request in a worker "
+                     "process that is restarted after a fault)";
 }
 
 std::string human_run(const RunResult& r) {

@@ -212,9 +212,7 @@ class Server {
       }
       // A kernel fault leaves the CUDA context unusable for the life of this process: say so, and end.
       if (had_cuda && !cuda_->device().available) {
-        std::string why = cuda_->device().error;
-        if (auto cut = why.find("; restart"); cut != std::string::npos) why.erase(cut);
-        response = worker_faulted(id, why);
+        response = worker_faulted(id, cuda_->device().error);
       }
       {
         std::lock_guard<std::mutex> lock(m_);

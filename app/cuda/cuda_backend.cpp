@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "cuda_fault.hpp"
 #include "cupti_metrics.hpp"
 #include "cupti_range_profiler.hpp"
 #include "cupti_tracker.hpp"
@@ -30,6 +31,16 @@ CudaBackend::~CudaBackend() {
 }
 
 RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) {
+  if (ctx_.device.available) cudaGetLastError();  // an error left by a call outside any run is not this run's
+  if (!ctx_.device.available && context_lost_) {
+    RunResult r;
+    r.status = "error";
+    r.message = not_run_message(ctx_.device.error);
+    r.backend = "cuda";
+    r.device = ctx_.device.name;
+    r.launch = launch;
+    return r;
+  }
   RunResult r;
   try {
     if (!ctx_.device.available) throw std::runtime_error("CUDA device unavailable: " + ctx_.device.error);
@@ -38,14 +49,7 @@ RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const In
     r = runner(ctx_, v, req, in, launch);
   } catch (const std::exception& e) {
     r = RunResult{};
-    r.status = "error";
-    r.message = e.what();
-    // A fault inside a kernel leaves the context unusable: say so once and refuse further runs.
-    cudaError_t sticky = ctx_.device.available ? cudaDeviceSynchronize() : cudaSuccess;
-    if (sticky != cudaSuccess) {
-      ctx_.device.available = false;
-      ctx_.device.error = std::string("the CUDA context was lost after ") + v.id + " faulted (" + cudaGetErrorString(sticky) + "); restart warpscope";
-    }
+    fail(r, v, e.what());
   }
   r.backend = "cuda";  // execute fills the request's fields (variant, n, type, input, seed)
   r.device = ctx_.device.name;
@@ -53,6 +57,21 @@ RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const In
   // grids) reports it; the others launch the resolved 1D `launch` and leave r.launch empty.
   if (r.launch.block == 0) r.launch = launch;
   return r;
+}
+
+std::string CudaBackend::settle(const std::string& what) {
+  const std::string sticky = settle_after_failure();
+  if (sticky.empty()) return "";
+  context_lost_ = true;
+  ctx_.device.available = false;
+  ctx_.device.error = context_lost_message(what, sticky);
+  return ctx_.device.error;
+}
+
+void CudaBackend::fail(RunResult& r, const VariantInfo& v, const std::string& what) {
+  const std::string lost = settle(v.id);
+  r.status = lost.empty() ? "error" : "faulted";
+  r.message = lost.empty() ? what : lost;
 }
 
 }  // namespace ws::cuda

@@ -12,8 +12,9 @@
 namespace ws::cuda {
 
 /// Runs every pattern's variants on the GPU through the pattern's runner (pattern_runner.hpp). Owns the device buffers (grow-only, reused between runs).
-/// After a kernel fault the CUDA context is unusable: the backend marks the device unavailable and
-/// every later run returns status "error" with the reason, instead of crashing.
+/// A failed run leaves no error behind for the next (cuda_fault.hpp). After a kernel fault the CUDA
+/// context is unusable: that run is "faulted" (context_lost_message), the device is marked unavailable
+/// and every later run returns status "error" with not_run_message(), instead of crashing.
 class CudaBackend final : public Backend {
  public:
   /// Opens device 0; check device().available. Measures copy bandwidth over 256 MiB.
@@ -33,7 +34,13 @@ class CudaBackend final : public Backend {
                            const Trace& model, Trace& out, const PatternParams& params = PatternParams{}) override;
 
  private:
+  /// After a failure: clears the runtime's last error; when the context is lost, marks the device
+  /// unavailable and returns its one-line reason (`what` faulted), else "".
+  std::string settle(const std::string& what);
+  /// Fills a failed run: "faulted" with the lost context's reason, else "error" with `what`.
+  void fail(RunResult& r, const VariantInfo& v, const std::string& what);
   CudaContext ctx_;                       ///< stream, events, buffers and the device (shared with pattern runners)
+  bool context_lost_ = false;             ///< a run faulted: ctx_.device.error says which and why
 };
 
 }  // namespace ws::cuda

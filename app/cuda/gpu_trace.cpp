@@ -9,6 +9,7 @@
 
 #include "cuda_backend.hpp"
 #include "reduction_upload.hpp"
+#include "cuda_fault.hpp"
 #include "scan_upload.hpp"
 #include "sim/trace_compare.hpp"
 
@@ -66,7 +67,8 @@ constexpr unsigned long long kTraceCapacity = 4ull << 20;
 
 std::string CudaBackend::record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int block_index,
                                       const Trace& model, Trace& out, const PatternParams& params) {
-  if (!ctx_.device.available) return "CUDA device unavailable: " + ctx_.device.error;
+  if (!ctx_.device.available) return context_lost_ ? not_run_message(ctx_.device.error) : "CUDA device unavailable: " + ctx_.device.error;
+  cudaGetLastError();  // an error left by a call outside any run is not this trace's
   if (v.racy)
     return v.id + " is racy: its interleaving changes from run to run, so it is not recorded on the GPU (the sim trace "
                   "states the interleaving it models)";
@@ -116,13 +118,8 @@ std::string CudaBackend::record_trace(const VariantInfo& v, const Input& in, con
     out = trace_from_events(host, model, ctx_.device.name);
     return "";
   } catch (const std::exception& e) {
-    cudaError_t sticky = cudaDeviceSynchronize();
-    if (sticky != cudaSuccess) {
-      ctx_.device.available = false;
-      ctx_.device.error = std::string("the CUDA context was lost after the traced ") + v.id + " faulted (" +
-                      cudaGetErrorString(sticky) + "); restart warpscope";
-    }
-    return e.what();
+    const std::string lost = settle("the traced " + v.id);
+    return lost.empty() ? e.what() : lost;
   }
 }
 

@@ -176,7 +176,9 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
       run_cpu_pattern(spec, v, req, p.input, r);
       host.launches = clock.lap();
     } else {
-      if (!backend || !backend->device().available)
+      // A context lost to an earlier fault: the backend itself says this run did not run, and why.
+      const bool lost = backend && backend->device().error.rfind("the CUDA context was lost", 0) == 0;
+      if (!backend || (!backend->device().available && !lost))
         return fail(no_device_hint(backend ? backend->device().error : no_device_reason));
       LaunchConfig launch = p.launch;
       const DeviceShape shape = backend->device().shape();
@@ -201,7 +203,7 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
       host.download = got.host_ms.download;
       host.metrics = got.host_ms.metrics;
       r = std::move(got);
-      if (r.status == "error") {
+      if (r.status == "error" || r.status == "faulted") {
         r.host_ms = host;
         return r;
       }

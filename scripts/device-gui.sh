@@ -36,7 +36,7 @@ if [ "${1:-}" = prepare ]; then
   mkdir -p .deps/debs-gui .gl
   (cd .deps/debs-gui && apt-get download libglfw3-dev libglfw3 libimgui-dev libstb-dev libstb0 \
       libegl-dev libopengl-dev libgl-dev libglx-dev libx11-dev x11proto-dev \
-      libegl1 libglvnd0 libopengl0 libgl1 libglx0 fonts-dejavu-core)
+      libegl1 libglvnd0 libopengl0 libgl1 libglx0 fonts-dejavu-core libgif-dev libgif7)
   for f in .deps/debs-gui/*.deb; do dpkg -x "$f" .deps; done
   (cd .gl && for p in libegl1 libglvnd0 libopengl0 libgl1 libglx0; do cp ../.deps/debs-gui/${p}_*.deb .; done)
   grep -qx '/.gl/' .git/info/exclude 2>/dev/null || grep -qx '/.gl/' .gitignore || echo /.gl/ >> "$(git rev-parse --git-path info/exclude)"

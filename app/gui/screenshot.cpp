@@ -85,9 +85,10 @@ class HeadlessSession {
     glClearColor(bg.x, bg.y, bg.z, 1.f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    // No swap ends a headless frame: without a flush the driver queues every frame's commands and
-    // keeps the vertex buffers they orphaned (Mesa: about 45 MB a second of Live or --frames).
-    glFlush();
+    // No swap ends a headless frame: unless the frame finishes here the driver queues every frame's
+    // commands and keeps the vertex buffers they orphaned (Mesa: about 45 MB a second of Live or
+    // --frames with glFlush missing; NVIDIA's EGL aborted after about 250 s of Live with only a flush).
+    glFinish();
     if (!s.perf.png_request.empty()) handle_png_request(s, width_, height_, 1.f);
     steps_.after_frame(s, width_, height_, 1.f);
     return build;

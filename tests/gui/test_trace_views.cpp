@@ -348,12 +348,26 @@ TEST(TraceSourceChoice, ARecordedTraceInTheOpenReportWinsUntilSwitchedOff) {
   EXPECT_FALSE(s.trace.recorded_available);
   EXPECT_NE(s.trace.origin_note.find("block 128"), std::string::npos) << s.trace.origin_note;
   EXPECT_NE(s.trace.origin_note.find("you asked block 256"), std::string::npos) << s.trace.origin_note;
+
+  // The same recording with one input element read as another number (another generator): refused.
+  bool changed = false;
+  for (Step& st : r.traces[0].steps)
+    for (ThreadOp& o : st.ops)
+      if (!changed && o.kind == OpKind::Load && o.space == Space::Global && o.buffer == 0) o.value += 1, changed = true;
+  ASSERT_TRUE(changed);
+  save_report(r, path);
+  ASSERT_EQ(s.open_report(path), "");
+  s.params.block = 128;
+  s.refresh_trace();
+  EXPECT_EQ(s.trace.origin, "sim");
+  EXPECT_NE(s.trace.origin_note.find("input values of today's random generator"), std::string::npos) << s.trace.origin_note;
   std::remove(path.c_str());
 }
 
 TEST(TraceSourceChoice, SettingsAreHonouredWithTheDefaultReportOpen) {
   // The report the GUI opens at start without a GPU holds GPU-recorded traces (n = 1024, default
-  // blocks, random seed 1). What the lecturer sets must be what the step-through views show.
+  // blocks, random seed 1). What the lecturer sets must be what the step-through views show, and a
+  // recording is shown only when it read the very numbers asked for.
   AppState s;
   s.load(std::string(WS_GUI_ASSETS) + "/lessons");
   const std::string report = AppState::startup_report(std::string(WS_GUI_ASSETS) + "/reports");
@@ -362,7 +376,10 @@ TEST(TraceSourceChoice, SettingsAreHonouredWithTheDefaultReportOpen) {
   ASSERT_TRUE(s.select_variant("epita.reduce3"));
   s.refresh_trace();
   ASSERT_TRUE(s.trace.trace.has_value()) << s.trace.why_none;
-  EXPECT_EQ(s.trace.origin, "report") << s.trace.origin_note;  // defaults: the recording is of what is asked
+  // Defaults ask what was recorded (n, block, seed), but the report was recorded before today's input
+  // generator: its loads read other numbers, so the model runs and the header says why.
+  EXPECT_EQ(s.trace.origin, "sim") << s.trace.origin_note;
+  EXPECT_NE(s.trace.origin_note.find("input values of today's random generator"), std::string::npos) << s.trace.origin_note;
   EXPECT_EQ(s.trace.trace->block_size, 256);
 
   // Block 16, n 16, the sequence, step 2: the model runs on exactly that, and says why.

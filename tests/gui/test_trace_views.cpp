@@ -376,10 +376,7 @@ TEST(TraceSourceChoice, SettingsAreHonouredWithTheDefaultReportOpen) {
   ASSERT_TRUE(s.select_variant("epita.reduce3"));
   s.refresh_trace();
   ASSERT_TRUE(s.trace.trace.has_value()) << s.trace.why_none;
-  // Defaults ask what was recorded (n, block, seed), but the report was recorded before today's input
-  // generator: its loads read other numbers, so the model runs and the header says why.
-  EXPECT_EQ(s.trace.origin, "sim") << s.trace.origin_note;
-  EXPECT_NE(s.trace.origin_note.find("input values of today's random generator"), std::string::npos) << s.trace.origin_note;
+  EXPECT_EQ(s.trace.origin, "report") << s.trace.origin_note;  // defaults: the recording is of what is asked
   EXPECT_EQ(s.trace.trace->block_size, 256);
 
   // Block 16, n 16, the sequence, step 2: the model runs on exactly that, and says why.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "draw_shapes.hpp"
 #include "layout_probe.hpp"
 #include "theme.hpp"
 #include "view_steps.hpp"
@@ -27,16 +28,6 @@ std::vector<const char*> kind_names(RaceEvent::Kind k, bool many) {
                                        : std::vector<const char*>{"write", "w"};
   }
   return {};
-}
-
-/// A line with an arrowhead at `b`.
-void Arrow(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float thick, float head) {
-  dl->AddLine(a, b, col, thick);
-  const float dx = b.x - a.x, dy = b.y - a.y, len = std::sqrt(dx * dx + dy * dy);
-  if (len < 1e-3f) return;
-  const float ux = dx / len, uy = dy / len;
-  dl->AddTriangleFilled(b, ImVec2(b.x - ux * head - uy * head * 0.5f, b.y - uy * head + ux * head * 0.5f),
-                        ImVec2(b.x - ux * head + uy * head * 0.5f, b.y - uy * head - ux * head * 0.5f), col);
 }
 
 }  // namespace
@@ -182,7 +173,7 @@ void RaceView::draw(AppState& s) {
     if (e.overwritten_by < 0) continue;
     ImVec2 a2, b2;
     box_of(T.events[std::size_t(e.overwritten_by)], a2, b2);
-    Arrow(dl, ImVec2(b.x, (a.y + b.y) * 0.5f), ImVec2(a2.x, (a2.y + b2.y) * 0.5f), mark, th.px(2.f), std::min(th.px(10), col_w * 0.3f));
+    DrawArrow(dl, ImVec2(b.x, (a.y + b.y) * 0.5f), ImVec2(a2.x, (a2.y + b2.y) * 0.5f), mark, th.px(2.f), std::min(th.px(10), col_w * 0.3f));
   }
   probe.counts["race value labels"] = value_labels;
   probe.counts["race lost marks"] = lost_marks;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "draw_shapes.hpp"
 #include "launch_rules.hpp"
 #include "layout_probe.hpp"
 #include "registry.hpp"
@@ -20,15 +21,6 @@ namespace {
 std::string row_name(const LadderRow& r) {
   if (r.step < 0) return r.label;
   return r.phase == "up-sweep" || r.phase == "down-sweep" ? r.phase + ", " + r.label : r.label;
-}
-
-void ArrowTo(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float thick, float head) {
-  dl->AddLine(a, b, col, thick);
-  const float dx = b.x - a.x, dy = b.y - a.y, len = std::sqrt(dx * dx + dy * dy);
-  if (len < 1e-3f) return;
-  const float ux = dx / len, uy = dy / len;
-  dl->AddTriangleFilled(b, ImVec2(b.x - ux * head - uy * head * 0.5f, b.y - uy * head + ux * head * 0.5f),
-                        ImVec2(b.x - ux * head + uy * head * 0.5f, b.y - uy * head - ux * head * 0.5f), col);
 }
 
 }  // namespace
@@ -140,7 +132,7 @@ void ScanLadderView::draw(AppState& s) {
     const float y_from = row_y(r - 1) + box_h, y_to = y;
     for (const ScanEdge& e : row.edges) {
       dl->AddLine(ImVec2(cx(e.to), y_from), ImVec2(cx(e.to), y_to), ImGui::GetColorU32(ImVec4(0.6f, 0.62f, 0.66f, 0.6f)), th.px(1.5f));
-      ArrowTo(dl, ImVec2(cx(e.from), y_from), ImVec2(cx(e.to), y_to), WarpColor(e.thread / 32, reached ? 1.f : 0.45f), th.px(2.f),
+      DrawArrow(dl, ImVec2(cx(e.from), y_from), ImVec2(cx(e.to), y_to), WarpColor(e.thread / 32, reached ? 1.f : 0.45f), th.px(2.f),
               std::min(th.px(9), slot_w * 0.35f));
       ++arrows;
     }

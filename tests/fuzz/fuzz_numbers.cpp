@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ws::Input in;
     (void)ws::read_input_file(path, 0, t, in);
   }
-  std::vector<float> grid;
+  ws::HostVector<float> grid;
   std::int64_t rows = 0, cols = 0;
   (void)ws::read_text_grid(path, grid, rows, cols);
   if (rows * cols != std::int64_t(grid.size()) && !grid.empty()) __builtin_trap();

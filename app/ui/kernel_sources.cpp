@@ -27,18 +27,6 @@ std::string header_id(const std::string& line) {
 
 }  // namespace
 
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    out.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
-}
-
 std::string strip_trace_instrumentation(const std::string& line) {
   std::string out = line;
   for (std::size_t at = out.find("WS_T("); at != std::string::npos; at = out.find("WS_T(")) {

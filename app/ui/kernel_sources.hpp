@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/trace.hpp"
+#include "sim/trace_points_scan.hpp"
 
 namespace ws::ui {
 
@@ -40,8 +41,8 @@ SourceSection find_section(const std::string& id);
 /// cub_reduce.cu; amp.sequential (CPU only) is a one-line note. "" when there is no such section.
 std::string variant_source(const std::string& id);
 
-/// The text split at '\n' (a trailing newline adds no empty last line).
-std::vector<std::string> split_lines(const std::string& text);
+/// The text split at '\n' (sim/trace_points_scan.hpp: the same split the trace-point scanner uses).
+using ws::split_lines;
 
 /// One line of a diff from `a` (old) to `b` (new).
 struct DiffLine {

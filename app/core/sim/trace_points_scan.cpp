@@ -5,9 +5,7 @@
 
 namespace ws {
 
-namespace {
-
-std::vector<std::string> lines_of(const std::string& text) {
+std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> out;
   std::size_t start = 0;
   while (start < text.size()) {
@@ -18,6 +16,8 @@ std::vector<std::string> lines_of(const std::string& text) {
   }
   return out;
 }
+
+namespace {
 
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -42,7 +42,7 @@ ScannedFile scan_trace_points(const std::string& file, const std::string& text) 
   ScannedFile f;
   f.file = file;
   f.stem = file.size() > 3 && file.compare(file.size() - 3, 3, ".cu") == 0 ? file.substr(0, file.size() - 3) : file;
-  const std::vector<std::string> lines = lines_of(text);
+  const std::vector<std::string> lines = split_lines(text);
   auto fail = [&](std::size_t k, const std::string& why) {
     if (f.error.empty()) f.error = file + ":" + std::to_string(k + 1) + ": " + why;
   };

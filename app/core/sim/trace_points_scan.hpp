@@ -31,6 +31,9 @@ struct ScannedFile {
 /// or instrumentation-only line.
 std::string trace_code_of(const std::string& line);
 
+/// The text split at '\n' (a trailing newline adds no empty last line).
+std::vector<std::string> split_lines(const std::string& text);
+
 /// Scans one file's text for WS_AT / WS_AT_NEXT markers (see above). `file` is its base name.
 ScannedFile scan_trace_points(const std::string& file, const std::string& text);
 

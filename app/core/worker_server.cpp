@@ -225,6 +225,8 @@ class Server {
   }
 
   json handle(std::int64_t id, const std::string& type, const json& req) {
+    json response;
+    if (o_.extra && o_.extra(req, cuda_.get(), response)) return response;  // a test worker's own requests first
     if (type == "run") {
       const RunRequest r = request_from_json(req.at("request"));
       // Test mode: a run of variant "__test_crash" (...) is that test request, so a queue can fault midway.
@@ -235,8 +237,6 @@ class Server {
     if (type == "sweep") return sweep(id, req);
     if (type == "live_batch") return live_batch(id, req);
     if (o_.test_hooks && type.rfind("__test_", 0) == 0) return test_hook(id, type);
-    json response;
-    if (o_.extra && o_.extra(req, cuda_.get(), response)) return response;
     return worker_error(id, "unknown request type '" + type + "'");
   }
 

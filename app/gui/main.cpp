@@ -15,6 +15,7 @@
 #include "main_window.hpp"
 #include "modes.hpp"
 #include "paths.hpp"
+#include "registry.hpp"
 #include "run_worker.hpp"
 #include "worker_client.hpp"
 
@@ -65,6 +66,7 @@ int main(int argc, char** argv) {
   app.add_option("--export-steps", o.export_steps, "render headless every step of the trace view (--view, --variant, ...) to DIR/step_000.png ... and DIR/steps.gif, and exit");
   std::string gpu;
   app.add_option("--gpu", gpu, "where GPU runs go: local | ssh:HOST | slurm:ARGS (a worker process; default local when built with CUDA)");
+  app.add_option("--queue", o.queue, "with --screenshot: run these variants (comma-separated ids) with the parameters first and wait for them")->delimiter(',');
   app.add_option("--export-dir", o.export_dir, "folder the CSV and PNG export buttons write to (default: the current folder)");
   try {
     app.parse(argc, argv);
@@ -112,6 +114,9 @@ int main(int argc, char** argv) {
   }
   if (!o.input.empty())
     if (std::string err = s.set_input(o.input); !err.empty()) return fail(2, err);
+  if (!o.queue.empty() && o.screenshot.empty()) return fail(2, "--queue needs --screenshot (in a window, press Run)");
+  for (const auto& id : o.queue)
+    if (!find_variant(id)) return fail(2, "--queue: unknown variant '" + id + "' (warpscope-cli list shows the ids)");
   s.trace.blocks = std::max(o.trace_blocks, o.block_index + 1);
   s.trace.block_index = o.block_index;
   if (o.step >= 0) s.trace.pending_step = o.step;  // kept when a report opening recomputes the trace

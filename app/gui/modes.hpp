@@ -1,6 +1,7 @@
 // The two ways warpscope runs: in a GLFW window, or headless to a PNG.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "app_state.hpp"
 #include "run_worker.hpp"
@@ -35,6 +36,7 @@ struct Options {
   std::string export_dir = ".";  ///< where the CSV/PNG export buttons write
   std::string export_view;       ///< headless: also save the centre view alone (what the PNG buttons save)
   std::string export_steps;      ///< headless: a folder for every trace step of the centre view (PNGs, GIF)
+  std::vector<std::string> queue;  ///< headless: variant ids run (with the parameters) before the screenshot
 };
 
 /// --benchmark-frames: renders o.benchmark_frames frames headless (after o.frames warm-up frames)

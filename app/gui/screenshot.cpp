@@ -123,6 +123,20 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     return 1;
   }
   for (int i = 0; i < o.frames; ++i) h.frame(s, worker);
+  if (!o.queue.empty()) {
+    // The runs go the way the Run button sends them (GPU work through the worker); the picture is taken
+    // once every one of them has a row, or after 300 s with what has finished.
+    const std::size_t before = s.session.runs.size();
+    for (const auto& id : o.queue) s.to_run.push_back(s.params.to_request(id));
+    const auto t0 = Clock::now();
+    while (s.session.runs.size() < before + o.queue.size() && ms_since(t0) < 300e3) {
+      h.frame(s, worker);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    std::fprintf(stderr, "warpscope: --queue: %zu of %zu runs finished in %.1f s\n", s.session.runs.size() - before,
+                 o.queue.size(), ms_since(t0) / 1000);
+    for (int i = 0; i < 2; ++i) h.frame(s, worker);
+  }
   if (o.live_seconds > 0) {
     if (std::string why = ui::why_no_timing(s); !why.empty()) {
       std::fprintf(stderr, "warpscope: --live-seconds: %s\n", why.c_str());

@@ -3,6 +3,9 @@
 // kernel and answers "faulted" with the CUDA error (sticky) or "error" (huge_alloc). With "then" it
 // does not wait: it runs VARIANT on the CUDA backend as a `run` request does, so the worker's own
 // lost-context check turns the fault into the "faulted" answer. Used by test_gpu_worker_faults.cpp.
+// With WS_FAULT_VARIANT=ID and WS_FAULT_KIND=K in its environment, a `run` request of variant ID
+// launches fault K instead and lets the run find the lost context: how the GUI's queue is shown a
+// fault in its middle (warpscope --queue with WARPSCOPE_CLI pointing here; scripts/device-gui-fault.sh).
 #include <unistd.h>
 
 #include <cstdio>
@@ -19,6 +22,16 @@ int main() {
   ws::WorkerServerOptions o;
   o.open_cuda = [](std::string& error) { return ws::open_cuda_backend(error); };
   o.extra = [](const nlohmann::json& req, ws::Backend* cuda, nlohmann::json& response) {
+    const char* fault_variant = std::getenv("WS_FAULT_VARIANT");
+    if (req.value("type", "") == "run" && fault_variant && req.contains("request") &&
+        req["request"].value("variant", "") == fault_variant) {
+      const char* kind = std::getenv("WS_FAULT_KIND");
+      bool sticky = false;
+      ws::test::launch_fault(kind ? kind : "oob_write", false, sticky);
+      ws::RunRequest r = ws::request_from_json(req["request"]);
+      response = ws::worker_response(req["id"].get<std::int64_t>(), "result", {{"run", ws::run_to_wire(ws::execute(r, cuda))}});
+      return true;
+    }
     if (req.value("type", "") != "__fault") return false;
     const std::int64_t id = req["id"];
     const std::string then = req.value("then", "");

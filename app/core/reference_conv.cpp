@@ -52,8 +52,8 @@ ConvExpected conv1d_reference(ConstSpan<float> n, const std::vector<float>& mask
   const std::int64_t r = w / 2;
   ConvExpected out;
   out.terms = w;
-  out.expected.assign(n.size(), 0.0);
-  if (with_scale) out.scale.assign(n.size(), 0.0);
+  out.expected.resize(n.size());  // zeros without a serial pass: HostVector's fresh blocks are zero
+  if (with_scale) out.scale.resize(n.size());
   // Pieces of 4096 outputs (their sums stay in cache) on the host threads; inside a piece, tap by tap over
   // the outputs whose tap lies in [0, Width) (ghost cells 0 are skipped), so every output adds the same
   // terms in the same order (j ascending) as a loop over one output at a time, and the loop vectorizes.
@@ -77,8 +77,8 @@ ConvExpected conv2d_reference(ConstSpan<float> n, std::int64_t rows, std::int64_
   const std::int64_t r = mask_width / 2;
   ConvExpected out;
   out.terms = mask_width * mask_width;
-  out.expected.assign(n.size(), 0.0);
-  if (with_scale) out.scale.assign(n.size(), 0.0);
+  out.expected.resize(n.size());  // zeros without a serial pass: HostVector's fresh blocks are zero
+  if (with_scale) out.scale.resize(n.size());
   // Rows on the host threads; inside a row, tap by tap (i, then j) over the columns whose tap lies inside
   // the image (ghost cells 0 are skipped): every element adds the same terms in the same order as a loop
   // over one element at a time, and the loop vectorizes.

@@ -223,7 +223,7 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
   host.check = clock.lap();
   if (!req.metrics.empty() && r.backend != "cuda" && r.metrics.asked.empty()) {
     r.metrics.asked = req.metrics;  // counters exist on a GPU only: say where to find them
-    r.metrics.error = "hardware metrics need the cuda backend on an NVIDIA GPU; without one, open a report recorded "
+    r.metrics.error = v.cpu_only ? v.id + " runs on the host CPU: it has no GPU kernel to count" : "hardware metrics need the cuda backend on an NVIDIA GPU; without one, open a report recorded "
                       "with --metrics (metrics come from replayed reports)";
   }
   r.host_ms = host;

@@ -286,7 +286,7 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
 
     ImGui::TableSetColumnIndex(ColLaunch);
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(run.status == "error" && run.launch.block == 0 && !run.timed ? "-" : format_launch(run.launch).c_str());
+    ImGui::TextUnformatted((run.status == "error" || run.status == "faulted") && run.launch.block == 0 && !run.timed ? "-" : format_launch(run.launch).c_str());
     if (run.launches > 1) ItemTooltip(std::to_string(run.launches) + " kernel launches per run");
 
     ImGui::TableSetColumnIndex(ColTime);

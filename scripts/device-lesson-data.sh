@@ -32,12 +32,14 @@ fi
 cli=build/app/cli/warpscope-cli; gui=build/app/gui/warpscope
 gpu=$($cli device --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["name"].replace("NVIDIA ","").replace(" ","-").lower())')
 
+if [ "${WS_SKIP_GUI:-0}" != 1 ]; then
 say "== GUI queue with a fault in the middle ($FAULT_VARIANT)"
 WARPSCOPE_CLI="$PWD/build/tests/ws_gpu_fault_worker" WS_FAULT_VARIANT="$FAULT_VARIANT" WS_FAULT_KIND=oob_write \
   timeout 200 $gui --screenshot "$OUT/gui-fault-queue.png" --lesson epita --view results --n 2^24 \
   --queue epita.reduce2,epita.reduce3,"$FAULT_VARIANT",epita.reduce5,epita.reduce6,harris.impl7 \
   --width 1920 --height 1080 --font-scale 1.5 >> "$LOG" 2>&1
 say "   exit $?"
+fi
 
 if [ "${WS_SKIP_REPORT:-0}" != 1 ]; then
   say "== lessons report, n = $N, metrics default, traces"
@@ -64,6 +66,6 @@ fi
 
 if [ "${WS_SKIP_SIM:-0}" != 1 ]; then
   say "== sim time to result on two cores"
-  taskset -c 0,1 bash bench/sim_time.sh "$cli" 2^24 > "$OUT/sim-2cores.txt" 2>&1
+  taskset -c 0,1 bash bench/sim_time.sh "$cli" 2^24 "${SIM_VARIANTS:-.}" > "$OUT/sim-2cores.txt" 2>&1
   say "   exit $?"; sort -k3 -n -r "$OUT/sim-2cores.txt" | head -5 | tee -a "$LOG"
 fi

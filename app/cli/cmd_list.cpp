@@ -13,7 +13,7 @@ int cmd_list(bool json) {
     nlohmann::json arr = nlohmann::json::array();
     for (const auto& v : all_variants()) {
       arr.push_back({{"id", v.id}, {"lesson", v.lesson}, {"pattern", v.pattern}, {"title", v.title},
-                     {"seed", v.seed}, {"slide", v.slide}, {"description", v.description},
+                     {"seed", v.seed}, {"slide", v.slide}, {"beyond_slides", v.beyond_slides}, {"description", v.description},
                      {"op", to_string(v.op)}, {"racy", v.racy}, {"baseline", v.baseline},
                      {"cautionary", v.cautionary}, {"cpu_only", v.cpu_only}, {"caution", v.caution},
                      {"rules", {{"default_block", v.rules.default_block}, {"min_block", v.rules.min_block},

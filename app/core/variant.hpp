@@ -63,6 +63,7 @@ struct VariantInfo {
   LaunchRules rules;
   bool racy = false;        ///< deliberately racy: wrong answers are the lesson, not an app failure
   bool baseline = false;    ///< a library baseline (CUB) that others are compared against
+  bool beyond_slides = false;  ///< warpscope's own variant after a lesson: no seed or slide to cite
   bool cpu_only = false;    ///< runs on the CPU (sequential reference variants)
   bool writes_input = false;///< kernel overwrites its input: the backend restores it before every launch
   bool cautionary = false;  ///< reproduces a bug of the slide on purpose; `caution` explains it

@@ -218,6 +218,7 @@ void LessonBrowser::draw_details(const AppState& s) {
   ImGui::PopFont();
   ImGui::PushTextWrapPos(0.f);
   if (!v->slide.empty()) ImGui::TextUnformatted(("\u201c" + v->slide + "\u201d").c_str());
+  if (v->beyond_slides) ImGui::TextUnformatted("Beyond the slides: warpscope's own kernel, not the lecture's");
   ImGui::PopTextWrapPos();
   // The document by its own title and authors (the lesson that follows it); the seed's file name is for the docs.
   std::string cited = v->seed;

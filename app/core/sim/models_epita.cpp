@@ -3,6 +3,7 @@
 // padding (reads past n give 0) and launches. Every block runs the same code; only the traced block
 // has a Recorder. Atomics are applied in block order, then thread order (the GPU's order varies; int32
 // results do not depend on it, float32 ones only by rounding).
+#include <array>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -732,6 +733,70 @@ SimOutput reduce8(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   return finish(std::move(out), d<P>(sum), 1);
 }
 
+/// Lane 0's value after the shuffle tree of warp_sum (kernels/reduction/epita.cu, epita.tuned): offsets
+/// 16, 8, 4, 2, 1, each lane adding the lane `offset` above it (a lane past 31 adds its own value).
+template <class P>
+typename P::T tuned_warp_sum(std::array<typename P::T, 32> s) {
+  for (int offset = 16; offset > 0; offset /= 2) {
+    std::array<typename P::T, 32> next = s;
+    for (int l = 0; l < 32; ++l) next[std::size_t(l)] = P::combine(s[std::size_t(l)], s[std::size_t(l + offset < 32 ? l + offset : l)]);
+    s = next;
+  }
+  return s[0];
+}
+
+/// block_sum of epita.tuned: warp sums, then the first warp sums those (lanes past the warps add 0).
+template <class P>
+typename P::T tuned_block_sum(const std::vector<typename P::T>& per_thread) {
+  const std::size_t warps = per_thread.size() / 32;
+  std::array<typename P::T, 32> firsts{};
+  firsts.fill(P::identity());
+  for (std::size_t w = 0; w < warps; ++w) {
+    std::array<typename P::T, 32> lanes;
+    for (std::size_t l = 0; l < 32; ++l) lanes[l] = per_thread[w * 32 + l];
+    firsts[w] = tuned_warp_sum<P>(lanes);
+  }
+  return tuned_warp_sum<P>(firsts);
+}
+
+/// epita.tuned (beyond the slides): thread t of the grid sums the 4-element vectors t, t + S, t + 2S, ...
+/// (S = grid x block threads) into four accumulators, four vectors per round while all four exist, then
+/// one per round into the first; each vector adds as (x + y) + (z + w). Block sums by shuffle trees, the
+/// last block folds the partials: thread t sums partials t, t + block, ..., then the same block sum.
+/// Not traced (its point is speed, not steps).
+template <class P>
+SimOutput tuned(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
+  SimOutput out = start(v, in, launch, trace_block);
+  const GlobalView<P> g = view<P>(in);
+  const std::int64_t threads = launch.block, stride = threads * launch.grid, n4 = (g.n + 3) / 4;
+  if (threads % 32) throw std::runtime_error(v.id + ": the block must be a whole number of warps");
+  using T = typename P::T;
+  auto vec = [&](std::int64_t i) {
+    const T x = g.at(4 * i), y = g.at(4 * i + 1), z = g.at(4 * i + 2), w = g.at(4 * i + 3);
+    return P::combine(P::combine(x, y), P::combine(z, w));
+  };
+  std::vector<T> partials(static_cast<std::size_t>(launch.grid)), per_thread(static_cast<std::size_t>(threads));
+  for (std::int64_t b = 0; b < launch.grid; ++b) {
+    for (std::int64_t t = 0; t < threads; ++t) {
+      T acc[4] = {P::identity(), P::identity(), P::identity(), P::identity()};
+      std::int64_t i = b * threads + t;
+      for (; i + 3 * stride < n4; i += 4 * stride)
+        for (int k = 0; k < 4; ++k) acc[k] = P::combine(acc[k], vec(i + k * stride));
+      for (; i < n4; i += stride) acc[0] = P::combine(acc[0], vec(i));
+      per_thread[std::size_t(t)] = P::combine(P::combine(acc[0], acc[1]), P::combine(acc[2], acc[3]));
+    }
+    partials[std::size_t(b)] = tuned_block_sum<P>(per_thread);
+  }
+  for (std::int64_t t = 0; t < threads; ++t) {
+    T p = P::identity();
+    for (std::int64_t j = t; j < launch.grid; j += threads) p = P::combine(p, partials[std::size_t(j)]);
+    per_thread[std::size_t(t)] = p;
+  }
+  out.result = d<P>(tuned_block_sum<P>(per_thread));
+  out.launches = 1;
+  return out;
+}
+
 }  // namespace
 
 std::vector<ModelEntry> epita_models() {
@@ -750,6 +815,7 @@ std::vector<ModelEntry> epita_models() {
       {"epita.reduce7", by_type<reduce7<SumI32>, reduce7<SumF32>>},
       {"epita.reduce8", by_type<reduce8<SumI32, false>, reduce8<SumF32, false>>},
       {"epita.reduce8_fixed", by_type<reduce8<SumI32, true>, reduce8<SumF32, true>>},
+      {"epita.tuned", by_type<tuned<SumI32>, tuned<SumF32>>},
   };
 }
 

@@ -222,6 +222,23 @@ std::vector<VariantInfo> epita_variants() {
     v.rules.note = "the slide's code hard-codes 32 threads per block, each reading 32 elements (1024 per block)";
     t.push_back(v);
   }
+  {
+    VariantInfo v = make("epita.tuned", "Tuned single pass (beyond the slides)",
+                         "",
+                         "Not from the slides: what closes the gap to a library. Each thread reads 16-byte vectors "
+                         "(int4/float4), four of them before any add, so more bytes are in flight; warps sum with "
+                         "shuffles instead of a shared-memory tree; and one launch does it all: each block writes "
+                         "its partial sum, and the last block to finish (a ticket counter) folds the partials in a "
+                         "fixed order, so no second launch and no atomics on the sum.");
+    v.seed.clear();  // not from a seed: its title and the lesson's text say so
+    v.beyond_slides = true;
+    v.traceable = false;  // its point is speed; its steps are full_unroll's with shuffles
+    v.rules.grid_stride = true;
+    v.rules.items_per_thread = 4;
+    v.rules.default_block = 512;
+    v.rules.note = "warp shuffles need a whole number of warps (up to 32 of them), and the grid-stride loop accepts any grid";
+    t.push_back(v);
+  }
   return t;
 }
 

@@ -235,7 +235,7 @@ std::vector<VariantInfo> epita_variants() {
     v.traceable = false;  // its point is speed; its steps are full_unroll's with shuffles
     v.rules.grid_stride = true;
     v.rules.items_per_thread = 4;
-    v.rules.default_block = 512;
+    v.rules.default_block = 1024;  // with the one-wave grid: 2 blocks per SM on the H100, the fastest of 256..1024
     v.rules.note = "warp shuffles need a whole number of warps (up to 32 of them), and the grid-stride loop accepts any grid";
     t.push_back(v);
   }

@@ -13,7 +13,7 @@
 #include "patterns.hpp"
 #include "request.hpp"
 #include "sim/sim.hpp"
-#include "sim/trace_compare.hpp"
+#include "trace/trace_compare.hpp"
 #include "sweep.hpp"
 
 namespace ws::cli {

@@ -7,7 +7,7 @@
 #include "launch_rules.hpp"
 #include "pattern_params.hpp"
 #include "run_types.hpp"
-#include "sim/trace.hpp"
+#include "trace/trace.hpp"
 #include "variant.hpp"
 
 namespace ws {

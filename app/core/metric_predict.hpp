@@ -4,7 +4,7 @@
 // says where the two differ (warp-aggregated atomics, the counter's floor of conflicts).
 #pragma once
 #include "metric_catalog.hpp"
-#include "sim/trace.hpp"
+#include "trace/trace.hpp"
 
 namespace ws {
 

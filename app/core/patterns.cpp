@@ -8,7 +8,7 @@
 
 #include "file_write.hpp"
 #include "parallel.hpp"
-#include "reference.hpp"
+#include "patterns/reduction/reference.hpp"
 
 namespace ws {
 

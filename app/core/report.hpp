@@ -14,7 +14,7 @@
 
 #include "backend.hpp"
 #include "run_types.hpp"
-#include "sim/trace.hpp"
+#include "trace/trace.hpp"
 #include "sweep.hpp"
 
 namespace ws {

@@ -11,7 +11,7 @@
 #include "reduction_upload.hpp"
 #include "cuda_fault.hpp"
 #include "scan_upload.hpp"
-#include "sim/trace_compare.hpp"
+#include "trace/trace_compare.hpp"
 
 namespace ws::cuda {
 

@@ -3,7 +3,7 @@
 #pragma once
 #include "cuda_context.hpp"
 #include "inputs.hpp"
-#include "reduce_launch.hpp"
+#include "reduction/reduce_launch.hpp"
 #include "variant.hpp"
 
 namespace ws::cuda {

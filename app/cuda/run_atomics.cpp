@@ -11,7 +11,7 @@
 #include "cupti_metrics.hpp"
 #include "parallel.hpp"
 #include "pattern_runner.hpp"
-#include "reference_atomics.hpp"
+#include "patterns/atomics/reference.hpp"
 #include "timing.hpp"
 
 namespace ws::cuda {

@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "convolution/conv_launch.hpp"
-#include "pattern_convolution.hpp"
+#include "patterns/convolution/pattern_convolution.hpp"
 #include "cupti_metrics.hpp"
 #include "parallel.hpp"
 #include "pattern_runner.hpp"
-#include "reduce_launch.hpp"  // WS_CUDA
+#include "reduction/reduce_launch.hpp"  // WS_CUDA
 #include "timing.hpp"
 
 namespace ws::cuda {

@@ -12,7 +12,7 @@
 #include "limits.hpp"
 #include "launch_rules.hpp"
 #include "registry.hpp"
-#include "sim/trace_compare.hpp"
+#include "trace/trace_compare.hpp"
 
 namespace ws::ui {
 

@@ -8,7 +8,7 @@
 
 #include "file_write.hpp"
 #include "format.hpp"
-#include "sim/analyses.hpp"
+#include "trace/analyses.hpp"
 #include "trace_source.hpp"
 
 namespace ws::ui {

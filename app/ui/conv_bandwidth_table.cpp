@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "conv_analysis.hpp"
+#include "patterns/convolution/conv_analysis.hpp"
 
 namespace ws::ui {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "conv_analysis.hpp"
-#include "pattern_convolution.hpp"
+#include "patterns/convolution/conv_analysis.hpp"
+#include "patterns/convolution/pattern_convolution.hpp"
 #include "patterns.hpp"
 #include "report.hpp"
 

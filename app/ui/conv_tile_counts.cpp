@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/conv_sim.hpp"
+#include "patterns/convolution/conv_sim.hpp"
 
 namespace ws::ui {
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "conv_geometry.hpp"
+#include "patterns/convolution/conv_geometry.hpp"
 #include "host_vector.hpp"
-#include "sim/trace.hpp"
+#include "trace/trace.hpp"
 
 namespace ws::ui {
 

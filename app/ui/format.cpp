@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "reference.hpp"
+#include "patterns/reduction/reference.hpp"
 #include "registry.hpp"
 
 namespace ws::ui {

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/trace.hpp"
-#include "sim/trace_points_scan.hpp"
+#include "trace/trace.hpp"
+#include "trace/trace_points_scan.hpp"
 
 namespace ws::ui {
 

@@ -12,7 +12,7 @@
 #include "launch_rules.hpp"
 #include "lesson_browser.hpp"
 #include "patterns.hpp"
-#include "reference_atomics.hpp"
+#include "patterns/atomics/reference.hpp"
 #include "theme.hpp"
 #include "widgets.hpp"
 

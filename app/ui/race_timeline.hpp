@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/trace.hpp"
+#include "trace/trace.hpp"
 
 namespace ws::ui {
 

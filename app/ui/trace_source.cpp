@@ -12,8 +12,8 @@
 #include "inputs.hpp"
 #include "launch_rules.hpp"
 #include "patterns.hpp"
-#include "reference_atomics.hpp"
-#include "sim/analyses.hpp"
+#include "patterns/atomics/reference.hpp"
+#include "trace/analyses.hpp"
 #include "sim/sim.hpp"
 
 namespace ws::ui {

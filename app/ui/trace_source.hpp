@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/trace.hpp"
+#include "trace/trace.hpp"
 #include "types.hpp"
 #include "variant.hpp"
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "app_state.hpp"
-#include "sim/analyses.hpp"
+#include "trace/analyses.hpp"
 
 namespace ws::ui {
 

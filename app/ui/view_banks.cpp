@@ -6,7 +6,7 @@
 #include <string>
 
 #include "layout_probe.hpp"
-#include "sim/analyses.hpp"
+#include "trace/analyses.hpp"
 #include "theme.hpp"
 #include "trace_source.hpp"
 #include "view_steps.hpp"

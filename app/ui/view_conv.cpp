@@ -9,7 +9,7 @@
 
 #include "conv_bandwidth_table.hpp"
 #include "conv_controls.hpp"
-#include "sim/conv_sim.hpp"
+#include "patterns/convolution/conv_sim.hpp"
 #include "theme.hpp"
 #include "widgets.hpp"
 

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "layout_probe.hpp"
-#include "sim/analyses.hpp"
+#include "trace/analyses.hpp"
 #include "theme.hpp"
 #include "view_steps.hpp"
 #include "widgets.hpp"

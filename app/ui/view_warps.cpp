@@ -7,7 +7,7 @@
 #include <string>
 
 #include "layout_probe.hpp"
-#include "sim/analyses.hpp"
+#include "trace/analyses.hpp"
 #include "theme.hpp"
 #include "view_steps.hpp"
 #include "widgets.hpp"

@@ -14,9 +14,9 @@
 
 #ifdef WS_TRACE_BUILD
 
-#include "reduce_launch.hpp"
-#include "sim/trace.hpp"
-#include "sim/trace_event.hpp"
+#include "reduction/reduce_launch.hpp"
+#include "trace/trace.hpp"
+#include "common/trace_event.hpp"
 #include "trace_points.hpp"
 
 #define WS_T(...) __VA_ARGS__

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "reduce_launch.hpp"  // WS_CUDA, WS_LAUNCHED, check_cuda
+#include "reduction/reduce_launch.hpp"  // WS_CUDA, WS_LAUNCHED, check_cuda
 #include "common/shared_types.hpp"
 
 namespace ws::kernels {

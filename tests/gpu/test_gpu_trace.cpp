@@ -14,7 +14,7 @@
 #include "launch_rules.hpp"
 #include "registry.hpp"
 #include "sim/sim.hpp"
-#include "sim/trace_compare.hpp"
+#include "trace/trace_compare.hpp"
 
 using namespace ws;
 

@@ -8,8 +8,8 @@
 #include "app_state.hpp"
 #include "registry.hpp"
 #include "report.hpp"
-#include "sim/trace_compare.hpp"
-#include "sim/trace_store.hpp"
+#include "trace/trace_compare.hpp"
+#include "trace/trace_store.hpp"
 #include "sim/sim.hpp"
 #include "trace_source.hpp"
 

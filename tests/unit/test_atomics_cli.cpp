@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 
 #include "patterns.hpp"
-#include "reference_atomics.hpp"
+#include "patterns/atomics/reference.hpp"
 #include "registry.hpp"
 #include "request.hpp"
 

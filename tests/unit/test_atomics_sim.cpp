@@ -9,9 +9,9 @@
 #include <map>
 
 #include "launch_rules.hpp"
-#include "reference_atomics.hpp"
+#include "patterns/atomics/reference.hpp"
 #include "registry.hpp"
-#include "sim/analyses.hpp"
+#include "trace/analyses.hpp"
 #include "sim/sim.hpp"
 
 using namespace ws;

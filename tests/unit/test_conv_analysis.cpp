@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "conv_analysis.hpp"
+#include "patterns/convolution/conv_analysis.hpp"
 
 using namespace ws;
 

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <numeric>
 
-#include "conv_inputs.hpp"
+#include "patterns/convolution/conv_inputs.hpp"
 
 using namespace ws;
 

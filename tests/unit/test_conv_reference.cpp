@@ -4,7 +4,7 @@
 #include <cmath>
 #include <random>
 
-#include "reference_conv.hpp"
+#include "patterns/convolution/reference.hpp"
 
 using namespace ws;
 

@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "conv_analysis.hpp"
-#include "conv_geometry.hpp"
+#include "patterns/convolution/conv_analysis.hpp"
+#include "patterns/convolution/conv_geometry.hpp"
 #include "registry.hpp"
-#include "reference_conv.hpp"
-#include "sim/analyses.hpp"
-#include "sim/conv_sim.hpp"
+#include "patterns/convolution/reference.hpp"
+#include "trace/analyses.hpp"
+#include "patterns/convolution/conv_sim.hpp"
 
 using namespace ws;
 

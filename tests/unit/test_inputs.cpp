@@ -4,7 +4,7 @@
 #include <fstream>
 
 #include "inputs.hpp"
-#include "reference.hpp"
+#include "patterns/reduction/reference.hpp"
 
 using namespace ws;
 

@@ -9,7 +9,7 @@
 #include <new>
 
 #include "cli_runner.hpp"
-#include "conv_inputs.hpp"
+#include "patterns/convolution/conv_inputs.hpp"
 #include "inputs.hpp"
 #include "limits.hpp"
 #include "registry.hpp"

@@ -13,10 +13,10 @@
 #include "inputs.hpp"
 #include "parallel.hpp"
 #include "patterns.hpp"
-#include "reference.hpp"
-#include "reference_atomics.hpp"
-#include "reference_conv.hpp"
-#include "reference_scan.hpp"
+#include "patterns/reduction/reference.hpp"
+#include "patterns/atomics/reference.hpp"
+#include "patterns/convolution/reference.hpp"
+#include "patterns/scan/reference.hpp"
 
 using namespace ws;
 

@@ -3,7 +3,7 @@
 #include <climits>
 #include <cmath>
 
-#include "reference.hpp"
+#include "patterns/reduction/reference.hpp"
 
 using namespace ws;
 

@@ -11,7 +11,7 @@
 #include "json_read.hpp"
 #include "paths.hpp"
 #include "report.hpp"
-#include "sim/trace_store.hpp"
+#include "trace/trace_store.hpp"
 
 using namespace ws;
 using nlohmann::json;

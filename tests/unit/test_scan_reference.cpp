@@ -4,7 +4,7 @@
 #include <climits>
 #include <cmath>
 
-#include "reference_scan.hpp"
+#include "patterns/scan/reference.hpp"
 
 using namespace ws;
 

@@ -12,7 +12,7 @@
 
 #include "launch_rules.hpp"
 #include "patterns.hpp"
-#include "reference_scan.hpp"
+#include "patterns/scan/reference.hpp"
 #include "registry.hpp"
 #include "request.hpp"
 #include "sim/sim.hpp"

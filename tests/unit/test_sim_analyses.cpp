@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/analyses.hpp"
-#include "sim/trace_json.hpp"
+#include "trace/analyses.hpp"
+#include "trace/trace_json.hpp"
 
 using namespace ws;
 

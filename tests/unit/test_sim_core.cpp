@@ -10,11 +10,11 @@
 
 #include "inputs.hpp"
 #include "launch_rules.hpp"
-#include "reference_scan.hpp"
-#include "reference.hpp"
+#include "patterns/scan/reference.hpp"
+#include "patterns/reduction/reference.hpp"
 #include "registry.hpp"
 #include "request.hpp"
-#include "sim/analyses.hpp"
+#include "trace/analyses.hpp"
 #include "sim/sim.hpp"
 
 using namespace ws;

@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "launch_rules.hpp"
-#include "pattern_convolution.hpp"
+#include "patterns/convolution/pattern_convolution.hpp"
 #include "patterns.hpp"
-#include "reference.hpp"
+#include "patterns/reduction/reference.hpp"
 #include "registry.hpp"
 #include "request.hpp"
 #include "sim/sim.hpp"
-#include "sim/trace_compare.hpp"
+#include "trace/trace_compare.hpp"
 
 using namespace ws;
 

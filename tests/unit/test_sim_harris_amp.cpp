@@ -13,8 +13,8 @@
 
 #include "inputs.hpp"
 #include "launch_rules.hpp"
-#include "reference.hpp"
-#include "sim/analyses.hpp"
+#include "patterns/reduction/reference.hpp"
+#include "trace/analyses.hpp"
 #include "registry.hpp"
 #include "sim/sim.hpp"
 

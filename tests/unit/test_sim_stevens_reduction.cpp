@@ -8,9 +8,9 @@
 
 #include "inputs.hpp"
 #include "launch_rules.hpp"
-#include "reference.hpp"
+#include "patterns/reduction/reference.hpp"
 #include "registry.hpp"
-#include "sim/analyses.hpp"
+#include "trace/analyses.hpp"
 #include "sim/sim.hpp"
 
 using namespace ws;

@@ -7,7 +7,7 @@
 #include "launch_rules.hpp"
 #include "registry.hpp"
 #include "sim/sim.hpp"
-#include "sim/trace_compare.hpp"
+#include "trace/trace_compare.hpp"
 #include "trace_points.hpp"
 
 using namespace ws;
@@ -202,7 +202,7 @@ TEST(TraceCompare, FloatToleranceAcceptsRoundingOnly) {
 #include <cstdio>
 
 #include "report.hpp"
-#include "sim/trace_store.hpp"
+#include "trace/trace_store.hpp"
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include "launch_rules.hpp"
 #include "registry.hpp"
 #include "sim/sim.hpp"
-#include "sim/trace_points_scan.hpp"
+#include "trace/trace_points_scan.hpp"
 #include "trace_points.hpp"
 
 namespace ws {

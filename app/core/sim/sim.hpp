@@ -17,7 +17,7 @@
 #include "backend.hpp"
 #include "inputs.hpp"
 #include "pattern_params.hpp"
-#include "sim/trace.hpp"
+#include "trace/trace.hpp"
 #include "variant.hpp"
 
 namespace ws::sim {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/trace_points_scan.hpp"
+#include "trace/trace_points_scan.hpp"
 
 int main(int argc, char** argv) {
   if (argc < 2) {

@@ -4,8 +4,8 @@
 
 #include <cuda_runtime.h>
 
-#include "cupti_check.hpp"
-#include "cupti_metrics.hpp"
+#include "cupti/cupti_check.hpp"
+#include "cupti/cupti_metrics.hpp"
 
 using namespace ws::cuda;
 

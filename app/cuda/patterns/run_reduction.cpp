@@ -6,10 +6,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "cupti_metrics.hpp"
+#include "cupti/cupti_metrics.hpp"
 #include "launch_rules.hpp"
 #include "pattern_runner.hpp"
-#include "reduction_upload.hpp"
+#include "patterns/reduction_upload.hpp"
 #include "timing.hpp"
 
 namespace ws::cuda {

@@ -9,7 +9,7 @@
 
 #include "convolution/conv_launch.hpp"
 #include "patterns/convolution/pattern_convolution.hpp"
-#include "cupti_metrics.hpp"
+#include "cupti/cupti_metrics.hpp"
 #include "parallel.hpp"
 #include "pattern_runner.hpp"
 #include "reduction/reduce_launch.hpp"  // WS_CUDA

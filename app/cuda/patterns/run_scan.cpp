@@ -6,11 +6,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "cupti_metrics.hpp"
+#include "cupti/cupti_metrics.hpp"
 #include "parallel.hpp"
 #include "pattern_runner.hpp"
 #include "scan/scan_launch.hpp"
-#include "scan_upload.hpp"
+#include "patterns/scan_upload.hpp"
 #include "timing.hpp"
 
 namespace ws::cuda {

@@ -1,4 +1,4 @@
-#include "cupti_metrics.hpp"
+#include "cupti/cupti_metrics.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -6,10 +6,10 @@
 #include <iterator>
 #include <stdexcept>
 
-#include "cupti_check.hpp"
-#include "cupti_range_profiler.hpp"
-#include "cupti_sass.hpp"
-#include "cupti_tracker.hpp"
+#include "cupti/cupti_check.hpp"
+#include "cupti/cupti_range_profiler.hpp"
+#include "cupti/cupti_sass.hpp"
+#include "cupti/cupti_tracker.hpp"
 #include "metric_catalog.hpp"
 #include "occupancy.hpp"
 

@@ -1,4 +1,4 @@
-#include "cupti_sass.hpp"
+#include "cupti/cupti_sass.hpp"
 
 #include <cupti_pcsampling.h>
 #include <cupti_profiler_target.h>
@@ -10,8 +10,8 @@
 #include <cstdlib>
 #include <map>
 
-#include "cupti_check.hpp"
-#include "cupti_tracker.hpp"
+#include "cupti/cupti_check.hpp"
+#include "cupti/cupti_tracker.hpp"
 
 namespace ws::cuda {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "atomics/atomics_launch.hpp"
-#include "cupti_metrics.hpp"
+#include "cupti/cupti_metrics.hpp"
 #include "parallel.hpp"
 #include "pattern_runner.hpp"
 #include "patterns/atomics/reference.hpp"

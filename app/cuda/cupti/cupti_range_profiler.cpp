@@ -1,4 +1,4 @@
-#include "cupti_range_profiler.hpp"
+#include "cupti/cupti_range_profiler.hpp"
 
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
@@ -14,7 +14,7 @@
 #include <memory>
 #include <set>
 
-#include "cupti_check.hpp"
+#include "cupti/cupti_check.hpp"
 
 namespace ws::cuda {
 

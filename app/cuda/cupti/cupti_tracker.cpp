@@ -1,4 +1,4 @@
-#include "cupti_tracker.hpp"
+#include "cupti/cupti_tracker.hpp"
 
 #include <cupti.h>
 #include <cupti_pcsampling.h>
@@ -7,7 +7,7 @@
 #include <deque>
 #include <mutex>
 
-#include "cupti_check.hpp"
+#include "cupti/cupti_check.hpp"
 
 namespace ws::cuda {
 

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "image_texture.hpp"
+#include "widgets/image_texture.hpp"
 
 namespace ws::gui {
 

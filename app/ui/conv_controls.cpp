@@ -5,8 +5,8 @@
 #include "patterns/convolution/conv_geometry.hpp"
 #include "patterns/convolution/conv_inputs.hpp"
 #include "patterns/convolution/pattern_convolution.hpp"
-#include "theme.hpp"
-#include "widgets.hpp"
+#include "widgets/theme.hpp"
+#include "widgets/widgets.hpp"
 
 namespace ws::ui {
 

@@ -13,8 +13,8 @@
 #include "lesson_browser.hpp"
 #include "patterns.hpp"
 #include "patterns/atomics/reference.hpp"
-#include "theme.hpp"
-#include "widgets.hpp"
+#include "widgets/theme.hpp"
+#include "widgets/widgets.hpp"
 
 namespace ws::ui {
 

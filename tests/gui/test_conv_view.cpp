@@ -3,7 +3,7 @@
 // and plot helpers.
 #include <gtest/gtest.h>
 
-#include "conv_preview.hpp"
+#include "views/conv_preview.hpp"
 
 namespace ws::ui {
 namespace {
@@ -119,9 +119,9 @@ TEST(ConvPreview, MeasuredDramBytesOfTheLastRun) {
 #include <cmath>
 
 #include "patterns/convolution/conv_analysis.hpp"
-#include "conv_bandwidth_table.hpp"
+#include "views/conv_bandwidth_table.hpp"
 #include "conv_controls.hpp"
-#include "conv_tile_counts.hpp"
+#include "views/conv_tile_counts.hpp"
 #include "registry.hpp"
 #include "patterns/convolution/conv_sim.hpp"
 

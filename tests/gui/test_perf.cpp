@@ -9,17 +9,17 @@
 #include <thread>
 
 #include "app_state.hpp"
-#include "compare_model.hpp"
+#include "views/compare_model.hpp"
 #include "help_overlay.hpp"
 #include "live.hpp"
 #include "main_window.hpp"
-#include "plot_axis.hpp"
+#include "widgets/plot_axis.hpp"
 #include "registry.hpp"
 #include "report.hpp"
 #include "run_worker.hpp"
 #include "sweep.hpp"
 #include "synthetic_backend.hpp"
-#include "theme.hpp"
+#include "widgets/theme.hpp"
 
 namespace {
 

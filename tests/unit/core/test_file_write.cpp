@@ -11,7 +11,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "cli_runner.hpp"
+#include "unit/cli/cli_runner.hpp"
 #include "file_write.hpp"
 #include "report.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-#include "cli_runner.hpp"
+#include "unit/cli/cli_runner.hpp"
 
 using ws::test::CliOut;
 using ws::test::count_lines;

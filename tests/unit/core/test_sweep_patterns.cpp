@@ -6,7 +6,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "../gui/synthetic_backend.hpp"
+#include "gui/synthetic_backend.hpp"
 #include "registry.hpp"
 #include "report.hpp"
 #include "sweep.hpp"

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <new>
 
-#include "cli_runner.hpp"
+#include "unit/cli/cli_runner.hpp"
 #include "patterns/convolution/conv_inputs.hpp"
 #include "inputs.hpp"
 #include "limits.hpp"

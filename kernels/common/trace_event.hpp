@@ -1,10 +1,16 @@
-// The record an instrumented kernel writes for one operation of one thread of the traced block
-// (issue 3, part 3). Plain data shared by the device recorder (kernels/reduction/trace_record.cuh)
-// and the host, which turns a buffer of them into a Trace (sim/trace_compare.hpp). No CUDA here.
+// The record an instrumented kernel writes for one operation of one thread of the traced block.
+// Plain data shared by the device recorder (kernels/common/trace_record.cuh) and the host, which turns
+// a buffer of them into a Trace (app/core/trace/trace_compare.hpp). No CUDA and no app header here:
+// the kernels include it, and app/core/trace/trace.hpp builds the trace model on it.
 #pragma once
 #include <cstdint>
 
 namespace ws {
+
+/// What one thread does in one operation.
+enum class OpKind : std::uint8_t { Load, Store, Add, Max, Shuffle, Atomic };
+/// Where the operation's address lives. Register: no memory address (address = -1).
+enum class Space : std::uint8_t { Register, Shared, Global };
 
 /// One recorded operation, 48 bytes. kind/space hold OpKind/Space values, or kTraceWork in kind for
 /// "this thread does the step's work" (Step::working_threads). Events of one thread appear in the

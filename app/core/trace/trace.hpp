@@ -5,14 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "common/trace_event.hpp"  // OpKind, Space: the record layout the kernels share
 #include "types.hpp"
 
 namespace ws {
-
-/// What one thread does in one operation.
-enum class OpKind : std::uint8_t { Load, Store, Add, Max, Shuffle, Atomic };
-/// Where the operation's address lives. Register: no memory address (address = -1).
-enum class Space : std::uint8_t { Register, Shared, Global };
 
 const char* to_string(OpKind k);
 const char* to_string(Space s);

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "backend.hpp"
+#include "device.hpp"
 #include "run_types.hpp"
 #include "trace/trace.hpp"
 #include "sweep.hpp"

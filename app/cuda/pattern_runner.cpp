@@ -4,6 +4,12 @@
 
 namespace ws::cuda {
 
+// Per-pattern tables (patterns/run_<pattern>.cpp). A new runner is declared and listed here, nowhere else.
+std::vector<PatternRunEntry> reduction_pattern_runs();
+std::vector<PatternRunEntry> scan_pattern_runs();
+std::vector<PatternRunEntry> convolution_pattern_runs();
+std::vector<PatternRunEntry> atomics_pattern_runs();
+
 PatternRun find_pattern_run(const std::string& pattern) {
   static const std::unordered_map<std::string, PatternRun> table = [] {
     std::unordered_map<std::string, PatternRun> t;

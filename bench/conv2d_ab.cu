@@ -1,24 +1,17 @@
-// A/B harness for issue 5's 2D convolution bar (float32, 5x5 on 8192 x 8192, >= 0.8x the device copy,
-// bytes = input + output). Not part of the product, not built by CMake. One process measures, beside a
-// device-to-device cudaMemcpy: the slide kernel (stevens.conv2d_tiled) at every tile its block allows,
-// the register-tiled candidates (each thread VW adjacent outputs of R rows, input rows loaded once per
-// thread column with vector loads straight from global memory, halo through L1/L2, accumulated with
-// the constant-memory mask in the order i, j of the slides), and prints for the slide kernel the
+// A/B harness for the 2D convolution bar (float32, 5x5 on 8192 x 8192, >= 0.8x the device copy,
+// bytes = input + output). Not part of the product: an optional CMake target (bench/CMakeLists.txt).
+// One process measures, beside a device-to-device cudaMemcpy: the slide kernel (stevens.conv2d_tiled)
+// at every tile its block allows, the register-tiled candidates (each thread VW adjacent outputs of R
+// rows, input rows loaded once per thread column with vector loads straight from global memory, halo
+// through L1/L2, accumulated with the constant-memory mask in the order i, j of the slides), and
+// prints for the slide kernel the
 // shared-memory lower bound on time (wavefronts / (SMs x 1 wavefront per clock x SM clock)).
 // Every output is checked against the slide kernel (tile 28) on the same input (max |diff|, poisoned
 // output before each candidate); `check` mode sweeps odd mask widths 1..15 and awkward sizes.
 // Build and run on the GPU machine:
-//   nvcc -std=c++17 -arch=sm_90 -O3 scripts/conv2d_ab.cu -o /tmp/conv2d_ab && /tmp/conv2d_ab [time|check|ncu]
+//   cmake --build --preset device --target ws_conv2d_ab && build-device/bench/ws_conv2d_ab [time|check|ncu]
 // ncu mode launches each profiled kernel once (for `ncu -k regex:'slide|reg_conv' ...`).
-// NVIDIA H200, 2026-11-22 ~02:45 UTC (copy 0.1317 ms = 4077 GB/s; median of 20):
-//   slide tile 28 / 24 / 20 / 16 / 12 / 8: 0.537 / 0.636 / 0.574 / 0.601 / 0.540 / 0.651 ms (0.20-0.25x;
-//     shared-memory bound 0.240 .. 0.321 ms, docs/device/h200-conv2d-bound.md);
-//   reg VW4 R8: BY2 0.1456, BY4 0.1450 (again 0.1460), BY8 0.1455 (ldg + stcs); BY4 plain/plain 0.1428,
-//     BY4 ldg + plain stores 0.1414 ms = 0.93x (the product's stevens.conv2d_register_tiled);
-//   reg VW4 R4 BY4 0.1616 (0.82x); R16 BY2/4/8 0.159-0.160 (0.83x); R32 BY4 0.381 (0.35x, 160 registers);
-//   reg VW2 R8 BY4 0.1697 (0.78x), R16 BY4 0.1532 (0.86x), R16 BY8 0.1622;
-//   scalar path (any width) R8 0.1707 (0.77x), R16 0.1938. Every candidate's max |diff| vs the slide: 0.
-//   check mode: K = 1..15 odd, 8 awkward sizes, both paths, R 8 and 16: 0 failures.
+// Results on the H200: docs/device/h200-ab-harnesses.md.
 #include <cuda_runtime.h>
 
 #include <algorithm>

@@ -1,13 +1,12 @@
-// A/B timing of 5x5 float convolution kernels at 8192 x 8192 (exploration for issue 5; not part of
-// the product, not built by CMake). Prints median ms of 20 runs, GB/s (input + output) and the ratio
-// to a device-to-device cudaMemcpy, and the largest difference from the slide kernel's output.
-// Build and run on the GPU machine: nvcc -std=c++17 -arch=sm_90 -O3 scripts/conv_ab.cu -o /tmp/conv_ab
+// A/B timing of 5x5 float convolution kernels at 8192 x 8192 (an exploration, not part of the product:
+// an optional CMake target, bench/CMakeLists.txt). Prints median ms of 20 runs, GB/s (input + output)
+// and the ratio to a device-to-device cudaMemcpy, and the largest difference from the slide kernel's
+// output. Build and run on the GPU machine:
+//   cmake --build --preset device --target ws_conv_ab && build-device/bench/ws_conv_ab
 // Kernels: the slide's conv2d_tiled, the same with an L2::256B load hint, the slide's tile body in a
 // persistent grid that prefetches the next tile's pixel while computing (2, 4, 8 blocks per SM), and
 // conv2d_tiled_coarse with its old row loop and with cp.async at 4, 8 (the product) and 16 outputs
-// per thread. H200, 2026-11-22 (copy 0.1345 ms = 3991 GB/s): slide 0.545 ms (0.25x), hint 0.533
-// (0.25x), persistent 0.493 / 0.477 / 0.471 (0.27-0.29x), coarse old 0.333 (0.40x), cp.async 4: 0.300
-// (0.45x), 8: 0.258 (0.52x), 16: 0.245 (0.55x).
+// per thread. Results on the H200: docs/device/h200-ab-harnesses.md.
 #include <cuda_runtime.h>
 #include <algorithm>
 #include <cstdio>

@@ -1,11 +1,13 @@
-// A/B timing of single-pass decoupled look-back scans of int32 at n = 2^28 (exploration for issue 5's bar
-// "best scan >= 0.9x cub.scan"; not part of the product, not built by CMake). Each candidate is checked
-// against a CPU scan (inclusive and exclusive, at 2^28 and at awkward sizes, output poisoned first), then
-// timed like the product times it (app/cuda/timing.cpp: events around one enqueue, synchronized, median
-// of 20 after 3 warm-ups): our launches enqueue cudaMemsetAsync(tile status) + the kernel, cub.scan
-// enqueues cub::DeviceScan::InclusiveSum / ExclusiveSum (its tile-status init kernel + its scan kernel),
-// scratch allocated once outside the timed region, as kernels/scan/cub_scan.cu does.
-// Build and run on the GPU machine: nvcc -std=c++17 -arch=sm_90 -O3 scripts/scan_ab.cu -o /tmp/scan_ab
+// A/B timing of single-pass decoupled look-back scans of int32 at n = 2^28 (exploration for the bar
+// "best scan >= 0.9x cub.scan"; not part of the product: an optional CMake target, bench/CMakeLists.txt).
+// Each candidate is checked against a CPU scan (inclusive and exclusive, at 2^28 and at awkward sizes,
+// output poisoned first), then timed like the product times it (app/cuda/timing.cpp: events around one
+// enqueue, synchronized, median of 20 after 3 warm-ups): our launches enqueue cudaMemsetAsync(tile
+// status) + the kernel, cub.scan enqueues cub::DeviceScan::InclusiveSum / ExclusiveSum (its tile-status
+// init kernel + its scan kernel), scratch allocated once outside the timed region, as
+// kernels/scan/cub_scan.cu does.
+// Build and run on the GPU machine: cmake --build --preset device --target ws_scan_ab, then
+// build-device/bench/ws_scan_ab (ws_scan_ab_count: the -DWS_COUNT build below).
 // Candidates:
 //   rows<B,R>     the product's kernel (kernels/scan/decoupled_lookback.cu at commit 2d5e6e8) with R rows of
 //                 B x 4 elements (128-bit loads straight to registers, R warp scans per thread); R = 4 is
@@ -17,11 +19,7 @@
 //   +sleep        __nanosleep(ns) before the first look-back window (CUB's sm_90 int tuning sleeps 1245 ns).
 //   +bid          tile = blockIdx.x instead of the atomic tile counter.
 // -DWS_COUNT: instead of timing, count look-back windows and INVALID re-polls per tile (one run each).
-// H200, 2026-11-22 (docs/device/h200-scan-lookback.md has both runs' tables): the wait before the first
-// look-back read is what matters: rows<256,4> (the product) 0.815-0.837 ms = 0.84-0.85x cub.scan, with
-// 1245 ns 0.679-0.688 ms = 1.02x; 300 ns 0.91x, 600-900 ns 0.96x, 2000 ns 1.01-1.02x, 3000 ns 1.05x.
-// More items per thread without the wait: 0.85-0.88x; CUB's block primitives (128 x 24, shared-memory
-// transpose) with our look-back 0.92-0.93x, + tile = blockIdx 0.96x, + wait 1.05-1.06x.
+// Results on the H200: docs/device/h200-scan-lookback.md and docs/device/h200-ab-harnesses.md.
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/block/block_store.cuh>

@@ -1,4 +1,4 @@
-// Live mode's data (issue 6, part 2): per-launch times from the worker, kept in bounded buffers the
+// Live mode's data: per-launch times from the worker, kept in bounded buffers the
 // Plots view draws as scrolling lines. The worker produces LivePoints; the UI thread owns LiveData.
 #pragma once
 #include <cstdint>

@@ -16,7 +16,7 @@ namespace ws::ui {
 
 class AppState;
 
-/// Presentation mode (issue 6, part 6): requests the gui layer applies between frames.
+/// Presentation mode: requests the gui layer applies between frames.
 struct Presentation {
   bool show_help = false;         ///< the key overlay (F1 or ?)
   bool high_contrast = false;     ///< wanted

@@ -1,5 +1,5 @@
 // ws_gen_trace_points OUT FILE.cu...: writes the trace-point table of the kernel files to OUT
-// (app/core/sim/trace_points_scan.hpp), leaving OUT untouched when it would not change. Exit 1 with
+// (app/core/trace/trace_points_scan.hpp), leaving OUT untouched when it would not change. Exit 1 with
 // "file:line: why" on a malformed marker.
 #include <fstream>
 #include <iostream>

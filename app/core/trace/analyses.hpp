@@ -1,4 +1,4 @@
-// Analyses of a trace (issue 3, part 2): pure functions, no state. Active masks and divergence per
+// Analyses of a trace: pure functions, no state. Active masks and divergence per
 // step and warp, shared-memory bank conflicts, global-load sectors, atomic contention.
 // Vocabulary of DESIGN.md: warp = 32 consecutive threads of the block, lane = thread % 32,
 // bank = (4-byte word index) % 32, sector = 32 bytes of global memory (8 words).

@@ -1,4 +1,4 @@
-// GPU-recorded traces (issue 3, part 3): building a Trace from the events an instrumented kernel
+// GPU-recorded traces: building a Trace from the events an instrumented kernel
 // wrote, and comparing a recorded trace with the sim model's trace of the same run.
 #pragma once
 #include <string>

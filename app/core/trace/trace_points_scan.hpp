@@ -4,7 +4,7 @@
 // WS_T(WS_AT_NEXT(name) ...) for the code line below. At build time ws_gen_trace_points scans every
 // kernels/*/*.cu with scan_trace_points() and writes trace_points.hpp: per file a namespace
 // ws::trace_points::<stem> with kFile and one `int name = line`, which both the device recorder
-// (kernels/reduction/trace_record.cuh) and the sim models use, so their lines follow every edit.
+// (kernels/common/trace_record.cuh) and the sim models use, so their lines follow every edit.
 #pragma once
 #include <string>
 #include <vector>

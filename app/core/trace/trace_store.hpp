@@ -15,7 +15,7 @@ namespace ws {
 
 // What a stored trace may hold (a report is untrusted input: these bound what loading it allocates and
 // what the views draw). One traced block of a CUDA launch has at most 1024 threads and 227 KiB of shared
-// memory; every sim model's trace fits the op and step limits with room (tests/unit/test_report.cpp).
+// memory; every sim model's trace fits the op and step limits with room (tests/unit/core/test_report.cpp).
 constexpr std::int64_t kMaxStoredBlockSize = 1024;          ///< block_size, block: CUDA's threads per block
 constexpr std::int64_t kMaxStoredGrid = 2147483647;         ///< grid: CUDA's gridDim.x limit
 constexpr std::int64_t kMaxStoredTraceN = std::int64_t(1) << 40;  ///< the run's n

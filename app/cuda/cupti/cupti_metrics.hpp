@@ -1,4 +1,4 @@
-// Collecting a run's hardware metrics (issue 4): parses the `--metrics` value, then runs the
+// Collecting a run's hardware metrics: parses the `--metrics` value, then runs the
 // launcher again under the occupancy capture, the CUPTI Range Profiler and the SASS Metrics API
 // as the selection needs, restoring inputs before each launch. Never throws: failures land in
 // KernelMetrics::error (privileges, unsupported GPU) or warnings (one metric missing).

@@ -15,7 +15,7 @@ namespace ws::ui {
 
 struct SlideTiming;
 
-/// CUPTI metric names Compare reads from RunResult::metrics (issue 4's list).
+/// CUPTI metric names Compare reads from RunResult::metrics (the metric catalog's list).
 namespace metric {
 inline constexpr const char* kOccupancy = "sm__warps_active.avg.pct_of_peak_sustained_active";
 inline constexpr const char* kLanesPerInst = "smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio";

@@ -41,7 +41,7 @@ SourceSection find_section(const std::string& id);
 /// cub_reduce.cu; amp.sequential (CPU only) is a one-line note. "" when there is no such section.
 std::string variant_source(const std::string& id);
 
-/// The text split at '\n' (sim/trace_points_scan.hpp: the same split the trace-point scanner uses).
+/// The text split at '\n' (trace/trace_points_scan.hpp: the same split the trace-point scanner uses).
 using ws::split_lines;
 
 /// One line of a diff from `a` (old) to `b` (new).

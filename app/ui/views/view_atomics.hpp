@@ -1,4 +1,4 @@
-// Atomics view (issue 5, seed 003 "Atomics performance", "Warp-aggregated atomics"): for the current
+// Atomics view (seed 003 "Atomics performance", "Warp-aggregated atomics"): for the current
 // step of the trace, the atomic operations per address with the longest serialized chain marked
 // (contention), and per warp which lanes issue an atomic: warp-aggregated code shows one leader per
 // warp adding the warp's count, the plain atomic filter one atomic per kept lane.

@@ -1,4 +1,4 @@
-// The Compare tab (issue 6, part 4): the compared variants side by side from the report shown,
+// The Compare tab: the compared variants side by side from the report shown,
 // sortable, the best marked, bars for a chosen metric, and the "what changed" line for each
 // consecutive pair of the lesson. Measured (CUPTI) and predicted (sim) columns are labelled apart.
 #pragma once

@@ -1,4 +1,4 @@
-// Metrics view (issue 4): the hardware metrics of the selected variant's latest run in the shown
+// Metrics view: the hardware metrics of the selected variant's latest run in the shown
 // report (session or replay), grouped as the catalog groups them, measured next to what the sim
 // model predicts, with each metric's two-line explanation on hover, the pass count, the main
 // kernel's occupancy limiter, and the collection's warnings. Also the switch that asks the next

@@ -58,7 +58,7 @@ class Theme {
 inline constexpr float kMinTextFraction = Theme::kMinTextPx / Theme::kBaseFontPx;
 
 /// High contrast for washed-out projectors: black background, white text, yellow accents, thicker
-/// borders (issue 6, part 6). Switching off restores the colours apply() set. Call between frames.
+/// borders (presentation mode). Switching off restores the colours apply() set. Call between frames.
 void SetHighContrast(bool on);
 bool HighContrast();
 

@@ -1,4 +1,4 @@
-// trace_from_events / compare_traces (issue 3, part 3), on the CPU: a model trace flattened into the
+// trace_from_events / compare_traces, on the CPU: a model trace flattened into the
 // events an instrumented kernel would write must come back equal; any changed op, missing working
 // thread or extra step must be reported; long cascading loops fold like the model's.
 #include <gtest/gtest.h>

@@ -394,7 +394,7 @@ TEST(SimHarrisAmp, GridStrideLoopsGetOneStepPerIteration) {
 }
 
 TEST(SimHarrisAmp, AgreesWithTheTraceAnalyses) {
-  // The hand-written counts above equal helper analyses' (app/core/sim/analyses.hpp) on the same traces.
+  // The hand-written counts above equal helper analyses' (app/core/trace/analyses.hpp) on the same traces.
   const Input in = random_input(1 << 12, DType::Int32);
   for (const char* id : {"harris.impl1", "harris.impl2", "harris.impl3", "harris.impl5", "amp.tiled_2"}) {
     const sim::SimOutput out = run(id, in, 1024, 0);

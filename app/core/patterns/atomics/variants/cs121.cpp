@@ -1,7 +1,7 @@
 // Metadata of the CS121 atomics lesson (seed 003_156a830321b56386.txt: "GPUs and CUDA 3: Intrinsics",
 // CS121 Parallel Computing, Fall 2022), in teaching order after the lesson's reductions: the race,
 // atomics, histograms and filters, and their CUB baselines. Kernels: kernels/atomics/*.cu; CPU
-// references: app/core/reference_atomics.hpp; sim models: app/core/sim/models_atomics.cpp.
+// references: app/core/patterns/atomics/reference.hpp; sim models: app/core/patterns/atomics/models_cs121.cpp.
 #include "patterns/atomics/reference.hpp"
 #include "registry.hpp"
 

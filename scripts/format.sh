@@ -5,7 +5,10 @@
 #   --check: change nothing; list the files that are not formatted and exit 1 if there is one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-command -v clang-format >/dev/null || { echo "format.sh: clang-format not found (apt-get install clang-format)" >&2; exit 2; }
+if ! command -v clang-format >/dev/null; then
+  echo "format.sh: clang-format not found (apt-get install clang-format)" >&2
+  exit 2
+fi
 check=0
 if [[ ${1:-} == --check ]]; then check=1; shift; fi
 if (($# == 0)); then

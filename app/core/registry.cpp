@@ -14,7 +14,7 @@ std::vector<VariantInfo> cub_variants();     // library baselines
 // The other patterns: one table per lesson and pattern, each with its pattern's own baselines too
 // (cub.scan, cub.histogram, ...).
 std::vector<VariantInfo> stevens_conv_variants();   // 001_9970031c1e4143ff.txt: convolution, reduction trees
-std::vector<VariantInfo> stevens_scan_variants();   // 001_9970031c1e4143ff.txt: scan (+ scan.decoupled_lookback, cub.scan)
+std::vector<VariantInfo> stevens_scan_variants();   // 001_9970031c1e4143ff.txt: scan (+ decoupled look-back, cub.scan)
 std::vector<VariantInfo> cs121_atomics_variants();  // 003_156a830321b56386.txt: atomics, histograms, filters
 
 // Variants of patterns added with register_pattern() (patterns.cpp): test fixtures.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The atomics lesson on the GPU machine (issue 5), in one `device` call. Carry .deps (see README).
+# The atomics lesson on the GPU machine, in one `device` call. Carry .deps (see README).
 # Builds (preset device), runs the atomics GPU tests, then benchmarks with each CUB baseline in the same
 # process on one shared input (warpscope-cli report):
 #   histograms on 2^30 random bytes, 256 bins (bar: best >= 1.0x cub.histogram);

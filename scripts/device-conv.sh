@@ -4,17 +4,17 @@
 # (ctest label gpu, names matching conv), then benchmarks with the device copy bandwidth measured in
 # the same process (warpscope-cli report: the backend measures a device-to-device copy at start-up):
 #   - 2D, 8192 x 8192 float32, 5x5 mask: conv2d_basic, conv2d_tiled (default tile 28: 32x32 blocks, and
-#     the slides' 8 and 16), conv2d_tiled_coarse. Bar (issue 5): conv2d_tiled >= 0.8x copy, bytes =
+#     the slides' 8 and 16), conv2d_tiled_coarse. Bar: conv2d_tiled >= 0.8x copy, bytes =
 #     input + output.
 #   - 1D, 2^26 float32, masks 5 and 9: the four 1D kernels.
 # Writes logs, the reports (JSON) and bench-conv.md (the table) under $OUT.
 # Measured on an NVIDIA H200 (2026-11-22, copy ~4020 GB/s), 2d-8192-mask5: conv2d_basic 0.980 ms (0.14x),
 # conv2d_tiled 0.541 ms (0.25x: the slide kernel, one load per thread and 25 shared loads per output;
-# scripts/conv_ab.cu shows that even pipelined in a persistent grid it stays under 0.3x), conv2d_tiled_coarse
+# bench/conv_ab.cu shows that even pipelined in a persistent grid it stays under 0.3x), conv2d_tiled_coarse
 # 0.253 ms (0.53x; 0.40x before its loads moved to cp.async). The bar (conv2d_tiled >= 0.8x) is not met.
 # stevens.conv2d_register_tiled (tuned beyond the slides, 4 x 8 outputs per thread from registers, no shared
 # memory) is benchmarked beside them at masks 5 and 9, and on 8191 x 8191 (its scalar path); the slide kernel's
-# shared-memory bound is in docs/device/h200-conv2d-bound.md (scripts/conv2d_ab.cu: 0.141 ms = 0.93x copy).
+# shared-memory bound is in docs/device/h200-conv2d-bound.md (bench/conv2d_ab.cu: 0.141 ms = 0.93x copy).
 # H200, 2026-11-22 02:57 UTC (copy 4093 GB/s; docs/device/h200-conv-bench.md), 2d-8192-mask5: conv2d_tiled
 # 0.530 ms (0.25x), conv2d_tiled_coarse 0.252 ms (0.52x), conv2d_register_tiled 0.143 ms (0.92x); mask 9:
 # 1.221 / 0.407 / 0.277 ms (0.11 / 0.33 / 0.48x); 8191 x 8191 mask 5 (scalar path): 0.171 ms (0.79x).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GUI on the GPU machine (issue 6, part 7): build warpscope WITH the GUI, record a real sweep of
+# The GUI on the GPU machine: build warpscope WITH the GUI, record a real sweep of
 # the reduction variants, take headless screenshots of Compare and Plots (Live running), and time
 # the UI frame. Two steps:
 #

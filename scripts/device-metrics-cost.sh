@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 4's performance bar on the GPU machine, in one device call: in-process request-to-values time
+# The metrics' cost bar on the GPU machine, in one device call: in-process request-to-values time
 # of the default metric set (ws_metrics_bench: context up, kernel warm; WS_METRICS_TIMING prints
 # where each request's time goes inside CUPTI) against the wall time `ncu` adds to the same program
 # for the same kernel and metrics (epita.reduce1, one kernel, 2^24 int32). Also SASS-only

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 4 on the GPU machine, in one device call: build, the CUPTI metrics GPU tests, one CLI run
+# The CUPTI metrics on the GPU machine, in one device call: build, the CUPTI metrics GPU tests, one CLI run
 # with the default set, the ncu comparison and cost (scripts/metrics_vs_ncu.py), and a report of the
 # lesson's kernels with metrics (assets/reports/<gpu>-metrics.json). Logs under $OUT.
 set -uo pipefail

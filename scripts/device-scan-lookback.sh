@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tuning run of scan.decoupled_lookback against cub.scan (issue 5 bar: >= 0.9x at 2^28 int32), after a
+# Tuning run of scan.decoupled_lookback against cub.scan (bar: >= 0.9x at 2^28 int32), after a
 # build of warpscope-cli and ws_gpu_tests in build-device (see device-scan.sh for the full lesson run).
 # Runs the scan GPU tests, then one report per block size with both variants in the same process,
 # inclusive and exclusive, and prints one table row per variant and mode. Results: docs/device/h200-scan-lookback.md.

@@ -3,7 +3,7 @@
 # .deps to carry). Builds preset device, runs the scan GPU tests (ctest --preset gpu -R scan), then
 # benchmarks the scans that take n = 2^28 int32 with cub.scan in the same run, inclusive and exclusive,
 # and writes logs, the reports and Markdown tables under $OUT.
-# Bar (issue 5): best scan >= 0.9x cub.scan at 2^28 int32.
+# Bar: best scan >= 0.9x cub.scan at 2^28 int32.
 # WS_SKIP_TESTS=1: benchmark only; WS_SKIP_BENCH=1: tests only; WS_BENCH_N, WS_BENCH_REPEAT as device-check.sh.
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sweeps of every 1-D lesson on the GPU machine (issues 5 and 6), in one `device` call. Carry .deps (see
+# Sweeps of every 1-D lesson on the GPU machine, in one `device` call. Carry .deps (see
 # README). Builds warpscope-cli (preset device), then `warpscope-cli sweep` on the cuda backend, each run
 # checked against the CPU reference and timed, GB/s from each pattern's bytes:
 #   scans (the stevens lesson, scan.decoupled_lookback, cub.scan) at n = 2^10 .. 2^28 int32;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""warpscope's CUPTI metrics against Nsight Compute (issue 4, section 6 and performance bar).
+"""warpscope's CUPTI metrics against Nsight Compute (and their cost).
 
 Run on the GPU machine from the repository root after `cmake --build --preset device`:
     python3 scripts/metrics_vs_ncu.py OUTDIR

@@ -13,8 +13,8 @@ packages=(cmake ninja-build g++ pkg-config git
           libglfw3-dev libimgui-dev libstb-dev libgif-dev libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
           xvfb xauth fonts-dejavu-core
           dpkg-dev file)  # cpack -G DEB: dpkg-shlibdeps finds the Debian packages of the linked libraries
-# CI also fuzzes (scripts/fuzz.sh): libFuzzer comes with Debian's clang.
-if [ "$preset" = ci ]; then packages+=(clang libclang-rt-14-dev); fi
+# CI also fuzzes (scripts/fuzz.sh): libFuzzer comes with Debian's clang; clang-format for scripts/format.sh.
+if [ "$preset" = ci ]; then packages+=(clang libclang-rt-14-dev clang-format); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -13,7 +13,7 @@
 #include "patterns.hpp"
 #include "request.hpp"
 #include "sim/sim.hpp"
-#include "sim/trace_compare.hpp"
+#include "trace/trace_compare.hpp"
 #include "sweep.hpp"
 
 namespace ws::cli {
@@ -27,7 +27,7 @@ std::string select_variants(const std::string& which, std::vector<std::string>& 
   for (const auto& v : all_variants())
     if (v.lesson == which) ids.push_back(v.id);
   if (!ids.empty()) return "";
-  for (const auto& v : all_variants())  // a pattern: "reduction", "scan", "convolution", "atomics"
+  for (const auto& v : all_variants())  // a pattern: PatternSpec::name
     if (v.pattern == which) ids.push_back(v.id);
   if (!ids.empty()) return "";
   std::stringstream ss(which);

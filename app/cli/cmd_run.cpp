@@ -4,7 +4,7 @@
 #include "backend_factory.hpp"
 #include "commands.hpp"
 #include "file_write.hpp"
-#include "reference_atomics.hpp"
+#include "patterns/atomics/reference.hpp"
 #include "registry.hpp"
 #include "launch_rules.hpp"
 #include "patterns.hpp"

@@ -9,13 +9,13 @@
 #include "commands.hpp"
 #include "launch_rules.hpp"
 #include "patterns.hpp"
-#include "reference.hpp"
+#include "patterns/reduction/reference.hpp"
 #include "request.hpp"
 #include "backend_factory.hpp"
-#include "sim/analyses.hpp"
-#include "sim/trace_compare.hpp"
+#include "trace/analyses.hpp"
+#include "trace/trace_compare.hpp"
 #include "sim/sim.hpp"
-#include "sim/trace_json.hpp"
+#include "trace/trace_json.hpp"
 
 namespace ws::cli {
 

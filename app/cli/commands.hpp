@@ -9,7 +9,7 @@
 
 #include "backend.hpp"
 #include "run_types.hpp"
-#include "sim/trace_store.hpp"
+#include "trace/trace_store.hpp"
 #include "worker_client.hpp"
 
 namespace ws::cli {

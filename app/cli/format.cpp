@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "reference.hpp"
+#include "patterns/reduction/reference.hpp"
 
 namespace ws::cli {
 

@@ -3,30 +3,15 @@
 #include <memory>
 #include <string>
 
+#include "device.hpp"
 #include "inputs.hpp"
 #include "launch_rules.hpp"
 #include "pattern_params.hpp"
 #include "run_types.hpp"
-#include "sim/trace.hpp"
+#include "trace/trace.hpp"
 #include "variant.hpp"
 
 namespace ws {
-
-/// The device a backend runs on. For the CPU-only build: available = false.
-struct DeviceInfo {
-  bool available = false;
-  std::string name;            ///< e.g. "NVIDIA H200"
-  int cc_major = 0, cc_minor = 0;
-  int sm_count = 0, max_threads_per_sm = 0;
-  double memory_gib = 0;
-  double mem_clock_mhz = 0;    ///< peak memory clock
-  int bus_width_bits = 0;
-  double theoretical_gbps = 0; ///< 2 (DDR) * clock * bus width / 8, GB/s
-  double copy_gbps = 0;        ///< measured device-to-device copy, bytes read + written / time, GB/s
-  std::string driver, runtime;
-  std::string error;           ///< why no device, when !available
-  DeviceShape shape() const { return DeviceShape{sm_count, max_threads_per_sm}; }
-};
 
 /// A place where variants run. run() never throws for bad input: it returns status "error".
 class Backend {

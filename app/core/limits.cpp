@@ -9,7 +9,7 @@
 #include <new>
 
 #include "patterns.hpp"
-#include "reference_atomics.hpp"
+#include "patterns/atomics/reference.hpp"
 
 namespace ws {
 

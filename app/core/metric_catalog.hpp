@@ -1,4 +1,4 @@
-// The metric catalog (issue 4): which hardware metrics warpscope measures, their units, a two-line
+// The metric catalog: which hardware metrics warpscope measures, their units, a two-line
 // explanation for students, how each is collected (CUPTI Range Profiler, SASS per-instruction
 // metrics, the CUDA occupancy API, or derived from others), and how the sim model predicts it where
 // it can. Pure C++: the CLI lists it without a GPU, the CUDA backend collects from it, views explain

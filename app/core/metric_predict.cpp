@@ -4,7 +4,7 @@
 #include <map>
 #include <tuple>
 
-#include "sim/analyses.hpp"
+#include "trace/analyses.hpp"
 
 namespace ws {
 

@@ -1,10 +1,10 @@
-// What the sim model predicts for the hardware metrics (issue 4, section 3): per-block counts taken
-// from the trace of one block (sim/analyses vocabulary), to be scaled by the grid with
+// What the sim model predicts for the hardware metrics: per-block counts taken
+// from the trace of one block (trace/analyses vocabulary), to be scaled by the grid with
 // predict_metrics() (metric_catalog.hpp). The slide's code, not the compiler's: the Metrics view
 // says where the two differ (warp-aggregated atomics, the counter's floor of conflicts).
 #pragma once
 #include "metric_catalog.hpp"
-#include "sim/trace.hpp"
+#include "trace/trace.hpp"
 
 namespace ws {
 

@@ -1,4 +1,4 @@
-// Hardware metrics of one run (CUPTI, issue 4): the data every layer shares. The CUPTI code in
+// Hardware metrics of one run (CUPTI): the data every layer shares. The CUPTI code in
 // app/cuda fills it; reports carry it (replay without a GPU); the GUI's Metrics panel, Source
 // columns and Compare table read it. Metric names are CUPTI/Nsight Compute names
 // (e.g. "sm__warps_active.avg.pct_of_peak_sustained_active"), plus warpscope's derived names

@@ -8,13 +8,55 @@
 
 #include "file_write.hpp"
 #include "parallel.hpp"
-#include "reference.hpp"
+#include "patterns/reduction/reference.hpp"
 
 namespace ws {
 
+// Per-pattern specs (app/core/patterns/<pattern>/pattern_<pattern>.cpp). A new pattern is declared and
+// listed here, in teaching order, nowhere else.
+PatternSpec reduction_pattern();
+PatternSpec scan_pattern();
+PatternSpec convolution_pattern();
+PatternSpec atomics_pattern();
+
+namespace {
+// Patterns registered by register_pattern(), read once when the tables are built.
+struct Registered {
+  std::vector<PatternSpec> specs;
+  std::vector<VariantInfo> variants;
+  bool sealed = false;  // a table was built: later registrations would not be seen
+};
+Registered& registered() {
+  static Registered r;
+  return r;
+}
+}  // namespace
+
+// registry.cpp appends these to all_variants() when it builds the table.
+std::vector<VariantInfo> registered_variants() {
+  registered().sealed = true;
+  return registered().variants;
+}
+
 const std::vector<PatternSpec>& all_patterns() {
-  static const std::vector<PatternSpec> specs = {reduction_pattern(), scan_pattern(), convolution_pattern(), atomics_pattern()};
+  static const std::vector<PatternSpec> specs = [] {
+    std::vector<PatternSpec> s = {reduction_pattern(), scan_pattern(), convolution_pattern(), atomics_pattern()};
+    registered().sealed = true;
+    s.insert(s.end(), registered().specs.begin(), registered().specs.end());
+    return s;
+  }();
   return specs;
+}
+
+void register_pattern(const PatternSpec& spec, const std::vector<VariantInfo>& variants) {
+  Registered& r = registered();
+  if (r.sealed) throw std::logic_error(std::string("register_pattern(") + spec.name + ") after the tables were built");
+  for (const PatternSpec& s : r.specs)
+    if (std::string(s.name) == spec.name) throw std::logic_error(std::string("pattern '") + spec.name + "' is taken");
+  for (const VariantInfo& v : variants)
+    if (v.pattern != spec.name) throw std::logic_error(v.id + ": its pattern is not " + spec.name);
+  r.specs.push_back(spec);
+  r.variants.insert(r.variants.end(), variants.begin(), variants.end());
 }
 
 const PatternSpec* find_pattern(const std::string& pattern) {

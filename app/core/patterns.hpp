@@ -70,17 +70,17 @@ struct PatternSpec {
 /// Every pattern, in teaching order: reduction, scan, convolution, atomics.
 const std::vector<PatternSpec>& all_patterns();
 
+/// Adds a pattern and its variants after the built-in ones, for a test's fixture pattern (a pattern
+/// family checked end to end without a kernel). Must run before the first lookup of a pattern or a
+/// variant (all_patterns, all_variants, find_*): the tables are built once. Throws std::logic_error
+/// when they are built already, or when the name or a variant id is taken.
+void register_pattern(const PatternSpec& spec, const std::vector<VariantInfo>& variants);
+
 /// The spec named `pattern`, or nullptr.
 const PatternSpec* find_pattern(const std::string& pattern);
 
 /// The spec of a registered variant's pattern (every variant's pattern is registered; tests check it).
 const PatternSpec& pattern_of(const VariantInfo& v);
-
-/// Per-pattern specs (app/core/pattern_<pattern>.cpp).
-PatternSpec reduction_pattern();
-PatternSpec scan_pattern();
-PatternSpec convolution_pattern();
-PatternSpec atomics_pattern();
 
 /// "" unless `p` sets an option the variant's pattern does not read that a request can tell apart from
 /// its default (--exclusive): "--exclusive applies to scans only (epita.reduce3 is a reduction)".

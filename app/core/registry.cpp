@@ -1,6 +1,24 @@
 #include "registry.hpp"
 
+#include <stdexcept>
+
 namespace ws {
+
+// Per-seed tables (app/core/patterns/<pattern>/variants/<lesson>.cpp); all_variants() concatenates them.
+// A new table is declared and listed here, nowhere else.
+std::vector<VariantInfo> epita_variants();   // 000_27438c05e47b0926.txt
+std::vector<VariantInfo> harris_variants();  // 002_7b2a1433db94dde3.txt
+std::vector<VariantInfo> cs121_variants();   // 003_156a830321b56386.txt
+std::vector<VariantInfo> amp_variants();     // 004_24e80cac4a038870.txt
+std::vector<VariantInfo> cub_variants();     // library baselines
+// The other patterns: one table per lesson and pattern, each with its pattern's own baselines too
+// (cub.scan, cub.histogram, ...).
+std::vector<VariantInfo> stevens_conv_variants();   // 001_9970031c1e4143ff.txt: convolution, reduction trees
+std::vector<VariantInfo> stevens_scan_variants();   // 001_9970031c1e4143ff.txt: scan (+ decoupled look-back, cub.scan)
+std::vector<VariantInfo> cs121_atomics_variants();  // 003_156a830321b56386.txt: atomics, histograms, filters
+
+// Variants of patterns added with register_pattern() (patterns.cpp): test fixtures.
+std::vector<VariantInfo> registered_variants();
 
 const std::vector<VariantInfo>& all_variants() {
   static const std::vector<VariantInfo> table = [] {
@@ -8,6 +26,11 @@ const std::vector<VariantInfo>& all_variants() {
     for (auto part : {epita_variants(), stevens_conv_variants(), stevens_scan_variants(), harris_variants(),
                       cs121_variants(), cs121_atomics_variants(), amp_variants(), cub_variants()})
       all.insert(all.end(), part.begin(), part.end());
+    for (const VariantInfo& v : registered_variants()) {
+      for (const VariantInfo& w : all)
+        if (w.id == v.id) throw std::logic_error("register_pattern: variant id '" + v.id + "' is taken");
+      all.push_back(v);
+    }
     return all;
   }();
   return table;

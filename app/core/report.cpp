@@ -3,7 +3,7 @@
 #include "file_write.hpp"
 #include "json_read.hpp"
 #include "limits.hpp"
-#include "sim/trace_store.hpp"
+#include "trace/trace_store.hpp"
 
 #include <chrono>
 #include <cmath>

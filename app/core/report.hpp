@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "backend.hpp"
+#include "device.hpp"
 #include "run_types.hpp"
-#include "sim/trace.hpp"
+#include "trace/trace.hpp"
 #include "sweep.hpp"
 
 namespace ws {

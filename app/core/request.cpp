@@ -11,7 +11,7 @@
 #include "patterns.hpp"
 #include "metric_catalog.hpp"
 #include "paths.hpp"
-#include "reference.hpp"
+#include "patterns/reduction/reference.hpp"
 #include "registry.hpp"
 #include "sim/sim.hpp"
 

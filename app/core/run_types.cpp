@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "reference.hpp"
+#include "patterns/reduction/reference.hpp"
 
 namespace ws {
 

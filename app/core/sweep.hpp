@@ -1,6 +1,6 @@
-// Sweeps: the chosen variants at n = 2^from .. 2^to (issue 6, part 3), of every 1-D pattern
+// Sweeps: the chosen variants at n = 2^from .. 2^to, of every 1-D pattern
 // (reductions, scans, histograms and filters, 1-D convolutions), or a filter sweep over the fraction of
-// values kept at one n (issue 5; seed 003_156a830321b56386.txt, slides "Aggregation and atomics" and
+// values kept at one n (seed 003_156a830321b56386.txt, slides "Aggregation and atomics" and
 // "Performance": throughput against the filter ratio). Each point gets one input per kind of input
 // (input_share_key), shared by the variants that read the same one, and every run goes through
 // execute_prepared(), so a sweep's runs are ordinary RunResults: checked against the CPU reference and
@@ -16,11 +16,12 @@
 #include <string>
 #include <vector>
 
-#include "backend.hpp"
 #include "run_types.hpp"
 #include "variant.hpp"
 
 namespace ws {
+
+class Backend;
 
 /// Smallest and largest exponent a sweep may use (n = 2^k); 2^30 is the request limit (kMaxN).
 constexpr int kSweepMinLog2 = 1;

@@ -20,8 +20,8 @@
 #include "report.hpp"
 #include "request.hpp"
 #include "sim/sim.hpp"
-#include "sim/trace_compare.hpp"
-#include "sim/trace_store.hpp"
+#include "trace/trace_compare.hpp"
+#include "trace/trace_store.hpp"
 #include "sweep.hpp"
 #include "worker_protocol.hpp"
 

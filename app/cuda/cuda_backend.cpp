@@ -3,9 +3,9 @@
 #include <stdexcept>
 
 #include "cuda_fault.hpp"
-#include "cupti_metrics.hpp"
-#include "cupti_range_profiler.hpp"
-#include "cupti_tracker.hpp"
+#include "cupti/cupti_metrics.hpp"
+#include "cupti/cupti_range_profiler.hpp"
+#include "cupti/cupti_tracker.hpp"
 #include "device_info.hpp"
 #include "launch_rules.hpp"
 #include "pattern_runner.hpp"

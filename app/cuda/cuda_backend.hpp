@@ -6,8 +6,8 @@
 
 #include "backend.hpp"
 #include "cuda_context.hpp"
-#include "reduce_launch.hpp"
-#include "sim/trace.hpp"
+#include "reduction/reduce_launch.hpp"
+#include "trace/trace.hpp"
 
 namespace ws::cuda {
 

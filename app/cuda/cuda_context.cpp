@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "parallel.hpp"
-#include "reduce_launch.hpp"
+#include "reduction/reduce_launch.hpp"
 
 namespace ws::cuda {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "reduce_launch.hpp"
+#include "reduction/reduce_launch.hpp"
 
 namespace ws::cuda {
 

@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "cuda_backend.hpp"
-#include "reduction_upload.hpp"
+#include "patterns/reduction_upload.hpp"
 #include "cuda_fault.hpp"
-#include "scan_upload.hpp"
-#include "sim/trace_compare.hpp"
+#include "patterns/scan_upload.hpp"
+#include "trace/trace_compare.hpp"
 
 namespace ws::cuda {
 

@@ -4,7 +4,7 @@
 #pragma once
 #include <string>
 
-#include "cupti_tracker.hpp"
+#include "cupti/cupti_tracker.hpp"
 
 namespace ws::cuda {
 

@@ -4,11 +4,14 @@
 
 namespace ws::cuda {
 
+// Every pattern's runners: the tables of patterns/run_<pattern>.cpp, listed by a file CMake generates
+// from those file names (build-*/app/cuda/generated/pattern_runs.cpp).
+std::vector<PatternRunEntry> all_pattern_runs();
+
 PatternRun find_pattern_run(const std::string& pattern) {
   static const std::unordered_map<std::string, PatternRun> table = [] {
     std::unordered_map<std::string, PatternRun> t;
-    for (const auto& part : {reduction_pattern_runs(), scan_pattern_runs(), convolution_pattern_runs(), atomics_pattern_runs()})
-      for (const auto& e : part) t[e.pattern] = e.run;
+    for (const PatternRunEntry& e : all_pattern_runs()) t[e.pattern] = e.run;
     return t;
   }();
   auto it = table.find(pattern);

@@ -1,5 +1,5 @@
 // How the CUDA backend runs every pattern (reduction, scan, convolution, atomics): one runner per pattern,
-// registered in app/cuda/run_<pattern>.cpp (docs/patterns.md).
+// registered in app/cuda/patterns/run_<pattern>.cpp (docs/patterns.md).
 #pragma once
 #include <string>
 #include <vector>
@@ -27,11 +27,5 @@ struct PatternRunEntry {
 
 /// The runner of a pattern, or nullptr.
 PatternRun find_pattern_run(const std::string& pattern);
-
-/// Per-pattern tables (run_<pattern>.cpp).
-std::vector<PatternRunEntry> reduction_pattern_runs();
-std::vector<PatternRunEntry> scan_pattern_runs();
-std::vector<PatternRunEntry> convolution_pattern_runs();
-std::vector<PatternRunEntry> atomics_pattern_runs();
 
 }  // namespace ws::cuda

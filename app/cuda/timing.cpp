@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "reduce_launch.hpp"
+#include "reduction/reduce_launch.hpp"
 
 namespace ws::cuda {
 

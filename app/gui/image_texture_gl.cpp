@@ -1,10 +1,10 @@
-// OpenGL textures for the views' images (app/ui/image_texture.hpp): GL 1.1 calls, exported by the GL
+// OpenGL textures for the views' images (app/ui/widgets/image_texture.hpp): GL 1.1 calls, exported by the GL
 // library itself, on the context the window or the headless renderer made current.
 #include <GL/gl.h>
 
 #include <cstdint>
 
-#include "image_texture.hpp"
+#include "widgets/image_texture.hpp"
 
 namespace ws::gui {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "file_write.hpp"
-#include "theme.hpp"
+#include "widgets/theme.hpp"
 
 namespace ws::gui {
 

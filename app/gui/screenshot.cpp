@@ -18,7 +18,7 @@
 #include "png_region.hpp"
 #include "step_export.hpp"
 #include "registry.hpp"
-#include "theme.hpp"
+#include "widgets/theme.hpp"
 
 namespace ws::gui {
 

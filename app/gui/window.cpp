@@ -10,11 +10,11 @@
 #include <cstdlib>
 
 #include "main_window.hpp"
-#include "image_texture.hpp"
+#include "widgets/image_texture.hpp"
 #include "modes.hpp"
 #include "png_region.hpp"
 #include "step_export.hpp"
-#include "theme.hpp"
+#include "widgets/theme.hpp"
 
 namespace ws::gui {
 

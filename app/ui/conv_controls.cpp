@@ -2,11 +2,11 @@
 
 #include <imgui.h>
 
-#include "conv_geometry.hpp"
-#include "conv_inputs.hpp"
-#include "pattern_convolution.hpp"
-#include "theme.hpp"
-#include "widgets.hpp"
+#include "patterns/convolution/conv_geometry.hpp"
+#include "patterns/convolution/conv_inputs.hpp"
+#include "patterns/convolution/pattern_convolution.hpp"
+#include "widgets/theme.hpp"
+#include "widgets/widgets.hpp"
 
 namespace ws::ui {
 

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 
-#include "compare_model.hpp"
+#include "views/compare_model.hpp"
 #include "registry.hpp"
-#include "theme.hpp"
-#include "widgets.hpp"
+#include "widgets/theme.hpp"
+#include "widgets/widgets.hpp"
 
 namespace ws::ui {
 

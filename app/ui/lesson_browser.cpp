@@ -4,8 +4,8 @@
 
 #include "format.hpp"
 #include "registry.hpp"
-#include "theme.hpp"
-#include "widgets.hpp"
+#include "widgets/theme.hpp"
+#include "widgets/widgets.hpp"
 
 namespace ws::ui {
 

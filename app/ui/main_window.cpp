@@ -6,11 +6,11 @@
 #include <algorithm>
 
 #include "help_overlay.hpp"
-#include "layout_probe.hpp"
+#include "widgets/layout_probe.hpp"
 #include "presenter.hpp"
-#include "theme.hpp"
-#include "view_steps.hpp"
-#include "widgets.hpp"
+#include "widgets/theme.hpp"
+#include "views/view_steps.hpp"
+#include "widgets/widgets.hpp"
 
 namespace ws::ui {
 

@@ -12,9 +12,9 @@
 #include "launch_rules.hpp"
 #include "lesson_browser.hpp"
 #include "patterns.hpp"
-#include "reference_atomics.hpp"
-#include "theme.hpp"
-#include "widgets.hpp"
+#include "patterns/atomics/reference.hpp"
+#include "widgets/theme.hpp"
+#include "widgets/widgets.hpp"
 
 namespace ws::ui {
 

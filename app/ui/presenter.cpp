@@ -5,8 +5,8 @@
 #include <cctype>
 #include <string>
 
-#include "theme.hpp"
-#include "widgets.hpp"
+#include "widgets/theme.hpp"
+#include "widgets/widgets.hpp"
 
 namespace ws::ui {
 

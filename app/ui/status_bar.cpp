@@ -3,8 +3,8 @@
 #include <filesystem>
 
 #include "format.hpp"
-#include "theme.hpp"
-#include "widgets.hpp"
+#include "widgets/theme.hpp"
+#include "widgets/widgets.hpp"
 
 namespace ws::ui {
 

@@ -1,4 +1,4 @@
-// The contract between the CUDA backend (app/cuda/run_atomics.cpp) and the atomics kernels
+// The contract between the CUDA backend (app/cuda/patterns/run_atomics.cpp) and the atomics kernels
 // (kernels/atomics): one host launcher per variant that enqueues its memsets and kernel(s) on a stream.
 // Launchers never synchronize, never copy to the host and never allocate: the runner owns the buffers
 // (sized with the entry's scratch_bytes) and times everything a launcher enqueues with CUDA events.

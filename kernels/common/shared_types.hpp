@@ -30,7 +30,8 @@ constexpr int kConvCoarsen = 8;
 /// columns (one float4) by kConvRegRows rows; blocks of 32 x 4 threads, output tile 128 x 32.
 constexpr int kConvRegCols = 4, kConvRegRows = 8;
 
-/// A convolution's resolved launch as the kernels read it (app/core/conv_geometry.hpp resolves it).
+/// A convolution's resolved launch as the kernels read it (resolved by
+/// app/core/patterns/convolution/conv_geometry.hpp).
 /// 1D: block_y = grid_y = 1, tile_y = 1, height unused.
 struct ConvShape {
   int mask_width = 5;

@@ -1,9 +1,9 @@
-// Trace recording for the instrumented build of the kernels (issue 3, part 3).
+// Trace recording for the instrumented build of the kernels.
 //
 // Every kernel file is compiled twice: the timed build, where WS_T(...) expands to nothing, and the
 // trace build (-DWS_TRACE_BUILD, library ws_kernels_traced), where WS_T(...) expands to its
 // arguments. Inside WS_T a kernel declares a Cursor and records, next to each statement of the
-// slide's code, what the sim model records for it (app/core/sim/models_*.cpp): the same steps, ops,
+// slide's code, what the sim model records for it (app/core/patterns/<pattern>/models_*.cpp): the same steps, ops,
 // access numbers and working threads. The statements themselves are untouched, so both builds run
 // the slide's code; the trace build merely re-reads the values it records. The Source view hides
 // WS_T lines (they are not the lecture's code).
@@ -14,14 +14,15 @@
 
 #ifdef WS_TRACE_BUILD
 
-#include "reduce_launch.hpp"
-#include "sim/trace.hpp"
-#include "sim/trace_event.hpp"
+#include <cuda_runtime.h>
+
+#include "common/check_cuda.hpp"
+#include "common/trace_event.hpp"
 #include "trace_points.hpp"
 
 #define WS_T(...) __VA_ARGS__
 /// Names the statement the cursor `c`'s next events come from: trace point `name` of the file's
-/// ws_points namespace (generated from the WS_AT markers, sim/trace_points_scan.hpp).
+/// ws_points namespace (generated from the WS_AT markers, app/core/trace/trace_points_scan.hpp).
 #define WS_AT(name) c.at(ws_points::kFile, ws_points::name)
 #define WS_AT_NEXT(name) c.at(ws_points::kFile, ws_points::name)
 /// Files compiled for the trace build put their launchers in namespace ws::kernels::traced.
@@ -175,7 +176,7 @@ static inline void ws_trace_arm(const TraceSink& sink, int traced_launch, cudaSt
   (::ws::kernels::check_cuda(cudaGetLastError(), "kernel launch", __FILE__, __LINE__),             \
    ::ws::kernels::traced::ws_trace_after_launch())
 
-/// The file's arm function, named e.g. epita_arm (declared in reduce_launch.hpp).
+/// The file's arm function, named e.g. epita_arm (declared in its pattern's launch header).
 #define WS_TRACE_ARM_FUNCTION(name)                                                                \
   void name(const ::ws::TraceSink& sink, int traced_launch, cudaStream_t stream) {                 \
     ws_trace_arm(sink, traced_launch, stream);                                                     \

@@ -17,7 +17,7 @@
 #include "common/arch_paths.cuh"
 #include "common/check_cuda.hpp"
 #include "common/dynamic_shared.cuh"
-#include "conv_launch.hpp"
+#include "convolution/conv_launch.hpp"
 
 namespace ws::kernels {
 namespace {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "common/trace_record.cuh"
-#include "reduce_launch.hpp"
+#include "reduction/reduce_launch.hpp"
 
 namespace ws::kernels {
 WS_TRACE_NS_BEGIN

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "reduce_launch.hpp"
+#include "reduction/reduce_launch.hpp"
 
 namespace ws::kernels {
 namespace {

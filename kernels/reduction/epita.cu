@@ -14,7 +14,7 @@
 
 #include "common/dynamic_shared.cuh"
 #include "common/trace_record.cuh"
-#include "reduce_launch.hpp"
+#include "reduction/reduce_launch.hpp"
 
 namespace ws::kernels {
 WS_TRACE_NS_BEGIN

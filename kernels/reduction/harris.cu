@@ -18,7 +18,7 @@
 
 #include "common/dynamic_shared.cuh"
 #include "common/trace_record.cuh"
-#include "reduce_launch.hpp"
+#include "reduction/reduce_launch.hpp"
 
 namespace ws::kernels {
 WS_TRACE_NS_BEGIN
@@ -80,7 +80,7 @@ std::size_t smem_bytes(const ReduceArgs& a, std::size_t elem) { return std::size
 
 #ifdef WS_TRACE_BUILD
 // Trace build (WS_T lines, trace_record.cuh): each kernel records what its model in
-// app/core/sim/models_harris.cpp records, step for step. Notes on the less obvious spans:
+// app/core/patterns/reduction/models_harris.cpp records, step for step. Notes on the less obvious spans:
 // - harris.naive: the model traces block trace_block of every launch (one step per tree level), so
 //   run_naive re-enables recording after each launch, and launch k (stride s = 2^k) sets step k.
 // - last_warp_volatile: one step per line; the value a line reads, s[tid + off], is re-read just

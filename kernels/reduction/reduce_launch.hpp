@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common/check_cuda.hpp"
-#include "sim/trace_event.hpp"
+#include "common/trace_event.hpp"
 #include "common/shared_types.hpp"
 
 namespace ws::kernels {

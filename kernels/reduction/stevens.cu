@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "common/dynamic_shared.cuh"
-#include "reduce_launch.hpp"
+#include "reduction/reduce_launch.hpp"
 
 namespace ws::kernels {
 namespace {

@@ -1,6 +1,6 @@
 // A single-pass scan with decoupled look-back, after D. Merrill and M. Garland, "Single-pass Parallel
 // Prefix Scan with Decoupled Look-back" (NVIDIA technical report NVR-2016-002, 2016). Written for this
-// project from the paper's description; the sim model in app/core/sim/models_scan.cpp follows it.
+// project from the paper's description; the sim model in app/core/patterns/scan/models_stevens.cpp follows it.
 #include <cuda/atomic>
 
 #include <cstdint>
@@ -20,7 +20,7 @@ constexpr int kRows = 4, kVec = 4;  // a thread's 16 elements: 4 rows of one 128
 // The wait between publishing a tile's AGGREGATE and its first look-back read, and the grid size from
 // which it applies. Read at once, a window often holds a predecessor that has published nothing yet:
 // at block 256 and 2^28 int32 a tile re-polled its window 10.5 times and read 3.1 windows on average;
-// after the wait, 2.6 re-polls and 2.7 windows (scripts/scan_ab.cu -DWS_COUNT). The polls of ~1000
+// after the wait, 2.6 re-polls and 2.7 windows (bench/scan_ab.cu -DWS_COUNT). The polls of ~1000
 // resident blocks presumably compete with the data for L2 (not profiled). H200, 2^28 int32, block 256:
 // 0.815 ms without the wait, 0.679-0.686 ms with it (cub.scan 0.69-0.70 ms in the same process;
 // docs/device/h200-scan-lookback.md).

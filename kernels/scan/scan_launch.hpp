@@ -1,4 +1,4 @@
-// The contract between the CUDA backend's scan runner (app/cuda/run_scan.cpp) and the scan kernels
+// The contract between the CUDA backend's scan runner (app/cuda/patterns/run_scan.cpp) and the scan kernels
 // (kernels/scan/*.cu), like reduce_launch.hpp: each variant has a host launcher that only enqueues its
 // kernel(s) on a stream -- no synchronization, no allocation, no host copies -- and says how much
 // scratch it needs. The runner owns the buffers and times everything a launcher enqueues.
@@ -9,8 +9,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "reduce_launch.hpp"  // WS_CUDA, WS_LAUNCHED, check_cuda
+#include "common/check_cuda.hpp"  // WS_CUDA, WS_LAUNCHED, check_cuda
 #include "common/shared_types.hpp"
+#include "common/trace_event.hpp"  // TraceSink
 
 namespace ws::kernels {
 

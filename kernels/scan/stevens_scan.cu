@@ -5,7 +5,7 @@
 //
 // Kernels are templated on the element type T (int or float). An exclusive scan is the inclusive scan of
 // the input shifted right by one with 0 in front, so every kernel loads through load_shifted().
-// The sim models in app/core/sim/models_scan.cpp follow these kernels add for add.
+// The sim models in app/core/patterns/scan/models_stevens.cpp follow these kernels add for add.
 //
 // Trace build (WS_T lines, kernels/common/trace_record.cuh): scan_naive, kogge_stone, kogge_stone_db and
 // brent_kung (also the first launch of scan_hierarchical) record what their models record, step for step.
@@ -78,7 +78,7 @@ __device__ void trace_store(const Cursor& c, const T* XY, long long base, int pe
 
 // ---------------------------------------------------------------------------------------------------
 // stevens.scan_sequential. Seed 001, slide "A Work Efficient C Implementation". It runs on the host
-// (app/core/reference_scan.cpp, sequential_scan), not on the GPU: n - 1 additions, one pass.
+// (app/core/patterns/scan/reference.cpp, sequential_scan), not on the GPU: n - 1 additions, one pass.
 //   y[0] = x[0];
 //   for (i = 1; i < Max_i; i++)
 //     y[i] = y[i-1] + x[i];

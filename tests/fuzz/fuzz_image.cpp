@@ -1,7 +1,7 @@
 // Images (--input photo.png): the project's loader (format sniffing, header checks, stb_image decode).
 #include <cstdint>
 
-#include "conv_inputs.hpp"
+#include "patterns/convolution/conv_inputs.hpp"
 #include "fuzz_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -2,7 +2,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "conv_inputs.hpp"
+#include "patterns/convolution/conv_inputs.hpp"
 #include "fuzz_file.hpp"
 #include "inputs.hpp"
 

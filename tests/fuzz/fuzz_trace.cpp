@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/trace_store.hpp"
+#include "trace/trace_store.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const nlohmann::json j = nlohmann::json::parse(std::string(reinterpret_cast<const char*>(data), size), nullptr, false);

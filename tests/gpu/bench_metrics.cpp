@@ -1,4 +1,4 @@
-// ws_metrics_bench: in-process cost of metrics (issue 4, performance bar). Opens the CUDA backend,
+// ws_metrics_bench: in-process cost of metrics. Opens the CUDA backend,
 // runs the variant once without metrics (context, modules and CUPTI's one-time set-up done), then
 // with `--metrics SET` K times, and prints one JSON object: profile_ms of every collection (request
 // to values, host clock), passes, and the values of the last one. scripts/metrics_vs_ncu.py puts it

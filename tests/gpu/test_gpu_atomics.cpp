@@ -8,7 +8,7 @@
 #include "common/arch_paths.hpp"
 #include "gpu_device.hpp"
 #include "backend_factory.hpp"
-#include "reference_atomics.hpp"
+#include "patterns/atomics/reference.hpp"
 #include "registry.hpp"
 #include "request.hpp"
 

@@ -1,4 +1,4 @@
-// GPU tests of the CUPTI metrics (issue 4, section 6): the counters move the way the lessons say.
+// GPU tests of the CUPTI metrics: the counters move the way the lessons say.
 // 2^24 ints, 256 threads per block, as in the issue's H200 figures.
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // GPU tests (ctest label gpu, device only): for every deterministic reduction variant, the trace the
-// instrumented kernels record on the GPU equals the sim model's trace of the same run (issue 3, part 3):
+// instrumented kernels record on the GPU equals the sim model's trace of the same run:
 // same steps, same working threads, and every thread's loads, stores, atomics, shuffles and adds with
-// the same addresses, access numbers and values. The same for the scan lesson's block scans (issue 5),
+// the same addresses, access numbers and values. The same for the scan lesson's block scans,
 // inclusive and exclusive.
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@
 #include "launch_rules.hpp"
 #include "registry.hpp"
 #include "sim/sim.hpp"
-#include "sim/trace_compare.hpp"
+#include "trace/trace_compare.hpp"
 
 using namespace ws;
 
@@ -95,7 +95,7 @@ INSTANTIATE_TEST_SUITE_P(Variants, GpuTrace, ::testing::ValuesIn(traced_ids()),
                            return s;
                          });
 
-// ---- The scan lesson's block scans (issue 5; kernels/scan/stevens_scan.cu, app/core/sim/models_scan.cpp).
+// ---- The scan lesson's block scans (kernels/scan/stevens_scan.cu, app/core/patterns/scan/models_stevens.cpp).
 
 /// Scan variants with a trace build. scan.decoupled_lookback is not traced (its look-back reads depend on
 /// when earlier tiles publish, i.e. on timing) nor cub.scan (library); see GpuScanTraceErrors.

@@ -12,7 +12,7 @@
 
 #include "backend.hpp"
 #include "patterns.hpp"
-#include "reference.hpp"
+#include "patterns/reduction/reference.hpp"
 
 namespace ws::test {
 

@@ -4,7 +4,7 @@
 
 #include "registry.hpp"
 #include "trace_source.hpp"
-#include "view_atomics.hpp"
+#include "views/view_atomics.hpp"
 
 namespace ws::ui {
 namespace {

@@ -3,7 +3,7 @@
 // and plot helpers.
 #include <gtest/gtest.h>
 
-#include "conv_preview.hpp"
+#include "views/conv_preview.hpp"
 
 namespace ws::ui {
 namespace {
@@ -118,12 +118,12 @@ TEST(ConvPreview, MeasuredDramBytesOfTheLastRun) {
 
 #include <cmath>
 
-#include "conv_analysis.hpp"
-#include "conv_bandwidth_table.hpp"
+#include "patterns/convolution/conv_analysis.hpp"
+#include "views/conv_bandwidth_table.hpp"
 #include "conv_controls.hpp"
-#include "conv_tile_counts.hpp"
+#include "views/conv_tile_counts.hpp"
 #include "registry.hpp"
-#include "sim/conv_sim.hpp"
+#include "patterns/convolution/conv_sim.hpp"
 
 namespace ws::ui {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "kernel_sources.hpp"
+#include "views/kernel_sources.hpp"
 #include "registry.hpp"
 #include "trace_source.hpp"
 

@@ -10,12 +10,12 @@
 #include <string>
 
 #include "app_state.hpp"
-#include "layout_probe.hpp"
+#include "widgets/layout_probe.hpp"
 #include "main_window.hpp"
-#include "race_timeline.hpp"
+#include "views/race_timeline.hpp"
 #include "registry.hpp"
-#include "scan_graph.hpp"
-#include "theme.hpp"
+#include "views/scan_graph.hpp"
+#include "widgets/theme.hpp"
 
 namespace ws::ui {
 namespace {

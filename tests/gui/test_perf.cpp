@@ -1,4 +1,4 @@
-// Issue 6: axis and tick maths, live buffers, Compare rows, sweeps (core, report round trip) and
+// Axis and tick maths, live buffers, Compare rows, sweeps (core, report round trip) and
 // the worker's sweep and Live plumbing with the synthetic (fake) backend, and one ImGui frame of
 // the Compare and Plots tabs built without a renderer.
 #include <gtest/gtest.h>
@@ -9,17 +9,17 @@
 #include <thread>
 
 #include "app_state.hpp"
-#include "compare_model.hpp"
+#include "views/compare_model.hpp"
 #include "help_overlay.hpp"
 #include "live.hpp"
 #include "main_window.hpp"
-#include "plot_axis.hpp"
+#include "widgets/plot_axis.hpp"
 #include "registry.hpp"
 #include "report.hpp"
 #include "run_worker.hpp"
 #include "sweep.hpp"
 #include "synthetic_backend.hpp"
-#include "theme.hpp"
+#include "widgets/theme.hpp"
 
 namespace {
 
@@ -227,7 +227,7 @@ TEST(Report, SweepsRoundTripAndOldReportsLoad) {
   ASSERT_EQ(s.runs.size(), 2u);
   EXPECT_DOUBLE_EQ(s.runs[1].gbps, rep.sweeps[0].runs[1].gbps);
   EXPECT_EQ(s.runs[1].timing.samples_ms, rep.sweeps[0].runs[1].timing.samples_ms);
-  // A report without "sweeps" (all reports before issue 6) loads with none; no "sweeps" is written then.
+  // A report without "sweeps" (reports written before sweeps existed) loads with none; no "sweeps" is written then.
   const Report old = load_report(std::string(WS_GUI_ASSETS) + "/reports/nvidia-h200.json");
   EXPECT_TRUE(old.sweeps.empty());
   EXPECT_FALSE(report_to_json(old).contains("sweeps"));
@@ -280,7 +280,7 @@ TEST(Compare, RowsSpeedupBestAndChanges) {
 }
 
 TEST(Compare, MeasuredColumnsFromACuptiReport) {
-  // Recorded on the H200 with run --metrics (issue 4's fixture): the strided index (impl2) has many
+  // Recorded on the H200 with run --metrics (the metrics fixture): the strided index (impl2) has many
   // times the shared-load bank conflicts per instruction of sequential addressing (impl3).
   const Report rep = load_report(std::string(WS_GUI_TEST_DIR) + "/fixtures/report_metrics_h200.json");
   const auto rows = build_compare(rep, {"harris.impl1", "harris.impl2", "harris.impl3"}, "", {});

@@ -9,9 +9,9 @@
 
 #include "inputs.hpp"
 #include "launch_rules.hpp"
-#include "race_timeline.hpp"
+#include "views/race_timeline.hpp"
 #include "registry.hpp"
-#include "scan_graph.hpp"
+#include "views/scan_graph.hpp"
 #include "sim/sim.hpp"
 
 namespace ws::ui {

@@ -5,9 +5,9 @@
 #include <set>
 #include <tuple>
 
-#include "plot_style.hpp"
+#include "widgets/plot_style.hpp"
 #include "synthetic_many_series.hpp"
-#include "view_plots.hpp"
+#include "views/view_plots.hpp"
 
 namespace ws::ui {
 namespace {

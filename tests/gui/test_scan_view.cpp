@@ -4,7 +4,7 @@
 
 #include "launch_rules.hpp"
 #include "registry.hpp"
-#include "scan_graph.hpp"
+#include "views/scan_graph.hpp"
 #include "sim/sim.hpp"
 #include "trace_source.hpp"
 

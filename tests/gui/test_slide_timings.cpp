@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "slide_timings.hpp"
+#include "views/slide_timings.hpp"
 
 namespace ws::ui {
 namespace {

@@ -8,8 +8,8 @@
 #include "app_state.hpp"
 #include "registry.hpp"
 #include "report.hpp"
-#include "sim/trace_compare.hpp"
-#include "sim/trace_store.hpp"
+#include "trace/trace_compare.hpp"
+#include "trace/trace_store.hpp"
 #include "sim/sim.hpp"
 #include "trace_source.hpp"
 
@@ -449,7 +449,7 @@ TEST(TraceSourceChoice, TracesRecordedOnTheH200EqualTheModelHere) {
 }
 
 TEST(StoredTraceLimits, EverySimTraceFitsWhatAReportMayHold) {
-  // The loader's limits (sim/trace_store.hpp) must refuse hostile traces, never a real one: every
+  // The loader's limits (trace/trace_store.hpp) must refuse hostile traces, never a real one: every
   // model's trace at its default block and at 1024 threads round-trips through the stored form.
   int traced = 0;
   for (const VariantInfo& v : all_variants()) {

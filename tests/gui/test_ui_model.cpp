@@ -14,7 +14,7 @@
 #include "presenter.hpp"
 #include "registry.hpp"
 #include "run_worker.hpp"
-#include "theme.hpp"
+#include "widgets/theme.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 
 #include "inputs.hpp"
 #include "sim/sim.hpp"
-#include "sim/trace.hpp"
+#include "trace/trace.hpp"
 #include "trace_points.hpp"
 #include "variant.hpp"
 

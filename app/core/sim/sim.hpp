@@ -17,7 +17,7 @@
 #include "backend.hpp"
 #include "inputs.hpp"
 #include "pattern_params.hpp"
-#include "sim/trace.hpp"
+#include "trace/trace.hpp"
 #include "variant.hpp"
 
 namespace ws::sim {
@@ -54,7 +54,7 @@ std::vector<ModelEntry> cs121_models();
 std::vector<ModelEntry> amp_models();
 std::vector<ModelEntry> stevens_reduction_models();  // 001_9970031c1e4143ff.txt, reduction trees
 std::vector<ModelEntry> reduction_models();
-/// Per-pattern model tables (models_scan.cpp, models_conv.cpp, models_atomics.cpp).
+/// Per-pattern model tables (patterns/<pattern>/models_<lesson>.cpp).
 std::vector<ModelEntry> scan_models();
 std::vector<ModelEntry> conv_models();
 std::vector<ModelEntry> atomics_models();

@@ -1,5 +1,5 @@
 // ws_gen_trace_points OUT FILE.cu...: writes the trace-point table of the kernel files to OUT
-// (app/core/sim/trace_points_scan.hpp), leaving OUT untouched when it would not change. Exit 1 with
+// (app/core/trace/trace_points_scan.hpp), leaving OUT untouched when it would not change. Exit 1 with
 // "file:line: why" on a malformed marker.
 #include <fstream>
 #include <iostream>
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/trace_points_scan.hpp"
+#include "trace/trace_points_scan.hpp"
 
 int main(int argc, char** argv) {
   if (argc < 2) {

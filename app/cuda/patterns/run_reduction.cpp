@@ -1,0 +1,127 @@
+// The CUDA runner of the reduction pattern (docs/patterns.md): uploads the padded input, enqueues the
+// variant's launcher (kernels/reduction/reduce_launch.hpp), times it with time_launches (restoring the
+// input of variants that overwrite it) and combines the partial values the launcher leaves.
+#include <climits>
+#include <stdexcept>
+#include <unordered_map>
+#include <vector>
+
+#include "cupti/cupti_metrics.hpp"
+#include "launch_rules.hpp"
+#include "pattern_runner.hpp"
+#include "patterns/reduction_upload.hpp"
+#include "timing.hpp"
+
+namespace ws::cuda {
+
+namespace {
+
+kernels::ReduceLauncher find_launcher(const std::string& id) {
+  static const std::unordered_map<std::string, kernels::ReduceLauncher> table = [] {
+    std::unordered_map<std::string, kernels::ReduceLauncher> t;
+    for (const auto& part : {kernels::epita_launchers(), kernels::harris_launchers(), kernels::cs121_launchers(),
+                             kernels::amp_launchers(), kernels::cub_launchers(), kernels::stevens_launchers()})
+      for (const auto& e : part) t[e.id] = e.launch;
+    return t;
+  }();
+  auto it = table.find(id);
+  return it == table.end() ? nullptr : it->second;
+}
+
+/// Combines the partial values a launcher left (count >= 1) with the variant's op, on the host.
+double combine(const std::vector<unsigned char>& raw, std::int64_t count, DType type, ReduceOp op) {
+  if (type == DType::Int32) {
+    const auto* p = reinterpret_cast<const std::int32_t*>(raw.data());
+    if (op == ReduceOp::Max) {
+      std::int32_t m = INT_MIN;
+      for (std::int64_t i = 0; i < count; ++i) m = p[i] > m ? p[i] : m;
+      return m;
+    }
+    std::uint32_t s = 0;
+    for (std::int64_t i = 0; i < count; ++i) s += std::uint32_t(p[i]);
+    return double(std::int32_t(s));
+  }
+  const auto* p = reinterpret_cast<const float*>(raw.data());
+  double s = 0;
+  for (std::int64_t i = 0; i < count; ++i) s += p[i];
+  return s;
+}
+
+}  // namespace
+
+kernels::ReduceArgs upload_reduction(CudaContext& ctx, const VariantInfo& v, const Input& in, const LaunchConfig& launch,
+                                     void*& pristine) {
+  const std::size_t elem = dtype_size(in.type);
+  const std::int64_t n = in.n();
+  // Padding covers the last block's whole window (block * items_per_thread), whatever the block size.
+  const std::int64_t capacity = round_up(round_up(n, window_elems(v, launch.block ? launch.block : 1)), kernels::kPadGranule);
+  const std::int64_t scratch_elems = 2 * ((n + 31) / 32 + kernels::kPadGranule);
+
+  pristine = ctx.buffer("input", std::size_t(capacity) * elem);
+  ctx.upload(pristine, in.data(), std::size_t(n) * elem);  // pinned staging, on the run's stream
+  std::vector<std::int32_t> pad(std::size_t(capacity - n), v.op == ReduceOp::Max ? INT_MIN : 0);
+  if (!pad.empty())  // float 0.0f and int 0 share the bit pattern; max variants are int32 only
+    ctx.upload(static_cast<char*>(pristine) + std::size_t(n) * elem, pad.data(), pad.size() * elem);
+  void* data = v.writes_input ? ctx.buffer("work", std::size_t(capacity) * elem) : pristine;
+  if (v.writes_input) {
+    WS_CUDA(cudaMemcpyAsync(data, pristine, std::size_t(capacity) * elem, cudaMemcpyDeviceToDevice, ctx.stream));
+    WS_CUDA(cudaStreamSynchronize(ctx.stream));
+  }
+
+  kernels::ReduceArgs a;
+  a.data = data;
+  a.n = n;
+  a.capacity = capacity;
+  a.scratch = ctx.buffer("scratch", std::size_t(scratch_elems) * elem);
+  a.scratch_elems = scratch_elems;
+  a.result = ctx.buffer("result", kernels::kResultElems * elem);
+  a.block = launch.block;
+  a.grid = launch.grid;
+  a.type = in.type;
+  a.stream = ctx.stream;
+  return a;
+}
+
+namespace {
+
+RunResult run_reduction(CudaContext& ctx, const VariantInfo& v, const RunRequest& req, const Input& in,
+                        const LaunchConfig& launch) {
+  const kernels::ReduceLauncher launcher = find_launcher(v.id);
+  if (!launcher) throw std::runtime_error(v.id + " has no CUDA kernel in this build");
+  const std::size_t elem = dtype_size(in.type);
+  HostClock clock;
+  RunResult r;
+  void* pristine = nullptr;
+  const kernels::ReduceArgs a = upload_reduction(ctx, v, in, launch, pristine);
+  r.host_ms.upload = clock.lap();
+
+  auto restore = [&] {
+    if (v.writes_input)
+      WS_CUDA(cudaMemcpyAsync(a.data, pristine, std::size_t(a.capacity) * elem, cudaMemcpyDeviceToDevice, ctx.stream));
+  };
+  kernels::ReduceOutcome out;
+  r.timing = time_launches(ctx, [&] { out = launcher(a); }, req.warmup, req.repeat, restore);
+  r.timed = req.repeat > 0;
+  r.host_ms.launches = clock.lap();
+
+  if (out.count < 1 || !out.partials) throw std::runtime_error(v.id + ": launcher returned no result");
+  std::vector<unsigned char> raw(std::size_t(out.count) * elem);
+  WS_CUDA(cudaMemcpy(raw.data(), out.partials, raw.size(), cudaMemcpyDeviceToHost));
+  r.result = combine(raw, out.count, in.type, v.op);
+  r.host_ms.download = clock.lap();
+  r.launches = out.launches;
+  r.status = "done";
+  // Hardware metrics after the timed launches: replayed runs of the same launcher, inputs restored.
+  if (!req.metrics.empty()) {
+    clock.lap();
+    r.metrics = collect_metrics(req.metrics, 0, ctx.stream, [&] { restore(); launcher(a); });
+    r.host_ms.metrics = clock.lap();
+  }
+  return r;
+}
+
+}  // namespace
+
+std::vector<PatternRunEntry> reduction_pattern_runs() { return {{"reduction", run_reduction}}; }
+
+}  // namespace ws::cuda

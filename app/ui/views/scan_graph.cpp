@@ -1,0 +1,92 @@
+#include "views/scan_graph.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace ws::ui {
+
+ScanGraph scan_graph(const Trace& t, std::int64_t elements) {
+  ScanGraph g;
+  g.elements = std::max<std::int64_t>(0, elements);
+  g.sequential = std::max<std::int64_t>(0, g.elements - 1);
+  if (t.steps.empty()) {
+    g.note = "this variant's model computes its output only: there are no steps to draw";
+    return g;
+  }
+  const int warps = std::max(1, t.warps());
+  std::vector<double> shared;  // the array as it stands before each step
+  for (const Step& s : t.steps) {
+    ScanStepView v;
+    v.step = s.index;
+    v.phase = s.phase;
+    v.label = s.label;
+    v.before = shared;
+    v.active_lanes.assign(std::size_t(warps), 0);
+    for (int th : s.working_threads)
+      if (th >= 0 && th / 32 < warps) ++v.active_lanes[std::size_t(th / 32)];
+    std::int64_t adds = 0;
+    for (std::size_t i = 0; i < s.ops.size(); ++i) {
+      const ThreadOp& op = s.ops[i];
+      if (op.space != Space::Register || op.kind != OpKind::Add) continue;
+      ++adds;
+      // A shared operand and the thread's next shared store make an edge from -> to.
+      if (op.operand < 0) continue;
+      for (std::size_t j = i + 1; j < s.ops.size() && s.ops[j].thread == op.thread; ++j) {
+        const ThreadOp& st = s.ops[j];
+        if (st.kind == OpKind::Store && st.space == Space::Shared) {
+          v.edges.push_back(ScanEdge{op.thread, op.operand, st.address, op.value});
+          break;
+        }
+      }
+    }
+    // Folded loop steps keep no ops: one add per working thread.
+    v.additions = s.ops.empty() ? std::int64_t(s.working_threads.size()) : adds;
+    if (s.has_shared) {
+      v.after = s.shared_after;
+      shared = s.shared_after;
+      g.slots = std::max(g.slots, int(s.shared_after.size()));
+    } else {
+      v.after = shared;
+    }
+    g.additions += v.additions;
+    v.additions_so_far = g.additions;
+    g.steps.push_back(std::move(v));
+  }
+  return g;
+}
+
+std::vector<LadderRow> scan_ladder(const ScanGraph& g, int max_slots) {
+  std::vector<LadderRow> rows;
+  const std::size_t slots = std::size_t(std::max<std::int64_t>(0, std::min<std::int64_t>(max_slots, g.elements)));
+  auto cut = [&](const std::vector<double>& v) { return std::vector<double>(v.begin(), v.begin() + std::ptrdiff_t(std::min(slots, v.size()))); };
+  for (const ScanStepView& st : g.steps) {
+    if (st.edges.empty()) continue;
+    if (rows.empty()) {
+      LadderRow in;
+      in.label = "input";
+      in.values = cut(st.before);
+      rows.push_back(std::move(in));
+    }
+    LadderRow r;
+    r.step = st.step;
+    r.phase = st.phase;
+    r.label = st.label;
+    r.values = cut(st.after);
+    for (const ScanEdge& e : st.edges)
+      if (e.from >= 0 && e.to >= 0 && std::size_t(e.from) < slots && std::size_t(e.to) < slots) r.edges.push_back(e);
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+std::string work_summary(const ScanGraph& g) {
+  char buf[160];
+  if (g.sequential > 0)
+    std::snprintf(buf, sizeof buf, "%lld additions (sequential: %lld) = %.2fx the work", (long long)g.additions,
+                  (long long)g.sequential, double(g.additions) / double(g.sequential));
+  else
+    std::snprintf(buf, sizeof buf, "%lld additions (sequential: 0)", (long long)g.additions);
+  return buf;
+}
+
+}  // namespace ws::ui

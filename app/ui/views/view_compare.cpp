@@ -1,0 +1,463 @@
+#include "views/view_compare.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <numeric>
+
+#include "format.hpp"
+#include "widgets/layout_probe.hpp"
+#include "widgets/plot_axis.hpp"
+#include "registry.hpp"
+#include "views/slide_timings.hpp"
+#include "widgets/theme.hpp"
+#include "widgets/widgets.hpp"
+
+namespace ws::ui {
+
+namespace {
+
+enum Col { CVariant, CN, CTime, CGbps, CSlide, CPeak, CSpeedup, CBar, COcc, CLanes, CConfl, CAtom, CPDiv, CPWays, CPAtom, CCheck, CCount };
+const char* const kHeaders[CCount] = {"variant", "n", "time ms", "GB/s", "slide's", "% peak", "speedup", "bar",
+                                      "occ. %", "lanes/inst", "confl./ld", "atomics",
+                                      "sim div. %", "sim ways", "sim atom.", "check"};
+const char* const kTips[CCount] = {
+    "variant id (the best GB/s among correct runs is marked best)",
+    "elements reduced",
+    "median kernel time of the run (CUDA events)",
+    "effective bandwidth: bytes read / median time",
+    "the slide's own number on the slide's GPU (GTX 1060 in the EPITA lecture, GTX 280 in the Code Optimizations "
+    "lecture), from assets/slides/timings.json: not measured here; hover a cell for its slide",
+    "of the device's theoretical DRAM bandwidth",
+    "baseline time / this time (same n only)",
+    "the metric chosen above, as a bar",
+    "measured (CUPTI): achieved occupancy, sm__warps_active.avg.pct_of_peak_sustained_active; -- when the run has no metrics",
+    "measured (CUPTI): active lanes per warp instruction (32 = no divergence), smsp__average_thread_inst_executed_pred_on_per_inst_executed",
+    "measured (CUPTI): shared-load bank conflicts per shared-load instruction, l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum / smsp__inst_executed_op_shared_ld.sum",
+    "measured (CUPTI): global atomic + reduction requests, l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum + _op_red.sum",
+    "PREDICTED by the sim model of block 0: divergent warp-steps / active warp-steps",
+    "PREDICTED by the sim model of block 0: the worst n-way shared bank conflict (1 = none)",
+    "PREDICTED by the sim model of block 0: atomic operations the block makes",
+    "result checked against the CPU"};
+
+std::string opt(const std::optional<double>& v, int decimals) {
+  if (!v) return "--";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, *v);
+  return buf;
+}
+
+double sort_key(const CompareRow& r, int col, int index) {
+  auto o = [](const std::optional<double>& v) { return v ? *v : -1e300; };
+  switch (col) {
+    case CN: return r.run ? double(r.run->n) : -1;
+    case CTime: return r.timed ? r.time_ms : 1e300;
+    case CGbps: return r.timed ? r.gbps : -1;
+    case CSlide: return r.slide ? r.slide->value : -1;
+    case CPeak: return r.timed ? r.pct_peak : -1;
+    case CSpeedup: return r.speedup;
+    case COcc: return o(r.occupancy);
+    case CLanes: return o(r.lanes);
+    case CConfl: return o(r.conflicts_per_ld);
+    case CAtom: return o(r.atomics);
+    case CPDiv: return o(compare_value(r, CompareMetric::PredDivergent));
+    case CPWays: return o(compare_value(r, CompareMetric::PredWays));
+    case CPAtom: return o(compare_value(r, CompareMetric::PredAtomics));
+    default: return index;
+  }
+}
+
+/// "epita." when every row's id starts with that lesson prefix (the table then leaves it out), else "".
+std::string common_prefix(const std::vector<CompareRow>& rows) {
+  if (rows.empty()) return "";
+  const auto dot = rows.front().variant.find('.');
+  if (dot == std::string::npos) return "";
+  const std::string p = rows.front().variant.substr(0, dot + 1);
+  for (const auto& r : rows)
+    if (r.variant.rfind(p, 0) != 0) return "";
+  return p;
+}
+
+/// Whether every row ran at the same n (the n column is then left out and the caption says it).
+bool uniform_n(const std::vector<CompareRow>& rows) {
+  const RunResult* first = nullptr;
+  for (const auto& r : rows) {
+    if (!r.run) continue;
+    if (first && r.run->n != first->n) return false;
+    first = r.run;
+  }
+  return first != nullptr;
+}
+
+/// Width of the bar column: narrower when the table must fit a projector.
+float bar_width(float k) { return theme().px(k < 1.f ? 70.f : 110.f); }
+
+/// The text of a cell as the table prints it ("" for the bar column, drawn as a bar).
+std::string cell_text(const CompareRow& r, int col, const std::string& prefix = "") {
+  switch (col) {
+    case CVariant: return r.variant.substr(prefix.size());
+    case CN: return r.run ? format_count(r.run->n) : "--";
+    case CTime: return r.timed ? format_ms(r.time_ms) : "--";
+    case CGbps: return r.timed ? format_gbps(r.gbps) : "--";
+    case CSlide: return r.slide ? slide_timing_text(*r.slide) : "";  // the header names a common unit (slide_cell)
+    case CPeak: return r.timed ? format_pct(r.pct_peak) : "--";
+    case CSpeedup: return r.speedup > 0 ? format_significant(r.speedup, 3) + "x" : "--";
+    case COcc: return opt(r.occupancy, 0);
+    case CLanes: return opt(r.lanes, 1);
+    case CConfl: return opt(r.conflicts_per_ld, 2);
+    case CAtom: return opt(r.atomics, 0);
+    case CPDiv: return opt(compare_value(r, CompareMetric::PredDivergent), 0);
+    case CPWays: return r.predicted.have ? (r.predicted.worst_ways > 0 ? std::to_string(r.predicted.worst_ways) + "-way" : "no shared") : "--";
+    case CPAtom: return opt(compare_value(r, CompareMetric::PredAtomics), 0);
+    case CCheck: return r.run ? r.run->status : "no run";
+    default: return "";
+  }
+}
+
+/// The unit every slide number of `rows` shares ("ms", "GB/s"), or "" when they differ or there are none.
+std::string slide_unit(const std::vector<CompareRow>& rows) {
+  std::string unit;
+  for (const auto& r : rows)
+    if (r.slide) {
+      if (!unit.empty() && unit != r.slide->unit) return "";
+      unit = r.slide->unit;
+    }
+  return unit;
+}
+
+/// The header of column c: "slide" when the rows' slide numbers share a unit (the caption names it
+/// with the slide's GPU, the cells hold bare numbers), else "slide's" over cells with their units.
+std::string header(int c, const std::string& unit) { return c == CSlide && !unit.empty() ? "slide" : kHeaders[c]; }
+
+/// The slide cell: the number alone when the header names the unit.
+std::string slide_cell(const CompareRow& r, const std::string& unit) {
+  if (!r.slide) return "";
+  if (unit.empty()) return slide_timing_text(*r.slide);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", r.slide->value);
+  return buf;
+}
+
+bool slide_column(const std::vector<CompareRow>& rows) {
+  for (const auto& r : rows)
+    if (r.slide) return true;
+  return false;
+}
+
+bool measured_columns(const std::vector<CompareRow>& rows) {
+  bool measured = false;
+  for (const auto& r : rows) measured |= r.occupancy || r.lanes || r.conflicts_per_ld || r.atomics;
+  return measured;
+}
+
+}  // namespace
+
+CompareFit compare_table_fit(const std::vector<CompareRow>& rows, ImVec2 avail) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const Theme& t = theme();
+  const bool measured = measured_columns(rows);
+  const bool slides = slide_column(rows);
+  const std::string unit = slide_unit(rows);
+  const std::string prefix = common_prefix(rows);
+  const bool one_n = uniform_n(rows);
+  // At scale 1: the widest text of each column (header included) and what does not scale with the
+  // text (cell padding, the badges' padding, the bar column).
+  float text_w = 0, fixed_w = 2 * st.CellPadding.x + st.ScrollbarSize;  // PadOuterX, the vertical scroll bar
+  for (int c = 0; c < CCount; ++c) {
+    if ((!measured && c >= COcc && c <= CAtom) || (one_n && c == CN) || (!slides && c == CSlide)) continue;
+    if (c == CBar) {
+      fixed_w += bar_width(0.f) + 2 * st.CellPadding.x + 1.f;
+      continue;
+    }
+    // A sortable header keeps room for its arrow (0.65 of the text size plus frame padding).
+    float w = ImGui::CalcTextSize(header(c, unit).c_str()).x + 0.65f * ImGui::GetFontSize();
+    float fixed = st.FramePadding.x;
+    for (const auto& r : rows) {
+      float cw = ImGui::CalcTextSize((c == CSlide ? slide_cell(r, unit) : cell_text(r, c, prefix)).c_str()).x;
+      float cf = 0;
+      if (c == CVariant) {  // badges: text plus their own padding and spacing
+        if (r.best) cw += ImGui::CalcTextSize("best").x, cf += 2 * t.px(6) + st.ItemSpacing.x;
+        cw += ImGui::CalcTextSize("base").x, cf += 2 * t.px(6) + st.ItemSpacing.x;
+      }
+      if (cw > w) w = cw, fixed = std::max(fixed, cf);
+    }
+    text_w += w;
+    fixed_w += 2 * st.CellPadding.x + fixed + 1.f;
+  }
+  const float lines = float(rows.size() + 1);
+  const float kw = (avail.x - fixed_w) / std::max(text_w, 1.f) * 0.98f;
+  // Rows lose most of their padding before the text goes below its smallest size.
+  CompareFit fit;
+  for (float pad : {st.CellPadding.y, std::max(1.f, t.px(1.5f))}) {
+    fit.cell_pad_y = pad;
+    const float kh = (avail.y - lines * (2 * pad + 1.f)) / (lines * ImGui::GetFontSize());
+    fit.scale = std::clamp(std::min(kw, kh), kMinTextFraction, 1.f);
+    if (kh >= kMinTextFraction) break;
+  }
+  return fit;
+}
+
+const std::map<std::string, Predicted>& CompareView::predictions(const AppState& s, const std::vector<std::string>& ids) {
+  const std::string key = std::to_string(s.params.n()) + "|" + to_string(s.params.type);
+  if (key != predicted_key_) predicted_.clear(), predicted_key_ = key;
+  for (const auto& id : ids) {
+    if (predicted_.count(id)) continue;
+    if (const VariantInfo* v = find_variant(id)) predicted_[id] = predict(*v, s.params.n(), s.params.type);
+  }
+  return predicted_;
+}
+
+void CompareView::draw(AppState& s) {
+  const Report& rep = s.shown();
+  const std::vector<std::string> ids = chosen_variants(s);
+  std::vector<CompareRow> rows = build_compare(rep, ids, s.perf.baseline, predictions(s, ids));
+  std::string slides_error;
+  const std::vector<SlideTiming>& slides = slide_timings(&slides_error);
+  for (auto& r : rows) r.slide = find_slide_timing(slides, r.variant);
+  if (!slides_error.empty() && slides_error != slides_error_shown_) {
+    s.message(Message::Warning, "Compare shows no slide timings: " + slides_error);
+    slides_error_shown_ = slides_error;
+  }
+  draw_controls(s, rows);
+  if (rows.empty()) {
+    TextDim("Nothing to compare: pick variants (Pick...) or select a lesson.", true);
+    return;
+  }
+  bool any_run = false;
+  for (const auto& r : rows) any_run |= r.run != nullptr;
+  if (!any_run)
+    TextDim("The report shown has no runs of these variants: run them (Run lesson), or open a report recorded on a GPU. "
+            "The predicted (sim) columns are filled anyway.", true);
+  if (!measured_columns(rows) && !s.perf.present.focus)
+    TextEllipsis("purple sim columns: predictions of the thread-level model; measured (CUPTI) columns appear for runs "
+                 "with metrics", ImGui::GetContentRegionAvail().x, &theme().colors().text_dim);
+  // The whole table in view: its text shrinks (to 0.7 of the body text at the least) before anything
+  // scrolls; "what changed" gets the lines left under it.
+  const float changes_min = ImGui::GetTextLineHeightWithSpacing() * (s.perf.present.focus ? 1.5f : 3.5f);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const CompareFit fit = compare_table_fit(rows, ImVec2(avail.x, avail.y - changes_min));
+  const float k = fit.scale;
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float row_h = ImGui::GetFontSize() * k + 2 * fit.cell_pad_y + 1.f;
+  const float table_h = std::min(avail.y - changes_min, row_h * float(rows.size() + 1) + (k <= kMinTextFraction ? st.ScrollbarSize : 2.f));
+  ImGui::BeginChild("compare_table", ImVec2(0, std::max(theme().px(100), table_h)));
+  ImGui::SetWindowFontScale(k);
+  ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(st.CellPadding.x, fit.cell_pad_y));
+  draw_table(s, rows, k);
+  ImGui::PopStyleVar();
+  ImGui::SetWindowFontScale(1.f);
+  ImGui::EndChild();
+  draw_changes(s, rows);
+}
+
+void CompareView::draw_controls(AppState& s, const std::vector<CompareRow>& rows) {
+  const Theme& t = theme();
+  ImGui::AlignTextToFramePadding();
+  const std::string src = s.showing_replay() ? std::filesystem::path(s.replay_path).filename().string() : "this session";
+  std::string n_note;  // the n column is left out when every run has the same n: the caption says it
+  if (uniform_n(rows))
+    for (const auto& r : rows)
+      if (r.run) {
+        n_note = "  \u00b7  n = " + format_count(r.run->n);
+        break;
+      }
+  // Focus mode keeps the controls on one line: the report's name moves to the tooltip.
+  std::string slide_devices;  // the GPUs of the slide's column, named once in the caption
+  for (const auto& r : rows)
+    if (r.slide && slide_devices.find(r.slide->device) == std::string::npos)
+      slide_devices += (slide_devices.empty() ? "" : ", ") + r.slide->device;
+  TextDim(std::to_string(rows.size()) + (s.perf.picked.empty() ? " variants" : " picked") +
+          (s.perf.present.focus ? "" : "  \u00b7  " + src) + n_note);
+  if (!slide_devices.empty()) {
+    ImGui::SameLine();
+    const std::string unit = slide_unit(rows);
+    ImGui::TextColored(t.colors().lesson, "\u00b7 slide: %s%s", slide_devices.c_str(), unit.empty() ? "" : (", " + unit).c_str());
+    ItemTooltip("the amber column holds the slide's own numbers, measured on the slide's GPU, not on this one");
+  }
+  ItemTooltip(std::to_string(rows.size()) + (s.perf.picked.empty() ? " variants of the lesson" : " picked variants") +
+              ", runs from " + src);
+  SameLineIfFits(ButtonWidth("Pick..."));
+  if (ImGui::Button("Pick...")) ImGui::OpenPopup("compare_pick");
+  ItemTooltip("choose the variants to compare (none picked = the selected lesson's)");
+  if (ImGui::BeginPopup("compare_pick")) {
+    if (ImGui::SmallButton("lesson only (clear picks)")) s.perf.picked.clear();
+    ImGui::SameLine();
+    if (ImGui::SmallButton("all")) {
+      for (const auto& v : all_variants()) s.perf.picked.insert(v.id);
+    }
+    ImGui::BeginChild("pick_list", ImVec2(t.px(360), t.px(420)));
+    for (const auto& v : all_variants()) {
+      bool on = s.perf.picked.count(v.id) > 0;
+      if (ImGui::Checkbox(v.id.c_str(), &on)) {
+        if (on) s.perf.picked.insert(v.id);
+        else s.perf.picked.erase(v.id);
+      }
+    }
+    ImGui::EndChild();
+    ImGui::EndPopup();
+  }
+  const float combo_extra = ImGui::GetStyle().ItemInnerSpacing.x;
+  SameLineIfFits(t.px(170) + combo_extra + ImGui::CalcTextSize("baseline").x);
+  ImGui::SetNextItemWidth(t.px(170));
+  const std::string base_label = s.perf.baseline.empty() ? "first correct" : s.perf.baseline;
+  if (ImGui::BeginCombo("baseline", base_label.c_str())) {
+    if (ImGui::Selectable("first correct", s.perf.baseline.empty())) s.perf.baseline.clear();
+    for (const auto& r : rows)
+      if (ImGui::Selectable(r.variant.c_str(), s.perf.baseline == r.variant)) s.perf.baseline = r.variant;
+    ImGui::EndCombo();
+  }
+  SameLineIfFits(t.px(170) + combo_extra + ImGui::CalcTextSize("bars").x);
+  ImGui::SetNextItemWidth(t.px(170));
+  ImGui::Combo("bars", &s.perf.bar_metric, compare_metric_names(), int(CompareMetric::Count));
+  SameLineIfFits(ButtonWidth("CSV"));
+  if (ImGui::Button("CSV")) {
+    const std::string path = (std::filesystem::path(s.perf.export_dir) / "warpscope-compare.csv").string();
+    if (std::string err = write_text_file(path, compare_csv(rows)); !err.empty()) s.message(Message::Error, err);
+    else s.message(Message::Info, "wrote " + path);
+  }
+  ItemTooltip("export this table as CSV (warpscope-compare.csv in the export folder)");
+  SameLineIfFits(ButtonWidth("PNG"));
+  if (ImGui::Button("PNG")) s.perf.png_request = (std::filesystem::path(s.perf.export_dir) / "warpscope-compare.png").string();
+  ItemTooltip("save this view as a PNG for slides (warpscope-compare.png in the export folder)");
+}
+
+void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, float k) {
+  const Theme& t = theme();
+  const Palette& pal = t.colors();
+  const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+                                ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit |
+                                ImGuiTableFlags_PadOuterX | ImGuiTableFlags_Resizable;
+  // The measured (CUPTI) columns show when some run has metrics; otherwise one line says how to get them.
+  const bool measured = measured_columns(rows);
+  const bool slides = slide_column(rows);
+  const std::string unit = slide_unit(rows);
+  const std::string prefix = common_prefix(rows);
+  const bool one_n = uniform_n(rows);
+  if (!ImGui::BeginTable("compare", CCount, flags)) return;
+  layout_probe().text(ImGui::GetFontSize());
+  const ImVec2 table_min = ImGui::GetCursorScreenPos();
+  ImGui::TableSetupScrollFreeze(1, 1);
+  for (int c = 0; c < CCount; ++c) {
+    ImGuiTableColumnFlags f = c == CVariant ? ImGuiTableColumnFlags_DefaultSort : 0;
+    if (c == CBar) f |= ImGuiTableColumnFlags_NoSort;
+    if ((!measured && c >= COcc && c <= CAtom) || (one_n && c == CN) || (!slides && c == CSlide)) f |= ImGuiTableColumnFlags_Disabled;
+    ImGui::TableSetupColumn(header(c, unit).c_str(), f, c == CBar ? bar_width(k) : 0.f);
+  }
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (int c = 0; c < CCount; ++c) {
+    if (!ImGui::TableSetColumnIndex(c)) continue;
+    const bool predicted = c >= CPDiv && c <= CPAtom;
+    if (predicted) ImGui::PushStyleColor(ImGuiCol_Text, pal.cpu);
+    ImGui::TableHeader(header(c, unit).c_str());
+    if (predicted) ImGui::PopStyleColor();
+    ItemTooltip(kTips[c]);
+  }
+
+  std::vector<int> order(rows.size());
+  std::iota(order.begin(), order.end(), 0);
+  if (ImGuiTableSortSpecs* spec = ImGui::TableGetSortSpecs(); spec && spec->SpecsCount > 0) {
+    const int col = spec->Specs[0].ColumnIndex;
+    const bool desc = spec->Specs[0].SortDirection == ImGuiSortDirection_Descending;
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+      const double ka = sort_key(rows[std::size_t(a)], col, a), kb = sort_key(rows[std::size_t(b)], col, b);
+      return desc ? ka > kb : ka < kb;
+    });
+  }
+  const CompareMetric bar = CompareMetric(std::clamp(s.perf.bar_metric, 0, int(CompareMetric::Count) - 1));
+  double bar_max = 0;
+  for (const auto& r : rows)
+    if (auto v = compare_value(r, bar)) bar_max = std::max(bar_max, *v);
+
+  int check_cells = 0;
+  for (int i : order) {
+    const CompareRow& r = rows[std::size_t(i)];
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(CVariant);
+    if (r.best) ImGui::PushStyleColor(ImGuiCol_Text, pal.ok);
+    ImGui::TextUnformatted(cell_text(r, CVariant, prefix).c_str());
+    if (!prefix.empty()) ItemTooltip(r.variant);
+    // Badges as tall as the text, so their rows are no taller than the others.
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0.f));
+    if (r.best) {
+      ImGui::PopStyleColor();
+      ImGui::SameLine();
+      Badge("best", pal.ok);
+    }
+    if (s.perf.baseline == r.variant || (s.perf.baseline.empty() && r.speedup == 1.0)) {
+      ImGui::SameLine();
+      Badge("base", pal.baseline);
+    }
+    ImGui::PopStyleVar();
+    for (int c : {CN, CTime, CGbps, CPeak, CSpeedup})
+      if (ImGui::TableSetColumnIndex(c)) TextRight(cell_text(r, c));
+    if (ImGui::TableSetColumnIndex(CSlide) && r.slide) {  // marked as the slide's: its colour, its GPU, a tooltip
+      ImGui::PushStyleColor(ImGuiCol_Text, pal.lesson);
+      TextRight(slide_cell(r, unit));
+      ImGui::PopStyleColor();
+      ItemTooltip(slide_timing_source(*r.slide));
+    }
+    ImGui::TableSetColumnIndex(CBar);
+    if (auto v = compare_value(r, bar); v && bar_max > 0) {
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetTextLineHeight();
+      ImGui::GetWindowDrawList()->AddRectFilled(
+          ImVec2(p.x, p.y + h * 0.15f), ImVec2(p.x + std::max(1.f, float(*v / bar_max) * w), p.y + h * 0.85f),
+          ImGui::GetColorU32(r.best ? pal.ok : pal.accent));
+      ImGui::Dummy(ImVec2(w, h));
+    } else {
+      TextDim("--");
+    }
+    for (int c : {COcc, CLanes, CConfl, CAtom})
+      if (ImGui::TableSetColumnIndex(c)) TextRight(cell_text(r, c));
+    ImGui::PushStyleColor(ImGuiCol_Text, pal.cpu);
+    for (int c : {CPDiv, CPWays, CPAtom})
+      if (ImGui::TableSetColumnIndex(c)) {
+        TextRight(cell_text(r, c));
+        if (!r.predicted.have) ItemTooltip(r.predicted.why);
+      }
+    ImGui::PopStyleColor();
+    if (!ImGui::TableSetColumnIndex(CCheck)) continue;
+    ++check_cells;
+    if (r.run) {
+      const ImVec4 c = r.run->status == "ok" ? pal.ok : (r.run->status == "race" || r.run->status == "slide-bug") ? pal.lesson : pal.bad;
+      ImGui::PushStyleColor(ImGuiCol_Text, c);
+      ImGui::TextUnformatted(r.run->status.c_str());
+      ImGui::PopStyleColor();
+      ItemTooltip(format_check(*r.run));
+    } else {
+      TextDim("no run");
+    }
+    // The table's extent as drawn: its first cell to the right end of this row's last column.
+    layout_probe().picture("compare table", table_min, ImVec2(ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y + ImGui::GetStyle().CellPadding.y));
+  }
+  layout_probe().counts["compare rows"] = int(rows.size());
+  layout_probe().counts["compare rows with every column"] = check_cells;
+  ImGui::EndTable();
+}
+
+void CompareView::draw_changes(AppState& s, const std::vector<CompareRow>& rows) {
+  const Lesson* l = s.lesson();
+  if (!l) return;
+  SectionTitle("What changed, step by step");
+  ImGui::BeginChild("changes", ImVec2(0, 0));
+  const CompareRow* prev = nullptr;
+  int shown = 0;
+  for (const auto& step : l->steps) {
+    const auto it = std::find_if(rows.begin(), rows.end(), [&](const CompareRow& r) { return r.variant == step.variant; });
+    if (it == rows.end()) continue;
+    if (prev) {
+      ImGui::Bullet();
+      ImGui::SameLine();
+      ImGui::TextWrapped("%s", what_changed(*prev, *it).c_str());
+      ++shown;
+    }
+    prev = &*it;
+  }
+  if (!shown) TextDim("Compare two or more variants of one lesson to see what changed between consecutive steps.", true);
+  ImGui::EndChild();
+}
+
+}  // namespace ws::ui

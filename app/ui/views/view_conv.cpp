@@ -1,0 +1,416 @@
+#include "views/view_conv.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "views/conv_bandwidth_table.hpp"
+#include "conv_controls.hpp"
+#include "patterns/convolution/conv_sim.hpp"
+#include "widgets/theme.hpp"
+#include "widgets/widgets.hpp"
+
+namespace ws::ui {
+
+namespace {
+
+std::string fixed(double v, int decimals = 1) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+ImU32 role_color(sim::ConvLoad l) {
+  const Palette& p = theme().colors();
+  switch (l) {
+    case sim::ConvLoad::Internal: return ImGui::GetColorU32(p.accent);
+    case sim::ConvLoad::Halo: return ImGui::GetColorU32(p.lesson);
+    case sim::ConvLoad::Ghost: return IM_COL32(110, 110, 120, 255);
+    default: return IM_COL32(45, 48, 56, 255);
+  }
+}
+
+/// A cell of the slide's table: one decimal, halves rounded up as the slides round them.
+std::string reduction_cell(double v) { return fixed(std::floor(v * 10 + 0.5) / 10, 1); }
+
+/// The widest cell or tile header of `t`.
+float reduction_cell_width(const BandwidthTable& t) {
+  float w = 0;
+  for (int k : t.tiles) w = std::max(w, ImGui::CalcTextSize(std::to_string(k).c_str()).x);
+  for (const auto& row : t.reduction)
+    for (double v : row) w = std::max(w, ImGui::CalcTextSize(reduction_cell(v).c_str()).x);
+  return w;
+}
+
+/// The colour of a thread in the tile map: its most frequent staging load (ghost when it only stores 0s).
+sim::ConvLoad main_load(const ConvThreadLoads& r) {
+  const int halo = r.halo + r.padding;
+  if (r.internal == 0 && halo == 0) return r.ghost ? sim::ConvLoad::Ghost : sim::ConvLoad::None;
+  return r.internal >= halo ? sim::ConvLoad::Internal : sim::ConvLoad::Halo;
+}
+
+void legend_item(ImU32 color, const char* label) {
+  const float h = ImGui::GetTextLineHeight();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + h, at.y + h), color, 2.f);
+  ImGui::Dummy(ImVec2(h, h));
+  ImGui::SameLine();
+  ImGui::TextUnformatted(label);
+  ImGui::SameLine(0, theme().px(18));
+}
+
+}  // namespace
+
+void ConvView::draw(AppState& s) {
+  const VariantInfo* v = s.variant();
+  if (!v || v->conv == ConvKind::None) {
+    TextDim("The Convolution tab follows the stevens.conv* variants (lesson \"Convolution, reduction trees and scan\"): "
+            "select one to see its input and output, the tile map and the slides' bandwidth numbers.", true);
+    return;
+  }
+  const int dims = conv_dims(*v);
+  controls(s, dims);
+  ConvPreviewKey key;
+  key.variant = v->id;
+  key.params = s.params.pattern;
+  key.n = s.params.request_n();
+  key.input = s.params.input_kind();  // a file: text, or a PNG/JPEG image for 2-D
+  key.seed = s.params.seed;
+  key.block = dims == 1 ? s.params.block : 0;  // a 1D tile is the block
+  // Recompute when the selection, the parameters or the shown report (a new run's output) changed.
+  const std::size_t runs = s.shown().runs.size();
+  if (!preview_ || preview_->key != key || runs != shown_runs_) {
+    preview_ = make_conv_preview(key, &s.shown());
+    ++preview_gen_;
+    shown_runs_ = runs;
+    textures_stale_ = true;
+    if (!preview_->error.empty()) block_x_ = block_y_ = 0;
+  }
+  const ConvPreview& p = *preview_;
+  ImGui::BeginChild("conv_body", ImVec2(0, 0), false);
+  draw_body(p);
+  ImGui::EndChild();
+}
+
+void ConvView::draw_body(const ConvPreview& p) {
+  if (!p.error.empty()) {
+    TextWrappedColored(theme().colors().bad, p.error);
+    return;
+  }
+  block_x_ = std::clamp<int>(block_x_, 0, int(p.setup.g.grid_x - 1));
+  block_y_ = std::clamp<int>(block_y_, 0, int(p.setup.g.grid_y - 1));
+  analysis(p);
+  ImGui::Separator();
+  signals(p);
+  if (p.dims == 2) ImGui::SameLine(0, theme().px(40));  // images and the tile map side by side
+  else ImGui::Separator();
+  ImGui::BeginGroup();
+  tile_map(p);
+  ImGui::EndGroup();
+  textures_stale_ = false;
+}
+
+void ConvView::controls(AppState& s, int dims) {
+  const Theme& t = theme();
+  PatternParams& pp = s.params.pattern;
+  if (dims == 2 && pp.width == 0) pp.width = pp.height = 256;  // 2D runs need an explicit size
+  if (dims == 1 && pp.height != 0) pp.height = 0;
+  if (dims == 1 && pp.width != 0) pp.width = 0;  // 1D signals take the parameters' n
+  // Tile and mask width sit in the parameters panel (runs use them too); in focus mode, which hides
+  // the panel, here. The mask's shape is always here.
+  if (s.perf.present.focus) {
+    if (const VariantInfo* v = s.variant()) ConvLaunchControls(s, *v);
+    ImGui::SameLine(0, t.px(20));
+  }
+  const char* masks[] = {"box", "gauss"};
+  int m = pp.mask == "gauss" ? 1 : 0;
+  ImGui::SetNextItemWidth(t.px(110));
+  if (ImGui::Combo("mask shape", &m, masks, 2)) pp.mask = masks[m];
+  ItemTooltip("box: every coefficient 1/w (2D: 1/w^2); gauss: a sampled Gaussian, normalised (the CLI also reads a mask file)");
+  if (dims == 2) {
+    ImGui::SameLine(0, t.px(20));
+    int wh[2] = {int(pp.width), int(pp.height)};
+    ImGui::SetNextItemWidth(t.px(200));
+    if (ImGui::InputInt2("width x height", wh)) {
+      pp.width = std::clamp(wh[0], 1, 8192);
+      pp.height = std::clamp(wh[1], 1, 8192);
+    }
+  }
+}
+
+void ConvView::analysis(const ConvPreview& p) {
+  const Theme& t = theme();
+  const ConvGeometry& g = p.setup.g;
+  const ArrayTraffic& a = p.traffic;
+  SectionTitle("Bandwidth reduction of tiling (slides \"Bandwidth Reduction in 1D / 2D\")");
+  TextDim(g.describe() + ", mask " + std::to_string(g.mask_width) + (p.dims == 2 ? "x" + std::to_string(g.mask_width) : "") +
+          "; a tile's global loads are replaced by shared-memory (register-tiled: register) reads: reduction = accesses / loads.", true);
+  // The slide's table over tile sizes and masks goes to the right of this one when both fit.
+  ImGui::BeginGroup();
+  if (ImGui::BeginTable("conv_bw", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
+                                          ImGuiTableFlags_NoHostExtendX)) {
+    const float num = ImGui::CalcTextSize("accesses_").x;
+    const std::string shape0 = p.dims == 2 ? std::to_string(g.tile_x) + "x" + std::to_string(g.tile_y) : std::to_string(g.tile_x);
+    float label_w = ImGui::CalcTextSize("first tile (ghost cells)").x;  // the widest of the rows' labels
+    for (const std::string& l : {"internal " + shape0 + " tile = formula", "formula (internal " + shape0 + " tile)",
+                                 "whole array (" + std::to_string(a.tiles) + " tiles)"})
+      label_w = std::max(label_w, ImGui::CalcTextSize(l.c_str()).x);
+    ImGui::TableSetupColumn("tile", 0, label_w);
+    ImGui::TableSetupColumn("outputs", 0, std::max(num, ImGui::CalcTextSize(std::to_string(a.outputs).c_str()).x));
+    ImGui::TableSetupColumn("loads", 0, std::max(num, ImGui::CalcTextSize(std::to_string(a.loaded).c_str()).x));
+    ImGui::TableSetupColumn("accesses", 0, std::max(num, ImGui::CalcTextSize(std::to_string(a.accesses).c_str()).x));
+    ImGui::TableSetupColumn("reduction", 0, num);
+    ImGui::TableHeadersRow();
+    auto row = [](const std::string& name, std::int64_t outputs, std::int64_t loaded, std::int64_t accesses, double red) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(name.c_str());
+      ImGui::TableNextColumn();
+      TextRight(std::to_string(outputs));
+      ImGui::TableNextColumn();
+      TextRight(std::to_string(loaded));
+      ImGui::TableNextColumn();
+      TextRight(std::to_string(accesses));
+      ImGui::TableNextColumn();
+      TextRight(fixed(red, 2));
+    };
+    const std::int64_t T = g.tile_x, Ty = p.dims == 2 ? g.tile_y : 1, K = g.mask_width;
+    const std::int64_t f_out = T * Ty, f_load = p.dims == 2 ? (T + K - 1) * (Ty + K - 1) : T + K - 1;
+    const std::int64_t f_acc = p.dims == 2 ? T * Ty * K * K : T * K;
+    const std::string shape = p.dims == 2 ? std::to_string(T) + "x" + std::to_string(Ty) : std::to_string(T);
+    // An internal tile counts exactly what the formula says: one row then.
+    if (a.internal.loaded && a.internal.outputs == f_out && a.internal.loaded == f_load && a.internal.accesses == f_acc) {
+      row("internal " + shape + " tile = formula", f_out, f_load, f_acc, a.formula);
+    } else {
+      row("formula (internal " + shape + " tile)", f_out, f_load, f_acc, a.formula);
+      if (a.internal.loaded) row("an internal tile", a.internal.outputs, a.internal.loaded, a.internal.accesses, a.internal.reduction());
+    }
+    row("first tile (ghost cells)", a.first.outputs, a.first.loaded, a.first.accesses, a.first.reduction());
+    row("whole array (" + std::to_string(a.tiles) + " tiles)", a.outputs, a.loaded, a.accesses, a.reduction());
+    ImGui::EndTable();
+  }
+  ImGui::EndGroup();
+  const float table_w = ImGui::GetItemRectSize().x;  // the cursor is back at the line's start
+  if (ImGui::GetContentRegionAvail().x - table_w - t.px(12) >= reduction_table_width(p)) ImGui::SameLine(0, t.px(12));
+  ImGui::BeginGroup();
+  reduction_table(p);
+  ImGui::EndGroup();
+  const double mib = 1024.0 * 1024.0;
+  const std::string measured =
+      p.dram_read >= 0 ? "Measured on the last run: DRAM read " + fixed(p.dram_read / mib, 2) + " MiB, written " +
+                             fixed(p.dram_write / mib, 2) + " MiB."
+                       : "Measured DRAM bytes appear here after a GPU run with CUPTI metrics.";
+  TextDim("DRAM at least: input + output = " + fixed(2.0 * double(g.outputs()) * 4 / mib, 2) + " MiB; the basic kernel issues " +
+          std::to_string(a.accesses) + " global loads of N, a tiled kernel " + std::to_string(a.loaded) +
+          " (halo loads counted once per tile). " + measured, true);
+}
+
+float ConvView::reduction_table_width(const ConvPreview& p) const {
+  const ConvGeometry& g = p.setup.g;
+  const bool square = g.dims == 1 || g.tile_x == g.tile_y;
+  const BandwidthTable table = bandwidth_table(g.dims, square ? g.tile_x : 0, g.mask_width);
+  const float pad = 2 * ImGui::GetStyle().CellPadding.x + 1;
+  return std::max(ImGui::CalcTextSize("Tile_Width").x, ImGui::CalcTextSize("K = 15").x) + pad +
+         float(table.tiles.size()) * (reduction_cell_width(table) + pad);
+}
+
+void ConvView::reduction_table(const ConvPreview& p) {
+  const Theme& t = theme();
+  const ConvGeometry& g = p.setup.g;
+  // The coarsened and register-tiled tiles are not square: the table is the slides' square tiles.
+  const bool square = g.dims == 1 || g.tile_x == g.tile_y;
+  const BandwidthTable table = bandwidth_table(g.dims, square ? g.tile_x : 0, g.mask_width);
+  const char* tile_name = g.dims == 2 ? "TILE_SIZE" : "Tile_Width";
+  const char* mask_name = g.dims == 2 ? "K" : "M";
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + reduction_table_width(p));
+  TextDim(std::string("The slide's table, more sizes (internal tiles, ") + (g.dims == 2 ? "K = KERNEL_SIZE" : "M = Mask_Width") +
+          (square ? "" : "; this variant's tile is not square") + "):");
+  ImGui::PopTextWrapPos();
+  ItemTooltip(g.dims == 2 ? "TILE_SIZE^2 * KERNEL_SIZE^2 / (TILE_SIZE + KERNEL_SIZE - 1)^2 (slide \"Bandwidth Reduction in 2D\")"
+                          : "Mask_Width * TILE_SIZE / (TILE_SIZE + Mask_Width - 1) (slide \"Bandwidth Reduction in 1D\")");
+  const int cols = int(table.tiles.size()) + 1;
+  if (ImGui::BeginTable("conv_bw_slide", cols, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit |
+                                                   ImGuiTableFlags_NoHostExtendX)) {
+    ImGui::TableSetupColumn(tile_name, 0, std::max(ImGui::CalcTextSize(tile_name).x, ImGui::CalcTextSize("K = 15").x));
+    for (int k : table.tiles) ImGui::TableSetupColumn(std::to_string(k).c_str(), 0, reduction_cell_width(table));
+    ImGui::TableHeadersRow();
+    for (std::size_t m = 0; m < table.masks.size(); ++m) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("%s = %d", mask_name, table.masks[m]);
+      for (std::size_t k = 0; k < table.tiles.size(); ++k) {
+        ImGui::TableNextColumn();
+        const bool chosen = square && table.masks[m] == g.mask_width && table.tiles[k] == g.tile_x;
+        if (chosen) {
+          ImVec4 c = t.colors().accent;
+          c.w *= 0.35f;
+          ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, ImGui::GetColorU32(c));
+        }
+        TextRight(reduction_cell(table.reduction[m][k]));
+      }
+    }
+    ImGui::EndTable();
+  }
+}
+
+void ConvView::image(const char* title, ImageTexture& tex, ConstSpan<double> values, std::int64_t rows,
+                     std::int64_t cols, bool overlay, const ConvPreview& p, float side) {
+  const bool textures = image_texture_api() != nullptr;
+  int w = 0, h = 0;
+  ImGui::BeginGroup();
+  ImGui::TextUnformatted(title);
+  if (textures && (textures_stale_ || !tex.valid())) {
+    const auto px = grey_pixels(values, rows, cols, 512, w, h);
+    tex.set(w, h, px.data());
+  }
+  const float scale = side / float(std::max(rows, cols));
+  const ImVec2 size(float(cols) * scale, float(rows) * scale);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  if (textures && tex.valid()) {
+    ImGui::Image(tex.id(), size);
+  } else {  // no renderer textures (tests): coarse rectangles
+    const auto px = grey_pixels(values, rows, cols, 64, w, h);
+    const float cw = size.x / float(std::max(w, 1)), ch = size.y / float(std::max(h, 1));
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        dl->AddRectFilled(ImVec2(at.x + x * cw, at.y + y * ch), ImVec2(at.x + (x + 1) * cw, at.y + (y + 1) * ch),
+                          ImU32(px[std::size_t(y * w + x)]));
+    ImGui::Dummy(size);
+  }
+  if (overlay) {  // the chosen block's output tile (green) and input tile with its halo (amber)
+    const ConvGeometry& g = p.setup.g;
+    const float r = float(g.mask_width / 2);
+    const float x0 = float(block_x_ * g.tile_x), y0 = float(block_y_ * g.tile_y);
+    auto rect = [&](float a, float b, float c, float d, const ImVec4& col) {
+      dl->AddRect(ImVec2(at.x + std::max(0.f, a) * scale, at.y + std::max(0.f, b) * scale),
+                  ImVec2(at.x + std::min(float(cols), c) * scale, at.y + std::min(float(rows), d) * scale),
+                  ImGui::GetColorU32(col), 0.f, 0, theme().px(2));
+    };
+    rect(x0 - r, y0 - r, x0 + g.tile_x + r, y0 + g.tile_y + r, theme().colors().lesson);
+    rect(x0, y0, x0 + g.tile_x, y0 + g.tile_y, theme().colors().ok);
+  }
+  ImGui::EndGroup();
+}
+
+void ConvView::signals(const ConvPreview& p) {
+  const Theme& t = theme();
+  const float avail = ImGui::GetContentRegionAvail().x;
+  if (p.dims == 2) {
+    std::vector<double> in(p.input.f32.begin(), p.input.f32.end());
+    const float side = std::min(t.px(250), (avail - t.px(80)) / 4);
+    ImGui::BeginGroup();
+    SectionTitle("Input and output");
+    image(("input " + std::to_string(p.input.cols) + " x " + std::to_string(p.input.rows) + " (" + p.input.kind + ")").c_str(),
+          input_tex_, in, p.input.rows, p.input.cols, true, p, side);
+    ImGui::SameLine(0, t.px(40));
+    image(("output: " + p.output_source).c_str(), output_tex_, p.output.values, p.output.rows, p.output.cols, false, p, side);
+    TextDim("amber: the block's input tile (with halo), green: its output tile", false);
+    ImGui::EndGroup();
+    return;
+  }
+  SectionTitle("Input and output");
+  const int points = 256;
+  std::vector<double> in(p.input.f32.begin(), p.input.f32.end());
+  const std::vector<float> a = plot_samples(in, points), b = plot_samples(p.output.values, points);
+  const std::string first = "first " + std::to_string(a.size()) + " of " + std::to_string(in.size()) + " samples";
+  const float w = (avail - t.px(20)) / 2;  // side by side, like the 2D images
+  ImGui::PlotLines("##in", a.data(), int(a.size()), 0, ("input (" + p.input.kind + "), " + first).c_str(), FLT_MAX,
+                   FLT_MAX, ImVec2(w, t.px(90)));
+  ImGui::SameLine(0, t.px(20));
+  ImGui::PlotLines("##out", b.data(), int(b.size()), 0, ("output: " + p.output_source).c_str(), FLT_MAX, FLT_MAX,
+                   ImVec2(w, t.px(90)));
+}
+
+void ConvView::tile_map(const ConvPreview& p) {
+  const Theme& t = theme();
+  const ConvGeometry& g = p.setup.g;
+  SectionTitle("Tile map: what each thread of a block does");
+  ImGui::SetNextItemWidth(t.px(150));
+  ImGui::SliderInt("block x", &block_x_, 0, int(g.grid_x - 1));
+  if (g.dims == 2) {
+    ImGui::SameLine(0, t.px(20));
+    ImGui::SetNextItemWidth(t.px(150));
+    ImGui::SliderInt("block y", &block_y_, 0, int(g.grid_y - 1));
+  }
+  ImGui::SameLine(0, t.px(20));
+  if (ImGui::SmallButton("an internal block")) {
+    block_x_ = int(std::min<std::int64_t>(1, g.grid_x - 1));
+    block_y_ = int(std::min<std::int64_t>(1, g.grid_y - 1));
+  }
+  // Counted from the sim model's trace of this block: what the kernel loads, store by store.
+  if (counts_gen_ != preview_gen_ || counts_x_ != block_x_ || counts_y_ != block_y_) {
+    counts_gen_ = preview_gen_, counts_x_ = block_x_, counts_y_ = block_y_;
+    counts_.reset();
+    counts_error_.clear();
+    try {
+      counts_ = model_tile_counts(g, p.input.f32, p.setup.mask, block_x_, block_y_);
+    } catch (const std::exception& e) {
+      counts_error_ = e.what();
+    }
+  }
+  if (!counts_) {
+    TextWrappedColored(t.colors().bad, "the tile map needs the model's trace: " + counts_error_);
+    return;
+  }
+  const ConvTileCounts& c = *counts_;
+  const ConvThreadLoads& sum = c.total;
+  const bool regs = g.kind == ConvKind::Register2D;
+  legend_item(role_color(sim::ConvLoad::Internal), ("internal loads " + std::to_string(sum.internal)).c_str());
+  legend_item(role_color(sim::ConvLoad::Halo), ("halo loads " + std::to_string(sum.halo)).c_str());
+  if (sum.padding) legend_item(role_color(sim::ConvLoad::Halo), ("past the end (zero padding) " + std::to_string(sum.padding)).c_str());
+  ImGui::NewLine();
+  legend_item(role_color(sim::ConvLoad::Ghost), ("ghost cells: 0 stored, no load " + std::to_string(sum.ghost)).c_str());
+  legend_item(role_color(sim::ConvLoad::None), regs ? "loads nothing" : "no shared load");
+  ImGui::NewLine();
+  std::string line = std::to_string(c.staged()) + (regs ? " global loads into registers (no shared memory)"
+                                                         : " global loads into shared memory");
+  if (sum.direct) line += ", " + std::to_string(sum.direct) + " loads of N in the mask loop" +
+                          (g.kind == ConvKind::TiledCache1D ? " (the halo, through the caches)" : "");
+  line += "; " + std::to_string(c.computing) + " of " + std::to_string(g.threads()) + " threads compute (dot), " +
+          std::to_string(c.writing) + " write inside the array (ring)." + (g.dims == 1 ? " A row per warp." : "");
+  TextDim(line, true);
+  ItemTooltip("a cell's colour: the thread's most frequent load; its lower third: a halo load or ghost cell it makes "
+              "besides (1D: the first and last Mask_Width/2 threads). Counted from the sim model's trace of this block.");
+  // 1D blocks: one warp (32 threads) per row; 2D: block_y rows of block_x threads.
+  const int cols = g.dims == 1 ? std::min(32, g.block_x) : g.block_x;
+  const int rows = (g.threads() + cols - 1) / cols;
+  const float cell = std::clamp(std::min((ImGui::GetContentRegionAvail().x - t.px(10)) / float(cols),
+                                         t.px(300) / float(rows)), t.px(4), t.px(26));
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (int k = 0; k < g.threads(); ++k) {
+    const ConvThreadLoads& r = c.threads[std::size_t(k)];
+    const float x = at.x + float(k % cols) * cell, y = at.y + float(k / cols) * cell;
+    const sim::ConvLoad main = main_load(r);
+    dl->AddRectFilled(ImVec2(x + 1, y + 1), ImVec2(x + cell - 1, y + cell - 1), role_color(main));
+    // A thread that also loads a halo element or stores a ghost cell (1D: the first and last
+    // Mask_Width/2 threads) gets that colour in its lower third.
+    const sim::ConvLoad second = main != sim::ConvLoad::Halo && r.halo + r.padding > 0 ? sim::ConvLoad::Halo
+                                 : main != sim::ConvLoad::Ghost && r.ghost > 0      ? sim::ConvLoad::Ghost
+                                                                                    : main;
+    if (second != main)
+      dl->AddRectFilled(ImVec2(x + 1, y + cell * 0.66f), ImVec2(x + cell - 1, y + cell - 1), role_color(second));
+    if (r.computes) dl->AddCircleFilled(ImVec2(x + cell / 2, y + cell / 2), std::max(1.5f, cell * 0.16f), IM_COL32_WHITE);
+    if (r.writes && cell >= t.px(10))
+      dl->AddCircle(ImVec2(x + cell / 2, y + cell / 2), cell * 0.32f, ImGui::GetColorU32(t.colors().ok), 0, t.px(1.5f));
+  }
+  ImGui::Dummy(ImVec2(float(cols) * cell, float(rows) * cell));
+  if (ImGui::IsItemHovered()) {
+    const ImVec2 m = ImGui::GetMousePos();
+    const int k = int((m.y - at.y) / cell) * cols + int((m.x - at.x) / cell);
+    if (k >= 0 && k < g.threads()) {
+      const ConvThreadLoads& r = c.threads[std::size_t(k)];
+      ImGui::SetTooltip("thread %d (warp %d, lane %d; tx %d, ty %d): loads %d internal, %d halo, %d past the end; "
+                        "%d ghost cells; %d loads of N in the mask loop; %s", k, k / 32, k % 32, k % g.block_x,
+                        k / g.block_x, r.internal, r.halo, r.padding, r.ghost, r.direct,
+                        r.computes ? (r.writes ? "computes and writes an output" : "computes, writes nothing inside")
+                                   : "does not compute");
+    }
+  }
+}
+
+}  // namespace ws::ui

@@ -1,0 +1,158 @@
+#include "views/view_pair.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "widgets/layout_probe.hpp"
+#include "registry.hpp"
+#include "widgets/theme.hpp"
+#include "views/view_steps.hpp"
+#include "widgets/widgets.hpp"
+
+namespace ws::ui {
+
+const char* const PairView::kPictures[3] = {"tree", "warps", "banks"};
+
+namespace {
+const char* const kPictureLabels[3] = {"Tree", "Warps", "Banks"};
+const char* const kProbeNames[3] = {"tree", "warp grid", "banks"};
+}  // namespace
+
+std::string PairView::second_id(const AppState& s) {
+  const VariantInfo* v = s.variant();
+  const std::string& chosen = s.pair_second;
+  if (!chosen.empty() && (!v || chosen != v->id) && find_variant(chosen)) return chosen;
+  const Lesson* l = s.lesson();
+  if (!l || l->steps.empty()) return "";
+  const int i = s.step_index();
+  if (i >= 0 && i + 1 < int(l->steps.size())) return l->steps[std::size_t(i + 1)].variant;
+  if (i > 0) return l->steps[std::size_t(i - 1)].variant;
+  return l->steps.size() > 1 ? l->steps[1].variant : "";
+}
+
+void PairView::refresh_other(AppState& s, const std::string& id) {
+  TraceKey k = s.trace_key();
+  k.variant = id;
+  if (other_.key && *other_.key == k) return;
+  other_.key = k;
+  other_.trace.reset();
+  other_.why_none.clear();
+  other_.recorded_available = false;
+  const VariantInfo* v = find_variant(id);
+  if (!v) {
+    other_.why_none = "no variant " + id;
+    return;
+  }
+  // As for the left half: the open report's GPU recording when it is of what is asked, else the model.
+  if (s.replay)
+    for (const Trace& t : s.replay->traces)
+      if (t.variant == id && recording_mismatch(*v, t, k).empty() && s.trace.use_recorded) {
+        other_.trace = t;
+        other_.origin = "report";
+        other_.origin_note = "GPU recording of what is asked: " + describe_trace_config(t);
+        return;
+      }
+  other_.trace = compute_trace(*v, k, other_.why_none);
+  other_.origin = "sim";
+  other_.origin_note.clear();
+}
+
+void PairView::draw_half(AppState& s, int half) {
+  switch (s.pair_picture) {
+    case 0: tree_[half].draw(s); break;
+    case 1: warps_[half].draw(s); break;
+    default: banks_[half].draw(s); break;
+  }
+}
+
+void PairView::draw(AppState& s) {
+  const Theme& th = theme();
+  s.pair_picture = std::clamp(s.pair_picture, 0, 2);
+  // Controls: the picture, and the variant beside the selected one (the lesson's variants).
+  ImGui::AlignTextToFramePadding();
+  TextDim("both at the same step:");
+  for (int i = 0; i < 3; ++i) {
+    ImGui::SameLine();
+    if (ImGui::RadioButton(kPictureLabels[i], s.pair_picture == i)) s.pair_picture = i;
+  }
+  ImGui::SameLine(0, th.px(24));
+  TextDim("beside:");
+  ImGui::SameLine();
+  const std::string right = second_id(s);
+  ImGui::SetNextItemWidth(std::min(th.px(320), ImGui::GetContentRegionAvail().x));
+  if (ImGui::BeginCombo("##second", right.empty() ? "(none)" : right.c_str())) {
+    if (const Lesson* l = s.lesson())
+      for (const LessonStep& st : l->steps)
+        if (ImGui::Selectable(st.variant.c_str(), st.variant == right)) s.pair_second = st.variant;
+    ImGui::EndCombo();
+  }
+  ItemTooltip("the variant drawn on the right; the parameters (n, block, input) are the same for both");
+  if (right.empty()) {
+    TextWrappedColored(th.colors().lesson, "the lesson has no second variant to show beside this one");
+    return;
+  }
+  refresh_other(s, right);
+  // One step for both: the right half starts from the left's step; a move made on the right comes back.
+  other_.step = std::clamp(s.trace.step, 0, std::max(0, other_.steps() - 1));
+  other_.show_future_values = s.trace.show_future_values;
+  other_.bank_warp = s.trace.bank_warp;
+  other_.speed = s.trace.speed;
+  other_.playing = false;
+
+  // One step control for both halves; each half names its own step.
+  if (!s.trace.trace || s.trace.trace->steps.empty()) {
+    TextWrappedColored(th.colors().lesson, s.trace.why_none.empty() ? "no trace of the selected variant" : s.trace.why_none);
+    return;
+  }
+  auto step_name = [](const TraceState& t) {
+    const Step* st = t.current();
+    return st ? st->phase + " " + st->label : std::string("-");
+  };
+  StepControls(s.trace, step_name(s.trace) + "  |  " + step_name(other_));
+  other_.step = std::clamp(s.trace.step, 0, std::max(0, other_.steps() - 1));
+  const CompactTraceHeaders compact;
+
+  LayoutProbe& probe = layout_probe();
+  const char* name = kProbeNames[s.pair_picture];
+  const float w = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
+  ProbeRect rects[2];
+  std::map<std::string, int> counts[2];
+  for (int half = 0; half < 2; ++half) {
+    if (half == 1) ImGui::SameLine();
+    ImGui::BeginChild(half == 0 ? "pair_left" : "pair_right", ImVec2(w, 0), false, ImGuiWindowFlags_NoScrollbar);
+    probe.pictures.erase(name);
+    const std::map<std::string, int> before = probe.counts;
+    probe.counts.clear();
+    if (half == 1) std::swap(s.trace, other_);
+    const int step_before = s.trace.step;
+    draw_half(s, half);
+    const bool moved = s.trace.step != step_before, play = s.trace.playing;
+    const bool future = s.trace.show_future_values;
+    const int bank_warp = s.trace.bank_warp;
+    if (half == 1) std::swap(s.trace, other_);
+    if (half == 1) {
+      if (moved) s.trace.step = other_.step, s.trace.playing = false, s.trace.pending_step = -1;
+      if (play) s.trace.playing = true;
+      s.trace.show_future_values = future;
+      s.trace.bank_warp = bank_warp;
+    }
+    if (probe.pictures.count(name)) rects[half] = probe.pictures.at(name);
+    counts[half] = probe.counts;
+    probe.counts = before;
+    ImGui::EndChild();
+  }
+  for (int half = 0; half < 2; ++half) {
+    const std::string side = half == 0 ? "left " : "right ";
+    const ProbeRect& r = rects[half];
+    if (r.width() > 0) {
+      probe.picture("pair " + side.substr(0, side.size() - 1), ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1));
+      probe.picture(name, ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1));
+    }
+    for (const auto& [k, v] : counts[half]) probe.counts[side + k] = v;
+  }
+}
+
+}  // namespace ws::ui

@@ -1,0 +1,385 @@
+#include "views/view_plots.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cmath>
+#include <filesystem>
+
+#include "views/compare_model.hpp"
+#include "format.hpp"
+#include "widgets/plot.hpp"
+#include "registry.hpp"
+#include "widgets/theme.hpp"
+#include "widgets/widgets.hpp"
+
+namespace ws::ui {
+
+namespace {
+
+bool timed_ok(const RunResult& r) {
+  return r.timed && r.timing.median_ms > 0 && (r.status == "ok" || r.status == "race" || r.status == "slide-bug");
+}
+
+}  // namespace
+
+std::vector<PlotSeries> sweep_series(const Sweep& sw, const std::vector<std::string>& vars, bool plot_time,
+                                     std::vector<std::vector<double>>& xs, std::vector<std::vector<double>>& ys) {
+  xs.assign(vars.size(), {});
+  ys.assign(vars.size(), {});
+  for (std::size_t i = 0; i < vars.size(); ++i)
+    for (const RunResult* r : sw.runs_of(vars[i])) {
+      if (!timed_ok(*r)) continue;
+      xs[i].push_back(sw.x_of(*r));
+      ys[i].push_back(plot_time ? r->timing.median_ms : r->gbps);
+    }
+  const std::vector<int> same = coincident_series(xs, ys, kCoincideTolerance);
+  std::vector<PlotSeries> series;
+  for (std::size_t i = 0; i < vars.size(); ++i) {
+    PlotSeries ps;
+    ps.label = same[i] >= 0 ? coincidence_label(series_id(vars[i]), series_id(vars[std::size_t(same[i])]), kCoincideTolerance)
+                            : series_id(vars[i]);
+    ps.set_style(int(i));
+    ps.keep_in_legend = same[i] >= 0 || std::find(same.begin(), same.end(), int(i)) != same.end();
+    ps.x = xs[i].data();
+    ps.y = ys[i].data();
+    ps.count = int(xs[i].size());
+    series.push_back(ps);
+  }
+  return series;
+}
+
+void PlotsView::draw(AppState& s) {
+  draw_controls(s);
+  const float avail = ImGui::GetContentRegionAvail().y;
+  // Without live data the Live area is one line of text: the sweep plot takes the rest.
+  const float live_min = ImGui::GetTextLineHeightWithSpacing() * 2;
+  // With live data Live gets 55 % of the height (its legend often sits below it): at least three y ticks.
+  const float sweep_h = s.perf.live.series.empty() ? std::max(theme().px(200), avail - live_min)
+                                                   : std::max(theme().px(200), avail * 0.45f);
+  draw_sweep(s, sweep_h);
+  draw_live(s, ImGui::GetContentRegionAvail().y);
+}
+
+void PlotsView::draw_controls(AppState& s) {
+  const Theme& t = theme();
+  PerfState& p = s.perf;
+  const std::string why = why_no_timing(s);
+  const std::vector<std::string> ids = chosen_variants(s);
+
+  const bool filters = std::any_of(ids.begin(), ids.end(), [](const std::string& id) {
+    const VariantInfo* v = find_variant(id);
+    return v && is_filter_variant(*v);
+  });
+  if (!filters) p.sweep_by_keep = false;
+  ImGui::AlignTextToFramePadding();
+  if (p.sweep_by_keep) {
+    TextDim("Sweep kept 0..1 at");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(t.px(130));
+    ImGui::SliderInt("##keep_n", &p.keep_log2, 10, 28, "n = 2^%d");
+    ItemTooltip("the filters run at this n with 0, 10 %, .. 100 % of the values kept (the slide's filter ratio)");
+  } else {
+    TextDim("Sweep n = 2^");
+    ImGui::SameLine(0, 0);
+    ImGui::SetNextItemWidth(t.px(180));
+    ImGui::DragIntRange2("##range", &p.sweep_from, &p.sweep_to, 0.1f, kSweepMinLog2, kSweepMaxLog2, "%d", "..2^%d");
+    ItemTooltip("the sizes of the sweep: n = 2^from .. 2^to (drag, or Ctrl+click to type)");
+  }
+  if (filters) {
+    SameLineIfFits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("by kept").x, t.px(8));
+    ImGui::Checkbox("by kept", &p.sweep_by_keep);
+    ItemTooltip("sweep the filters over the fraction of values kept (throughput against the filter ratio, as on the "
+                "slides) instead of over n");
+  }
+  SameLineIfFits(ButtonWidth("Sweep"));
+  ImGui::BeginDisabled(!why.empty() || p.sweeping || ids.empty());
+  if (ImGui::Button("Sweep")) {
+    SweepSpec spec = make_sweep_spec(s, ids);
+    if (std::string err = validate_sweep(spec); !err.empty()) s.message(Message::Warning, err);
+    else p.sweep_to_start = spec;
+  }
+  ImGui::EndDisabled();
+  ItemTooltip(why.empty() ? "run the compared variants at every n of the range (each with its own default launch)" : why);
+  if (p.sweeping) {
+    ImGui::SameLine();
+    const float frac = p.sweep_total > 0 ? float(p.sweep_done) / float(p.sweep_total) : 0.f;
+    const std::string label = std::to_string(p.sweep_done) + " / " + std::to_string(p.sweep_total);
+    ImGui::ProgressBar(frac, ImVec2(t.px(200), 0), label.c_str());
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) p.sweep_cancel = true;
+  }
+  SameLineIfFits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("Live").x, t.px(24));
+  ImGui::BeginDisabled(!why.empty() || ids.empty());
+  bool live = p.live_wanted;
+  if (ImGui::Checkbox("Live", &live)) {
+    p.live_wanted = live;
+    if (live) p.live_variants = ids;
+  }
+  ImGui::EndDisabled();
+  ItemTooltip(why.empty() ? "launch the compared variants again and again; the plot scrolls (L toggles)" : why);
+  SameLineIfFits(t.px(110));
+  ImGui::SetNextItemWidth(t.px(110));
+  ImGui::BeginDisabled(p.live_wanted);
+  ImGui::SliderInt("##live_n", &p.live_log2, 10, 28, "n = 2^%d");
+  ImGui::EndDisabled();
+  ItemTooltip("n of the Live launches");
+  SameLineIfFits(ImGui::GetFrameHeight() * 2 + ImGui::CalcTextSize("GB/s time").x + t.px(20), t.px(24));
+  if (ImGui::RadioButton("GB/s", !s.perf.plot_time)) s.perf.plot_time = false;
+  ImGui::SameLine();
+  if (ImGui::RadioButton("time", s.perf.plot_time)) s.perf.plot_time = true;
+  SameLineIfFits(ButtonWidth("PNG"), t.px(24));
+  if (ImGui::Button("PNG")) p.png_request = (std::filesystem::path(p.export_dir) / "warpscope-plots.png").string();
+  ItemTooltip("save this view as a PNG for slides (warpscope-plots.png in the export folder)");
+  SameLineIfFits(ButtonWidth("CSV"));
+  if (ImGui::Button("CSV")) {
+    const Report& rep = s.shown();
+    if (rep.sweeps.empty()) {
+      s.message(Message::Warning, "no sweep to export in the report shown");
+    } else {
+      const int i = p.sweep_shown < 0 || p.sweep_shown >= int(rep.sweeps.size()) ? int(rep.sweeps.size()) - 1 : p.sweep_shown;
+      const std::string path = (std::filesystem::path(p.export_dir) / "warpscope-sweep.csv").string();
+      if (std::string err = write_text_file(path, sweep_csv(rep.sweeps[std::size_t(i)])); !err.empty()) s.message(Message::Error, err);
+      else s.message(Message::Info, "wrote " + path);
+    }
+  }
+  ItemTooltip("export the sweep shown as CSV (warpscope-sweep.csv in the export folder)");
+  if (!why.empty()) {
+    TextDim("Live and Sweep are off here: no CUDA device (hover for why).");
+    ItemTooltip(why);
+  }
+  if (!p.live_stopped.empty()) TextWrappedColored(t.colors().lesson, "Live stopped: " + p.live_stopped);
+}
+
+void PlotsView::draw_sweep(AppState& s, float height) {
+  const Theme& t = theme();
+  const Report& rep = s.shown();
+  const Sweep* sw = nullptr;
+  if (s.perf.sweep_partial && !s.showing_replay()) sw = &*s.perf.sweep_partial;
+  else if (!rep.sweeps.empty()) sw = &rep.sweeps[std::size_t(s.perf.sweep_shown < 0 || s.perf.sweep_shown >= int(rep.sweeps.size()) ? int(rep.sweeps.size()) - 1 : s.perf.sweep_shown)];
+  ImGui::BeginChild("sweep_plot", ImVec2(0, height));
+  if (!sw) {
+    draw_runs(s, rep);
+    ImGui::EndChild();
+    return;
+  }
+  const bool partial = s.perf.sweep_partial && sw == &*s.perf.sweep_partial;
+  if (rep.sweeps.size() > 1 && !partial) {
+    ImGui::SetNextItemWidth(t.px(420));
+    const int cur = s.perf.sweep_shown < 0 ? int(rep.sweeps.size()) - 1 : s.perf.sweep_shown;
+    if (ImGui::BeginCombo("sweep", rep.sweeps[std::size_t(cur)].title.c_str())) {
+      for (int i = 0; i < int(rep.sweeps.size()); ++i)
+        if (ImGui::Selectable((rep.sweeps[std::size_t(i)].title + "##" + std::to_string(i)).c_str(), i == cur)) s.perf.sweep_shown = i;
+      ImGui::EndCombo();
+    }
+  }
+  // One series per variant: the timed, correct runs by n (or by kept fraction). Only the compared
+  // variants (and the CUB baselines of their patterns) when the sweep has any of them, so a sweep of
+  // every variant reads lesson by lesson.
+  const bool by_keep = sw->spec.by_keep();
+  std::vector<std::string> vars;
+  {
+    const auto chosen = chosen_variants(s);
+    for (const auto& v : sw->spec.variants)
+      if (std::find(chosen.begin(), chosen.end(), v) != chosen.end()) vars.push_back(v);
+    if (vars.empty()) {
+      vars = sw->spec.variants;
+    } else {
+      for (const auto& id : sw->spec.variants) {  // cub.reduce / cub.scan / cub.histogram / cub.select
+        const VariantInfo* b = find_variant(id);
+        if (!b || !b->baseline || std::find(vars.begin(), vars.end(), id) != vars.end()) continue;
+        for (const auto& v : vars)
+          if (const VariantInfo* c = find_variant(v); c && c->pattern == b->pattern && c->rules.bytes_input == b->rules.bytes_input) {
+            vars.push_back(id);
+            break;
+          }
+      }
+    }
+  }
+  const std::vector<PlotSeries> series = sweep_series(*sw, vars, s.perf.plot_time, xs_, ys_);
+  double ymin = 1e300, ymax = 0;
+  struct Baseline {
+    std::string id;
+    double gbps = 0, x = 0;
+  };
+  std::vector<Baseline> baselines;  // each CUB baseline's GB/s at its largest n (kept fraction 0.5 or nearest)
+  std::string elem = "int32";
+  for (std::size_t i = 0; i < vars.size(); ++i) {
+    const VariantInfo* info = find_variant(vars[i]);
+    Baseline b{vars[i], 0, -1};
+    for (const RunResult* r : sw->runs_of(vars[i])) {
+      if (!timed_ok(*r)) continue;
+      const double y = s.perf.plot_time ? r->timing.median_ms : r->gbps;
+      ymin = std::min(ymin, y), ymax = std::max(ymax, y);
+      if (i == 0) elem = to_string(r->type);
+      const bool better = by_keep ? std::fabs(r->params.keep_fraction - 0.5) < std::fabs(b.x - 0.5) : double(r->n) >= b.x;
+      if (info && info->baseline && (b.x < 0 || better)) b.gbps = r->gbps, b.x = by_keep ? r->params.keep_fraction : double(r->n);
+    }
+    if (b.gbps > 0) baselines.push_back(b);
+  }
+  // A library baseline of the swept pattern from the report's runs when the sweep did not include it.
+  if (baselines.empty() && !by_keep)
+    for (const auto& r : rep.runs) {
+      const VariantInfo* b = find_variant(r.variant);
+      auto same_pattern = [b](const std::string& v) { const VariantInfo* i = find_variant(v); return i && i->pattern == b->pattern; };
+      if (b && b->baseline && timed_ok(r) && std::find(vars.begin(), vars.end(), r.variant) == vars.end() &&
+          std::any_of(vars.begin(), vars.end(), same_pattern))
+        baselines.assign(1, Baseline{r.variant, r.gbps, double(r.n)});
+    }
+  PlotConfig cfg;
+  cfg.title = sw->title.empty() ? "sweep" : sw->title;
+  if (partial) cfg.title = "sweep in progress (" + std::to_string(sw->runs.size()) + " runs)";
+  std::vector<PlotReference> refs;
+  const DeviceInfo& d = rep.device;
+  if (by_keep) {
+    // The slides' plot (seed 003, "Performance"): throughput against the filter ratio, both linear.
+    cfg.x_label = "fraction of the values kept (filter ratio), n = " + format_count(sw->spec.n);
+    cfg.x = AxisSpec{-0.02, 1.02, false, 10, AxisUnit::Plain};
+    cfg.y_label = s.perf.plot_time ? "median time per run" : "effective bandwidth GB/s (read n + write the kept)";
+  } else {
+    cfg.x_label = "n (" + elem + " elements, log2)";
+    cfg.y_label = s.perf.plot_time ? "median time per run (log)" : "effective bandwidth GB/s (log)";
+    cfg.x = fit_axis(double(std::int64_t(1) << sw->spec.from_log2), double(std::int64_t(1) << sw->spec.to_log2), true, 2, AxisUnit::Count);
+  }
+  if (!s.perf.plot_time) {
+    if (d.theoretical_gbps > 0) {
+      refs.push_back({"theoretical peak " + format_gbps(d.theoretical_gbps) + " GB/s", d.theoretical_gbps, ImGui::GetColorU32(t.colors().bad)});
+      ymax = std::max(ymax, d.theoretical_gbps);
+    }
+    if (d.copy_gbps > 0) refs.push_back({"device copy " + format_gbps(d.copy_gbps) + " GB/s", d.copy_gbps, ImGui::GetColorU32(t.colors().lesson)});
+    for (const auto& b : baselines) {
+      char at[48];
+      if (by_keep) std::snprintf(at, sizeof at, "kept %.2f", b.x);
+      const std::string where = by_keep ? std::string(at) : format_count(std::int64_t(b.x));
+      refs.push_back({series_id(b.id) + " " + format_gbps(b.gbps) + " GB/s at " + where, b.gbps, ImGui::GetColorU32(t.colors().baseline)});
+    }
+  }
+  if (ymax <= 0) ymin = 1, ymax = 10;
+  if (by_keep) {
+    cfg.y = fit_axis(0, ymax, false, 10, s.perf.plot_time ? AxisUnit::Ms : AxisUnit::GBps);
+  } else {
+    // Log y with a margin of 1.6x each way (not whole decades: they would waste half the height).
+    cfg.y = AxisSpec{ymin / 1.6, ymax * 1.6, true, 10, s.perf.plot_time ? AxisUnit::Ms : AxisUnit::GBps};
+  }
+  Plot("##sweep", cfg, series, refs, ImVec2(0, ImGui::GetContentRegionAvail().y));
+  ImGui::EndChild();
+}
+
+void PlotsView::draw_runs(AppState& s, const Report& rep) {
+  const Theme& t = theme();
+  TextDim("No sweep in the report shown (Sweep with a GPU, or open one recorded with warpscope-cli sweep --report): "
+          "the bars are its runs of the compared variants.", true);
+  const std::vector<std::string> ids = chosen_variants(s);
+  std::vector<PlotSeries> series;
+  xs_.assign(ids.size(), {});
+  ys_.assign(ids.size(), {});
+  double ymax = 0;
+  std::int64_t n = 0;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const RunResult* last = nullptr;
+    for (const auto& r : rep.runs)
+      if (r.variant == ids[i] && timed_ok(r)) last = &r;
+    if (!last) continue;
+    xs_[i].push_back(double(i + 1));
+    ys_[i].push_back(s.perf.plot_time ? last->timing.median_ms : last->gbps);
+    ymax = std::max(ymax, ys_[i].back());
+    n = std::max(n, last->n);
+    PlotSeries ps;
+    ps.label = series_id(ids[i]);
+    ps.set_style(int(i));
+    ps.x = xs_[i].data();
+    ps.y = ys_[i].data();
+    ps.count = 1;
+    ps.style = PlotSeries::Bars;
+    series.push_back(ps);
+  }
+  if (series.empty()) {
+    TextDim("The report shown has no timed runs of these variants either.", true);
+    return;
+  }
+  PlotConfig cfg;
+  cfg.title = std::string(s.perf.plot_time ? "time" : "GB/s") + " per variant, n = " + format_count(n) + " (runs of the report)";
+  cfg.x_label = "";
+  cfg.y_label = s.perf.plot_time ? "median time" : "effective bandwidth GB/s";
+  cfg.x = AxisSpec{0.3, double(ids.size()) + 0.7, false, 10, AxisUnit::Launch};
+  std::vector<PlotReference> refs;
+  if (!s.perf.plot_time) {
+    if (rep.device.theoretical_gbps > 0) {
+      refs.push_back({"theoretical peak " + format_gbps(rep.device.theoretical_gbps) + " GB/s", rep.device.theoretical_gbps, ImGui::GetColorU32(t.colors().bad)});
+      ymax = std::max(ymax, rep.device.theoretical_gbps);
+    }
+    if (rep.device.copy_gbps > 0)
+      refs.push_back({"device copy " + format_gbps(rep.device.copy_gbps) + " GB/s", rep.device.copy_gbps, ImGui::GetColorU32(t.colors().lesson)});
+  }
+  cfg.y = fit_axis(0, ymax, false, 10, s.perf.plot_time ? AxisUnit::Ms : AxisUnit::GBps);
+  cfg.legend = false;
+  for (const auto& id : ids) cfg.x_categories.push_back(series_id(id));
+  Plot("##runs", cfg, series, refs, ImVec2(0, ImGui::GetContentRegionAvail().y));
+}
+
+namespace {
+/// "occ 85 %, 24.1 lanes/inst" from a live run's CUPTI metrics ("" without them).
+std::string live_metrics(const RunResult& r) {
+  std::string out;
+  auto add = [&](const char* name, const char* fmt) {
+    auto it = r.metrics.values.find(name);
+    if (it == r.metrics.values.end()) return;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, fmt, it->second);
+    out += (out.empty() ? "" : ", ") + std::string(buf);
+  };
+  add(metric::kOccupancy, "occ %.0f %%");
+  add(metric::kLanesPerInst, "%.1f lanes/inst");
+  add(metric::kLanesPerInstBare, "%.1f lanes/inst");
+  return out;
+}
+}  // namespace
+
+void PlotsView::draw_live(AppState& s, float height) {
+  const Theme& t = theme();
+  PerfState& p = s.perf;
+  ImGui::BeginChild("live_plot", ImVec2(0, height));
+  if (p.live.series.empty()) {
+    ImGui::Spacing();
+    TextDim(p.live_wanted ? "Live: waiting for the first launches..."
+                          : "Live is off (with a GPU, tick Live: time per launch scrolls here).");
+    ItemTooltip("Live launches the compared variants again and again at the n chosen; the plot keeps the newest "
+                "10,000 launches of each.");
+    ImGui::EndChild();
+    return;
+  }
+  std::vector<PlotSeries> series;
+  double xmin = 1e300, xmax = 0, ymin = 1e300, ymax = 0;
+  int i = 0;
+  for (const auto& [id, ls] : p.live.series) {
+    if (ls.size() == 0) continue;
+    PlotSeries ps;
+    ps.label = series_id(id) + "  " + format_ms(ls.median_ms(100)) + " ms";
+    if (auto it = p.live.latest.find(id); it != p.live.latest.end() && p.live.series.size() <= 4)
+      if (std::string m = live_metrics(it->second); !m.empty()) ps.label += "  (" + m + ")";
+    ps.set_style(i++);
+    ps.x = ls.launches();
+    ps.y = s.perf.plot_time ? ls.ms() : ls.gbps();
+    ps.count = int(ls.size());
+    ps.style = PlotSeries::Line;
+    ps.thickness = 1.5f;
+    xmin = std::min(xmin, ps.x[0]), xmax = std::max(xmax, ps.x[ps.count - 1]);
+    for (int k = 0; k < ps.count; ++k) ymin = std::min(ymin, ps.y[k]), ymax = std::max(ymax, ps.y[k]);
+    series.push_back(ps);
+  }
+  PlotConfig cfg;
+  cfg.title = std::string("Live") + (p.live_running ? "" : " (stopped)") + ": " + std::to_string(p.live.points()) +
+              " launches shown, n = 2^" + std::to_string(p.live_log2) + " (legend: median of the last 100)";
+  cfg.x_label = "launch";
+  cfg.y_label = s.perf.plot_time ? "time per launch" : "GB/s per launch";
+  cfg.x = fit_axis(xmin, std::max(xmax, xmin + 1), false, 10, AxisUnit::Launch, false, 0);
+  cfg.y = fit_axis(ymin, ymax, false, 10, s.perf.plot_time ? AxisUnit::Ms : AxisUnit::GBps);
+  std::vector<PlotReference> refs;
+  if (!s.perf.plot_time && s.device.device.theoretical_gbps > 0 && s.device.device.theoretical_gbps < cfg.y.hi)
+    refs.push_back({"theoretical peak", s.device.device.theoretical_gbps, ImGui::GetColorU32(t.colors().bad)});
+  Plot("##live", cfg, series, refs, ImVec2(0, ImGui::GetContentRegionAvail().y));
+  ImGui::EndChild();
+}
+
+}  // namespace ws::ui

@@ -1,0 +1,38 @@
+// The Plots tab: a sweep plot (GB/s or time against n, log axes, with
+// the theoretical peak, the measured copy bandwidth and the CUB baseline as reference lines) and
+// the Live plot (time or GB/s per launch, scrolling), with the Sweep and Live controls.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "app_state.hpp"
+#include "widgets/plot.hpp"
+
+namespace ws::ui {
+
+/// Series that lie within this fraction of each other at every x are named as one in the legend.
+constexpr double kCoincideTolerance = 0.02;
+
+/// The sweep plot's series, one per id of `vars` in that order: its timed, correct runs of `sw` by n
+/// (or kept fraction), GB/s or median ms (`plot_time`), into xs[i] / ys[i] (which the series point
+/// to); style series_style(i); label the short id, or, for a series another one covers at every
+/// point (coincident_series within kCoincideTolerance), "filter_global: same as filter_warp_agg
+/// (within 2 %)" so the legend says why one line seems missing.
+std::vector<PlotSeries> sweep_series(const Sweep& sw, const std::vector<std::string>& vars, bool plot_time,
+                                     std::vector<std::vector<double>>& xs, std::vector<std::vector<double>>& ys);
+
+class PlotsView {
+ public:
+  void draw(AppState& s);
+
+ private:
+  void draw_controls(AppState& s);
+  void draw_sweep(AppState& s, float height);
+  void draw_live(AppState& s, float height);
+  /// Without a sweep: the report's runs of the compared variants as bars.
+  void draw_runs(AppState& s, const Report& rep);
+
+  std::vector<std::vector<double>> xs_, ys_;  ///< per-series buffers, reused across frames
+};
+
+}  // namespace ws::ui

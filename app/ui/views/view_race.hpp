@@ -1,0 +1,26 @@
+// Race view: a racy variant's traced block as an interleaving timeline (race_timeline.hpp): a row per
+// thread, time to the right, each thread's load of its value, its read of the shared word, its add and
+// its write; lost writes in red, an arrow from each to the write that replaced it. Fits the view; zoom
+// and pan (zoom_pan.hpp).
+#pragma once
+#include <optional>
+
+#include "app_state.hpp"
+#include "views/race_timeline.hpp"
+#include "trace_source.hpp"
+#include "widgets/zoom_pan.hpp"
+
+namespace ws::ui {
+
+class RaceView {
+ public:
+  void draw(AppState& s);
+
+ private:
+  const Trace* built_from_ = nullptr;  ///< the trace `timeline_` was built from
+  std::optional<TraceKey> key_;
+  RaceTimeline timeline_;
+  ZoomPan zoom_;
+};
+
+}  // namespace ws::ui

@@ -1,0 +1,207 @@
+#include "views/view_source.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "widgets/layout_probe.hpp"
+#include "metric_catalog.hpp"
+#include "widgets/theme.hpp"
+#include "views/view_metrics.hpp"
+#include "views/view_steps.hpp"
+#include "widgets/widgets.hpp"
+
+namespace ws::ui {
+
+namespace {
+
+/// The variant before the selected one in its lesson, "" when it is the first (or not in one).
+std::string previous_variant(const AppState& s) {
+  const Lesson* l = s.lesson();
+  const int i = s.step_index();
+  return l && i > 0 && i <= int(l->steps.size()) ? l->steps[std::size_t(i - 1)].variant : "";
+}
+
+}  // namespace
+
+void SourceView::draw(AppState& s) {
+  const Theme& th = theme();
+  const Palette& p = th.colors();
+  const VariantInfo* v = s.variant();
+  if (!v) {
+    TextDim("select a variant to see its source");
+    return;
+  }
+  const std::string prev = previous_variant(s);
+  const bool want_diff = diff_ && !prev.empty();
+  if (id_ != v->id || prev_ != prev || built_diff_ != want_diff) {
+    id_ = v->id, prev_ = prev, built_diff_ = want_diff;
+    section_ = find_section(id_);
+    lines_.clear();
+    if (want_diff) lines_ = diff_code_lines(variant_source(prev), section_.text);
+    else
+      for (std::string& l : split_lines(section_.text)) lines_.push_back({DiffLine::Same, std::move(l)});
+  }
+
+  // The step controls (shared with the other step-through views) pick the step whose lines light up.
+  const Step* step = nullptr;
+  if (s.trace.trace) {
+    TraceHeader(s);
+    step = s.trace.current();
+  } else {
+    TextDim("no trace for this variant, so no line highlight" +
+            (s.trace.why_none.empty() ? std::string() : " (" + s.trace.why_none + ")"), true);
+  }
+
+  ImGui::BeginDisabled(prev.empty());
+  ImGui::Checkbox(prev.empty() ? "diff against the previous variant (this is the first)"
+                               : ("diff against " + prev).c_str(),
+                  &diff_);
+  ImGui::EndDisabled();
+  ItemTooltip("the code of the previous variant of the lesson against this one: comments and white space are ignored");
+  ImGui::SameLine(0, th.px(24));
+  {
+    const std::string where = section_.file.empty() ? "(no kernel file)"
+                                                    : section_.file + ", embedded at build time; line numbers count its lines without the trace instrumentation (WS_T)";
+    TextEllipsis(where, ImGui::GetContentRegionAvail().x, &p.text_dim);
+    ItemTooltip(where);
+  }
+  // The rows the step ran, from the source lines its trace events carry.
+  std::vector<bool> rows;
+  if (step) {
+    rows = step_rows(section_, *s.trace.trace, *step);
+    const std::string note = step_rows_note(section_, *s.trace.trace, *step);
+    const std::string caption = note.empty() ? "highlighted: the lines step " + std::to_string(step->index) + " ran (" +
+                                                   step->label + "), from its trace events"
+                                             : note;
+    TextEllipsis(caption, ImGui::GetContentRegionAvail().x, note.empty() ? &p.lesson : &p.bad);
+    ItemTooltip(caption);
+  }
+  if (want_diff) {
+    ImGui::TextColored(p.ok, "+ added in %s", id_.c_str());
+    ImGui::SameLine(0, th.px(20));
+    ImGui::TextColored(p.bad, "- removed from %s", prev.c_str());
+    ImGui::SameLine(0, th.px(20));
+    TextDim("(code only: comments and white space ignored)");
+  }
+  if (section_.text.empty()) {
+    TextWrappedColored(p.lesson, "no source section for " + id_ + " in kernels/reduction");
+    return;
+  }
+  // Per-line hardware counters of the variant's latest run with metrics (SASS metrics, -lineinfo).
+  std::map<int, const LineMetrics*> per_line;
+  if (const RunResult* mr = metrics_run(s))
+    for (const LineMetrics& lm : mr->metrics.lines)
+      if (lm.file == section_.file) per_line[lm.line] = &lm;
+  const bool columns = !per_line.empty();
+  if (columns)
+    TextEllipsis("columns from the " + std::string(s.showing_replay() ? "opened report" : "session") +
+                 "'s run with metrics: warp instructions issued per line, and active lanes per instruction (of 32)",
+                 ImGui::GetContentRegionAvail().x, &p.text_dim);
+
+  ImGui::PushFont(th.fonts().mono);
+  const float line_h = ImGui::GetTextLineHeightWithSpacing();
+  const float num_w = ImGui::CalcTextSize("0000").x;
+  const float mark_w = ImGui::CalcTextSize("+ ").x;
+  const float inst_w = columns ? ImGui::CalcTextSize("000.0 M").x : 0;
+  const float lanes_w = columns ? ImGui::CalcTextSize("00.0").x : 0;
+  const float cols_w = columns ? inst_w + lanes_w + th.px(24) : 0;
+  ImGui::PopFont();
+  if (columns) {
+    // Headers over the per-line columns, aligned with the list below (inside its border and padding).
+    const ImVec2 h = ImGui::GetCursorScreenPos();
+    const float x0 = h.x + ImGui::GetStyle().WindowPadding.x + ImGui::GetStyle().ChildBorderSize;
+    ImDrawList* hdl = ImGui::GetWindowDrawList();
+    const ImU32 col = ImGui::GetColorU32(p.text_dim);
+    ImFont* bold = th.fonts().bold;
+    const float fs = ImGui::GetFontSize();
+    auto right = [&](const char* text, float right_x) {
+      DrawText(hdl, bold, fs, ImVec2(right_x - bold->CalcTextSizeA(fs, 1e9f, 0, text).x, h.y), col, text);
+    };
+    right("warp inst", x0 + th.px(4) + inst_w);
+    const float lanes_right = x0 + th.px(16) + inst_w + lanes_w;
+    right("lanes", std::max(lanes_right, x0 + th.px(4) + inst_w + th.px(8) + bold->CalcTextSizeA(fs, 1e9f, 0, "lanes").x));
+    right("line", x0 + cols_w + th.px(8) + num_w);
+    DrawText(hdl, bold, fs, ImVec2(x0 + cols_w + th.px(8) + num_w + th.px(12) + mark_w, h.y), col, "code");
+    ImGui::Dummy(ImVec2(1, ImGui::GetTextLineHeight()));
+  }
+
+  ImGui::BeginChild("source_lines", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::PushFont(th.fonts().mono);
+  layout_probe().text(ImGui::GetFontSize());
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  static const MetricDef kInst = [] { MetricDef d; d.unit = "warp inst"; return d; }();
+  const float full_w = std::max(ImGui::GetContentRegionAvail().x, th.px(400));
+  // Per row of the new side of a diff (removed lines have none): the line in the file (what metrics
+  // and traces name), the number shown, and whether the step ran it.
+  std::vector<int> number(lines_.size(), 0), shown(lines_.size(), 0);
+  std::vector<char> hot_row(lines_.size(), 0);
+  for (std::size_t i = 0, k = 0; i < lines_.size(); ++i)
+    if (lines_[i].kind != DiffLine::Removed && k < section_.line_numbers.size()) {
+      number[i] = section_.line_numbers[k];
+      shown[i] = section_.display_numbers[k];
+      hot_row[i] = k < rows.size() && rows[k];
+      ++k;
+    }
+  // A new step (or variant, or diff) scrolls its first highlighted line to a third of the way down.
+  if (step) {
+    const std::string where = id_ + "|" + std::to_string(step->index) + "|" + step->phase + (want_diff ? "|diff" : "");
+    if (where != scrolled_for_) {
+      scrolled_for_ = where;
+      for (std::size_t i = 0; i < lines_.size(); ++i)
+        if (hot_row[i]) {
+          ImGui::SetScrollY(std::max(0.f, float(i) * line_h - ImGui::GetWindowHeight() / 3.f));
+          break;
+        }
+    }
+  }
+  ImGuiListClipper clip;
+  clip.Begin(int(lines_.size()), line_h);
+  while (clip.Step()) {
+    for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
+      const DiffLine& l = lines_[std::size_t(i)];
+      const ImVec2 o = ImGui::GetCursorScreenPos();
+      const bool hot = hot_row[std::size_t(i)] != 0;
+      ImVec4 bg(0, 0, 0, 0), fg = p.text;
+      if (l.kind == DiffLine::Added) bg = ImVec4(p.ok.x, p.ok.y, p.ok.z, 0.16f), fg = p.ok;
+      if (l.kind == DiffLine::Removed) bg = ImVec4(p.bad.x, p.bad.y, p.bad.z, 0.16f), fg = p.bad;
+      if (hot) bg = ImVec4(p.lesson.x, p.lesson.y, p.lesson.z, 0.22f);
+      if (bg.w > 0) dl->AddRectFilled(o, ImVec2(o.x + full_w, o.y + line_h), ImGui::GetColorU32(bg));
+      if (hot) dl->AddRectFilled(o, ImVec2(o.x + th.px(4), o.y + line_h), ImGui::GetColorU32(p.lesson));
+      if (hot && !layout_probe().pictures.count("source highlight"))
+        layout_probe().picture("source highlight", o, ImVec2(o.x + th.px(200), o.y + line_h));
+      if (columns) {
+        auto lm = per_line.find(number[std::size_t(i)]);
+        if (lm != per_line.end()) {
+          const std::string inst = format_metric_value(kInst, lm->second->warp_instructions);
+          char lanes[16];
+          std::snprintf(lanes, sizeof lanes, "%.1f", lm->second->lanes_per_instruction());
+          ImGui::SetCursorScreenPos(ImVec2(o.x + th.px(4) + inst_w - ImGui::CalcTextSize(inst.c_str()).x, o.y));
+          ImGui::TextColored(p.accent, "%s", inst.c_str());
+          const float lv = float(lm->second->lanes_per_instruction());
+          ImGui::SetCursorScreenPos(ImVec2(o.x + th.px(16) + inst_w + lanes_w - ImGui::CalcTextSize(lanes).x, o.y));
+          ImGui::TextColored(lv < 16 ? p.lesson : p.ok, "%s", lanes);
+        }
+      }
+      const float ox = o.x + cols_w;
+      const std::string n = shown[std::size_t(i)] ? std::to_string(shown[std::size_t(i)]) : "";
+      ImGui::SetCursorScreenPos(ImVec2(ox + th.px(8) + num_w - ImGui::CalcTextSize(n.c_str()).x, o.y));
+      ImGui::TextColored(p.text_dim, "%s", n.c_str());
+      ImGui::SameLine(0, 0);
+      ImGui::SetCursorScreenPos(ImVec2(ox + th.px(8) + num_w + th.px(12), o.y));
+      const char* mark = l.kind == DiffLine::Added ? "+" : l.kind == DiffLine::Removed ? "-" : " ";
+      ImGui::TextColored(fg, "%s", mark);
+      ImGui::SameLine(0, 0);
+      ImGui::SetCursorScreenPos(ImVec2(ox + th.px(8) + num_w + th.px(12) + mark_w, o.y));
+      ImGui::TextColored(hot ? p.text : fg, "%s", l.text.c_str());
+    }
+  }
+  clip.End();
+  ImGui::PopFont();
+  ImGui::EndChild();
+}
+
+}  // namespace ws::ui

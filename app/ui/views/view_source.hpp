@@ -1,0 +1,27 @@
+// Source view: the selected variant's CUDA section as it was built (embedded, kernel_sources.hpp),
+// with line numbers, the lines of the current step's phase highlighted (scrolled into view), and
+// optionally the code-only diff against the previous variant of the lesson.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "app_state.hpp"
+#include "views/kernel_sources.hpp"
+
+namespace ws::ui {
+
+class SourceView {
+ public:
+  void draw(AppState& s);
+
+ private:
+  bool diff_ = false;  ///< diff against the previous variant of the lesson
+  // What the lines below were built for; rebuilt when the variant, the diff base or the toggle change.
+  std::string id_, prev_;
+  bool built_diff_ = false;
+  SourceSection section_;
+  std::vector<DiffLine> lines_;  ///< all Same without the diff
+  std::string scrolled_for_;     ///< the variant, step and diff the list last scrolled to
+};
+
+}  // namespace ws::ui

@@ -1,0 +1,165 @@
+#include "views/view_tree.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "widgets/layout_probe.hpp"
+#include "trace/analyses.hpp"
+#include "widgets/theme.hpp"
+#include "views/view_steps.hpp"
+#include "widgets/widgets.hpp"
+
+namespace ws::ui {
+
+void TreeView::draw(AppState& s) {
+  if (!TraceHeader(s)) return;
+  const Theme& th = theme();
+  const Trace& tr = *s.trace.trace;
+  if (laid_out_ != &tr || !key_ || !s.trace.key || *key_ != *s.trace.key) {
+    layout_ = tree_layout(tr);
+    laid_out_ = &tr;
+    key_ = s.trace.key;
+    zoom_.reset();
+  }
+  const TreeLayout& L = layout_;
+  if (!L.note.empty()) {
+    ImGui::Spacing();
+    TextWrappedColored(th.colors().lesson, L.note);
+    return;
+  }
+  const int rows = int(L.row_step.size());
+  const int step = s.trace.step;
+  const int cur_row = L.row_of_step(step);
+  const int reached = L.last_row_reached(step);
+  const bool show_future = s.trace.show_future_values;
+
+  ImGui::Checkbox("show the values of steps not reached yet", &s.trace.show_future_values);
+  ItemTooltip("off: rows below the current step show their shape only, so the class can predict the numbers");
+  ImGui::SameLine(0, th.px(24));
+  TextEllipsis(std::string("colour = warp, t = thread; hover a node for its operation; ") + ZoomHint(),
+               ImGui::GetContentRegionAvail().x, &th.colors().text_dim);
+
+  const ZoomCanvas c = zoom_.begin("tree_canvas");
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 dim = ImGui::GetColorU32(th.colors().text_dim);
+  const float min_fs = th.min_text();
+  ImFont* mono = th.fonts().mono;
+  ImFont* regular = th.fonts().regular;
+
+  // Row labels in a gutter on the left, at the body size when that leaves the tree most of the width.
+  auto row_label = [&](int r) { return r == 0 ? std::string("leaves") : tr.steps[std::size_t(L.row_step[std::size_t(r)])].label; };
+  float label_1px = 0;  // widest row label at 1 px
+  for (int r = 0; r < rows; ++r) label_1px = std::max(label_1px, regular->CalcTextSizeA(1.f, 1e9f, 0, row_label(r).c_str()).x);
+  const float row_h = c.size.y / float(rows);
+  // Values: the largest size up to the body text at which the widest one fits its slot; none below
+  // the smallest readable size (zoom in, or hover). The gutter takes the body size when the values
+  // still fit beside it, else the smallest readable size.
+  float value_1px = 0;
+  for (const TreeNode& n : L.nodes) value_1px = std::max(value_1px, mono->CalcTextSizeA(1.f, 1e9f, 0, format_value(n.value, tr.type).c_str()).x);
+  auto value_size = [&](float gutter) {
+    const float slot = (c.size.x - gutter - th.px(4)) / float(L.slots);
+    return std::min({ImGui::GetFontSize(), (slot - th.px(1)) / std::max(value_1px, 1e-3f), row_h * 0.42f});
+  };
+  auto gutter_for = [&](float fs) { return fs > 0 ? label_1px * fs + th.px(12) : th.px(4); };
+  float gutter_fs = std::min(ImGui::GetFontSize(), row_h * 0.6f);
+  if (value_size(gutter_for(gutter_fs)) < min_fs || gutter_for(gutter_fs) > c.size.x * 0.2f) gutter_fs = min_fs;
+  const bool gutter_text = gutter_fs >= min_fs && gutter_for(gutter_fs) <= c.size.x * 0.2f;
+  if (!gutter_text) gutter_fs = 0;
+  const float gutter = gutter_for(gutter_fs);
+  const float slot_w = (c.size.x - gutter - th.px(4)) / float(L.slots);
+  const float value_fs = value_size(gutter);
+  const bool values = value_fs >= min_fs;
+  // Thread ids under the nodes at the smallest readable size, when the slot and the row have room.
+  const float tid_fs = min_fs;
+  const float tid_w = regular->CalcTextSizeA(tid_fs, 1e9f, 0, ("t" + std::to_string(std::max(0, tr.block_size - 1))).c_str()).x;
+  const float box_h = values ? std::min(value_fs * 1.35f, row_h * 0.5f) : std::clamp(row_h * 0.35f, 2.f, th.px(18));
+  const bool tids = tid_w <= slot_w - th.px(2) && row_h - box_h >= 2.f * tid_fs + th.px(4);
+  const float box_w = std::max(values ? slot_w - std::max(2.f, th.px(2)) : slot_w * 0.8f, 1.f);
+  const float box_y = tids ? 0.38f : 0.5f;  // where the box sits in its row (room below for the thread id)
+  const ImVec2 o = c.origin;
+  const float canvas_w = c.size.x;
+  auto centre = [&](const TreeNode& n) {
+    return ImVec2(o.x + gutter + (float(n.slot) + 0.5f) * slot_w, o.y + (float(n.row) + box_y) * row_h);
+  };
+
+  // Rows: the current one lit, labels in the gutter.
+  for (int r = 0; r < rows; ++r) {
+    const float y0 = o.y + float(r) * row_h;
+    if (r == cur_row)
+      dl->AddRectFilled(ImVec2(o.x, y0), ImVec2(o.x + canvas_w, y0 + row_h), ImGui::GetColorU32(ImVec4(0.30f, 0.64f, 1.f, 0.16f)), th.px(4));
+    if (gutter_text)
+      DrawText(dl, regular, gutter_fs, ImVec2(o.x + th.px(4), y0 + box_y * row_h - gutter_fs * 0.5f),
+               r == cur_row ? ImGui::GetColorU32(th.colors().text) : dim, row_label(r).c_str());
+  }
+  // Edges first, nodes on top.
+  const float edge_w = std::max(th.px(values ? 1.6f : 1.f), 1.f);
+  for (const TreeNode& n : L.nodes) {
+    if (n.thread < 0) continue;
+    const ImVec2 cn = centre(n);
+    const bool future = n.row > reached;
+    const ImU32 col = WarpColor(n.thread / kWarpSize, n.row == cur_row ? 0.95f : future ? 0.25f : 0.45f);
+    for (int from : {n.from_self, n.from_other}) {
+      if (from < 0) continue;
+      const ImVec2 p = centre(L.nodes[std::size_t(from)]);
+      dl->AddLine(ImVec2(p.x, p.y + box_h * 0.5f), ImVec2(cn.x, cn.y - box_h * 0.5f), col, edge_w);
+    }
+  }
+  const TreeNode* hovered = nullptr;
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const bool canvas_hovered = ImGui::IsWindowHovered();
+  int labels = 0, hidden = 0, tid_labels = 0;
+  for (const TreeNode& n : L.nodes) {
+    const ImVec2 cn = centre(n);
+    const ImVec2 a(cn.x - box_w * 0.5f, cn.y - box_h * 0.5f), b(cn.x + box_w * 0.5f, cn.y + box_h * 0.5f);
+    const std::string v = tree_node_text(L, n, step, show_future, tr.type);
+    const bool future = n.row > reached;
+    const float round = values ? th.px(4) : 0.f;
+    if (future && !show_future) {
+      // The shape of what is to come: an outline in the warp's colour, no number.
+      dl->AddRectFilled(a, b, ImGui::GetColorU32(ImVec4(0.16f, 0.17f, 0.20f, 1.f)), round);
+      dl->AddRect(a, b, WarpColor(std::max(0, n.thread) / kWarpSize, 0.7f), round, 0, std::max(1.f, th.px(1.5f)));
+      ++hidden;
+    } else {
+      const ImU32 fill = n.thread < 0 ? ImGui::GetColorU32(ImVec4(0.32f, 0.35f, 0.40f, 1.f))
+                                      : WarpColor(n.thread / kWarpSize, future ? 0.35f : 1.f);
+      dl->AddRectFilled(a, b, fill, round);
+      if (n.row == cur_row && cur_row > 0) dl->AddRect(a, b, IM_COL32_WHITE, th.px(4), 0, th.px(2));
+      if (values && !v.empty()) {
+        const ImVec2 ts = mono->CalcTextSizeA(value_fs, 1e9f, 0, v.c_str());
+        const ImU32 ink = n.thread < 0 ? ImGui::GetColorU32(th.colors().text) : ImGui::GetColorU32(th.colors().badge_text);
+        DrawText(dl, mono, value_fs, ImVec2(cn.x - ts.x * 0.5f, cn.y - ts.y * 0.5f), ink, v.c_str());
+        ++labels;
+      }
+    }
+    if (tids && n.thread >= 0) {
+      const std::string tl = "t" + std::to_string(n.thread);
+      const ImVec2 ls = regular->CalcTextSizeA(tid_fs, 1e9f, 0, tl.c_str());
+      // On a patch of background: the edges to the next row pass under the thread ids.
+      dl->AddRectFilled(ImVec2(cn.x - ls.x * 0.5f - 1, b.y + th.px(2)), ImVec2(cn.x + ls.x * 0.5f + 1, b.y + th.px(2) + ls.y),
+                        ImGui::GetColorU32(ImGuiCol_WindowBg));
+      DrawText(dl, regular, tid_fs, ImVec2(cn.x - ls.x * 0.5f, b.y + th.px(2)), dim, tl.c_str());
+      ++tid_labels;
+    }
+    layout_probe().picture("tree", a, ImVec2(b.x, b.y + (tids && n.thread >= 0 ? tid_fs + th.px(2) : 0.f)));
+    const float hx = std::max(box_w, slot_w) * 0.5f;
+    if (canvas_hovered && std::abs(mouse.x - cn.x) <= hx && std::abs(mouse.y - cn.y) <= row_h * 0.5f) hovered = &n;
+  }
+  if (gutter_text) layout_probe().picture("tree", o, ImVec2(o.x + gutter, o.y + row_h));
+  LayoutProbe& probe = layout_probe();
+  probe.counts["tree value labels"] = labels;
+  probe.counts["tree hidden nodes"] = hidden;
+  probe.counts["tree thread ids"] = tid_labels;
+  probe.counts["tree leaves"] = L.slots;
+  if (hovered) {
+    ImGui::BeginTooltip();
+    const bool secret = !show_future && hovered->row > reached;
+    ImGui::TextUnformatted(secret ? ("thread " + std::to_string(hovered->thread) + ": a step not reached yet").c_str()
+                                  : describe_node(*hovered, tr.type).c_str());
+    ImGui::EndTooltip();
+  }
+  zoom_.end();
+}
+
+}  // namespace ws::ui

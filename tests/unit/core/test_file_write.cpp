@@ -1,0 +1,134 @@
+// Atomic writes and output-path checks: a failed write never replaces a good file, and an output that
+// would overwrite an input is refused before anything runs.
+#include <gtest/gtest.h>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "unit/cli/cli_runner.hpp"
+#include "file_write.hpp"
+#include "report.hpp"
+
+using namespace ws;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+/// A fresh empty directory under the test temp dir.
+std::string fresh_dir(const std::string& name) {
+  const std::string d = ::testing::TempDir() + "ws_fw_" + name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+std::size_t entries(const std::string& dir) {
+  return std::size_t(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+}
+
+}  // namespace
+
+TEST(FileWrite, AFailedWriteLeavesTheOldFileWholeAndNoTemporary) {
+  const std::string dir = fresh_dir("fail");
+  const std::string path = dir + "/report.json";
+  ASSERT_EQ(write_file_atomic(path, std::string("good report\n")), "");
+  EXPECT_EQ(slurp(path), "good report\n");
+  // The writer fails half way (as a full disk would): the old file stays, the temporary goes.
+  const std::string err = write_file_atomic(path, [](std::FILE* f) {
+    std::fputs("{\"trunc", f);
+    return false;
+  });
+  EXPECT_NE(err.find("cannot write '" + path + "'"), std::string::npos) << err;
+  EXPECT_NE(err.find("unchanged"), std::string::npos) << err;
+  EXPECT_EQ(slurp(path), "good report\n");
+  EXPECT_EQ(entries(dir), 1u);
+  ASSERT_EQ(write_file_atomic(path, std::string("new\n")), "");
+  EXPECT_EQ(slurp(path), "new\n");
+  EXPECT_EQ(entries(dir), 1u);
+}
+
+TEST(FileWrite, AMissingDirectoryIsReportedWithTheSystemsReason) {
+  EXPECT_NE(write_file_atomic("/nonexistent-dir/x.json", std::string("x")).find("No such file or directory"), std::string::npos);
+}
+
+TEST(FileWrite, AWriteThatHitsAFileSizeLimitKeepsTheOldFile) {
+  // A quota or a full disk, made real: a child process limited to 1 KiB files writes 64 KiB.
+  const std::string dir = fresh_dir("limit");
+  const std::string path = dir + "/report.json";
+  ASSERT_EQ(write_file_atomic(path, std::string("good report\n")), "");
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::signal(SIGXFSZ, SIG_IGN);  // the write fails with EFBIG instead of killing the process
+    const rlimit lim{1024, 1024};
+    setrlimit(RLIMIT_FSIZE, &lim);
+    const std::string err = write_file_atomic(path, std::string(65536, 'x'));
+    _exit(err.find("File too large") != std::string::npos ? 0 : 1);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the limited write did not fail with EFBIG";
+  EXPECT_EQ(slurp(path), "good report\n");
+  EXPECT_EQ(entries(dir), 1u);
+}
+
+TEST(FileWrite, ASymlinkIsFollowedAndItsTargetReplaced) {
+  const std::string dir = fresh_dir("link");
+  ASSERT_EQ(write_file_atomic(dir + "/real.json", std::string("a")), "");
+  fs::create_symlink(dir + "/real.json", dir + "/link.json");
+  ASSERT_EQ(write_file_atomic(dir + "/link.json", std::string("b")), "");
+  EXPECT_TRUE(fs::is_symlink(dir + "/link.json"));
+  EXPECT_EQ(slurp(dir + "/real.json"), "b");
+}
+
+TEST(FileWrite, SaveReportGoesThroughTheAtomicWrite) {
+  const std::string dir = fresh_dir("report");
+  Report r = new_report("t", DeviceInfo{});
+  save_report(r, dir + "/r.json");
+  EXPECT_EQ(load_report(dir + "/r.json").title, "t");
+  EXPECT_EQ(entries(dir), 1u);
+  EXPECT_THROW(save_report(r, dir + "/missing/r.json"), std::runtime_error);
+}
+
+TEST(FileWrite, OutputPathsAreCheckedAgainstDirectoriesAndInputs) {
+  const std::string dir = fresh_dir("check");
+  const std::string in = dir + "/numbers.txt";
+  std::ofstream(in) << "1 2 3\n";
+  EXPECT_EQ(check_output_path(dir + "/out.json", {in}, "--out"), "");
+  EXPECT_NE(check_output_path(dir, {}, "--out").find("is a directory"), std::string::npos);
+  EXPECT_NE(check_output_path(dir + "/no/out.json", {}, "--out").find("does not exist"), std::string::npos);
+  EXPECT_NE(check_output_path(in, {in}, "--out").find("is the input file"), std::string::npos);
+  fs::create_symlink(in, dir + "/alias.txt");  // the same file by another name
+  EXPECT_NE(check_output_path(dir + "/alias.txt", {in}, "--out").find("is the input file"), std::string::npos);
+  EXPECT_NE(check_output_path("/dev/null", {}, "--out").find("not a regular file"), std::string::npos);
+}
+
+TEST(FileWrite, TheCliRefusesAnOutputThatIsItsInputBeforeRunning) {
+  const std::string dir = fresh_dir("cli");
+  const std::string in = dir + "/numbers.txt";
+  std::ofstream(in) << "1 2 3 4\n";
+  for (const std::string& args : {"report --variants epita.reduce3 --backend sim --input " + in + " --out " + in,
+                                 "run --variant stevens.kogge_stone --backend sim --input " + in + " --output " + in,
+                                 "sweep --variants epita.reduce3 --from 10 --to 10 --backend sim --input " + in + " --report " + in}) {
+    const test::CliOut o = test::run_cli(args);
+    EXPECT_EQ(o.code, 2) << args << "\n" << o.out;
+    EXPECT_NE(o.out.find("is the input file"), std::string::npos) << o.out;
+    EXPECT_EQ(test::count_lines(o.out), 1) << o.out;
+    EXPECT_EQ(slurp(in), "1 2 3 4\n");
+  }
+  const test::CliOut o = test::run_cli("report --variants epita.reduce3 --backend sim --out " + dir + "/nodir/r.json");
+  EXPECT_EQ(o.code, 2) << o.out;
+  EXPECT_NE(o.out.find("does not exist"), std::string::npos) << o.out;
+  EXPECT_EQ(o.out.find("epita.reduce3"), std::string::npos) << "ran before the check: " << o.out;
+}

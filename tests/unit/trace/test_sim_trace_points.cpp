@@ -1,0 +1,168 @@
+// Trace points: the WS_AT markers of the kernels, the generated table (trace_points.hpp) and the
+// source lines the sim models put in their traces.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "inputs.hpp"
+#include "launch_rules.hpp"
+#include "registry.hpp"
+#include "sim/sim.hpp"
+#include "trace/trace_points_scan.hpp"
+#include "trace_points.hpp"
+
+namespace ws {
+namespace {
+
+std::string kernel_dir() { return std::string(WS_TEST_DIR) + "/../kernels"; }
+
+/// The text of kernels/<folder>/<file> in the source tree (what the build generated the table from).
+std::string read_kernel(const std::string& file) {
+  for (const char* folder : {"common", "reduction", "scan", "atomics", "convolution"}) {
+    std::ifstream in(kernel_dir() + "/" + folder + "/" + file, std::ios::binary);
+    if (!in) continue;
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  return "";
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+TEST(TracePointScan, DirectionsAndErrors) {
+  const std::string alias = "WS_T(namespace ws_points = ::ws::trace_points::k;)\n";
+  const ScannedFile f = scan_trace_points("k.cu", alias +
+                                                      "  a = 1;\n"                                // 2
+                                                      "  WS_T(WS_AT(after_a); c.x();)\n"          // 3
+                                                      "\n"                                        // 4
+                                                      "  WS_T(WS_AT_NEXT(before_b);)\n"           // 5
+                                                      "  // a comment\n"                          // 6
+                                                      "  WS_T(c.y();)\n"                          // 7
+                                                      "  b = 2;\n"                                // 8
+                                                      "  c = 3; WS_T(WS_AT(same_line);)\n");      // 9
+  ASSERT_EQ(f.error, "");
+  ASSERT_EQ(f.points.size(), 3u);
+  EXPECT_EQ(f.points[0].line, 2);
+  EXPECT_EQ(f.points[1].line, 8);
+  EXPECT_EQ(f.points[2].line, 9);
+  EXPECT_NE(scan_trace_points("k.cu", alias + "x;\nWS_T(WS_AT(p);)\nWS_T(WS_AT(p);)\n").error.find("also marked"), std::string::npos);
+  EXPECT_NE(scan_trace_points("k.cu", "x;\nWS_T(WS_AT(p);)\n").error.find("namespace ws_points"), std::string::npos);
+  EXPECT_NE(scan_trace_points("k.cu", alias + "WS_T(WS_AT_NEXT(p);)\n").error.find("no code line below"), std::string::npos);
+  EXPECT_NE(scan_trace_points("k.cu", alias + "x;\nWS_T(WS_AT();)\n").error.find("needs a name"), std::string::npos);
+}
+
+// The compiled-in table is the one the kernels in the source tree give now: a .cu edit that moves a
+// marked line without the table following (a stale build, a generator bug) fails here.
+TEST(TracePoints, TableMatchesTheKernelSources) {
+  int checked = 0;
+  for (int f = 0; f < trace_points::kFileCount; ++f) {
+    const std::string text = read_kernel(trace_points::kFiles[f]);
+    ASSERT_FALSE(text.empty()) << trace_points::kFiles[f];
+    const ScannedFile now = scan_trace_points(trace_points::kFiles[f], text);
+    ASSERT_EQ(now.error, "");
+    std::vector<ScannedPoint> table;
+    for (int k = 0; k < trace_points::kPointCount; ++k)
+      if (trace_points::kPoints[k].file == f)
+        table.push_back({trace_points::kPoints[k].name, trace_points::kPoints[k].marker_line, trace_points::kPoints[k].line});
+    ASSERT_EQ(table.size(), now.points.size()) << trace_points::kFiles[f];
+    const std::vector<std::string> lines = lines_of(text);
+    for (std::size_t i = 0; i < table.size(); ++i) {
+      EXPECT_EQ(table[i].name, now.points[i].name);
+      EXPECT_EQ(table[i].line, now.points[i].line) << table[i].name;
+      // Every point names a line of code (never a comment, a blank or an instrumentation line).
+      ASSERT_LE(table[i].line, int(lines.size()));
+      EXPECT_NE(trace_code_of(lines[std::size_t(table[i].line - 1)]), "") << table[i].name;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 50);
+}
+
+/// The kernel line each named point stands for holds the statement the lesson talks about.
+TEST(TracePoints, PointsNameTheirStatements) {
+  const std::vector<std::string> epita = lines_of(read_kernel("epita.cu"));
+  const std::vector<std::string> harris = lines_of(read_kernel("harris.cu"));
+  auto at = [](const std::vector<std::string>& l, int line) { return trace_code_of(l[std::size_t(line - 1)]); };
+  namespace e = trace_points::epita;
+  namespace h = trace_points::harris;
+  EXPECT_EQ(at(epita, e::reduce2_load), "partialSum[tid] = buffer[i];");
+  EXPECT_EQ(at(epita, e::reduce2_tree), "if (tid % (2 * stride) == 0) partialSum[tid] += partialSum[tid + stride];");
+  EXPECT_EQ(at(epita, e::reduce2_commit), "if (tid == 0) atomicAdd(sum, partialSum[0]);");
+  EXPECT_EQ(at(epita, e::reduce3_tree), "if (tid < stride) partialSum[tid] += partialSum[tid + stride];");
+  EXPECT_EQ(at(epita, e::reduce6_tree), "if (tid < s) partialSum[tid] += partialSum[tid + s];");
+  EXPECT_EQ(at(epita, e::warp_32), "partialSum[tid] += partialSum[tid + 32];");
+  EXPECT_EQ(at(epita, e::warp_1), "partialSum[tid] += partialSum[tid + 1];");
+  EXPECT_EQ(at(harris, h::impl2_tree), "sv[index] += sv[index + s];");
+  EXPECT_EQ(at(harris, h::impl2_commit), "out[blockIdx.x] = sv[0];");
+  const std::vector<std::string> cs121 = lines_of(read_kernel("cs121.cu"));
+  namespace c = trace_points::cs121;
+  EXPECT_NE(at(cs121, c::warp_shfl).find("val += __shfl_down_sync(0xffffffff, val, offset);"), std::string::npos);
+  EXPECT_EQ(at(cs121, c::block_store), "if (lane == 0) shared[wid] = val;");
+  EXPECT_EQ(at(cs121, c::block_load), "val = (threadIdx.x < blockDim.x / warpSize) ? shared[lane] : T(0);");
+  EXPECT_EQ(at(cs121, c::block_reduce_atomic), "if (threadIdx.x == 0) atomicAdd(sum, val);");
+  EXPECT_EQ(at(cs121, c::max_global_atomic), "atomicMax(global_max, val);");
+}
+
+/// The sim trace of `id` at block `block` (one window of random input): its steps.
+Trace sim_trace(const std::string& id, int block) {
+  const VariantInfo* v = find_variant(id);
+  EXPECT_NE(v, nullptr) << id;
+  const std::int64_t n = window_elems(*v, block);
+  Input in;
+  EXPECT_EQ(make_input("random", n, DType::Int32, 1, in), "");
+  LaunchConfig launch;
+  EXPECT_EQ(resolve_launch(*v, n, DType::Int32, LaunchConfig{block, 0}, DeviceShape{}, launch), "");
+  return sim::simulate(*v, in, launch, PatternParams{}, 0).trace;
+}
+
+std::vector<int> lines_of_step(const Trace& t, const std::string& label) {
+  for (const Step& s : t.steps)
+    if (s.label == label) return s.lines;
+  ADD_FAILURE() << t.variant << ": no step " << label;
+  return {};
+}
+
+TEST(TracePoints, SimStepsCarryTheirLines) {
+  namespace e = trace_points::epita;
+  namespace h = trace_points::harris;
+  using L = std::vector<int>;
+  const Trace r2 = sim_trace("epita.reduce2", 256);
+  EXPECT_EQ(r2.source_file, "epita.cu");
+  EXPECT_EQ(lines_of_step(r2, "partialSum[tid] = buffer[i]"), L{e::reduce2_load});
+  EXPECT_EQ(lines_of_step(r2, "stride 1"), L{e::reduce2_tree});
+  EXPECT_EQ(lines_of_step(r2, "stride 128"), L{e::reduce2_tree});
+  EXPECT_EQ(lines_of_step(r2, "atomicAdd(sum, partialSum[0])"), L{e::reduce2_commit});
+  const Trace r3 = sim_trace("epita.reduce3", 256);
+  EXPECT_EQ(lines_of_step(r3, "stride 64"), L{e::reduce3_tree});
+  const Trace r6 = sim_trace("epita.reduce6", 256);
+  EXPECT_EQ(lines_of_step(r6, "stride 128"), L{e::reduce6_tree});
+  EXPECT_EQ(lines_of_step(r6, "stride 64"), L{e::reduce6_tree});
+  EXPECT_EQ(lines_of_step(r6, "offset 32"), L{e::warp_32});
+  EXPECT_EQ(lines_of_step(r6, "offset 2"), L{e::warp_2});
+  EXPECT_EQ(lines_of_step(r6, "partialSum[t] = 0"), L{e::reduce6_zero});
+  const Trace i2 = sim_trace("harris.impl2", 256);
+  EXPECT_EQ(i2.source_file, "harris.cu");
+  for (const char* stride : {"stride 1", "stride 2", "stride 64", "stride 128"})
+    EXPECT_EQ(lines_of_step(i2, stride), L{h::impl2_tree}) << stride;
+  const Trace br = sim_trace("cs121.block_reduce", 256);
+  EXPECT_EQ(br.source_file, "cs121.cu");
+  EXPECT_EQ(lines_of_step(br, "offset 16"), L{trace_points::cs121::warp_shfl});
+  EXPECT_EQ(lines_of_step(br, "shared[wid] = val (lane 0 of each warp)"), L{trace_points::cs121::block_store});
+  EXPECT_EQ(lines_of_step(br, "atomicAdd(sum, val) (thread 0)"), L{trace_points::cs121::block_reduce_atomic});
+  // Every op of a traced step carries its line.
+  for (const Step& s : r6.steps)
+    for (const ThreadOp& o : s.ops) EXPECT_GT(o.line, 0) << s.label;
+}
+
+}  // namespace
+}  // namespace ws

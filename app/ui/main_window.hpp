@@ -19,6 +19,7 @@
 #include "view_compare.hpp"
 #include "view_pair.hpp"
 #include "view_plots.hpp"
+#include "view_roofline.hpp"
 #include "view_race.hpp"
 #include "view_memory.hpp"
 #include "view_metrics.hpp"
@@ -61,6 +62,7 @@ class MainWindow {
   AtomicsView atomics_;
   CompareView compare_;
   PlotsView plots_;
+  RooflineView roofline_;
   RaceView race_;
   ScanLadderView ladder_;
   PairView pair_;

@@ -175,7 +175,8 @@ RooflineLayout roofline_layout(const Roofline& rl, double left, double top, doub
 
 std::string roofline_svg(const Roofline& rl, const std::string& title, int width, int height) {
   const double fs = std::max(11.0, height / 60.0);  // font size, px
-  const double left = fs * 6, right = fs * 12, top = fs * 3, bottom = fs * 4;
+  // The roofs' legend sits between the title and the plot, where no point can cover it.
+  const double left = fs * 6, right = fs * 12, top = fs * (3.2 + 1.3 * double(rl.roofs.size())), bottom = fs * 4;
   const RooflineLayout L = roofline_layout(rl, left, top, width - left - right, height - top - bottom, fs * 1.2);
   std::string s;
   s += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) + "\" height=\"" + std::to_string(height) +
@@ -207,7 +208,7 @@ std::string roofline_svg(const Roofline& rl, const std::string& title, int width
   // Roofs, clipped to the plot area.
   s += "<clipPath id=\"plot\"><rect x=\"" + fmt("%.1f", L.left) + "\" y=\"" + fmt("%.1f", L.top) + "\" width=\"" + fmt("%.1f", L.width) +
        "\" height=\"" + fmt("%.1f", L.height) + "\"/></clipPath>\n<g clip-path=\"url(#plot)\">\n";
-  double label_y = L.top + fs * 1.2;
+  double label_y = fs * 3.4;
   std::string roof_labels;
   for (const RooflineRoof& f : rl.roofs) {
     double x0 = rl.x_min, x1 = rl.x_max, y0, y1;
@@ -216,7 +217,7 @@ std::string roofline_svg(const Roofline& rl, const std::string& title, int width
     const char* colour = f.ops_per_s > 0 ? "#b03a2e" : f.measured ? "#1f77b4" : "#2c3e50";
     s += "<line x1=\"" + fmt("%.1f", L.x_of(x0)) + "\" y1=\"" + fmt("%.1f", L.y_of(y0)) + "\" x2=\"" + fmt("%.1f", L.x_of(x1)) + "\" y2=\"" +
          fmt("%.1f", L.y_of(y1)) + "\" stroke=\"" + colour + "\" stroke-width=\"2\"" + (f.measured ? " stroke-dasharray=\"8 5\"" : "") + "/>\n";
-    roof_labels += "<text x=\"" + fmt("%.1f", L.left + fs * 0.5) + "\" y=\"" + fmt("%.1f", label_y) + "\" fill=\"" + colour + "\">" +
+    roof_labels += "<text x=\"" + fmt("%.1f", L.left) + "\" y=\"" + fmt("%.1f", label_y) + "\" fill=\"" + colour + "\">" +
                    xml_escape(f.label) + "</text>\n";
     label_y += fs * 1.3;
   }

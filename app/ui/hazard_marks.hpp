@@ -1,6 +1,8 @@
 // Shared-memory hazards (sim/hazards.hpp) in the step-through views: the hazards of the trace shown,
 // computed once per trace, and the one-line legend the Tree and Warps views print above their picture.
 #pragma once
+#include <imgui.h>
+
 #include <vector>
 
 #include "app_state.hpp"

@@ -74,7 +74,7 @@ void RooflineView::draw(AppState& s) {
   }
   ItemTooltip("save the chart as SVG (warpscope-roofline.svg in the export folder): vector lines and text for slides");
   ImGui::SameLine();
-  TextDim("x: operations per DRAM byte (CUPTI dram__bytes_read + write); y: operations / median time; hover a point");
+  TextDim("x: operations per DRAM byte (CUPTI dram__bytes_read + write) · y: operations / median time · hover a point", true);
   if (!rl.compute_note.empty()) TextWrappedColored(th.colors().lesson, rl.compute_note);
   if (!rl.left_out.empty()) {
     std::string line = "not on the chart: " + rl.left_out.front();
@@ -90,6 +90,17 @@ void RooflineView::draw(AppState& s) {
     TextWrappedColored(th.colors().lesson, "No run of this lesson in the report shown has DRAM metrics: open a report recorded with "
                                            "--metrics default (assets/reports/nvidia-h200-metrics.json) or run with metrics on a GPU.");
     return;
+  }
+
+  // The roofs' legend, one coloured label each (the measured copy is the dashed line).
+  std::vector<ImU32> roof_cols;
+  for (std::size_t i = 0; i < rl.roofs.size(); ++i) {
+    const RooflineRoof& f = rl.roofs[i];
+    const ImVec4 c = f.ops_per_s > 0 ? th.colors().bad : f.measured ? th.colors().cpu : th.colors().accent;
+    roof_cols.push_back(ImGui::GetColorU32(c));
+    const std::string label = std::string(f.measured ? "- - " : "— ") + f.label;
+    if (i > 0) SameLineIfFits(ImGui::CalcTextSize(label.c_str()).x, th.px(24));
+    ImGui::TextColored(c, "%s", label.c_str());
   }
 
   // The chart fills the rest of the view.
@@ -126,20 +137,15 @@ void RooflineView::draw(AppState& s) {
   DrawText(dl, font, fs, ImVec2(left + w / 2 - font->CalcTextSizeA(fs, 1e9f, 0, xl).x / 2, top + h + fs * 1.4f), ink, xl);
   layout_probe().picture("roofline", ImVec2(left, top), ImVec2(left + w, top + h));
 
-  // Roofs, clipped to the plot; their labels stacked top left.
+  // Roofs, clipped to the plot (their legend is above the chart, where no point can sit).
   dl->PushClipRect(ImVec2(left, top), ImVec2(left + w, top + h), true);
-  const ImU32 roof_cols[] = {ImGui::GetColorU32(th.colors().accent), ImGui::GetColorU32(th.colors().baseline),
-                             ImGui::GetColorU32(th.colors().bad)};
-  float ly = top + fs * 0.3f;
-  for (const RooflineRoof& f : rl.roofs) {
-    const ImU32 col = f.ops_per_s > 0 ? roof_cols[2] : f.measured ? roof_cols[1] : roof_cols[0];
+  for (std::size_t i = 0; i < rl.roofs.size(); ++i) {
+    const RooflineRoof& f = rl.roofs[i];
     const double y0 = f.bytes_per_s > 0 ? f.bytes_per_s * rl.x_min : f.ops_per_s;
     const double y1 = f.bytes_per_s > 0 ? f.bytes_per_s * rl.x_max : f.ops_per_s;
     const ImVec2 a(float(L.x_of(rl.x_min)), float(L.y_of(y0))), b(float(L.x_of(rl.x_max)), float(L.y_of(y1)));
-    if (f.measured) DashedLine(dl, a, b, col, th.px(2.5f), th.px(10));
-    else dl->AddLine(a, b, col, th.px(2.5f));
-    DrawText(dl, font, fs, ImVec2(left + fs * 0.4f, ly), col, f.label.c_str());
-    ly += fs * 1.2f;
+    if (f.measured) DashedLine(dl, a, b, roof_cols[i], th.px(2.5f), th.px(10));
+    else dl->AddLine(a, b, roof_cols[i], th.px(2.5f));
   }
   dl->PopClipRect();
 

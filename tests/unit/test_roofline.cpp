@@ -2,6 +2,7 @@
 // the roofs from the device, the operation counts of every pattern, and the SVG export.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
 #include "patterns.hpp"

@@ -176,7 +176,7 @@ RooflineLayout roofline_layout(const Roofline& rl, double left, double top, doub
 std::string roofline_svg(const Roofline& rl, const std::string& title, int width, int height) {
   const double fs = std::max(11.0, height / 60.0);  // font size, px
   // The roofs' legend sits between the title and the plot, where no point can cover it.
-  const double left = fs * 6, right = fs * 12, top = fs * (3.2 + 1.3 * double(rl.roofs.size())), bottom = fs * 4;
+  const double left = fs * 6, right = fs * 8, top = fs * (3.2 + 1.3 * double(rl.roofs.size())), bottom = fs * 4;
   const RooflineLayout L = roofline_layout(rl, left, top, width - left - right, height - top - bottom, fs * 1.2);
   std::string s;
   s += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) + "\" height=\"" + std::to_string(height) +

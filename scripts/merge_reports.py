@@ -34,6 +34,6 @@ if a.title:
 left = [r["variant"] for r in main["runs"] if r.get("status") in ("skipped", "error")]
 fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(a.main)), suffix=".json")
 with os.fdopen(fd, "w") as f:
-    json.dump(main, f, indent=1)
+    json.dump(main, f, separators=(",", ":"))
 os.replace(tmp, a.main)
 print(f"merge_reports: {a.main}: {len(main['runs'])} runs, {len(left)} not run{': ' + ', '.join(left) if left else ''}")

@@ -13,6 +13,7 @@
 #include "request.hpp"
 #include "backend_factory.hpp"
 #include "trace/analyses.hpp"
+#include "trace/hazards.hpp"
 #include "trace/trace_compare.hpp"
 #include "sim/sim.hpp"
 #include "trace/trace_json.hpp"
@@ -24,6 +25,25 @@ namespace {
 int fail(int code, const std::string& msg) {
   std::fprintf(stderr, "warpscope-cli: %s\n", msg.c_str());
   return code;
+}
+
+/// The shared-memory hazards under the table (sim/hazards.hpp): "none" when the block touches shared
+/// memory without one, nothing when it never touches it; at most 8 lines, then how many more.
+void print_hazards(const Trace& t) {
+  bool shared = false;
+  for (const Step& s : t.steps)
+    for (const ThreadOp& o : s.ops) shared |= o.space == Space::Shared;
+  if (!shared) return;
+  const std::vector<Hazard> hs = shared_hazards(t);
+  if (hs.empty()) {
+    std::printf("  shared-memory hazards: none (every word two warps touch, one writing, has a barrier between)\n");
+    return;
+  }
+  std::printf("  shared-memory hazards: %zu word%s touched by two warps, one writing, with no barrier between\n", hs.size(),
+              hs.size() == 1 ? "" : "s");
+  constexpr std::size_t kShown = 8;
+  for (std::size_t i = 0; i < hs.size() && i < kShown; ++i) std::printf("    hazard: %s\n", describe_hazard(hs[i]).c_str());
+  if (hs.size() > kShown) std::printf("    ... and %zu more (--json lists them all)\n", hs.size() - kShown);
 }
 
 /// The compact human table: one row per step.
@@ -52,6 +72,7 @@ void print_table(const Trace& t, const sim::SimOutput& o, double expected) {
     std::printf("%5d  %-8s %-52s %3d/%-3d %9d %8s\n", s.index, s.phase.c_str(), label.c_str(), sum.activity.active_warps,
                 t.warps(), sum.activity.divergent_warps, conflict.c_str());
   }
+  print_hazards(t);
 }
 
 /// The tree as text: the block's shared array after every step that has one, 16 slots a row, the

@@ -15,6 +15,7 @@ struct DeviceInfo {
   int sm_count = 0, max_threads_per_sm = 0;
   double memory_gib = 0;
   double mem_clock_mhz = 0;    ///< peak memory clock
+  double sm_clock_mhz = 0;     ///< peak SM clock (cudaDevAttrClockRate); 0 = not known (reports before it was stored)
   int bus_width_bits = 0;
   double theoretical_gbps = 0; ///< 2 (DDR) * clock * bus width / 8, GB/s
   double copy_gbps = 0;        ///< measured device-to-device copy, bytes read + written / time, GB/s

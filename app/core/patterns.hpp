@@ -63,6 +63,10 @@ struct PatternSpec {
   void (*run_cpu)(const VariantInfo& v, const PatternParams& p, const Input& in, ArrayOutput& out) = nullptr;
   /// Why a size sweep (n = 2^a .. 2^b) cannot take this variant, or "" (nullptr: every variant can).
   std::string (*sweep_refusal)(const VariantInfo& v) = nullptr;
+  /// Operations the problem needs for n elements, whatever the variant does (the roofline's work,
+  /// roofline.hpp): reduction n - 1 adds (or maxes), scan n - 1 adds, convolution one multiply-add
+  /// per output and mask tap, atomics one increment or comparison per element. nullptr: none.
+  double (*operations)(const VariantInfo& v, const PatternParams& p, std::int64_t n) = nullptr;
   /// The thread-level CPU models of the pattern's variants (sim/sim.hpp), keyed by variant id.
   std::vector<sim::ModelEntry> (*sim_models)() = nullptr;
 };

@@ -292,6 +292,7 @@ json device_to_json(const DeviceInfo& d) {
   j["max_threads_per_sm"] = d.max_threads_per_sm;
   j["memory_gib"] = d.memory_gib;
   j["mem_clock_mhz"] = d.mem_clock_mhz;
+  if (d.sm_clock_mhz > 0) j["sm_clock_mhz"] = d.sm_clock_mhz;
   j["bus_width_bits"] = d.bus_width_bits;
   j["theoretical_gbps"] = d.theoretical_gbps;
   j["copy_gbps"] = d.copy_gbps;
@@ -314,6 +315,7 @@ DeviceInfo device_from_json(const json& j) {
   d.max_threads_per_sm = get_or<int>(j, "max_threads_per_sm", 0);
   d.memory_gib = number_field(j, "memory_gib", 0, 1e6, 0, "device");
   d.mem_clock_mhz = get_or<double>(j, "mem_clock_mhz", 0);
+  d.sm_clock_mhz = number_field(j, "sm_clock_mhz", 0, 1e5, 0, "device");
   d.bus_width_bits = get_or<int>(j, "bus_width_bits", 0);
   d.theoretical_gbps = number_field(j, "theoretical_gbps", 0, 1e7, 0, "device");
   d.copy_gbps = number_field(j, "copy_gbps", 0, 1e7, 0, "device");

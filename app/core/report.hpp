@@ -2,7 +2,7 @@
 // opened by the GUI (replay). Format "warpscope-report", version 1:
 // {"format":"warpscope-report","version":1,"created":ISO-8601,"title":str,
 //  "build":{"version","git","cuda_runtime","compiler"},
-//  "device":{"available","name","cc","sm_count","max_threads_per_sm","memory_gib","mem_clock_mhz",
+//  "device":{"available","name","cc","sm_count","max_threads_per_sm","memory_gib","mem_clock_mhz","sm_clock_mhz" (optional),
 //            "bus_width_bits","theoretical_gbps","copy_gbps","driver","runtime"} ,
 //  "runs":[ run objects as run_to_json() writes them ],
 //  "traces":[ step traces as trace_to_store_json() writes them ] (optional: GPU recordings),

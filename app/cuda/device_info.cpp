@@ -56,6 +56,9 @@ DeviceInfo query_device(int ordinal) {
   cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, ordinal);
   d.mem_clock_mhz = clock_khz / 1000.0;
   d.bus_width_bits = bus_bits;
+  int sm_khz = 0;
+  cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, ordinal);
+  d.sm_clock_mhz = sm_khz / 1000.0;
   d.theoretical_gbps = 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
   int drv = 0, rt = 0;
   cudaDriverGetVersion(&drv);

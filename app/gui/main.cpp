@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   app.add_option("--variant", o.variant, "variant to select, e.g. epita.reduce3 (selects its lesson)");
   app.add_option("--report", o.report, "report JSON to replay (recorded by warpscope on a GPU)");
   app.add_option("--screenshot", o.screenshot, "render headless (EGL, no X server) to this PNG and exit");
-  app.add_option("--view", o.view, "centre tab to show: results, tree, warps, banks, source, memory, metrics, scan, conv, atomics, compare, plots");
+  app.add_option("--view", o.view, "centre tab to show: results, tree, warps, banks, source, memory, metrics, scan, conv, atomics, compare, plots, roofline");
   app.add_option("--block", o.block, "threads per block (0 = the variant's default); the trace covers --trace-blocks blocks")->check(CLI::Range(0, 1024));
   app.add_option("--input", o.input, "input: random, ones, sequence, numbers (\"3 1 7 0 4 1 6 3\") or a file (text; PNG/JPEG for 2-D convolution)");
   app.add_option("--n", o.n, "elements (1000, 2^20 or 1<<20; default 2^20); the trace covers --trace-blocks blocks of them");

@@ -15,7 +15,7 @@
 namespace ws::ui {
 
 const std::vector<std::string>& MainWindow::views() {
-  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory", "metrics", "scan", "conv", "atomics", "compare", "plots", "race", "ladder", "pair"};
+  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory", "metrics", "scan", "conv", "atomics", "compare", "plots", "roofline", "race", "ladder", "pair"};
   return names;
 }
 
@@ -209,7 +209,7 @@ void MainWindow::draw_views(AppState& s) {
   // Labels at full length: at large text scales the tab row is drawn smaller (down to 0.7 of the
   // body text) rather than cut to "R...", and scrolls sideways if even that is too wide.
   static const char* const kLabels[] = {"Results", "Tree", "Warps", "Banks", "Source", "Memory", "Metrics", "Scan",
-                                        "Convolution", "Atomics", "Compare", "Plots", "Race", "Ladder", "Pair"};
+                                        "Convolution", "Atomics", "Compare", "Plots", "Roofline", "Race", "Ladder", "Pair"};
   const ImGuiStyle& st = ImGui::GetStyle();
   float text = 0, frame = 0;  // the labels' text and the tabs' padding, which the font scale leaves alone
   for (const char* l : kLabels) text += ImGui::CalcTextSize(l).x, frame += 2 * st.FramePadding.x + st.ItemInnerSpacing.x;
@@ -269,6 +269,10 @@ void MainWindow::draw_views(AppState& s) {
   }
   if (tab("Plots", "plots")) {
     plots_.draw(s);
+    ImGui::EndTabItem();
+  }
+  if (tab("Roofline", "roofline")) {
+    roofline_.draw(s);
     ImGui::EndTabItem();
   }
   // The slides' own pictures: the race as a timeline, a block scan's steps stacked, two variants side by side.

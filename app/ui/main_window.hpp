@@ -20,6 +20,7 @@
 #include "views/view_pair.hpp"
 #include "views/view_plots.hpp"
 #include "views/view_race.hpp"
+#include "views/view_roofline.hpp"
 #include "views/view_memory.hpp"
 #include "views/view_metrics.hpp"
 #include "views/view_scan.hpp"
@@ -61,6 +62,7 @@ class MainWindow {
   AtomicsView atomics_;
   CompareView compare_;
   PlotsView plots_;
+  RooflineView roofline_;
   RaceView race_;
   ScanLadderView ladder_;
   PairView pair_;

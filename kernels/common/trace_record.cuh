@@ -61,7 +61,7 @@ struct Cursor {
     e.kind = kind;
     e.space = std::int8_t(space);
     e.access = std::int16_t(access);
-    e.buffer = space == Space::Global ? buffer : 0;
+    e.buffer = space == Space::Register ? 0 : buffer;
     e.address = address;
     e.operand = operand;
     e.value = value;

@@ -16,7 +16,8 @@
 // - scan_naive: the model has one step per j of the block's longest prefix (its last thread's), then the
 //   store; threads with shorter prefixes set their step counter to the loop's last step before the store.
 // - kogge_stone_db: the model gives both buffers' words as indices into the logical array (j, not
-//   blockDim + j; the same bank, blockDim being a whole number of warps).
+//   blockDim + j; the same bank, blockDim being a whole number of warps) and says which buffer in the
+//   op's buffer (0 = the first array), so that a read of one and a write of the other are no hazard.
 // - brent_kung: the model's store step leaves out the block total (sums[blockIdx.x], hierarchical only).
 #include <cstdint>
 #include <stdexcept>
@@ -159,7 +160,8 @@ __global__ void kogge_stone_db(const T* x, T* y, int n, bool exclusive) {
   for (int stride = 1; stride < n; stride *= 2) {
     __syncthreads();  // make sure that input is in place
     destination[j] = j >= stride && j < n ? source[j] + source[j - stride] : source[j];
-    WS_T(c.next(); if (j < n) { c.load(Space::Shared, 0, j, source[j]); if (j >= stride) { c.load(Space::Shared, 1, j - stride, source[j - stride]); c.reg(OpKind::Add, j - stride, destination[j]); c.work(); } c.store(Space::Shared, 2, j, destination[j]); })
+    WS_T(const int sb = source == dynamic_shared<T>() ? 0 : 1;)
+    WS_T(c.next(); if (j < n) { c.load(Space::Shared, 0, j, source[j], sb); if (j >= stride) { c.load(Space::Shared, 1, j - stride, source[j - stride], sb); c.reg(OpKind::Add, j - stride, destination[j]); c.work(); } c.store(Space::Shared, 2, j, destination[j], 1 - sb); })
     T* temp = destination;
     destination = source;
     source = temp;

@@ -115,7 +115,7 @@ class Recorder {
     o.access = access;
     o.address = address;
     o.value = value;
-    o.buffer = space == Space::Global ? buffer : 0;
+    o.buffer = space == Space::Register ? 0 : buffer;
     o.line = line_;
     cur().ops.push_back(o);
   }
@@ -149,6 +149,11 @@ class Recorder {
     note_line();
     cur().working_threads.push_back(thread);
   }
+  /// The kernel has no __syncthreads between the last begun step and the next one (see
+  /// Step::barrier_after). Callable after end().
+  void no_barrier_after() { cur().barrier_after = false; }
+  /// The kernel has a __syncthreads inside the current step, before its ops with access >= `access`.
+  void barrier_before_access(int access) { cur().barrier_before_access = access; }
   /// The block's shared array after the step.
   template <class P>
   void shared(const std::vector<typename P::T>& s) {
@@ -274,11 +279,12 @@ class Rec {
   void begin(const char* phase, const char* word, std::int64_t number) {
     if (r_) r_->begin(phase, std::string(word) + " " + std::to_string(number));
   }
-  void load_shared(int t, int access, std::int64_t addr, T v) {
-    if (r_) r_->load(t, Space::Shared, access, addr, P::to_double(v));
+  /// `buffer`: which __shared__ array (ThreadOp::buffer; double-buffered kernels only).
+  void load_shared(int t, int access, std::int64_t addr, T v, int buffer = 0) {
+    if (r_) r_->load(t, Space::Shared, access, addr, P::to_double(v), buffer);
   }
-  void store_shared(int t, int access, std::int64_t addr, T v) {
-    if (r_) r_->store(t, Space::Shared, access, addr, P::to_double(v));
+  void store_shared(int t, int access, std::int64_t addr, T v, int buffer = 0) {
+    if (r_) r_->store(t, Space::Shared, access, addr, P::to_double(v), buffer);
   }
   void load_global(int t, int access, std::int64_t addr, T v, int buffer) {
     if (r_) r_->load(t, Space::Global, access, addr, P::to_double(v), buffer);
@@ -295,6 +301,13 @@ class Rec {
   }
   void work(int t) {
     if (r_) r_->work(t);
+  }
+  /// See Recorder::no_barrier_after and Recorder::barrier_before_access.
+  void no_barrier_after() {
+    if (r_) r_->no_barrier_after();
+  }
+  void barrier_before_access(int access) {
+    if (r_) r_->barrier_before_access(access);
   }
   /// Ends a step that touches no shared memory.
   void end() {

@@ -26,7 +26,8 @@ struct ThreadOp {
   std::int64_t operand = -1; ///< for Add/Max/Shuffle: the other operand's address or source lane
   double value = 0;          ///< the value loaded, stored, or produced; Atomic: the operand the thread adds
                              ///< (or maxes in), which does not depend on the order of the atomics
-  int buffer = 0;            ///< Global only: 0 = input, 1 = output/partials, 2 = accumulator
+  int buffer = 0;            ///< Global: 0 = input, 1 = output/partials, 2 = accumulator; Shared: which
+                             ///< __shared__ array (0 but in double-buffered kernels: the buffer used)
   int line = 0;              ///< 1-based line of Trace::source_file whose statement did it; 0 = not known
 };
 
@@ -43,6 +44,13 @@ struct Step {
   /// The source lines (of Trace::source_file) whose statements ran in the step: the lines of its ops
   /// and working marks, sorted, unique. Empty when the trace carries no lines.
   std::vector<int> lines;
+  /// Whether a __syncthreads separates this step's ops from the next step's. Steps are iterations of
+  /// loops that end in a barrier, so true unless the model says the kernel has none there (warp-
+  /// synchronous code, the missing-barrier lesson). Read by the hazard detector (sim/hazards.hpp).
+  bool barrier_after = true;
+  /// A __syncthreads inside the step: ops with access >= this index come after it (Kogge-Stone reads,
+  /// barrier, writes); -1 = none.
+  int barrier_before_access = -1;
 };
 
 /// The trace of one block of one run.

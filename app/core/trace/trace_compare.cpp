@@ -99,6 +99,12 @@ Trace trace_from_events(const std::vector<TraceEvent>& events, const Trace& mode
     s.index = i;
     s.phase = labels ? model.steps[std::size_t(i)].phase : "step";
     s.label = labels ? model.steps[std::size_t(i)].label : "step " + std::to_string(i);
+    // Barriers are the kernel's structure, which the model of the same source states; a recording
+    // with another step count keeps the defaults (a barrier after every step).
+    if (labels) {
+      s.barrier_after = model.steps[std::size_t(i)].barrier_after;
+      s.barrier_before_access = model.steps[std::size_t(i)].barrier_before_access;
+    }
   }
   for (const TraceEvent& e : events) {
     if (e.step < 0) continue;

@@ -1,6 +1,7 @@
 #include "trace/trace_json.hpp"
 
 #include "trace/analyses.hpp"
+#include "trace/hazards.hpp"
 
 namespace ws {
 
@@ -33,6 +34,8 @@ nlohmann::json trace_to_json(const Trace& t, bool with_ops) {
     js["phase"] = s.phase;
     js["label"] = s.label;
     js["lines"] = s.lines;
+    js["barrier_after"] = s.barrier_after;
+    if (s.barrier_before_access >= 0) js["barrier_before_access"] = s.barrier_before_access;
     js["warp_masks"] = sum.masks;
     js["bank_conflict_ways"] = sum.conflict_ways;
     if (s.has_shared) {
@@ -55,7 +58,7 @@ nlohmann::json trace_to_json(const Trace& t, bool with_ops) {
         nlohmann::json jo = {{"thread", o.thread}, {"kind", to_string(o.kind)}, {"space", to_string(o.space)},
                              {"access", o.access}, {"address", o.address}, {"operand", o.operand},
                              {"value", value_json(t.type, o.value)}};
-        if (o.space == Space::Global) jo["buffer"] = o.buffer;
+        if (o.space == Space::Global || o.buffer != 0) jo["buffer"] = o.buffer;
         if (o.line > 0) jo["line"] = o.line;
         ops.push_back(std::move(jo));
       }
@@ -64,6 +67,17 @@ nlohmann::json trace_to_json(const Trace& t, bool with_ops) {
     steps.push_back(std::move(js));
   }
   j["steps"] = std::move(steps);
+  nlohmann::json hazards = nlohmann::json::array();
+  for (const Hazard& h : shared_hazards(t)) {
+    auto side = [](const HazardAccess& a) {
+      nlohmann::json js = {{"step", a.step}, {"thread", a.thread}, {"kind", to_string(a.kind)}};
+      if (a.line > 0) js["line"] = a.line;
+      return js;
+    };
+    hazards.push_back({{"word", h.word}, {"buffer", h.buffer}, {"read_write", h.read_write}, {"pairs", h.pairs},
+                       {"first", side(h.first)}, {"second", side(h.second)}, {"text", describe_hazard(h)}});
+  }
+  j["hazards"] = std::move(hazards);
   return j;
 }
 

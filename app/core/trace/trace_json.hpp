@@ -6,11 +6,14 @@
 //     "bank_conflict_ways":[one per warp: highest n-way conflict of its shared accesses, 1 = none,
 //                           0 = no shared access],
 //     "values":[the shared array after the step; only when the step has one],
+//     "barrier_after" (a __syncthreads follows the step), "barrier_before_access" (one inside it, when any),
 //     "active_warps","divergent_warps","active_lanes",
 //     "global_loads":{"requests","sectors","min_sectors"}      (only when the step loads from global),
 //     "atomics":{"ops","addresses","longest_chain"}            (only when the step has atomics),
 //     "ops":[{"thread","kind","space","access","address","operand","value","buffer","line"}] (only with_ops;
-//            "buffer" for global ops, "line" when known)}]}
+//            "buffer" for global ops and a second shared array, "line" when known)}],
+//  "hazards":[{"word","buffer","read_write","pairs","first","second":{"step","thread","kind","line"},"text"}]
+//     (shared-memory hazards, sim/hazards.hpp)}
 // Values are integers for int32 traces and numbers for float32 ones.
 #pragma once
 #include <nlohmann/json.hpp>

@@ -49,6 +49,8 @@ nlohmann::json trace_to_store_json(const Trace& t) {
     js["working"] = s.working_threads;
     if (s.has_shared) js["shared"] = s.shared_after;
     if (!t.source_file.empty()) js["lines"] = s.lines;
+    if (!s.barrier_after) js["barrier_after"] = false;
+    if (s.barrier_before_access >= 0) js["barrier_before_access"] = s.barrier_before_access;
     nlohmann::json ops = nlohmann::json::array();
     for (const ThreadOp& o : s.ops) {
       nlohmann::json jo = {o.thread, to_string(o.kind), to_string(o.space), o.access, o.address, o.operand, o.value, o.buffer};
@@ -134,6 +136,13 @@ Trace trace_from_store_json(const nlohmann::json& j) {
                                  " source lines");
       for (const auto& l : jl) s.lines.push_back(int(json_int(l, 1, kMaxStoredLine, sat("lines") + " entry")));
     }
+    // Optional: traces stored before barriers were recorded have one after every step.
+    if (js.contains("barrier_after")) {
+      if (!js["barrier_after"].is_boolean()) throw std::runtime_error(sat("barrier_after") + " must be true or false");
+      s.barrier_after = js["barrier_after"].get<bool>();
+    }
+    if (js.contains("barrier_before_access"))
+      s.barrier_before_access = int(json_int(js["barrier_before_access"], 0, kMaxStoredOpsPerThread, sat("barrier_before_access")));
     const auto& ops = need(js, "ops", where);
     if (!ops.is_array() || ops.size() > max_ops)
       throw std::runtime_error(sat("ops") + " must be an array of at most " + std::to_string(kMaxStoredOpsPerThread) +

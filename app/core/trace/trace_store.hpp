@@ -4,6 +4,8 @@
 //    "interleaving","block_result","compared_with_model","model_difference","source_file" (when it has lines),
 //    "steps":[{"phase","label","working":[threads],"shared":[values] (when the step has one),
 //              "lines":[source lines] (with source_file),
+//              "barrier_after":false (when no __syncthreads follows the step; absent = one does),
+//              "barrier_before_access":k (a __syncthreads inside the step before its ops of access >= k),
 //              "ops":[[thread, kind, space, access, address, operand, value, buffer, line (with source_file)], ...]}]}
 // kind and space are the names to_string() gives ("load", "shared", ...).
 #pragma once

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "views/hazard_marks.hpp"
 #include "widgets/layout_probe.hpp"
 #include "trace/analyses.hpp"
 #include "widgets/theme.hpp"
@@ -24,6 +25,7 @@ void TreeView::draw(AppState& s) {
     zoom_.reset();
   }
   const TreeLayout& L = layout_;
+  const std::vector<const Hazard*> hazards = HazardLegend(TraceHazards(s), s.trace.step);
   if (!L.note.empty()) {
     ImGui::Spacing();
     TextWrappedColored(th.colors().lesson, L.note);
@@ -146,6 +148,29 @@ void TreeView::draw(AppState& s) {
     const float hx = std::max(box_w, slot_w) * 0.5f;
     if (canvas_hovered && std::abs(mouse.x - cn.x) <= hx && std::abs(mouse.y - cn.y) <= row_h * 0.5f) hovered = &n;
   }
+  // Hazards of this step: each access outlined in red in its row (a write at the word's slot, a read
+  // at the reading thread's node), a red edge between them (the legend above says who and what).
+  int hazard_marks = 0;
+  for (const Hazard* h : hazards) {
+    if (h->buffer != 0 || h->word < 0 || h->word >= L.slots) continue;
+    ImVec2 ends[2];
+    int n_ends = 0;
+    for (const HazardAccess* a : {&h->first, &h->second}) {
+      const int r = L.row_of_step(a->step);
+      if (r < 0) continue;
+      int slot = int(h->word);
+      if (a->kind == OpKind::Load)
+        for (const TreeNode& n : L.nodes)
+          if (n.row == r && n.thread == a->thread) slot = n.slot;
+      const ImVec2 cn(o.x + gutter + (float(slot) + 0.5f) * slot_w, o.y + (float(r) + box_y) * row_h);
+      const float hw = std::max(box_w, th.px(8)) * 0.5f + th.px(3), hh = box_h * 0.5f + th.px(3);
+      dl->AddRect(ImVec2(cn.x - hw, cn.y - hh), ImVec2(cn.x + hw, cn.y + hh), HazardColor(), th.px(3), 0, th.px(3));
+      ends[n_ends++] = cn;
+      ++hazard_marks;
+    }
+    if (n_ends == 2 && (ends[0].x != ends[1].x || ends[0].y != ends[1].y)) dl->AddLine(ends[0], ends[1], HazardColor(), th.px(3));
+  }
+  layout_probe().counts["tree hazard marks"] = hazard_marks;
   if (gutter_text) layout_probe().picture("tree", o, ImVec2(o.x + gutter, o.y + row_h));
   LayoutProbe& probe = layout_probe();
   probe.counts["tree value labels"] = labels;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "views/hazard_marks.hpp"
 #include "widgets/layout_probe.hpp"
 #include "trace/analyses.hpp"
 #include "widgets/theme.hpp"
@@ -59,6 +60,8 @@ void WarpsView::draw(AppState& s) {
   LegendSwatch(lc.divergent, "idle lane in an active warp (divergence)");
   LegendSwatch(lc.idle_warp, "warp idle / retired");
   ImGui::NewLine();
+  const std::vector<Hazard>& all_hazards = TraceHazards(s);
+  const std::vector<const Hazard*> hazards = HazardLegend(all_hazards, s.trace.step);
 
   // Layout: the grid fills what the strip below leaves (zoom and pan inside it); cells square. Labels
   // are never drawn below the smallest readable size: with many warps only every k-th is named.
@@ -119,6 +122,22 @@ void WarpsView::draw(AppState& s) {
                   std::max(1.f, th.px(1.5f)));
     }
   }
+  // Hazards of this step: the two threads' lanes outlined in red, joined by a red edge.
+  int hazard_marks = 0;
+  for (const Hazard* h : hazards) {
+    ImVec2 ends[2];
+    int k = 0;
+    for (const HazardAccess* a : {&h->first, &h->second}) {
+      const int w = a->thread / 32, l = a->thread % 32;
+      if (w >= warps) continue;
+      const ImVec2 lo(o.x + label_w + float(l) * cell, gy + float(w) * cell_h);
+      dl->AddRect(lo, ImVec2(lo.x + cell, lo.y + cell_h), HazardColor(), 0, 0, std::max(2.f, th.px(3)));
+      ends[k++] = ImVec2(lo.x + cell * 0.5f, lo.y + cell_h * 0.5f);
+      ++hazard_marks;
+    }
+    if (k == 2) dl->AddLine(ends[0], ends[1], HazardColor(), std::max(1.5f, th.px(2)));
+  }
+  layout_probe().counts["warp hazard marks"] = hazard_marks;
   layout_probe().picture("warp grid", o, ImVec2(o.x + label_w + 32 * cell, gy + float(warps) * cell_h));
   layout_probe().counts["warp labels every"] = warp_every;
   const ImVec2 grid_mouse = ImGui::GetIO().MousePos;
@@ -135,7 +154,7 @@ void WarpsView::draw(AppState& s) {
 
   // The strip: one column per step, one thin row per warp.
   ImGui::Spacing();
-  TextEllipsis("all steps: column = step, row = warp (green: all lanes work, amber: divergent, grey: idle); click to jump",
+  TextEllipsis("all steps: column = step, row = warp (green: all lanes work, amber: divergent, grey: idle; red bar: hazard); click to jump",
                ImGui::GetContentRegionAvail().x, &p.text_dim);
   const ImVec2 so = ImGui::GetCursorScreenPos();
   ImDrawList* sdl = ImGui::GetWindowDrawList();
@@ -153,6 +172,9 @@ void WarpsView::draw(AppState& s) {
     }
   }
   const float strip_total_h = sh * float(warps);
+  for (int k = 0; k < n_steps; ++k)  // a red bar over the steps with a shared-memory hazard
+    if (!hazards_at_step(all_hazards, k).empty())
+      sdl->AddRectFilled(ImVec2(so.x + float(k) * sw, so.y - th.px(5)), ImVec2(so.x + float(k + 1) * sw, so.y - th.px(1)), HazardColor());
   sdl->AddRect(ImVec2(so.x + float(s.trace.step) * sw - 1, so.y - 2), ImVec2(so.x + float(s.trace.step + 1) * sw + 1, so.y + strip_total_h + 2),
               IM_COL32_WHITE, 0, 0, th.px(2.5f));
   ImGui::InvisibleButton("##strip", ImVec2(std::max(1.f, sw * float(n_steps)), strip_total_h));

@@ -152,6 +152,26 @@ TEST(Cli, TraceValuesPrintsTheTreeAsTextPerStep) {
   EXPECT_NE(r.out.find("keeps no shared array"), std::string::npos) << r.out;
 }
 
+TEST(Cli, TraceListsSharedMemoryHazards) {
+  // The missing-__syncthreads lesson: thread 0 reads local_sum for the commit while warp 1 adds into it.
+  Out o = cli("trace --variant epita.reduce1_nosync --block 64 --n 64 --input ones");
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(o.out.find("shared-memory hazards: 1 word touched by two warps"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("hazard: thread 0 reads shared[0] while thread 32 atomically updates it, no barrier between (steps 2 and 3"),
+            std::string::npos) << o.out;
+  Out j = cli("trace --variant epita.reduce1_nosync --block 64 --n 64 --input ones --json");
+  ASSERT_EQ(j.code, 0) << j.out;
+  const nlohmann::json js = nlohmann::json::parse(j.out);
+  ASSERT_EQ(js["hazards"].size(), 1u);
+  EXPECT_EQ(js["hazards"][0]["word"], 0);
+  EXPECT_EQ(js["hazards"][0]["second"]["kind"], "atomic");
+  EXPECT_EQ(js["steps"][0]["barrier_after"], false);
+  // The unrolled last warp of reduce6 is one warp in lock-step: clean.
+  Out c = cli("trace --variant epita.reduce6 --block 128 --n 256");
+  ASSERT_EQ(c.code, 0) << c.out;
+  EXPECT_NE(c.out.find("shared-memory hazards: none"), std::string::npos) << c.out;
+}
+
 TEST(Cli, TraceErrorsAreOneLine) {
   expect_one_line_error("trace --variant epita.reduce3 --n 1024 --block 1024 --block-index 1", 2, "outside the grid of 1 blocks");
   expect_one_line_error("trace --variant epita.reduce3 --block-index -1", 2, "--block-index -1");

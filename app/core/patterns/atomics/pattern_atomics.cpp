@@ -98,6 +98,9 @@ std::string make_input_for(const VariantInfo& v, const RunRequest& req, std::int
   return make_input(req.input, n, type, req.seed, out);
 }
 
+/// One operation per element: a counter's increment, a histogram bin's increment, a filter's comparison.
+double operations(const VariantInfo&, const PatternParams&, std::int64_t n) { return double(n); }
+
 }  // namespace
 
 PatternSpec atomics_pattern() {
@@ -112,6 +115,7 @@ PatternSpec atomics_pattern() {
   p.summary = summary;
   p.make_input = make_input_for;
   p.sweep_refusal = sweep_refusal;
+  p.operations = operations;
   p.sim_models = sim::atomics_models;
   return p;
 }

@@ -136,6 +136,12 @@ double summary(const VariantInfo&, const ArrayOutput& out) {
   return out.values[out.values.size() / 2];
 }
 
+/// One multiply-add per output element and mask tap: n x mask_width (1D) or n x mask_width^2 (2D, n = pixels).
+double operations(const VariantInfo& v, const PatternParams& p, std::int64_t n) {
+  const double taps = conv_kind_is_2d(v.conv) ? double(p.mask_width) * p.mask_width : double(p.mask_width);
+  return double(n) * taps;
+}
+
 }  // namespace
 
 PatternSpec convolution_pattern() {
@@ -150,6 +156,7 @@ PatternSpec convolution_pattern() {
   p.summary = summary;
   // bytes: nullptr = input + output (n elements read, n written), the measure.
   p.sweep_refusal = sweep_refusal;
+  p.operations = operations;
   p.sim_models = sim::conv_models;
   return p;
 }

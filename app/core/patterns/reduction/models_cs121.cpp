@@ -57,6 +57,7 @@ void warp_reduce_sum(Vec<P>& val, unsigned warps, const Vec<P>& shared, const st
     if (rec) {
       rec->shared<P>(shared);
       rec->end();
+      rec->no_barrier_after();  // shuffles: one warp in lock-step (the _sync intrinsics)
     }
   }
 }

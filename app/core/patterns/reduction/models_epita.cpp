@@ -108,6 +108,7 @@ void volatile_warp_reduce(Vec<P>& s, Recorder* rec) {
     if (rec) {
       rec->shared<P>(s);
       rec->end();
+      rec->no_barrier_after();  // warp-synchronous: one warp in lock-step (sim/hazards.hpp)
     }
   }
 }
@@ -367,17 +368,23 @@ SimOutput reduce1_nosync(const VariantInfo& v, const Input& in, const LaunchConf
   for (std::int64_t b = 0; b < launch.grid; ++b) {
     Recorder* rec = b == trace_block ? &recorder : nullptr;
     const std::int64_t first = b * threads;
+    // The lesson: none of these steps ends in a __syncthreads.
     zero_local_and_load<P>(vals, g, b, threads, pts::nosync_zero, pts::nosync_add, rec);
+    if (rec) rec->no_barrier_after();
     typename P::T local = P::identity();
     if (rec) rec->begin("atomic", "warp 0: atomicAdd(&local_sum, buffer[x])");
     shared_atomics<P>(vals, local, first, g.n, 0, std::min(32u, threads), rec);
     if (rec) {
       rec->shared<P>(local);
       rec->end();
+      rec->no_barrier_after();
     }
     at(rec, pts::nosync_commit);
     commit_local<P>(local, sum, "thread 0: atomicAdd(sum, local_sum), before warps 1.. (no barrier)", rec);
-    if (rec) out.trace.block_result = d<P>(local);
+    if (rec) {
+      rec->no_barrier_after();
+      out.trace.block_result = d<P>(local);
+    }
     at(rec, pts::nosync_add);
     if (threads > 32) {
       if (rec) rec->begin("atomic", "warps 1..: atomicAdd(&local_sum, buffer[x]) after the commit (lost)");

@@ -149,6 +149,7 @@ void last_warp_volatile(std::vector<typename P::T>& sv, typename P::T* my_sum, b
       rec.work(lane);
     }
     rec.end(sv);
+    rec.no_barrier_after();  // warp-synchronous: one warp in lock-step (sim/hazards.hpp)
   }
 }
 
@@ -290,6 +291,7 @@ typename P::T impl5_shfl_block(const std::vector<typename P::T>& v, I64, int B, 
     rec.work(lane);
   }
   rec.end(sv);
+  rec.no_barrier_after();
   T got[32];
   int src[32];
   for (int off = 16; off > 0; off /= 2) {
@@ -305,6 +307,7 @@ typename P::T impl5_shfl_block(const std::vector<typename P::T>& v, I64, int B, 
       rec.work(lane);
     }
     rec.end();
+    rec.no_barrier_after();
   }
   rec.begin("combine", "out[blockIdx.x] = mySum");
   rec.store_global(0, 0, b, my_sum[0], kPartials);

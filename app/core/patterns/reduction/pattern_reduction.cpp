@@ -52,6 +52,9 @@ void run_cpu(const VariantInfo&, const PatternParams&, const Input& in, ArrayOut
   out.values.assign(1, s);
 }
 
+/// n - 1 adds (or maxes): a sum of n numbers, however the tree is shaped.
+double operations(const VariantInfo&, const PatternParams&, std::int64_t n) { return n > 0 ? double(n - 1) : 0.0; }
+
 }  // namespace
 
 PatternSpec reduction_pattern() {
@@ -66,6 +69,7 @@ PatternSpec reduction_pattern() {
   p.bytes = bytes;
   p.summary = summary;
   p.run_cpu = run_cpu;
+  p.operations = operations;
   p.sim_models = sim::reduction_models;
   return p;
 }

@@ -154,6 +154,7 @@ std::int64_t kogge_stone_block(std::vector<typename P::T>& sh, int m, Rec<P>* re
       }
     }
     // second __syncthreads: every read is done before anyone writes
+    if (rec) rec->barrier_before_access(2);
     for (int j = stride; j < m; ++j) {
       sh[std::size_t(j)] = temp[std::size_t(j)];
       if (rec) rec->store_shared(j, 2, j, sh[std::size_t(j)]);
@@ -168,27 +169,29 @@ std::int64_t kogge_stone_block(std::vector<typename P::T>& sh, int m, Rec<P>* re
 /// otherwise (the copy the slide's code leaves out), then the buffers swap. Result left in sh. The trace
 /// gives shared addresses as indices into the logical array (the buffer that is source this step) and
 /// keeps the destination after each step: both buffers are blockDim words apart, a whole number of
-/// warps, so every lane's bank is the same as in the real buffers.
+/// warps, so every lane's bank is the same as in the real buffers. ThreadOp::buffer says which array
+/// (0 = the first; the source alternates), so that the hazard detector tells them apart.
 template <class P>
 std::int64_t kogge_stone_db_block(std::vector<typename P::T>& sh, int m, Rec<P>* rec) {
   std::int64_t adds = 0;
   std::vector<typename P::T> src = sh, dst(sh.size(), P::identity());
-  for (int stride = 1; stride < m; stride *= 2) {
+  int sb = 0;  // ThreadOp::buffer of the array that is the source this step (the other is written)
+  for (int stride = 1; stride < m; stride *= 2, sb = 1 - sb) {
     if (rec) rec->begin("step", "stride", stride);
     for (int j = 0; j < int(sh.size()); ++j) {
       if (j >= stride && j < m) {
         dst[std::size_t(j)] = P::combine(src[std::size_t(j)], src[std::size_t(j - stride)]);
         if (rec) {
-          rec->load_shared(j, 0, j, src[std::size_t(j)]);
-          rec->load_shared(j, 1, j - stride, src[std::size_t(j - stride)]);
+          rec->load_shared(j, 0, j, src[std::size_t(j)], sb);
+          rec->load_shared(j, 1, j - stride, src[std::size_t(j - stride)], sb);
           rec->add(j, j - stride, dst[std::size_t(j)]);
           rec->work(j);
         }
       } else {
         dst[std::size_t(j)] = src[std::size_t(j)];
-        if (rec && j < m) rec->load_shared(j, 0, j, src[std::size_t(j)]);
+        if (rec && j < m) rec->load_shared(j, 0, j, src[std::size_t(j)], sb);
       }
-      if (rec && j < m) rec->store_shared(j, 2, j, dst[std::size_t(j)]);
+      if (rec && j < m) rec->store_shared(j, 2, j, dst[std::size_t(j)], 1 - sb);
     }
     adds += m - stride;
     std::swap(src, dst);

@@ -55,9 +55,9 @@ TEST(CliExitCodes, AReportWhereEveryVariantWasSkippedIsNotASuccess) {
 TEST(CliMessages, AnArgumentHoldingANewlineIsRefusedOnOneLine) {
   // popen's shell is dash: printf makes the control characters.
   expect_refused("run --variant epita.reduce3 \"$(printf -- '--block\\n256')\" --backend sim", 2,
-                 "argument 3 holds a control character: '--block\\n256'");
+                 "argument 4 holds a control character: '--block\\n256'");
   expect_refused("run --variant \"$(printf -- 'epita.reduce3\\r')\" --backend sim", 2,
-                 "argument 2 holds a control character: 'epita.reduce3\\x0d'");
+                 "argument 3 holds a control character: 'epita.reduce3\\x0d'");
   const CliOut tab = run_cli("run --variant epita.reduce3 --backend sim --n 1024 --input \"$(printf -- 'no\\tfile')\"");
   EXPECT_EQ(tab.code, 2) << tab.out;  // a tab keeps the line whole: the file's own problem is reported
   EXPECT_EQ(tab.out.find("control character"), std::string::npos) << tab.out;

@@ -1,0 +1,15 @@
+// TEST CODE ONLY: ws_synthetic_worker, `warpscope-cli worker` whose "cuda" backend is the synthetic
+// fake (synthetic_backend.hpp: made-up times, reference results), so Live through a worker process,
+// which needs timed runs, can be tested on machines without a GPU.
+#include <unistd.h>
+
+#include <memory>
+
+#include "synthetic_backend.hpp"
+#include "worker_server.hpp"
+
+int main() {
+  ws::WorkerServerOptions o;
+  o.open_cuda = [](std::string&) -> std::unique_ptr<ws::Backend> { return std::make_unique<ws::test::SyntheticBackend>(); };
+  return ws::run_worker_server(STDIN_FILENO, STDOUT_FILENO, o);
+}

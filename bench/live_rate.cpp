@@ -1,12 +1,14 @@
 // ws_live_rate: Live's launches per second in this process against through a worker process, with
 // Live's own engines: LiveRunner::step in a loop (what the GUI's run thread does in-process) and
-// LivePipeline::next in a loop (what it does with a worker: batches by time, `depth` in flight).
-// A launch is a timed launch Live plots; an untimed run (the sim model) counts as one.
+// LivePipeline::next in a loop (what it does with a worker: batches by time, `depth` in flight),
+// alternating every --slice seconds. A launch is a timed launch Live plots; an untimed run (the sim
+// model) counts as one.
 //   build-ci/bench/ws_live_rate --backend sim|cuda [--seconds 5] [--variants epita.reduce3,...] [--n 1024]
-//       [--repeat 10] [--gpu local|ssh:HOST|slurm:ARGS] [--batch-seconds 0.025] [--depth 2]
+//       [--repeat 10] [--gpu local|ssh:HOST|slurm:ARGS] [--batch-seconds 0.025] [--depth 2] [--slice 0.5]
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <memory>
 #include <sstream>
@@ -37,7 +39,7 @@ long long launches_of(const RunResult& r) {
 int main(int argc, char** argv) {
   CLI::App app{"Live's launches per second: in-process against through a worker process"};
   std::string backend_name = "sim", gpu = "local", variants = "epita.reduce3", n_text = "1024";
-  double seconds = 5, batch_seconds = kLiveBatchSeconds;
+  double seconds = 5, batch_seconds = kLiveBatchSeconds, slice = 0.5;
   int repeat = 10, depth = 2;
   app.add_option("--backend", backend_name, "sim | cuda (default sim)");
   app.add_option("--seconds", seconds, "how long each way runs (default 5)");
@@ -46,6 +48,7 @@ int main(int argc, char** argv) {
   app.add_option("--repeat", repeat, "timed launches per run, as Live asks (default 10)");
   app.add_option("--gpu", gpu, "where the worker runs: local | ssh:HOST | slurm:ARGS (default local)");
   app.add_option("--batch-seconds", batch_seconds, "seconds per live batch in the worker (default 0.025; 0: one round)");
+  app.add_option("--slice", slice, "the two ways alternate every this many seconds (default 0.5)");
   app.add_option("--depth", depth, "live batches in flight (default 2; 1: wait for each answer before the next)");
   CLI11_PARSE(app, argc, argv);
 
@@ -85,41 +88,44 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  // In-process: one run per turn, round robin, as RunWorker's Live does without a worker.
+  // The two ways alternate in slices, so both see the same machine (a shared machine's load moves).
   LiveRunner runner(reqs);
-  long long in_launches = 0, in_runs = 0;
-  auto t0 = Clock::now();
-  while (seconds_since(t0) < seconds) {
-    RunResult r;
-    runner.step(backend.get(), why, r);
-    const long long k = launches_of(r);
-    if (k == 0) {
-      std::fprintf(stderr, "ws_live_rate: in-process %s: %s %s\n", r.variant.c_str(), r.status.c_str(), r.message.c_str());
-      return 1;
-    }
-    in_launches += k;
-    ++in_runs;
-  }
-  const double in_s = seconds_since(t0);
-
-  // Through the worker: batches by time, kept in flight.
   LivePipeline pipeline(worker, reqs, batch_seconds, depth);
-  long long w_launches = 0, w_runs = 0, batches = 0;
-  t0 = Clock::now();
-  while (seconds_since(t0) < seconds) {
-    const LivePipeline::Reply rep = pipeline.next();
+  long long in_launches = 0, in_runs = 0, w_launches = 0, w_runs = 0, batches = 0;
+  double in_s = 0, w_s = 0;
+  auto count = [&](const LivePipeline::Reply& rep) {
     if (rep.kind != WorkerReply::Kind::Ok || rep.batch.failed) {
       std::fprintf(stderr, "ws_live_rate: live_batch: %s\n", rep.kind != WorkerReply::Kind::Ok ? rep.text.c_str() : "a run failed");
-      return 1;
+      std::exit(1);
     }
+    if (rep.dropped) return;
     ++batches;
     for (const auto& got : rep.batch.requests) {
       w_runs += got.runs;
       w_launches += got.last && got.last->timed ? (long long)got.times_ms.size() : got.runs;
     }
+  };
+  while (in_s < seconds || w_s < seconds) {
+    // In-process: one run per turn, round robin, as RunWorker's Live does without a worker.
+    auto t0 = Clock::now();
+    while (seconds_since(t0) < slice) {
+      RunResult r;
+      runner.step(backend.get(), why, r);
+      const long long k = launches_of(r);
+      if (k == 0) {
+        std::fprintf(stderr, "ws_live_rate: in-process %s: %s %s\n", r.variant.c_str(), r.status.c_str(), r.message.c_str());
+        return 1;
+      }
+      in_launches += k;
+      ++in_runs;
+    }
+    in_s += seconds_since(t0);
+    // Through the worker: batches by time, kept in flight; the slice ends when the last is back.
+    t0 = Clock::now();
+    while (seconds_since(t0) < slice) count(pipeline.next());
+    for (const auto& rep : pipeline.drain()) count(rep);
+    w_s += seconds_since(t0);
   }
-  const double w_s = seconds_since(t0);
-  pipeline.drain();  // the batches still in flight are not counted
 
   const double in_rate = double(in_launches) / in_s, w_rate = double(w_launches) / w_s;
   std::printf("Live: %s, %s, n=%lld, repeat=%d; worker on %s (%s), batches of %.3f s, %d in flight\n", variants.c_str(),

@@ -220,7 +220,10 @@ void RunWorker::loop() {
   // Ends the batches in flight (cancelled: the running one answers with what it ran).
   auto finish_pipeline = [&] {
     if (!pipeline) return;
-    for (const auto& rep : pipeline->drain()) take_batch(rep);
+    for (const auto& rep : pipeline->drain()) {
+      if (rep.kind == WorkerReply::Kind::Faulted) note_fault(*client, rep.text);
+      take_batch(rep);
+    }
     pipeline.reset();
   };
 

@@ -214,6 +214,9 @@ TEST(WorkerClient, StartFailuresAreOneLineAndQuick) {
   };
   const std::vector<Case> cases = {
       {{WS_CLI_PATH, "worker"}, "local", "speaks protocol 99, this warpscope speaks " + std::to_string(kWorkerProtocolVersion), {{"WARPSCOPE_WORKER_TEST", "1"}, {"WARPSCOPE_WORKER_TEST_PROTOCOL", "99"}}},
+      // A worker of the protocol before this one (its live_batch answered every run): refused too.
+      {{WS_CLI_PATH, "worker"}, "local", "speaks protocol " + std::to_string(kWorkerProtocolVersion - 1) + ", this warpscope speaks " + std::to_string(kWorkerProtocolVersion),
+       {{"WARPSCOPE_WORKER_TEST", "1"}, {"WARPSCOPE_WORKER_TEST_PROTOCOL", std::to_string(kWorkerProtocolVersion - 1)}}},
       {{"sh", "-c", "echo 'Permission denied (publickey).' >&2; exit 255"}, "ssh:gpu", "exited with code 255: Permission denied (publickey).", {}},
       {{"sh", "-c", "echo 'srun: error: Unable to allocate resources: Invalid partition name specified' >&2; exit 1"}, "slurm:-p nope",
        "Unable to allocate resources: Invalid partition name", {}},

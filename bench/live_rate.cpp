@@ -8,8 +8,8 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <sstream>
 #include <vector>
@@ -47,7 +47,8 @@ int main(int argc, char** argv) {
   app.add_option("--n", n_text, "elements per run: 1024, 2^20 or 1<<20 (default 1024)");
   app.add_option("--repeat", repeat, "timed launches per run, as Live asks (default 10)");
   app.add_option("--gpu", gpu, "where the worker runs: local | ssh:HOST | slurm:ARGS (default local)");
-  app.add_option("--batch-seconds", batch_seconds, "seconds per live batch in the worker (default 0.025; 0: one round)");
+  app.add_option("--batch-seconds", batch_seconds,
+                 "seconds per live batch in the worker (default 0.025; 0: one round)");
   app.add_option("--slice", slice, "the two ways alternate every this many seconds (default 0.5)");
   app.add_option("--depth", depth, "live batches in flight (default 2; 1: wait for each answer before the next)");
   CLI11_PARSE(app, argc, argv);
@@ -95,7 +96,8 @@ int main(int argc, char** argv) {
   double in_s = 0, w_s = 0;
   auto count = [&](const LivePipeline::Reply& rep) {
     if (rep.kind != WorkerReply::Kind::Ok || rep.batch.failed) {
-      std::fprintf(stderr, "ws_live_rate: live_batch: %s\n", rep.kind != WorkerReply::Kind::Ok ? rep.text.c_str() : "a run failed");
+      std::fprintf(stderr, "ws_live_rate: live_batch: %s\n",
+                   rep.kind != WorkerReply::Kind::Ok ? rep.text.c_str() : "a run failed");
       std::exit(1);
     }
     if (rep.dropped) return;
@@ -113,7 +115,8 @@ int main(int argc, char** argv) {
       runner.step(backend.get(), why, r);
       const long long k = launches_of(r);
       if (k == 0) {
-        std::fprintf(stderr, "ws_live_rate: in-process %s: %s %s\n", r.variant.c_str(), r.status.c_str(), r.message.c_str());
+        std::fprintf(stderr, "ws_live_rate: in-process %s: %s %s\n", r.variant.c_str(), r.status.c_str(),
+                     r.message.c_str());
         return 1;
       }
       in_launches += k;
@@ -129,7 +132,8 @@ int main(int argc, char** argv) {
 
   const double in_rate = double(in_launches) / in_s, w_rate = double(w_launches) / w_s;
   std::printf("Live: %s, %s, n=%lld, repeat=%d; worker on %s (%s), batches of %.3f s, %d in flight\n", variants.c_str(),
-              backend_name.c_str(), (long long)n, repeat, worker.hello().host.c_str(), gpu.c_str(), batch_seconds, depth);
+              backend_name.c_str(), (long long)n, repeat, worker.hello().host.c_str(), gpu.c_str(), batch_seconds,
+              depth);
   std::printf("  in-process  %10.0f launches/s  (%lld runs in %.1f s)\n", in_rate, in_runs, in_s);
   std::printf("  worker      %10.0f launches/s  (%lld runs in %lld batches in %.1f s)\n", w_rate, w_runs, batches, w_s);
   std::printf("  ratio       %9.1f %%\n", 100.0 * w_rate / in_rate);

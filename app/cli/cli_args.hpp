@@ -10,19 +10,19 @@ namespace ws::cli {
 
 /// What the command line asks for. Which fields matter depends on `command`.
 struct CliCommand {
-  std::string command;         ///< list, device, run, trace, metrics, report, sweep, worker
+  std::string command;  ///< list, device, run, trace, metrics, report, sweep, worker
   bool json = false, csv = false;
-  std::string variant;         ///< run, trace: --variant
-  RunOptions run;              ///< run and report: their run and pattern options
-  RunOptions trace;            ///< trace: its options (backend defaults to sim)
-  long long block_index = 0;   ///< trace: --block-index
-  int blocks = 1;              ///< trace: --blocks (1..8)
+  std::string variant;               ///< run, trace: --variant
+  RunOptions run;                    ///< run and report: their run and pattern options
+  RunOptions trace;                  ///< trace: its options (backend defaults to sim)
+  long long block_index = 0;         ///< trace: --block-index
+  int blocks = 1;                    ///< trace: --blocks (1..8)
   bool ops = false, values = false;  ///< trace: --ops, --values
-  std::string which = "all";   ///< report: --variants
-  std::string out_path, title; ///< report: --out, --title
-  long long trace_n = 0;       ///< report: --traces
-  SweepOptions sweep;          ///< sweep: its own options
-  RunOptions sweep_run;        ///< sweep: its run and pattern options
+  std::string which = "all";         ///< report: --variants
+  std::string out_path, title;       ///< report: --out, --title
+  long long trace_n = 0;             ///< report: --traces
+  SweepOptions sweep;                ///< sweep: its own options
+  RunOptions sweep_run;              ///< sweep: its run and pattern options
 };
 
 /// The outcome of parsing. exit < 0: `out` is ready to dispatch. Otherwise the process ends with `exit`:

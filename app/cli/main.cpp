@@ -13,8 +13,10 @@ int main(int argc, char** argv) {
   CliCommand c;
   const CliParse parsed = parse_command_line(argc, argv, c);
   if (parsed.exit >= 0) {
-    if (parsed.exit == 0) std::fputs(parsed.text.c_str(), stdout);
-    else std::fprintf(stderr, "warpscope-cli: %s\n", parsed.text.c_str());
+    if (parsed.exit == 0)
+      std::fputs(parsed.text.c_str(), stdout);
+    else
+      std::fprintf(stderr, "warpscope-cli: %s\n", parsed.text.c_str());
     return parsed.exit;
   }
   try {

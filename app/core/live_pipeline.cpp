@@ -15,8 +15,10 @@ LivePipeline::LivePipeline(WorkerClient& client, std::vector<RunRequest> request
     round_s += expected_seconds(r);
   }
   body_ = {{"requests", std::move(reqs)}};
-  if (batch_seconds > 0) body_["seconds"] = batch_seconds;
-  else body_["rounds"] = 1;
+  if (batch_seconds > 0)
+    body_["seconds"] = batch_seconds;
+  else
+    body_["rounds"] = 1;
   expected_s_ = std::max(0.0, batch_seconds) + round_s;
 }
 

@@ -50,8 +50,8 @@ class LivePipeline {
   Reply collect(std::int64_t id, bool cancelled, const std::atomic<bool>* interrupt);
   WorkerClient& client_;
   std::vector<RunRequest> requests_;
-  nlohmann::json body_;     ///< the live_batch request, built once
-  double expected_s_ = 0;   ///< one batch's expected time (the watchdog's base)
+  nlohmann::json body_;    ///< the live_batch request, built once
+  double expected_s_ = 0;  ///< one batch's expected time (the watchdog's base)
   int depth_;
   std::deque<std::int64_t> in_flight_;
 };

@@ -13,7 +13,10 @@ bool live_plottable(const RunResult& r) {
 }
 
 LiveRunner::LiveRunner(std::vector<RunRequest> requests)
-    : requests_(std::move(requests)), prepared_(requests_.size()), errors_(requests_.size()), share_keys_(requests_.size()) {}
+    : requests_(std::move(requests)),
+      prepared_(requests_.size()),
+      errors_(requests_.size()),
+      share_keys_(requests_.size()) {}
 
 std::size_t LiveRunner::step(Backend* backend, const std::string& no_device_reason, RunResult& out) {
   const std::size_t i = next_++ % requests_.size();

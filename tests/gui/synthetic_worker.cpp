@@ -10,6 +10,8 @@
 
 int main() {
   ws::WorkerServerOptions o;
-  o.open_cuda = [](std::string&) -> std::unique_ptr<ws::Backend> { return std::make_unique<ws::test::SyntheticBackend>(); };
+  o.open_cuda = [](std::string&) -> std::unique_ptr<ws::Backend> {
+    return std::make_unique<ws::test::SyntheticBackend>();
+  };
   return ws::run_worker_server(STDIN_FILENO, STDOUT_FILENO, o);
 }

@@ -3,6 +3,8 @@
 // which needs timed runs, can be tested on machines without a GPU.
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #include "synthetic_backend.hpp"
@@ -13,5 +15,7 @@ int main() {
   o.open_cuda = [](std::string&) -> std::unique_ptr<ws::Backend> {
     return std::make_unique<ws::test::SyntheticBackend>();
   };
-  return ws::run_worker_server(STDIN_FILENO, STDOUT_FILENO, o);
+  const int code = ws::run_worker_server(STDIN_FILENO, STDOUT_FILENO, o);
+  std::fflush(stderr);
+  std::_Exit(code);  // the request reader may still be blocked on stdin
 }

@@ -1,7 +1,6 @@
 // ws_worker_roundtrip: what a worker process adds to a request. Median (and p90) wall time of COUNT
-// small runs in-process (execute) and through a worker (WorkerClient::run), same request; with
-// --live-seconds, Live's launches per second both ways (execute_prepared in a loop against live_batch;
-// sim runs are untimed: one per run).
+// small runs in-process (execute) and through a worker (WorkerClient::run), same request. Live's
+// launches per second: ws_live_rate (live_rate.cpp).
 //   build-ci/bench/ws_worker_roundtrip --backend sim|cuda [--count 1000] [--n 1024] [--gpu local|ssh:HOST|slurm:ARGS]
 #include <CLI/CLI.hpp>
 
@@ -36,14 +35,12 @@ int main(int argc, char** argv) {
   std::string backend_name = "sim", gpu = "local", variant = "epita.reduce3";
   int count = 1000, repeat = 1;
   long long n = 1024;
-  double live_seconds = 0;
   app.add_option("--backend", backend_name, "sim | cuda (default sim)");
   app.add_option("--count", count, "requests each way (default 1000)");
   app.add_option("--n", n, "elements per request (default 1024)");
   app.add_option("--repeat", repeat, "timed launches per request (default 1, no warm-up)");
   app.add_option("--variant", variant, "variant (default epita.reduce3)");
   app.add_option("--gpu", gpu, "where the worker runs: local | ssh:HOST | slurm:ARGS (default local)");
-  app.add_option("--live-seconds", live_seconds, "also measure Live's launches per second for this long each way");
   CLI11_PARSE(app, argc, argv);
 
   RunRequest req;
@@ -92,30 +89,5 @@ int main(int argc, char** argv) {
   std::printf("  worker       median %.3f ms   p90 %.3f ms\n", wm, percentile(remote, 0.9));
   std::printf("  added        median %.3f ms\n", wm - lm);
 
-  if (live_seconds > 0) {
-    req.repeat = 10;  // Live's batches: ten timed launches per run, as the GUI asks
-    PreparedRun p;
-    if (std::string err = prepare_run(req, p); !err.empty()) {
-      std::fprintf(stderr, "ws_worker_roundtrip: %s\n", err.c_str());
-      return 2;
-    }
-    long long in_launches = 0, w_launches = 0;
-    auto t0 = Clock::now();
-    while (ms_since(t0) < live_seconds * 1000) in_launches += std::max<std::size_t>(1, execute_prepared(req, p, backend.get()).timing.samples_ms.size());
-    const double in_s = ms_since(t0) / 1000;
-    const nlohmann::json body = {{"requests", nlohmann::json::array({request_to_json(req)})}, {"rounds", 4}};
-    t0 = Clock::now();
-    while (ms_since(t0) < live_seconds * 1000) {
-      const WorkerReply r = worker.call("live_batch", body, 10);
-      if (!r.ok()) {
-        std::fprintf(stderr, "ws_worker_roundtrip: live_batch: %s\n", r.text.c_str());
-        return 1;
-      }
-      for (const auto& run : r.message["runs"]) w_launches += std::max<long long>(1, (long long)run["times_ms"].size());
-    }
-    const double w_s = ms_since(t0) / 1000;
-    std::printf("  Live         in-process %.0f launches/s, worker %.0f launches/s (%.1f %%)\n", in_launches / in_s,
-                w_launches / w_s, 100.0 * (w_launches / w_s) / (in_launches / in_s));
-  }
   return 0;
 }

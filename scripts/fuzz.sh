@@ -4,7 +4,7 @@
 # dictionary. New inputs and crashes go to build-fuzz/corpus/<target>/ and build-fuzz/crashes/<target>/;
 # a crash, a leak or a sanitizer report fails the script (add the crashing input to the seed corpus
 # once it is fixed).
-#   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: report trace lesson numbers mask image
+#   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: report trace lesson numbers mask image cli
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v clang++ >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
@@ -14,7 +14,7 @@ fi
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(report trace lesson numbers mask image)
+[ ${#targets[@]} -gt 0 ] || targets=(report trace lesson numbers mask image cli)
 
 CXX=clang++ CC=clang cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWS_FUZZ=ON \
   -DWS_WITH_CUDA=OFF -DWS_WITH_GUI=OFF -DWS_WITH_TESTS=OFF >/dev/null
@@ -25,7 +25,10 @@ for t in "${targets[@]}"; do
   work=build-fuzz/corpus/$t crashes=build-fuzz/crashes/$t
   mkdir -p "$work" "$crashes"
   dict=()
-  case $t in report|trace|lesson) dict=(-dict=tests/fuzz/json.dict) ;; esac
+  case $t in
+    report|trace|lesson) dict=(-dict=tests/fuzz/json.dict) ;;
+    cli) dict=(-dict=tests/fuzz/cli.dict) ;;
+  esac
   start=$(date +%s)
   if build-fuzz/tests/fuzz/fuzz_$t "$work" tests/fuzz/corpus/$t "${dict[@]}" -max_total_time="$seconds" \
        -max_len=65536 -rss_limit_mb=2048 -timeout=10 -artifact_prefix="$crashes/" -print_final_stats=1 \

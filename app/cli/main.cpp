@@ -1,206 +1,33 @@
-// warpscope-cli: the headless face of warpscope (list, device, run, trace, report).
-#include <CLI/CLI.hpp>
-#include <cerrno>
-#include <cstdint>
+// warpscope-cli: the headless face of warpscope (list, device, run, trace, report, sweep, worker).
+// The command line is parsed in cli_args.cpp; this file only dispatches.
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
-#include <limits>
-#include <type_traits>
 
+#include "cli_args.hpp"
 #include "commands.hpp"
 #include "limits.hpp"
 
 using namespace ws::cli;
 
-namespace {
-const char* const kBlockLimit = "a block has at most 1024 threads";
-const char* const kGridLimit = "a grid has at most 2^31 - 1 blocks";
-const char* const kSeedLimit = "a seed is a whole number from 0 to 2^64 - 1";
-const char* const kElementLimit = "at most 2^30 elements, so the kernels' int indices cannot overflow";
-
-/// Refuses, before CLI11 converts it, a whole number that does not fit the option's type T: CLI11
-/// would saturate it (--grid 99999999999999999999 became 2^63 - 1) or wrap a negative into an
-/// unsigned one (--seed -1 became 2^64 - 1) and run with that. `limit` names the option's real bound.
-/// Values that fit go on to the option's own range check, which names the same bound.
-template <class T>
-CLI::Validator fits(const std::string& limit) {
-  return CLI::Validator(
-      [limit](std::string& text) -> std::string {
-        const bool negative = !text.empty() && text[0] == '-';
-        const std::string digits = text.substr(negative || (!text.empty() && text[0] == '+') ? 1 : 0);
-        if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return "";  // CLI11: "Could not convert"
-        if (negative && std::is_unsigned<T>::value) return text + " is negative (" + limit + ")";
-        errno = 0;
-        const unsigned long long magnitude = std::strtoull(digits.c_str(), nullptr, 10);
-        const unsigned long long most = negative ? 0ull - static_cast<unsigned long long>(std::numeric_limits<T>::min())
-                                                 : static_cast<unsigned long long>(std::numeric_limits<T>::max());
-        if (errno == ERANGE || magnitude > most) return text + (negative ? " is negative (" : " is too large (") + limit + ")";
-        return "";
-      },
-      "", "fits");
-}
-
-/// Records which pattern options were given on the command line (their values alone cannot say).
-void note_given(CLI::App* c, RunOptions& o) {
-  for (const char* name : {"--mask-width", "--tile", "--width", "--height", "--mask", "--keep"})
-    if (c->count(name) > 0) o.given.push_back(name);
-}
-
-void add_run_options(CLI::App* c, RunOptions& o) {
-  c->add_option("--n", o.n, "number of elements: 1048576, 2^20 or 1<<20 (default 2^20, or the file's count)");
-  c->add_option("--block", o.block, "threads per block (default: the variant's)")->check(fits<int>(kBlockLimit));
-  c->add_option("--grid", o.grid, "blocks (default: derived from n, or one full wave for grid-stride kernels)")
-      ->check(fits<long long>(kGridLimit));
-  c->add_option("--repeat", o.repeat, "timed launches; median, min and max are reported (default 10)")
-      ->check(fits<int>("at most 100000 timed launches"));
-  c->add_option("--type", o.type, "int32 | float32 | uint8 (default int32; histograms read uint8)");
-  c->add_option("--input", o.input, "random | ones | sequence | PATH of a text file of numbers (default random)");
-  c->add_option("--seed", o.seed, "seed of the random input (default 1)")->check(fits<unsigned long long>(kSeedLimit));
-  c->add_option("--backend", o.backend, "cuda | sim (default cuda)");
-  c->add_option("--metrics", o.metrics, "hardware metrics (CUPTI): default | all | NAME,... (see the metrics command)");
-  c->add_option("--gpu", o.gpu, "run through a worker process: local | ssh:HOST | slurm:ARGS (default: in this process)");
-  c->add_option("--watchdog", o.watchdog_s, "with --gpu: seconds a request may go without an answer before the worker is killed (default: from the request, at least 10)");
-  c->add_option("--connect-timeout", o.connect_timeout_s, "with --gpu: seconds to wait for the worker's hello (default 60)");
-}
-/// Options of the array patterns (docs/patterns.md); each pattern checks the ones it uses.
-void add_pattern_options(CLI::App* c, RunOptions& o) {
-  c->add_flag("--exclusive", o.params.exclusive, "scan: exclusive prefix sums (out[0] = 0); default inclusive");
-  c->add_option("--mask-width", o.params.mask_width, "convolution: mask width, odd (default 5)")
-      ->check(fits<int>("masks are odd widths from 1 to 15"));
-  c->add_option("--tile", o.params.tile, "convolution: output tile width (default: the variant's)")->check(fits<int>(kBlockLimit));
-  c->add_option("--width", o.params.width, "convolution 2D: image width")->check(fits<std::int64_t>(kElementLimit));
-  c->add_option("--height", o.params.height, "convolution 2D: image height")->check(fits<std::int64_t>(kElementLimit));
-  c->add_option("--mask", o.params.mask, "convolution: box | gauss | PATH of a text file (default box)");
-  c->add_option("--keep", o.params.keep_fraction, "filters: fraction of the values kept, 0..1 (default 0.5)");
-}
-}  // namespace
-
 int main(int argc, char** argv) {
-  CLI::App app{"warpscope-cli: run the kernels of every lesson (reduction, scan, convolution, atomics) on the GPU or its "
-               "thread-level CPU model, check them against the CPU, time them, trace their steps and write reports"};
-  app.require_subcommand(1);
-  bool json = false, csv = false;
-
-  auto* list = app.add_subcommand("list", "list every variant");
-  list->add_flag("--json", json, "JSON array");
-
-  auto* device = app.add_subcommand("device", "the CUDA device and its bandwidth");
-  device->add_flag("--json", json, "JSON object");
-
-  RunOptions opts;
-  std::string variant;
-  auto* run = app.add_subcommand("run", "run one variant, check it against the CPU and time it");
-  run->add_option("--variant", variant, "variant id (see list)")->required();
-  add_run_options(run, opts);
-  add_pattern_options(run, opts);
-  run->add_option("--output", opts.params.output_path, "array patterns: write the whole output here as text (one value per line; 2D: one row per line)");
-  run->add_flag("--json", json, "one JSON object");
-  run->add_flag("--csv", csv, "CSV header and one row");
-
-  RunOptions trace_opts;
-  trace_opts.backend = "sim";
-  std::string trace_variant;
-  long long block_index = 0;
-  bool with_ops = false;
-  auto* trace = app.add_subcommand("trace", "step through one block of a variant: active lanes, divergence, bank conflicts per step");
-  trace->add_option("--variant", trace_variant, "variant id (see list)")->required();
-  trace->add_option("--n", trace_opts.n, "number of elements: 1048576, 2^20 or 1<<20 (default 2^20, or the file's count)");
-  trace->add_option("--block", trace_opts.block, "threads per block (default: the variant's)")->check(fits<int>(kBlockLimit));
-  trace->add_option("--grid", trace_opts.grid, "blocks (default: derived from n; grid-stride kernels: at most 1024)")
-      ->check(fits<long long>(kGridLimit));
-  trace->add_option("--block-index", block_index, "which block to trace (default 0)")
-      ->check(fits<long long>("a block index is below the grid's block count"));
-  int trace_blocks = 1;
-  trace->add_option("--blocks", trace_blocks, "trace this many consecutive blocks from --block-index (1 to 8, default 1): the JSON's \"blocks\" holds them all")
-      ->check(CLI::Range(1, 8));
-  trace->add_option("--type", trace_opts.type, "int32 | float32 | uint8 (default int32; histograms read uint8)");
-  trace->add_option("--input", trace_opts.input, "random | ones | sequence | PATH of a text file of numbers (default random)");
-  trace->add_option("--seed", trace_opts.seed, "seed of the random input (default 1)")->check(fits<unsigned long long>(kSeedLimit));
-  trace->add_option("--backend", trace_opts.backend, "sim | cuda (default sim; cuda records the block on the GPU with the instrumented kernels and compares it with the sim model)");
-  add_pattern_options(trace, trace_opts);
-  trace->add_flag("--json", json, "one JSON object with the steps");
-  trace->add_flag("--ops", with_ops, "with --json: include every thread's operations");
-  bool with_values = false;
-  trace->add_flag("--values", with_values, "after the table, the tree as text: the shared array after every step, written slots in [brackets] (--json always has them)");
-
-  auto* metrics = app.add_subcommand("metrics", "list the hardware metrics run --metrics can collect, with units and explanations");
-  metrics->add_flag("--json", json, "JSON array");
-
-  std::string which = "all", out_path, title;
-  auto* report = app.add_subcommand("report", "run several variants and write a versioned JSON report");
-  report->add_option("--variants", which, "all | a lesson id (epita, harris, cs121, amp, stevens) | a pattern (reduction, scan, ...) | comma-separated ids (default all)");
-  report->add_option("--out", out_path, "report file to write")->required();
-  report->add_option("--title", title, "report title");
-  add_run_options(report, opts);
-  add_pattern_options(report, opts);
-  report->add_flag("--json", json, "print the report to stdout too");
-  long long trace_n = 0;
-  report->add_option("--traces", trace_n,
-                     "also store the step trace of block 0 of every traceable variant, run on N random int32 elements "
-                     "with its default block (cuda: recorded on the GPU and compared with the model)")
-      ->check(fits<long long>("at most 16777216 = 2^24 elements"));
-
-  SweepOptions sweep_opts;
-  RunOptions sweep_run;
-  auto* sweep = app.add_subcommand("sweep", "run variants at n = 2^from .. 2^to: time and GB/s against n");
-  sweep->add_option("--variants", sweep_opts.variants, "all | a lesson id | a pattern (reduction, scan, atomics, convolution) | comma-separated ids (default all: every reduction; every filter with --keep-fraction)");
-  sweep->add_option("--from", sweep_opts.from_log2, "smallest n as a power of two (default 10: n = 2^10)")
-      ->check(fits<int>("exponents go from 1 to 30: n = 2^from .. 2^to"));
-  sweep->add_option("--to", sweep_opts.to_log2, "largest n as a power of two (default 28: n = 2^28)")
-      ->check(fits<int>("exponents go from 1 to 30: n = 2^from .. 2^to"));
-  sweep->add_option("--report", sweep_opts.report_path, "also write a report holding the sweep (the GUI's Plots view draws it)");
-  sweep->add_option("--title", sweep_opts.title, "title of the sweep");
-  sweep->add_option("--keep-fraction", sweep_opts.keep_fractions,
-                    "filters: sweep the fraction of values kept at one n (--n, default 2^24) instead of n: A:B:STEP (0:1:0.1) or F1,F2,...");
-  add_run_options(sweep, sweep_run);
-  add_pattern_options(sweep, sweep_run);
-  sweep->add_flag("--json", json, "one JSON object: the sweep with its runs and the device");
-  sweep->add_flag("--csv", csv, "CSV header and one row per run");
-
-  app.add_subcommand("worker", "answer the worker protocol on stdin/stdout (JSON lines; docs/worker-protocol.md)");
-
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ValidationError& e) {  // one of our checks: its text says what is wrong
-    std::fprintf(stderr, "warpscope-cli: %s\n", e.what());
-    return kBadRequest;
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "warpscope-cli: %s (try --help)\n", e.what());
-    return kBadRequest;
+  CliCommand c;
+  const CliParse parsed = parse_command_line(argc, argv, c);
+  if (parsed.exit >= 0) {
+    if (parsed.exit == 0)
+      std::fputs(parsed.text.c_str(), stdout);
+    else
+      std::fprintf(stderr, "warpscope-cli: %s\n", parsed.text.c_str());
+    return parsed.exit;
   }
-  note_given(run, opts);
-  note_given(report, opts);
-  note_given(trace, trace_opts);
-  note_given(sweep, sweep_run);
   try {
-    if (app.got_subcommand("worker")) return cmd_worker();
-    if (*list) return cmd_list(json);
-    if (*device) return cmd_device(json);
-    if (*run) {
-      if (json && csv) {
-        std::fprintf(stderr, "warpscope-cli: choose one of --json and --csv\n");
-        return kBadRequest;
-      }
-      return cmd_run(variant, opts, json, csv);
-    }
-    if (*metrics) return cmd_metrics(json);
-    if (*trace) return cmd_trace(trace_variant, trace_opts, block_index, json, with_ops, with_values, trace_blocks);
-    if (*report) return cmd_report(which, opts, out_path, title, json, trace_n);
-    if (*sweep) {
-      if (json && csv) {
-        std::fprintf(stderr, "warpscope-cli: choose one of --json and --csv\n");
-        return kBadRequest;
-      }
-      sweep_opts.range_given = sweep->count("--from") + sweep->count("--to") > 0;
-      sweep_opts.keep_given = sweep->count("--keep") > 0;
-      sweep_opts.keep_fractions_given = sweep->count("--keep-fraction") > 0;
-      return cmd_sweep(sweep_opts, sweep_run, json, csv);
-    }
+    if (c.command == "worker") return cmd_worker();
+    if (c.command == "list") return cmd_list(c.json);
+    if (c.command == "device") return cmd_device(c.json);
+    if (c.command == "run") return cmd_run(c.variant, c.run, c.json, c.csv);
+    if (c.command == "metrics") return cmd_metrics(c.json);
+    if (c.command == "trace") return cmd_trace(c.variant, c.trace, c.block_index, c.json, c.ops, c.values, c.blocks);
+    if (c.command == "report") return cmd_report(c.which, c.run, c.out_path, c.title, c.json, c.trace_n);
+    if (c.command == "sweep") return cmd_sweep(c.sweep, c.sweep_run, c.json, c.csv);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "warpscope-cli: %s\n", ws::describe_exception(e).c_str());
     return kFailed;

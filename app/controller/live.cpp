@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "live_runner.hpp"
+
 namespace ws::ui {
 
 void LiveSeries::push(double launch, double ms, double gbps) {
@@ -47,11 +49,17 @@ std::size_t LiveData::points() const {
 }
 
 std::vector<LivePoint> live_points(const RunResult& r, std::int64_t first_launch) {
+  if (!live_plottable(r)) return {};
+  return live_points(r.variant, r.timing.samples_ms, r.bytes, first_launch);
+}
+
+std::vector<LivePoint> live_points(const std::string& variant, const std::vector<double>& times_ms, double bytes,
+                                   std::int64_t first_launch) {
   std::vector<LivePoint> out;
-  if (!r.timed || (r.status != "ok" && r.status != "race" && r.status != "slide-bug")) return out;
-  for (double ms : r.timing.samples_ms) {
+  out.reserve(times_ms.size());
+  for (double ms : times_ms) {
     if (!(ms > 0)) continue;
-    out.push_back(LivePoint{r.variant, first_launch + std::int64_t(out.size()), ms, r.bytes / (ms * 1e6)});
+    out.push_back(LivePoint{variant, first_launch + std::int64_t(out.size()), ms, bytes / (ms * 1e6)});
   }
   return out;
 }

@@ -54,7 +54,11 @@ struct LiveData {
 };
 
 /// The points of one finished live run: one per timed launch (its samples_ms), numbered from
-/// `first_launch`; none for untimed or failed runs.
+/// `first_launch`; none for untimed or failed runs (live_plottable).
 std::vector<LivePoint> live_points(const RunResult& r, std::int64_t first_launch);
+/// The points of launches of `variant` that moved `bytes` each and took `times_ms` (a live batch's
+/// times of one request), numbered from `first_launch`; times <= 0 are left out.
+std::vector<LivePoint> live_points(const std::string& variant, const std::vector<double>& times_ms, double bytes,
+                                   std::int64_t first_launch);
 
 }  // namespace ws::ui

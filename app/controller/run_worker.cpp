@@ -4,6 +4,8 @@
 #include <exception>
 
 #include "limits.hpp"
+#include "live_pipeline.hpp"
+#include "live_runner.hpp"
 #include "registry.hpp"
 #include "request.hpp"
 #include "sweep.hpp"
@@ -42,6 +44,7 @@ void RunWorker::submit(const std::vector<RunRequest>& requests) {
     for (const auto& r : requests) queue_.push_back(r);
     shared_.batch_total += int(requests.size());
     shared_.busy = true;
+    live_interrupt_ = true;
   }
   cv_.notify_all();
 }
@@ -80,6 +83,7 @@ bool RunWorker::submit_sweep(const SweepSpec& spec) {
     shared_.sweeping = true;
     shared_.sweep_done = 0;
     shared_.sweep_total = spec.total_runs();
+    live_interrupt_ = true;
   }
   cv_.notify_all();
   return true;
@@ -94,6 +98,7 @@ void RunWorker::set_live(const std::vector<RunRequest>& requests) {
     live_ = requests;
     ++live_generation_;
     shared_.live = !requests.empty();
+    live_interrupt_ = true;
   }
   cv_.notify_all();
 }
@@ -105,6 +110,7 @@ void RunWorker::stop() {
     queue_.clear();
     live_.clear();
     shared_.live = false;
+    live_interrupt_ = true;
   }
   cancel_sweep_ = true;
   cv_.notify_all();
@@ -157,33 +163,82 @@ void RunWorker::loop() {
   }
   cv_.notify_all();
 
-  // Live inputs are generated once per set_live(), on this thread.
-  struct LiveRun {
-    RunRequest req;
-    PreparedRun prepared;
-    std::int64_t launches = 0;
-  };
-  std::vector<LiveRun> live;
+  // Live: the requests of the latest set_live(), prepared once (live_runner.hpp); through a worker
+  // process, batches kept in flight there (live_pipeline.hpp).
+  std::unique_ptr<LiveRunner> runner;
+  std::unique_ptr<LivePipeline> pipeline;
+  std::vector<std::int64_t> launches;  // per live request: launches shown so far
   int live_generation = -1;
-  std::size_t live_next = 0;
   int live_faults = 0;  // consecutive faulted live batches
-  // Live requests share one input when they ask for the same one (they do: the GUI builds them all
-  // from one set of parameters), so ten variants at 2^24 hold 64 MB, not 640 MB.
-  Input live_input;
-  std::string live_input_key;
-  auto input_key = [](const RunRequest& r) {  // scans share the reductions' input; histograms, filters, convolutions their own
-    const VariantInfo* v = find_variant(r.variant);
-    return v ? input_share_key(*v, r) : r.variant;
+  // Under the mutex: Live ends and says why through the results already pushed; batches still in
+  // flight are dropped when they come back.
+  auto stop_live = [this] {
+    live_.clear();
+    ++live_generation_;
+    shared_.live = false;
+  };
+  auto trim_live = [this] {  // bounded even when nobody takes snapshots: keep the newest of a long backlog
+    if (shared_.live_points.size() > 100000)
+      shared_.live_points.erase(shared_.live_points.begin(), shared_.live_points.end() - 50000);
+    while (shared_.live_results.size() > 64) shared_.live_results.erase(shared_.live_results.begin());
+  };
+  // One batch from the worker: its launches and newest runs, as in-process Live would have shown them.
+  auto take_batch = [&](const LivePipeline::Reply& rep) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (live_generation != live_generation_ || rep.dropped) return;  // switched off or changed meanwhile
+    bool stop = false;
+    if (rep.kind == WorkerReply::Kind::Ok) {
+      bool any_points = false, any_run = false;
+      for (std::size_t i = 0; i < rep.batch.requests.size() && i < launches.size(); ++i) {
+        const LiveRequestRuns& got = rep.batch.requests[i];
+        if (!got.last) continue;
+        any_run = true;
+        const std::vector<LivePoint> pts = live_points(got.last->variant, got.times_ms, got.last->bytes, launches[i]);
+        launches[i] += std::int64_t(pts.size());
+        any_points |= !pts.empty();
+        shared_.live_points.insert(shared_.live_points.end(), pts.begin(), pts.end());
+        shared_.live_results.push_back(*got.last);
+      }
+      live_faults = 0;
+      // A failed run stops Live, as it does in-process; so does a batch that ran and timed nothing.
+      stop = rep.batch.failed || (any_run && !any_points);
+    } else {
+      RunResult bad;
+      bad.variant = runner ? runner->requests().front().variant : "";
+      bad.backend = "cuda";
+      bad.status = rep.kind == WorkerReply::Kind::Faulted ? "faulted" : "error";
+      bad.message = rep.text;
+      shared_.live_results.push_back(bad);
+      // A fault costs one batch and Live goes on in the fresh worker; twice in a row and it stops
+      // rather than spin. A refusal stops it at once.
+      live_faults = rep.kind == WorkerReply::Kind::Faulted ? live_faults + 1 : 0;
+      stop = rep.kind == WorkerReply::Kind::Error || live_faults >= 2;
+    }
+    trim_live();
+    if (stop) stop_live();
+  };
+  // Ends the batches in flight (cancelled: the running one answers with what it ran).
+  auto finish_pipeline = [&] {
+    if (!pipeline) return;
+    for (const auto& rep : pipeline->drain()) {
+      if (rep.kind == WorkerReply::Kind::Faulted) note_fault(*client, rep.text);
+      take_batch(rep);
+    }
+    pipeline.reset();
   };
 
   for (;;) {
     RunRequest req;
     enum { Run, SweepJob, LiveJob } job = Run;
     SweepSpec sweep;
+    bool live_changed = false;
+    std::vector<RunRequest> live_requests;
+    int new_generation = -1;
     {
       std::unique_lock<std::mutex> lock(mutex_);
       cv_.wait(lock, [this] { return stopping_ || !queue_.empty() || sweep_ || !live_.empty(); });
       if (stopping_) break;
+      live_interrupt_ = false;
       if (!queue_.empty()) {
         req = queue_.front();
         queue_.pop_front();
@@ -194,15 +249,18 @@ void RunWorker::loop() {
         shared_.running = "sweep";
       } else {
         job = LiveJob;
-        if (live_generation != live_generation_) {
-          live.clear();
-          for (const auto& r : live_) live.push_back(LiveRun{r, {}, 0});
-          live_generation = live_generation_;
-          live_next = 0;
-          live_input = Input{};
-          live_input_key.clear();
-        }
+        live_changed = live_generation != live_generation_;
+        if (live_changed) live_requests = live_, new_generation = live_generation_;
       }
+    }
+    // Other work, or other live requests: the batches in flight end first (their runs still count
+    // when Live goes on with the same requests).
+    if (job != LiveJob || live_changed) finish_pipeline();
+    if (live_changed) {
+      live_generation = new_generation;
+      runner = std::make_unique<LiveRunner>(live_requests);
+      launches.assign(live_requests.size(), 0);
+      live_faults = 0;
     }
     if (job == SweepJob) {
       auto progress = [this](const SweepProgress& p) {
@@ -227,92 +285,25 @@ void RunWorker::loop() {
       continue;
     }
     if (job == LiveJob) {
-      if (live.empty()) continue;
-      if (client && live.front().req.backend == "cuda") {
-        // One batch of every live request per turn: a round trip per batch, not per run.
-        nlohmann::json reqs = nlohmann::json::array();
-        double expected = 0;
-        for (const auto& l : live) {
-          reqs.push_back(request_to_json(l.req));
-          expected = std::max(expected, expected_seconds(l.req));
-        }
-        const WorkerReply rep = client->call("live_batch", {{"requests", reqs}, {"rounds", 1}}, expected * double(live.size()));
-        std::vector<RunResult> runs;
-        if (rep.ok()) {
-          try {
-            for (const auto& j : rep.message.at("runs")) runs.push_back(run_from_wire(j));
-          } catch (const std::exception&) {
-            runs.clear();
-          }
-        } else {
-          RunResult bad;
-          bad.variant = live.front().req.variant;
-          bad.backend = "cuda";
-          bad.status = rep.kind == WorkerReply::Kind::Faulted ? "faulted" : "error";
-          bad.message = rep.text;
-          runs.push_back(bad);
-          if (rep.kind == WorkerReply::Kind::Faulted) note_fault(*client, rep.text);
-        }
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (live_generation != live_generation_) continue;  // switched off or changed meanwhile
-        bool any_points = false;
-        for (std::size_t i = 0; i < runs.size(); ++i) {
-          std::vector<LivePoint> pts = i < live.size() && rep.ok() ? live_points(runs[i], live[i].launches) : std::vector<LivePoint>{};
-          if (i < live.size()) live[i].launches += std::int64_t(pts.size());
-          any_points |= !pts.empty();
-          shared_.live_points.insert(shared_.live_points.end(), pts.begin(), pts.end());
-          shared_.live_results.push_back(std::move(runs[i]));
-        }
-        if (shared_.live_points.size() > 100000)
-          shared_.live_points.erase(shared_.live_points.begin(), shared_.live_points.end() - 50000);
-        while (shared_.live_results.size() > 64) shared_.live_results.erase(shared_.live_results.begin());
-        // A fault costs one batch and Live goes on in the fresh worker; twice in a row, or no timings at
-        // all, and it stops rather than spin.
-        live_faults = rep.kind == WorkerReply::Kind::Faulted ? live_faults + 1 : 0;
-        if ((!rep.ok() && rep.kind != WorkerReply::Kind::Faulted) || live_faults >= 2 || (rep.ok() && !any_points)) {
-          live_.clear();
-          shared_.live = false;
-        }
+      if (!runner || runner->requests().empty()) continue;
+      if (client && runner->requests().front().backend == "cuda") {
+        if (!pipeline) pipeline = std::make_unique<LivePipeline>(*client, runner->requests());
+        const LivePipeline::Reply rep = pipeline->next(&live_interrupt_);
+        if (rep.kind == WorkerReply::Kind::Faulted) note_fault(*client, rep.text);
+        take_batch(rep);
         continue;
       }
-      LiveRun& lr = live[live_next++ % live.size()];
-      if (!lr.prepared.variant) {
-        if (std::string err = prepare_run(lr.req, lr.prepared); !err.empty()) {
-          RunResult bad;
-          bad.variant = lr.req.variant;
-          bad.status = "error";
-          bad.message = err;
-          std::lock_guard<std::mutex> lock(mutex_);
-          shared_.live_results.push_back(bad);
-          live_.clear();  // a request that cannot run would spin: Live stops and says why
-          shared_.live = false;
-          continue;
-        }
-      }
-      const std::string key = input_key(lr.req);
-      if (lr.prepared.input.n() > 0 && (live_input_key.empty() || live_input_key == key)) {
-        if (live_input_key.empty()) live_input = std::move(lr.prepared.input), live_input_key = key;
-        lr.prepared.input = Input{};  // the shared copy serves this run from now on
-      }
-      const bool shared_input = lr.prepared.input.n() == 0 && live_input_key == key;
-      if (shared_input) std::swap(lr.prepared.input, live_input);  // lend it without copying
-      RunResult r = execute_prepared(lr.req, lr.prepared, backend.get(), error);
-      if (shared_input) std::swap(lr.prepared.input, live_input);
-      std::vector<LivePoint> pts = live_points(r, lr.launches);
-      lr.launches += std::int64_t(pts.size());
+      RunResult r;
+      const std::size_t i = runner->step(backend.get(), error, r);
+      std::vector<LivePoint> pts = live_points(r, launches[i]);
+      launches[i] += std::int64_t(pts.size());
       std::lock_guard<std::mutex> lock(mutex_);
       if (live_generation != live_generation_) continue;  // switched off or changed meanwhile
       shared_.live_points.insert(shared_.live_points.end(), pts.begin(), pts.end());
-      // Bounded even when nobody takes snapshots: keep the newest points of a long backlog.
-      if (shared_.live_points.size() > 100000)
-        shared_.live_points.erase(shared_.live_points.begin(), shared_.live_points.end() - 50000);
-      if (shared_.live_results.size() > 64) shared_.live_results.erase(shared_.live_results.begin());
       const bool stalled = r.status == "error" || pts.empty();
       shared_.live_results.push_back(std::move(r));
-      if (stalled) {
-        live_.clear();  // no timings to show (no device, untimed backend): stop rather than spin
-        shared_.live = false;
-      }
+      trim_live();
+      if (stalled) stop_live();  // no timings to show (no device, untimed backend): stop rather than spin
       continue;
     }
     RunResult r;
@@ -331,8 +322,9 @@ void RunWorker::loop() {
       if (stopping_) break;
     }
   }
-  backend.reset();  // the backend is created and destroyed on this thread
-  client.reset();   // shuts the worker down
+  pipeline.reset();  // batches still in flight are answered before the worker's shutdown
+  backend.reset();   // the backend is created and destroyed on this thread
+  client.reset();    // shuts the worker down
 }
 
 }  // namespace ws::ui

@@ -102,7 +102,9 @@ class RunWorker {
   std::optional<SweepSpec> sweep_;          ///< queued or running
   std::atomic<bool> cancel_sweep_{false};
   std::vector<RunRequest> live_;            ///< empty = Live off
-  int live_generation_ = 0;                 ///< bumped by set_live (the worker re-prepares inputs)
+  int live_generation_ = 0;                 ///< bumped by set_live and when Live stops itself
+  /// Set when other work or other live requests arrive: the live batch being waited for is cancelled.
+  std::atomic<bool> live_interrupt_{false};
   Snapshot shared_;
   std::thread thread_;
 };

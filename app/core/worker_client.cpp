@@ -332,6 +332,8 @@ void WorkerClient::kill_group() {
   close_fd(out_fd_);
   close_fd(err_fd_);
   out_buf_.clear();
+  pending_.clear();  // the worker that would have answered them is gone
+  early_.clear();
 }
 
 std::string WorkerClient::fault(const std::string& why) {
@@ -341,37 +343,83 @@ std::string WorkerClient::fault(const std::string& why) {
   return why;
 }
 
-WorkerReply WorkerClient::call(const std::string& type, json body, double expected_s,
-                               const std::function<void(const json&)>& on_event, const std::atomic<bool>* cancel) {
-  WorkerReply reply;
+std::int64_t WorkerClient::send(const std::string& type, json body, double expected_s, WorkerReply& failure) {
   if (!running()) {
     if (std::string err = start(); !err.empty()) {
-      reply.kind = WorkerReply::Kind::Error;
-      reply.text = err;
-      return reply;
+      failure.kind = WorkerReply::Kind::Error;
+      failure.text = err;
+      return -1;
     }
   }
   const std::int64_t id = next_id_++;
   json msg = body.is_object() ? std::move(body) : json::object();
   msg["id"] = id;
   msg["type"] = type;
-  const double watchdog = o_.watchdog_s > 0 ? o_.watchdog_s : std::max(o_.min_watchdog_s, 3 * expected_s);
+  if (!send_line(msg.dump(-1, ' ', false, json::error_handler_t::replace) + "\n")) {
+    std::string line;
+    read_line(line, now_s() + 1);  // a dead worker: say why it died
+    failure.kind = WorkerReply::Kind::Faulted;
+    failure.text = fault(death_reason());
+    return -1;
+  }
+  pending_[id] = o_.watchdog_s > 0 ? o_.watchdog_s : std::max(o_.min_watchdog_s, 3 * expected_s);
+  return id;
+}
+
+void WorkerClient::cancel(std::int64_t id) {
+  if (running() && pending_.count(id)) send_line(json{{"id", next_id_++}, {"type", "cancel"}, {"target", id}}.dump() + "\n");
+}
+
+WorkerReply WorkerClient::wait(std::int64_t id, const std::function<void(const json&)>& on_event, const std::atomic<bool>* cancel) {
+  WorkerReply reply;
+  const auto it = pending_.find(id);
+  if (it == pending_.end()) {
+    reply.kind = WorkerReply::Kind::Error;
+    reply.text = "request " + std::to_string(id) + " is not in flight (its worker was replaced after a fault)";
+    return reply;
+  }
+  const double watchdog = it->second;
   auto faulted = [&](const std::string& why) {
     reply.kind = WorkerReply::Kind::Faulted;
     reply.text = fault(why);
     return reply;
   };
-  if (!send_line(msg.dump(-1, ' ', false, json::error_handler_t::replace) + "\n")) {
-    std::string line;
-    read_line(line, now_s() + 1);  // a dead worker: say why it died
-    return faulted(death_reason());
+  // Takes one message for `id`: true when it is the final answer (reply is set).
+  auto take = [&](json m) {
+    const std::string t = m["type"].is_string() ? m["type"].get<std::string>() : "";
+    if (t == "progress") {
+      if (on_event) on_event(m);
+      return false;
+    }
+    if (t == "faulted") {
+      const std::string why = m.value("message", std::string("the device faulted"));
+      std::string ignored;
+      read_line(ignored, now_s() + 2);  // the worker exits after a fault: reap it
+      faulted(why);
+      return true;
+    }
+    pending_.erase(id);
+    early_.erase(id);
+    if (t == "error") {
+      reply.kind = WorkerReply::Kind::Error;
+      reply.text = m.value("message", std::string("the worker refused the request"));
+    }
+    reply.message = std::move(m);
+    return true;
+  };
+  if (auto e = early_.find(id); e != early_.end()) {
+    while (!e->second.empty()) {
+      json m = std::move(e->second.front());
+      e->second.pop_front();
+      if (take(std::move(m))) return reply;
+    }
   }
   double deadline = now_s() + watchdog;
   bool cancel_sent = false;
   for (;;) {
     if (cancel && *cancel && !cancel_sent) {
       cancel_sent = true;
-      send_line(json{{"id", next_id_++}, {"type", "cancel"}, {"target", id}}.dump() + "\n");
+      this->cancel(id);
     }
     std::string line;
     const int got = read_line(line, std::min(deadline, now_s() + 0.1));
@@ -388,28 +436,21 @@ WorkerReply WorkerClient::call(const std::string& type, json body, double expect
     }
     if (!m.is_object() || !m.contains("type")) return faulted("the worker wrote garbage: '" + one_line(line, 80) + "'");
     const std::int64_t mid = m.contains("id") && m["id"].is_number_integer() ? m["id"].get<std::int64_t>() : -1;
-    if (mid != id) continue;  // the answer to a cancel, or to an abandoned request
-    const std::string t = m["type"].is_string() ? m["type"].get<std::string>() : "";
-    if (t == "progress") {
-      deadline = now_s() + watchdog;
-      if (on_event) on_event(m);
-      continue;
+    if (mid != id) {
+      if (pending_.count(mid)) early_[mid].push_back(std::move(m));  // another request in flight: its wait takes it
+      continue;  // otherwise the answer to a cancel, or to an abandoned request
     }
-    if (t == "error") {
-      reply.kind = WorkerReply::Kind::Error;
-      reply.text = m.value("message", std::string("the worker refused the request"));
-      reply.message = std::move(m);
-      return reply;
-    }
-    if (t == "faulted") {
-      std::string why = m.value("message", std::string("the device faulted"));
-      std::string ignored;
-      read_line(ignored, now_s() + 2);  // the worker exits after a fault: reap it
-      return faulted(why);
-    }
-    reply.message = std::move(m);
-    return reply;
+    if (m["type"].is_string() && m["type"] == "progress") deadline = now_s() + watchdog;
+    if (take(std::move(m))) return reply;
   }
+}
+
+WorkerReply WorkerClient::call(const std::string& type, json body, double expected_s,
+                               const std::function<void(const json&)>& on_event, const std::atomic<bool>* cancel) {
+  WorkerReply failure;
+  const std::int64_t id = send(type, std::move(body), expected_s, failure);
+  if (id < 0) return failure;
+  return wait(id, on_event, cancel);
 }
 
 RunResult WorkerClient::run(const RunRequest& req) {

@@ -8,6 +8,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
+#include <map>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -89,6 +91,22 @@ class WorkerClient {
                    const std::function<void(const nlohmann::json&)>& on_event = {},
                    const std::atomic<bool>* cancel = nullptr);
 
+  /// Sends {"id", "type", ...body} and returns its id without waiting (several may be in flight: the
+  /// worker answers them in order). Starts a worker first when none runs. -1 when it could not be sent:
+  /// `failure` then says why (Error: the worker could not be started; Faulted: it had died).
+  std::int64_t send(const std::string& type, nlohmann::json body, double expected_s, WorkerReply& failure);
+  /// Waits for the answer to `id` (from send()), as call() does; answers to other requests in flight
+  /// that arrive meanwhile are kept for their own wait(). The watchdog starts now: a request queued
+  /// behind another is not charged for the other's time. After a fault every request in flight is
+  /// lost (the worker was killed): waiting for one of them is an Error at once.
+  WorkerReply wait(std::int64_t id, const std::function<void(const nlohmann::json&)>& on_event = {},
+                   const std::atomic<bool>* cancel = nullptr);
+  /// Asks the worker to cancel request `id`: a running one stops after its current run and answers;
+  /// a queued one is answered with the error "cancelled before it started".
+  void cancel(std::int64_t id);
+  /// Requests sent and not yet answered.
+  std::size_t in_flight() const { return pending_.size(); }
+
   /// A run through the worker: the RunResult it answered, or one with status "error" (refused, or the
   /// worker could not be started) or "faulted" (the request cost the worker) and the reason as message.
   RunResult run(const RunRequest& req);
@@ -119,6 +137,8 @@ class WorkerClient {
   std::string out_buf_, err_tail_;
   WorkerHello hello_;
   std::int64_t next_id_ = 1;
+  std::map<std::int64_t, double> pending_;                   ///< requests in flight: id -> watchdog seconds
+  std::map<std::int64_t, std::deque<nlohmann::json>> early_;  ///< messages for requests in flight not yet waited for
   int restarts_ = 0;
   bool faulted_before_ = false;
   std::string last_fault_;

@@ -63,6 +63,35 @@ json run_to_wire(const RunResult& r) {
 
 RunResult run_from_wire(const json& j) { return run_from_json(j); }
 
+json live_batch_to_json(const LiveBatch& b) {
+  json results = json::array();
+  for (const auto& r : b.requests) {
+    json one = {{"runs", r.runs}, {"times_ms", r.times_ms}};
+    if (r.last) one["last"] = run_to_json(*r.last);
+    results.push_back(std::move(one));
+  }
+  return {{"rounds", b.rounds}, {"cancelled", b.cancelled}, {"failed", b.failed}, {"results", std::move(results)}};
+}
+
+LiveBatch live_batch_from_json(const json& j) {
+  const char* what = "live_batch";
+  if (!j.is_object() || !j.contains("results") || !j["results"].is_array())
+    throw std::runtime_error("live_batch: no 'results' array");
+  LiveBatch b;
+  b.rounds = field_or<int>(j, "rounds", 0, what);
+  b.cancelled = field_or<bool>(j, "cancelled", false, what);
+  b.failed = field_or<bool>(j, "failed", false, what);
+  for (const auto& one : j["results"]) {
+    if (!one.is_object()) throw std::runtime_error("live_batch: a result is not an object");
+    LiveRequestRuns r;
+    r.runs = field_or<int>(one, "runs", 0, what);
+    r.times_ms = field_or<std::vector<double>>(one, "times_ms", {}, what);
+    if (one.contains("last") && one["last"].is_object()) r.last = run_from_json(one["last"]);
+    b.requests.push_back(std::move(r));
+  }
+  return b;
+}
+
 json hello_to_json(const WorkerHello& h) {
   return {{"type", "hello"},       {"protocol", h.protocol}, {"host", h.host},
           {"pid", h.pid},          {"version", h.version},   {"device", device_to_json(h.device)},

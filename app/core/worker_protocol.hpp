@@ -10,12 +10,13 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "live_runner.hpp"
 #include "run_types.hpp"
 
 namespace ws {
 
 /// Protocol version: the worker announces it in `hello`; a client refuses any other.
-constexpr int kWorkerProtocolVersion = 1;
+constexpr int kWorkerProtocolVersion = 2;
 
 /// Request types a worker answers (hello's "capabilities").
 inline const std::vector<std::string>& worker_request_types() {
@@ -36,6 +37,12 @@ RunRequest request_from_json(const nlohmann::json& j);
 nlohmann::json run_to_wire(const RunResult& r);
 /// Inverse of run_to_wire (run_from_json reads both forms). Throws std::runtime_error.
 RunResult run_from_wire(const nlohmann::json& j);
+
+/// A live batch's answer body: {"rounds","cancelled","failed","results":[{"runs","times_ms":[...],"last":{run}}]}
+/// (one result per request, in order; "last" in the report's run form, absent when the request did not run).
+nlohmann::json live_batch_to_json(const LiveBatch& b);
+/// Inverse of live_batch_to_json. Throws std::runtime_error naming what is malformed.
+LiveBatch live_batch_from_json(const nlohmann::json& j);
 
 /// What `hello` says: the protocol version, the machine, the worker's process and build, the device
 /// (device_to_json; available = false with "error" when there is none), the backends it can run and the

@@ -10,12 +10,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
-#include <map>
 #include <mutex>
-#include <set>
 #include <thread>
 
 #include "launch_rules.hpp"
+#include "live_runner.hpp"
 #include "registry.hpp"
 #include "report.hpp"
 #include "request.hpp"
@@ -41,6 +40,9 @@ namespace {
 /// After stdin ends, a request still running this long is abandoned: its client is gone (a hung
 /// kernel on a remote machine must not keep the GPU forever).
 constexpr auto kOrphanGrace = std::chrono::seconds(30);
+/// Bounds of one live_batch: its time (the watchdog's unit) and its rounds.
+constexpr double kLiveBatchMaxSeconds = 10;
+constexpr int kLiveBatchMaxRounds = 1000000;
 
 std::string host_name() {
   char buf[256] = "";
@@ -286,55 +288,25 @@ class Server {
     return worker_response(id, "sweep", {{"sweep", sweep_to_json(done)}});
   }
 
-  /// Live: each request `rounds` times; inputs are generated once and kept while the same requests
-  /// come back (shared between requests that read the same input, as in-process Live does).
+  /// Live: rounds of every request for up to `seconds` (at most `rounds` rounds; at least one). The
+  /// requests stay prepared (inputs generated once) while the same list comes back; the answer carries
+  /// each request's launch times and newest run (live_batch_to_json), not every run.
   json live_batch(std::int64_t id, const json& j) {
     const json& list = j.at("requests");
-    if (!list.is_array()) return worker_error(id, "live_batch: 'requests' must be an array");
-    const int rounds = std::max(1, std::min(1000, j.value("rounds", 1)));
-    std::vector<RunRequest> reqs;
-    std::set<std::string> keys;
-    for (const auto& r : list) {
-      reqs.push_back(request_from_json(r));
-      keys.insert(request_to_json(reqs.back()).dump());
+    if (!list.is_array() || list.empty()) return worker_error(id, "live_batch: 'requests' must be a non-empty array");
+    const double seconds = j.value("seconds", 0.0);
+    if (!(seconds >= 0 && seconds <= kLiveBatchMaxSeconds))
+      return worker_error(id, "live_batch: 'seconds' must be 0.." + std::to_string(int(kLiveBatchMaxSeconds)));
+    const int rounds = std::max(1, std::min(kLiveBatchMaxRounds, j.value("rounds", seconds > 0 ? kLiveBatchMaxRounds : 1)));
+    const std::string key = list.dump();
+    if (!live_ || key != live_key_) {
+      std::vector<RunRequest> reqs;
+      for (const auto& r : list) reqs.push_back(request_from_json(r));
+      live_ = std::make_unique<LiveRunner>(std::move(reqs));
+      live_key_ = key;
     }
-    std::set<std::string> cached;
-    for (const auto& [k, p] : live_prepared_) cached.insert(k);
-    if (cached != keys) live_prepared_.clear(), live_inputs_.clear(), live_errors_.clear();
-    json runs = json::array();
-    for (int round = 0; round < rounds && !cancel_; ++round)
-      for (const auto& req : reqs) {
-        if (cancel_) break;
-        const std::string key = request_to_json(req).dump();
-        RunResult r;
-        if (!live_prepared_.count(key) && !live_errors_.count(key)) {
-          PreparedRun p;
-          if (std::string err = prepare_run(req, p); !err.empty()) {
-            live_errors_[key] = err;
-          } else {
-            const std::string share = input_share_key(*p.variant, req);
-            if (!live_inputs_.count(share)) live_inputs_[share] = std::move(p.input);
-            p.input = Input{};
-            live_share_[key] = share;
-            live_prepared_[key] = std::move(p);
-          }
-        }
-        if (auto e = live_errors_.find(key); e != live_errors_.end()) {
-          r.variant = req.variant;
-          r.backend = req.backend;
-          r.status = "error";
-          r.message = e->second;
-        } else {
-          PreparedRun& p = live_prepared_[key];
-          Input& shared = live_inputs_[live_share_[key]];
-          std::swap(p.input, shared);  // lend the input without copying it
-          r = execute_prepared(req, p, cuda_.get(), cuda_error_);
-          std::swap(p.input, shared);
-        }
-        runs.push_back(run_to_json(r));  // the report's form: outputs beyond kMaxJsonOutput stay here
-        if (cuda_ && !cuda_->device().available) return worker_response(id, "live_batch", {{"runs", runs}});
-      }
-    return worker_response(id, "live_batch", {{"runs", runs}, {"cancelled", bool(cancel_)}});
+    const LiveBatch b = live_->batch(cuda_.get(), cuda_error_, seconds, rounds, &cancel_);
+    return worker_response(id, "live_batch", live_batch_to_json(b));
   }
 
   json test_hook(std::int64_t id, const std::string& type) {
@@ -365,9 +337,8 @@ class Server {
   bool eof_ = false, finished_ = false;
   std::int64_t running_id_ = -1;
   std::atomic<bool> cancel_{false};
-  std::map<std::string, PreparedRun> live_prepared_;
-  std::map<std::string, std::string> live_share_, live_errors_;
-  std::map<std::string, Input> live_inputs_;
+  std::unique_ptr<LiveRunner> live_;  ///< Live's requests, prepared, while the same list comes back
+  std::string live_key_;              ///< that list as JSON
 };
 
 }  // namespace

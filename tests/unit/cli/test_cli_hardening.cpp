@@ -48,3 +48,17 @@ TEST(CliExitCodes, AReportWhereEveryVariantWasSkippedIsNotASuccess) {
   EXPECT_NE(o.out.find("every variant was skipped: nothing ran"), std::string::npos) << o.out;
   EXPECT_EQ(o.out.find("0 failed"), std::string::npos) << o.out;
 }
+
+// An argument holding a newline ("--block\n256", a pasted line) would come back inside CLI11's message
+// and split the one-line error in two (tests/fuzz/corpus/cli/crash-newline-in-argument): such arguments
+// are refused first, escaped.
+TEST(CliMessages, AnArgumentHoldingANewlineIsRefusedOnOneLine) {
+  // popen's shell is dash: printf makes the control characters.
+  expect_refused("run --variant epita.reduce3 \"$(printf -- '--block\\n256')\" --backend sim", 2,
+                 "argument 4 holds a control character: '--block\\n256'");
+  expect_refused("run --variant \"$(printf -- 'epita.reduce3\\r')\" --backend sim", 2,
+                 "argument 3 holds a control character: 'epita.reduce3\\x0d'");
+  const CliOut tab = run_cli("run --variant epita.reduce3 --backend sim --n 1024 --input \"$(printf -- 'no\\tfile')\"");
+  EXPECT_EQ(tab.code, 2) << tab.out;  // a tab keeps the line whole: the file's own problem is reported
+  EXPECT_EQ(tab.out.find("control character"), std::string::npos) << tab.out;
+}

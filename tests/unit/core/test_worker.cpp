@@ -10,6 +10,8 @@
 #include <string>
 #include <thread>
 
+#include "live_pipeline.hpp"
+#include "live_runner.hpp"
 #include "registry.hpp"
 #include "report.hpp"
 #include "request.hpp"
@@ -211,7 +213,10 @@ TEST(WorkerClient, StartFailuresAreOneLineAndQuick) {
     std::vector<std::pair<std::string, std::string>> env;
   };
   const std::vector<Case> cases = {
-      {{WS_CLI_PATH, "worker"}, "local", "speaks protocol 99, this warpscope speaks 1", {{"WARPSCOPE_WORKER_TEST", "1"}, {"WARPSCOPE_WORKER_TEST_PROTOCOL", "99"}}},
+      {{WS_CLI_PATH, "worker"}, "local", "speaks protocol 99, this warpscope speaks " + std::to_string(kWorkerProtocolVersion), {{"WARPSCOPE_WORKER_TEST", "1"}, {"WARPSCOPE_WORKER_TEST_PROTOCOL", "99"}}},
+      // A worker of the protocol before this one (its live_batch answered every run): refused too.
+      {{WS_CLI_PATH, "worker"}, "local", "speaks protocol " + std::to_string(kWorkerProtocolVersion - 1) + ", this warpscope speaks " + std::to_string(kWorkerProtocolVersion),
+       {{"WARPSCOPE_WORKER_TEST", "1"}, {"WARPSCOPE_WORKER_TEST_PROTOCOL", std::to_string(kWorkerProtocolVersion - 1)}}},
       {{"sh", "-c", "echo 'Permission denied (publickey).' >&2; exit 255"}, "ssh:gpu", "exited with code 255: Permission denied (publickey).", {}},
       {{"sh", "-c", "echo 'srun: error: Unable to allocate resources: Invalid partition name specified' >&2; exit 1"}, "slurm:-p nope",
        "Unable to allocate resources: Invalid partition name", {}},
@@ -271,8 +276,24 @@ TEST(WorkerClient, LiveBatchAndTrace) {
                                                request_to_json(sim_request("harris.impl6", 5000))});
   const WorkerReply live = c.call("live_batch", {{"requests", reqs}, {"rounds", 3}}, 5);
   ASSERT_TRUE(live.ok()) << live.text;
-  ASSERT_EQ(live.message["runs"].size(), 6u);
-  for (const auto& r : live.message["runs"]) EXPECT_EQ(run_from_json(r).status, "ok");
+  const LiveBatch b = live_batch_from_json(live.message);
+  EXPECT_EQ(b.rounds, 3);
+  EXPECT_FALSE(b.failed);
+  ASSERT_EQ(b.requests.size(), 2u);
+  for (const auto& r : b.requests) {
+    EXPECT_EQ(r.runs, 3);
+    EXPECT_TRUE(r.times_ms.empty());  // the sim model is untimed
+    ASSERT_TRUE(r.last.has_value());
+    EXPECT_EQ(r.last->status, "ok");
+  }
+  // The same rounds in this process give the same newest runs.
+  LiveRunner here({sim_request("epita.reduce3", 5000), sim_request("harris.impl6", 5000)});
+  const LiveBatch local = here.batch(nullptr, "", 0, 3);
+  ASSERT_EQ(local.requests.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(local.requests[i].runs, 3);
+    EXPECT_EQ(without_host_times(*local.requests[i].last), without_host_times(*b.requests[i].last));
+  }
   RunRequest t = sim_request("epita.reduce3", 512);
   const WorkerReply tr = c.call("trace", {{"request", request_to_json(t)}, {"block_index", 1}}, 5);
   ASSERT_TRUE(tr.ok()) << tr.text;
@@ -280,6 +301,116 @@ TEST(WorkerClient, LiveBatchAndTrace) {
   EXPECT_FALSE(tr.message["trace"]["steps"].empty());
   const WorkerReply cuda = c.call("trace", {{"request", request_to_json(RunRequest{})}}, 5);
   EXPECT_EQ(cuda.kind, WorkerReply::Kind::Error);
+}
+
+TEST(WorkerClient, RequestsInFlightAreAnsweredToTheirOwnWait) {
+  WorkerClient c(local_worker(), test_options());
+  WorkerReply failure;
+  const std::int64_t a = c.send("run", {{"request", request_to_json(sim_request("epita.reduce3", 1000))}}, 5, failure);
+  const std::int64_t b = c.send("run", {{"request", request_to_json(sim_request("harris.impl6", 3000))}}, 5, failure);
+  ASSERT_GE(a, 0) << failure.text;
+  ASSERT_GE(b, 0) << failure.text;
+  EXPECT_EQ(c.in_flight(), 2u);
+  // Waiting for the second first: the first's answer arrives before it and is kept for its own wait.
+  const WorkerReply second = c.wait(b);
+  ASSERT_TRUE(second.ok()) << second.text;
+  EXPECT_EQ(run_from_wire(second.message.at("run")).variant, "harris.impl6");
+  const WorkerReply first = c.wait(a);
+  ASSERT_TRUE(first.ok()) << first.text;
+  EXPECT_EQ(run_from_wire(first.message.at("run")).variant, "epita.reduce3");
+  EXPECT_EQ(c.in_flight(), 0u);
+  EXPECT_EQ(c.wait(a).kind, WorkerReply::Kind::Error);  // answered once
+}
+
+TEST(LiveRunner, StopsAtARunThatFails) {
+  LiveRunner live({sim_request("epita.reduce3", 4096), sim_request("epita.nope", 4096), sim_request("harris.impl6", 4096)});
+  const LiveBatch b = live.batch(nullptr, "", 10, 5);
+  EXPECT_TRUE(b.failed);
+  EXPECT_EQ(b.rounds, 1);
+  ASSERT_EQ(b.requests.size(), 3u);
+  EXPECT_EQ(b.requests[0].runs, 1);
+  ASSERT_TRUE(b.requests[1].last.has_value());
+  EXPECT_EQ(b.requests[1].last->status, "error");
+  EXPECT_TRUE(contains(b.requests[1].last->message, "unknown variant")) << b.requests[1].last->message;
+  EXPECT_EQ(b.requests[2].runs, 0);  // never reached
+  EXPECT_FALSE(b.requests[2].last.has_value());
+  // A batch by time runs whole rounds until its time is up.
+  LiveRunner timed({sim_request("epita.reduce3", 1024)});
+  const LiveBatch t = timed.batch(nullptr, "", 0.05, 1000000);
+  EXPECT_GT(t.rounds, 1);
+  EXPECT_EQ(t.requests[0].runs, t.rounds);
+  std::atomic<bool> cancel{true};
+  EXPECT_TRUE(timed.batch(nullptr, "", 1, 10, &cancel).cancelled);
+}
+
+TEST(LivePipeline, TwoBatchesInFlight) {
+  WorkerClient c(local_worker(), test_options());
+  LivePipeline p(c, {sim_request("epita.reduce3", 2048), sim_request("harris.impl6", 2048)}, 0.02, 2);
+  const RunResult want = execute(sim_request("harris.impl6", 2048), nullptr);
+  for (int k = 0; k < 4; ++k) {
+    const LivePipeline::Reply r = p.next();
+    ASSERT_EQ(r.kind, WorkerReply::Kind::Ok) << r.text;
+    ASSERT_FALSE(r.dropped);
+    ASSERT_EQ(r.batch.requests.size(), 2u);
+    EXPECT_GE(r.batch.rounds, 1);
+    EXPECT_EQ(r.batch.requests[1].runs, r.batch.rounds);
+    ASSERT_TRUE(r.batch.requests[1].last.has_value());
+    EXPECT_EQ(without_host_times(*r.batch.requests[1].last), without_host_times(want));
+    // The next batch was sent before this one was read: the worker never waits for the client.
+    EXPECT_EQ(p.in_flight(), 1u);
+    EXPECT_EQ(c.in_flight(), 1u);
+  }
+  EXPECT_EQ(c.restarts(), 0);
+}
+
+TEST(LivePipeline, CancelWithOneInFlight) {
+  WorkerClient c(local_worker(), test_options());
+  LivePipeline p(c, {sim_request("epita.reduce3", 2048)}, 2.0, 2);  // batches of 2 s: cancelled long before
+  std::atomic<bool> interrupt{false};
+  std::thread later([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    interrupt = true;  // what RunWorker does when a run is queued or Live changes
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  const LivePipeline::Reply first = p.next(&interrupt);
+  later.join();
+  ASSERT_EQ(first.kind, WorkerReply::Kind::Ok) << first.text;
+  EXPECT_TRUE(first.batch.cancelled);
+  EXPECT_GT(first.batch.requests[0].runs, 0);  // what it ran before the cancel still counts
+  EXPECT_EQ(p.in_flight(), 1u);                // the second batch, queued in the worker
+  const std::vector<LivePipeline::Reply> rest = p.drain();
+  ASSERT_EQ(rest.size(), 1u);
+  EXPECT_EQ(rest[0].kind, WorkerReply::Kind::Ok) << rest[0].text;
+  EXPECT_TRUE(rest[0].dropped || rest[0].batch.cancelled);
+  EXPECT_LT(seconds_since(t0), 1.5);
+  EXPECT_EQ(p.in_flight(), 0u);
+  EXPECT_EQ(c.in_flight(), 0u);
+  const RunResult after = c.run(sim_request("epita.reduce3", 1000));  // the same worker goes on
+  EXPECT_EQ(after.status, "ok") << after.message;
+  EXPECT_EQ(c.restarts(), 0);
+}
+
+TEST(LivePipeline, FaultWithOneInFlight) {
+  WorkerClient c(local_worker(), test_options());
+  LivePipeline p(c, {sim_request("epita.reduce3", 2048)}, 0.5, 2);
+  ASSERT_EQ(p.next().kind, WorkerReply::Kind::Ok);
+  ASSERT_EQ(p.in_flight(), 1u);
+  const long pid = c.hello().pid;
+  std::thread killer([pid] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    ::kill(pid_t(pid), SIGKILL);  // an OOM killer, a lost node: the worker dies with two batches in flight
+  });
+  const LivePipeline::Reply dead = p.next();
+  killer.join();
+  EXPECT_EQ(dead.kind, WorkerReply::Kind::Faulted);
+  EXPECT_TRUE(contains(dead.text, "died from signal 9")) << dead.text;
+  EXPECT_EQ(p.in_flight(), 0u);  // the other batch died with it: nothing waits for an answer that cannot come
+  EXPECT_EQ(c.in_flight(), 0u);
+  const LivePipeline::Reply again = p.next();  // a fresh worker
+  EXPECT_EQ(again.kind, WorkerReply::Kind::Ok) << again.text;
+  EXPECT_GT(again.batch.requests[0].runs, 0);
+  EXPECT_NE(c.hello().pid, pid);
+  EXPECT_EQ(c.restarts(), 1);
 }
 
 }  // namespace

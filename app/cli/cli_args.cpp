@@ -1,0 +1,261 @@
+// warpscope-cli's option parsing (cli_args.hpp): CLI11 with the project's own range checks.
+#include "cli_args.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <sstream>
+#include <type_traits>
+
+#include "limits.hpp"
+
+namespace ws::cli {
+
+namespace {
+
+const char* const kBlockLimit = "a block has at most 1024 threads";
+const char* const kGridLimit = "a grid has at most 2^31 - 1 blocks";
+const char* const kSeedLimit = "a seed is a whole number from 0 to 2^64 - 1";
+const char* const kElementLimit = "at most 2^30 elements, so the kernels' int indices cannot overflow";
+
+/// Refuses, before CLI11 converts it, a whole number that does not fit the option's type T: CLI11
+/// would saturate it (--grid 99999999999999999999 became 2^63 - 1) or wrap a negative into an
+/// unsigned one (--seed -1 became 2^64 - 1) and run with that. `limit` names the option's real bound.
+/// Values that fit go on to the option's own range check, which names the same bound.
+template <class T>
+CLI::Validator fits(const std::string& limit) {
+  return CLI::Validator(
+      [limit](std::string& text) -> std::string {
+        const bool negative = !text.empty() && text[0] == '-';
+        const std::string digits = text.substr(negative || (!text.empty() && text[0] == '+') ? 1 : 0);
+        if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+          return "";  // CLI11: "Could not convert"
+        if (negative && std::is_unsigned<T>::value) return text + " is negative (" + limit + ")";
+        errno = 0;
+        const unsigned long long magnitude = std::strtoull(digits.c_str(), nullptr, 10);
+        const unsigned long long most = negative ? 0ull - static_cast<unsigned long long>(std::numeric_limits<T>::min())
+                                                 : static_cast<unsigned long long>(std::numeric_limits<T>::max());
+        if (errno == ERANGE || magnitude > most)
+          return text + (negative ? " is negative (" : " is too large (") + limit + ")";
+        return "";
+      },
+      "", "fits");
+}
+
+/// `text` with control characters escaped (\n, \t, \xNN): CLI11 quotes arguments as typed, and an
+/// argument holding a newline must not break the one-line error in two.
+std::string printable(const std::string& text) {
+  static const char* const hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned char ch : text) {
+    if (ch == '\n')
+      out += "\\n";
+    else if (ch == '\t')
+      out += "\\t";
+    else if (ch < 32 || ch == 127)
+      out += std::string("\\x") + hex[ch >> 4] + hex[ch & 15];
+    else
+      out += char(ch);
+  }
+  return out;
+}
+
+/// Records which pattern options were given on the command line (their values alone cannot say).
+void note_given(CLI::App* c, RunOptions& o) {
+  for (const char* name : {"--mask-width", "--tile", "--width", "--height", "--mask", "--keep"})
+    if (c->count(name) > 0) o.given.push_back(name);
+}
+
+void add_run_options(CLI::App* c, RunOptions& o) {
+  c->add_option("--n", o.n, "number of elements: 1048576, 2^20 or 1<<20 (default 2^20, or the file's count)");
+  c->add_option("--block", o.block, "threads per block (default: the variant's)")->check(fits<int>(kBlockLimit));
+  c->add_option("--grid", o.grid, "blocks (default: derived from n, or one full wave for grid-stride kernels)")
+      ->check(fits<long long>(kGridLimit));
+  c->add_option("--repeat", o.repeat, "timed launches; median, min and max are reported (default 10)")
+      ->check(fits<int>("at most 100000 timed launches"));
+  c->add_option("--type", o.type, "int32 | float32 | uint8 (default int32; histograms read uint8)");
+  c->add_option("--input", o.input, "random | ones | sequence | PATH of a text file of numbers (default random)");
+  c->add_option("--seed", o.seed, "seed of the random input (default 1)")->check(fits<unsigned long long>(kSeedLimit));
+  c->add_option("--backend", o.backend, "cuda | sim (default cuda)");
+  c->add_option("--metrics", o.metrics, "hardware metrics (CUPTI): default | all | NAME,... (see the metrics command)");
+  c->add_option("--gpu", o.gpu,
+                "run through a worker process: local | ssh:HOST | slurm:ARGS (default: in this process)");
+  c->add_option("--watchdog", o.watchdog_s,
+                "with --gpu: seconds a request may go without an answer before the worker is killed (default: from the "
+                "request, at least 10)");
+  c->add_option("--connect-timeout", o.connect_timeout_s,
+                "with --gpu: seconds to wait for the worker's hello (default 60)");
+}
+/// Options of the array patterns (docs/patterns.md); each pattern checks the ones it uses.
+void add_pattern_options(CLI::App* c, RunOptions& o) {
+  c->add_flag("--exclusive", o.params.exclusive, "scan: exclusive prefix sums (out[0] = 0); default inclusive");
+  c->add_option("--mask-width", o.params.mask_width, "convolution: mask width, odd (default 5)")
+      ->check(fits<int>("masks are odd widths from 1 to 15"));
+  c->add_option("--tile", o.params.tile, "convolution: output tile width (default: the variant's)")
+      ->check(fits<int>(kBlockLimit));
+  c->add_option("--width", o.params.width, "convolution 2D: image width")->check(fits<std::int64_t>(kElementLimit));
+  c->add_option("--height", o.params.height, "convolution 2D: image height")->check(fits<std::int64_t>(kElementLimit));
+  c->add_option("--mask", o.params.mask, "convolution: box | gauss | PATH of a text file (default box)");
+  c->add_option("--keep", o.params.keep_fraction, "filters: fraction of the values kept, 0..1 (default 0.5)");
+}
+}  // namespace
+
+CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) {
+  out = CliCommand{};
+  out.trace.backend = "sim";
+  CLI::App app{
+      "warpscope-cli: run the kernels of every lesson (reduction, scan, convolution, atomics) on the GPU or its "
+      "thread-level CPU model, check them against the CPU, time them, trace their steps and write reports"};
+  app.require_subcommand(1);
+
+  auto* list = app.add_subcommand("list", "list every variant");
+  list->add_flag("--json", out.json, "JSON array");
+
+  auto* device = app.add_subcommand("device", "the CUDA device and its bandwidth");
+  device->add_flag("--json", out.json, "JSON object");
+
+  auto* run = app.add_subcommand("run", "run one variant, check it against the CPU and time it");
+  run->add_option("--variant", out.variant, "variant id (see list)")->required();
+  add_run_options(run, out.run);
+  add_pattern_options(run, out.run);
+  run->add_option("--output", out.run.params.output_path,
+                  "array patterns: write the whole output here as text (one value per line; 2D: one row per line)");
+  run->add_flag("--json", out.json, "one JSON object");
+  run->add_flag("--csv", out.csv, "CSV header and one row");
+
+  auto* trace = app.add_subcommand(
+      "trace", "step through one block of a variant: active lanes, divergence, bank conflicts per step");
+  trace->add_option("--variant", out.variant, "variant id (see list)")->required();
+  trace->add_option("--n", out.trace.n,
+                    "number of elements: 1048576, 2^20 or 1<<20 (default 2^20, or the file's count)");
+  trace->add_option("--block", out.trace.block, "threads per block (default: the variant's)")
+      ->check(fits<int>(kBlockLimit));
+  trace->add_option("--grid", out.trace.grid, "blocks (default: derived from n; grid-stride kernels: at most 1024)")
+      ->check(fits<long long>(kGridLimit));
+  trace->add_option("--block-index", out.block_index, "which block to trace (default 0)")
+      ->check(fits<long long>("a block index is below the grid's block count"));
+  trace
+      ->add_option("--blocks", out.blocks,
+                   "trace this many consecutive blocks from --block-index (1 to 8, default 1): the JSON's \"blocks\" "
+                   "holds them all")
+      ->check(CLI::Range(1, 8));
+  trace->add_option("--type", out.trace.type, "int32 | float32 | uint8 (default int32; histograms read uint8)");
+  trace->add_option("--input", out.trace.input,
+                    "random | ones | sequence | PATH of a text file of numbers (default random)");
+  trace->add_option("--seed", out.trace.seed, "seed of the random input (default 1)")
+      ->check(fits<unsigned long long>(kSeedLimit));
+  trace->add_option("--backend", out.trace.backend,
+                    "sim | cuda (default sim; cuda records the block on the GPU with the instrumented kernels and "
+                    "compares it with the sim model)");
+  add_pattern_options(trace, out.trace);
+  trace->add_flag("--json", out.json, "one JSON object with the steps");
+  trace->add_flag("--ops", out.ops, "with --json: include every thread's operations");
+  trace->add_flag("--values", out.values,
+                  "after the table, the tree as text: the shared array after every step, written slots in [brackets] "
+                  "(--json always has them)");
+
+  auto* metrics =
+      app.add_subcommand("metrics", "list the hardware metrics run --metrics can collect, with units and explanations");
+  metrics->add_flag("--json", out.json, "JSON array");
+
+  auto* report = app.add_subcommand("report", "run several variants and write a versioned JSON report");
+  report->add_option("--variants", out.which,
+                     "all | a lesson id (epita, harris, cs121, amp, stevens) | a pattern (reduction, scan, ...) | "
+                     "comma-separated ids (default all)");
+  report->add_option("--out", out.out_path, "report file to write")->required();
+  report->add_option("--title", out.title, "report title");
+  add_run_options(report, out.run);
+  add_pattern_options(report, out.run);
+  report->add_flag("--json", out.json, "print the report to stdout too");
+  report
+      ->add_option("--traces", out.trace_n,
+                   "also store the step trace of block 0 of every traceable variant, run on N random int32 elements "
+                   "with its default block (cuda: recorded on the GPU and compared with the model)")
+      ->check(fits<long long>("at most 16777216 = 2^24 elements"));
+
+  auto* sweep = app.add_subcommand("sweep", "run variants at n = 2^from .. 2^to: time and GB/s against n");
+  sweep->add_option("--variants", out.sweep.variants,
+                    "all | a lesson id | a pattern (reduction, scan, atomics, convolution) | comma-separated ids "
+                    "(default all: every reduction; every filter with --keep-fraction)");
+  sweep->add_option("--from", out.sweep.from_log2, "smallest n as a power of two (default 10: n = 2^10)")
+      ->check(fits<int>("exponents go from 1 to 30: n = 2^from .. 2^to"));
+  sweep->add_option("--to", out.sweep.to_log2, "largest n as a power of two (default 28: n = 2^28)")
+      ->check(fits<int>("exponents go from 1 to 30: n = 2^from .. 2^to"));
+  sweep->add_option("--report", out.sweep.report_path,
+                    "also write a report holding the sweep (the GUI's Plots view draws it)");
+  sweep->add_option("--title", out.sweep.title, "title of the sweep");
+  sweep->add_option("--keep-fraction", out.sweep.keep_fractions,
+                    "filters: sweep the fraction of values kept at one n (--n, default 2^24) instead of n: A:B:STEP "
+                    "(0:1:0.1) or F1,F2,...");
+  add_run_options(sweep, out.sweep_run);
+  add_pattern_options(sweep, out.sweep_run);
+  sweep->add_flag("--json", out.json, "one JSON object: the sweep with its runs and the device");
+  sweep->add_flag("--csv", out.csv, "CSV header and one row per run");
+
+  auto* worker =
+      app.add_subcommand("worker", "answer the worker protocol on stdin/stdout (JSON lines; docs/worker-protocol.md)");
+
+  CliParse res;
+  // Every message quotes arguments as typed: one holding a newline would break the one-line error
+  // (and the tables) in two. No option takes one, so it is refused before anything else.
+  for (int i = 1; i < argc; ++i)
+    for (const char* c = argv[i]; *c; ++c)
+      if ((static_cast<unsigned char>(*c) < 32 && *c != '\t') || *c == 127) {
+        res.exit = kBadRequest;
+        res.text = "argument " + std::to_string(i) + " holds a control character: '" + printable(argv[i]) + "'";
+        return res;
+      }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    std::ostringstream text, err;
+    res.exit = app.exit(e, text, err);
+    res.text = text.str() + err.str();
+    return res;
+  } catch (const CLI::CallForAllHelp& e) {
+    std::ostringstream text, err;
+    res.exit = app.exit(e, text, err);
+    res.text = text.str() + err.str();
+    return res;
+  } catch (const CLI::ValidationError& e) {  // one of our checks: its text says what is wrong
+    res.exit = kBadRequest;
+    res.text = printable(e.what());
+    return res;
+  } catch (const CLI::ParseError& e) {
+    res.exit = kBadRequest;
+    res.text = printable(e.what()) + " (try --help)";
+    return res;
+  } catch (const std::exception& e) {
+    res.exit = kBadRequest;
+    res.text = printable(describe_exception(e));
+    return res;
+  }
+  note_given(run, out.run);
+  note_given(report, out.run);
+  note_given(trace, out.trace);
+  note_given(sweep, out.sweep_run);
+  for (const auto& [sub, name] : std::initializer_list<std::pair<CLI::App*, const char*>>{{list, "list"},
+                                                                                          {device, "device"},
+                                                                                          {run, "run"},
+                                                                                          {trace, "trace"},
+                                                                                          {metrics, "metrics"},
+                                                                                          {report, "report"},
+                                                                                          {sweep, "sweep"},
+                                                                                          {worker, "worker"}})
+    if (*sub) out.command = name;
+  if ((out.command == "run" || out.command == "sweep") && out.json && out.csv) {
+    res.exit = kBadRequest;
+    res.text = "choose one of --json and --csv";
+    return res;
+  }
+  if (out.command == "sweep") {
+    out.sweep.range_given = sweep->count("--from") + sweep->count("--to") > 0;
+    out.sweep.keep_given = sweep->count("--keep") > 0;
+    out.sweep.keep_fractions_given = sweep->count("--keep-fraction") > 0;
+  }
+  return res;
+}
+
+}  // namespace ws::cli

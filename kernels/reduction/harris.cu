@@ -111,14 +111,6 @@ __device__ void record_load_two(const Cursor& c, long long i, long long i2, unsi
   c.work();
 }
 
-/// Trace of Implementation 5's `T mySum = v[i] + v[i + blockDim.x]`, the first half of load_two:
-/// load v[i] (access 0), load v[i + blockDim.x] (access 1), the add.
-__device__ void record_sum_two(const Cursor& c, long long i, long long i2, double x, double y, double sum) {
-  c.load(Space::Global, 0, i, x, kInput);
-  c.load(Space::Global, 1, i2, y, kInput);
-  c.reg(OpKind::Add, i2, sum);
-}
-
 /// Trace of `if (tid == 0) out[blockIdx.x] = sv[0]` as the models' store_sv0: load sv[0] (access 0),
 /// store out[blockIdx.x] (access 1, the partials), the working mark.
 __device__ void record_store_sv0(const Cursor& c, double value) {
@@ -382,7 +374,8 @@ __global__ void impl5(const T* v, T* out) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
   T mySum = v[i] + v[i + blockDim.x];  // the slide: float mySum = 0; (load elided)
-  WS_T(Cursor c; WS_AT(impl5_sum); c.next(); record_sum_two(c, i, i + blockDim.x, v[i], v[i + blockDim.x], mySum);)
+  WS_T(Cursor c; WS_AT(impl5_sum); c.next(); c.load(Space::Global, 0, i, v[i], kInput);)
+  WS_T(c.load(Space::Global, 1, i + blockDim.x, v[i + blockDim.x], kInput); c.reg(OpKind::Add, i + blockDim.x, mySum);)
   sv[tid] = mySum;
   WS_T(WS_AT(impl5_store); c.store(Space::Shared, 2, tid, mySum); c.work();)
   __syncthreads();
@@ -416,7 +409,8 @@ __global__ void impl5_shfl(const T* v, T* out) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
   T mySum = v[i] + v[i + blockDim.x];
-  WS_T(Cursor c; WS_AT(impl5_shfl_sum); c.next(); record_sum_two(c, i, i + blockDim.x, v[i], v[i + blockDim.x], mySum);)
+  WS_T(Cursor c; WS_AT(impl5_shfl_sum); c.next(); c.load(Space::Global, 0, i, v[i], kInput);)
+  WS_T(c.load(Space::Global, 1, i + blockDim.x, v[i + blockDim.x], kInput); c.reg(OpKind::Add, i + blockDim.x, mySum);)
   sv[tid] = mySum;
   WS_T(WS_AT(impl5_shfl_store); c.store(Space::Shared, 2, tid, mySum); c.work();)
   __syncthreads();

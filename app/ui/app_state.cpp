@@ -238,6 +238,9 @@ std::string AppState::open_scene(int index, const std::vector<std::string>& view
   lesson_ = keep_lesson;
   scene_ = index;
   if (!sc->view.empty()) view = sc->view;
+  // The Pair view shows what the scene names, else Tree beside the lesson's next variant.
+  pair_picture = sc->pair_picture == "warps" ? 1 : sc->pair_picture == "banks" ? 2 : 0;
+  pair_second = sc->pair_with;
   perf.present.strokes.clear();
   trace.blocks = 1;  // a scene shows block 0 of a one-block trace; [ and ] go on from there
   trace.block_index = 0;

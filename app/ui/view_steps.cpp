@@ -180,7 +180,8 @@ void StepControls(TraceState& t, const std::string& label, std::int64_t n) {
   ImGui::TextUnformatted(cur.phase.c_str());
   ImGui::PopFont();
   ImGui::SameLine();
-  ImGui::TextUnformatted(cur.label.c_str());
+  TextEllipsis(cur.label, ImGui::GetContentRegionAvail().x);  // a long statement ends in "..." (all of it on hover)
+  ItemTooltip(cur.label);
 }
 
 }  // namespace ws::ui

@@ -130,6 +130,10 @@ TEST(TracePoints, PointsNameTheirStatements) {
   EXPECT_EQ(at(scan, s::bk_up), "if (index < m) XY[index] += XY[index - stride];");
   EXPECT_EQ(at(scan, s::bk_down), "if (index + stride < m) XY[index + stride] += XY[index];");
   EXPECT_EQ(at(scan, s::naive_add), "sum += x[j];");
+  const std::vector<std::string> conv = lines_of(read_kernel("stevens_conv.cu"));
+  EXPECT_EQ(at(conv, trace_points::stevens_conv::tiled_1d_left), "N_ds[threadIdx.x - (blockDim.x - n)] =");
+  EXPECT_EQ(at(conv, trace_points::stevens_conv::tiled_cache_1d_global), "Pvalue += N[N_index] * M[j];");
+  EXPECT_EQ(at(conv, trace_points::stevens_conv::basic_1d_store), "P[i] = Pvalue;");
   const std::vector<std::string> stevens = lines_of(read_kernel("stevens.cu"));
   EXPECT_EQ(at(stevens, trace_points::stevens::divergent_tree), "partialSum[2*t] += partialSum[2*t+stride];");
   EXPECT_EQ(at(stevens, trace_points::stevens::compact_commit), "if (t == 0) output[blockIdx.x] = partialSum[0];");
@@ -144,6 +148,18 @@ Trace sim_trace(const std::string& id, int block) {
   EXPECT_EQ(make_input("random", n, DType::Int32, 1, in), "");
   LaunchConfig launch;
   EXPECT_EQ(resolve_launch(*v, n, DType::Int32, LaunchConfig{block, 0}, DeviceShape{}, launch), "");
+  return sim::simulate(*v, in, launch, PatternParams{}, 0).trace;
+}
+
+/// The same for a float32-only variant (the convolutions).
+Trace sim_trace_f32(const std::string& id, int block) {
+  const VariantInfo* v = find_variant(id);
+  EXPECT_NE(v, nullptr) << id;
+  const std::int64_t n = 4 * std::int64_t(block);
+  Input in;
+  EXPECT_EQ(make_input("random", n, DType::Float32, 1, in), "");
+  LaunchConfig launch;
+  EXPECT_EQ(resolve_launch(*v, n, DType::Float32, LaunchConfig{block, 0}, DeviceShape{}, launch), "");
   return sim::simulate(*v, in, launch, PatternParams{}, 0).trace;
 }
 
@@ -271,6 +287,24 @@ TEST(TracePoints, HarrisAmpAndScanStepsCarryTheirLines) {
   EXPECT_EQ(lines_of_step(dv, "stride 64"), L{st::divergent_tree});
   EXPECT_EQ(dv.steps.back().lines, L{st::divergent_commit});
   EXPECT_EQ(lines_of_step(sim_trace("stevens.reduce_compact", 256), "stride 64"), L{st::compact_tree});
+
+  namespace cv = trace_points::stevens_conv;
+  const Trace c1 = sim_trace_f32("stevens.conv1d_tiled", 32);
+  EXPECT_EQ(c1.source_file, "stevens_conv.cu");
+  ASSERT_EQ(c1.steps.size(), 5u);
+  EXPECT_EQ(c1.steps[0].lines, L{cv::tiled_1d_left});
+  EXPECT_EQ(c1.steps[1].lines, L{cv::tiled_1d_internal});
+  EXPECT_EQ(c1.steps[2].lines, L{cv::tiled_1d_right});
+  EXPECT_EQ(c1.steps[3].lines, L{cv::tiled_1d_compute});
+  EXPECT_EQ(c1.steps[4].lines, L{cv::tiled_1d_store});
+  const Trace cb = sim_trace_f32("stevens.conv1d_basic", 32);
+  EXPECT_EQ(cb.steps.at(0).lines, L{cv::basic_1d_compute});
+  EXPECT_EQ(cb.steps.at(1).lines, L{cv::basic_1d_store});
+  // Block 0 of the cached tile reads the right halo from N, the rest from N_ds: both statements.
+  const Trace cc1 = sim_trace_f32("stevens.conv1d_tiled_cache", 32);
+  EXPECT_EQ(cc1.steps.at(1).lines, (L{cv::tiled_cache_1d_shared, cv::tiled_cache_1d_global}));
+  for (const char* id : {"stevens.conv1d_basic", "stevens.conv1d_const", "stevens.conv1d_tiled", "stevens.conv1d_tiled_cache"})
+    expect_every_step_has_lines(sim_trace_f32(id, 32));
 
   for (const char* id : {"harris.naive", "harris.impl5", "harris.impl5_shfl", "harris.impl6", "harris.impl7", "amp.simple_1",
                          "amp.simple_2", "amp.tiled_1", "amp.tiled_2", "amp.tiled_3", "amp.tiled_4", "amp.cascade",

@@ -238,6 +238,9 @@ std::string AppState::open_scene(int index, const std::vector<std::string>& view
   lesson_ = keep_lesson;
   scene_ = index;
   if (!sc->view.empty()) view = sc->view;
+  // The Pair view shows what the scene names, else Tree beside the lesson's next variant.
+  pair_picture = sc->pair_picture == "warps" ? 1 : sc->pair_picture == "banks" ? 2 : 0;
+  pair_second = sc->pair_with;
   perf.present.strokes.clear();
   trace.blocks = 1;  // a scene shows block 0 of a one-block trace; [ and ] go on from there
   trace.block_index = 0;
@@ -456,13 +459,23 @@ void AppState::refresh_trace() {
     trace.origin_note = "GPU recording of what is asked: " + describe_trace_config(*recorded);
     // A recording stored before traces carried source lines: when its ops equal the model's trace of
     // the same run, op for op, the model's lines are the lines of those very ops (else: no lines).
+    // A recording whose lines are of an older kernel file (lines moved since) gets the model's lines the
+    // same way: its ops equal the model's, its lines do not.
     std::string why_not;
-    if (!recorded->has_lines())
-      if (std::optional<Trace> model = compute_trace(*v, k, why_not);
-          model && model->has_lines() && model->steps.size() == recorded->steps.size() && compare_traces(*model, *recorded).empty()) {
+    if (std::optional<Trace> model = compute_trace(*v, k, why_not);
+        model && model->has_lines() && model->steps.size() == recorded->steps.size()) {
+      Trace bare = *recorded;
+      bare.source_file.clear();
+      const bool same_ops = compare_traces(*model, bare).empty();
+      if (same_ops && !recorded->has_lines()) {
         adopt_model_lines(*trace.trace, *model);
         trace.origin_note += "; source lines from the sim model (the recording predates lines; its ops equal the model's)";
+      } else if (same_ops && !compare_traces(*model, *recorded).empty()) {
+        adopt_model_lines(*trace.trace, *model);
+        trace.origin_note += "; source lines from the sim model (the recording's lines are of an older kernel file; "
+                             "its ops equal the model's)";
       }
+    }
   } else if (v) {
     trace.trace = compute_trace(*v, k, trace.why_none);
     trace.origin = "sim";

@@ -47,6 +47,15 @@ Scene parse_scene(const nlohmann::json& j, const std::string& where) {
     sc.n = v;
   }
   if (j.contains("input")) sc.input = field(j, "input", where);
+  if (j.contains("pair_picture")) {
+    sc.pair_picture = field(j, "pair_picture", where);
+    if (sc.pair_picture != "tree" && sc.pair_picture != "warps" && sc.pair_picture != "banks")
+      throw std::runtime_error(where + ": 'pair_picture' must be \"tree\", \"warps\" or \"banks\", not '" + sc.pair_picture + "'");
+  }
+  if (j.contains("pair_with")) {
+    sc.pair_with = field(j, "pair_with", where);
+    if (!find_variant(sc.pair_with)) throw std::runtime_error(where + ": unknown variant '" + sc.pair_with + "' in 'pair_with'");
+  }
   std::vector<double> values;
   if (std::string err = parse_scene_input(sc.input, values); !err.empty()) throw std::runtime_error(where + ": " + err);
   return sc;

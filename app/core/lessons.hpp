@@ -22,6 +22,10 @@ struct Scene {
   std::int64_t n = 0;    ///< elements, 0 = the app's default (JSON: a number, "2^10" or "1<<10")
   std::string input;     ///< "random", "ones", "sequence", a short list of numbers ("3 1 7 0"), "" = random
   std::string note;      ///< what to say; cites the seed file and slide it follows
+  /// The Pair view's picture: "tree", "warps" or "banks"; "" = Tree.
+  std::string pair_picture;
+  /// The variant the Pair view draws on the right (registry id); "" = the lesson's next variant.
+  std::string pair_with;
 };
 
 /// A lesson file larger than this is refused unread (the lessons shipped are a few KiB).
@@ -29,7 +33,8 @@ constexpr std::uintmax_t kMaxLessonFileBytes = std::uintmax_t(1) << 20;
 
 /// A lesson, with its variants in the order the seed document teaches them.
 /// File format: {"id","title","seed","lecture","authors","source","pattern","summary","steps":[{"variant","narrative"}],
-/// "scenes":[{"variant","view","step","block","n","input","note"}]} ("scenes" optional).
+/// "scenes":[{"variant","view","step","block","n","input","note","pair_picture","pair_with"}]} ("scenes" optional;
+/// in a scene only variant and note are required).
 /// `seed` is the document's file name (for the docs); `lecture` its own title, `authors` the names it
 /// gives ("" when it names none) and `source` the course or publication, for the reader.
 struct Lesson {

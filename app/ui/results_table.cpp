@@ -1,6 +1,7 @@
 #include "results_table.hpp"
 
 #include <algorithm>
+#include <utility>
 #include <filesystem>
 #include <numeric>
 
@@ -111,6 +112,10 @@ void ResultsTable::draw_source_switch(AppState& s) {
     std::string rec = "recorded: " + name;
     if (!rep.device.name.empty()) rec += "  \u00b7  " + rep.device.name;
     if (!rep.created.empty()) rec += "  \u00b7  " + format_created(rep.created).substr(0, 10);
+    // Large fonts: the file name goes to the tooltip so both choices keep to the line.
+    const float need = ImGui::CalcTextSize(("Showing" + rec + session_label).c_str()).x + 2 * ImGui::GetFrameHeight() + theme().px(60);
+    if (need > ImGui::GetContentRegionAvail().x && rec.rfind("recorded: " + name, 0) == 0)
+      rec = "recorded" + rec.substr(std::string("recorded: ").size() + name.size());
     ImGui::AlignTextToFramePadding();
     TextDim("Showing");
     ImGui::SameLine();
@@ -227,10 +232,23 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
   // Long reports: only the visible rows are built (ImGuiListClipper), which needs rows of one height,
   // so there the check cell keeps to one line (the whole message on hover).
   const bool clip = r.runs.size() > kUnclippedRows;
+  // A newly selected variant (a scene, n/p, the browser) brings its first row into view.
+  int scroll_row = -1;
+  if (selected && scrolled_to_ != selected->id) {
+    scrolled_to_ = selected->id;
+    for (std::size_t row = 0; row < order_.size() && scroll_row < 0; ++row)
+      if (r.runs[std::size_t(order_[row])].variant == selected->id) scroll_row = int(row);
+  }
+  if (scroll_row >= 0) {  // rows are about a frame high (a wrapped check cell makes one taller): the middle of the view
+    const float row_h = ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().CellPadding.y;
+    ImGui::SetScrollY(std::max(0.f, float(scroll_row) * row_h - ImGui::GetWindowHeight() * 0.4f));
+  }
+  // Short reports build every row: their check cells may wrap, and the clipper needs rows of one height.
   ImGuiListClipper clipper;
-  clipper.Begin(int(order_.size()));
-  while (clipper.Step())
-  for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+  if (clip) clipper.Begin(int(order_.size()));
+  bool all_rows = !clip;
+  while (clip ? clipper.Step() : std::exchange(all_rows, false))
+  for (int row = clip ? clipper.DisplayStart : 0, end = clip ? clipper.DisplayEnd : int(order_.size()); row < end; ++row) {
     const int idx = order_[std::size_t(row)];
     const RunResult& run = r.runs[idx];
     ImGui::PushID(idx);

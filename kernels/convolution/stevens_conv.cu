@@ -9,6 +9,8 @@
 // size with TILE_SIZE + MAX_MASK_WIDTH - 1 at compile time are dynamic shared memory sized for the
 // run's tile and mask; the 2D kernels take the mask width as a template parameter so that their
 // mask loops unroll (the slide writes the 5 of KERNEL_SIZE = 5 into the code).
+// No instrumented build (no GPU-recorded traces): the WS_AT markers of the 1D kernels only name the
+// statements whose lines the sim models (app/core/sim/conv_sim.cpp) put in their traces.
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -17,10 +19,12 @@
 #include "common/arch_paths.cuh"
 #include "common/check_cuda.hpp"
 #include "common/dynamic_shared.cuh"
+#include "common/trace_record.cuh"
 #include "convolution/conv_launch.hpp"
 
 namespace ws::kernels {
 namespace {
+WS_T(namespace ws_points = ::ws::trace_points::stevens_conv;)
 
 constexpr int MAX_MASK_WIDTH = 15;  // ws::kMaxMaskWidth
 
@@ -43,9 +47,11 @@ __global__ void convolution_1D_basic_kernel(const float *N, const float *Mg, flo
   for (int j = 0; j < Mask_Width; j++) {
     if (N_start_point + j >= 0 && N_start_point + j < Width) {
       Pvalue += N[N_start_point + j]*Mg[j];
+      WS_T(WS_AT(basic_1d_compute);)
     }
   }
   P[i] = Pvalue;
+  WS_T(WS_AT(basic_1d_store);)
 }
 
 int run_conv1d_basic(const ConvArgs& a) {
@@ -68,9 +74,11 @@ __global__ void convolution_1D_const_kernel(const float *N, float *P, int Mask_W
   for (int j = 0; j < Mask_Width; j++) {
     if (N_start_point + j >= 0 && N_start_point + j < Width) {
       Pvalue += N[N_start_point + j]*M[j];
+      WS_T(WS_AT(const_1d_compute);)
     }
   }
   P[i] = Pvalue;
+  WS_T(WS_AT(const_1d_store);)
 }
 
 int run_conv1d_const(const ConvArgs& a) {
@@ -98,14 +106,17 @@ __global__ void convolution_1D_tiled_kernel(const float *N, float *P, int Mask_W
 
   int halo_index_left = (blockIdx.x - 1)*blockDim.x + threadIdx.x;
   if (threadIdx.x >= blockDim.x - n) {
+    WS_T(WS_AT_NEXT(tiled_1d_left);)
     N_ds[threadIdx.x - (blockDim.x - n)] =
         (halo_index_left < 0) ? 0 : N[halo_index_left];
   }
 
   N_ds[n + threadIdx.x] = N[blockIdx.x*blockDim.x + threadIdx.x];
+  WS_T(WS_AT(tiled_1d_internal);)
 
   int halo_index_right = (blockIdx.x + 1)*blockDim.x + threadIdx.x;
   if (threadIdx.x < n) {
+    WS_T(WS_AT_NEXT(tiled_1d_right);)
     N_ds[n + blockDim.x + threadIdx.x] =
         (halo_index_right >= Width) ? 0 : N[halo_index_right];
   }
@@ -115,8 +126,10 @@ __global__ void convolution_1D_tiled_kernel(const float *N, float *P, int Mask_W
   float Pvalue = 0;
   for (int j = 0; j < Mask_Width; j++) {
     Pvalue += N_ds[threadIdx.x + j]*M[j];
+    WS_T(WS_AT(tiled_1d_compute);)
   }
   P[i] = Pvalue;
+  WS_T(WS_AT(tiled_1d_store);)
 }
 
 int run_conv1d_tiled(const ConvArgs& a) {
@@ -136,6 +149,7 @@ __global__ void convolution_1D_tiled_cache_kernel(const float *N, float *P, int 
   float *N_ds = dynamic_shared<float>();  // TILE_SIZE = blockDim.x elements
 
   N_ds[threadIdx.x] = N[i];
+  WS_T(WS_AT(tiled_cache_1d_load);)
 
   __syncthreads();
 
@@ -149,12 +163,15 @@ __global__ void convolution_1D_tiled_cache_kernel(const float *N, float *P, int 
       if ((N_index >= This_tile_start_point)
           && (N_index < Next_tile_start_point)) {
         Pvalue += N_ds[threadIdx.x+j-(Mask_Width/2)]*M[j];
+        WS_T(WS_AT(tiled_cache_1d_shared);)
       } else {
         Pvalue += N[N_index] * M[j];
+        WS_T(WS_AT(tiled_cache_1d_global);)
       }
     }
   }
   P[i] = Pvalue;
+  WS_T(WS_AT(tiled_cache_1d_store);)
 }
 
 int run_conv1d_tiled_cache(const ConvArgs& a) {

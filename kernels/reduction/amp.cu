@@ -20,6 +20,7 @@
 namespace ws::kernels {
 WS_TRACE_NS_BEGIN
 namespace {
+WS_T(namespace ws_points = ::ws::trace_points::amp;)
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
@@ -58,11 +59,11 @@ __global__ void simple_1(T* a, unsigned int s, unsigned int m, T* tail_sum WS_T(
   WS_T(const bool tail = (m & 1) && idx == s - 1; const T tx = tail ? a[2 * s] : T(0), told = tail ? *tail_sum : T(0);)
   if ((m & 1) && idx == s - 1)
     *tail_sum += a[2 * s];
-  WS_T(if (tail) { c.load(Space::Global, 0, 2 * s, tx, kInput); c.load(Space::Global, 1, 0, told, kAccumulator); })
+  WS_T(WS_AT(simple_1_tail); if (tail) { c.load(Space::Global, 0, 2 * s, tx, kInput); c.load(Space::Global, 1, 0, told, kAccumulator); })
   WS_T(if (tail) { c.reg(OpKind::Add, 2 * s, *tail_sum); c.store(Space::Global, 2, 0, *tail_sum, kAccumulator); })
   WS_T(const int first = (m & 1) ? 3 : 0; const T x = a[idx], y = a[idx + s];)
   a[idx] = a[idx] + a[idx + s];
-  WS_T(c.load(Space::Global, first, idx, x, kInput); c.load(Space::Global, first + 1, idx + s, y, kInput);)
+  WS_T(WS_AT(simple_1_add); c.load(Space::Global, first, idx, x, kInput); c.load(Space::Global, first + 1, idx + s, y, kInput);)
   WS_T(c.reg(OpKind::Add, idx + s, a[idx]); c.store(Space::Global, first + 2, idx, a[idx], kInput); c.work();)
 }
 
@@ -106,13 +107,20 @@ __global__ void simple_2(T* a, unsigned int s, unsigned int m, T* tail_sum WS_T(
   if (idx >= s)
     return;
   T sum = 0;
-  for (unsigned int i = 0; i < kWindowWidth; i++)
-    { sum += a[idx + i * s]; WS_T(c.load(Space::Global, int(i), idx + i * s, a[idx + i * s], kInput); c.reg(OpKind::Add, idx + i * s, sum);) }
+  for (unsigned int i = 0; i < kWindowWidth; i++) {
+    sum += a[idx + i * s];
+    WS_T(WS_AT(simple_2_window); c.load(Space::Global, int(i), idx + i * s, a[idx + i * s], kInput);)
+    WS_T(c.reg(OpKind::Add, idx + i * s, sum);)
+  }
   a[idx] = sum;
-  WS_T(c.store(Space::Global, int(kWindowWidth), idx, sum, kInput); c.work();)
+  WS_T(WS_AT(simple_2_store); c.store(Space::Global, int(kWindowWidth), idx, sum, kInput); c.work();)
   if (idx == s - 1)
-    for (unsigned int j = kWindowWidth * s; j < m; j++)
-      { WS_T(const int k = int(kWindowWidth + 1 + 3 * (j - kWindowWidth * s)); const T old = *tail_sum;) *tail_sum += a[j]; WS_T(c.load(Space::Global, k, j, a[j], kInput); c.load(Space::Global, k + 1, 0, old, kAccumulator); c.reg(OpKind::Add, j, *tail_sum); c.store(Space::Global, k + 2, 0, *tail_sum, kAccumulator);) }
+    for (unsigned int j = kWindowWidth * s; j < m; j++) {
+      WS_T(const int k = int(kWindowWidth + 1 + 3 * (j - kWindowWidth * s)); const T old = *tail_sum;)
+      *tail_sum += a[j];
+      WS_T(WS_AT(simple_2_tail); c.load(Space::Global, k, j, a[j], kInput); c.load(Space::Global, k + 1, 0, old, kAccumulator);)
+      WS_T(c.reg(OpKind::Add, j, *tail_sum); c.store(Space::Global, k + 2, 0, *tail_sum, kAccumulator);)
+    }
 }
 
 /// Windows of 8 in place until fewer than 8 values are left; returns them and the tail sum in a.result.
@@ -157,20 +165,20 @@ __global__ void tiled_1(const T* src, T* dst) {
   int tile_size = blockDim.x;
   int tid = threadIdx.x;
   tile_data[tid] = src[blockIdx.x * blockDim.x + threadIdx.x];
-  WS_T(Cursor c; c.next(); c.load(Space::Global, 0, blockIdx.x * blockDim.x + threadIdx.x, tile_data[tid], kInput);)
+  WS_T(Cursor c; WS_AT(tiled_1_load); c.next(); c.load(Space::Global, 0, blockIdx.x * blockDim.x + threadIdx.x, tile_data[tid], kInput);)
   WS_T(c.store(Space::Shared, 1, tid, tile_data[tid]); c.work();)
   __syncthreads();
   for (int s = 1; s < tile_size; s *= 2) {
     WS_T(c.next(); auto sh = c.before(tid % (2 * s) == 0, tile_data, tid, tid + s);)
     if (tid % (2 * s) == 0)
       tile_data[tid] += tile_data[tid + s];
-    WS_T(c.after(sh, tile_data[tid]);)
+    WS_T(WS_AT(tiled_1_tree); c.after(sh, tile_data[tid]);)
     __syncthreads();
   }
-  WS_T(c.next(); if (tid == 0) { c.load(Space::Shared, 0, 0, tile_data[0]); c.work(); })
   if (tid == 0)
     dst[blockIdx.x] = tile_data[0];
-  WS_T(if (tid == 0) c.store(Space::Global, 1, blockIdx.x, dst[blockIdx.x], kPartials);)
+  WS_T(WS_AT(tiled_1_commit); c.next(); if (tid == 0) c.load(Space::Shared, 0, 0, tile_data[0]);)
+  WS_T(if (tid == 0) { c.store(Space::Global, 1, blockIdx.x, dst[blockIdx.x], kPartials); c.work(); })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -186,7 +194,7 @@ __global__ void tiled_2(const T* src, T* dst) {
   int tile_size = blockDim.x;
   int tid = threadIdx.x;
   tile_data[tid] = src[blockIdx.x * blockDim.x + threadIdx.x];
-  WS_T(Cursor c; c.next(); c.load(Space::Global, 0, blockIdx.x * blockDim.x + threadIdx.x, tile_data[tid], kInput);)
+  WS_T(Cursor c; WS_AT(tiled_2_load); c.next(); c.load(Space::Global, 0, blockIdx.x * blockDim.x + threadIdx.x, tile_data[tid], kInput);)
   WS_T(c.store(Space::Shared, 1, tid, tile_data[tid]); c.work();)
   __syncthreads();
   for (int s = 1; s < tile_size; s *= 2) {
@@ -194,13 +202,13 @@ __global__ void tiled_2(const T* src, T* dst) {
     WS_T(c.next(); auto sh = c.before(index < tile_size, tile_data, index, index + s);)
     if (index < tile_size)
       tile_data[index] += tile_data[index + s];
-    WS_T(if (index < tile_size) c.after(sh, tile_data[index]);)  // index may lie past the tile
+    WS_T(WS_AT(tiled_2_tree); if (index < tile_size) c.after(sh, tile_data[index]);)  // index may lie past the tile
     __syncthreads();
   }
-  WS_T(c.next(); if (tid == 0) { c.load(Space::Shared, 0, 0, tile_data[0]); c.work(); })
   if (tid == 0)
     dst[blockIdx.x] = tile_data[0];
-  WS_T(if (tid == 0) c.store(Space::Global, 1, blockIdx.x, dst[blockIdx.x], kPartials);)
+  WS_T(WS_AT(tiled_2_commit); c.next(); if (tid == 0) c.load(Space::Shared, 0, 0, tile_data[0]);)
+  WS_T(if (tid == 0) { c.store(Space::Global, 1, blockIdx.x, dst[blockIdx.x], kPartials); c.work(); })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -216,20 +224,20 @@ __global__ void tiled_3(const T* src, T* dst) {
   int tile_size = blockDim.x;
   int tid = threadIdx.x;
   tile_data[tid] = src[blockIdx.x * blockDim.x + threadIdx.x];
-  WS_T(Cursor c; c.next(); c.load(Space::Global, 0, blockIdx.x * blockDim.x + threadIdx.x, tile_data[tid], kInput);)
+  WS_T(Cursor c; WS_AT(tiled_3_load); c.next(); c.load(Space::Global, 0, blockIdx.x * blockDim.x + threadIdx.x, tile_data[tid], kInput);)
   WS_T(c.store(Space::Shared, 1, tid, tile_data[tid]); c.work();)
   __syncthreads();
   for (int s = tile_size / 2; s > 0; s /= 2) {  // the post: s /= 1 (erratum)
     WS_T(c.next(); auto sh = c.before(tid < s, tile_data, tid, tid + s);)
     if (tid < s)
       tile_data[tid] += tile_data[tid + s];
-    WS_T(c.after(sh, tile_data[tid]);)
+    WS_T(WS_AT(tiled_3_tree); c.after(sh, tile_data[tid]);)
     __syncthreads();
   }
-  WS_T(c.next(); if (tid == 0) { c.load(Space::Shared, 0, 0, tile_data[0]); c.work(); })
   if (tid == 0)
     dst[blockIdx.x] = tile_data[0];
-  WS_T(if (tid == 0) c.store(Space::Global, 1, blockIdx.x, dst[blockIdx.x], kPartials);)
+  WS_T(WS_AT(tiled_3_commit); c.next(); if (tid == 0) c.load(Space::Shared, 0, 0, tile_data[0]);)
+  WS_T(if (tid == 0) { c.store(Space::Global, 1, blockIdx.x, dst[blockIdx.x], kPartials); c.work(); })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -246,7 +254,7 @@ __global__ void tiled_4(const T* src, T* dst) {
   int tid = threadIdx.x;
   unsigned int rel_idx = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
   tile_data[tid] = src[rel_idx] + src[rel_idx + tile_size];
-  WS_T(Cursor c; c.next(); c.load(Space::Global, 0, rel_idx, src[rel_idx], kInput);)
+  WS_T(Cursor c; WS_AT(tiled_4_load); c.next(); c.load(Space::Global, 0, rel_idx, src[rel_idx], kInput);)
   WS_T(c.load(Space::Global, 1, rel_idx + tile_size, src[rel_idx + tile_size], kInput);)
   WS_T(c.reg(OpKind::Add, rel_idx + tile_size, tile_data[tid]); c.store(Space::Shared, 2, tid, tile_data[tid]); c.work();)
   __syncthreads();
@@ -254,13 +262,13 @@ __global__ void tiled_4(const T* src, T* dst) {
     WS_T(c.next(); auto sh = c.before(tid < s, tile_data, tid, tid + s);)
     if (tid < s)
       tile_data[tid] += tile_data[tid + s];
-    WS_T(c.after(sh, tile_data[tid]);)
+    WS_T(WS_AT(tiled_4_tree); c.after(sh, tile_data[tid]);)
     __syncthreads();
   }
-  WS_T(c.next(); if (tid == 0) { c.load(Space::Shared, 0, 0, tile_data[0]); c.work(); })
   if (tid == 0)
     dst[blockIdx.x] = tile_data[0];
-  WS_T(if (tid == 0) c.store(Space::Global, 1, blockIdx.x, dst[blockIdx.x], kPartials);)
+  WS_T(WS_AT(tiled_4_commit); c.next(); if (tid == 0) c.load(Space::Shared, 0, 0, tile_data[0]);)
+  WS_T(if (tid == 0) { c.store(Space::Global, 1, blockIdx.x, dst[blockIdx.x], kPartials); c.work(); })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -277,22 +285,25 @@ __global__ void cascade(const T* a, T* partial, unsigned int n) {
   int tile_size = blockDim.x;
   int tid = threadIdx.x;
   tile_data[tid] = 0;
-  WS_T(Cursor c; c.next(); c.store(Space::Shared, 0, tid, 0); c.work(); const int passes = c.passes(n, (long long)gridDim.x * blockDim.x);)
-  for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-    { WS_T(c.next(); const double before = tile_data[tid];) tile_data[tid] += a[i]; WS_T(c.cascade_add(i, a[i], tid, before, tile_data[tid]);) }
+  WS_T(Cursor c; WS_AT(cascade_zero); c.next(); c.store(Space::Shared, 0, tid, 0); c.work(); const int passes = c.passes(n, (long long)gridDim.x * blockDim.x);)
+  for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    WS_T(c.next(); const double before = tile_data[tid];)
+    tile_data[tid] += a[i];
+    WS_T(WS_AT(cascade_add); c.cascade_add(i, a[i], tid, before, tile_data[tid]);)
+  }
   WS_T(c.set(passes);)  // threads with fewer iterations catch up with thread 0
   __syncthreads();
   for (int s = tile_size / 2; s > 0; s /= 2) {
     WS_T(c.next(); auto sh = c.before(tid < s, tile_data, tid, tid + s);)
     if (tid < s)
       tile_data[tid] += tile_data[tid + s];
-    WS_T(c.after(sh, tile_data[tid]);)
+    WS_T(WS_AT(cascade_tree); c.after(sh, tile_data[tid]);)
     __syncthreads();
   }
-  WS_T(c.next(); if (tid == 0) { c.load(Space::Shared, 0, 0, tile_data[0]); c.work(); })
   if (tid == 0)
     partial[blockIdx.x] = tile_data[0];
-  WS_T(if (tid == 0) c.store(Space::Global, 1, blockIdx.x, partial[blockIdx.x], kPartials);)
+  WS_T(WS_AT(cascade_commit); c.next(); if (tid == 0) c.load(Space::Shared, 0, 0, tile_data[0]);)
+  WS_T(if (tid == 0) { c.store(Space::Global, 1, blockIdx.x, partial[blockIdx.x], kPartials); c.work(); })
 }
 
 // ---------------------------------------------------------------------------------------------

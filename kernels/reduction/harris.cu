@@ -161,7 +161,7 @@ __global__ void naive_step(T* v, unsigned int n, unsigned int s) {
   WS_T(if (works) { x = v[i]; y = v[i + s]; })
   if (i + s < n)
     v[i] += v[i + s];
-  WS_T(if (works) { c.load(Space::Global, 0, i, x, kInput); c.load(Space::Global, 1, i + s, y, kInput); })
+  WS_T(WS_AT(naive_add); if (works) { c.load(Space::Global, 0, i, x, kInput); c.load(Space::Global, 1, i + s, y, kInput); })
   WS_T(if (works) { c.reg(OpKind::Add, i + s, v[i]); c.store(Space::Global, 2, i, v[i], kInput); c.work(); })
 }
 
@@ -355,17 +355,17 @@ __device__ void last_warp_volatile(T* sv, unsigned int tid, T mySum WS_T(, Curso
   WS_T(c.next(); const int a = from_shared ? 1 : 0; if (from_shared) c.load(Space::Shared, 0, tid, mySum);)
   WS_T(double got = s[tid + 32];)
   s[tid] = mySum = mySum + s[tid + 32];
-  WS_T(record_register_add(c, a, tid, tid + 32, got, mySum); c.next(); got = s[tid + 16];)
+  WS_T(WS_AT(last_warp_32); record_register_add(c, a, tid, tid + 32, got, mySum); c.next(); got = s[tid + 16];)
   s[tid] = mySum = mySum + s[tid + 16];
-  WS_T(record_register_add(c, 0, tid, tid + 16, got, mySum); c.next(); got = s[tid + 8];)
+  WS_T(WS_AT(last_warp_16); record_register_add(c, 0, tid, tid + 16, got, mySum); c.next(); got = s[tid + 8];)
   s[tid] = mySum = mySum + s[tid + 8];
-  WS_T(record_register_add(c, 0, tid, tid + 8, got, mySum); c.next(); got = s[tid + 4];)
+  WS_T(WS_AT(last_warp_8); record_register_add(c, 0, tid, tid + 8, got, mySum); c.next(); got = s[tid + 4];)
   s[tid] = mySum = mySum + s[tid + 4];
-  WS_T(record_register_add(c, 0, tid, tid + 4, got, mySum); c.next(); got = s[tid + 2];)
+  WS_T(WS_AT(last_warp_4); record_register_add(c, 0, tid, tid + 4, got, mySum); c.next(); got = s[tid + 2];)
   s[tid] = mySum = mySum + s[tid + 2];
-  WS_T(record_register_add(c, 0, tid, tid + 2, got, mySum); c.next(); got = s[tid + 1];)
+  WS_T(WS_AT(last_warp_2); record_register_add(c, 0, tid, tid + 2, got, mySum); c.next(); got = s[tid + 1];)
   s[tid] = mySum = mySum + s[tid + 1];
-  WS_T(record_register_add(c, 0, tid, tid + 1, got, mySum);)
+  WS_T(WS_AT(last_warp_1); record_register_add(c, 0, tid, tid + 1, got, mySum);)
 }
 
 template <typename T>
@@ -374,21 +374,23 @@ __global__ void impl5(const T* v, T* out) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
   T mySum = v[i] + v[i + blockDim.x];  // the slide: float mySum = 0; (load elided)
+  WS_T(Cursor c; WS_AT(impl5_sum); c.next(); c.load(Space::Global, 0, i, v[i], kInput);)
+  WS_T(c.load(Space::Global, 1, i + blockDim.x, v[i + blockDim.x], kInput); c.reg(OpKind::Add, i + blockDim.x, mySum);)
   sv[tid] = mySum;
-  WS_T(Cursor c; c.next(); record_load_two(c, i, i + blockDim.x, tid, v[i], v[i + blockDim.x], mySum);)
+  WS_T(WS_AT(impl5_store); c.store(Space::Shared, 2, tid, mySum); c.work();)
   __syncthreads();
   for (unsigned int s = blockDim.x / 2; s > 32; s >>= 1) {
     WS_T(c.next();)
     if (tid < s)
       sv[tid] = mySum = mySum + sv[tid + s];
-    WS_T(if (tid < s) record_register_add(c, 0, tid, tid + s, sv[tid + s], mySum);)
+    WS_T(WS_AT(impl5_tree); if (tid < s) record_register_add(c, 0, tid, tid + s, sv[tid + s], mySum);)
     __syncthreads();
   }
   if (tid < 32)
     last_warp_volatile(sv, tid, mySum WS_T(, c, false));
-  WS_T(c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
   if (tid == 0)
     out[blockIdx.x] = sv[0];
+  WS_T(WS_AT(impl5_commit); c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -407,25 +409,31 @@ __global__ void impl5_shfl(const T* v, T* out) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
   T mySum = v[i] + v[i + blockDim.x];
+  WS_T(Cursor c; WS_AT(impl5_shfl_sum); c.next(); c.load(Space::Global, 0, i, v[i], kInput);)
+  WS_T(c.load(Space::Global, 1, i + blockDim.x, v[i + blockDim.x], kInput); c.reg(OpKind::Add, i + blockDim.x, mySum);)
   sv[tid] = mySum;
-  WS_T(Cursor c; c.next(); record_load_two(c, i, i + blockDim.x, tid, v[i], v[i + blockDim.x], mySum);)
+  WS_T(WS_AT(impl5_shfl_store); c.store(Space::Shared, 2, tid, mySum); c.work();)
   __syncthreads();
   for (unsigned int s = blockDim.x / 2; s > 32; s >>= 1) {
     WS_T(c.next();)
     if (tid < s)
       sv[tid] = mySum = mySum + sv[tid + s];
-    WS_T(if (tid < s) record_register_add(c, 0, tid, tid + s, sv[tid + s], mySum);)
+    WS_T(WS_AT(impl5_shfl_tree); if (tid < s) record_register_add(c, 0, tid, tid + s, sv[tid + s], mySum);)
     __syncthreads();
   }
   if (tid < 32) {
     mySum += sv[tid + 32];
-    WS_T(c.next(); c.load(Space::Shared, 0, tid + 32, sv[tid + 32]); c.reg(OpKind::Add, tid + 32, mySum); c.work();)
-    for (int offset = warpSize / 2; offset > 0; offset /= 2)
-      { WS_T(c.next(); const T got = __shfl_down_sync(0xffffffffu, mySum, offset);) mySum += __shfl_down_sync(0xffffffffu, mySum, offset); WS_T(const int src = tid + offset < 32 ? int(tid) + offset : int(tid); c.shuffle(src, got); c.reg(OpKind::Add, src, mySum); c.work();) }
+    WS_T(WS_AT(impl5_shfl_32); c.next(); c.load(Space::Shared, 0, tid + 32, sv[tid + 32]); c.reg(OpKind::Add, tid + 32, mySum); c.work();)
+    for (int offset = warpSize / 2; offset > 0; offset /= 2) {
+      WS_T(c.next(); const T got = __shfl_down_sync(0xffffffffu, mySum, offset);)
+      mySum += __shfl_down_sync(0xffffffffu, mySum, offset);
+      WS_T(WS_AT(impl5_shfl_down); const int src = tid + offset < 32 ? int(tid) + offset : int(tid);)
+      WS_T(c.shuffle(src, got); c.reg(OpKind::Add, src, mySum); c.work();)
+    }
   }
-  WS_T(c.next(); if (tid == 0) { c.store(Space::Global, 0, blockIdx.x, mySum, kPartials); c.work(); })
   if (tid == 0)
     out[blockIdx.x] = mySum;  // lane 0 holds the block's sum; sv[0] does not
+  WS_T(WS_AT(impl5_shfl_commit); c.next(); if (tid == 0) { c.store(Space::Global, 0, blockIdx.x, mySum, kPartials); c.work(); })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -443,32 +451,34 @@ __device__ void unrolled_tree(T* sv, unsigned int tid WS_T(, Cursor& c)) {
     WS_T(c.next(); auto sh = c.before(tid < 512, sv, tid, tid + 512);)
     if (tid < 512)
       sv[tid] += sv[tid + 512];
-    WS_T(c.after(sh, sv[tid]);)
+    WS_T(WS_AT(unrolled_512); c.after(sh, sv[tid]);)
     __syncthreads();
   }
   if (blockSize >= 512) {
     WS_T(c.next(); auto sh = c.before(tid < 256, sv, tid, tid + 256);)
     if (tid < 256)
       sv[tid] += sv[tid + 256];
-    WS_T(c.after(sh, sv[tid]);)
+    WS_T(WS_AT(unrolled_256); c.after(sh, sv[tid]);)
     __syncthreads();
   }
   if (blockSize >= 256) {
     WS_T(c.next(); auto sh = c.before(tid < 128, sv, tid, tid + 128);)
     if (tid < 128)
       sv[tid] += sv[tid + 128];
-    WS_T(c.after(sh, sv[tid]);)
+    WS_T(WS_AT(unrolled_128); c.after(sh, sv[tid]);)
     __syncthreads();
   }
   if (blockSize >= 128) {
     WS_T(c.next(); auto sh = c.before(tid < 64, sv, tid, tid + 64);)
     if (tid < 64)
       sv[tid] += sv[tid + 64];
-    WS_T(c.after(sh, sv[tid]);)
+    WS_T(WS_AT(unrolled_64); c.after(sh, sv[tid]);)
     __syncthreads();
   }
-  if (tid < 32)
+  if (tid < 32) {
+    WS_T(WS_AT_NEXT(unrolled_last_warp);)
     last_warp_volatile(sv, tid, sv[tid] WS_T(, c, true));
+  }
 }
 
 template <unsigned int blockSize, typename T>
@@ -477,12 +487,12 @@ __global__ void impl6(const T* v, T* out) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * (blockSize * 2) + threadIdx.x;
   sv[tid] = v[i] + v[i + blockSize];
-  WS_T(Cursor c; c.next(); record_load_two(c, i, i + blockSize, tid, v[i], v[i + blockSize], sv[tid]);)
+  WS_T(Cursor c; WS_AT(impl6_load); c.next(); record_load_two(c, i, i + blockSize, tid, v[i], v[i + blockSize], sv[tid]);)
   __syncthreads();
   unrolled_tree<blockSize>(sv, tid WS_T(, c));
-  WS_T(c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
   if (tid == 0)
     out[blockIdx.x] = sv[0];
+  WS_T(WS_AT(impl6_commit); c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -501,21 +511,21 @@ __global__ void impl7(const T* v, T* out, unsigned int n) {
   unsigned int i = blockIdx.x * (blockSize * 2) + threadIdx.x;
   unsigned int gridSize = blockSize * 2 * gridDim.x;
   sv[tid] = 0;
-  WS_T(Cursor c; c.next(); c.store(Space::Shared, 0, tid, 0); c.work();)
+  WS_T(Cursor c; WS_AT(impl7_zero); c.next(); c.store(Space::Shared, 0, tid, 0); c.work();)
   WS_T(const long long first = (long long)blockIdx.x * (blockSize * 2);)
   WS_T(const int iterations = first < n ? int((n - first + gridSize - 1) / gridSize) : 0;)
   while (i < n) {
     WS_T(c.next(); const double old = sv[tid];)
     sv[tid] += v[i] + v[i + blockSize];
-    WS_T(record_pair_add(c, i, i + blockSize, tid, v[i], v[i + blockSize], T(v[i] + v[i + blockSize]), old, sv[tid]);)
+    WS_T(WS_AT(impl7_pair); record_pair_add(c, i, i + blockSize, tid, v[i], v[i + blockSize], T(v[i] + v[i + blockSize]), old, sv[tid]);)
     i += gridSize;
   }
   WS_T(c.set(iterations);)
   __syncthreads();
   unrolled_tree<blockSize>(sv, tid WS_T(, c));
-  WS_T(c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
   if (tid == 0)
     out[blockIdx.x] = sv[0];
+  WS_T(WS_AT(impl7_commit); c.next(); if (tid == 0) record_store_sv0(c, sv[0]);)
 }
 
 // ---------------------------------------------------------------------------------------------

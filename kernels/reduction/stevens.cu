@@ -9,16 +9,20 @@
 // the block sums, ping-ponging between two halves of the scratch buffer, until one value is left.
 // The loads are unguarded as on the slides: the input and each later pass's block sums are zero-padded
 // to a whole window.
+// No instrumented build (no GPU-recorded traces): the WS_AT markers only name the statements whose lines
+// the sim models (app/core/sim/models_stevens_reduction.cpp) put in their traces.
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "common/dynamic_shared.cuh"
+#include "common/trace_record.cuh"
 #include "reduction/reduce_launch.hpp"
 
 namespace ws::kernels {
 namespace {
+WS_T(namespace ws_points = ::ws::trace_points::stevens;)
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
@@ -36,13 +40,17 @@ __global__ void reduce_divergent(const T* input, T* output) {
   unsigned int t = threadIdx.x;
   unsigned int start = 2*blockIdx.x*blockDim.x;
   partialSum[t] = input[start + t];
+  WS_T(WS_AT(divergent_load_low);)
   partialSum[blockDim.x+t] = input[start + blockDim.x + t];
+  WS_T(WS_AT(divergent_load_high);)
   for (unsigned int stride = 1; stride <= blockDim.x; stride *= 2) {
     __syncthreads();
     if (t % stride == 0)
       partialSum[2*t] += partialSum[2*t+stride];
+    WS_T(WS_AT(divergent_tree);)
   }
   if (t == 0) output[blockIdx.x] = partialSum[0];
+  WS_T(WS_AT(divergent_commit);)
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -61,15 +69,19 @@ __global__ void reduce_compact(const T* input, T* output) {
   unsigned int t = threadIdx.x;
   unsigned int start = 2*blockIdx.x*blockDim.x;
   partialSum[t] = input[start + t];
+  WS_T(WS_AT(compact_load_low);)
   partialSum[blockDim.x+t] = input[start + blockDim.x + t];
+  WS_T(WS_AT(compact_load_high);)
   for (unsigned int stride = blockDim.x;
        stride >= 1;  stride >>= 1)
   {
     __syncthreads();
     if (t < stride)
       partialSum[t] += partialSum[t+stride];
+    WS_T(WS_AT(compact_tree);)
   }
   if (t == 0) output[blockIdx.x] = partialSum[0];
+  WS_T(WS_AT(compact_commit);)
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@
 namespace ws::kernels {
 WS_TRACE_NS_BEGIN
 namespace {
+WS_T(namespace ws_points = ::ws::trace_points::stevens_scan;)
 
 // x[i] for an inclusive scan, x[i - 1] (0 for i = 0) for an exclusive one; 0 past n.
 template <typename T>
@@ -47,33 +48,30 @@ int by_type(const ScanArgs& a) {
 }
 
 #ifdef WS_TRACE_BUILD
-// The models' load step (record_load in models_scan.cpp): element k of thread t, i = base + t + k blockDim,
-// is read from x[i] (exclusive: x[i - 1]) when that index is in 0..n-1 (access k), stored to XY[t + k
-// blockDim] (access per + k); the thread works when i < n.
+// The models' load step (record_load in models_scan.cpp), element k of the thread's `per`: element k of
+// thread t, i = base + t + k blockDim, is read from x[i] (exclusive: x[i - 1]) when that index is in
+// 0..n-1 (access k), stored to XY[t + k blockDim] (access per + k); the thread works when i < n.
 template <typename T>
-__device__ void trace_load(const Cursor& c, const T* x, const T* XY, long long base, int per, long long n, bool exclusive) {
+__device__ void trace_load(const Cursor& c, const T* x, const T* XY, long long base, int k, int per, long long n,
+                           bool exclusive) {
   const int t = threadIdx.x;
-  for (int k = 0; k < per; ++k) {
-    const long long i = base + t + (long long)k * blockDim.x;
-    const long long src = exclusive ? i - 1 : i;
-    if (src >= 0 && src < n) c.load(Space::Global, k, src, x[src], kInput);
-    c.store(Space::Shared, per + k, t + k * blockDim.x, XY[t + k * blockDim.x]);
-    if (i < n) c.work();
-  }
+  const long long i = base + t + (long long)k * blockDim.x;
+  const long long src = exclusive ? i - 1 : i;
+  if (src >= 0 && src < n) c.load(Space::Global, k, src, x[src], kInput);
+  c.store(Space::Shared, per + k, t + k * blockDim.x, XY[t + k * blockDim.x]);
+  if (i < n) c.work();
 }
 
-// The models' store step (record_store): element k of thread t, when i = base + t + k blockDim < n, is read
-// from XY[t + k blockDim] (access k) and written to y[i] (access per + k, the output: buffer 1).
+// The models' store step (record_store), element k of the thread's `per`: when i = base + t + k blockDim < n,
+// it is read from XY[t + k blockDim] (access k) and written to y[i] (access per + k, the output: buffer 1).
 template <typename T>
-__device__ void trace_store(const Cursor& c, const T* XY, long long base, int per, long long n) {
+__device__ void trace_store(const Cursor& c, const T* XY, long long base, int k, int per, long long n) {
   const int t = threadIdx.x;
-  for (int k = 0; k < per; ++k) {
-    const long long i = base + t + (long long)k * blockDim.x;
-    if (i >= n) continue;
-    c.load(Space::Shared, k, t + k * blockDim.x, XY[t + k * blockDim.x]);
-    c.store(Space::Global, per + k, i, XY[t + k * blockDim.x], kPartials);
-    c.work();
-  }
+  const long long i = base + t + (long long)k * blockDim.x;
+  if (i >= n) return;
+  c.load(Space::Shared, k, t + k * blockDim.x, XY[t + k * blockDim.x]);
+  c.store(Space::Global, per + k, i, XY[t + k * blockDim.x], kPartials);
+  c.work();
 }
 #endif
 
@@ -95,12 +93,15 @@ __global__ void scan_naive(const T* x, T* y, int n, bool exclusive) {
   if (i >= n) return;
   int len = exclusive ? i : i + 1;  // elements thread i adds up
   T sum = len > 0 ? x[0] : T(0);
-  WS_T(Cursor c; c.next(); if (len > 0) c.load(Space::Global, 0, 0, x[0], kInput);)
-  for (int j = 1; j < len; ++j) { sum += x[j]; WS_T(c.next(); c.load(Space::Global, 0, j, x[j], kInput); c.reg(OpKind::Add, j, sum); c.work();) }
+  WS_T(Cursor c; WS_AT(naive_first); c.next(); if (len > 0) c.load(Space::Global, 0, 0, x[0], kInput);)
+  for (int j = 1; j < len; ++j) {
+    sum += x[j];
+    WS_T(WS_AT(naive_add); c.next(); c.load(Space::Global, 0, j, x[j], kInput); c.reg(OpKind::Add, j, sum); c.work();)
+  }
   WS_T(const long long last = min((long long)n, (long long)blockIdx.x * blockDim.x + blockDim.x) - 1;)
   WS_T(c.set(int(max(1LL, exclusive ? last : last + 1)) - 1);)
   y[i] = sum;
-  WS_T(c.next(); c.store(Space::Global, 0, i, sum, kPartials); c.work();)
+  WS_T(WS_AT(naive_store); c.next(); c.store(Space::Global, 0, i, sum, kPartials); c.work();)
 }
 
 template <typename T>
@@ -122,18 +123,18 @@ __global__ void kogge_stone(const T* x, T* y, int n, bool exclusive) {
   T* XY = dynamic_shared<T>();
   int j = threadIdx.x;
   XY[j] = load_shifted(x, j, n, exclusive);
-  WS_T(Cursor c; c.next(); trace_load(c, x, XY, 0, 1, n, exclusive);)
+  WS_T(Cursor c; WS_AT(ks_load); c.next(); trace_load(c, x, XY, 0, 0, 1, n, exclusive);)
   for (int stride = 1; stride < n; stride *= 2) {
     __syncthreads();  // make sure that input is in place
     T temp = XY[j];
     if (j >= stride && j < n) temp = XY[j] + XY[j - stride];
-    WS_T(c.next(); if (j >= stride && j < n) { c.load(Space::Shared, 0, j, XY[j]); c.load(Space::Shared, 1, j - stride, XY[j - stride]); c.reg(OpKind::Add, j - stride, temp); c.work(); })
+    WS_T(WS_AT(ks_add); c.next(); if (j >= stride && j < n) { c.load(Space::Shared, 0, j, XY[j]); c.load(Space::Shared, 1, j - stride, XY[j - stride]); c.reg(OpKind::Add, j - stride, temp); c.work(); })
     __syncthreads();  // make sure that previous output has been consumed
     if (j >= stride && j < n) XY[j] = temp;
-    WS_T(if (j >= stride && j < n) c.store(Space::Shared, 2, j, XY[j]);)
+    WS_T(WS_AT(ks_write); if (j >= stride && j < n) c.store(Space::Shared, 2, j, XY[j]);)
   }
   if (j < n) y[j] = XY[j];
-  WS_T(c.next(); trace_store(c, XY, 0, 1, n);)
+  WS_T(WS_AT(ks_store); c.next(); trace_store(c, XY, 0, 0, 1, n);)
 }
 
 template <typename T>
@@ -156,18 +157,18 @@ __global__ void kogge_stone_db(const T* x, T* y, int n, bool exclusive) {
   T* destination = source + blockDim.x;
   int j = threadIdx.x;
   source[j] = load_shifted(x, j, n, exclusive);
-  WS_T(Cursor c; c.next(); trace_load(c, x, source, 0, 1, n, exclusive);)
+  WS_T(Cursor c; WS_AT(ksdb_load); c.next(); trace_load(c, x, source, 0, 0, 1, n, exclusive);)
   for (int stride = 1; stride < n; stride *= 2) {
     __syncthreads();  // make sure that input is in place
     destination[j] = j >= stride && j < n ? source[j] + source[j - stride] : source[j];
     WS_T(const int sb = source == dynamic_shared<T>() ? 0 : 1;)
-    WS_T(c.next(); if (j < n) { c.load(Space::Shared, 0, j, source[j], sb); if (j >= stride) { c.load(Space::Shared, 1, j - stride, source[j - stride], sb); c.reg(OpKind::Add, j - stride, destination[j]); c.work(); } c.store(Space::Shared, 2, j, destination[j], 1 - sb); })
+    WS_T(WS_AT(ksdb_add); c.next(); if (j < n) { c.load(Space::Shared, 0, j, source[j], sb); if (j >= stride) { c.load(Space::Shared, 1, j - stride, source[j - stride], sb); c.reg(OpKind::Add, j - stride, destination[j]); c.work(); } c.store(Space::Shared, 2, j, destination[j], 1 - sb); })
     T* temp = destination;
     destination = source;
     source = temp;
   }
   if (j < n) y[j] = source[j];  // each thread reads back only what it wrote itself
-  WS_T(c.next(); trace_store(c, source, 0, 1, n);)
+  WS_T(WS_AT(ksdb_store); c.next(); trace_store(c, source, 0, 0, 1, n);)
 }
 
 template <typename T>
@@ -190,7 +191,7 @@ __device__ void brent_kung_section(T* XY, int m WS_T(, Cursor& c)) {
     __syncthreads();
     int index = (threadIdx.x + 1) * 2 * stride - 1;
     if (index < m) XY[index] += XY[index - stride];
-    WS_T(c.next(); if (index < m) { c.load(Space::Shared, 0, index - stride, XY[index - stride]); c.reg(OpKind::Add, index - stride, XY[index]); c.store(Space::Shared, 1, index, XY[index]); c.work(); })
+    WS_T(WS_AT(bk_up); c.next(); if (index < m) { c.load(Space::Shared, 0, index - stride, XY[index - stride]); c.reg(OpKind::Add, index - stride, XY[index]); c.store(Space::Shared, 1, index, XY[index]); c.work(); })
   }
   int top = 1;
   while (top < m) top *= 2;
@@ -198,7 +199,7 @@ __device__ void brent_kung_section(T* XY, int m WS_T(, Cursor& c)) {
     __syncthreads();
     int index = (threadIdx.x + 1) * 2 * stride - 1;
     if (index + stride < m) XY[index + stride] += XY[index];
-    WS_T(c.next(); if (index + stride < m) { c.load(Space::Shared, 0, index, XY[index]); c.reg(OpKind::Add, index, XY[index + stride]); c.store(Space::Shared, 1, index + stride, XY[index + stride]); c.work(); })
+    WS_T(WS_AT(bk_down); c.next(); if (index + stride < m) { c.load(Space::Shared, 0, index, XY[index]); c.reg(OpKind::Add, index, XY[index + stride]); c.store(Space::Shared, 1, index + stride, XY[index + stride]); c.work(); })
   }
   __syncthreads();
 }
@@ -212,12 +213,14 @@ __global__ void brent_kung(const T* x, T* y, long long n, bool exclusive, T* sum
   const int m = static_cast<int>(min(2LL * blockDim.x, n - base));
   const int t = threadIdx.x;
   XY[t] = load_shifted(x, base + t, n, exclusive);
+  WS_T(Cursor c; WS_AT(bk_load_low); c.next(); trace_load(c, x, XY, base, 0, 2, n, exclusive);)
   XY[t + blockDim.x] = load_shifted(x, base + t + blockDim.x, n, exclusive);
-  WS_T(Cursor c; c.next(); trace_load(c, x, XY, base, 2, n, exclusive);)
+  WS_T(WS_AT(bk_load_high); trace_load(c, x, XY, base, 1, 2, n, exclusive);)
   brent_kung_section(XY, m WS_T(, c));
   if (t < m) y[base + t] = XY[t];
+  WS_T(WS_AT(bk_store_low); c.next(); trace_store(c, XY, base, 0, 2, n);)
   if (t + static_cast<int>(blockDim.x) < m) y[base + t + blockDim.x] = XY[t + blockDim.x];
-  WS_T(c.next(); trace_store(c, XY, base, 2, n);)
+  WS_T(WS_AT(bk_store_high); trace_store(c, XY, base, 1, 2, n);)
   if (sums && t == 0) sums[blockIdx.x] = XY[m - 1];
 }
 

@@ -49,6 +49,18 @@ TEST(AtomicsView, BarsAndLeadersOfAHandBuiltStep) {
   ASSERT_EQ(cut.bars.size(), 1u);
   EXPECT_EQ(cut.bars[0].address.address, 5);
   EXPECT_EQ(cut.hidden_addresses, 1);
+  // One atomic on the accumulator (reduce1_nosync's commit): no chain, nothing red; named as the kernel names it.
+  Trace one;
+  one.variant = "epita.reduce1_nosync";
+  one.block_size = 64;
+  Step c;
+  c.phase = "combine";
+  c.ops.push_back(atomic_op(0, Space::Global, 0, 32, 2));
+  one.steps.push_back(c);
+  const AtomicsPicture single = atomics_picture(one, one.steps[0]);
+  ASSERT_EQ(single.bars.size(), 1u);
+  EXPECT_EQ(single.bars[0].label, "*sum");
+  EXPECT_FALSE(single.bars[0].longest);
 }
 
 TEST(AtomicsView, WarpAggregatedFilterHasOneLeaderPerWarp) {

@@ -47,7 +47,7 @@ TEST(KernelSources, SectionsHoldTheirKernel) {
 }
 
 /// The trimmed text of the rows `step` of the variant's sim trace (block `block`, n = one window)
-/// highlights in its Source section.
+/// highlights in its Source listing (its section, with the helpers' regions the trace ran).
 std::vector<std::string> highlighted(const std::string& id, int block, const std::string& label, std::string* note = nullptr) {
   const VariantInfo* v = find_variant(id);
   if (!v) return {"no variant " + id};
@@ -59,7 +59,7 @@ std::vector<std::string> highlighted(const std::string& id, int block, const std
   std::string why;
   const std::optional<Trace> t = compute_trace(*v, key, why);
   if (!t) return {"no trace: " + why};
-  const SourceSection sec = find_section(id);
+  const SourceSection sec = section_for_trace(id, *t);
   const std::vector<std::string> text = split_lines(sec.text);
   for (const Step& st : t->steps) {
     if (st.label != label) continue;
@@ -95,6 +95,39 @@ TEST(SourceHighlight, ExactLinesOfEachStep) {
   EXPECT_EQ(highlighted("harris.impl2", 256, "stride 1"), Lines{"sv[index] += sv[index + s];"});
   EXPECT_EQ(highlighted("harris.impl2", 256, "stride 128"), Lines{"sv[index] += sv[index + s];"});
   EXPECT_EQ(highlighted("harris.impl2", 256, "out[blockIdx.x] = sv[0]"), Lines{"out[blockIdx.x] = sv[0];"});
+  // Implementations 5-7 and the C++ AMP and scan kernels.
+  EXPECT_EQ(highlighted("harris.impl5", 256, "sv[tid] = v[i] + v[i + blockDim.x]"),
+            (Lines{"T mySum = v[i] + v[i + blockDim.x];", "sv[tid] = mySum;"}));
+  EXPECT_EQ(highlighted("harris.impl5_shfl", 256, "offset 4"), Lines{"mySum += __shfl_down_sync(0xffffffffu, mySum, offset);"});
+  EXPECT_EQ(highlighted("harris.impl6", 256, "stride 128"), Lines{"sv[tid] += sv[tid + 128];"});
+  // impl6's last warp is Implementation 5's helper: its region joins the listing.
+  EXPECT_EQ(highlighted("harris.impl6", 256, "offset 8"), Lines{"s[tid] = mySum = mySum + s[tid + 8];"});
+  EXPECT_EQ(highlighted("harris.impl7", 256, "offset 1"), Lines{"s[tid] = mySum = mySum + s[tid + 1];"});
+  EXPECT_EQ(highlighted("amp.tiled_2", 256, "stride 2"), Lines{"tile_data[index] += tile_data[index + s];"});
+  EXPECT_EQ(highlighted("stevens.reduce_compact", 256, "stride 64"), Lines{"partialSum[t] += partialSum[t+stride];"});
+  EXPECT_EQ(highlighted("stevens.brent_kung", 256, "load the section into shared memory"),
+            (Lines{"XY[t] = load_shifted(x, base + t, n, exclusive);", "XY[t + blockDim.x] = load_shifted(x, base + t + blockDim.x, n, exclusive);"}));
+}
+
+// Every step of every traced variant whose trace carries lines lights up at least one row of its listing.
+TEST(SourceHighlight, EveryStepWithLinesLightsARow) {
+  int checked = 0;
+  for (const VariantInfo& v : all_variants()) {
+    TraceKey key;
+    key.variant = v.id;
+    key.n = 1 << 12;
+    key.input = "random";
+    std::string why;
+    const std::optional<Trace> t = compute_trace(v, key, why);
+    if (!t || !t->has_lines()) continue;
+    const SourceSection sec = section_for_trace(v.id, *t);
+    for (const Step& st : t->steps) {
+      if (st.lines.empty()) continue;
+      EXPECT_EQ(step_rows_note(sec, *t, st), "") << v.id << " step " << st.index << " (" << st.label << ")";
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 200);
 }
 
 TEST(SourceHighlight, NoLinesMeansANoteNotAGuess) {

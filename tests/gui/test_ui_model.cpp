@@ -14,6 +14,7 @@
 #include "presenter.hpp"
 #include "registry.hpp"
 #include "run_worker.hpp"
+#include "views/view_pair.hpp"
 #include "widgets/theme.hpp"
 
 namespace {
@@ -367,6 +368,37 @@ TEST(Scenes, EveryEpitaAndStevensSceneOpensItsViewAndTrace) {
       if (sc.block) EXPECT_EQ(s.trace.trace->block_size, sc.block);
     }
   }
+}
+
+// A scene names the Pair view's picture and its right-hand variant; the next scene without them goes
+// back to Tree beside the lesson's next variant.
+TEST(Scenes, PairScenesChooseThePictureAndTheSecondVariant) {
+  AppState s;
+  s.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  ASSERT_TRUE(s.select_lesson(std::string("epita")));
+  int warps_pair = -1;
+  for (int k = 0; k < s.scene_count() && warps_pair < 0; ++k) {
+    ASSERT_EQ(s.open_scene(k, MainWindow::views()), "");
+    if (s.scene()->view == "pair" && s.scene()->pair_picture == "warps") warps_pair = k;
+  }
+  ASSERT_GE(warps_pair, 0) << "an EPITA scene shows two variants' warps side by side";
+  EXPECT_EQ(s.view, "pair");
+  EXPECT_EQ(s.pair_picture, 1);
+  EXPECT_EQ(s.pair_second, "epita.reduce3");
+  EXPECT_EQ(PairView::second_id(s), "epita.reduce3");
+  EXPECT_EQ(s.variant()->id, "epita.reduce2");
+  // The next scene names neither: the defaults come back.
+  ASSERT_EQ(s.open_scene(warps_pair + 1, MainWindow::views()), "");
+  EXPECT_EQ(s.pair_picture, 0);
+  EXPECT_EQ(s.pair_second, "");
+  // The Stevens lesson puts its two trees side by side the same way.
+  ASSERT_TRUE(s.select_lesson(std::string("stevens")));
+  bool found = false;
+  for (int k = 0; k < s.scene_count() && !found; ++k) {
+    ASSERT_EQ(s.open_scene(k, MainWindow::views()), "");
+    found = s.scene()->view == "pair" && s.pair_second == "stevens.reduce_compact" && s.pair_picture == 1;
+  }
+  EXPECT_TRUE(found);
 }
 
 TEST_F(Frames, ResultsOfALongReportBuildOnlyTheVisibleRows) {

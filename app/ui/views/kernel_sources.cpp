@@ -90,6 +90,52 @@ SourceSection find_section(const std::string& id) {
   return {};
 }
 
+SourceSection section_for_trace(const std::string& id, const Trace& t) {
+  SourceSection sec = find_section(id);
+  if (sec.text.empty() || t.source_file != sec.file || sec.line_numbers.empty()) return sec;
+  const int first = sec.line_numbers.front(), last = sec.line_numbers.back();
+  std::vector<int> outside;
+  for (const Step& st : t.steps)
+    for (int l : st.lines)
+      if (l < first || l > last) outside.push_back(l);
+  if (outside.empty()) return sec;
+  for (const KernelFile& f : kernel_files()) {
+    if (sec.file != f.name) continue;
+    const std::vector<std::string> lines = split_lines(f.text);
+    // The rule-delimited region [start, end) around each line: the section itself and every helper region.
+    auto region = [&lines](std::size_t k) {
+      std::size_t i = std::min(k, lines.size() - 1);
+      while (i > 0 && !starts_with(lines[i], "// ----")) --i;
+      std::size_t end = std::min(k, lines.size() - 1) + 1;
+      while (end < lines.size() && !starts_with(lines[end], "// ----")) ++end;
+      while (end > i + 1 && trim_left(lines[end - 1]).empty()) --end;
+      return std::make_pair(i, end);
+    };
+    std::vector<std::pair<std::size_t, std::size_t>> regions{region(std::size_t(first - 1))};
+    for (int l : outside)
+      if (l >= 1 && std::size_t(l) <= lines.size()) regions.push_back(region(std::size_t(l - 1)));
+    std::sort(regions.begin(), regions.end());
+    regions.erase(std::unique(regions.begin(), regions.end()), regions.end());
+    std::vector<int> shown(lines.size(), 0);
+    for (std::size_t k = 0, n = 0; k < lines.size(); ++k) {
+      const std::string code = strip_trace_instrumentation(lines[k]);
+      if (!(code != lines[k] && trim_left(code).empty())) ++n;
+      shown[k] = int(n);
+    }
+    SourceSection out{sec.file, int(regions.front().first) + 1, "", {}, {}};
+    for (const auto& [from, to] : regions)
+      for (std::size_t k = from; k < to; ++k) {
+        const std::string code = strip_trace_instrumentation(lines[k]);
+        if (code != lines[k] && trim_left(code).empty()) continue;
+        out.text += code + "\n";
+        out.line_numbers.push_back(int(k) + 1);
+        out.display_numbers.push_back(shown[k]);
+      }
+    return out;
+  }
+  return sec;
+}
+
 std::vector<DiffLine> diff_lines(const std::string& a, const std::string& b) {
   const std::vector<std::string> x = split_lines(a), y = split_lines(b);
   const std::size_t n = x.size(), m = y.size();

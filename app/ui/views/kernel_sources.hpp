@@ -35,6 +35,10 @@ struct SourceSection {
 std::string strip_trace_instrumentation(const std::string& line);
 /// The section of `id` with its place (see variant_source()).
 SourceSection find_section(const std::string& id);
+/// find_section(id) and, in file order, the regions (between "// ----" rules) of the helpers outside it
+/// whose lines `t`'s steps ran (harris.impl6's last warp is Implementation 5's helper), so every
+/// highlighted line is shown. Just the section when the trace names no line outside it.
+SourceSection section_for_trace(const std::string& id, const Trace& t);
 
 /// The section of `id` (e.g. "epita.reduce3"): from the last "// ----" line before the first
 /// "// <id>" line (helpers the variant calls may sit between them) up to the next "// ----" line, trailing blank lines dropped. Special cases: cub.reduce is the whole

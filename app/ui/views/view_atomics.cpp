@@ -7,6 +7,7 @@
 #include <string>
 #include <tuple>
 
+#include "widgets/layout_probe.hpp"
 #include "registry.hpp"
 #include "widgets/theme.hpp"
 #include "views/view_steps.hpp"
@@ -25,7 +26,9 @@ std::string address_label(const Trace& t, const AtomicAddress& a) {
   switch (a.buffer) {
     case 0: return "in" + i;
     case 1: return (hist ? "hist" : "dst") + i;
-    case 2: return kind == AtomicsKind::Counter ? "*d_a" : "nres";
+    // The accumulator: the kernels' own names (cs121 counter *d_a, filter nres; the reductions' sum or max).
+    case 2: return kind == AtomicsKind::Counter ? "*d_a" : kind == AtomicsKind::Filter ? "nres"
+                   : v && v->op == ReduceOp::Max ? "*global_max" : "*sum";
     case 3: return "status" + i;
     default: return "buffer " + std::to_string(a.buffer) + i;
   }
@@ -136,17 +139,20 @@ void DrawWarps(const Trace& t, const AtomicsPicture& pic, float height) {
   const float note_w = ImGui::CalcTextSize("32 atomics, +1000000").x + th.px(16);
   // Up to 16 warps each row is at least a line of text high, so that its label and note fit (the
   // canvas scrolls if the view is shorter); more warps shrink to the space, labels every 4th row.
+  // Where the rows do not fit (large fonts) they shrink to 0.7 of a line, their labels with them (down
+  // to the 14 px x scale floor for text).
   const float text_h = ImGui::GetTextLineHeight();
-  const float min_cell = warps <= 16 ? text_h : th.px(4);
+  const float min_cell = warps <= 16 ? std::max(th.px(14), text_h * 0.7f) : th.px(4);
   const float cell = std::clamp(std::min((width - label_w - note_w) / 32.f, height / float(std::max(1, warps))), min_cell,
                                 std::max(min_cell, th.px(30)));
   const ImU32 working = ImGui::GetColorU32(p.ok), atomic = ImGui::GetColorU32(p.lesson);
   for (int w = 0; w < warps; ++w) {
     const WarpAtomics& wa = pic.warps[std::size_t(w)];
     const float y = o.y + float(w) * cell;
-    if (cell >= ImGui::GetTextLineHeight() * 0.8f || w % 4 == 0) {
+    const float fs = std::clamp(cell, th.px(14), text_h);  // the labels' size: a row high, at most a line
+    if (cell >= th.px(14) || w % 4 == 0) {
       const std::string l = "warp " + std::to_string(w);
-      dl->AddText(ImVec2(o.x, y + (cell - ImGui::GetTextLineHeight()) * 0.5f), WarpColor(w), l.c_str());
+      DrawText(dl, ImGui::GetFont(), fs, ImVec2(o.x, y + (cell - fs) * 0.5f), WarpColor(w), l.c_str());
     }
     const std::uint32_t exists = existing_lanes(t.block_size, w);
     for (int l = 0; l < 32; ++l) {
@@ -155,11 +161,11 @@ void DrawWarps(const Trace& t, const AtomicsPicture& pic, float height) {
       const float x = o.x + label_w + float(l) * cell;
       dl->AddRectFilled(ImVec2(x + 1, y + 1), ImVec2(x + cell - 1, y + cell - 1), c, th.px(2));
     }
-    if (wa.ops > 0 && cell >= text_h * 0.8f) {
+    if (wa.ops > 0 && cell >= th.px(14)) {
       char buf[64];
-      std::snprintf(buf, sizeof buf, "%d atomic%s, +%.0f", wa.ops, wa.ops == 1 ? "" : "s", wa.added);
-      dl->AddText(ImVec2(o.x + label_w + 32 * cell + th.px(8), y + (cell - ImGui::GetTextLineHeight()) * 0.5f),
-                  ImGui::GetColorU32(wa.ops == 1 ? p.lesson : p.text), buf);
+      std::snprintf(buf, sizeof buf, "%d atomic%s, %+.0f", wa.ops, wa.ops == 1 ? "" : "s", wa.added);
+      DrawText(dl, ImGui::GetFont(), fs, ImVec2(o.x + label_w + 32 * cell + th.px(8), y + (cell - fs) * 0.5f),
+               ImGui::GetColorU32(wa.ops == 1 ? p.lesson : p.text), buf);
     }
   }
   ImGui::Dummy(ImVec2(width, float(warps) * cell));
@@ -190,7 +196,7 @@ AtomicsPicture atomics_picture(const Trace& t, const Step& step, int max_bars) {
       return std::make_tuple(int(a.space), a.buffer, a.address) < std::make_tuple(int(b.space), b.buffer, b.address);
     });
   }
-  for (const AtomicAddress& a : shown) pic.bars.push_back({address_label(t, a), a, a.ops == pic.step.longest_chain && a.ops > 0});
+  for (const AtomicAddress& a : shown) pic.bars.push_back({address_label(t, a), a, a.ops == pic.step.longest_chain && a.ops > 1});  // red: contention
   const std::vector<std::uint32_t> masks = active_masks(t, step);
   pic.warps.resize(masks.size());
   for (std::size_t w = 0; w < masks.size(); ++w) {

@@ -16,7 +16,7 @@ namespace ws::ui {
 struct AtomicBar {
   std::string label;     ///< e.g. "hist[17]", "local_hist[3]", "counter"
   AtomicAddress address;
-  bool longest = false;  ///< on the step's longest serialized chain
+  bool longest = false;  ///< on the step's longest serialized chain, when that is more than one atomic (contention)
 };
 
 /// One warp's atomics in the step.

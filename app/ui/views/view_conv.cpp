@@ -102,14 +102,22 @@ void ConvView::draw_body(const ConvPreview& p) {
   }
   block_x_ = std::clamp<int>(block_x_, 0, int(p.setup.g.grid_x - 1));
   block_y_ = std::clamp<int>(block_y_, 0, int(p.setup.g.grid_y - 1));
-  analysis(p);
-  ImGui::Separator();
+  // 1D: the signals and the tile map (what one block loads, the slides' small example) come first, the
+  // bandwidth tables below; 2D: the tables first (block = tile + mask - 1), the images and the map beside.
+  if (p.dims == 2) {
+    analysis(p);
+    ImGui::Separator();
+  }
   signals(p);
   if (p.dims == 2) ImGui::SameLine(0, theme().px(40));  // images and the tile map side by side
   else ImGui::Separator();
   ImGui::BeginGroup();
   tile_map(p);
   ImGui::EndGroup();
+  if (p.dims == 1) {
+    ImGui::Separator();
+    analysis(p);
+  }
   textures_stale_ = false;
 }
 
@@ -132,6 +140,7 @@ void ConvView::controls(AppState& s, int dims) {
   ItemTooltip("box: every coefficient 1/w (2D: 1/w^2); gauss: a sampled Gaussian, normalised (the CLI also reads a mask file)");
   if (dims == 2) {
     ImGui::SameLine(0, t.px(20));
+    WrapUnlessFits(t.px(200) + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("width x height").x);
     int wh[2] = {int(pp.width), int(pp.height)};
     ImGui::SetNextItemWidth(t.px(200));
     if (ImGui::InputInt2("width x height", wh)) {

@@ -54,6 +54,15 @@ void ScanView::draw(AppState& s) {
     TextDim("additions per step (step " + std::to_string(cur) + ": " + std::to_string(st.additions) + ")");
     ImGui::PlotHistogram("##adds", per_step.data(), int(per_step.size()), 0, nullptr, 0.f, FLT_MAX,
                          ImVec2(ImGui::GetContentRegionAvail().x, th.px(60)));
+    // The step shown, outlined in its slot (the histogram's bars fill the frame less its padding).
+    if (!per_step.empty()) {
+      const ImVec2 pad = ImGui::GetStyle().FramePadding;
+      const ImVec2 a(ImGui::GetItemRectMin().x + pad.x, ImGui::GetItemRectMin().y + pad.y);
+      const ImVec2 b(ImGui::GetItemRectMax().x - pad.x, ImGui::GetItemRectMax().y - pad.y);
+      const float w = (b.x - a.x) / float(per_step.size());
+      ImGui::GetWindowDrawList()->AddRect(ImVec2(a.x + w * float(cur), a.y), ImVec2(a.x + w * float(cur + 1), b.y),
+                                          IM_COL32_WHITE, 0, 0, th.px(2.5f));
+    }
   }
 
   // Active lanes per warp: a bar per warp, green for the working lanes.

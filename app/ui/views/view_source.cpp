@@ -37,9 +37,14 @@ void SourceView::draw(AppState& s) {
   }
   const std::string prev = previous_variant(s);
   const bool want_diff = diff_ && !prev.empty();
-  if (id_ != v->id || prev_ != prev || built_diff_ != want_diff) {
-    id_ = v->id, prev_ = prev, built_diff_ = want_diff;
-    section_ = find_section(id_);
+  // The helpers' regions join the section when the trace ran lines there (not in a diff, which compares sections).
+  const std::string trace_key = s.trace.trace ? s.trace.trace->source_file + "|" + s.trace.trace->variant + "|" +
+                                                    std::to_string(s.trace.trace->steps.size()) + "|" +
+                                                    std::to_string(s.trace.trace->has_lines())
+                                              : "";
+  if (id_ != v->id || prev_ != prev || built_diff_ != want_diff || trace_key_ != trace_key) {
+    id_ = v->id, prev_ = prev, built_diff_ = want_diff, trace_key_ = trace_key;
+    section_ = !want_diff && s.trace.trace ? section_for_trace(id_, *s.trace.trace) : find_section(id_);
     lines_.clear();
     if (want_diff) lines_ = diff_code_lines(variant_source(prev), section_.text);
     else
@@ -56,16 +61,19 @@ void SourceView::draw(AppState& s) {
             (s.trace.why_none.empty() ? std::string() : " (" + s.trace.why_none + ")"), true);
   }
 
+  // Focus mode keeps the code's rows: the diff switch, the file and the highlight's caption share one row.
+  const bool focus = s.perf.present.focus;
+  const std::string where = section_.file.empty() ? "(no kernel file)"
+                                                  : section_.file + ", embedded at build time; line numbers count its lines without the trace instrumentation (WS_T)";
   ImGui::BeginDisabled(prev.empty());
-  ImGui::Checkbox(prev.empty() ? "diff against the previous variant (this is the first)"
+  ImGui::Checkbox(prev.empty() ? (focus ? "diff" : "diff against the previous variant (this is the first)")
                                : ("diff against " + prev).c_str(),
                   &diff_);
   ImGui::EndDisabled();
-  ItemTooltip("the code of the previous variant of the lesson against this one: comments and white space are ignored");
+  ItemTooltip("the code of the previous variant of the lesson against this one: comments and white space are ignored" +
+              (focus ? "\n" + where : std::string()));
   ImGui::SameLine(0, th.px(24));
-  {
-    const std::string where = section_.file.empty() ? "(no kernel file)"
-                                                    : section_.file + ", embedded at build time; line numbers count its lines without the trace instrumentation (WS_T)";
+  if (!focus) {
     TextEllipsis(where, ImGui::GetContentRegionAvail().x, &p.text_dim);
     ItemTooltip(where);
   }
@@ -74,11 +82,15 @@ void SourceView::draw(AppState& s) {
   if (step) {
     rows = step_rows(section_, *s.trace.trace, *step);
     const std::string note = step_rows_note(section_, *s.trace.trace, *step);
-    const std::string caption = note.empty() ? "highlighted: the lines step " + std::to_string(step->index) + " ran (" +
-                                                   step->label + "), from its trace events"
+    const std::string caption = note.empty() ? (focus ? section_.file + ": the lines step " + std::to_string(step->index) + " ran"
+                                                      : "highlighted: the lines step " + std::to_string(step->index) +
+                                                            " ran (" + step->label + "), from its trace events")
                                              : note;
     TextEllipsis(caption, ImGui::GetContentRegionAvail().x, note.empty() ? &p.lesson : &p.bad);
     ItemTooltip(caption);
+  } else if (focus) {
+    TextEllipsis(section_.file, ImGui::GetContentRegionAvail().x, &p.text_dim);
+    ItemTooltip(where);
   }
   if (want_diff) {
     ImGui::TextColored(p.ok, "+ added in %s", id_.c_str());
@@ -102,12 +114,14 @@ void SourceView::draw(AppState& s) {
                  "'s run with metrics: warp instructions issued per line, and active lanes per instruction (of 32)",
                  ImGui::GetContentRegionAvail().x, &p.text_dim);
 
+  // In focus mode the code is set at 0.75 of the body text (15 px x the font scale: 30 px at 2x, above
+  // the 14 px x scale floor), so a step's line shows with a screenful of its context.
+  const float code_k = focus ? 0.75f : 1.f;
   ImGui::PushFont(th.fonts().mono);
-  const float line_h = ImGui::GetTextLineHeightWithSpacing();
-  const float num_w = ImGui::CalcTextSize("0000").x;
-  const float mark_w = ImGui::CalcTextSize("+ ").x;
-  const float inst_w = columns ? ImGui::CalcTextSize("000.0 M").x : 0;
-  const float lanes_w = columns ? ImGui::CalcTextSize("00.0").x : 0;
+  const float num_w = ImGui::CalcTextSize("0000").x * code_k;
+  const float mark_w = ImGui::CalcTextSize("+ ").x * code_k;
+  const float inst_w = columns ? ImGui::CalcTextSize("000.0 M").x * code_k : 0;
+  const float lanes_w = columns ? ImGui::CalcTextSize("00.0").x * code_k : 0;
   const float cols_w = columns ? inst_w + lanes_w + th.px(24) : 0;
   ImGui::PopFont();
   if (columns) {
@@ -130,7 +144,9 @@ void SourceView::draw(AppState& s) {
   }
 
   ImGui::BeginChild("source_lines", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::SetWindowFontScale(code_k);
   ImGui::PushFont(th.fonts().mono);
+  const float line_h = ImGui::GetTextLineHeightWithSpacing();
   layout_probe().text(ImGui::GetFontSize());
   ImDrawList* dl = ImGui::GetWindowDrawList();
   static const MetricDef kInst = [] { MetricDef d; d.unit = "warp inst"; return d; }();

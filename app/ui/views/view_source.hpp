@@ -19,6 +19,7 @@ class SourceView {
   // What the lines below were built for; rebuilt when the variant, the diff base or the toggle change.
   std::string id_, prev_;
   bool built_diff_ = false;
+  std::string trace_key_;  ///< the trace the section was built for (its helpers join the section)
   SourceSection section_;
   std::vector<DiffLine> lines_;  ///< all Same without the diff
   std::string scrolled_for_;     ///< the variant, step and diff the list last scrolled to

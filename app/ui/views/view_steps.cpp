@@ -71,9 +71,32 @@ bool TraceHeader(AppState& s) {
     ItemTooltip("trace: " + src + "\n" + t.origin_note + (tr.interleaving.empty() ? "" : "\n" + tr.interleaving));
     return true;
   }
-  TextDim("trace: " + src + "  \u00b7  " + tr.variant + "  \u00b7  block " + std::to_string(tr.block_index) + " of " +
-          std::to_string(tr.launch.grid) + ", " + std::to_string(tr.block_size) + " threads (" +
-          std::to_string(tr.warps()) + (tr.warps() == 1 ? " warp)" : " warps)") + "  \u00b7  n = " + format_grouped(tr.n) + " " + to_string(tr.type), true);
+  const std::string where = tr.variant + "  \u00b7  block " + std::to_string(tr.block_index) + " of " +
+                            std::to_string(tr.launch.grid) + ", " + std::to_string(tr.block_size) + " threads (" +
+                            std::to_string(tr.warps()) + (tr.warps() == 1 ? " warp)" : " warps)") + "  \u00b7  n = " +
+                            format_grouped(tr.n) + " " + to_string(tr.type);
+  if (s.perf.present.focus) {
+    // Focus mode: the views need the rows. Where the trace came from and why stay on one line (all of it
+    // on hover), the recording switch beside it, then the step controls: two rows instead of five.
+    const std::string full = "trace: " + src + "  \u00b7  " + where + (t.origin_note.empty() ? "" : "\n" + t.origin_note) +
+                             (tr.interleaving.empty() ? "" : "\n" + tr.interleaving);
+    const std::string brief = (tr.source == "sim" ? std::string("sim model") : "GPU recording (" + tr.source + ")") +
+                              (tr.compared_with_model && tr.model_difference.empty() ? ", = sim" : "") +
+                              (tr.racy_model ? ", racy" : "") + "  \u00b7  " + where;
+    const float box_w = t.recorded_available ? ImGui::GetFrameHeight() + ImGui::CalcTextSize("GPU recording").x + th.px(24) : 0;
+    TextEllipsis(brief, ImGui::GetContentRegionAvail().x - box_w,
+                 t.origin_note.empty() ? &th.colors().text_dim : t.origin == "report" ? &th.colors().ok : &th.colors().lesson);
+    ItemTooltip(full);
+    if (t.recorded_available) {
+      ImGui::SameLine(0, th.px(16));
+      ImGui::Checkbox("GPU recording", &t.use_recorded);
+      ItemTooltip("on: the trace the instrumented kernel recorded on the GPU (stored in the open report)\n"
+                  "off: the sim model run now on the parameters' input");
+    }
+    StepControls(t, "", s.params.n());
+    return true;
+  }
+  TextDim("trace: " + src + "  \u00b7  " + where, true);
   if (tr.racy_model || !tr.interleaving.empty()) {
     ImGui::SameLine();
     Badge(tr.racy_model ? "racy" : "lock-step", th.colors().lesson);
@@ -157,7 +180,8 @@ void StepControls(TraceState& t, const std::string& label, std::int64_t n) {
   ImGui::TextUnformatted(cur.phase.c_str());
   ImGui::PopFont();
   ImGui::SameLine();
-  ImGui::TextUnformatted(cur.label.c_str());
+  TextEllipsis(cur.label, ImGui::GetContentRegionAvail().x);  // a long statement ends in "..." (all of it on hover)
+  ItemTooltip(cur.label);
 }
 
 }  // namespace ws::ui

@@ -29,6 +29,10 @@ LaneColors lane_colors() {
 
 void Counter(const char* label, const std::string& value, const ImVec4& color) {
   ImGui::PushFont(theme().fonts().heading);
+  const float value_w = ImGui::CalcTextSize(value.c_str()).x;
+  ImGui::PopFont();
+  WrapUnlessFits(value_w + theme().px(6) + ImGui::CalcTextSize(label).x);
+  ImGui::PushFont(theme().fonts().heading);
   ImGui::PushStyleColor(ImGuiCol_Text, color);
   ImGui::TextUnformatted(value.c_str());
   ImGui::PopStyleColor();
@@ -51,14 +55,17 @@ void WarpsView::draw(AppState& s) {
   const WarpActivity act = warp_activity(tr, masks);
   const LaneColors lc = lane_colors();
 
+  // A narrow view (half of the Pair view, large fonts) takes the short words, so the counters and the
+  // legend keep to a line each and the grid keeps its rows.
+  const bool narrow = ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 30.f;
   ImGui::Spacing();
-  Counter("active warps", std::to_string(act.active_warps) + " / " + std::to_string(warps), p.ok);
-  Counter("divergent warps", std::to_string(act.divergent_warps), act.divergent_warps ? p.lesson : p.text);
-  Counter("active lanes", std::to_string(act.active_lanes) + " / " + std::to_string(tr.block_size), p.text);
+  Counter(narrow ? "warps on" : "active warps", std::to_string(act.active_warps) + " / " + std::to_string(warps), p.ok);
+  Counter(narrow ? "divergent" : "divergent warps", std::to_string(act.divergent_warps), act.divergent_warps ? p.lesson : p.text);
+  Counter(narrow ? "lanes" : "active lanes", std::to_string(act.active_lanes) + " / " + std::to_string(tr.block_size), p.text);
   ImGui::NewLine();
-  LegendSwatch(lc.active, "working lane");
-  LegendSwatch(lc.divergent, "idle lane in an active warp (divergence)");
-  LegendSwatch(lc.idle_warp, "warp idle / retired");
+  LegendSwatch(lc.active, narrow ? "works" : "working lane");
+  LegendSwatch(lc.divergent, narrow ? "idle, warp diverges" : "idle lane in an active warp (divergence)");
+  LegendSwatch(lc.idle_warp, narrow ? "warp idle" : "warp idle / retired");
   ImGui::NewLine();
   const std::vector<Hazard>& all_hazards = TraceHazards(s);
   const std::vector<const Hazard*> hazards = HazardLegend(all_hazards, s.trace.step);

@@ -175,9 +175,15 @@ void LabelValue(const char* label, const std::string& value) {
   ImGui::TextUnformatted(value.c_str());
 }
 
+void WrapUnlessFits(float width) {
+  const float line_start = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMin().x - ImGui::GetScrollX();
+  if (ImGui::GetCursorScreenPos().x > line_start + 1.f && width > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+}
+
 void LegendSwatch(ImU32 color, const char* label) {
   const Theme& th = theme();
   const float sz = ImGui::GetFontSize() * 0.8f;
+  WrapUnlessFits(sz + th.px(6) + ImGui::CalcTextSize(label).x);
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float dy = (ImGui::GetTextLineHeight() - sz) * 0.5f;
   ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + dy), ImVec2(p.x + sz, p.y + dy + sz), color, th.px(2));

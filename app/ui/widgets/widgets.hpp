@@ -30,6 +30,9 @@ void LabelValue(const char* label, const std::string& value);
 /// A legend entry on the current line: a square of `color` (0.8 of the font size), the label, then room
 /// for the next entry (SameLine).
 void LegendSwatch(ImU32 color, const char* label);
+/// After SameLine(): starts a new line when an item `width` pixels wide would not fit the rest of this one
+/// (legends and counters wrap in a narrow view instead of running past its edge).
+void WrapUnlessFits(float width);
 
 }  // namespace ws::ui
 

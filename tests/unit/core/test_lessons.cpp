@@ -74,9 +74,10 @@ TEST(LessonScenes, ParsesEveryFieldAndDefaultsTheOptionalOnes) {
     "steps":[{"variant":"epita.reduce3","narrative":"n"}],
     "scenes":[{"variant":"epita.reduce3","view":"tree","step":2,"block":8,"n":"2^3","input":"3 1 7 0 4 1 6 3","note":"000, slide X"},
               {"variant":"epita.reduce2","note":"only the required fields"},
-              {"variant":"epita.race","n":1048576,"input":"ones","note":"race"}]})",
+              {"variant":"epita.race","n":1048576,"input":"ones","note":"race"},
+              {"variant":"epita.reduce2","view":"pair","pair_picture":"banks","pair_with":"epita.reduce3","note":"pair"}]})",
                                 "scenes.json");
-  ASSERT_EQ(l.scenes.size(), 3u);
+  ASSERT_EQ(l.scenes.size(), 4u);
   const Scene& a = l.scenes[0];
   EXPECT_EQ(a.variant, "epita.reduce3");
   EXPECT_EQ(a.view, "tree");
@@ -91,6 +92,10 @@ TEST(LessonScenes, ParsesEveryFieldAndDefaultsTheOptionalOnes) {
   EXPECT_EQ(b.block, 0);
   EXPECT_EQ(b.n, 0);
   EXPECT_EQ(b.input, "");
+  EXPECT_EQ(b.pair_picture, "");
+  EXPECT_EQ(b.pair_with, "");
+  EXPECT_EQ(l.scenes[3].pair_picture, "banks");
+  EXPECT_EQ(l.scenes[3].pair_with, "epita.reduce3");
   EXPECT_EQ(l.scenes[2].n, 1 << 20);
   std::vector<double> v;
   EXPECT_EQ(parse_scene_input("3, 1 7", v), "");
@@ -115,6 +120,12 @@ TEST(LessonScenes, BadScenesNameTheFileTheSceneAndTheField) {
   EXPECT_NE(error_of(R"([{"variant":"nope","note":"x"}])").find("unknown variant 'nope'"), std::string::npos);
   EXPECT_NE(error_of(R"([{"variant":"epita.reduce3","note":"x","step":-1}])").find("'step' must be"), std::string::npos);
   EXPECT_NE(error_of(R"([{"variant":"epita.reduce3","note":"x","n":"lots"}])").find("'n' must be"), std::string::npos);
+  EXPECT_NE(error_of(R"([{"variant":"epita.reduce3","note":"x","pair_picture":"plots"}])")
+                .find("scene 1: 'pair_picture' must be \"tree\", \"warps\" or \"banks\", not 'plots'"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"([{"variant":"epita.reduce3","note":"x","pair_with":"epita.nope"}])")
+                .find("unknown variant 'epita.nope' in 'pair_with'"),
+            std::string::npos);
   EXPECT_NE(error_of(R"([{"variant":"epita.reduce3","note":"x"},{"variant":"epita.reduce3","note":"x","input":"3 x 1"}])")
                 .find("bad.json: scene 2: input '3 x 1': 'x' is not a number"),
             std::string::npos);

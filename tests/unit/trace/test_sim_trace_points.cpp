@@ -111,6 +111,32 @@ TEST(TracePoints, PointsNameTheirStatements) {
   EXPECT_EQ(at(cs121, c::block_load), "val = (threadIdx.x < blockDim.x / warpSize) ? shared[lane] : T(0);");
   EXPECT_EQ(at(cs121, c::block_reduce_atomic), "if (threadIdx.x == 0) atomicAdd(sum, val);");
   EXPECT_EQ(at(cs121, c::max_global_atomic), "atomicMax(global_max, val);");
+  EXPECT_EQ(at(harris, h::impl5_sum), "T mySum = v[i] + v[i + blockDim.x];");
+  EXPECT_EQ(at(harris, h::last_warp_32), "s[tid] = mySum = mySum + s[tid + 32];");
+  EXPECT_EQ(at(harris, h::unrolled_last_warp).rfind("last_warp_volatile(sv, tid, sv[tid]", 0), 0u);
+  EXPECT_EQ(at(harris, h::impl5_shfl_down), "mySum += __shfl_down_sync(0xffffffffu, mySum, offset);");
+  EXPECT_EQ(at(harris, h::naive_add), "v[i] += v[i + s];");
+  EXPECT_EQ(at(harris, h::impl7_pair), "sv[tid] += v[i] + v[i + blockSize];");
+  const std::vector<std::string> amp = lines_of(read_kernel("amp.cu"));
+  namespace a = trace_points::amp;
+  EXPECT_EQ(at(amp, a::simple_1_add), "a[idx] = a[idx] + a[idx + s];");
+  EXPECT_EQ(at(amp, a::tiled_2_tree), "tile_data[index] += tile_data[index + s];");
+  EXPECT_EQ(at(amp, a::cascade_add), "tile_data[tid] += a[i];");
+  EXPECT_EQ(at(amp, a::tiled_4_commit), "dst[blockIdx.x] = tile_data[0];");
+  const std::vector<std::string> scan = lines_of(read_kernel("stevens_scan.cu"));
+  namespace s = trace_points::stevens_scan;
+  EXPECT_EQ(at(scan, s::ks_add), "if (j >= stride && j < n) temp = XY[j] + XY[j - stride];");
+  EXPECT_EQ(at(scan, s::ks_write), "if (j >= stride && j < n) XY[j] = temp;");
+  EXPECT_EQ(at(scan, s::bk_up), "if (index < m) XY[index] += XY[index - stride];");
+  EXPECT_EQ(at(scan, s::bk_down), "if (index + stride < m) XY[index + stride] += XY[index];");
+  EXPECT_EQ(at(scan, s::naive_add), "sum += x[j];");
+  const std::vector<std::string> conv = lines_of(read_kernel("stevens_conv.cu"));
+  EXPECT_EQ(at(conv, trace_points::stevens_conv::tiled_1d_left), "N_ds[threadIdx.x - (blockDim.x - n)] =");
+  EXPECT_EQ(at(conv, trace_points::stevens_conv::tiled_cache_1d_global), "Pvalue += N[N_index] * M[j];");
+  EXPECT_EQ(at(conv, trace_points::stevens_conv::basic_1d_store), "P[i] = Pvalue;");
+  const std::vector<std::string> stevens = lines_of(read_kernel("stevens.cu"));
+  EXPECT_EQ(at(stevens, trace_points::stevens::divergent_tree), "partialSum[2*t] += partialSum[2*t+stride];");
+  EXPECT_EQ(at(stevens, trace_points::stevens::compact_commit), "if (t == 0) output[blockIdx.x] = partialSum[0];");
 }
 
 /// The sim trace of `id` at block `block` (one window of random input): its steps.
@@ -122,6 +148,18 @@ Trace sim_trace(const std::string& id, int block) {
   EXPECT_EQ(make_input("random", n, DType::Int32, 1, in), "");
   LaunchConfig launch;
   EXPECT_EQ(resolve_launch(*v, n, DType::Int32, LaunchConfig{block, 0}, DeviceShape{}, launch), "");
+  return sim::simulate(*v, in, launch, PatternParams{}, 0).trace;
+}
+
+/// The same for a float32-only variant (the convolutions).
+Trace sim_trace_f32(const std::string& id, int block) {
+  const VariantInfo* v = find_variant(id);
+  EXPECT_NE(v, nullptr) << id;
+  const std::int64_t n = 4 * std::int64_t(block);
+  Input in;
+  EXPECT_EQ(make_input("random", n, DType::Float32, 1, in), "");
+  LaunchConfig launch;
+  EXPECT_EQ(resolve_launch(*v, n, DType::Float32, LaunchConfig{block, 0}, DeviceShape{}, launch), "");
   return sim::simulate(*v, in, launch, PatternParams{}, 0).trace;
 }
 
@@ -162,6 +200,117 @@ TEST(TracePoints, SimStepsCarryTheirLines) {
   // Every op of a traced step carries its line.
   for (const Step& s : r6.steps)
     for (const ThreadOp& o : s.ops) EXPECT_GT(o.line, 0) << s.label;
+}
+
+/// Every step of `t` names at least one line, and every op its line.
+void expect_every_step_has_lines(const Trace& t) {
+  for (const Step& s : t.steps) {
+    if (s.ops.empty() && s.working_threads.empty()) continue;  // a step in which the block does nothing
+    EXPECT_FALSE(s.lines.empty()) << t.variant << " " << s.label;
+    for (const ThreadOp& o : s.ops) EXPECT_GT(o.line, 0) << t.variant << " " << s.label;
+  }
+}
+
+// The kernels marked after the first ones: Harris Implementations 5-7 and the naive launches, the C++ AMP
+// post's kernels and the Stevens scans. Their steps carry the statements they ran, line for line.
+TEST(TracePoints, HarrisAmpAndScanStepsCarryTheirLines) {
+  namespace h = trace_points::harris;
+  namespace a = trace_points::amp;
+  namespace s = trace_points::stevens_scan;
+  using L = std::vector<int>;
+  const Trace i5 = sim_trace("harris.impl5", 256);
+  EXPECT_EQ(lines_of_step(i5, "sv[tid] = v[i] + v[i + blockDim.x]"), (L{h::impl5_sum, h::impl5_store}));
+  EXPECT_EQ(lines_of_step(i5, "stride 128"), L{h::impl5_tree});
+  EXPECT_EQ(lines_of_step(i5, "offset 32"), L{h::last_warp_32});
+  EXPECT_EQ(lines_of_step(i5, "offset 1"), L{h::last_warp_1});
+  EXPECT_EQ(lines_of_step(i5, "out[blockIdx.x] = sv[0]"), L{h::impl5_commit});
+  const Trace sh = sim_trace("harris.impl5_shfl", 256);
+  EXPECT_EQ(lines_of_step(sh, "offset 32"), L{h::impl5_shfl_32});
+  EXPECT_EQ(lines_of_step(sh, "offset 16"), L{h::impl5_shfl_down});
+  EXPECT_EQ(lines_of_step(sh, "out[blockIdx.x] = mySum"), L{h::impl5_shfl_commit});
+  const Trace i6 = sim_trace("harris.impl6", 256);
+  EXPECT_EQ(lines_of_step(i6, "stride 128"), L{h::unrolled_128});
+  EXPECT_EQ(lines_of_step(i6, "stride 64"), L{h::unrolled_64});
+  // The first line of the last warp also reads sv[tid], passed as mySum by unrolled_tree's call.
+  EXPECT_EQ(lines_of_step(i6, "offset 32"), (L{h::last_warp_32, h::unrolled_last_warp}));
+  EXPECT_EQ(lines_of_step(i6, "offset 16"), L{h::last_warp_16});
+  const Trace i7 = sim_trace("harris.impl7", 256);
+  EXPECT_EQ(lines_of_step(i7, "sv[tid] = 0"), L{h::impl7_zero});
+  EXPECT_EQ(lines_of_step(i7, "iteration 0"), L{h::impl7_pair});
+  EXPECT_EQ(lines_of_step(i7, "stride 128"), L{h::unrolled_128});
+  EXPECT_EQ(lines_of_step(i7, "out[blockIdx.x] = sv[0]"), L{h::impl7_commit});
+  const Trace nv = sim_trace("harris.naive", 256);
+  EXPECT_EQ(nv.source_file, "harris.cu");
+  EXPECT_EQ(nv.steps.at(0).lines, L{h::naive_add});
+
+  const Trace s1 = sim_trace("amp.simple_1", 256);
+  EXPECT_EQ(s1.source_file, "amp.cu");
+  EXPECT_EQ(s1.steps.at(0).lines, L{a::simple_1_add});
+  const Trace s2 = sim_trace("amp.simple_2", 256);
+  EXPECT_EQ(s2.steps.at(0).lines, (L{a::simple_2_window, a::simple_2_store}));
+  const Trace t1 = sim_trace("amp.tiled_1", 256);
+  EXPECT_EQ(lines_of_step(t1, "tile_data[tid] = src[idx]"), L{a::tiled_1_load});
+  EXPECT_EQ(lines_of_step(t1, "stride 4"), L{a::tiled_1_tree});
+  EXPECT_EQ(lines_of_step(t1, "dst[tile] = tile_data[0]"), L{a::tiled_1_commit});
+  EXPECT_EQ(lines_of_step(sim_trace("amp.tiled_2", 256), "stride 4"), L{a::tiled_2_tree});
+  EXPECT_EQ(lines_of_step(sim_trace("amp.tiled_3", 256), "stride 4"), L{a::tiled_3_tree});
+  const Trace t4 = sim_trace("amp.tiled_4", 256);
+  EXPECT_EQ(lines_of_step(t4, "tile_data[tid] = src[rel_idx] + src[rel_idx + tile_size]"), L{a::tiled_4_load});
+  EXPECT_EQ(lines_of_step(t4, "stride 4"), L{a::tiled_4_tree});
+  const Trace cc = sim_trace("amp.cascade", 256);
+  EXPECT_EQ(lines_of_step(cc, "tile_data[tid] = 0"), L{a::cascade_zero});
+  EXPECT_EQ(lines_of_step(cc, "iteration 0"), L{a::cascade_add});
+  EXPECT_EQ(lines_of_step(cc, "partial[tile] = tile_data[0]"), L{a::cascade_commit});
+
+  const Trace ks = sim_trace("stevens.kogge_stone", 256);
+  EXPECT_EQ(ks.source_file, "stevens_scan.cu");
+  EXPECT_EQ(lines_of_step(ks, "load the section into shared memory"), L{s::ks_load});
+  EXPECT_EQ(lines_of_step(ks, "stride 2"), (L{s::ks_add, s::ks_write}));
+  EXPECT_EQ(lines_of_step(ks, "write the section to the output"), L{s::ks_store});
+  const Trace db = sim_trace("stevens.kogge_stone_db", 256);
+  EXPECT_EQ(lines_of_step(db, "stride 2"), L{s::ksdb_add});
+  EXPECT_EQ(lines_of_step(db, "write the section to the output"), L{s::ksdb_store});
+  const Trace bk = sim_trace("stevens.brent_kung", 256);
+  EXPECT_EQ(lines_of_step(bk, "load the section into shared memory"), (L{s::bk_load_low, s::bk_load_high}));
+  EXPECT_EQ(bk.steps.at(1).lines, L{s::bk_up});
+  EXPECT_EQ(bk.steps.at(bk.steps.size() - 2).lines, L{s::bk_down});
+  EXPECT_EQ(lines_of_step(bk, "write the section to the output"), (L{s::bk_store_low, s::bk_store_high}));
+  const Trace nsc = sim_trace("stevens.scan_naive", 64);
+  EXPECT_EQ(nsc.steps.at(0).lines, L{s::naive_first});
+  EXPECT_EQ(nsc.steps.at(1).lines, L{s::naive_add});
+  EXPECT_EQ(nsc.steps.back().lines, L{s::naive_store});
+  EXPECT_EQ(sim_trace("stevens.scan_hierarchical", 256).steps.at(1).lines, L{s::bk_up});
+  namespace st = trace_points::stevens;
+  const Trace dv = sim_trace("stevens.reduce_divergent", 256);
+  EXPECT_EQ(dv.source_file, "stevens.cu");
+  EXPECT_EQ(dv.steps.at(0).lines, (L{st::divergent_load_low, st::divergent_load_high}));
+  EXPECT_EQ(lines_of_step(dv, "stride 64"), L{st::divergent_tree});
+  EXPECT_EQ(dv.steps.back().lines, L{st::divergent_commit});
+  EXPECT_EQ(lines_of_step(sim_trace("stevens.reduce_compact", 256), "stride 64"), L{st::compact_tree});
+
+  namespace cv = trace_points::stevens_conv;
+  const Trace c1 = sim_trace_f32("stevens.conv1d_tiled", 32);
+  EXPECT_EQ(c1.source_file, "stevens_conv.cu");
+  ASSERT_EQ(c1.steps.size(), 5u);
+  EXPECT_EQ(c1.steps[0].lines, L{cv::tiled_1d_left});
+  EXPECT_EQ(c1.steps[1].lines, L{cv::tiled_1d_internal});
+  EXPECT_EQ(c1.steps[2].lines, L{cv::tiled_1d_right});
+  EXPECT_EQ(c1.steps[3].lines, L{cv::tiled_1d_compute});
+  EXPECT_EQ(c1.steps[4].lines, L{cv::tiled_1d_store});
+  const Trace cb = sim_trace_f32("stevens.conv1d_basic", 32);
+  EXPECT_EQ(cb.steps.at(0).lines, L{cv::basic_1d_compute});
+  EXPECT_EQ(cb.steps.at(1).lines, L{cv::basic_1d_store});
+  // Block 0 of the cached tile reads the right halo from N, the rest from N_ds: both statements.
+  const Trace cc1 = sim_trace_f32("stevens.conv1d_tiled_cache", 32);
+  EXPECT_EQ(cc1.steps.at(1).lines, (L{cv::tiled_cache_1d_shared, cv::tiled_cache_1d_global}));
+  for (const char* id : {"stevens.conv1d_basic", "stevens.conv1d_const", "stevens.conv1d_tiled", "stevens.conv1d_tiled_cache"})
+    expect_every_step_has_lines(sim_trace_f32(id, 32));
+
+  for (const char* id : {"harris.naive", "harris.impl5", "harris.impl5_shfl", "harris.impl6", "harris.impl7", "amp.simple_1",
+                         "amp.simple_2", "amp.tiled_1", "amp.tiled_2", "amp.tiled_3", "amp.tiled_4", "amp.cascade",
+                         "stevens.scan_naive", "stevens.kogge_stone", "stevens.kogge_stone_db", "stevens.brent_kung",
+                         "stevens.scan_hierarchical", "stevens.reduce_divergent", "stevens.reduce_compact"})
+    expect_every_step_has_lines(sim_trace(id, 256));
 }
 
 }  // namespace

@@ -19,6 +19,8 @@ using F = kit::SumF32;
 /// The recorder of the traced block, or nothing: every call is a no-op when `r` is null.
 struct Rec {
   kit::Recorder* r = nullptr;
+  /// The stevens_conv.cu statement the next ops come from (kit::Recorder::at).
+  void at(int line) { if (r) r->at(trace_points::stevens_conv::kFile, line); }
   void begin(const char* phase, const std::string& label) { if (r) r->begin(phase, label); }
   void load_global(int t, int access, I64 addr, float v, int buffer) { if (r) r->load(t, Space::Global, access, addr, v, buffer); }
   void store_global(int t, int access, I64 addr, float v) { if (r) r->store(t, Space::Global, access, addr, v, kConvOutput); }
@@ -46,8 +48,10 @@ struct Launch {
 // ---- 1D kernels ------------------------------------------------------------------------------
 
 /// The "store" step of the 1D kernels: P[i] = Pvalue for every thread (no bound check, as the slides).
-void store_1d(Launch& L, I64 b, const std::vector<float>& pv, Rec& rec) {
+/// `line`: the kernel's `P[i] = Pvalue;`.
+void store_1d(Launch& L, I64 b, const std::vector<float>& pv, Rec& rec, int line) {
   const int B = L.g.block_x;
+  rec.at(line);
   rec.begin("store", "P[i] = Pvalue");
   for (int t = 0; t < B; ++t) {
     const I64 i = b * B + t;
@@ -63,6 +67,8 @@ void basic_1d(Launch& L, I64 b, bool mask_in_global, Rec& rec) {
   const int B = L.g.block_x, w = L.g.mask_width;
   const I64 width = L.g.width;
   std::vector<float> pv(std::size_t(B), 0.0f);
+  namespace pts = trace_points::stevens_conv;
+  rec.at(mask_in_global ? pts::basic_1d_compute : pts::const_1d_compute);
   rec.begin("compute", mask_in_global ? "Pvalue += N[N_start_point + j] * M[j] (M global)"
                                       : "Pvalue += N[N_start_point + j] * M[j] (M constant)");
   for (int t = 0; t < B; ++t) {
@@ -81,7 +87,7 @@ void basic_1d(Launch& L, I64 b, bool mask_in_global, Rec& rec) {
     rec.work(t);
   }
   rec.end();
-  store_1d(L, b, pv, rec);
+  store_1d(L, b, pv, rec, mask_in_global ? pts::basic_1d_store : pts::const_1d_store);
 }
 
 /// conv1d_tiled: left halo, internal elements, right halo into N_ds, then the mask loop on N_ds.
@@ -89,6 +95,8 @@ void tiled_1d(Launch& L, I64 b, Rec& rec) {
   const int B = L.g.block_x, w = L.g.mask_width, n = w / 2;
   const I64 width = L.g.width;
   std::vector<float> ns(std::size_t(B + w - 1), 0.0f);
+  namespace pts = trace_points::stevens_conv;
+  rec.at(pts::tiled_1d_left);
   rec.begin("halo", "left halo: threads >= blockDim.x - n");
   for (int t = B - n; t < B; ++t) {
     const I64 hl = (b - 1) * B + t;
@@ -99,6 +107,7 @@ void tiled_1d(Launch& L, I64 b, Rec& rec) {
     rec.work(t);
   }
   rec.end(ns);
+  rec.at(pts::tiled_1d_internal);
   rec.begin("load", "internal: N_ds[n + threadIdx.x] = N[i]");
   for (int t = 0; t < B; ++t) {
     const I64 i = b * B + t;
@@ -109,6 +118,7 @@ void tiled_1d(Launch& L, I64 b, Rec& rec) {
     rec.work(t);
   }
   rec.end(ns);
+  rec.at(pts::tiled_1d_right);
   rec.begin("halo", "right halo: threads < n");
   for (int t = 0; t < n && t < B; ++t) {
     const I64 hr = (b + 1) * B + t;
@@ -120,6 +130,7 @@ void tiled_1d(Launch& L, I64 b, Rec& rec) {
   }
   rec.end(ns);
   std::vector<float> pv(std::size_t(B), 0.0f);
+  rec.at(pts::tiled_1d_compute);
   rec.begin("compute", "Pvalue += N_ds[threadIdx.x + j] * M[j]");
   for (int t = 0; t < B; ++t) {
     float acc = 0;
@@ -133,7 +144,7 @@ void tiled_1d(Launch& L, I64 b, Rec& rec) {
     rec.work(t);
   }
   rec.end(ns);
-  store_1d(L, b, pv, rec);
+  store_1d(L, b, pv, rec, pts::tiled_1d_store);
 }
 
 /// conv1d_tiled_cache: the block's own tile in N_ds, the halo straight from N (through the caches).
@@ -141,6 +152,8 @@ void tiled_cache_1d(Launch& L, I64 b, Rec& rec) {
   const int B = L.g.block_x, w = L.g.mask_width;
   const I64 width = L.g.width;
   std::vector<float> ns(std::size_t(B), 0.0f);
+  namespace pts = trace_points::stevens_conv;
+  rec.at(pts::tiled_cache_1d_load);
   rec.begin("load", "N_ds[threadIdx.x] = N[i]");
   for (int t = 0; t < B; ++t) {
     const I64 i = b * B + t;
@@ -162,9 +175,11 @@ void tiled_cache_1d(Launch& L, I64 b, Rec& rec) {
       float x;
       if (k >= this_start && k < next_start) {
         x = ns[std::size_t(t + j - w / 2)];
+        rec.at(pts::tiled_cache_1d_shared);
         rec.load_shared(t, j, t + j - w / 2, x);
       } else {
         x = L.n[std::size_t(k)];
+        rec.at(pts::tiled_cache_1d_global);
         rec.load_global(t, j, k, x, kConvInput);
       }
       acc += x * L.m[std::size_t(j)];
@@ -174,7 +189,7 @@ void tiled_cache_1d(Launch& L, I64 b, Rec& rec) {
     rec.work(t);
   }
   rec.end(ns);
-  store_1d(L, b, pv, rec);
+  store_1d(L, b, pv, rec, pts::tiled_cache_1d_store);
 }
 
 // ---- 2D kernels ------------------------------------------------------------------------------

@@ -38,6 +38,7 @@ using kit::ceil_div;
 using kit::padded_input;
 using kit::Rec;
 using kit::round_up_to;
+namespace pts = trace_points::amp;
 
 
 /// The host's sum of the partials a launcher leaves (cuda_backend.cpp combine()): int32 wrapping
@@ -94,6 +95,7 @@ SimOutput simple_1(const VariantInfo& v, const Input& in, const LaunchConfig& l,
       if (odd && idx == s - 1) {  // *tail_sum += a[2 * s]
         const T x = a[2 * s], old = tail;
         tail = P::combine(old, x);
+        rec.at(pts::kFile, pts::simple_1_tail);
         rec.load_global(tid, 0, 2 * s, x, kInput);
         rec.load_global(tid, 1, 0, old, kAccumulator);
         rec.add(tid, 2 * s, tail);
@@ -101,6 +103,7 @@ SimOutput simple_1(const VariantInfo& v, const Input& in, const LaunchConfig& l,
       }
       const T x = a[idx], y = a[idx + s];
       a[idx] = P::combine(x, y);
+      rec.at(pts::kFile, pts::simple_1_add);
       rec.load_global(tid, first, idx, x, kInput);
       rec.load_global(tid, first + 1, idx + s, y, kInput);
       rec.add(tid, idx + s, a[idx]);
@@ -141,6 +144,7 @@ SimOutput simple_2(const VariantInfo& v, const Input& in, const LaunchConfig& l,
       Rec<P>& rec = idx / B == trace_block ? traced : none;
       const int tid = int(idx % B);
       T sum = P::identity();
+      rec.at(pts::kFile, pts::simple_2_window);
       for (I64 i = 0; i < kWindowWidth; ++i) {
         const T x = a[idx + i * s];
         sum = P::combine(sum, x);
@@ -148,7 +152,10 @@ SimOutput simple_2(const VariantInfo& v, const Input& in, const LaunchConfig& l,
         rec.add(tid, idx + i * s, sum);
       }
       a[idx] = sum;
+      rec.at(pts::kFile, pts::simple_2_store);
       rec.store_global(tid, int(kWindowWidth), idx, sum, kInput);
+      rec.work(tid);
+      rec.at(pts::kFile, pts::simple_2_tail);
       if (idx == s - 1) {
         for (I64 j = kWindowWidth * s; j < m; ++j) {  // *tail_sum += a[j]
           const int access = int(kWindowWidth + 1 + 3 * (j - kWindowWidth * s));
@@ -160,7 +167,6 @@ SimOutput simple_2(const VariantInfo& v, const Input& in, const LaunchConfig& l,
           rec.store_global(tid, access + 2, 0, tail, kAccumulator);
         }
       }
-      rec.work(tid);
     }
     traced.end();
     ++out.launches;
@@ -190,7 +196,8 @@ void tree_add(std::vector<typename P::T>& tile, int tid, I64 a, I64 s, Rec<P>& r
 /// Sequential addressing (reduction_tiled_3, _4 and cascade): for s = tile_size/2; s > 0; s /= 2:
 /// if (tid < s) tile_data[tid] += tile_data[tid + s]. Only the working threads tid < s are visited.
 template <class P>
-void sequential_tree(std::vector<typename P::T>& tile, Rec<P>& rec) {
+void sequential_tree(std::vector<typename P::T>& tile, Rec<P>& rec, int line) {
+  rec.at(pts::kFile, line);
   for (I64 s = I64(tile.size()) / 2; s > 0; s /= 2) {
     rec.begin("tree", "stride", s);
     for (int tid = 0; tid < s; ++tid) tree_add(tile, tid, tid, s, rec);
@@ -198,9 +205,10 @@ void sequential_tree(std::vector<typename P::T>& tile, Rec<P>& rec) {
   }
 }
 
-/// if (tid == 0) dst[blockIdx.x] = tile_data[0]; returns the tile's sum.
+/// if (tid == 0) dst[blockIdx.x] = tile_data[0]; returns the tile's sum. `line`: that statement's.
 template <class P>
-typename P::T store_tile0(const std::vector<typename P::T>& tile, I64 b, const char* label, Rec<P>& rec) {
+typename P::T store_tile0(const std::vector<typename P::T>& tile, I64 b, const char* label, Rec<P>& rec, int line) {
+  rec.at(pts::kFile, line);
   rec.begin("combine", label);
   rec.load_shared(0, 0, 0, tile[0]);
   rec.store_global(0, 1, b, tile[0], kPartials);
@@ -217,13 +225,15 @@ using TileKernel = typename P::T (*)(const std::vector<typename P::T>& src, int 
 template <class P>
 typename P::T tiled_1_block(const std::vector<typename P::T>& src, int B, I64 b, Rec<P>& rec) {
   std::vector<typename P::T> tile(std::size_t(B), P::identity());
+  rec.at(pts::kFile, pts::tiled_1_load);
   kit::load_one(src, b, tile, rec, "tile_data[tid] = src[idx]");
   for (I64 s = 1; s < B; s *= 2) {
+    rec.at(pts::kFile, pts::tiled_1_tree);
     rec.begin("tree", "stride", s);
     for (I64 tid = 0; tid < B; tid += 2 * s) tree_add(tile, int(tid), tid, s, rec);
     rec.end(tile);
   }
-  return store_tile0(tile, b, "dst[tile] = tile_data[0]", rec);
+  return store_tile0(tile, b, "dst[tile] = tile_data[0]", rec, pts::tiled_1_commit);
 }
 
 /// amp.tiled_2, section "reduction_tiled_2": index = 2*s*tid; if (index < tile_size)
@@ -231,22 +241,25 @@ typename P::T tiled_1_block(const std::vector<typename P::T>& src, int B, I64 b,
 template <class P>
 typename P::T tiled_2_block(const std::vector<typename P::T>& src, int B, I64 b, Rec<P>& rec) {
   std::vector<typename P::T> tile(std::size_t(B), P::identity());
+  rec.at(pts::kFile, pts::tiled_2_load);
   kit::load_one(src, b, tile, rec, "tile_data[tid] = src[idx]");
   for (I64 s = 1; s < B; s *= 2) {
+    rec.at(pts::kFile, pts::tiled_2_tree);
     rec.begin("tree", "stride", s);
     for (I64 tid = 0; 2 * s * tid < B; ++tid) tree_add(tile, int(tid), 2 * s * tid, s, rec);
     rec.end(tile);
   }
-  return store_tile0(tile, b, "dst[tile] = tile_data[0]", rec);
+  return store_tile0(tile, b, "dst[tile] = tile_data[0]", rec, pts::tiled_2_commit);
 }
 
 /// amp.tiled_3, section "reduction_tiled_3": sequential addressing (the post's `s /= 1` read as s /= 2).
 template <class P>
 typename P::T tiled_3_block(const std::vector<typename P::T>& src, int B, I64 b, Rec<P>& rec) {
   std::vector<typename P::T> tile(std::size_t(B), P::identity());
+  rec.at(pts::kFile, pts::tiled_3_load);
   kit::load_one(src, b, tile, rec, "tile_data[tid] = src[idx]");
-  sequential_tree(tile, rec);
-  return store_tile0(tile, b, "dst[tile] = tile_data[0]", rec);
+  sequential_tree(tile, rec, pts::tiled_3_tree);
+  return store_tile0(tile, b, "dst[tile] = tile_data[0]", rec, pts::tiled_3_commit);
 }
 
 /// amp.tiled_4, section "reduction_tiled_4": tile_data[tid] = src[rel_idx] + src[rel_idx + tile_size],
@@ -255,6 +268,7 @@ template <class P>
 typename P::T tiled_4_block(const std::vector<typename P::T>& src, int B, I64 b, Rec<P>& rec) {
   using T = typename P::T;
   std::vector<T> tile(std::size_t(B), P::identity());
+  rec.at(pts::kFile, pts::tiled_4_load);
   rec.begin("load", "tile_data[tid] = src[rel_idx] + src[rel_idx + tile_size]");
   for (int tid = 0; tid < B; ++tid) {
     const I64 i = b * 2 * B + tid;
@@ -267,8 +281,8 @@ typename P::T tiled_4_block(const std::vector<typename P::T>& src, int B, I64 b,
     rec.work(tid);
   }
   rec.end(tile);
-  sequential_tree(tile, rec);
-  return store_tile0(tile, b, "dst[tile] = tile_data[0]", rec);
+  sequential_tree(tile, rec, pts::tiled_4_tree);
+  return store_tile0(tile, b, "dst[tile] = tile_data[0]", rec, pts::tiled_4_commit);
 }
 
 /// amp.cu run_tiled: pass 1 runs l.grid tiles on the input; each later pass runs ceil(m / window)
@@ -313,6 +327,7 @@ template <class P>
 typename P::T cascade_block(const std::vector<typename P::T>& a, I64 n, int B, I64 grid, I64 b, Rec<P>& rec) {
   using T = typename P::T;
   std::vector<T> tile(std::size_t(B), P::identity());
+  rec.at(pts::kFile, pts::cascade_zero);
   rec.begin("load", "tile_data[tid] = 0");
   for (int tid = 0; tid < B; ++tid) {
     rec.store_shared(tid, 0, tid, tile[tid]);
@@ -321,6 +336,7 @@ typename P::T cascade_block(const std::vector<typename P::T>& a, I64 n, int B, I
   rec.end(tile);
   const I64 first = b * B, stride = grid * B;
   const I64 iterations = first < n ? ceil_div(n - first, stride) : 0;  // thread 0's, the most of any
+  rec.at(pts::kFile, pts::cascade_add);
   kit::LoopSteps loop(rec.raw(), "load", "iteration", iterations);
   for (I64 k = 0; k < iterations; ++k) {
     loop.before(k);
@@ -338,8 +354,8 @@ typename P::T cascade_block(const std::vector<typename P::T>& a, I64 n, int B, I
     if (rec.on()) rec.raw()->template shared<P>(tile);
     loop.after(k);
   }
-  sequential_tree(tile, rec);
-  return store_tile0(tile, b, "partial[tile] = tile_data[0]", rec);
+  sequential_tree(tile, rec, pts::cascade_tree);
+  return store_tile0(tile, b, "partial[tile] = tile_data[0]", rec, pts::cascade_commit);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -68,8 +68,11 @@ void expect_instantiated(const VariantInfo& v, int block) {
 
 /// sv[tid] = v[i] + v[i + blockDim.x], i = blockIdx.x * (blockDim.x * 2) + tid: slide "Implementation 4"
 /// (Implementation 5 writes mySum = v[i] + v[i + blockDim.x]; sv[tid] = mySum: the same operations).
+/// `sum_line`: the kernel line of the loads and the add; `store_line`: that of the store (the same line
+/// in Implementations 4, 6; two lines in Implementation 5).
 template <class P>
-void load_two(const std::vector<typename P::T>& v, I64 b, std::vector<typename P::T>& sv, Rec<P>& rec) {
+void load_two(const std::vector<typename P::T>& v, I64 b, std::vector<typename P::T>& sv, Rec<P>& rec, int sum_line,
+              int store_line) {
   using T = typename P::T;
   const int B = int(sv.size());
   rec.begin("load", "sv[tid] = v[i] + v[i + blockDim.x]");
@@ -77,9 +80,11 @@ void load_two(const std::vector<typename P::T>& v, I64 b, std::vector<typename P
     const I64 i = b * 2 * B + tid;
     const T x = v[i], y = v[i + B];
     sv[tid] = P::combine(x, y);
+    rec.at(pts::kFile, sum_line);
     rec.load_global(tid, 0, i, x, kInput);
     rec.load_global(tid, 1, i + B, y, kInput);
     rec.add(tid, i + B, sv[tid]);
+    rec.at(pts::kFile, store_line);
     rec.store_shared(tid, 2, tid, sv[tid]);
     rec.work(tid);
   }
@@ -102,12 +107,36 @@ void tree_add(std::vector<typename P::T>& sv, int tid, I64 a, I64 s, Rec<P>& rec
 /// sv[tid] += sv[tid + s]. last = 0: the whole tree. last = 32: slide "Implementation 6"'s unrolled
 /// `if (blockSize >= 2s) { if (tid < s) sv[tid] += sv[tid + s]; __syncthreads(); }`, the same steps.
 /// Only the working threads tid < s are visited: the others do nothing in the step.
+/// `line_of(s)`: the kernel line of stride s's statement, or null to keep the line set by the caller.
 template <class P>
-void sequential_tree(std::vector<typename P::T>& sv, I64 last, Rec<P>& rec) {
+void sequential_tree(std::vector<typename P::T>& sv, I64 last, Rec<P>& rec, int (*line_of)(I64) = nullptr) {
   for (I64 s = I64(sv.size()) / 2; s > last; s >>= 1) {
+    if (line_of) rec.at(pts::kFile, line_of(s));
     rec.begin("tree", "stride", s);
     for (int tid = 0; tid < s; ++tid) tree_add(sv, tid, tid, s, rec);
     rec.end(sv);
+  }
+}
+
+/// The line of harris.cu unrolled_tree's `sv[tid] += sv[tid + s]` (s = 512 ... 64).
+int unrolled_line(I64 s) {
+  switch (s) {
+    case 512: return pts::unrolled_512;
+    case 256: return pts::unrolled_256;
+    case 128: return pts::unrolled_128;
+    default: return pts::unrolled_64;
+  }
+}
+
+/// The line of last_warp_volatile's `s[tid] = mySum = mySum + s[tid + off]` (off = 32 ... 1).
+int last_warp_line(int off) {
+  switch (off) {
+    case 32: return pts::last_warp_32;
+    case 16: return pts::last_warp_16;
+    case 8: return pts::last_warp_8;
+    case 4: return pts::last_warp_4;
+    case 2: return pts::last_warp_2;
+    default: return pts::last_warp_1;
   }
 }
 
@@ -140,7 +169,11 @@ void last_warp_volatile(std::vector<typename P::T>& sv, typename P::T* my_sum, b
     }
     for (int lane = 0; lane < 32; ++lane) {  // ... then every lane adds and writes
       int access = 0;
-      if (init) rec.load_shared(lane, access++, lane, my_sum[lane]);
+      if (init) {  // the read of sv[tid] in unrolled_tree's call
+        rec.at(pts::kFile, pts::unrolled_last_warp);
+        rec.load_shared(lane, access++, lane, my_sum[lane]);
+      }
+      rec.at(pts::kFile, last_warp_line(off));
       my_sum[lane] = P::combine(my_sum[lane], got[lane]);
       sv[lane] = my_sum[lane];
       rec.load_shared(lane, access, lane + off, got[lane]);
@@ -234,8 +267,7 @@ typename P::T impl3_block(const std::vector<typename P::T>& v, I64, int B, I64, 
 template <class P>
 typename P::T impl4_block(const std::vector<typename P::T>& v, I64, int B, I64, I64 b, Rec<P>& rec) {
   std::vector<typename P::T> sv(std::size_t(B), P::identity());
-  rec.at(pts::kFile, pts::impl4_load);
-  load_two(v, b, sv, rec);
+  load_two(v, b, sv, rec, pts::impl4_load, pts::impl4_load);
   rec.at(pts::kFile, pts::impl4_tree);
   sequential_tree(sv, 0, rec);
   rec.at(pts::kFile, pts::impl4_commit);
@@ -245,7 +277,8 @@ typename P::T impl4_block(const std::vector<typename P::T>& v, I64, int B, I64, 
 /// The tree of slide "Implementation 5" (both forms): for s = B/2; s > 32; s >>= 1: if (tid < s)
 /// sv[tid] = mySum = mySum + sv[tid + s]. mySum is a register: access 0 loads sv[tid + s], 1 stores.
 template <class P>
-void impl5_tree(std::vector<typename P::T>& sv, std::vector<typename P::T>& my_sum, Rec<P>& rec) {
+void impl5_tree(std::vector<typename P::T>& sv, std::vector<typename P::T>& my_sum, Rec<P>& rec, int line) {
+  rec.at(pts::kFile, line);
   for (I64 s = I64(sv.size()) / 2; s > 32; s >>= 1) {
     rec.begin("tree", "stride", s);
     for (int tid = 0; tid < s; ++tid) {
@@ -265,10 +298,11 @@ void impl5_tree(std::vector<typename P::T>& sv, std::vector<typename P::T>& my_s
 template <class P>
 typename P::T impl5_block(const std::vector<typename P::T>& v, I64, int B, I64, I64 b, Rec<P>& rec) {
   std::vector<typename P::T> sv(std::size_t(B), P::identity());
-  load_two(v, b, sv, rec);  // T mySum = v[i] + v[i + blockDim.x]; sv[tid] = mySum;
+  load_two(v, b, sv, rec, pts::impl5_sum, pts::impl5_store);  // T mySum = v[i] + v[i + blockDim.x]; sv[tid] = mySum;
   std::vector<typename P::T> my_sum = sv;
-  impl5_tree(sv, my_sum, rec);
+  impl5_tree(sv, my_sum, rec, pts::impl5_tree);
   last_warp_volatile(sv, my_sum.data(), false, rec);
+  rec.at(pts::kFile, pts::impl5_commit);
   return store_sv0(sv, b, rec);
 }
 
@@ -279,9 +313,10 @@ template <class P>
 typename P::T impl5_shfl_block(const std::vector<typename P::T>& v, I64, int B, I64, I64 b, Rec<P>& rec) {
   using T = typename P::T;
   std::vector<T> sv(std::size_t(B), P::identity());
-  load_two(v, b, sv, rec);
+  load_two(v, b, sv, rec, pts::impl5_shfl_sum, pts::impl5_shfl_store);
   std::vector<T> my_sum = sv;
-  impl5_tree(sv, my_sum, rec);
+  impl5_tree(sv, my_sum, rec, pts::impl5_shfl_tree);
+  rec.at(pts::kFile, pts::impl5_shfl_32);
   rec.begin("warp", "offset", 32);
   for (int lane = 0; lane < 32; ++lane) {
     const T y = sv[lane + 32];
@@ -294,6 +329,7 @@ typename P::T impl5_shfl_block(const std::vector<typename P::T>& v, I64, int B, 
   rec.no_barrier_after();
   T got[32];
   int src[32];
+  rec.at(pts::kFile, pts::impl5_shfl_down);
   for (int off = 16; off > 0; off /= 2) {
     rec.begin("warp", "offset", off);
     for (int lane = 0; lane < 32; ++lane) {  // the shuffle reads every lane's mySum before the adds
@@ -309,6 +345,7 @@ typename P::T impl5_shfl_block(const std::vector<typename P::T>& v, I64, int B, 
     rec.end();
     rec.no_barrier_after();
   }
+  rec.at(pts::kFile, pts::impl5_shfl_commit);
   rec.begin("combine", "out[blockIdx.x] = mySum");
   rec.store_global(0, 0, b, my_sum[0], kPartials);
   rec.work(0);
@@ -321,10 +358,11 @@ typename P::T impl5_shfl_block(const std::vector<typename P::T>& v, I64, int B, 
 template <class P>
 typename P::T impl6_block(const std::vector<typename P::T>& v, I64, int B, I64, I64 b, Rec<P>& rec) {
   std::vector<typename P::T> sv(std::size_t(B), P::identity());
-  load_two(v, b, sv, rec);
-  sequential_tree(sv, 32, rec);
+  load_two(v, b, sv, rec, pts::impl6_load, pts::impl6_load);
+  sequential_tree(sv, 32, rec, unrolled_line);
   typename P::T my_sum[32];
   last_warp_volatile(sv, my_sum, true, rec);
+  rec.at(pts::kFile, pts::impl6_commit);
   return store_sv0(sv, b, rec);
 }
 
@@ -337,6 +375,7 @@ template <class P>
 typename P::T impl7_block(const std::vector<typename P::T>& v, I64 n, int B, I64 grid, I64 b, Rec<P>& rec) {
   using T = typename P::T;
   std::vector<T> sv(std::size_t(B), P::identity());
+  rec.at(pts::kFile, pts::impl7_zero);
   rec.begin("load", "sv[tid] = 0");
   for (int tid = 0; tid < B; ++tid) {
     rec.store_shared(tid, 0, tid, sv[tid]);
@@ -345,6 +384,7 @@ typename P::T impl7_block(const std::vector<typename P::T>& v, I64 n, int B, I64
   rec.end(sv);
   const I64 first = b * 2 * B, grid_size = I64(B) * 2 * grid;
   const I64 iterations = first < n ? ceil_div(n - first, grid_size) : 0;  // thread 0's, the most of any
+  rec.at(pts::kFile, pts::impl7_pair);
   kit::LoopSteps loop(rec.raw(), "load", "iteration", iterations);
   for (I64 k = 0; k < iterations; ++k) {
     loop.before(k);
@@ -365,9 +405,10 @@ typename P::T impl7_block(const std::vector<typename P::T>& v, I64 n, int B, I64
     if (rec.on()) rec.raw()->template shared<P>(sv);
     loop.after(k);
   }
-  sequential_tree(sv, 32, rec);
+  sequential_tree(sv, 32, rec, unrolled_line);
   T my_sum[32];
   last_warp_volatile(sv, my_sum, true, rec);
+  rec.at(pts::kFile, pts::impl7_commit);
   return store_sv0(sv, b, rec);
 }
 
@@ -433,6 +474,7 @@ SimOutput naive(const VariantInfo& v, const Input& in, const LaunchConfig& l, in
   for (I64 s = 1; s < n; s *= 2) {
     const I64 grid = out.launches == 0 ? l.grid : ceil_div(ceil_div(n, 2 * s), B);
     Rec<P> traced(trace_block >= 0 && trace_block < grid ? &recorder : nullptr);
+    traced.at(pts::kFile, pts::naive_add);
     traced.begin("pass", "launch " + std::to_string(out.launches) + ", stride " + std::to_string(s));
     for (I64 t = 0, i = 0; i + s < n; ++t, i += 2 * s) {  // the threads past the last pair do nothing
       Rec<P>& rec = t / B == trace_block ? traced : none;

@@ -26,18 +26,28 @@ using kit::kInput;
 using kit::kPartials;
 using kit::Rec;
 using kit::round_up_to;
+namespace pts = trace_points::stevens;
+
+/// The kernel lines of one stevens.cu kernel: its two loads, its tree statement and its final store.
+struct Lines {
+  int load_low, load_high, tree, commit;
+};
+constexpr Lines kDivergent{pts::divergent_load_low, pts::divergent_load_high, pts::divergent_tree, pts::divergent_commit};
+constexpr Lines kCompact{pts::compact_load_low, pts::compact_load_high, pts::compact_tree, pts::compact_commit};
 
 /// partialSum[t] = input[start + t]; partialSum[blockDim.x + t] = input[start + blockDim.x + t].
 template <class P>
-void load_pair(const std::vector<typename P::T>& v, I64 b, std::vector<typename P::T>& ps, Rec<P>& rec) {
+void load_pair(const std::vector<typename P::T>& v, I64 b, std::vector<typename P::T>& ps, Rec<P>& rec, const Lines& lines) {
   const int B = int(ps.size() / 2);
   rec.begin("load", "partialSum[t], partialSum[blockDim.x + t] = input[start + t], input[start + blockDim.x + t]");
   const I64 start = 2 * b * B;
   for (int t = 0; t < B; ++t) {
     ps[std::size_t(t)] = v[std::size_t(start + t)];
     ps[std::size_t(B + t)] = v[std::size_t(start + B + t)];
+    rec.at(pts::kFile, lines.load_low);
     rec.load_global(t, 0, start + t, ps[std::size_t(t)], kInput);
     rec.store_shared(t, 1, t, ps[std::size_t(t)]);
+    rec.at(pts::kFile, lines.load_high);
     rec.load_global(t, 2, start + B + t, ps[std::size_t(B + t)], kInput);
     rec.store_shared(t, 3, B + t, ps[std::size_t(B + t)]);
     rec.work(t);
@@ -57,7 +67,8 @@ void tree_add(std::vector<typename P::T>& ps, int t, I64 a, I64 stride, Rec<P>& 
 }
 
 template <class P>
-typename P::T store_block_sum(const std::vector<typename P::T>& ps, I64 b, Rec<P>& rec) {
+typename P::T store_block_sum(const std::vector<typename P::T>& ps, I64 b, Rec<P>& rec, const Lines& lines) {
+  rec.at(pts::kFile, lines.commit);
   rec.begin("combine", "if (t == 0) output[blockIdx.x] = partialSum[0]");
   rec.load_shared(0, 0, 0, ps[0]);
   rec.store_global(0, 1, b, ps[0], kPartials);
@@ -71,13 +82,14 @@ typename P::T store_block_sum(const std::vector<typename P::T>& ps, I64 b, Rec<P
 template <class P>
 typename P::T divergent_block(const std::vector<typename P::T>& v, int B, I64 b, Rec<P>& rec) {
   std::vector<typename P::T> ps(std::size_t(2 * B), P::identity());
-  load_pair(v, b, ps, rec);
+  load_pair(v, b, ps, rec, kDivergent);
+  rec.at(pts::kFile, kDivergent.tree);
   for (I64 stride = 1; stride <= B; stride *= 2) {
     rec.begin("tree", "stride", stride);
     for (int t = 0; t < B; t += int(stride)) tree_add(ps, t, 2 * I64(t), stride, rec);
     rec.end(ps);
   }
-  return store_block_sum(ps, b, rec);
+  return store_block_sum(ps, b, rec, kDivergent);
 }
 
 /// stevens.reduce_compact: for stride = blockDim.x; stride >= 1; stride >>= 1: if (t < stride)
@@ -85,13 +97,14 @@ typename P::T divergent_block(const std::vector<typename P::T>& v, int B, I64 b,
 template <class P>
 typename P::T compact_block(const std::vector<typename P::T>& v, int B, I64 b, Rec<P>& rec) {
   std::vector<typename P::T> ps(std::size_t(2 * B), P::identity());
-  load_pair(v, b, ps, rec);
+  load_pair(v, b, ps, rec, kCompact);
+  rec.at(pts::kFile, kCompact.tree);
   for (I64 stride = B; stride >= 1; stride >>= 1) {
     rec.begin("tree", "stride", stride);
     for (int t = 0; t < stride; ++t) tree_add(ps, t, t, stride, rec);
     rec.end(ps);
   }
-  return store_block_sum(ps, b, rec);
+  return store_block_sum(ps, b, rec, kCompact);
 }
 
 template <class P>

@@ -18,6 +18,7 @@ namespace {
 using namespace kit;
 
 constexpr int kOutput = kPartials;  // global buffer 1: the output array
+namespace pts = trace_points::stevens_scan;
 
 /// Element i of the array the block scans: x[i], or x[i - 1] for an exclusive scan (an exclusive scan is
 /// the inclusive scan of the input shifted right by one, with the identity in front). Identity past n.
@@ -43,12 +44,14 @@ void to_output(SimOutput& out, const std::vector<typename P::T>& y) {
 /// kernels' load_shifted() does it: element i reads x[i] (exclusive: x[i - 1]) whenever that index is in
 /// 0..n-1, so in an exclusive scan the slot just past the input (i = n) holds x[n - 1] (never used: no
 /// output reads it); `sh` must hold those loaded values. Working threads: those with an element i < n.
+/// `lines[k]`: the kernel line of load k (per_thread <= 2).
 template <class P>
 void record_load(Rec<P>& rec, const GlobalView<P>& g, std::int64_t base, int threads, int per_thread, int stride,
-                 std::int64_t n, bool exclusive, const std::vector<typename P::T>& sh) {
+                 std::int64_t n, bool exclusive, const std::vector<typename P::T>& sh, const int (&lines)[2]) {
   rec.begin("load", "load the section into shared memory");
   for (int k = 0; k < per_thread; ++k)
     for (int t = 0; t < threads; ++t) {
+      rec.at(pts::kFile, lines[k]);
       const std::int64_t i = base + t + std::int64_t(k) * stride;
       const std::int64_t src = src_index<P>(i, exclusive);
       if (src >= 0 && src < n) rec.load_global(t, k, src, g.at(src), kInput);
@@ -58,12 +61,14 @@ void record_load(Rec<P>& rec, const GlobalView<P>& g, std::int64_t base, int thr
   rec.end(sh);
 }
 
+/// The store step: element k of each thread to the output; `lines[k]`: the kernel line of store k.
 template <class P>
 void record_store(Rec<P>& rec, std::int64_t base, int threads, int per_thread, int stride, std::int64_t n,
-                  const std::vector<typename P::T>& sh) {
+                  const std::vector<typename P::T>& sh, const int (&lines)[2]) {
   rec.begin("store", "write the section to the output");
   for (int k = 0; k < per_thread; ++k)
     for (int t = 0; t < threads; ++t) {
+      rec.at(pts::kFile, lines[k]);
       const std::int64_t i = base + t + std::int64_t(k) * stride;
       if (i >= n) continue;
       rec.load_shared(t, k, t + k * stride, sh[std::size_t(t + k * stride)]);
@@ -114,6 +119,7 @@ SimOutput naive(const VariantInfo& v, const Input& in, const LaunchConfig& launc
         const std::int64_t i = first + t;
         const std::int64_t len = ex ? i : i + 1;  // elements thread i adds up
         if (i >= n || j >= len) continue;
+        rec.at(pts::kFile, j == 0 ? pts::naive_first : pts::naive_add);
         rec.load_global(t, 0, j, g.at(j), kInput);
         sum[std::size_t(t)] = j == 0 ? g.at(0) : P::combine(sum[std::size_t(t)], g.at(j));
         if (j > 0) {
@@ -123,6 +129,7 @@ SimOutput naive(const VariantInfo& v, const Input& in, const LaunchConfig& launc
       }
       steps.after(j);
     }
+    rec.at(pts::kFile, pts::naive_store);
     rec.begin("store", "write y[i]");
     for (int t = 0; t < B; ++t)
       if (first + t < n) {
@@ -143,6 +150,7 @@ std::int64_t kogge_stone_block(std::vector<typename P::T>& sh, int m, Rec<P>* re
   std::int64_t adds = 0;
   std::vector<typename P::T> temp(sh.size());
   for (int stride = 1; stride < m; stride *= 2) {
+    if (rec) rec->at(pts::kFile, pts::ks_add);
     if (rec) rec->begin("step", "stride", stride);
     for (int j = stride; j < m; ++j) {
       temp[std::size_t(j)] = P::combine(sh[std::size_t(j)], sh[std::size_t(j - stride)]);
@@ -155,6 +163,7 @@ std::int64_t kogge_stone_block(std::vector<typename P::T>& sh, int m, Rec<P>* re
     }
     // second __syncthreads: every read is done before anyone writes
     if (rec) rec->barrier_before_access(2);
+    if (rec) rec->at(pts::kFile, pts::ks_write);
     for (int j = stride; j < m; ++j) {
       sh[std::size_t(j)] = temp[std::size_t(j)];
       if (rec) rec->store_shared(j, 2, j, sh[std::size_t(j)]);
@@ -176,6 +185,7 @@ std::int64_t kogge_stone_db_block(std::vector<typename P::T>& sh, int m, Rec<P>*
   std::int64_t adds = 0;
   std::vector<typename P::T> src = sh, dst(sh.size(), P::identity());
   int sb = 0;  // ThreadOp::buffer of the array that is the source this step (the other is written)
+  if (rec) rec->at(pts::kFile, pts::ksdb_add);
   for (int stride = 1; stride < m; stride *= 2, sb = 1 - sb) {
     if (rec) rec->begin("step", "stride", stride);
     for (int j = 0; j < int(sh.size()); ++j) {
@@ -215,6 +225,7 @@ template <class P>
 std::int64_t brent_kung_block(std::vector<typename P::T>& sh, int m, Rec<P>* rec) {
   std::int64_t adds = 0;
   for (int stride = 1; stride < m; stride *= 2) {
+    if (rec) rec->at(pts::kFile, pts::bk_up);
     if (rec) rec->begin("up-sweep", "stride", stride);
     for (int t = 0;; ++t) {
       const std::int64_t index = std::int64_t(t + 1) * 2 * stride - 1;
@@ -231,6 +242,7 @@ std::int64_t brent_kung_block(std::vector<typename P::T>& sh, int m, Rec<P>* rec
     if (rec) rec->end(sh);
   }
   for (int stride = pow2_ceil(m) / 4; stride > 0; stride /= 2) {
+    if (rec) rec->at(pts::kFile, pts::bk_down);
     if (rec) rec->begin("down-sweep", "stride", stride);
     for (int t = 0;; ++t) {
       const std::int64_t index = std::int64_t(t + 1) * 2 * stride - 1;
@@ -266,12 +278,17 @@ SimOutput single_block(const VariantInfo& v, const Input& in, const LaunchConfig
   for (int i = 0; i < B * per; ++i) sh[std::size_t(i)] = shifted(g, i, pp.exclusive);  // what load_shifted() loads
   Recorder r(out.trace);
   Rec<P> rec(trace_block >= 0 ? &r : nullptr);
-  if (rec.on()) record_load(rec, g, 0, B, per, B, n, pp.exclusive, sh);
+  // The kernel lines of the load and the store (Brent-Kung: two of each, one per element of the thread).
+  const int load_lines[2] = {A == BlockAlgo::KoggeStone ? pts::ks_load : A == BlockAlgo::KoggeStoneDB ? pts::ksdb_load : pts::bk_load_low,
+                             pts::bk_load_high};
+  const int store_lines[2] = {A == BlockAlgo::KoggeStone ? pts::ks_store : A == BlockAlgo::KoggeStoneDB ? pts::ksdb_store : pts::bk_store_low,
+                              pts::bk_store_high};
+  if (rec.on()) record_load(rec, g, 0, B, per, B, n, pp.exclusive, sh, load_lines);
   std::int64_t adds = 0;
   if (A == BlockAlgo::KoggeStone) adds = kogge_stone_block<P>(sh, m, rec.on() ? &rec : nullptr);
   if (A == BlockAlgo::KoggeStoneDB) adds = kogge_stone_db_block<P>(sh, m, rec.on() ? &rec : nullptr);
   if (A == BlockAlgo::BrentKung) adds = brent_kung_block<P>(sh, m, rec.on() ? &rec : nullptr);
-  if (rec.on()) record_store(rec, 0, B, per, B, n, sh);
+  if (rec.on()) record_store(rec, 0, B, per, B, n, sh, store_lines);
   sh.resize(std::size_t(m));
   to_output<P>(out, sh);
   out.additions = adds;
@@ -337,9 +354,9 @@ SimOutput hierarchical(const VariantInfo& v, const Input& in, const LaunchConfig
     const int m = int(std::min(section, n - base));
     std::vector<typename P::T> sh(std::size_t(section), P::identity());
     for (std::int64_t i = 0; i < section; ++i) sh[std::size_t(i)] = shifted(g, base + i, pp.exclusive);  // as loaded
-    record_load(rec, g, base, B, 2, B, n, pp.exclusive, sh);
+    record_load(rec, g, base, B, 2, B, n, pp.exclusive, sh, {pts::bk_load_low, pts::bk_load_high});
     brent_kung_block<P>(sh, m, &rec);
-    record_store(rec, base, B, 2, B, n, sh);
+    record_store(rec, base, B, 2, B, n, sh, {pts::bk_store_low, pts::bk_store_high});
     out.trace.block_result = P::to_double(sh[std::size_t(m - 1)]);
   }
   int launches = 0;

@@ -125,7 +125,7 @@ void StepControls(TraceState& t, const std::string& label, std::int64_t n) {
   // the trace takes one more block of the input).
   if (n >= 0) {
     const Trace& tr = *t.trace;
-    const int grid = int(std::min<std::int64_t>(tr.launch.grid, kMaxTraceBlocks));
+    const int grid = int(t.whole_launch ? tr.launch.grid : std::min<std::int64_t>(tr.launch.grid, kMaxTraceBlocks));
     ImGui::SameLine(0, th.px(16));
     ImGui::BeginDisabled(t.block_index <= 0);
     if (ImGui::ArrowButton("##block_prev", ImGuiDir_Left)) t.switch_block(-1, n);

@@ -66,6 +66,9 @@ int main(int argc, char** argv) {
   std::string grid_color;
   app.add_option("--grid-color", grid_color, "what the Grid view colours by: lanes (active lanes, default), ways (bank-conflict ways) or sectors (per request)")
       ->check(CLI::IsMember({"lanes", "ways", "sectors"}));
+  std::vector<double> grid_warps;
+  app.add_option("--grid-warps", grid_warps, "the warps the Grid view shows at first: FIRST COUNT (warps of the launch; default all)")
+      ->expected(2)->check(CLI::NonNegativeNumber);
   app.add_option("--shader-dir", o.shader_dir, "read the Grid view's GLSL (grid_heatmap.vert/.frag) from DIR instead of the copies built in");
   std::string gpu;
   app.add_option("--gpu", gpu, "where GPU runs go: local | ssh:HOST | slurm:ARGS (a worker process; default local when built with CUDA)");
@@ -130,6 +133,10 @@ int main(int argc, char** argv) {
 
   if (grid_color == "ways") s.grid.metric = ui::GridMetric::BankWays;
   else if (grid_color == "sectors") s.grid.metric = ui::GridMetric::Sectors;
+  if (grid_warps.size() == 2) {
+    if (grid_warps[1] < 1) return fail(2, "--grid-warps: COUNT must be at least 1 warp");
+    s.grid.initial_warp0 = grid_warps[0], s.grid.initial_warp1 = grid_warps[0] + grid_warps[1];
+  }
 
   s.perf.present.high_contrast = o.high_contrast;
   s.perf.present.focus = o.focus;

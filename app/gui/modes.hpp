@@ -41,7 +41,8 @@ struct Options {
 /// --benchmark-frames: renders o.benchmark_frames frames headless (after o.frames warm-up frames)
 /// and prints {"frames", "ui_build_ms_median" (NewFrame to Render, CPU), "frame_ms_median" (whole
 /// frame incl. glFinish), "view", "live_points", "sweep_lines", "sweep_points", "compare_rows", "grid_warps"
-/// (the Grid view's warps, waited for until every block is computed; 0 for other views)}.
+/// (the Grid view's warps, waited for until every block is computed, then panned by one warp each
+/// timed frame so that each redraws its picture; 0 for other views)}.
 int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o);
 
 /// GLFW + OpenGL 3.3 window until it is closed. Returns the exit status: kNoDisplay with one line on

@@ -136,7 +136,7 @@ bool GridState::refresh(const VariantInfo* v, const GridKey& key, double now) {
     data = GridSummary{};
     version = 0;
     error.clear();
-    warp0 = warp1 = 0;
+    warp0 = initial_warp0, warp1 = initial_warp1;
     last_take = -1e9;
   }
   const bool running = job->running();

@@ -115,6 +115,7 @@ class GridJob {
 struct GridState {
   GridMetric metric = GridMetric::ActiveLanes;
   double warp0 = 0, warp1 = 0;   ///< warps shown, top to bottom; warp1 <= warp0: all of them
+  double initial_warp0 = 0, initial_warp1 = 0;  ///< warp0 / warp1 of every new grid (--grid-warps; 0, 0 = all)
   std::shared_ptr<GridJob> job = std::make_shared<GridJob>();
   GridSummary data;              ///< the job's latest summary
   std::uint64_t version = 0;     ///< of `data`

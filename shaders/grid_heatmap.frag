@@ -13,7 +13,8 @@ uniform int u_steps;        // steps with data
 uniform vec2 u_warp_range;  // warps shown, top to bottom
 uniform vec2 u_step_range;  // steps shown, left to right
 uniform vec2 u_pixels;      // the image's size in pixels
-uniform int u_metric;       // 0 = active lanes (linear 0..32, mean), else ways or sectors (log2 1..32, worst)
+uniform int u_metric;       // 0 = active lanes (linear, mean), else ways or sectors (log2, worst)
+uniform vec2 u_range;       // the values the colour map spans (grid_metric_range)
 uniform vec3 u_stops[5];    // the colour map, low to high
 uniform vec3 u_background;
 
@@ -74,6 +75,7 @@ void main() {
     ++count;
   }
   if (count == 0) { frag_color = vec4(u_background, 1.0); return; }
-  float t = u_metric == 0 ? (sum / float(count)) / 32.0 : log2(max(worst, 1.0)) / 5.0;
+  float t = u_metric == 0 ? (sum / float(count) - u_range.x) / (u_range.y - u_range.x)
+                          : log2(max(worst, u_range.x) / u_range.x) / log2(u_range.y / u_range.x);
   frag_color = vec4(ramp(t), 1.0);
 }

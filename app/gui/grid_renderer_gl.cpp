@@ -224,6 +224,9 @@ ImTextureID render(const ui::GridImageRequest& req, std::string& error) {
   glUniform2f(loc("u_step_range"), float(req.step0), float(req.step1));
   glUniform2f(loc("u_pixels"), float(req.width), float(req.height));
   glUniform1i(loc("u_metric"), int(req.metric));
+  float lo = 0, hi = 1;
+  ui::grid_metric_range(req.metric, lo, hi);
+  glUniform2f(loc("u_range"), lo, hi);
   glUniform3fv(loc("u_stops"), ui::kGridColorStops, &ui::grid_color_map(req.metric).rgb[0][0]);
   glUniform3fv(loc("u_background"), 1, req.background);
   glDrawArrays(GL_TRIANGLES, 0, 3);

@@ -28,15 +28,17 @@ const GridColorMap& grid_color_map(GridMetric m) {
 }
 
 void grid_metric_range(GridMetric m, float& lo, float& hi) {
-  lo = m == GridMetric::ActiveLanes ? 0.f : 1.f;
+  // Sectors start at 4: a warp's 32 lanes reading 4 consecutive bytes each fill 4 sectors, the best a
+  // whole warp can do, so 4 and fewer are green.
+  lo = m == GridMetric::ActiveLanes ? 0.f : m == GridMetric::Sectors ? 4.f : 1.f;
   hi = 32.f;
 }
 
 ImVec4 grid_color(GridMetric m, float v) {
   float lo = 0, hi = 1;
   grid_metric_range(m, lo, hi);
-  // Lanes on a linear scale; ways and sectors on log2 (1, 2, 4, .. 32 evenly spaced), as in the shader.
-  float t = m == GridMetric::ActiveLanes ? (v - lo) / (hi - lo) : std::log2(std::max(v, 1.f)) / std::log2(hi);
+  // Lanes on a linear scale; ways and sectors on log2 (lo, 2 lo, .. 32 evenly spaced), as in the shader.
+  float t = m == GridMetric::ActiveLanes ? (v - lo) / (hi - lo) : std::log2(std::max(v, lo) / lo) / std::log2(hi / lo);
   t = std::clamp(t, 0.f, 1.f) * float(kGridColorStops - 1);
   const int i = std::min(int(t), kGridColorStops - 2);
   const float f = t - float(i);

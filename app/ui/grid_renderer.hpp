@@ -20,7 +20,8 @@ struct GridColorMap {
 /// The map of a metric: active lanes from dark (idle) to bright (all 32 lanes); conflicts and sectors
 /// from green (the best case) through yellow to red (32 ways, 32 sectors).
 const GridColorMap& grid_color_map(GridMetric m);
-/// The value range [lo, hi] a metric's colour map spans (active lanes 0..32, ways 1..32, sectors 1..32).
+/// The value range [lo, hi] a metric's colour map spans (active lanes 0..32 linear, ways 1..32 and
+/// sectors 4..32 on log2; values below lo take the first colour).
 void grid_metric_range(GridMetric m, float& lo, float& hi);
 /// The colour of value `v` under the metric's map (the legend and the hover swatch; the shader does the same).
 ImVec4 grid_color(GridMetric m, float v);

@@ -51,12 +51,13 @@ std::int64_t nice_at_least(double x) {
 void draw_legend(GridMetric m) {
   const Theme& t = theme();
   static const float kLanes[] = {0, 8, 16, 24, 32};
-  static const float kCosts[] = {1, 2, 4, 8, 16, 32};
-  const float* vals = m == GridMetric::ActiveLanes ? kLanes : kCosts;
-  const int count = m == GridMetric::ActiveLanes ? 5 : 6;
+  static const float kWays[] = {1, 2, 4, 8, 16, 32};
+  static const float kSectors[] = {4, 8, 16, 32};
+  const float* vals = m == GridMetric::ActiveLanes ? kLanes : m == GridMetric::BankWays ? kWays : kSectors;
+  const int count = m == GridMetric::ActiveLanes ? 5 : m == GridMetric::BankWays ? 6 : 4;
   for (int i = 0; i < count; ++i) {
     char label[16];
-    std::snprintf(label, sizeof label, "%g", vals[i]);
+    std::snprintf(label, sizeof label, m == GridMetric::Sectors && i == 0 ? "\u2264 %g" : "%g", vals[i]);
     SameLineIfFits(t.px(40) + ImGui::CalcTextSize(label).x, t.px(10));
     LegendSwatch(ImGui::GetColorU32(grid_color(m, vals[i])), label);
   }
@@ -200,7 +201,7 @@ void GridView::draw(AppState& s) {
     const std::int64_t every = nice_at_least(line_h * 1.6 / std::max(px_per_block, 1e-9));
     for (std::int64_t b = (b_first / every) * every; b <= b_last; b += every) {
       const float y = y_of(double(b * d.warps_per_block));
-      if (y < img_min.y - 1) continue;
+      if (y < img_min.y - 1 || y > img_max.y - fs * 0.5f) continue;  // the block starts outside the picture
       const std::string lbl = "block " + std::to_string(b);
       dl->AddText(ImVec2(img_min.x - t.px(6) - ImGui::CalcTextSize(lbl.c_str()).x, std::min(y, img_max.y - fs)), dim, lbl.c_str());
     }

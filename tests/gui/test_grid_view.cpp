@@ -154,7 +154,10 @@ TEST(GridColors, LegendMatchesTheShadersScale) {
   const GridColorMap& cost = grid_color_map(GridMetric::BankWays);
   EXPECT_FLOAT_EQ(grid_color(GridMetric::BankWays, 1).x, cost.rgb[0][0]);
   EXPECT_FLOAT_EQ(grid_color(GridMetric::BankWays, 32).x, cost.rgb[kGridColorStops - 1][0]);
-  EXPECT_NEAR(grid_color(GridMetric::Sectors, 4).y, cost.rgb[1][1] + (cost.rgb[2][1] - cost.rgb[1][1]) * 0.6f, 1e-5);
+  // Sectors: 4 (a whole warp's coalesced 128 bytes) and fewer are the best colour; 8 is a third of the way.
+  EXPECT_FLOAT_EQ(grid_color(GridMetric::Sectors, 2).x, cost.rgb[0][0]);
+  EXPECT_FLOAT_EQ(grid_color(GridMetric::Sectors, 4).x, cost.rgb[0][0]);
+  EXPECT_NEAR(grid_color(GridMetric::Sectors, 8).y, cost.rgb[1][1] + (cost.rgb[2][1] - cost.rgb[1][1]) * (4.f / 3 - 1), 1e-5);
 }
 
 /// ImGui frames of the Grid view alone, in a window of known place and size, without a renderer.

@@ -244,6 +244,7 @@ std::string AppState::open_scene(int index, const std::vector<std::string>& view
   perf.present.strokes.clear();
   trace.blocks = 1;  // a scene shows block 0 of a one-block trace; [ and ] go on from there
   trace.block_index = 0;
+  trace.whole_launch = false;
   trace.key.reset();
   refresh_trace();
   trace.step = std::clamp(sc->step, 0, std::max(0, trace.steps() - 1));
@@ -422,6 +423,12 @@ TraceKey AppState::trace_key() const {
   k.use_recorded = trace.use_recorded;
   if (replay) k.report_created = replay_path + "@" + replay->created;
   k.keep = params.pattern.keep_fraction;  // filters: the kept fraction shapes the trace
+  if (trace.whole_launch) {  // a block of the whole launch, opened from the Grid view
+    k.whole_launch = true;
+    k.grid = params.grid;
+    k.block_index = std::max(0, trace.block_index);
+    return k;
+  }
   k.blocks = std::clamp(trace.blocks, 1, kMaxTraceBlocks);
   k.block_index = std::clamp(trace.block_index, 0, k.blocks - 1);
   return k;

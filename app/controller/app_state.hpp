@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "grid_summary.hpp"
 #include "lessons.hpp"
 #include "perf_state.hpp"
 #include "report.hpp"
@@ -185,6 +186,9 @@ class AppState {
 
   /// Compare, Plots, Sweep, Live and exports (perf_state.hpp).
   PerfState perf;
+
+  /// The Grid view: every warp of the launch (grid_summary.hpp).
+  GridState grid;
 
  private:
   std::vector<LessonEntry> lessons_;

@@ -39,6 +39,13 @@ void TraceState::tick(double seconds) {
 }
 
 bool TraceState::switch_block(int delta, std::int64_t asked_n) {
+  if (whole_launch) {
+    const int last = trace ? int(trace->launch.grid) - 1 : block_index;
+    const int to = std::clamp(block_index + delta, 0, std::max(0, last));
+    if (to == block_index) return false;
+    block_index = to;
+    return true;
+  }
   const int grid = trace ? int(std::min<std::int64_t>(trace->launch.grid, kMaxTraceBlocks)) : blocks;
   int next = block_index + delta;
   if (next >= grid) {
@@ -104,6 +111,10 @@ void adopt_model_lines(Trace& recorded, const Trace& model) {
 }
 
 LaunchConfig trace_launch_request(const VariantInfo& v, const TraceKey& key, std::int64_t asked, std::int64_t& n) {
+  if (key.whole_launch) {
+    n = std::max<std::int64_t>(1, asked);
+    return LaunchConfig{key.block, key.grid};
+  }
   const int block = key.block > 0 ? key.block : (v.rules.fixed_block > 0 ? v.rules.fixed_block : v.rules.default_block);
   const int blocks = std::clamp(key.blocks, 1, kMaxTraceBlocks);
   std::int64_t cap = window_elems(v, block) * blocks;
@@ -230,7 +241,10 @@ std::string recording_mismatch(const VariantInfo& v, const Trace& rec, const Tra
     diffs.push_back("input " + (!key.input_label.empty() ? key.input_label
                                 : is_generated_kind(key.input) ? key.input : "file " + key.input));
   else if (key.input == "random" && rec.seed != key.seed) diffs.push_back("seed " + std::to_string(key.seed));
-  if (diffs.empty() && key.blocks > 1) {
+  if (diffs.empty() && key.whole_launch) {
+    if (rec.n != key.n || (key.grid > 0 && rec.launch.grid != key.grid))
+      diffs.push_back("block " + std::to_string(key.block_index) + " of the whole launch (n = " + format_grouped(key.n) + ")");
+  } else if (diffs.empty() && key.blocks > 1) {
     // A trace over several blocks: the recording must be of the same n and grid as the model's would be.
     std::int64_t n = 0;
     const LaunchConfig want = trace_launch_request(v, key, key.n > 0 ? key.n : rec.n, n);

@@ -32,8 +32,13 @@ struct TraceKey {
   bool exclusive = false;      ///< scans: inclusive or exclusive (the pattern parameter that changes the trace)
   double keep = 0.5;           ///< filters: fraction of the random values kept (--keep)
   std::string input_label;     ///< how messages name the input ("typed 3 1 7 0", "file x.txt"); "" = `input`
+  /// Trace block_index of the launch over all n elements (a block opened from the Grid view), not of
+  /// a window of `blocks` blocks; `grid` is then the requested grid (0 = the launch rules').
+  bool whole_launch = false;
+  std::int64_t grid = 0;
   bool operator==(const TraceKey& o) const {
     return variant == o.variant && n == o.n && block == o.block && block_index == o.block_index && blocks == o.blocks &&
+           whole_launch == o.whole_launch && grid == o.grid &&
            type == o.type && input == o.input && seed == o.seed &&
            use_recorded == o.use_recorded && report_created == o.report_created && exclusive == o.exclusive && keep == o.keep;
   }
@@ -52,6 +57,7 @@ struct TraceState {
   int bank_warp = 0;            ///< the warp the banks view shows
   int blocks = 1;               ///< blocks the trace covers (1 .. kMaxTraceBlocks): TraceKey::blocks
   int block_index = 0;          ///< the block the views show: TraceKey::block_index
+  bool whole_launch = false;    ///< block_index is of the whole launch (TraceKey::whole_launch), set by the Grid view
   bool show_future_values = false;  ///< the tree shows the numbers of steps not reached yet
   bool use_recorded = true;     ///< show the open report's GPU recording of the variant when it has one
   bool recorded_available = false;  ///< the open report holds a recording of the selected variant
@@ -87,7 +93,8 @@ std::string recording_mismatch(const VariantInfo& v, const Trace& recorded, cons
 /// window x this), so each thread's cascade of several elements shows.
 constexpr int kTracePassesShown = 4;
 
-/// The n and requested grid a trace of `key` runs: one block (key.blocks = 1): n = min(key.n, one
+/// The n and requested grid a trace of `key` runs: key.whole_launch: all `asked` elements with
+/// key.block and key.grid. Otherwise one block (key.blocks = 1): n = min(key.n, one
 /// window), the launch rules' grid. key.blocks = K > 1: n = min(key.n, K windows) with the rules'
 /// grid, except grid-stride kernels, which launch K blocks on n = min(key.n, K windows x
 /// kTracePassesShown). `asked` is key.n, or the file's length for a file input.

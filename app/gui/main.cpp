@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   app.add_option("--variant", o.variant, "variant to select, e.g. epita.reduce3 (selects its lesson)");
   app.add_option("--report", o.report, "report JSON to replay (recorded by warpscope on a GPU)");
   app.add_option("--screenshot", o.screenshot, "render headless (EGL, no X server) to this PNG and exit");
-  app.add_option("--view", o.view, "centre tab to show: results, tree, warps, banks, source, memory, metrics, scan, conv, atomics, compare, plots, roofline");
+  app.add_option("--view", o.view, "centre tab to show: results, tree, warps, banks, source, memory, metrics, scan, conv, atomics, compare, plots, roofline, race, ladder, pair, grid");
   app.add_option("--block", o.block, "threads per block (0 = the variant's default); the trace covers --trace-blocks blocks")->check(CLI::Range(0, 1024));
   app.add_option("--input", o.input, "input: random, ones, sequence, numbers (\"3 1 7 0 4 1 6 3\") or a file (text; PNG/JPEG for 2-D convolution)");
   app.add_option("--n", o.n, "elements (1000, 2^20 or 1<<20; default 2^20); the trace covers --trace-blocks blocks of them");
@@ -64,6 +64,13 @@ int main(int argc, char** argv) {
   app.add_option("--benchmark-frames", o.benchmark_frames, "render N frames headless and print one JSON line of frame timings")->check(CLI::Range(1, 100000));
   app.add_option("--export-view", o.export_view, "with --screenshot: also write the centre view alone to this PNG (as its PNG button does)");
   app.add_option("--export-steps", o.export_steps, "render headless every step of the trace view (--view, --variant, ...) to DIR/step_000.png ... and DIR/steps.gif, and exit");
+  std::string grid_color;
+  app.add_option("--grid-color", grid_color, "what the Grid view colours by: lanes (active lanes, default), ways (bank-conflict ways) or sectors (per request)")
+      ->check(CLI::IsMember({"lanes", "ways", "sectors"}));
+  std::vector<double> grid_warps;
+  app.add_option("--grid-warps", grid_warps, "the warps the Grid view shows at first: FIRST COUNT (warps of the launch; default all)")
+      ->expected(2)->check(CLI::NonNegativeNumber);
+  app.add_option("--shader-dir", o.shader_dir, "read the Grid view's GLSL (grid_heatmap.vert/.frag) from DIR instead of the copies built in");
   std::string gpu;
   app.add_option("--gpu", gpu, "where GPU runs go: local | ssh:HOST | slurm:ARGS (a worker process; default local when built with CUDA)");
   app.add_option("--queue", o.queue, "with --screenshot: run these variants (comma-separated ids) with the parameters first and wait for them")->delimiter(',');
@@ -127,6 +134,13 @@ int main(int argc, char** argv) {
       if (headless) return fail(2, err);
       s.message(ui::Message::Error, "cannot open report: " + err);
     }
+  }
+
+  if (grid_color == "ways") s.grid.metric = ui::GridMetric::BankWays;
+  else if (grid_color == "sectors") s.grid.metric = ui::GridMetric::Sectors;
+  if (grid_warps.size() == 2) {
+    if (grid_warps[1] < 1) return fail(2, "--grid-warps: COUNT must be at least 1 warp");
+    s.grid.initial_warp0 = grid_warps[0], s.grid.initial_warp1 = grid_warps[0] + grid_warps[1];
   }
 
   s.perf.present.high_contrast = o.high_contrast;

@@ -37,11 +37,14 @@ struct Options {
   std::string export_view;       ///< headless: also save the centre view alone (what the PNG buttons save)
   std::string export_steps;      ///< headless: a folder for every trace step of the centre view (PNGs, GIF)
   std::vector<std::string> queue;  ///< headless: variant ids run (with the parameters) before the screenshot
+  std::string shader_dir;        ///< read the GLSL from here instead of the copies built in ("" = built in)
 };
 
 /// --benchmark-frames: renders o.benchmark_frames frames headless (after o.frames warm-up frames)
 /// and prints {"frames", "ui_build_ms_median" (NewFrame to Render, CPU), "frame_ms_median" (whole
-/// frame incl. glFinish), "view", "live_points", "sweep_lines", "sweep_points", "compare_rows"}.
+/// frame incl. glFinish), "view", "live_points", "sweep_lines", "sweep_points", "compare_rows", "grid_warps"
+/// (the Grid view's warps, waited for until every block is computed, then panned by one warp each
+/// timed frame so that each redraws its picture; 0 for other views)}.
 int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o);
 
 /// GLFW + OpenGL 3.3 window until it is closed. Returns the exit status: kNoDisplay with one line on
@@ -54,6 +57,10 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o);
 
 /// Lets the views draw images as OpenGL textures (image_texture_gl.cpp); call with the GL context current.
 void install_gl_image_textures();
+
+/// Lets the Grid view draw with its shaders (grid_renderer_gl.cpp); call with the GL context current.
+/// `shader_dir` non-empty: the GLSL files are read from there instead of the embedded copies.
+void install_gl_grid_renderer(const std::string& shader_dir);
 
 /// Where reports to replay live: assets_dir()/reports.
 std::string reports_dir();

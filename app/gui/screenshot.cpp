@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "views/grid_renderer.hpp"
 #include "headless.hpp"
 #include "main_window.hpp"
 #include "modes.hpp"
@@ -56,6 +57,7 @@ class HeadlessSession {
     }
     imgui_ = true;
     install_gl_image_textures();
+    install_gl_grid_renderer(o.shader_dir);
     // The picture must show the device line, so wait for the worker to open (or fail to open) it.
     if (!worker.wait_opened(std::chrono::seconds(60)))
       std::fprintf(stderr, "warpscope: the CUDA device did not open within 60 s; rendering without it\n");
@@ -64,6 +66,8 @@ class HeadlessSession {
   }
   ~HeadlessSession() {
     if (imgui_) {
+      if (const ui::GridRendererApi* grid = ui::grid_renderer()) grid->release();
+      ui::set_grid_renderer({});
       ImGui_ImplOpenGL3_Shutdown();
       ImGui::DestroyContext();
     }
@@ -109,6 +113,21 @@ class HeadlessSession {
   bool exporting_steps(const ui::AppState& s) const { return steps_.busy() || !s.perf.steps_request.empty(); }
 };
 
+/// The Grid view fills in while its job runs: a picture or a benchmark of it waits for every block
+/// (at most `limit_s`), drawing frames meanwhile. Returns false when the limit ran out.
+bool wait_for_grid(HeadlessSession& h, ui::AppState& s, ui::RunWorker& worker, double limit_s) {
+  if (s.view != "grid") return true;
+  const auto t0 = Clock::now();
+  h.frame(s, worker);
+  while (s.grid.job->running() || (!s.grid.complete() && s.grid.error.empty())) {
+    if (ms_since(t0) > limit_s * 1000) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    h.frame(s, worker);
+  }
+  h.frame(s, worker);  // the complete summary, drawn
+  return true;
+}
+
 void print_messages(const ui::AppState& s) {
   for (const auto& m : s.messages)
     if (m.level != ui::Message::Info) std::fprintf(stderr, "warpscope: %s\n", m.text.c_str());
@@ -137,6 +156,7 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
                  o.queue.size(), ms_since(t0) / 1000);
     for (int i = 0; i < 2; ++i) h.frame(s, worker);
   }
+  if (!wait_for_grid(h, s, worker, 300)) s.message(ui::Message::Warning, "the Grid view was still computing after 300 s");
   if (o.live_seconds > 0) {
     if (std::string why = ui::why_no_timing(s); !why.empty()) {
       std::fprintf(stderr, "warpscope: --live-seconds: %s\n", why.c_str());
@@ -219,8 +239,15 @@ int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     std::fprintf(stderr, "warpscope: the report shown has no recorded launch times: the live plot is empty\n");
   s.perf.live.add(pts);
   for (int i = 0; i < o.frames; ++i) h.frame(s, worker);
+  if (!wait_for_grid(h, s, worker, 300)) s.message(ui::Message::Warning, "the Grid view was still computing after 300 s");
   std::vector<double> build, frame;
   for (int i = 0; i < o.benchmark_frames; ++i) {
+    // The Grid view pans by one warp each frame, so that every timed frame redraws its picture with
+    // the shaders (an unchanged picture is reused and costs nothing).
+    if (s.view == "grid" && s.grid.complete()) {
+      const double span = std::max(1.0, (s.grid.warp1 > s.grid.warp0 ? s.grid.warp1 - s.grid.warp0 : double(s.grid.data.warps())) - 1);
+      s.grid.warp0 = double(i % 2), s.grid.warp1 = s.grid.warp0 + span;
+    }
     const auto t0 = Clock::now();
     build.push_back(h.frame(s, worker));
     glFinish();
@@ -235,9 +262,10 @@ int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     for (const auto& r : sw.runs) sweep_points += r.timed ? 1 : 0;
   }
   std::printf("{\"frames\": %d, \"ui_build_ms_median\": %.4f, \"frame_ms_median\": %.4f, \"view\": \"%s\", "
-              "\"compare_rows\": %zu, \"sweep_lines\": %zu, \"sweep_points\": %zu, \"live_points\": %zu}\n",
+              "\"compare_rows\": %zu, \"sweep_lines\": %zu, \"sweep_points\": %zu, \"live_points\": %zu, "
+              "\"grid_warps\": %lld}\n",
               o.benchmark_frames, median(build), median(frame), s.view.c_str(), s.perf.picked.size(), sweep_lines,
-              sweep_points, s.perf.live.points());
+              sweep_points, s.perf.live.points(), s.view == "grid" && s.grid.complete() ? (long long)s.grid.data.warps() : 0LL);
   worker.stop();
   print_messages(s);
   return 0;

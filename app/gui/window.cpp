@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 #include "main_window.hpp"
+#include "views/grid_renderer.hpp"
 #include "widgets/image_texture.hpp"
 #include "modes.hpp"
 #include "png_region.hpp"
@@ -89,6 +90,7 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     return 1;
   }
   install_gl_image_textures();
+  install_gl_grid_renderer(o.shader_dir);
 
   ui::MainWindow window;
   StepExporter steps;
@@ -125,6 +127,8 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   glfwHideWindow(win);
   worker.stop();
   ui::set_image_texture_api({});  // the views' textures go with the GL context (window outlives it)
+  if (const ui::GridRendererApi* grid = ui::grid_renderer()) grid->release();
+  ui::set_grid_renderer({});
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

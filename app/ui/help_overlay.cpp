@@ -32,6 +32,7 @@ const std::vector<KeyHelp>& key_help() {
       {"PageDown  PageUp", "next / previous scene of the lesson (a presenter clicker sends these)"},
       {"c  /  g", "Compare / Plots (graphs) tab"},
       {"i  /  k  /  v", "Race timeline (interleaving) / scan Ladder (all steps) / Pair (two variants side by side, one step)"},
+      {"x", "Grid tab: every warp of the launch by step (wheel zooms to one warp, a click opens that block)"},
       {"n  /  p", "next / previous variant of the lesson"},
       {"r", "run the selected variant"},
       {"R", "run every variant of the lesson"},
@@ -80,6 +81,7 @@ void HandleGlobalKeys(AppState& s, const std::vector<std::string>& views) {
     else if (c == 'i') s.view = "race";
     else if (c == 'k') s.view = "ladder";
     else if (c == 'v') s.view = "pair";
+    else if (c == 'x') s.view = "grid";
     else if (c == 'n') step_variant(s, +1);
     else if (c == 'p') step_variant(s, -1);
     else if (c == 'r') s.request_run();

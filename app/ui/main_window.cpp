@@ -15,7 +15,7 @@
 namespace ws::ui {
 
 const std::vector<std::string>& MainWindow::views() {
-  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory", "metrics", "scan", "conv", "atomics", "compare", "plots", "roofline", "race", "ladder", "pair"};
+  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory", "metrics", "scan", "conv", "atomics", "compare", "plots", "roofline", "race", "ladder", "pair", "grid"};
   return names;
 }
 
@@ -209,7 +209,7 @@ void MainWindow::draw_views(AppState& s) {
   // Labels at full length: at large text scales the tab row is drawn smaller (down to 0.7 of the
   // body text) rather than cut to "R...", and scrolls sideways if even that is too wide.
   static const char* const kLabels[] = {"Results", "Tree", "Warps", "Banks", "Source", "Memory", "Metrics", "Scan",
-                                        "Convolution", "Atomics", "Compare", "Plots", "Roofline", "Race", "Ladder", "Pair"};
+                                        "Convolution", "Atomics", "Compare", "Plots", "Roofline", "Race", "Ladder", "Pair", "Grid"};
   const ImGuiStyle& st = ImGui::GetStyle();
   float text = 0, frame = 0;  // the labels' text and the tabs' padding, which the font scale leaves alone
   for (const char* l : kLabels) text += ImGui::CalcTextSize(l).x, frame += 2 * st.FramePadding.x + st.ItemInnerSpacing.x;
@@ -279,6 +279,10 @@ void MainWindow::draw_views(AppState& s) {
   trace_tab("Race", "race", race_);
   trace_tab("Ladder", "ladder", ladder_);
   trace_tab("Pair", "pair", pair_);
+  if (tab("Grid", "grid")) {  // every warp of the launch at once, drawn by shaders
+    grid_.draw(s);
+    ImGui::EndTabItem();
+  }
   applied_view_ = s.view;
   ImGui::EndTabBar();
 }

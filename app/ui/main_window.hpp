@@ -16,6 +16,7 @@
 #include "views/view_atomics.hpp"
 #include "views/view_banks.hpp"
 #include "views/view_conv.hpp"
+#include "views/view_grid.hpp"
 #include "views/view_compare.hpp"
 #include "views/view_pair.hpp"
 #include "views/view_plots.hpp"
@@ -34,7 +35,7 @@ namespace ws::ui {
 class MainWindow {
  public:
   /// Names of the centre tabs, for --view ("results" first, then tree, warps, banks, source, memory,
-  /// metrics, scan, conv, atomics, compare, plots, race, ladder, pair).
+  /// metrics, scan, conv, atomics, compare, plots, race, ladder, pair, grid).
   static const std::vector<std::string>& views();
   /// Moves queued runs to the worker and finished results, progress and the device into `s`.
   /// On the first snapshot with no device, opens the newest report in `reports_dir` as a replay.
@@ -66,6 +67,7 @@ class MainWindow {
   RaceView race_;
   ScanLadderView ladder_;
   PairView pair_;
+  GridView grid_;
   StatusBar status_;
   std::size_t dismissed_ = 0;  ///< messages before this index were dismissed
   std::string applied_view_;   ///< the view last forced open from s.view

@@ -148,7 +148,7 @@ void StepControls(TraceState& t, const std::string& label, std::int64_t n) {
   // the trace takes one more block of the input).
   if (n >= 0) {
     const Trace& tr = *t.trace;
-    const int grid = int(std::min<std::int64_t>(tr.launch.grid, kMaxTraceBlocks));
+    const int grid = int(t.whole_launch ? tr.launch.grid : std::min<std::int64_t>(tr.launch.grid, kMaxTraceBlocks));
     ImGui::SameLine(0, th.px(16));
     ImGui::BeginDisabled(t.block_index <= 0);
     if (ImGui::ArrowButton("##block_prev", ImGuiDir_Left)) t.switch_block(-1, n);
@@ -157,13 +157,17 @@ void StepControls(TraceState& t, const std::string& label, std::int64_t n) {
     ImGui::SameLine();
     ImGui::AlignTextToFramePadding();
     ImGui::Text("block %d of %d", tr.block_index, grid);
-    ItemTooltip("the block every step-through view draws, of the " + std::to_string(grid) +
-                (grid == 1 ? " block" : " blocks") + " the trace covers (up to " + std::to_string(kMaxTraceBlocks) +
-                "; grid-stride kernels launch that many blocks, each thread making up to " +
-                std::to_string(kTracePassesShown) + " passes)");
+    if (t.whole_launch)
+      ItemTooltip("the block every step-through view draws, of the whole launch over n = " + format_grouped(tr.n) +
+                  " (opened from the Grid view)");
+    else
+      ItemTooltip("the block every step-through view draws, of the " + std::to_string(grid) +
+                  (grid == 1 ? " block" : " blocks") + " the trace covers (up to " + std::to_string(kMaxTraceBlocks) +
+                  "; grid-stride kernels launch that many blocks, each thread making up to " +
+                  std::to_string(kTracePassesShown) + " passes)");
     ImGui::SameLine();
     if (ImGui::ArrowButton("##block_next", ImGuiDir_Right)) t.switch_block(+1, n);
-    ItemTooltip("next block (]): past the last, the trace takes one more block of the input");
+    ItemTooltip(t.whole_launch ? "next block of the launch (])" : "next block (]): past the last, the trace takes one more block of the input");
   }
   ImGui::SameLine();
   const std::string fmt = "step %d / " + std::to_string(last);

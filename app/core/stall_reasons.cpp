@@ -22,11 +22,11 @@ const std::vector<StallReasonDef>& stall_reasons() {
       {"no_instructions", "no instruction", "the next instruction is not fetched yet (instruction cache miss, after a jump)"},
       {"dispatch_stall", "dispatch stall", "the dispatcher could not issue the selected instruction this cycle"},
       {"membar", "membar", "waiting at a memory fence (__threadfence) for earlier writes to be visible"},
-      {"sleeping", "sleeping", "the warp's threads are asleep (__nanosleep) or all done but one"},
+      {"sleeping", "sleeping", "all the warp's threads are blocked, yielded or asleep (__nanosleep)"},
       {"tex_throttle", "tex throttle", "the texture unit's queue is full"},
       {"drain", "drain", "the warp has exited and waits for its last memory writes to leave"},
       {"imc_miss", "imc miss", "waiting for a constant-cache miss (kernel parameters, __constant__ data)"},
-      {"misc", "misc", "another reason the hardware does not name"},
+      {"misc", "misc", "a miscellaneous hardware reason"},
   };
   return r;
 }

@@ -23,15 +23,18 @@ namespace {
 std::vector<StallCount> sorted(const std::map<std::string, double>& by_reason) {
   std::vector<StallCount> out;
   for (const auto& [r, s] : by_reason) out.push_back({r, s});
-  // Most samples first; ties in the table's order so the result does not depend on map order.
-  std::stable_sort(out.begin(), out.end(), [](const StallCount& a, const StallCount& b) {
-    if (a.samples != b.samples) return a.samples > b.samples;
-    return stall_reason_order(a.reason) < stall_reason_order(b.reason);
-  });
+  sort_by_samples(out);
   return out;
 }
 
 }  // namespace
+
+void sort_by_samples(std::vector<StallCount>& reasons) {
+  std::stable_sort(reasons.begin(), reasons.end(), [](const StallCount& a, const StallCount& b) {
+    if (a.samples != b.samples) return a.samples > b.samples;
+    return stall_reason_order(a.reason) < stall_reason_order(b.reason);
+  });
+}
 
 std::vector<KernelStalls> aggregate_pc_records(const std::vector<PcRecord>& records) {
   struct Acc {

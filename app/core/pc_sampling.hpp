@@ -58,6 +58,9 @@ struct PcRecord {
 /// to "" are not counted (their samples are counted under their own reason already).
 std::vector<KernelStalls> aggregate_pc_records(const std::vector<PcRecord>& records);
 
+/// Sorts most samples first; ties in the order of stall_reasons() (reasons it lacks last).
+void sort_by_samples(std::vector<StallCount>& reasons);
+
 /// Share of `k`'s samples on lines of `file` (0..1; 0 when it has none).
 double share_in_file(const KernelStalls& k, const std::string& file);
 

@@ -39,7 +39,8 @@ struct KernelStalls {
 struct PcSampling {
   bool collected = false;
   int period_log2 = 0;          ///< sampling period: 2^period_log2 cycles per SM sub-partition
-  double hardware_samples = 0;  ///< CUPTI's totalSamples: all samples, other reasons and dropped ones included
+  double hardware_samples = 0;  ///< CUPTI's totalSamples (largest reported per range, summed over ranges):
+                                ///< all samples, other kernels' and dropped ones included
   double dropped_samples = 0;   ///< lost to a full hardware buffer
   std::vector<KernelStalls> kernels;  ///< most samples first
   double samples() const;       ///< sum over kernels

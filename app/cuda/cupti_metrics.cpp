@@ -89,7 +89,7 @@ KernelMetrics collect_metrics(const std::string& spec, int device, cudaStream_t 
       m.values.insert(lp.totals.begin(), lp.totals.end());
       m.warnings.insert(m.warnings.end(), lp.warnings.begin(), lp.warnings.end());
     }
-    if (sel.pc_sampling) {  // last: a pass of its own, kernels serialized while sampled
+    if (sel.pc_sampling) {  // last: a pass of its own, the run sampled between Start and Stop
       PcSamplingPass ps = sample_pcs(ctx, pass);
       m.pc_sampling = std::move(ps.result);
       m.values["ws__pc_samples"] = m.pc_sampling.samples();

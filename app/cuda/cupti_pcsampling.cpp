@@ -112,7 +112,9 @@ PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {
     reason_of[indexes[i]] = names[i].data();
   }
 
-  // Configuration: every reason, kernel-serialized, sampling only between Start and Stop.
+  // Configuration: every reason, sampling only between Start and Stop. Continuous mode, as the
+  // toolkit's start/stop sample: the run's kernels (one stream, in order) stay one range, drained
+  // once after Stop; kernel-serialized mode makes each kernel a range to drain before the next.
   configured = std::make_unique<PcBuffer>(count);
   fetched = std::make_unique<PcBuffer>(count);
   std::vector<CUpti_PCSamplingConfigurationInfo> attrs;
@@ -130,13 +132,10 @@ PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {
   a.attributeData.hardwareBufferSizeData.hardwareBufferSize = kHardwareBytes;
   attrs.push_back(a);
   a = attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_COLLECTION_MODE);
-  a.attributeData.collectionModeData.collectionMode = CUPTI_PC_SAMPLING_COLLECTION_MODE_KERNEL_SERIALIZED;
+  a.attributeData.collectionModeData.collectionMode = CUPTI_PC_SAMPLING_COLLECTION_MODE_CONTINUOUS;
   attrs.push_back(a);
   a = attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_ENABLE_START_STOP_CONTROL);
   a.attributeData.enableStartStopControlData.enableStartStopControl = 1;
-  attrs.push_back(a);
-  a = attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_OUTPUT_DATA_FORMAT);
-  a.attributeData.outputDataFormatData.outputDataFormat = CUPTI_PC_SAMPLING_OUTPUT_DATA_FORMAT_PARSED;
   attrs.push_back(a);
   a = attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_DATA_BUFFER);
   a.attributeData.samplingDataBufferData.samplingDataBuffer = &configured->data;
@@ -189,10 +188,25 @@ PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {
       for (char* n : names) std::free(n);
     }
   } free_names{function_names};
-  for (int call = 0; call < 10000; ++call) {
+  // Drained as the toolkit samples do at context teardown: GetData until a call returns no PC and
+  // none remains. A failing call after the first keeps what came before it, with a warning.
+  for (int call = 0; call < 100000; ++call) {
     fetched->data.totalNumPcs = 0;
     fetched->data.remainingNumPcs = 0;
-    WS_CUPTI(cuptiPCSamplingGetData(&gd));
+    fetched->data.hardwareBufferFull = 0;
+    const CUptiResult got = cuptiPCSamplingGetData(&gd);
+    if (got != CUPTI_SUCCESS) {
+      if (got == CUPTI_ERROR_OUT_OF_MEMORY || fetched->data.hardwareBufferFull) {
+        buffer_full = true;
+        break;
+      }
+      if (call == 0) check_cupti(got, "cuptiPCSamplingGetData", __FILE__, __LINE__);
+      const char* msg = nullptr;
+      cuptiGetResultString(got, &msg);
+      out.warnings.push_back(std::string("PC sampling: cuptiPCSamplingGetData stopped after ") + std::to_string(records.size()) +
+                             " PC records: " + (msg ? msg : "CUPTI error"));
+      break;
+    }
     const CUpti_PCSamplingData& d = fetched->data;
     total_per_range[d.rangeId] = std::max(total_per_range[d.rangeId], d.totalSamples);
     dropped_per_range[d.rangeId] = std::max(dropped_per_range[d.rangeId], d.droppedSamples);
@@ -215,7 +229,7 @@ PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {
       }
       records.push_back(std::move(r));
     }
-    if (d.remainingNumPcs == 0) break;
+    if (d.totalNumPcs == 0 && d.remainingNumPcs == 0) break;
   }
 
   PcSampling& p = out.result;
@@ -229,7 +243,7 @@ PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {
                            " samples in all, none with a PC record)");
   if (p.dropped_samples > 0 || buffer_full)
     out.warnings.push_back("PC sampling: " + std::to_string(std::uint64_t(p.dropped_samples)) +
-                           " samples dropped (hardware buffer full)");
+                           " samples dropped" + (buffer_full ? " (hardware buffer full: the counts are incomplete)" : ""));
   double unmapped = 0;
   for (const auto& k : p.kernels) unmapped += k.unmapped_samples;
   if (unmapped > 0)

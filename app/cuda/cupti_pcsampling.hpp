@@ -1,4 +1,4 @@
-// Stall reasons per source line with the CUPTI PC Sampling API (cupti_pcsampling.h): kernel-serialized
+// Stall reasons per source line with the CUPTI PC Sampling API (cupti_pcsampling.h): continuous
 // collection between cuptiPCSamplingStart and Stop around one run, every stall reason selected, the
 // sampled PCs mapped to source lines on the tracked cubins (SourceLineMapper). Call sequence: toolkit
 // sample pc_sampling_start_stop (enable, stall reason names, configure, start, run, stop, get data,

@@ -82,7 +82,15 @@ CUpti_PCSamplingConfigurationInfo attribute(CUpti_PCSamplingConfigurationAttribu
 
 PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {
   PcSamplingPass out;
-  // Declared before `sampling`: CUPTI may write into the configured buffer until it is disabled.
+  // Declared before `sampling`, so they outlive cuptiPCSamplingDisable: CUPTI may write into the
+  // configured buffer until then, and the function names it hands out are ours to free only after.
+  std::set<char*> function_names;
+  struct FreeNames {
+    std::set<char*>& names;
+    ~FreeNames() {
+      for (char* n : names) std::free(n);
+    }
+  } free_names{function_names};
   std::unique_ptr<PcBuffer> configured, fetched;
   std::vector<std::uint32_t> indexes;
   Sampling sampling(ctx);
@@ -170,9 +178,8 @@ PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {
   }
   WS_CUPTI(cuptiPCSamplingStop(&stop));
 
-  // Fetch every PC record of the range; function names are CUPTI's to share until the end, then ours to free.
+  // Fetch every PC record of the range.
   std::vector<PcRecord> records;
-  std::set<char*> function_names;
   std::set<std::string> unknown_reasons;
   std::map<std::uint64_t, std::uint64_t> total_per_range, dropped_per_range;
   bool buffer_full = false;
@@ -182,12 +189,6 @@ PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {
   gd.size = CUpti_PCSamplingGetDataParamsSize;
   gd.ctx = ctx;
   gd.pcSamplingData = &fetched->data;
-  struct FreeNames {
-    std::set<char*>& names;
-    ~FreeNames() {
-      for (char* n : names) std::free(n);
-    }
-  } free_names{function_names};
   // Drained as the toolkit samples do at context teardown: GetData until a call returns no PC and
   // none remains. A failing call after the first keeps what came before it, with a warning.
   for (int call = 0; call < 100000; ++call) {

@@ -1,10 +1,12 @@
 // `warpscope-cli metrics`: the metric catalog (works without a GPU), and the metrics part of `run`.
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "commands.hpp"
 #include "metric_catalog.hpp"
+#include "stall_reasons.hpp"
 
 namespace ws::cli {
 
@@ -29,8 +31,46 @@ int cmd_metrics(bool json) {
     std::printf("  %-30s %-12s %s%s\n    %s\n    %s\n", d.short_name.c_str(), ("[" + d.unit + "]").c_str(),
                 d.name.c_str(), d.in_default ? "" : "  (all)", first.c_str(), second.c_str());
   }
+  std::printf("\nstall reasons (pcsampling: samples per source line and reason)\n");
+  for (const auto& r : stall_reasons()) std::printf("  %-20s %s\n", r.name.c_str(), r.explain.c_str());
   std::printf("\nrun --metrics default | all | NAME,NAME (full or short names)\n");
   return kOk;
+}
+
+std::string human_stalls(const PcSampling& p) {
+  std::string out;
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "  stalls (PC sampling, one sample per 2^%d cycles per SM sub-partition): %.0f samples\n",
+                p.period_log2, p.samples());
+  out += buf;
+  auto pct = [](double part, double whole) { return whole > 0 ? 100.0 * part / whole : 0.0; };
+  for (const auto& k : p.kernels) {
+    std::snprintf(buf, sizeof buf, "    kernel %s: %.0f samples\n", k.kernel.c_str(), k.samples);
+    out += buf;
+    for (const auto& c : k.reasons) {
+      if (pct(c.samples, k.samples) < 1) break;
+      std::snprintf(buf, sizeof buf, "      %-20s %5.1f %%\n", c.reason.c_str(), pct(c.samples, k.samples));
+      out += buf;
+    }
+    // The lines with the most samples, each with its top three reasons.
+    std::vector<const LineStalls*> top;
+    for (const auto& l : k.lines) top.push_back(&l);
+    std::stable_sort(top.begin(), top.end(), [](const LineStalls* a, const LineStalls* b) { return a->samples > b->samples; });
+    if (top.size() > 8) top.resize(8);
+    if (!top.empty()) out += "      lines with the most samples:\n";
+    for (const LineStalls* l : top) {
+      std::string reasons;
+      for (std::size_t i = 0; i < l->reasons.size() && i < 3; ++i) {
+        std::snprintf(buf, sizeof buf, "%s%s %.0f %%", i ? ", " : "", l->reasons[i].reason.c_str(),
+                      pct(l->reasons[i].samples, l->samples));
+        reasons += buf;
+      }
+      std::snprintf(buf, sizeof buf, "        %-22s %5.1f %%  %s\n", (l->file + ":" + std::to_string(l->line)).c_str(),
+                    pct(l->samples, k.samples), reasons.c_str());
+      out += buf;
+    }
+  }
+  return out;
 }
 
 std::string human_metrics(const KernelMetrics& m) {
@@ -59,6 +99,7 @@ std::string human_metrics(const KernelMetrics& m) {
       out += buf;
     }
   }
+  if (m.pc_sampling.collected) out += human_stalls(m.pc_sampling);
   for (const auto& w : m.warnings) out += "  warning: " + w + "\n";
   if (!m.error.empty()) out += "  note: " + m.error + "\n";
   return out;

@@ -95,6 +95,8 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
 int cmd_metrics(bool json);
 /// The metrics block of `run`'s human output (cmd_metrics.cpp).
 std::string human_metrics(const KernelMetrics& m);
+/// The pcsampling part of human_metrics: per kernel, the reasons (>= 1 %) and the 8 lines with the most samples.
+std::string human_stalls(const PcSampling& p);
 
 /// The variant ids `which` names: "all", a lesson id, or comma-separated ids. Returns "" or one line.
 std::string select_variants(const std::string& which, std::vector<std::string>& ids);

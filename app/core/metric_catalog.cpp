@@ -14,6 +14,7 @@ const char* to_string(MetricSource s) {
     case MetricSource::Sass: return "sass counters";
     case MetricSource::Occupancy: return "occupancy api";
     case MetricSource::Derived: return "derived";
+    case MetricSource::PcSampling: return "pc sampling";
   }
   return "?";
 }
@@ -231,6 +232,12 @@ std::vector<MetricDef> build_catalog() {
                     "Share of warp cycles spent waiting at __syncthreads() for the rest of the block.\n"
                     "The cost of a block-wide barrier; warp-synchronous code (shuffles) avoids it.",
                     false));
+  // Stalls: a pass of its own with the PC Sampling API (not in the default set: it costs a run).
+  c.push_back(with_source(range("ws__pc_samples", "pcsampling", "samples", "stalls",
+                                "Warp program counters sampled every 2^k cycles, each with why the warp did not issue.\n"
+                                "Per source line and reason (barrier, long scoreboard, ...): the Source tab's stall column.",
+                                false),
+                          MetricSource::PcSampling));
   return c;
 }
 
@@ -286,6 +293,7 @@ std::string parse_metric_selection(const std::string& spec, MetricSelection& out
     if (d.source == MetricSource::PerLine) out.per_line = true;
     if (d.source == MetricSource::Sass) out.sass = true;
     if (d.source == MetricSource::Occupancy) out.occupancy = true;
+    if (d.source == MetricSource::PcSampling) out.pc_sampling = true;
   }
   for (const auto& d : metric_catalog())  // catalog order, so passes and output are stable
     if (range_set.count(d.name)) out.range_metrics.push_back(d.name);

@@ -20,7 +20,8 @@ enum class MetricSource {
   PerLine,    ///< CUPTI SASS Metrics API, per instruction, summed per source line (LineMetrics)
   Sass,       ///< CUPTI SASS Metrics API, summed over the run's kernels (same patched run as PerLine)
   Occupancy,  ///< CUDA occupancy API on the run's main kernel (theoretical, no counters)
-  Derived     ///< computed from other metrics of the run (inputs)
+  Derived,    ///< computed from other metrics of the run (inputs)
+  PcSampling  ///< CUPTI PC Sampling API: a pass of its own, stall reasons per line (KernelMetrics::pc_sampling)
 };
 const char* to_string(MetricSource s);
 
@@ -50,6 +51,7 @@ struct MetricSelection {
   bool per_line = false;                   ///< a PerLine metric was asked for: run the SASS pass, keep lines
   bool sass = false;                       ///< a Sass metric (or a derived metric's input) was asked: SASS pass
   bool occupancy = false;                  ///< an Occupancy metric was asked for
+  bool pc_sampling = false;                ///< the PC sampling pass was asked for
   bool empty() const { return metrics.empty(); }
 };
 

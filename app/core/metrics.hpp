@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "pc_sampling.hpp"
+
 namespace ws {
 
 /// Per source line counters from the SASS Metrics API (summed over the instructions of the line).
@@ -32,6 +34,7 @@ struct KernelMetrics {
   std::string kernel;                       ///< the run's main kernel (first launch), for occupancy
   std::string occupancy_limiter;            ///< registers | shared memory | block size | blocks per SM
   std::string asked;                        ///< the --metrics value these were collected for
+  PcSampling pc_sampling;                   ///< stall reasons per line; collected only for `pcsampling`
 };
 
 }  // namespace ws

@@ -148,6 +148,7 @@ json metrics_to_json(const KernelMetrics& m) {
     lines.push_back({{"file", l.file}, {"line", l.line}, {"warp_instructions", l.warp_instructions},
                      {"thread_instructions", l.thread_instructions}, {"lanes_per_instruction", l.lanes_per_instruction()}});
   j["lines"] = lines;
+  if (m.pc_sampling.collected) j["pc_sampling"] = pc_sampling_to_json(m.pc_sampling);
   return j;
 }
 
@@ -173,6 +174,7 @@ KernelMetrics metrics_from_json(const json& j) {
       x.thread_instructions = get<double>(l, "thread_instructions", what);
       m.lines.push_back(x);
     }
+  if (j.contains("pc_sampling")) m.pc_sampling = pc_sampling_from_json(j["pc_sampling"]);
   return m;
 }
 

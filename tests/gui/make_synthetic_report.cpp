@@ -3,6 +3,10 @@
 // labelled SYNTHETIC in the title and device name). Usage: ws_make_synthetic_report OUT.json [keep]
 // With "keep": a report with a kept-fraction sweep of the filters instead (0..1 by 0.1 at n = 2^20).
 // With "many": a sweep of 40 made-up series, two of them coinciding (synthetic_many_series.hpp).
+// With "stalls FIXTURE.json": that report with made-up PC sampling stalls on the lines of each run's
+// per-line metrics (samples from the line's warp instructions, reasons rotated line by line), as if
+// recorded with `--metrics pcsampling` alone.
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -12,9 +16,45 @@
 #include "synthetic_backend.hpp"
 #include "synthetic_many_series.hpp"
 
+namespace {
+
+int stalls_report(const std::string& out, const std::string& fixture) {
+  const char* reasons[] = {"barrier", "long_scoreboard", "wait", "short_scoreboard", "selected", "not_selected",
+                           "math_pipe_throttle", "mio_throttle"};
+  const double shares[] = {0.55, 0.25, 0.12, 0.08};
+  ws::Report rep = ws::load_report(fixture);
+  rep.title = "SYNTHETIC stall samples (made up, not measurements) on " + rep.title;
+  for (auto& r : rep.runs) {
+    std::vector<ws::PcRecord> records;
+    for (std::size_t i = 0; i < r.metrics.lines.size(); ++i) {
+      const ws::LineMetrics& l = r.metrics.lines[i];
+      ws::PcRecord rec{"synthetic_" + r.variant, l.file, l.line, {}};
+      for (std::size_t j = 0; j < 4; ++j)
+        rec.stalls.emplace_back(std::string("smsp__pcsamp_warps_issue_stalled_") + reasons[(i + j) % 8],
+                                std::floor(l.warp_instructions / 1000 * shares[j]));
+      records.push_back(std::move(rec));
+    }
+    if (records.empty()) continue;
+    r.metrics.pc_sampling.collected = true;
+    r.metrics.pc_sampling.period_log2 = 8;
+    r.metrics.pc_sampling.kernels = ws::aggregate_pc_records(records);
+    r.metrics.pc_sampling.hardware_samples = r.metrics.pc_sampling.samples();
+    // As `--metrics pcsampling` records it: that group alone.
+    r.metrics.values = {{"ws__pc_samples", r.metrics.pc_sampling.samples()}};
+    r.metrics.lines.clear();
+    r.metrics.passes = 0;
+    r.metrics.asked = "pcsampling";
+  }
+  ws::save_report(rep, out);
+  return 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  if (argc == 4 && std::string(argv[2]) == "stalls") return stalls_report(argv[1], argv[3]);
   if (argc != 2 && !(argc == 3 && (std::string(argv[2]) == "keep" || std::string(argv[2]) == "many"))) {
-    std::fprintf(stderr, "usage: ws_make_synthetic_report OUT.json [keep|many]\n");
+    std::fprintf(stderr, "usage: ws_make_synthetic_report OUT.json [keep|many|stalls FIXTURE.json]\n");
     return 2;
   }
   if (argc == 3 && std::string(argv[2]) == "many") {

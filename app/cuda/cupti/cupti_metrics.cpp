@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "cupti/cupti_check.hpp"
+#include "cupti/cupti_pcsampling.hpp"
 #include "cupti/cupti_range_profiler.hpp"
 #include "cupti/cupti_sass.hpp"
 #include "cupti/cupti_tracker.hpp"
@@ -87,6 +88,12 @@ KernelMetrics collect_metrics(const std::string& spec, int device, cudaStream_t 
       if (sel.per_line) m.lines = std::move(lp.lines);
       m.values.insert(lp.totals.begin(), lp.totals.end());
       m.warnings.insert(m.warnings.end(), lp.warnings.begin(), lp.warnings.end());
+    }
+    if (sel.pc_sampling) {  // last: a pass of its own, the run sampled between Start and Stop
+      PcSamplingPass ps = sample_pcs(ctx, pass);
+      m.pc_sampling = std::move(ps.result);
+      m.values["ws__pc_samples"] = m.pc_sampling.samples();
+      m.warnings.insert(m.warnings.end(), ps.warnings.begin(), ps.warnings.end());
     }
   } catch (const CuptiError& e) {
     m.error = explain_cupti_error(e);

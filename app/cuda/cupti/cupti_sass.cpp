@@ -11,6 +11,7 @@
 #include <map>
 
 #include "cupti/cupti_check.hpp"
+#include "cupti/cupti_source_lines.hpp"
 #include "cupti/cupti_tracker.hpp"
 
 namespace ws::cuda {
@@ -60,47 +61,6 @@ struct Patching {
   Patching(const Patching&) = delete;
   Patching& operator=(const Patching&) = delete;
 };
-
-std::string basename_of(const std::string& p) {
-  auto s = p.find_last_of('/');
-  return s == std::string::npos ? p : p.substr(s + 1);
-}
-
-/// file:line of one instruction, trying the module whose CRC matches first, then every module; the
-/// module that answered for a (crc, function) is remembered in `found`.
-using ModuleCache = std::map<std::pair<std::uint32_t, std::string>, const LoadedCubin*>;
-bool source_line(ModuleCache& found, const std::vector<const LoadedCubin*>& cubins, std::uint32_t crc,
-                 const char* function, std::uint32_t pc, std::string& file, int& line) {
-  // -1: the module does not have this function; 0: it does, but no line; 1: file and line set.
-  auto try_one = [&](const LoadedCubin* c) {
-    CUpti_GetSassToSourceCorrelationParams p{};
-    p.size = CUpti_GetSassToSourceCorrelationParamsSize;
-    p.cubin = c->image.data();
-    p.cubinSize = c->image.size();
-    p.functionName = function;
-    p.pcOffset = pc;
-    if (cuptiGetSassToSourceCorrelation(&p) != CUPTI_SUCCESS) return -1;
-    file = p.fileName ? basename_of(p.fileName) : "";
-    line = int(p.lineNumber);
-    std::free(p.fileName);
-    std::free(p.dirName);
-    return line > 0 ? 1 : 0;
-  };
-  auto key = std::make_pair(crc, std::string(function));
-  auto it = found.find(key);
-  if (it != found.end()) return it->second && try_one(it->second) == 1;
-  for (int round = 0; round < 2; ++round)
-    for (const LoadedCubin* c : cubins) {
-      if ((std::uint32_t(c->crc) == crc) != (round == 0)) continue;
-      int got = try_one(c);
-      if (got >= 0) {
-        found[key] = c;
-        return got == 1;
-      }
-    }
-  found[key] = nullptr;
-  return false;
-}
 
 }  // namespace
 
@@ -172,8 +132,7 @@ LineProfile profile_lines(CUcontext ctx, int device, const std::function<void()>
   // Sum per (file, line); instructions whose line is unknown are counted in a warning.
   std::map<std::pair<std::string, int>, LineMetrics> by_line;
   double unknown_warp_inst = 0;
-  ModuleCache found;
-  const auto cubins = loaded_cubins();
+  SourceLineMapper mapper;
   for (const auto& [id, name] : name_of) out.totals[name] = 0;  // counted, even where no instruction adds to it
   for (std::size_t i = 0; i < records.size(); ++i) {
     const auto& r = records[i];
@@ -186,7 +145,7 @@ LineProfile profile_lines(CUcontext ctx, int device, const std::function<void()>
     }
     std::string file;
     int line = 0;
-    if (source_line(found, cubins, r.cubinCrc, fn.c_str(), r.pcOffset, file, line)) {
+    if (mapper.find(r.cubinCrc, fn, r.pcOffset, file, line)) {
       auto& lm = by_line[{file, line}];
       lm.file = file;
       lm.line = line;

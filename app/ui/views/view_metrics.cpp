@@ -8,6 +8,7 @@
 #include "metric_catalog.hpp"
 #include "metric_predict.hpp"
 #include "registry.hpp"
+#include "views/stall_bars.hpp"
 #include "widgets/theme.hpp"
 #include "trace_source.hpp"
 #include "widgets/widgets.hpp"
@@ -157,6 +158,7 @@ void MetricsView::draw(AppState& s) {
     ImGui::TableSetColumnIndex(0);
     TextDim(std::to_string(m.lines.size()) + " lines with instructions: see the Source tab's columns", true);
   }
+  StallTableRows(m.pc_sampling);
   ImGui::EndTable();
 }
 

@@ -9,6 +9,7 @@
 
 #include "widgets/layout_probe.hpp"
 #include "metric_catalog.hpp"
+#include "views/stall_bars.hpp"
 #include "widgets/theme.hpp"
 #include "views/view_metrics.hpp"
 #include "views/view_steps.hpp"
@@ -105,10 +106,15 @@ void SourceView::draw(AppState& s) {
   }
   // Per-line hardware counters of the variant's latest run with metrics (SASS metrics, -lineinfo).
   std::map<int, const LineMetrics*> per_line;
-  if (const RunResult* mr = metrics_run(s))
+  const RunResult* mr = metrics_run(s);
+  if (mr)
     for (const LineMetrics& lm : mr->metrics.lines)
       if (lm.file == section_.file) per_line[lm.line] = &lm;
   const bool columns = !per_line.empty();
+  // Stall reasons per line (PC sampling): a bar column after the counters.
+  const StallColumn stalls = mr ? stall_column(mr->metrics.pc_sampling, section_.file) : StallColumn{};
+  const float stall_w = stalls.empty() ? 0 : StallColumnWidth();
+  if (!stalls.empty()) StallLegend(stalls);
   if (columns)
     TextEllipsis("columns from the " + std::string(s.showing_replay() ? "opened report" : "session") +
                  "'s run with metrics: warp instructions issued per line, and active lanes per instruction (of 32)",
@@ -122,9 +128,9 @@ void SourceView::draw(AppState& s) {
   const float mark_w = ImGui::CalcTextSize("+ ").x * code_k;
   const float inst_w = columns ? ImGui::CalcTextSize("000.0 M").x * code_k : 0;
   const float lanes_w = columns ? ImGui::CalcTextSize("00.0").x * code_k : 0;
-  const float cols_w = columns ? inst_w + lanes_w + th.px(24) : 0;
+  const float cols_w = (columns ? inst_w + lanes_w + th.px(24) : 0) + stall_w;
   ImGui::PopFont();
-  if (columns) {
+  if (columns || stall_w > 0) {
     // Headers over the per-line columns, aligned with the list below (inside its border and padding).
     const ImVec2 h = ImGui::GetCursorScreenPos();
     const float x0 = h.x + ImGui::GetStyle().WindowPadding.x + ImGui::GetStyle().ChildBorderSize;
@@ -135,9 +141,12 @@ void SourceView::draw(AppState& s) {
     auto right = [&](const char* text, float right_x) {
       DrawText(hdl, bold, fs, ImVec2(right_x - bold->CalcTextSizeA(fs, 1e9f, 0, text).x, h.y), col, text);
     };
-    right("warp inst", x0 + th.px(4) + inst_w);
-    const float lanes_right = x0 + th.px(16) + inst_w + lanes_w;
-    right("lanes", std::max(lanes_right, x0 + th.px(4) + inst_w + th.px(8) + bold->CalcTextSizeA(fs, 1e9f, 0, "lanes").x));
+    if (columns) {
+      right("warp inst", x0 + th.px(4) + inst_w);
+      const float lanes_right = x0 + th.px(16) + inst_w + lanes_w;
+      right("lanes", std::max(lanes_right, x0 + th.px(4) + inst_w + th.px(8) + bold->CalcTextSizeA(fs, 1e9f, 0, "lanes").x));
+    }
+    if (stall_w > 0) DrawText(hdl, bold, fs, ImVec2(x0 + cols_w - stall_w + th.px(4), h.y), col, "stalls");
     right("line", x0 + cols_w + th.px(8) + num_w);
     DrawText(hdl, bold, fs, ImVec2(x0 + cols_w + th.px(8) + num_w + th.px(12) + mark_w, h.y), col, "code");
     ImGui::Dummy(ImVec2(1, ImGui::GetTextLineHeight()));
@@ -202,6 +211,9 @@ void SourceView::draw(AppState& s) {
           ImGui::TextColored(lv < 16 ? p.lesson : p.ok, "%s", lanes);
         }
       }
+      if (stall_w > 0)
+        if (auto st = stalls.lines.find(number[std::size_t(i)]); st != stalls.lines.end())
+          StallBar(dl, ImVec2(o.x + cols_w - stall_w, o.y), stall_w, line_h, st->second, stalls);
       const float ox = o.x + cols_w;
       const std::string n = shown[std::size_t(i)] ? std::to_string(shown[std::size_t(i)]) : "";
       ImGui::SetCursorScreenPos(ImVec2(ox + th.px(8) + num_w - ImGui::CalcTextSize(n.c_str()).x, o.y));

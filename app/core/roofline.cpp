@@ -73,7 +73,10 @@ Roofline build_roofline(const Report& r, const std::vector<std::size_t>& runs) {
     RooflinePoint p;
     p.variant = run.variant;
     const auto dot = run.variant.find('.');
-    p.label = dot == std::string::npos ? run.variant : run.variant.substr(dot + 1);
+    p.label = dot == std::string::npos || v->baseline ? run.variant : run.variant.substr(dot + 1);  // cub.* in full
+    // A wrong sum's point is what the kernel did, not a valid reduction: the label says which.
+    if (run.status == "race" && p.label.find("race") == std::string::npos) p.label += " (race)";
+    if (run.status == "slide-bug") p.label += " (slide bug)";
     p.type = run.type;
     p.n = run.n;
     p.operations = spec.operations(*v, run.params, run.n);

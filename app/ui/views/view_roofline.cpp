@@ -114,7 +114,9 @@ void RooflineView::draw(AppState& s) {
   for (const RooflinePoint& p : rl.points) label_w = std::max(label_w, font->CalcTextSizeA(fs, 1e9f, 0, p.label.c_str()).x);
   const float left = o.x + tick_w + fs * 1.8f, top = o.y + fs * 0.5f;
   const float w = std::max(avail.x - (left - o.x) - label_w - fs * 1.5f, fs * 10), h = std::max(avail.y - fs * 3.2f, fs * 8);
-  const RooflineLayout L = roofline_layout(rl, left, top, w, h, fs * 1.15);
+  // A lesson has up to 40 points: their labels shrink until the column of them fits the plot's height.
+  const float lfs = std::max(fs * 0.5f, std::min(fs, h / (float(rl.points.size()) + 1.f) / 1.15f));
+  const RooflineLayout L = roofline_layout(rl, left, top, w, h, lfs * 1.15);
   const ImU32 grid = ImGui::GetColorU32(ImVec4(th.colors().text_dim.x, th.colors().text_dim.y, th.colors().text_dim.z, 0.25f));
   const ImU32 ink = ImGui::GetColorU32(th.colors().text), dim = ImGui::GetColorU32(th.colors().text_dim);
   dl->AddRect(ImVec2(left, top), ImVec2(left + w, top + h), dim);
@@ -157,9 +159,9 @@ void RooflineView::draw(AppState& s) {
     const ImVec2 c(float(L.px[i]), float(L.py[i]));
     dl->AddCircleFilled(c, th.px(7), pt);
     dl->AddCircle(c, th.px(7), ink, 0, th.px(1.5f));
-    const ImVec2 lp(float(L.label_x[i]), float(L.label_y[i]) - fs / 2);
+    const ImVec2 lp(float(L.label_x[i]), float(L.label_y[i]) - lfs / 2);
     if (std::fabs(L.label_y[i] - L.py[i]) > 1) dl->AddLine(c, ImVec2(lp.x - th.px(2), float(L.label_y[i])), dim, th.px(1));
-    DrawText(dl, font, fs, lp, ink, rl.points[i].label.c_str());
+    DrawText(dl, font, lfs, lp, ink, rl.points[i].label.c_str());
     if (std::hypot(mouse.x - c.x, mouse.y - c.y) <= th.px(12)) hovered = int(i);
   }
   layout_probe().counts["roofline points"] = int(rl.points.size());

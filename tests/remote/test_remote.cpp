@@ -23,6 +23,7 @@
 
 #include "remote_env.hpp"
 #include "worker_client.hpp"
+#include "worker_protocol.hpp"
 
 namespace ws {
 namespace {
@@ -254,13 +255,16 @@ TEST(RemoteStart, FailuresAreOneLineAndQuick) {
   // shell, so an environment can go in front of it).
   WorkerLaunch launch;
   ASSERT_EQ(parse_gpu_spec(env_or("WS_REMOTE_SSH", "ssh:localhost"), WS_CLI_PATH, launch,
-                           std::string("env WARPSCOPE_WORKER_TEST=1 WARPSCOPE_WORKER_TEST_PROTOCOL=2 ") + WS_CLI_PATH),
+                           std::string("env WARPSCOPE_WORKER_TEST=1 WARPSCOPE_WORKER_TEST_PROTOCOL=") +
+                               std::to_string(kWorkerProtocolVersion + 1) + " " + WS_CLI_PATH),
             "");
   WorkerClientOptions o;
   o.connect_timeout_s = 20;
   WorkerClient c(launch, o);
   const std::string err = c.start();
-  EXPECT_TRUE(contains(err, "speaks protocol 2, this warpscope speaks 1")) << err;
+  EXPECT_TRUE(contains(err, "speaks protocol " + std::to_string(kWorkerProtocolVersion + 1) + ", this warpscope speaks " +
+                                std::to_string(kWorkerProtocolVersion)))
+      << err;
   EXPECT_FALSE(c.running());
   // Something on the far side that writes to stdout before the worker (a shell start-up file's banner).
   ASSERT_EQ(parse_gpu_spec(env_or("WS_REMOTE_SSH", "ssh:localhost"), WS_CLI_PATH, launch,

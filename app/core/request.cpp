@@ -106,16 +106,23 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend, co
 namespace {
 
 /// Runs a cpu_only variant `repeat` times after `warmup`, host clock; a scalar pattern's value goes to
-/// `result`, an array pattern's output to `output`.
+/// `result`, an array pattern's output to `output`. A slow CPU variant stops repeating once its timed
+/// runs have taken kCpuTimingBudgetMs and it has kCpuMinRepeats samples (the median of fewer samples,
+/// so that a large n does not keep the user waiting on the host); timing.samples_ms says how many ran.
 void run_cpu_pattern(const PatternSpec& spec, const VariantInfo& v, const RunRequest& req, const Input& in, RunResult& r) {
   if (!spec.run_cpu) throw std::runtime_error(v.id + ": the " + v.pattern + " pattern has no CPU variant");
   ArrayOutput out;
   for (int i = 0; i < req.warmup; ++i) spec.run_cpu(v, req.params, in, out);
+  constexpr double kCpuTimingBudgetMs = 250;
+  constexpr int kCpuMinRepeats = 3;
   std::vector<double> samples;
+  double spent = 0;
   for (int i = 0; i < req.repeat; ++i) {
+    if (i >= kCpuMinRepeats && spent >= kCpuTimingBudgetMs) break;
     const HostClock clock;
     spec.run_cpu(v, req.params, in, out);
     samples.push_back(clock.total());
+    spent += samples.back();
   }
   if (spec.scalar_result) {
     r.result = out.values.empty() ? 0.0 : out.values[0];

@@ -19,6 +19,23 @@ TEST(Execute, CpuVariantRunsWithoutADevice) {
   EXPECT_EQ(r.timing.samples_ms.size(), 3u);
 }
 
+TEST(Execute, ASlowCpuVariantStopsRepeatingAfterItsTimeBudget) {
+  // 200 sequential sums of 2^24 elements take seconds; the budget (250 ms, at least 3 samples) stops
+  // them early and the result is still checked.
+  RunRequest req;
+  req.variant = "amp.sequential";
+  req.n = 1 << 24;
+  req.repeat = 200;
+  RunResult r = execute(req, nullptr, "test");
+  EXPECT_EQ(r.status, "ok") << r.message;
+  EXPECT_GE(r.timing.samples_ms.size(), 3u);
+  EXPECT_LT(r.timing.samples_ms.size(), 200u);
+  // A short request keeps its count, below the minimum too.
+  req.n = 1000;
+  req.repeat = 2;
+  EXPECT_EQ(execute(req, nullptr, "test").timing.samples_ms.size(), 2u);
+}
+
 TEST(Execute, GpuVariantWithoutDeviceSaysHowToGoOn) {
   RunRequest req;
   req.variant = "epita.reduce3";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "metric_catalog.hpp"
 #include "widgets/plot.hpp"
 #include "stall_reasons.hpp"
 #include "widgets/theme.hpp"
@@ -120,9 +121,11 @@ void StallTableRows(const PcSampling& p) {
   const Palette& pal = theme().colors();
   ImGui::TableNextRow();
   ImGui::TableSetColumnIndex(0);
-  ImGui::TextColored(pal.accent, "stall reasons per kernel (PC sampling)");
+  ImGui::TextColored(pal.accent, "stalls per kernel");
   ImGui::TableSetColumnIndex(3);
-  TextDim("one sample every 2^" + std::to_string(p.period_log2) + " cycles per SM sub-partition; per line: Source tab", true);
+  TextDim("PC sampling: one sample every 2^" + std::to_string(p.period_log2) +
+              " cycles per SM sub-partition; per line: the Source tab",
+          true);
   if (p.kernels.empty()) {
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
@@ -134,7 +137,9 @@ void StallTableRows(const PcSampling& p) {
     TextEllipsis(k.kernel, ImGui::GetContentRegionAvail().x);
     ItemTooltip(k.kernel);
     ImGui::TableSetColumnIndex(1);
-    TextRight(std::to_string((long long)k.samples) + " samples");
+    static const MetricDef kSamples = [] { MetricDef d; d.unit = "samples"; return d; }();
+    TextRight(format_metric_value(kSamples, k.samples));
+    ItemTooltip(std::to_string((long long)k.samples) + " samples");
     ImGui::TableSetColumnIndex(2);
     if (k.unmapped_samples > 0) TextDim(percent(k.unmapped_samples, k.samples) + " without a line");
     for (const auto& r : k.reasons) {

@@ -51,6 +51,12 @@ void MetricsView::draw(AppState& s) {
     s.params.metrics = ask ? "default" : "";
   ItemTooltip("CUPTI Range Profiler and SASS metrics after the timed launches; needs an NVIDIA GPU. "
               "Without one, open a report recorded with --metrics (assets/reports/nvidia-h200-metrics.json).");
+  if (ask) {
+    bool stalls = s.params.metrics.find("pcsampling") != std::string::npos;
+    ImGui::SameLine(0, th.px(20));
+    if (ImGui::Checkbox("and stall reasons per line", &stalls)) s.params.metrics = stalls ? "default,pcsampling" : "default";
+    ItemTooltip("CUPTI PC sampling: one more run of the kernels, sampled; the Source tab shows a bar of stall reasons per line.");
+  }
   if (!v) {
     TextDim("select a variant to see its metrics");
     return;

@@ -35,6 +35,9 @@ struct KernelMetrics {
   std::string occupancy_limiter;            ///< registers | shared memory | block size | blocks per SM
   std::string asked;                        ///< the --metrics value these were collected for
   PcSampling pc_sampling;                   ///< stall reasons per line; collected only for `pcsampling`
+  /// `pcsampling` was asked but this process had profiled before (CUPTI gives PC records only to the
+  /// first collection of a process): execute() samples in a fresh worker process. Not in reports.
+  bool pc_sampling_needs_fresh_process = false;
 };
 
 }  // namespace ws

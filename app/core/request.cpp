@@ -8,6 +8,7 @@
 
 #include "launch_rules.hpp"
 #include "limits.hpp"
+#include "pc_sampling_worker.hpp"
 #include "patterns.hpp"
 #include "metric_catalog.hpp"
 #include "paths.hpp"
@@ -228,6 +229,10 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
     return fail(describe_exception(e));
   }
   host.check = clock.lap();
+  if (r.metrics.pc_sampling_needs_fresh_process) {
+    sample_pcs_in_fresh_worker(req, r);
+    host.metrics += clock.lap();
+  }
   if (!req.metrics.empty() && r.backend != "cuda" && r.metrics.asked.empty()) {
     r.metrics.asked = req.metrics;  // counters exist on a GPU only: say where to find them
     r.metrics.error = v.cpu_only ? v.id + " runs on the host CPU: it has no GPU kernel to count" : "hardware metrics need the cuda backend on an NVIDIA GPU; without one, open a report recorded "

@@ -118,6 +118,10 @@ TEST(GpuPcSampling, SecondCollectionInOneProcess) {
   EXPECT_GT(a.metrics.pc_sampling.samples(), 0);
   EXPECT_GT(b.metrics.pc_sampling.samples(), 0);
   EXPECT_GT(report(b, "harris.cu"), 0.9);
+  // The second collection of this process ran in a fresh worker process, and says so.
+  bool said = false;
+  for (const auto& w : b.metrics.warnings) said = said || w.find("fresh worker process") != std::string::npos;
+  EXPECT_TRUE(said);
 }
 
 TEST(GpuPcSampling, AfterTheDefaultSetInTheSameRun) {
@@ -129,4 +133,39 @@ TEST(GpuPcSampling, AfterTheDefaultSetInTheSameRun) {
   ASSERT_TRUE(r.metrics.pc_sampling.collected);
   EXPECT_GT(r.metrics.pc_sampling.samples(), 0);
   EXPECT_GT(report(r, "harris.cu"), 0.9);
+}
+
+TEST(GpuPcSampling, AgainAfterTheRangeProfilerAndTheSassPass) {
+  // The GUI's worker: a PC sampling run, a default-metrics run, then PC sampling again.
+  ASSERT_NE(backend(), nullptr);
+  RunResult a = sampled("harris.impl4");
+  RunResult d = sampled("harris.impl5", "default");
+  EXPECT_TRUE(d.metrics.values.count("gpu__time_duration.sum"));
+  EXPECT_FALSE(d.metrics.lines.empty());
+  RunResult b = sampled("epita.reduce3");
+  EXPECT_GT(a.metrics.pc_sampling.samples(), 0);
+  EXPECT_GT(b.metrics.pc_sampling.samples(), 0);
+  EXPECT_GT(report(b, "epita.cu"), 0.9);
+}
+
+TEST(GpuPcSampling, TimingsAfterSamplingAreUnchanged) {
+  // A PC sampling pass leaves nothing enabled behind it: the launches timed afterwards are not
+  // slower. Same variant, median of 30, 2^26 ints.
+  ASSERT_NE(backend(), nullptr);
+  auto timed = [](const std::string& metrics) {
+    RunRequest req;
+    req.variant = "epita.reduce6";
+    req.n = std::int64_t(1) << 26;
+    req.repeat = 30;
+    req.metrics = metrics;
+    RunResult r = execute(req, backend());
+    EXPECT_EQ(r.status, "ok") << r.message;
+    return r.timing.median_ms;
+  };
+  const double before = timed("");
+  sampled("epita.reduce6");
+  const double after = timed("");
+  std::printf("[ gpu      ] epita.reduce6 2^26: median %.4f ms before a PC sampling pass, %.4f ms after (%.3fx)\n", before,
+              after, after / before);
+  EXPECT_LT(after, before * 1.05);
 }

@@ -1,5 +1,6 @@
 #include "cupti/cupti_metrics.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +18,9 @@
 namespace ws::cuda {
 
 namespace {
+
+/// Whether this process has run a CUPTI profiling or PC sampling pass.
+std::atomic<bool> profiled_before{false};
 
 void sync(cudaStream_t s) {
   cudaError_t e = cudaStreamSynchronize(s);
@@ -67,6 +71,20 @@ KernelMetrics collect_metrics(const std::string& spec, int device, cudaStream_t 
         }
       }
     }
+    // PC sampling first, a pass of its own (the run sampled between Start and Stop), and only while
+    // this process has not profiled yet: on the H100 a PC sampling collection after an earlier one, or
+    // after a range profiler or SASS pass, hands back sample totals without a single PC record.
+    if (sel.pc_sampling) {
+      if (profiled_before.exchange(true)) {
+        m.pc_sampling_needs_fresh_process = true;
+      } else {
+        PcSamplingPass ps = sample_pcs(ctx, pass);
+        m.pc_sampling = std::move(ps.result);
+        m.values["ws__pc_samples"] = m.pc_sampling.samples();
+        m.warnings.insert(m.warnings.end(), ps.warnings.begin(), ps.warnings.end());
+      }
+    }
+    if (!sel.range_metrics.empty() || sel.per_line || sel.sass) profiled_before = true;
     if (!sel.range_metrics.empty()) {
       RangeProfile rp = profile_range(ctx, device, sel.range_metrics, pass);
       if (std::getenv("WS_METRICS_TIMING"))
@@ -89,12 +107,9 @@ KernelMetrics collect_metrics(const std::string& spec, int device, cudaStream_t 
       m.values.insert(lp.totals.begin(), lp.totals.end());
       m.warnings.insert(m.warnings.end(), lp.warnings.begin(), lp.warnings.end());
     }
-    if (sel.pc_sampling) {  // last: a pass of its own, the run sampled between Start and Stop
-      PcSamplingPass ps = sample_pcs(ctx, pass);
-      m.pc_sampling = std::move(ps.result);
-      m.values["ws__pc_samples"] = m.pc_sampling.samples();
-      m.warnings.insert(m.warnings.end(), ps.warnings.begin(), ps.warnings.end());
-    }
+    // The fresh process that samples PCs next needs the profiling hardware: the range profiler's
+    // kept session would answer it CUPTI_ERROR_HARDWARE_BUSY.
+    if (m.pc_sampling_needs_fresh_process) release_range_profiler_session();
   } catch (const CuptiError& e) {
     m.error = explain_cupti_error(e);
   } catch (const std::exception& e) {

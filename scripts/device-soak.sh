@@ -13,6 +13,7 @@
 #   inprocess   one `warpscope-cli worker` process fed `run` requests of every variant of the lesson in
 #               turn (n = SOAK_N, default 2^22): the CLI's in-process path (execute() on the CUDA
 #               backend in one long-lived process), each run making its own input
+# SOAK_LOADS=worker runs only the first (the GUI and its worker, as in a lecture); default both.
 # Every SOAK_EVERY (10) s one CSV row per process: VmRSS (/proc/PID/status), the process's device
 # memory (nvidia-smi --query-compute-apps) and the GPU's used memory. Writes to $OUT (default ./out):
 #   soak.csv            t_s,load,role,pid,rss_mib,gpu_mib,gpu_used_mib
@@ -66,8 +67,10 @@ fi
 gui_pid=$!
 
 # Load 2: one CLI process running the lesson's variants in turn, in-process, until told to stop.
-variants=$("$cli" list --json | python3 -c "import json,sys; print(','.join(v['id'] for v in json.load(sys.stdin) if v['lesson'] == '$lesson' and not v['cpu_only']))")
+loads="${SOAK_LOADS:-worker,inprocess}"
 stop_file="$OUT/.soak-stop"; rm -f "$stop_file"
+if [[ ",$loads," == *,inprocess,* ]]; then
+variants=$("$cli" list --json | python3 -c "import json,sys; print(','.join(v['id'] for v in json.load(sys.stdin) if v['lesson'] == '$lesson' and not v['cpu_only']))")
 python3 - "$cli" "$variants" "$n" "$stop_file" "$OUT/soak-inprocess.txt" >>"$log" 2>&1 <<'EOF' &
 # Feeds `warpscope-cli worker` one run request at a time and reads each answer; counts the outcomes.
 import json, os, subprocess, sys
@@ -100,6 +103,9 @@ with open(summary, 'w') as f:
     f.write(f'device: {hello.get("device", {}).get("name", "?")}\nruns: {i}\nstatuses: {json.dumps(counts)}\n')
 EOF
 drv_pid=$!
+else
+  drv_pid=""
+fi
 
 child_of() { pgrep -P "$1" -f 'warpscope-cli worker' | head -1; }
 rss_mib() { awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null; }
@@ -125,16 +131,17 @@ while kill -0 "$gui_pid" 2>/dev/null; do
   sleep "$every"
 done
 wait "$gui_pid"; gui_rc=$?
-touch "$stop_file"; wait "$drv_pid"; rm -f "$stop_file" "$OUT/soak-inprocess.txt.pid"
+touch "$stop_file"; [ -n "$drv_pid" ] && wait "$drv_pid"; rm -f "$stop_file" "$OUT/soak-inprocess.txt.pid"
 echo "gui exit $gui_rc" >> "$log"
 cat "$OUT/soak-inprocess.txt" >> "$log" 2>/dev/null
 
-python3 - "$csv" "$settle" "$limit" "$gui_rc" "$seconds" > "$OUT/soak-verdict.txt" <<'EOF'
+python3 - "$csv" "$settle" "$limit" "$gui_rc" "$seconds" "$loads" > "$OUT/soak-verdict.txt" <<'EOF'
 # Per series (load, role; a restarted worker is a new pid, so a new series): the value at the settle
 # time, the peak after it and the last, and whether the peak stays within the limit.
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 settle, limit, gui_rc, seconds = float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+loads = sys.argv[6].split(',')
 ok = gui_rc == 0
 print(f'soak of {seconds} s; flat means the peak after {settle:.0f} s is within {limit:g} % (or 2 MiB) of the value at {settle:.0f} s')
 if gui_rc != 0:
@@ -144,6 +151,8 @@ for r in rows:
     series.setdefault((r['load'], r['role'], r['pid']), []).append(r)
 roles = {(k[0], k[1]) for k in series}
 for need in [('worker', 'gui'), ('worker', 'worker'), ('inprocess', 'cli')]:
+    if need[0] not in loads:
+        continue
     if need not in roles:
         ok = False
         print(f'FAIL: no samples of {need[0]} {need[1]}')

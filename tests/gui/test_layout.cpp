@@ -136,6 +136,27 @@ TEST_F(Presentation, CompareTableWiderThanTheViewScrollsSideways) {
   EXPECT_EQ(q.counts.at("compare rows with every column"), rows);
 }
 
+// The 1D convolution's input and output signals: each title sits above its plot, never on the waveform.
+TEST_F(Presentation, ConvolutionSignalTitlesSitAboveTheirPlots) {
+  ASSERT_TRUE(s.select_variant("stevens.conv1d_tiled"));
+  const LayoutProbe& p = show("conv");
+  for (const char* which : {"conv input", "conv output"}) {
+    SCOPED_TRACE(which);
+    const std::string name(which);
+    ASSERT_TRUE(p.pictures.count(name + " title") && p.pictures.count(name + " plot"));
+    const ProbeRect& title = p.pictures.at(name + " title");
+    const ProbeRect& plot = p.pictures.at(name + " plot");
+    EXPECT_LE(title.y1, plot.y0);
+    EXPECT_GT(plot.height(), 0.f);
+    EXPECT_LE(title.x1, plot.x1 + 1.f);  // the title keeps to its plot's width
+  }
+  EXPECT_LE(p.pictures.at("conv input plot").x1, p.pictures.at("conv output plot").x0);
+  // Side by side on one line: the titles and the plots at the same heights.
+  EXPECT_EQ(p.pictures.at("conv input title").y0, p.pictures.at("conv output title").y0);
+  EXPECT_EQ(p.pictures.at("conv input plot").y0, p.pictures.at("conv output plot").y0);
+  EXPECT_GE(p.min_text_px, kMinPx);
+}
+
 TEST_F(Presentation, CompareTableOfAWholeLessonFits) {
   ASSERT_EQ(s.open_report(std::string(WS_GUI_ASSETS) + "/reports/nvidia-h200.json"), "");
   for (const char* lesson : {"epita", "harris", "amp", "cs121", "stevens"}) {

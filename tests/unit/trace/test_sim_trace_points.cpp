@@ -2,7 +2,11 @@
 // source lines the sim models put in their traces.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -507,6 +511,39 @@ TEST(TracePoints, ConvolutionAtomicsAndLookbackStepsCarryTheirLines) {
   EXPECT_EQ(d1.steps.at(d1.steps.size() - 2).lines, (L{dl::dl_peek, dl::dl_publish_prefix}));
   EXPECT_EQ(d0.steps.back().lines, (L{dl::dl_tile_prefix, dl::dl_lane_prefix, dl::dl_incl, dl::dl_store_vec}));
   EXPECT_EQ(d1.steps.back().lines, (L{dl::dl_tile_prefix, dl::dl_lane_prefix, dl::dl_incl, dl::dl_store}));
+}
+
+// The per-line counters of the bundled reports (runs[].metrics.lines) name lines of the kernels as they
+// are now: every one on a line of code, never on a blank, a comment or a trace-point line. A kernel
+// edit that shifts lines (markers, comments) fails here until the reports follow it
+// (scripts/remap_report_lines.py REPORT REV, or a new recording).
+TEST(TracePoints, ReportLineCountersNameLinesOfCode) {
+  int checked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(WS_TEST_DIR) + "/../assets/reports")) {
+    if (entry.path().extension() != ".json") continue;
+    std::ifstream in(entry.path());
+    const nlohmann::json report = nlohmann::json::parse(in, nullptr, false);
+    if (report.is_discarded() || !report.contains("runs")) continue;
+    std::map<std::string, std::vector<std::string>> files;
+    for (const auto& run : report["runs"]) {
+      if (!run.contains("metrics") || !run["metrics"].contains("lines")) continue;
+      for (const auto& l : run["metrics"]["lines"]) {
+        const std::string file = l.value("file", "");
+        if (file.size() < 3 || file.substr(file.size() - 3) != ".cu") continue;
+        if (!files.count(file)) files[file] = lines_of(read_kernel(file));
+        const std::vector<std::string>& text = files[file];
+        if (text.empty()) continue;  // not one of ours (a toolkit header)
+        const int line = l.value("line", 0);
+        ASSERT_GE(line, 1) << entry.path().filename() << " " << file;
+        ASSERT_LE(line, int(text.size())) << entry.path().filename() << " " << file;
+        EXPECT_NE(trace_code_of(text[std::size_t(line - 1)]), "")
+            << entry.path().filename().string() << ": " << run.value("variant", "") << " counts " << file << ":" << line
+            << ", which is no code: \"" << text[std::size_t(line - 1)] << "\"";
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 300);
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // (CS121 Parallel Computing, Fall 2022), seed /work/shared/seeds/003_156a830321b56386.txt, in teaching
 // order, each followed by its host launcher. Indexing, guards and synchronization are the slides';
 // where a slide's code does not compile today the change is named above the kernel.
+// No instrumented build (no GPU-recorded traces): the WS_AT markers only name the statements whose
+// lines the sim models (app/core/patterns/atomics/models_cs121.cpp) put in their traces.
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
@@ -10,9 +12,11 @@
 #include "atomics/atomics_launch.hpp"
 #include "common/arch_paths.cuh"
 #include "common/shared_types.hpp"
+#include "common/trace_record.cuh"
 
 namespace ws::kernels {
 namespace {
+WS_T(namespace ws_points = ::ws::trace_points::cs121_atomics;)
 
 dim3 grid_of(const AtomicsArgs& a) { return dim3(static_cast<unsigned int>(a.grid)); }
 int as_int(std::int64_t n) { return static_cast<int>(n); }  // n <= 2^30
@@ -24,6 +28,7 @@ int as_int(std::int64_t n) { return static_cast<int>(n); }  // n <= 2^30
 // 1,000,000; it printed 88. Unguarded as on the slide: the grid is exactly n / blockDim.x blocks.
 __global__ void raceKernel(int* d_a) {
   *d_a += 1;
+  WS_T(WS_AT(race_add);)
 }
 
 /// cs121.race: d_a = 0 (the slide's cudaMemcpy of a = 0), then raceKernel<<<grid, block>>>.
@@ -41,6 +46,7 @@ AtomicsOutcome run_race(const AtomicsArgs& a) {
 // address.
 __global__ void atomicCounterKernel(int* d_a) {
   atomicAdd(d_a, 1);
+  WS_T(WS_AT(counter_add);)
 }
 
 AtomicsOutcome run_atomic_counter(const AtomicsArgs& a) {
@@ -59,6 +65,7 @@ __global__ void hist_global_k(const unsigned char* vals, int size, int* hist) {
   int stride = blockDim.x * gridDim.x;
   while (i < size) {
     atomicAdd(&(hist[vals[i]]), 1);
+    WS_T(WS_AT(hist_global_add);)
     i += stride;
   }
 }
@@ -82,17 +89,20 @@ __global__ void hist_shared_k(const unsigned char* vals, int size, int* hist) {
   __shared__ int local_hist[256];
   if (threadIdx.x < 256)
     local_hist[threadIdx.x] = 0;
+  WS_T(WS_AT(hist_shared_zero);)
   __syncthreads();
 
   int i = threadIdx.x + blockIdx.x * blockDim.x;
   int stride = blockDim.x * gridDim.x;
   while (i < size) {
     atomicAdd(&(local_hist[vals[i]]), 1);
+    WS_T(WS_AT(hist_shared_add);)
     i += stride;
   }
   __syncthreads();
   if (threadIdx.x < 256)
     atomicAdd(&(hist[threadIdx.x]), local_hist[threadIdx.x]);
+  WS_T(WS_AT(hist_shared_flush);)
 }
 
 AtomicsOutcome run_hist_shared(const AtomicsArgs& a) {
@@ -114,6 +124,7 @@ __global__ void hist_shared_vec_k(const unsigned char* vals, int size, int* hist
   const int warps = blockDim.x / 32;
   for (int j = threadIdx.x; j < warps * 256; j += blockDim.x)
     warp_hist[j] = 0;
+  WS_T(WS_AT(vec_zero);)
   __syncthreads();
 
   int* mine = warp_hist + (threadIdx.x / 32) * 256;
@@ -121,24 +132,32 @@ __global__ void hist_shared_vec_k(const unsigned char* vals, int size, int* hist
   const uint4* vals16 = reinterpret_cast<const uint4*>(vals);
   for (int c = threadIdx.x + blockIdx.x * blockDim.x; c < chunks; c += blockDim.x * gridDim.x) {
     const uint4 q = vals16[c];
+    WS_T(WS_AT(vec_load);)
     const unsigned int words[4] = {q.x, q.y, q.z, q.w};
 #pragma unroll
     for (int k = 0; k < 4; ++k) {
       atomicAdd(&mine[words[k] & 0xff], 1);
+      WS_T(WS_AT(vec_add_byte0);)
       atomicAdd(&mine[(words[k] >> 8) & 0xff], 1);
+      WS_T(WS_AT(vec_add_byte1);)
       atomicAdd(&mine[(words[k] >> 16) & 0xff], 1);
+      WS_T(WS_AT(vec_add_byte2);)
       atomicAdd(&mine[words[k] >> 24], 1);
+      WS_T(WS_AT(vec_add_byte3);)
     }
   }
   if (blockIdx.x == 0 && threadIdx.x < size % 16)
     atomicAdd(&mine[vals[chunks * 16 + threadIdx.x]], 1);
+  WS_T(WS_AT(vec_tail);)
   __syncthreads();
 
   if (threadIdx.x < 256) {
     int sum = 0;
     for (int w = 0; w < warps; ++w)
       sum += warp_hist[w * 256 + threadIdx.x];
+    WS_T(WS_AT(vec_sum);)
     atomicAdd(&hist[threadIdx.x], sum);
+    WS_T(WS_AT(vec_flush);)
   }
 }
 
@@ -156,8 +175,10 @@ AtomicsOutcome run_hist_shared_vec(const AtomicsArgs& a) {
 // counter. One atomic per kept value on the same address: the slower the more values are kept.
 __global__ void filter_k(int* dst, int* nres, const int* src, int n) {
   int i = threadIdx.x + blockIdx.x * blockDim.x;
+  WS_T(WS_AT_NEXT(filter_global_test);)
   if (i < n && src[i] > 0)
     dst[atomicAdd(nres, 1)] = src[i];
+  WS_T(WS_AT(filter_global_keep);)
 }
 
 /// Filters: nres = 0, then the kernel.
@@ -183,6 +204,7 @@ __global__ void filter_shared_k(int* dst, int* nres, const int* src, int n) {
     // zero the counter
     if (threadIdx.x == 0)
       l_n = 0;
+    WS_T(WS_AT(filter_shared_zero);)
     __syncthreads();
 
     // get the value, evaluate the predicate, and increment the counter if needed
@@ -190,20 +212,25 @@ __global__ void filter_shared_k(int* dst, int* nres, const int* src, int n) {
 
     if (i < n) {
       d = src[i];
+      WS_T(WS_AT(filter_shared_load);)
       if (d > 0)
         pos = atomicAdd(&l_n, 1);
+      WS_T(WS_AT(filter_shared_count);)
     }
     __syncthreads();
 
     // leader increments the global counter
     if (threadIdx.x == 0)
       l_n = atomicAdd(nres, l_n);
+    WS_T(WS_AT(filter_shared_reserve);)
     __syncthreads();
 
     // threads with true predicates write their elements
     if (i < n && d > 0) {
       pos += l_n;  // increment local pos by global counter
+      WS_T(WS_AT(filter_shared_offset);)
       dst[pos] = d;
+      WS_T(WS_AT(filter_shared_store);)
     }
     __syncthreads();
 
@@ -231,6 +258,7 @@ AtomicsOutcome run_filter_shared(const AtomicsArgs& a) {
 __device__ int atomicAggInc(int* ctr) {
   // mask of active lanes
   unsigned int mask = __ballot_sync(__activemask(), 1);
+  WS_T(WS_AT(warp_agg_ballot);)
 
   // select the leader
   int leader = __ffs(mask) - 1;
@@ -240,9 +268,11 @@ __device__ int atomicAggInc(int* ctr) {
   int res;
   if (lane_id == leader)
     res = atomicAdd(ctr, __popc(mask));
+  WS_T(WS_AT(warp_agg_atomic);)
 
   // broadcast result
   res = __shfl_sync(mask, res, leader);
+  WS_T(WS_AT(warp_agg_shfl);)
 
   // each thread computes its own value
   return res + __popc(mask & ((1u << lane_id) - 1));
@@ -252,8 +282,10 @@ __global__ void filter_warp_agg_k(int* dst, int* nres, const int* src, int n) {
   int i = threadIdx.x + blockIdx.x * blockDim.x;
   if (i >= n)
     return;
+  WS_T(WS_AT_NEXT(warp_agg_test);)
   if (src[i] > 0)
     dst[atomicAggInc(nres)] = src[i];
+  WS_T(WS_AT(warp_agg_store);)
 }
 
 AtomicsOutcome run_filter_warp_agg(const AtomicsArgs& a) {
@@ -296,12 +328,14 @@ __global__ void __launch_bounds__(BLOCK) filter_scan_k(int* dst, int* nres, cons
   for (int k = 0; k < ITEMS; ++k) {  // striped: row k of the tile, coalesced per warp
     const long long i = base + k * BLOCK + threadIdx.x;
     v[k] = i < n ? src[i] : 0;        // 0 is not kept
+    WS_T(WS_AT(scan_load);)
   }
   unsigned int ballot[ITEMS];
 #pragma unroll
   for (int k = 0; k < ITEMS; ++k) {
     ballot[k] = __ballot_sync(0xffffffffu, v[k] > 0);
     if (lane == 0) cnt[k * WARPS + warp] = __popc(ballot[k]);
+    WS_T(WS_AT(scan_count);)
   }
   __syncthreads();
 
@@ -312,6 +346,7 @@ __global__ void __launch_bounds__(BLOCK) filter_scan_k(int* dst, int* nres, cons
 #pragma unroll
     for (int q = 0; q < PER; ++q) {
       c[q] = cnt[lane * PER + q];
+      WS_T(WS_AT(scan_counts);)
       sum += c[q];
     }
     unsigned int incl = sum;
@@ -333,6 +368,7 @@ __global__ void __launch_bounds__(BLOCK) filter_scan_k(int* dst, int* nres, cons
     unsigned int exclusive = 0;
     if (tile == 0) {
       if (lane == 0) publish(&status[0], kFlagPrefix, total);
+      WS_T(WS_AT(scan_publish_first);)
     } else {
       if (lane == 0) publish(&status[tile], kFlagAggregate, total);
       long long window = static_cast<long long>(tile) - 1;
@@ -340,6 +376,7 @@ __global__ void __launch_bounds__(BLOCK) filter_scan_k(int* dst, int* nres, cons
         const long long idx = window - lane;
         unsigned long long s;
         do {
+          WS_T(WS_AT_NEXT(scan_peek);)
           s = idx >= 0 ? *reinterpret_cast<volatile unsigned long long*>(&status[idx])
                        : (static_cast<unsigned long long>(kFlagPrefix) << 32);  // before tile 0: prefix 0
         } while (__any_sync(0xffffffffu, (s >> 32) == kFlagNone));
@@ -353,6 +390,7 @@ __global__ void __launch_bounds__(BLOCK) filter_scan_k(int* dst, int* nres, cons
         window -= 32;
       }
       if (lane == 0) publish(&status[tile], kFlagPrefix, exclusive + total);
+      WS_T(WS_AT(scan_publish_prefix);)
     }
     if (lane == 0) {
       s_offset = exclusive;
@@ -366,6 +404,7 @@ __global__ void __launch_bounds__(BLOCK) filter_scan_k(int* dst, int* nres, cons
 #pragma unroll
   for (int k = 0; k < ITEMS; ++k)
     if (v[k] > 0) dst[offset + cnt[k * WARPS + warp] + __popc(ballot[k] & below)] = v[k];
+  WS_T(WS_AT(scan_store);)
 }
 
 unsigned int scan_tiles(std::int64_t n) {
@@ -430,14 +469,19 @@ __global__ void __launch_bounds__(BLOCK, WS_FILTER_VEC_THREADS_PER_SM / BLOCK) f
     const int4* src4 = reinterpret_cast<const int4*>(src + base);
 #pragma unroll
     for (int r = 0; r < VECS; ++r) v[r] = src4[r * BLOCK + threadIdx.x];
+    WS_T(WS_AT(svec_load);)
   } else {
 #pragma unroll
     for (int r = 0; r < VECS; ++r) {
       const long long i = base + 4LL * (r * BLOCK + threadIdx.x);
       v[r].x = i < n ? src[i] : 0;  // 0 is not kept
+      WS_T(WS_AT(svec_load_x);)
       v[r].y = i + 1 < n ? src[i + 1] : 0;
+      WS_T(WS_AT(svec_load_y);)
       v[r].z = i + 2 < n ? src[i + 2] : 0;
+      WS_T(WS_AT(svec_load_z);)
       v[r].w = i + 3 < n ? src[i + 3] : 0;
+      WS_T(WS_AT(svec_load_w);)
     }
   }
   unsigned int mask = 0;  // bit 4r + j: component j of v[r] is kept
@@ -448,6 +492,7 @@ __global__ void __launch_bounds__(BLOCK, WS_FILTER_VEC_THREADS_PER_SM / BLOCK) f
   for (int r = 0; r < VECS; ++r) {
     const unsigned int c = warp_sum_all(__popc((mask >> (4 * r)) & 0xfu));
     if (lane == 0) cnt[r * WARPS + warp] = c;
+    WS_T(WS_AT(svec_count);)
   }
   __syncthreads();
 
@@ -457,6 +502,7 @@ __global__ void __launch_bounds__(BLOCK, WS_FILTER_VEC_THREADS_PER_SM / BLOCK) f
 #pragma unroll
     for (int q = 0; q < PER; ++q) {
       c[q] = cnt[lane * PER + q];
+      WS_T(WS_AT(svec_counts);)
       sum += c[q];
     }
     unsigned int incl = sum;
@@ -476,6 +522,7 @@ __global__ void __launch_bounds__(BLOCK, WS_FILTER_VEC_THREADS_PER_SM / BLOCK) f
     unsigned int exclusive = 0;  // decoupled look-back, as in filter_scan
     if (tile == 0) {
       if (lane == 0) publish(&status[0], kFlagPrefix, total);
+      WS_T(WS_AT(svec_publish_first);)
     } else {
       if (lane == 0) publish(&status[tile], kFlagAggregate, total);
       long long window = static_cast<long long>(tile) - 1;
@@ -483,6 +530,7 @@ __global__ void __launch_bounds__(BLOCK, WS_FILTER_VEC_THREADS_PER_SM / BLOCK) f
         const long long idx = window - lane;
         unsigned long long s;
         do {
+          WS_T(WS_AT_NEXT(svec_peek);)
           s = idx >= 0 ? *reinterpret_cast<volatile unsigned long long*>(&status[idx])
                        : (static_cast<unsigned long long>(kFlagPrefix) << 32);
         } while (__any_sync(0xffffffffu, (s >> 32) == kFlagNone));
@@ -496,6 +544,7 @@ __global__ void __launch_bounds__(BLOCK, WS_FILTER_VEC_THREADS_PER_SM / BLOCK) f
         window -= 32;
       }
       if (lane == 0) publish(&status[tile], kFlagPrefix, exclusive + total);
+      WS_T(WS_AT(svec_publish_prefix);)
     }
     if (lane == 0) {
       s_offset = exclusive;
@@ -515,9 +564,13 @@ __global__ void __launch_bounds__(BLOCK, WS_FILTER_VEC_THREADS_PER_SM / BLOCK) f
     unsigned int pos = shift + cnt[r * WARPS + warp] + __popc(b0 & below) + __popc(b1 & below) + __popc(b2 & below) +
                        __popc(b3 & below);
     if (nib & 1u) stage[pos++] = v[r].x;
+    WS_T(WS_AT(svec_stage_x);)
     if (nib & 2u) stage[pos++] = v[r].y;
+    WS_T(WS_AT(svec_stage_y);)
     if (nib & 4u) stage[pos++] = v[r].z;
+    WS_T(WS_AT(svec_stage_z);)
     if (nib & 8u) stage[pos] = v[r].w;
+    WS_T(WS_AT(svec_stage_w);)
   }
   __syncthreads();
 
@@ -527,9 +580,11 @@ __global__ void __launch_bounds__(BLOCK, WS_FILTER_VEC_THREADS_PER_SM / BLOCK) f
   for (unsigned int q = threadIdx.x; q < quads; q += BLOCK) {
     if (4 * q >= shift && 4 * q + 4 <= end) {
       dst4[q] = stage4[q];
+      WS_T(WS_AT(svec_store_quad);)
     } else {
       for (unsigned int j = 4 * q; j < 4 * q + 4; ++j)
         if (j >= shift && j < end) dst[offset - shift + j] = stage[j];
+      WS_T(WS_AT(svec_store_end);)
     }
   }
 }

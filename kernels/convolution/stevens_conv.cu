@@ -9,8 +9,8 @@
 // size with TILE_SIZE + MAX_MASK_WIDTH - 1 at compile time are dynamic shared memory sized for the
 // run's tile and mask; the 2D kernels take the mask width as a template parameter so that their
 // mask loops unroll (the slide writes the 5 of KERNEL_SIZE = 5 into the code).
-// No instrumented build (no GPU-recorded traces): the WS_AT markers of the 1D kernels only name the
-// statements whose lines the sim models (app/core/sim/conv_sim.cpp) put in their traces.
+// No instrumented build (no GPU-recorded traces): the WS_AT markers only name the statements whose
+// lines the sim models (app/core/patterns/convolution/conv_sim.cpp) put in their traces.
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -199,10 +199,12 @@ __global__ void convolution_2D_basic_kernel(const float *N, const float *Mg, flo
         int r = N_start_row + i, c = N_start_col + j;
         if (r >= 0 && r < Height && c >= 0 && c < Width) {
           Pvalue += N[r*Width + c]*Mg[i*Mask_Width + j];
+          WS_T(WS_AT(basic_2d_compute);)
         }
       }
     }
     P[row*Width + col] = Pvalue;
+    WS_T(WS_AT(basic_2d_store);)
   }
 }
 
@@ -244,8 +246,10 @@ __global__ void convolution_2D_tiled_kernel(const float *N, float *P, int Width,
   if ((row_i >= 0) && (row_i < Height) &&
       (col_i >= 0) && (col_i < Width)) {
     Ns[ty*BLOCK_SIZE + tx] = N[row_i*Width + col_i];
+    WS_T(WS_AT(tiled_2d_load);)
   } else {
     Ns[ty*BLOCK_SIZE + tx] = 0.0f;
+    WS_T(WS_AT(tiled_2d_ghost);)
   }
 
   __syncthreads();
@@ -256,10 +260,12 @@ __global__ void convolution_2D_tiled_kernel(const float *N, float *P, int Width,
 #pragma unroll
       for (int j = 0; j < KERNEL_SIZE; j++) {
         output += M[i*KERNEL_SIZE + j] * Ns[(i+ty)*BLOCK_SIZE + j+tx];  // Mc[i][j] * Ns[i+ty][j+tx]
+        WS_T(WS_AT(tiled_2d_compute);)
       }
     }
     if (row_o < Height && col_o < Width)
       P[row_o*Width + col_o] = output;
+    WS_T(WS_AT(tiled_2d_store);)
   }
 }
 
@@ -306,6 +312,7 @@ __global__ void __launch_bounds__(256) convolution_2D_tiled_coarse_kernel(const 
           const int col_i = col_start + c;
           const bool in = row_in && col_i >= 0 && col_i < Width;
           copy_or_zero_async(&Ns[r][c], in ? N + (row_i*Width + col_i) : N, in);
+          WS_T(WS_AT(coarse_2d_load);)
         }
       }
     }
@@ -322,6 +329,7 @@ __global__ void __launch_bounds__(256) convolution_2D_tiled_coarse_kernel(const 
     float v[KERNEL_SIZE];
 #pragma unroll
     for (int j = 0; j < KERNEL_SIZE; j++) v[j] = Ns[ty*COARSEN + rr][tx + j];
+    WS_T(WS_AT(coarse_2d_row);)
 #pragma unroll
     for (int k = 0; k < COARSEN; k++) {
       const int i = rr - k;  // the mask row that input row rr meets for output k
@@ -337,6 +345,7 @@ __global__ void __launch_bounds__(256) convolution_2D_tiled_coarse_kernel(const 
   for (int k = 0; k < COARSEN; k++) {
     const int row_o = blockIdx.y * TILE_Y + ty*COARSEN + k;
     if (row_o < Height && col_o < Width) P[row_o*Width + col_o] = output[k];
+    WS_T(WS_AT(coarse_2d_store);)
   }
 }
 
@@ -441,6 +450,7 @@ __global__ void __launch_bounds__(32 * 4) convolution_2D_register_tiled_kernel(c
 #pragma unroll
       for (int c = 0; c < NV / 4; c++) {
         const int col = x0 + 4 * (c - HALO_CHUNKS);
+        WS_T(WS_AT_NEXT(register_2d_load_vec);)
         const float4 q = (row_in && col >= 0 && col < Width) ? __ldg(reinterpret_cast<const float4 *>(row + col))
                                                               : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
         v[4*c] = q.x; v[4*c + 1] = q.y; v[4*c + 2] = q.z; v[4*c + 3] = q.w;
@@ -450,6 +460,7 @@ __global__ void __launch_bounds__(32 * 4) convolution_2D_register_tiled_kernel(c
       for (int c = 0; c < NV; c++) {
         const int col = x0 - r + c;
         v[c] = (row_in && col >= 0 && col < Width) ? __ldg(row + col) : 0.0f;
+        WS_T(WS_AT(register_2d_load);)
       }
     }
 #pragma unroll
@@ -460,6 +471,7 @@ __global__ void __launch_bounds__(32 * 4) convolution_2D_register_tiled_kernel(c
         for (int j = 0; j < KERNEL_SIZE; j++)
 #pragma unroll
           for (int q = 0; q < REG_COLS; q++) output[k][q] += M[i*KERNEL_SIZE + j] * v[OFF + q + j];
+        WS_T(WS_AT(register_2d_fma);)
       }
     }
   }
@@ -470,10 +482,12 @@ __global__ void __launch_bounds__(32 * 4) convolution_2D_register_tiled_kernel(c
     float *out = P + std::size_t(y0 + k) * Width + x0;
     if (VEC) {
       *reinterpret_cast<float4 *>(out) = make_float4(output[k][0], output[k][1], output[k][2], output[k][3]);
+      WS_T(WS_AT(register_2d_store_vec);)
     } else {
 #pragma unroll
       for (int q = 0; q < REG_COLS; q++)
         if (x0 + q < Width) out[q] = output[k][q];
+      WS_T(WS_AT(register_2d_store);)
     }
   }
 }

@@ -1,6 +1,8 @@
 // A single-pass scan with decoupled look-back, after D. Merrill and M. Garland, "Single-pass Parallel
 // Prefix Scan with Decoupled Look-back" (NVIDIA technical report NVR-2016-002, 2016). Written for this
 // project from the paper's description; the sim model in app/core/patterns/scan/models_stevens.cpp follows it.
+// No instrumented build (no GPU-recorded traces: what a look-back reads depends on timing): the WS_AT
+// markers only name the statements whose lines the sim model puts in its trace.
 #include <cuda/atomic>
 
 #include <cstdint>
@@ -8,10 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "common/trace_record.cuh"
 #include "scan/scan_launch.hpp"
 
 namespace ws::kernels {
 namespace {
+WS_T(namespace ws_points = ::ws::trace_points::decoupled_lookback;)
 
 // Tile status words: the flag in the high 32 bits, the value's bits in the low 32, so one 64-bit store
 // publishes both and a reader can never see a flag without its value.
@@ -80,6 +84,7 @@ __global__ void __launch_bounds__(BLOCK) lookback_scan(const T* x, T* y, long lo
 #pragma unroll
     for (int k = 0; k < kRows; ++k) {
       const V q = reinterpret_cast<const V*>(x + base + static_cast<long long>(k) * BLOCK * kVec)[t];
+      WS_T(WS_AT(dl_load_vec);)
       v[k][0] = q.x; v[k][1] = q.y; v[k][2] = q.z; v[k][3] = q.w;
     }
   } else {
@@ -89,6 +94,7 @@ __global__ void __launch_bounds__(BLOCK) lookback_scan(const T* x, T* y, long lo
       for (int e = 0; e < kVec; ++e) {
         const long long i = base + static_cast<long long>(k) * BLOCK * kVec + t * kVec + e;
         v[k][e] = i < n ? x[i] : T(0);
+        WS_T(WS_AT(dl_load);)
       }
   }
 
@@ -99,18 +105,22 @@ __global__ void __launch_bounds__(BLOCK) lookback_scan(const T* x, T* y, long lo
     s[k] = v[k][0];
 #pragma unroll
     for (int e = 1; e < kVec; ++e) s[k] = s[k] + v[k][e];
+    WS_T(WS_AT(dl_thread_sum);)
   }
 #pragma unroll
   for (int off = 1; off < 32; off *= 2) {
 #pragma unroll
     for (int k = 0; k < kRows; ++k) {
       const T o = __shfl_up_sync(full, s[k], off);
+      WS_T(WS_AT(dl_shfl);)
       if (lane >= off) s[k] = o + s[k];
+      WS_T(WS_AT(dl_warp_add);)
     }
   }
   if (lane == 31)
 #pragma unroll
     for (int k = 0; k < kRows; ++k) warp_total[k * W + w] = s[k];
+  WS_T(WS_AT(dl_warp_total);)
   __syncthreads();
 
   if (w == 0) {
@@ -121,6 +131,7 @@ __global__ void __launch_bounds__(BLOCK) lookback_scan(const T* x, T* y, long lo
       for (int q = 1; q < kRows * W; ++q) {
         warp_prefix[q] = running;
         running = running + warp_total[q];
+        WS_T(WS_AT(dl_block_scan);)
       }
       tile_aggregate = running;
     }
@@ -129,6 +140,7 @@ __global__ void __launch_bounds__(BLOCK) lookback_scan(const T* x, T* y, long lo
     T exclusive_prefix = T(0);
     if (tile == 0) {
       if (lane == 0) publish(status, 0, kPrefix, bits_of(aggregate));
+      WS_T(WS_AT(dl_publish_first);)
     } else {
       if (lane == 0) publish(status, tile, kAggregate, bits_of(aggregate));
       if (gridDim.x >= kLookbackWaitMinTiles) __nanosleep(kLookbackWaitNs);  // let the predecessors publish PREFIX
@@ -139,6 +151,7 @@ __global__ void __launch_bounds__(BLOCK) lookback_scan(const T* x, T* y, long lo
         unsigned long long st;
         do {
           st = p >= 0 ? peek(status, p) : kPrefix;  // never summed: tile 0 always holds a PREFIX first
+          WS_T(WS_AT(dl_peek);)
         } while (__any_sync(full, (st & 0xffffffff00000000ull) == kInvalid));
         const unsigned prefix_lanes = __ballot_sync(full, (st & 0xffffffff00000000ull) == kPrefix);
         const int stop = prefix_lanes ? __ffs(prefix_lanes) - 1 : 31;  // nearest tile with a PREFIX
@@ -150,6 +163,7 @@ __global__ void __launch_bounds__(BLOCK) lookback_scan(const T* x, T* y, long lo
         start -= 32;
       }
       if (lane == 0) publish(status, tile, kPrefix, bits_of(exclusive_prefix + aggregate));
+      WS_T(WS_AT(dl_publish_prefix);)
     }
     if (lane == 0) tile_prefix = exclusive_prefix;
   }
@@ -162,11 +176,14 @@ __global__ void __launch_bounds__(BLOCK) lookback_scan(const T* x, T* y, long lo
 #pragma unroll
   for (int k = 0; k < kRows; ++k) {
     T p = tp + warp_prefix[k * W + w];
+    WS_T(WS_AT(dl_tile_prefix);)
     const T before = __shfl_up_sync(full, s[k], 1);
     if (lane > 0) p = p + before;
+    WS_T(WS_AT(dl_lane_prefix);)
 #pragma unroll
     for (int e = 0; e < kVec; ++e) {
       const T incl = p + v[k][e];
+      WS_T(WS_AT(dl_incl);)
       out[k][e] = exclusive ? p : incl;
       p = incl;
     }
@@ -177,6 +194,7 @@ __global__ void __launch_bounds__(BLOCK) lookback_scan(const T* x, T* y, long lo
       V q;
       q.x = out[k][0]; q.y = out[k][1]; q.z = out[k][2]; q.w = out[k][3];
       reinterpret_cast<V*>(y + base + static_cast<long long>(k) * BLOCK * kVec)[t] = q;
+      WS_T(WS_AT(dl_store_vec);)
     }
   } else {
 #pragma unroll
@@ -185,6 +203,7 @@ __global__ void __launch_bounds__(BLOCK) lookback_scan(const T* x, T* y, long lo
       for (int e = 0; e < kVec; ++e) {
         const long long i = base + static_cast<long long>(k) * BLOCK * kVec + t * kVec + e;
         if (i < n) y[i] = out[k][e];
+        WS_T(WS_AT(dl_store);)
       }
   }
 }

@@ -82,8 +82,11 @@ class Recorder {
 
   /// The statement the next ops come from: a trace point of trace_points.hpp (the kernel's line),
   /// e.g. at(trace_points::epita::kFile, trace_points::epita::reduce2_tree). Kept until the next at().
+  /// The trace names the file with its first noted line, as a GPU recording names it with its first
+  /// event: a traced block that does nothing (harris.naive's last block at n = 4097, block 1024) has
+  /// neither lines nor a file, on the GPU and in the model alike.
   void at(int file, int line) {
-    if (file >= 0 && file < trace_points::kFileCount && t_.source_file.empty()) t_.source_file = trace_points::kFiles[file];
+    file_ = file;
     line_ = line;
   }
   /// Starts a step. keep_ops = false records working threads and shared values but no ops
@@ -170,11 +173,14 @@ class Recorder {
  private:
   Step& cur() { return t_.steps.back(); }
   void note_line() {
-    if (line_ > 0 && (cur().lines.empty() || cur().lines.back() != line_)) cur().lines.push_back(line_);
+    if (line_ <= 0) return;
+    if (t_.source_file.empty() && file_ >= 0 && file_ < trace_points::kFileCount) t_.source_file = trace_points::kFiles[file_];
+    if (cur().lines.empty() || cur().lines.back() != line_) cur().lines.push_back(line_);
   }
   Trace& t_;
   bool keep_ops_ = true;
   int line_ = 0;
+  int file_ = -1;
 };
 
 /// A SimOutput with the trace header filled in (variant, n, type, launch, block). Throws

@@ -1,6 +1,7 @@
 #include "views/view_compare.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // TableSetColumnWidth: 1.86 has no public call to set a column's width
 
 #include <algorithm>
 #include <cmath>
@@ -166,6 +167,9 @@ CompareFit compare_table_fit(const std::vector<CompareRow>& rows, ImVec2 avail) 
   // At scale 1: the widest text of each column (header included) and what does not scale with the
   // text (cell padding, the badges' padding, the bar column).
   float text_w = 0, fixed_w = 2 * st.CellPadding.x + st.ScrollbarSize;  // PadOuterX, the vertical scroll bar
+  CompareFit fit;
+  fit.text.assign(CCount, 0.f);
+  fit.extra.assign(CCount, 0.f);
   for (int c = 0; c < CCount; ++c) {
     if ((!measured && c >= COcc && c <= CAtom) || (one_n && c == CN) || (!slides && c == CSlide)) continue;
     if (c == CBar) {
@@ -175,22 +179,24 @@ CompareFit compare_table_fit(const std::vector<CompareRow>& rows, ImVec2 avail) 
     // A sortable header keeps room for its arrow (0.65 of the text size plus frame padding).
     float w = ImGui::CalcTextSize(header(c, unit).c_str()).x + 0.65f * ImGui::GetFontSize();
     float fixed = st.FramePadding.x;
+    float column_extra = st.FramePadding.x;  // what the widest cell adds to its text: the header's arrow padding
     for (const auto& r : rows) {
       float cw = ImGui::CalcTextSize((c == CSlide ? slide_cell(r, unit) : cell_text(r, c, prefix)).c_str()).x;
       float cf = 0;
-      if (c == CVariant) {  // badges: text plus their own padding and spacing
+      if (c == CVariant) {  // badges: text plus their own padding and spacing (the baseline's speedup is 1)
         if (r.best) cw += ImGui::CalcTextSize("best").x, cf += 2 * t.px(6) + st.ItemSpacing.x;
-        cw += ImGui::CalcTextSize("base").x, cf += 2 * t.px(6) + st.ItemSpacing.x;
+        if (r.speedup == 1.0) cw += ImGui::CalcTextSize("base").x, cf += 2 * t.px(6) + st.ItemSpacing.x;
       }
-      if (cw > w) w = cw, fixed = std::max(fixed, cf);
+      if (cw > w) w = cw, fixed = std::max(fixed, cf), column_extra = cf;
     }
+    fit.text[std::size_t(c)] = w;
+    fit.extra[std::size_t(c)] = column_extra;
     text_w += w;
     fixed_w += 2 * st.CellPadding.x + fixed + 1.f;
   }
   const float lines = float(rows.size() + 1);
   const float kw = (avail.x - fixed_w) / std::max(text_w, 1.f) * 0.98f;
   // Rows lose most of their padding before the text goes below its smallest size.
-  CompareFit fit;
   for (float pad : {st.CellPadding.y, std::max(1.f, t.px(1.5f))}) {
     fit.cell_pad_y = pad;
     const float kh = (avail.y - lines * (2 * pad + 1.f)) / (lines * ImGui::GetFontSize());
@@ -246,7 +252,7 @@ void CompareView::draw(AppState& s) {
   ImGui::BeginChild("compare_table", ImVec2(0, std::max(theme().px(100), table_h)));
   ImGui::SetWindowFontScale(k);
   ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(st.CellPadding.x, fit.cell_pad_y));
-  draw_table(s, rows, k);
+  draw_table(s, rows, fit);
   ImGui::PopStyleVar();
   ImGui::SetWindowFontScale(1.f);
   ImGui::EndChild();
@@ -324,7 +330,8 @@ void CompareView::draw_controls(AppState& s, const std::vector<CompareRow>& rows
   ItemTooltip("save this view as a PNG for slides (warpscope-compare.png in the export folder)");
 }
 
-void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, float k) {
+void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, const CompareFit& fit) {
+  const float k = fit.scale;
   const Theme& t = theme();
   const Palette& pal = t.colors();
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
@@ -344,7 +351,16 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, f
     ImGuiTableColumnFlags f = c == CVariant ? ImGuiTableColumnFlags_DefaultSort : 0;
     if (c == CBar) f |= ImGuiTableColumnFlags_NoSort;
     if ((!measured && c >= COcc && c <= CAtom) || (one_n && c == CN) || (!slides && c == CSlide)) f |= ImGuiTableColumnFlags_Disabled;
-    ImGui::TableSetupColumn(header(c, unit).c_str(), f, c == CBar ? bar_width(k) : 0.f);
+    ImGui::TableSetupColumn(header(c, unit).c_str(), f, c == CBar ? bar_width(k) : fit.column_width(c));
+  }
+  // The widths follow the text scale and the contents (a run arriving, another baseline); between
+  // changes a column keeps what the lecturer dragged it to.
+  widths_.resize(CCount, 0.f);
+  for (int c = 0; c < CCount; ++c) {
+    const float w = c == CBar ? bar_width(k) : fit.column_width(c);
+    if (w > 0 && std::fabs(w - widths_[std::size_t(c)]) > 0.5f && (ImGui::TableGetColumnFlags(c) & ImGuiTableColumnFlags_IsEnabled))
+      ImGui::TableSetColumnWidth(c, w);
+    widths_[std::size_t(c)] = w;
   }
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   for (int c = 0; c < CCount; ++c) {
@@ -420,7 +436,9 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, f
       }
     ImGui::PopStyleColor();
     if (!ImGui::TableSetColumnIndex(CCheck)) continue;
-    ++check_cells;
+    // Scrolled out of view, a column still takes its cells (ImGui keeps them for auto-fit): count only
+    // the rows whose last column is visible.
+    check_cells += (ImGui::TableGetColumnFlags(CCheck) & ImGuiTableColumnFlags_IsVisible) != 0;
     if (r.run) {
       const ImVec4 c = r.run->status == "ok" ? pal.ok : (r.run->status == "race" || r.run->status == "slide-bug") ? pal.lesson : pal.bad;
       ImGui::PushStyleColor(ImGuiCol_Text, c);
@@ -435,6 +453,12 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, f
   }
   layout_probe().counts["compare rows"] = int(rows.size());
   layout_probe().counts["compare rows with every column"] = check_cells;
+  layout_probe().counts["compare variant column shown"] = (ImGui::TableGetColumnFlags(CVariant) & ImGuiTableColumnFlags_IsVisible) != 0;
+  // Wider than its view: the table scrolls sideways (the variant column stays), never clips a column.
+  layout_probe().counts["compare scroll x"] = int(ImGui::GetScrollX());
+  layout_probe().counts["compare scroll max x"] = int(ImGui::GetScrollMaxX());
+  layout_probe().picture("compare table view", ImGui::GetWindowPos(),
+                         ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowWidth(), ImGui::GetWindowPos().y + ImGui::GetWindowHeight()));
   ImGui::EndTable();
 }
 

@@ -6,17 +6,26 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "app_state.hpp"
 #include "views/compare_model.hpp"
 
 namespace ws::ui {
 
-/// How the Compare table is drawn to fit its space: the text scale (0.7 .. 1 of the body text) and
-/// the cells' vertical padding in pixels.
+/// How the Compare table is drawn to fit its space: the text scale (0.7 .. 1 of the body text), the
+/// cells' vertical padding in pixels, and per column the widest text at scale 1 and the pixels that do
+/// not scale with it (badges' padding, a header's sort arrow room stays in the text), 0 for a hidden
+/// column. A column is `text * scale + extra` wide: set from the first frame, so a table too wide for
+/// its view shows its horizontal scroll bar at once instead of after ImGui's auto-fit frames.
 struct CompareFit {
   float scale = 1.f;
   float cell_pad_y = 0.f;
+  std::vector<float> text, extra;
+  /// The content width of column `c` at `scale` (0: let ImGui fit it).
+  float column_width(int c) const {
+    return c < int(text.size()) && text[std::size_t(c)] > 0 ? text[std::size_t(c)] * scale + extra[std::size_t(c)] + 1.f : 0.f;
+  }
 };
 /// The largest text scale at which the Compare table of `rows` fits `avail` pixels without
 /// scrolling (tighter rows first); 0.7 when even that is too big (the table then scrolls).
@@ -28,8 +37,8 @@ class CompareView {
 
  private:
   void draw_controls(AppState& s, const std::vector<CompareRow>& rows);
-  /// The table with its text at `k` times the body size (compare_table_scale()).
-  void draw_table(AppState& s, const std::vector<CompareRow>& rows, float k);
+  /// The table with its text at `fit.scale` times the body size and its columns as wide as `fit` says.
+  void draw_table(AppState& s, const std::vector<CompareRow>& rows, const CompareFit& fit);
   void draw_changes(AppState& s, const std::vector<CompareRow>& rows);
   /// Sim predictions for `ids` (computed once per variant, n and type).
   const std::map<std::string, Predicted>& predictions(const AppState& s, const std::vector<std::string>& ids);
@@ -37,6 +46,7 @@ class CompareView {
   std::map<std::string, Predicted> predicted_;
   std::string predicted_key_;  ///< n and type the cache holds
   std::string slides_error_shown_;  ///< the slide-timings problem already reported (once, not every frame)
+  std::vector<float> widths_;       ///< the column widths last set (CompareFit::column_width)
 };
 
 }  // namespace ws::ui

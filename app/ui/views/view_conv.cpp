@@ -10,6 +10,7 @@
 #include "views/conv_bandwidth_table.hpp"
 #include "conv_controls.hpp"
 #include "patterns/convolution/conv_sim.hpp"
+#include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
@@ -327,11 +328,19 @@ void ConvView::signals(const ConvPreview& p) {
   const std::vector<float> a = plot_samples(in, points), b = plot_samples(p.output.values, points);
   const std::string first = "first " + std::to_string(a.size()) + " of " + std::to_string(in.size()) + " samples";
   const float w = (avail - t.px(20)) / 2;  // side by side, like the 2D images
-  ImGui::PlotLines("##in", a.data(), int(a.size()), 0, ("input (" + p.input.kind + "), " + first).c_str(), FLT_MAX,
-                   FLT_MAX, ImVec2(w, t.px(90)));
+  // Each title on its own line above its plot: PlotLines' overlay text would sit on the waveform.
+  auto signal = [&](const char* id, const std::vector<float>& v, const std::string& title, const char* probe) {
+    ImGui::BeginGroup();
+    ImGui::AlignTextToFramePadding();  // the same baseline beside the first plot's frame (SameLine keeps its padding)
+    TextEllipsis(title, w);
+    layout_probe().picture(std::string(probe) + " title", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    ImGui::PlotLines(id, v.data(), int(v.size()), 0, nullptr, FLT_MAX, FLT_MAX, ImVec2(w, t.px(90)));
+    layout_probe().picture(std::string(probe) + " plot", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    ImGui::EndGroup();
+  };
+  signal("##in", a, "input (" + p.input.kind + "), " + first, "conv input");
   ImGui::SameLine(0, t.px(20));
-  ImGui::PlotLines("##out", b.data(), int(b.size()), 0, ("output: " + p.output_source).c_str(), FLT_MAX, FLT_MAX,
-                   ImVec2(w, t.px(90)));
+  signal("##out", b, "output: " + p.output_source, "conv output");
 }
 
 void ConvView::tile_map(const ConvPreview& p) {

@@ -123,14 +123,18 @@ void SourceView::draw(AppState& s) {
   // In focus mode the code is set at 0.75 of the body text (15 px x the font scale: 30 px at 2x, above
   // the 14 px x scale floor), so a step's line shows with a screenful of its context.
   const float code_k = focus ? 0.75f : 1.f;
+  // A column is as wide as its numbers or its header (set in the body's bold text, wider than the
+  // code's numbers in focus mode), so no header runs into its neighbour.
+  auto header_w = [&](const char* text) { return th.fonts().bold->CalcTextSizeA(ImGui::GetFontSize(), 1e9f, 0, text).x; };
+  const bool headers = columns || stall_w > 0;
   ImGui::PushFont(th.fonts().mono);
-  const float num_w = ImGui::CalcTextSize("0000").x * code_k;
+  const float num_w = std::max(ImGui::CalcTextSize("0000").x * code_k, headers ? header_w("line") : 0.f);
   const float mark_w = ImGui::CalcTextSize("+ ").x * code_k;
-  const float inst_w = columns ? ImGui::CalcTextSize("000.0 M").x * code_k : 0;
-  const float lanes_w = columns ? ImGui::CalcTextSize("00.0").x * code_k : 0;
+  const float inst_w = columns ? std::max(ImGui::CalcTextSize("000.0 M").x * code_k, header_w("warp inst")) : 0;
+  const float lanes_w = columns ? std::max(ImGui::CalcTextSize("00.0").x * code_k, header_w("lanes")) : 0;
   const float cols_w = (columns ? inst_w + lanes_w + th.px(24) : 0) + stall_w;
   ImGui::PopFont();
-  if (columns || stall_w > 0) {
+  if (headers) {
     // Headers over the per-line columns, aligned with the list below (inside its border and padding).
     const ImVec2 h = ImGui::GetCursorScreenPos();
     const float x0 = h.x + ImGui::GetStyle().WindowPadding.x + ImGui::GetStyle().ChildBorderSize;

@@ -113,6 +113,26 @@ TEST(TraceCompare, RecordedLinesComeFromTheEvents) {
   EXPECT_NE(diff.find("source lines differ"), std::string::npos) << diff;
 }
 
+// harris.naive at n = 4097, block 1024: the last block (2) holds only thread 2048, whose pair (4096,
+// 4097) lies past n, and the later launches have no block 2, so the GPU records no event at all. The
+// model then names no file either: the recording (nothing) and the model agree on lines and file, as
+// the GPU test checks (GpuTrace.RecordedTraceEqualsTheModel/harris_naive).
+TEST(TraceCompare, ABlockThatDoesNothingNamesNoFile) {
+  const Trace m = model_trace("harris.naive", 4097, 1024, 2);
+  ASSERT_EQ(m.steps.size(), 1u);
+  EXPECT_TRUE(m.steps[0].ops.empty());
+  EXPECT_FALSE(m.has_lines());
+  EXPECT_EQ(m.source_file, "");
+  const Trace g = trace_from_events({}, m, "Test GPU");
+  EXPECT_EQ(compare_traces(m, g), "");
+  EXPECT_EQ(g.source_file, m.source_file);
+  EXPECT_EQ(g.has_lines(), m.has_lines());
+  // Block 1 works in every launch that has it: both name harris.cu and its line.
+  const Trace w = model_trace("harris.naive", 4097, 1024, 1);
+  EXPECT_EQ(w.source_file, "harris.cu");
+  EXPECT_EQ(trace_from_events(events_of(w), w, "Test GPU").source_file, "harris.cu");
+}
+
 TEST(TraceCompare, ReportsAMissingWorkingThread) {
   const Trace m = model_trace("epita.reduce3", 1000, 256);
   auto ev = events_of(m);

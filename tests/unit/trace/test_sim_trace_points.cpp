@@ -2,7 +2,11 @@
 // source lines the sim models put in their traces.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -10,7 +14,9 @@
 
 #include "inputs.hpp"
 #include "launch_rules.hpp"
+#include "patterns/convolution/conv_geometry.hpp"
 #include "registry.hpp"
+#include "request.hpp"
 #include "sim/sim.hpp"
 #include "trace/trace_points_scan.hpp"
 #include "trace_points.hpp"
@@ -134,6 +140,21 @@ TEST(TracePoints, PointsNameTheirStatements) {
   EXPECT_EQ(at(conv, trace_points::stevens_conv::tiled_1d_left), "N_ds[threadIdx.x - (blockDim.x - n)] =");
   EXPECT_EQ(at(conv, trace_points::stevens_conv::tiled_cache_1d_global), "Pvalue += N[N_index] * M[j];");
   EXPECT_EQ(at(conv, trace_points::stevens_conv::basic_1d_store), "P[i] = Pvalue;");
+  namespace cv = trace_points::stevens_conv;
+  EXPECT_EQ(at(conv, cv::tiled_2d_ghost), "Ns[ty*BLOCK_SIZE + tx] = 0.0f;");
+  EXPECT_EQ(at(conv, cv::register_2d_load_vec).rfind("const float4 q = (row_in && col >= 0 && col < Width) ?", 0), 0u);
+  const std::vector<std::string> atomics = lines_of(read_kernel("cs121_atomics.cu"));
+  namespace ca = trace_points::cs121_atomics;
+  EXPECT_EQ(at(atomics, ca::race_add), "*d_a += 1;");
+  EXPECT_EQ(at(atomics, ca::filter_global_test), "if (i < n && src[i] > 0)");
+  EXPECT_EQ(at(atomics, ca::vec_add_byte2), "atomicAdd(&mine[(words[k] >> 16) & 0xff], 1);");
+  EXPECT_EQ(at(atomics, ca::scan_peek).rfind("s = idx >= 0 ? *reinterpret_cast<volatile unsigned long long*>(&status[idx])", 0), 0u);
+  EXPECT_EQ(at(atomics, ca::svec_peek), at(atomics, ca::scan_peek));
+  const std::vector<std::string> lookback = lines_of(read_kernel("decoupled_lookback.cu"));
+  namespace dl = trace_points::decoupled_lookback;
+  EXPECT_EQ(at(lookback, dl::dl_load_vec).rfind("const V q = reinterpret_cast<const V*>", 0), 0u);
+  EXPECT_EQ(at(lookback, dl::dl_warp_total), "for (int k = 0; k < kRows; ++k) warp_total[k * W + w] = s[k];");
+  EXPECT_EQ(at(lookback, dl::dl_publish_prefix), "if (lane == 0) publish(status, tile, kPrefix, bits_of(exclusive_prefix + aggregate));");
   const std::vector<std::string> stevens = lines_of(read_kernel("stevens.cu"));
   EXPECT_EQ(at(stevens, trace_points::stevens::divergent_tree), "partialSum[2*t] += partialSum[2*t+stride];");
   EXPECT_EQ(at(stevens, trace_points::stevens::compact_commit), "if (t == 0) output[blockIdx.x] = partialSum[0];");
@@ -311,6 +332,218 @@ TEST(TracePoints, HarrisAmpAndScanStepsCarryTheirLines) {
                          "stevens.scan_naive", "stevens.kogge_stone", "stevens.kogge_stone_db", "stevens.brent_kung",
                          "stevens.scan_hierarchical", "stevens.reduce_divergent", "stevens.reduce_compact"})
     expect_every_step_has_lines(sim_trace(id, 256));
+}
+
+/// The sim trace of block `block` (-1: the last block of the grid) of `id` on `n` random elements of
+/// the pattern's own type (a 2D convolution: an image of 150 x 70, two partial blocks at its edges),
+/// with the variant's default launch, through the same checks as a run.
+Trace pattern_trace(const std::string& id, std::int64_t n, std::int64_t block, std::string* refused = nullptr,
+                    std::int64_t width = 150) {
+  RunRequest req;
+  req.variant = id;
+  req.n = n;
+  req.backend = "sim";
+  if (find_variant(id) && conv_kind_is_2d(find_variant(id)->conv)) {
+    req.n = 0;
+    req.params.width = width;
+    req.params.height = 70;
+  }
+  PreparedRun p;
+  std::string err = prepare_run(req, p);
+  LaunchConfig launch;
+  if (err.empty()) err = resolve_launch(*p.variant, p.input.n(), p.input.type, req.launch, DeviceShape{}, launch);
+  if (refused) *refused = err;
+  if (!err.empty()) return {};
+  if (block < 0) {
+    block = launch.grid - 1;
+    if (conv_kind_is_2d(p.variant->conv)) {  // a 2D grid: grid_x x grid_y blocks
+      ConvGeometry g;
+      EXPECT_EQ(conv_geometry(*p.variant, req.params.mask_width, req.params.tile, 0, width, 70, g), "") << id;
+      block = g.blocks() - 1;
+    }
+  }
+  return sim::simulate(*p.variant, p.input, launch, req.params, int(block)).trace;
+}
+
+// Every variant whose model traces its steps names, in every step and every op, the kernel line it came
+// from: walked over the whole registry, so a variant added without WS_AT markers fails here. The first
+// and the last block of a launch over a partial last tile, so both the whole-tile and the edge paths
+// (vector loads and the element-wise ones, tile 0's publish and a later tile's look-back) are covered.
+// Variants without steps are the library calls and the host code: never traceable.
+TEST(TracePoints, EveryTracedVariantsEventsCarryALine) {
+  int traced = 0;
+  for (const VariantInfo& v : all_variants()) {
+    if (v.cpu_only || !sim::has_model(v.id)) {
+      EXPECT_FALSE(v.traceable) << v.id;
+      continue;
+    }
+    std::string refused;
+    std::int64_t n = 0;
+    for (std::int64_t candidate : {std::int64_t(5000), std::int64_t(2048), std::int64_t(1024), std::int64_t(256)}) {
+      pattern_trace(v.id, candidate, 0, &refused);
+      if (refused.empty()) {
+        n = candidate;
+        break;
+      }
+    }
+    ASSERT_GT(n, 0) << v.id << ": " << refused;
+    for (std::int64_t block : {std::int64_t(0), std::int64_t(-1)}) {
+      const Trace t = pattern_trace(v.id, n, block);
+      if (t.steps.empty()) {
+        EXPECT_FALSE(v.traceable) << v.id << " is traceable but its model records no steps";
+        continue;
+      }
+      EXPECT_EQ(t.source_file.empty(), !t.has_lines()) << v.id;
+      for (const Step& s : t.steps) {
+        if (!s.ops.empty() || !s.working_threads.empty()) EXPECT_FALSE(s.lines.empty()) << v.id << " " << s.label;
+        for (const ThreadOp& o : s.ops) {
+          EXPECT_GT(o.line, 0) << v.id << " " << s.label;
+          if (o.line <= 0) break;
+        }
+      }
+      ++traced;
+    }
+  }
+  EXPECT_GT(traced, 80);
+}
+
+// The variants marked last: the 2D convolutions, the atomics lesson and the decoupled look-back. Each
+// step lists exactly the statements whose ops it holds.
+TEST(TracePoints, ConvolutionAtomicsAndLookbackStepsCarryTheirLines) {
+  namespace cv = trace_points::stevens_conv;
+  namespace at = trace_points::cs121_atomics;
+  namespace dl = trace_points::decoupled_lookback;
+  using L = std::vector<int>;
+
+  const Trace b2 = pattern_trace("stevens.conv2d_basic", 0, 0);
+  EXPECT_EQ(b2.source_file, "stevens_conv.cu");
+  ASSERT_EQ(b2.steps.size(), 2u);
+  EXPECT_EQ(b2.steps[0].lines, L{cv::basic_2d_compute});
+  EXPECT_EQ(b2.steps[1].lines, L{cv::basic_2d_store});
+  // Block 0 of conv2d_tiled sits at the image's corner: its top and left halo threads store ghost
+  // cells (0) and the others load N; block 7 (second row, second column) is inside the image.
+  const Trace t2 = pattern_trace("stevens.conv2d_tiled", 0, 0);
+  ASSERT_EQ(t2.steps.size(), 3u);
+  EXPECT_EQ(t2.steps[0].lines, (L{cv::tiled_2d_load, cv::tiled_2d_ghost}));
+  EXPECT_EQ(t2.steps[1].lines, L{cv::tiled_2d_compute});
+  EXPECT_EQ(t2.steps[2].lines, L{cv::tiled_2d_store});
+  EXPECT_EQ(pattern_trace("stevens.conv2d_tiled", 0, 7).steps.at(0).lines, L{cv::tiled_2d_load});
+  const Trace c2 = pattern_trace("stevens.conv2d_tiled_coarse", 0, 0);
+  ASSERT_EQ(c2.steps.size(), 3u);
+  EXPECT_EQ(c2.steps[0].lines, L{cv::coarse_2d_load});
+  EXPECT_EQ(c2.steps[1].lines, L{cv::coarse_2d_row});
+  EXPECT_EQ(c2.steps[2].lines, L{cv::coarse_2d_store});
+  // conv2d_register_tiled: scalar loads and stores at a width of 150, float4 ones at 152.
+  const Trace r2 = pattern_trace("stevens.conv2d_register_tiled", 0, 0);
+  ASSERT_GE(r2.steps.size(), 3u);
+  EXPECT_EQ(r2.steps[0].lines, L{cv::register_2d_load});
+  EXPECT_EQ(r2.steps[1].lines, L{cv::register_2d_fma});
+  EXPECT_EQ(r2.steps.back().lines, L{cv::register_2d_store});
+  const Trace r4 = pattern_trace("stevens.conv2d_register_tiled", 0, 0, nullptr, 152);
+  ASSERT_GE(r4.steps.size(), 3u);
+  EXPECT_EQ(r4.steps[0].lines, L{cv::register_2d_load_vec});
+  EXPECT_EQ(r4.steps.back().lines, L{cv::register_2d_store_vec});
+
+  const Trace race = pattern_trace("cs121.race", 5000, 0);
+  EXPECT_EQ(race.source_file, "cs121_atomics.cu");
+  ASSERT_EQ(race.steps.size(), 2u);
+  EXPECT_EQ(race.steps[0].lines, L{at::race_add});  // the read of *d_a += 1
+  EXPECT_EQ(race.steps[1].lines, L{at::race_add});  // its write
+  EXPECT_EQ(pattern_trace("cs121.atomic_counter", 5000, 0).steps.at(0).lines, L{at::counter_add});
+  for (const Step& s : pattern_trace("cs121.hist_global", 5000, 0).steps) EXPECT_EQ(s.lines, L{at::hist_global_add}) << s.label;
+  const Trace hs = pattern_trace("cs121.hist_shared", 5000, 0);
+  EXPECT_EQ(hs.steps.front().lines, L{at::hist_shared_zero});
+  EXPECT_EQ(hs.steps.at(1).lines, L{at::hist_shared_add});
+  EXPECT_EQ(hs.steps.back().lines, L{at::hist_shared_flush});
+  // hist_shared_vec: one uint4 load and the four byte atomics of each word; block 0 counts the 8 tail bytes.
+  const Trace hv = pattern_trace("cs121.hist_shared_vec", 5000, 0);
+  EXPECT_EQ(hv.steps.front().lines, L{at::vec_zero});
+  EXPECT_EQ(hv.steps.at(1).lines, (L{at::vec_load, at::vec_add_byte0, at::vec_add_byte1, at::vec_add_byte2, at::vec_add_byte3}));
+  EXPECT_EQ(hv.steps.at(hv.steps.size() - 2).lines, L{at::vec_tail});
+  EXPECT_EQ(hv.steps.back().lines, (L{at::vec_sum, at::vec_flush}));
+  const Trace fg = pattern_trace("cs121.filter_global", 5000, 0);
+  ASSERT_EQ(fg.steps.size(), 3u);
+  EXPECT_EQ(fg.steps[0].lines, L{at::filter_global_test});
+  EXPECT_EQ(fg.steps[1].lines, L{at::filter_global_keep});
+  EXPECT_EQ(fg.steps[2].lines, L{at::filter_global_keep});
+  const Trace fs = pattern_trace("cs121.filter_shared", 5000, 0);
+  ASSERT_GE(fs.steps.size(), 3u);
+  EXPECT_EQ(fs.steps[0].lines, (L{at::filter_shared_zero, at::filter_shared_load, at::filter_shared_count}));
+  EXPECT_EQ(fs.steps[1].lines, L{at::filter_shared_reserve});
+  EXPECT_EQ(fs.steps[2].lines, (L{at::filter_shared_offset, at::filter_shared_store}));
+  const Trace fw = pattern_trace("cs121.filter_warp_agg", 5000, 0);
+  ASSERT_EQ(fw.steps.size(), 5u);
+  EXPECT_EQ(fw.steps[0].lines, L{at::warp_agg_test});
+  EXPECT_EQ(fw.steps[1].lines, L{at::warp_agg_ballot});
+  EXPECT_EQ(fw.steps[2].lines, L{at::warp_agg_atomic});
+  EXPECT_EQ(fw.steps[3].lines, L{at::warp_agg_shfl});
+  EXPECT_EQ(fw.steps[4].lines, L{at::warp_agg_store});
+  // filter_scan at n = 5000: tile 0 publishes first, tile 1 looks back.
+  const Trace fc0 = pattern_trace("cs121.filter_scan", 5000, 0), fc1 = pattern_trace("cs121.filter_scan", 5000, 1);
+  EXPECT_EQ(lines_of_step(fc0, "v[k] = src[tile * 4096 + k * 256 + t] (16 striped loads)"), L{at::scan_load});
+  EXPECT_EQ(lines_of_step(fc0, "cnt[k * 8 + warp] = __popc(__ballot_sync(full, v[k] > 0)) (lane 0)"), L{at::scan_count});
+  EXPECT_EQ(lines_of_step(fc0, "warp 0: exclusive scan of the 128 counts"), L{at::scan_counts});
+  const std::string look = "warp 0: read the status of up to 32 earlier tiles, publish this tile's prefix";
+  EXPECT_EQ(lines_of_step(fc0, look), L{at::scan_publish_first});
+  EXPECT_EQ(lines_of_step(fc1, look), (L{at::scan_peek, at::scan_publish_prefix}));
+  EXPECT_EQ(fc0.steps.back().lines, L{at::scan_store});
+  // filter_scan_vec at n = 20000: tiles of 8192, so tile 0 loads int4s and the last tile value by value.
+  const Trace fv0 = pattern_trace("cs121.filter_scan_vec", 20000, 0), fv2 = pattern_trace("cs121.filter_scan_vec", 20000, -1);
+  EXPECT_EQ(fv0.steps.at(0).lines, L{at::svec_load});
+  EXPECT_EQ(fv2.steps.at(0).lines, (L{at::svec_load_x, at::svec_load_y, at::svec_load_z, at::svec_load_w}));
+  EXPECT_EQ(fv0.steps.at(1).lines, L{at::svec_count});
+  EXPECT_EQ(fv0.steps.at(2).lines, L{at::svec_counts});
+  EXPECT_EQ(lines_of_step(fv0, look), L{at::svec_publish_first});
+  EXPECT_EQ(lines_of_step(fv2, look), (L{at::svec_peek, at::svec_publish_prefix}));
+  EXPECT_EQ(fv0.steps.at(4).lines, (L{at::svec_stage_x, at::svec_stage_y, at::svec_stage_z, at::svec_stage_w}));
+  EXPECT_EQ(fv0.steps.at(5).lines.front(), at::svec_store_quad);
+
+  // decoupled look-back at n = 5000: tile 0 is whole (128-bit loads and stores), tile 1 partial.
+  const Trace d0 = pattern_trace("scan.decoupled_lookback", 5000, 0), d1 = pattern_trace("scan.decoupled_lookback", 5000, 1);
+  EXPECT_EQ(d0.source_file, "decoupled_lookback.cu");
+  EXPECT_EQ(d0.steps.at(0).lines, L{dl::dl_load_vec});
+  EXPECT_EQ(d1.steps.at(0).lines, L{dl::dl_load});
+  EXPECT_EQ(d0.steps.at(1).lines, L{dl::dl_thread_sum});
+  EXPECT_EQ(lines_of_step(d0, "shfl_up 1"), (L{dl::dl_shfl, dl::dl_warp_add}));
+  EXPECT_EQ(lines_of_step(d0, "shfl_up 16"), (L{dl::dl_shfl, dl::dl_warp_add}));
+  EXPECT_EQ(d0.steps.at(d0.steps.size() - 3).lines, (L{dl::dl_warp_total, dl::dl_block_scan}));
+  EXPECT_EQ(d0.steps.at(d0.steps.size() - 2).lines, L{dl::dl_publish_first});
+  EXPECT_EQ(d1.steps.at(d1.steps.size() - 2).lines, (L{dl::dl_peek, dl::dl_publish_prefix}));
+  EXPECT_EQ(d0.steps.back().lines, (L{dl::dl_tile_prefix, dl::dl_lane_prefix, dl::dl_incl, dl::dl_store_vec}));
+  EXPECT_EQ(d1.steps.back().lines, (L{dl::dl_tile_prefix, dl::dl_lane_prefix, dl::dl_incl, dl::dl_store}));
+}
+
+// The per-line counters of the bundled reports (runs[].metrics.lines) name lines of the kernels as they
+// are now: every one on a line of code, never on a blank, a comment or a trace-point line. A kernel
+// edit that shifts lines (markers, comments) fails here until the reports follow it
+// (scripts/remap_report_lines.py REPORT REV, or a new recording).
+TEST(TracePoints, ReportLineCountersNameLinesOfCode) {
+  int checked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(WS_TEST_DIR) + "/../assets/reports")) {
+    if (entry.path().extension() != ".json") continue;
+    std::ifstream in(entry.path());
+    const nlohmann::json report = nlohmann::json::parse(in, nullptr, false);
+    if (report.is_discarded() || !report.contains("runs")) continue;
+    std::map<std::string, std::vector<std::string>> files;
+    for (const auto& run : report["runs"]) {
+      if (!run.contains("metrics") || !run["metrics"].contains("lines")) continue;
+      for (const auto& l : run["metrics"]["lines"]) {
+        const std::string file = l.value("file", "");
+        if (file.size() < 3 || file.substr(file.size() - 3) != ".cu") continue;
+        if (!files.count(file)) files[file] = lines_of(read_kernel(file));
+        const std::vector<std::string>& text = files[file];
+        if (text.empty()) continue;  // not one of ours (a toolkit header)
+        const int line = l.value("line", 0);
+        ASSERT_GE(line, 1) << entry.path().filename() << " " << file;
+        ASSERT_LE(line, int(text.size())) << entry.path().filename() << " " << file;
+        EXPECT_NE(trace_code_of(text[std::size_t(line - 1)]), "")
+            << entry.path().filename().string() << ": " << run.value("variant", "") << " counts " << file << ":" << line
+            << ", which is no code: \"" << text[std::size_t(line - 1)] << "\"";
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 300);
 }
 
 }  // namespace

@@ -22,6 +22,7 @@ namespace ws::sim {
 namespace {
 
 using namespace kit;
+namespace pts = trace_points::cs121_atomics;
 
 constexpr int kOut = 1, kCounter = 2, kStatus = 3;
 
@@ -108,6 +109,7 @@ SimOutput race(const VariantInfo& v, const Input& in, const LaunchConfig& launch
   if (trace_block >= 0) {
     Recorder rec(out.trace);
     const std::int64_t base = trace_block * per_block;  // value of *d_a when the traced block starts
+    rec.at(pts::kFile, pts::race_add);
     rec.begin("load", "old = *d_a (each warp reads the same value)");
     for (int t = 0; t < launch.block; ++t) {
       rec.load(t, Space::Global, 0, 0, double(base + t / 32), kCounter);
@@ -134,6 +136,7 @@ SimOutput atomic_counter(const VariantInfo& v, const Input& in, const LaunchConf
   SimOutput out = start(v, in, launch, trace_block);
   if (trace_block >= 0) {
     Recorder rec(out.trace);
+    rec.at(pts::kFile, pts::counter_add);
     rec.begin("atomic", "atomicAdd(d_a, 1)");
     for (int t = 0; t < launch.block; ++t) {
       rec.atomic(t, Space::Global, 0, 0, 1.0, kCounter);
@@ -163,6 +166,7 @@ SimOutput hist_global(const VariantInfo& v, const Input& in, const LaunchConfig&
     Recorder* rec = b == trace_block ? &recorder : nullptr;
     const std::int64_t first = b * launch.block;
     const std::int64_t passes = first < n ? (n - first + stride - 1) / stride : 0;
+    if (rec) rec->at(pts::kFile, pts::hist_global_add);
     LoopSteps steps(rec, "atomic", "pass", passes);
     std::int64_t block_count = 0;
     for (std::int64_t k = 0; k < passes; ++k) {
@@ -206,6 +210,7 @@ SimOutput hist_shared(const VariantInfo& v, const Input& in, const LaunchConfig&
     Recorder* rec = b == trace_block ? &recorder : nullptr;
     std::fill(local.begin(), local.end(), 0.0);
     if (rec) {
+      rec->at(pts::kFile, pts::hist_shared_zero);
       rec->begin("load", "local_hist[threadIdx.x] = 0 (threads < 256)");
       for (int t = 0; t < kHistogramBins; ++t) {
         rec->store(t, Space::Shared, 0, t, 0.0);
@@ -216,6 +221,7 @@ SimOutput hist_shared(const VariantInfo& v, const Input& in, const LaunchConfig&
     }
     const std::int64_t first = b * launch.block;
     const std::int64_t passes = first < n ? (n - first + stride - 1) / stride : 0;
+    if (rec) rec->at(pts::kFile, pts::hist_shared_add);
     LoopSteps steps(rec, "atomic", "pass", passes);
     for (std::int64_t k = 0; k < passes; ++k) {
       steps.before(k);
@@ -243,6 +249,7 @@ SimOutput hist_shared(const VariantInfo& v, const Input& in, const LaunchConfig&
       block_count += local[std::size_t(t)];
     }
     if (rec) {
+      rec->at(pts::kFile, pts::hist_shared_flush);
       rec->begin("combine", "atomicAdd(&hist[threadIdx.x], local_hist[threadIdx.x]) (threads < 256)");
       for (int t = 0; t < kHistogramBins; ++t) {
         rec->load(t, Space::Shared, 0, t, local[std::size_t(t)]);
@@ -281,6 +288,7 @@ SimOutput hist_shared_vec(const VariantInfo& v, const Input& in, const LaunchCon
     Recorder* rec = b == trace_block ? &recorder : nullptr;
     std::fill(sub.begin(), sub.end(), 0.0);
     if (rec) {
+      rec->at(pts::kFile, pts::vec_zero);
       rec->begin("load", "warp_hist[*] = 0 (block-stride loop)");
       for (std::size_t j = 0; j < sub.size(); ++j) {
         rec->store(int(j % std::size_t(launch.block)), Space::Shared, int(j / std::size_t(launch.block)), std::int64_t(j), 0.0);
@@ -301,13 +309,19 @@ SimOutput hist_shared_vec(const VariantInfo& v, const Input& in, const LaunchCon
         const std::int64_t c = base + t;
         const std::int64_t w = t / 32;
         if (rec) {
+          rec->at(pts::kFile, pts::vec_load);
           for (int q = 0; q < 4; ++q) rec->load(t, Space::Global, 0, 4 * c + q, double(in.u8[std::size_t(16 * c + 4 * q)]), 0);
           rec->work(t);
         }
+        // Byte j of the chunk is byte j % 4 of word j / 4: the kernel's j % 4-th atomicAdd line.
+        static constexpr int kByteLine[4] = {pts::vec_add_byte0, pts::vec_add_byte1, pts::vec_add_byte2, pts::vec_add_byte3};
         for (int j = 0; j < 16; ++j) {
           const int bin = in.u8[std::size_t(16 * c + j)];
           sub[std::size_t(w * kHistogramBins + bin)] += 1;
-          if (rec) rec->atomic(t, Space::Shared, 1 + j, w * kHistogramBins + bin, 1.0);
+          if (rec) {
+            rec->at(pts::kFile, kByteLine[j % 4]);
+            rec->atomic(t, Space::Shared, 1 + j, w * kHistogramBins + bin, 1.0);
+          }
         }
       }
       if (rec) {
@@ -319,6 +333,7 @@ SimOutput hist_shared_vec(const VariantInfo& v, const Input& in, const LaunchCon
     }
     if (b == 0) {
       const int tail = int(n % 16);
+      if (rec) rec->at(pts::kFile, pts::vec_tail);
       if (rec && tail) rec->begin("atomic", "tail: atomicAdd(&mine[vals[chunks * 16 + threadIdx.x]], 1) (threads < size % 16)");
       for (int t = 0; t < tail; ++t) {
         const int bin = in.u8[std::size_t(chunks * 16 + t)];
@@ -340,6 +355,7 @@ SimOutput hist_shared_vec(const VariantInfo& v, const Input& in, const LaunchCon
     if (rec) rec->begin("combine", "sum of warp_hist[w * 256 + threadIdx.x] over warps; atomicAdd(&hist[threadIdx.x], sum)");
     for (int t = 0; t < kHistogramBins; ++t) {
       double sum = 0;
+      if (rec) rec->at(pts::kFile, pts::vec_sum);
       for (int w = 0; w < warps; ++w) {
         sum += sub[std::size_t(w * kHistogramBins + t)];
         if (rec) rec->load(t, Space::Shared, w, w * kHistogramBins + t, sub[std::size_t(w * kHistogramBins + t)]);
@@ -347,6 +363,7 @@ SimOutput hist_shared_vec(const VariantInfo& v, const Input& in, const LaunchCon
       hist[std::size_t(t)] += std::int64_t(sum);
       block_count += sum;
       if (rec) {
+        rec->at(pts::kFile, pts::vec_flush);
         rec->atomic(t, Space::Global, warps, t, sum, kOut);
         rec->work(t);
       }
@@ -407,12 +424,14 @@ SimOutput filter_global(const VariantInfo& v, const Input& in, const LaunchConfi
       if (x > 0) dst.push_back(x);
     }
     if (!rec) continue;
+    rec->at(pts::kFile, pts::filter_global_test);
     rec->begin("load", "src[i] (i < n)");
     for (int t = 0; t < launch.block && first + t < n; ++t) {
       rec->load(t, Space::Global, 0, first + t, in.i32[std::size_t(first + t)], 0);
       rec->work(t);
     }
     rec->end();
+    rec->at(pts::kFile, pts::filter_global_keep);
     rec->begin("atomic", "pos = atomicAdd(nres, 1) (src[i] > 0)");
     std::int64_t pos = nres_before;
     std::vector<std::int64_t> slot(std::size_t(launch.block), -1);
@@ -457,16 +476,23 @@ SimOutput filter_shared(const VariantInfo& v, const Input& in, const LaunchConfi
       std::int64_t l_n = 0;
       const std::string round = "round " + std::to_string(iter) + ": ";
       if (rec) rec->begin("atomic", round + "l_n = 0; pos = atomicAdd(&l_n, 1) (src[i] > 0)");
-      if (rec) rec->store(0, Space::Shared, 0, 0, 0.0);
+      if (rec) {
+        rec->at(pts::kFile, pts::filter_shared_zero);
+        rec->store(0, Space::Shared, 0, 0, 0.0);
+      }
       for (int t = 0; t < launch.block; ++t) {
         pos[std::size_t(t)] = -1;
         const std::int64_t i = i0 + t;
         if (i >= n) continue;
         const std::int32_t d = in.i32[std::size_t(i)];
-        if (rec) rec->load(t, Space::Global, 1, i, d, 0);
+        if (rec) {
+          rec->at(pts::kFile, pts::filter_shared_load);
+          rec->load(t, Space::Global, 1, i, d, 0);
+        }
         if (d > 0) {
           pos[std::size_t(t)] = l_n++;
           if (rec) {
+            rec->at(pts::kFile, pts::filter_shared_count);
             rec->atomic(t, Space::Shared, 2, 0, 1.0);
             rec->work(t);
           }
@@ -476,6 +502,7 @@ SimOutput filter_shared(const VariantInfo& v, const Input& in, const LaunchConfi
         rec->shared<SumI32>(std::uint32_t(l_n));
         rec->end();
         rec->begin("atomic", round + "l_n = atomicAdd(nres, l_n) (thread 0)");
+        rec->at(pts::kFile, pts::filter_shared_reserve);
         rec->atomic(0, Space::Global, 0, 0, double(l_n), kCounter);
         rec->work(0);
         rec->shared<SumI32>(std::uint32_t(nres()));
@@ -488,7 +515,9 @@ SimOutput filter_shared(const VariantInfo& v, const Input& in, const LaunchConfi
         const std::int32_t d = in.i32[std::size_t(i0 + t)];
         dst.push_back(d);
         if (rec) {
+          rec->at(pts::kFile, pts::filter_shared_offset);
           rec->load(t, Space::Shared, 0, 0, double(base));
+          rec->at(pts::kFile, pts::filter_shared_store);
           rec->store(t, Space::Global, 1, base + pos[std::size_t(t)], d, kOut);
           rec->work(t);
         }
@@ -534,16 +563,19 @@ SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchCon
     }
     if (!rec) continue;
     auto kept = [&](int t) { return first + t < n && in.i32[std::size_t(first + t)] > 0; };
+    rec->at(pts::kFile, pts::warp_agg_test);
     rec->begin("load", "if (i >= n) return; src[i]");
     for (int t = 0; t < launch.block && first + t < n; ++t) {
       rec->load(t, Space::Global, 0, first + t, in.i32[std::size_t(first + t)], 0);
       rec->work(t);
     }
     rec->end();
+    rec->at(pts::kFile, pts::warp_agg_ballot);
     rec->begin("warp", "mask = __ballot_sync(__activemask(), 1) (src[i] > 0)");
     for (int t = 0; t < launch.block; ++t)
       if (kept(t)) rec->work(t);  // the ballot's mask is the step's active mask
     rec->end();
+    rec->at(pts::kFile, pts::warp_agg_atomic);
     rec->begin("atomic", "leader = __ffs(mask) - 1: atomicAdd(ctr, __popc(mask))");
     std::vector<std::int64_t> res(static_cast<std::size_t>(warps));
     std::int64_t ctr = nres_before;
@@ -558,6 +590,7 @@ SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchCon
     for (int t = 0; t < launch.block; ++t)
       if (kept(t)) rec->work(t);  // the whole mask waits in atomicAggInc; only the leader issues the atomic
     rec->end();
+    rec->at(pts::kFile, pts::warp_agg_shfl);
     rec->begin("warp", "res = __shfl_sync(mask, res, leader)");
     for (int t = 0; t < launch.block; ++t)
       if (kept(t)) {
@@ -565,6 +598,7 @@ SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchCon
         rec->work(t);
       }
     rec->end();
+    rec->at(pts::kFile, pts::warp_agg_store);
     rec->begin("store", "dst[res + __popc(mask & ((1 << lane) - 1))] = src[i]");
     for (int t = 0; t < launch.block; ++t)
       if (kept(t)) {
@@ -606,6 +640,7 @@ SimOutput filter_scan(const VariantInfo& v, const Input& in, const LaunchConfig&
     Recorder* rec = &recorder;
     auto at = [&](int k, int t) { return base + std::int64_t(k) * B + t; };
     auto kept = [&](int k, int t) { return at(k, t) < n && in.i32[std::size_t(at(k, t))] > 0; };
+    rec->at(pts::kFile, pts::scan_load);
     rec->begin("load", "v[k] = src[tile * 4096 + k * 256 + t] (16 striped loads)");
     for (int t = 0; t < B; ++t) {
       for (int k = 0; k < K; ++k)
@@ -613,6 +648,7 @@ SimOutput filter_scan(const VariantInfo& v, const Input& in, const LaunchConfig&
       if (at(0, t) < n) rec->work(t);
     }
     rec->end();
+    rec->at(pts::kFile, pts::scan_count);
     rec->begin("count", "cnt[k * 8 + warp] = __popc(__ballot_sync(full, v[k] > 0)) (lane 0)");
     for (int k = 0; k < K; ++k)
       for (int w = 0; w < W; ++w) {
@@ -624,6 +660,7 @@ SimOutput filter_scan(const VariantInfo& v, const Input& in, const LaunchConfig&
       }
     rec->shared<SumI32>(cnt);
     rec->end();
+    rec->at(pts::kFile, pts::scan_counts);
     rec->begin("scan", "warp 0: exclusive scan of the 128 counts");
     std::vector<std::uint32_t> prefix(cnt.size());
     std::uint32_t run = 0;
@@ -639,11 +676,14 @@ SimOutput filter_scan(const VariantInfo& v, const Input& in, const LaunchConfig&
     rec->end();
     rec->begin("look-back", "warp 0: read the status of up to 32 earlier tiles, publish this tile's prefix");
     if (tile > 0) {  // the stated interleaving: the predecessor's inclusive prefix is already there
+      rec->at(pts::kFile, pts::scan_peek);
       rec->load(0, Space::Global, 0, tile - 1, double(before), kStatus);
     }
+    rec->at(pts::kFile, tile > 0 ? pts::scan_publish_prefix : pts::scan_publish_first);
     rec->store(0, Space::Global, 1, tile, double(before + run), kStatus);
     rec->work(0);
     rec->end();
+    rec->at(pts::kFile, pts::scan_store);
     rec->begin("store", "dst[offset + prefix[k * 8 + warp] + kept lanes below] = v[k]");
     for (int k = 0; k < K; ++k)
       for (int t = 0; t < B; ++t) {
@@ -685,15 +725,22 @@ SimOutput filter_scan_vec(const VariantInfo& v, const Input& in, const LaunchCon
     Recorder* rec = &recorder;
     auto at = [&](int r, int t, int j) { return base + std::int64_t(r) * B * 4 + 4 * t + j; };
     auto kept = [&](int r, int t, int j) { return at(r, t, j) < n && in.i32[std::size_t(at(r, t, j))] > 0; };
+    // A whole tile takes the int4 loads; the last, partial one loads component by component.
+    const bool whole = base + T <= n;
+    static constexpr int kLoadLine[4] = {pts::svec_load_x, pts::svec_load_y, pts::svec_load_z, pts::svec_load_w};
     rec->begin("load", "v[r] = src4[tile * 8 * blockDim.x + r * blockDim.x + t] (8 int4 loads)");
     for (int t = 0; t < B; ++t) {
       for (int r = 0; r < R; ++r)
         for (int j = 0; j < 4; ++j)
-          if (at(r, t, j) < n) rec->load(t, Space::Global, r, at(r, t, j), in.i32[std::size_t(at(r, t, j))], 0);
+          if (at(r, t, j) < n) {
+            rec->at(pts::kFile, whole ? pts::svec_load : kLoadLine[j]);
+            rec->load(t, Space::Global, r, at(r, t, j), in.i32[std::size_t(at(r, t, j))], 0);
+          }
       if (at(0, t, 0) < n) rec->work(t);
     }
     rec->end();
     std::vector<std::uint32_t> cnt(std::size_t(R * W));
+    rec->at(pts::kFile, pts::svec_count);
     rec->begin("count", "cnt[r * W + warp] = __reduce_add_sync(full, kept values of row r) (lane 0)");
     for (int r = 0; r < R; ++r)
       for (int w = 0; w < W; ++w) {
@@ -706,6 +753,7 @@ SimOutput filter_scan_vec(const VariantInfo& v, const Input& in, const LaunchCon
       }
     rec->shared<SumI32>(cnt);
     rec->end();
+    rec->at(pts::kFile, pts::svec_counts);
     rec->begin("scan", "warp 0: exclusive scan of the 8 * W counts");
     std::vector<std::uint32_t> prefix(cnt.size());
     std::uint32_t total = 0;
@@ -721,12 +769,17 @@ SimOutput filter_scan_vec(const VariantInfo& v, const Input& in, const LaunchCon
     rec->shared<SumI32>(prefix);
     rec->end();
     rec->begin("look-back", "warp 0: read the status of up to 32 earlier tiles, publish this tile's prefix");
-    if (tile > 0) rec->load(0, Space::Global, 0, tile - 1, double(before), kStatus);
+    if (tile > 0) {
+      rec->at(pts::kFile, pts::svec_peek);
+      rec->load(0, Space::Global, 0, tile - 1, double(before), kStatus);
+    }
+    rec->at(pts::kFile, tile > 0 ? pts::svec_publish_prefix : pts::svec_publish_first);
     rec->store(0, Space::Global, 1, tile, double(before + std::int64_t(total)), kStatus);
     rec->work(0);
     rec->end();
     const std::int64_t shift = before % 4;
     std::vector<std::uint32_t> stage(std::size_t(T + 4), 0);  // int32 bits, as SumI32 holds them
+    static constexpr int kStageLine[4] = {pts::svec_stage_x, pts::svec_stage_y, pts::svec_stage_z, pts::svec_stage_w};
     rec->begin("stage", "stage[offset % 4 + cnt prefix + kept lanes below + kept earlier in the int4] = value");
     for (int r = 0; r < R; ++r)
       for (int t = 0; t < B; ++t) {
@@ -737,6 +790,7 @@ SimOutput filter_scan_vec(const VariantInfo& v, const Input& in, const LaunchCon
         for (int j = 0; j < 4; ++j)
           if (kept(r, t, j)) {
             stage[std::size_t(pos)] = std::uint32_t(in.i32[std::size_t(at(r, t, j))]);
+            rec->at(pts::kFile, kStageLine[j]);
             rec->store(t, Space::Shared, 4 * r + j, pos, double(in.i32[std::size_t(at(r, t, j))]));
             ++pos;
             any = true;
@@ -749,6 +803,7 @@ SimOutput filter_scan_vec(const VariantInfo& v, const Input& in, const LaunchCon
     const std::int64_t end = shift + total, quads = (end + 3) / 4;
     for (std::int64_t q = 0; q < quads; ++q) {
       const int t = int(q % B), access = int(q / B);
+      rec->at(pts::kFile, 4 * q >= shift && 4 * q + 4 <= end ? pts::svec_store_quad : pts::svec_store_end);
       for (std::int64_t j = 4 * q; j < 4 * q + 4; ++j)
         if (j >= shift && j < end) rec->store(t, Space::Global, access, before - shift + j, double(std::int32_t(stage[std::size_t(j)])), kOut);
       rec->work(t);

@@ -198,6 +198,8 @@ void basic_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
   const ConvGeometry& g = L.g;
   const int w = g.mask_width;
   std::vector<float> pv(std::size_t(g.threads()), 0.0f);
+  namespace pts = trace_points::stevens_conv;
+  rec.at(pts::basic_2d_compute);
   rec.begin("compute", "Pvalue += N[r][c] * M[i][j] (M global)");
   for (int ty = 0; ty < g.block_y; ++ty)
     for (int tx = 0; tx < g.block_x; ++tx) {
@@ -219,6 +221,7 @@ void basic_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
       rec.work(t);
     }
   rec.end();
+  rec.at(pts::basic_2d_store);
   rec.begin("store", "P[row][col] = Pvalue");
   for (int ty = 0; ty < g.block_y; ++ty)
     for (int tx = 0; tx < g.block_x; ++tx) {
@@ -236,14 +239,17 @@ void tiled_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
   const ConvGeometry& g = L.g;
   const int w = g.mask_width, T = g.tile_x, BS = g.block_x;
   std::vector<float> ns(std::size_t(BS * BS), 0.0f);
+  namespace pts = trace_points::stevens_conv;
   rec.begin("load", "Ns[ty][tx] = N[row_i][col_i] or 0");
   for (int ty = 0; ty < BS; ++ty)
     for (int tx = 0; tx < BS; ++tx) {
       const int t = ty * BS + tx;
       const I64 row_i = by * T + ty - w / 2, col_i = bx * T + tx - w / 2;
       float x = 0.0f;
+      rec.at(pts::tiled_2d_ghost);
       if (row_i >= 0 && row_i < g.height && col_i >= 0 && col_i < g.width) {
         x = L.n[std::size_t(row_i * g.width + col_i)];
+        rec.at(pts::tiled_2d_load);
         rec.load_global(t, 0, row_i * g.width + col_i, x, kConvInput);
       }
       ns[std::size_t(t)] = x;
@@ -252,6 +258,7 @@ void tiled_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
     }
   rec.end(ns);
   std::vector<float> pv(std::size_t(BS * BS), 0.0f);
+  rec.at(pts::tiled_2d_compute);
   rec.begin("compute", "ty, tx < TILE_SIZE: output += Mc[i][j] * Ns[i + ty][j + tx]");
   for (int ty = 0; ty < T; ++ty)
     for (int tx = 0; tx < T; ++tx) {
@@ -269,6 +276,7 @@ void tiled_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
       rec.work(t);
     }
   rec.end(ns);
+  rec.at(pts::tiled_2d_store);
   rec.begin("store", "row_o < height && col_o < width: P[row_o][col_o] = output");
   for (int ty = 0; ty < T; ++ty)
     for (int tx = 0; tx < T; ++tx) {
@@ -289,6 +297,8 @@ void coarse_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
   const int col_iters = (IN_X + BX - 1) / BX;
   const I64 row_start = by * TY - w / 2, col_start = bx * TX - w / 2;
   std::vector<float> ns(std::size_t(IN_X * IN_Y), 0.0f);
+  namespace pts = trace_points::stevens_conv;
+  rec.at(pts::coarse_2d_load);
   rec.begin("load", "input tile row by row: Ns[r][c] = N[...] or 0");
   for (int ty = 0; ty < BY; ++ty)
     for (int tx = 0; tx < BX; ++tx) {
@@ -309,6 +319,7 @@ void coarse_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
     }
   rec.end(ns);
   std::vector<float> out(std::size_t(BX * BY * C), 0.0f);
+  rec.at(pts::coarse_2d_row);
   rec.begin("compute", "each input row's K values in registers, added into the 8 outputs they touch");
   for (int ty = 0; ty < BY; ++ty)
     for (int tx = 0; tx < BX; ++tx) {
@@ -328,6 +339,7 @@ void coarse_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
       rec.work(t);
     }
   rec.end(ns);
+  rec.at(pts::coarse_2d_store);
   rec.begin("store", "row_o < height && col_o < width: P[row_o][col_o] = output[k]");
   for (int ty = 0; ty < BY; ++ty)
     for (int tx = 0; tx < BX; ++tx) {
@@ -366,7 +378,9 @@ void register_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
   auto active = [&](int t) { return x0_of(t) < g.width && y0_of(t) < g.height; };
   std::vector<float> out(std::size_t(threads * RR * RC), 0.0f);
   std::vector<float> v(std::size_t(threads * nv), 0.0f);
+  namespace pts = trace_points::stevens_conv;
   for (int rr = 0; rr < RR + w - 1; ++rr) {
+    rec.at(vec ? pts::register_2d_load_vec : pts::register_2d_load);
     rec.begin("load", "input row y0 - " + std::to_string(r) + " + " + std::to_string(rr) +
                           (vec ? ": float4 chunks into registers (0 outside)" : ": one value per column (0 outside)"));
     for (int t = 0; t < threads; ++t) {
@@ -384,6 +398,7 @@ void register_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
       rec.work(t);
     }
     rec.end();
+    rec.at(pts::register_2d_fma);
     rec.begin("compute", "row " + std::to_string(rr) + " into outputs k with mask row i = " + std::to_string(rr) + " - k");
     for (int t = 0; t < threads; ++t) {
       if (!active(t)) continue;
@@ -407,6 +422,7 @@ void register_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
     }
     rec.end();
   }
+  rec.at(vec ? pts::register_2d_store_vec : pts::register_2d_store);
   rec.begin("store", vec ? "y0 + k < height: P[y0 + k][x0 .. x0 + 3] = output[k] (one float4)"
                          : "y0 + k < height, x0 + q < width: P[y0 + k][x0 + q] = output[k][q]");
   for (int t = 0; t < threads; ++t) {

@@ -386,6 +386,8 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
   T carry = P::identity();  // inclusive prefix of the previous tile
   std::int64_t adds = 0;
   Recorder r(out.trace);
+  namespace dl = trace_points::decoupled_lookback;
+  const int file = dl::kFile;
   for (std::int64_t b = 0; b < tiles; ++b) {
     Rec<P> rec(b == trace_block ? &r : nullptr);
     const std::int64_t base = b * tile;
@@ -393,6 +395,8 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
     std::vector<T> x(static_cast<std::size_t>(tile));
     for (std::int64_t i = 0; i < tile; ++i) x[std::size_t(i)] = g.at(base + i);
     if (rec.on()) {
+      // A whole tile takes the 128-bit loads; the last, partial one loads element by element.
+      rec.at(file, base + tile <= n ? dl::dl_load_vec : dl::dl_load);
       rec.begin("load", "128-bit loads, 4 per thread (warp-contiguous rows)");
       for (int k = 0; k < kRows; ++k)
         for (int t = 0; t < B; ++t) {
@@ -405,6 +409,7 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
       rec.end();
     }
     std::vector<T> thread_sum(std::size_t(kRows) * B);
+    rec.at(file, dl::dl_thread_sum);
     if (rec.on()) rec.begin("thread", "each thread adds its 4 values per row (3 x 4 adds)");
     for (int k = 0; k < kRows; ++k)
       for (int t = 0; t < B; ++t) {
@@ -432,7 +437,9 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
           next[q] = P::combine(ws[q - off], ws[q]);
           ++adds;
           if (rec.on()) {
+            rec.at(file, dl::dl_shfl);
             rec.shuffle(t, lane - off, ws[q - off]);
+            rec.at(file, dl::dl_warp_add);
             rec.add(t, lane - off, next[q]);
             rec.work(t);
           }
@@ -442,12 +449,14 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
     }
     // Warp totals in row-major order (row k, warp w), scanned serially by one thread: exclusive prefixes.
     if (rec.on()) {
+      rec.at(file, dl::dl_warp_total);
       rec.begin("block", "warp totals to shared; thread 0 scans the " + std::to_string(kRows * W) + " totals");
       for (int q = 0; q < kRows * W; ++q) rec.store_shared(q % W * 32 + 31, q / W, q, ws[std::size_t(q / W) * B + std::size_t(q % W) * 32 + 31]);
       rec.work(0);
     }
     std::vector<T> warp_prefix(std::size_t(kRows) * W);
     T running = P::identity();
+    rec.at(file, dl::dl_block_scan);
     for (int k = 0; k < kRows; ++k)
       for (int w = 0; w < W; ++w) {
         warp_prefix[std::size_t(k) * W + w] = running;
@@ -468,9 +477,13 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
       rec.begin("look-back", b == 0 ? std::string("tile 0 publishes its inclusive prefix")
                                     : "publish aggregate, wait ~1 us; lane 0 reads tile " + std::to_string(b - 1) + "'s inclusive prefix");
       if (b > 0) {
+        rec.at(file, dl::dl_peek);
         rec.load_global(0, 0, b - 1, exclusive_prefix, kAccumulator);
+        rec.at(file, dl::dl_publish_prefix);
         rec.add(0, -1, inclusive_prefix);
         rec.work(0);
+      } else {
+        rec.at(file, dl::dl_publish_first);
       }
       rec.store_global(0, 1, b, inclusive_prefix, kAccumulator);
       rec.end();
@@ -484,11 +497,14 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
         const std::size_t q = std::size_t(k) * B + t;
         // The kernel adds the tile prefix (0 for tile 0) to the warp prefix, then the lane's.
         T p = b == 0 ? warp_prefix[std::size_t(k) * W + w] : P::combine(exclusive_prefix, warp_prefix[std::size_t(k) * W + w]);
+        rec.at(file, dl::dl_tile_prefix);
         rec.add(t, -1, p);
         if (lane > 0) {
           p = P::combine(p, ws[q - 1]);
+          rec.at(file, dl::dl_lane_prefix);
           rec.add(t, -1, p);
         }
+        rec.at(file, dl::dl_incl);
         const std::size_t o = std::size_t(k) * B * kVec + std::size_t(t) * kVec;
         for (int e = 0; e < kVec; ++e) {
           const std::int64_t i = base + std::int64_t(o) + e;
@@ -500,6 +516,7 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
         adds += kVec + 1 + (lane > 0 ? 1 : 0);
         if (rec.on()) {
           const std::int64_t i = base + std::int64_t(o);
+          rec.at(file, base + tile <= n ? dl::dl_store_vec : dl::dl_store);
           if (i < n) rec.store_global(t, k, i, y[std::size_t(i)], kOutput);
           rec.work(t);
         }

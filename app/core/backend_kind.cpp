@@ -3,6 +3,8 @@
 #include <ostream>
 #include <utility>
 
+#include "name_table.hpp"
+
 namespace ws {
 namespace {
 
@@ -11,20 +13,9 @@ constexpr std::pair<BackendKind, const char*> kBackendNames[] = {
 
 }  // namespace
 
-const char* to_string(BackendKind b) {
-  for (const auto& [value, name] : kBackendNames)
-    if (value == b) return name;
-  return "?";
-}
+const char* to_string(BackendKind b) { return name_in(kBackendNames, b); }
 
-bool parse_backend(const std::string& s, BackendKind& out) {
-  for (const auto& [value, name] : kBackendNames)
-    if (s == name) {
-      out = value;
-      return true;
-    }
-  return false;
-}
+bool parse_backend(const std::string& s, BackendKind& out) { return value_in(kBackendNames, s, out); }
 
 std::string unknown_backend_message(const std::string& s) { return "unknown backend '" + s + "' (use cuda or sim)"; }
 

@@ -3,6 +3,8 @@
 #include <ostream>
 #include <utility>
 
+#include "name_table.hpp"
+
 namespace ws {
 namespace {
 
@@ -14,20 +16,9 @@ constexpr std::pair<RunStatus, const char*> kStatusNames[] = {
 
 }  // namespace
 
-const char* to_string(RunStatus s) {
-  for (const auto& [value, name] : kStatusNames)
-    if (value == s) return name;
-  return "?";
-}
+const char* to_string(RunStatus s) { return name_in(kStatusNames, s); }
 
-bool parse_run_status(const std::string& s, RunStatus& out) {
-  for (const auto& [value, name] : kStatusNames)
-    if (s == name) {
-      out = value;
-      return true;
-    }
-  return false;
-}
+bool parse_run_status(const std::string& s, RunStatus& out) { return value_in(kStatusNames, s, out); }
 
 std::ostream& operator<<(std::ostream& o, RunStatus s) { return o << to_string(s); }
 

@@ -1,16 +1,16 @@
 // A/B harness for the 2D convolution bar (float32, 5x5 on 8192 x 8192, >= 0.8x the device copy,
 // bytes = input + output). Not part of the product: an optional CMake target (bench/CMakeLists.txt).
-// One process measures, beside a device-to-device cudaMemcpy: the slide kernel (stevens.conv2d_tiled)
-// at every tile its block allows, the register-tiled candidates (each thread VW adjacent outputs of R
-// rows, input rows loaded once per thread column with vector loads straight from global memory, halo
-// through L1/L2, accumulated with the constant-memory mask in the order i, j of the slides), and
-// prints for the slide kernel the
+// One process measures, beside a device-to-device cudaMemcpy: the slide kernel (stevens.conv2d_tiled,
+// the product's kernel through its launcher: conv_ab_common.hpp) at every tile its block allows, the
+// register-tiled candidates (each thread VW adjacent outputs of R rows, input rows loaded once per
+// thread column with vector loads straight from global memory, halo through L1/L2, accumulated with
+// the constant-memory mask in the order i, j of the slides), and prints for the slide kernel the
 // shared-memory lower bound on time (wavefronts / (SMs x 1 wavefront per clock x SM clock)).
 // Every output is checked against the slide kernel (tile 28) on the same input (max |diff|, poisoned
 // output before each candidate); `check` mode sweeps odd mask widths 1..15 and awkward sizes.
 // Build and run on the GPU machine:
 //   cmake --build --preset device --target ws_conv2d_ab && build-device/bench/ws_conv2d_ab [time|check|ncu]
-// ncu mode launches each profiled kernel once (for `ncu -k regex:'slide|reg_conv' ...`).
+// ncu mode launches each profiled kernel once (for `ncu -k regex:'convolution_2D_tiled|reg_conv' ...`).
 // Results on the H200: docs/device/h200-ab-harnesses.md.
 #include <cuda_runtime.h>
 
@@ -21,35 +21,11 @@
 #include <cstring>
 #include <string>
 #include <vector>
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("CUDA %s line %d\n", cudaGetErrorString(e), __LINE__); exit(1);} } while (0)
+
+#include "conv_ab_common.hpp"
 
 constexpr int MAXK = 15;
 __constant__ float M[MAXK * MAXK];
-
-__global__ void copy4(const float4* __restrict__ a, float4* __restrict__ b, long n4) {
-  for (long i = blockIdx.x * long(blockDim.x) + threadIdx.x; i < n4; i += long(gridDim.x) * blockDim.x) b[i] = a[i];
-}
-
-// The slide kernel, as kernels/convolution/stevens_conv.cu has it.
-template <int K>
-__global__ void slide_tiled(const float* N, float* P, int Width, int Height, int TILE_SIZE) {
-  extern __shared__ float Ns[];
-  const int BLOCK_SIZE = blockDim.x;
-  int tx = threadIdx.x, ty = threadIdx.y;
-  int row_o = blockIdx.y * TILE_SIZE + ty, col_o = blockIdx.x * TILE_SIZE + tx;
-  int row_i = row_o - K / 2, col_i = col_o - K / 2;
-  float output = 0.0f;
-  if (row_i >= 0 && row_i < Height && col_i >= 0 && col_i < Width) Ns[ty * BLOCK_SIZE + tx] = N[row_i * Width + col_i];
-  else Ns[ty * BLOCK_SIZE + tx] = 0.0f;
-  __syncthreads();
-  if (ty < TILE_SIZE && tx < TILE_SIZE) {
-#pragma unroll
-    for (int i = 0; i < K; i++)
-#pragma unroll
-      for (int j = 0; j < K; j++) output += M[i * K + j] * Ns[(i + ty) * BLOCK_SIZE + j + tx];
-    if (row_o < Height && col_o < Width) P[row_o * Width + col_o] = output;
-  }
-}
 
 // Register tiling: thread (tx, ty) of a 32 x BY block computes outputs [x0, x0 + VW) x [y0, y0 + R),
 // x0 = (bx * 32 + tx) * VW, y0 = (by * BY + ty) * R. It walks the R + K - 1 input rows under its
@@ -133,12 +109,6 @@ void launch_reg(const float* in, float* out, int W, int H, bool vec) {
   else reg_conv<K, VW, R, BY, LDG, ST, false><<<grid, block>>>(in, out, W, H);
 }
 
-template <int K>
-void launch_slide(const float* in, float* out, int W, int H, int tile) {
-  const int B = tile + K - 1;
-  const dim3 grid((W + tile - 1) / tile, (H + tile - 1) / tile), block(B, B);
-  slide_tiled<K><<<grid, block, B * B * 4>>>(in, out, W, H, tile);
-}
 
 // Shared-memory wavefronts of one slide block (tile T, mask K): one per warp for the store into Ns, and
 // K*K per warp with a computing lane (a warp's 32 addresses are lane + constant: one wavefront each).
@@ -163,6 +133,7 @@ std::vector<float> random_floats(std::size_t n, unsigned seed) {
 void set_mask(int K, unsigned seed) {
   const auto m = random_floats(std::size_t(K) * K, seed);
   CK(cudaMemcpyToSymbol(M, m.data(), m.size() * 4));
+  upload_product_mask(m.data(), K);
 }
 
 struct Case {
@@ -246,8 +217,9 @@ int main(int argc, char** argv) {
   CK(cudaMemcpy(in, h.data(), n * 4, cudaMemcpyHostToDevice));
   set_mask(5, 7);
 
+  ProductConv slide28("stevens.conv2d_tiled", W, H, 5, 28);
   if (mode == "ncu") {  // one launch each
-    launch_slide<5>(in, out, W, H, 28);
+    slide28.run(in, out);
     launch_reg<5, 4, 8, 4, 1, 1>(in, out, W, H, true);
     launch_reg<5, 4, 16, 4, 1, 1>(in, out, W, H, true);
     CK(cudaDeviceSynchronize());
@@ -255,24 +227,7 @@ int main(int argc, char** argv) {
   }
 
   std::vector<float> ref(n), got(n);
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  auto time = [&](auto&& f) {
-    std::vector<float> ms;
-    for (int r = 0; r < 23; ++r) {
-      CK(cudaEventRecord(a));
-      f();
-      CK(cudaEventRecord(b));
-      CK(cudaEventSynchronize(b));
-      float t;
-      cudaEventElapsedTime(&t, a, b);
-      if (r >= 3) ms.push_back(t);
-    }
-    CK(cudaGetLastError());
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
-  };
+  auto time = [](auto&& f) { return median_ms(f); };
   const double bytes = 2.0 * n * 4;
   const float tcopy = time([&] { CK(cudaMemcpyAsync(out, in, n * 4, cudaMemcpyDeviceToDevice)); });
   const float tcopy2 = time([&] { CK(cudaMemcpyAsync(out, in, n * 4, cudaMemcpyDeviceToDevice)); });
@@ -296,8 +251,9 @@ int main(int argc, char** argv) {
     const long blocks = long((W + tile - 1) / tile) * ((H + tile - 1) / tile);
     const double wf = double(blocks) * slide_wavefronts_per_block(tile, 5);
     const double bound = wf / (double(sms) * clock_khz * 1e3) * 1e3;
+    ProductConv slide("stevens.conv2d_tiled", W, H, 5, tile);
     CK(cudaMemset(out, 0xff, n * 4));
-    const float t = time([&] { launch_slide<5>(in, out, W, H, tile); });
+    const float t = time([&] { slide.run(in, out); });
     report("slide conv2d_tiled tile " + std::to_string(tile) + " (" + std::to_string(long(wf / 1e6)) + "M wavefronts)", t,
            tile == 28, bound);
   }
@@ -325,7 +281,7 @@ int main(int argc, char** argv) {
   }
   // the same kernels again, to see the run-to-run spread
   CK(cudaMemset(out, 0xff, n * 4));
-  report("slide conv2d_tiled tile 28 (again)", time([&] { launch_slide<5>(in, out, W, H, 28); }), false, 0);
+  report("slide conv2d_tiled tile 28 (again)", time([&] { slide28.run(in, out); }), false, 0);
   CK(cudaMemset(out, 0xff, n * 4));
   report("reg VW4 R8 BY4 ldg stcs (again)", time([&] { launch_reg<5, 4, 8, 4, 1, 1>(in, out, W, H, true); }), false, 0);
   CK(cudaMemset(out, 0xff, n * 4));

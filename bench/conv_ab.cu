@@ -3,25 +3,24 @@
 // and the ratio to a device-to-device cudaMemcpy, and the largest difference from the slide kernel's
 // output. Build and run on the GPU machine:
 //   cmake --build --preset device --target ws_conv_ab && build-device/bench/ws_conv_ab
-// Kernels: the slide's conv2d_tiled, the same with an L2::256B load hint, the slide's tile body in a
+// Kernels: the slide's conv2d_tiled (the product's, through its launcher: conv_ab_common.hpp), the same
+// with an L2::256B load hint, the slide's tile body in a
 // persistent grid that prefetches the next tile's pixel while computing (2, 4, 8 blocks per SM), and
-// conv2d_tiled_coarse with its old row loop and with cp.async at 4, 8 (the product) and 16 outputs
-// per thread. Results on the H200: docs/device/h200-ab-harnesses.md.
+// conv2d_tiled_coarse with its old row loop and with cp.async at 4, 8 (the product's, through its
+// launcher) and 16 outputs per thread. Results on the H200: docs/device/h200-ab-harnesses.md.
 #include <cuda_runtime.h>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("CUDA %s line %d\n", cudaGetErrorString(e), __LINE__); exit(1);} } while (0)
+
+#include "conv_ab_common.hpp"
 constexpr int K = 5;
 __constant__ float M[K * K];
 
-__global__ void copy4(const float4* __restrict__ a, float4* __restrict__ b, long n4) {
-  for (long i = blockIdx.x * long(blockDim.x) + threadIdx.x; i < n4; i += long(gridDim.x) * blockDim.x) b[i] = a[i];
-}
-
-template <bool HINT>
-__global__ void tiled(const float* N, float* P, int Width, int Height, int TILE_SIZE) {
+// The slide's conv2d_tiled (the product's is launched from kernels/convolution) with every load of
+// N carrying an L2::256B prefetch hint.
+__global__ void tiled_hint(const float* N, float* P, int Width, int Height, int TILE_SIZE) {
   __shared__ float Ns[32 * 32];
   const int BLOCK_SIZE = blockDim.x;
   int tx = threadIdx.x, ty = threadIdx.y;
@@ -29,13 +28,9 @@ __global__ void tiled(const float* N, float* P, int Width, int Height, int TILE_
   int row_i = row_o - K / 2, col_i = col_o - K / 2;
   float output = 0.0f;
   if (row_i >= 0 && row_i < Height && col_i >= 0 && col_i < Width) {
-    if (HINT) {
-      float x;
-      asm volatile("ld.global.nc.L2::256B.f32 %0, [%1];" : "=f"(x) : "l"(N + row_i * Width + col_i));
-      Ns[ty * BLOCK_SIZE + tx] = x;
-    } else {
-      Ns[ty * BLOCK_SIZE + tx] = N[row_i * Width + col_i];
-    }
+    float x;
+    asm volatile("ld.global.nc.L2::256B.f32 %0, [%1];" : "=f"(x) : "l"(N + row_i * Width + col_i));
+    Ns[ty * BLOCK_SIZE + tx] = x;
   } else Ns[ty * BLOCK_SIZE + tx] = 0.0f;
   __syncthreads();
   if (ty < TILE_SIZE && tx < TILE_SIZE) {
@@ -83,7 +78,9 @@ __device__ __forceinline__ void cp4(float* dst, const float* src, bool in) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src), "r"(in ? 4 : 0) : "memory");
 }
 
-template <int MODE, int COARSEN>  // 0: the old row-by-row loop; 1: cp.async, unrolled
+// conv2d_tiled_coarse at COARSEN outputs per thread (the product, launched from kernels/convolution,
+// is MODE 1 at 8). MODE 0: the old row-by-row loop; 1: cp.async, unrolled.
+template <int MODE, int COARSEN>
 __global__ void __launch_bounds__(256) coarse(const float* __restrict__ N, float* __restrict__ P, int Width, int Height) {
   constexpr int TILE_X = 32, TILE_Y = 8 * COARSEN, IN_X = TILE_X + K - 1, IN_Y = TILE_Y + K - 1;
   __shared__ float Ns[IN_Y][IN_X];
@@ -152,30 +149,14 @@ int main() {
   float m[K * K];
   for (int i = 0; i < K * K; ++i) m[i] = float((i * 7) % 5 + 1) / 16.0f;
   CK(cudaMemcpyToSymbol(M, m, sizeof m));
+  upload_product_mask(m, K);
   float *in, *out;
   CK(cudaMalloc(&in, n * 4));
   CK(cudaMalloc(&out, n * 4));
   CK(cudaMemcpy(in, h.data(), n * 4, cudaMemcpyHostToDevice));
   int sms = 0;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  auto time = [&](auto&& f) {
-    std::vector<float> ms;
-    for (int r = 0; r < 23; ++r) {
-      CK(cudaEventRecord(a));
-      f();
-      CK(cudaEventRecord(b));
-      CK(cudaEventSynchronize(b));
-      float t;
-      cudaEventElapsedTime(&t, a, b);
-      if (r >= 3) ms.push_back(t);
-    }
-    CK(cudaGetLastError());
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
-  };
+  auto time = [](auto&& f) { return median_ms(f); };
   const double bytes = 2.0 * n * 4;
   const float tcopy = time([&] { CK(cudaMemcpyAsync(out, in, n * 4, cudaMemcpyDeviceToDevice)); });
   const double copy = bytes / (tcopy * 1e6);
@@ -191,9 +172,10 @@ int main() {
     if (!is_ref) for (size_t i = 0; i < n; ++i) worst = std::max(worst, double(std::abs(got[i] - ref[i])));
     printf("| %s | %.4f | %.0f | %.2f | %g |\n", name, t, bytes / (t * 1e6), bytes / (t * 1e6) / copy, worst);
   };
-  report("slide tiled 32x32 (tile 28)", time([&] { tiled<false><<<tg, tb>>>(in, out, W, H, T); }), true);
+  ProductConv slide("stevens.conv2d_tiled", W, H, K, T), coarse8("stevens.conv2d_tiled_coarse", W, H, K, 0);
+  report("slide tiled 32x32 (tile 28)", time([&] { slide.run(in, out); }), true);
   CK(cudaMemset(out, 0xff, n * 4));
-  report("tiled + L2::256B load hint", time([&] { tiled<true><<<tg, tb>>>(in, out, W, H, T); }));
+  report("tiled + L2::256B load hint", time([&] { tiled_hint<<<tg, tb>>>(in, out, W, H, T); }));
   CK(cudaMemset(out, 0xff, n * 4));
   const int tiles = int(tg.x * tg.y);
   for (int per : {2, 4, 8}) {
@@ -206,7 +188,7 @@ int main() {
   const dim3 cb(32, 8);
   report("coarse 8 row loop (old)", time([&] { coarse<0, 8><<<dim3(W / 32, H / 64), cb>>>(in, out, W, H); }));
   CK(cudaMemset(out, 0xff, n * 4));
-  report("coarse 8 cp.async (new)", time([&] { coarse<1, 8><<<dim3(W / 32, H / 64), cb>>>(in, out, W, H); }));
+  report("coarse 8 cp.async (the product)", time([&] { coarse8.run(in, out); }));
   CK(cudaMemset(out, 0xff, n * 4));
   report("coarse 16 cp.async", time([&] { coarse<1, 16><<<dim3(W / 32, H / 128), cb>>>(in, out, W, H); }));
   CK(cudaMemset(out, 0xff, n * 4));

@@ -31,7 +31,7 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 /// Launches a run adds to Live: its plotted launches, or 1 for an untimed run that is otherwise fine.
 long long launches_of(const RunResult& r) {
   if (live_plottable(r)) return (long long)r.timing.samples_ms.size();
-  return !r.timed && (r.status == "ok" || r.status == "race" || r.status == "slide-bug") ? 1 : 0;
+  return !r.timed && ran_as_taught(r.status) ? 1 : 0;
 }
 
 }  // namespace
@@ -52,6 +52,11 @@ int main(int argc, char** argv) {
   app.add_option("--slice", slice, "the two ways alternate every this many seconds (default 0.5)");
   app.add_option("--depth", depth, "live batches in flight (default 2; 1: wait for each answer before the next)");
   CLI11_PARSE(app, argc, argv);
+  BackendKind backend_kind = BackendKind::Sim;
+  if (!parse_backend(backend_name, backend_kind) || backend_kind == BackendKind::Cpu) {
+    std::fprintf(stderr, "%s: %s\n", "ws_live_rate", unknown_backend_message(backend_name).c_str());
+    return 2;
+  }
 
   std::int64_t n = 0;
   if (std::string err = parse_count_option("--n", n_text, n); !err.empty()) {
@@ -64,7 +69,7 @@ int main(int argc, char** argv) {
     RunRequest r;
     r.variant = id;
     r.n = n;
-    r.backend = backend_name;
+    r.backend = backend_kind;
     r.repeat = repeat;
     reqs.push_back(r);
   }
@@ -74,7 +79,7 @@ int main(int argc, char** argv) {
   }
   std::unique_ptr<Backend> backend;
   std::string why;
-  if (backend_name == "cuda" && !(backend = open_cuda_backend(why))) {
+  if (backend_kind == BackendKind::Cuda && !(backend = open_cuda_backend(why))) {
     std::fprintf(stderr, "ws_live_rate: %s\n", why.c_str());
     return 3;
   }
@@ -115,7 +120,7 @@ int main(int argc, char** argv) {
       runner.step(backend.get(), why, r);
       const long long k = launches_of(r);
       if (k == 0) {
-        std::fprintf(stderr, "ws_live_rate: in-process %s: %s %s\n", r.variant.c_str(), r.status.c_str(),
+        std::fprintf(stderr, "ws_live_rate: in-process %s: %s %s\n", r.variant.c_str(), to_string(r.status),
                      r.message.c_str());
         return 1;
       }

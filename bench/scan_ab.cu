@@ -9,9 +9,10 @@
 // Build and run on the GPU machine: cmake --build --preset device --target ws_scan_ab, then
 // build-device/bench/ws_scan_ab (ws_scan_ab_count: the -DWS_COUNT build below).
 // Candidates:
-//   rows<B,R>     the product's kernel (kernels/scan/decoupled_lookback.cu at commit 2d5e6e8) with R rows of
-//                 B x 4 elements (128-bit loads straight to registers, R warp scans per thread); R = 4 is
-//                 the product (tile B x 16).
+//   product<B>    the product's kernel (kernels/scan/decoupled_lookback.cu) at block B, launched through
+//                 scan_launch.hpp: tile B x 16 (4 rows of B x 4 elements, 128-bit loads).
+//   rows<B,R>     the product's structure with R rows of B x 4 elements (128-bit loads straight to
+//                 registers, R warp scans per thread); the WS_COUNT build counts its look-back.
 //   blk<B,I,L>    CUB's block primitives (BlockLoad, BlockScan WARP_SCANS, BlockStore) with I items per
 //                 thread in a blocked arrangement and our look-back as the block-prefix callback. L: load
 //                 and store through shared memory (warp-striped -> blocked transpose, WARP_TRANSPOSE), or
@@ -36,6 +37,8 @@
 #include <random>
 #include <string>
 #include <vector>
+
+#include "scan/scan_launch.hpp"
 
 #define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("CUDA %s line %d\n", cudaGetErrorString(e), __LINE__); exit(1); } } while (0)
 
@@ -223,7 +226,36 @@ struct Cand {
   std::string name;
   int tile;
   std::function<void(const int*, int*, long long, bool, u64*, unsigned*, long long, cudaStream_t)> launch;
+  bool clears_scratch = false;  ///< the launch enqueues its own status memset (the product's launcher)
 };
+
+// The product's kernel (kernels/scan/decoupled_lookback.cu) at block B, through its launcher
+// (scan_launch.hpp): what the app times, memset of the tile status included. Scratch: the tile counter
+// at byte 0, the statuses from byte 16, as rows_scan uses it.
+template <int B>
+Cand product(const char* name) {
+  return {name, B * 4 * 4,
+          [](const int* x, int* y, long long n, bool ex, u64*, unsigned* c, long long tiles, cudaStream_t s) {
+            static const ws::kernels::ScanLauncher launch = [] {
+              for (const auto& e : ws::kernels::lookback_scan_launchers())
+                if (std::string(e.id) == "scan.decoupled_lookback") return e.launch;
+              printf("no scan.decoupled_lookback launcher in kernels/scan\n");
+              exit(1);
+            }();
+            ws::kernels::ScanArgs a;
+            a.in = x;
+            a.out = y;
+            a.n = n;
+            a.exclusive = ex;
+            a.scratch = c;
+            a.scratch_bytes = 16 + std::size_t(tiles) * 8;
+            a.block = B;
+            a.type = ws::DType::Int32;
+            a.stream = s;
+            launch(a);
+          },
+          true};
+}
 
 template <int B, int R, int SLEEP = 0>
 Cand rows(const char* name) {
@@ -248,7 +280,11 @@ int main() {
   CK(cudaGetDeviceProperties(&prop, 0));
   printf("device %s, %d SMs, L2 %d MB\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20);
   std::vector<Cand> cands = {
-      rows<256, 4>("rows<256,4> (product)"), rows<512, 4>("rows<512,4>"), rows<128, 4>("rows<128,4>"),
+#ifdef WS_COUNT  // the product's structure with the counting look-back: the product's kernel does not count
+      rows<256, 4>("rows<256,4> (product structure)"), rows<512, 4>("rows<512,4>"), rows<128, 4>("rows<128,4>"),
+#else
+      product<256>("product B=256"), product<512>("product B=512"), product<128>("product B=128"),
+#endif
       rows<128, 6>("rows<128,6>"), rows<256, 6>("rows<256,6>"), rows<128, 8>("rows<128,8>"), rows<256, 8>("rows<256,8>"),
       rows<256, 4, 1245>("rows<256,4>+sleep1245"), rows<128, 6, 1245>("rows<128,6>+sleep1245"),
       rows<256, 4, 300>("rows<256,4>+sleep300"), rows<256, 4, 600>("rows<256,4>+sleep600"),
@@ -293,7 +329,7 @@ int main() {
   };
   auto run_ours = [&](const Cand& c, long long n, bool ex) {
     const long long tiles = (n + c.tile - 1) / c.tile;
-    CK(cudaMemsetAsync(scratch, 0, 16 + tiles * 8, s));
+    if (!c.clears_scratch) CK(cudaMemsetAsync(scratch, 0, 16 + tiles * 8, s));
     c.launch(dx, dy, n, ex, reinterpret_cast<u64*>(static_cast<char*>(scratch) + 16), static_cast<unsigned*>(scratch), tiles, s);
   };
   // CUB scratch once (max of inclusive and exclusive), as cub_scan.cu.

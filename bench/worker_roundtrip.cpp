@@ -42,16 +42,21 @@ int main(int argc, char** argv) {
   app.add_option("--variant", variant, "variant (default epita.reduce3)");
   app.add_option("--gpu", gpu, "where the worker runs: local | ssh:HOST | slurm:ARGS (default local)");
   CLI11_PARSE(app, argc, argv);
+  BackendKind backend_kind = BackendKind::Sim;
+  if (!parse_backend(backend_name, backend_kind) || backend_kind == BackendKind::Cpu) {
+    std::fprintf(stderr, "%s: %s\n", "ws_worker_roundtrip", unknown_backend_message(backend_name).c_str());
+    return 2;
+  }
 
   RunRequest req;
   req.variant = variant;
   req.n = n;
-  req.backend = backend_name;
+  req.backend = backend_kind;
   req.repeat = repeat;
   req.warmup = 0;
   std::unique_ptr<Backend> backend;
   std::string why;
-  if (backend_name == "cuda" && !(backend = open_cuda_backend(why))) {
+  if (backend_kind == BackendKind::Cuda && !(backend = open_cuda_backend(why))) {
     std::fprintf(stderr, "ws_worker_roundtrip: %s\n", why.c_str());
     return 3;
   }
@@ -76,9 +81,9 @@ int main(int argc, char** argv) {
     t0 = Clock::now();
     const RunResult b = worker.run(req);
     remote.push_back(ms_since(t0));
-    if (a.status != "ok" || b.status != "ok" || a.result != b.result) {
-      std::fprintf(stderr, "ws_worker_roundtrip: run %d: in-process %s (%s), worker %s (%s)\n", i, a.status.c_str(),
-                   a.message.c_str(), b.status.c_str(), b.message.c_str());
+    if (a.status != RunStatus::Ok || b.status != RunStatus::Ok || a.result != b.result) {
+      std::fprintf(stderr, "ws_worker_roundtrip: run %d: in-process %s (%s), worker %s (%s)\n", i, to_string(a.status),
+                   a.message.c_str(), to_string(b.status), b.message.c_str());
       return 1;
     }
   }

@@ -68,6 +68,18 @@ void note_given(CLI::App* c, RunOptions& o) {
     if (c->count(name) > 0) o.given.push_back(name);
 }
 
+/// --backend: "cuda" or "sim" into `out`; any other name is refused with unknown_backend_message.
+void add_backend_option(CLI::App* c, BackendKind& out, const std::string& help) {
+  c->add_option_function<std::string>(
+      "--backend",
+      [&out](const std::string& name) {
+        BackendKind b;
+        if (!parse_backend(name, b) || b == BackendKind::Cpu) throw CLI::ValidationError(unknown_backend_message(name));
+        out = b;
+      },
+      help);
+}
+
 void add_run_options(CLI::App* c, RunOptions& o) {
   c->add_option("--n", o.n, "number of elements: 1048576, 2^20 or 1<<20 (default 2^20, or the file's count)");
   c->add_option("--block", o.block, "threads per block (default: the variant's)")->check(fits<int>(kBlockLimit));
@@ -78,7 +90,7 @@ void add_run_options(CLI::App* c, RunOptions& o) {
   c->add_option("--type", o.type, "int32 | float32 | uint8 (default int32; histograms read uint8)");
   c->add_option("--input", o.input, "random | ones | sequence | PATH of a text file of numbers (default random)");
   c->add_option("--seed", o.seed, "seed of the random input (default 1)")->check(fits<unsigned long long>(kSeedLimit));
-  c->add_option("--backend", o.backend, "cuda | sim (default cuda)");
+  add_backend_option(c, o.backend, "cuda | sim (default cuda)");
   c->add_option("--metrics", o.metrics, "hardware metrics (CUPTI): default | all | NAME,... (see the metrics command)");
   c->add_option("--gpu", o.gpu,
                 "run through a worker process: local | ssh:HOST | slurm:ARGS (default: in this process)");
@@ -104,7 +116,7 @@ void add_pattern_options(CLI::App* c, RunOptions& o) {
 
 CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) {
   out = CliCommand{};
-  out.trace.backend = "sim";
+  out.trace.backend = BackendKind::Sim;
   CLI::App app{
       "warpscope-cli: run the kernels of every lesson (reduction, scan, convolution, atomics) on the GPU or its "
       "thread-level CPU model, check them against the CPU, time them, trace their steps and write reports"};
@@ -146,7 +158,7 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
                     "random | ones | sequence | PATH of a text file of numbers (default random)");
   trace->add_option("--seed", out.trace.seed, "seed of the random input (default 1)")
       ->check(fits<unsigned long long>(kSeedLimit));
-  trace->add_option("--backend", out.trace.backend,
+  add_backend_option(trace, out.trace.backend,
                     "sim | cuda (default sim; cuda records the block on the GPU with the instrumented kernels and "
                     "compares it with the sim model)");
   add_pattern_options(trace, out.trace);

@@ -118,14 +118,14 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
       std::fprintf(stderr, "warpscope-cli: %s\n", why.c_str());
       return kFailed;
     }
-    if (o.backend == "cuda") {
-      if (std::string lack = worker_lacks(*worker, "cuda"); !lack.empty()) {
+    if (o.backend == BackendKind::Cuda) {
+      if (std::string lack = worker_lacks(*worker, BackendKind::Cuda); !lack.empty()) {
         std::fprintf(stderr, "warpscope-cli: %s\n", no_device_hint(lack).c_str());
         return kNoDevice;
       }
       backend = std::make_unique<WorkerTraceBackend>(*worker);
     }
-  } else if (o.backend == "cuda") {
+  } else if (o.backend == BackendKind::Cuda) {
     backend = open_cuda_backend(why);
     if (!backend) {
       std::fprintf(stderr, "warpscope-cli: %s\n", no_device_hint(why).c_str());
@@ -133,7 +133,7 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
     }
   }
   DeviceInfo device = backend ? backend->device() : DeviceInfo{};
-  if (o.backend == "sim") device = sim::SimBackend().device();  // runs go to the CPU model (execute_prepared)
+  if (o.backend == BackendKind::Sim) device = sim::SimBackend().device();  // runs go to the CPU model (execute_prepared)
   Report report = new_report(title.empty() ? "warpscope report: " + which : title, device);
   int failures = 0;
   // Generated inputs of the variants that make their own (histogram bytes, filters' --keep values), one
@@ -177,7 +177,7 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
       r.lesson = p.variant->lesson;
       r.n = shared.input.n();
       r.type = req.type;
-      r.status = "skipped";  // this variant cannot take the report's launch or type: not a failure
+      r.status = RunStatus::Skipped;  // this variant cannot take the report's launch or type: not a failure
       r.message = bad;
     } else if (worker) {  // the worker makes the same input from the same options (kind, n, type, seed)
       if (!own_input && req.n == 0) req.n = shared.input.n();
@@ -193,16 +193,16 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
       shared.input_ms = 0;  // made once, for the first variant that read it
     }
     if (lend && mine.input.n() > 0) *lend = std::move(mine.input);  // kept for the next variant of that kind
-    if (r.status == "wrong" || r.status == "error" || r.status == "faulted") ++failures;
+    if (is_failure(r.status)) ++failures;
     std::fprintf(stderr, "%-*s %12s %10s %10s %10.0f  %s\n", id_w, id.c_str(), timed_cell(r, "%.4f", r.timing.median_ms).c_str(),
                  timed_cell(r, "%.1f", r.gbps).c_str(), (r.pct_theoretical > 0 ? timed_cell(r, "%.1f", r.pct_theoretical) : "-").c_str(),
-                 r.host_ms.total, r.message.empty() ? r.status.c_str() : r.message.c_str());
+                 r.host_ms.total, r.message.empty() ? to_string(r.status) : r.message.c_str());
     report.runs.push_back(std::move(r));
   }
   if (trace_n > 0) failures += record_traces(ids, trace_n, backend.get(), report);
   save_report(report, out_path);
   if (json) std::printf("%s\n", report_to_json(report).dump(2).c_str());
-  const bool none_ran = std::all_of(report.runs.begin(), report.runs.end(), [](const RunResult& r) { return r.status == "skipped"; });
+  const bool none_ran = std::all_of(report.runs.begin(), report.runs.end(), [](const RunResult& r) { return r.status == RunStatus::Skipped; });
   if (none_ran) {
     std::fprintf(stderr, "wrote %s, but every variant was skipped: nothing ran (the reasons are above)\n", out_path.c_str());
     return kBadRequest;
@@ -210,7 +210,7 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
   std::fprintf(stderr, "wrote %s (%zu runs, %d failed)\n", out_path.c_str(), report.runs.size(), failures);
   if (exit_code(report.runs) == kFaulted && !worker)
     for (const auto& r : report.runs)
-      if (r.status == "faulted") std::fprintf(stderr, "warpscope-cli: %s\n", fault_line(r, true).c_str());
+      if (r.status == RunStatus::Faulted) std::fprintf(stderr, "warpscope-cli: %s\n", fault_line(r, true).c_str());
   return failures ? std::max<int>(kFailed, exit_code(report.runs)) : kOk;
 }
 

@@ -89,14 +89,14 @@ int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv
       std::fprintf(stderr, "warpscope-cli: %s\n", why.c_str());
       return kFailed;
     }
-    if (req.backend == "cuda" && !prepared.variant->cpu_only)
-      if (std::string lack = worker_lacks(*worker, "cuda"); !lack.empty()) {
+    if (req.backend == BackendKind::Cuda && !prepared.variant->cpu_only)
+      if (std::string lack = worker_lacks(*worker, BackendKind::Cuda); !lack.empty()) {
         std::fprintf(stderr, "warpscope-cli: %s\n", no_device_hint(lack).c_str());
         return kNoDevice;
       }
     r = worker->run(req);
   } else {
-    if (req.backend == "cuda" && !prepared.variant->cpu_only) {
+    if (req.backend == BackendKind::Cuda && !prepared.variant->cpu_only) {
       backend = open_cuda_backend(why);
       if (!backend) {
         std::fprintf(stderr, "warpscope-cli: %s\n", no_device_hint(why).c_str());
@@ -105,8 +105,8 @@ int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv
     }
     r = execute_prepared(req, prepared, backend.get(), why);
   }
-  if (r.status == "error" || r.status == "faulted") {
-    std::fprintf(stderr, "warpscope-cli: %s\n", r.status == "faulted" ? fault_line(r, o.gpu.empty()).c_str() : r.message.c_str());
+  if (r.status == RunStatus::Error || r.status == RunStatus::Faulted) {
+    std::fprintf(stderr, "warpscope-cli: %s\n", r.status == RunStatus::Faulted ? fault_line(r, o.gpu.empty()).c_str() : r.message.c_str());
     return exit_code(r);
   }
   if (!req.params.output_path.empty()) {

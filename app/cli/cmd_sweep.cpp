@@ -92,14 +92,14 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
       std::fprintf(stderr, "warpscope-cli: %s\n", why.c_str());
       return kFailed;
     }
-    if (spec.backend == "cuda") {
-      if (std::string lack = worker_lacks(*worker, "cuda"); !lack.empty()) {
+    if (spec.backend == BackendKind::Cuda) {
+      if (std::string lack = worker_lacks(*worker, BackendKind::Cuda); !lack.empty()) {
         std::fprintf(stderr, "warpscope-cli: %s\n", no_device_hint(lack).c_str());
         return kNoDevice;
       }
       backend = std::make_unique<WorkerTraceBackend>(*worker);  // its device() is the worker's
     }
-  } else if (spec.backend == "cuda") {
+  } else if (spec.backend == BackendKind::Cuda) {
     backend = open_cuda_backend(why);
     if (!backend) {
       std::fprintf(stderr, "warpscope-cli: %s\n", no_device_hint(why).c_str());
@@ -115,13 +115,13 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
   if (csv) std::printf("%s%s\n", by_keep ? "keep_fraction,kept_fraction," : "", csv_header().c_str());
   auto progress = [&](const SweepProgress& p) {
     const RunResult& r = *p.last;
-    if (r.status == "wrong" || r.status == "error" || r.status == "faulted") ++failures;
+    if (is_failure(r.status)) ++failures;
     char kept[64] = "";
     if (by_keep) std::snprintf(kept, sizeof kept, "%.3f", kept_fraction(r) >= 0 ? kept_fraction(r) : r.params.keep_fraction);
     if (table) {
       std::printf("%-*s %6s %12s %10s %8s  %s\n", id_w, r.variant.c_str(), by_keep ? kept : pow2_label(r.n).c_str(),
                   timed_cell(r, "%.4f", r.timing.median_ms).c_str(), timed_cell(r, "%.1f", r.gbps).c_str(),
-                  (r.pct_theoretical > 0 ? timed_cell(r, "%.1f", r.pct_theoretical) : "-").c_str(), r.message.empty() ? r.status.c_str() : r.message.c_str());
+                  (r.pct_theoretical > 0 ? timed_cell(r, "%.1f", r.pct_theoretical) : "-").c_str(), r.message.empty() ? to_string(r.status) : r.message.c_str());
     } else if (!json) {
       if (by_keep) std::printf("%.6g,%s,", r.params.keep_fraction, kept_fraction(r) >= 0 ? std::to_string(kept_fraction(r)).c_str() : "");
       std::printf("%s\n", csv_row(r).c_str());
@@ -152,7 +152,7 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
   }
   if (exit_code(s.runs) == kFaulted && !worker)
     for (const auto& r : s.runs)
-      if (r.status == "faulted") std::fprintf(stderr, "warpscope-cli: %s\n", fault_line(r, true).c_str());
+      if (r.status == RunStatus::Faulted) std::fprintf(stderr, "warpscope-cli: %s\n", fault_line(r, true).c_str());
   return failures ? std::max<int>(kFailed, exit_code(s.runs)) : kOk;
 }
 

@@ -133,7 +133,7 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
   if (blocks < 1 || blocks > 8) return fail(kBadRequest, "--blocks " + std::to_string(blocks) + " is outside 1..8");
   // cuda: the device's shape decides default grids, and the model runs the same launch.
   std::unique_ptr<Backend> gpu;
-  if (req.backend == "cuda") {
+  if (req.backend == BackendKind::Cuda) {
     std::string why;
     gpu = open_cuda_backend(why);
     if (!gpu) return fail(kNoDevice, no_device_hint(why));

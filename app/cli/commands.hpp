@@ -28,7 +28,7 @@ struct RunOptions {
   std::string type = "int32";
   std::string input = "random";
   unsigned long long seed = 1;
-  std::string backend = "cuda";
+  BackendKind backend = BackendKind::Cuda;  ///< --backend: cuda or sim
   PatternParams params;     ///< scan / convolution / atomics options (--exclusive, --mask-width, ...)
   std::string metrics;      ///< --metrics: "" = none, default | all | NAME,...
   std::vector<std::string> given;  ///< pattern options given on the command line ("--mask-width", "--keep", ...)
@@ -44,8 +44,8 @@ std::string pattern_option_refusal(const RunOptions& o, const std::vector<std::s
 /// Starts the worker `o.gpu` names and prints its hello (machine, device) on stderr; nullptr and a
 /// one-line `error` when it cannot (bad spec, no connection, refused job, other protocol, garbage).
 std::unique_ptr<WorkerClient> start_gpu_worker(const RunOptions& o, std::string& error);
-/// "" when the worker runs `backend` (sim, cuda); otherwise one line naming the machine and why not.
-std::string worker_lacks(const WorkerClient& client, const std::string& backend);
+/// "" when the worker runs `backend`; otherwise one line naming the machine and why not.
+std::string worker_lacks(const WorkerClient& client, BackendKind backend);
 
 /// A Backend whose runs and trace recordings go to a worker: the device is the worker's. Used where the
 /// CLI's code takes a Backend (report --traces). Generated inputs only (the worker regenerates them from

@@ -17,9 +17,9 @@ std::string num(const char* fmt, double v) {
 /// the status ("race: expected X, got Y", "wrong result: ...", "slide bug reproduced: ..."), so they
 /// stand alone; the others follow their status ("ok: race did not show this time ...").
 std::string check_text(const RunResult& r) {
-  if (r.message.empty()) return r.status;
-  if (r.status == "race" || r.status == "wrong" || r.status == "slide-bug") return r.message;
-  return r.status + ": " + r.message;
+  if (r.message.empty()) return to_string(r.status);
+  if (r.status == RunStatus::Race || r.status == RunStatus::Wrong || r.status == RunStatus::SlideBug) return r.message;
+  return std::string(to_string(r.status)) + ": " + r.message;
 }
 std::string quoted(const std::string& s) {
   std::string q = "\"";
@@ -37,15 +37,15 @@ int column_width(const std::vector<std::string>& ids, const std::string& header)
 }
 
 int exit_code(const RunResult& r) {
-  if (r.status == "ok" || r.status == "race" || r.status == "slide-bug") return kOk;
-  return r.status == "faulted" ? kFaulted : kFailed;
+  if (ran_as_taught(r.status)) return kOk;
+  return r.status == RunStatus::Faulted ? kFaulted : kFailed;
 }
 
 int exit_code(const std::vector<RunResult>& runs) {
   int code = kOk;
   for (const auto& r : runs) {
-    if (r.status == "faulted") return kFaulted;
-    if (r.status == "wrong" || r.status == "error") code = kFailed;
+    if (r.status == RunStatus::Faulted) return kFaulted;
+    if (r.status == RunStatus::Wrong || r.status == RunStatus::Error) code = kFailed;
   }
   return code;
 }

@@ -24,12 +24,12 @@ std::unique_ptr<WorkerClient> start_gpu_worker(const RunOptions& o, std::string&
   return client;
 }
 
-std::string worker_lacks(const WorkerClient& client, const std::string& backend) {
+std::string worker_lacks(const WorkerClient& client, BackendKind backend) {
   for (const auto& b : client.hello().backends)
     if (b == backend) return "";
   const WorkerHello& h = client.hello();
-  return "the worker on " + h.host + " has no " + backend + " backend" +
-         (backend == "cuda" && !h.device.error.empty() ? " (" + h.device.error + ")" : "");
+  return "the worker on " + h.host + " has no " + to_string(backend) + " backend" +
+         (backend == BackendKind::Cuda && !h.device.error.empty() ? " (" + h.device.error + ")" : "");
 }
 
 WorkerTraceBackend::WorkerTraceBackend(WorkerClient& client) : client_(client) { device_ = client.hello().device; }
@@ -44,7 +44,7 @@ std::string WorkerTraceBackend::record_trace(const VariantInfo& v, const Input& 
   req.input = in.kind;
   req.seed = in.seed;
   req.launch = launch;
-  req.backend = "cuda";
+  req.backend = BackendKind::Cuda;
   req.params = params;
   WorkerReply reply = client_.call("trace", {{"request", request_to_json(req)}, {"block_index", block_index}}, expected_seconds(req));
   if (!reply.ok()) return reply.text;

@@ -42,7 +42,7 @@ RunRequest RunParams::to_request(const std::string& variant) const {
   r.type = type;
   r.input = input_kind();
   r.seed = seed;
-  r.backend = "cuda";
+  r.backend = BackendKind::Cuda;
   r.params = pattern;
   r.params.output_path.clear();  // the GUI keeps outputs in its results, never writes them
   r.metrics = metrics;

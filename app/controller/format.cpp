@@ -53,13 +53,13 @@ std::string format_launch(const LaunchConfig& l) {
 
 std::string format_check(const RunResult& r) {
   const std::string got = format_value(r.type, r.result), want = format_value(r.type, r.expected);
-  if (r.status == "ok") return r.racy ? "ok (race hid this time)" : "ok";
-  if (r.status == "race") return "race: expected " + want + ", got " + got;
-  if (r.status == "slide-bug") return "slide bug: expected " + want + ", got " + got;
-  if (r.status == "wrong") return "wrong: expected " + want + ", got " + got;
-  if (r.status == "error") return "error: " + r.message;
-  if (r.status == "faulted") return "faulted: " + r.message;  // the run cost its worker process
-  return r.status.empty() ? "?" : r.status;
+  if (r.status == RunStatus::Ok) return r.racy ? "ok (race hid this time)" : "ok";
+  if (r.status == RunStatus::Race) return "race: expected " + want + ", got " + got;
+  if (r.status == RunStatus::SlideBug) return "slide bug: expected " + want + ", got " + got;
+  if (r.status == RunStatus::Wrong) return "wrong: expected " + want + ", got " + got;
+  if (r.status == RunStatus::Error) return "error: " + r.message;
+  if (r.status == RunStatus::Faulted) return "faulted: " + r.message;  // the run cost its worker process
+  return r.status == RunStatus::Unchecked ? "?" : to_string(r.status);
 }
 
 std::string format_created(const std::string& iso) {

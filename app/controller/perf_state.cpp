@@ -47,7 +47,7 @@ SweepSpec make_sweep_spec(const AppState& s, const std::vector<std::string>& ids
   spec.input = s.perf.sweep_by_keep ? "random" : s.params.input_kind();  // a file is refused by validate_sweep, with its reason
   spec.seed = s.params.seed;
   spec.repeat = s.params.repeat;
-  spec.backend = "cuda";
+  spec.backend = BackendKind::Cuda;
   spec.params = s.params.pattern;  // scan / 1-D convolution / filter options of the parameters panel
   spec.params.width = spec.params.height = 0;
   spec.params.output_path.clear();
@@ -120,7 +120,7 @@ void take_perf_results(AppState& s, RunWorker::Snapshot& snap) {
   p.live.add(snap.live_points);
   for (const auto& r : snap.live_results) {
     p.live.add_result(r);
-    if (r.status == "error") p.live_stopped = r.variant + ": " + r.message;
+    if (r.status == RunStatus::Error) p.live_stopped = r.variant + ": " + r.message;
   }
   p.live_running = snap.live;
   if (p.live_applied && !snap.live) {

@@ -128,7 +128,7 @@ void RunWorker::loop() {
     client = std::make_unique<WorkerClient>(*launch_, launch_options_);
     error = client->start();
     const auto& kinds = client->hello().backends;
-    if (error.empty() && std::find(kinds.begin(), kinds.end(), "cuda") == kinds.end()) {
+    if (error.empty() && std::find(kinds.begin(), kinds.end(), BackendKind::Cuda) == kinds.end()) {
       const WorkerHello& h = client->hello();
       error = "the worker on " + h.host + " (" + launch_->where + ") has no CUDA device" +
               (h.device.error.empty() ? "" : ": " + h.device.error);
@@ -150,7 +150,7 @@ void RunWorker::loop() {
     if (launch_) shared_.worker_where = launch_->where;
     if (client) {
       shared_.device = client->hello().device;
-      shared_.backend_name = "cuda";
+      shared_.backend_name = to_string(BackendKind::Cuda);
       shared_.worker = worker_line(*client);
     } else if (backend) {
       shared_.device = backend->device();
@@ -205,8 +205,8 @@ void RunWorker::loop() {
     } else {
       RunResult bad;
       bad.variant = runner ? runner->requests().front().variant : "";
-      bad.backend = "cuda";
-      bad.status = rep.kind == WorkerReply::Kind::Faulted ? "faulted" : "error";
+      bad.backend = BackendKind::Cuda;
+      bad.status = rep.kind == WorkerReply::Kind::Faulted ? RunStatus::Faulted : RunStatus::Error;
       bad.message = rep.text;
       shared_.live_results.push_back(bad);
       // A fault costs one batch and Live goes on in the fresh worker; twice in a row and it stops
@@ -269,7 +269,7 @@ void RunWorker::loop() {
         shared_.sweep_runs.push_back(*p.last);
       };
       Sweep done;
-      if (client && sweep.backend == "cuda") {
+      if (client && sweep.backend == BackendKind::Cuda) {
         std::string err;
         done = client->sweep(sweep, "", &cancel_sweep_, progress, err);
         if (!err.empty() && !client->running()) note_fault(*client, err);
@@ -286,7 +286,7 @@ void RunWorker::loop() {
     }
     if (job == LiveJob) {
       if (!runner || runner->requests().empty()) continue;
-      if (client && runner->requests().front().backend == "cuda") {
+      if (client && runner->requests().front().backend == BackendKind::Cuda) {
         if (!pipeline) pipeline = std::make_unique<LivePipeline>(*client, runner->requests());
         const LivePipeline::Reply rep = pipeline->next(&live_interrupt_);
         if (rep.kind == WorkerReply::Kind::Faulted) note_fault(*client, rep.text);
@@ -300,16 +300,16 @@ void RunWorker::loop() {
       std::lock_guard<std::mutex> lock(mutex_);
       if (live_generation != live_generation_) continue;  // switched off or changed meanwhile
       shared_.live_points.insert(shared_.live_points.end(), pts.begin(), pts.end());
-      const bool stalled = r.status == "error" || pts.empty();
+      const bool stalled = r.status == RunStatus::Error || pts.empty();
       shared_.live_results.push_back(std::move(r));
       trim_live();
       if (stalled) stop_live();  // no timings to show (no device, untimed backend): stop rather than spin
       continue;
     }
     RunResult r;
-    if (client && req.backend == "cuda") {
+    if (client && req.backend == BackendKind::Cuda) {
       r = client->run(req);
-      if (r.status == "faulted") note_fault(*client, r.message);
+      if (r.status == RunStatus::Faulted) note_fault(*client, r.message);
     } else {
       r = execute(req, backend.get(), error);  // never throws
     }

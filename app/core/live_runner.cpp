@@ -9,7 +9,7 @@
 namespace ws {
 
 bool live_plottable(const RunResult& r) {
-  return r.timed && (r.status == "ok" || r.status == "race" || r.status == "slide-bug");
+  return r.timed && ran_as_taught(r.status);
 }
 
 LiveRunner::LiveRunner(std::vector<RunRequest> requests)
@@ -24,7 +24,7 @@ std::size_t LiveRunner::step(Backend* backend, const std::string& no_device_reas
   if (!prepared_[i] && errors_[i].empty()) {
     PreparedRun p;
     // The device's shape: the launch is resolved once here, not on every run.
-    const DeviceShape shape = req.backend == "sim" || !backend ? DeviceShape{} : backend->device().shape();
+    const DeviceShape shape = req.backend == BackendKind::Sim || !backend ? DeviceShape{} : backend->device().shape();
     std::string err;
     try {
       err = prepare_run(req, p, nullptr, &shape);
@@ -43,7 +43,7 @@ std::size_t LiveRunner::step(Backend* backend, const std::string& no_device_reas
     }
   }
   if (!errors_[i].empty()) {
-    out = unrun_result(req, "error", errors_[i]);
+    out = unrun_result(req, RunStatus::Error, errors_[i]);
     return i;
   }
   PreparedRun& p = *prepared_[i];
@@ -75,7 +75,7 @@ LiveBatch LiveRunner::batch(Backend* backend, const std::string& no_device_reaso
       const bool plotted = live_plottable(r);
       if (plotted) slot.times_ms.insert(slot.times_ms.end(), r.timing.samples_ms.begin(), r.timing.samples_ms.end());
       // An untimed run that is otherwise fine (the sim model) is no failure: the client sees no times.
-      const bool fine = plotted || (!r.timed && (r.status == "ok" || r.status == "race" || r.status == "slide-bug"));
+      const bool fine = plotted || (!r.timed && ran_as_taught(r.status));
       slot.last = std::move(r);
       if (!fine) {
         b.failed = true;

@@ -36,7 +36,7 @@ void sample_pcs_in_fresh_worker(const RunRequest& req, RunResult& r) {
     WorkerClient worker(WorkerLaunch{{cli, "worker"}, "local"}, o);
     RunResult got = worker.run(sub);
     worker.stop();
-    if (got.status == "error" || got.status == "faulted") {
+    if (got.status == RunStatus::Error || got.status == RunStatus::Faulted) {
       warn("not collected: the fresh worker process answered: " + got.message);
       return;
     }

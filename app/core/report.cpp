@@ -182,7 +182,7 @@ json run_to_json(const RunResult& r) {
   json j;
   j["variant"] = r.variant;
   j["lesson"] = r.lesson;
-  j["backend"] = r.backend;
+  j["backend"] = to_string(r.backend);
   j["device"] = r.device;
   j["n"] = r.n;
   j["type"] = to_string(r.type);
@@ -190,10 +190,10 @@ json run_to_json(const RunResult& r) {
   j["seed"] = r.seed;
   j["block"] = r.launch.block;
   j["grid"] = r.launch.grid;
-  j["result"] = r.status == "error" ? json(nullptr) : json(r.result);
-  j["expected"] = r.status == "error" ? json(nullptr) : json(r.expected);
+  j["result"] = r.status == RunStatus::Error ? json(nullptr) : json(r.result);
+  j["expected"] = r.status == RunStatus::Error ? json(nullptr) : json(r.expected);
   j["correct"] = r.correct;
-  j["status"] = r.status;
+  j["status"] = to_string(r.status);
   j["message"] = r.message;
   if (!r.code_path.empty()) j["code_path"] = r.code_path;
   j["racy"] = r.racy;
@@ -222,7 +222,8 @@ RunResult run_from_json(const json& j) {
   RunResult r;
   r.variant = get<std::string>(j, "variant", what);
   r.lesson = get_or<std::string>(j, "lesson", "");
-  r.backend = get<std::string>(j, "backend", what);
+  const std::string backend = get<std::string>(j, "backend", what);
+  if (!parse_backend(backend, r.backend)) throw std::runtime_error("run: unknown backend '" + backend + "' (cuda, sim or cpu)");
   r.device = get_or<std::string>(j, "device", "");
   if (!j.is_object()) throw std::runtime_error("run: not an object");
   r.n = int_field(j, "n", 0, kMaxN, 0, what, true);
@@ -234,7 +235,9 @@ RunResult run_from_json(const json& j) {
   r.result = get_or<double>(j, "result", 0, what);
   r.expected = get_or<double>(j, "expected", 0, what);
   r.correct = get<bool>(j, "correct", what);
-  r.status = get<std::string>(j, "status", what);
+  const std::string status = get<std::string>(j, "status", what);
+  if (!parse_run_status(status, r.status))
+    throw std::runtime_error("run: unknown status '" + status + "' (ok, wrong, race, slide-bug, error, faulted, skipped, done)");
   r.message = get_or<std::string>(j, "message", "", what);
   r.code_path = get_or<std::string>(j, "code_path", "", what);
   r.racy = get_or<bool>(j, "racy", false, what);

@@ -31,7 +31,7 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend, co
   const HostClock clock;
   const VariantInfo* v = find_variant(req.variant);
   if (!v) return "unknown variant '" + req.variant + "' (warpscope-cli list shows the ids)";
-  if (req.backend != "cuda" && req.backend != "sim") return "unknown backend '" + req.backend + "' (use cuda or sim)";
+  if (req.backend == BackendKind::Cpu) return unknown_backend_message(to_string(req.backend));  // a result's backend, not a request's
   if (req.repeat < 1 || req.repeat > 100000) return "--repeat must be in 1..100000 (got " + std::to_string(req.repeat) + ")";
   if (req.warmup < 0 || req.warmup > 1000) return "warm-up must be in 0..1000";
   if (req.n < 0) return "n must be positive (got " + std::to_string(req.n) + ")";
@@ -167,19 +167,19 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
   host.reference = clock.lap();
   // Sim requests run the thread-level CPU model (sim/sim.hpp) whatever backend the caller holds.
   std::unique_ptr<Backend> sim_backend;
-  if (req.backend == "sim" && !v.cpu_only && (!backend || backend->name() != "sim")) {
+  if (req.backend == BackendKind::Sim && !v.cpu_only && (!backend || !dynamic_cast<sim::SimBackend*>(backend))) {
     sim_backend = std::make_unique<sim::SimBackend>();
     backend = sim_backend.get();
   }
   auto fail = [&](std::string message) {
-    r.status = "error";
+    r.status = RunStatus::Error;
     r.message = std::move(message);
     r.host_ms = host;
     return r;
   };
   try {
     if (v.cpu_only) {
-      r.backend = "cpu";
+      r.backend = BackendKind::Cpu;
       r.device = "host CPU";
       run_cpu_pattern(spec, v, req, p.input, r);
       host.launches = clock.lap();
@@ -211,7 +211,7 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
       host.download = got.host_ms.download;
       host.metrics = got.host_ms.metrics;
       r = std::move(got);
-      if (r.status == "error" || r.status == "faulted") {
+      if (r.status == RunStatus::Error || r.status == RunStatus::Faulted) {
         r.host_ms = host;
         return r;
       }
@@ -233,7 +233,7 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
     sample_pcs_in_fresh_worker(req, r);
     host.metrics += clock.lap();
   }
-  if (!req.metrics.empty() && r.backend != "cuda" && r.metrics.asked.empty()) {
+  if (!req.metrics.empty() && r.backend != BackendKind::Cuda && r.metrics.asked.empty()) {
     r.metrics.asked = req.metrics;  // counters exist on a GPU only: say where to find them
     r.metrics.error = v.cpu_only ? v.id + " runs on the host CPU: it has no GPU kernel to count" : "hardware metrics need the cuda backend on an NVIDIA GPU; without one, open a report recorded "
                       "with --metrics (metrics come from replayed reports)";
@@ -248,13 +248,13 @@ RunResult execute(const RunRequest& req, Backend* backend, const std::string& no
   PreparedRun p;
   std::string err;
   // The shape of the device that will run it (sim requests: the CPU model's), so the launch is resolved once.
-  const DeviceShape shape = req.backend == "sim" || !backend ? DeviceShape{} : backend->device().shape();
+  const DeviceShape shape = req.backend == BackendKind::Sim || !backend ? DeviceShape{} : backend->device().shape();
   try {
     err = prepare_run(req, p, nullptr, &shape);
   } catch (const std::exception& e) {  // generating the input can still run out of memory
     err = describe_exception(e);
   }
-  if (!err.empty()) return unrun_result(req, "error", err);
+  if (!err.empty()) return unrun_result(req, RunStatus::Error, err);
   return execute_prepared(req, p, backend, no_device_reason);
 }
 

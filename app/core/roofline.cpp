@@ -64,8 +64,8 @@ Roofline build_roofline(const Report& r, const std::vector<std::size_t>& runs) {
     auto skip = [&](const std::string& why) { rl.left_out.push_back(run.variant + ": " + why); };
     if (!v) { skip("not a variant of this build"); continue; }
     const PatternSpec& spec = pattern_of(*v);
-    if (run.status == "wrong") { skip("wrong result"); continue; }
-    if (run.status != "ok" && run.status != "race" && run.status != "slide-bug") { skip("did not run (" + run.status + ")"); continue; }
+    if (run.status == RunStatus::Wrong) { skip("wrong result"); continue; }
+    if (!ran_as_taught(run.status)) { skip("did not run (" + std::string(to_string(run.status)) + ")"); continue; }
     if (!spec.operations) { skip("its pattern has no operation count"); continue; }
     const auto& mv = run.metrics.values;
     const auto rd = mv.find("dram__bytes_read.sum"), wr = mv.find("dram__bytes_write.sum");
@@ -75,8 +75,8 @@ Roofline build_roofline(const Report& r, const std::vector<std::size_t>& runs) {
     const auto dot = run.variant.find('.');
     p.label = dot == std::string::npos || v->baseline ? run.variant : run.variant.substr(dot + 1);  // cub.* in full
     // A wrong sum's point is what the kernel did, not a valid reduction: the label says which.
-    if (run.status == "race" && p.label.find("race") == std::string::npos) p.label += " (race)";
-    if (run.status == "slide-bug") p.label += " (slide bug)";
+    if (run.status == RunStatus::Race && p.label.find("race") == std::string::npos) p.label += " (race)";
+    if (run.status == RunStatus::SlideBug) p.label += " (slide bug)";
     p.type = run.type;
     p.n = run.n;
     p.operations = spec.operations(*v, run.params, run.n);

@@ -50,7 +50,7 @@ std::string format_host_times(const HostTimes& h) {
   return line + (line.empty() ? "" : "; ") + "total " + ms_text(h.total);
 }
 
-RunResult unrun_result(const RunRequest& req, const std::string& status, const std::string& message) {
+RunResult unrun_result(const RunRequest& req, RunStatus status, const std::string& message) {
   RunResult r;
   r.variant = req.variant;
   r.backend = req.backend;
@@ -68,20 +68,20 @@ RunResult unrun_result(const RunRequest& req, const std::string& status, const s
 void classify(RunResult& r, const std::string& mismatch, bool scalar, bool slide_bug, double slide_value) {
   r.correct = mismatch.empty();
   if (r.correct) {
-    r.status = "ok";
+    r.status = RunStatus::Ok;
     if (r.racy) r.message = std::string("race did not show this time: the racy code happened to give the right ") +
                             (scalar ? "sum" : "output");
     else r.message = "";
     if (r.cautionary) r.message = "the slide's bug did not change the result for this input";
   } else if (r.racy) {
-    r.status = "race";
+    r.status = RunStatus::Race;
     r.message = "race: " + mismatch;
   } else if (r.cautionary && slide_bug) {
-    r.status = "slide-bug";
+    r.status = RunStatus::SlideBug;
     r.message = "slide bug reproduced: " + mismatch + " = what the slide's code computes (" +
                 format_value(r.type, slide_value) + ")";
   } else {
-    r.status = "wrong";
+    r.status = RunStatus::Wrong;
     r.message = (scalar ? "wrong result: " : "wrong output: ") + mismatch;
   }
 }

@@ -6,9 +6,11 @@
 #include <utility>
 #include <vector>
 
+#include "backend_kind.hpp"
 #include "host_vector.hpp"
 #include "metrics.hpp"
 #include "pattern_params.hpp"
+#include "run_status.hpp"
 #include "types.hpp"
 
 namespace ws {
@@ -23,7 +25,7 @@ struct RunRequest {
   DType type = DType::Int32;
   std::string input = "random"; ///< random | ones | sequence | path of a text file
   std::uint64_t seed = 1;
-  std::string backend = "cuda"; ///< cuda | sim
+  BackendKind backend = BackendKind::Cuda;  ///< Cuda or Sim (prepare_run refuses Cpu)
   PatternParams params;         ///< scan / convolution / atomics options (docs/patterns.md)
   std::string metrics;          ///< "" = none; default | all | NAME,... (metric_catalog.hpp), cuda only
 };
@@ -76,11 +78,11 @@ class HostClock {
   std::chrono::steady_clock::time_point t0_, lap_;
 };
 
-/// What a backend returns for one run. `status`: "ok" (equals the reference), "wrong" (a defect),
-/// "race" (a racy variant lost updates: the lesson), "slide-bug" (a cautionary variant reproduced its
-/// slide's bug), "error" (nothing ran; see message).
+/// What a backend returns for one run; `status` says what became of it (RunStatus), `message` why.
 struct RunResult {
-  std::string variant, lesson, backend, device;
+  std::string variant, lesson;
+  BackendKind backend = BackendKind::Cuda;  ///< where it ran: Cpu for cpu_only variants
+  std::string device;
   std::int64_t n = 0;
   DType type = DType::Int32;
   std::string input;
@@ -89,7 +91,8 @@ struct RunResult {
   double result = 0, expected = 0;
   bool correct = false;
   bool racy = false, cautionary = false;
-  std::string status, message;
+  RunStatus status = RunStatus::Unchecked;
+  std::string message;
   /// Which of the kernel's per-architecture paths ran, for kernels that use instructions older GPUs
   /// lack (kernels/common/arch_paths.hpp), e.g. "... (pre-sm_80 path)"; "" when the kernel has one path.
   std::string code_path;
@@ -111,13 +114,13 @@ struct RunResult {
 };
 
 /// A result for a request that did not run: the request's variant, backend, n, type, input, seed,
-/// launch and params, with `status` ("error", "faulted") and its one-line `message`.
-RunResult unrun_result(const RunRequest& req, const std::string& status, const std::string& message);
+/// launch and params, with `status` (Error, Faulted) and its one-line `message`.
+RunResult unrun_result(const RunRequest& req, RunStatus status, const std::string& message);
 
 /// Sets correct/status/message from the check's `mismatch` ("" when the run equals the reference, else
-/// e.g. "expected 5, got 4" or "out[17] = 5, expected 6") and the run's flags: "ok"; "race" for racy
-/// variants; "slide-bug" for cautionary ones whose answer is what the slide's code computes
-/// (`slide_bug`, with that value); otherwise "wrong". `scalar`: the run's answer is one value (reductions).
+/// e.g. "expected 5, got 4" or "out[17] = 5, expected 6") and the run's flags: Ok; Race for racy
+/// variants; SlideBug for cautionary ones whose answer is what the slide's code computes
+/// (`slide_bug`, with that value); otherwise Wrong. `scalar`: the run's answer is one value (reductions).
 void classify(RunResult& r, const std::string& mismatch, bool scalar, bool slide_bug = false, double slide_value = 0);
 
 }  // namespace ws

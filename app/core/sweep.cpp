@@ -55,7 +55,7 @@ std::string input_share_key(const VariantInfo& v, const RunRequest& req) {
 double kept_fraction(const RunResult& r) {
   const VariantInfo* v = find_variant(r.variant);
   if (!v || !is_filter_variant(*v) || r.n <= 0) return -1;
-  if (r.status == "error" || r.status == "skipped" || r.status.empty()) return -1;  // never checked: no reference count
+  if (r.status == RunStatus::Error || r.status == RunStatus::Skipped || r.status == RunStatus::Unchecked) return -1;  // never checked: no reference count
   return r.expected / double(r.n);
 }
 
@@ -148,7 +148,7 @@ std::string validate_sweep(const SweepSpec& spec) {
            std::to_string(spec.to_log2) + ")";
   }
   if (!is_generated_kind(spec.input)) return "sweep input must be random, ones or sequence (got '" + spec.input + "')";
-  if (spec.backend != "cuda" && spec.backend != "sim") return "unknown backend '" + spec.backend + "' (use cuda or sim)";
+  if (spec.backend == BackendKind::Cpu) return unknown_backend_message(to_string(spec.backend));
   if (spec.repeat < 1 || spec.repeat > 100000) return "repeat must be in 1..100000 (got " + std::to_string(spec.repeat) + ")";
   if (spec.params.width != 0 || spec.params.height != 0)
     return "a sweep sets n itself: leave --width and --height out (1-D convolutions: n is the signal length)";
@@ -228,7 +228,7 @@ Sweep run_sweep(const SweepSpec& spec, Backend* backend, const std::string& no_d
         r.input = spec.input;
         r.seed = spec.seed;
         r.params = req.params;
-        r.status = "skipped";  // this size breaks the variant's launch rules: not a failure
+        r.status = RunStatus::Skipped;  // this size breaks the variant's launch rules: not a failure
         r.message = why;
       }
       r.params = req.params;  // x of kept-fraction sweeps, and the options the point ran with
@@ -255,7 +255,7 @@ json sweep_to_json(const Sweep& s) {
   j["input"] = s.spec.input;
   j["seed"] = s.spec.seed;
   j["repeat"] = s.spec.repeat;
-  j["backend"] = s.spec.backend;
+  j["backend"] = to_string(s.spec.backend);
   j["cancelled"] = s.cancelled;
   const PatternParams& p = s.spec.params;
   j["params"] = {{"exclusive", p.exclusive}, {"mask_width", p.mask_width}, {"tile", p.tile}, {"mask", p.mask},
@@ -295,7 +295,8 @@ Sweep sweep_from_json(const json& j) {
     s.spec.input = j.value("input", std::string("random"));
     s.spec.seed = j.value("seed", std::uint64_t(1));
     s.spec.repeat = j.value("repeat", 10);
-    s.spec.backend = j.value("backend", std::string("cuda"));
+    const std::string backend = j.value("backend", std::string("cuda"));
+    if (!parse_backend(backend, s.spec.backend)) throw std::runtime_error("sweep: " + unknown_backend_message(backend));
     s.cancelled = j.value("cancelled", false);
     if (j.contains("params")) {  // sweeps written before the array patterns have none: the defaults
       const json& p = j.at("params");

@@ -36,7 +36,7 @@ struct SweepSpec {
   std::string input = "random";  ///< random | ones | sequence (files have one fixed n)
   std::uint64_t seed = 1;
   int repeat = 10;
-  std::string backend = "cuda";  ///< cuda | sim (sim runs are untimed: correctness only)
+  BackendKind backend = BackendKind::Cuda;  ///< Cuda or Sim (sim runs are untimed: correctness only)
   PatternParams params;          ///< scan / convolution / atomics options of every run (width/height: 0)
   /// Non-empty: a kept-fraction sweep (filters only) at n = `n`, one point per fraction (each 0..1),
   /// instead of a size sweep (from_log2/to_log2 are then unused).

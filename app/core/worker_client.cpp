@@ -116,7 +116,7 @@ std::string find_local_cli() {
 
 double expected_seconds(const RunRequest& req) {
   const double n = double(req.n > 0 ? req.n : std::int64_t(1) << 20);
-  if (req.backend == "sim") return 1 + n * 2e-6;  // the thread-level model: about a microsecond per element
+  if (req.backend == BackendKind::Sim) return 1 + n * 2e-6;  // the thread-level model: about a microsecond per element
   const double launches = double(std::max(0, req.repeat) + std::max(0, req.warmup));
   double s = 2 + n * 8 / 1e9 + launches * n * 4 / 20e9;  // upload at >= 1 GB/s, launches at >= 20 GB/s
   if (!req.metrics.empty()) s += 30;                       // CUPTI passes and replays
@@ -465,7 +465,7 @@ RunResult WorkerClient::run(const RunRequest& req) {
       reply.text = std::string("the worker's answer is not a run: ") + e.what();
     }
   }
-  r = unrun_result(req, reply.kind == WorkerReply::Kind::Faulted ? "faulted" : "error", reply.text);
+  r = unrun_result(req, reply.kind == WorkerReply::Kind::Faulted ? RunStatus::Faulted : RunStatus::Error, reply.text);
   r.device = hello_.device.name;
   return r;
 }

@@ -7,6 +7,15 @@
 #include "types.hpp"
 
 namespace ws {
+namespace {
+
+std::vector<std::string> backend_names(const std::vector<BackendKind>& kinds) {
+  std::vector<std::string> out;
+  for (BackendKind b : kinds) out.push_back(to_string(b));
+  return out;
+}
+
+}  // namespace
 
 using nlohmann::json;
 
@@ -27,7 +36,7 @@ T field_or(const json& j, const char* key, T fallback, const char* what) {
 json request_to_json(const RunRequest& r) {
   return {{"variant", r.variant}, {"n", r.n}, {"block", r.launch.block}, {"grid", r.launch.grid},
           {"repeat", r.repeat}, {"warmup", r.warmup}, {"type", to_string(r.type)}, {"input", r.input},
-          {"seed", r.seed}, {"backend", r.backend}, {"params", params_to_json(r.params)}, {"metrics", r.metrics}};
+          {"seed", r.seed}, {"backend", to_string(r.backend)}, {"params", params_to_json(r.params)}, {"metrics", r.metrics}};
 }
 
 RunRequest request_from_json(const json& j) {
@@ -44,7 +53,8 @@ RunRequest request_from_json(const json& j) {
   if (!parse_dtype(type, r.type)) throw std::runtime_error("request: unknown type '" + type + "'");
   r.input = field_or<std::string>(j, "input", r.input, what);
   r.seed = field_or<std::uint64_t>(j, "seed", r.seed, what);
-  r.backend = field_or<std::string>(j, "backend", r.backend, what);
+  const std::string backend = field_or<std::string>(j, "backend", to_string(r.backend), what);
+  if (!parse_backend(backend, r.backend)) throw std::runtime_error("request: " + unknown_backend_message(backend));
   if (j.contains("params") && j["params"].is_object()) r.params = params_from_json(j["params"]);
   r.metrics = field_or<std::string>(j, "metrics", "", what);
   return r;
@@ -95,7 +105,7 @@ LiveBatch live_batch_from_json(const json& j) {
 json hello_to_json(const WorkerHello& h) {
   return {{"type", "hello"},       {"protocol", h.protocol}, {"host", h.host},
           {"pid", h.pid},          {"version", h.version},   {"device", device_to_json(h.device)},
-          {"backends", h.backends}, {"capabilities", h.capabilities}};
+          {"backends", backend_names(h.backends)}, {"capabilities", h.capabilities}};
 }
 
 WorkerHello hello_from_json(const json& j) {
@@ -108,7 +118,11 @@ WorkerHello hello_from_json(const json& j) {
   h.pid = field_or<long>(j, "pid", 0, what);
   h.version = field_or<std::string>(j, "version", "", what);
   if (j.contains("device") && j["device"].is_object()) h.device = device_from_json(j["device"]);
-  h.backends = field_or<std::vector<std::string>>(j, "backends", {}, what);
+  // Names this build does not know are left out: a newer worker may offer more backends.
+  for (const std::string& name : field_or<std::vector<std::string>>(j, "backends", {}, what)) {
+    BackendKind b;
+    if (parse_backend(name, b)) h.backends.push_back(b);
+  }
   h.capabilities = field_or<std::vector<std::string>>(j, "capabilities", {}, what);
   return h;
 }

@@ -53,7 +53,7 @@ struct WorkerHello {
   long pid = 0;
   std::string version;              ///< warpscope's version and git revision
   DeviceInfo device;
-  std::vector<std::string> backends;      ///< "sim", and "cuda" when a device opened
+  std::vector<BackendKind> backends;      ///< Sim, and Cuda when a device opened
   std::vector<std::string> capabilities;  ///< worker_request_types()
 };
 

@@ -78,10 +78,10 @@ class Server {
     h.host = host_name();
     h.pid = long(getpid());
     h.version = std::string(WS_VERSION) + " (" + WS_GIT_REV + ")";
-    h.backends = {"sim"};
+    h.backends = {BackendKind::Sim};
     if (cuda_) {
       h.device = cuda_->device();
-      h.backends.push_back("cuda");
+      h.backends.push_back(BackendKind::Cuda);
     } else {
       h.device.available = false;
       h.device.error = cuda_error_;
@@ -249,8 +249,8 @@ class Server {
     if (std::string err = prepare_run(req, p); !err.empty()) return worker_error(id, err);
     const VariantInfo& v = *p.variant;
     if (v.cpu_only) return worker_error(id, v.id + " runs on the host CPU: it has no GPU threads to trace");
-    Backend* gpu = req.backend == "cuda" ? cuda_.get() : nullptr;
-    if (req.backend == "cuda" && !gpu) return worker_error(id, no_device_hint(cuda_error_));
+    Backend* gpu = req.backend == BackendKind::Cuda ? cuda_.get() : nullptr;
+    if (req.backend == BackendKind::Cuda && !gpu) return worker_error(id, no_device_hint(cuda_error_));
     LaunchConfig launch;
     if (std::string err = resolve_launch(v, p.input.n(), req.type, req.launch, gpu ? gpu->device().shape() : DeviceShape{}, launch);
         !err.empty())

@@ -34,9 +34,9 @@ RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const In
   if (ctx_.device.available) cudaGetLastError();  // an error left by a call outside any run is not this run's
   if (!ctx_.device.available && context_lost_) {
     RunResult r;
-    r.status = "error";
+    r.status = RunStatus::Error;
     r.message = not_run_message(ctx_.device.error);
-    r.backend = "cuda";
+    r.backend = BackendKind::Cuda;
     r.device = ctx_.device.name;
     r.launch = launch;
     return r;
@@ -51,7 +51,7 @@ RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const In
     r = RunResult{};
     fail(r, v, e.what());
   }
-  r.backend = "cuda";  // execute fills the request's fields (variant, n, type, input, seed)
+  r.backend = BackendKind::Cuda;  // execute fills the request's fields (variant, n, type, input, seed)
   r.device = ctx_.device.name;
   // A runner whose kernels have their own launch shape (convolution: conv_geometry's 2D blocks and
   // grids) reports it; the others launch the resolved 1D `launch` and leave r.launch empty.
@@ -70,7 +70,7 @@ std::string CudaBackend::settle(const std::string& what) {
 
 void CudaBackend::fail(RunResult& r, const VariantInfo& v, const std::string& what) {
   const std::string lost = settle(v.id);
-  r.status = lost.empty() ? "error" : "faulted";
+  r.status = lost.empty() ? RunStatus::Error : RunStatus::Faulted;
   r.message = lost.empty() ? what : lost;
 }
 

@@ -163,7 +163,7 @@ void ParametersPanel::draw(AppState& s) {
     ItemTooltip("fraction of the random values that are positive, so kept by the filter (the slide's filter ratio)");
   }
   // convolution: tile and mask width, within what the variant's launch allows
-  if (v && v->pattern == "convolution") {
+  if (v && (pattern_of(*v).options & kOptionImage)) {
     flow.next(conv_controls_width());
     ConvLaunchControls(s, *v);
   }

@@ -21,20 +21,20 @@ enum Column { ColIndex, ColVariant, ColN, ColType, ColLaunch, ColTime, ColGbps, 
 const char* const kHeaders[ColCount] = {"#",       "variant", "n",      "type",   "block \u00d7 grid",
                                         "time ms", "GB/s",    "% peak", "% copy", "check"};
 
-int status_rank(const std::string& status) {
-  if (status == "ok") return 0;
-  if (status == "race") return 1;
-  if (status == "slide-bug") return 2;
-  if (status == "wrong") return 3;
+int status_rank(RunStatus status) {
+  if (status == RunStatus::Ok) return 0;
+  if (status == RunStatus::Race) return 1;
+  if (status == RunStatus::SlideBug) return 2;
+  if (status == RunStatus::Wrong) return 3;
   return 4;  // error
 }
 
-bool is_lesson_status(const RunResult& r) { return r.status == "race" || r.status == "slide-bug"; }
-bool is_bad_status(const RunResult& r) { return r.status == "wrong" || r.status == "error" || r.status == "faulted"; }
+bool is_lesson_status(const RunResult& r) { return r.status == RunStatus::Race || r.status == RunStatus::SlideBug; }
+bool is_bad_status(const RunResult& r) { return is_failure(r.status); }
 
 ImVec4 status_color(const RunResult& r) {
   const Palette& p = theme().colors();
-  if (r.status == "ok") return p.ok;
+  if (r.status == RunStatus::Ok) return p.ok;
   if (is_lesson_status(r)) return p.lesson;
   return p.bad;
 }
@@ -261,7 +261,7 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
     const float row_top = ImGui::GetCursorScreenPos().y;
     ImGui::AlignTextToFramePadding();
     ImGui::PushStyleColor(ImGuiCol_Text, status_color(run));
-    if (run.status == "error" || run.status == "faulted" || clip) {
+    if (run.status == RunStatus::Error || run.status == RunStatus::Faulted || clip) {
       // Error messages are sentences: one line here, the whole of it on hover.
       TextEllipsis(format_check(run), ImGui::GetContentRegionAvail().x);
     } else {
@@ -290,7 +290,7 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
       s.select_variant(run.variant);
     ImGui::PopFont();
     ItemTooltip(run.variant + (v ? "\n" + v->title : std::string()) +
-                (run.device.empty() ? "" : "\non " + run.device + " (" + run.backend + ")"));
+                (run.device.empty() ? "" : "\non " + run.device + " (" + to_string(run.backend) + ")"));
 
     ImGui::TableSetColumnIndex(ColN);
     ImGui::AlignTextToFramePadding();
@@ -304,7 +304,7 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
 
     ImGui::TableSetColumnIndex(ColLaunch);
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted((run.status == "error" || run.status == "faulted") && run.launch.block == 0 && !run.timed ? "-" : format_launch(run.launch).c_str());
+    ImGui::TextUnformatted((run.status == RunStatus::Error || run.status == RunStatus::Faulted) && run.launch.block == 0 && !run.timed ? "-" : format_launch(run.launch).c_str());
     if (run.launches > 1) ItemTooltip(std::to_string(run.launches) + " kernel launches per run");
 
     ImGui::TableSetColumnIndex(ColTime);

@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
   out["variant"] = req.variant;
   out["n"] = req.n;
   out["metrics"] = argv[3];
-  out["plain_status"] = plain.status;
+  out["plain_status"] = to_string(plain.status);
   out["plain_median_ms_before"] = plain.timing.median_ms;
   out["profile_ms"] = nlohmann::json::array();
   out["lines_per_collection"] = nlohmann::json::array();

@@ -37,10 +37,10 @@ RunResult run(const RunRequest& req) { return execute(req, &gpu()); }
 TEST(GpuAtomics, RaceLosesUpdates) {
   // The slide's launch: 1000 blocks of 1000 threads doing *d_a += 1.
   const RunResult r = run(request("cs121.race", 1000000));
-  ASSERT_NE(r.status, "error") << r.message;
+  ASSERT_NE(r.status, RunStatus::Error) << r.message;
   ASSERT_EQ(r.output.size(), 1u);
   EXPECT_EQ(r.expected, 1000000.0);
-  EXPECT_EQ(r.status, "race") << r.message;
+  EXPECT_EQ(r.status, RunStatus::Race) << r.message;
   EXPECT_LT(r.output[0], 1000000.0);  // updates were lost
   EXPECT_GE(r.output[0], 1.0);
   std::printf("[ gpu ] cs121.race: expected 1000000, got %.0f\n", r.output[0]);
@@ -49,11 +49,11 @@ TEST(GpuAtomics, RaceLosesUpdates) {
 TEST(GpuAtomics, AtomicCounterCountsEveryThread) {
   for (std::int64_t n : {1000LL, 1000000LL, 64000000LL}) {
     const RunResult r = run(request("cs121.atomic_counter", n));
-    EXPECT_EQ(r.status, "ok") << n << ": " << r.message;
+    EXPECT_EQ(r.status, RunStatus::Ok) << n << ": " << r.message;
     EXPECT_EQ(r.result, double(n));
   }
   const RunResult r32 = run(request("cs121.atomic_counter", 1 << 20, 32));
-  EXPECT_EQ(r32.status, "ok") << r32.message;
+  EXPECT_EQ(r32.status, RunStatus::Ok) << r32.message;
 }
 
 TEST(GpuAtomics, HistogramsEqualTheReference) {
@@ -62,7 +62,7 @@ TEST(GpuAtomics, HistogramsEqualTheReference) {
       for (int block : {0, 1024}) {
         SCOPED_TRACE(std::string(id) + " n=" + std::to_string(n) + " block=" + std::to_string(block));
         const RunResult r = run(request(id, n, block));
-        EXPECT_EQ(r.status, "ok") << r.message;
+        EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
         EXPECT_EQ(r.output.size(), 256u);
         EXPECT_EQ(r.result, double(n));
       }
@@ -72,7 +72,7 @@ TEST(GpuAtomics, HistogramsEqualTheReference) {
   RunRequest ones = request("cs121.hist_shared", 1 << 24);
   ones.input = "ones";
   const RunResult r = run(ones);
-  EXPECT_EQ(r.status, "ok") << r.message;
+  EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
   EXPECT_EQ(r.output.at(1), double(1 << 24));
 }
 
@@ -83,7 +83,7 @@ TEST(GpuAtomics, FiltersEqualTheReference) {
       for (double keep : {0.0, 0.1, 0.5, 1.0}) {
         SCOPED_TRACE(std::string(id) + " n=" + std::to_string(n) + " keep=" + std::to_string(keep));
         const RunResult r = run(request(id, n, 0, keep));
-        EXPECT_EQ(r.status, "ok") << r.message;
+        EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
         EXPECT_EQ(r.result, r.expected);
       }
     }
@@ -95,10 +95,10 @@ TEST(GpuAtomics, OrderedFiltersKeepTheInputOrder) {
   // atomic filters only as multisets. Here the scan filter must equal its sim model value for value.
   for (const char* id : {"cs121.filter_scan", "cs121.filter_scan_vec", "cub.select"}) {
     RunRequest gpu_req = request(id, (1 << 22) + 3, 0, 0.3), sim_req = gpu_req;
-    sim_req.backend = "sim";
+    sim_req.backend = BackendKind::Sim;
     const RunResult g = run(gpu_req), s = execute(sim_req, nullptr);
-    ASSERT_EQ(g.status, "ok") << g.message;
-    ASSERT_EQ(s.status, "ok") << s.message;
+    ASSERT_EQ(g.status, RunStatus::Ok) << g.message;
+    ASSERT_EQ(s.status, RunStatus::Ok) << s.message;
     EXPECT_EQ(compare_exact(g.output, s.output), "") << id;
   }
 }
@@ -111,10 +111,10 @@ TEST(GpuAtomics, FilterScanVecWithBothBlocksEqualsItsSimModel) {
       for (double keep : {0.0, 0.3, 1.0}) {
         SCOPED_TRACE("block=" + std::to_string(block) + " n=" + std::to_string(n) + " keep=" + std::to_string(keep));
         RunRequest gpu_req = request("cs121.filter_scan_vec", n, block, keep), sim_req = gpu_req;
-        sim_req.backend = "sim";
+        sim_req.backend = BackendKind::Sim;
         const RunResult g = run(gpu_req), s = execute(sim_req, nullptr);
-        ASSERT_EQ(g.status, "ok") << g.message;
-        ASSERT_EQ(s.status, "ok") << s.message;
+        ASSERT_EQ(g.status, RunStatus::Ok) << g.message;
+        ASSERT_EQ(s.status, RunStatus::Ok) << s.message;
         EXPECT_EQ(g.result, g.expected);
         EXPECT_EQ(compare_exact(g.output, s.output), "");
       }
@@ -125,7 +125,7 @@ TEST(GpuAtomics, FilterScanVecWithBothBlocksEqualsItsSimModel) {
 TEST(GpuAtomics, WarpAggregatedFilterWithOtherBlockSizes) {
   for (int block : {32, 96, 1000}) {
     const RunResult r = run(request("cs121.filter_warp_agg", 100003, block == 1000 ? 992 : block, 0.5));
-    EXPECT_EQ(r.status, "ok") << block << ": " << r.message;
+    EXPECT_EQ(r.status, RunStatus::Ok) << block << ": " << r.message;
   }
 }
 
@@ -144,7 +144,7 @@ TEST(GpuArchPaths, RunsSayWhichPathRan) {
   conv.params.mask_width = 5;
   for (const RunRequest& req : {filter, conv}) {
     const RunResult r = run(req);
-    ASSERT_EQ(r.status, "ok") << req.variant << ": " << r.message;
+    ASSERT_EQ(r.status, RunStatus::Ok) << req.variant << ": " << r.message;
     EXPECT_NE(r.code_path.find(sm80 ? "(sm_80 path)" : "(pre-sm_80 path)"), std::string::npos)
         << req.variant << ": " << r.code_path;
     std::printf("[ gpu ] %s on cc %d.%d: %s\n", req.variant.c_str(), d.cc_major, d.cc_minor, r.code_path.c_str());

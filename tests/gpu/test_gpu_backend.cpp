@@ -30,7 +30,7 @@ TEST(GpuBackend, TimesEveryRepeatAndRestoresInPlaceInputs) {
   req.n = (1 << 20) + 3;
   req.repeat = 5;
   RunResult r = execute(req, b.get());
-  EXPECT_EQ(r.status, "ok") << r.message;
+  EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
   EXPECT_EQ(r.timing.samples_ms.size(), 5u);
   EXPECT_GT(r.timing.median_ms, 0);
   EXPECT_LE(r.timing.min_ms, r.timing.median_ms);
@@ -48,7 +48,7 @@ TEST(GpuBackend, SequenceInputMatchesItsClosedForm) {
   req.n = 16 * 1024 * 1024 + 5;
   req.input = "sequence";
   RunResult r = execute(req, b.get());
-  EXPECT_EQ(r.status, "ok") << r.message;
+  EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
   // int32 sums wrap on the GPU and in the reference alike (the sequence's sum passes 2^31 here).
   EXPECT_EQ(r.result, double(std::int32_t(std::uint32_t(std::uint64_t(sequence_closed_form_sum(req.n))))));
 }

@@ -32,12 +32,12 @@ RunResult run(const std::string& variant, std::int64_t n) {
   RunRequest r;
   r.variant = variant;
   r.n = n;
-  r.backend = "cuda";
+  r.backend = BackendKind::Cuda;
   return execute(r, &cuda());
 }
 
 void expect_checked(const RunResult& r) {
-  EXPECT_EQ(r.status, "ok") << r.variant << ": " << r.message;
+  EXPECT_EQ(r.status, RunStatus::Ok) << r.variant << ": " << r.message;
   EXPECT_EQ(r.result, r.expected) << r.variant;
 }
 
@@ -63,7 +63,7 @@ TEST(GpuInProcess, ARunWhoseBuffersDoNotFitFailsAloneAndTheNextRunIsChecked) {
     if (cudaMalloc(&hog, free_bytes - keep) != cudaSuccess) hog = nullptr, cudaGetLastError();
   ASSERT_NE(hog, nullptr) << "could not take the device's free memory";
   const RunResult starved = run("epita.reduce3", 1 << 24);
-  EXPECT_EQ(starved.status, "error") << starved.message;
+  EXPECT_EQ(starved.status, RunStatus::Error) << starved.message;
   EXPECT_NE(starved.message.find("out of memory"), std::string::npos) << starved.message;
   EXPECT_TRUE(cuda().device().available) << "an allocation failure does not lose the context";
   ASSERT_EQ(cudaFree(hog), cudaSuccess);
@@ -76,13 +76,13 @@ TEST(GpuInProcess, AKernelFaultLosesTheContextAndLaterRunsSaySoWithoutClaimingIt
   bool sticky = false;
   ASSERT_EQ(test::launch_fault("oob_write", false, sticky), "");  // surfaces in the next run's CUDA calls
   const RunResult faulted = run("epita.reduce3", 1 << 20);
-  EXPECT_EQ(faulted.status, "faulted") << faulted.message;
+  EXPECT_EQ(faulted.status, RunStatus::Faulted) << faulted.message;
   EXPECT_EQ(faulted.message.rfind("the CUDA context was lost when epita.reduce3 faulted (", 0), 0u) << faulted.message;
   EXPECT_NE(faulted.message.find("illegal memory access"), std::string::npos) << faulted.message;
   EXPECT_FALSE(cuda().device().available);
   for (const char* later : {"harris.impl1", "stevens.scan_hierarchical", "epita.reduce3"}) {
     const RunResult r = run(later, 1 << 20);
-    EXPECT_EQ(r.status, "error") << later;
+    EXPECT_EQ(r.status, RunStatus::Error) << later;
     EXPECT_EQ(r.message.rfind("not run: earlier in this process, the CUDA context was lost when epita.reduce3 faulted", 0), 0u)
         << later << ": " << r.message;
   }

@@ -60,7 +60,7 @@ TEST(GpuConvolution, OneDimensionalVariantsEqualTheReference) {
                                  (std::int64_t(1) << 20) + 7})
         for (int tile : {0, 32, 100, 1024}) {
           const RunResult r = execute(request(id, width, 0, w, tile), &gpu());
-          EXPECT_EQ(r.status, "ok") << id << " mask " << w << " width " << width << " tile " << tile << ": " << r.message;
+          EXPECT_EQ(r.status, RunStatus::Ok) << id << " mask " << w << " width " << width << " tile " << tile << ": " << r.message;
         }
 }
 
@@ -75,7 +75,7 @@ TEST(GpuConvolution, TwoDimensionalVariantsEqualTheReference) {
         for (int tile : {0, 4}) {
           if (tile && fixed_tile(id)) continue;  // fixed 32 x 64 / 128 x 32 tiles
           const RunResult r = execute(request(id, wd, h, w, tile, "box"), &gpu());
-          EXPECT_EQ(r.status, "ok") << id << " mask " << w << " " << h << "x" << wd << " tile " << tile << ": " << r.message;
+          EXPECT_EQ(r.status, RunStatus::Ok) << id << " mask " << w << " " << h << "x" << wd << " tile " << tile << ": " << r.message;
         }
 }
 
@@ -88,7 +88,7 @@ TEST(GpuConvolution, SlideExampleP22Is321) {
     RunRequest req = request(id, 0, 0, 5, fixed_tile(id) ? 0 : 3, dir + "ws_gpu_conv_m.txt");
     req.input = dir + "ws_gpu_conv_n.txt";
     const RunResult r = execute(req, &gpu());
-    ASSERT_EQ(r.status, "ok") << id << ": " << r.message;
+    ASSERT_EQ(r.status, RunStatus::Ok) << id << ": " << r.message;
     ASSERT_EQ(r.output.size(), 49u);
     EXPECT_EQ(r.output[2 * 7 + 2], 321.0) << id;
   }
@@ -104,10 +104,10 @@ TEST(GpuConvolution, GpuOutputEqualsTheSimModel) {
     const bool two_d = id.find("conv2d") != std::string::npos;
     RunRequest req = request(id, width, two_d ? 257 : 0, 7, 0);
     const RunResult g = execute(req, &gpu());
-    req.backend = "sim";
+    req.backend = BackendKind::Sim;
     const RunResult s = execute(req, nullptr);
-    ASSERT_EQ(g.status, "ok") << g.message;
-    ASSERT_EQ(s.status, "ok") << s.message;
+    ASSERT_EQ(g.status, RunStatus::Ok) << g.message;
+    ASSERT_EQ(s.status, RunStatus::Ok) << s.message;
     ASSERT_EQ(g.output.size(), s.output.size());
     EXPECT_EQ(g.launch.block, s.launch.block);
     EXPECT_EQ(g.launch.grid, s.launch.grid);

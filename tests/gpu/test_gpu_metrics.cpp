@@ -34,7 +34,7 @@ RunResult run_with(const std::string& variant, const std::string& metrics, std::
   req.repeat = 3;
   req.metrics = metrics;
   RunResult r = execute(req, backend());
-  EXPECT_TRUE(r.status == "ok" || r.status == "race") << variant << ": " << r.message;
+  EXPECT_TRUE(r.status == RunStatus::Ok || r.status == RunStatus::Race) << variant << ": " << r.message;
   EXPECT_TRUE(r.metrics.collected) << variant << ": " << r.metrics.error;
   EXPECT_TRUE(r.metrics.error.empty()) << variant << ": " << r.metrics.error;
   for (const auto& w : r.metrics.warnings) std::printf("[ warning  ] %s: %s\n", variant.c_str(), w.c_str());
@@ -172,7 +172,7 @@ TEST(GpuMetrics, AchievedOccupancyAtMostTheoreticalWithALimiter) {
 TEST(GpuMetrics, DefaultSetOnAnInPlaceVariantKeepsTheResultAndReportsPasses) {
   ASSERT_NE(backend(), nullptr);
   RunResult r = run_with("harris.naive", "default", std::int64_t(1) << 20);  // overwrites its input every pass
-  EXPECT_EQ(r.status, "ok");
+  EXPECT_EQ(r.status, RunStatus::Ok);
   EXPECT_GE(r.metrics.passes, 1);
   EXPECT_GT(value(r, "gpu__time_duration.sum"), 0);
   EXPECT_FALSE(r.metrics.lines.empty());
@@ -181,7 +181,7 @@ TEST(GpuMetrics, DefaultSetOnAnInPlaceVariantKeepsTheResultAndReportsPasses) {
   again.variant = "harris.naive";
   again.n = std::int64_t(1) << 20;
   again.repeat = 2;
-  EXPECT_EQ(execute(again, backend()).status, "ok");
+  EXPECT_EQ(execute(again, backend()).status, RunStatus::Ok);
   std::printf("[ gpu      ] default set on harris.naive: %d passes, %.1f ms in-process, %zu values, %zu lines\n",
               r.metrics.passes, r.metrics.profile_ms, r.metrics.values.size(), r.metrics.lines.size());
 }
@@ -257,7 +257,7 @@ TEST(GpuMetrics, ScanConvolutionAndFilterRunsCarryMetrics) {
   req.repeat = 1;
   req.metrics = set;
   RunResult r = execute(req, backend());
-  EXPECT_EQ(r.status, "ok") << r.message;
+  EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
   EXPECT_TRUE(r.metrics.error.empty()) << r.metrics.error;
   const double image = 8192.0 * 8192.0 * 4.0;
   const double read = value(r, "dram__bytes_read.sum");

@@ -32,7 +32,7 @@ RunResult sampled(const std::string& variant, const std::string& metrics = "pcsa
   req.repeat = 3;
   req.metrics = metrics;
   RunResult r = execute(req, backend());
-  EXPECT_TRUE(r.status == "ok" || r.status == "race") << variant << ": " << r.message;
+  EXPECT_TRUE(r.status == RunStatus::Ok || r.status == RunStatus::Race) << variant << ": " << r.message;
   EXPECT_TRUE(r.metrics.error.empty()) << variant << ": " << r.metrics.error;
   for (const auto& w : r.metrics.warnings) std::printf("[ warning  ] %s: %s\n", variant.c_str(), w.c_str());
   return r;
@@ -159,7 +159,7 @@ TEST(GpuPcSampling, TimingsAfterSamplingAreUnchanged) {
     req.repeat = 30;
     req.metrics = metrics;
     RunResult r = execute(req, backend());
-    EXPECT_EQ(r.status, "ok") << r.message;
+    EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
     return r.timing.median_ms;
   };
   const double before = timed("");

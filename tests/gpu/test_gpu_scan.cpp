@@ -74,8 +74,8 @@ TEST_P(GpuScan, Int32EqualsTheReference) {
       for (bool ex : {false, true}) {
         RunResult r = run_once(v, n, DType::Int32, block, ex);
         SCOPED_TRACE(v.id + " n=" + std::to_string(n) + " block=" + std::to_string(block) + (ex ? " exclusive" : "") + ": " + r.message);
-        ASSERT_NE(r.status, "error");
-        EXPECT_EQ(r.status, "ok");
+        ASSERT_NE(r.status, RunStatus::Error);
+        EXPECT_EQ(r.status, RunStatus::Ok);
         ++cases;
       }
     }
@@ -90,7 +90,7 @@ TEST_P(GpuScan, Float32WithinRounding) {
       if (!allowed(v, n, DType::Float32, 0)) continue;
       RunResult r = run_once(v, n, DType::Float32, 0, ex);
       SCOPED_TRACE(v.id + " float32 n=" + std::to_string(n) + (ex ? " exclusive" : "") + ": " + r.message);
-      EXPECT_EQ(r.status, "ok");
+      EXPECT_EQ(r.status, RunStatus::Ok);
     }
 }
 
@@ -99,11 +99,11 @@ TEST(GpuScanLarge, DecoupledLookbackAndHierarchicalAt2To26) {
   for (const char* id : {"scan.decoupled_lookback", "stevens.scan_hierarchical", "cub.scan"})
     for (bool ex : {false, true}) {
       RunResult r = run_once(*find_variant(id), (std::int64_t(1) << 26) + 5, DType::Int32, 0, ex);
-      EXPECT_EQ(r.status, "ok") << id << (ex ? " exclusive" : "") << ": " << r.message;
+      EXPECT_EQ(r.status, RunStatus::Ok) << id << (ex ? " exclusive" : "") << ": " << r.message;
     }
   // float32 across 4097 tiles: the look-back's sums stay within the scan's rounding tolerance.
   RunResult f = run_once(*find_variant("scan.decoupled_lookback"), (std::int64_t(1) << 24) + 3, DType::Float32, 0, false);
-  EXPECT_EQ(f.status, "ok") << f.message;
+  EXPECT_EQ(f.status, RunStatus::Ok) << f.message;
 }
 
 // The look-back waits before its first read only from 500 tiles on (kLookbackWaitMinTiles in
@@ -115,7 +115,7 @@ TEST(GpuScanLarge, DecoupledLookbackAroundTheWaitThreshold) {
     for (std::int64_t n : {std::int64_t(499) * block * 16, std::int64_t(499) * block * 16 + 1})
       for (bool ex : {false, true}) {
         RunResult r = run_once(v, n, DType::Int32, block, ex);
-        EXPECT_EQ(r.status, "ok") << "n=" << n << " block=" << block << (ex ? " exclusive" : "") << ": " << r.message;
+        EXPECT_EQ(r.status, RunStatus::Ok) << "n=" << n << " block=" << block << (ex ? " exclusive" : "") << ": " << r.message;
       }
 }
 

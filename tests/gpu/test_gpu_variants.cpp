@@ -72,15 +72,15 @@ TEST_P(GpuVariant, MatchesTheCpuReference) {
       if (!allowed(v, n, DType::Int32, block)) continue;
       RunResult r = run_once(v, n, DType::Int32, block);
       SCOPED_TRACE(v.id + " n=" + std::to_string(n) + " block=" + std::to_string(block) + ": " + r.message);
-      ASSERT_NE(r.status, "error");
+      ASSERT_NE(r.status, RunStatus::Error);
       ++cases;
       if (v.racy) {
-        if (n == kSizes.back()) EXPECT_EQ(r.status, "race") << "the race should show at n = 2^26";
+        if (n == kSizes.back()) EXPECT_EQ(r.status, RunStatus::Race) << "the race should show at n = 2^26";
       } else if (v.cautionary) {
-        EXPECT_TRUE(r.status == "slide-bug" || r.status == "ok") << r.status;
-        if (n >= 4096) EXPECT_EQ(r.status, "slide-bug");
+        EXPECT_TRUE(r.status == RunStatus::SlideBug || r.status == RunStatus::Ok) << r.status;
+        if (n >= 4096) EXPECT_EQ(r.status, RunStatus::SlideBug);
       } else {
-        EXPECT_EQ(r.status, "ok");
+        EXPECT_EQ(r.status, RunStatus::Ok);
       }
     }
   }
@@ -97,7 +97,7 @@ TEST_P(GpuVariant, Float32WithinRounding) {
       if (block && !allowed(v, n, DType::Float32, block)) continue;
       RunResult r = run_once(v, n, DType::Float32, block);
       SCOPED_TRACE(v.id + " float32 n=" + std::to_string(n) + " block=" + std::to_string(block) + ": " + r.message);
-      EXPECT_EQ(r.status, "ok");
+      EXPECT_EQ(r.status, RunStatus::Ok);
     }
   }
 }

@@ -21,14 +21,14 @@ RunRequest reduce3() {
   RunRequest r;
   r.variant = "epita.reduce3";
   r.n = 1 << 24;
-  r.backend = "cuda";
+  r.backend = BackendKind::Cuda;
   return r;
 }
 
 void expect_checked_reduce3(WorkerClient& c) {
   const RunResult r = c.run(reduce3());
-  EXPECT_EQ(r.status, "ok") << r.message;
-  EXPECT_EQ(r.backend, "cuda");
+  EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
+  EXPECT_EQ(r.backend, BackendKind::Cuda);
   EXPECT_TRUE(r.timed);
   EXPECT_EQ(r.result, r.expected);
 }
@@ -89,7 +89,7 @@ TEST(GpuWorker, CliWorkerRunsOnTheGpu) {
   WorkerClient c(WorkerLaunch{{WS_CLI_PATH, "worker"}, "local"});
   ASSERT_EQ(c.start(), "");
   ASSERT_TRUE(c.hello().device.available) << c.hello().device.error;
-  EXPECT_NE(std::find(c.hello().backends.begin(), c.hello().backends.end(), "cuda"), c.hello().backends.end());
+  EXPECT_NE(std::find(c.hello().backends.begin(), c.hello().backends.end(), BackendKind::Cuda), c.hello().backends.end());
   expect_checked_reduce3(c);
   std::printf("[ worker   ] %s on %s\n", c.hello().device.name.c_str(), c.hello().host.c_str());
 }

@@ -33,7 +33,7 @@ class SyntheticBackend final : public Backend {
     ++runs;
     RunResult r;
     r.variant = v.id;
-    r.backend = "cuda";  // what the GUI expects of timed runs
+    r.backend = BackendKind::Cuda;  // what the GUI expects of timed runs
     r.device = device_.name;
     r.n = in.n();
     r.type = in.type;

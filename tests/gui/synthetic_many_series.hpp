@@ -40,8 +40,8 @@ inline Report many_series_report() {
     for (int k = sw.spec.from_log2; k <= sw.spec.to_log2; k += 2) {
       RunResult r;
       r.variant = id;
-      r.backend = "cuda";
-      r.status = "ok";
+      r.backend = BackendKind::Cuda;
+      r.status = RunStatus::Ok;
       r.timed = true;
       r.n = std::int64_t(1) << k;
       r.bytes = double(r.n) * 4;

@@ -49,8 +49,8 @@ TEST(ConvPreview, OneDimensionalTakesNAndTheLastRunsOutput) {
   Report shown;
   RunResult r;
   r.variant = k.variant;
-  r.backend = "cuda";
-  r.status = "ok";
+  r.backend = BackendKind::Cuda;
+  r.status = RunStatus::Ok;
   r.output.assign(1000, 7.0);
   r.output_cols = 1000;
   shown.runs.push_back(r);
@@ -99,8 +99,8 @@ TEST(ConvPreview, MeasuredDramBytesOfTheLastRun) {
   Report shown;
   RunResult r;
   r.variant = k.variant;
-  r.backend = "cuda";
-  r.status = "ok";
+  r.backend = BackendKind::Cuda;
+  r.status = RunStatus::Ok;
   r.output.assign(100, 1.0);
   r.output_cols = 100;
   r.metrics.collected = true;

@@ -20,7 +20,7 @@ std::vector<RunRequest> live_requests() {
   a.variant = "epita.reduce3";
   a.n = 1 << 12;
   a.repeat = 4;
-  a.backend = "cuda";
+  a.backend = BackendKind::Cuda;
   RunRequest b = a;
   b.variant = "harris.impl7";
   return {a, b};
@@ -66,7 +66,7 @@ TEST(WorkerProcess, LiveThroughAWorkerShowsWhatInProcessLiveShows) {
       EXPECT_EQ(s.ms()[i], t.ms()[i]) << id << " launch " << i;
       EXPECT_EQ(s.gbps()[i], t.gbps()[i]) << id << " launch " << i;
     }
-    EXPECT_EQ(far_live.latest.at(id).status, "ok");
+    EXPECT_EQ(far_live.latest.at(id).status, RunStatus::Ok);
     EXPECT_EQ(far_live.latest.at(id).result, here_live.latest.at(id).result);
   }
   // A run queued while Live runs goes first (the batch in flight is cancelled), and Live goes on.
@@ -80,7 +80,7 @@ TEST(WorkerProcess, LiveThroughAWorkerShowsWhatInProcessLiveShows) {
     std::this_thread::sleep_for(1ms);
   }
   ASSERT_EQ(done.size(), 1u);
-  EXPECT_EQ(done[0].status, "ok") << done[0].message;
+  EXPECT_EQ(done[0].status, RunStatus::Ok) << done[0].message;
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 1.0);
   const std::int64_t before = far_live.series.at("epita.reduce3").total();
   collect(far, std::size_t(before) + 100, far_live);

@@ -123,7 +123,7 @@ TEST(Live, SeriesIsBoundedAndOrdered) {
   EXPECT_DOUBLE_EQ(s.median_ms(3), 998 * 0.5);
   RunResult r;
   r.variant = "x";
-  r.status = "ok";
+  r.status = RunStatus::Ok;
   r.timed = true;
   r.bytes = 4e6;
   r.timing.samples_ms = {1, 2};
@@ -131,7 +131,7 @@ TEST(Live, SeriesIsBoundedAndOrdered) {
   ASSERT_EQ(pts.size(), 2u);
   EXPECT_EQ(pts[1].launch, 11);
   EXPECT_DOUBLE_EQ(pts[0].gbps, 4);  // 4e6 bytes in 1 ms
-  r.status = "error";
+  r.status = RunStatus::Error;
   EXPECT_TRUE(live_points(r, 0).empty());
 }
 
@@ -162,7 +162,7 @@ TEST(Sweep, ValidatesAndRunsInOrder) {
   EXPECT_EQ(s.runs[0].n, 1024);
   EXPECT_EQ(s.runs[0].variant, "epita.reduce3");
   EXPECT_EQ(s.runs[1].variant, "harris.impl2");
-  for (const auto& r : s.runs) EXPECT_EQ(r.status, "ok") << r.variant << " " << r.message;
+  for (const auto& r : s.runs) EXPECT_EQ(r.status, RunStatus::Ok) << r.variant << " " << r.message;
   const std::string csv = sweep_csv(s);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);
   EXPECT_NE(csv.find("harris.impl2,4096,ok,"), std::string::npos) << csv;
@@ -172,7 +172,7 @@ TEST(Sweep, ValidatesAndRunsInOrder) {
   // Without a backend every GPU run says why (as execute() does).
   Sweep none = run_sweep(spec, nullptr, "test: no device", nullptr, nullptr);
   ASSERT_EQ(none.runs.size(), 6u);
-  EXPECT_EQ(none.runs[0].status, "error");
+  EXPECT_EQ(none.runs[0].status, RunStatus::Error);
   EXPECT_NE(none.runs[0].message.find("no CUDA device"), std::string::npos);
 }
 
@@ -201,7 +201,7 @@ TEST(Sweep, SkipsSizesALaunchRuleRefuses) {
   Sweep s = run_sweep(spec, &b, "", nullptr, nullptr);
   ASSERT_EQ(s.runs.size(), 3u);
   for (const auto& r : s.runs)
-    EXPECT_TRUE(r.status == "ok" || r.status == "slide-bug" || r.status == "skipped") << r.status << " " << r.message;
+    EXPECT_TRUE(r.status == RunStatus::Ok || r.status == RunStatus::SlideBug || r.status == RunStatus::Skipped) << r.status << " " << r.message;
 }
 
 TEST(Report, SweepsRoundTripAndOldReportsLoad) {
@@ -405,9 +405,9 @@ TEST(Worker, LiveProducesPointsAndSwitchesOff) {
   ASSERT_GE(live.points(), 200u);
   const LiveSeries& s = live.series.at("epita.reduce3");
   for (std::size_t i = 1; i < s.size(); ++i) EXPECT_EQ(s.launches()[i], s.launches()[i - 1] + 1);
-  EXPECT_EQ(live.latest.at("epita.reduce3").status, "ok");
+  EXPECT_EQ(live.latest.at("epita.reduce3").status, RunStatus::Ok);
   ASSERT_TRUE(live.latest.count("harris.impl7"));
-  EXPECT_EQ(live.latest.at("harris.impl7").status, "ok");
+  EXPECT_EQ(live.latest.at("harris.impl7").status, RunStatus::Ok);
   EXPECT_EQ(live.latest.at("harris.impl7").expected, live.latest.at("epita.reduce3").expected);  // one input
   EXPECT_EQ(live.latest.at("harris.impl7").n, 1 << 12);
   // A run queued meanwhile goes first; Live stops on request.
@@ -441,7 +441,7 @@ TEST(Worker, LiveWithoutDeviceStopsAndSaysWhy) {
   } while (snap.live && std::chrono::steady_clock::now() < end);
   EXPECT_FALSE(snap.live);
   ASSERT_FALSE(results.empty());
-  EXPECT_EQ(results.back().status, "error");
+  EXPECT_EQ(results.back().status, RunStatus::Error);
 }
 
 TEST(Worker, GuiIntentsReachTheWorkerAndResultsTheSession) {
@@ -518,7 +518,7 @@ TEST(Worker, KeptFractionSweepAndLiveOfTheOtherLessons) {
   EXPECT_NE(sw.title.find("kept-fraction sweep at n = 4096"), std::string::npos) << sw.title;
   ASSERT_EQ(sw.runs.size(), 22u);
   for (const auto& r : sw.runs) {
-    EXPECT_EQ(r.status, "ok") << r.variant << ": " << r.message;
+    EXPECT_EQ(r.status, RunStatus::Ok) << r.variant << ": " << r.message;
     EXPECT_NEAR(kept_fraction(r), r.params.keep_fraction, 0.05) << r.variant;
   }
   const std::string csv = sweep_csv(sw);
@@ -542,7 +542,7 @@ TEST(Worker, KeptFractionSweepAndLiveOfTheOtherLessons) {
   EXPECT_TRUE(s.perf.live_running) << s.perf.live_stopped;
   EXPECT_EQ(s.perf.live.series.size(), 3u);
   EXPECT_EQ(s.perf.live.series.count("cs121.race"), 0u);
-  for (const auto& [id, r] : s.perf.live.latest) EXPECT_EQ(r.status, "ok") << id << ": " << r.message;
+  for (const auto& [id, r] : s.perf.live.latest) EXPECT_EQ(r.status, RunStatus::Ok) << id << ": " << r.message;
   s.perf.live_wanted = false;
   MainWindow::exchange(s, w, "");
   MainWindow::exchange(s, w, "");

@@ -22,7 +22,7 @@ WorkerClientOptions test_worker() {
   return o;
 }
 
-RunRequest req(const std::string& variant, const std::string& backend) {
+RunRequest req(const std::string& variant, BackendKind backend) {
   RunRequest r;
   r.variant = variant;
   r.n = 4096;
@@ -38,7 +38,7 @@ TEST(WorkerProcess, FaultCostsOneRunAndTheQueueGoesOn) {
   RunWorker::Snapshot first = w.take();
   EXPECT_EQ(first.backend_name, "cuda") << first.open_error;
   EXPECT_NE(first.worker.find("(local)"), std::string::npos) << first.worker;
-  w.submit({req("epita.reduce3", "cuda"), req("__test_crash", "cuda"), req("harris.impl6", "cuda"), req("epita.reduce3", "sim")});
+  w.submit({req("epita.reduce3", BackendKind::Cuda), req("__test_crash", BackendKind::Cuda), req("harris.impl6", BackendKind::Cuda), req("epita.reduce3", BackendKind::Sim)});
   std::vector<RunResult> done;
   RunWorker::Snapshot snap;
   const auto end = std::chrono::steady_clock::now() + 30s;
@@ -48,13 +48,13 @@ TEST(WorkerProcess, FaultCostsOneRunAndTheQueueGoesOn) {
     std::this_thread::sleep_for(5ms);
   }
   ASSERT_EQ(done.size(), 4u);
-  EXPECT_EQ(done[0].status, "ok") << done[0].message;
-  EXPECT_EQ(done[1].status, "faulted");
+  EXPECT_EQ(done[0].status, RunStatus::Ok) << done[0].message;
+  EXPECT_EQ(done[1].status, RunStatus::Faulted);
   EXPECT_NE(done[1].message.find("died from signal 11"), std::string::npos) << done[1].message;
-  EXPECT_EQ(done[2].status, "ok") << done[2].message;  // in the fresh worker
+  EXPECT_EQ(done[2].status, RunStatus::Ok) << done[2].message;  // in the fresh worker
   EXPECT_EQ(done[2].result, done[2].expected);
-  EXPECT_EQ(done[3].status, "ok");
-  EXPECT_EQ(done[3].backend, "sim");
+  EXPECT_EQ(done[3].status, RunStatus::Ok);
+  EXPECT_EQ(done[3].backend, BackendKind::Sim);
   EXPECT_EQ(snap.worker_restarts, 1);
   EXPECT_NE(snap.worker_fault.find("signal 11"), std::string::npos) << snap.worker_fault;
   EXPECT_NE(snap.worker, first.worker);  // another process
@@ -67,7 +67,7 @@ TEST(WorkerProcess, LiveAndSweepGoThroughTheWorker) {
   spec.variants = {"epita.reduce3"};
   spec.from_log2 = 8;
   spec.to_log2 = 10;
-  spec.backend = "cuda";
+  spec.backend = BackendKind::Cuda;
   ASSERT_TRUE(w.submit_sweep(spec));
   std::vector<Sweep> sweeps;
   const auto end = std::chrono::steady_clock::now() + 30s;
@@ -80,7 +80,7 @@ TEST(WorkerProcess, LiveAndSweepGoThroughTheWorker) {
   EXPECT_FALSE(sweeps[0].cancelled);
   // Live: the sim model is untimed, so the batch comes back with results but no launch times, and
   // Live stops rather than spin (as in-process Live does on an untimed backend).
-  w.set_live({req("epita.reduce3", "cuda")});
+  w.set_live({req("epita.reduce3", BackendKind::Cuda)});
   std::vector<RunResult> live;
   bool stopped = false;
   const auto end2 = std::chrono::steady_clock::now() + 30s;
@@ -91,6 +91,6 @@ TEST(WorkerProcess, LiveAndSweepGoThroughTheWorker) {
     std::this_thread::sleep_for(5ms);
   }
   ASSERT_FALSE(live.empty());
-  EXPECT_EQ(live[0].status, "ok") << live[0].message;
+  EXPECT_EQ(live[0].status, RunStatus::Ok) << live[0].message;
   EXPECT_TRUE(stopped);
 }

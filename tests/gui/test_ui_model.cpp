@@ -53,11 +53,11 @@ TEST(Format, CountsTimesAndChecks) {
   EXPECT_EQ(format_launch(LaunchConfig{256, 65536}), "256 \u00d7 65,536");
   EXPECT_EQ(format_launch(LaunchConfig{0, 0}), "host");
   RunResult r;
-  r.status = "race";
+  r.status = RunStatus::Race;
   r.result = 911;
   r.expected = 184233;
   EXPECT_EQ(format_check(r), "race: expected 184233, got 911");
-  r.status = "error";
+  r.status = RunStatus::Error;
   r.message = "boom";
   EXPECT_EQ(format_check(r), "error: boom");
 }
@@ -163,11 +163,11 @@ TEST(RunWorker, RunsCpuVariantsAndExplainsMissingDevice) {
   w.submit({cpu, gpu});
   auto results = collect(w, 2);
   ASSERT_EQ(results.size(), 2u);
-  EXPECT_EQ(results[0].status, "ok") << results[0].message;
+  EXPECT_EQ(results[0].status, RunStatus::Ok) << results[0].message;
   EXPECT_TRUE(results[0].host_ms.recorded());  // the Results view's time tooltip shows where it went
   EXPECT_GT(results[0].host_ms.input, 0);
   EXPECT_GE(results[0].host_ms.total, results[0].host_ms.input + results[0].host_ms.launches);
-  EXPECT_EQ(results[1].status, "error");
+  EXPECT_EQ(results[1].status, RunStatus::Error);
   EXPECT_NE(results[1].message.find("no CUDA device"), std::string::npos) << results[1].message;
   auto snap = w.take();
   EXPECT_FALSE(snap.device.available);
@@ -218,7 +218,7 @@ TEST(MainWindow, ExchangeRunsRequestsAndReplaysWithoutDevice) {
       MainWindow::exchange(s, w, dir.string());
     } while (s.session.runs.empty() && std::chrono::steady_clock::now() < end);
     ASSERT_EQ(s.session.runs.size(), 1u);
-    EXPECT_EQ(s.session.runs[0].status, "ok");
+    EXPECT_EQ(s.session.runs[0].status, RunStatus::Ok);
     EXPECT_FALSE(s.showing_replay());  // a finished run shows the session
     const std::string out = (dir / "session.json").string();
     EXPECT_EQ(s.save_session(out), "");
@@ -274,7 +274,7 @@ TEST_F(Frames, EveryStateDraws) {
   }
   RunResult err;
   err.variant = "epita.reduce3";
-  err.status = "error";
+  err.status = RunStatus::Error;
   err.message = "a long error message that must be cut to one line in the check column of the table";
   s.add_result(err);
   frames(s, win);
@@ -412,7 +412,7 @@ TEST_F(Frames, ResultsOfALongReportBuildOnlyTheVisibleRows) {
     for (std::size_t i = 0; i < runs; ++i) {
       RunResult run;
       run.variant = i % 2 ? "epita.reduce3" : "epita.race";
-      run.status = i % 2 ? "ok" : "race";
+      run.status = i % 2 ? RunStatus::Ok : RunStatus::Race;
       run.message = i % 2 ? "" : "race: expected 1000, got " + std::to_string(i);
       run.n = 1000;
       r.runs.push_back(run);

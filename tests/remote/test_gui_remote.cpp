@@ -25,7 +25,7 @@ RunRequest req(const std::string& variant) {
   RunRequest r;
   r.variant = variant;
   r.n = 4096;
-  r.backend = "cuda";
+  r.backend = BackendKind::Cuda;
   return r;
 }
 
@@ -61,11 +61,11 @@ TEST_P(GuiRemote, FarWorkerFaultCostsOneRunAndTheQueueGoesOn) {
     std::this_thread::sleep_for(10ms);
   }
   ASSERT_EQ(done.size(), 3u);
-  EXPECT_EQ(done[0].status, "ok") << done[0].message;
-  EXPECT_EQ(done[1].status, "faulted");
+  EXPECT_EQ(done[0].status, RunStatus::Ok) << done[0].message;
+  EXPECT_EQ(done[1].status, RunStatus::Faulted);
   EXPECT_EQ(done[1].message.find('\n'), std::string::npos) << done[1].message;
   std::printf("[ fault    ] %s: '%s'\n", launch.where.c_str(), done[1].message.c_str());
-  EXPECT_EQ(done[2].status, "ok") << done[2].message;  // in the fresh far worker
+  EXPECT_EQ(done[2].status, RunStatus::Ok) << done[2].message;  // in the fresh far worker
   EXPECT_EQ(done[2].result, done[2].expected);
   EXPECT_EQ(snap.worker_restarts, 1);
   EXPECT_EQ(snap.worker_fault, done[1].message);
@@ -94,7 +94,7 @@ TEST(GuiRemoteStart, NoGpuThereOrRefusedKeyIsOneLine) {
     EXPECT_EQ(snap.open_error.find('\n'), std::string::npos) << snap.open_error;
     // Sim runs still run, here.
     RunRequest r = req("epita.reduce3");
-    r.backend = "sim";
+    r.backend = BackendKind::Sim;
     w.submit({r});
     std::vector<RunResult> done;
     const auto end = std::chrono::steady_clock::now() + 20s;
@@ -103,7 +103,7 @@ TEST(GuiRemoteStart, NoGpuThereOrRefusedKeyIsOneLine) {
       std::this_thread::sleep_for(10ms);
     }
     ASSERT_EQ(done.size(), 1u);
-    EXPECT_EQ(done[0].status, "ok") << done[0].message;
+    EXPECT_EQ(done[0].status, RunStatus::Ok) << done[0].message;
   }
 }
 

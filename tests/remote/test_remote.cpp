@@ -169,8 +169,8 @@ TEST_P(Remote, WorkerKilledOnTheFarSideCostsOneRequest) {
   RunRequest req;
   req.variant = "epita.reduce3";
   req.n = 4096;
-  req.backend = "sim";
-  ASSERT_EQ(c->run(req).status, "ok");
+  req.backend = BackendKind::Sim;
+  ASSERT_EQ(c->run(req).status, RunStatus::Ok);
   // Killed mid-request: a sweep loses the worker after its first point. The far side is this machine,
   // so the pid in the worker's hello is a local process (for ssh: under sshd; for Slurm: under slurmstepd).
   const long first = c->hello().pid;
@@ -178,7 +178,7 @@ TEST_P(Remote, WorkerKilledOnTheFarSideCostsOneRequest) {
   sweep.variants = {"epita.reduce3", "epita.reduce6", "stevens.kogge_stone"};
   sweep.from_log2 = 10;
   sweep.to_log2 = 22;
-  sweep.backend = "sim";
+  sweep.backend = BackendKind::Sim;
   sweep.repeat = 1;
   std::string error;
   int seen = 0;
@@ -197,17 +197,17 @@ TEST_P(Remote, WorkerKilledOnTheFarSideCostsOneRequest) {
   std::printf("[ fault    ] %s: '%s'\n", spec().c_str(), error.c_str());
   // The next request starts a fresh worker on the far side and runs.
   const RunResult next = c->run(req);
-  EXPECT_EQ(next.status, "ok") << next.message;
+  EXPECT_EQ(next.status, RunStatus::Ok) << next.message;
   EXPECT_EQ(next.result, next.expected);
   EXPECT_NE(c->hello().pid, first);
   EXPECT_EQ(c->restarts(), 1);
   // Killed between requests: the next run is marked faulted with the reason, the one after runs.
   ::kill(pid_t(c->hello().pid), SIGKILL);
   const RunResult lost = c->run(req);
-  EXPECT_EQ(lost.status, "faulted");
+  EXPECT_EQ(lost.status, RunStatus::Faulted);
   EXPECT_EQ(lost.message.find('\n'), std::string::npos) << lost.message;
   std::printf("[ fault    ] %s: '%s'\n", spec().c_str(), lost.message.c_str());
-  EXPECT_EQ(c->run(req).status, "ok");
+  EXPECT_EQ(c->run(req).status, RunStatus::Ok);
   EXPECT_EQ(c->restarts(), 2);
 }
 

@@ -88,12 +88,12 @@ SimBackend::SimBackend() {
 
 RunResult SimBackend::run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) {
   RunResult r;  // execute fills the request's fields (variant, n, type, input, seed)
-  r.backend = "sim";
+  r.backend = BackendKind::Sim;
   r.device = device_.name;
   r.launch = launch;
   r.timed = false;
   if (!has_model(v.id)) {
-    r.status = "error";
+    r.status = RunStatus::Error;
     r.message = v.id + " has no sim model in this build";
     return r;
   }
@@ -107,9 +107,9 @@ RunResult SimBackend::run(const VariantInfo& v, const RunRequest& req, const Inp
     r.output_rows = o.output_rows;
     r.output_cols = o.output_cols;
     if (o.trace.launch.block > 0 && o.trace.launch.grid > 0) r.launch = o.trace.launch;  // as the model ran it
-    r.status = "done";
+    r.status = RunStatus::Ran;
   } catch (const std::exception& e) {
-    r.status = "error";
+    r.status = RunStatus::Error;
     r.message = e.what();
   }
   return r;

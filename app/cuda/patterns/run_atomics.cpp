@@ -79,7 +79,7 @@ RunResult run_atomics(CudaContext& ctx, const VariantInfo& v, const RunRequest& 
   }
   r.output_rows = 0;
   r.output_cols = std::int64_t(r.output.size());
-  r.status = "done";
+  r.status = RunStatus::Ran;
   r.code_path = kernels::arch_path_taken(entry.paths, ctx.device.cc_major * 10 + ctx.device.cc_minor);
   r.host_ms.download = clock.lap();
   // Hardware metrics after the output is downloaded: replayed launches of the same

@@ -77,7 +77,7 @@ RunResult run_convolution(CudaContext& ctx, const VariantInfo& v, const RunReque
 
   r.variant = v.id;
   r.lesson = v.lesson;
-  r.backend = "cuda";
+  r.backend = BackendKind::Cuda;
   r.device = ctx.device.name;
   r.n = in.n();
   r.type = DType::Float32;
@@ -89,7 +89,7 @@ RunResult run_convolution(CudaContext& ctx, const VariantInfo& v, const RunReque
   r.output_rows = g.dims == 2 ? g.height : 0;
   r.output_cols = g.width;
   r.message = g.describe();
-  r.status = "done";
+  r.status = RunStatus::Ran;
   r.code_path = kernels::arch_path_taken(entry->paths, ctx.device.cc_major * 10 + ctx.device.cc_minor);
   r.host_ms.download = clock.lap();
   // Hardware metrics after the output is downloaded: replayed launches of the same

@@ -110,7 +110,7 @@ RunResult run_reduction(CudaContext& ctx, const VariantInfo& v, const RunRequest
   r.result = combine(raw, out.count, in.type, v.op);
   r.host_ms.download = clock.lap();
   r.launches = out.launches;
-  r.status = "done";
+  r.status = RunStatus::Ran;
   // Hardware metrics after the timed launches: replayed runs of the same launcher, inputs restored.
   if (!req.metrics.empty()) {
     clock.lap();

@@ -80,7 +80,7 @@ RunResult run_scan(CudaContext& ctx, const VariantInfo& v, const RunRequest& req
   });
   r.output_rows = 0;
   r.output_cols = n;
-  r.status = "done";
+  r.status = RunStatus::Ran;
   r.host_ms.download = clock.lap();
   // Hardware metrics after the output is downloaded: replayed launches of the same
   // launcher, which resets whatever it accumulates into (nothing of the input is overwritten).

@@ -27,7 +27,7 @@ std::string num(double v, int decimals) {
   return buf;
 }
 
-bool counts(const RunResult& r) { return r.status == "ok" || r.status == "race" || r.status == "slide-bug"; }
+bool counts(const RunResult& r) { return ran_as_taught(r.status); }
 
 }  // namespace
 
@@ -67,7 +67,7 @@ std::vector<CompareRow> build_compare(const Report& report, const std::vector<st
     // kept-fraction sweep: the run nearest half kept, the comparison point).
     for (auto sw = report.sweeps.rbegin(); !row.run && sw != report.sweeps.rend(); ++sw)
       for (const RunResult* r : sw->runs_of(id)) {
-        if (r->status == "skipped") continue;
+        if (r->status == RunStatus::Skipped) continue;
         if (!sw->spec.by_keep() || !row.run ||
             std::fabs(r->params.keep_fraction - 0.5) < std::fabs(row.run->params.keep_fraction - 0.5))
           row.run = r;  // runs_of sorts by n: the last is the largest
@@ -101,7 +101,7 @@ std::vector<CompareRow> build_compare(const Report& report, const std::vector<st
   // purpose (their times are of a wrong answer), nor a run that failed its check.
   auto correct = [](const CompareRow& r) {
     const VariantInfo* v = find_variant(r.variant);
-    return v && !v->racy && !v->cautionary && r.run && r.run->status == "ok";
+    return v && !v->racy && !v->cautionary && r.run && r.run->status == RunStatus::Ok;
   };
   const CompareRow* base = nullptr;
   for (const auto& r : rows)
@@ -112,9 +112,9 @@ std::vector<CompareRow> build_compare(const Report& report, const std::vector<st
   double best = 0;
   for (auto& r : rows) {
     if (base && r.timed && r.run->n == base->run->n) r.speedup = base->time_ms / r.time_ms;
-    if (r.timed && r.run->status == "ok") best = std::max(best, r.gbps);
+    if (r.timed && r.run->status == RunStatus::Ok) best = std::max(best, r.gbps);
   }
-  for (auto& r : rows) r.best = best > 0 && r.timed && r.run->status == "ok" && r.gbps == best;
+  for (auto& r : rows) r.best = best > 0 && r.timed && r.run->status == RunStatus::Ok && r.gbps == best;
   return rows;
 }
 
@@ -184,7 +184,7 @@ std::string compare_csv(const std::vector<CompareRow>& rows) {
   for (int m = 0; m < int(CompareMetric::Count); ++m) out += std::string(",\"") + names[m] + "\"";
   out += ",best\n";
   for (const auto& r : rows) {
-    out += r.variant + "," + (r.run ? std::to_string(r.run->n) : "") + "," + (r.run ? r.run->status : "no run");
+    out += r.variant + "," + (r.run ? std::to_string(r.run->n) : "") + "," + (r.run ? to_string(r.run->status) : "no run");
     for (int m = 0; m < int(CompareMetric::Count); ++m) {
       out += ",";
       if (auto v = compare_value(r, CompareMetric(m))) out += num(*v, 6);
@@ -198,7 +198,7 @@ std::string sweep_csv(const Sweep& s) {
   const bool keep = s.spec.by_keep();
   std::string out = std::string("variant,n,status,time_ms,gbps,pct_theoretical") + (keep ? ",keep_fraction,kept_fraction" : "") + "\n";
   for (const auto& r : s.runs) {
-    out += r.variant + "," + std::to_string(r.n) + "," + r.status + ",";
+    out += r.variant + "," + std::to_string(r.n) + "," + to_string(r.status) + ",";
     if (r.timed) out += num(r.timing.median_ms, 6) + "," + num(r.gbps, 3) + "," + (r.pct_theoretical > 0 ? num(r.pct_theoretical, 3) : "");
     else out += ",,";
     if (keep) out += "," + num(r.params.keep_fraction, 3) + "," + (kept_fraction(r) >= 0 ? num(kept_fraction(r), 6) : "");

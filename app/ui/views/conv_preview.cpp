@@ -41,11 +41,11 @@ ConvPreview make_conv_preview(const ConvPreviewKey& key, const Report* shown) {
     if (shown)
       for (auto it = shown->runs.rbegin(); it != shown->runs.rend(); ++it)
         if (it->variant == key.variant && std::int64_t(it->output.size()) == p.input.n() &&
-            it->output_rows == p.input.rows && (it->status == "ok" || it->status == "wrong")) {
+            it->output_rows == p.input.rows && (it->status == RunStatus::Ok || it->status == RunStatus::Wrong)) {
           p.output.values = it->output;
           p.output.rows = it->output_rows;
           p.output.cols = it->output_cols;
-          p.output_source = "last run (" + it->backend + ", " + it->status + ")";
+          p.output_source = "last run (" + std::string(to_string(it->backend)) + ", " + to_string(it->status) + ")";
           const auto& m = it->metrics.values;
           if (it->metrics.collected && m.count("dram__bytes_read.sum") && m.count("dram__bytes_write.sum")) {
             p.dram_read = m.at("dram__bytes_read.sum");

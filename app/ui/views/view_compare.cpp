@@ -113,7 +113,7 @@ std::string cell_text(const CompareRow& r, int col, const std::string& prefix = 
     case CPDiv: return opt(compare_value(r, CompareMetric::PredDivergent), 0);
     case CPWays: return r.predicted.have ? (r.predicted.worst_ways > 0 ? std::to_string(r.predicted.worst_ways) + "-way" : "no shared") : "--";
     case CPAtom: return opt(compare_value(r, CompareMetric::PredAtomics), 0);
-    case CCheck: return r.run ? r.run->status : "no run";
+    case CCheck: return r.run ? to_string(r.run->status) : "no run";
     default: return "";
   }
 }
@@ -440,9 +440,9 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, c
     // the rows whose last column is visible.
     check_cells += (ImGui::TableGetColumnFlags(CCheck) & ImGuiTableColumnFlags_IsVisible) != 0;
     if (r.run) {
-      const ImVec4 c = r.run->status == "ok" ? pal.ok : (r.run->status == "race" || r.run->status == "slide-bug") ? pal.lesson : pal.bad;
+      const ImVec4 c = r.run->status == RunStatus::Ok ? pal.ok : (r.run->status == RunStatus::Race || r.run->status == RunStatus::SlideBug) ? pal.lesson : pal.bad;
       ImGui::PushStyleColor(ImGuiCol_Text, c);
-      ImGui::TextUnformatted(r.run->status.c_str());
+      ImGui::TextUnformatted(to_string(r.run->status));
       ImGui::PopStyleColor();
       ItemTooltip(format_check(*r.run));
     } else {

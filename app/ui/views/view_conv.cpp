@@ -157,7 +157,7 @@ void ConvView::analysis(const ConvPreview& p) {
   const ArrayTraffic& a = p.traffic;
   SectionTitle("Bandwidth reduction of tiling (slides \"Bandwidth Reduction in 1D / 2D\")");
   TextDim(g.describe() + ", mask " + std::to_string(g.mask_width) + (p.dims == 2 ? "x" + std::to_string(g.mask_width) : "") +
-          "; a tile's global loads are replaced by shared-memory (register-tiled: register) reads: reduction = accesses / loads.", true);
+          "; a tile's global loads are replaced by shared-memory (register-tiled: register) reads: bw reduction = accesses / loads.", true);
   // The slide's table over tile sizes and masks goes to the right of this one when both fit.
   ImGui::BeginGroup();
   if (ImGui::BeginTable("conv_bw", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
@@ -172,7 +172,7 @@ void ConvView::analysis(const ConvPreview& p) {
     ImGui::TableSetupColumn("outputs", 0, std::max(num, ImGui::CalcTextSize(std::to_string(a.outputs).c_str()).x));
     ImGui::TableSetupColumn("loads", 0, std::max(num, ImGui::CalcTextSize(std::to_string(a.loaded).c_str()).x));
     ImGui::TableSetupColumn("accesses", 0, std::max(num, ImGui::CalcTextSize(std::to_string(a.accesses).c_str()).x));
-    ImGui::TableSetupColumn("reduction", 0, num);
+    ImGui::TableSetupColumn("bw reduction", 0, std::max(num, ImGui::CalcTextSize("bw reduction").x));
     ImGui::TableHeadersRow();
     auto row = [](const std::string& name, std::int64_t outputs, std::int64_t loaded, std::int64_t accesses, double red) {
       ImGui::TableNextRow();

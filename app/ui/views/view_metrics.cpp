@@ -72,7 +72,7 @@ void MetricsView::draw(AppState& s) {
   const KernelMetrics& m = r->metrics;
   char head[256];
   std::snprintf(head, sizeof head, "%s on %s, n = %lld, %d threads x %lld blocks", r->variant.c_str(),
-                r->device.empty() ? r->backend.c_str() : r->device.c_str(), (long long)r->n, r->launch.block,
+                r->device.empty() ? to_string(r->backend) : r->device.c_str(), (long long)r->n, r->launch.block,
                 (long long)r->launch.grid);
   ImGui::TextUnformatted(head);
   if (m.collected) {

@@ -19,7 +19,7 @@ namespace ws::ui {
 namespace {
 
 bool timed_ok(const RunResult& r) {
-  return r.timed && r.timing.median_ms > 0 && (r.status == "ok" || r.status == "race" || r.status == "slide-bug");
+  return r.timed && r.timing.median_ms > 0 && ran_as_taught(r.status);
 }
 
 }  // namespace

@@ -36,7 +36,7 @@ RunRequest sim_request(const std::string& id, std::int64_t n) {
   RunRequest r;
   r.variant = id;
   r.n = n;
-  r.backend = "sim";
+  r.backend = BackendKind::Sim;
   r.seed = 11;
   return r;
 }
@@ -48,7 +48,7 @@ TEST(AtomicsExecute, EveryVariantChecksAgainstTheReference) {
     SCOPED_TRACE(id);
     const std::int64_t n = std::string(id) == "cs121.atomic_counter" ? 5000 : 100003;
     const RunResult r = execute(sim_request(id, n), nullptr);
-    EXPECT_EQ(r.status, "ok") << r.message;
+    EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
     EXPECT_TRUE(r.correct);
     EXPECT_EQ(r.result, r.expected);
     EXPECT_FALSE(r.output.empty());
@@ -58,7 +58,7 @@ TEST(AtomicsExecute, EveryVariantChecksAgainstTheReference) {
 TEST(AtomicsExecute, RaceIsReportedAsARace) {
   const RunResult r = execute(sim_request("cs121.race", 0), nullptr);  // default n: 1000 x 1000
   EXPECT_EQ(r.n, 1000000);
-  EXPECT_EQ(r.status, "race");
+  EXPECT_EQ(r.status, RunStatus::Race);
   EXPECT_FALSE(r.correct);
   EXPECT_EQ(r.message, "race: expected 1000000, got 32000");
   EXPECT_EQ(r.expected, 1000000.0);
@@ -74,7 +74,7 @@ TEST(AtomicsExecute, HistogramsTakeBytesAndFiltersTakeKeep) {
   RunRequest f = sim_request("cs121.filter_warp_agg", 100000);
   f.params.keep_fraction = 0.25;
   const RunResult rf = execute(f, nullptr);
-  EXPECT_EQ(rf.status, "ok");
+  EXPECT_EQ(rf.status, RunStatus::Ok);
   EXPECT_NEAR(rf.result / 100000.0, 0.25, 0.01);  // the count kept
   EXPECT_EQ(rf.result, double(rf.output.size()));
   h.type = DType::Float32;

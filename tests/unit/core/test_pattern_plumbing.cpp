@@ -74,8 +74,8 @@ TEST(PatternPlumbing, OutputTextIsOneValuePerLineOrOneRowPerLine) {
 TEST(PatternPlumbing, ReportJsonCarriesSmallOutputsOnly) {
   RunResult r;
   r.variant = "x.y";
-  r.backend = "sim";
-  r.status = "ok";
+  r.backend = BackendKind::Sim;
+  r.status = RunStatus::Ok;
   r.type = DType::Int32;
   r.output = {1, 2, 3, 4, 5, 6};
   r.output_rows = 2;
@@ -98,34 +98,34 @@ TEST(PatternPlumbing, ReportJsonCarriesSmallOutputsOnly) {
   EXPECT_EQ(j["output_cols"], std::int64_t(kMaxJsonOutput + 1));
   RunResult reduction;
   reduction.variant = "a.b";
-  reduction.backend = "cuda";
-  reduction.status = "ok";
+  reduction.backend = BackendKind::Cuda;
+  reduction.status = RunStatus::Ok;
   EXPECT_FALSE(run_to_json(reduction).contains("output_rows"));  // reductions: unchanged JSON
 }
 
 TEST(PatternPlumbing, ClassifyArray) {
   RunResult r;
   classify(r, "", false);
-  EXPECT_EQ(r.status, "ok");
+  EXPECT_EQ(r.status, RunStatus::Ok);
   EXPECT_TRUE(r.correct);
   classify(r, "out[1] = 5, expected 6", false);
-  EXPECT_EQ(r.status, "wrong");
+  EXPECT_EQ(r.status, RunStatus::Wrong);
   EXPECT_FALSE(r.correct);
   EXPECT_EQ(r.message, "wrong output: out[1] = 5, expected 6");
   r.racy = true;
   classify(r, "out[0] = 1, expected 2", false);
-  EXPECT_EQ(r.status, "race");
+  EXPECT_EQ(r.status, RunStatus::Race);
   EXPECT_EQ(r.message, "race: out[0] = 1, expected 2");
 }
 
 TEST(PatternPlumbing, ClassifyScalar) {
   RunResult r;
   classify(r, "expected 5, got 4", true);
-  EXPECT_EQ(r.status, "wrong");
+  EXPECT_EQ(r.status, RunStatus::Wrong);
   EXPECT_EQ(r.message, "wrong result: expected 5, got 4");
   r.cautionary = true;
   classify(r, "expected 5, got 4", true, true, 4);
-  EXPECT_EQ(r.status, "slide-bug");
+  EXPECT_EQ(r.status, RunStatus::SlideBug);
   EXPECT_EQ(r.message, "slide bug reproduced: expected 5, got 4 = what the slide's code computes (4)");
 }
 
@@ -163,7 +163,7 @@ TEST(PatternPlumbing, PrepareRunResolvesTheLaunchOnceForAGivenDevice) {
   RunRequest req;
   req.variant = "cs121.device_reduce";  // grid-stride: the grid depends on the device
   req.n = 1 << 16;
-  req.backend = "sim";
+  req.backend = BackendKind::Sim;
   const DeviceShape shape{132, 2048};
   PreparedRun p;
   ASSERT_EQ(prepare_run(req, p, nullptr, &shape), "");
@@ -177,7 +177,7 @@ TEST(PatternPlumbing, PrepareRunResolvesTheLaunchOnceForAGivenDevice) {
   EXPECT_FALSE(q.launch_final);
   EXPECT_EQ(q.launch.grid, 0);
   const RunResult r = execute_prepared(req, p, nullptr);
-  EXPECT_EQ(r.status, "ok") << r.message;
+  EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
 }
 
 }  // namespace

@@ -16,12 +16,12 @@ TEST(Report, RoundTripsThroughAFile) {
   RunResult a;
   a.variant = "epita.reduce3";
   a.lesson = "epita";
-  a.backend = "cuda";
+  a.backend = BackendKind::Cuda;
   a.n = 1000;
   a.launch = {256, 4};
   a.result = a.expected = 12345;
   a.correct = true;
-  a.status = "ok";
+  a.status = RunStatus::Ok;
   a.timed = true;
   a.timing = summarize({0.3, 0.1, 0.2});
   // Consistent derived numbers: the loader recomputes GB/s from bytes and time, % of peak from the device.
@@ -30,15 +30,15 @@ TEST(Report, RoundTripsThroughAFile) {
   a.pct_theoretical = 100.0 * 20 / 4800;
   RunResult b = a;
   b.variant = "epita.race";
-  b.status = "race";
+  b.status = RunStatus::Race;
   b.correct = false;
   b.result = 17;
   b.racy = true;
   b.message = "race: expected 12345, got 17";
   RunResult c;
   c.variant = "epita.reduce2";
-  c.backend = "cuda";
-  c.status = "error";
+  c.backend = BackendKind::Cuda;
+  c.status = RunStatus::Error;
   c.message = "no device";
   rep.runs = {a, b, c};
   const std::string path = ::testing::TempDir() + "report.json";
@@ -51,7 +51,7 @@ TEST(Report, RoundTripsThroughAFile) {
   EXPECT_EQ(back.runs[0].timing.median_ms, 0.2);
   EXPECT_EQ(back.runs[0].timing.samples_ms.size(), 3u);
   EXPECT_EQ(back.runs[0].launch.grid, 4);
-  EXPECT_EQ(back.runs[1].status, "race");
+  EXPECT_EQ(back.runs[1].status, RunStatus::Race);
   EXPECT_EQ(back.runs[1].result, 17);
   EXPECT_TRUE(back.runs[1].racy);
   EXPECT_FALSE(back.runs[2].timed);
@@ -68,9 +68,9 @@ TEST(Report, RejectsForeignAndNewerFiles) {
 TEST(Report, MetricsRoundTripAndOldRunsLoadWithout) {
   RunResult a;
   a.variant = "harris.impl2";
-  a.backend = "cuda";
+  a.backend = BackendKind::Cuda;
   a.n = 1 << 24;
-  a.status = "ok";
+  a.status = RunStatus::Ok;
   a.correct = true;
   a.metrics.asked = "default";
   a.metrics.collected = true;
@@ -115,9 +115,9 @@ TEST(Report, MetricsRoundTripAndOldRunsLoadWithout) {
 TEST(Report, HostTimesRoundTripAndOldRunsLoadWithout) {
   RunResult r;
   r.variant = "epita.reduce3";
-  r.backend = "cuda";
+  r.backend = BackendKind::Cuda;
   r.n = 1 << 20;
-  r.status = "ok";
+  r.status = RunStatus::Ok;
   r.correct = true;
   r.host_ms.input = 12.5;
   r.host_ms.upload = 3.25;

@@ -197,7 +197,7 @@ TEST(ReportValidation, HostileRunsAreRefusedNamingTheField) {
   RunResult a;
   a.variant = "epita.reduce3";
   a.n = 1024;
-  a.status = "ok";
+  a.status = RunStatus::Ok;
   a.correct = true;
   a.timed = true;
   a.timing = summarize({0.5});

@@ -97,7 +97,7 @@ TEST(Roofline, RunsWithoutMetricsAreLeftOutWithTheirReason) {
   bare.metrics = KernelMetrics{};
   r.runs.push_back(bare);
   RunResult wrong = r.runs[0];
-  wrong.status = "wrong";
+  wrong.status = RunStatus::Wrong;
   r.runs.push_back(wrong);
   const Roofline rl = build_roofline(r, {r.runs.size() - 2, r.runs.size() - 1});
   EXPECT_TRUE(rl.points.empty());

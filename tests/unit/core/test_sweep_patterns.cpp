@@ -28,7 +28,7 @@ TEST(SweepPatterns, ScanLessonOnTheSimBackend) {
   ASSERT_GE(spec.variants.size(), 8u);  // the seven of the lesson and cub.scan
   spec.from_log2 = 9;
   spec.to_log2 = 12;
-  spec.backend = "sim";
+  spec.backend = BackendKind::Sim;
   spec.repeat = 1;
   ASSERT_EQ(validate_sweep(spec), "");
   std::string err;
@@ -39,23 +39,23 @@ TEST(SweepPatterns, ScanLessonOnTheSimBackend) {
   for (const auto& r : s.runs) {
     const VariantInfo& v = *find_variant(r.variant);
     if (v.rules.max_n && r.n > v.rules.max_n) {
-      EXPECT_EQ(r.status, "skipped") << r.variant << " at " << r.n;  // single-block scans beyond one block
+      EXPECT_EQ(r.status, RunStatus::Skipped) << r.variant << " at " << r.n;  // single-block scans beyond one block
       continue;
     }
-    EXPECT_EQ(r.status, "ok") << r.variant << " at " << r.n << ": " << r.message;
+    EXPECT_EQ(r.status, RunStatus::Ok) << r.variant << " at " << r.n << ": " << r.message;
     EXPECT_DOUBLE_EQ(r.bytes, 2.0 * 4.0 * double(r.n)) << r.variant;  // the scan hook: n read + n written
     EXPECT_TRUE(r.output.empty());                                      // sweeps keep no output arrays
-    ok += r.status == "ok";
+    ok += r.status == RunStatus::Ok;
   }
   EXPECT_GE(ok, 24);
   ASSERT_EQ(s.runs_of("stevens.scan_hierarchical").size(), 4u);
   EXPECT_EQ(s.runs_of("stevens.scan_hierarchical")[3]->n, 4096);
-  EXPECT_EQ(s.runs_of("stevens.kogge_stone")[2]->status, "skipped");
+  EXPECT_EQ(s.runs_of("stevens.kogge_stone")[2]->status, RunStatus::Skipped);
   // The exclusive form is checked against the exclusive reference.
   spec.params.exclusive = true;
   spec.variants = {"stevens.scan_hierarchical", "cub.scan"};
   const Sweep ex = run_sweep(spec, nullptr, "", nullptr, nullptr, &err);
-  for (const auto& r : ex.runs) EXPECT_EQ(r.status, "ok") << r.variant << ": " << r.message;
+  for (const auto& r : ex.runs) EXPECT_EQ(r.status, RunStatus::Ok) << r.variant << ": " << r.message;
 }
 
 TEST(SweepPatterns, HistogramsFiltersAndConvolutionOnTheSimBackend) {
@@ -64,7 +64,7 @@ TEST(SweepPatterns, HistogramsFiltersAndConvolutionOnTheSimBackend) {
   for (const auto& id : pattern_ids("convolution")) spec.variants.push_back(id);
   spec.from_log2 = 8;
   spec.to_log2 = 10;
-  spec.backend = "sim";
+  spec.backend = BackendKind::Sim;
   spec.repeat = 1;
   spec.params.keep_fraction = 0.3;
   ASSERT_EQ(validate_sweep(spec), "");
@@ -72,7 +72,7 @@ TEST(SweepPatterns, HistogramsFiltersAndConvolutionOnTheSimBackend) {
   ASSERT_EQ(int(s.runs.size()), spec.total_runs());
   bool saw_hist = false, saw_filter = false, saw_conv = false;
   for (const auto& r : s.runs) {
-    EXPECT_EQ(r.status, "ok") << r.variant << " at " << r.n << ": " << r.message;
+    EXPECT_EQ(r.status, RunStatus::Ok) << r.variant << " at " << r.n << ": " << r.message;
     const VariantInfo& v = *find_variant(r.variant);
     if (v.rules.bytes_input) {
       saw_hist = true;
@@ -156,12 +156,12 @@ SweepSpec keep_spec(std::int64_t n) {
 TEST(SweepPatterns, KeptFractionSweepKeepsThatFractionAndValidates) {
   SweepSpec spec = keep_spec(std::int64_t(1) << 14);
   ASSERT_GE(spec.variants.size(), 6u);  // five cs121 filters and cub.select
-  spec.backend = "sim";
+  spec.backend = BackendKind::Sim;
   ASSERT_EQ(validate_sweep(spec), "");
   const Sweep s = run_sweep(spec, nullptr, "", nullptr, nullptr);
   ASSERT_EQ(s.runs.size(), spec.variants.size() * 5);
   for (const auto& r : s.runs) {
-    EXPECT_EQ(r.status, "ok") << r.variant << " keep " << r.params.keep_fraction << ": " << r.message;
+    EXPECT_EQ(r.status, RunStatus::Ok) << r.variant << " keep " << r.params.keep_fraction << ": " << r.message;
     EXPECT_EQ(r.n, std::int64_t(1) << 14);
     // Binomial: the standard deviation of the kept fraction at 2^14 values is at most 0.004.
     const double want = r.params.keep_fraction;
@@ -174,11 +174,11 @@ TEST(SweepPatterns, KeptFractionSweepKeepsThatFractionAndValidates) {
   for (std::size_t i = 0; i < global.size(); ++i) EXPECT_DOUBLE_EQ(s.x_of(*global[i]), 0.25 * double(i));
   // Without a GPU every cuda run is an error that says why, and has no kept fraction to show.
   SweepSpec gpu = spec;
-  gpu.backend = "cuda";
+  gpu.backend = BackendKind::Cuda;
   const Sweep none = run_sweep(gpu, nullptr, "test: no device", nullptr, nullptr);
   ASSERT_EQ(none.runs.size(), s.runs.size());
   for (const auto& r : none.runs) {
-    EXPECT_EQ(r.status, "error");
+    EXPECT_EQ(r.status, RunStatus::Error);
     EXPECT_NE(r.message.find("no CUDA device"), std::string::npos);
     EXPECT_EQ(kept_fraction(r), -1);
   }
@@ -204,7 +204,7 @@ TEST(SweepPatterns, TimedKeptFractionSweepUsesTheFilterBytesAndRoundTrips) {
   rep.sweeps.push_back(run_sweep(spec, &b, "", nullptr, nullptr));
   const Sweep& s = rep.sweeps[0];
   for (const auto& r : s.runs) {
-    ASSERT_EQ(r.status, "ok") << r.variant << ": " << r.message;
+    ASSERT_EQ(r.status, RunStatus::Ok) << r.variant << ": " << r.message;
     ASSERT_TRUE(r.timed);
     EXPECT_DOUBLE_EQ(r.bytes, 4.0 * double(r.n) + 4.0 * r.expected + 4.0);
     EXPECT_NEAR(r.gbps, r.bytes / (r.timing.median_ms * 1e6), 1e-9 * r.gbps);

@@ -41,7 +41,7 @@ RunRequest sim_request(const std::string& variant, std::int64_t n) {
   RunRequest r;
   r.variant = variant;
   r.n = n;
-  r.backend = "sim";
+  r.backend = BackendKind::Sim;
   return r;
 }
 
@@ -61,7 +61,7 @@ TEST(WorkerProtocol, RequestRoundTrips) {
   r.type = DType::Float32;
   r.input = "sequence";
   r.seed = 42;
-  r.backend = "sim";
+  r.backend = BackendKind::Sim;
   r.params.mask = "gauss";
   r.params.mask_width = 9;
   r.params.exclusive = true;
@@ -77,7 +77,7 @@ TEST(WorkerProtocol, RequestRoundTrips) {
 
 TEST(WorkerProtocol, WireRunKeepsOutputsLongerThanAReport) {
   RunResult r = execute(sim_request("stevens.kogge_stone", 1024), nullptr);
-  ASSERT_EQ(r.status, "ok") << r.message;
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
   r.output.resize(kMaxJsonOutput + 10, 7);  // longer than a report stores
   EXPECT_FALSE(run_to_json(r).contains("output"));
   const RunResult back = run_from_wire(nlohmann::json::parse(run_to_wire(r).dump()));
@@ -91,7 +91,7 @@ TEST(WorkerProtocol, HelloAndOneLine) {
   h.pid = 99;
   h.device.available = true;
   h.device.name = "NVIDIA H200";
-  h.backends = {"sim", "cuda"};
+  h.backends = {BackendKind::Sim, BackendKind::Cuda};
   h.capabilities = worker_request_types();
   const WorkerHello b = hello_from_json(hello_to_json(h));
   EXPECT_EQ(b.host, "gpu7");
@@ -124,7 +124,7 @@ TEST(WorkerClient, HelloNamesTheMachineAndRunsEqualInProcessRuns) {
   EXPECT_EQ(c.hello().protocol, kWorkerProtocolVersion);
   EXPECT_FALSE(c.hello().host.empty());
   EXPECT_GT(c.hello().pid, 0);
-  EXPECT_NE(std::find(c.hello().backends.begin(), c.hello().backends.end(), "sim"), c.hello().backends.end());
+  EXPECT_NE(std::find(c.hello().backends.begin(), c.hello().backends.end(), BackendKind::Sim), c.hello().backends.end());
   for (const char* id : {"epita.reduce3", "stevens.brent_kung", "cs121.histogram_private", "stevens.conv1d_tiled", "epita.race"}) {
     const RunRequest req = sim_request(id, 1000);
     const RunResult local = execute(req, nullptr);
@@ -135,12 +135,12 @@ TEST(WorkerClient, HelloNamesTheMachineAndRunsEqualInProcessRuns) {
   // A bad request is an ordinary error run, and the worker goes on.
   const long pid = c.hello().pid;
   const RunResult bad = c.run(sim_request("epita.nope", 1000));
-  EXPECT_EQ(bad.status, "error");
+  EXPECT_EQ(bad.status, RunStatus::Error);
   EXPECT_TRUE(contains(bad.message, "unknown variant")) << bad.message;
   const WorkerReply unknown = c.call("teleport", {}, 1);
   EXPECT_EQ(unknown.kind, WorkerReply::Kind::Error);
   EXPECT_TRUE(contains(unknown.text, "unknown request type 'teleport'")) << unknown.text;
-  EXPECT_EQ(c.run(sim_request("epita.reduce3", 100)).status, "ok");
+  EXPECT_EQ(c.run(sim_request("epita.reduce3", 100)).status, RunStatus::Ok);
   EXPECT_EQ(c.hello().pid, pid);
   EXPECT_EQ(c.restarts(), 0);
 }
@@ -162,7 +162,7 @@ void expect_fault_then_recovery(const std::string& hook, const std::string& reas
   EXPECT_FALSE(c.running());
   EXPECT_NE(::kill(pid_t(first), 0), 0) << "the faulted worker " << first << " still runs";
   const RunResult next = c.run(sim_request("epita.reduce3", 4096));
-  EXPECT_EQ(next.status, "ok") << next.message;
+  EXPECT_EQ(next.status, RunStatus::Ok) << next.message;
   EXPECT_EQ(next.result, next.expected);
   EXPECT_NE(c.hello().pid, first);
   EXPECT_EQ(c.restarts(), 1);
@@ -199,10 +199,10 @@ TEST(WorkerClient, KilledWorkerMarksTheRunFaulted) {
   ::kill(pid_t(c.hello().pid), SIGKILL);
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   const RunResult r = c.run(sim_request("epita.reduce1", 1000));
-  EXPECT_EQ(r.status, "faulted");
+  EXPECT_EQ(r.status, RunStatus::Faulted);
   EXPECT_TRUE(contains(r.message, "died from signal 9")) << r.message;
   EXPECT_EQ(r.variant, "epita.reduce1");
-  EXPECT_EQ(c.run(sim_request("epita.reduce1", 1000)).status, "ok");
+  EXPECT_EQ(c.run(sim_request("epita.reduce1", 1000)).status, RunStatus::Ok);
   EXPECT_EQ(c.restarts(), 2);
 }
 
@@ -238,7 +238,7 @@ TEST(WorkerClient, StartFailuresAreOneLineAndQuick) {
     EXPECT_LT(seconds_since(t0), 15) << err;
     // A request through a client that cannot start is an error run, not a hang.
     const RunResult r = c.run(sim_request("epita.reduce3", 100));
-    EXPECT_EQ(r.status, "error");
+    EXPECT_EQ(r.status, RunStatus::Error);
     EXPECT_TRUE(contains(r.message, k.reason)) << r.message;
   }
 }
@@ -249,7 +249,7 @@ TEST(WorkerClient, SweepStreamsProgressAndCancels) {
   spec.variants = {"epita.reduce3", "harris.impl6"};
   spec.from_log2 = 8;
   spec.to_log2 = 11;
-  spec.backend = "sim";
+  spec.backend = BackendKind::Sim;
   int seen = 0;
   std::string err;
   const Sweep s = c.sweep(spec, "two", nullptr, [&](const SweepProgress& p) { seen = p.done; }, err);
@@ -267,7 +267,7 @@ TEST(WorkerClient, SweepStreamsProgressAndCancels) {
   ASSERT_EQ(err, "");
   EXPECT_TRUE(cut.cancelled);
   EXPECT_LT(cut.runs.size(), std::size_t(spec.total_runs()));
-  EXPECT_EQ(c.run(sim_request("epita.reduce3", 100)).status, "ok");  // the same worker goes on
+  EXPECT_EQ(c.run(sim_request("epita.reduce3", 100)).status, RunStatus::Ok);  // the same worker goes on
 }
 
 TEST(WorkerClient, LiveBatchAndTrace) {
@@ -284,7 +284,7 @@ TEST(WorkerClient, LiveBatchAndTrace) {
     EXPECT_EQ(r.runs, 3);
     EXPECT_TRUE(r.times_ms.empty());  // the sim model is untimed
     ASSERT_TRUE(r.last.has_value());
-    EXPECT_EQ(r.last->status, "ok");
+    EXPECT_EQ(r.last->status, RunStatus::Ok);
   }
   // The same rounds in this process give the same newest runs.
   LiveRunner here({sim_request("epita.reduce3", 5000), sim_request("harris.impl6", 5000)});
@@ -330,7 +330,7 @@ TEST(LiveRunner, StopsAtARunThatFails) {
   ASSERT_EQ(b.requests.size(), 3u);
   EXPECT_EQ(b.requests[0].runs, 1);
   ASSERT_TRUE(b.requests[1].last.has_value());
-  EXPECT_EQ(b.requests[1].last->status, "error");
+  EXPECT_EQ(b.requests[1].last->status, RunStatus::Error);
   EXPECT_TRUE(contains(b.requests[1].last->message, "unknown variant")) << b.requests[1].last->message;
   EXPECT_EQ(b.requests[2].runs, 0);  // never reached
   EXPECT_FALSE(b.requests[2].last.has_value());
@@ -386,7 +386,7 @@ TEST(LivePipeline, CancelWithOneInFlight) {
   EXPECT_EQ(p.in_flight(), 0u);
   EXPECT_EQ(c.in_flight(), 0u);
   const RunResult after = c.run(sim_request("epita.reduce3", 1000));  // the same worker goes on
-  EXPECT_EQ(after.status, "ok") << after.message;
+  EXPECT_EQ(after.status, RunStatus::Ok) << after.message;
   EXPECT_EQ(c.restarts(), 0);
 }
 

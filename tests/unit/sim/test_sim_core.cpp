@@ -396,28 +396,28 @@ TEST(SimCore, BackendRunsThroughExecute) {
   RunRequest req;
   req.variant = "epita.reduce3";
   req.n = 5000;
-  req.backend = "sim";
+  req.backend = BackendKind::Sim;
   RunResult r = execute(req, nullptr);
-  EXPECT_EQ(r.status, "ok") << r.message;
-  EXPECT_EQ(r.backend, "sim");
+  EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
+  EXPECT_EQ(r.backend, BackendKind::Sim);
   EXPECT_FALSE(r.timed);
   EXPECT_TRUE(r.correct);
   EXPECT_EQ(r.launch.grid, 20);
   req.variant = "epita.race";
   r = execute(req, nullptr);
-  EXPECT_EQ(r.status, "race") << r.message;
+  EXPECT_EQ(r.status, RunStatus::Race) << r.message;
   req.variant = "epita.reduce8";
   r = execute(req, nullptr);
-  EXPECT_EQ(r.status, "slide-bug") << r.message;
+  EXPECT_EQ(r.status, RunStatus::SlideBug) << r.message;
   req.variant = "epita.reduce5";  // grid-stride: no device, so at most 1024 blocks
   req.n = std::int64_t(1) << 20;
   r = execute(req, nullptr);
-  EXPECT_EQ(r.status, "ok") << r.message;
+  EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
   EXPECT_EQ(r.launch.grid, 1024);
   req.variant = "amp.sequential";  // host variants run on the host whatever the backend
   r = execute(req, nullptr);
-  EXPECT_EQ(r.status, "ok") << r.message;
-  EXPECT_EQ(r.backend, "cpu");
+  EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
+  EXPECT_EQ(r.backend, BackendKind::Cpu);
 }
 
 TEST(SimCore, EveryModelTakesUnderTwoSecondsAt2To22) {

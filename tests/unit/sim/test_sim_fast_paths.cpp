@@ -87,7 +87,7 @@ TEST(SimFastPaths, EqualTheThreadLevelModelForEveryVariantOnAwkwardSizes) {
     int compared_here = 0;
     RunRequest req;
     req.variant = v.id;
-    req.backend = "sim";
+    req.backend = BackendKind::Sim;
     req.seed = 11;
     std::string what;
     if (v.pattern == "convolution" && conv_dims(v) == 2) {

@@ -36,7 +36,7 @@ Out cli(const std::string& args) {
 RunRequest sim_request(const std::string& id, std::int64_t width, std::int64_t height) {
   RunRequest req;
   req.variant = id;
-  req.backend = "sim";
+  req.backend = BackendKind::Sim;
   req.params.width = width;
   req.params.height = height;
   req.params.mask = "gauss";
@@ -68,7 +68,7 @@ TEST(ConvPattern, EveryVariantRunsOnTheSimBackend) {
     if (v.pattern != "convolution") continue;
     const bool two_d = v.id.find("conv2d") != std::string::npos;
     const RunResult r = execute(sim_request(v.id, two_d ? 45 : 3001, two_d ? 37 : 0), nullptr);
-    EXPECT_EQ(r.status, "ok") << v.id << ": " << r.message;
+    EXPECT_EQ(r.status, RunStatus::Ok) << v.id << ": " << r.message;
     EXPECT_EQ(r.type, DType::Float32);
     EXPECT_EQ(r.output.size(), two_d ? 45u * 37u : 3001u);
     EXPECT_EQ(r.output_rows, two_d ? 37 : 0);
@@ -85,7 +85,7 @@ TEST(ConvPattern, EveryVariantRunsOnTheSimBackend) {
 
 TEST(ConvPattern, JsonHasTheOutputAsRows) {
   const RunResult r = execute(sim_request("stevens.conv2d_basic", 5, 3), nullptr);
-  ASSERT_EQ(r.status, "ok") << r.message;
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
   const nlohmann::json j = run_to_json(r);
   ASSERT_TRUE(j.contains("output"));
   ASSERT_EQ(j["output"].size(), 3u);

@@ -177,10 +177,10 @@ TEST(ScanSim, BreadExampleThroughTheCli) {
     RunRequest req;
     req.variant = id;
     req.input = path;
-    req.backend = "sim";
+    req.backend = BackendKind::Sim;
     req.repeat = 1;
     RunResult r = execute(req, nullptr);
-    ASSERT_EQ(r.status, "ok") << id << ": " << r.message;
+    ASSERT_EQ(r.status, RunStatus::Ok) << id << ": " << r.message;
     EXPECT_EQ(r.output, (std::vector<double>{3, 8, 10, 17, 45, 49, 52, 52, 60, 61})) << id;
     EXPECT_EQ(r.result, 61);
     EXPECT_EQ(r.expected, 61);
@@ -191,7 +191,7 @@ TEST(ScanSim, BreadExampleThroughTheCli) {
 TEST(ScanSim, ValidationAndDefaults) {
   RunRequest req;
   req.variant = "stevens.kogge_stone";
-  req.backend = "sim";
+  req.backend = BackendKind::Sim;
   req.n = 5000;
   PreparedRun p;
   EXPECT_NE(prepare_run(req, p).find("n <= 1024"), std::string::npos);

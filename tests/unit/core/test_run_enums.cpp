@@ -1,0 +1,129 @@
+// RunStatus and BackendKind: every value's name parses back to it, unknown names are refused with a
+// clear message where reports, worker requests and the CLI read them, and a checked-in report saves
+// to the same bytes it was loaded from (JSON keeps the names).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "backend_kind.hpp"
+#include "report.hpp"
+#include "run_status.hpp"
+#include "worker_protocol.hpp"
+
+using namespace ws;
+
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+/// The message report_from_json throws for `j`, "" when it loads.
+std::string load_error(const nlohmann::json& j) {
+  try {
+    report_from_json(j);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(RunStatusNames, EveryValueRoundTrips) {
+  std::set<std::string> names;
+  for (int i = 0; i <= int(RunStatus::Skipped); ++i) {
+    const RunStatus s = RunStatus(i);
+    RunStatus back = RunStatus::Ok;
+    EXPECT_TRUE(parse_run_status(to_string(s), back)) << i;
+    EXPECT_EQ(back, s) << to_string(s);
+    EXPECT_TRUE(names.insert(to_string(s)).second) << "two values named '" << to_string(s) << "'";
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"", "done", "ok", "wrong", "race", "slide-bug", "error", "faulted", "skipped"}));
+}
+
+TEST(RunStatusNames, UnknownNamesAreRefused) {
+  RunStatus s = RunStatus::Ok;
+  for (const char* bad : {"OK", "slide_bug", "passed", " ok", "ok "}) {
+    EXPECT_FALSE(parse_run_status(bad, s)) << bad;
+    EXPECT_EQ(s, RunStatus::Ok) << "a refused name leaves the value alone";
+  }
+}
+
+TEST(RunStatusNames, ClassesOfStatus) {
+  EXPECT_TRUE(ran_as_taught(RunStatus::Ok) && ran_as_taught(RunStatus::Race) && ran_as_taught(RunStatus::SlideBug));
+  EXPECT_FALSE(ran_as_taught(RunStatus::Wrong) || ran_as_taught(RunStatus::Skipped) || ran_as_taught(RunStatus::Ran));
+  EXPECT_TRUE(is_failure(RunStatus::Wrong) && is_failure(RunStatus::Error) && is_failure(RunStatus::Faulted));
+  EXPECT_FALSE(is_failure(RunStatus::Skipped) || is_failure(RunStatus::Race) || is_failure(RunStatus::Unchecked));
+}
+
+TEST(BackendKindNames, EveryValueRoundTrips) {
+  std::set<std::string> names;
+  for (int i = 0; i <= int(BackendKind::Cpu); ++i) {
+    const BackendKind b = BackendKind(i);
+    BackendKind back = BackendKind::Sim;
+    EXPECT_TRUE(parse_backend(to_string(b), back)) << i;
+    EXPECT_EQ(back, b) << to_string(b);
+    names.insert(to_string(b));
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"cuda", "sim", "cpu"}));
+}
+
+TEST(BackendKindNames, UnknownNamesAreRefused) {
+  BackendKind b = BackendKind::Sim;
+  for (const char* bad : {"tpu", "CUDA", "", "gpu"}) EXPECT_FALSE(parse_backend(bad, b)) << bad;
+  EXPECT_EQ(b, BackendKind::Sim);
+  EXPECT_EQ(unknown_backend_message("tpu"), "unknown backend 'tpu' (use cuda or sim)");
+}
+
+TEST(RunEnumsInJson, AReportWithAnUnknownStatusOrBackendIsRefused) {
+  nlohmann::json j = nlohmann::json::parse(read_text(std::string(WS_TEST_DIR) + "/gui/fixtures/report_h200.json"));
+  ASSERT_EQ(load_error(j), "");
+  nlohmann::json bad_status = j;
+  bad_status["runs"][0]["status"] = "passed";
+  EXPECT_NE(load_error(bad_status).find("unknown status 'passed'"), std::string::npos) << load_error(bad_status);
+  nlohmann::json bad_backend = j;
+  bad_backend["runs"][0]["backend"] = "tpu";
+  EXPECT_NE(load_error(bad_backend).find("unknown backend 'tpu'"), std::string::npos) << load_error(bad_backend);
+}
+
+TEST(RunEnumsInJson, WorkerRequestsNameTheirBackend) {
+  RunRequest req;
+  req.variant = "epita.reduce3";
+  req.backend = BackendKind::Sim;
+  nlohmann::json j = request_to_json(req);
+  EXPECT_EQ(j["backend"], "sim");
+  EXPECT_EQ(request_from_json(j).backend, BackendKind::Sim);
+  j["backend"] = "tpu";
+  try {
+    request_from_json(j);
+    ADD_FAILURE() << "a request for backend 'tpu' loaded";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown backend 'tpu'"), std::string::npos) << e.what();
+  }
+}
+
+// Reports this build's format writes unchanged (GPU runs: ok, race, slide-bug; cuda and cpu backends;
+// a sweep with skipped runs): loading and saving gives back the same bytes, so the enums change nothing
+// a report says. (Reports written by older builds, e.g. nvidia-h200.json, load but save differently.)
+TEST(RunEnumsInJson, CheckedInReportsSaveToTheSameBytes) {
+  const std::string root = std::string(WS_TEST_DIR) + "/../assets/reports/";
+  for (const char* name : {"nvidia-h100.json", "sweeps/nvidia-h200-scans.json", "sweeps/nvidia-h200-histograms-filters.json"}) {
+    const std::string path = root + name;
+    const std::string before = read_text(path);
+    ASSERT_FALSE(before.empty()) << path;
+    const std::string out = ::testing::TempDir() + "ws_enum_roundtrip.json";
+    save_report(load_report(path), out);
+    const std::string after = read_text(out);
+    EXPECT_EQ(after.size(), before.size()) << name;
+    EXPECT_TRUE(after == before) << name << ": the saved report differs from the checked-in one";
+  }
+}

@@ -342,7 +342,7 @@ Trace pattern_trace(const std::string& id, std::int64_t n, std::int64_t block, s
   RunRequest req;
   req.variant = id;
   req.n = n;
-  req.backend = "sim";
+  req.backend = BackendKind::Sim;
   if (find_variant(id) && conv_kind_is_2d(find_variant(id)->conv)) {
     req.n = 0;
     req.params.width = width;

@@ -41,7 +41,7 @@ struct Launch {
   const ConvGeometry& g;
   ConstSpan<float> n;  ///< zero-padded to g.capacity
   const std::vector<float>& m;
-  std::vector<float>& p;        ///< g.capacity outputs
+  HostVector<float>& p;         ///< g.capacity outputs
   int r() const { return g.mask_width / 2; }
 };
 
@@ -531,7 +531,7 @@ void check(const ConvGeometry& g, ConstSpan<float> input, const std::vector<floa
 
 }  // namespace
 
-std::vector<float> simulate_conv(const ConvGeometry& g, ConstSpan<float> input, const std::vector<float>& mask,
+HostVector<float> simulate_conv(const ConvGeometry& g, ConstSpan<float> input, const std::vector<float>& mask,
                                  std::int64_t trace_block, Trace* trace) {
   check(g, input, mask);
   if (trace && (trace_block < 0 || trace_block >= g.blocks()))
@@ -539,13 +539,15 @@ std::vector<float> simulate_conv(const ConvGeometry& g, ConstSpan<float> input, 
                                 std::to_string(g.blocks()) + " blocks");
   // The 1D kernels read N[i] for every thread of the grid: a zero-padded copy then; 2D ones check bounds.
   const std::size_t size = std::size_t(std::max(g.capacity, g.outputs()));
-  std::vector<float> padded;
+  HostVector<float> padded;
   if (size > input.size()) {
-    padded.assign(size, 0.0f);
-    std::copy(input.begin(), input.end(), padded.begin());
+    padded.resize(size);  // zero pages: only the input's part is written, by the host threads
+    parallel_chunks(std::int64_t(input.size()), std::int64_t(1) << 16, [&](I64 b, I64 e, I64) {
+      std::copy(input.begin() + b, input.begin() + e, padded.begin() + b);
+    });
   }
   const ConstSpan<float> n = padded.empty() ? input : ConstSpan<float>(padded);
-  std::vector<float> p(size, 0.0f);
+  HostVector<float> p(size);  // zero pages, first written by the blocks' threads
   Launch L{g, n, mask, p};
   Trace unused;
   kit::Recorder recorder(trace ? *trace : unused);

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "patterns/convolution/conv_geometry.hpp"
 #include "host_vector.hpp"
+#include "patterns/convolution/conv_geometry.hpp"
 #include "trace/trace.hpp"
 
 namespace ws::sim {
@@ -21,7 +21,9 @@ constexpr int kConvInput = 0, kConvOutput = 1, kConvMask = 3;
 /// memory), "compute" (the mask loop: one access per mask element, working threads = the threads that
 /// compute) and "store"; threads are linear (ty * block_x + tx), so warps are 32 consecutive ones.
 /// Throws std::invalid_argument on sizes that do not match g, or a trace block outside the grid.
-std::vector<float> simulate_conv(const ConvGeometry& g, ConstSpan<float> input, const std::vector<float>& mask,
+/// The output (and the 1D kernels' zero-padded input) are HostVectors: fresh zero pages, first
+/// written by the host threads that run the blocks, not by one serial zero fill.
+HostVector<float> simulate_conv(const ConvGeometry& g, ConstSpan<float> input, const std::vector<float>& mask,
                                  std::int64_t trace_block, Trace* trace);
 
 /// What one thread of a block does in a convolution kernel (the tile-map view's colours).

@@ -29,7 +29,7 @@ SimOutput conv_model(const VariantInfo& v, const Input& in, const LaunchConfig& 
   out.trace.n = in.n();
   out.trace.type = in.type;
   out.trace.launch = LaunchConfig{s.g.threads(), s.g.blocks()};
-  const std::vector<float> p = simulate_conv(s.g, in.f32, s.mask, trace_block, trace_block >= 0 ? &out.trace : nullptr);
+  const HostVector<float> p = simulate_conv(s.g, in.f32, s.mask, trace_block, trace_block >= 0 ? &out.trace : nullptr);
   out.output.resize(p.size());
   widen_to_double(p.data(), std::int64_t(p.size()), out.output.data());
   out.output_rows = s.g.dims == 2 ? s.g.height : 0;

@@ -144,21 +144,27 @@ SanitizerVerdict sanitizer_from_json(const json& j) {
   return v;
 }
 
-std::string format_sanitizer(const SanitizerVerdict& v) {
+std::string format_sanitizer(const SanitizerVerdict& v, bool racy) {
   if (!v.present) return "";
   const SanitizerToolVerdict* tools[] = {&v.memcheck, &v.racecheck, &v.synccheck};
   bool all_clean = true;
   for (const SanitizerToolVerdict* t : tools) all_clean = all_clean && (!t->present || (t->ran && t->findings() == 0));
-  if (all_clean) return "sanitizer: clean";
-  // Findings first (the racecheck hazards beside a race), then what did not run, then the clean tools.
-  std::string out;
+  // A racy variant the tools pass: its race is one they cannot see (a global word), not an absent race.
+  if (all_clean) return racy ? "sanitizer: nothing found (racecheck sees shared memory only)" : "sanitizer: clean";
+  // Findings first (the racecheck hazards beside a race), then what did not run, then the clean tools together.
+  std::string out, clean;
   for (int pass = 0; pass < 3; ++pass)
     for (int i = 0; i < 3; ++i) {
       const SanitizerToolVerdict& t = *tools[i];
       if (!t.present) continue;
       const int kind = t.ran && t.findings() > 0 ? 0 : !t.ran ? 1 : 2;
-      if (kind == pass) out += (out.empty() ? "" : " \u00b7 ") + tool_text(kTools[i], t);
+      if (kind != pass) continue;
+      if (kind == 2)
+        clean += (clean.empty() ? "" : ", ") + std::string(kTools[i]);
+      else
+        out += (out.empty() ? "" : " \u00b7 ") + tool_text(kTools[i], t);
     }
+  if (!clean.empty()) out += " \u00b7 " + clean + " clean";
   return out;
 }
 
@@ -175,8 +181,12 @@ std::string sanitizer_tooltip(const SanitizerVerdict& v) {
     const SanitizerToolInfo& info = sanitizer_tools()[std::size_t(i)];
     const SanitizerToolVerdict& t = *tools[i];
     out += "\n\n" + (t.present ? tool_text(info.name, t) : std::string(info.name) + ": not run");
-    if (i == 1 && t.ran && t.findings() > 0)
+    if (i == 1 && t.ran && t.findings() > 0) {
       out += "\n  reports: " + plural(t.errors, "error") + ", " + plural(t.warnings, "warning");
+      const std::int64_t typed = t.raw + t.war + t.waw;
+      if (typed > 0 && typed < t.hazards_total)
+        out += "; the types are those of the " + plural(typed, "hazard report") + " printed, the count is the analysis total";
+    }
     if (!t.first.empty()) out += "\n  first: " + t.first;
     if (!t.note.empty()) out += "\n  " + t.note;
     out += "\n  sees: " + std::string(info.sees) + "\n  cannot see: " + info.blind_to;

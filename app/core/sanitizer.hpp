@@ -55,10 +55,10 @@ nlohmann::json sanitizer_to_json(const SanitizerVerdict& v);
 /// hazards, findings from a tool that did not run, or no tool at all.
 SanitizerVerdict sanitizer_from_json(const nlohmann::json& j);
 
-/// The verdict in a few words for a table cell: "sanitizer: clean", or the tools with findings first,
-/// e.g. "racecheck: 18 shared-memory hazards (RAW 2, WAW 1) · memcheck clean · synccheck clean";
-/// "" without a verdict.
-std::string format_sanitizer(const SanitizerVerdict& v);
+/// The verdict in a few words for a table cell: "sanitizer: clean" (a racy run: "sanitizer: nothing
+/// found (racecheck sees shared memory only)"), or the tools with findings first, e.g. "racecheck: 18
+/// shared-memory hazards (RAW 2, WAW 1) · memcheck, synccheck clean"; "" without a verdict.
+std::string format_sanitizer(const SanitizerVerdict& v, bool racy = false);
 /// Several lines for hover: each tool's verdict with its first reported line, what each tool can and
 /// cannot see, and where and at which size it ran.
 std::string sanitizer_tooltip(const SanitizerVerdict& v);

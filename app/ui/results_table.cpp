@@ -301,8 +301,12 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
     if (run.status == "error" || run.status == "faulted" || clip) {
       // Error messages are sentences: one line here, the whole of it on hover.
       // A long table's row is one line: the check and the sanitizer's verdict share it.
+      // The check keeps its numbers: it gives way to the verdict only down to half the cell.
       const float avail = ImGui::GetContentRegionAvail().x;
-      TextEllipsis(format_check(run), run.sanitizer.present && clip ? avail * 0.5f : avail);
+      const float verdict = run.sanitizer.present && clip
+                                ? ImGui::CalcTextSize(format_sanitizer(run.sanitizer, run.racy).c_str()).x + theme().px(12)
+                                : 0.f;
+      TextEllipsis(format_check(run), std::max(avail * 0.5f, avail - verdict));
     } else {
       ImGui::PushTextWrapPos(0.f);  // "race: expected X, got Y" may wrap inside the cell
       ImGui::TextUnformatted(format_check(run).c_str());

@@ -85,8 +85,13 @@ timeout 300 "$CLI" report --variants "$ids" --n "$N" --repeat 3 --title "compute
 conv2d=$(grep -l -- "--width" "$W"/*/args 2>/dev/null | xargs -r -n1 dirname | xargs -r -n1 basename | paste -sd, -)
 if [ -n "$conv2d" ]; then
   timeout 120 "$CLI" report --variants "$conv2d" --width 100 --height 77 --repeat 3 --out "$W/report-2d.json" >> "$W/report.log" 2>&1
-  python3 scripts/merge_reports.py "$OUT/sanitizer-report.json" "$W/report-2d.json"
+  [ -f "$OUT/sanitizer-report.json" ] && [ -f "$W/report-2d.json" ] &&
+    python3 scripts/merge_reports.py "$OUT/sanitizer-report.json" "$W/report-2d.json"
 fi
-python3 scripts/merge_reports.py "$OUT/sanitizer-report.json" --sanitizer "$OUT/sanitizer.json"
+if [ -f "$OUT/sanitizer-report.json" ]; then
+  python3 scripts/merge_reports.py "$OUT/sanitizer-report.json" --sanitizer "$OUT/sanitizer.json"
+else
+  echo "device-sanitizer: no report written:"; tail -5 "$W/report.log"
+fi
 tar czf "$OUT/sanitizer-logs.tgz" -C "$W" .
 ls -la "$OUT"

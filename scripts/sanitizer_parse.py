@@ -141,6 +141,8 @@ def _check_of(app_json):
     if not isinstance(j, dict):
         return ""
     status, message = str(j.get("status", "")), str(j.get("message", ""))
+    if message.startswith(status):  # races and wrong results say "race: expected X, got Y" themselves
+        return _short(message)
     return _short(status + (": " + message if message else ""))
 
 

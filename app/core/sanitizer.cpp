@@ -151,19 +151,23 @@ std::string format_sanitizer(const SanitizerVerdict& v, bool racy) {
   for (const SanitizerToolVerdict* t : tools) all_clean = all_clean && (!t->present || (t->ran && t->findings() == 0));
   // A racy variant the tools pass: its race is one they cannot see (a global word), not an absent race.
   if (all_clean) return racy ? "sanitizer: nothing found (racecheck sees shared memory only)" : "sanitizer: clean";
-  // Findings first (the racecheck hazards beside a race), then what did not run, then the clean tools together.
-  std::string out, clean;
-  for (int pass = 0; pass < 3; ++pass)
-    for (int i = 0; i < 3; ++i) {
-      const SanitizerToolVerdict& t = *tools[i];
-      if (!t.present) continue;
-      const int kind = t.ran && t.findings() > 0 ? 0 : !t.ran ? 1 : 2;
-      if (kind != pass) continue;
-      if (kind == 2)
-        clean += (clean.empty() ? "" : ", ") + std::string(kTools[i]);
-      else
-        out += (out.empty() ? "" : " \u00b7 ") + tool_text(kTools[i], t);
-    }
+  // Findings first (the racecheck hazards beside a race), then the tools that did not run, then the
+  // clean ones, each group named together.
+  std::string out, not_run, clean;
+  int present = 0, missing = 0;
+  for (int i = 0; i < 3; ++i) {
+    const SanitizerToolVerdict& t = *tools[i];
+    if (!t.present) continue;
+    ++present;
+    if (t.ran && t.findings() > 0)
+      out += (out.empty() ? "" : " \u00b7 ") + tool_text(kTools[i], t);
+    else if (!t.ran)
+      not_run += (not_run.empty() ? "" : ", ") + std::string(kTools[i]), ++missing;
+    else
+      clean += (clean.empty() ? "" : ", ") + std::string(kTools[i]);
+  }
+  if (missing == present) return "sanitizer: did not run";
+  if (!not_run.empty()) out += (out.empty() ? "" : " \u00b7 ") + not_run + " did not run";
   if (!clean.empty()) out += " \u00b7 " + clean + " clean";
   return out;
 }

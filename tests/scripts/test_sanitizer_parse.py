@@ -156,7 +156,7 @@ class Collect(unittest.TestCase):
                           '{"variant":"epita.reduce3","status":"ok","message":""}')
             self._variant(root, "epita.reduce1_nosync", True, "--n 1000",
                           {"memcheck": (CLEAN_MEMCHECK, 0), "racecheck": (RACECHECK_NOSYNC, 0), "synccheck": (CLEAN_MEMCHECK, 0)},
-                          '{"status":"race","message":"expected 1000, got 744"}')
+                          '{"status":"race","message":"race: expected 1000, got 744"}')
             self._variant(root, "stevens.conv2d_tiled", False, "--width 100 --height 77",
                           {"memcheck": (MEMCHECK_OOB, 4), "racecheck": (RACECHECK_CLEAN, 0), "synccheck": ("", 124)})
             out = os.path.join(root, "s.json")

@@ -120,6 +120,12 @@ TEST(SanitizerVerdict, CompactTextPutsFindingsFirst) {
   mem["synccheck"] = {{"ran", false}, {"exit", 124}, {"note", "no summary in the log (exit 124): the tool did not finish"}};
   EXPECT_EQ(format_sanitizer(sanitizer_from_json(mem)), "memcheck: 1 error \u00b7 synccheck did not run \u00b7 racecheck clean");
 
+  json none_ran = mem;
+  for (const char* t : {"memcheck", "racecheck"}) none_ran[t] = {{"ran", false}, {"exit", 3}};
+  EXPECT_EQ(format_sanitizer(sanitizer_from_json(none_ran)), "sanitizer: did not run");
+  none_ran["memcheck"] = {{"ran", true}, {"exit", 0}, {"errors", 0}};
+  EXPECT_EQ(format_sanitizer(sanitizer_from_json(none_ran)), "racecheck, synccheck did not run \u00b7 memcheck clean");
+
   json only_counts = clean;  // racecheck errors without a hazard count (a report format it could not type)
   only_counts["racecheck"]["errors"] = 2;
   EXPECT_EQ(format_sanitizer(sanitizer_from_json(only_counts)), "racecheck: 2 errors, 0 warnings \u00b7 memcheck, synccheck clean");

@@ -19,7 +19,8 @@
 # Environment: WS_SANITIZER_N (default 1000), WS_SANITIZER_JOBS (runs at once, default 6),
 # WS_SANITIZER_TIMEOUT (seconds per tool run, default 120), WS_SANITIZER_ONLY (a regex of variant ids).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
+[ -d .deps ] && export LD_LIBRARY_PATH="$PWD/.deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export N="${WS_SANITIZER_N:-1000}" TIMEOUT="${WS_SANITIZER_TIMEOUT:-120}"
 JOBS="${WS_SANITIZER_JOBS:-6}"
 
@@ -36,10 +37,10 @@ if [ "${1:-}" = "--one" ]; then
   done
   echo "$args" > "$d/args"
   for tool in memcheck racecheck synccheck; do
-    extra=()
-    [ "$tool" = racecheck ] && extra=(--racecheck-report all --print-limit 2000)
+    extra=""
+    [ "$tool" = racecheck ] && extra=$RACE_OPTS
     # shellcheck disable=SC2086
-    timeout "$TIMEOUT" "$SANITIZER" --tool "$tool" "${extra[@]}" --log-file "$d/$tool.log" \
+    timeout "$TIMEOUT" "$SANITIZER" --tool "$tool" $extra --log-file "$d/$tool.log" \
       "$CLI" run --variant "$id" $args --repeat 1 --warmup 0 --json > "$d/app-$tool.json" 2> "$d/app-$tool.err"
     echo $? > "$d/$tool.rc"
   done
@@ -53,15 +54,20 @@ CLI="${1:-}"
 if [ -z "$CLI" ]; then
   for c in build/app/cli/warpscope-cli build-device/app/cli/warpscope-cli; do [ -x "$c" ] && { CLI=$c; break; }; done
 fi
-[ -n "$CLI" ] && [ -x "$CLI" ] || { echo "device-sanitizer: no warpscope-cli (build first, or give its path)"; exit 2; }
+{ [ -n "$CLI" ] && [ -x "$CLI" ]; } || { echo "device-sanitizer: no warpscope-cli (build first, or give its path)"; exit 2; }
 CLI=$(readlink -f "$CLI")
 SANITIZER=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 [ -x "$SANITIZER" ] || { echo "device-sanitizer: no compute-sanitizer on PATH or in /usr/local/cuda/bin"; exit 2; }
 W=$(mktemp -d)
-export CLI SANITIZER W
+# racecheck's typed hazard reports and a print limit above the default, where this version has them.
+RACE_OPTS=""
+help=$("$SANITIZER" --help 2>&1)
+grep -q -- "--racecheck-report" <<< "$help" && RACE_OPTS="--racecheck-report all"
+grep -q -- "--print-limit" <<< "$help" && RACE_OPTS="$RACE_OPTS --print-limit 2000"
+export CLI SANITIZER W RACE_OPTS
 version=$("$SANITIZER" --version | sed -n 's/.*Version \([0-9][0-9.]*\).*/\1/p' | head -1)
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
-echo "== $device, compute-sanitizer $version, $CLI, n = $N, $JOBS at once"
+echo "== $device, compute-sanitizer $version, $CLI, n = $N, $JOBS at once, racecheck options: ${RACE_OPTS:-none}"
 
 "$CLI" list --json | python3 -c '
 import json, os, re, sys

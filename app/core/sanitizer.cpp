@@ -19,8 +19,8 @@ std::string text_field(const json& j, const char* key, const std::string& what) 
   if (!j.contains(key) || j.at(key).is_null()) return "";
   std::string s = json_string(j.at(key), what + ": field '" + key + "'");
   if (s.size() > kMaxText)
-    throw std::runtime_error(what + ": field '" + key + "' holds " + std::to_string(s.size()) + " characters, more than " +
-                             std::to_string(kMaxText));
+    throw std::runtime_error(what + ": field '" + key + "' holds " + std::to_string(s.size()) +
+                             " characters, more than " + std::to_string(kMaxText));
   return s;
 }
 
@@ -57,7 +57,8 @@ SanitizerToolVerdict tool_from_json(const json& j, bool racecheck, const std::st
   t.present = true;
   if (!j.contains("ran")) throw std::runtime_error(what + ": missing field 'ran'");
   t.ran = json_bool(j.at("ran"), what + ": field 'ran'");
-  t.exit_code = j.contains("exit") && !j.at("exit").is_null() ? int(json_int(j.at("exit"), 0, 255, what + ": field 'exit'")) : 0;
+  t.exit_code =
+      j.contains("exit") && !j.at("exit").is_null() ? int(json_int(j.at("exit"), 0, 255, what + ": field 'exit'")) : 0;
   t.errors = count_field(j, "errors", what);
   t.first = text_field(j, "first", what);
   t.note = text_field(j, "note", what);
@@ -77,14 +78,11 @@ SanitizerToolVerdict tool_from_json(const json& j, bool racecheck, const std::st
       throw std::runtime_error(what + ": hazards_total " + std::to_string(t.hazards_total) + " is below the " +
                                std::to_string(t.raw + t.war + t.waw) + " typed hazards");
   }
-  if (!t.ran && t.findings() > 0)
-    throw std::runtime_error(what + ": a tool that did not run cannot report findings");
+  if (!t.ran && t.findings() > 0) throw std::runtime_error(what + ": a tool that did not run cannot report findings");
   return t;
 }
 
-std::string plural(std::int64_t n, const char* word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
+std::string plural(std::int64_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
 /// One tool in a few words: "memcheck clean", "memcheck: 3 errors", "racecheck: 18 shared-memory
 /// hazards (RAW 2, WAW 1)", "synccheck did not run".
@@ -189,7 +187,8 @@ std::string sanitizer_tooltip(const SanitizerVerdict& v) {
       out += "\n  reports: " + plural(t.errors, "error") + ", " + plural(t.warnings, "warning");
       const std::int64_t typed = t.raw + t.war + t.waw;
       if (typed > 0 && typed < t.hazards_total)
-        out += "; the types are those of the " + plural(typed, "hazard report") + " printed, the count is the analysis total";
+        out += "; the types are those of the " + plural(typed, "hazard report") +
+               " printed, the count is the analysis total";
     }
     if (!t.first.empty()) out += "\n  first: " + t.first;
     if (!t.note.empty()) out += "\n  " + t.note;

@@ -103,7 +103,7 @@ ImVec4 sanitizer_color(const RunResult& run) {
 }
 
 /// compute-sanitizer's verdict under the check ("racecheck: 18 shared-memory hazards (RAW 2, WAW 1) ·
-/// memcheck clean · ..."), wrapped in the cell, or on one line in a long (clipped) table; hover says what
+/// memcheck, synccheck clean"), wrapped in the cell, or on one line in a long (clipped) table; hover says what
 /// each tool found and what it can and cannot see.
 void draw_sanitizer(const RunResult& run, bool one_line) {
   const std::string text = format_sanitizer(run.sanitizer, run.racy);

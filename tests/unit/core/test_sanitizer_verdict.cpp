@@ -25,8 +25,15 @@ json nosync_verdict() {
 }
 
 json run_with(const json& sanitizer) {
-  json run = {{"variant", "epita.reduce1_nosync"}, {"backend", "cuda"}, {"n", 1000}, {"type", "int32"},
-              {"correct", false}, {"status", "race"}, {"result", 744}, {"expected", 1000}, {"racy", true}};
+  json run = {{"variant", "epita.reduce1_nosync"},
+              {"backend", "cuda"},
+              {"n", 1000},
+              {"type", "int32"},
+              {"correct", false},
+              {"status", "race"},
+              {"result", 744},
+              {"expected", 1000},
+              {"racy", true}};
   run["sanitizer"] = sanitizer;
   return json{{"format", "warpscope-report"}, {"version", 1}, {"runs", json::array({run})}};
 }
@@ -34,9 +41,7 @@ json run_with(const json& sanitizer) {
 std::string refusal(const json& sanitizer) {
   try {
     report_from_json(run_with(sanitizer));
-  } catch (const std::exception& e) {
-    return e.what();
-  }
+  } catch (const std::exception& e) { return e.what(); }
   return "";
 }
 
@@ -76,7 +81,9 @@ TEST(SanitizerVerdict, HostileValuesAreRefusedWithTheFieldNamed) {
     v[tool][key] = value;
     return refusal(v);
   };
-  EXPECT_NE(with("racecheck", "hazards_total", -1).find("run sanitizer racecheck: field 'hazards_total' must be an integer"), std::string::npos);
+  EXPECT_NE(
+      with("racecheck", "hazards_total", -1).find("run sanitizer racecheck: field 'hazards_total' must be an integer"),
+      std::string::npos);
   EXPECT_NE(with("memcheck", "errors", 1.5).find("field 'errors' must be an integer"), std::string::npos);
   EXPECT_NE(with("memcheck", "errors", 1e30).find("field 'errors'"), std::string::npos);
   EXPECT_NE(with("memcheck", "ran", "yes").find("field 'ran' must be true or false"), std::string::npos);
@@ -84,9 +91,11 @@ TEST(SanitizerVerdict, HostileValuesAreRefusedWithTheFieldNamed) {
   EXPECT_NE(with("memcheck", "first", std::string(5000, 'x')).find("5000 characters"), std::string::npos);
   EXPECT_NE(with("memcheck", "first", 7).find("field 'first' must be a string"), std::string::npos);
   EXPECT_NE(with("racecheck", "hazards", json{{"RAW", 1}, {"XYZ", 2}}).find("unknown field 'XYZ'"), std::string::npos);
-  EXPECT_NE(with("racecheck", "hazards", json{{"RAW", 40}}).find("hazards_total 18 is below the 40 typed hazards"), std::string::npos);
+  EXPECT_NE(with("racecheck", "hazards", json{{"RAW", 40}}).find("hazards_total 18 is below the 40 typed hazards"),
+            std::string::npos);
   EXPECT_NE(with("racecheck", "hazards", "many").find("must be an object"), std::string::npos);
-  EXPECT_NE(with("memcheck", "hazards", json::object()).find("unknown field 'hazards'"), std::string::npos);  // memcheck has none
+  EXPECT_NE(with("memcheck", "hazards", json::object()).find("unknown field 'hazards'"),
+            std::string::npos);  // memcheck has none
 
   json not_run = nosync_verdict();
   not_run["racecheck"]["ran"] = false;
@@ -107,18 +116,22 @@ TEST(SanitizerVerdict, HostileValuesAreRefusedWithTheFieldNamed) {
 
 TEST(SanitizerVerdict, CompactTextPutsFindingsFirst) {
   const SanitizerVerdict v = sanitizer_from_json(nosync_verdict());
-  EXPECT_EQ(format_sanitizer(v, true), "racecheck: 18 shared-memory hazards (RAW 2, WAW 1) \u00b7 memcheck, synccheck clean");
+  EXPECT_EQ(format_sanitizer(v, true),
+            "racecheck: 18 shared-memory hazards (RAW 2, WAW 1) \u00b7 memcheck, synccheck clean");
 
   json clean = nosync_verdict();
   clean["racecheck"] = {{"ran", true}, {"exit", 0}, {"errors", 0}, {"warnings", 0}, {"hazards_total", 0}};
   EXPECT_EQ(format_sanitizer(sanitizer_from_json(clean)), "sanitizer: clean");
   // epita.race: a global read-modify-write race the tools cannot see, said so rather than "clean".
-  EXPECT_EQ(format_sanitizer(sanitizer_from_json(clean), true), "sanitizer: nothing found (racecheck sees shared memory only)");
+  EXPECT_EQ(format_sanitizer(sanitizer_from_json(clean), true),
+            "sanitizer: nothing found (racecheck sees shared memory only)");
 
   json mem = clean;
   mem["memcheck"]["errors"] = 1;
-  mem["synccheck"] = {{"ran", false}, {"exit", 124}, {"note", "no summary in the log (exit 124): the tool did not finish"}};
-  EXPECT_EQ(format_sanitizer(sanitizer_from_json(mem)), "memcheck: 1 error \u00b7 synccheck did not run \u00b7 racecheck clean");
+  mem["synccheck"] = {
+      {"ran", false}, {"exit", 124}, {"note", "no summary in the log (exit 124): the tool did not finish"}};
+  EXPECT_EQ(format_sanitizer(sanitizer_from_json(mem)),
+            "memcheck: 1 error \u00b7 synccheck did not run \u00b7 racecheck clean");
 
   json none_ran = mem;
   for (const char* t : {"memcheck", "racecheck"}) none_ran[t] = {{"ran", false}, {"exit", 3}};
@@ -128,7 +141,8 @@ TEST(SanitizerVerdict, CompactTextPutsFindingsFirst) {
 
   json only_counts = clean;  // racecheck errors without a hazard count (a report format it could not type)
   only_counts["racecheck"]["errors"] = 2;
-  EXPECT_EQ(format_sanitizer(sanitizer_from_json(only_counts)), "racecheck: 2 errors, 0 warnings \u00b7 memcheck, synccheck clean");
+  EXPECT_EQ(format_sanitizer(sanitizer_from_json(only_counts)),
+            "racecheck: 2 errors, 0 warnings \u00b7 memcheck, synccheck clean");
 }
 
 TEST(SanitizerVerdict, TooltipSaysWhatEachToolCanAndCannotSee) {
@@ -136,9 +150,11 @@ TEST(SanitizerVerdict, TooltipSaysWhatEachToolCanAndCannotSee) {
   EXPECT_NE(tip.find("compute-sanitizer 2025.3.0 at --n 1000 on NVIDIA H100 80GB HBM3"), std::string::npos) << tip;
   EXPECT_NE(tip.find("race: expected 1000, got 744"), std::string::npos);
   EXPECT_NE(tip.find("first: Error: Race reported between Write access at reduce1_nosync"), std::string::npos);
-  EXPECT_NE(tip.find("reports: 4 errors, 1 warning; the types are those of the 3 hazard reports printed"), std::string::npos);
-  EXPECT_NE(tip.find("global memory: a read-modify-write race on a global word (epita.race, cs121.race) passes it clean"),
+  EXPECT_NE(tip.find("reports: 4 errors, 1 warning; the types are those of the 3 hazard reports printed"),
             std::string::npos);
+  EXPECT_NE(
+      tip.find("global memory: a read-modify-write race on a global word (epita.race, cs121.race) passes it clean"),
+      std::string::npos);
   ASSERT_EQ(sanitizer_tools().size(), 3u);
   for (const SanitizerToolInfo& t : sanitizer_tools()) {
     EXPECT_NE(tip.find(std::string("sees: ") + t.sees), std::string::npos) << t.name;

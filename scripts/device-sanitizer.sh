@@ -17,11 +17,12 @@
 #                          (scripts/merge_reports.py --sanitizer): warpscope --report shows them
 #   sanitizer-logs.tgz     every tool's log and the program's output
 # Environment: WS_SANITIZER_N (default 1000), WS_SANITIZER_JOBS (runs at once, default 6),
-# WS_SANITIZER_TIMEOUT (seconds per tool run, default 120), WS_SANITIZER_ONLY (a regex of variant ids).
+# WS_SANITIZER_TIMEOUT (seconds per tool run, default 60), WS_SANITIZER_BUDGET (seconds after which the
+# variants not started yet are recorded as not run, default 420), WS_SANITIZER_ONLY (a regex of ids).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 [ -d .deps ] && export LD_LIBRARY_PATH="$PWD/.deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export N="${WS_SANITIZER_N:-1000}" TIMEOUT="${WS_SANITIZER_TIMEOUT:-120}"
+export N="${WS_SANITIZER_N:-1000}" TIMEOUT="${WS_SANITIZER_TIMEOUT:-60}" BUDGET="${WS_SANITIZER_BUDGET:-420}"
 JOBS="${WS_SANITIZER_JOBS:-6}"
 
 # One variant (called through xargs): the size, then the three tools, files under $W/ID.
@@ -29,6 +30,12 @@ if [ "${1:-}" = "--one" ]; then
   id=$2 racy=$3 d="$W/$2"
   mkdir -p "$d"
   echo "$racy" > "$d/racy"
+  if [ $(($(date +%s) - START)) -gt "$BUDGET" ]; then  # keep the whole within one device call
+    echo "--n $N" > "$d/args"
+    echo "not run: the script's time budget ($BUDGET s) was spent" > "$d/skipped"
+    echo "$id: skipped (time budget)"
+    exit 0
+  fi
   for args in "--n $N" "--n 1024" "--width 100 --height 77"; do
     # shellcheck disable=SC2086  # args is several words on purpose
     timeout 60 "$CLI" run --variant "$id" $args --repeat 1 --warmup 0 --json > "$d/probe.json" 2> "$d/probe.err"
@@ -59,6 +66,8 @@ CLI=$(readlink -f "$CLI")
 SANITIZER=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 [ -x "$SANITIZER" ] || { echo "device-sanitizer: no compute-sanitizer on PATH or in /usr/local/cuda/bin"; exit 2; }
 W=$(mktemp -d)
+START=$(date +%s)
+export START
 # racecheck's typed hazard reports and a print limit above the default, where this version has them.
 RACE_OPTS=""
 help=$("$SANITIZER" --help 2>&1)

@@ -42,6 +42,8 @@ if a.sanitizer:
         sys.exit(f"merge_reports: {a.sanitizer} is not a warpscope-sanitizer file of version 1")
     verdicts = {}
     for e in doc.get("variants", []):
+        if not any(t in e for t in ("memcheck", "racecheck", "synccheck")):
+            continue  # nothing ran under any tool: no verdict
         v = {k: e[k] for k in ("n", "args", "check", "memcheck", "racecheck", "synccheck") if k in e}
         v["tool_version"], v["device"] = doc.get("tool_version", ""), doc.get("device", "")
         verdicts[e["variant"]] = v

@@ -8,7 +8,7 @@ tests/scripts/test_sanitizer_parse.py on captured output in the documented forma
       ({"RAW","WAR","WAW"}: typed hazard reports) and "hazards_total".
   sanitizer_parse.py collect DIR --version TEXT --device NAME --out JSON --markdown MD
       every DIR/<variant>/ that scripts/device-sanitizer.sh filled (args, racy, app-*.json,
-      <tool>.log, <tool>.rc) into one file {"format":"warpscope-sanitizer","version":1,"tool_version",
+      <tool>.log, <tool>.rc; or skipped, the reason none ran) into one file {"format":"warpscope-sanitizer","version":1,"tool_version",
       "device","variants":[{"variant","racy","n","args","check","memcheck","racecheck","synccheck"}]}
       and a markdown table of the same.
 
@@ -159,7 +159,11 @@ def collect(directory, version, device):
         n = int(m.group(1)) if m else int(wh.group(1)) * int(wh.group(2)) if wh else 0
         entry = {"variant": vid, "racy": _read(os.path.join(d, "racy")).strip() == "true", "n": n, "args": args,
                  "check": _check_of(_read(os.path.join(d, "app-memcheck.json")))}
+        skipped = _read(os.path.join(d, "skipped")).strip()
         for tool in TOOLS:
+            if skipped:  # the script ran out of time before this variant
+                entry[tool] = dict(parse_tool(tool, "", 0), note=_short(skipped))
+                continue
             log = os.path.join(d, tool + ".log")
             if not os.path.exists(log):
                 continue

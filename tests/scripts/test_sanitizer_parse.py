@@ -159,18 +159,24 @@ class Collect(unittest.TestCase):
                           '{"status":"race","message":"race: expected 1000, got 744"}')
             self._variant(root, "stevens.conv2d_tiled", False, "--width 100 --height 77",
                           {"memcheck": (MEMCHECK_OOB, 4), "racecheck": (RACECHECK_CLEAN, 0), "synccheck": ("", 124)})
+            self._variant(root, "harris.impl7", False, "--n 1000", {})
+            with open(os.path.join(root, "harris.impl7", "skipped"), "w") as f:
+                f.write("not run: the script's time budget (420 s) was spent\n")
             out = os.path.join(root, "s.json")
             md = os.path.join(root, "s.md")
             rc = subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "scripts", "sanitizer_parse.py"), "collect", root,
                                  "--version", "2025.3.0", "--device", "NVIDIA H100 80GB HBM3", "--out", out, "--markdown", md],
                                 capture_output=True, text=True)
             self.assertEqual(rc.returncode, 0, rc.stderr)
-            self.assertIn("2 not as expected", rc.stdout)
+            self.assertIn("5 not as expected", rc.stdout)
             with open(out) as f:
                 doc = json.load(f)
             self.assertEqual(doc["format"], "warpscope-sanitizer")
-            self.assertEqual([e["variant"] for e in doc["variants"]], ["epita.reduce1_nosync", "epita.reduce3", "stevens.conv2d_tiled"])
-            nosync, reduce3, conv = doc["variants"]
+            self.assertEqual([e["variant"] for e in doc["variants"]],
+                             ["epita.reduce1_nosync", "epita.reduce3", "harris.impl7", "stevens.conv2d_tiled"])
+            nosync, reduce3, skipped, conv = doc["variants"]
+            self.assertEqual(skipped["memcheck"], {"ran": False, "exit": 0, "errors": 0, "first": "",
+                                                   "note": "not run: the script's time budget (420 s) was spent"})
             self.assertEqual(nosync["check"], "race: expected 1000, got 744")
             self.assertEqual(nosync["racecheck"]["hazards_total"], 18)
             self.assertEqual((reduce3["n"], reduce3["racy"]), (1000, False))
@@ -178,7 +184,8 @@ class Collect(unittest.TestCase):
             self.assertFalse(conv["synccheck"]["ran"])
             with open(md) as f:
                 text = f.read()
-            self.assertIn("Not as expected (2)", text)
+            self.assertIn("Not as expected (5)", text)
+            self.assertIn("- harris.impl7: racecheck did not run (not run: the script's time budget (420 s) was spent)", text)
             self.assertIn("- stevens.conv2d_tiled: memcheck: 3 errors (Invalid __global__ write of size 4 bytes)", text)
             self.assertIn("- stevens.conv2d_tiled: synccheck did not run", text)
             self.assertNotIn("- epita.reduce1_nosync", text)  # racy: its hazards are the lesson

@@ -131,6 +131,8 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
   auto* run = app.add_subcommand("run", "run one variant, check it against the CPU and time it");
   run->add_option("--variant", out.variant, "variant id (see list)")->required();
   add_run_options(run, out.run);
+  run->add_option("--warmup", out.run.warmup, "untimed launches before the timed ones (default 2; --warmup 0 --repeat 1: one launch)")
+      ->check(CLI::Range(0, 1000));
   add_pattern_options(run, out.run);
   run->add_option("--output", out.run.params.output_path,
                   "array patterns: write the whole output here as text (one value per line; 2D: one row per line)");

@@ -24,6 +24,7 @@ std::string to_request(const RunOptions& o, const std::string& variant, RunReque
   if (o.grid < 0) return "--grid must be positive (got " + std::to_string(o.grid) + ")";
   req.launch = LaunchConfig{o.block, o.grid};
   req.repeat = o.repeat;
+  req.warmup = o.warmup;
   if (!parse_dtype(o.type, req.type)) return "--type '" + o.type + "' is not int32, float32 or uint8";
   req.input = o.input;
   req.seed = o.seed;

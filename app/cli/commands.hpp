@@ -25,6 +25,7 @@ struct RunOptions {
   int block = 0;
   long long grid = 0;
   int repeat = 10;
+  int warmup = 2;           ///< untimed launches before the timed ones
   std::string type = "int32";
   std::string input = "random";
   unsigned long long seed = 1;

@@ -214,6 +214,7 @@ json run_to_json(const RunResult& r) {
     for (const auto& [name, ms] : r.host_ms.phases()) h[name] = ms;
     j["host_ms"] = h;
   }
+  if (r.sanitizer.present) j["sanitizer"] = sanitizer_to_json(r.sanitizer);
   return j;
 }
 
@@ -267,6 +268,7 @@ RunResult run_from_json(const json& j) {
   r.pct_copy = number_field(j, "pct_copy", 0, 1e300, 0, what);
   output_from_json(j, r);
   if (j.contains("metrics") && !j["metrics"].is_null()) r.metrics = metrics_from_json(j["metrics"]);
+  if (j.contains("sanitizer") && !j["sanitizer"].is_null()) r.sanitizer = sanitizer_from_json(j["sanitizer"]);
   if (j.contains("host_ms") && j["host_ms"].is_object()) {  // optional: reports written before it load without
     const json& h = j["host_ms"];
     auto phase = [&](const char* name) {

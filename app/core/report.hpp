@@ -45,7 +45,8 @@ struct Report {
 /// array patterns add params (exclusive, mask_width, tile, width, height, mask, keep_fraction), output_rows,
 /// output_cols and output (<= kMaxJsonOutput elements; 2D as rows); runs that recorded their host times add
 /// host_ms {input, upload, launches, model, download, reference, check, metrics, other, total} (HostTimes,
-/// milliseconds; optional when read: older reports load without it).
+/// milliseconds; optional when read: older reports load without it); runs checked under compute-sanitizer
+/// add sanitizer (sanitizer.hpp, attached by scripts/merge_reports.py --sanitizer; optional).
 nlohmann::json run_to_json(const RunResult& r);
 /// Inverse of run_to_json; throws std::runtime_error naming the missing/mistyped field.
 RunResult run_from_json(const nlohmann::json& j);

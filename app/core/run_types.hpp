@@ -11,6 +11,7 @@
 #include "metrics.hpp"
 #include "pattern_params.hpp"
 #include "run_status.hpp"
+#include "sanitizer.hpp"
 #include "types.hpp"
 
 namespace ws {
@@ -111,6 +112,7 @@ struct RunResult {
   std::int64_t output_rows = 0, output_cols = 0;
   PatternParams params;         ///< array patterns: the request's params (report JSON "params"; output_path not kept)
   HostTimes host_ms;            ///< where the run's wall time went on the host (report JSON "host_ms", optional)
+  SanitizerVerdict sanitizer;   ///< compute-sanitizer's verdicts on the variant (report JSON "sanitizer", optional)
 };
 
 /// A result for a request that did not run: the request's variant, backend, n, type, input, seed,

@@ -7,6 +7,8 @@
 
 #include "format.hpp"
 #include "registry.hpp"
+#include "sanitizer.hpp"
+#include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
@@ -85,6 +87,41 @@ std::string cell_text(const RunResult& run, int column, bool local) {
     case ColCopy: return run.timed ? format_pct(run.pct_copy) : "-";
     default: return "";
   }
+}
+
+/// The verdict's colour: amber for findings on a racy variant (the lesson), red for findings anywhere
+/// else, dim when a tool did not run or a racy run passed them all, green when a correct one did.
+ImVec4 sanitizer_color(const RunResult& run) {
+  const Palette& p = theme().colors();
+  bool findings = false, missing = false;
+  for (const SanitizerToolVerdict* t : {&run.sanitizer.memcheck, &run.sanitizer.racecheck, &run.sanitizer.synccheck}) {
+    findings = findings || (t->present && t->findings() > 0);
+    missing = missing || (t->present && !t->ran);
+  }
+  if (findings) return run.racy ? p.lesson : p.bad;
+  return missing || run.racy ? p.text_dim : p.ok;  // a racy run the tools pass: their blind spot, not a pass
+}
+
+/// compute-sanitizer's verdict under the check ("racecheck: 18 shared-memory hazards (RAW 2, WAW 1) ·
+/// memcheck, synccheck clean"), wrapped in the cell, or on one line in a long (clipped) table; hover says what
+/// each tool found and what it can and cannot see.
+void draw_sanitizer(const RunResult& run, bool one_line) {
+  const std::string text = format_sanitizer(run.sanitizer, run.racy);
+  ImVec4 color = sanitizer_color(run);
+  ImGui::PushStyleColor(ImGuiCol_Text, color);
+  if (one_line) {
+    ImGui::SameLine(0, theme().px(12));
+    TextEllipsis(text, ImGui::GetContentRegionAvail().x, &color);
+  } else {
+    ImGui::PushTextWrapPos(0.f);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::PopStyleColor();
+  ItemTooltip(sanitizer_tooltip(run.sanitizer));
+  LayoutProbe& probe = layout_probe();
+  ++probe.counts["results sanitizer verdicts"];
+  probe.picture("results sanitizer verdicts", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
 }
 
 }  // namespace
@@ -263,7 +300,13 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
     ImGui::PushStyleColor(ImGuiCol_Text, status_color(run));
     if (run.status == RunStatus::Error || run.status == RunStatus::Faulted || clip) {
       // Error messages are sentences: one line here, the whole of it on hover.
-      TextEllipsis(format_check(run), ImGui::GetContentRegionAvail().x);
+      // A long table's row is one line: the check and the sanitizer's verdict share it.
+      // The check keeps its numbers: it gives way to the verdict only down to half the cell.
+      const float avail = ImGui::GetContentRegionAvail().x;
+      const float verdict = run.sanitizer.present && clip
+                                ? ImGui::CalcTextSize(format_sanitizer(run.sanitizer, run.racy).c_str()).x + theme().px(12)
+                                : 0.f;
+      TextEllipsis(format_check(run), std::max(avail * 0.5f, avail - verdict));
     } else {
       ImGui::PushTextWrapPos(0.f);  // "race: expected X, got Y" may wrap inside the cell
       ImGui::TextUnformatted(format_check(run).c_str());
@@ -272,6 +315,7 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
     ImGui::PopStyleColor();
     ItemTooltip(run.code_path.empty() ? run.message
                                       : run.message + (run.message.empty() ? "" : "\n") + "path: " + run.code_path);
+    if (run.sanitizer.present) draw_sanitizer(run, clip);
     const float row_h = std::max(ImGui::GetFrameHeight(), ImGui::GetItemRectMax().y - row_top + ImGui::GetStyle().FramePadding.y);
 
     ImGui::TableSetColumnIndex(ColIndex);

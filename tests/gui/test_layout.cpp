@@ -15,6 +15,7 @@
 #include "main_window.hpp"
 #include "views/race_timeline.hpp"
 #include "registry.hpp"
+#include "sanitizer.hpp"
 #include "views/scan_graph.hpp"
 #include "widgets/theme.hpp"
 
@@ -155,6 +156,29 @@ TEST_F(Presentation, ConvolutionSignalTitlesSitAboveTheirPlots) {
   EXPECT_EQ(p.pictures.at("conv input title").y0, p.pictures.at("conv output title").y0);
   EXPECT_EQ(p.pictures.at("conv input plot").y0, p.pictures.at("conv output plot").y0);
   EXPECT_GE(p.min_text_px, kMinPx);
+}
+
+TEST_F(Presentation, ResultsShowTheSanitizerVerdictInsideTheCheckColumn) {
+  // The fixture's verdicts come from scripts/sanitizer_parse.py and merge_reports.py --sanitizer: the
+  // loader takes what the scripts write.
+  ASSERT_EQ(s.open_report(std::string(WS_GUI_TEST_DIR) + "/fixtures/report_sanitizer.json"), "");
+  int with_verdict = 0;
+  for (const RunResult& run : s.replay->runs) with_verdict += run.sanitizer.present;
+  ASSERT_EQ(with_verdict, 5);
+  const RunResult& nosync = s.replay->runs[1];
+  ASSERT_EQ(nosync.variant, "epita.reduce1_nosync");
+  EXPECT_EQ(format_sanitizer(nosync.sanitizer, nosync.racy),
+            "racecheck: 18 shared-memory hazards (RAW 2, WAW 1) \u00b7 memcheck, synccheck clean");
+  EXPECT_EQ(format_sanitizer(s.replay->runs[0].sanitizer, s.replay->runs[0].racy),
+            "sanitizer: nothing found (racecheck sees shared memory only)");  // epita.race: a global race
+  EXPECT_EQ(format_sanitizer(s.replay->runs[2].sanitizer, s.replay->runs[2].racy), "sanitizer: clean");
+  const LayoutProbe& p = show("results");
+  EXPECT_EQ(p.counts.at("results sanitizer verdicts"), with_verdict);  // every run's verdict drawn
+  ASSERT_TRUE(p.pictures.count("results sanitizer verdicts"));
+  const ProbeRect& r = p.pictures.at("results sanitizer verdicts");
+  // Wrapped inside the check column: nothing runs past the view's right edge at font scale 2.
+  EXPECT_LE(r.x1, p.region.x1 + 0.5f) << r.x1 << " > " << p.region.x1;
+  EXPECT_GT(r.x0, p.region.x0 + 0.5f * p.region.width());  // in the check column, the last one
 }
 
 TEST_F(Presentation, CompareTableOfAWholeLessonFits) {

@@ -183,6 +183,17 @@ TEST(Cli, TraceErrorsAreOneLine) {
     expect_one_line_error("trace --variant epita.reduce3 --backend cuda --json", 3, "--backend sim");
 }
 
+TEST(Cli, WarmupZeroAndOneRepeatRunsOnceAndBadWarmupsAreRefused) {
+  Out o = cli("run --variant amp.sequential --n 1000 --input sequence --warmup 0 --repeat 1 --json");
+  ASSERT_EQ(o.code, 0) << o.out;
+  auto j = nlohmann::json::parse(o.out);
+  EXPECT_EQ(j["times_ms"].size(), 1u);
+  EXPECT_EQ(j["result"], 499500.0);
+  expect_one_line_error("run --variant epita.reduce3 --warmup -1", 2, "--warmup");
+  expect_one_line_error("run --variant epita.reduce3 --warmup 1001", 2, "--warmup");
+  expect_one_line_error("sweep --variants epita.reduce3 --warmup 0 --backend sim", 2, "--warmup");  // run only
+}
+
 TEST(Cli, CpuVariantRunsAnywhere) {
   Out o = cli("run --variant amp.sequential --n 1000 --input sequence --json");
   ASSERT_EQ(o.code, 0) << o.out;

@@ -37,7 +37,7 @@ ConvGeometry geometry(const char* id, int w, int tile, std::int64_t width, std::
   return g;
 }
 
-std::vector<double> as_double(const std::vector<float>& v) { return std::vector<double>(v.begin(), v.end()); }
+std::vector<double> as_double(ConstSpan<float> v) { return std::vector<double>(v.begin(), v.end()); }
 
 std::size_t count_load(const std::vector<sim::ConvThreadRole>& roles, sim::ConvLoad what) {
   std::size_t k = 0;

@@ -263,7 +263,15 @@ void AtomicsView::draw(AppState& s) {
   SectionTitle("LANES PER WARP");
   LegendSwatch(IM_COL32(64, 69, 79, 255), "idle");
   LegendSwatch(ImGui::GetColorU32(p.ok), "works, no atomic");
-  LegendSwatch(ImGui::GetColorU32(p.lesson), "issues an atomic (warp-aggregated: the leader)");
+  // Warp-aggregated atomics (one lane per warp issues for the warp's working lanes) say so.
+  bool aggregated = false, per_lane = false;
+  for (const auto& wa : pic.warps) {
+    if (wa.ops == 0) continue;
+    const bool one = (wa.atomic_lanes & (wa.atomic_lanes - 1)) == 0;
+    (one && (wa.working & ~wa.atomic_lanes) ? aggregated : per_lane) = true;
+  }
+  LegendSwatch(ImGui::GetColorU32(p.lesson),
+               aggregated && !per_lane ? "issues an atomic for its warp (warp-aggregated: the leader)" : "issues an atomic");
   ImGui::NewLine();
   DrawWarps(tr, pic, std::max(th.px(60), ImGui::GetContentRegionAvail().y - th.px(8)));
   ImGui::EndChild();

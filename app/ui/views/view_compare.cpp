@@ -196,10 +196,13 @@ CompareFit compare_table_fit(const std::vector<CompareRow>& rows, ImVec2 avail) 
   }
   const float lines = float(rows.size() + 1);
   const float kw = (avail.x - fixed_w) / std::max(text_w, 1.f) * 0.98f;
+  // Wider than the view even at the smallest text: a horizontal scroll bar takes its height.
+  fit.scrolls_x = kw < kMinTextFraction;
+  const float rows_h = avail.y - (fit.scrolls_x ? st.ScrollbarSize : 0.f);
   // Rows lose most of their padding before the text goes below its smallest size.
   for (float pad : {st.CellPadding.y, std::max(1.f, t.px(1.5f))}) {
     fit.cell_pad_y = pad;
-    const float kh = (avail.y - lines * (2 * pad + 1.f)) / (lines * ImGui::GetFontSize());
+    const float kh = (rows_h - lines * (2 * pad + 1.f)) / (lines * ImGui::GetFontSize());
     fit.scale = std::clamp(std::min(kw, kh), kMinTextFraction, 1.f);
     if (kh >= kMinTextFraction) break;
   }
@@ -242,13 +245,14 @@ void CompareView::draw(AppState& s) {
                  "with metrics", ImGui::GetContentRegionAvail().x, &theme().colors().text_dim);
   // The whole table in view: its text shrinks (to 0.7 of the body text at the least) before anything
   // scrolls; "what changed" gets the lines left under it.
-  const float changes_min = ImGui::GetTextLineHeightWithSpacing() * (s.perf.present.focus ? 1.5f : 3.5f);
+  // In focus mode the table comes first: "what changed" starts under it, one scroll away.
+  const float changes_min = s.perf.present.focus ? 0.f : ImGui::GetTextLineHeightWithSpacing() * 3.5f;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const CompareFit fit = compare_table_fit(rows, ImVec2(avail.x, avail.y - changes_min));
   const float k = fit.scale;
   const ImGuiStyle& st = ImGui::GetStyle();
   const float row_h = ImGui::GetFontSize() * k + 2 * fit.cell_pad_y + 1.f;
-  const float table_h = std::min(avail.y - changes_min, row_h * float(rows.size() + 1) + (k <= kMinTextFraction ? st.ScrollbarSize : 2.f));
+  const float table_h = std::min(avail.y - changes_min, row_h * float(rows.size() + 1) + (fit.scrolls_x ? st.ScrollbarSize : 2.f));
   ImGui::BeginChild("compare_table", ImVec2(0, std::max(theme().px(100), table_h)));
   ImGui::SetWindowFontScale(k);
   ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(st.CellPadding.x, fit.cell_pad_y));

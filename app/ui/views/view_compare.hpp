@@ -21,6 +21,7 @@ namespace ws::ui {
 struct CompareFit {
   float scale = 1.f;
   float cell_pad_y = 0.f;
+  bool scrolls_x = false;  ///< wider than the view even at the smallest text: scrolls sideways
   std::vector<float> text, extra;
   /// The content width of column `c` at `scale` (0: let ImGui fit it).
   float column_width(int c) const {

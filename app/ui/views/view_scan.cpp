@@ -16,7 +16,8 @@
 namespace ws::ui {
 
 namespace {
-/// Elements drawn with their values; longer arrays show their first kMaxSlots elements.
+/// Elements drawn with their values at most; longer arrays (or values too wide for the view at the
+/// smallest text) show their first elements.
 constexpr int kMaxSlots = 64;
 }  // namespace
 
@@ -87,14 +88,29 @@ void ScanView::draw(AppState& s) {
   }
 
   // The graph: the array before the step (top) and after it (bottom), one edge per addition.
-  const int slots = std::min(kMaxSlots, std::max<int>(int(st.after.size()), int(st.before.size())));
+  const int elements = std::max<int>(int(st.after.size()), int(st.before.size()));
+  int slots = std::min(kMaxSlots, elements);
   if (slots == 0) {
     TextDim("this step keeps no shared array (registers only): only its additions are counted", true);
     return;
   }
-  if (std::max(st.after.size(), st.before.size()) > std::size_t(kMaxSlots))
-    TextDim("showing elements 0.." + std::to_string(kMaxSlots - 1) + " of " + std::to_string(std::max(st.after.size(), st.before.size())) +
-            " (trace a smaller block, e.g. --block 32, to see them all)");
+  {
+    // As many elements as keep every value readable at the smallest text size (presentation mode
+    // enlarges the text, so fewer elements then), at least 8.
+    std::size_t widest = 1;
+    for (int i = 0; i < slots; ++i) {
+      if (i < int(st.before.size())) widest = std::max(widest, format_value(st.before[std::size_t(i)], tr.type).size());
+      if (i < int(st.after.size())) widest = std::max(widest, format_value(st.after[std::size_t(i)], tr.type).size());
+    }
+    const float digit = th.fonts().mono->CalcTextSizeA(th.min_text(), 1e9f, 0, "0").x;
+    const float gutter_est = ImGui::CalcTextSize("before").x + th.px(18);
+    const float need = digit * float(widest) + th.px(6);
+    const int fit = int((ImGui::GetContentRegionAvail().x - gutter_est) / need);
+    slots = std::max(std::min(slots, 8), std::min(slots, fit));
+  }
+  if (elements > slots)
+    TextDim("showing elements 0.." + std::to_string(slots - 1) + " of " + std::to_string(elements) +
+            " (as many as fit with readable values; a smaller block, where the kernel takes one, shows them all)");
   else
     TextEllipsis(std::string("top: before the step, bottom: after it; an edge runs from each element added in to the element it "
                              "updates (colour = warp); ") + ZoomHint(), ImGui::GetContentRegionAvail().x, &th.colors().text_dim);

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Moves a report's per-line metrics (runs[].metrics.lines[]: file, line) from the kernel sources of the
-commit that recorded them to the kernel sources of the working tree.
+"""Moves a report's per-line metrics (runs[].metrics.lines[]: file, line) and the source lines of its
+stored traces (traces[].steps[].lines and each op's line) from the kernel sources of the commit that
+recorded them to the kernel sources of the working tree.
 
 A kernel edit that only adds or removes lines (trace-point markers, comments) shifts the line numbers
 of every statement below it, so the Source view would show a recorded counter next to the wrong
@@ -10,7 +11,8 @@ respaces a line keeps its counters). A counter moves with its unchanged line. Wh
 or split (clang-format, a WS_T(...) moved to its own line), a counter moves to the new line whose code
 (WS_T spans and // comments left out) holds its old line's code, or else to the longest new line of
 code its old line held; counters that land on one line are added up (lanes per instruction recomputed).
-Any other counter is dropped. The counts are printed.
+Any other counter is dropped. A stored trace's lines are trace points' statements, which always have
+a new line; the script stops, changing nothing, if one has none. The counts are printed.
 
 usage: scripts/remap_report_lines.py REPORT.json REV [FILE.cu=REV2 ...]
   REV: the commit whose kernels the report's lines refer to (the report's build.git when it was
@@ -103,6 +105,17 @@ def main():
     data = json.loads(text)
     paths = kernel_paths(root)
     maps = {}
+
+    def map_of(f):
+        if f not in maps:
+            at = revs.get(f, rev)
+            old = subprocess.run(["git", "show", f"{at}:{paths[f]}"], capture_output=True, text=True, cwd=root)
+            if old.returncode != 0:
+                sys.exit(f"{paths[f]} is not in {at}: {old.stderr.strip()}")
+            new = open(os.path.join(root, paths[f]), encoding="utf-8").read()
+            maps[f] = line_map(old.stdout.splitlines(), new.splitlines())
+        return maps[f]
+
     moved = dropped = merged = 0
     for run in data.get("runs", []):
         lines = (run.get("metrics") or {}).get("lines")
@@ -114,14 +127,7 @@ def main():
             if f not in paths:
                 kept.append(entry)
                 continue
-            if f not in maps:
-                at = revs.get(f, rev)
-                old = subprocess.run(["git", "show", f"{at}:{paths[f]}"], capture_output=True, text=True, cwd=root)
-                if old.returncode != 0:
-                    sys.exit(f"{paths[f]} is not in {at}: {old.stderr.strip()}")
-                new = open(os.path.join(root, paths[f]), encoding="utf-8").read()
-                maps[f] = line_map(old.stdout.splitlines(), new.splitlines())
-            to = maps[f].get(entry["line"])
+            to = map_of(f).get(entry["line"])
             if to is None:
                 dropped += 1
                 continue
@@ -130,11 +136,29 @@ def main():
             kept.append(entry)
         run["metrics"]["lines"] = merge(kept)
         merged += len(kept) - len(run["metrics"]["lines"])
+    traced = 0
+    for trace in data.get("traces", []):
+        f = trace.get("source_file")
+        if f not in paths:
+            continue
+        m = map_of(f)
+
+        def to(line):
+            if line not in m:
+                sys.exit(f"{report}: trace of {trace.get('variant')} names {f}:{line}, which has no line now")
+            return m[line]
+
+        for step in trace.get("steps", []):
+            step["lines"] = [to(l) for l in step.get("lines", [])]
+            for op in step.get("ops", []):
+                if isinstance(op, list) and len(op) == 9 and op[8] > 0:  # trace_store.cpp: the 9th field is the line
+                    op[8] = to(op[8])
+        traced += 1
     out = json.dumps(data, ensure_ascii=False, separators=(",", ":")) if compact else json.dumps(data, ensure_ascii=False, indent=1)
     with open(report, "w", encoding="utf-8") as fh:
         fh.write(out + ("\n" if text.endswith("\n") else ""))
     print(f"{report}: {moved} line counters moved, {merged} added to another on a joined line, {dropped} dropped "
-          "(their line's code is gone)")
+          f"(their line's code is gone); the lines of {traced} stored traces moved")
 
 
 if __name__ == "__main__":

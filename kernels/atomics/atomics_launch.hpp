@@ -17,20 +17,20 @@ namespace ws::kernels {
 
 /// Buffers and launch of one atomics run.
 struct AtomicsArgs {
-  const void* in = nullptr;     ///< device input: n int32 (counters, filters) or n bytes (histograms)
-  std::int64_t n = 0;           ///< elements; counters: threads (grid * block)
-  void* out = nullptr;          ///< histograms: 256 int bins; filters: dst, room for n int32; counters: unused
-  int* counter = nullptr;       ///< one device int: d_a (counters) or nres (filters); zeroed by the launcher
-  void* scratch = nullptr;      ///< >= the entry's scratch_bytes(n), contents undefined on entry
+  const void* in = nullptr;  ///< device input: n int32 (counters, filters) or n bytes (histograms)
+  std::int64_t n = 0;        ///< elements; counters: threads (grid * block)
+  void* out = nullptr;       ///< histograms: 256 int bins; filters: dst, room for n int32; counters: unused
+  int* counter = nullptr;    ///< one device int: d_a (counters) or nres (filters); zeroed by the launcher
+  void* scratch = nullptr;   ///< >= the entry's scratch_bytes(n), contents undefined on entry
   std::size_t scratch_bytes = 0;
-  int block = 0;                ///< resolved threads per block (CUB baselines ignore it)
-  std::int64_t grid = 0;        ///< resolved blocks
+  int block = 0;          ///< resolved threads per block (CUB baselines ignore it)
+  std::int64_t grid = 0;  ///< resolved blocks
   cudaStream_t stream = nullptr;
 };
 
 /// What a launcher enqueued.
 struct AtomicsOutcome {
-  int launches = 0;             ///< kernel launches (memsets not counted)
+  int launches = 0;  ///< kernel launches (memsets not counted)
 };
 
 using AtomicsLauncher = AtomicsOutcome (*)(const AtomicsArgs& a);
@@ -38,10 +38,10 @@ using AtomicsLauncher = AtomicsOutcome (*)(const AtomicsArgs& a);
 using AtomicsScratch = std::size_t (*)(std::int64_t n);
 
 struct AtomicsLauncherEntry {
-  const char* id;               ///< variant id, as in the registry
+  const char* id;  ///< variant id, as in the registry
   AtomicsLauncher launch;
-  AtomicsScratch scratch_bytes; ///< nullptr: no scratch
-  ArchPaths paths;              ///< per-architecture code paths, when the kernel has two
+  AtomicsScratch scratch_bytes;  ///< nullptr: no scratch
+  ArchPaths paths;               ///< per-architecture code paths, when the kernel has two
 };
 
 /// Launcher tables: kernels/atomics/cs121_atomics.cu (the slides' kernels and our scan-based filter)

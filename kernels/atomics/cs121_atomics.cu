@@ -73,7 +73,8 @@ __global__ void hist_global_k(const unsigned char* vals, int size, int* hist) {
 /// cs121.hist_global: zero the 256 bins, then the kernel.
 AtomicsOutcome run_hist_global(const AtomicsArgs& a) {
   WS_CUDA(cudaMemsetAsync(a.out, 0, kHistogramBins * sizeof(int), a.stream));
-  hist_global_k<<<grid_of(a), a.block, 0, a.stream>>>(static_cast<const unsigned char*>(a.in), as_int(a.n), static_cast<int*>(a.out));
+  hist_global_k<<<grid_of(a), a.block, 0, a.stream>>>(static_cast<const unsigned char*>(a.in), as_int(a.n),
+                                                      static_cast<int*>(a.out));
   WS_LAUNCHED();
   return {1};
 }
@@ -107,7 +108,8 @@ __global__ void hist_shared_k(const unsigned char* vals, int size, int* hist) {
 
 AtomicsOutcome run_hist_shared(const AtomicsArgs& a) {
   WS_CUDA(cudaMemsetAsync(a.out, 0, kHistogramBins * sizeof(int), a.stream));
-  hist_shared_k<<<grid_of(a), a.block, 0, a.stream>>>(static_cast<const unsigned char*>(a.in), as_int(a.n), static_cast<int*>(a.out));
+  hist_shared_k<<<grid_of(a), a.block, 0, a.stream>>>(static_cast<const unsigned char*>(a.in), as_int(a.n),
+                                                      static_cast<int*>(a.out));
   WS_LAUNCHED();
   return {1};
 }
@@ -164,7 +166,8 @@ __global__ void hist_shared_vec_k(const unsigned char* vals, int size, int* hist
 AtomicsOutcome run_hist_shared_vec(const AtomicsArgs& a) {
   WS_CUDA(cudaMemsetAsync(a.out, 0, kHistogramBins * sizeof(int), a.stream));
   const std::size_t shared = std::size_t(a.block / 32) * kHistogramBins * sizeof(int);
-  hist_shared_vec_k<<<grid_of(a), a.block, shared, a.stream>>>(static_cast<const unsigned char*>(a.in), as_int(a.n), static_cast<int*>(a.out));
+  hist_shared_vec_k<<<grid_of(a), a.block, shared, a.stream>>>(static_cast<const unsigned char*>(a.in), as_int(a.n),
+                                                               static_cast<int*>(a.out));
   WS_LAUNCHED();
   return {1};
 }
@@ -184,7 +187,8 @@ __global__ void filter_k(int* dst, int* nres, const int* src, int n) {
 /// Filters: nres = 0, then the kernel.
 AtomicsOutcome run_filter_global(const AtomicsArgs& a) {
   WS_CUDA(cudaMemsetAsync(a.counter, 0, sizeof(int), a.stream));
-  filter_k<<<grid_of(a), a.block, 0, a.stream>>>(static_cast<int*>(a.out), a.counter, static_cast<const int*>(a.in), as_int(a.n));
+  filter_k<<<grid_of(a), a.block, 0, a.stream>>>(static_cast<int*>(a.out), a.counter, static_cast<const int*>(a.in),
+                                                 as_int(a.n));
   WS_LAUNCHED();
   return {1};
 }
@@ -290,7 +294,8 @@ __global__ void filter_warp_agg_k(int* dst, int* nres, const int* src, int n) {
 
 AtomicsOutcome run_filter_warp_agg(const AtomicsArgs& a) {
   WS_CUDA(cudaMemsetAsync(a.counter, 0, sizeof(int), a.stream));
-  filter_warp_agg_k<<<grid_of(a), a.block, 0, a.stream>>>(static_cast<int*>(a.out), a.counter, static_cast<const int*>(a.in), as_int(a.n));
+  filter_warp_agg_k<<<grid_of(a), a.block, 0, a.stream>>>(static_cast<int*>(a.out), a.counter,
+                                                          static_cast<const int*>(a.in), as_int(a.n));
   WS_LAUNCHED();
   return {1};
 }
@@ -327,7 +332,7 @@ __global__ void __launch_bounds__(BLOCK) filter_scan_k(int* dst, int* nres, cons
 #pragma unroll
   for (int k = 0; k < ITEMS; ++k) {  // striped: row k of the tile, coalesced per warp
     const long long i = base + k * BLOCK + threadIdx.x;
-    v[k] = i < n ? src[i] : 0;        // 0 is not kept
+    v[k] = i < n ? src[i] : 0;  // 0 is not kept
     WS_T(WS_AT(scan_load);)
   }
   unsigned int ballot[ITEMS];
@@ -413,11 +418,14 @@ unsigned int scan_tiles(std::int64_t n) {
 }
 
 /// Scratch of filter_scan: the tile counter (padded to 256 bytes), then one status word per tile.
-std::size_t filter_scan_scratch(std::int64_t n) { return 256 + std::size_t(scan_tiles(n)) * sizeof(unsigned long long); }
+std::size_t filter_scan_scratch(std::int64_t n) {
+  return 256 + std::size_t(scan_tiles(n)) * sizeof(unsigned long long);
+}
 
 AtomicsOutcome run_filter_scan(const AtomicsArgs& a) {
   const unsigned int tiles = scan_tiles(a.n);
-  if (a.scratch_bytes < filter_scan_scratch(a.n)) throw std::runtime_error("cs121.filter_scan: scratch buffer too small");
+  if (a.scratch_bytes < filter_scan_scratch(a.n))
+    throw std::runtime_error("cs121.filter_scan: scratch buffer too small");
   auto* counter = static_cast<unsigned int*>(a.scratch);
   auto* status = reinterpret_cast<unsigned long long*>(static_cast<char*>(a.scratch) + 256);
   WS_CUDA(cudaMemsetAsync(a.scratch, 0, filter_scan_scratch(a.n), a.stream));
@@ -452,10 +460,11 @@ AtomicsOutcome run_filter_scan(const AtomicsArgs& a) {
 #define WS_FILTER_VEC_THREADS_PER_SM 1280
 #endif
 template <int BLOCK, int VECS>
-__global__ void __launch_bounds__(BLOCK, WS_FILTER_VEC_THREADS_PER_SM / BLOCK) filter_scan_vec_k(int* dst, int* nres, const int* src, int n,
-                                                           unsigned long long* status) {
+__global__ void __launch_bounds__(BLOCK, WS_FILTER_VEC_THREADS_PER_SM / BLOCK)
+    filter_scan_vec_k(int* dst, int* nres, const int* src, int n, unsigned long long* status) {
   constexpr int WARPS = BLOCK / 32, COUNTS = VECS * WARPS, TILE = BLOCK * VECS * 4;
-  static_assert(COUNTS % 32 == 0 && VECS * 4 <= 32, "warp 0 scans COUNTS counts, 32 lanes x PER; one mask bit per value");
+  static_assert(COUNTS % 32 == 0 && VECS * 4 <= 32,
+                "warp 0 scans COUNTS counts, 32 lanes x PER; one mask bit per value");
   __shared__ unsigned int cnt[COUNTS];   // kept per (row, warp), then their exclusive prefix
   __shared__ int4 stage4[TILE / 4 + 1];  // kept values at rank + offset % 4
   __shared__ unsigned int s_offset, s_total;
@@ -595,7 +604,9 @@ unsigned int scan_vec_tiles(std::int64_t n, int block) {
 }
 
 /// Scratch of filter_scan_vec: one status word per tile of the smallest block (128 threads).
-std::size_t filter_scan_vec_scratch(std::int64_t n) { return std::size_t(scan_vec_tiles(n, 128)) * sizeof(unsigned long long); }
+std::size_t filter_scan_vec_scratch(std::int64_t n) {
+  return std::size_t(scan_vec_tiles(n, 128)) * sizeof(unsigned long long);
+}
 
 AtomicsOutcome run_filter_scan_vec(const AtomicsArgs& a) {
   const unsigned int tiles = std::max(1u, scan_vec_tiles(a.n, a.block));
@@ -631,8 +642,11 @@ std::vector<AtomicsLauncherEntry> cs121_atomics_launchers() {
       {"cs121.filter_shared", run_filter_shared, nullptr, {}},
       {"cs121.filter_warp_agg", run_filter_warp_agg, nullptr, {}},
       {"cs121.filter_scan", run_filter_scan, filter_scan_scratch, {}},
-      {"cs121.filter_scan_vec", run_filter_scan_vec, filter_scan_vec_scratch,
-       {"per-warp counts with __reduce_add_sync (sm_80 path)", "per-warp counts with five __shfl_xor_sync (pre-sm_80 path)"}},
+      {"cs121.filter_scan_vec",
+       run_filter_scan_vec,
+       filter_scan_vec_scratch,
+       {"per-warp counts with __reduce_add_sync (sm_80 path)",
+        "per-warp counts with five __shfl_xor_sync (pre-sm_80 path)"}},
   };
 }
 

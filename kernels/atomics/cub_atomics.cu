@@ -24,7 +24,8 @@ struct Positive {
 
 void require_scratch(const AtomicsArgs& a, std::size_t need, const char* id) {
   if (need > a.scratch_bytes)
-    throw std::runtime_error(std::string(id) + ": CUB needs " + std::to_string(need) + " bytes of temporary storage, the scratch buffer holds " +
+    throw std::runtime_error(std::string(id) + ": CUB needs " + std::to_string(need) +
+                             " bytes of temporary storage, the scratch buffer holds " +
                              std::to_string(a.scratch_bytes));
 }
 
@@ -34,16 +35,18 @@ void require_scratch(const AtomicsArgs& a, std::size_t need, const char* id) {
 // counts into per-block privatized histograms and merges them.
 std::size_t histogram_scratch(std::int64_t n) {
   std::size_t bytes = 0;
-  WS_CUDA(cub::DeviceHistogram::HistogramEven(nullptr, bytes, static_cast<const unsigned char*>(nullptr), static_cast<int*>(nullptr),
-                                              kHistogramBins + 1, 0, kHistogramBins, as_int(n)));
+  WS_CUDA(cub::DeviceHistogram::HistogramEven(nullptr, bytes, static_cast<const unsigned char*>(nullptr),
+                                              static_cast<int*>(nullptr), kHistogramBins + 1, 0, kHistogramBins,
+                                              as_int(n)));
   return bytes;
 }
 
 AtomicsOutcome run_cub_histogram(const AtomicsArgs& a) {
   std::size_t bytes = histogram_scratch(a.n);
   require_scratch(a, bytes, "cub.histogram");
-  WS_CUDA(cub::DeviceHistogram::HistogramEven(a.scratch, bytes, static_cast<const unsigned char*>(a.in), static_cast<int*>(a.out),
-                                              kHistogramBins + 1, 0, kHistogramBins, as_int(a.n), a.stream));
+  WS_CUDA(cub::DeviceHistogram::HistogramEven(a.scratch, bytes, static_cast<const unsigned char*>(a.in),
+                                              static_cast<int*>(a.out), kHistogramBins + 1, 0, kHistogramBins,
+                                              as_int(a.n), a.stream));
   return {2};  // CUB zeroes the bins in one kernel and sweeps the samples in another
 }
 
@@ -52,16 +55,16 @@ AtomicsOutcome run_cub_histogram(const AtomicsArgs& a) {
 // positive values in input order (a single-pass scan with decoupled look-back) and writes their count.
 std::size_t select_scratch(std::int64_t n) {
   std::size_t bytes = 0;
-  WS_CUDA(cub::DeviceSelect::If(nullptr, bytes, static_cast<const int*>(nullptr), static_cast<int*>(nullptr), static_cast<int*>(nullptr),
-                                as_int(n), Positive()));
+  WS_CUDA(cub::DeviceSelect::If(nullptr, bytes, static_cast<const int*>(nullptr), static_cast<int*>(nullptr),
+                                static_cast<int*>(nullptr), as_int(n), Positive()));
   return bytes;
 }
 
 AtomicsOutcome run_cub_select(const AtomicsArgs& a) {
   std::size_t bytes = select_scratch(a.n);
   require_scratch(a, bytes, "cub.select");
-  WS_CUDA(cub::DeviceSelect::If(a.scratch, bytes, static_cast<const int*>(a.in), static_cast<int*>(a.out), a.counter, as_int(a.n),
-                                Positive(), a.stream));
+  WS_CUDA(cub::DeviceSelect::If(a.scratch, bytes, static_cast<const int*>(a.in), static_cast<int*>(a.out), a.counter,
+                                as_int(a.n), Positive(), a.stream));
   return {2};  // CUB initializes its tile states, then runs the single-pass select
 }
 

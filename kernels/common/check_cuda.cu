@@ -7,7 +7,8 @@ namespace ws::kernels {
 
 void check_cuda(cudaError_t err, const char* call, const char* file, int line) {
   if (err == cudaSuccess) return;
-  throw std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + call + ": " + cudaGetErrorString(err));
+  throw std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + call + ": " +
+                           cudaGetErrorString(err));
 }
 
 }  // namespace ws::kernels

@@ -35,11 +35,11 @@ constexpr int kConvRegCols = 4, kConvRegRows = 8;
 /// 1D: block_y = grid_y = 1, tile_y = 1, height unused.
 struct ConvShape {
   int mask_width = 5;
-  int tile_x = 0, tile_y = 1;         ///< output elements per block in x and y
-  int block_x = 0, block_y = 1;       ///< threads per block in x and y
+  int tile_x = 0, tile_y = 1;    ///< output elements per block in x and y
+  int block_x = 0, block_y = 1;  ///< threads per block in x and y
   std::int64_t grid_x = 0, grid_y = 1;
-  std::int64_t width = 0, height = 0; ///< the array: width elements (1D) or height x width
-  std::int64_t shared_bytes = 0;      ///< dynamic shared memory per block
+  std::int64_t width = 0, height = 0;  ///< the array: width elements (1D) or height x width
+  std::int64_t shared_bytes = 0;       ///< dynamic shared memory per block
 };
 
 }  // namespace ws

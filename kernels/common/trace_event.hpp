@@ -16,17 +16,17 @@ enum class Space : std::uint8_t { Register, Shared, Global };
 /// "this thread does the step's work" (Step::working_threads). Events of one thread appear in the
 /// buffer in program order (each thread takes its slots with atomicAdd on one counter).
 struct TraceEvent {
-  std::int32_t step;      ///< the thread's step counter: -1 before its first step
-  std::int32_t thread;    ///< threadIdx.x
-  std::int8_t kind;       ///< OpKind, or kTraceWork
-  std::int8_t space;      ///< Space
-  std::int16_t access;    ///< ThreadOp::access
-  std::int32_t buffer;    ///< ThreadOp::buffer
-  std::int64_t address;   ///< ThreadOp::address
-  std::int64_t operand;   ///< ThreadOp::operand
-  double value;           ///< ThreadOp::value
-  std::int32_t line;      ///< ThreadOp::line: the statement's line (trace_points.hpp), 0 = none
-  std::int32_t file;      ///< index of Trace::source_file in trace_points::kFiles, -1 = none
+  std::int32_t step;     ///< the thread's step counter: -1 before its first step
+  std::int32_t thread;   ///< threadIdx.x
+  std::int8_t kind;      ///< OpKind, or kTraceWork
+  std::int8_t space;     ///< Space
+  std::int16_t access;   ///< ThreadOp::access
+  std::int32_t buffer;   ///< ThreadOp::buffer
+  std::int64_t address;  ///< ThreadOp::address
+  std::int64_t operand;  ///< ThreadOp::operand
+  double value;          ///< ThreadOp::value
+  std::int32_t line;     ///< ThreadOp::line: the statement's line (trace_points.hpp), 0 = none
+  std::int32_t file;     ///< index of Trace::source_file in trace_points::kFiles, -1 = none
 };
 
 /// TraceEvent::kind of a "working thread" mark.

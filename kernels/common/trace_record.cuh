@@ -161,7 +161,8 @@ static inline void ws_trace_after_launch() {
 
 /// Points this file's kernels at `sink` and arms launch `traced_launch` of the next launcher call.
 static inline void ws_trace_arm(const TraceSink& sink, int traced_launch, cudaStream_t stream) {
-  check_cuda(cudaMemcpyToSymbol(ws_trace_sink, &sink, sizeof sink), "cudaMemcpyToSymbol(trace sink)", __FILE__, __LINE__);
+  check_cuda(cudaMemcpyToSymbol(ws_trace_sink, &sink, sizeof sink), "cudaMemcpyToSymbol(trace sink)", __FILE__,
+             __LINE__);
   ws_trace_launches = 0;
   ws_trace_target = traced_launch;
   ws_trace_enabled = sink.enabled;
@@ -172,14 +173,14 @@ static inline void ws_trace_arm(const TraceSink& sink, int traced_launch, cudaSt
 }  // namespace ws::kernels::traced
 
 #undef WS_LAUNCHED
-#define WS_LAUNCHED()                                                                              \
-  (::ws::kernels::check_cuda(cudaGetLastError(), "kernel launch", __FILE__, __LINE__),             \
+#define WS_LAUNCHED()                                                                  \
+  (::ws::kernels::check_cuda(cudaGetLastError(), "kernel launch", __FILE__, __LINE__), \
    ::ws::kernels::traced::ws_trace_after_launch())
 
 /// The file's arm function, named e.g. epita_arm (declared in its pattern's launch header).
-#define WS_TRACE_ARM_FUNCTION(name)                                                                \
-  void name(const ::ws::TraceSink& sink, int traced_launch, cudaStream_t stream) {                 \
-    ws_trace_arm(sink, traced_launch, stream);                                                     \
+#define WS_TRACE_ARM_FUNCTION(name)                                                \
+  void name(const ::ws::TraceSink& sink, int traced_launch, cudaStream_t stream) { \
+    ws_trace_arm(sink, traced_launch, stream);                                     \
   }
 
 #else  // the timed build: no trace code at all

@@ -26,7 +26,7 @@ struct ConvArgs {
 using ConvLauncher = int (*)(const ConvArgs& a);  ///< returns the kernel launches it enqueued
 
 struct ConvLauncherEntry {
-  const char* id;   ///< variant id, as in the registry
+  const char* id;  ///< variant id, as in the registry
   ConvLauncher launch;
   ArchPaths paths;  ///< per-architecture code paths, when the kernel has two
 };

@@ -39,14 +39,14 @@ int as_int(std::int64_t v) { return static_cast<int>(v); }  // sizes <= 2^30: th
 // One thread per output: P[i] is the weighted sum of the Mask_Width inputs centred on i; inputs
 // outside [0, Width) are ghost cells and count as 0 (the if skips them). Every input is read from
 // global memory Mask_Width times, and the mask M is an ordinary global array.
-__global__ void convolution_1D_basic_kernel(const float *N, const float *Mg, float *P, int Mask_Width, int Width) {
-  int i = blockIdx.x*blockDim.x + threadIdx.x;
+__global__ void convolution_1D_basic_kernel(const float* N, const float* Mg, float* P, int Mask_Width, int Width) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
 
   float Pvalue = 0;
-  int N_start_point = i - (Mask_Width/2);
+  int N_start_point = i - (Mask_Width / 2);
   for (int j = 0; j < Mask_Width; j++) {
     if (N_start_point + j >= 0 && N_start_point + j < Width) {
-      Pvalue += N[N_start_point + j]*Mg[j];
+      Pvalue += N[N_start_point + j] * Mg[j];
       WS_T(WS_AT(basic_1d_compute);)
     }
   }
@@ -66,14 +66,14 @@ int run_conv1d_basic(const ConvArgs& a) {
 // Changed from conv1d_basic: M is never written by the kernel and all threads read M[j] in the same
 // order, so it moves to __constant__ memory; a warp's reads of one M[j] become one broadcast from
 // the constant cache instead of global loads.
-__global__ void convolution_1D_const_kernel(const float *N, float *P, int Mask_Width, int Width) {
-  int i = blockIdx.x*blockDim.x + threadIdx.x;
+__global__ void convolution_1D_const_kernel(const float* N, float* P, int Mask_Width, int Width) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
 
   float Pvalue = 0;
-  int N_start_point = i - (Mask_Width/2);
+  int N_start_point = i - (Mask_Width / 2);
   for (int j = 0; j < Mask_Width; j++) {
     if (N_start_point + j >= 0 && N_start_point + j < Width) {
-      Pvalue += N[N_start_point + j]*M[j];
+      Pvalue += N[N_start_point + j] * M[j];
       WS_T(WS_AT(const_1d_compute);)
     }
   }
@@ -98,23 +98,23 @@ int run_conv1d_const(const ConvArgs& a) {
 // each input element comes from global memory about once per block instead of Mask_Width times.
 // (blockIdx.x - 1) is unsigned arithmetic that wraps for block 0; converted to int it gives the
 // negative index the slide tests with halo_index_left < 0.
-__global__ void convolution_1D_tiled_kernel(const float *N, float *P, int Mask_Width, int Width) {
-  int i = blockIdx.x*blockDim.x + threadIdx.x;
-  float *N_ds = dynamic_shared<float>();  // TILE_SIZE + Mask_Width - 1 elements, TILE_SIZE = blockDim.x
+__global__ void convolution_1D_tiled_kernel(const float* N, float* P, int Mask_Width, int Width) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float* N_ds = dynamic_shared<float>();  // TILE_SIZE + Mask_Width - 1 elements, TILE_SIZE = blockDim.x
 
-  int n = Mask_Width/2;
+  int n = Mask_Width / 2;
 
-  int halo_index_left = (blockIdx.x - 1)*blockDim.x + threadIdx.x;
+  int halo_index_left = (blockIdx.x - 1) * blockDim.x + threadIdx.x;
   if (threadIdx.x >= blockDim.x - n) {
     WS_T(WS_AT_NEXT(tiled_1d_left);)
     N_ds[threadIdx.x - (blockDim.x - n)] =
         (halo_index_left < 0) ? 0 : N[halo_index_left];
   }
 
-  N_ds[n + threadIdx.x] = N[blockIdx.x*blockDim.x + threadIdx.x];
+  N_ds[n + threadIdx.x] = N[blockIdx.x * blockDim.x + threadIdx.x];
   WS_T(WS_AT(tiled_1d_internal);)
 
-  int halo_index_right = (blockIdx.x + 1)*blockDim.x + threadIdx.x;
+  int halo_index_right = (blockIdx.x + 1) * blockDim.x + threadIdx.x;
   if (threadIdx.x < n) {
     WS_T(WS_AT_NEXT(tiled_1d_right);)
     N_ds[n + blockDim.x + threadIdx.x] =
@@ -125,7 +125,7 @@ __global__ void convolution_1D_tiled_kernel(const float *N, float *P, int Mask_W
 
   float Pvalue = 0;
   for (int j = 0; j < Mask_Width; j++) {
-    Pvalue += N_ds[threadIdx.x + j]*M[j];
+    Pvalue += N_ds[threadIdx.x + j] * M[j];
     WS_T(WS_AT(tiled_1d_compute);)
   }
   P[i] = Pvalue;
@@ -144,9 +144,9 @@ int run_conv1d_tiled(const ConvArgs& a) {
 // Changed from conv1d_tiled: shared memory holds only the block's own TILE_SIZE elements. The halo
 // is read straight from N in global memory, betting that the neighbouring blocks have just pulled
 // those elements into the L1/L2 caches; simpler loading code, no halo threads.
-__global__ void convolution_1D_tiled_cache_kernel(const float *N, float *P, int Mask_Width, int Width) {
-  int i = blockIdx.x*blockDim.x + threadIdx.x;
-  float *N_ds = dynamic_shared<float>();  // TILE_SIZE = blockDim.x elements
+__global__ void convolution_1D_tiled_cache_kernel(const float* N, float* P, int Mask_Width, int Width) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float* N_ds = dynamic_shared<float>();  // TILE_SIZE = blockDim.x elements
 
   N_ds[threadIdx.x] = N[i];
   WS_T(WS_AT(tiled_cache_1d_load);)
@@ -155,14 +155,13 @@ __global__ void convolution_1D_tiled_cache_kernel(const float *N, float *P, int 
 
   int This_tile_start_point = blockIdx.x * blockDim.x;
   int Next_tile_start_point = (blockIdx.x + 1) * blockDim.x;
-  int N_start_point = i - (Mask_Width/2);
+  int N_start_point = i - (Mask_Width / 2);
   float Pvalue = 0;
-  for (int j = 0; j < Mask_Width; j ++) {
+  for (int j = 0; j < Mask_Width; j++) {
     int N_index = N_start_point + j;
     if (N_index >= 0 && N_index < Width) {
-      if ((N_index >= This_tile_start_point)
-          && (N_index < Next_tile_start_point)) {
-        Pvalue += N_ds[threadIdx.x+j-(Mask_Width/2)]*M[j];
+      if ((N_index >= This_tile_start_point) && (N_index < Next_tile_start_point)) {
+        Pvalue += N_ds[threadIdx.x + j - (Mask_Width / 2)] * M[j];
         WS_T(WS_AT(tiled_cache_1d_shared);)
       } else {
         Pvalue += N[N_index] * M[j];
@@ -186,24 +185,24 @@ int run_conv1d_tiled_cache(const ConvArgs& a) {
 // "Ghost Cells" (no code on the slides: the 1D basic kernel written for rows and columns).
 // One thread per output pixel of a 2D grid of 2D blocks; ghost cells outside the image count as 0;
 // the mask is a global array read Mask_Width^2 times per pixel.
-__global__ void convolution_2D_basic_kernel(const float *N, const float *Mg, float *P, int Mask_Width, int Width,
+__global__ void convolution_2D_basic_kernel(const float* N, const float* Mg, float* P, int Mask_Width, int Width,
                                             int Height) {
-  int col = blockIdx.x*blockDim.x + threadIdx.x;
-  int row = blockIdx.y*blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
   if (row < Height && col < Width) {
     float Pvalue = 0;
-    int N_start_row = row - (Mask_Width/2);
-    int N_start_col = col - (Mask_Width/2);
+    int N_start_row = row - (Mask_Width / 2);
+    int N_start_col = col - (Mask_Width / 2);
     for (int i = 0; i < Mask_Width; i++) {
       for (int j = 0; j < Mask_Width; j++) {
         int r = N_start_row + i, c = N_start_col + j;
         if (r >= 0 && r < Height && c >= 0 && c < Width) {
-          Pvalue += N[r*Width + c]*Mg[i*Mask_Width + j];
+          Pvalue += N[r * Width + c] * Mg[i * Mask_Width + j];
           WS_T(WS_AT(basic_2d_compute);)
         }
       }
     }
-    P[row*Width + col] = Pvalue;
+    P[row * Width + col] = Pvalue;
     WS_T(WS_AT(basic_2d_store);)
   }
 }
@@ -230,25 +229,25 @@ int run_conv2d_basic(const ConvArgs& a) {
 // do not write output" shows): a non-computing thread would otherwise overwrite the next tile's pixel.
 // row_i = row_o - 2 of the slide is row_o - KERNEL_SIZE/2 for any mask width.
 template <int KERNEL_SIZE>
-__global__ void convolution_2D_tiled_kernel(const float *N, float *P, int Width, int Height, int TILE_SIZE) {
-  float *Ns = dynamic_shared<float>();  // Ns[BLOCK_SIZE][BLOCK_SIZE], BLOCK_SIZE = blockDim.x = blockDim.y
+__global__ void convolution_2D_tiled_kernel(const float* N, float* P, int Width, int Height, int TILE_SIZE) {
+  float* Ns = dynamic_shared<float>();  // Ns[BLOCK_SIZE][BLOCK_SIZE], BLOCK_SIZE = blockDim.x = blockDim.y
   const int BLOCK_SIZE = blockDim.x;
   int tx = threadIdx.x;
   int ty = threadIdx.y;
   int row_o = blockIdx.y * TILE_SIZE + ty;
   int col_o = blockIdx.x * TILE_SIZE + tx;
 
-  int row_i = row_o - KERNEL_SIZE/2;
-  int col_i = col_o - KERNEL_SIZE/2;
+  int row_i = row_o - KERNEL_SIZE / 2;
+  int col_i = col_o - KERNEL_SIZE / 2;
 
   float output = 0.0f;
 
   if ((row_i >= 0) && (row_i < Height) &&
       (col_i >= 0) && (col_i < Width)) {
-    Ns[ty*BLOCK_SIZE + tx] = N[row_i*Width + col_i];
+    Ns[ty * BLOCK_SIZE + tx] = N[row_i * Width + col_i];
     WS_T(WS_AT(tiled_2d_load);)
   } else {
-    Ns[ty*BLOCK_SIZE + tx] = 0.0f;
+    Ns[ty * BLOCK_SIZE + tx] = 0.0f;
     WS_T(WS_AT(tiled_2d_ghost);)
   }
 
@@ -259,12 +258,12 @@ __global__ void convolution_2D_tiled_kernel(const float *N, float *P, int Width,
     for (int i = 0; i < KERNEL_SIZE; i++) {
 #pragma unroll
       for (int j = 0; j < KERNEL_SIZE; j++) {
-        output += M[i*KERNEL_SIZE + j] * Ns[(i+ty)*BLOCK_SIZE + j+tx];  // Mc[i][j] * Ns[i+ty][j+tx]
+        output += M[i * KERNEL_SIZE + j] * Ns[(i + ty) * BLOCK_SIZE + j + tx];  // Mc[i][j] * Ns[i+ty][j+tx]
         WS_T(WS_AT(tiled_2d_compute);)
       }
     }
     if (row_o < Height && col_o < Width)
-      P[row_o*Width + col_o] = output;
+      P[row_o * Width + col_o] = output;
     WS_T(WS_AT(tiled_2d_store);)
   }
 }
@@ -288,16 +287,16 @@ __global__ void convolution_2D_tiled_kernel(const float *N, float *P, int Width,
 // in flight before the first wait: about 10 KB per block instead of one load per thread at a time
 // (docs/device/h200-conv-bench.md has the measured difference).
 template <int KERNEL_SIZE>
-__global__ void __launch_bounds__(256) convolution_2D_tiled_coarse_kernel(const float *__restrict__ N,
-                                                                          float *__restrict__ P, int Width, int Height) {
+__global__ void __launch_bounds__(256)
+    convolution_2D_tiled_coarse_kernel(const float* __restrict__ N, float* __restrict__ P, int Width, int Height) {
   constexpr int COARSEN = kConvCoarsen;
   constexpr int BLOCK_X = 32, BLOCK_Y = 8;
   constexpr int TILE_X = BLOCK_X, TILE_Y = BLOCK_Y * COARSEN;
   constexpr int IN_X = TILE_X + KERNEL_SIZE - 1, IN_Y = TILE_Y + KERNEL_SIZE - 1;
   __shared__ float Ns[IN_Y][IN_X];
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const int row_start = blockIdx.y * TILE_Y - KERNEL_SIZE/2;
-  const int col_start = blockIdx.x * TILE_X - KERNEL_SIZE/2;
+  const int row_start = blockIdx.y * TILE_Y - KERNEL_SIZE / 2;
+  const int col_start = blockIdx.x * TILE_X - KERNEL_SIZE / 2;
 
 #pragma unroll
   for (int r0 = 0; r0 < IN_Y; r0 += BLOCK_Y) {
@@ -311,7 +310,7 @@ __global__ void __launch_bounds__(256) convolution_2D_tiled_coarse_kernel(const 
         if (c < IN_X) {
           const int col_i = col_start + c;
           const bool in = row_in && col_i >= 0 && col_i < Width;
-          copy_or_zero_async(&Ns[r][c], in ? N + (row_i*Width + col_i) : N, in);
+          copy_or_zero_async(&Ns[r][c], in ? N + (row_i * Width + col_i) : N, in);
           WS_T(WS_AT(coarse_2d_load);)
         }
       }
@@ -328,14 +327,14 @@ __global__ void __launch_bounds__(256) convolution_2D_tiled_coarse_kernel(const 
   for (int rr = 0; rr < COARSEN + KERNEL_SIZE - 1; rr++) {
     float v[KERNEL_SIZE];
 #pragma unroll
-    for (int j = 0; j < KERNEL_SIZE; j++) v[j] = Ns[ty*COARSEN + rr][tx + j];
+    for (int j = 0; j < KERNEL_SIZE; j++) v[j] = Ns[ty * COARSEN + rr][tx + j];
     WS_T(WS_AT(coarse_2d_row);)
 #pragma unroll
     for (int k = 0; k < COARSEN; k++) {
       const int i = rr - k;  // the mask row that input row rr meets for output k
       if (i >= 0 && i < KERNEL_SIZE) {
 #pragma unroll
-        for (int j = 0; j < KERNEL_SIZE; j++) output[k] += M[i*KERNEL_SIZE + j] * v[j];
+        for (int j = 0; j < KERNEL_SIZE; j++) output[k] += M[i * KERNEL_SIZE + j] * v[j];
       }
     }
   }
@@ -343,8 +342,8 @@ __global__ void __launch_bounds__(256) convolution_2D_tiled_coarse_kernel(const 
   const int col_o = blockIdx.x * TILE_X + tx;
 #pragma unroll
   for (int k = 0; k < COARSEN; k++) {
-    const int row_o = blockIdx.y * TILE_Y + ty*COARSEN + k;
-    if (row_o < Height && col_o < Width) P[row_o*Width + col_o] = output[k];
+    const int row_o = blockIdx.y * TILE_Y + ty * COARSEN + k;
+    if (row_o < Height && col_o < Width) P[row_o * Width + col_o] = output[k];
     WS_T(WS_AT(coarse_2d_store);)
   }
 }
@@ -421,13 +420,13 @@ int run_conv2d_tiled_coarse(const ConvArgs& a) {
 // constant operand) and each output row leaves as one float4 store (VEC) or guarded scalars.
 // Measured against the device copy: docs/device/h200-conv-bench.md.
 template <int KERNEL_SIZE, bool VEC>
-__global__ void __launch_bounds__(32 * 4) convolution_2D_register_tiled_kernel(const float *__restrict__ N,
-                                                                              float *__restrict__ P, int Width,
-                                                                              int Height) {
+__global__ void __launch_bounds__(32 * 4) convolution_2D_register_tiled_kernel(const float* __restrict__ N,
+                                                                               float* __restrict__ P, int Width,
+                                                                               int Height) {
   constexpr int REG_COLS = kConvRegCols, REG_ROWS = kConvRegRows, BLOCK_Y = 4;
-  constexpr int r = KERNEL_SIZE/2;
-  constexpr int HALO_CHUNKS = VEC ? (r + REG_COLS - 1) / REG_COLS : 0;          // float4 chunks per side
-  constexpr int NV = VEC ? REG_COLS * (1 + 2*HALO_CHUNKS) : REG_COLS + KERNEL_SIZE - 1;
+  constexpr int r = KERNEL_SIZE / 2;
+  constexpr int HALO_CHUNKS = VEC ? (r + REG_COLS - 1) / REG_COLS : 0;  // float4 chunks per side
+  constexpr int NV = VEC ? REG_COLS * (1 + 2 * HALO_CHUNKS) : REG_COLS + KERNEL_SIZE - 1;
   constexpr int OFF = VEC ? REG_COLS * HALO_CHUNKS - r : 0;  // v[OFF + c] holds input column x0 - r + c
   static_assert(REG_COLS == 4, "the vector path loads float4 chunks");
   const int x0 = (blockIdx.x * 32 + threadIdx.x) * REG_COLS;
@@ -444,16 +443,19 @@ __global__ void __launch_bounds__(32 * 4) convolution_2D_register_tiled_kernel(c
   for (int rr = 0; rr < REG_ROWS + KERNEL_SIZE - 1; rr++) {
     const int row_i = y0 - r + rr;
     const bool row_in = row_i >= 0 && row_i < Height;
-    const float *row = N + std::size_t(row_in ? row_i : 0) * Width;
+    const float* row = N + std::size_t(row_in ? row_i : 0) * Width;
     float v[NV];
     if (VEC) {
 #pragma unroll
       for (int c = 0; c < NV / 4; c++) {
         const int col = x0 + 4 * (c - HALO_CHUNKS);
         WS_T(WS_AT_NEXT(register_2d_load_vec);)
-        const float4 q = (row_in && col >= 0 && col < Width) ? __ldg(reinterpret_cast<const float4 *>(row + col))
-                                                              : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        v[4*c] = q.x; v[4*c + 1] = q.y; v[4*c + 2] = q.z; v[4*c + 3] = q.w;
+        const float4 q = (row_in && col >= 0 && col < Width) ? __ldg(reinterpret_cast<const float4*>(row + col))
+                                                             : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        v[4 * c] = q.x;
+        v[4 * c + 1] = q.y;
+        v[4 * c + 2] = q.z;
+        v[4 * c + 3] = q.w;
       }
     } else {
 #pragma unroll
@@ -470,7 +472,7 @@ __global__ void __launch_bounds__(32 * 4) convolution_2D_register_tiled_kernel(c
 #pragma unroll
         for (int j = 0; j < KERNEL_SIZE; j++)
 #pragma unroll
-          for (int q = 0; q < REG_COLS; q++) output[k][q] += M[i*KERNEL_SIZE + j] * v[OFF + q + j];
+          for (int q = 0; q < REG_COLS; q++) output[k][q] += M[i * KERNEL_SIZE + j] * v[OFF + q + j];
         WS_T(WS_AT(register_2d_fma);)
       }
     }
@@ -479,9 +481,9 @@ __global__ void __launch_bounds__(32 * 4) convolution_2D_register_tiled_kernel(c
 #pragma unroll
   for (int k = 0; k < REG_ROWS; k++) {
     if (y0 + k >= Height) break;
-    float *out = P + std::size_t(y0 + k) * Width + x0;
+    float* out = P + std::size_t(y0 + k) * Width + x0;
     if (VEC) {
-      *reinterpret_cast<float4 *>(out) = make_float4(output[k][0], output[k][1], output[k][2], output[k][3]);
+      *reinterpret_cast<float4*>(out) = make_float4(output[k][0], output[k][1], output[k][2], output[k][3]);
       WS_T(WS_AT(register_2d_store_vec);)
     } else {
 #pragma unroll
@@ -524,7 +526,8 @@ int run_conv2d_register_tiled(const ConvArgs& a) {
 
 void upload_conv_mask(const float* host_mask, int count, cudaStream_t stream) {
   if (count < 1 || count > MAX_MASK_WIDTH * MAX_MASK_WIDTH)
-    throw std::runtime_error("upload_conv_mask: " + std::to_string(count) + " coefficients do not fit the constant mask");
+    throw std::runtime_error("upload_conv_mask: " + std::to_string(count) +
+                             " coefficients do not fit the constant mask");
   WS_CUDA(cudaMemcpyToSymbolAsync(M, host_mask, std::size_t(count) * sizeof(float), 0, cudaMemcpyHostToDevice, stream));
 }
 
@@ -536,8 +539,10 @@ std::vector<ConvLauncherEntry> stevens_conv_launchers() {
       {"stevens.conv1d_tiled_cache", run_conv1d_tiled_cache, {}},
       {"stevens.conv2d_basic", run_conv2d_basic, {}},
       {"stevens.conv2d_tiled", run_conv2d_tiled, {}},
-      {"stevens.conv2d_tiled_coarse", run_conv2d_tiled_coarse,
-       {"input tile copied with cp.async (sm_80 path)", "input tile copied with plain loads and stores (pre-sm_80 path)"}},
+      {"stevens.conv2d_tiled_coarse",
+       run_conv2d_tiled_coarse,
+       {"input tile copied with cp.async (sm_80 path)",
+        "input tile copied with plain loads and stores (pre-sm_80 path)"}},
       {"stevens.conv2d_register_tiled", run_conv2d_register_tiled, {}},
   };
 }

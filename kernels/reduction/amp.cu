@@ -59,11 +59,15 @@ __global__ void simple_1(T* a, unsigned int s, unsigned int m, T* tail_sum WS_T(
   WS_T(const bool tail = (m & 1) && idx == s - 1; const T tx = tail ? a[2 * s] : T(0), told = tail ? *tail_sum : T(0);)
   if ((m & 1) && idx == s - 1)
     *tail_sum += a[2 * s];
-  WS_T(WS_AT(simple_1_tail); if (tail) { c.load(Space::Global, 0, 2 * s, tx, kInput); c.load(Space::Global, 1, 0, told, kAccumulator); })
-  WS_T(if (tail) { c.reg(OpKind::Add, 2 * s, *tail_sum); c.store(Space::Global, 2, 0, *tail_sum, kAccumulator); })
+  WS_T(WS_AT(simple_1_tail);)
+  WS_T(if (tail) c.load(Space::Global, 0, 2 * s, tx, kInput);)
+  WS_T(if (tail) c.load(Space::Global, 1, 0, told, kAccumulator);)
+  WS_T(if (tail) c.reg(OpKind::Add, 2 * s, *tail_sum);)
+  WS_T(if (tail) c.store(Space::Global, 2, 0, *tail_sum, kAccumulator);)
   WS_T(const int first = (m & 1) ? 3 : 0; const T x = a[idx], y = a[idx + s];)
   a[idx] = a[idx] + a[idx + s];
-  WS_T(WS_AT(simple_1_add); c.load(Space::Global, first, idx, x, kInput); c.load(Space::Global, first + 1, idx + s, y, kInput);)
+  WS_T(WS_AT(simple_1_add); c.load(Space::Global, first, idx, x, kInput);)
+  WS_T(c.load(Space::Global, first + 1, idx + s, y, kInput);)
   WS_T(c.reg(OpKind::Add, idx + s, a[idx]); c.store(Space::Global, first + 2, idx, a[idx], kInput); c.work();)
 }
 
@@ -118,7 +122,8 @@ __global__ void simple_2(T* a, unsigned int s, unsigned int m, T* tail_sum WS_T(
     for (unsigned int j = kWindowWidth * s; j < m; j++) {
       WS_T(const int k = int(kWindowWidth + 1 + 3 * (j - kWindowWidth * s)); const T old = *tail_sum;)
       *tail_sum += a[j];
-      WS_T(WS_AT(simple_2_tail); c.load(Space::Global, k, j, a[j], kInput); c.load(Space::Global, k + 1, 0, old, kAccumulator);)
+      WS_T(WS_AT(simple_2_tail); c.load(Space::Global, k, j, a[j], kInput);)
+      WS_T(c.load(Space::Global, k + 1, 0, old, kAccumulator);)
       WS_T(c.reg(OpKind::Add, j, *tail_sum); c.store(Space::Global, k + 2, 0, *tail_sum, kAccumulator);)
     }
 }
@@ -165,7 +170,8 @@ __global__ void tiled_1(const T* src, T* dst) {
   int tile_size = blockDim.x;
   int tid = threadIdx.x;
   tile_data[tid] = src[blockIdx.x * blockDim.x + threadIdx.x];
-  WS_T(Cursor c; WS_AT(tiled_1_load); c.next(); c.load(Space::Global, 0, blockIdx.x * blockDim.x + threadIdx.x, tile_data[tid], kInput);)
+  WS_T(Cursor c; WS_AT(tiled_1_load); c.next();)
+  WS_T(c.load(Space::Global, 0, blockIdx.x * blockDim.x + threadIdx.x, tile_data[tid], kInput);)
   WS_T(c.store(Space::Shared, 1, tid, tile_data[tid]); c.work();)
   __syncthreads();
   for (int s = 1; s < tile_size; s *= 2) {
@@ -178,7 +184,8 @@ __global__ void tiled_1(const T* src, T* dst) {
   if (tid == 0)
     dst[blockIdx.x] = tile_data[0];
   WS_T(WS_AT(tiled_1_commit); c.next(); if (tid == 0) c.load(Space::Shared, 0, 0, tile_data[0]);)
-  WS_T(if (tid == 0) { c.store(Space::Global, 1, blockIdx.x, dst[blockIdx.x], kPartials); c.work(); })
+  WS_T(if (tid == 0) c.store(Space::Global, 1, blockIdx.x, dst[blockIdx.x], kPartials);)
+  WS_T(if (tid == 0) c.work();)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -194,7 +201,8 @@ __global__ void tiled_2(const T* src, T* dst) {
   int tile_size = blockDim.x;
   int tid = threadIdx.x;
   tile_data[tid] = src[blockIdx.x * blockDim.x + threadIdx.x];
-  WS_T(Cursor c; WS_AT(tiled_2_load); c.next(); c.load(Space::Global, 0, blockIdx.x * blockDim.x + threadIdx.x, tile_data[tid], kInput);)
+  WS_T(Cursor c; WS_AT(tiled_2_load); c.next();)
+  WS_T(c.load(Space::Global, 0, blockIdx.x * blockDim.x + threadIdx.x, tile_data[tid], kInput);)
   WS_T(c.store(Space::Shared, 1, tid, tile_data[tid]); c.work();)
   __syncthreads();
   for (int s = 1; s < tile_size; s *= 2) {
@@ -208,7 +216,8 @@ __global__ void tiled_2(const T* src, T* dst) {
   if (tid == 0)
     dst[blockIdx.x] = tile_data[0];
   WS_T(WS_AT(tiled_2_commit); c.next(); if (tid == 0) c.load(Space::Shared, 0, 0, tile_data[0]);)
-  WS_T(if (tid == 0) { c.store(Space::Global, 1, blockIdx.x, dst[blockIdx.x], kPartials); c.work(); })
+  WS_T(if (tid == 0) c.store(Space::Global, 1, blockIdx.x, dst[blockIdx.x], kPartials);)
+  WS_T(if (tid == 0) c.work();)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -224,7 +233,8 @@ __global__ void tiled_3(const T* src, T* dst) {
   int tile_size = blockDim.x;
   int tid = threadIdx.x;
   tile_data[tid] = src[blockIdx.x * blockDim.x + threadIdx.x];
-  WS_T(Cursor c; WS_AT(tiled_3_load); c.next(); c.load(Space::Global, 0, blockIdx.x * blockDim.x + threadIdx.x, tile_data[tid], kInput);)
+  WS_T(Cursor c; WS_AT(tiled_3_load); c.next();)
+  WS_T(c.load(Space::Global, 0, blockIdx.x * blockDim.x + threadIdx.x, tile_data[tid], kInput);)
   WS_T(c.store(Space::Shared, 1, tid, tile_data[tid]); c.work();)
   __syncthreads();
   for (int s = tile_size / 2; s > 0; s /= 2) {  // the post: s /= 1 (erratum)
@@ -237,7 +247,8 @@ __global__ void tiled_3(const T* src, T* dst) {
   if (tid == 0)
     dst[blockIdx.x] = tile_data[0];
   WS_T(WS_AT(tiled_3_commit); c.next(); if (tid == 0) c.load(Space::Shared, 0, 0, tile_data[0]);)
-  WS_T(if (tid == 0) { c.store(Space::Global, 1, blockIdx.x, dst[blockIdx.x], kPartials); c.work(); })
+  WS_T(if (tid == 0) c.store(Space::Global, 1, blockIdx.x, dst[blockIdx.x], kPartials);)
+  WS_T(if (tid == 0) c.work();)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -256,7 +267,8 @@ __global__ void tiled_4(const T* src, T* dst) {
   tile_data[tid] = src[rel_idx] + src[rel_idx + tile_size];
   WS_T(Cursor c; WS_AT(tiled_4_load); c.next(); c.load(Space::Global, 0, rel_idx, src[rel_idx], kInput);)
   WS_T(c.load(Space::Global, 1, rel_idx + tile_size, src[rel_idx + tile_size], kInput);)
-  WS_T(c.reg(OpKind::Add, rel_idx + tile_size, tile_data[tid]); c.store(Space::Shared, 2, tid, tile_data[tid]); c.work();)
+  WS_T(c.reg(OpKind::Add, rel_idx + tile_size, tile_data[tid]); c.store(Space::Shared, 2, tid, tile_data[tid]);)
+  WS_T(c.work();)
   __syncthreads();
   for (int s = tile_size / 2; s > 0; s /= 2) {
     WS_T(c.next(); auto sh = c.before(tid < s, tile_data, tid, tid + s);)
@@ -268,7 +280,8 @@ __global__ void tiled_4(const T* src, T* dst) {
   if (tid == 0)
     dst[blockIdx.x] = tile_data[0];
   WS_T(WS_AT(tiled_4_commit); c.next(); if (tid == 0) c.load(Space::Shared, 0, 0, tile_data[0]);)
-  WS_T(if (tid == 0) { c.store(Space::Global, 1, blockIdx.x, dst[blockIdx.x], kPartials); c.work(); })
+  WS_T(if (tid == 0) c.store(Space::Global, 1, blockIdx.x, dst[blockIdx.x], kPartials);)
+  WS_T(if (tid == 0) c.work();)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -285,7 +298,8 @@ __global__ void cascade(const T* a, T* partial, unsigned int n) {
   int tile_size = blockDim.x;
   int tid = threadIdx.x;
   tile_data[tid] = 0;
-  WS_T(Cursor c; WS_AT(cascade_zero); c.next(); c.store(Space::Shared, 0, tid, 0); c.work(); const int passes = c.passes(n, (long long)gridDim.x * blockDim.x);)
+  WS_T(Cursor c; WS_AT(cascade_zero); c.next(); c.store(Space::Shared, 0, tid, 0); c.work();)
+  WS_T(const int passes = c.passes(n, (long long)gridDim.x * blockDim.x);)
   for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
     WS_T(c.next(); const double before = tile_data[tid];)
     tile_data[tid] += a[i];
@@ -303,7 +317,8 @@ __global__ void cascade(const T* a, T* partial, unsigned int n) {
   if (tid == 0)
     partial[blockIdx.x] = tile_data[0];
   WS_T(WS_AT(cascade_commit); c.next(); if (tid == 0) c.load(Space::Shared, 0, 0, tile_data[0]);)
-  WS_T(if (tid == 0) { c.store(Space::Global, 1, blockIdx.x, partial[blockIdx.x], kPartials); c.work(); })
+  WS_T(if (tid == 0) c.store(Space::Global, 1, blockIdx.x, partial[blockIdx.x], kPartials);)
+  WS_T(if (tid == 0) c.work();)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -334,7 +349,7 @@ ReduceOutcome run_tiled(const ReduceArgs& a, const char* id, int items, TileKern
   int h = 0, launches = 0;
   do {
     T* dst = halves[h];
-    const std::int64_t sums = grid;  // one per tile
+    const std::int64_t sums = grid;                          // one per tile
     if (sums > a.block && round_up_to(sums, window) > sums)  // another pass follows: pad its input
       WS_CUDA(cudaMemsetAsync(dst + sums, 0, std::size_t(round_up_to(sums, window) - sums) * sizeof(T), a.stream));
     kernel<<<unsigned(grid), a.block, std::size_t(a.block) * sizeof(T), a.stream>>>(src, dst);

@@ -83,7 +83,9 @@ __global__ void max_local(const int* vals, int* global_max, int* local_max, int 
   int local_i = i % num_locals;
   int old_max = atomicMax(&local_max[local_i], val);
   WS_T(WS_AT(max_local_atomic); c.next(); c.atomic(Space::Global, 0, local_i, val, kPartials); c.work();)
-  WS_T(WS_AT_NEXT(max_local_global); c.next(); if (old_max < val) { c.atomic(Space::Global, 0, 0, val, kAccumulator); c.work(); })
+  WS_T(WS_AT_NEXT(max_local_global); c.next();)
+  WS_T(if (old_max < val) c.atomic(Space::Global, 0, 0, val, kAccumulator);)
+  WS_T(if (old_max < val) c.work();)
   if (old_max < val) {
     atomicMax(global_max, val);
   }
@@ -109,8 +111,12 @@ ReduceOutcome run_local_max(const ReduceArgs& a) {
 template <typename T>
 __inline__ __device__ T warpReduceSum(T val WS_T(, Cursor& c)) {
   WS_T(const int lane = threadIdx.x % warpSize;)
-  for (int offset = warpSize / 2; offset > 0; offset /= 2)
-    { WS_T(c.next(); const T got = __shfl_down_sync(0xffffffff, val, offset);) val += __shfl_down_sync(0xffffffff, val, offset); WS_T(WS_AT(warp_shfl); c.shuffle(lane + offset < warpSize ? lane + offset : lane, got); c.reg(OpKind::Add, -1, val); c.work();) }
+  for (int offset = warpSize / 2; offset > 0; offset /= 2) {
+    WS_T(c.next(); const T got = __shfl_down_sync(0xffffffff, val, offset);)
+    val += __shfl_down_sync(0xffffffff, val, offset);
+    WS_T(WS_AT(warp_shfl); c.shuffle(lane + offset < warpSize ? lane + offset : lane, got);)
+    WS_T(c.reg(OpKind::Add, -1, val); c.work();)
+  }
   return val;
 }
 
@@ -124,15 +130,19 @@ __inline__ __device__ T blockReduceSum(T val WS_T(, Cursor& c)) {
   int wid = threadIdx.x / warpSize;
 
   val = warpReduceSum(val WS_T(, c));  // each warp performs a partial reduction
-  if (lane == 0) shared[wid] = val;  // write the reduced value to shared memory
-  WS_T(WS_AT(block_store); c.next(); if (lane == 0) { c.store(Space::Shared, 0, wid, shared[wid]); c.work(); })
+  if (lane == 0) shared[wid] = val;    // write the reduced value to shared memory
+  WS_T(WS_AT(block_store); c.next();)
+  WS_T(if (lane == 0) c.store(Space::Shared, 0, wid, shared[wid]);)
+  WS_T(if (lane == 0) c.work();)
   __syncthreads();  // wait for all partial reductions
 
   // read from shared memory only if that warp existed
   val = (threadIdx.x < blockDim.x / warpSize) ? shared[lane] : T(0);
-  WS_T(WS_AT(block_load); c.next(); if (threadIdx.x < blockDim.x / warpSize) { c.load(Space::Shared, 0, lane, val); c.work(); })
+  WS_T(WS_AT(block_load); c.next();)
+  WS_T(if (threadIdx.x < blockDim.x / warpSize) c.load(Space::Shared, 0, lane, val);)
+  WS_T(if (threadIdx.x < blockDim.x / warpSize) c.work();)
   if (wid == 0) val = warpReduceSum(val WS_T(, c));  // final reduce within the first warp
-  WS_T(if (wid != 0) c.set(c.step + 5);)  // the other warps skip its five steps (offsets 16 .. 1)
+  WS_T(if (wid != 0) c.set(c.step + 5);)             // the other warps skip its five steps (offsets 16 .. 1)
   return val;
 }
 
@@ -145,9 +155,13 @@ template <typename T>
 __global__ void block_reduce(const T* in, T* sum, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   T val = i < n ? in[i] : T(0);
-  WS_T(Cursor c; WS_AT(block_reduce_load); c.next(); if (i < n) { c.load(Space::Global, 0, i, val, kInput); c.work(); })
+  WS_T(Cursor c; WS_AT(block_reduce_load); c.next();)
+  WS_T(if (i < n) c.load(Space::Global, 0, i, val, kInput);)
+  WS_T(if (i < n) c.work();)
   val = blockReduceSum(val WS_T(, c));
-  WS_T(WS_AT_NEXT(block_reduce_atomic); c.next(); if (threadIdx.x == 0) { c.atomic(Space::Global, 0, 0, val, kAccumulator); c.work(); })
+  WS_T(WS_AT_NEXT(block_reduce_atomic); c.next();)
+  WS_T(if (threadIdx.x == 0) c.atomic(Space::Global, 0, 0, val, kAccumulator);)
+  WS_T(if (threadIdx.x == 0) c.work();)
   if (threadIdx.x == 0) atomicAdd(sum, val);
 }
 
@@ -173,12 +187,15 @@ __global__ void deviceReduceKernel(const T* in, T* out, int N) {
   // reduce multiple elements per thread
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < N; i += blockDim.x * gridDim.x) {
     sum += in[i];
-    WS_T(WS_AT(device_cascade); c.next(); c.load(Space::Global, 0, i, in[i], kInput); c.reg(OpKind::Add, i, sum); c.work();)
+    WS_T(WS_AT(device_cascade); c.next(); c.load(Space::Global, 0, i, in[i], kInput); c.reg(OpKind::Add, i, sum);)
+    WS_T(c.work();)
   }
   WS_T(c.set(passes - 1);)
   sum = blockReduceSum(sum WS_T(, c));
   if (threadIdx.x == 0) out[blockIdx.x] = sum;
-  WS_T(WS_AT(device_store); c.next(); if (threadIdx.x == 0) { c.store(Space::Global, 0, blockIdx.x, sum, kPartials); c.work(); })
+  WS_T(WS_AT(device_store); c.next();)
+  WS_T(if (threadIdx.x == 0) c.store(Space::Global, 0, blockIdx.x, sum, kPartials);)
+  WS_T(if (threadIdx.x == 0) c.work();)
 }
 
 /// cs121.device_reduce: grid-stride sums + blockReduceSum into per-block partials, then <<<1, 1024>>> folds them.

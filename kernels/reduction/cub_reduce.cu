@@ -25,8 +25,8 @@ ReduceOutcome run_cub_reduce(const ReduceArgs& a) {
   WS_CUDA(cub::DeviceReduce::Sum(nullptr, temp_bytes, in, out, n, a.stream));
   const std::size_t scratch_bytes = static_cast<std::size_t>(a.scratch_elems) * sizeof(T);
   if (temp_bytes > scratch_bytes)
-    throw std::runtime_error("cub.reduce: CUB needs " + std::to_string(temp_bytes) + " bytes of temporary storage, the scratch buffer holds " +
-                             std::to_string(scratch_bytes));
+    throw std::runtime_error("cub.reduce: CUB needs " + std::to_string(temp_bytes) +
+                             " bytes of temporary storage, the scratch buffer holds " + std::to_string(scratch_bytes));
 
   WS_CUDA(cub::DeviceReduce::Sum(a.scratch, temp_bytes, in, out, n, a.stream));
   // CUB asks for exactly 1 byte when the input fits one tile (a single kernel); otherwise it runs two

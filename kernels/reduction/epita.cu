@@ -73,8 +73,12 @@ ReduceOutcome run_race(const ReduceArgs& a) {
 template <typename T>
 __global__ void reduce0(const T* buffer, int size, T* sum) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
-  WS_T(Cursor c; WS_AT_NEXT(reduce0_add); c.next(); if (x < size) { c.load(Space::Global, 0, x, buffer[x], kInput); c.work(); })
-  WS_T(c.next(); if (x < size) { c.atomic(Space::Global, 0, 0, buffer[x], kAccumulator); c.work(); })
+  WS_T(Cursor c; WS_AT_NEXT(reduce0_add); c.next();)
+  WS_T(if (x < size) c.load(Space::Global, 0, x, buffer[x], kInput);)
+  WS_T(if (x < size) c.work();)
+  WS_T(c.next();)
+  WS_T(if (x < size) c.atomic(Space::Global, 0, 0, buffer[x], kAccumulator);)
+  WS_T(if (x < size) c.work();)
   if (x < size) atomicAdd(sum, buffer[x]);
 }
 
@@ -98,12 +102,12 @@ ReduceOutcome run_reduce0(const ReduceArgs& a) {
 template <typename T>
 __global__ void reduce1_nosync(const T* buffer, int size, T* sum) {
   __shared__ T local_sum;
-  if (threadIdx.x == 0) local_sum = 0;                   // no barrier after the initialization...
+  if (threadIdx.x == 0) local_sum = 0;  // no barrier after the initialization...
   WS_T(Cursor c; WS_AT(nosync_zero);)
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x < size) atomicAdd(&local_sum, buffer[x]);
   WS_T(WS_AT(nosync_add);)
-  if (threadIdx.x == 0) atomicAdd(sum, local_sum);       // ...nor before the commit
+  if (threadIdx.x == 0) atomicAdd(sum, local_sum);  // ...nor before the commit
   WS_T(WS_AT(nosync_commit);)
 }
 
@@ -125,11 +129,17 @@ template <typename T>
 __global__ void reduce1(const T* buffer, int size, T* sum) {
   __shared__ T local_sum;
   if (threadIdx.x == 0) local_sum = 0;
-  WS_T(Cursor c; WS_AT(reduce1_zero); c.next(); if (threadIdx.x == 0) { c.store(Space::Shared, 0, 0, 0); c.work(); })
+  WS_T(Cursor c; WS_AT(reduce1_zero); c.next();)
+  WS_T(if (threadIdx.x == 0) c.store(Space::Shared, 0, 0, 0);)
+  WS_T(if (threadIdx.x == 0) c.work();)
   __syncthreads();  // everyone sees local_sum = 0 before adding
   int x = blockIdx.x * blockDim.x + threadIdx.x;
-  WS_T(WS_AT_NEXT(reduce1_add); if (x < size) { c.load(Space::Global, 1, x, buffer[x], kInput); c.work(); })
-  WS_T(c.next(); if (x < size) { c.atomic(Space::Shared, 0, 0, buffer[x]); c.work(); })
+  WS_T(WS_AT_NEXT(reduce1_add);)
+  WS_T(if (x < size) c.load(Space::Global, 1, x, buffer[x], kInput);)
+  WS_T(if (x < size) c.work();)
+  WS_T(c.next();)
+  WS_T(if (x < size) c.atomic(Space::Shared, 0, 0, buffer[x]);)
+  WS_T(if (x < size) c.work();)
   if (x < size) atomicAdd(&local_sum, buffer[x]);
   __syncthreads();  // every addition is done before thread 0 commits
   WS_T(WS_AT_NEXT(reduce1_commit); c.next(); if (threadIdx.x == 0) c.commit(local_sum);)
@@ -309,7 +319,8 @@ __global__ void reduce5(const T* buffer, int size, T* sum) {
   int x = blockIdx.x * blockDim.x + t;
   int gridSize = blockDim.x * gridDim.x;
   partialSum[t] = 0;  // private to the thread: no need to sync
-  WS_T(Cursor c; WS_AT(reduce5_zero); c.next(); c.store(Space::Shared, 0, t, 0); c.work(); const int passes = c.passes(size, gridSize);)
+  WS_T(Cursor c; WS_AT(reduce5_zero); c.next(); c.store(Space::Shared, 0, t, 0); c.work();)
+  WS_T(const int passes = c.passes(size, gridSize);)
   while (x < size) {  // the work per thread adjusts to the grid
     WS_T(c.next(); const double before = partialSum[t];)
     partialSum[t] += buffer[x];
@@ -375,7 +386,8 @@ __global__ void reduce6(const T* buffer, int size, T* sum) {
   int x = blockIdx.x * blockDim.x + t;
   int gridSize = blockDim.x * gridDim.x;
   partialSum[t] = 0;  // loading + linear reduction: reduce5's cascading
-  WS_T(Cursor c; WS_AT(reduce6_zero); c.next(); c.store(Space::Shared, 0, t, 0); c.work(); const int passes = c.passes(size, gridSize);)
+  WS_T(Cursor c; WS_AT(reduce6_zero); c.next(); c.store(Space::Shared, 0, t, 0); c.work();)
+  WS_T(const int passes = c.passes(size, gridSize);)
   while (x < size) {
     WS_T(c.next(); const double before = partialSum[t];)
     partialSum[t] += buffer[x];
@@ -422,18 +434,43 @@ __global__ void reduce_full_unroll(const T* buffer, int size, T* sum) {
   int x = blockIdx.x * BlockSize + t;
   int gridSize = BlockSize * gridDim.x;
   partialSum[t] = 0;
-  WS_T(Cursor c; WS_AT(full_unroll_zero); c.next(); c.store(Space::Shared, 0, t, 0); c.work(); const int passes = c.passes(size, gridSize);)
+  WS_T(Cursor c; WS_AT(full_unroll_zero); c.next(); c.store(Space::Shared, 0, t, 0); c.work();)
+  WS_T(const int passes = c.passes(size, gridSize);)
 #pragma unroll 4
-  for (; x < size; x += gridSize) { WS_T(c.next(); const double before = partialSum[t];) partialSum[t] += buffer[x]; WS_T(WS_AT(full_unroll_cascade); c.cascade_add(x, buffer[x], t, before, partialSum[t]);) }  // reduce5's while loop, unrolled
+  for (; x < size; x += gridSize) {  // reduce5's while loop, unrolled
+    WS_T(c.next(); const double before = partialSum[t];)
+    partialSum[t] += buffer[x];
+    WS_T(WS_AT(full_unroll_cascade); c.cascade_add(x, buffer[x], t, before, partialSum[t]);)
+  }
   WS_T(c.set(passes);)
   __syncthreads();
 
   unsigned int tid = t;
   WS_T(Cursor::Shadow sh;)
-  if (BlockSize >= 1024) { WS_T(c.next(); sh = c.before(tid < 512, partialSum, tid, tid + 512);) if (tid < 512) partialSum[tid] += partialSum[tid + 512]; WS_T(WS_AT(full_unroll_512); c.after(sh, partialSum[tid]);) __syncthreads(); }
-  if (BlockSize >= 512) { WS_T(c.next(); sh = c.before(tid < 256, partialSum, tid, tid + 256);) if (tid < 256) partialSum[tid] += partialSum[tid + 256]; WS_T(WS_AT(full_unroll_256); c.after(sh, partialSum[tid]);) __syncthreads(); }
-  if (BlockSize >= 256) { WS_T(c.next(); sh = c.before(tid < 128, partialSum, tid, tid + 128);) if (tid < 128) partialSum[tid] += partialSum[tid + 128]; WS_T(WS_AT(full_unroll_128); c.after(sh, partialSum[tid]);) __syncthreads(); }
-  if (BlockSize >= 128) { WS_T(c.next(); sh = c.before(tid < 64, partialSum, tid, tid + 64);) if (tid < 64) partialSum[tid] += partialSum[tid + 64]; WS_T(WS_AT(full_unroll_64); c.after(sh, partialSum[tid]);) __syncthreads(); }
+  if (BlockSize >= 1024) {
+    WS_T(c.next(); sh = c.before(tid < 512, partialSum, tid, tid + 512);)
+    if (tid < 512) partialSum[tid] += partialSum[tid + 512];
+    WS_T(WS_AT(full_unroll_512); c.after(sh, partialSum[tid]);)
+    __syncthreads();
+  }
+  if (BlockSize >= 512) {
+    WS_T(c.next(); sh = c.before(tid < 256, partialSum, tid, tid + 256);)
+    if (tid < 256) partialSum[tid] += partialSum[tid + 256];
+    WS_T(WS_AT(full_unroll_256); c.after(sh, partialSum[tid]);)
+    __syncthreads();
+  }
+  if (BlockSize >= 256) {
+    WS_T(c.next(); sh = c.before(tid < 128, partialSum, tid, tid + 128);)
+    if (tid < 128) partialSum[tid] += partialSum[tid + 128];
+    WS_T(WS_AT(full_unroll_128); c.after(sh, partialSum[tid]);)
+    __syncthreads();
+  }
+  if (BlockSize >= 128) {
+    WS_T(c.next(); sh = c.before(tid < 64, partialSum, tid, tid + 64);)
+    if (tid < 64) partialSum[tid] += partialSum[tid + 64];
+    WS_T(WS_AT(full_unroll_64); c.after(sh, partialSum[tid]);)
+    __syncthreads();
+  }
   if (tid < 32) warpReduce(partialSum, tid WS_T(, c));
   WS_T(WS_AT_NEXT(full_unroll_commit); c.next(); if (tid == 0) c.commit(partialSum[0]);)
   if (tid == 0) atomicAdd(sum, partialSum[0]);
@@ -479,10 +516,12 @@ __global__ void reduce7(T* sum, const T* buffer, int size) {
   WS_T(Cursor c; const int passes = c.passes(size, gridSize);)
   while (i < size) {  // cascading
     private_acc += buffer[i];
-    WS_T(WS_AT(reduce7_cascade); c.next(); c.load(Space::Global, 0, i, buffer[i], kInput); c.reg(OpKind::Add, i, private_acc); c.work();)
+    WS_T(WS_AT(reduce7_cascade); c.next(); c.load(Space::Global, 0, i, buffer[i], kInput);)
+    WS_T(c.reg(OpKind::Add, i, private_acc); c.work();)
     i += gridSize;
   }
-  WS_T(WS_AT_NEXT(reduce7_atomic); c.set(passes - 1); c.next(); c.atomic(Space::Global, 0, 0, private_acc, kAccumulator); c.work();)
+  WS_T(WS_AT_NEXT(reduce7_atomic); c.set(passes - 1); c.next();)
+  WS_T(c.atomic(Space::Global, 0, 0, private_acc, kAccumulator); c.work();)
   atomicAdd(sum, private_acc);
 }
 
@@ -514,11 +553,17 @@ __global__ void reduce8(T* sum, const T* buffer, int size) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;  // the slide's bug: should step by 1024 per block
   if (tid == 0) block_sum = 0;
-  WS_T(Cursor c; WS_AT(reduce8_zero); c.next(); if (tid == 0) { c.store(Space::Shared, 0, 0, 0); c.work(); })
+  WS_T(Cursor c; WS_AT(reduce8_zero); c.next();)
+  WS_T(if (tid == 0) c.store(Space::Shared, 0, 0, 0);)
+  WS_T(if (tid == 0) c.work();)
   __syncthreads();
   T thread_sum = 0;  // cascading, unrolled by the compiler
   // Highest index read: 32 (grid - 1) + 31 + 31 * 32 < size / 32 + 1024, far inside the padded input.
-  for (int k = 0; k < 32; ++k) { thread_sum += buffer[i + k * 32]; WS_T(WS_AT(reduce8_cascade); c.next(); c.load(Space::Global, 0, i + k * 32, buffer[i + k * 32], kInput); c.reg(OpKind::Add, i + k * 32, thread_sum); c.work();) }
+  for (int k = 0; k < 32; ++k) {
+    thread_sum += buffer[i + k * 32];
+    WS_T(WS_AT(reduce8_cascade); c.next(); c.load(Space::Global, 0, i + k * 32, buffer[i + k * 32], kInput);)
+    WS_T(c.reg(OpKind::Add, i + k * 32, thread_sum); c.work();)
+  }
   WS_T(WS_AT_NEXT(reduce8_atomic); c.next(); c.atomic(Space::Shared, 0, 0, thread_sum); c.work();)
   atomicAdd(&block_sum, thread_sum);  // block
   __syncthreads();
@@ -547,11 +592,17 @@ __global__ void reduce8_fixed(T* sum, const T* buffer, int size) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x * 32 + threadIdx.x;  // the fix: 32 items per thread
   if (tid == 0) block_sum = 0;
-  WS_T(Cursor c; WS_AT(reduce8_fixed_zero); c.next(); if (tid == 0) { c.store(Space::Shared, 0, 0, 0); c.work(); })
+  WS_T(Cursor c; WS_AT(reduce8_fixed_zero); c.next();)
+  WS_T(if (tid == 0) c.store(Space::Shared, 0, 0, 0);)
+  WS_T(if (tid == 0) c.work();)
   __syncthreads();
   T thread_sum = 0;
   // Unguarded like the slide: i + 31 * 32 < grid * 1024 = round_up(size, 1024), padded with 0.
-  for (int k = 0; k < 32; ++k) { thread_sum += buffer[i + k * 32]; WS_T(WS_AT(reduce8_fixed_cascade); c.next(); c.load(Space::Global, 0, i + k * 32, buffer[i + k * 32], kInput); c.reg(OpKind::Add, i + k * 32, thread_sum); c.work();) }
+  for (int k = 0; k < 32; ++k) {
+    thread_sum += buffer[i + k * 32];
+    WS_T(WS_AT(reduce8_fixed_cascade); c.next(); c.load(Space::Global, 0, i + k * 32, buffer[i + k * 32], kInput);)
+    WS_T(c.reg(OpKind::Add, i + k * 32, thread_sum); c.work();)
+  }
   WS_T(WS_AT_NEXT(reduce8_fixed_atomic); c.next(); c.atomic(Space::Shared, 0, 0, thread_sum); c.work();)
   atomicAdd(&block_sum, thread_sum);
   __syncthreads();
@@ -578,9 +629,12 @@ ReduceOutcome run_reduce8_fixed(const ReduceArgs& a) {
 // sum: each block writes its partial, and the last block to finish (a ticket counter, reset by that
 // block) folds the partials in a fixed order, so the result needs no second launch, no atomics on the
 // sum and is the same from run to run for float32 too.
-template <typename T> struct Vec4;
-template <> struct Vec4<int> { using type = int4; };
-template <> struct Vec4<float> { using type = float4; };
+template <typename T>
+struct Vec4;
+template <>
+struct Vec4<int> { using type = int4; };
+template <>
+struct Vec4<float> { using type = float4; };
 
 __device__ unsigned int tuned_blocks_done = 0;  // 0 between launches: the last block resets it
 
@@ -635,7 +689,7 @@ __global__ void reduce_tuned(const T* __restrict__ in, long long n4, T* partials
   if (!last_block) return;
   T p = 0;
   for (unsigned j = threadIdx.x; j < gridDim.x; j += blockDim.x) p += __ldcg(partials + j);  // from L2, not a stale L1
-  __syncthreads();  // warp_sums is reused
+  __syncthreads();                                                                           // warp_sums is reused
   p = block_sum(p, warp_sums);
   if (threadIdx.x == 0) {
     *sum = p;
@@ -650,7 +704,7 @@ ReduceOutcome run_tuned(const ReduceArgs& a) {
   if (a.grid > a.scratch_elems) throw std::runtime_error("epita.tuned: more blocks than partial slots");
   const long long n4 = (a.n + 3) / 4;  // capacity is a multiple of kPadGranule, so the last vector is inside it
   reduce_tuned<<<grid_of(a), a.block, 0, a.stream>>>(static_cast<const T*>(a.data), n4, static_cast<T*>(a.scratch),
-                                                      static_cast<T*>(a.result));
+                                                     static_cast<T*>(a.result));
   WS_LAUNCHED();
   return {a.result, 1, 1};
 }

@@ -51,7 +51,7 @@ ReduceOutcome run_passes(const ReduceArgs& a, const char* id, std::int64_t windo
                              " elements is too small for " + std::to_string(a.grid) + " block sums");
   T* halves[2] = {static_cast<T*>(a.scratch), static_cast<T*>(a.scratch) + half};
   const T* src = static_cast<const T*>(a.data);
-  std::int64_t m = a.n;      // values the next pass reduces
+  std::int64_t m = a.n;  // values the next pass reduces
   std::int64_t grid = a.grid;
   int h = 0, launches = 0;
   do {
@@ -158,11 +158,16 @@ __global__ void naive_step(T* v, unsigned int n, unsigned int s) {
   // 64-bit: in the last launches (s near n) idle threads' 2*s*t passes 2^32.
   unsigned long long i = 2ull * s * t;
   WS_T(Cursor c; c.set(31 - __clz(s)); const bool works = i + s < n && c.on(); double x = 0, y = 0;)
-  WS_T(if (works) { x = v[i]; y = v[i + s]; })
+  WS_T(if (works) x = v[i];)
+  WS_T(if (works) y = v[i + s];)
   if (i + s < n)
     v[i] += v[i + s];
-  WS_T(WS_AT(naive_add); if (works) { c.load(Space::Global, 0, i, x, kInput); c.load(Space::Global, 1, i + s, y, kInput); })
-  WS_T(if (works) { c.reg(OpKind::Add, i + s, v[i]); c.store(Space::Global, 2, i, v[i], kInput); c.work(); })
+  WS_T(WS_AT(naive_add);)
+  WS_T(if (works) c.load(Space::Global, 0, i, x, kInput);)
+  WS_T(if (works) c.load(Space::Global, 1, i + s, y, kInput);)
+  WS_T(if (works) c.reg(OpKind::Add, i + s, v[i]);)
+  WS_T(if (works) c.store(Space::Global, 2, i, v[i], kInput);)
+  WS_T(if (works) c.work();)
 }
 
 /// Pairwise sums in place, one launch per tree level; the answer ends in a.data[0].
@@ -197,7 +202,9 @@ __global__ void multipass_block_sums(const T* v, T* out, unsigned int count) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   sv[tid] = i < count ? v[i] : T(0);
-  WS_T(Cursor c; WS_AT(multipass_load); c.next(); if (i < count) { c.load(Space::Global, 0, i, v[i], kInput); c.work(); })
+  WS_T(Cursor c; WS_AT(multipass_load); c.next();)
+  WS_T(if (i < count) c.load(Space::Global, 0, i, v[i], kInput);)
+  WS_T(if (i < count) c.work();)
   WS_T(c.store(Space::Shared, 1, tid, sv[tid]);)
   __syncthreads();
   for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
@@ -321,7 +328,8 @@ __global__ void impl4(const T* v, T* out) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
   sv[tid] = v[i] + v[i + blockDim.x];
-  WS_T(Cursor c; WS_AT(impl4_load); c.next(); record_load_two(c, i, i + blockDim.x, tid, v[i], v[i + blockDim.x], sv[tid]);)
+  WS_T(Cursor c; WS_AT(impl4_load); c.next();)
+  WS_T(record_load_two(c, i, i + blockDim.x, tid, v[i], v[i + blockDim.x], sv[tid]);)
   __syncthreads();
   for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
     WS_T(c.next(); auto sh = c.before(tid < s, sv, tid, tid + s);)
@@ -423,7 +431,8 @@ __global__ void impl5_shfl(const T* v, T* out) {
   }
   if (tid < 32) {
     mySum += sv[tid + 32];
-    WS_T(WS_AT(impl5_shfl_32); c.next(); c.load(Space::Shared, 0, tid + 32, sv[tid + 32]); c.reg(OpKind::Add, tid + 32, mySum); c.work();)
+    WS_T(WS_AT(impl5_shfl_32); c.next(); c.load(Space::Shared, 0, tid + 32, sv[tid + 32]);)
+    WS_T(c.reg(OpKind::Add, tid + 32, mySum); c.work();)
     for (int offset = warpSize / 2; offset > 0; offset /= 2) {
       WS_T(c.next(); const T got = __shfl_down_sync(0xffffffffu, mySum, offset);)
       mySum += __shfl_down_sync(0xffffffffu, mySum, offset);
@@ -433,7 +442,9 @@ __global__ void impl5_shfl(const T* v, T* out) {
   }
   if (tid == 0)
     out[blockIdx.x] = mySum;  // lane 0 holds the block's sum; sv[0] does not
-  WS_T(WS_AT(impl5_shfl_commit); c.next(); if (tid == 0) { c.store(Space::Global, 0, blockIdx.x, mySum, kPartials); c.work(); })
+  WS_T(WS_AT(impl5_shfl_commit); c.next();)
+  WS_T(if (tid == 0) c.store(Space::Global, 0, blockIdx.x, mySum, kPartials);)
+  WS_T(if (tid == 0) c.work();)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -487,7 +498,8 @@ __global__ void impl6(const T* v, T* out) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * (blockSize * 2) + threadIdx.x;
   sv[tid] = v[i] + v[i + blockSize];
-  WS_T(Cursor c; WS_AT(impl6_load); c.next(); record_load_two(c, i, i + blockSize, tid, v[i], v[i + blockSize], sv[tid]);)
+  WS_T(Cursor c; WS_AT(impl6_load); c.next();)
+  WS_T(record_load_two(c, i, i + blockSize, tid, v[i], v[i + blockSize], sv[tid]);)
   __syncthreads();
   unrolled_tree<blockSize>(sv, tid WS_T(, c));
   if (tid == 0)
@@ -517,7 +529,8 @@ __global__ void impl7(const T* v, T* out, unsigned int n) {
   while (i < n) {
     WS_T(c.next(); const double old = sv[tid];)
     sv[tid] += v[i] + v[i + blockSize];
-    WS_T(WS_AT(impl7_pair); record_pair_add(c, i, i + blockSize, tid, v[i], v[i + blockSize], T(v[i] + v[i + blockSize]), old, sv[tid]);)
+    WS_T(WS_AT(impl7_pair);)
+    WS_T(record_pair_add(c, i, i + blockSize, tid, v[i], v[i + blockSize], T(v[i] + v[i + blockSize]), old, sv[tid]);)
     i += gridSize;
   }
   WS_T(c.set(iterations);)

@@ -11,23 +11,23 @@
 #include <vector>
 
 #include "common/check_cuda.hpp"
-#include "common/trace_event.hpp"
 #include "common/shared_types.hpp"
+#include "common/trace_event.hpp"
 
 namespace ws::kernels {
 
 /// Buffers and launch of one reduction. Element type is `type` (int32_t or float) everywhere.
 struct ReduceArgs {
-  void* data = nullptr;          ///< device input: n elements, then the op's identity (0 for sum, INT_MIN
-                                 ///< for max) up to `capacity`, so the slides' unguarded loads stay safe.
-                                 ///< Variants flagged writes_input may overwrite it (restored before each run).
+  void* data = nullptr;  ///< device input: n elements, then the op's identity (0 for sum, INT_MIN
+                         ///< for max) up to `capacity`, so the slides' unguarded loads stay safe.
+                         ///< Variants flagged writes_input may overwrite it (restored before each run).
   std::int64_t n = 0;
-  std::int64_t capacity = 0;     ///< >= round_up(round_up(n, block * items_per_thread), kPadGranule)
-  void* scratch = nullptr;       ///< device scratch, contents undefined on entry
-  std::int64_t scratch_elems = 0;///< >= 2 * (ceil(n / 32) + kPadGranule)
-  void* result = nullptr;        ///< device, kResultElems elements, contents undefined on entry
-  int block = 0;                 ///< resolved threads per block
-  std::int64_t grid = 0;         ///< resolved blocks (first launch)
+  std::int64_t capacity = 0;       ///< >= round_up(round_up(n, block * items_per_thread), kPadGranule)
+  void* scratch = nullptr;         ///< device scratch, contents undefined on entry
+  std::int64_t scratch_elems = 0;  ///< >= 2 * (ceil(n / 32) + kPadGranule)
+  void* result = nullptr;          ///< device, kResultElems elements, contents undefined on entry
+  int block = 0;                   ///< resolved threads per block
+  std::int64_t grid = 0;           ///< resolved blocks (first launch)
   DType type = DType::Int32;
   cudaStream_t stream = nullptr;
 };
@@ -38,13 +38,13 @@ struct ReduceArgs {
 struct ReduceOutcome {
   const void* partials = nullptr;
   std::int64_t count = 1;
-  int launches = 0;              ///< kernel launches enqueued (memsets not counted)
+  int launches = 0;  ///< kernel launches enqueued (memsets not counted)
 };
 
 using ReduceLauncher = ReduceOutcome (*)(const ReduceArgs& a);
 
 struct LauncherEntry {
-  const char* id;                ///< variant id, as in the registry
+  const char* id;  ///< variant id, as in the registry
   ReduceLauncher launch;
 };
 
@@ -76,6 +76,4 @@ void cs121_arm(const TraceSink& sink, int traced_launch, cudaStream_t stream);
 void amp_arm(const TraceSink& sink, int traced_launch, cudaStream_t stream);
 }  // namespace traced
 
-
 }  // namespace ws::kernels
-

@@ -38,15 +38,15 @@ __global__ void reduce_divergent(const T* input, T* output) {
   T* partialSum = dynamic_shared<T>();  // 2 * blockDim.x elements
 
   unsigned int t = threadIdx.x;
-  unsigned int start = 2*blockIdx.x*blockDim.x;
+  unsigned int start = 2 * blockIdx.x * blockDim.x;
   partialSum[t] = input[start + t];
   WS_T(WS_AT(divergent_load_low);)
-  partialSum[blockDim.x+t] = input[start + blockDim.x + t];
+  partialSum[blockDim.x + t] = input[start + blockDim.x + t];
   WS_T(WS_AT(divergent_load_high);)
   for (unsigned int stride = 1; stride <= blockDim.x; stride *= 2) {
     __syncthreads();
     if (t % stride == 0)
-      partialSum[2*t] += partialSum[2*t+stride];
+      partialSum[2 * t] += partialSum[2 * t + stride];
     WS_T(WS_AT(divergent_tree);)
   }
   if (t == 0) output[blockIdx.x] = partialSum[0];
@@ -67,17 +67,16 @@ __global__ void reduce_compact(const T* input, T* output) {
   T* partialSum = dynamic_shared<T>();  // 2 * blockDim.x elements
 
   unsigned int t = threadIdx.x;
-  unsigned int start = 2*blockIdx.x*blockDim.x;
+  unsigned int start = 2 * blockIdx.x * blockDim.x;
   partialSum[t] = input[start + t];
   WS_T(WS_AT(compact_load_low);)
-  partialSum[blockDim.x+t] = input[start + blockDim.x + t];
+  partialSum[blockDim.x + t] = input[start + blockDim.x + t];
   WS_T(WS_AT(compact_load_high);)
   for (unsigned int stride = blockDim.x;
-       stride >= 1;  stride >>= 1)
-  {
+       stride >= 1; stride >>= 1) {
     __syncthreads();
     if (t < stride)
-      partialSum[t] += partialSum[t+stride];
+      partialSum[t] += partialSum[t + stride];
     WS_T(WS_AT(compact_tree);)
   }
   if (t == 0) output[blockIdx.x] = partialSum[0];

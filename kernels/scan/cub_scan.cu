@@ -14,8 +14,10 @@ template <typename T>
 std::size_t cub_scratch_t(std::int64_t n) {
   std::size_t inclusive = 0, exclusive = 0;
   const int items = static_cast<int>(n);
-  WS_CUDA(cub::DeviceScan::InclusiveSum(nullptr, inclusive, static_cast<const T*>(nullptr), static_cast<T*>(nullptr), items));
-  WS_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, exclusive, static_cast<const T*>(nullptr), static_cast<T*>(nullptr), items));
+  WS_CUDA(cub::DeviceScan::InclusiveSum(nullptr, inclusive, static_cast<const T*>(nullptr), static_cast<T*>(nullptr),
+                                        items));
+  WS_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, exclusive, static_cast<const T*>(nullptr), static_cast<T*>(nullptr),
+                                        items));
   return inclusive > exclusive ? inclusive : exclusive;
 }
 
@@ -29,8 +31,10 @@ int run_cub_t(const ScanArgs& a) {
   const auto* in = static_cast<const T*>(a.in);
   auto* out = static_cast<T*>(a.out);
   const int items = static_cast<int>(a.n);
-  if (a.exclusive) WS_CUDA(cub::DeviceScan::ExclusiveSum(a.scratch, bytes, in, out, items, a.stream));
-  else WS_CUDA(cub::DeviceScan::InclusiveSum(a.scratch, bytes, in, out, items, a.stream));
+  if (a.exclusive)
+    WS_CUDA(cub::DeviceScan::ExclusiveSum(a.scratch, bytes, in, out, items, a.stream));
+  else
+    WS_CUDA(cub::DeviceScan::InclusiveSum(a.scratch, bytes, in, out, items, a.stream));
   return 2;  // CUB's tile-status initialization kernel, then the scan kernel
 }
 

@@ -35,13 +35,19 @@ constexpr unsigned kLookbackWaitMinTiles = 500;
 
 __device__ unsigned bits_of(int v) { return static_cast<unsigned>(v); }
 __device__ unsigned bits_of(float v) { return __float_as_uint(v); }
-template <typename T> __device__ T from_bits(unsigned b);
-template <> __device__ int from_bits<int>(unsigned b) { return static_cast<int>(b); }
-template <> __device__ float from_bits<float>(unsigned b) { return __uint_as_float(b); }
+template <typename T>
+__device__ T from_bits(unsigned b);
+template <>
+__device__ int from_bits<int>(unsigned b) { return static_cast<int>(b); }
+template <>
+__device__ float from_bits<float>(unsigned b) { return __uint_as_float(b); }
 
-template <typename T> struct Vec4;
-template <> struct Vec4<int> { using type = int4; };
-template <> struct Vec4<float> { using type = float4; };
+template <typename T>
+struct Vec4;
+template <>
+struct Vec4<int> { using type = int4; };
+template <>
+struct Vec4<float> { using type = float4; };
 
 using StatusRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
 
@@ -85,7 +91,10 @@ __global__ void __launch_bounds__(BLOCK) lookback_scan(const T* x, T* y, long lo
     for (int k = 0; k < kRows; ++k) {
       const V q = reinterpret_cast<const V*>(x + base + static_cast<long long>(k) * BLOCK * kVec)[t];
       WS_T(WS_AT(dl_load_vec);)
-      v[k][0] = q.x; v[k][1] = q.y; v[k][2] = q.z; v[k][3] = q.w;
+      v[k][0] = q.x;
+      v[k][1] = q.y;
+      v[k][2] = q.z;
+      v[k][3] = q.w;
     }
   } else {
 #pragma unroll
@@ -192,7 +201,10 @@ __global__ void __launch_bounds__(BLOCK) lookback_scan(const T* x, T* y, long lo
 #pragma unroll
     for (int k = 0; k < kRows; ++k) {
       V q;
-      q.x = out[k][0]; q.y = out[k][1]; q.z = out[k][2]; q.w = out[k][3];
+      q.x = out[k][0];
+      q.y = out[k][1];
+      q.z = out[k][2];
+      q.w = out[k][3];
       reinterpret_cast<V*>(y + base + static_cast<long long>(k) * BLOCK * kVec)[t] = q;
       WS_T(WS_AT(dl_store_vec);)
     }
@@ -227,7 +239,8 @@ void launch_block(const ScanArgs& a, long long tiles) {
 template <typename T>
 int run_lookback(const ScanArgs& a) {
   const long long tiles = tiles_of(a.n, a.block);
-  if (lookback_scratch(a.n, a.block, a.type) > a.scratch_bytes) throw std::runtime_error("scan.decoupled_lookback: scratch too small");
+  if (lookback_scratch(a.n, a.block, a.type) > a.scratch_bytes)
+    throw std::runtime_error("scan.decoupled_lookback: scratch too small");
   if (reinterpret_cast<std::uintptr_t>(a.in) % 16 || reinterpret_cast<std::uintptr_t>(a.out) % 16)
     throw std::runtime_error("scan.decoupled_lookback: input and output must be 16-byte aligned");
   // Every tile status starts INVALID and the tile counter at 0.
@@ -236,7 +249,9 @@ int run_lookback(const ScanArgs& a) {
     case 128: launch_block<T, 128>(a, tiles); break;
     case 256: launch_block<T, 256>(a, tiles); break;
     case 512: launch_block<T, 512>(a, tiles); break;
-    default: throw std::runtime_error("scan.decoupled_lookback: block must be 128, 256 or 512, got " + std::to_string(a.block));
+    default:
+      throw std::runtime_error("scan.decoupled_lookback: block must be 128, 256 or 512, got " +
+                               std::to_string(a.block));
   }
   return 1;
 }

@@ -17,14 +17,14 @@ namespace ws::kernels {
 
 /// Buffers and launch of one scan. Element type is `type` (int32_t or float) in `in` and `out`.
 struct ScanArgs {
-  const void* in = nullptr;     ///< device input, n elements (16-byte aligned: a cudaMalloc pointer)
-  void* out = nullptr;          ///< device output, n elements (16-byte aligned), distinct from `in`
+  const void* in = nullptr;  ///< device input, n elements (16-byte aligned: a cudaMalloc pointer)
+  void* out = nullptr;       ///< device output, n elements (16-byte aligned), distinct from `in`
   std::int64_t n = 0;
-  bool exclusive = false;       ///< out[0] = 0, out[i] = x[0] + ... + x[i-1]
-  void* scratch = nullptr;      ///< device scratch of at least scratch_bytes(n, block, type) bytes, undefined on entry
+  bool exclusive = false;   ///< out[0] = 0, out[i] = x[0] + ... + x[i-1]
+  void* scratch = nullptr;  ///< device scratch of at least scratch_bytes(n, block, type) bytes, undefined on entry
   std::size_t scratch_bytes = 0;
-  int block = 0;                ///< resolved threads per block
-  std::int64_t grid = 0;        ///< resolved blocks of the first launch
+  int block = 0;          ///< resolved threads per block
+  std::int64_t grid = 0;  ///< resolved blocks of the first launch
   DType type = DType::Int32;
   cudaStream_t stream = nullptr;
 };
@@ -35,9 +35,9 @@ using ScanLauncher = int (*)(const ScanArgs& a);
 using ScanScratch = std::size_t (*)(std::int64_t n, int block, DType type);
 
 struct ScanLauncherEntry {
-  const char* id;               ///< variant id, as in the registry
+  const char* id;  ///< variant id, as in the registry
   ScanLauncher launch;
-  ScanScratch scratch;          ///< nullptr: no scratch
+  ScanScratch scratch;  ///< nullptr: no scratch
 };
 
 /// Launcher tables: the slides' kernels (stevens_scan.cu), the single-pass scan (decoupled_lookback.cu),

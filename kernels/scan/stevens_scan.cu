@@ -106,8 +106,8 @@ __global__ void scan_naive(const T* x, T* y, int n, bool exclusive) {
 
 template <typename T>
 int run_naive(const ScanArgs& a) {
-  scan_naive<T><<<static_cast<unsigned>(a.grid), a.block, 0, a.stream>>>(static_cast<const T*>(a.in),
-                                                                         static_cast<T*>(a.out), as_int(a.n), a.exclusive);
+  scan_naive<T><<<static_cast<unsigned>(a.grid), a.block, 0, a.stream>>>(
+      static_cast<const T*>(a.in), static_cast<T*>(a.out), as_int(a.n), a.exclusive);
   WS_LAUNCHED();
   return 1;
 }
@@ -128,7 +128,11 @@ __global__ void kogge_stone(const T* x, T* y, int n, bool exclusive) {
     __syncthreads();  // make sure that input is in place
     T temp = XY[j];
     if (j >= stride && j < n) temp = XY[j] + XY[j - stride];
-    WS_T(WS_AT(ks_add); c.next(); if (j >= stride && j < n) { c.load(Space::Shared, 0, j, XY[j]); c.load(Space::Shared, 1, j - stride, XY[j - stride]); c.reg(OpKind::Add, j - stride, temp); c.work(); })
+    WS_T(WS_AT(ks_add); c.next();)
+    WS_T(if (j >= stride && j < n) c.load(Space::Shared, 0, j, XY[j]);)
+    WS_T(if (j >= stride && j < n) c.load(Space::Shared, 1, j - stride, XY[j - stride]);)
+    WS_T(if (j >= stride && j < n) c.reg(OpKind::Add, j - stride, temp);)
+    WS_T(if (j >= stride && j < n) c.work();)
     __syncthreads();  // make sure that previous output has been consumed
     if (j >= stride && j < n) XY[j] = temp;
     WS_T(WS_AT(ks_write); if (j >= stride && j < n) c.store(Space::Shared, 2, j, XY[j]);)
@@ -162,7 +166,12 @@ __global__ void kogge_stone_db(const T* x, T* y, int n, bool exclusive) {
     __syncthreads();  // make sure that input is in place
     destination[j] = j >= stride && j < n ? source[j] + source[j - stride] : source[j];
     WS_T(const int sb = source == dynamic_shared<T>() ? 0 : 1;)
-    WS_T(WS_AT(ksdb_add); c.next(); if (j < n) { c.load(Space::Shared, 0, j, source[j], sb); if (j >= stride) { c.load(Space::Shared, 1, j - stride, source[j - stride], sb); c.reg(OpKind::Add, j - stride, destination[j]); c.work(); } c.store(Space::Shared, 2, j, destination[j], 1 - sb); })
+    WS_T(WS_AT(ksdb_add); c.next();)
+    WS_T(if (j < n) c.load(Space::Shared, 0, j, source[j], sb);)
+    WS_T(if (j < n && j >= stride) c.load(Space::Shared, 1, j - stride, source[j - stride], sb);)
+    WS_T(if (j < n && j >= stride) c.reg(OpKind::Add, j - stride, destination[j]);)
+    WS_T(if (j < n && j >= stride) c.work();)
+    WS_T(if (j < n) c.store(Space::Shared, 2, j, destination[j], 1 - sb);)
     T* temp = destination;
     destination = source;
     source = temp;
@@ -173,8 +182,8 @@ __global__ void kogge_stone_db(const T* x, T* y, int n, bool exclusive) {
 
 template <typename T>
 int run_kogge_stone_db(const ScanArgs& a) {
-  kogge_stone_db<T><<<1, a.block, 2 * a.block * sizeof(T), a.stream>>>(static_cast<const T*>(a.in),
-                                                                       static_cast<T*>(a.out), as_int(a.n), a.exclusive);
+  kogge_stone_db<T><<<1, a.block, 2 * a.block * sizeof(T), a.stream>>>(
+      static_cast<const T*>(a.in), static_cast<T*>(a.out), as_int(a.n), a.exclusive);
   WS_LAUNCHED();
   return 1;
 }
@@ -191,7 +200,11 @@ __device__ void brent_kung_section(T* XY, int m WS_T(, Cursor& c)) {
     __syncthreads();
     int index = (threadIdx.x + 1) * 2 * stride - 1;
     if (index < m) XY[index] += XY[index - stride];
-    WS_T(WS_AT(bk_up); c.next(); if (index < m) { c.load(Space::Shared, 0, index - stride, XY[index - stride]); c.reg(OpKind::Add, index - stride, XY[index]); c.store(Space::Shared, 1, index, XY[index]); c.work(); })
+    WS_T(WS_AT(bk_up); c.next();)
+    WS_T(if (index < m) c.load(Space::Shared, 0, index - stride, XY[index - stride]);)
+    WS_T(if (index < m) c.reg(OpKind::Add, index - stride, XY[index]);)
+    WS_T(if (index < m) c.store(Space::Shared, 1, index, XY[index]);)
+    WS_T(if (index < m) c.work();)
   }
   int top = 1;
   while (top < m) top *= 2;
@@ -199,7 +212,11 @@ __device__ void brent_kung_section(T* XY, int m WS_T(, Cursor& c)) {
     __syncthreads();
     int index = (threadIdx.x + 1) * 2 * stride - 1;
     if (index + stride < m) XY[index + stride] += XY[index];
-    WS_T(WS_AT(bk_down); c.next(); if (index + stride < m) { c.load(Space::Shared, 0, index, XY[index]); c.reg(OpKind::Add, index, XY[index + stride]); c.store(Space::Shared, 1, index + stride, XY[index + stride]); c.work(); })
+    WS_T(WS_AT(bk_down); c.next();)
+    WS_T(if (index + stride < m) c.load(Space::Shared, 0, index, XY[index]);)
+    WS_T(if (index + stride < m) c.reg(OpKind::Add, index, XY[index + stride]);)
+    WS_T(if (index + stride < m) c.store(Space::Shared, 1, index + stride, XY[index + stride]);)
+    WS_T(if (index + stride < m) c.work();)
   }
   __syncthreads();
 }
@@ -274,8 +291,8 @@ template <typename T>
 int run_hierarchical(const ScanArgs& a) {
   if (hierarchical_scratch(a.n, a.block, a.type) > a.scratch_bytes)
     throw std::runtime_error("stevens.scan_hierarchical: scratch too small");
-  return scan_level<T>(static_cast<const T*>(a.in), static_cast<T*>(a.out), a.n, a.exclusive, static_cast<T*>(a.scratch),
-                       a.block, a.stream);
+  return scan_level<T>(static_cast<const T*>(a.in), static_cast<T*>(a.out), a.n, a.exclusive,
+                       static_cast<T*>(a.scratch), a.block, a.stream);
 }
 
 }  // namespace

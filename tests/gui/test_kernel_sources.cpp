@@ -104,7 +104,7 @@ TEST(SourceHighlight, ExactLinesOfEachStep) {
   EXPECT_EQ(highlighted("harris.impl6", 256, "offset 8"), Lines{"s[tid] = mySum = mySum + s[tid + 8];"});
   EXPECT_EQ(highlighted("harris.impl7", 256, "offset 1"), Lines{"s[tid] = mySum = mySum + s[tid + 1];"});
   EXPECT_EQ(highlighted("amp.tiled_2", 256, "stride 2"), Lines{"tile_data[index] += tile_data[index + s];"});
-  EXPECT_EQ(highlighted("stevens.reduce_compact", 256, "stride 64"), Lines{"partialSum[t] += partialSum[t+stride];"});
+  EXPECT_EQ(highlighted("stevens.reduce_compact", 256, "stride 64"), Lines{"partialSum[t] += partialSum[t + stride];"});
   EXPECT_EQ(highlighted("stevens.brent_kung", 256, "load the section into shared memory"),
             (Lines{"XY[t] = load_shifted(x, base + t, n, exclusive);", "XY[t + blockDim.x] = load_shifted(x, base + t + blockDim.x, n, exclusive);"}));
 }

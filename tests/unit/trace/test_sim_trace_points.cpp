@@ -141,7 +141,7 @@ TEST(TracePoints, PointsNameTheirStatements) {
   EXPECT_EQ(at(conv, trace_points::stevens_conv::tiled_cache_1d_global), "Pvalue += N[N_index] * M[j];");
   EXPECT_EQ(at(conv, trace_points::stevens_conv::basic_1d_store), "P[i] = Pvalue;");
   namespace cv = trace_points::stevens_conv;
-  EXPECT_EQ(at(conv, cv::tiled_2d_ghost), "Ns[ty*BLOCK_SIZE + tx] = 0.0f;");
+  EXPECT_EQ(at(conv, cv::tiled_2d_ghost), "Ns[ty * BLOCK_SIZE + tx] = 0.0f;");
   EXPECT_EQ(at(conv, cv::register_2d_load_vec).rfind("const float4 q = (row_in && col >= 0 && col < Width) ?", 0), 0u);
   const std::vector<std::string> atomics = lines_of(read_kernel("cs121_atomics.cu"));
   namespace ca = trace_points::cs121_atomics;
@@ -156,7 +156,7 @@ TEST(TracePoints, PointsNameTheirStatements) {
   EXPECT_EQ(at(lookback, dl::dl_warp_total), "for (int k = 0; k < kRows; ++k) warp_total[k * W + w] = s[k];");
   EXPECT_EQ(at(lookback, dl::dl_publish_prefix), "if (lane == 0) publish(status, tile, kPrefix, bits_of(exclusive_prefix + aggregate));");
   const std::vector<std::string> stevens = lines_of(read_kernel("stevens.cu"));
-  EXPECT_EQ(at(stevens, trace_points::stevens::divergent_tree), "partialSum[2*t] += partialSum[2*t+stride];");
+  EXPECT_EQ(at(stevens, trace_points::stevens::divergent_tree), "partialSum[2 * t] += partialSum[2 * t + stride];");
   EXPECT_EQ(at(stevens, trace_points::stevens::compact_commit), "if (t == 0) output[blockIdx.x] = partialSum[0];");
 }
 

@@ -33,16 +33,23 @@ __constant__ float M[MAXK * MAXK];
 // outside the image) sit in registers and are added into every output row they touch, mask row
 // i = rr - k, columns j ascending: per output the slides' order i, j. LDG: 0 plain loads, 1 __ldg.
 // ST: 0 plain stores, 1 __stcs (streaming). VEC false: scalar loads and stores (any width).
-template <int VW> struct Vec;
-template <> struct Vec<4> { using T = float4; };
-template <> struct Vec<2> { using T = float2; };
+template <int VW>
+struct Vec;
+template <>
+struct Vec<4> {
+  using T = float4;
+};
+template <>
+struct Vec<2> {
+  using T = float2;
+};
 
 template <int K, int VW, int R, int BY, int LDG, int ST, bool VEC>
 __global__ void __launch_bounds__(32 * BY) reg_conv(const float* __restrict__ N, float* __restrict__ P, int W, int H) {
   constexpr int r = K / 2;
   constexpr int HC = VEC ? (r + VW - 1) / VW : 0;  // halo chunks per side
   constexpr int NV = VEC ? VW * (1 + 2 * HC) : VW + K - 1;
-  constexpr int OFF = VEC ? VW * HC - r : 0;       // v[OFF + q + j] is input column x0 + q + j - r
+  constexpr int OFF = VEC ? VW * HC - r : 0;  // v[OFF + q + j] is input column x0 + q + j - r
   using V = typename Vec<VW>::T;
   const int x0 = (blockIdx.x * 32 + threadIdx.x) * VW;
   const int y0 = (blockIdx.y * BY + threadIdx.y) * R;
@@ -63,8 +70,10 @@ __global__ void __launch_bounds__(32 * BY) reg_conv(const float* __restrict__ N,
       for (int c = 0; c < NV / VW; ++c) {
         const int xc = x0 + VW * (c - HC);
         V q;
-        if (row_in && xc >= 0 && xc < W) q = LDG ? __ldg(reinterpret_cast<const V*>(row + xc)) : *reinterpret_cast<const V*>(row + xc);
-        else memset(&q, 0, sizeof q);
+        if (row_in && xc >= 0 && xc < W)
+          q = LDG ? __ldg(reinterpret_cast<const V*>(row + xc)) : *reinterpret_cast<const V*>(row + xc);
+        else
+          memset(&q, 0, sizeof q);
         memcpy(&v[c * VW], &q, sizeof q);
       }
     } else {
@@ -92,8 +101,10 @@ __global__ void __launch_bounds__(32 * BY) reg_conv(const float* __restrict__ N,
     if (VEC) {
       V q;
       memcpy(&q, acc[k], sizeof q);
-      if (ST) __stcs(reinterpret_cast<V*>(out), q);
-      else *reinterpret_cast<V*>(out) = q;
+      if (ST)
+        __stcs(reinterpret_cast<V*>(out), q);
+      else
+        *reinterpret_cast<V*>(out) = q;
     } else {
 #pragma unroll
       for (int q = 0; q < VW; ++q)
@@ -105,10 +116,11 @@ __global__ void __launch_bounds__(32 * BY) reg_conv(const float* __restrict__ N,
 template <int K, int VW, int R, int BY, int LDG, int ST>
 void launch_reg(const float* in, float* out, int W, int H, bool vec) {
   const dim3 grid((W + 32 * VW - 1) / (32 * VW), (H + R * BY - 1) / (R * BY)), block(32, BY);
-  if (vec) reg_conv<K, VW, R, BY, LDG, ST, true><<<grid, block>>>(in, out, W, H);
-  else reg_conv<K, VW, R, BY, LDG, ST, false><<<grid, block>>>(in, out, W, H);
+  if (vec)
+    reg_conv<K, VW, R, BY, LDG, ST, true><<<grid, block>>>(in, out, W, H);
+  else
+    reg_conv<K, VW, R, BY, LDG, ST, false><<<grid, block>>>(in, out, W, H);
 }
-
 
 // Shared-memory wavefronts of one slide block (tile T, mask K): one per warp for the store into Ns, and
 // K*K per warp with a computing lane (a warp's 32 addresses are lane + constant: one wavefront each).
@@ -171,8 +183,10 @@ int check_k(float* in, float* out) {
       const bool vec = path % 2 == 0;
       if (vec && W % 4) continue;
       CK(cudaMemset(out, 0xff, h.size() * 4));
-      if (path < 2) launch_reg<K, 4, 8, 4, 1, 1>(in, out, W, H, vec);
-      else launch_reg<K, 4, 16, 4, 1, 1>(in, out, W, H, vec);
+      if (path < 2)
+        launch_reg<K, 4, 8, 4, 1, 1>(in, out, W, H, vec);
+      else
+        launch_reg<K, 4, 16, 4, 1, 1>(in, out, W, H, vec);
       CK(cudaGetLastError());
       std::vector<float> got(h.size());
       CK(cudaMemcpy(got.data(), out, got.size() * 4, cudaMemcpyDeviceToHost));
@@ -236,15 +250,18 @@ int main(int argc, char** argv) {
   printf("device %d SMs, cudaDevAttrClockRate %d kHz; copy twice %.4f / %.4f ms\n", sms, clock_khz, tcopy, tcopy2);
   printf("| kernel | ms | GB/s | x copy | max diff vs slide | smem bound ms |\n|---|---:|---:|---:|---:|---:|\n");
   printf("| cudaMemcpy D2D | %.4f | %.0f | 1.00 | | |\n", tcopy, copy);
-  printf("| copy float4 kernel | %.4f | %.0f | %.2f | | |\n", tcopy4, bytes / (tcopy4 * 1e6), bytes / (tcopy4 * 1e6) / copy);
+  printf("| copy float4 kernel | %.4f | %.0f | %.2f | | |\n", tcopy4, bytes / (tcopy4 * 1e6),
+         bytes / (tcopy4 * 1e6) / copy);
   auto report = [&](const std::string& name, float t, bool is_ref, double bound_ms) {
     CK(cudaMemcpy(is_ref ? ref.data() : got.data(), out, n * 4, cudaMemcpyDeviceToHost));
     double worst = 0;
     if (!is_ref)
-      for (size_t i = 0; i < n; ++i) worst = std::isnan(got[i]) ? 1e30 : std::max(worst, double(std::abs(got[i] - ref[i])));
+      for (size_t i = 0; i < n; ++i)
+        worst = std::isnan(got[i]) ? 1e30 : std::max(worst, double(std::abs(got[i] - ref[i])));
     char bound[32] = "";
     if (bound_ms > 0) snprintf(bound, sizeof bound, "%.4f", bound_ms);
-    printf("| %s | %.4f | %.0f | %.2f | %g | %s |\n", name.c_str(), t, bytes / (t * 1e6), bytes / (t * 1e6) / copy, worst, bound);
+    printf("| %s | %.4f | %.0f | %.2f | %g | %s |\n", name.c_str(), t, bytes / (t * 1e6), bytes / (t * 1e6) / copy,
+           worst, bound);
     fflush(stdout);
   };
   for (int tile : {28, 24, 20, 16, 12, 8}) {
@@ -254,8 +271,8 @@ int main(int argc, char** argv) {
     ProductConv slide("stevens.conv2d_tiled", W, H, 5, tile);
     CK(cudaMemset(out, 0xff, n * 4));
     const float t = time([&] { slide.run(in, out); });
-    report("slide conv2d_tiled tile " + std::to_string(tile) + " (" + std::to_string(long(wf / 1e6)) + "M wavefronts)", t,
-           tile == 28, bound);
+    report("slide conv2d_tiled tile " + std::to_string(tile) + " (" + std::to_string(long(wf / 1e6)) + "M wavefronts)",
+           t, tile == 28, bound);
   }
   const Case cases[] = {
       {"reg VW4 R4 BY4 ldg stcs", REG(5, 4, 4, 4, 1, 1), true},
@@ -285,7 +302,9 @@ int main(int argc, char** argv) {
   CK(cudaMemset(out, 0xff, n * 4));
   report("reg VW4 R8 BY4 ldg stcs (again)", time([&] { launch_reg<5, 4, 8, 4, 1, 1>(in, out, W, H, true); }), false, 0);
   CK(cudaMemset(out, 0xff, n * 4));
-  report("reg VW4 R16 BY4 ldg stcs (again)", time([&] { launch_reg<5, 4, 16, 4, 1, 1>(in, out, W, H, true); }), false, 0);
-  report("cudaMemcpy D2D (again)", time([&] { CK(cudaMemcpyAsync(out, in, n * 4, cudaMemcpyDeviceToDevice)); }), false, 0);
+  report("reg VW4 R16 BY4 ldg stcs (again)", time([&] { launch_reg<5, 4, 16, 4, 1, 1>(in, out, W, H, true); }), false,
+         0);
+  report("cudaMemcpy D2D (again)", time([&] { CK(cudaMemcpyAsync(out, in, n * 4, cudaMemcpyDeviceToDevice)); }), false,
+         0);
   return 0;
 }

@@ -31,7 +31,8 @@ __global__ void tiled_hint(const float* N, float* P, int Width, int Height, int 
     float x;
     asm volatile("ld.global.nc.L2::256B.f32 %0, [%1];" : "=f"(x) : "l"(N + row_i * Width + col_i));
     Ns[ty * BLOCK_SIZE + tx] = x;
-  } else Ns[ty * BLOCK_SIZE + tx] = 0.0f;
+  } else
+    Ns[ty * BLOCK_SIZE + tx] = 0.0f;
   __syncthreads();
   if (ty < TILE_SIZE && tx < TILE_SIZE) {
 #pragma unroll
@@ -44,7 +45,8 @@ __global__ void tiled_hint(const float* N, float* P, int Width, int Height, int 
 
 // The slide's tile body in a persistent grid that loads the next tile's pixel into a register while
 // computing the current tile.
-__global__ void tiled_pipelined(const float* __restrict__ N, float* __restrict__ P, int Width, int Height, int TILE_SIZE, int tiles_x, int tiles) {
+__global__ void tiled_pipelined(const float* __restrict__ N, float* __restrict__ P, int Width, int Height,
+                                int TILE_SIZE, int tiles_x, int tiles) {
   __shared__ float Ns[32 * 32];
   const int BLOCK_SIZE = 32;
   int tx = threadIdx.x, ty = threadIdx.y;
@@ -81,7 +83,8 @@ __device__ __forceinline__ void cp4(float* dst, const float* src, bool in) {
 // conv2d_tiled_coarse at COARSEN outputs per thread (the product, launched from kernels/convolution,
 // is MODE 1 at 8). MODE 0: the old row-by-row loop; 1: cp.async, unrolled.
 template <int MODE, int COARSEN>
-__global__ void __launch_bounds__(256) coarse(const float* __restrict__ N, float* __restrict__ P, int Width, int Height) {
+__global__ void __launch_bounds__(256)
+    coarse(const float* __restrict__ N, float* __restrict__ P, int Width, int Height) {
   constexpr int TILE_X = 32, TILE_Y = 8 * COARSEN, IN_X = TILE_X + K - 1, IN_Y = TILE_Y + K - 1;
   __shared__ float Ns[IN_Y][IN_X];
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -163,13 +166,15 @@ int main() {
   const float tcopy4 = time([&] { copy4<<<sms * 8, 256>>>((const float4*)in, (float4*)out, long(n / 4)); });
   printf("| kernel | ms | GB/s | x copy | max diff |\n|---|---:|---:|---:|---:|\n");
   printf("| cudaMemcpy D2D | %.4f | %.0f | 1.00 | |\n", tcopy, copy);
-  printf("| copy float4 kernel | %.4f | %.0f | %.2f | |\n", tcopy4, bytes / (tcopy4 * 1e6), bytes / (tcopy4 * 1e6) / copy);
+  printf("| copy float4 kernel | %.4f | %.0f | %.2f | |\n", tcopy4, bytes / (tcopy4 * 1e6),
+         bytes / (tcopy4 * 1e6) / copy);
   const int T = 32 - K + 1;
   const dim3 tg((W + T - 1) / T, (H + T - 1) / T), tb(32, 32);
   auto report = [&](const char* name, float t, bool is_ref = false) {
     CK(cudaMemcpy(is_ref ? ref.data() : got.data(), out, n * 4, cudaMemcpyDeviceToHost));
     double worst = 0;
-    if (!is_ref) for (size_t i = 0; i < n; ++i) worst = std::max(worst, double(std::abs(got[i] - ref[i])));
+    if (!is_ref)
+      for (size_t i = 0; i < n; ++i) worst = std::max(worst, double(std::abs(got[i] - ref[i])));
     printf("| %s | %.4f | %.0f | %.2f | %g |\n", name, t, bytes / (t * 1e6), bytes / (t * 1e6) / copy, worst);
   };
   ProductConv slide("stevens.conv2d_tiled", W, H, K, T), coarse8("stevens.conv2d_tiled_coarse", W, H, K, 0);

@@ -21,12 +21,12 @@
 //   +bid          tile = blockIdx.x instead of the atomic tile counter.
 // -DWS_COUNT: instead of timing, count look-back windows and INVALID re-polls per tile (one run each).
 // Results on the H200: docs/device/h200-scan-lookback.md and docs/device/h200-ab-harnesses.md.
+#include <cuda_runtime.h>
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/block/block_store.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cuda/atomic>
-#include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -40,12 +40,21 @@
 
 #include "scan/scan_launch.hpp"
 
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("CUDA %s line %d\n", cudaGetErrorString(e), __LINE__); exit(1); } } while (0)
+#define CK(x)                                                       \
+  do {                                                              \
+    cudaError_t e = (x);                                            \
+    if (e != cudaSuccess) {                                         \
+      printf("CUDA %s line %d\n", cudaGetErrorString(e), __LINE__); \
+      exit(1);                                                      \
+    }                                                               \
+  } while (0)
 
 using u64 = unsigned long long;
 constexpr u64 kInvalid = 0, kAggregate = 1ull << 32, kPrefix = 2ull << 32, kFlagMask = 0xffffffff00000000ull;
 using StatusRef = cuda::atomic_ref<u64, cuda::thread_scope_device>;
-__device__ void publish(u64* status, unsigned tile, u64 flag, int v) { StatusRef(status[tile]).store(flag | unsigned(v), cuda::memory_order_relaxed); }
+__device__ void publish(u64* status, unsigned tile, u64 flag, int v) {
+  StatusRef(status[tile]).store(flag | unsigned(v), cuda::memory_order_relaxed);
+}
 __device__ u64 peek(u64* status, long long tile) { return StatusRef(status[tile]).load(cuda::memory_order_relaxed); }
 
 // Warp 0's look-back (all 32 lanes call it): lane 0 publishes AGGREGATE, windows of 32 predecessors, then
@@ -95,7 +104,8 @@ __device__ int look_back(u64* status, unsigned tile, int aggregate) {
 
 // ---- rows<B, R>: the product's structure with R rows -------------------------------------------------
 template <int BLOCK, int ROWS, int SLEEP>
-__global__ void __launch_bounds__(BLOCK) rows_scan(const int* x, int* y, long long n, bool exclusive, u64* status, unsigned* counter) {
+__global__ void __launch_bounds__(BLOCK)
+    rows_scan(const int* x, int* y, long long n, bool exclusive, u64* status, unsigned* counter) {
   constexpr int W = BLOCK / 32, V4 = 4, TILE = BLOCK * ROWS * V4;
   __shared__ int warp_total[ROWS * W];
   __shared__ int warp_prefix[ROWS * W];
@@ -112,7 +122,10 @@ __global__ void __launch_bounds__(BLOCK) rows_scan(const int* x, int* y, long lo
 #pragma unroll
     for (int k = 0; k < ROWS; ++k) {
       const int4 q = reinterpret_cast<const int4*>(x + base + static_cast<long long>(k) * BLOCK * V4)[t];
-      v[k][0] = q.x; v[k][1] = q.y; v[k][2] = q.z; v[k][3] = q.w;
+      v[k][0] = q.x;
+      v[k][1] = q.y;
+      v[k][2] = q.z;
+      v[k][3] = q.w;
     }
   } else {
 #pragma unroll
@@ -141,7 +154,10 @@ __global__ void __launch_bounds__(BLOCK) rows_scan(const int* x, int* y, long lo
     if (lane == 0) {
       int running = warp_total[0];
       warp_prefix[0] = 0;
-      for (int q = 1; q < ROWS * W; ++q) { warp_prefix[q] = running; running += warp_total[q]; }
+      for (int q = 1; q < ROWS * W; ++q) {
+        warp_prefix[q] = running;
+        running += warp_total[q];
+      }
       tile_aggregate = running;
     }
     __syncwarp();
@@ -166,7 +182,8 @@ __global__ void __launch_bounds__(BLOCK) rows_scan(const int* x, int* y, long lo
   if (base + TILE <= n) {
 #pragma unroll
     for (int k = 0; k < ROWS; ++k)
-      reinterpret_cast<int4*>(y + base + static_cast<long long>(k) * BLOCK * V4)[t] = make_int4(out[k][0], out[k][1], out[k][2], out[k][3]);
+      reinterpret_cast<int4*>(y + base + static_cast<long long>(k) * BLOCK * V4)[t] =
+          make_int4(out[k][0], out[k][1], out[k][2], out[k][3]);
   } else {
 #pragma unroll
     for (int k = 0; k < ROWS; ++k)
@@ -187,7 +204,8 @@ struct LookbackOp {
 };
 
 template <int BLOCK, int ITEMS, cub::BlockLoadAlgorithm LA, cub::BlockStoreAlgorithm SA, int SLEEP, bool BID>
-__global__ void __launch_bounds__(BLOCK) blk_scan(const int* x, int* y, long long n, bool exclusive, u64* status, unsigned* counter) {
+__global__ void __launch_bounds__(BLOCK)
+    blk_scan(const int* x, int* y, long long n, bool exclusive, u64* status, unsigned* counter) {
   using Load = cub::BlockLoad<int, BLOCK, ITEMS, LA>;
   using Scan = cub::BlockScan<int, BLOCK, cub::BLOCK_SCAN_WARP_SCANS>;
   using Store = cub::BlockStore<int, BLOCK, ITEMS, SA>;
@@ -210,15 +228,21 @@ __global__ void __launch_bounds__(BLOCK) blk_scan(const int* x, int* y, long lon
   const bool full_tile = base + TILE <= n;
   const int valid = full_tile ? TILE : static_cast<int>(n - base);
   int v[ITEMS];
-  if (full_tile) Load(sm.load).Load(x + base, v);
-  else Load(sm.load).Load(x + base, v, valid, 0);
+  if (full_tile)
+    Load(sm.load).Load(x + base, v);
+  else
+    Load(sm.load).Load(x + base, v, valid, 0);
   __syncthreads();
   LookbackOp<SLEEP> op{status, tile};
-  if (exclusive) Scan(sm.scan).ExclusiveSum(v, v, op);
-  else Scan(sm.scan).InclusiveSum(v, v, op);
+  if (exclusive)
+    Scan(sm.scan).ExclusiveSum(v, v, op);
+  else
+    Scan(sm.scan).InclusiveSum(v, v, op);
   __syncthreads();
-  if (full_tile) Store(sm.store).Store(y + base, v);
-  else Store(sm.store).Store(y + base, v, valid);
+  if (full_tile)
+    Store(sm.store).Store(y + base, v);
+  else
+    Store(sm.store).Store(y + base, v, valid);
 }
 
 // ---- host ---------------------------------------------------------------------------------------------
@@ -259,13 +283,15 @@ Cand product(const char* name) {
 
 template <int B, int R, int SLEEP = 0>
 Cand rows(const char* name) {
-  return {name, B * R * 4, [](const int* x, int* y, long long n, bool ex, u64* st, unsigned* c, long long tiles, cudaStream_t s) {
+  return {name, B * R * 4,
+          [](const int* x, int* y, long long n, bool ex, u64* st, unsigned* c, long long tiles, cudaStream_t s) {
             rows_scan<B, R, SLEEP><<<unsigned(tiles), B, 0, s>>>(x, y, n, ex, st, c);
           }};
 }
 template <int B, int I, cub::BlockLoadAlgorithm LA, cub::BlockStoreAlgorithm SA, int SLEEP, bool BID>
 Cand blk(const char* name) {
-  return {name, B * I, [](const int* x, int* y, long long n, bool ex, u64* st, unsigned* c, long long tiles, cudaStream_t s) {
+  return {name, B * I,
+          [](const int* x, int* y, long long n, bool ex, u64* st, unsigned* c, long long tiles, cudaStream_t s) {
             blk_scan<B, I, LA, SA, SLEEP, BID><<<unsigned(tiles), B, 0, s>>>(x, y, n, ex, st, c);
           }};
 }
@@ -281,21 +307,37 @@ int main() {
   printf("device %s, %d SMs, L2 %d MB\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20);
   std::vector<Cand> cands = {
 #ifdef WS_COUNT  // the product's structure with the counting look-back: the product's kernel does not count
-      rows<256, 4>("rows<256,4> (product structure)"), rows<512, 4>("rows<512,4>"), rows<128, 4>("rows<128,4>"),
+      rows<256, 4>("rows<256,4> (product structure)"),
+      rows<512, 4>("rows<512,4>"),
+      rows<128, 4>("rows<128,4>"),
 #else
-      product<256>("product B=256"), product<512>("product B=512"), product<128>("product B=128"),
+      product<256>("product B=256"),
+      product<512>("product B=512"),
+      product<128>("product B=128"),
 #endif
-      rows<128, 6>("rows<128,6>"), rows<256, 6>("rows<256,6>"), rows<128, 8>("rows<128,8>"), rows<256, 8>("rows<256,8>"),
-      rows<256, 4, 1245>("rows<256,4>+sleep1245"), rows<128, 6, 1245>("rows<128,6>+sleep1245"),
-      rows<256, 4, 300>("rows<256,4>+sleep300"), rows<256, 4, 600>("rows<256,4>+sleep600"),
-      rows<256, 4, 900>("rows<256,4>+sleep900"), rows<256, 4, 2000>("rows<256,4>+sleep2000"),
-      rows<256, 4, 3000>("rows<256,4>+sleep3000"), rows<512, 4, 1245>("rows<512,4>+sleep1245"),
-      rows<512, 4, 2000>("rows<512,4>+sleep2000"), rows<128, 4, 1245>("rows<128,4>+sleep1245"),
+      rows<128, 6>("rows<128,6>"),
+      rows<256, 6>("rows<256,6>"),
+      rows<128, 8>("rows<128,8>"),
+      rows<256, 8>("rows<256,8>"),
+      rows<256, 4, 1245>("rows<256,4>+sleep1245"),
+      rows<128, 6, 1245>("rows<128,6>+sleep1245"),
+      rows<256, 4, 300>("rows<256,4>+sleep300"),
+      rows<256, 4, 600>("rows<256,4>+sleep600"),
+      rows<256, 4, 900>("rows<256,4>+sleep900"),
+      rows<256, 4, 2000>("rows<256,4>+sleep2000"),
+      rows<256, 4, 3000>("rows<256,4>+sleep3000"),
+      rows<512, 4, 1245>("rows<512,4>+sleep1245"),
+      rows<512, 4, 2000>("rows<512,4>+sleep2000"),
+      rows<128, 4, 1245>("rows<128,4>+sleep1245"),
       rows<128, 8, 1245>("rows<128,8>+sleep1245"),
-      blk<128, 24, WT, WTS, 0, false>("blk<128,24,WT>"), blk<128, 24, WT, WTS, 0, true>("blk<128,24,WT>+bid"),
-      blk<128, 24, WT, WTS, 1245, true>("blk<128,24,WT>+bid+sleep1245"), blk<128, 24, WT, WTS, 1245, false>("blk<128,24,WT>+sleep1245"),
-      blk<128, 16, WT, WTS, 0, false>("blk<128,16,WT>"), blk<256, 16, WT, WTS, 0, false>("blk<256,16,WT>"),
-      blk<256, 24, WT, WTS, 0, false>("blk<256,24,WT>"), blk<128, 32, WT, WTS, 0, false>("blk<128,32,WT>"),
+      blk<128, 24, WT, WTS, 0, false>("blk<128,24,WT>"),
+      blk<128, 24, WT, WTS, 0, true>("blk<128,24,WT>+bid"),
+      blk<128, 24, WT, WTS, 1245, true>("blk<128,24,WT>+bid+sleep1245"),
+      blk<128, 24, WT, WTS, 1245, false>("blk<128,24,WT>+sleep1245"),
+      blk<128, 16, WT, WTS, 0, false>("blk<128,16,WT>"),
+      blk<256, 16, WT, WTS, 0, false>("blk<256,16,WT>"),
+      blk<256, 24, WT, WTS, 0, false>("blk<256,24,WT>"),
+      blk<128, 32, WT, WTS, 0, false>("blk<128,32,WT>"),
       blk<128, 24, VL, VS, 0, false>("blk<128,24,VEC>"),
   };
   // Input: random ints in [-1000, 1000]; CPU references (wrapping int32 arithmetic via unsigned).
@@ -317,7 +359,10 @@ int main() {
   std::vector<int> ref_inc(N), got(N);
   {
     unsigned acc = 0;
-    for (long long i = 0; i < N; ++i) { acc += unsigned(h[i]); ref_inc[i] = int(acc); }
+    for (long long i = 0; i < N; ++i) {
+      acc += unsigned(h[i]);
+      ref_inc[i] = int(acc);
+    }
   }
   auto check = [&](long long n, bool ex) -> long long {  // returns first bad index or -1
     CK(cudaMemcpy(got.data(), dy, n * 4, cudaMemcpyDeviceToHost));
@@ -330,7 +375,8 @@ int main() {
   auto run_ours = [&](const Cand& c, long long n, bool ex) {
     const long long tiles = (n + c.tile - 1) / c.tile;
     if (!c.clears_scratch) CK(cudaMemsetAsync(scratch, 0, 16 + tiles * 8, s));
-    c.launch(dx, dy, n, ex, reinterpret_cast<u64*>(static_cast<char*>(scratch) + 16), static_cast<unsigned*>(scratch), tiles, s);
+    c.launch(dx, dy, n, ex, reinterpret_cast<u64*>(static_cast<char*>(scratch) + 16), static_cast<unsigned*>(scratch),
+             tiles, s);
   };
   // CUB scratch once (max of inclusive and exclusive), as cub_scan.cu.
   size_t cub_inc = 0, cub_exc = 0;
@@ -341,8 +387,10 @@ int main() {
   CK(cudaMalloc(&cub_tmp, cub_bytes));
   auto run_cub = [&](long long n, bool ex) {
     size_t b = cub_bytes;
-    if (ex) CK(cub::DeviceScan::ExclusiveSum(cub_tmp, b, dx, dy, int(n), s));
-    else CK(cub::DeviceScan::InclusiveSum(cub_tmp, b, dx, dy, int(n), s));
+    if (ex)
+      CK(cub::DeviceScan::ExclusiveSum(cub_tmp, b, dx, dy, int(n), s));
+    else
+      CK(cub::DeviceScan::InclusiveSum(cub_tmp, b, dx, dy, int(n), s));
   };
   auto time_it = [&](const std::function<void()>& enqueue) {
     for (int i = 0; i < 3; ++i) enqueue();
@@ -390,7 +438,10 @@ int main() {
         CK(cudaStreamSynchronize(s));
         CK(cudaGetLastError());
         const long long i = check(n, ex);
-        if (i >= 0) { bad += " n=" + std::to_string(n) + (ex ? " exc" : " inc") + " out[" + std::to_string(i) + "]"; return; }
+        if (i >= 0) {
+          bad += " n=" + std::to_string(n) + (ex ? " exc" : " inc") + " out[" + std::to_string(i) + "]";
+          return;
+        }
       }
   };
   std::string cub_bad;
@@ -398,28 +449,34 @@ int main() {
   printf("cub.scan check: %s\n", cub_bad.empty() ? "ok" : cub_bad.c_str());
   float cub_ms[2] = {time_it([&] { run_cub(N, false); }), time_it([&] { run_cub(N, true); })};
   printf("cub.scan: inclusive %.4f ms, exclusive %.4f ms\n", cub_ms[0], cub_ms[1]);
-  struct Row { std::string name, check; float ms[2]; };
+  struct Row {
+    std::string name, check;
+    float ms[2];
+  };
   std::vector<Row> rows_out;
   for (const Cand& c : cands) {
     Row r{c.name, "", {0, 0}};
     verify([&](long long n, bool ex) { run_ours(c, n, ex); }, r.check);
     for (int m = 0; m < 2; ++m) r.ms[m] = time_it([&] { run_ours(c, N, m == 1); });
     rows_out.push_back(r);
-    printf("%-32s inc %.4f ms (%.3fx)  exc %.4f ms (%.3fx)  check %s\n", c.name.c_str(), r.ms[0], cub_ms[0] / r.ms[0], r.ms[1],
-           cub_ms[1] / r.ms[1], r.check.empty() ? "ok" : r.check.c_str());
+    printf("%-32s inc %.4f ms (%.3fx)  exc %.4f ms (%.3fx)  check %s\n", c.name.c_str(), r.ms[0], cub_ms[0] / r.ms[0],
+           r.ms[1], cub_ms[1] / r.ms[1], r.check.empty() ? "ok" : r.check.c_str());
     fflush(stdout);
   }
   // CUB again at the end: the spread between the two CUB measurements is the noise floor.
   float cub_ms2[2] = {time_it([&] { run_cub(N, false); }), time_it([&] { run_cub(N, true); })};
   printf("cub.scan again: inclusive %.4f ms, exclusive %.4f ms\n", cub_ms2[0], cub_ms2[1]);
   // Second timing of every candidate (spread).
-  printf("\n| candidate | tile | inc ms | x CUB | exc ms | x CUB | inc ms (2nd) | check |\n|---|---:|---:|---:|---:|---:|---:|---|\n");
+  printf(
+      "\n| candidate | tile | inc ms | x CUB | exc ms | x CUB | inc ms (2nd) | check "
+      "|\n|---|---:|---:|---:|---:|---:|---:|---|\n");
   for (size_t i = 0; i < cands.size(); ++i) {
     const float again = time_it([&] { run_ours(cands[i], N, false); });
     const Row& r = rows_out[i];
-    printf("| %s | %d | %.4f | %.3f | %.4f | %.3f | %.4f | %s |\n", r.name.c_str(), cands[i].tile, r.ms[0], cub_ms[0] / r.ms[0], r.ms[1],
-           cub_ms[1] / r.ms[1], again, r.check.empty() ? "ok" : r.check.c_str());
+    printf("| %s | %d | %.4f | %.3f | %.4f | %.3f | %.4f | %s |\n", r.name.c_str(), cands[i].tile, r.ms[0],
+           cub_ms[0] / r.ms[0], r.ms[1], cub_ms[1] / r.ms[1], again, r.check.empty() ? "ok" : r.check.c_str());
   }
-  printf("| cub.scan | - | %.4f / %.4f | 1 | %.4f / %.4f | 1 | | %s |\n", cub_ms[0], cub_ms2[0], cub_ms[1], cub_ms2[1], cub_bad.empty() ? "ok" : cub_bad.c_str());
+  printf("| cub.scan | - | %.4f / %.4f | 1 | %.4f / %.4f | 1 | | %s |\n", cub_ms[0], cub_ms2[0], cub_ms[1], cub_ms2[1],
+         cub_bad.empty() ? "ok" : cub_bad.c_str());
   return 0;
 }

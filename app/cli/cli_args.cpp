@@ -131,7 +131,8 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
   auto* run = app.add_subcommand("run", "run one variant, check it against the CPU and time it");
   run->add_option("--variant", out.variant, "variant id (see list)")->required();
   add_run_options(run, out.run);
-  run->add_option("--warmup", out.run.warmup, "untimed launches before the timed ones (default 2; --warmup 0 --repeat 1: one launch)")
+  run->add_option("--warmup", out.run.warmup,
+                  "untimed launches before the timed ones (default 2; --warmup 0 --repeat 1: one launch)")
       ->check(CLI::Range(0, 1000));
   add_pattern_options(run, out.run);
   run->add_option("--output", out.run.params.output_path,
@@ -161,8 +162,8 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
   trace->add_option("--seed", out.trace.seed, "seed of the random input (default 1)")
       ->check(fits<unsigned long long>(kSeedLimit));
   add_backend_option(trace, out.trace.backend,
-                    "sim | cuda (default sim; cuda records the block on the GPU with the instrumented kernels and "
-                    "compares it with the sim model)");
+                     "sim | cuda (default sim; cuda records the block on the GPU with the instrumented kernels and "
+                     "compares it with the sim model)");
   add_pattern_options(trace, out.trace);
   trace->add_flag("--json", out.json, "one JSON object with the steps");
   trace->add_flag("--ops", out.ops, "with --json: include every thread's operations");

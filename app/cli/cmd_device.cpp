@@ -25,7 +25,8 @@ int cmd_device(bool json) {
     return kOk;
   }
   std::printf("device            %s (compute capability %d.%d)\n", d.name.c_str(), d.cc_major, d.cc_minor);
-  std::printf("SMs               %d (%d threads each), peak clock %.0f MHz\n", d.sm_count, d.max_threads_per_sm, d.sm_clock_mhz);
+  std::printf("SMs               %d (%d threads each), peak clock %.0f MHz\n", d.sm_count, d.max_threads_per_sm,
+              d.sm_clock_mhz);
   std::printf("memory            %.1f GiB, %.0f MHz, %d-bit bus\n", d.memory_gib, d.mem_clock_mhz, d.bus_width_bits);
   std::printf("theoretical       %.0f GB/s (2 x clock x bus width / 8)\n", d.theoretical_gbps);
   std::printf("device copy       %.0f GB/s measured (bytes read + written)\n", d.copy_gbps);

@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <cstdio>
-#include <utility>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "commands.hpp"
 #include "registry.hpp"
@@ -12,16 +12,32 @@ int cmd_list(bool json) {
   if (json) {
     nlohmann::json arr = nlohmann::json::array();
     for (const auto& v : all_variants()) {
-      arr.push_back({{"id", v.id}, {"lesson", v.lesson}, {"pattern", v.pattern}, {"title", v.title},
-                     {"seed", v.seed}, {"slide", v.slide}, {"beyond_slides", v.beyond_slides}, {"description", v.description},
-                     {"op", to_string(v.op)}, {"racy", v.racy}, {"baseline", v.baseline},
-                     {"cautionary", v.cautionary}, {"cpu_only", v.cpu_only}, {"caution", v.caution},
-                     {"rules", {{"default_block", v.rules.default_block}, {"min_block", v.rules.min_block},
-                                {"max_block", v.rules.max_block}, {"pow2_block", v.rules.pow2_block},
-                                {"fixed_block", v.rules.fixed_block}, {"items_per_thread", v.rules.items_per_thread},
-                                {"grid_stride", v.rules.grid_stride}, {"max_grid", v.rules.max_grid},
-                                {"int_only", v.rules.int_only}, {"int_only_reason", v.rules.int_only_reason},
-                                {"note", v.rules.note}}}});
+      arr.push_back({{"id", v.id},
+                     {"lesson", v.lesson},
+                     {"pattern", v.pattern},
+                     {"title", v.title},
+                     {"seed", v.seed},
+                     {"slide", v.slide},
+                     {"beyond_slides", v.beyond_slides},
+                     {"description", v.description},
+                     {"op", to_string(v.op)},
+                     {"racy", v.racy},
+                     {"baseline", v.baseline},
+                     {"cautionary", v.cautionary},
+                     {"cpu_only", v.cpu_only},
+                     {"caution", v.caution},
+                     {"rules",
+                      {{"default_block", v.rules.default_block},
+                       {"min_block", v.rules.min_block},
+                       {"max_block", v.rules.max_block},
+                       {"pow2_block", v.rules.pow2_block},
+                       {"fixed_block", v.rules.fixed_block},
+                       {"items_per_thread", v.rules.items_per_thread},
+                       {"grid_stride", v.rules.grid_stride},
+                       {"max_grid", v.rules.max_grid},
+                       {"int_only", v.rules.int_only},
+                       {"int_only_reason", v.rules.int_only_reason},
+                       {"note", v.rules.note}}}});
     }
     std::printf("%s\n", arr.dump(2).c_str());
     return kOk;
@@ -33,15 +49,18 @@ int cmd_list(bool json) {
     pattern_w = std::max(pattern_w, v.pattern.size());
     title_w = std::max(title_w, v.title.size());
   }
-  auto row = [&](const std::string& id, const std::string& pattern, const std::string& title, const std::string& flags) {
-    std::string line = id + std::string(id_w - id.size() + 1, ' ') + pattern + std::string(pattern_w - pattern.size() + 1, ' ') + title;
+  auto row = [&](const std::string& id, const std::string& pattern, const std::string& title,
+                 const std::string& flags) {
+    std::string line = id + std::string(id_w - id.size() + 1, ' ') + pattern +
+                       std::string(pattern_w - pattern.size() + 1, ' ') + title;
     if (!flags.empty()) line += std::string(title_w - title.size() + 1, ' ') + flags;
     std::printf("%s\n", line.c_str());
   };
   row("id", "pattern", "title", "flags");
   for (const auto& v : all_variants()) {
     std::string flags;
-    for (auto [on, name] : {std::pair{v.racy, "racy"}, {v.cautionary, "slide-bug"}, {v.baseline, "baseline"}, {v.cpu_only, "cpu"}})
+    for (auto [on, name] :
+         {std::pair{v.racy, "racy"}, {v.cautionary, "slide-bug"}, {v.baseline, "baseline"}, {v.cpu_only, "cpu"}})
       if (on) flags += (flags.empty() ? "" : " ") + std::string(name);
     row(v.id, v.pattern, v.title, flags);
   }

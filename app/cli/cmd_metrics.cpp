@@ -14,9 +14,15 @@ int cmd_metrics(bool json) {
   if (json) {
     nlohmann::json a = nlohmann::json::array();
     for (const auto& d : metric_catalog())
-      a.push_back({{"name", d.name}, {"short", d.short_name}, {"unit", d.unit}, {"group", d.group},
-                   {"explain", d.explain}, {"default", d.in_default}, {"source", to_string(d.source)},
-                   {"inputs", d.inputs}, {"prediction", d.prediction}});
+      a.push_back({{"name", d.name},
+                   {"short", d.short_name},
+                   {"unit", d.unit},
+                   {"group", d.group},
+                   {"explain", d.explain},
+                   {"default", d.in_default},
+                   {"source", to_string(d.source)},
+                   {"inputs", d.inputs},
+                   {"prediction", d.prediction}});
     std::printf("%s\n", a.dump(2).c_str());
     return kOk;
   }
@@ -40,7 +46,8 @@ int cmd_metrics(bool json) {
 std::string human_stalls(const PcSampling& p) {
   std::string out;
   char buf[512];
-  std::snprintf(buf, sizeof buf, "  stalls (PC sampling, one sample per 2^%d cycles per SM sub-partition): %.0f samples\n",
+  std::snprintf(buf, sizeof buf,
+                "  stalls (PC sampling, one sample per 2^%d cycles per SM sub-partition): %.0f samples\n",
                 p.period_log2, p.samples());
   out += buf;
   auto pct = [](double part, double whole) { return whole > 0 ? 100.0 * part / whole : 0.0; };
@@ -55,7 +62,8 @@ std::string human_stalls(const PcSampling& p) {
     // The lines with the most samples, each with its top three reasons.
     std::vector<const LineStalls*> top;
     for (const auto& l : k.lines) top.push_back(&l);
-    std::stable_sort(top.begin(), top.end(), [](const LineStalls* a, const LineStalls* b) { return a->samples > b->samples; });
+    std::stable_sort(top.begin(), top.end(),
+                     [](const LineStalls* a, const LineStalls* b) { return a->samples > b->samples; });
     if (top.size() > 8) top.resize(8);
     if (!top.empty()) out += "      lines with the most samples:\n";
     for (const LineStalls* l : top) {
@@ -88,7 +96,8 @@ std::string human_metrics(const KernelMetrics& m) {
     if (it == m.values.end()) continue;
     std::snprintf(buf, sizeof buf, "  %-30s %14s%s\n", d.short_name.c_str(), format_metric_value(d, it->second).c_str(),
                   d.name == "ws__theoretical_occupancy_pct" && !m.occupancy_limiter.empty()
-                      ? ("  (limited by " + m.occupancy_limiter + ")").c_str() : "");
+                      ? ("  (limited by " + m.occupancy_limiter + ")").c_str()
+                      : "");
     out += buf;
   }
   if (!m.lines.empty()) {

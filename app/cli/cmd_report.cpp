@@ -6,15 +6,14 @@
 
 #include "backend_factory.hpp"
 #include "commands.hpp"
+#include "launch_rules.hpp"
 #include "patterns.hpp"
 #include "registry.hpp"
 #include "report.hpp"
-#include "launch_rules.hpp"
-#include "patterns.hpp"
 #include "request.hpp"
 #include "sim/sim.hpp"
-#include "trace/trace_compare.hpp"
 #include "sweep.hpp"
+#include "trace/trace_compare.hpp"
 
 namespace ws::cli {
 
@@ -55,15 +54,14 @@ int record_traces(const std::vector<std::string>& ids, long long n, Backend* gpu
     const std::string refused =
         resolve_launch(v, n, DType::Int32, LaunchConfig{}, gpu ? gpu->device().shape() : DeviceShape{}, launch);
     if (!refused.empty()) {
-      if (!pattern_of(v).scalar_result) std::fprintf(stderr, "%-22s trace: not stored (%s)\n", id.c_str(), refused.c_str());
+      if (!pattern_of(v).scalar_result)
+        std::fprintf(stderr, "%-22s trace: not stored (%s)\n", id.c_str(), refused.c_str());
       continue;
     }
     sim::SimOutput out;
     try {
       out = sim::simulate(v, in, launch, PatternParams{}, 0);
-    } catch (const std::exception&) {
-      continue;
-    }
+    } catch (const std::exception&) { continue; }
     if (out.trace.steps.empty()) continue;  // result-only models (cub.reduce)
     if (!gpu) {
       report.traces.push_back(std::move(out.trace));
@@ -88,8 +86,8 @@ int record_traces(const std::vector<std::string>& ids, long long n, Backend* gpu
 
 }  // namespace
 
-int cmd_report(const std::string& which, const RunOptions& o, const std::string& out_path, const std::string& title, bool json,
-               long long trace_n) {
+int cmd_report(const std::string& which, const RunOptions& o, const std::string& out_path, const std::string& title,
+               bool json, long long trace_n) {
   if (trace_n < 0 || trace_n > (1 << 24)) {
     std::fprintf(stderr, "warpscope-cli: --traces takes 1..16777216 elements (got %lld)\n", trace_n);
     return kBadRequest;
@@ -133,14 +131,16 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
     }
   }
   DeviceInfo device = backend ? backend->device() : DeviceInfo{};
-  if (o.backend == BackendKind::Sim) device = sim::SimBackend().device();  // runs go to the CPU model (execute_prepared)
+  if (o.backend == BackendKind::Sim)
+    device = sim::SimBackend().device();  // runs go to the CPU model (execute_prepared)
   Report report = new_report(title.empty() ? "warpscope report: " + which : title, device);
   int failures = 0;
   // Generated inputs of the variants that make their own (histogram bytes, filters' --keep values), one
   // per kind of input (input_share_key), lent to each variant that reads the same.
   std::map<std::string, Input> own_inputs;
   const int id_w = column_width(ids, "variant");
-  std::fprintf(stderr, "%-*s %12s %10s %10s %10s  %s\n", id_w, "variant", "time ms", "GB/s", "% peak", "host ms", "check");
+  std::fprintf(stderr, "%-*s %12s %10s %10s %10s  %s\n", id_w, "variant", "time ms", "GB/s", "% peak", "host ms",
+               "check");
   for (const auto& id : ids) {
     RunRequest req;
     to_request(o, id, req);
@@ -157,16 +157,19 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
     Input* lend = nullptr;
     if (own_input && !spec.build_input && is_generated_kind(req.input)) {
       const LaunchRules& rules = p.variant->rules;  // n = 0: each variant's default size is part of the key
-      const std::string key = input_share_key(*p.variant, req) + "|" + std::to_string(rules.default_n) + "|" + std::to_string(rules.max_n);
+      const std::string key =
+          input_share_key(*p.variant, req) + "|" + std::to_string(rules.default_n) + "|" + std::to_string(rules.max_n);
       lend = &own_inputs[key];
     }
-    std::string bad = own_input ? prepare_run(req, mine, lend)
-                                : resolve_launch(*p.variant, shared.input.n(), req.type, req.launch, DeviceShape{}, p.launch);
+    std::string bad = own_input
+                          ? prepare_run(req, mine, lend)
+                          : resolve_launch(*p.variant, shared.input.n(), req.type, req.launch, DeviceShape{}, p.launch);
     if (bad.empty() && p.variant->rules.int_only && req.type != DType::Int32) bad = int_only_refusal(*p.variant);
     // Variants on the shared input: it must be of the variant's kind, and the pattern's own checks apply
     // to the shared n (variants with their own input were checked by prepare_run above).
     if (bad.empty() && !own_input && p.variant->rules.bytes_input != (shared.input.type == DType::UInt8))
-      bad = id + (p.variant->rules.bytes_input ? " reads bytes: the report's input is not uint8" : " does not take the report's uint8 input");
+      bad = id + (p.variant->rules.bytes_input ? " reads bytes: the report's input is not uint8"
+                                               : " does not take the report's uint8 input");
     if (bad.empty() && !own_input && spec.validate) {
       RunRequest q = req;
       q.n = shared.input.n();
@@ -194,17 +197,20 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
     }
     if (lend && mine.input.n() > 0) *lend = std::move(mine.input);  // kept for the next variant of that kind
     if (is_failure(r.status)) ++failures;
-    std::fprintf(stderr, "%-*s %12s %10s %10s %10.0f  %s\n", id_w, id.c_str(), timed_cell(r, "%.4f", r.timing.median_ms).c_str(),
-                 timed_cell(r, "%.1f", r.gbps).c_str(), (r.pct_theoretical > 0 ? timed_cell(r, "%.1f", r.pct_theoretical) : "-").c_str(),
-                 r.host_ms.total, r.message.empty() ? to_string(r.status) : r.message.c_str());
+    std::fprintf(stderr, "%-*s %12s %10s %10s %10.0f  %s\n", id_w, id.c_str(),
+                 timed_cell(r, "%.4f", r.timing.median_ms).c_str(), timed_cell(r, "%.1f", r.gbps).c_str(),
+                 (r.pct_theoretical > 0 ? timed_cell(r, "%.1f", r.pct_theoretical) : "-").c_str(), r.host_ms.total,
+                 r.message.empty() ? to_string(r.status) : r.message.c_str());
     report.runs.push_back(std::move(r));
   }
   if (trace_n > 0) failures += record_traces(ids, trace_n, backend.get(), report);
   save_report(report, out_path);
   if (json) std::printf("%s\n", report_to_json(report).dump(2).c_str());
-  const bool none_ran = std::all_of(report.runs.begin(), report.runs.end(), [](const RunResult& r) { return r.status == RunStatus::Skipped; });
+  const bool none_ran = std::all_of(report.runs.begin(), report.runs.end(),
+                                    [](const RunResult& r) { return r.status == RunStatus::Skipped; });
   if (none_ran) {
-    std::fprintf(stderr, "wrote %s, but every variant was skipped: nothing ran (the reasons are above)\n", out_path.c_str());
+    std::fprintf(stderr, "wrote %s, but every variant was skipped: nothing ran (the reasons are above)\n",
+                 out_path.c_str());
     return kBadRequest;
   }
   std::fprintf(stderr, "wrote %s (%zu runs, %d failed)\n", out_path.c_str(), report.runs.size(), failures);

@@ -4,10 +4,10 @@
 #include "backend_factory.hpp"
 #include "commands.hpp"
 #include "file_write.hpp"
-#include "patterns/atomics/reference.hpp"
-#include "registry.hpp"
 #include "launch_rules.hpp"
 #include "patterns.hpp"
+#include "patterns/atomics/reference.hpp"
+#include "registry.hpp"
 #include "report.hpp"
 #include "request.hpp"
 
@@ -35,7 +35,8 @@ std::string to_request(const RunOptions& o, const std::string& variant, RunReque
   if (pp.tile < 0) return "--tile must be positive (got " + std::to_string(pp.tile) + ")";
   if (pp.width < 0) return "--width must be positive (got " + std::to_string(pp.width) + ")";
   if (pp.height < 0) return "--height must be positive (got " + std::to_string(pp.height) + ")";
-  if (!(pp.keep_fraction >= 0 && pp.keep_fraction <= 1)) return "--keep must be a fraction in 0..1 (got " + std::to_string(pp.keep_fraction) + ")";
+  if (!(pp.keep_fraction >= 0 && pp.keep_fraction <= 1))
+    return "--keep must be a fraction in 0..1 (got " + std::to_string(pp.keep_fraction) + ")";
   if (pp.mask.empty()) return "--mask must be box, gauss or the path of a text file";
   req.params = pp;
   req.metrics = o.metrics;
@@ -107,7 +108,8 @@ int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv
     r = execute_prepared(req, prepared, backend.get(), why);
   }
   if (r.status == RunStatus::Error || r.status == RunStatus::Faulted) {
-    std::fprintf(stderr, "warpscope-cli: %s\n", r.status == RunStatus::Faulted ? fault_line(r, o.gpu.empty()).c_str() : r.message.c_str());
+    std::fprintf(stderr, "warpscope-cli: %s\n",
+                 r.status == RunStatus::Faulted ? fault_line(r, o.gpu.empty()).c_str() : r.message.c_str());
     return exit_code(r);
   }
   if (!req.params.output_path.empty()) {
@@ -117,9 +119,12 @@ int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv
       return kFailed;
     }
   }
-  if (json) std::printf("%s\n", run_to_json(r).dump(2).c_str());
-  else if (csv) std::printf("%s\n%s\n", csv_header().c_str(), csv_row(r).c_str());
-  else std::printf("%s%s", human_run(r).c_str(), req.metrics.empty() ? "" : human_metrics(r.metrics).c_str());
+  if (json)
+    std::printf("%s\n", run_to_json(r).dump(2).c_str());
+  else if (csv)
+    std::printf("%s\n%s\n", csv_header().c_str(), csv_row(r).c_str());
+  else
+    std::printf("%s%s", human_run(r).c_str(), req.metrics.empty() ? "" : human_metrics(r.metrics).c_str());
   return exit_code(r);
 }
 

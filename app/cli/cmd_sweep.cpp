@@ -6,10 +6,10 @@
 #include <string>
 
 #include "backend_factory.hpp"
-#include "launch_rules.hpp"
-#include "registry.hpp"
 #include "commands.hpp"
+#include "launch_rules.hpp"
 #include "patterns.hpp"
+#include "registry.hpp"
 #include "report.hpp"
 #include "request.hpp"
 #include "sim/sim.hpp"
@@ -38,7 +38,8 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
   std::string err = so.report_path.empty() ? "" : check_output(o, so.report_path, "--report");
   if (err.empty() && so.keep_fractions_given && so.keep_fractions.empty())
     err = "--keep-fraction is empty: give A:B:STEP (0:1:0.1) or a list (0.1,0.5,0.9)";
-  for (const auto& v : all_variants()) {  // a pattern name first: the "scan" lesson holds one variant of the scan pattern
+  for (const auto& v :
+       all_variants()) {  // a pattern name first: the "scan" lesson holds one variant of the scan pattern
     const bool all = which == "all" && (by_keep ? is_filter_variant(v) : pattern_of(v).swept_by_default);
     if (all || v.pattern == which) ids.push_back(v.id);
   }
@@ -48,8 +49,10 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
     const VariantInfo& v = *find_variant(id);
     std::string why = named ? "" : sweep_refusal(v);
     if (why.empty() && !named && by_keep && !is_filter_variant(v)) why = "not a filter";
-    if (why.empty()) spec.variants.push_back(id);
-    else if (!(by_keep && !is_filter_variant(v))) notes.push_back(why);
+    if (why.empty())
+      spec.variants.push_back(id);
+    else if (!(by_keep && !is_filter_variant(v)))
+      notes.push_back(why);
   }
   if (err.empty() && !spec.variants.empty()) err = pattern_option_refusal(o, spec.variants);
   if (err.empty() && spec.variants.empty()) err = "--variants " + so.variants + " names no variant that can be swept";
@@ -70,7 +73,8 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
     RunRequest probe;
     err = to_request(check, spec.variants[0], probe);
   }
-  if (err.empty() && (o.block != 0 || o.grid != 0)) err = "sweep runs each variant with its own default launch: drop --block/--grid";
+  if (err.empty() && (o.block != 0 || o.grid != 0))
+    err = "sweep runs each variant with its own default launch: drop --block/--grid";
   if (err.empty() && !parse_dtype(o.type, spec.type)) err = "--type '" + o.type + "' is not int32, float32 or uint8";
   spec.input = o.input;
   spec.seed = o.seed;
@@ -111,34 +115,45 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
   const bool table = !json && !csv;
   if (table && by_keep) std::printf("n = %s\n", pow2_label(spec.n).c_str());
   const int id_w = column_width(spec.variants, "variant");
-  if (table) std::printf("%-*s %6s %12s %10s %8s  %s\n", id_w, "variant", by_keep ? "kept" : "n", "time ms", "GB/s", "% peak", "check");
+  if (table)
+    std::printf("%-*s %6s %12s %10s %8s  %s\n", id_w, "variant", by_keep ? "kept" : "n", "time ms", "GB/s", "% peak",
+                "check");
   if (csv) std::printf("%s%s\n", by_keep ? "keep_fraction,kept_fraction," : "", csv_header().c_str());
   auto progress = [&](const SweepProgress& p) {
     const RunResult& r = *p.last;
     if (is_failure(r.status)) ++failures;
     char kept[64] = "";
-    if (by_keep) std::snprintf(kept, sizeof kept, "%.3f", kept_fraction(r) >= 0 ? kept_fraction(r) : r.params.keep_fraction);
+    if (by_keep)
+      std::snprintf(kept, sizeof kept, "%.3f", kept_fraction(r) >= 0 ? kept_fraction(r) : r.params.keep_fraction);
     if (table) {
       std::printf("%-*s %6s %12s %10s %8s  %s\n", id_w, r.variant.c_str(), by_keep ? kept : pow2_label(r.n).c_str(),
                   timed_cell(r, "%.4f", r.timing.median_ms).c_str(), timed_cell(r, "%.1f", r.gbps).c_str(),
-                  (r.pct_theoretical > 0 ? timed_cell(r, "%.1f", r.pct_theoretical) : "-").c_str(), r.message.empty() ? to_string(r.status) : r.message.c_str());
+                  (r.pct_theoretical > 0 ? timed_cell(r, "%.1f", r.pct_theoretical) : "-").c_str(),
+                  r.message.empty() ? to_string(r.status) : r.message.c_str());
     } else if (!json) {
-      if (by_keep) std::printf("%.6g,%s,", r.params.keep_fraction, kept_fraction(r) >= 0 ? std::to_string(kept_fraction(r)).c_str() : "");
+      if (by_keep)
+        std::printf("%.6g,%s,", r.params.keep_fraction,
+                    kept_fraction(r) >= 0 ? std::to_string(kept_fraction(r)).c_str() : "");
       std::printf("%s\n", csv_row(r).c_str());
     } else {
       std::fprintf(stderr, "\r%d/%d %s", p.done, p.total, r.variant.c_str());
     }
     std::fflush(stdout);
   };
-  Sweep s = worker ? worker->sweep(spec, "", nullptr, progress, err) : run_sweep(spec, backend.get(), why, nullptr, progress, &err);
+  Sweep s = worker ? worker->sweep(spec, "", nullptr, progress, err)
+                   : run_sweep(spec, backend.get(), why, nullptr, progress, &err);
   if (json) std::fprintf(stderr, "\n");
   if (!err.empty()) {
     std::fprintf(stderr, "warpscope-cli: %s\n", err.c_str());
     return kFailed;
   }
-  if (!so.title.empty()) s.title = so.title;
-  else if (by_keep) s.title = "kept-fraction sweep at n = " + pow2_label(spec.n) + " of " + so.variants;
-  else s.title = "sweep 2^" + std::to_string(spec.from_log2) + "..2^" + std::to_string(spec.to_log2) + " of " + so.variants;
+  if (!so.title.empty())
+    s.title = so.title;
+  else if (by_keep)
+    s.title = "kept-fraction sweep at n = " + pow2_label(spec.n) + " of " + so.variants;
+  else
+    s.title =
+        "sweep 2^" + std::to_string(spec.from_log2) + "..2^" + std::to_string(spec.to_log2) + " of " + so.variants;
   if (json) {
     nlohmann::json j = sweep_to_json(s);
     j["device"] = device_to_json(device);

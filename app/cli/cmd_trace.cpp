@@ -6,16 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "backend_factory.hpp"
 #include "commands.hpp"
 #include "launch_rules.hpp"
 #include "patterns.hpp"
 #include "patterns/reduction/reference.hpp"
 #include "request.hpp"
-#include "backend_factory.hpp"
+#include "sim/sim.hpp"
 #include "trace/analyses.hpp"
 #include "trace/hazards.hpp"
 #include "trace/trace_compare.hpp"
-#include "sim/sim.hpp"
 #include "trace/trace_json.hpp"
 
 namespace ws::cli {
@@ -39,10 +39,11 @@ void print_hazards(const Trace& t) {
     std::printf("  shared-memory hazards: none (every word two warps touch, one writing, has a barrier between)\n");
     return;
   }
-  std::printf("  shared-memory hazards: %zu word%s touched by two warps, one writing, with no barrier between\n", hs.size(),
-              hs.size() == 1 ? "" : "s");
+  std::printf("  shared-memory hazards: %zu word%s touched by two warps, one writing, with no barrier between\n",
+              hs.size(), hs.size() == 1 ? "" : "s");
   constexpr std::size_t kShown = 8;
-  for (std::size_t i = 0; i < hs.size() && i < kShown; ++i) std::printf("    hazard: %s\n", describe_hazard(hs[i]).c_str());
+  for (std::size_t i = 0; i < hs.size() && i < kShown; ++i)
+    std::printf("    hazard: %s\n", describe_hazard(hs[i]).c_str());
   if (hs.size() > kShown) std::printf("    ... and %zu more (--json lists them all)\n", hs.size() - kShown);
 }
 
@@ -69,8 +70,8 @@ void print_table(const Trace& t, const sim::SimOutput& o, double expected) {
     for (int w : sum.conflict_ways) worst = w > worst ? w : worst;
     std::string label = s.label.size() > 52 ? s.label.substr(0, 49) + "..." : s.label;
     std::string conflict = worst == 0 ? "-" : std::to_string(worst) + "-way";
-    std::printf("%5d  %-8s %-52s %3d/%-3d %9d %8s\n", s.index, s.phase.c_str(), label.c_str(), sum.activity.active_warps,
-                t.warps(), sum.activity.divergent_warps, conflict.c_str());
+    std::printf("%5d  %-8s %-52s %3d/%-3d %9d %8s\n", s.index, s.phase.c_str(), label.c_str(),
+                sum.activity.active_warps, t.warps(), sum.activity.divergent_warps, conflict.c_str());
   }
   print_hazards(t);
 }
@@ -107,7 +108,8 @@ void print_values(const Trace& t) {
     std::printf("step %d  %s  %s\n", s.index, s.phase.c_str(), s.label.c_str());
     for (int row = 0; row < slots; row += kPerRow) {
       const int end = std::min(slots, row + kPerRow);
-      std::printf("  s[%d..%d]%*s", row, end - 1, int(10 - std::to_string(row).size() - std::to_string(end - 1).size()), "");
+      std::printf("  s[%d..%d]%*s", row, end - 1, int(10 - std::to_string(row).size() - std::to_string(end - 1).size()),
+                  "");
       for (int i = row; i < end; ++i) {
         const std::string v = format_value(t.type, s.shared_after[std::size_t(i)]);
         const std::string cell = written[std::size_t(i)] ? "[" + v + "]" : " " + v + " ";
@@ -146,18 +148,18 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
                                  std::to_string(launch.grid) + " blocks (0.." + std::to_string(launch.grid - 1) + ")");
   if (block_index + blocks > launch.grid)
     return fail(kBadRequest, "--blocks " + std::to_string(blocks) + " from block " + std::to_string(block_index) +
-                                 " runs past the grid of " + std::to_string(launch.grid) + " blocks (use a larger --n or --grid)");
+                                 " runs past the grid of " + std::to_string(launch.grid) +
+                                 " blocks (use a larger --n or --grid)");
   if (!sim::has_model(v.id)) return fail(kFailed, v.id + " has no sim model in this build");
   // One model run per traced block: the result is the same every time, only the recorder moves.
   std::vector<sim::SimOutput> outs(static_cast<std::size_t>(blocks));
-  std::vector<std::string> differences(static_cast<std::size_t>(blocks));  // cuda: how each recording differs ("" = equal)
+  std::vector<std::string> differences(
+      static_cast<std::size_t>(blocks));  // cuda: how each recording differs ("" = equal)
   for (int k = 0; k < blocks; ++k) {
     sim::SimOutput& out = outs[std::size_t(k)];
     try {
       out = sim::simulate(v, p.input, launch, req.params, int(block_index) + k);
-    } catch (const std::exception& e) {
-      return fail(kFailed, e.what());
-    }
+    } catch (const std::exception& e) { return fail(kFailed, e.what()); }
     if (gpu) {
       Trace recorded;
       err = gpu->record_trace(v, p.input, launch, int(block_index) + k, out.trace, recorded, req.params);
@@ -172,9 +174,13 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
   const PatternSpec& spec = pattern_of(v);
   const ArrayOutput want = spec.reference(v, req.params, p.input);
   ArrayOutput got;
-  if (spec.scalar_result) got.values = {out.result};
-  else got.values = out.output;
-  auto summary = [&](const ArrayOutput& a) { return spec.summary ? spec.summary(v, a) : a.values.empty() ? 0.0 : a.values.back(); };
+  if (spec.scalar_result)
+    got.values = {out.result};
+  else
+    got.values = out.output;
+  auto summary = [&](const ArrayOutput& a) {
+    return spec.summary ? spec.summary(v, a) : a.values.empty() ? 0.0 : a.values.back();
+  };
   out.result = summary(got);
   const double expected = summary(want);
   if (json) {
@@ -184,8 +190,10 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
       if (!differences[std::size_t(k)].empty())
         first_difference = (blocks > 1 ? "block " + std::to_string(block_index + k) + ": " : std::string()) +
                            differences[std::size_t(k)];
-    j["result"] = dtype_is_integer(out.trace.type) ? nlohmann::json(std::int64_t(out.result)) : nlohmann::json(out.result);
-    j["expected"] = dtype_is_integer(out.trace.type) ? nlohmann::json(std::int64_t(expected)) : nlohmann::json(expected);
+    j["result"] =
+        dtype_is_integer(out.trace.type) ? nlohmann::json(std::int64_t(out.result)) : nlohmann::json(out.result);
+    j["expected"] =
+        dtype_is_integer(out.trace.type) ? nlohmann::json(std::int64_t(expected)) : nlohmann::json(expected);
     j["launches"] = out.launches;
     if (out.additions >= 0) j["additions"] = out.additions;
     if (gpu) {
@@ -213,7 +221,7 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
       const std::string& d = differences[std::size_t(k)];
       if (gpu)
         std::printf("  %s\n", d.empty() ? "recorded on the GPU: equals the sim model's trace, step by step"
-                                         : ("recorded on the GPU: differs from the sim model: " + d).c_str());
+                                        : ("recorded on the GPU: differs from the sim model: " + d).c_str());
     }
   }
   return kOk;

@@ -21,21 +21,21 @@ int cmd_device(bool json);
 
 /// Options shared by run and report.
 struct RunOptions {
-  std::string n;            ///< as typed: "1048576", "2^20", "1<<20"; empty = default
+  std::string n;  ///< as typed: "1048576", "2^20", "1<<20"; empty = default
   int block = 0;
   long long grid = 0;
   int repeat = 10;
-  int warmup = 2;           ///< untimed launches before the timed ones
+  int warmup = 2;  ///< untimed launches before the timed ones
   std::string type = "int32";
   std::string input = "random";
   unsigned long long seed = 1;
   BackendKind backend = BackendKind::Cuda;  ///< --backend: cuda or sim
-  PatternParams params;     ///< scan / convolution / atomics options (--exclusive, --mask-width, ...)
-  std::string metrics;      ///< --metrics: "" = none, default | all | NAME,...
+  PatternParams params;                     ///< scan / convolution / atomics options (--exclusive, --mask-width, ...)
+  std::string metrics;                      ///< --metrics: "" = none, default | all | NAME,...
   std::vector<std::string> given;  ///< pattern options given on the command line ("--mask-width", "--keep", ...)
-  std::string gpu;          ///< --gpu: "" = in-process; local | ssh:HOST | slurm:ARGS = through a worker
-  double watchdog_s = 0;    ///< --watchdog: seconds a worker may go without answering (0 = from the request)
-  double connect_timeout_s = 0;  ///< --connect-timeout: seconds to the worker's hello (0 = 60)
+  std::string gpu;                 ///< --gpu: "" = in-process; local | ssh:HOST | slurm:ARGS = through a worker
+  double watchdog_s = 0;           ///< --watchdog: seconds a worker may go without answering (0 = from the request)
+  double connect_timeout_s = 0;    ///< --connect-timeout: seconds to the worker's hello (0 = 60)
 };
 
 /// "" when every pattern option given (RunOptions::given) applies to one of `variants`, else one line:
@@ -89,8 +89,8 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
 /// Runs a set of variants and writes a report. `which`: "all", a lesson id, or comma-separated ids.
 /// trace_n > 0: also stores in the report the trace of block 0 of every traceable variant on trace_n
 /// random int32 elements (cuda: recorded on the GPU, compared with the model; sim: the model's).
-int cmd_report(const std::string& which, const RunOptions& o, const std::string& out_path, const std::string& title, bool json,
-               long long trace_n = 0);
+int cmd_report(const std::string& which, const RunOptions& o, const std::string& out_path, const std::string& title,
+               bool json, long long trace_n = 0);
 
 /// Lists the metric catalog (units, explanations, default set); no GPU needed.
 int cmd_metrics(bool json);
@@ -107,9 +107,9 @@ struct SweepOptions {
   std::string variants = "all";
   int from_log2 = 10, to_log2 = 28;
   std::string report_path, title;
-  std::string keep_fractions;   ///< --keep-fraction A:B:STEP or F1,F2,...: a kept-fraction sweep of filters at --n
-  bool range_given = false;     ///< --from or --to was given
-  bool keep_given = false;      ///< --keep was given
+  std::string keep_fractions;  ///< --keep-fraction A:B:STEP or F1,F2,...: a kept-fraction sweep of filters at --n
+  bool range_given = false;    ///< --from or --to was given
+  bool keep_given = false;     ///< --keep was given
   bool keep_fractions_given = false;  ///< --keep-fraction was given (perhaps empty)
 };
 /// Runs a size sweep (sweep.hpp): a table by variant and n, or --json (the sweep object), or --csv

@@ -52,8 +52,9 @@ int exit_code(const std::vector<RunResult>& runs) {
 
 std::string fault_line(const RunResult& r, bool in_process) {
   if (!in_process) return r.message;
-  return r.message + ": nothing more can run on the GPU in this process (--gpu local runs each request in a worker "
-                     "process that is restarted after a fault)";
+  return r.message +
+         ": nothing more can run on the GPU in this process (--gpu local runs each request in a worker "
+         "process that is restarted after a fault)";
 }
 
 std::string human_run(const RunResult& r) {
@@ -74,8 +75,8 @@ std::string human_run(const RunResult& r) {
     o << "; result = summary)\n";
   }
   if (r.timed) {
-    o << "  time     " << num("%.4f", r.timing.median_ms) << " ms median of " << r.timing.samples_ms.size()
-      << " (min " << num("%.4f", r.timing.min_ms) << ", max " << num("%.4f", r.timing.max_ms) << ")";
+    o << "  time     " << num("%.4f", r.timing.median_ms) << " ms median of " << r.timing.samples_ms.size() << " (min "
+      << num("%.4f", r.timing.min_ms) << ", max " << num("%.4f", r.timing.max_ms) << ")";
     if (r.launches > 1) o << ", " << r.launches << " kernel launches per run";
     o << "\n  speed    " << num("%.1f", r.gbps) << " GB/s";
     if (r.pct_theoretical > 0) o << " = " << num("%.1f", r.pct_theoretical) << "% of theoretical";
@@ -87,18 +88,20 @@ std::string human_run(const RunResult& r) {
 }
 
 std::string csv_header() {
-  return "variant,lesson,backend,device,n,type,input,seed,block,grid,result,expected,correct,status,time_ms,time_min_ms,time_max_ms,launches,gbps,pct_theoretical,pct_copy,message";
+  return "variant,lesson,backend,device,n,type,input,seed,block,grid,result,expected,correct,status,time_ms,time_min_"
+         "ms,time_max_ms,launches,gbps,pct_theoretical,pct_copy,message";
 }
 
 std::string csv_row(const RunResult& r) {
   std::ostringstream o;
   auto timed = [&](double v, const char* fmt) { return r.timed ? num(fmt, v) : std::string(); };
-  o << r.variant << ',' << r.lesson << ',' << r.backend << ',' << quoted(r.device) << ',' << r.n << ',' << to_string(r.type) << ','
-    << quoted(r.input) << ',' << r.seed << ',' << r.launch.block << ',' << r.launch.grid << ','
-    << format_value(r.type, r.result) << ',' << format_value(r.type, r.expected) << ',' << (r.correct ? "true" : "false") << ','
-    << r.status << ',' << timed(r.timing.median_ms, "%.6f") << ',' << timed(r.timing.min_ms, "%.6f") << ','
-    << timed(r.timing.max_ms, "%.6f") << ',' << r.launches << ',' << timed(r.gbps, "%.3f") << ','
-    << timed(r.pct_theoretical, "%.3f") << ',' << timed(r.pct_copy, "%.3f") << ',' << quoted(r.message);
+  o << r.variant << ',' << r.lesson << ',' << r.backend << ',' << quoted(r.device) << ',' << r.n << ','
+    << to_string(r.type) << ',' << quoted(r.input) << ',' << r.seed << ',' << r.launch.block << ',' << r.launch.grid
+    << ',' << format_value(r.type, r.result) << ',' << format_value(r.type, r.expected) << ','
+    << (r.correct ? "true" : "false") << ',' << r.status << ',' << timed(r.timing.median_ms, "%.6f") << ','
+    << timed(r.timing.min_ms, "%.6f") << ',' << timed(r.timing.max_ms, "%.6f") << ',' << r.launches << ','
+    << timed(r.gbps, "%.3f") << ',' << timed(r.pct_theoretical, "%.3f") << ',' << timed(r.pct_copy, "%.3f") << ','
+    << quoted(r.message);
   return o.str();
 }
 

@@ -34,8 +34,9 @@ std::string worker_lacks(const WorkerClient& client, BackendKind backend) {
 
 WorkerTraceBackend::WorkerTraceBackend(WorkerClient& client) : client_(client) { device_ = client.hello().device; }
 
-std::string WorkerTraceBackend::record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int block_index,
-                                             const Trace& model, Trace& out, const PatternParams& params) {
+std::string WorkerTraceBackend::record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch,
+                                             int block_index, const Trace& model, Trace& out,
+                                             const PatternParams& params) {
   (void)model;  // the worker simulates the same run itself (same generated input: kind, n, type, seed)
   RunRequest req;
   req.variant = v.id;
@@ -46,17 +47,17 @@ std::string WorkerTraceBackend::record_trace(const VariantInfo& v, const Input& 
   req.launch = launch;
   req.backend = BackendKind::Cuda;
   req.params = params;
-  WorkerReply reply = client_.call("trace", {{"request", request_to_json(req)}, {"block_index", block_index}}, expected_seconds(req));
+  WorkerReply reply =
+      client_.call("trace", {{"request", request_to_json(req)}, {"block_index", block_index}}, expected_seconds(req));
   if (!reply.ok()) return reply.text;
   try {
     out = trace_from_store_json(reply.message.at("trace"));
-  } catch (const std::exception& e) {
-    return std::string("the worker's answer is not a trace: ") + e.what();
-  }
+  } catch (const std::exception& e) { return std::string("the worker's answer is not a trace: ") + e.what(); }
   return "";
 }
 
-RunResult WorkerTraceBackend::run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) {
+RunResult WorkerTraceBackend::run(const VariantInfo& v, const RunRequest& req, const Input& in,
+                                  const LaunchConfig& launch) {
   (void)v, (void)in;
   RunRequest r = req;
   r.launch = launch;

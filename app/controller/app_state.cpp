@@ -9,8 +9,8 @@
 #include <set>
 
 #include "inputs.hpp"
-#include "limits.hpp"
 #include "launch_rules.hpp"
+#include "limits.hpp"
 #include "registry.hpp"
 #include "trace/trace_compare.hpp"
 
@@ -55,13 +55,13 @@ void AppState::load(const std::string& lessons_dir) {
   std::vector<std::string> problems;
   try {
     for (auto& l : load_lessons(lessons_dir, &problems)) lessons_.push_back(LessonEntry{std::move(l), true});
-  } catch (const std::exception& e) {
-    problems.push_back(e.what());
-  }
+  } catch (const std::exception& e) { problems.push_back(e.what()); }
   for (const std::string& p : problems) std::fprintf(stderr, "warpscope: lesson skipped: %s\n", p.c_str());
-  if (problems.size() == 1) message(Message::Error, "lesson skipped: " + problems[0]);
+  if (problems.size() == 1)
+    message(Message::Error, "lesson skipped: " + problems[0]);
   else if (!problems.empty())
-    message(Message::Error, std::to_string(problems.size()) + " lessons skipped: " + problems[0] + "; ... (all on stderr)");
+    message(Message::Error,
+            std::to_string(problems.size()) + " lessons skipped: " + problems[0] + "; ... (all on stderr)");
   // Registry variants that no lesson file lists, grouped by their lesson id, so all can be reached.
   std::set<std::string> listed;
   for (const auto& e : lessons_)
@@ -214,13 +214,16 @@ std::string AppState::set_input(const std::string& kind) {
 std::string AppState::open_scene(int index, const std::vector<std::string>& views) {
   const Lesson* l = lesson();
   std::string err;
-  if (!l || l->scenes.empty()) err = "lesson " + (l ? l->id : std::string("(none)")) + " has no scenes";
+  if (!l || l->scenes.empty())
+    err = "lesson " + (l ? l->id : std::string("(none)")) + " has no scenes";
   else if (index < 0 || index >= int(l->scenes.size()))
-    err = "lesson " + l->id + " has scenes 1 to " + std::to_string(l->scenes.size()) + ", not " + std::to_string(index + 1);
+    err = "lesson " + l->id + " has scenes 1 to " + std::to_string(l->scenes.size()) + ", not " +
+          std::to_string(index + 1);
   const Scene* sc = err.empty() ? &l->scenes[std::size_t(index)] : nullptr;
   if (sc && !sc->view.empty() && std::find(views.begin(), views.end(), sc->view) == views.end())
     err = "scene " + std::to_string(index + 1) + " of " + l->id + " names an unknown view '" + sc->view + "'";
-  if (sc && err.empty() && !find_variant(sc->variant)) err = "scene " + std::to_string(index + 1) + ": unknown variant " + sc->variant;
+  if (sc && err.empty() && !find_variant(sc->variant))
+    err = "scene " + std::to_string(index + 1) + ": unknown variant " + sc->variant;
   if (!err.empty()) {
     message(Message::Warning, err);
     return err;
@@ -230,11 +233,15 @@ std::string AppState::open_scene(int index, const std::vector<std::string>& view
   variant_ = sc->variant;
   params.block = sc->block;
   params.grid = 0;
-  if (sc->n > 0) params.set_n(sc->n);
-  else params.n_pow2 = true, params.n_log2 = 20;
+  if (sc->n > 0)
+    params.set_n(sc->n);
+  else
+    params.n_pow2 = true, params.n_log2 = 20;
   params.input_auto = sc->input.empty();
-  if (sc->input.empty()) apply_default_input();
-  else if (std::string e = set_input(sc->input); !e.empty()) message(Message::Warning, "scene " + std::to_string(index + 1) + ": " + e);
+  if (sc->input.empty())
+    apply_default_input();
+  else if (std::string e = set_input(sc->input); !e.empty())
+    message(Message::Warning, "scene " + std::to_string(index + 1) + ": " + e);
   lesson_ = keep_lesson;
   scene_ = index;
   if (!sc->view.empty()) view = sc->view;
@@ -269,9 +276,7 @@ std::string AppState::open_report(const std::string& path) {
     show_replay = true;
     report_path = path;
     return "";
-  } catch (const std::exception& e) {
-    return describe_exception(e);
-  }
+  } catch (const std::exception& e) { return describe_exception(e); }
 }
 
 std::string AppState::save_session(const std::string& path) {
@@ -280,9 +285,7 @@ std::string AppState::save_session(const std::string& path) {
   try {
     save_report(session, path);
     return "";
-  } catch (const std::exception& e) {
-    return describe_exception(e);
-  }
+  } catch (const std::exception& e) { return describe_exception(e); }
 }
 
 void AppState::add_result(RunResult r) {
@@ -397,8 +400,8 @@ int AppState::request_run_lesson() {
   if (!skipped.empty()) {
     std::string list;
     for (const auto& id : skipped) list += (list.empty() ? "" : ", ") + id;
-    const std::string why = device.device.available ? "their launch rules or type do not fit these parameters"
-                                                     : "they need a CUDA device";
+    const std::string why =
+        device.device.available ? "their launch rules or type do not fit these parameters" : "they need a CUDA device";
     message(Message::Warning, "skipped " + std::to_string(skipped.size()) + " of " +
                                   std::to_string(skipped.size() + reqs.size()) + " variants (" + why + "): " + list);
   }
@@ -417,13 +420,15 @@ TraceKey AppState::trace_key() const {
   k.exclusive = params.pattern.exclusive;
   k.input = params.input_kind();
   if (params.input >= kInputGenerators) k.n = 0;  // a file: all of its numbers
-  if (params.input == kInputTyped) k.input_label = "typed " + params.typed_values;
-  else if (params.input == kInputFile) k.input_label = "file " + params.file_path;
+  if (params.input == kInputTyped)
+    k.input_label = "typed " + params.typed_values;
+  else if (params.input == kInputFile)
+    k.input_label = "file " + params.file_path;
   k.seed = params.seed;
   k.use_recorded = trace.use_recorded;
   if (replay) k.report_created = replay_path + "@" + replay->created;
   k.keep = params.pattern.keep_fraction;  // filters: the kept fraction shapes the trace
-  if (trace.whole_launch) {  // a block of the whole launch, opened from the Grid view
+  if (trace.whole_launch) {               // a block of the whole launch, opened from the Grid view
     k.whole_launch = true;
     k.grid = params.grid;
     k.block_index = std::max(0, trace.block_index);
@@ -476,20 +481,22 @@ void AppState::refresh_trace() {
       const bool same_ops = compare_traces(*model, bare).empty();
       if (same_ops && !recorded->has_lines()) {
         adopt_model_lines(*trace.trace, *model);
-        trace.origin_note += "; source lines from the sim model (the recording predates lines; its ops equal the model's)";
+        trace.origin_note +=
+            "; source lines from the sim model (the recording predates lines; its ops equal the model's)";
       } else if (same_ops && !compare_traces(*model, *recorded).empty()) {
         adopt_model_lines(*trace.trace, *model);
-        trace.origin_note += "; source lines from the sim model (the recording's lines are of an older kernel file; "
-                             "its ops equal the model's)";
+        trace.origin_note +=
+            "; source lines from the sim model (the recording's lines are of an older kernel file; "
+            "its ops equal the model's)";
       }
     }
   } else if (v) {
     trace.trace = compute_trace(*v, k, trace.why_none);
     trace.origin = "sim";
-    trace.origin_note = recorded ? "sim: the GPU recording is switched off (the checkbox brings it back)"
+    trace.origin_note = recorded            ? "sim: the GPU recording is switched off (the checkbox brings it back)"
                         : !mismatch.empty() ? mismatch
-                        : replay ? "sim: the open report holds no GPU recording of " + v->id
-                                 : "sim: no report with GPU recordings is open";
+                        : replay            ? "sim: the open report holds no GPU recording of " + v->id
+                                            : "sim: no report with GPU recordings is open";
   } else {
     trace.why_none = "select a variant to step through its trace";
     trace.origin_note.clear();

@@ -30,21 +30,21 @@ enum class NavKey { Left, Right, PageUp, PageDown };
 
 /// The parameters panel's values.
 struct RunParams {
-  bool n_pow2 = true;            ///< n as 2^k (slider) or an exact count
-  int n_log2 = 20;               ///< k for n = 2^k
+  bool n_pow2 = true;  ///< n as 2^k (slider) or an exact count
+  int n_log2 = 20;     ///< k for n = 2^k
   std::int64_t n_exact = 1000000;
-  int block = 0;                 ///< threads per block, 0 = the variant's default
-  std::int64_t grid = 0;         ///< blocks, 0 = auto (derived from n or one wave of the device)
+  int block = 0;          ///< threads per block, 0 = the variant's default
+  std::int64_t grid = 0;  ///< blocks, 0 = auto (derived from n or one wave of the device)
   DType type = DType::Int32;
-  int input = 0;                 ///< index into kInputKinds
-  std::string typed_values;      ///< kInputTyped: the numbers as typed
-  std::string typed_path;        ///< kInputTyped: the file they were written to (AppState::set_typed_values)
-  std::string file_path;         ///< kInputFile: a text file of numbers, or a PNG/JPEG image (2-D convolution)
-  bool input_auto = true;        ///< the input follows the variant's own default (racy variants: ones) until chosen
-  std::uint64_t seed = 1;        ///< random input only
-  int repeat = 10;               ///< timed launches (median of these)
-  PatternParams pattern;         ///< scan / convolution / atomics options (docs/patterns.md)
-  std::string metrics;           ///< hardware metrics to collect ("" none, "default"), Metrics tab
+  int input = 0;             ///< index into kInputKinds
+  std::string typed_values;  ///< kInputTyped: the numbers as typed
+  std::string typed_path;    ///< kInputTyped: the file they were written to (AppState::set_typed_values)
+  std::string file_path;     ///< kInputFile: a text file of numbers, or a PNG/JPEG image (2-D convolution)
+  bool input_auto = true;    ///< the input follows the variant's own default (racy variants: ones) until chosen
+  std::uint64_t seed = 1;    ///< random input only
+  int repeat = 10;           ///< timed launches (median of these)
+  PatternParams pattern;     ///< scan / convolution / atomics options (docs/patterns.md)
+  std::string metrics;       ///< hardware metrics to collect ("" none, "default"), Metrics tab
 
   std::int64_t n() const { return n_pow2 ? std::int64_t(1) << n_log2 : n_exact; }
   /// n of a request: n(), or 0 for a file or typed input (the loader takes all of its numbers, as the CLI does).
@@ -59,12 +59,12 @@ struct RunParams {
 
 /// What the device side looks like to the UI (from the worker's snapshot).
 struct DeviceStatus {
-  bool opened = false;       ///< false while the worker is still opening the device
-  DeviceInfo device;         ///< available = false without a CUDA device
-  std::string backend;       ///< backend name ("cuda"), "" without one
-  std::string error;         ///< why there is no device
+  bool opened = false;  ///< false while the worker is still opening the device
+  DeviceInfo device;    ///< available = false without a CUDA device
+  std::string backend;  ///< backend name ("cuda"), "" without one
+  std::string error;    ///< why there is no device
   bool busy = false;
-  std::string running;       ///< variant id of the run in progress
+  std::string running;  ///< variant id of the run in progress
   int batch_done = 0, batch_total = 0;
   std::string worker;        ///< the GPU worker process ("worker 4711 on gpu7 (local)"), "" when in-process
   int worker_restarts = 0;   ///< fresh workers started after a fault
@@ -92,11 +92,11 @@ class AppState {
   const std::vector<LessonEntry>& lessons() const { return lessons_; }
   int lesson_index() const { return lesson_; }
   const Lesson* lesson() const;
-  const VariantInfo* variant() const;       ///< nullptr when nothing is selected
-  const LessonStep* step() const;           ///< the selected variant's step in its lesson
-  int step_index() const;                   ///< its position in the lesson (0-based), -1 if none
-  void select_lesson(int index);            ///< and its first variant
-  bool select_lesson(const std::string& id);///< false when there is no such lesson
+  const VariantInfo* variant() const;          ///< nullptr when nothing is selected
+  const LessonStep* step() const;              ///< the selected variant's step in its lesson
+  int step_index() const;                      ///< its position in the lesson (0-based), -1 if none
+  void select_lesson(int index);               ///< and its first variant
+  bool select_lesson(const std::string& id);   ///< false when there is no such lesson
   bool select_variant(const std::string& id);  ///< also selects a lesson listing it; false if unknown
 
   // Scenes: the selected lesson's script (Lesson::scenes), walked by PageDown / PageUp.
@@ -123,7 +123,7 @@ class AppState {
   Report session;
   std::optional<Report> replay;
   std::string replay_path;
-  bool show_replay = false;                 ///< which of the two the results view shows
+  bool show_replay = false;  ///< which of the two the results view shows
   const Report& shown() const { return show_replay && replay ? *replay : session; }
   bool showing_replay() const { return show_replay && replay.has_value(); }
   /// Opens a report file as the replay and shows it. Returns "" or a one-line error (nothing changes).

@@ -79,8 +79,10 @@ std::string format_time_tooltip(const RunResult& r) {
   for (const auto& [name, ms] : h.phases()) {
     if (ms < 0.05 && std::string(name) != "total") continue;
     char line[64];
-    if (ms >= 1000) std::snprintf(line, sizeof line, "\n  %s: %.2f s", name, ms / 1000);
-    else std::snprintf(line, sizeof line, "\n  %s: %.1f ms", name, ms);
+    if (ms >= 1000)
+      std::snprintf(line, sizeof line, "\n  %s: %.2f s", name, ms / 1000);
+    else
+      std::snprintf(line, sizeof line, "\n  %s: %.1f ms", name, ms);
     text += line;
   }
   return text;

@@ -9,8 +9,8 @@
 #include "parallel.hpp"
 #include "pattern_params.hpp"
 #include "patterns/atomics/reference.hpp"
-#include "trace/analyses.hpp"
 #include "sim/sim.hpp"
+#include "trace/analyses.hpp"
 
 namespace ws::ui {
 
@@ -27,9 +27,11 @@ const char* grid_metric_help(GridMetric m) {
   switch (m) {
     case GridMetric::ActiveLanes: return "lanes of the warp doing the step's work (0 = idle warp, 32 = all)";
     case GridMetric::BankWays:
-      return "the warp's worst n-way shared-memory bank conflict in the step (1 = conflict-free; blank = no shared access)";
+      return "the warp's worst n-way shared-memory bank conflict in the step (1 = conflict-free; blank = no shared "
+             "access)";
     case GridMetric::Sectors:
-      return "32-byte sectors the warp's widest global load touched in the step (4 = 128 coalesced bytes; blank = no load)";
+      return "32-byte sectors the warp's widest global load touched in the step (4 = 128 coalesced bytes; blank = no "
+             "load)";
     default: return "";
   }
 }
@@ -106,7 +108,8 @@ std::string prepare(const VariantInfo& v, const GridKey& key, Input& in, LaunchC
     err = make_input(key.input, key.n, type, key.seed, in);
   }
   if (!err.empty()) return "cannot compute the grid of " + v.id + ": " + err;
-  if (std::string e = resolve_launch(v, in.n(), type, LaunchConfig{key.block, key.grid}, DeviceShape{}, launch); !e.empty())
+  if (std::string e = resolve_launch(v, in.n(), type, LaunchConfig{key.block, key.grid}, DeviceShape{}, launch);
+      !e.empty())
     return "cannot compute the grid of " + v.id + ": " + e;
   const std::int64_t warps = launch.grid * ((launch.block + kWarpSize - 1) / kWarpSize);
   if (warps > kMaxGridWarps)
@@ -156,9 +159,7 @@ std::string compute_grid(const VariantInfo& v, const GridKey& key, GridSummary& 
   try {
     for (std::int64_t b = 0; b < launch.grid; ++b)
       summarize_block(sim::simulate(v, in, launch, params, int(b)).trace, b, out);
-  } catch (const std::exception& e) {
-    return "the sim model of " + v.id + " failed: " + e.what();
-  }
+  } catch (const std::exception& e) { return "the sim model of " + v.id + " failed: " + e.what(); }
   return "";
 }
 
@@ -238,9 +239,7 @@ void GridJob::run(VariantInfo v, GridKey key) {
       for (std::int64_t i = 0; i < count; ++i) summarize_block(traces[std::size_t(i)], b0 + i, summary_);
       ++version_;
     }
-  } catch (const std::exception& e) {
-    fail("the sim model of " + v.id + " failed: " + e.what());
-  }
+  } catch (const std::exception& e) { fail("the sim model of " + v.id + " failed: " + e.what()); }
   running_ = false;
 }
 

@@ -40,11 +40,11 @@ struct GridSummary {
   std::int64_t n = 0;
   LaunchConfig launch;
   int warps_per_block = 0;
-  int steps = 0;                        ///< most steps of any computed block (<= kGridStepStride)
-  bool steps_cut = false;               ///< some block had more than kGridStepStride steps
-  std::vector<std::string> step_labels; ///< block 0's "phase: label" per step
+  int steps = 0;                         ///< most steps of any computed block (<= kGridStepStride)
+  bool steps_cut = false;                ///< some block had more than kGridStepStride steps
+  std::vector<std::string> step_labels;  ///< block 0's "phase: label" per step
   std::vector<std::uint8_t> values[int(GridMetric::Count)];
-  std::vector<std::uint8_t> block_done; ///< 1 once the block's cells are filled
+  std::vector<std::uint8_t> block_done;  ///< 1 once the block's cells are filled
   std::int64_t blocks_done = 0;
   std::int64_t warps() const { return launch.grid * warps_per_block; }
   /// The cell value, or kGridNoStep outside the grid.
@@ -61,10 +61,10 @@ void summarize_block(const Trace& t, std::int64_t block, GridSummary& g);
 struct GridKey {
   std::string variant;
   std::int64_t n = 0;
-  int block = 0;                ///< 0 = the variant's default
-  std::int64_t grid = 0;        ///< 0 = the launch rules' default
+  int block = 0;          ///< 0 = the variant's default
+  std::int64_t grid = 0;  ///< 0 = the launch rules' default
   DType type = DType::Int32;
-  std::string input = "random"; ///< generator name or file path
+  std::string input = "random";  ///< generator name or file path
   std::uint64_t seed = 1;
   bool exclusive = false;
   double keep = 0.5;
@@ -114,13 +114,13 @@ class GridJob {
 /// its latest summary.
 struct GridState {
   GridMetric metric = GridMetric::ActiveLanes;
-  double warp0 = 0, warp1 = 0;   ///< warps shown, top to bottom; warp1 <= warp0: all of them
+  double warp0 = 0, warp1 = 0;                  ///< warps shown, top to bottom; warp1 <= warp0: all of them
   double initial_warp0 = 0, initial_warp1 = 0;  ///< warp0 / warp1 of every new grid (--grid-warps; 0, 0 = all)
   std::shared_ptr<GridJob> job = std::make_shared<GridJob>();
-  GridSummary data;              ///< the job's latest summary
-  std::uint64_t version = 0;     ///< of `data`
-  std::string error;             ///< why there is no grid ("" = none)
-  double last_take = -1e9;       ///< `now` of the last copy of a running job's summary
+  GridSummary data;           ///< the job's latest summary
+  std::uint64_t version = 0;  ///< of `data`
+  std::string error;          ///< why there is no grid ("" = none)
+  double last_take = -1e9;    ///< `now` of the last copy of a running job's summary
   /// Starts the job when `key` (or the variant) changed and copies its latest summary: at once when
   /// it finished, at most every 0.25 s of `now` (seconds) while it runs. Returns whether `data` changed.
   bool refresh(const VariantInfo* v, const GridKey& key, double now);

@@ -34,7 +34,9 @@ SweepSpec make_sweep_spec(const AppState& s, const std::vector<std::string>& ids
     // Host loops at 2^28 would stall the sweep; counters and 2-D convolutions have no n (sweep_refusal).
     if (!v || v->cpu_only || !sweep_refusal(*v).empty() || (s.perf.sweep_by_keep && !is_filter_variant(*v))) continue;
     // Variants the chosen type does not fit (int-only atomics, byte histograms under float32) stay out.
-    if ((v->rules.int_only && s.params.type != DType::Int32) || (v->rules.bytes_input && s.params.type == DType::Float32)) continue;
+    if ((v->rules.int_only && s.params.type != DType::Int32) ||
+        (v->rules.bytes_input && s.params.type == DType::Float32))
+      continue;
     spec.variants.push_back(id);
   }
   if (s.perf.sweep_by_keep) {
@@ -44,7 +46,8 @@ SweepSpec make_sweep_spec(const AppState& s, const std::vector<std::string>& ids
   spec.from_log2 = std::min(s.perf.sweep_from, s.perf.sweep_to);
   spec.to_log2 = std::max(s.perf.sweep_from, s.perf.sweep_to);
   spec.type = s.params.type;
-  spec.input = s.perf.sweep_by_keep ? "random" : s.params.input_kind();  // a file is refused by validate_sweep, with its reason
+  spec.input =
+      s.perf.sweep_by_keep ? "random" : s.params.input_kind();  // a file is refused by validate_sweep, with its reason
   spec.seed = s.params.seed;
   spec.repeat = s.params.repeat;
   spec.backend = BackendKind::Cuda;
@@ -86,7 +89,8 @@ void send_perf_intents(AppState& s, RunWorker& worker) {
         r.repeat = std::clamp(s.params.repeat, 1, 20);
         r.params.width = r.params.height = 0;  // 1-D convolutions: n is the signal length
         // One request that cannot run stops Live for all: leave out the variants the type does not fit.
-        if ((v->rules.int_only && r.type != DType::Int32) || (v->rules.bytes_input && r.type == DType::Float32)) continue;
+        if ((v->rules.int_only && r.type != DType::Int32) || (v->rules.bytes_input && r.type == DType::Float32))
+          continue;
         reqs.push_back(r);
       }
       p.live.clear();
@@ -106,7 +110,8 @@ void take_perf_results(AppState& s, RunWorker::Snapshot& snap) {
     for (auto& r : snap.sweep_runs) p.sweep_partial->runs.push_back(std::move(r));
   for (auto& sw : snap.sweeps_finished) {
     if (sw.spec.by_keep())
-      sw.title = std::string(sw.cancelled ? "cancelled " : "") + "kept-fraction sweep at n = " + std::to_string(sw.spec.n) +
+      sw.title = std::string(sw.cancelled ? "cancelled " : "") +
+                 "kept-fraction sweep at n = " + std::to_string(sw.spec.n) +
                  (s.device.device.name.empty() ? "" : " on " + s.device.device.name);
     else
       sw.title = (sw.cancelled ? "cancelled sweep 2^" : "sweep 2^") + std::to_string(sw.spec.from_log2) + "..2^" +

@@ -18,12 +18,12 @@ class AppState;
 
 /// Presentation mode: requests the gui layer applies between frames.
 struct Presentation {
-  bool show_help = false;         ///< the key overlay (F1 or ?)
-  bool high_contrast = false;     ///< wanted
-  float font_scale_request = 0;   ///< > 0: rebuild the fonts at this scale before the next frame
-  bool focus = false;             ///< hide the lesson browser and parameters: the views get the window
-  bool pointer = false;           ///< a bright ring follows the mouse (o), for pointing from the back row
-  bool pen = false;               ///< the mouse draws on the window (d); clicks go to the pen, not the views
+  bool show_help = false;        ///< the key overlay (F1 or ?)
+  bool high_contrast = false;    ///< wanted
+  float font_scale_request = 0;  ///< > 0: rebuild the fonts at this scale before the next frame
+  bool focus = false;            ///< hide the lesson browser and parameters: the views get the window
+  bool pointer = false;          ///< a bright ring follows the mouse (o), for pointing from the back row
+  bool pen = false;              ///< the mouse draws on the window (d); clicks go to the pen, not the views
   /// The pen's strokes in window pixels (x, y pairs), cleared by e and by opening a scene.
   std::vector<std::vector<float>> strokes;
 };
@@ -31,38 +31,38 @@ struct Presentation {
 struct PerfState {
   Presentation present;
   // Compare
-  std::set<std::string> picked;      ///< variants picked for Compare/Sweep/Live (empty = the lesson's)
-  std::string baseline;              ///< speedup baseline ("" = the first correct compared variant: not racy, not a slide bug)
-  int bar_metric = 0;                ///< index of the metric the bar column shows
-  bool plot_time = false;            ///< Plots: y = time (ms) instead of GB/s
+  std::set<std::string> picked;  ///< variants picked for Compare/Sweep/Live (empty = the lesson's)
+  std::string baseline;    ///< speedup baseline ("" = the first correct compared variant: not racy, not a slide bug)
+  int bar_metric = 0;      ///< index of the metric the bar column shows
+  bool plot_time = false;  ///< Plots: y = time (ms) instead of GB/s
 
   // Sweep
   int sweep_from = 10, sweep_to = 28;
-  bool sweep_by_keep = false;               ///< filters: sweep the kept fraction 0..1 (by 0.1) at n = 2^keep_log2
+  bool sweep_by_keep = false;  ///< filters: sweep the kept fraction 0..1 (by 0.1) at n = 2^keep_log2
   int keep_log2 = 24;
   std::optional<SweepSpec> sweep_to_start;  ///< intent
   bool sweep_cancel = false;                ///< intent
   bool sweeping = false;
   int sweep_done = 0, sweep_total = 0;
-  std::optional<Sweep> sweep_partial;       ///< the runs of the sweep in progress
-  int sweep_shown = -1;                     ///< index into the shown report's sweeps (-1 = newest)
+  std::optional<Sweep> sweep_partial;  ///< the runs of the sweep in progress
+  int sweep_shown = -1;                ///< index into the shown report's sweeps (-1 = newest)
 
   // Live
-  bool live_wanted = false;                 ///< the toggle
-  bool live_applied = false;                ///< what the worker was last told
-  std::vector<std::string> live_variants;   ///< what Live runs (set when switched on)
-  int live_log2 = 24;                       ///< n = 2^live_log2 for Live launches
-  bool live_running = false;                ///< the worker's view
+  bool live_wanted = false;                ///< the toggle
+  bool live_applied = false;               ///< what the worker was last told
+  std::vector<std::string> live_variants;  ///< what Live runs (set when switched on)
+  int live_log2 = 24;                      ///< n = 2^live_log2 for Live launches
+  bool live_running = false;               ///< the worker's view
   LiveData live;
-  std::string live_stopped;                 ///< why Live stopped by itself ("" if it did not)
+  std::string live_stopped;  ///< why Live stopped by itself ("" if it did not)
 
   // Exports (intents; the gui layer writes PNGs after rendering a frame)
   std::string export_dir = ".";
-  std::string png_request;                  ///< path of a PNG to write of png_rect
-  std::string png_error;                    ///< why the last PNG export failed ("" = it was written)
-  float png_rect[4] = {0, 0, 0, 0};         ///< x, y, w, h in pixels of the last frame
-  std::string steps_request;                ///< a folder to export every trace step of the centre view to
-  std::string steps_error;                  ///< why the last step export failed ("" = it was written)
+  std::string png_request;           ///< path of a PNG to write of png_rect
+  std::string png_error;             ///< why the last PNG export failed ("" = it was written)
+  float png_rect[4] = {0, 0, 0, 0};  ///< x, y, w, h in pixels of the last frame
+  std::string steps_request;         ///< a folder to export every trace step of the centre view to
+  std::string steps_error;           ///< why the last step export failed ("" = it was written)
 };
 
 /// The variants Compare, Sweep and Live use: the picked ones, or else the selected lesson's, in

@@ -13,7 +13,9 @@
 
 namespace ws::ui {
 
-RunWorker::RunWorker(Opener open) : open_(std::move(open)) { thread_ = std::thread([this] { loop(); }); }
+RunWorker::RunWorker(Opener open) : open_(std::move(open)) {
+  thread_ = std::thread([this] { loop(); });
+}
 
 RunWorker::RunWorker(WorkerLaunch launch, WorkerClientOptions options)
     : launch_(std::move(launch)), launch_options_(std::move(options)) {

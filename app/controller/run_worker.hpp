@@ -32,28 +32,28 @@ class RunWorker {
 
   /// What the UI may know, copied under the mutex.
   struct Snapshot {
-    bool opened = false;           ///< the opener has returned
-    DeviceInfo device;             ///< available = false when there is no device
-    std::string backend_name;      ///< Backend::name(), or "" without a backend
-    std::string open_error;        ///< why there is no backend
-    bool busy = false;             ///< a run is in progress or queued
-    std::string running;           ///< variant id of the run in progress
+    bool opened = false;                  ///< the opener has returned
+    DeviceInfo device;                    ///< available = false when there is no device
+    std::string backend_name;             ///< Backend::name(), or "" without a backend
+    std::string open_error;               ///< why there is no backend
+    bool busy = false;                    ///< a run is in progress or queued
+    std::string running;                  ///< variant id of the run in progress
     int batch_done = 0, batch_total = 0;  ///< progress since the worker was last idle
     std::vector<RunResult> finished;      ///< results since the previous take()
     // Sweeps (one at a time; queued runs go first).
-    bool sweeping = false;                ///< a sweep is queued or running
+    bool sweeping = false;  ///< a sweep is queued or running
     int sweep_done = 0, sweep_total = 0;
-    std::vector<RunResult> sweep_runs;    ///< runs of the current sweep finished since the previous take()
-    std::vector<Sweep> sweeps_finished;   ///< sweeps ended (complete or cancelled) since the previous take()
+    std::vector<RunResult> sweep_runs;   ///< runs of the current sweep finished since the previous take()
+    std::vector<Sweep> sweeps_finished;  ///< sweeps ended (complete or cancelled) since the previous take()
     // Live: the live requests run again and again while nothing else is queued.
     bool live = false;
     std::vector<LivePoint> live_points;   ///< launches since the previous take()
     std::vector<RunResult> live_results;  ///< the live runs those launches came from (metrics, checks)
     // The worker process (WorkerLaunch mode only).
-    std::string worker;                   ///< e.g. "worker 4711 on gpu7 (ssh:gpu7)"; "" in-process
-    int worker_restarts = 0;              ///< fresh workers started after a fault
-    std::string worker_fault;             ///< the latest fault's one-line reason
-    std::string worker_where;             ///< where a worker was asked for ("local", "ssh:gpu7"), "" in-process
+    std::string worker;        ///< e.g. "worker 4711 on gpu7 (ssh:gpu7)"; "" in-process
+    int worker_restarts = 0;   ///< fresh workers started after a fault
+    std::string worker_fault;  ///< the latest fault's one-line reason
+    std::string worker_where;  ///< where a worker was asked for ("local", "ssh:gpu7"), "" in-process
   };
 
   /// Starts the thread, which first calls `open` (about 0.2 s for CUDA).
@@ -99,10 +99,10 @@ class RunWorker {
   std::condition_variable cv_;
   std::deque<RunRequest> queue_;
   bool stopping_ = false;
-  std::optional<SweepSpec> sweep_;          ///< queued or running
+  std::optional<SweepSpec> sweep_;  ///< queued or running
   std::atomic<bool> cancel_sweep_{false};
-  std::vector<RunRequest> live_;            ///< empty = Live off
-  int live_generation_ = 0;                 ///< bumped by set_live and when Live stops itself
+  std::vector<RunRequest> live_;  ///< empty = Live off
+  int live_generation_ = 0;       ///< bumped by set_live and when Live stops itself
   /// Set when other work or other live requests arrive: the live batch being waited for is cancelled.
   std::atomic<bool> live_interrupt_{false};
   Snapshot shared_;

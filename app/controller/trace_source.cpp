@@ -13,8 +13,8 @@
 #include "launch_rules.hpp"
 #include "patterns.hpp"
 #include "patterns/atomics/reference.hpp"
-#include "trace/analyses.hpp"
 #include "sim/sim.hpp"
+#include "trace/analyses.hpp"
 
 namespace ws::ui {
 
@@ -74,8 +74,10 @@ std::optional<Trace> compute_conv_trace(const VariantInfo& v, const TraceKey& ke
   req.seed = key.seed;
   const bool image = conv_kind_is_2d(v.conv);
   req.launch.block = image ? 0 : key.block;
-  if (image) req.params.width = req.params.height = 64;
-  else req.n = std::max<std::int64_t>(1, std::min<std::int64_t>(key.n, 4096));
+  if (image)
+    req.params.width = req.params.height = 64;
+  else
+    req.n = std::max<std::int64_t>(1, std::min<std::int64_t>(key.n, 4096));
   Input in;
   LaunchConfig launch;
   std::string err = spec.build_input ? spec.build_input(v, req, in) : v.id + " does not build its own input";
@@ -156,8 +158,9 @@ std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, st
     return std::nullopt;
   }
   if (key.block_index < 0 || key.block_index >= launch.grid) {
-    why = "cannot trace block " + std::to_string(key.block_index) + " of " + v.id + ": the grid of n = " +
-          format_grouped(n) + " has " + std::to_string(launch.grid) + (launch.grid == 1 ? " block" : " blocks");
+    why = "cannot trace block " + std::to_string(key.block_index) + " of " + v.id +
+          ": the grid of n = " + format_grouped(n) + " has " + std::to_string(launch.grid) +
+          (launch.grid == 1 ? " block" : " blocks");
     return std::nullopt;
   }
   Input in;
@@ -169,7 +172,8 @@ std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, st
     in.f32.resize(std::min<std::size_t>(in.f32.size(), std::size_t(n)));
     in.u8.resize(std::min<std::size_t>(in.u8.size(), std::size_t(n)));
   } else {
-    input_err = filter_keep ? make_filter_input(n, key.keep, key.seed, in) : make_input(key.input, n, type, key.seed, in);
+    input_err =
+        filter_keep ? make_filter_input(n, key.keep, key.seed, in) : make_input(key.input, n, type, key.seed, in);
   }
   if (std::string err = input_err; !err.empty()) {
     why = "cannot trace " + v.id + ": " + err;
@@ -194,8 +198,10 @@ std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, st
 
 std::string describe_trace_config(const Trace& t) {
   std::string input = t.input;
-  if (!is_generated_kind(input)) input = "file " + input;
-  else if (input == "random") input += " seed " + std::to_string(t.seed);
+  if (!is_generated_kind(input))
+    input = "file " + input;
+  else if (input == "random")
+    input += " seed " + std::to_string(t.seed);
   return "n = " + format_grouped(t.n) + ", block " + std::to_string(t.block_size) +
          (t.block_index ? ", block index " + std::to_string(t.block_index) : std::string()) + ", " + to_string(t.type) +
          ", " + input;
@@ -210,19 +216,24 @@ bool recorded_inputs_match(const Trace& rec, DType type, std::uint64_t seed) {
   std::int64_t top = -1;
   for (const Step& st : rec.steps)
     for (const ThreadOp& o : st.ops)
-      if (o.space == Space::Global && o.buffer == 0 && o.kind == OpKind::Load && o.address < rec.n) top = std::max(top, o.address);
+      if (o.space == Space::Global && o.buffer == 0 && o.kind == OpKind::Load && o.address < rec.n)
+        top = std::max(top, o.address);
   if (top < 0) return true;
   Input in;
   if (!make_input(rec.input, top + 1, type, seed, in).empty()) return true;  // nothing to compare with
   auto value = [&](std::int64_t i) {
-    return type == DType::Int32 ? double(in.i32[std::size_t(i)]) : type == DType::UInt8 ? double(in.u8[std::size_t(i)]) : double(in.f32[std::size_t(i)]);
+    return type == DType::Int32   ? double(in.i32[std::size_t(i)])
+           : type == DType::UInt8 ? double(in.u8[std::size_t(i)])
+                                  : double(in.f32[std::size_t(i)]);
   };
   std::set<std::int64_t> stored;  // in-place variants load what they wrote: only first reads count
   for (const Step& st : rec.steps)
     for (const ThreadOp& o : st.ops) {
       if (o.space != Space::Global || o.buffer != 0 || o.address < 0 || o.address > top) continue;
-      if (o.kind == OpKind::Store) stored.insert(o.address);
-      else if (o.kind == OpKind::Load && !stored.count(o.address) && o.value != value(o.address)) return false;
+      if (o.kind == OpKind::Store)
+        stored.insert(o.address);
+      else if (o.kind == OpKind::Load && !stored.count(o.address) && o.value != value(o.address))
+        return false;
     }
   return true;
 }
@@ -238,12 +249,15 @@ std::string recording_mismatch(const VariantInfo& v, const Trace& rec, const Tra
   const DType type = v.rules.bytes_input ? DType::UInt8 : key.type;
   if (rec.type != type) diffs.push_back(std::string("type ") + to_string(type));
   if (rec.input != key.input)
-    diffs.push_back("input " + (!key.input_label.empty() ? key.input_label
-                                : is_generated_kind(key.input) ? key.input : "file " + key.input));
-  else if (key.input == "random" && rec.seed != key.seed) diffs.push_back("seed " + std::to_string(key.seed));
+    diffs.push_back("input " + (!key.input_label.empty()       ? key.input_label
+                                : is_generated_kind(key.input) ? key.input
+                                                               : "file " + key.input));
+  else if (key.input == "random" && rec.seed != key.seed)
+    diffs.push_back("seed " + std::to_string(key.seed));
   if (diffs.empty() && key.whole_launch) {
     if (rec.n != key.n || (key.grid > 0 && rec.launch.grid != key.grid))
-      diffs.push_back("block " + std::to_string(key.block_index) + " of the whole launch (n = " + format_grouped(key.n) + ")");
+      diffs.push_back("block " + std::to_string(key.block_index) +
+                      " of the whole launch (n = " + format_grouped(key.n) + ")");
   } else if (diffs.empty() && key.blocks > 1) {
     // A trace over several blocks: the recording must be of the same n and grid as the model's would be.
     std::int64_t n = 0;

@@ -20,12 +20,12 @@ constexpr int kMaxTraceBlocks = 8;
 /// What a trace is computed for; a change of any field recomputes it.
 struct TraceKey {
   std::string variant;
-  std::int64_t n = 0;  ///< the parameters' n (the trace uses min(n, one block window)); 0 = all of a file
-  int block = 0;       ///< 0 = the variant's default
-  int block_index = 0; ///< the traced block (0 .. blocks - 1)
-  int blocks = 1;      ///< the grid the trace covers: 1 = one block's window, up to kMaxTraceBlocks
+  std::int64_t n = 0;   ///< the parameters' n (the trace uses min(n, one block window)); 0 = all of a file
+  int block = 0;        ///< 0 = the variant's default
+  int block_index = 0;  ///< the traced block (0 .. blocks - 1)
+  int blocks = 1;       ///< the grid the trace covers: 1 = one block's window, up to kMaxTraceBlocks
   DType type = DType::Int32;
-  std::string input;   ///< "random", "ones", "sequence", or the path of a file of numbers (or image)
+  std::string input;  ///< "random", "ones", "sequence", or the path of a file of numbers (or image)
   std::uint64_t seed = 1;
   bool use_recorded = true;    ///< prefer a GPU recording stored in the open report
   std::string report_created;  ///< the open report's stamp ("" = none): a new report re-picks the trace
@@ -38,9 +38,9 @@ struct TraceKey {
   std::int64_t grid = 0;
   bool operator==(const TraceKey& o) const {
     return variant == o.variant && n == o.n && block == o.block && block_index == o.block_index && blocks == o.blocks &&
-           whole_launch == o.whole_launch && grid == o.grid &&
-           type == o.type && input == o.input && seed == o.seed &&
-           use_recorded == o.use_recorded && report_created == o.report_created && exclusive == o.exclusive && keep == o.keep;
+           whole_launch == o.whole_launch && grid == o.grid && type == o.type && input == o.input && seed == o.seed &&
+           use_recorded == o.use_recorded && report_created == o.report_created && exclusive == o.exclusive &&
+           keep == o.keep;
   }
   bool operator!=(const TraceKey& o) const { return !(*this == o); }
 };
@@ -50,24 +50,26 @@ struct TraceState {
   std::optional<TraceKey> key;  ///< what `trace` / `why_none` were computed for
   std::optional<Trace> trace;   ///< empty when there is none (then why_none says why)
   std::string why_none;
-  int step = 0;                 ///< index into trace->steps
+  int step = 0;  ///< index into trace->steps
   bool playing = false;
-  float speed = 2.f;            ///< steps per second while playing
-  double clock = 0;             ///< seconds accumulated towards the next step
-  int bank_warp = 0;            ///< the warp the banks view shows
-  int blocks = 1;               ///< blocks the trace covers (1 .. kMaxTraceBlocks): TraceKey::blocks
-  int block_index = 0;          ///< the block the views show: TraceKey::block_index
-  bool whole_launch = false;    ///< block_index is of the whole launch (TraceKey::whole_launch), set by the Grid view
+  float speed = 2.f;          ///< steps per second while playing
+  double clock = 0;           ///< seconds accumulated towards the next step
+  int bank_warp = 0;          ///< the warp the banks view shows
+  int blocks = 1;             ///< blocks the trace covers (1 .. kMaxTraceBlocks): TraceKey::blocks
+  int block_index = 0;        ///< the block the views show: TraceKey::block_index
+  bool whole_launch = false;  ///< block_index is of the whole launch (TraceKey::whole_launch), set by the Grid view
   bool show_future_values = false;  ///< the tree shows the numbers of steps not reached yet
-  bool use_recorded = true;     ///< show the open report's GPU recording of the variant when it has one
+  bool use_recorded = true;         ///< show the open report's GPU recording of the variant when it has one
   bool recorded_available = false;  ///< the open report holds a recording of the selected variant
-  std::string origin;           ///< "sim" (computed now) or "report" (stored in the open report)
+  std::string origin;               ///< "sim" (computed now) or "report" (stored in the open report)
   /// One line: which trace is shown and why ("sim: the recording is for n = 1,024, block 256; you asked block 16").
   std::string origin_note;
-  int pending_step = -1;        ///< a step asked for (--step, a scene) before the trace was computed; -1 none
+  int pending_step = -1;  ///< a step asked for (--step, a scene) before the trace was computed; -1 none
 
   int steps() const { return trace ? int(trace->steps.size()) : 0; }
-  const Step* current() const { return trace && step >= 0 && step < steps() ? &trace->steps[std::size_t(step)] : nullptr; }
+  const Step* current() const {
+    return trace && step >= 0 && step < steps() ? &trace->steps[std::size_t(step)] : nullptr;
+  }
   /// Moves by `delta` steps, clamped; stops the player at the last step.
   void move(int delta);
   /// Advances the player by `seconds` of wall time.
@@ -117,12 +119,12 @@ std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, st
 /// One node of the reduction tree: a leaf (the loaded shared slot, row 0) or the result of one
 /// thread's add/max into a shared slot at one step.
 struct TreeNode {
-  int row = 0;            ///< 0 = leaves, then one row per tree step
-  int slot = 0;           ///< shared word the node lives in (its column)
-  int thread = -1;        ///< who computed it (-1 for leaves)
+  int row = 0;      ///< 0 = leaves, then one row per tree step
+  int slot = 0;     ///< shared word the node lives in (its column)
+  int thread = -1;  ///< who computed it (-1 for leaves)
   double value = 0;
-  int from_self = -1;     ///< node holding s[slot] before this step (-1 for leaves)
-  int from_other = -1;    ///< node holding the other operand s[operand]
+  int from_self = -1;   ///< node holding s[slot] before this step (-1 for leaves)
+  int from_other = -1;  ///< node holding the other operand s[operand]
   std::int64_t operand = -1;
   OpKind kind = OpKind::Add;
 };
@@ -132,9 +134,9 @@ struct TreeNode {
 /// folded loops) have no row.
 struct TreeLayout {
   int slots = 0;
-  std::vector<int> row_step;     ///< trace step index of each row (row 0: the step that filled the leaves)
-  std::vector<TreeNode> nodes;   ///< leaves first (slot order), then rows in order
-  std::string note;              ///< non-empty when there is no tree to draw, says why
+  std::vector<int> row_step;    ///< trace step index of each row (row 0: the step that filled the leaves)
+  std::vector<TreeNode> nodes;  ///< leaves first (slot order), then rows in order
+  std::string note;             ///< non-empty when there is no tree to draw, says why
   int row_of_step(int step) const;
   /// The last row whose step is at or before `step` (rows below it are not reached yet); 0 before any.
   int last_row_reached(int step) const;
@@ -158,7 +160,7 @@ struct WarpAccess {
   int access = 0;
   OpKind kind = OpKind::Load;
   std::vector<std::int64_t> lane_word;  ///< 32 entries, -1 where the lane takes no part
-  int ways = 0;                          ///< bank_conflict_ways of the words (1 = conflict-free)
+  int ways = 0;                         ///< bank_conflict_ways of the words (1 = conflict-free)
   /// Distinct words per bank (32 entries); a bank with more than one is where the conflict is.
   std::vector<int> bank_words;
 };

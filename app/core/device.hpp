@@ -10,17 +10,17 @@ namespace ws {
 /// The device a backend runs on. For the CPU-only build: available = false.
 struct DeviceInfo {
   bool available = false;
-  std::string name;            ///< e.g. "NVIDIA H200"
+  std::string name;  ///< e.g. "NVIDIA H200"
   int cc_major = 0, cc_minor = 0;
   int sm_count = 0, max_threads_per_sm = 0;
   double memory_gib = 0;
-  double mem_clock_mhz = 0;    ///< peak memory clock
-  double sm_clock_mhz = 0;     ///< peak SM clock (cudaDevAttrClockRate); 0 = not known (reports before it was stored)
+  double mem_clock_mhz = 0;  ///< peak memory clock
+  double sm_clock_mhz = 0;   ///< peak SM clock (cudaDevAttrClockRate); 0 = not known (reports before it was stored)
   int bus_width_bits = 0;
-  double theoretical_gbps = 0; ///< 2 (DDR) * clock * bus width / 8, GB/s
-  double copy_gbps = 0;        ///< measured device-to-device copy, bytes read + written / time, GB/s
+  double theoretical_gbps = 0;  ///< 2 (DDR) * clock * bus width / 8, GB/s
+  double copy_gbps = 0;         ///< measured device-to-device copy, bytes read + written / time, GB/s
   std::string driver, runtime;
-  std::string error;           ///< why no device, when !available
+  std::string error;  ///< why no device, when !available
   DeviceShape shape() const { return DeviceShape{sm_count, max_threads_per_sm}; }
 };
 

@@ -76,10 +76,12 @@ std::string write_file_atomic(const std::string& path, const std::function<bool(
 }
 
 std::string write_file_atomic(const std::string& path, const std::string& text) {
-  return write_file_atomic(path, [&](std::FILE* f) { return std::fwrite(text.data(), 1, text.size(), f) == text.size(); });
+  return write_file_atomic(path,
+                           [&](std::FILE* f) { return std::fwrite(text.data(), 1, text.size(), f) == text.size(); });
 }
 
-std::string check_output_path(const std::string& path, const std::vector<std::string>& inputs, const std::string& what) {
+std::string check_output_path(const std::string& path, const std::vector<std::string>& inputs,
+                              const std::string& what) {
   if (path.empty()) return what + " needs a file name";
   std::error_code ec;
   if (fs::is_directory(path, ec)) return what + " '" + path + "' is a directory; give a file name in it";
@@ -87,8 +89,7 @@ std::string check_output_path(const std::string& path, const std::vector<std::st
   const std::string dir = dir_of(target);
   if (!fs::is_directory(dir, ec)) return what + " '" + path + "': the directory '" + dir + "' does not exist";
   if (::access(dir.c_str(), W_OK) != 0) return what + " '" + path + "': the directory '" + dir + "' is not writable";
-  if (fs::exists(target, ec) && !fs::is_regular_file(target, ec))
-    return what + " '" + path + "' is not a regular file";
+  if (fs::exists(target, ec) && !fs::is_regular_file(target, ec)) return what + " '" + path + "' is not a regular file";
   for (const std::string& in : inputs) {
     if (in.empty()) continue;
     if (fs::exists(in, ec) && fs::exists(target, ec) && fs::equivalent(in, target, ec))

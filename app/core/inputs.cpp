@@ -17,9 +17,7 @@ namespace ws {
 
 const char* const kStopReading = "\x01stop";
 
-bool is_generated_kind(const std::string& kind) {
-  return kind == "random" || kind == "ones" || kind == "sequence";
-}
+bool is_generated_kind(const std::string& kind) { return kind == "random" || kind == "ones" || kind == "sequence"; }
 
 std::int64_t sequence_closed_form_sum(std::int64_t n) {
   const std::int64_t p = kSequencePeriod;
@@ -41,14 +39,16 @@ std::string make_input(const std::string& kind, std::int64_t n, DType type, std:
     std::uint8_t* d = in.u8.data();
     parallel_chunks(n, kHostChunk, [&](std::int64_t b, std::int64_t e, std::int64_t) {
       for (std::int64_t i = b; i < e; ++i)
-        d[i] = ones ? 1 : sequence ? std::uint8_t(i % kSequencePeriodBytes) : std::uint8_t(counter_random(seed, std::uint64_t(i)) >> 56);
+        d[i] = ones       ? 1
+               : sequence ? std::uint8_t(i % kSequencePeriodBytes)
+                          : std::uint8_t(counter_random(seed, std::uint64_t(i)) >> 56);
     });
   } else if (type == DType::Int32) {
     in.i32.resize(std::size_t(n));
     std::int32_t* d = in.i32.data();
     parallel_chunks(n, kHostChunk, [&](std::int64_t b, std::int64_t e, std::int64_t) {
       for (std::int64_t i = b; i < e; ++i)
-        d[i] = ones ? 1
+        d[i] = ones       ? 1
                : sequence ? std::int32_t(i % kSequencePeriod)
                           : std::int32_t(random_below(counter_random(seed, std::uint64_t(i)), 2001)) - 1000;
     });
@@ -57,7 +57,9 @@ std::string make_input(const std::string& kind, std::int64_t n, DType type, std:
     float* d = in.f32.data();
     parallel_chunks(n, kHostChunk, [&](std::int64_t b, std::int64_t e, std::int64_t) {
       for (std::int64_t i = b; i < e; ++i)
-        d[i] = ones ? 1.0f : sequence ? float(i % kSequencePeriod) : random_unit_float(counter_random(seed, std::uint64_t(i)));
+        d[i] = ones       ? 1.0f
+               : sequence ? float(i % kSequencePeriod)
+                          : random_unit_float(counter_random(seed, std::uint64_t(i)));
     });
   }
   out = std::move(in);
@@ -126,19 +128,24 @@ std::string read_input_file(const std::string& path, std::int64_t n, DType type,
       errno = 0;
       if (type == DType::UInt8) {
         long long v = std::strtoll(s, &end, 10);
-        if (*end != '\0' || end == s) return path + ":" + std::to_string(line_no) + ": '" + token + "' is not an integer (uint8 input)";
-        if (errno == ERANGE || v < 0 || v > 255) return path + ":" + std::to_string(line_no) + ": '" + token + "' is not a byte (0..255)";
+        if (*end != '\0' || end == s)
+          return path + ":" + std::to_string(line_no) + ": '" + token + "' is not an integer (uint8 input)";
+        if (errno == ERANGE || v < 0 || v > 255)
+          return path + ":" + std::to_string(line_no) + ": '" + token + "' is not a byte (0..255)";
         in.u8.push_back(std::uint8_t(v));
       } else if (type == DType::Int32) {
         long long v = std::strtoll(s, &end, 10);
-        if (*end != '\0' || end == s) return path + ":" + std::to_string(line_no) + ": '" + token + "' is not an integer (int32 input)";
-        if (errno == ERANGE || v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::int32_t>::max())
+        if (*end != '\0' || end == s)
+          return path + ":" + std::to_string(line_no) + ": '" + token + "' is not an integer (int32 input)";
+        if (errno == ERANGE || v < std::numeric_limits<std::int32_t>::min() ||
+            v > std::numeric_limits<std::int32_t>::max())
           return path + ":" + std::to_string(line_no) + ": '" + token + "' does not fit in int32";
         in.i32.push_back(std::int32_t(v));
       } else {
         float v = std::strtof(s, &end);
         if (*end != '\0' || end == s) return path + ":" + std::to_string(line_no) + ": '" + token + "' is not a number";
-        if (!std::isfinite(v)) return path + ":" + std::to_string(line_no) + ": '" + token + "' is not a finite float32";
+        if (!std::isfinite(v))
+          return path + ":" + std::to_string(line_no) + ": '" + token + "' is not a finite float32";
         in.f32.push_back(v);
       }
       if (in.n() > kMaxN) return path + ": more than 2^30 values";

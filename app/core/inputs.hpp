@@ -17,10 +17,12 @@ struct Input {
   std::uint64_t seed = 1;  ///< random only
   HostVector<std::int32_t> i32;
   HostVector<float> f32;
-  HostVector<std::uint8_t> u8;  ///< uint8: bytes (histogram input)
+  HostVector<std::uint8_t> u8;      ///< uint8: bytes (histogram input)
   std::int64_t rows = 0, cols = 0;  ///< 2D inputs (convolution images): rows x cols = n(); rows = 0: 1D
   std::int64_t n() const {
-    return type == DType::Int32 ? std::int64_t(i32.size()) : type == DType::UInt8 ? std::int64_t(u8.size()) : std::int64_t(f32.size());
+    return type == DType::Int32   ? std::int64_t(i32.size())
+           : type == DType::UInt8 ? std::int64_t(u8.size())
+                                  : std::int64_t(f32.size());
   }
   const void* data() const {
     if (type == DType::Int32) return i32.data();

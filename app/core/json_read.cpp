@@ -59,8 +59,10 @@ std::string json_line_column(const std::string& text, std::size_t byte) {
   const std::size_t end = std::min(byte > 0 ? byte - 1 : 0, text.size());
   std::size_t line = 1, col = 1;
   for (std::size_t i = 0; i < end; ++i) {
-    if (text[i] == '\n') ++line, col = 1;
-    else ++col;
+    if (text[i] == '\n')
+      ++line, col = 1;
+    else
+      ++col;
   }
   return "line " + std::to_string(line) + ", column " + std::to_string(col);
 }
@@ -69,7 +71,8 @@ std::string json_parse_error(const std::string& text, const nlohmann::json::pars
   // nlohmann's what() is "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error
   // while parsing value - invalid literal; last read: 'x'": keep what follows the place.
   std::string what = e.what();
-  if (const auto colon = what.find(": ", what.find("parse error")); colon != std::string::npos) what = what.substr(colon + 2);
+  if (const auto colon = what.find(": ", what.find("parse error")); colon != std::string::npos)
+    what = what.substr(colon + 2);
   return json_line_column(text, e.byte) + ": " + what;
 }
 

@@ -19,9 +19,8 @@ struct DeviceShape {
 /// to `resolved`; otherwise returns one line naming the problem (nothing is touched).
 /// Grid defaults: ceil(n / (block * items_per_thread)) for one-window-per-block kernels; for
 /// grid-stride kernels, min(that, max_grid or one full wave: sm_count * max_threads_per_sm / block).
-std::string resolve_launch(const VariantInfo& v, std::int64_t n, DType type,
-                           const LaunchConfig& requested, const DeviceShape& dev,
-                           LaunchConfig& resolved);
+std::string resolve_launch(const VariantInfo& v, std::int64_t n, DType type, const LaunchConfig& requested,
+                           const DeviceShape& dev, LaunchConfig& resolved);
 
 /// Elements each block covers in one window: block * items_per_thread.
 std::int64_t window_elems(const VariantInfo& v, int block);

@@ -10,15 +10,16 @@
 #include <stdexcept>
 
 #include "inputs.hpp"
-#include "launch_rules.hpp"
 #include "json_read.hpp"
+#include "launch_rules.hpp"
 #include "registry.hpp"
 
 namespace ws {
 
 namespace {
 std::string field(const nlohmann::json& j, const char* key, const std::string& origin) {
-  if (!j.contains(key) || !j[key].is_string()) throw std::runtime_error(origin + ": missing string field '" + key + "'");
+  if (!j.contains(key) || !j[key].is_string())
+    throw std::runtime_error(origin + ": missing string field '" + key + "'");
   return j[key].get<std::string>();
 }
 int non_negative_int(const nlohmann::json& j, const char* key, const std::string& where) {
@@ -40,7 +41,8 @@ Scene parse_scene(const nlohmann::json& j, const std::string& where) {
   if (j.contains("n")) {
     const auto& n = j["n"];
     std::int64_t v = 0;
-    if (n.is_number_integer() && n.get<long long>() > 0) v = n.get<std::int64_t>();
+    if (n.is_number_integer() && n.get<long long>() > 0)
+      v = n.get<std::int64_t>();
     else if (!n.is_string() || !parse_count(n.get<std::string>(), v))
       throw std::runtime_error(where + ": 'n' must be a positive count (1000, \"2^10\" or \"1<<10\")");
     if (v > kMaxN) throw std::runtime_error(where + ": 'n' is larger than 2^30");
@@ -50,11 +52,13 @@ Scene parse_scene(const nlohmann::json& j, const std::string& where) {
   if (j.contains("pair_picture")) {
     sc.pair_picture = field(j, "pair_picture", where);
     if (sc.pair_picture != "tree" && sc.pair_picture != "warps" && sc.pair_picture != "banks")
-      throw std::runtime_error(where + ": 'pair_picture' must be \"tree\", \"warps\" or \"banks\", not '" + sc.pair_picture + "'");
+      throw std::runtime_error(where + ": 'pair_picture' must be \"tree\", \"warps\" or \"banks\", not '" +
+                               sc.pair_picture + "'");
   }
   if (j.contains("pair_with")) {
     sc.pair_with = field(j, "pair_with", where);
-    if (!find_variant(sc.pair_with)) throw std::runtime_error(where + ": unknown variant '" + sc.pair_with + "' in 'pair_with'");
+    if (!find_variant(sc.pair_with))
+      throw std::runtime_error(where + ": unknown variant '" + sc.pair_with + "' in 'pair_with'");
   }
   std::vector<double> values;
   if (std::string err = parse_scene_input(sc.input, values); !err.empty()) throw std::runtime_error(where + ": " + err);
@@ -75,7 +79,8 @@ std::string parse_scene_input(const std::string& input, std::vector<double>& val
     char* end = nullptr;
     const double v = std::strtod(token.c_str(), &end);
     if (end == token.c_str() || *end != '\0')
-      return "input '" + input + "': '" + token + "' is not a number (use random, ones, sequence or numbers like \"3 1 7 0\")";
+      return "input '" + input + "': '" + token +
+             "' is not a number (use random, ones, sequence or numbers like \"3 1 7 0\")";
     values.push_back(v);
   }
   if (values.empty()) return "input '" + input + "' holds no numbers";
@@ -98,7 +103,8 @@ Lesson parse_lesson(const std::string& json_text, const std::string& origin) {
   if (!j.contains("steps") || !j["steps"].is_array() || j["steps"].empty())
     throw std::runtime_error(origin + ": 'steps' must be a non-empty array");
   for (const auto& s : j["steps"]) {
-    if (!s.is_object()) throw std::runtime_error(origin + ": step " + std::to_string(l.steps.size()) + " is not an object");
+    if (!s.is_object())
+      throw std::runtime_error(origin + ": step " + std::to_string(l.steps.size()) + " is not an object");
     LessonStep st{field(s, "variant", origin), field(s, "narrative", origin)};
     if (!find_variant(st.variant)) throw std::runtime_error(origin + ": unknown variant '" + st.variant + "'");
     l.steps.push_back(std::move(st));
@@ -133,7 +139,8 @@ std::vector<Lesson> load_lessons(const std::string& dir, std::vector<std::string
       if (!std::filesystem::is_regular_file(path, ec)) throw std::runtime_error(origin + ": not a regular file");
       const auto size = std::filesystem::file_size(path, ec);
       if (ec || size > kMaxLessonFileBytes)
-        throw std::runtime_error(origin + ": larger than " + std::to_string(kMaxLessonFileBytes >> 20) + " MiB, not a lesson");
+        throw std::runtime_error(origin + ": larger than " + std::to_string(kMaxLessonFileBytes >> 20) +
+                                 " MiB, not a lesson");
       std::ifstream f(path);
       std::stringstream ss;
       ss << f.rdbuf();

@@ -15,13 +15,13 @@ struct LessonStep {
 /// One scene of a lecture: what the screen shows when the lecturer clicks to it (PageDown/PageUp).
 /// Fields other than variant and note are optional; 0 / "" keep the app's default.
 struct Scene {
-  std::string variant;   ///< registry id
-  std::string view;      ///< centre tab ("tree", "warps", "banks", "source", "compare", ...); "" = keep
-  int step = 0;          ///< trace step the step-through views open at
-  int block = 0;         ///< threads per block, 0 = the variant's default
-  std::int64_t n = 0;    ///< elements, 0 = the app's default (JSON: a number, "2^10" or "1<<10")
-  std::string input;     ///< "random", "ones", "sequence", a short list of numbers ("3 1 7 0"), "" = random
-  std::string note;      ///< what to say; cites the seed file and slide it follows
+  std::string variant;  ///< registry id
+  std::string view;     ///< centre tab ("tree", "warps", "banks", "source", "compare", ...); "" = keep
+  int step = 0;         ///< trace step the step-through views open at
+  int block = 0;        ///< threads per block, 0 = the variant's default
+  std::int64_t n = 0;   ///< elements, 0 = the app's default (JSON: a number, "2^10" or "1<<10")
+  std::string input;    ///< "random", "ones", "sequence", a short list of numbers ("3 1 7 0"), "" = random
+  std::string note;     ///< what to say; cites the seed file and slide it follows
   /// The Pair view's picture: "tree", "warps" or "banks"; "" = Tree.
   std::string pair_picture;
   /// The variant the Pair view draws on the right (registry id); "" = the lesson's next variant.
@@ -32,7 +32,8 @@ struct Scene {
 constexpr std::uintmax_t kMaxLessonFileBytes = std::uintmax_t(1) << 20;
 
 /// A lesson, with its variants in the order the seed document teaches them.
-/// File format: {"id","title","seed","lecture","authors","source","pattern","summary","steps":[{"variant","narrative"}],
+/// File format:
+/// {"id","title","seed","lecture","authors","source","pattern","summary","steps":[{"variant","narrative"}],
 /// "scenes":[{"variant","view","step","block","n","input","note","pair_picture","pair_with"}]} ("scenes" optional;
 /// in a scene only variant and note are required).
 /// `seed` is the document's file name (for the docs); `lecture` its own title, `authors` the names it

@@ -17,19 +17,24 @@ std::string check_input_file(const std::string& path, std::uintmax_t max_bytes, 
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return "cannot open " + what + " '" + path + "': " + std::strerror(errno);
   if (S_ISDIR(st.st_mode)) return what + " '" + path + "' is a directory, not a file";
-  if (!S_ISREG(st.st_mode)) return what + " '" + path + "' is not a regular file (a device, pipe or socket cannot be read to its end)";
+  if (!S_ISREG(st.st_mode))
+    return what + " '" + path + "' is not a regular file (a device, pipe or socket cannot be read to its end)";
   if (std::uintmax_t(st.st_size) > max_bytes)
-    return what + " '" + path + "' is " + format_bytes(std::uintmax_t(st.st_size)) + ", more than the " + format_bytes(max_bytes) +
-           " a " + what + " may have";
+    return what + " '" + path + "' is " + format_bytes(std::uintmax_t(st.st_size)) + ", more than the " +
+           format_bytes(max_bytes) + " a " + what + " may have";
   return "";
 }
 
 std::string format_bytes(std::uintmax_t bytes) {
   char buf[48];
-  if (bytes >= kGiB) std::snprintf(buf, sizeof buf, "%.1f GiB", double(bytes) / double(kGiB));
-  else if (bytes >= kMiB) std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / double(kMiB));
-  else if (bytes >= 1024) std::snprintf(buf, sizeof buf, "%.1f KiB", double(bytes) / 1024.0);
-  else std::snprintf(buf, sizeof buf, "%ju bytes", bytes);
+  if (bytes >= kGiB)
+    std::snprintf(buf, sizeof buf, "%.1f GiB", double(bytes) / double(kGiB));
+  else if (bytes >= kMiB)
+    std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / double(kMiB));
+  else if (bytes >= 1024)
+    std::snprintf(buf, sizeof buf, "%.1f KiB", double(bytes) / 1024.0);
+  else
+    std::snprintf(buf, sizeof buf, "%ju bytes", bytes);
   return buf;
 }
 
@@ -45,7 +50,8 @@ std::int64_t host_memory_available() {
 
 std::string memory_refusal(std::int64_t need, std::int64_t available) {
   if (available < 0 || need <= available) return "";
-  return "needs " + format_bytes(std::uintmax_t(need)) + ", this machine has " + format_bytes(std::uintmax_t(available)) + " free";
+  return "needs " + format_bytes(std::uintmax_t(need)) + ", this machine has " +
+         format_bytes(std::uintmax_t(available)) + " free";
 }
 
 namespace {

@@ -8,9 +8,7 @@
 
 namespace ws {
 
-bool live_plottable(const RunResult& r) {
-  return r.timed && ran_as_taught(r.status);
-}
+bool live_plottable(const RunResult& r) { return r.timed && ran_as_taught(r.status); }
 
 LiveRunner::LiveRunner(std::vector<RunRequest> requests)
     : requests_(std::move(requests)),

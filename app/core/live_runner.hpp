@@ -46,7 +46,8 @@ class LiveRunner {
   std::size_t step(Backend* backend, const std::string& no_device_reason, RunResult& out);
 
   /// Rounds of every request, in order, until `seconds` have passed since the call (checked between
-  /// rounds; at least one round; 0: no time limit), `max_rounds` rounds, `cancel` turns true, a run fails (LiveBatch::failed)
+  /// rounds; at least one round; 0: no time limit), `max_rounds` rounds, `cancel` turns true, a run fails
+  /// (LiveBatch::failed)
   /// or `backend`'s device is lost. Starts each round at the first request.
   LiveBatch batch(Backend* backend, const std::string& no_device_reason, double seconds, int max_rounds,
                   const std::atomic<bool>* cancel = nullptr);

@@ -85,35 +85,37 @@ std::vector<MetricDef> build_catalog() {
                     "Nsight Compute's branch uniformity: branch targets where all active lanes went the same way.\n"
                     "Costs a range-profiler pass of its own; the default set counts branches in the SASS pass instead.",
                     false));
-  c.push_back(with_source(range("smsp__sass_branch_targets_threads_uniform", "uniform branch executions", "branches",
-                                "execution",
-                                "Warp branch executions where all active lanes took the same target (SASS counter).\n"
-                                "Counted in the same patched run as the per-line metrics.",
-                                false),
-                          MetricSource::Sass));
-  c.push_back(with_source(range("smsp__sass_branch_targets_threads_divergent", "divergent branches", "branches",
-                                "execution",
-                                "Warp branch executions where active lanes took different targets (SASS counter).\n"
-                                "Each one splits the warp: both paths run one after the other, lanes idle.",
-                                true),
-                          MetricSource::Sass));
-  c.push_back(with_source(range("ws__uniform_branch_pct", "uniform branches", "%", "execution",
-                                "Share of warp branch executions where all active lanes went the same way.\n"
-                                "100 % means divergence, if any, is predication (lanes off), not split branches.",
-                                true),
-                          MetricSource::Derived,
-                          {"smsp__sass_branch_targets_threads_uniform", "smsp__sass_branch_targets_threads_divergent"}));
-  c.push_back(with_source(range("smsp__sass_inst_executed", "warp instructions per line", "warp inst", "execution",
-                                "Per source line: warp instructions issued, predicated-off ones too (kernels built with -lineinfo).\n"
-                                "nvcc predicates a short if-body: idle warps still issue it, with every lane off.",
-                                true),
-                          MetricSource::PerLine));
-  c.push_back(with_source(range("smsp__sass_thread_inst_executed_pred_on", "thread instructions per line",
-                                "thread inst", "execution",
-                                "Per source line: lanes that executed its instructions, summed.\n"
-                                "Over the line's warp instructions: active lanes per instruction (0..32).",
-                                true),
-                          MetricSource::PerLine));
+  c.push_back(with_source(
+      range("smsp__sass_branch_targets_threads_uniform", "uniform branch executions", "branches", "execution",
+            "Warp branch executions where all active lanes took the same target (SASS counter).\n"
+            "Counted in the same patched run as the per-line metrics.",
+            false),
+      MetricSource::Sass));
+  c.push_back(
+      with_source(range("smsp__sass_branch_targets_threads_divergent", "divergent branches", "branches", "execution",
+                        "Warp branch executions where active lanes took different targets (SASS counter).\n"
+                        "Each one splits the warp: both paths run one after the other, lanes idle.",
+                        true),
+                  MetricSource::Sass));
+  c.push_back(
+      with_source(range("ws__uniform_branch_pct", "uniform branches", "%", "execution",
+                        "Share of warp branch executions where all active lanes went the same way.\n"
+                        "100 % means divergence, if any, is predication (lanes off), not split branches.",
+                        true),
+                  MetricSource::Derived,
+                  {"smsp__sass_branch_targets_threads_uniform", "smsp__sass_branch_targets_threads_divergent"}));
+  c.push_back(with_source(
+      range("smsp__sass_inst_executed", "warp instructions per line", "warp inst", "execution",
+            "Per source line: warp instructions issued, predicated-off ones too (kernels built with -lineinfo).\n"
+            "nvcc predicates a short if-body: idle warps still issue it, with every lane off.",
+            true),
+      MetricSource::PerLine));
+  c.push_back(with_source(
+      range("smsp__sass_thread_inst_executed_pred_on", "thread instructions per line", "thread inst", "execution",
+            "Per source line: lanes that executed its instructions, summed.\n"
+            "Over the line's warp instructions: active lanes per instruction (0..32).",
+            true),
+      MetricSource::PerLine));
   // Shared memory
   c.push_back(range("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "shared load bank conflicts",
                     "conflicts", "shared memory",
@@ -134,20 +136,20 @@ std::vector<MetricDef> build_catalog() {
                     "Warp-wide shared-memory load instructions issued.\n"
                     "The denominator of wavefronts and conflicts per instruction.",
                     true));
-  c.push_back(with_source(range("ws__shared_ld_wavefronts_per_inst", "wavefronts per shared load", "wavefronts",
-                                "shared memory",
-                                "Shared load wavefronts over shared load instructions: 1 without conflicts, 32 for 32-way.\n"
-                                "Below 1 when loads are issued with every lane off (predicated code): they need no wavefront.",
-                                false),
-                          MetricSource::Derived,
-                          {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum"}));
-  c.push_back(with_source(range("ws__shared_ld_conflicts_per_inst", "conflicts per shared load", "conflicts",
-                                "shared memory",
-                                "Shared load bank conflicts over shared load instructions.\n"
-                                "Compare variants: the strided index has many times those of sequential addressing.",
-                                true),
-                          MetricSource::Derived,
-                          {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum"}));
+  c.push_back(with_source(
+      range("ws__shared_ld_wavefronts_per_inst", "wavefronts per shared load", "wavefronts", "shared memory",
+            "Shared load wavefronts over shared load instructions: 1 without conflicts, 32 for 32-way.\n"
+            "Below 1 when loads are issued with every lane off (predicated code): they need no wavefront.",
+            false),
+      MetricSource::Derived,
+      {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum"}));
+  c.push_back(with_source(
+      range("ws__shared_ld_conflicts_per_inst", "conflicts per shared load", "conflicts", "shared memory",
+            "Shared load bank conflicts over shared load instructions.\n"
+            "Compare variants: the strided index has many times those of sequential addressing.",
+            true),
+      MetricSource::Derived,
+      {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum"}));
   // Atomics
   c.push_back(range("l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "global atomic requests", "requests",
                     "atomics",
@@ -167,35 +169,36 @@ std::vector<MetricDef> build_catalog() {
                     "Reduction (red) requests that reached the L2 cache.\n"
                     "reduce0's one atomicAdd per element arrives here about once per warp.",
                     true));
-  c.push_back(with_source(range("smsp__sass_inst_executed_op_global_atom", "global atomic instructions", "warp inst",
-                                "atomics",
-                                "Warp-wide global atomic instructions whose old value is used (ATOMG; SASS counter).\n"
-                                "One instruction serves all lanes of a warp: one L1 request each.",
-                                true, "thread-level global atomics in the source (trace of one block x grid)"),
-                          MetricSource::Sass));
-  c.push_back(with_source(range("smsp__sass_inst_executed_op_global_red", "global reduction instructions", "warp inst",
-                                "atomics",
-                                "Warp-wide global atomics whose result is unused (REDG; SASS counter).\n"
-                                "The compiler may first add the lanes of a warp together, so far fewer than in the source.",
-                                true, "thread-level global atomics in the source (trace of one block x grid)"),
-                          MetricSource::Sass));
-  c.push_back(range("smsp__inst_executed_op_shared_atom.sum", "shared atomic instructions (counter)", "warp inst", "atomics",
+  c.push_back(
+      with_source(range("smsp__sass_inst_executed_op_global_atom", "global atomic instructions", "warp inst", "atomics",
+                        "Warp-wide global atomic instructions whose old value is used (ATOMG; SASS counter).\n"
+                        "One instruction serves all lanes of a warp: one L1 request each.",
+                        true, "thread-level global atomics in the source (trace of one block x grid)"),
+                  MetricSource::Sass));
+  c.push_back(with_source(
+      range("smsp__sass_inst_executed_op_global_red", "global reduction instructions", "warp inst", "atomics",
+            "Warp-wide global atomics whose result is unused (REDG; SASS counter).\n"
+            "The compiler may first add the lanes of a warp together, so far fewer than in the source.",
+            true, "thread-level global atomics in the source (trace of one block x grid)"),
+      MetricSource::Sass));
+  c.push_back(range("smsp__inst_executed_op_shared_atom.sum", "shared atomic instructions (counter)", "warp inst",
+                    "atomics",
                     "Warp-wide atomic instructions on shared memory (hardware counter, its own pass).\n"
                     "The default set counts them in the SASS pass instead.",
                     false));
-  c.push_back(with_source(range("smsp__sass_inst_executed_op_shared_atom", "shared atomic instructions", "warp inst",
-                                "atomics",
-                                "Warp-wide atomic instructions on shared memory (ATOMS; SASS counter).\n"
-                                "Block-local atomics: cheaper than global ones, still serialized per address.",
-                                true),
-                          MetricSource::Sass));
-  c.push_back(with_source(range("ws__global_atomics_per_ns", "global atomic throughput", "1/ns", "atomics",
-                                "Global atomic and reduction warp instructions per nanosecond of kernel time (= G/s).\n"
-                                "count / duration: how fast the memory system served them.",
-                                true),
-                          MetricSource::Derived,
-                          {"smsp__sass_inst_executed_op_global_atom", "smsp__sass_inst_executed_op_global_red",
-                           "gpu__time_duration.sum"}));
+  c.push_back(
+      with_source(range("smsp__sass_inst_executed_op_shared_atom", "shared atomic instructions", "warp inst", "atomics",
+                        "Warp-wide atomic instructions on shared memory (ATOMS; SASS counter).\n"
+                        "Block-local atomics: cheaper than global ones, still serialized per address.",
+                        true),
+                  MetricSource::Sass));
+  c.push_back(with_source(
+      range("ws__global_atomics_per_ns", "global atomic throughput", "1/ns", "atomics",
+            "Global atomic and reduction warp instructions per nanosecond of kernel time (= G/s).\n"
+            "count / duration: how fast the memory system served them.",
+            true),
+      MetricSource::Derived,
+      {"smsp__sass_inst_executed_op_global_atom", "smsp__sass_inst_executed_op_global_red", "gpu__time_duration.sum"}));
   // Memory
   c.push_back(range("dram__bytes_read.sum", "DRAM bytes read", "bytes", "memory",
                     "Bytes read from device memory (HBM).\n"
@@ -233,11 +236,12 @@ std::vector<MetricDef> build_catalog() {
                     "The cost of a block-wide barrier; warp-synchronous code (shuffles) avoids it.",
                     false));
   // Stalls: a pass of its own with the PC Sampling API (not in the default set: it costs a run).
-  c.push_back(with_source(range("ws__pc_samples", "pcsampling", "samples", "stalls",
-                                "Warp program counters sampled every 2^k cycles, each with why the warp did not issue.\n"
-                                "Per source line and reason (barrier, long scoreboard, ...): the Source tab's stall column.",
-                                false),
-                          MetricSource::PcSampling));
+  c.push_back(
+      with_source(range("ws__pc_samples", "pcsampling", "samples", "stalls",
+                        "Warp program counters sampled every 2^k cycles, each with why the warp did not issue.\n"
+                        "Per source line and reason (barrier, long scoreboard, ...): the Source tab's stall column.",
+                        false),
+                  MetricSource::PcSampling));
   return c;
 }
 
@@ -287,8 +291,10 @@ std::string parse_metric_selection(const std::string& spec, MetricSelection& out
     if (d.source == MetricSource::Derived)
       for (const auto& in : d.inputs) {
         const MetricDef* src = find_metric(in);
-        if (src && src->source == MetricSource::Sass) out.sass = true;
-        else range_set.insert(in);
+        if (src && src->source == MetricSource::Sass)
+          out.sass = true;
+        else
+          range_set.insert(in);
       }
     if (d.source == MetricSource::PerLine) out.per_line = true;
     if (d.source == MetricSource::Sass) out.sass = true;
@@ -322,10 +328,13 @@ void derive_metrics(const MetricSelection& sel, KernelMetrics& m) {
       num = m.values[d->inputs[0]];
       den = m.values[d->inputs[1]];
     }
-    if (den > 0) m.values[d->name] = num / den;
+    if (den > 0)
+      m.values[d->name] = num / den;
     else if (d->name == "ws__uniform_branch_pct")
-      m.warnings.push_back("no " + d->short_name + ": the kernels executed no branch (the compiler predicated the ifs)");
-    else m.warnings.push_back("no " + d->short_name + ": " + d->inputs.back() + " is 0");
+      m.warnings.push_back("no " + d->short_name +
+                           ": the kernels executed no branch (the compiler predicated the ifs)");
+    else
+      m.warnings.push_back("no " + d->short_name + ": " + d->inputs.back() + " is 0");
   }
 }
 
@@ -371,14 +380,21 @@ std::string format_metric_value(const MetricDef& d, double v) {
   if (d.unit == "%") {
     std::snprintf(buf, sizeof buf, "%.1f %%", v);
   } else if (d.unit == "ns") {
-    if (v >= 1e6) std::snprintf(buf, sizeof buf, "%.3g ms", v / 1e6);
-    else if (v >= 1e3) std::snprintf(buf, sizeof buf, "%.3g us", v / 1e3);
-    else std::snprintf(buf, sizeof buf, "%.3g ns", v);
+    if (v >= 1e6)
+      std::snprintf(buf, sizeof buf, "%.3g ms", v / 1e6);
+    else if (v >= 1e3)
+      std::snprintf(buf, sizeof buf, "%.3g us", v / 1e3);
+    else
+      std::snprintf(buf, sizeof buf, "%.3g ns", v);
   } else if (d.unit == "bytes") {
-    if (v >= 1e9) std::snprintf(buf, sizeof buf, "%.3g GB", v / 1e9);
-    else if (v >= 1e6) std::snprintf(buf, sizeof buf, "%.3g MB", v / 1e6);
-    else if (v >= 1e3) std::snprintf(buf, sizeof buf, "%.3g kB", v / 1e3);
-    else std::snprintf(buf, sizeof buf, "%.0f B", v);
+    if (v >= 1e9)
+      std::snprintf(buf, sizeof buf, "%.3g GB", v / 1e9);
+    else if (v >= 1e6)
+      std::snprintf(buf, sizeof buf, "%.3g MB", v / 1e6);
+    else if (v >= 1e3)
+      std::snprintf(buf, sizeof buf, "%.3g kB", v / 1e3);
+    else
+      std::snprintf(buf, sizeof buf, "%.0f B", v);
   } else if (d.unit == "1/ns") {
     std::snprintf(buf, sizeof buf, "%.3g G/s", v);
   } else if (std::fabs(v) >= 1e9) {

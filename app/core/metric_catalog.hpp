@@ -35,7 +35,7 @@ struct MetricDef {
   bool in_default = false;  ///< part of `--metrics default`
   MetricSource source = MetricSource::Range;
   std::vector<std::string> inputs;  ///< Derived: the metrics it is computed from
-  std::string prediction;   ///< how the sim model predicts it ("" = the model does not)
+  std::string prediction;           ///< how the sim model predicts it ("" = the model does not)
 };
 
 /// Every metric warpscope knows, in display order (groups together).

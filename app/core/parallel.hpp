@@ -43,8 +43,7 @@ std::int64_t parallel_find_first(std::int64_t n, const Bad& bad) {
     for (std::int64_t i = b; i < e && i < first.load(std::memory_order_relaxed); ++i) {
       if (!bad(i)) continue;
       std::int64_t cur = first.load();
-      while (i < cur && !first.compare_exchange_weak(cur, i)) {
-      }
+      while (i < cur && !first.compare_exchange_weak(cur, i)) {}
       return;
     }
   });
@@ -60,7 +59,8 @@ inline std::int64_t chunk_count(std::int64_t n, std::int64_t chunk) { return n <
 template <class T, class Reduce, class Combine>
 T chunked_reduce(std::int64_t n, std::int64_t chunk, T init, const Reduce& reduce, const Combine& combine) {
   std::vector<T> part(std::size_t(chunk_count(n, chunk)), init);
-  parallel_chunks(n, chunk, [&](std::int64_t b, std::int64_t e, std::int64_t k) { part[std::size_t(k)] = reduce(b, e); });
+  parallel_chunks(n, chunk,
+                  [&](std::int64_t b, std::int64_t e, std::int64_t k) { part[std::size_t(k)] = reduce(b, e); });
   T acc = init;
   for (const T& p : part) acc = combine(acc, p);
   return acc;

@@ -95,7 +95,8 @@ std::string text(DType type, double v) {
 std::string compare_outputs(DType type, const ArrayOutput& got, const ArrayOutput& want, ConstSpan<double> scale,
                             double rel_tol, double abs_tol) {
   if (got.values.size() != want.values.size())
-    return "output has " + std::to_string(got.values.size()) + " elements, expected " + std::to_string(want.values.size());
+    return "output has " + std::to_string(got.values.size()) + " elements, expected " +
+           std::to_string(want.values.size());
   if (got.rows != want.rows || (want.rows > 0 && got.cols != want.cols))
     return "output is " + std::to_string(got.rows) + " x " + std::to_string(got.cols) + ", expected " +
            std::to_string(want.rows) + " x " + std::to_string(want.cols);

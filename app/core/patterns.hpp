@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "inputs.hpp"
 #include "backend.hpp"
+#include "inputs.hpp"
 #include "run_types.hpp"
 #include "variant.hpp"
 
@@ -32,9 +32,9 @@ enum PatternOption : unsigned {
 
 /// One pattern. `name`, `noun` and `reference` are required; every other hook has a default.
 struct PatternSpec {
-  const char* name = "";   ///< VariantInfo::pattern, e.g. "scan"
-  const char* noun = "";   ///< the plural people say, for messages: "scans"
-  unsigned options = 0;    ///< PatternOption bits: the pattern options it reads
+  const char* name = "";  ///< VariantInfo::pattern, e.g. "scan"
+  const char* noun = "";  ///< the plural people say, for messages: "scans"
+  unsigned options = 0;   ///< PatternOption bits: the pattern options it reads
   /// True when a run's answer is one value (RunResult::result; no output array, --output refused).
   bool scalar_result = false;
   /// True when `sweep --variants all` sweeps this pattern's variants (the reductions).
@@ -58,7 +58,8 @@ struct PatternSpec {
   std::string (*build_input)(const VariantInfo& v, const RunRequest& req, Input& out) = nullptr;
   /// Generated inputs ("random", "ones", "sequence") of this pattern: "" or one line. nullptr: make_input().
   /// (Atomics: filters' random inputs keep the fraction --keep of their values.)
-  std::string (*make_input)(const VariantInfo& v, const RunRequest& req, std::int64_t n, DType type, Input& out) = nullptr;
+  std::string (*make_input)(const VariantInfo& v, const RunRequest& req, std::int64_t n, DType type,
+                            Input& out) = nullptr;
   /// cpu_only variants of the pattern: computes the output on the host (timed by the caller).
   void (*run_cpu)(const VariantInfo& v, const PatternParams& p, const Input& in, ArrayOutput& out) = nullptr;
   /// Why a size sweep (n = 2^a .. 2^b) cannot take this variant, or "" (nullptr: every variant can).
@@ -102,12 +103,12 @@ void check_run(const PatternSpec& spec, const VariantInfo& v, const PatternParam
 /// empty. Returns "" or the first mismatch ("out[17] = 5, expected 6"; 2D: "out[3][4] = ..."), or a
 /// shape mismatch ("output has 5 elements, expected 6").
 std::string compare_outputs(DType type, const ArrayOutput& got, const ArrayOutput& want,
-                            ConstSpan<double> scale = ConstSpan<double>(nullptr, 0), double rel_tol = 1e-5, double abs_tol = 1e-6);
+                            ConstSpan<double> scale = ConstSpan<double>(nullptr, 0), double rel_tol = 1e-5,
+                            double abs_tol = 1e-6);
 
 /// Writes the output as text: one value per line (1D) or one row per line, values separated by one
 /// space (2D); int32 without decimals, float32 with 9 significant digits. Returns "" or one line
 /// naming the path and the reason.
 std::string write_output_text(const RunResult& r, const std::string& path);
-
 
 }  // namespace ws

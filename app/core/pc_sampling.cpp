@@ -50,8 +50,10 @@ std::vector<KernelStalls> aggregate_pc_records(const std::vector<PcRecord>& reco
       Acc& a = by_kernel[r.kernel];
       a.samples += n;
       a.reasons[reason] += n;
-      if (r.line > 0) a.lines[{r.file, r.line}][reason] += n;
-      else a.unmapped += n;
+      if (r.line > 0)
+        a.lines[{r.file, r.line}][reason] += n;
+      else
+        a.unmapped += n;
     }
   std::vector<KernelStalls> out;
   for (const auto& [name, a] : by_kernel) {
@@ -70,7 +72,8 @@ std::vector<KernelStalls> aggregate_pc_records(const std::vector<PcRecord>& reco
     }
     out.push_back(std::move(k));
   }
-  std::stable_sort(out.begin(), out.end(), [](const KernelStalls& a, const KernelStalls& b) { return a.samples > b.samples; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const KernelStalls& a, const KernelStalls& b) { return a.samples > b.samples; });
   return out;
 }
 
@@ -156,9 +159,13 @@ json pc_sampling_to_json(const PcSampling& p) {
   for (const auto& k : p.kernels) {
     json lines = json::array();
     for (const auto& l : k.lines)
-      lines.push_back({{"file", l.file}, {"line", l.line}, {"samples", l.samples}, {"reasons", reasons_to_json(l.reasons)}});
-    ks.push_back({{"kernel", k.kernel}, {"samples", k.samples}, {"unmapped_samples", k.unmapped_samples},
-                  {"reasons", reasons_to_json(k.reasons)}, {"lines", lines}});
+      lines.push_back(
+          {{"file", l.file}, {"line", l.line}, {"samples", l.samples}, {"reasons", reasons_to_json(l.reasons)}});
+    ks.push_back({{"kernel", k.kernel},
+                  {"samples", k.samples},
+                  {"unmapped_samples", k.unmapped_samples},
+                  {"reasons", reasons_to_json(k.reasons)},
+                  {"lines", lines}});
   }
   j["kernels"] = ks;
   return j;
@@ -183,8 +190,9 @@ PcSampling pc_sampling_from_json(const json& j) {
     k.samples = count(e, "samples", kw);
     k.unmapped_samples = count(e, "unmapped_samples", kw);
     k.reasons = reasons_from_json(e, kw);
-    if (!near(sum_of(k.reasons), k.samples)) bad(kw + ": its reasons add up to " + std::to_string(sum_of(k.reasons)) +
-                                                 " samples, not " + std::to_string(k.samples));
+    if (!near(sum_of(k.reasons), k.samples))
+      bad(kw + ": its reasons add up to " + std::to_string(sum_of(k.reasons)) + " samples, not " +
+          std::to_string(k.samples));
     double on_lines = 0;
     for (const auto& l : array(e, "lines", kw)) {
       LineStalls x;

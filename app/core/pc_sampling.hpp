@@ -28,9 +28,9 @@ struct LineStalls {
 
 /// One kernel (function) of the run: its samples by reason and by line.
 struct KernelStalls {
-  std::string kernel;            ///< function name as CUPTI reports it (mangled)
-  double samples = 0;            ///< all its samples (lines + unmapped)
-  double unmapped_samples = 0;   ///< samples whose PC has no source line
+  std::string kernel;               ///< function name as CUPTI reports it (mangled)
+  double samples = 0;               ///< all its samples (lines + unmapped)
+  double unmapped_samples = 0;      ///< samples whose PC has no source line
   std::vector<StallCount> reasons;  ///< most samples first
   std::vector<LineStalls> lines;    ///< by file, then line
 };
@@ -38,12 +38,12 @@ struct KernelStalls {
 /// The PC sampling result of one run. collected = false: nothing sampled (see KernelMetrics::error).
 struct PcSampling {
   bool collected = false;
-  int period_log2 = 0;          ///< sampling period: 2^period_log2 cycles per SM sub-partition
-  double hardware_samples = 0;  ///< CUPTI's totalSamples (largest reported per range, summed over ranges):
-                                ///< all samples, other kernels' and dropped ones included
-  double dropped_samples = 0;   ///< lost to a full hardware buffer
+  int period_log2 = 0;                ///< sampling period: 2^period_log2 cycles per SM sub-partition
+  double hardware_samples = 0;        ///< CUPTI's totalSamples (largest reported per range, summed over ranges):
+                                      ///< all samples, other kernels' and dropped ones included
+  double dropped_samples = 0;         ///< lost to a full hardware buffer
   std::vector<KernelStalls> kernels;  ///< most samples first
-  double samples() const;       ///< sum over kernels
+  double samples() const;             ///< sum over kernels
 };
 
 /// A sampled PC as the backend hands it over: its kernel, its source line (line 0 = unknown) and its

@@ -23,7 +23,9 @@ void sample_pcs_in_fresh_worker(const RunRequest& req, RunResult& r) {
   }
   const std::string cli = find_local_cli();
   if (cli.empty()) {
-    warn("not collected: it needs a fresh process, and no warpscope-cli was found beside this program (set $WARPSCOPE_CLI)");
+    warn(
+        "not collected: it needs a fresh process, and no warpscope-cli was found beside this program (set "
+        "$WARPSCOPE_CLI)");
     return;
   }
   try {
@@ -47,12 +49,11 @@ void sample_pcs_in_fresh_worker(const RunRequest& req, RunResult& r) {
     m.pc_sampling = std::move(got.metrics.pc_sampling);
     if (const auto it = got.metrics.values.find("ws__pc_samples"); it != got.metrics.values.end())
       m.values[it->first] = it->second;
-    m.warnings.push_back("PC sampling ran in a fresh worker process (CUPTI gives PC records to one collection per process)");
+    m.warnings.push_back(
+        "PC sampling ran in a fresh worker process (CUPTI gives PC records to one collection per process)");
     m.warnings.insert(m.warnings.end(), got.metrics.warnings.begin(), got.metrics.warnings.end());
     m.collected = m.collected || m.pc_sampling.collected;
-  } catch (const std::exception& e) {
-    warn(std::string("not collected: ") + e.what());
-  }
+  } catch (const std::exception& e) { warn(std::string("not collected: ") + e.what()); }
 }
 
 }  // namespace ws

@@ -33,7 +33,8 @@ T get(const json& j, const char* key, const char* what) {
   try {
     return j.at(key).get<T>();
   } catch (const std::exception&) {
-    throw std::runtime_error(std::string(what) + ": field '" + key + "' has the wrong type (got " + j.at(key).type_name() + ")");
+    throw std::runtime_error(std::string(what) + ": field '" + key + "' has the wrong type (got " +
+                             j.at(key).type_name() + ")");
   }
 }
 
@@ -44,13 +45,14 @@ T get_or(const json& j, const char* key, T fallback, const char* what = "report"
   try {
     return j.at(key).get<T>();
   } catch (const std::exception&) {
-    throw std::runtime_error(std::string(what) + ": field '" + key + "' has the wrong type (got " + j.at(key).type_name() + ")");
+    throw std::runtime_error(std::string(what) + ": field '" + key + "' has the wrong type (got " +
+                             j.at(key).type_name() + ")");
   }
 }
 
 /// An integer field in [lo, hi] (json_int: 1.5 and 1e30 refused); `fallback` when absent or null.
-std::int64_t int_field(const json& j, const char* key, std::int64_t lo, std::int64_t hi, std::int64_t fallback, const char* what,
-                       bool required = false) {
+std::int64_t int_field(const json& j, const char* key, std::int64_t lo, std::int64_t hi, std::int64_t fallback,
+                       const char* what, bool required = false) {
   if (!j.is_object() || !j.contains(key) || j.at(key).is_null()) {
     if (required) throw std::runtime_error(std::string(what) + ": missing field '" + key + "'");
     return fallback;
@@ -113,8 +115,13 @@ void output_from_json(const json& j, RunResult& r) {
 }  // namespace
 
 json params_to_json(const PatternParams& p) {
-  return {{"exclusive", p.exclusive}, {"mask_width", p.mask_width}, {"tile", p.tile}, {"width", p.width},
-          {"height", p.height}, {"mask", p.mask}, {"keep_fraction", p.keep_fraction}};
+  return {{"exclusive", p.exclusive},
+          {"mask_width", p.mask_width},
+          {"tile", p.tile},
+          {"width", p.width},
+          {"height", p.height},
+          {"mask", p.mask},
+          {"keep_fraction", p.keep_fraction}};
 }
 
 PatternParams params_from_json(const json& p) {
@@ -145,8 +152,11 @@ json metrics_to_json(const KernelMetrics& m) {
   j["occupancy_limiter"] = m.occupancy_limiter;
   json lines = json::array();
   for (const auto& l : m.lines)
-    lines.push_back({{"file", l.file}, {"line", l.line}, {"warp_instructions", l.warp_instructions},
-                     {"thread_instructions", l.thread_instructions}, {"lanes_per_instruction", l.lanes_per_instruction()}});
+    lines.push_back({{"file", l.file},
+                     {"line", l.line},
+                     {"warp_instructions", l.warp_instructions},
+                     {"thread_instructions", l.thread_instructions},
+                     {"lanes_per_instruction", l.lanes_per_instruction()}});
   j["lines"] = lines;
   if (m.pc_sampling.collected) j["pc_sampling"] = pc_sampling_to_json(m.pc_sampling);
   return j;
@@ -208,7 +218,8 @@ json run_to_json(const RunResult& r) {
   j["pct_theoretical"] = number_or_null(r.timed && r.pct_theoretical > 0, r.pct_theoretical);
   j["pct_copy"] = number_or_null(r.timed && r.pct_copy > 0, r.pct_copy);
   output_to_json(r, j);
-  if (!r.metrics.asked.empty() || r.metrics.collected || !r.metrics.error.empty()) j["metrics"] = metrics_to_json(r.metrics);
+  if (!r.metrics.asked.empty() || r.metrics.collected || !r.metrics.error.empty())
+    j["metrics"] = metrics_to_json(r.metrics);
   if (r.host_ms.recorded()) {
     json h = json::object();
     for (const auto& [name, ms] : r.host_ms.phases()) h[name] = ms;
@@ -224,7 +235,8 @@ RunResult run_from_json(const json& j) {
   r.variant = get<std::string>(j, "variant", what);
   r.lesson = get_or<std::string>(j, "lesson", "");
   const std::string backend = get<std::string>(j, "backend", what);
-  if (!parse_backend(backend, r.backend)) throw std::runtime_error("run: unknown backend '" + backend + "' (cuda, sim or cpu)");
+  if (!parse_backend(backend, r.backend))
+    throw std::runtime_error("run: unknown backend '" + backend + "' (cuda, sim or cpu)");
   r.device = get_or<std::string>(j, "device", "");
   if (!j.is_object()) throw std::runtime_error("run: not an object");
   r.n = int_field(j, "n", 0, kMaxN, 0, what, true);
@@ -238,7 +250,8 @@ RunResult run_from_json(const json& j) {
   r.correct = get<bool>(j, "correct", what);
   const std::string status = get<std::string>(j, "status", what);
   if (!parse_run_status(status, r.status))
-    throw std::runtime_error("run: unknown status '" + status + "' (ok, wrong, race, slide-bug, error, faulted, skipped, done)");
+    throw std::runtime_error("run: unknown status '" + status +
+                             "' (ok, wrong, race, slide-bug, error, faulted, skipped, done)");
   r.message = get_or<std::string>(j, "message", "", what);
   r.code_path = get_or<std::string>(j, "code_path", "", what);
   r.racy = get_or<bool>(j, "racy", false, what);
@@ -257,7 +270,8 @@ RunResult run_from_json(const json& j) {
     if (j.contains("times_ms") && !j["times_ms"].is_null()) {
       if (!j["times_ms"].is_array() || j["times_ms"].size() > 100000)
         throw std::runtime_error("run: field 'times_ms' must be an array of at most 100000 times");
-      for (const auto& t : j["times_ms"]) r.timing.samples_ms.push_back(json_number(t, 0, kMaxRunMs, "run: an entry of 'times_ms'"));
+      for (const auto& t : j["times_ms"])
+        r.timing.samples_ms.push_back(json_number(t, 0, kMaxRunMs, "run: an entry of 'times_ms'"));
     }
   }
   // Derived numbers are recomputed from what they derive from (report_from_json: % of peak from the
@@ -273,7 +287,8 @@ RunResult run_from_json(const json& j) {
     const json& h = j["host_ms"];
     auto phase = [&](const char* name) {
       if (!h.contains(name) || h[name].is_null()) return 0.0;
-      if (!h[name].is_number()) throw std::runtime_error(std::string("run host_ms: field '") + name + "' is not a number");
+      if (!h[name].is_number())
+        throw std::runtime_error(std::string("run host_ms: field '") + name + "' is not a number");
       return h[name].get<double>();
     };
     HostTimes& t = r.host_ms;
@@ -338,7 +353,10 @@ json report_to_json(const Report& r) {
   j["version"] = kReportVersion;
   j["created"] = r.created;
   j["title"] = r.title;
-  j["build"] = {{"version", r.build_version}, {"git", r.build_git}, {"cuda_runtime", r.build_cuda_runtime}, {"compiler", r.build_compiler}};
+  j["build"] = {{"version", r.build_version},
+                {"git", r.build_git},
+                {"cuda_runtime", r.build_cuda_runtime},
+                {"compiler", r.build_compiler}};
   j["device"] = device_to_json(r.device);
   j["runs"] = json::array();
   for (const auto& run : r.runs) j["runs"].push_back(run_to_json(run));
@@ -458,7 +476,8 @@ void save_report(const Report& r, const std::string& path) {
 
 Report load_report(const std::string& path) {
   // Size and kind first: `--report /dev/zero` or a directory must not be read until memory runs out.
-  if (std::string err = check_input_file(path, kMaxReportFileBytes, "report"); !err.empty()) throw std::runtime_error(err);
+  if (std::string err = check_input_file(path, kMaxReportFileBytes, "report"); !err.empty())
+    throw std::runtime_error(err);
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot open report '" + path + "'");
   std::stringstream ss;
@@ -467,9 +486,7 @@ Report load_report(const std::string& path) {
   const json j = parse_json_text(text, "report '" + path + "'");
   try {
     return report_from_json(j);
-  } catch (const std::exception& e) {
-    throw std::runtime_error("report '" + path + "': " + e.what());
-  }
+  } catch (const std::exception& e) { throw std::runtime_error("report '" + path + "': " + e.what()); }
 }
 
 }  // namespace ws

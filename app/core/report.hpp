@@ -2,7 +2,8 @@
 // opened by the GUI (replay). Format "warpscope-report", version 1:
 // {"format":"warpscope-report","version":1,"created":ISO-8601,"title":str,
 //  "build":{"version","git","cuda_runtime","compiler"},
-//  "device":{"available","name","cc","sm_count","max_threads_per_sm","memory_gib","mem_clock_mhz","sm_clock_mhz" (optional),
+//  "device":{"available","name","cc","sm_count","max_threads_per_sm","memory_gib","mem_clock_mhz","sm_clock_mhz"
+// (optional),
 //            "bus_width_bits","theoretical_gbps","copy_gbps","driver","runtime"} ,
 //  "runs":[ run objects as run_to_json() writes them ],
 //  "traces":[ step traces as trace_to_store_json() writes them ] (optional: GPU recordings),
@@ -14,8 +15,8 @@
 
 #include "device.hpp"
 #include "run_types.hpp"
-#include "trace/trace.hpp"
 #include "sweep.hpp"
+#include "trace/trace.hpp"
 
 namespace ws {
 
@@ -26,7 +27,7 @@ constexpr std::size_t kMaxJsonOutput = 4096;
 /// load stays in seconds). The largest recorded here: about 60 runs, 10 x 19 sweep points, 30 traces.
 constexpr std::size_t kMaxReportRuns = 10000;
 constexpr std::size_t kMaxReportSweeps = 64;
-constexpr std::size_t kMaxSweepRuns = 10000;   ///< points (runs) of one sweep
+constexpr std::size_t kMaxSweepRuns = 10000;  ///< points (runs) of one sweep
 constexpr std::size_t kMaxReportTraces = 256;
 
 struct Report {

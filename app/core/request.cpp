@@ -3,16 +3,16 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
-#include <stdexcept>
 #include <memory>
+#include <stdexcept>
 
 #include "launch_rules.hpp"
 #include "limits.hpp"
-#include "pc_sampling_worker.hpp"
-#include "patterns.hpp"
 #include "metric_catalog.hpp"
 #include "paths.hpp"
+#include "patterns.hpp"
 #include "patterns/reduction/reference.hpp"
+#include "pc_sampling_worker.hpp"
 #include "registry.hpp"
 #include "sim/sim.hpp"
 
@@ -31,8 +31,10 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend, co
   const HostClock clock;
   const VariantInfo* v = find_variant(req.variant);
   if (!v) return "unknown variant '" + req.variant + "' (warpscope-cli list shows the ids)";
-  if (req.backend == BackendKind::Cpu) return unknown_backend_message(to_string(req.backend));  // a result's backend, not a request's
-  if (req.repeat < 1 || req.repeat > 100000) return "--repeat must be in 1..100000 (got " + std::to_string(req.repeat) + ")";
+  if (req.backend == BackendKind::Cpu)
+    return unknown_backend_message(to_string(req.backend));  // a result's backend, not a request's
+  if (req.repeat < 1 || req.repeat > 100000)
+    return "--repeat must be in 1..100000 (got " + std::to_string(req.repeat) + ")";
   if (req.warmup < 0 || req.warmup > 1000) return "warm-up must be in 0..1000";
   if (req.n < 0) return "n must be positive (got " + std::to_string(req.n) + ")";
   if (req.n > kMaxN) return "n = " + std::to_string(req.n) + " is too large (" + max_n_text() + ")";
@@ -41,8 +43,10 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend, co
   if (v->rules.int_only && req.type != DType::Int32) return int_only_refusal(*v);
   // Histograms read bytes: the default int32 request becomes uint8; float32 is refused.
   const DType type = v->rules.bytes_input && req.type == DType::Int32 ? DType::UInt8 : req.type;
-  if (v->rules.bytes_input && type != DType::UInt8) return v->id + " reads bytes: use --type uint8 (or leave --type out)";
-  if (!v->rules.bytes_input && type == DType::UInt8) return v->id + " takes int32 or float32; uint8 input is for the histograms";
+  if (v->rules.bytes_input && type != DType::UInt8)
+    return v->id + " reads bytes: use --type uint8 (or leave --type out)";
+  if (!v->rules.bytes_input && type == DType::UInt8)
+    return v->id + " takes int32 or float32; uint8 input is for the histograms";
   // The pattern (docs/patterns.md): options that belong to another pattern, then the pattern's own checks.
   const PatternSpec& spec = pattern_of(*v);
   if (std::string e = option_refusal(*v, req.params); !e.empty()) return e;
@@ -54,18 +58,21 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend, co
   p.variant = v;
   if (spec.build_input) {  // the pattern builds its own input (2D images)
     // A generated image's size is known before it is made: refuse what cannot fit before making it.
-    if (is_generated_kind(req.input) && req.params.width > 0 && req.params.height > 0 &&
-        req.params.width <= kMaxN && req.params.height <= kMaxN / req.params.width) {
+    if (is_generated_kind(req.input) && req.params.width > 0 && req.params.height > 0 && req.params.width <= kMaxN &&
+        req.params.height <= kMaxN / req.params.width) {
       const std::int64_t pixels = req.params.width * req.params.height;
-      if (std::string why = memory_refusal(estimate_run_host_bytes(*v, pixels, DType::Float32), host_memory_available());
+      if (std::string why =
+              memory_refusal(estimate_run_host_bytes(*v, pixels, DType::Float32), host_memory_available());
           !why.empty())
-        return v->id + " on a " + std::to_string(req.params.width) + " x " + std::to_string(req.params.height) + " image " + why;
+        return v->id + " on a " + std::to_string(req.params.width) + " x " + std::to_string(req.params.height) +
+               " image " + why;
     }
     std::string err = spec.build_input(*v, req, p.input);
     if (!err.empty()) return err;
     err = resolve_launch(*v, p.input.n(), req.type, req.launch, DeviceShape{}, p.launch);
     if (!err.empty()) return err;
-    if (std::string why = memory_refusal(estimate_run_host_bytes(*v, p.input.n(), p.input.type), host_memory_available());
+    if (std::string why =
+            memory_refusal(estimate_run_host_bytes(*v, p.input.n(), p.input.type), host_memory_available());
         !why.empty())
       return v->id + " on " + std::to_string(p.input.n()) + " elements " + why;
     p.launch.grid = req.launch.grid;
@@ -95,7 +102,8 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend, co
       p.input = std::move(*lend);
       lent = true;
     } else {
-      err = spec.make_input ? spec.make_input(*v, req, n, type, p.input) : make_input(req.input, n, type, req.seed, p.input);
+      err = spec.make_input ? spec.make_input(*v, req, n, type, p.input)
+                            : make_input(req.input, n, type, req.seed, p.input);
       if (!err.empty()) return err;
     }
   }
@@ -110,7 +118,8 @@ namespace {
 /// `result`, an array pattern's output to `output`. A slow CPU variant stops repeating once its timed
 /// runs have taken kCpuTimingBudgetMs and it has kCpuMinRepeats samples (the median of fewer samples,
 /// so that a large n does not keep the user waiting on the host); timing.samples_ms says how many ran.
-void run_cpu_pattern(const PatternSpec& spec, const VariantInfo& v, const RunRequest& req, const Input& in, RunResult& r) {
+void run_cpu_pattern(const PatternSpec& spec, const VariantInfo& v, const RunRequest& req, const Input& in,
+                     RunResult& r) {
   if (!spec.run_cpu) throw std::runtime_error(v.id + ": the " + v.pattern + " pattern has no CPU variant");
   ArrayOutput out;
   for (int i = 0; i < req.warmup; ++i) spec.run_cpu(v, req.params, in, out);
@@ -139,8 +148,8 @@ void run_cpu_pattern(const PatternSpec& spec, const VariantInfo& v, const RunReq
 
 /// execute_prepared without the input and total times: fills r.host_ms's other phases with `clock`'s laps
 /// (the backend reports its own upload, launches or model, download and metrics).
-RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* backend, const std::string& no_device_reason,
-                        HostClock& clock) {
+RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* backend,
+                        const std::string& no_device_reason, HostClock& clock) {
   const VariantInfo& v = *p.variant;
   // What the request asked for: the one place these fields of a run are filled (backends fill what they
   // measure: result or output, timing, launches, the launch as run, device, status, metrics).
@@ -190,7 +199,8 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
         return fail(no_device_hint(backend ? backend->device().error : no_device_reason));
       LaunchConfig launch = p.launch;
       const DeviceShape shape = backend->device().shape();
-      if (!p.launch_final || shape.sm_count != p.shape.sm_count || shape.max_threads_per_sm != p.shape.max_threads_per_sm) {
+      if (!p.launch_final || shape.sm_count != p.shape.sm_count ||
+          shape.max_threads_per_sm != p.shape.max_threads_per_sm) {
         err = resolve_launch(v, r.n, r.type, req.launch, shape, launch);
         if (!err.empty()) return fail(err);
       }
@@ -216,18 +226,14 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
         return r;
       }
     }
-  } catch (const std::exception& e) {
-    return fail(describe_exception(e));
-  }
+  } catch (const std::exception& e) { return fail(describe_exception(e)); }
   if (!spec.scalar_result) {
     r.params = req.params;
     r.params.output_path.clear();
   }
   try {
     check_run(spec, v, req.params, p.input, want, backend && !v.cpu_only ? &backend->device() : nullptr, r);
-  } catch (const std::exception& e) {
-    return fail(describe_exception(e));
-  }
+  } catch (const std::exception& e) { return fail(describe_exception(e)); }
   host.check = clock.lap();
   if (r.metrics.pc_sampling_needs_fresh_process) {
     sample_pcs_in_fresh_worker(req, r);
@@ -235,8 +241,10 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
   }
   if (!req.metrics.empty() && r.backend != BackendKind::Cuda && r.metrics.asked.empty()) {
     r.metrics.asked = req.metrics;  // counters exist on a GPU only: say where to find them
-    r.metrics.error = v.cpu_only ? v.id + " runs on the host CPU: it has no GPU kernel to count" : "hardware metrics need the cuda backend on an NVIDIA GPU; without one, open a report recorded "
-                      "with --metrics (metrics come from replayed reports)";
+    r.metrics.error =
+        v.cpu_only ? v.id + " runs on the host CPU: it has no GPU kernel to count"
+                   : "hardware metrics need the cuda backend on an NVIDIA GPU; without one, open a report recorded "
+                     "with --metrics (metrics come from replayed reports)";
   }
   r.host_ms = host;
   return r;
@@ -258,7 +266,8 @@ RunResult execute(const RunRequest& req, Backend* backend, const std::string& no
   return execute_prepared(req, p, backend, no_device_reason);
 }
 
-RunResult execute_prepared(const RunRequest& req, const PreparedRun& p, Backend* backend, const std::string& no_device_reason) {
+RunResult execute_prepared(const RunRequest& req, const PreparedRun& p, Backend* backend,
+                           const std::string& no_device_reason) {
   HostClock clock;
   RunResult r = execute_timed(req, p, backend, no_device_reason, clock);
   r.host_ms.input = p.input_ms;

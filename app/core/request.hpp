@@ -32,7 +32,8 @@ struct PreparedRun {
 /// sweep.hpp); when it has the n, type, kind and seed this request would generate, it is moved into
 /// out.input instead of generating it again (input_ms 0) and the caller takes it back after the run.
 /// `shape` (optional): the shape of the device that will run it; the launch is then resolved once, here.
-std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend = nullptr, const DeviceShape* shape = nullptr);
+std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend = nullptr,
+                        const DeviceShape* shape = nullptr);
 
 /// Runs a request: validates (before any device is touched), then runs on `backend` (cuda requests),
 /// on the sim backend's CPU model (sim requests: `backend` is not needed; untimed, backend "sim",

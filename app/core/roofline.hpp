@@ -21,31 +21,31 @@ namespace ws {
 
 /// One run on the chart.
 struct RooflinePoint {
-  std::string variant;       ///< variant id
-  std::string label;         ///< what the chart prints beside the point (the id without the lesson)
+  std::string variant;  ///< variant id
+  std::string label;    ///< what the chart prints beside the point (the id without the lesson)
   DType type = DType::Int32;
   std::int64_t n = 0;
-  double operations = 0;     ///< PatternSpec::operations(n)
-  double dram_bytes = 0;     ///< dram__bytes_read.sum + dram__bytes_write.sum
-  double seconds = 0;        ///< median time, s
-  double intensity = 0;      ///< operations / dram_bytes (ops per byte)
-  double ops_per_s = 0;      ///< operations / seconds
+  double operations = 0;  ///< PatternSpec::operations(n)
+  double dram_bytes = 0;  ///< dram__bytes_read.sum + dram__bytes_write.sum
+  double seconds = 0;     ///< median time, s
+  double intensity = 0;   ///< operations / dram_bytes (ops per byte)
+  double ops_per_s = 0;   ///< operations / seconds
 };
 
 /// A roof: a sloped one (bytes_per_s > 0: y = bytes_per_s x intensity) or a flat one (ops_per_s > 0).
 struct RooflineRoof {
-  std::string label;         ///< e.g. "theoretical DRAM 4814 GB/s"
+  std::string label;  ///< e.g. "theoretical DRAM 4814 GB/s"
   double bytes_per_s = 0;
   double ops_per_s = 0;
-  bool measured = false;     ///< the copy bandwidth measured in the session (drawn dashed)
+  bool measured = false;  ///< the copy bandwidth measured in the session (drawn dashed)
 };
 
 /// The chart's data and its axes (decades that hold every point and the ridge of each compute roof).
 struct Roofline {
   std::vector<RooflinePoint> points;
-  std::vector<RooflineRoof> roofs;     ///< sloped roofs first, then flat ones
-  std::vector<std::string> left_out;   ///< "epita.race: no DRAM bytes measured (run without --metrics)"
-  std::string compute_note;            ///< why there is no flat roof, when there is none ("" otherwise)
+  std::vector<RooflineRoof> roofs;    ///< sloped roofs first, then flat ones
+  std::vector<std::string> left_out;  ///< "epita.race: no DRAM bytes measured (run without --metrics)"
+  std::string compute_note;           ///< why there is no flat roof, when there is none ("" otherwise)
   double x_min = 0.01, x_max = 100, y_min = 1e9, y_max = 1e14;  ///< log axes: ops/byte, ops/s
 };
 
@@ -65,9 +65,9 @@ double roof_at(const Roofline& rl, double x);
 /// Where things go in a plot area (pixels, y down), shared by the GUI view and the SVG writer.
 struct RooflineLayout {
   double left = 0, top = 0, width = 0, height = 0;  ///< the plot area
-  std::vector<double> px, py;        ///< each point's position
-  std::vector<double> label_x;       ///< each point's label: left edge (right of the point)
-  std::vector<double> label_y;       ///< and vertical centre, moved apart so that labels do not overlap
+  std::vector<double> px, py;                       ///< each point's position
+  std::vector<double> label_x;                      ///< each point's label: left edge (right of the point)
+  std::vector<double> label_y;                      ///< and vertical centre, moved apart so that labels do not overlap
   double x_of(double intensity) const;
   double y_of(double ops_per_s) const;
   double lx0 = 0, lx1 = 0, ly0 = 0, ly1 = 0;  ///< log10 of the axes' ends

@@ -9,9 +9,9 @@ namespace ws {
 namespace {
 
 constexpr std::pair<RunStatus, const char*> kStatusNames[] = {
-    {RunStatus::Unchecked, ""},   {RunStatus::Ran, "done"},         {RunStatus::Ok, "ok"},
-    {RunStatus::Wrong, "wrong"},  {RunStatus::Race, "race"},        {RunStatus::SlideBug, "slide-bug"},
-    {RunStatus::Error, "error"},  {RunStatus::Faulted, "faulted"},  {RunStatus::Skipped, "skipped"},
+    {RunStatus::Unchecked, ""},  {RunStatus::Ran, "done"},        {RunStatus::Ok, "ok"},
+    {RunStatus::Wrong, "wrong"}, {RunStatus::Race, "race"},       {RunStatus::SlideBug, "slide-bug"},
+    {RunStatus::Error, "error"}, {RunStatus::Faulted, "faulted"}, {RunStatus::Skipped, "skipped"},
 };
 
 }  // namespace

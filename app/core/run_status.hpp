@@ -24,9 +24,13 @@ const char* to_string(RunStatus s);
 /// Parses a name written by to_string (every value, "" included); false on anything else.
 bool parse_run_status(const std::string& s, RunStatus& out);
 /// True for the statuses whose run computed the answer the lesson expects to see: ok, race, slide-bug.
-inline bool ran_as_taught(RunStatus s) { return s == RunStatus::Ok || s == RunStatus::Race || s == RunStatus::SlideBug; }
+inline bool ran_as_taught(RunStatus s) {
+  return s == RunStatus::Ok || s == RunStatus::Race || s == RunStatus::SlideBug;
+}
 /// True for the statuses that count as failures: wrong, error, faulted.
-inline bool is_failure(RunStatus s) { return s == RunStatus::Wrong || s == RunStatus::Error || s == RunStatus::Faulted; }
+inline bool is_failure(RunStatus s) {
+  return s == RunStatus::Wrong || s == RunStatus::Error || s == RunStatus::Faulted;
+}
 /// Writes to_string(s) (test messages).
 std::ostream& operator<<(std::ostream& o, RunStatus s);
 

@@ -19,9 +19,9 @@ Timing summarize(std::vector<double> samples_ms) {
 }
 
 std::vector<std::pair<const char*, double>> HostTimes::phases() const {
-  std::vector<std::pair<const char*, double>> p = {{"input", input},         {"upload", upload}, {"launches", launches},
-                                                   {"model", model},         {"download", download},
-                                                   {"reference", reference}, {"check", check}, {"metrics", metrics}};
+  std::vector<std::pair<const char*, double>> p = {{"input", input}, {"upload", upload},     {"launches", launches},
+                                                   {"model", model}, {"download", download}, {"reference", reference},
+                                                   {"check", check}, {"metrics", metrics}};
   double sum = 0;
   for (const auto& e : p) sum += e.second;
   p.push_back({"other", std::max(0.0, total - sum)});
@@ -32,9 +32,12 @@ std::vector<std::pair<const char*, double>> HostTimes::phases() const {
 namespace {
 std::string ms_text(double ms) {
   char buf[32];
-  if (ms >= 1000) std::snprintf(buf, sizeof buf, "%.2f s", ms / 1000);
-  else if (ms >= 10) std::snprintf(buf, sizeof buf, "%.0f ms", ms);
-  else std::snprintf(buf, sizeof buf, "%.1f ms", ms);
+  if (ms >= 1000)
+    std::snprintf(buf, sizeof buf, "%.2f s", ms / 1000);
+  else if (ms >= 10)
+    std::snprintf(buf, sizeof buf, "%.0f ms", ms);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f ms", ms);
   return buf;
 }
 }  // namespace
@@ -69,9 +72,11 @@ void classify(RunResult& r, const std::string& mismatch, bool scalar, bool slide
   r.correct = mismatch.empty();
   if (r.correct) {
     r.status = RunStatus::Ok;
-    if (r.racy) r.message = std::string("race did not show this time: the racy code happened to give the right ") +
-                            (scalar ? "sum" : "output");
-    else r.message = "";
+    if (r.racy)
+      r.message = std::string("race did not show this time: the racy code happened to give the right ") +
+                  (scalar ? "sum" : "output");
+    else
+      r.message = "";
     if (r.cautionary) r.message = "the slide's bug did not change the result for this input";
   } else if (r.racy) {
     r.status = RunStatus::Race;

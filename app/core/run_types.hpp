@@ -20,15 +20,15 @@ namespace ws {
 struct RunRequest {
   std::string variant;
   std::int64_t n = 0;
-  LaunchConfig launch;          ///< 0 = variant default
-  int repeat = 10;              ///< timed launches (median, min, max over these)
-  int warmup = 2;               ///< untimed launches first
+  LaunchConfig launch;  ///< 0 = variant default
+  int repeat = 10;      ///< timed launches (median, min, max over these)
+  int warmup = 2;       ///< untimed launches first
   DType type = DType::Int32;
-  std::string input = "random"; ///< random | ones | sequence | path of a text file
+  std::string input = "random";  ///< random | ones | sequence | path of a text file
   std::uint64_t seed = 1;
   BackendKind backend = BackendKind::Cuda;  ///< Cuda or Sim (prepare_run refuses Cpu)
-  PatternParams params;         ///< scan / convolution / atomics options (docs/patterns.md)
-  std::string metrics;          ///< "" = none; default | all | NAME,... (metric_catalog.hpp), cuda only
+  PatternParams params;                     ///< scan / convolution / atomics options (docs/patterns.md)
+  std::string metrics;                      ///< "" = none; default | all | NAME,... (metric_catalog.hpp), cuda only
 };
 
 /// Timing of K launches with CUDA events (host clock for CPU variants), in milliseconds.
@@ -73,7 +73,9 @@ class HostClock {
     return ms;
   }
   /// Milliseconds since construction.
-  double total() const { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count(); }
+  double total() const {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
+  }
 
  private:
   std::chrono::steady_clock::time_point t0_, lap_;
@@ -88,7 +90,7 @@ struct RunResult {
   DType type = DType::Int32;
   std::string input;
   std::uint64_t seed = 1;
-  LaunchConfig launch;          ///< as resolved (block 0 for CPU variants)
+  LaunchConfig launch;  ///< as resolved (block 0 for CPU variants)
   double result = 0, expected = 0;
   bool correct = false;
   bool racy = false, cautionary = false;
@@ -99,20 +101,20 @@ struct RunResult {
   std::string code_path;
   bool timed = false;
   Timing timing;
-  int launches = 0;             ///< kernel launches per run (multi-pass variants launch several)
-  double bytes = 0;             ///< bytes the run must read + write at least (PatternSpec::bytes), for GB/s
-  double gbps = 0;              ///< bytes / median time, GB/s (1e9 bytes per second)
-  double pct_theoretical = 0;   ///< of the device's theoretical DRAM bandwidth
-  double pct_copy = 0;          ///< of the device-copy bandwidth measured at start-up
-  KernelMetrics metrics;        ///< hardware metrics, when asked for (run --metrics)
+  int launches = 0;            ///< kernel launches per run (multi-pass variants launch several)
+  double bytes = 0;            ///< bytes the run must read + write at least (PatternSpec::bytes), for GB/s
+  double gbps = 0;             ///< bytes / median time, GB/s (1e9 bytes per second)
+  double pct_theoretical = 0;  ///< of the device's theoretical DRAM bandwidth
+  double pct_copy = 0;         ///< of the device-copy bandwidth measured at start-up
+  KernelMetrics metrics;       ///< hardware metrics, when asked for (run --metrics)
   /// Array patterns (scan, convolution, atomics): the whole output, row-major; rows = 0 means 1D
   /// (cols = output.size() then). Reductions leave it empty and use `result`. For array patterns
   /// `result` / `expected` hold a summary value (PatternSpec::summary: by default the last element).
   HostVector<double> output;
   std::int64_t output_rows = 0, output_cols = 0;
-  PatternParams params;         ///< array patterns: the request's params (report JSON "params"; output_path not kept)
-  HostTimes host_ms;            ///< where the run's wall time went on the host (report JSON "host_ms", optional)
-  SanitizerVerdict sanitizer;   ///< compute-sanitizer's verdicts on the variant (report JSON "sanitizer", optional)
+  PatternParams params;        ///< array patterns: the request's params (report JSON "params"; output_path not kept)
+  HostTimes host_ms;           ///< where the run's wall time went on the host (report JSON "host_ms", optional)
+  SanitizerVerdict sanitizer;  ///< compute-sanitizer's verdicts on the variant (report JSON "sanitizer", optional)
 };
 
 /// A result for a request that did not run: the request's variant, backend, n, type, input, seed,

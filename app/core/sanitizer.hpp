@@ -13,27 +13,27 @@ namespace ws {
 
 /// One tool's verdict on one run. Counts are what the tool's summary and reports say.
 struct SanitizerToolVerdict {
-  bool present = false;          ///< the tool was run (the JSON has its object)
-  bool ran = false;              ///< it finished with its summary and the CLI ran the kernels
-  int exit_code = 0;             ///< the program's exit status under the tool (124: timed out)
-  std::int64_t errors = 0;       ///< memcheck/synccheck: ERROR SUMMARY; racecheck: reports of severity error
-  std::int64_t warnings = 0;     ///< racecheck: reports of severity warning
+  bool present = false;                    ///< the tool was run (the JSON has its object)
+  bool ran = false;                        ///< it finished with its summary and the CLI ran the kernels
+  int exit_code = 0;                       ///< the program's exit status under the tool (124: timed out)
+  std::int64_t errors = 0;                 ///< memcheck/synccheck: ERROR SUMMARY; racecheck: reports of severity error
+  std::int64_t warnings = 0;               ///< racecheck: reports of severity warning
   std::int64_t raw = 0, war = 0, waw = 0;  ///< racecheck: hazard reports by type (read after write, ...)
   std::int64_t hazards_total = 0;          ///< racecheck: hazards counted (>= raw + war + waw)
-  std::string first;             ///< the first reported line ("Invalid __shared__ write of size 4 bytes")
-  std::string note;              ///< why it did not run, when it did not
+  std::string first;                       ///< the first reported line ("Invalid __shared__ write of size 4 bytes")
+  std::string note;                        ///< why it did not run, when it did not
   /// Everything it reports; 0 = clean.
   std::int64_t findings() const { return errors + warnings + hazards_total; }
 };
 
 /// The three tools' verdicts on a variant, at the size they ran (which may differ from the run's n).
 struct SanitizerVerdict {
-  bool present = false;          ///< the run carries a verdict
-  std::int64_t n = 0;            ///< elements (2-D: width x height) the tools ran on
-  std::string args;              ///< the CLI's size arguments ("--n 1000", "--width 100 --height 77")
-  std::string check;             ///< the CLI's own check under memcheck ("race: expected 1000, got 744")
-  std::string tool_version;      ///< compute-sanitizer's version
-  std::string device;            ///< the GPU it ran on
+  bool present = false;      ///< the run carries a verdict
+  std::int64_t n = 0;        ///< elements (2-D: width x height) the tools ran on
+  std::string args;          ///< the CLI's size arguments ("--n 1000", "--width 100 --height 77")
+  std::string check;         ///< the CLI's own check under memcheck ("race: expected 1000, got 744")
+  std::string tool_version;  ///< compute-sanitizer's version
+  std::string device;        ///< the GPU it ran on
   SanitizerToolVerdict memcheck, racecheck, synccheck;
 };
 

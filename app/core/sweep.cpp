@@ -12,9 +12,9 @@
 #include "inputs.hpp"
 #include "json_read.hpp"
 #include "launch_rules.hpp"
-#include "patterns/convolution/pattern_convolution.hpp"
 #include "patterns.hpp"
 #include "patterns/atomics/reference.hpp"
+#include "patterns/convolution/pattern_convolution.hpp"
 #include "registry.hpp"
 #include "report.hpp"
 #include "request.hpp"
@@ -27,7 +27,8 @@ std::vector<const RunResult*> Sweep::runs_of(const std::string& variant) const {
   std::vector<const RunResult*> out;
   for (const auto& r : runs)
     if (r.variant == variant) out.push_back(&r);
-  std::stable_sort(out.begin(), out.end(), [this](const RunResult* a, const RunResult* b) { return x_of(*a) < x_of(*b); });
+  std::stable_sort(out.begin(), out.end(),
+                   [this](const RunResult* a, const RunResult* b) { return x_of(*a) < x_of(*b); });
   return out;
 }
 
@@ -47,7 +48,8 @@ std::string input_share_key(const VariantInfo& v, const RunRequest& req) {
     std::snprintf(buf, sizeof buf, "filter %.17g", req.params.keep_fraction);
     kind = buf;
   } else if (conv_dims(v) > 0) {
-    kind = "conv" + std::to_string(conv_dims(v)) + "d|" + std::to_string(req.params.width) + "x" + std::to_string(req.params.height);
+    kind = "conv" + std::to_string(conv_dims(v)) + "d|" + std::to_string(req.params.width) + "x" +
+           std::to_string(req.params.height);
   }
   return kind + "|" + std::to_string(req.n) + "|" + req.input + "|" + std::to_string(req.seed);
 }
@@ -55,7 +57,8 @@ std::string input_share_key(const VariantInfo& v, const RunRequest& req) {
 double kept_fraction(const RunResult& r) {
   const VariantInfo* v = find_variant(r.variant);
   if (!v || !is_filter_variant(*v) || r.n <= 0) return -1;
-  if (r.status == RunStatus::Error || r.status == RunStatus::Skipped || r.status == RunStatus::Unchecked) return -1;  // never checked: no reference count
+  if (r.status == RunStatus::Error || r.status == RunStatus::Skipped || r.status == RunStatus::Unchecked)
+    return -1;  // never checked: no reference count
   return r.expected / double(r.n);
 }
 
@@ -66,7 +69,8 @@ std::string parse_keep_fractions(const std::string& text, std::vector<double>& o
     return !part.empty() && end && *end == '\0' && std::isfinite(x);
   };
   auto bad = [&](const std::string& part) {
-    return "kept fractions: '" + part + "' is not a number (give A:B:STEP such as 0:1:0.1, or a list such as 0.1,0.5,0.9)";
+    return "kept fractions: '" + part +
+           "' is not a number (give A:B:STEP such as 0:1:0.1, or a list such as 0.1,0.5,0.9)";
   };
   std::vector<double> xs;
   if (text.find(':') != std::string::npos) {
@@ -81,8 +85,10 @@ std::string parse_keep_fractions(const std::string& text, std::vector<double>& o
     if (!(step > 0)) return "kept fractions '" + text + "': the step must be > 0";
     if (b < a) return "kept fractions '" + text + "': A:B:STEP needs A <= B";
     const double count = std::floor((b - a) / step + 1e-9) + 1;
-    if (count > kMaxKeepPoints) return "kept fractions '" + text + "': more than " + std::to_string(kMaxKeepPoints) + " points";
-    for (int i = 0; i < int(count); ++i) xs.push_back(std::min(b, std::round((a + step * i) * 1e9) / 1e9));  // 0.3, not 0.30000000000000004
+    if (count > kMaxKeepPoints)
+      return "kept fractions '" + text + "': more than " + std::to_string(kMaxKeepPoints) + " points";
+    for (int i = 0; i < int(count); ++i)
+      xs.push_back(std::min(b, std::round((a + step * i) * 1e9) / 1e9));  // 0.3, not 0.30000000000000004
   } else {
     std::stringstream ss(text);
     for (std::string part; std::getline(ss, part, ',');) {
@@ -131,7 +137,8 @@ std::string validate_sweep(const SweepSpec& spec) {
     if (std::string why = sweep_refusal(*v); !why.empty()) return why;
     if (spec.by_keep() && !is_filter_variant(*v))
       return "a kept-fraction sweep times filters: " + id + " is a " + v->pattern +
-             " variant (the filters: cs121.filter_global, cs121.filter_shared, cs121.filter_warp_agg, cs121.filter_scan, "
+             " variant (the filters: cs121.filter_global, cs121.filter_shared, cs121.filter_warp_agg, "
+             "cs121.filter_scan, "
              "cs121.filter_scan_vec, cub.select)";
   }
   if (spec.by_keep()) {
@@ -141,15 +148,17 @@ std::string validate_sweep(const SweepSpec& spec) {
       return "a kept-fraction sweep takes at most " + std::to_string(kMaxKeepPoints) + " fractions";
     for (double f : spec.keep_fractions)
       if (!(f >= 0 && f <= 1)) return "kept fractions must lie in 0..1 (got " + std::to_string(f) + ")";
-    if (spec.input != "random") return "a kept-fraction sweep needs --input random (the fraction shapes the random values)";
+    if (spec.input != "random")
+      return "a kept-fraction sweep needs --input random (the fraction shapes the random values)";
   } else if (spec.from_log2 < kSweepMinLog2 || spec.to_log2 > kSweepMaxLog2 || spec.from_log2 > spec.to_log2) {
-    return "sweep range must satisfy " + std::to_string(kSweepMinLog2) + " <= from <= to <= " +
-           std::to_string(kSweepMaxLog2) + " (n = 2^from .. 2^to; got " + std::to_string(spec.from_log2) + ".." +
-           std::to_string(spec.to_log2) + ")";
+    return "sweep range must satisfy " + std::to_string(kSweepMinLog2) +
+           " <= from <= to <= " + std::to_string(kSweepMaxLog2) + " (n = 2^from .. 2^to; got " +
+           std::to_string(spec.from_log2) + ".." + std::to_string(spec.to_log2) + ")";
   }
   if (!is_generated_kind(spec.input)) return "sweep input must be random, ones or sequence (got '" + spec.input + "')";
   if (spec.backend == BackendKind::Cpu) return unknown_backend_message(to_string(spec.backend));
-  if (spec.repeat < 1 || spec.repeat > 100000) return "repeat must be in 1..100000 (got " + std::to_string(spec.repeat) + ")";
+  if (spec.repeat < 1 || spec.repeat > 100000)
+    return "repeat must be in 1..100000 (got " + std::to_string(spec.repeat) + ")";
   if (spec.params.width != 0 || spec.params.height != 0)
     return "a sweep sets n itself: leave --width and --height out (1-D convolutions: n is the signal length)";
   if (!(spec.params.keep_fraction >= 0 && spec.params.keep_fraction <= 1))
@@ -160,11 +169,14 @@ std::string validate_sweep(const SweepSpec& spec) {
     const VariantInfo& v = *find_variant(id);
     if (std::string e = option_refusal(v, spec.params); !e.empty()) return e;
     if (v.rules.int_only && spec.type != DType::Int32) return int_only_refusal(v);
-    if (v.rules.bytes_input && spec.type == DType::Float32) return id + " reads bytes: leave --type out (or int32) in a sweep with it";
-    if (!v.rules.bytes_input && spec.type == DType::UInt8) return id + " takes int32 or float32; uint8 input is for the histograms";
+    if (v.rules.bytes_input && spec.type == DType::Float32)
+      return id + " reads bytes: leave --type out (or int32) in a sweep with it";
+    if (!v.rules.bytes_input && spec.type == DType::UInt8)
+      return id + " takes int32 or float32; uint8 input is for the histograms";
     const PatternSpec& pattern = pattern_of(v);
     if (pattern.validate)
-      if (std::string e = pattern.validate(v, point_request(spec, id, n0, spec.by_keep() ? spec.keep_fractions[0] : 0)); !e.empty())
+      if (std::string e = pattern.validate(v, point_request(spec, id, n0, spec.by_keep() ? spec.keep_fractions[0] : 0));
+          !e.empty())
         return e;
   }
   return "";
@@ -258,7 +270,10 @@ json sweep_to_json(const Sweep& s) {
   j["backend"] = to_string(s.spec.backend);
   j["cancelled"] = s.cancelled;
   const PatternParams& p = s.spec.params;
-  j["params"] = {{"exclusive", p.exclusive}, {"mask_width", p.mask_width}, {"tile", p.tile}, {"mask", p.mask},
+  j["params"] = {{"exclusive", p.exclusive},
+                 {"mask_width", p.mask_width},
+                 {"tile", p.tile},
+                 {"mask", p.mask},
                  {"keep_fraction", p.keep_fraction}};
   if (s.spec.by_keep()) {
     j["n"] = s.spec.n;
@@ -270,8 +285,12 @@ json sweep_to_json(const Sweep& s) {
     // Sweep runs hold no output array, so run_to_json leaves their params out: the kept fraction is
     // the x of a kept-fraction sweep (a filter that kept nothing has no output even in `run`).
     if (!run.contains("params"))
-      run["params"] = {{"exclusive", r.params.exclusive}, {"mask_width", r.params.mask_width}, {"tile", r.params.tile},
-                       {"width", r.params.width}, {"height", r.params.height}, {"mask", r.params.mask},
+      run["params"] = {{"exclusive", r.params.exclusive},
+                       {"mask_width", r.params.mask_width},
+                       {"tile", r.params.tile},
+                       {"width", r.params.width},
+                       {"height", r.params.height},
+                       {"mask", r.params.mask},
                        {"keep_fraction", r.params.keep_fraction}};
     j["runs"].push_back(std::move(run));
   }
@@ -291,7 +310,8 @@ Sweep sweep_from_json(const json& j) {
     s.spec.variants = need("variants").get<std::vector<std::string>>();
     s.spec.from_log2 = int(json_int(need("from_log2"), 0, 30, "sweep: field 'from_log2'"));
     s.spec.to_log2 = int(json_int(need("to_log2"), 0, 30, "sweep: field 'to_log2'"));
-    if (!parse_dtype(j.value("type", std::string("int32")), s.spec.type)) throw std::runtime_error("sweep: unknown type");
+    if (!parse_dtype(j.value("type", std::string("int32")), s.spec.type))
+      throw std::runtime_error("sweep: unknown type");
     s.spec.input = j.value("input", std::string("random"));
     s.spec.seed = j.value("seed", std::uint64_t(1));
     s.spec.repeat = j.value("repeat", 10);
@@ -311,12 +331,14 @@ Sweep sweep_from_json(const json& j) {
       const json& kf = j.at("keep_fractions");
       if (!kf.is_array() || kf.empty() || kf.size() > 10000)
         throw std::runtime_error("sweep: field 'keep_fractions' must be an array of 1..10000 fractions");
-      for (const json& f : kf) s.spec.keep_fractions.push_back(json_number(f, 0, 1, "sweep: an entry of 'keep_fractions'"));
+      for (const json& f : kf)
+        s.spec.keep_fractions.push_back(json_number(f, 0, 1, "sweep: an entry of 'keep_fractions'"));
       s.spec.n = json_int(need("n"), 1, kMaxN, "sweep: field 'n'");
       // Only filters have a fraction kept: any other variant drawn against it would be a made-up plot.
       for (const std::string& id : s.spec.variants)
         if (const VariantInfo* v = find_variant(id); v && !is_filter_variant(*v))
-          throw std::runtime_error("sweep: 'keep_fractions' sweeps filters, but it lists " + id + " (a " + v->pattern + ")");
+          throw std::runtime_error("sweep: 'keep_fractions' sweeps filters, but it lists " + id + " (a " + v->pattern +
+                                   ")");
     }
   } catch (const json::exception& e) {
     throw std::runtime_error(std::string("sweep: a field has the wrong type (") + e.what() + ")");
@@ -327,9 +349,7 @@ Sweep sweep_from_json(const json& j) {
   for (const auto& run : runs) {
     try {
       s.runs.push_back(run_from_json(run));
-    } catch (const std::exception& e) {
-      throw std::runtime_error("sweep: run " + std::to_string(i) + ": " + e.what());
-    }
+    } catch (const std::exception& e) { throw std::runtime_error("sweep: run " + std::to_string(i) + ": " + e.what()); }
     ++i;
   }
   return s;

@@ -37,11 +37,11 @@ struct SweepSpec {
   std::uint64_t seed = 1;
   int repeat = 10;
   BackendKind backend = BackendKind::Cuda;  ///< Cuda or Sim (sim runs are untimed: correctness only)
-  PatternParams params;          ///< scan / convolution / atomics options of every run (width/height: 0)
+  PatternParams params;                     ///< scan / convolution / atomics options of every run (width/height: 0)
   /// Non-empty: a kept-fraction sweep (filters only) at n = `n`, one point per fraction (each 0..1),
   /// instead of a size sweep (from_log2/to_log2 are then unused).
   std::vector<double> keep_fractions;
-  std::int64_t n = 0;            ///< kept-fraction sweeps: the n of every run
+  std::int64_t n = 0;  ///< kept-fraction sweeps: the n of every run
   bool by_keep() const { return !keep_fractions.empty(); }
   int points() const {
     if (by_keep()) return int(keep_fractions.size());
@@ -54,7 +54,7 @@ struct SweepSpec {
 struct Sweep {
   std::string title, created;  ///< created: ISO-8601 UTC
   SweepSpec spec;
-  bool cancelled = false;      ///< stopped before every run was made
+  bool cancelled = false;  ///< stopped before every run was made
   std::vector<RunResult> runs;
   /// Runs of one variant, by increasing x (n, or the kept fraction of a kept-fraction sweep).
   std::vector<const RunResult*> runs_of(const std::string& variant) const;

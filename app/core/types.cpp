@@ -13,9 +13,18 @@ const char* to_string(DType t) {
 const char* to_string(ReduceOp op) { return op == ReduceOp::Sum ? "sum" : "max"; }
 
 bool parse_dtype(const std::string& s, DType& out) {
-  if (s == "int32") { out = DType::Int32; return true; }
-  if (s == "float32") { out = DType::Float32; return true; }
-  if (s == "uint8") { out = DType::UInt8; return true; }
+  if (s == "int32") {
+    out = DType::Int32;
+    return true;
+  }
+  if (s == "float32") {
+    out = DType::Float32;
+    return true;
+  }
+  if (s == "uint8") {
+    out = DType::UInt8;
+    return true;
+  }
   return false;
 }
 

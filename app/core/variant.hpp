@@ -18,21 +18,22 @@ constexpr int kSmallestTeachingBlock = 8;
 
 /// What launches a variant accepts. Checked by check_launch() before any device is touched.
 struct LaunchRules {
-  int default_block = 256;   ///< threads per block when the request gives none
-  int min_block = 32;        ///< smallest block the kernel is correct for
-  int max_block = 1024;      ///< largest block (hardware limit 1024)
-  bool pow2_block = false;   ///< tree loops halve the stride: block must be a power of two
-  bool warp_multiple = true; ///< block must be a multiple of 32 (warp-level code)
-  int fixed_block = 0;       ///< non-zero: the only block size the slide's code works with (reduce8: 32)
-  int items_per_thread = 1;  ///< input elements per thread per block window (grid = ceil(n / (block * items)))
-  bool grid_stride = false;  ///< kernel loops over the input with a grid-size stride, so any grid works
-  int max_grid = 0;          ///< non-zero: largest grid the algorithm accepts (e.g. second pass of one block)
-  bool int_only = false;     ///< only int32; `int_only_reason` says why for this variant
-  std::string int_only_reason; ///< int_only variants: why float32 is refused, e.g. "CUDA's atomicMax has no float form"
-  bool bytes_input = false;  ///< reads bytes (DType::UInt8, histograms): an int32 request becomes uint8
-  std::int64_t default_n = 0;///< non-zero: n when the request gives none (the race demo's 1000 x 1000)
-  std::int64_t max_n = 0;    ///< non-zero: largest n (e.g. O(n^2) work, or one block's section); also caps the default n
-  std::string note;          ///< one sentence for students: why these rules
+  int default_block = 256;    ///< threads per block when the request gives none
+  int min_block = 32;         ///< smallest block the kernel is correct for
+  int max_block = 1024;       ///< largest block (hardware limit 1024)
+  bool pow2_block = false;    ///< tree loops halve the stride: block must be a power of two
+  bool warp_multiple = true;  ///< block must be a multiple of 32 (warp-level code)
+  int fixed_block = 0;        ///< non-zero: the only block size the slide's code works with (reduce8: 32)
+  int items_per_thread = 1;   ///< input elements per thread per block window (grid = ceil(n / (block * items)))
+  bool grid_stride = false;   ///< kernel loops over the input with a grid-size stride, so any grid works
+  int max_grid = 0;           ///< non-zero: largest grid the algorithm accepts (e.g. second pass of one block)
+  bool int_only = false;      ///< only int32; `int_only_reason` says why for this variant
+  std::string
+      int_only_reason;         ///< int_only variants: why float32 is refused, e.g. "CUDA's atomicMax has no float form"
+  bool bytes_input = false;    ///< reads bytes (DType::UInt8, histograms): an int32 request becomes uint8
+  std::int64_t default_n = 0;  ///< non-zero: n when the request gives none (the race demo's 1000 x 1000)
+  std::int64_t max_n = 0;  ///< non-zero: largest n (e.g. O(n^2) work, or one block's section); also caps the default n
+  std::string note;        ///< one sentence for students: why these rules
 };
 
 /// Which kernel of the convolution lesson a variant runs (seed 001); conv_geometry() derives its tile
@@ -61,18 +62,18 @@ struct VariantInfo {
   std::string description;  ///< two or three sentences: what the variant does
   ReduceOp op = ReduceOp::Sum;
   LaunchRules rules;
-  bool racy = false;        ///< deliberately racy: wrong answers are the lesson, not an app failure
-  bool baseline = false;    ///< a library baseline (CUB) that others are compared against
+  bool racy = false;           ///< deliberately racy: wrong answers are the lesson, not an app failure
+  bool baseline = false;       ///< a library baseline (CUB) that others are compared against
   bool beyond_slides = false;  ///< warpscope's own variant after a lesson: no seed or slide to cite
-  bool cpu_only = false;    ///< runs on the CPU (sequential reference variants)
-  bool writes_input = false;///< kernel overwrites its input: the backend restores it before every launch
-  bool cautionary = false;  ///< reproduces a bug of the slide on purpose; `caution` explains it
-  std::string caution;      ///< explanation shown next to a cautionary or lock-step-dependent variant
+  bool cpu_only = false;       ///< runs on the CPU (sequential reference variants)
+  bool writes_input = false;   ///< kernel overwrites its input: the backend restores it before every launch
+  bool cautionary = false;     ///< reproduces a bug of the slide on purpose; `caution` explains it
+  std::string caution;         ///< explanation shown next to a cautionary or lock-step-dependent variant
   /// Input the GUI starts this variant with ("" = random): the racy ones use "ones", so that the
   /// expected sum is n and every lost addition shows (seed 000, slide "Data Race").
   std::string default_input;
-  ConvKind conv = ConvKind::None;          ///< convolution variants: the kernel, hence the tile geometry
-  AtomicsKind atomics = AtomicsKind::None; ///< atomics variants: counter, histogram or filter
+  ConvKind conv = ConvKind::None;           ///< convolution variants: the kernel, hence the tile geometry
+  AtomicsKind atomics = AtomicsKind::None;  ///< atomics variants: counter, histogram or filter
   /// Filters whose output slots come from atomics: any order is right, so outputs are compared as multisets.
   bool any_order = false;
   /// Reports store the sim trace of block 0 and the GPU records it from the kernels' trace build (the

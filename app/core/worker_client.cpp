@@ -27,9 +27,7 @@ using nlohmann::json;
 
 namespace {
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 std::string seconds_text(double s) {
   char buf[32];
@@ -89,7 +87,8 @@ std::string parse_gpu_spec(const std::string& spec, const std::string& local_cli
     const std::string host = spec.substr(4);
     if (host.empty() || host[0] == '-' || host.find_first_of(" \t\n") != std::string::npos)
       return "--gpu ssh:HOST needs a host name (got '" + host + "')";
-    out.argv = {"ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=15", host, remote, "worker"};
+    out.argv = {"ssh", "-o",   "BatchMode=yes", "-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=15",
+                host,  remote, "worker"};
     return "";
   }
   if (spec.rfind("slurm:", 0) == 0) {
@@ -109,7 +108,8 @@ std::string find_local_cli() {
   if (ec) return "";
   const std::filesystem::path dir = exe.parent_path();
   for (const auto& p : {dir / "warpscope-cli", dir.parent_path() / "cli" / "warpscope-cli",
-                        dir.parent_path() / "app" / "cli" / "warpscope-cli", dir.parent_path().parent_path() / "app" / "cli" / "warpscope-cli"})
+                        dir.parent_path() / "app" / "cli" / "warpscope-cli",
+                        dir.parent_path().parent_path() / "app" / "cli" / "warpscope-cli"})
     if (std::filesystem::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0) return p.string();
   return "";
 }
@@ -119,7 +119,7 @@ double expected_seconds(const RunRequest& req) {
   if (req.backend == BackendKind::Sim) return 1 + n * 2e-6;  // the thread-level model: about a microsecond per element
   const double launches = double(std::max(0, req.repeat) + std::max(0, req.warmup));
   double s = 2 + n * 8 / 1e9 + launches * n * 4 / 20e9;  // upload at >= 1 GB/s, launches at >= 20 GB/s
-  if (!req.metrics.empty()) s += 30;                       // CUPTI passes and replays
+  if (!req.metrics.empty()) s += 30;                     // CUPTI passes and replays
   return s;
 }
 
@@ -244,7 +244,8 @@ int WorkerClient::read_line(std::string& line, double deadline) {
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
       char buf[65536];
       const ssize_t n = ::read(out_fd_, buf, sizeof buf);
-      if (n > 0) out_buf_.append(buf, std::size_t(n));
+      if (n > 0)
+        out_buf_.append(buf, std::size_t(n));
       else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
         close_fd(out_fd_);
         if (out_buf_.find('\n') == std::string::npos) return -1;
@@ -274,7 +275,8 @@ std::string WorkerClient::death_reason() {
     if (prog == "ssh" && code == 255 && tail.empty())
       why += " (ssh: the connection ended, or the worker died from a signal on " + far + ")";
     else if (prog == "srun" && code > 128 && code < 128 + 32)
-      why += " (the job step was killed by signal " + std::to_string(code - 128) + " (" + strsignal(code - 128) + ") on " + far + ")";
+      why += " (the job step was killed by signal " + std::to_string(code - 128) + " (" + strsignal(code - 128) +
+             ") on " + far + ")";
   } else {
     why = who + " closed its output";
   }
@@ -367,10 +369,12 @@ std::int64_t WorkerClient::send(const std::string& type, json body, double expec
 }
 
 void WorkerClient::cancel(std::int64_t id) {
-  if (running() && pending_.count(id)) send_line(json{{"id", next_id_++}, {"type", "cancel"}, {"target", id}}.dump() + "\n");
+  if (running() && pending_.count(id))
+    send_line(json{{"id", next_id_++}, {"type", "cancel"}, {"target", id}}.dump() + "\n");
 }
 
-WorkerReply WorkerClient::wait(std::int64_t id, const std::function<void(const json&)>& on_event, const std::atomic<bool>* cancel) {
+WorkerReply WorkerClient::wait(std::int64_t id, const std::function<void(const json&)>& on_event,
+                               const std::atomic<bool>* cancel) {
   WorkerReply reply;
   const auto it = pending_.find(id);
   if (it == pending_.end()) {
@@ -431,9 +435,7 @@ WorkerReply WorkerClient::wait(std::int64_t id, const std::function<void(const j
     json m;
     try {
       m = json::parse(line);
-    } catch (const std::exception&) {
-      return faulted("the worker wrote garbage: '" + one_line(line, 80) + "'");
-    }
+    } catch (const std::exception&) { return faulted("the worker wrote garbage: '" + one_line(line, 80) + "'"); }
     if (!m.is_object() || !m.contains("type")) return faulted("the worker wrote garbage: '" + one_line(line, 80) + "'");
     const std::int64_t mid = m.contains("id") && m["id"].is_number_integer() ? m["id"].get<std::int64_t>() : -1;
     if (mid != id) {
@@ -480,18 +482,20 @@ Sweep WorkerClient::sweep(const SweepSpec& spec, const std::string& title, const
   probe.repeat = spec.repeat;
   probe.n = spec.by_keep() ? spec.n : std::int64_t(1) << std::min(spec.to_log2, 30);
   // The watchdog restarts with every progress message: it covers one run at the sweep's largest n.
-  WorkerReply reply = call("sweep", {{"sweep", sweep_to_json(asked)}}, expected_seconds(probe), [&](const json& m) {
-    try {
-      RunResult r = run_from_wire(m.at("run"));
-      asked.runs.push_back(r);  // kept if the sweep ends badly: the runs made so far
-      SweepProgress p;
-      p.done = m.value("done", 0);
-      p.total = m.value("total", 0);
-      p.last = &r;
-      if (progress) progress(p);
-    } catch (const std::exception&) {
-    }
-  }, cancel);
+  WorkerReply reply = call(
+      "sweep", {{"sweep", sweep_to_json(asked)}}, expected_seconds(probe),
+      [&](const json& m) {
+        try {
+          RunResult r = run_from_wire(m.at("run"));
+          asked.runs.push_back(r);  // kept if the sweep ends badly: the runs made so far
+          SweepProgress p;
+          p.done = m.value("done", 0);
+          p.total = m.value("total", 0);
+          p.last = &r;
+          if (progress) progress(p);
+        } catch (const std::exception&) {}
+      },
+      cancel);
   if (!reply.ok()) {
     error = reply.text;
     asked.cancelled = true;

@@ -9,8 +9,8 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
-#include <map>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -137,7 +137,7 @@ class WorkerClient {
   std::string out_buf_, err_tail_;
   WorkerHello hello_;
   std::int64_t next_id_ = 1;
-  std::map<std::int64_t, double> pending_;                   ///< requests in flight: id -> watchdog seconds
+  std::map<std::int64_t, double> pending_;                    ///< requests in flight: id -> watchdog seconds
   std::map<std::int64_t, std::deque<nlohmann::json>> early_;  ///< messages for requests in flight not yet waited for
   int restarts_ = 0;
   bool faulted_before_ = false;

@@ -34,9 +34,18 @@ T field_or(const json& j, const char* key, T fallback, const char* what) {
 }  // namespace
 
 json request_to_json(const RunRequest& r) {
-  return {{"variant", r.variant}, {"n", r.n}, {"block", r.launch.block}, {"grid", r.launch.grid},
-          {"repeat", r.repeat}, {"warmup", r.warmup}, {"type", to_string(r.type)}, {"input", r.input},
-          {"seed", r.seed}, {"backend", to_string(r.backend)}, {"params", params_to_json(r.params)}, {"metrics", r.metrics}};
+  return {{"variant", r.variant},
+          {"n", r.n},
+          {"block", r.launch.block},
+          {"grid", r.launch.grid},
+          {"repeat", r.repeat},
+          {"warmup", r.warmup},
+          {"type", to_string(r.type)},
+          {"input", r.input},
+          {"seed", r.seed},
+          {"backend", to_string(r.backend)},
+          {"params", params_to_json(r.params)},
+          {"metrics", r.metrics}};
 }
 
 RunRequest request_from_json(const json& j) {
@@ -103,9 +112,14 @@ LiveBatch live_batch_from_json(const json& j) {
 }
 
 json hello_to_json(const WorkerHello& h) {
-  return {{"type", "hello"},       {"protocol", h.protocol}, {"host", h.host},
-          {"pid", h.pid},          {"version", h.version},   {"device", device_to_json(h.device)},
-          {"backends", backend_names(h.backends)}, {"capabilities", h.capabilities}};
+  return {{"type", "hello"},
+          {"protocol", h.protocol},
+          {"host", h.host},
+          {"pid", h.pid},
+          {"version", h.version},
+          {"device", device_to_json(h.device)},
+          {"backends", backend_names(h.backends)},
+          {"capabilities", h.capabilities}};
 }
 
 WorkerHello hello_from_json(const json& j) {

@@ -51,7 +51,7 @@ struct WorkerHello {
   int protocol = kWorkerProtocolVersion;
   std::string host;
   long pid = 0;
-  std::string version;              ///< warpscope's version and git revision
+  std::string version;  ///< warpscope's version and git revision
   DeviceInfo device;
   std::vector<BackendKind> backends;      ///< Sim, and Cuda when a device opened
   std::vector<std::string> capabilities;  ///< worker_request_types()
@@ -62,7 +62,8 @@ nlohmann::json hello_to_json(const WorkerHello& h);
 WorkerHello hello_from_json(const nlohmann::json& j);
 
 /// A response: {"id":id,"type":type, ...body's fields}; id < 0 gives "id": null (a line that was no request).
-nlohmann::json worker_response(std::int64_t id, const std::string& type, nlohmann::json body = nlohmann::json::object());
+nlohmann::json worker_response(std::int64_t id, const std::string& type,
+                               nlohmann::json body = nlohmann::json::object());
 /// {"id":id,"type":"error","message":one line}: the request was refused or failed; the worker goes on.
 nlohmann::json worker_error(std::int64_t id, const std::string& message);
 /// {"id":id,"type":"faulted","message":one line}: the request broke the device (a sticky CUDA error);

@@ -19,9 +19,9 @@
 #include "report.hpp"
 #include "request.hpp"
 #include "sim/sim.hpp"
+#include "sweep.hpp"
 #include "trace/trace_compare.hpp"
 #include "trace/trace_store.hpp"
-#include "sweep.hpp"
 #include "worker_protocol.hpp"
 
 #ifndef WS_VERSION
@@ -165,7 +165,8 @@ class Server {
     const std::string type = j["type"];
     std::lock_guard<std::mutex> lock(m_);
     if (type == "cancel") {
-      const std::int64_t target = j.contains("target") && j["target"].is_number_integer() ? j["target"].get<std::int64_t>() : -1;
+      const std::int64_t target =
+          j.contains("target") && j["target"].is_number_integer() ? j["target"].get<std::int64_t>() : -1;
       std::string state = "unknown";
       if (target >= 0 && target == running_id_) {
         cancel_ = true;
@@ -209,13 +210,9 @@ class Server {
       json response;
       try {
         response = handle(id, type, req);
-      } catch (const std::exception& e) {
-        response = worker_error(id, type + ": " + e.what());
-      }
+      } catch (const std::exception& e) { response = worker_error(id, type + ": " + e.what()); }
       // A kernel fault leaves the CUDA context unusable for the life of this process: say so, and end.
-      if (had_cuda && !cuda_->device().available) {
-        response = worker_faulted(id, cuda_->device().error);
-      }
+      if (had_cuda && !cuda_->device().available) { response = worker_faulted(id, cuda_->device().error); }
       {
         std::lock_guard<std::mutex> lock(m_);
         running_id_ = -1;
@@ -252,7 +249,8 @@ class Server {
     Backend* gpu = req.backend == BackendKind::Cuda ? cuda_.get() : nullptr;
     if (req.backend == BackendKind::Cuda && !gpu) return worker_error(id, no_device_hint(cuda_error_));
     LaunchConfig launch;
-    if (std::string err = resolve_launch(v, p.input.n(), req.type, req.launch, gpu ? gpu->device().shape() : DeviceShape{}, launch);
+    if (std::string err =
+            resolve_launch(v, p.input.n(), req.type, req.launch, gpu ? gpu->device().shape() : DeviceShape{}, launch);
         !err.empty())
       return worker_error(id, err);
     if (block_index < 0 || block_index >= launch.grid)
@@ -263,7 +261,8 @@ class Server {
     std::string difference;
     if (gpu) {
       Trace recorded;
-      if (std::string err = gpu->record_trace(v, p.input, launch, int(block_index), out.trace, recorded, req.params); !err.empty())
+      if (std::string err = gpu->record_trace(v, p.input, launch, int(block_index), out.trace, recorded, req.params);
+          !err.empty())
         return worker_error(id, err);
       difference = compare_traces(out.trace, recorded);
       recorded.compared_with_model = true;
@@ -271,8 +270,13 @@ class Server {
       out.trace = std::move(recorded);
     }
     return worker_response(id, "trace",
-                           {{"trace", trace_to_store_json(out.trace)}, {"recorded", gpu != nullptr}, {"difference", difference},
-                            {"result", out.result}, {"launches", out.launches}, {"block", launch.block}, {"grid", launch.grid}});
+                           {{"trace", trace_to_store_json(out.trace)},
+                            {"recorded", gpu != nullptr},
+                            {"difference", difference},
+                            {"result", out.result},
+                            {"launches", out.launches},
+                            {"block", launch.block},
+                            {"grid", launch.grid}});
   }
 
   json sweep(std::int64_t id, const json& j) {
@@ -297,7 +301,8 @@ class Server {
     const double seconds = j.value("seconds", 0.0);
     if (!(seconds >= 0 && seconds <= kLiveBatchMaxSeconds))
       return worker_error(id, "live_batch: 'seconds' must be 0.." + std::to_string(int(kLiveBatchMaxSeconds)));
-    const int rounds = std::max(1, std::min(kLiveBatchMaxRounds, j.value("rounds", seconds > 0 ? kLiveBatchMaxRounds : 1)));
+    const int rounds =
+        std::max(1, std::min(kLiveBatchMaxRounds, j.value("rounds", seconds > 0 ? kLiveBatchMaxRounds : 1)));
     const std::string key = list.dump();
     if (!live_ || key != live_key_) {
       std::vector<RunRequest> reqs;

@@ -11,7 +11,8 @@
 
 namespace ws::cuda {
 
-/// Runs every pattern's variants on the GPU through the pattern's runner (pattern_runner.hpp). Owns the device buffers (grow-only, reused between runs).
+/// Runs every pattern's variants on the GPU through the pattern's runner (pattern_runner.hpp). Owns the device
+/// buffers (grow-only, reused between runs).
 /// A failed run leaves no error behind for the next (cuda_fault.hpp). After a kernel fault the CUDA
 /// context is unusable: that run is "faulted" (context_lost_message), the device is marked unavailable
 /// and every later run returns status "error" with not_run_message(), instead of crashing.
@@ -39,8 +40,8 @@ class CudaBackend final : public Backend {
   std::string settle(const std::string& what);
   /// Fills a failed run: "faulted" with the lost context's reason, else "error" with `what`.
   void fail(RunResult& r, const VariantInfo& v, const std::string& what);
-  CudaContext ctx_;                       ///< stream, events, buffers and the device (shared with pattern runners)
-  bool context_lost_ = false;             ///< a run faulted: ctx_.device.error says which and why
+  CudaContext ctx_;            ///< stream, events, buffers and the device (shared with pattern runners)
+  bool context_lost_ = false;  ///< a run faulted: ctx_.device.error says which and why
 };
 
 }  // namespace ws::cuda

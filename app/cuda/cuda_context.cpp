@@ -85,7 +85,8 @@ void CudaContext::download(const void* device_src, std::size_t bytes,
   for (std::size_t k = 0; k < chunks; ++k) {
     const int b = int(k % 2);  // free: chunk k - 2 was consumed in the previous iteration
     const std::size_t off = k * kStageBytes, len = std::min(kStageBytes, bytes - off);
-    WS_CUDA(cudaMemcpyAsync(stage_[b], static_cast<const char*>(device_src) + off, len, cudaMemcpyDeviceToHost, stream));
+    WS_CUDA(
+        cudaMemcpyAsync(stage_[b], static_cast<const char*>(device_src) + off, len, cudaMemcpyDeviceToHost, stream));
     WS_CUDA(cudaEventRecord(stage_done_[b], stream));
     if (k >= 1) drain(k - 1);
   }

@@ -49,7 +49,7 @@ class CudaContext {
  private:
   void open_staging();
   std::map<std::string, std::pair<void*, std::size_t>> buffers_;
-  void* stage_[2] = {nullptr, nullptr};          ///< pinned host buffers (cudaHostAlloc)
+  void* stage_[2] = {nullptr, nullptr};             ///< pinned host buffers (cudaHostAlloc)
   cudaEvent_t stage_done_[2] = {nullptr, nullptr};  ///< the last copy that used each buffer finished
 };
 

@@ -4,8 +4,7 @@ namespace ws::cuda {
 
 CudaFault classify_cuda_error(cudaError_t e) {
   switch (e) {
-    case cudaSuccess:
-      return CudaFault::None;
+    case cudaSuccess: return CudaFault::None;
     case cudaErrorIllegalAddress:
     case cudaErrorLaunchTimeout:
     case cudaErrorAssert:
@@ -19,10 +18,8 @@ CudaFault classify_cuda_error(cudaError_t e) {
     case cudaErrorECCUncorrectable:
     case cudaErrorNvlinkUncorrectable:
     case cudaErrorMpsClientTerminated:
-    case cudaErrorExternalDevice:
-      return CudaFault::ContextLost;
-    default:
-      return CudaFault::Recoverable;
+    case cudaErrorExternalDevice: return CudaFault::ContextLost;
+    default: return CudaFault::Recoverable;
   }
 }
 

@@ -26,8 +26,8 @@ DeviceInfo query_device(int ordinal) {
     if (drv == 0)
       d.error = "no NVIDIA driver or GPU was found on this machine (libcuda.so.1 is not installed)";
     else if (err == cudaErrorInsufficientDriver)
-      d.error = "the NVIDIA driver supports CUDA " + version_string(drv) + ", older than the CUDA " + version_string(rt) +
-                " runtime of this build: update the driver";
+      d.error = "the NVIDIA driver supports CUDA " + version_string(drv) + ", older than the CUDA " +
+                version_string(rt) + " runtime of this build: update the driver";
     else if (err == cudaErrorNoDevice)
       d.error = "the NVIDIA driver found no GPU on this machine";
     else

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "cuda_backend.hpp"
-#include "patterns/reduction_upload.hpp"
 #include "cuda_fault.hpp"
+#include "patterns/reduction_upload.hpp"
 #include "patterns/scan_upload.hpp"
 #include "trace/trace_compare.hpp"
 
@@ -46,7 +46,8 @@ struct TracedScan {
 const std::map<std::string, TracedScan>& traced_scans() {
   static const std::map<std::string, TracedScan> table = [] {
     std::map<std::string, TracedScan> m;
-    for (const auto& e : kernels::traced::stevens_scan_launchers()) m[e.id] = TracedScan{e, kernels::traced::stevens_scan_arm};
+    for (const auto& e : kernels::traced::stevens_scan_launchers())
+      m[e.id] = TracedScan{e, kernels::traced::stevens_scan_arm};
     return m;
   }();
   return table;
@@ -65,20 +66,23 @@ constexpr unsigned long long kTraceCapacity = 4ull << 20;
 
 }  // namespace
 
-std::string CudaBackend::record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int block_index,
-                                      const Trace& model, Trace& out, const PatternParams& params) {
-  if (!ctx_.device.available) return context_lost_ ? not_run_message(ctx_.device.error) : "CUDA device unavailable: " + ctx_.device.error;
+std::string CudaBackend::record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch,
+                                      int block_index, const Trace& model, Trace& out, const PatternParams& params) {
+  if (!ctx_.device.available)
+    return context_lost_ ? not_run_message(ctx_.device.error) : "CUDA device unavailable: " + ctx_.device.error;
   cudaGetLastError();  // an error left by a call outside any run is not this trace's
   if (v.racy)
-    return v.id + " is racy: its interleaving changes from run to run, so it is not recorded on the GPU (the sim trace "
-                  "states the interleaving it models)";
+    return v.id +
+           " is racy: its interleaving changes from run to run, so it is not recorded on the GPU (the sim trace "
+           "states the interleaving it models)";
   const auto& table = traced_launchers();
   auto it = table.find(v.id);
   const auto& scans = traced_scans();
   auto scan = scans.find(v.id);
   if (it == table.end() && scan == scans.end()) return v.id + " has no trace build (" + no_trace_reason(v) + ")";
   if (block_index < 0 || block_index >= launch.grid)
-    return "block index " + std::to_string(block_index) + " is outside the grid of " + std::to_string(launch.grid) + " blocks";
+    return "block index " + std::to_string(block_index) + " is outside the grid of " + std::to_string(launch.grid) +
+           " blocks";
   try {
     std::function<void()> run;  // the instrumented launcher on the uploaded input
     kernels::traced::ArmFunction arm = nullptr;
@@ -112,7 +116,8 @@ std::string CudaBackend::record_trace(const VariantInfo& v, const Input& in, con
     WS_CUDA(cudaMemcpy(&written, count, sizeof written, cudaMemcpyDeviceToHost));
     if (written > kTraceCapacity)
       return "the trace of block " + std::to_string(block_index) + " needs " + std::to_string(written) +
-             " events, more than the " + std::to_string(kTraceCapacity) + " the recorder holds: use a smaller n or block";
+             " events, more than the " + std::to_string(kTraceCapacity) +
+             " the recorder holds: use a smaller n or block";
     std::vector<TraceEvent> host(written);
     if (written) WS_CUDA(cudaMemcpy(host.data(), events, written * sizeof(TraceEvent), cudaMemcpyDeviceToHost));
     out = trace_from_events(host, model, ctx_.device.name);

@@ -31,7 +31,8 @@ Fn driver_fn(const char* name, unsigned version = 12000) {
 }
 
 void check(CUresult r, const char* what) {
-  if (r != CUDA_SUCCESS) throw std::runtime_error(std::string(what) + " failed (CUresult " + std::to_string(int(r)) + ")");
+  if (r != CUDA_SUCCESS)
+    throw std::runtime_error(std::string(what) + " failed (CUresult " + std::to_string(int(r)) + ")");
 }
 
 int attr(int device, cudaDeviceAttr a) {
@@ -51,14 +52,17 @@ CUcontext current_context() {
 }
 
 Occupancy theoretical_occupancy(const CapturedLaunch& l, int device) {
-  static auto max_blocks = driver_fn<CUresult (*)(int*, CUfunction, int, size_t)>("cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  static auto max_blocks =
+      driver_fn<CUresult (*)(int*, CUfunction, int, size_t)>("cuOccupancyMaxActiveBlocksPerMultiprocessor");
   static auto func_attr = driver_fn<CUresult (*)(int*, CUfunction_attribute, CUfunction)>("cuFuncGetAttribute");
-  static auto kernel_attr = driver_fn_or_null<CUresult (*)(int*, CUfunction_attribute, CUkernel, CUdevice)>("cuKernelGetAttribute", 12000);
+  static auto kernel_attr =
+      driver_fn_or_null<CUresult (*)(int*, CUfunction_attribute, CUkernel, CUdevice)>("cuKernelGetAttribute", 12000);
   static auto func_name = driver_fn_or_null<CUresult (*)(const char**, CUfunction)>("cuFuncGetName", 12030);
   static auto kernel_name = driver_fn_or_null<CUresult (*)(const char**, CUkernel)>("cuKernelGetName", 12030);
   if (!l.function || l.block == 0) throw std::runtime_error("no kernel launch was seen");
   Occupancy o;
-  check(max_blocks(&o.blocks_per_sm, l.function, int(l.block), l.dynamic_smem), "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  check(max_blocks(&o.blocks_per_sm, l.function, int(l.block), l.dynamic_smem),
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor");
   // CUDA 13's runtime launches library kernels: the handle the driver callback sees is then a
   // CUkernel, which cuFuncGetAttribute refused on the H200 (CUDA_ERROR_INVALID_HANDLE) while the
   // occupancy call took it; cuKernelGetAttribute / cuKernelGetName answer for a CUkernel.
@@ -69,7 +73,8 @@ Occupancy theoretical_occupancy(const CapturedLaunch& l, int device) {
     if (is_function ? func_attr(&v, a, l.function) == CUDA_SUCCESS
                     : kernel_attr && kernel_attr(&v, a, kernel, CUdevice(device)) == CUDA_SUCCESS)
       return;
-    throw std::runtime_error(std::string("no ") + what + " for the launched kernel (neither a CUfunction nor a CUkernel answered)");
+    throw std::runtime_error(std::string("no ") + what +
+                             " for the launched kernel (neither a CUfunction nor a CUkernel answered)");
   };
   attribute(CU_FUNC_ATTRIBUTE_NUM_REGS, o.registers_per_thread, "register count");
   attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, o.static_smem, "static shared memory size");
@@ -88,7 +93,8 @@ Occupancy theoretical_occupancy(const CapturedLaunch& l, int device) {
   lim.blocks_by_warps = o.max_warps_per_sm / std::max(1, o.warps_per_block);
   const int regs_per_warp = ((o.registers_per_thread * 32 + 255) / 256) * 256;
   lim.blocks_by_registers =
-      regs_per_warp > 0 ? (attr(device, cudaDevAttrMaxRegistersPerMultiprocessor) / regs_per_warp) / o.warps_per_block : big;
+      regs_per_warp > 0 ? (attr(device, cudaDevAttrMaxRegistersPerMultiprocessor) / regs_per_warp) / o.warps_per_block
+                        : big;
   const int smem = o.static_smem + int(l.dynamic_smem);
   lim.blocks_by_shared = smem > 0 ? attr(device, cudaDevAttrMaxSharedMemoryPerMultiprocessor) /
                                         (smem + attr(device, cudaDevAttrReservedSharedMemoryPerBlock))

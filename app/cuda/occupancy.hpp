@@ -9,14 +9,14 @@
 namespace ws::cuda {
 
 struct Occupancy {
-  int blocks_per_sm = 0;          ///< from cuOccupancyMaxActiveBlocksPerMultiprocessor
+  int blocks_per_sm = 0;  ///< from cuOccupancyMaxActiveBlocksPerMultiprocessor
   int warps_per_block = 0;
   int max_warps_per_sm = 0;
-  double theoretical_pct = 0;     ///< blocks * warps per block / max warps, in %
+  double theoretical_pct = 0;  ///< blocks * warps per block / max warps, in %
   int registers_per_thread = 0;
-  int static_smem = 0;            ///< bytes per block
-  std::string limiter;            ///< occupancy_limiter() of the limits computed from the attributes
-  std::string kernel;             ///< the function's (mangled) name, from cuFuncGetName
+  int static_smem = 0;  ///< bytes per block
+  std::string limiter;  ///< occupancy_limiter() of the limits computed from the attributes
+  std::string kernel;   ///< the function's (mangled) name, from cuFuncGetName
 };
 
 /// Throws std::runtime_error when a driver entry point or call fails.

@@ -15,7 +15,8 @@ namespace ws::cuda {
 /// kernels/<pattern>/<pattern>_launch.hpp, times them (time_launches, restoring inputs a kernel
 /// overwrites), and downloads the result (reductions) or the whole output (output, output_rows,
 /// output_cols). Fills timing, timed, launches, host_ms and status = RunStatus::Ran; core fills the request's
-/// fields, checks the answer against the CPU reference and computes GB/s from the pattern's bytes. May throw std::runtime_error (CUDA errors,
+/// fields, checks the answer against the CPU reference and computes GB/s from the pattern's bytes. May throw
+/// std::runtime_error (CUDA errors,
 /// a variant without a kernel); the backend turns that into status "error".
 using PatternRun = RunResult (*)(CudaContext& ctx, const VariantInfo& v, const RunRequest& req, const Input& in,
                                  const LaunchConfig& launch);

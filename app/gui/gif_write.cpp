@@ -68,7 +68,8 @@ std::string encode(std::FILE* f, const std::vector<RgbFrame>& frames, int delay_
     const bool desc = ok(EGifPutImageDesc(gif, 0, 0, fr.w, fr.h, false, map));
     GifFreeMapObject(map);
     if (!desc) break;
-    for (int y = 0; y < fr.h && why.empty(); ++y) ok(EGifPutLine(gif, index.data() + std::size_t(y) * std::size_t(fr.w), fr.w));
+    for (int y = 0; y < fr.h && why.empty(); ++y)
+      ok(EGifPutLine(gif, index.data() + std::size_t(y) * std::size_t(fr.w), fr.w));
   }
   if (EGifCloseFile(gif, &err) != GIF_OK && why.empty()) why = gif_error(err);
   return why;
@@ -100,8 +101,10 @@ int gif_frame_count(const std::string& path, std::string& error) {
     return -1;
   }
   int count = -1;
-  if (DGifSlurp(gif) == GIF_OK) count = gif->ImageCount;
-  else error = path + ": " + (GifErrorString(gif->Error) ? GifErrorString(gif->Error) : "does not decode");
+  if (DGifSlurp(gif) == GIF_OK)
+    count = gif->ImageCount;
+  else
+    error = path + ": " + (GifErrorString(gif->Error) ? GifErrorString(gif->Error) : "does not decode");
   DGifCloseFile(gif, &err);
   return count;
 }

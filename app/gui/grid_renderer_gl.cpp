@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "views/grid_renderer.hpp"
 #include "shader_sources.hpp"
+#include "views/grid_renderer.hpp"
 
 namespace ws::gui {
 
@@ -182,9 +182,9 @@ ImTextureID render(const ui::GridImageRequest& req, std::string& error) {
     error = err;
     return ImTextureID();
   }
-  while (glGetError() != GL_NO_ERROR) {
-  }
-  if (g.uploaded != req.data || g.uploaded_version != req.data_version || g.last.metric != req.metric || !g.have_picture) {
+  while (glGetError() != GL_NO_ERROR) {}
+  if (g.uploaded != req.data || g.uploaded_version != req.data_version || g.last.metric != req.metric ||
+      !g.have_picture) {
     if (std::string err = upload(g, req); !err.empty()) {
       error = err;
       return ImTextureID();
@@ -272,7 +272,8 @@ void install_gl_grid_renderer(const std::string& shader_dir) {
   GlGrid& g = state();
   if (!shader_dir.empty()) {
     int found = 0;
-    for (auto [name, dst] : {std::pair{"grid_heatmap.vert", &g.vert_src}, std::pair{"grid_heatmap.frag", &g.frag_src}}) {
+    for (auto [name, dst] :
+         {std::pair{"grid_heatmap.vert", &g.vert_src}, std::pair{"grid_heatmap.frag", &g.frag_src}}) {
       const std::string path = shader_dir + "/" + name;
       std::error_code ec;
       if (!std::filesystem::exists(path, ec)) continue;

@@ -77,8 +77,17 @@ std::string HeadlessGl::open(int width, int height) {
   display_ = dpy;
   if (!eglBindAPI(EGL_OPENGL_API)) return egl_error("eglBindAPI(EGL_OPENGL_API)");
 
-  EGLint with_pbuffer[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
-                           EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE};
+  EGLint with_pbuffer[] = {EGL_SURFACE_TYPE,
+                           EGL_PBUFFER_BIT,
+                           EGL_RENDERABLE_TYPE,
+                           EGL_OPENGL_BIT,
+                           EGL_RED_SIZE,
+                           8,
+                           EGL_GREEN_SIZE,
+                           8,
+                           EGL_BLUE_SIZE,
+                           8,
+                           EGL_NONE};
   EGLint any_surface[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
   EGLConfig config = nullptr;
   EGLint count = 0;
@@ -87,8 +96,9 @@ std::string HeadlessGl::open(int width, int height) {
     if (!eglChooseConfig(dpy, any_surface, &config, 1, &count) || count == 0)
       return egl_error("eglChooseConfig (an OpenGL config)");
   }
-  const EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
-                                EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+  const EGLint ctx_attribs[] = {
+      EGL_CONTEXT_MAJOR_VERSION,           3,       EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+      EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
   EGLContext ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, ctx_attribs);
   if (ctx == EGL_NO_CONTEXT) return egl_error("eglCreateContext (OpenGL 3.3 core)");
   context_ = ctx;

@@ -10,8 +10,8 @@
 
 #include "app_state.hpp"
 #include "backend_factory.hpp"
-#include "launch_rules.hpp"
 #include "file_write.hpp"
+#include "launch_rules.hpp"
 #include "main_window.hpp"
 #include "modes.hpp"
 #include "paths.hpp"
@@ -45,41 +45,74 @@ int main(int argc, char** argv) {
   app.add_option("--variant", o.variant, "variant to select, e.g. epita.reduce3 (selects its lesson)");
   app.add_option("--report", o.report, "report JSON to replay (recorded by warpscope on a GPU)");
   app.add_option("--screenshot", o.screenshot, "render headless (EGL, no X server) to this PNG and exit");
-  app.add_option("--view", o.view, "centre tab to show: results, tree, warps, banks, source, memory, metrics, scan, conv, atomics, compare, plots, roofline, race, ladder, pair, grid");
-  app.add_option("--block", o.block, "threads per block (0 = the variant's default); the trace covers --trace-blocks blocks")->check(CLI::Range(0, 1024));
-  app.add_option("--input", o.input, "input: random, ones, sequence, numbers (\"3 1 7 0 4 1 6 3\") or a file (text; PNG/JPEG for 2-D convolution)");
-  app.add_option("--n", o.n, "elements (1000, 2^20 or 1<<20; default 2^20); the trace covers --trace-blocks blocks of them");
-  app.add_option("--scene", o.scene, "open scene K (1, 2, ...) of the lesson's script (--lesson); other options then override it")->check(CLI::Range(1, 10000));
-  app.add_option("--step", o.step, "trace step the step-through views (tree, warps, banks, source, memory) open at (default: the first)")->check(CLI::Range(0, 100000));
-  app.add_option("--trace-blocks", o.trace_blocks, "blocks of the input the step-through trace covers (1 to 8; default 1)")->check(CLI::Range(1, 8));
-  app.add_option("--block-index", o.block_index, "the block of that grid the step-through views show (default 0; [ and ] switch)")->check(CLI::Range(0, 7));
-  app.add_option("--frames", o.frames, "frames to render before the screenshot (in a window: close after that many, for smoke tests)")->check(CLI::Range(1, 1000));
+  app.add_option("--view", o.view,
+                 "centre tab to show: results, tree, warps, banks, source, memory, metrics, scan, conv, atomics, "
+                 "compare, plots, roofline, race, ladder, pair, grid");
+  app.add_option("--block", o.block,
+                 "threads per block (0 = the variant's default); the trace covers --trace-blocks blocks")
+      ->check(CLI::Range(0, 1024));
+  app.add_option(
+      "--input", o.input,
+      "input: random, ones, sequence, numbers (\"3 1 7 0 4 1 6 3\") or a file (text; PNG/JPEG for 2-D convolution)");
+  app.add_option("--n", o.n,
+                 "elements (1000, 2^20 or 1<<20; default 2^20); the trace covers --trace-blocks blocks of them");
+  app.add_option("--scene", o.scene,
+                 "open scene K (1, 2, ...) of the lesson's script (--lesson); other options then override it")
+      ->check(CLI::Range(1, 10000));
+  app.add_option("--step", o.step,
+                 "trace step the step-through views (tree, warps, banks, source, memory) open at (default: the first)")
+      ->check(CLI::Range(0, 100000));
+  app.add_option("--trace-blocks", o.trace_blocks,
+                 "blocks of the input the step-through trace covers (1 to 8; default 1)")
+      ->check(CLI::Range(1, 8));
+  app.add_option("--block-index", o.block_index,
+                 "the block of that grid the step-through views show (default 0; [ and ] switch)")
+      ->check(CLI::Range(0, 7));
+  app.add_option("--frames", o.frames,
+                 "frames to render before the screenshot (in a window: close after that many, for smoke tests)")
+      ->check(CLI::Range(1, 1000));
   app.add_option("--font-scale", o.font_scale, "text and layout scale (1 = 20 px text)")->check(CLI::Range(0.5, 4.0));
   app.add_option("--width", o.width, "window / image width in pixels")->check(CLI::Range(320, 8192));
   app.add_option("--height", o.height, "window / image height in pixels")->check(CLI::Range(240, 8192));
   app.add_flag("--high-contrast", o.high_contrast, "high-contrast colours for projectors (h toggles)");
   app.add_flag("--focus", o.focus, "presentation: the views alone, full width (f toggles)");
   app.add_flag("--show-keys", o.show_keys, "open the key help overlay (F1 or ? toggles it)");
-  app.add_option("--live-seconds", o.live_seconds, "with --screenshot: run Live (the compared variants) this many seconds first (needs a GPU)")->check(CLI::Range(0.0, 600.0));
-  app.add_option("--benchmark-frames", o.benchmark_frames, "render N frames headless and print one JSON line of frame timings")->check(CLI::Range(1, 100000));
-  app.add_option("--export-view", o.export_view, "with --screenshot: also write the centre view alone to this PNG (as its PNG button does)");
-  app.add_option("--export-steps", o.export_steps, "render headless every step of the trace view (--view, --variant, ...) to DIR/step_000.png ... and DIR/steps.gif, and exit");
+  app.add_option("--live-seconds", o.live_seconds,
+                 "with --screenshot: run Live (the compared variants) this many seconds first (needs a GPU)")
+      ->check(CLI::Range(0.0, 600.0));
+  app.add_option("--benchmark-frames", o.benchmark_frames,
+                 "render N frames headless and print one JSON line of frame timings")
+      ->check(CLI::Range(1, 100000));
+  app.add_option("--export-view", o.export_view,
+                 "with --screenshot: also write the centre view alone to this PNG (as its PNG button does)");
+  app.add_option("--export-steps", o.export_steps,
+                 "render headless every step of the trace view (--view, --variant, ...) to DIR/step_000.png ... and "
+                 "DIR/steps.gif, and exit");
   std::string grid_color;
-  app.add_option("--grid-color", grid_color, "what the Grid view colours by: lanes (active lanes, default), ways (bank-conflict ways) or sectors (per request)")
+  app.add_option("--grid-color", grid_color,
+                 "what the Grid view colours by: lanes (active lanes, default), ways (bank-conflict ways) or sectors "
+                 "(per request)")
       ->check(CLI::IsMember({"lanes", "ways", "sectors"}));
   std::vector<double> grid_warps;
-  app.add_option("--grid-warps", grid_warps, "the warps the Grid view shows at first: FIRST COUNT (warps of the launch; default all)")
-      ->expected(2)->check(CLI::NonNegativeNumber);
-  app.add_option("--shader-dir", o.shader_dir, "read the Grid view's GLSL (grid_heatmap.vert/.frag) from DIR instead of the copies built in");
+  app.add_option("--grid-warps", grid_warps,
+                 "the warps the Grid view shows at first: FIRST COUNT (warps of the launch; default all)")
+      ->expected(2)
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--shader-dir", o.shader_dir,
+                 "read the Grid view's GLSL (grid_heatmap.vert/.frag) from DIR instead of the copies built in");
   std::string gpu;
-  app.add_option("--gpu", gpu, "where GPU runs go: local | ssh:HOST | slurm:ARGS (a worker process; default local when built with CUDA)");
-  app.add_option("--queue", o.queue, "with --screenshot: run these variants (comma-separated ids) with the parameters first and wait for them")->delimiter(',');
-  app.add_option("--export-dir", o.export_dir, "folder the CSV and PNG export buttons write to (default: the current folder)");
+  app.add_option(
+      "--gpu", gpu,
+      "where GPU runs go: local | ssh:HOST | slurm:ARGS (a worker process; default local when built with CUDA)");
+  app.add_option(
+         "--queue", o.queue,
+         "with --screenshot: run these variants (comma-separated ids) with the parameters first and wait for them")
+      ->delimiter(',');
+  app.add_option("--export-dir", o.export_dir,
+                 "folder the CSV and PNG export buttons write to (default: the current folder)");
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::CallForHelp& e) { return app.exit(e); } catch (const CLI::ParseError& e) {
     return fail(2, e.what());
   }
   o.frames_given = app.count("--frames") > 0;
@@ -116,7 +149,8 @@ int main(int argc, char** argv) {
   if (app.count("--block")) s.params.block = o.block;
   if (!o.n.empty()) {
     std::int64_t n = 0;
-    if (!parse_count(o.n, n) || n > kMaxN) return fail(2, "--n '" + o.n + "' is not a count from 1 to 2^30 (e.g. 1000, 2^20, 1<<20)");
+    if (!parse_count(o.n, n) || n > kMaxN)
+      return fail(2, "--n '" + o.n + "' is not a count from 1 to 2^30 (e.g. 1000, 2^20, 1<<20)");
     s.params.set_n(n);
   }
   if (!o.input.empty())
@@ -136,8 +170,10 @@ int main(int argc, char** argv) {
     }
   }
 
-  if (grid_color == "ways") s.grid.metric = ui::GridMetric::BankWays;
-  else if (grid_color == "sectors") s.grid.metric = ui::GridMetric::Sectors;
+  if (grid_color == "ways")
+    s.grid.metric = ui::GridMetric::BankWays;
+  else if (grid_color == "sectors")
+    s.grid.metric = ui::GridMetric::Sectors;
   if (grid_warps.size() == 2) {
     if (grid_warps[1] < 1) return fail(2, "--grid-warps: COUNT must be at least 1 warp");
     s.grid.initial_warp0 = grid_warps[0], s.grid.initial_warp1 = grid_warps[0] + grid_warps[1];

@@ -16,28 +16,28 @@ constexpr int kNoDisplay = 3;
 struct Options {
   std::string lesson, variant, report, screenshot;
   std::string view = "results";
-  int block = 0;               ///< threads per block for runs and traces (0 = the variant's default)
-  std::string input;           ///< input kind, numbers or a file ("" = the parameters' default)
-  std::string n;               ///< elements as given ("" = the default 2^20)
-  int scene = 0;               ///< scene to open (1-based; 0 = none)
-  int step = -1;               ///< trace step the step-through views open at (-1 = the first)
-  int trace_blocks = 1;        ///< blocks the step-through trace covers (1..8)
-  int block_index = 0;         ///< the block of that grid the views show
-  int frames = 3;              ///< headless: frames before the screenshot; window: close after this many
-  bool frames_given = false;   ///< --frames was on the command line (the window then closes by itself)
-  float font_scale = 0;  ///< 0 = automatic (1, times the monitor's content scale in a window)
+  int block = 0;              ///< threads per block for runs and traces (0 = the variant's default)
+  std::string input;          ///< input kind, numbers or a file ("" = the parameters' default)
+  std::string n;              ///< elements as given ("" = the default 2^20)
+  int scene = 0;              ///< scene to open (1-based; 0 = none)
+  int step = -1;              ///< trace step the step-through views open at (-1 = the first)
+  int trace_blocks = 1;       ///< blocks the step-through trace covers (1..8)
+  int block_index = 0;        ///< the block of that grid the views show
+  int frames = 3;             ///< headless: frames before the screenshot; window: close after this many
+  bool frames_given = false;  ///< --frames was on the command line (the window then closes by itself)
+  float font_scale = 0;       ///< 0 = automatic (1, times the monitor's content scale in a window)
   int width = 1600, height = 900;
   // Presentation, Live in screenshots, the frame benchmark.
-  bool high_contrast = false;    ///< start with the high-contrast theme
-  bool focus = false;            ///< start in focus mode (views only, no browser or parameters)
-  bool show_keys = false;        ///< start with the key help overlay open
-  double live_seconds = 0;       ///< headless: run Live for this long before the screenshot (needs a GPU)
-  int benchmark_frames = 0;      ///< > 0: render this many frames headless and print the timing JSON line
-  std::string export_dir = ".";  ///< where the CSV/PNG export buttons write
-  std::string export_view;       ///< headless: also save the centre view alone (what the PNG buttons save)
-  std::string export_steps;      ///< headless: a folder for every trace step of the centre view (PNGs, GIF)
+  bool high_contrast = false;      ///< start with the high-contrast theme
+  bool focus = false;              ///< start in focus mode (views only, no browser or parameters)
+  bool show_keys = false;          ///< start with the key help overlay open
+  double live_seconds = 0;         ///< headless: run Live for this long before the screenshot (needs a GPU)
+  int benchmark_frames = 0;        ///< > 0: render this many frames headless and print the timing JSON line
+  std::string export_dir = ".";    ///< where the CSV/PNG export buttons write
+  std::string export_view;         ///< headless: also save the centre view alone (what the PNG buttons save)
+  std::string export_steps;        ///< headless: a folder for every trace step of the centre view (PNGs, GIF)
   std::vector<std::string> queue;  ///< headless: variant ids run (with the parameters) before the screenshot
-  std::string shader_dir;        ///< read the GLSL from here instead of the copies built in ("" = built in)
+  std::string shader_dir;          ///< read the GLSL from here instead of the copies built in ("" = built in)
 };
 
 /// --benchmark-frames: renders o.benchmark_frames frames headless (after o.frames warm-up frames)

@@ -16,7 +16,9 @@ namespace ws::gui {
 
 std::string write_png_atomic(const std::string& path, int w, int h, const std::vector<unsigned char>& rgb) {
   return write_file_atomic(path, [&](std::FILE* f) {
-    const auto put = [](void* ctx, void* data, int size) { std::fwrite(data, 1, std::size_t(size), static_cast<std::FILE*>(ctx)); };
+    const auto put = [](void* ctx, void* data, int size) {
+      std::fwrite(data, 1, std::size_t(size), static_cast<std::FILE*>(ctx));
+    };
     return stbi_write_png_to_func(put, f, w, h, 3, rgb.data(), w * 3) != 0;
   });
 }
@@ -54,8 +56,10 @@ void handle_png_request(ui::AppState& s, int fb_width, int fb_height, float fb_s
   const std::string err = save_region_png(path, int(r[0] * fb_scale), int(r[1] * fb_scale), int(r[2] * fb_scale),
                                           int(r[3] * fb_scale), fb_width, fb_height);
   s.perf.png_error = err;
-  if (err.empty()) s.message(ui::Message::Info, "saved " + path);
-  else s.message(ui::Message::Error, err);
+  if (err.empty())
+    s.message(ui::Message::Info, "saved " + path);
+  else
+    s.message(ui::Message::Error, err);
 }
 
 void apply_presentation(ui::AppState& s) {

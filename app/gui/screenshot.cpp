@@ -6,19 +6,19 @@
 
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <cstdio>
+#include <map>
 #include <thread>
 #include <vector>
 
-#include "views/grid_renderer.hpp"
 #include "headless.hpp"
 #include "main_window.hpp"
 #include "modes.hpp"
 #include "patterns.hpp"
 #include "png_region.hpp"
-#include "step_export.hpp"
 #include "registry.hpp"
+#include "step_export.hpp"
+#include "views/grid_renderer.hpp"
 #include "widgets/theme.hpp"
 
 namespace ws::gui {
@@ -156,7 +156,8 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
                  o.queue.size(), ms_since(t0) / 1000);
     for (int i = 0; i < 2; ++i) h.frame(s, worker);
   }
-  if (!wait_for_grid(h, s, worker, 300)) s.message(ui::Message::Warning, "the Grid view was still computing after 300 s");
+  if (!wait_for_grid(h, s, worker, 300))
+    s.message(ui::Message::Warning, "the Grid view was still computing after 300 s");
   if (o.live_seconds > 0) {
     if (std::string why = ui::why_no_timing(s); !why.empty()) {
       std::fprintf(stderr, "warpscope: --live-seconds: %s\n", why.c_str());
@@ -189,7 +190,8 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
       s.message(ui::Message::Error, s.perf.steps_error);
     }
     export_failed = export_failed || !s.perf.steps_error.empty();
-    if (s.perf.steps_error.empty()) std::fprintf(stderr, "warpscope: exported %d steps to %s\n", s.trace.steps(), o.export_steps.c_str());
+    if (s.perf.steps_error.empty())
+      std::fprintf(stderr, "warpscope: exported %d steps to %s\n", s.trace.steps(), o.export_steps.c_str());
   }
   const std::string err = o.screenshot.empty() ? std::string() : h.save(o.screenshot);
   worker.stop();
@@ -219,7 +221,8 @@ int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   std::map<std::string, std::vector<ui::LivePoint>> by_variant;
   auto take_samples = [&](const RunResult& r) {
     for (double ms : r.timing.samples_ms)
-      if (ms > 0) by_variant[r.variant].push_back(ui::LivePoint{r.variant + " (replayed)", 0, ms, r.bytes / (ms * 1e6)});
+      if (ms > 0)
+        by_variant[r.variant].push_back(ui::LivePoint{r.variant + " (replayed)", 0, ms, r.bytes / (ms * 1e6)});
   };
   for (const auto& r : rep.runs) take_samples(r);
   if (by_variant.empty())
@@ -239,13 +242,15 @@ int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     std::fprintf(stderr, "warpscope: the report shown has no recorded launch times: the live plot is empty\n");
   s.perf.live.add(pts);
   for (int i = 0; i < o.frames; ++i) h.frame(s, worker);
-  if (!wait_for_grid(h, s, worker, 300)) s.message(ui::Message::Warning, "the Grid view was still computing after 300 s");
+  if (!wait_for_grid(h, s, worker, 300))
+    s.message(ui::Message::Warning, "the Grid view was still computing after 300 s");
   std::vector<double> build, frame;
   for (int i = 0; i < o.benchmark_frames; ++i) {
     // The Grid view pans by one warp each frame, so that every timed frame redraws its picture with
     // the shaders (an unchanged picture is reused and costs nothing).
     if (s.view == "grid" && s.grid.complete()) {
-      const double span = std::max(1.0, (s.grid.warp1 > s.grid.warp0 ? s.grid.warp1 - s.grid.warp0 : double(s.grid.data.warps())) - 1);
+      const double span =
+          std::max(1.0, (s.grid.warp1 > s.grid.warp0 ? s.grid.warp1 - s.grid.warp0 : double(s.grid.data.warps())) - 1);
       s.grid.warp0 = double(i % 2), s.grid.warp1 = s.grid.warp0 + span;
     }
     const auto t0 = Clock::now();
@@ -261,11 +266,12 @@ int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     sweep_lines = sw.spec.variants.size();
     for (const auto& r : sw.runs) sweep_points += r.timed ? 1 : 0;
   }
-  std::printf("{\"frames\": %d, \"ui_build_ms_median\": %.4f, \"frame_ms_median\": %.4f, \"view\": \"%s\", "
-              "\"compare_rows\": %zu, \"sweep_lines\": %zu, \"sweep_points\": %zu, \"live_points\": %zu, "
-              "\"grid_warps\": %lld}\n",
-              o.benchmark_frames, median(build), median(frame), s.view.c_str(), s.perf.picked.size(), sweep_lines,
-              sweep_points, s.perf.live.points(), s.view == "grid" && s.grid.complete() ? (long long)s.grid.data.warps() : 0LL);
+  std::printf(
+      "{\"frames\": %d, \"ui_build_ms_median\": %.4f, \"frame_ms_median\": %.4f, \"view\": \"%s\", "
+      "\"compare_rows\": %zu, \"sweep_lines\": %zu, \"sweep_points\": %zu, \"live_points\": %zu, "
+      "\"grid_warps\": %lld}\n",
+      o.benchmark_frames, median(build), median(frame), s.view.c_str(), s.perf.picked.size(), sweep_lines, sweep_points,
+      s.perf.live.points(), s.view == "grid" && s.grid.complete() ? (long long)s.grid.data.warps() : 0LL);
   worker.stop();
   print_messages(s);
   return 0;

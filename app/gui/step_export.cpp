@@ -21,7 +21,8 @@ void StepExporter::finish(ui::AppState& s, const std::string& error) {
   s.trace.step = saved_step_;
   s.perf.steps_error = error;
   if (error.empty())
-    s.message(ui::Message::Info, "exported " + std::to_string(steps_) + " steps to " + dir_ + " (PNG per step, steps.gif)");
+    s.message(ui::Message::Info,
+              "exported " + std::to_string(steps_) + " steps to " + dir_ + " (PNG per step, steps.gif)");
   else
     s.message(ui::Message::Error, "step export: " + error);
 }
@@ -34,10 +35,13 @@ void StepExporter::after_frame(ui::AppState& s, int fb_width, int fb_height, flo
     saved_step_ = s.trace.step;
     steps_ = s.trace.steps();
     busy_ = true;
-    if (steps_ == 0) return finish(s, "there is no trace to export" + (s.trace.why_none.empty() ? std::string() : ": " + s.trace.why_none));
+    if (steps_ == 0)
+      return finish(
+          s, "there is no trace to export" + (s.trace.why_none.empty() ? std::string() : ": " + s.trace.why_none));
     std::error_code ec;
     std::filesystem::create_directories(dir_, ec);
-    if (ec || !std::filesystem::is_directory(dir_)) return finish(s, "cannot create the folder " + dir_ + (ec ? ": " + ec.message() : ""));
+    if (ec || !std::filesystem::is_directory(dir_))
+      return finish(s, "cannot create the folder " + dir_ + (ec ? ": " + ec.message() : ""));
     step_ = 0;
     s.trace.playing = false;
     s.trace.step = 0;  // the next frame draws step 0

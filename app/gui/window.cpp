@@ -1,7 +1,7 @@
 // Interactive mode: a GLFW window with an OpenGL 3.3 core context and ImGui's GLFW/OpenGL3 backends.
 #define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
 #include <GL/gl.h>
+#include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
@@ -10,11 +10,11 @@
 #include <cstdlib>
 
 #include "main_window.hpp"
-#include "views/grid_renderer.hpp"
-#include "widgets/image_texture.hpp"
 #include "modes.hpp"
 #include "png_region.hpp"
 #include "step_export.hpp"
+#include "views/grid_renderer.hpp"
+#include "widgets/image_texture.hpp"
 #include "widgets/theme.hpp"
 
 namespace ws::gui {
@@ -43,15 +43,18 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   const char* x11 = std::getenv("DISPLAY");
   const char* wayland = std::getenv("WAYLAND_DISPLAY");
   if ((!x11 || !*x11) && (!wayland || !*wayland)) {
-    std::fprintf(stderr, "warpscope: no display (DISPLAY and WAYLAND_DISPLAY are unset): run it in a desktop session, "
-                         "under `xvfb-run -a`, or render a picture with --screenshot FILE\n");
+    std::fprintf(stderr,
+                 "warpscope: no display (DISPLAY and WAYLAND_DISPLAY are unset): run it in a desktop session, "
+                 "under `xvfb-run -a`, or render a picture with --screenshot FILE\n");
     return kNoDisplay;
   }
   if (!glfwInit()) {  // before the error callback, so that the reason comes in our one line
     const char* why = nullptr;
     glfwGetError(&why);
-    std::fprintf(stderr, "warpscope: cannot open a window (%s): run it under `xvfb-run -a`, or render a picture with "
-                         "--screenshot FILE\n", why ? why : "GLFW could not start");
+    std::fprintf(stderr,
+                 "warpscope: cannot open a window (%s): run it under `xvfb-run -a`, or render a picture with "
+                 "--screenshot FILE\n",
+                 why ? why : "GLFW could not start");
     return kNoDisplay;
   }
   glfwSetErrorCallback(glfw_error);
@@ -97,8 +100,10 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   for (int frame = 0; !glfwWindowShouldClose(win); ++frame) {
     if (o.frames_given && frame >= o.frames) break;
     // Idle: sleep until input (or a quarter second, to pick up the device opening). Busy: keep drawing.
-    if (s.device.busy || !s.device.opened || s.perf.sweeping || s.perf.live_running || steps.busy()) glfwWaitEventsTimeout(1.0 / 30.0);
-    else glfwWaitEventsTimeout(0.25);
+    if (s.device.busy || !s.device.opened || s.perf.sweeping || s.perf.live_running || steps.busy())
+      glfwWaitEventsTimeout(1.0 / 30.0);
+    else
+      glfwWaitEventsTimeout(0.25);
     ui::MainWindow::exchange(s, worker, reports_dir());
     apply_presentation(s);
     ImGui_ImplOpenGL3_NewFrame();

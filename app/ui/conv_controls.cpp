@@ -86,8 +86,9 @@ std::vector<ConvChoice> conv_tile_choices(const VariantInfo& v, const RunParams&
       array_size(v, p, w, h);
       ConvGeometry g;
       const std::string why = conv_geometry(v, mask, 0, 0, w, h, g);
-      c.label = why.empty() ? "default (" + std::to_string(g.tile_x) + (g.dims == 2 ? "x" + std::to_string(g.tile_y) : "") + ")"
-                            : "default";
+      c.label = why.empty()
+                    ? "default (" + std::to_string(g.tile_x) + (g.dims == 2 ? "x" + std::to_string(g.tile_y) : "") + ")"
+                    : "default";
     } else {
       c.label = std::to_string(t);
     }
@@ -126,9 +127,10 @@ void ConvLaunchControls(AppState& s, const VariantInfo& v) {
   ImGui::SetNextItemWidth(t.px(190));  // "default (28x28)"
   int tile = conv_tile_value(v, p);
   if (choice_combo("##conv_tile", conv_tile_choices(v, p), tile, tile)) set_conv_tile(v, p, tile);
-  ItemTooltip(conv_dims(v) == 1 ? "output tile = threads per block (one output per thread, slide \"Tiled 1D Convolution\")"
-                                : "TILE_SIZE: output tile side (slide \"Tiling P\"); conv2d_tiled's block is TILE_SIZE + "
-                                  "mask - 1 per side (slide \"Setting Block Size\")");
+  ItemTooltip(conv_dims(v) == 1
+                  ? "output tile = threads per block (one output per thread, slide \"Tiled 1D Convolution\")"
+                  : "TILE_SIZE: output tile side (slide \"Tiling P\"); conv2d_tiled's block is TILE_SIZE + "
+                    "mask - 1 per side (slide \"Setting Block Size\")");
   ImGui::SameLine(0, t.px(26));
   ImGui::AlignTextToFramePadding();
   TextDim("mask");

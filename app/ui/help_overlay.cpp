@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "views/compare_model.hpp"
 #include "registry.hpp"
+#include "views/compare_model.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
@@ -24,26 +24,29 @@ void step_variant(AppState& s, int delta) {
 
 }  // namespace
 
-
 const std::vector<KeyHelp>& key_help() {
   static const std::vector<KeyHelp> keys = {
       {"F1  or  ?", "show / hide this help"},
       {"1 ... 9,  0", "tabs: Results, Tree, Warps, Banks, Source, Memory, Metrics, Scan, Convolution; 0 Atomics"},
       {"PageDown  PageUp", "next / previous scene of the lesson (a presenter clicker sends these)"},
       {"c  /  g", "Compare / Plots (graphs) tab"},
-      {"i  /  k  /  v", "Race timeline (interleaving) / scan Ladder (all steps) / Pair (two variants side by side, one step)"},
+      {"i  /  k  /  v",
+       "Race timeline (interleaving) / scan Ladder (all steps) / Pair (two variants side by side, one step)"},
       {"x", "Grid tab: every warp of the launch by step (wheel zooms to one warp, a click opens that block)"},
       {"n  /  p", "next / previous variant of the lesson"},
       {"r", "run the selected variant"},
       {"R", "run every variant of the lesson"},
-      {"\u2190  \u2192", "previous / next step (Tree, Warps, Banks, Source, Memory, Scan, Atomics, Race, Ladder, Pair); no press is lost"},
+      {"\u2190  \u2192",
+       "previous / next step (Tree, Warps, Banks, Source, Memory, Scan, Atomics, Race, Ladder, Pair); no press is "
+       "lost"},
       {"space", "play / pause the steps"},
       {"[  /  ]", "previous / next block of the trace (past the last: the trace takes one more block, up to 8)"},
       {"l", "Live on / off (Plots; needs a GPU)"},
       {"w", "sweep the compared variants (Plots; needs a GPU)"},
       {"Esc", "cancel the sweep; close this help"},
       {"+  /  -", "larger / smaller text (presentation: 1.5x to 2.5x)"},
-      {"Ctrl+=  Ctrl+-  Ctrl+0", "zoom the tree, warp grid or scan graph in / out / to fit (also: wheel, drag, double click)"},
+      {"Ctrl+=  Ctrl+-  Ctrl+0",
+       "zoom the tree, warp grid or scan graph in / out / to fit (also: wheel, drag, double click)"},
       {"h", "high-contrast colours on / off"},
       {"f", "focus: the views alone, full width (f again: lessons and parameters back)"},
       {"o", "pointer: a bright ring follows the mouse"},
@@ -62,42 +65,68 @@ void HandleGlobalKeys(AppState& s, const std::vector<std::string>& views) {
   const bool f1 = ImGui::IsKeyPressed(kGlfwKeyF1, false);
   if (f1) pr.show_help = !pr.show_help;
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) {
-    if (pr.show_help) pr.show_help = false;
-    else if (s.perf.sweeping) s.perf.sweep_cancel = true;
+    if (pr.show_help)
+      pr.show_help = false;
+    else if (s.perf.sweeping)
+      s.perf.sweep_cancel = true;
   }
   if (io.WantTextInput) return;
   for (int i = 0; i < io.InputQueueCharacters.Size; ++i) {
     const ImWchar c = io.InputQueueCharacters[i];
-    if (c == '?') pr.show_help = !pr.show_help;
-    else if (c >= '1' && c <= '9' && int(c - '1') < int(views.size())) s.view = views[std::size_t(c - '1')];
-    else if (c == '0' && views.size() > 9) s.view = views[9];  // the tenth tab (Atomics)
-    else if (c == '[') s.trace.switch_block(-1, s.params.n());
-    else if (c == ']') s.trace.switch_block(+1, s.params.n());
-    else if (c == 'o') pr.pointer = !pr.pointer;
-    else if (c == 'd') pr.pen = !pr.pen;
-    else if (c == 'e') pr.strokes.clear();
-    else if (c == 'c') s.view = "compare";
-    else if (c == 'g') s.view = "plots";
-    else if (c == 'i') s.view = "race";
-    else if (c == 'k') s.view = "ladder";
-    else if (c == 'v') s.view = "pair";
-    else if (c == 'x') s.view = "grid";
-    else if (c == 'n') step_variant(s, +1);
-    else if (c == 'p') step_variant(s, -1);
-    else if (c == 'r') s.request_run();
-    else if (c == 'R') s.request_run_lesson();
+    if (c == '?')
+      pr.show_help = !pr.show_help;
+    else if (c >= '1' && c <= '9' && int(c - '1') < int(views.size()))
+      s.view = views[std::size_t(c - '1')];
+    else if (c == '0' && views.size() > 9)
+      s.view = views[9];  // the tenth tab (Atomics)
+    else if (c == '[')
+      s.trace.switch_block(-1, s.params.n());
+    else if (c == ']')
+      s.trace.switch_block(+1, s.params.n());
+    else if (c == 'o')
+      pr.pointer = !pr.pointer;
+    else if (c == 'd')
+      pr.pen = !pr.pen;
+    else if (c == 'e')
+      pr.strokes.clear();
+    else if (c == 'c')
+      s.view = "compare";
+    else if (c == 'g')
+      s.view = "plots";
+    else if (c == 'i')
+      s.view = "race";
+    else if (c == 'k')
+      s.view = "ladder";
+    else if (c == 'v')
+      s.view = "pair";
+    else if (c == 'x')
+      s.view = "grid";
+    else if (c == 'n')
+      step_variant(s, +1);
+    else if (c == 'p')
+      step_variant(s, -1);
+    else if (c == 'r')
+      s.request_run();
+    else if (c == 'R')
+      s.request_run_lesson();
     else if (c == 'l' && why_no_timing(s).empty()) {
       s.perf.live_wanted = !s.perf.live_wanted;
       if (s.perf.live_wanted) s.perf.live_variants = chosen_variants(s);
     } else if (c == 'w' && why_no_timing(s).empty() && !s.perf.sweeping) {
       SweepSpec spec = make_sweep_spec(s, chosen_variants(s));
       if (validate_sweep(spec).empty()) s.perf.sweep_to_start = spec;
-    } else if (c == '+' || c == '=') pr.font_scale_request = std::min(2.5f, theme().scale() + 0.25f);
-    else if (c == '-') pr.font_scale_request = std::max(1.f, theme().scale() - 0.25f);
-    else if (c == 'h') pr.high_contrast = !pr.high_contrast;
-    else if (c == 'f') pr.focus = !pr.focus;
-    else if (c == 'm') s.perf.bar_metric = (s.perf.bar_metric + 1) % int(CompareMetric::Count);
-    else if (c == 't') s.perf.plot_time = !s.perf.plot_time;
+    } else if (c == '+' || c == '=')
+      pr.font_scale_request = std::min(2.5f, theme().scale() + 0.25f);
+    else if (c == '-')
+      pr.font_scale_request = std::max(1.f, theme().scale() - 0.25f);
+    else if (c == 'h')
+      pr.high_contrast = !pr.high_contrast;
+    else if (c == 'f')
+      pr.focus = !pr.focus;
+    else if (c == 'm')
+      s.perf.bar_metric = (s.perf.bar_metric + 1) % int(CompareMetric::Count);
+    else if (c == 't')
+      s.perf.plot_time = !s.perf.plot_time;
     else if (c == 'a') {
       if (s.perf.picked.empty()) {
         for (const auto& v : all_variants()) s.perf.picked.insert(v.id);
@@ -117,11 +146,12 @@ void DrawHelpOverlay(AppState& s) {
   if (!pr.show_help) return;
   const Theme& t = theme();
   const ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always,
+                          ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(1.f);
   ImGui::SetNextWindowFocus();  // above the main window, whatever was clicked last
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
-                                 ImGuiWindowFlags_NoMove;
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, t.px(20, 16));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, t.px(2));
   if (ImGui::Begin("Keys  (F1 or ? closes)", &pr.show_help, flags)) {

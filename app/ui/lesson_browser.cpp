@@ -49,8 +49,10 @@ std::string describe_rules(const VariantInfo& v) {
     s = "block of exactly " + std::to_string(r.fixed_block) + " threads";
   } else {
     s = "block " + std::to_string(r.min_block) + ".." + std::to_string(r.max_block);
-    if (r.pow2_block) s += ", a power of two";
-    else if (r.warp_multiple) s += ", a multiple of 32";
+    if (r.pow2_block)
+      s += ", a power of two";
+    else if (r.warp_multiple)
+      s += ", a multiple of 32";
     s += " (default " + std::to_string(r.default_block) + ")";
   }
   if (r.items_per_thread > 1) s += "; " + std::to_string(r.items_per_thread) + " items per thread";
@@ -98,7 +100,8 @@ void LessonBrowser::draw_list(AppState& s) {
     // The open lesson's title may wrap (it names the lesson on the projector); closed ones are cut.
     const std::string arrow = open ? "\u25BE " : "\u25B8 ";
     const float wrap_w = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(arrow.c_str()).x;
-    const float title_h = open ? ImGui::CalcTextSize(l.title.c_str(), nullptr, false, wrap_w).y : ImGui::GetTextLineHeight();
+    const float title_h =
+        open ? ImGui::CalcTextSize(l.title.c_str(), nullptr, false, wrap_w).y : ImGui::GetTextLineHeight();
     const ImVec2 start = ImGui::GetCursorPos();
     if (ImGui::Selectable("##lesson", false, ImGuiSelectableFlags_AllowItemOverlap, ImVec2(0, title_h)) && !open)
       s.select_lesson(i);

@@ -6,16 +6,18 @@
 #include <algorithm>
 
 #include "help_overlay.hpp"
-#include "widgets/layout_probe.hpp"
 #include "presenter.hpp"
-#include "widgets/theme.hpp"
 #include "views/view_steps.hpp"
+#include "widgets/layout_probe.hpp"
+#include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
 
 const std::vector<std::string>& MainWindow::views() {
-  static const std::vector<std::string> names = {"results", "tree", "warps", "banks", "source", "memory", "metrics", "scan", "conv", "atomics", "compare", "plots", "roofline", "race", "ladder", "pair", "grid"};
+  static const std::vector<std::string> names = {"results",  "tree", "warps",  "banks",   "source",  "memory",
+                                                 "metrics",  "scan", "conv",   "atomics", "compare", "plots",
+                                                 "roofline", "race", "ladder", "pair",    "grid"};
   return names;
 }
 
@@ -74,8 +76,11 @@ void MainWindow::draw(AppState& s, ImVec2 size) {
   std::vector<NavKey> keys;
   keys.swap(s.nav_keys);
   if (!ImGui::GetIO().WantTextInput) {
-    static const char* const kStepViews[] = {"tree", "warps", "banks", "source", "memory", "scan", "atomics", "race", "ladder", "pair"};
-    auto step_view = [&] { return std::find(std::begin(kStepViews), std::end(kStepViews), s.view) != std::end(kStepViews); };
+    static const char* const kStepViews[] = {"tree", "warps",   "banks", "source", "memory",
+                                             "scan", "atomics", "race",  "ladder", "pair"};
+    auto step_view = [&] {
+      return std::find(std::begin(kStepViews), std::end(kStepViews), s.view) != std::end(kStepViews);
+    };
     std::vector<NavKey> arrows;
     auto flush = [&](bool with_space) {
       if (!step_view()) return;
@@ -162,13 +167,18 @@ void MainWindow::draw_report_bar(AppState& s) {
   ItemTooltip("a warpscope report (JSON, written by warpscope-cli or Save session); Enter or Open replays it");
   ImGui::SameLine();
   if (ImGui::Button("Open") || enter) {
-    if (std::string err = s.open_report(s.report_path); !err.empty()) s.message(Message::Error, err);
-    else s.message(Message::Info, "opened " + s.report_path + " (replay: " + std::to_string(s.replay->runs.size()) + " runs)");
+    if (std::string err = s.open_report(s.report_path); !err.empty())
+      s.message(Message::Error, err);
+    else
+      s.message(Message::Info,
+                "opened " + s.report_path + " (replay: " + std::to_string(s.replay->runs.size()) + " runs)");
   }
   ImGui::SameLine();
   if (ImGui::Button("Save session")) {
-    if (std::string err = s.save_session(s.report_path); !err.empty()) s.message(Message::Error, err);
-    else s.message(Message::Info, "saved " + std::to_string(s.session.runs.size()) + " runs to " + s.report_path);
+    if (std::string err = s.save_session(s.report_path); !err.empty())
+      s.message(Message::Error, err);
+    else
+      s.message(Message::Info, "saved " + std::to_string(s.session.runs.size()) + " runs to " + s.report_path);
   }
   ItemTooltip("writes this session's runs to the path in the field");
 }
@@ -196,8 +206,9 @@ void MainWindow::draw_message(AppState& s) {
   if (s.messages.size() <= dismissed_) return;
   const Theme& t = theme();
   const Message& m = s.messages.back();
-  const ImVec4 color = m.level == Message::Error ? t.colors().bad
-                       : m.level == Message::Warning ? t.colors().lesson : t.colors().accent;
+  const ImVec4 color = m.level == Message::Error     ? t.colors().bad
+                       : m.level == Message::Warning ? t.colors().lesson
+                                                     : t.colors().accent;
   ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(color.x, color.y, color.z, 0.25f));
   if (ImGui::SmallButton("\u00d7 dismiss")) dismissed_ = s.messages.size();
   ImGui::PopStyleColor();
@@ -208,12 +219,15 @@ void MainWindow::draw_message(AppState& s) {
 void MainWindow::draw_views(AppState& s) {
   // Labels at full length: at large text scales the tab row is drawn smaller (down to 0.7 of the
   // body text) rather than cut to "R...", and scrolls sideways if even that is too wide.
-  static const char* const kLabels[] = {"Results", "Tree", "Warps", "Banks", "Source", "Memory", "Metrics", "Scan",
-                                        "Convolution", "Atomics", "Compare", "Plots", "Roofline", "Race", "Ladder", "Pair", "Grid"};
+  static const char* const kLabels[] = {"Results",  "Tree", "Warps",       "Banks",   "Source",  "Memory",
+                                        "Metrics",  "Scan", "Convolution", "Atomics", "Compare", "Plots",
+                                        "Roofline", "Race", "Ladder",      "Pair",    "Grid"};
   const ImGuiStyle& st = ImGui::GetStyle();
   float text = 0, frame = 0;  // the labels' text and the tabs' padding, which the font scale leaves alone
-  for (const char* l : kLabels) text += ImGui::CalcTextSize(l).x, frame += 2 * st.FramePadding.x + st.ItemInnerSpacing.x;
-  const float tab_scale = std::clamp((ImGui::GetContentRegionAvail().x - frame - st.FramePadding.x) / text, kMinTextFraction, 1.f);
+  for (const char* l : kLabels)
+    text += ImGui::CalcTextSize(l).x, frame += 2 * st.FramePadding.x + st.ItemInnerSpacing.x;
+  const float tab_scale =
+      std::clamp((ImGui::GetContentRegionAvail().x - frame - st.FramePadding.x) / text, kMinTextFraction, 1.f);
   if (!ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyScroll)) return;
   const bool force = applied_view_ != s.view;
   LayoutProbe& probe = layout_probe();

@@ -67,7 +67,8 @@ void ParametersPanel::draw(AppState& s) {
 
   // n: 2^k on a slider (the slides' sizes), or any exact count.
   {
-    const float w = label_w("n") + t.px(100 + 190) + ImGui::CalcTextSize("= 1,073,741,824").x + 3 * ImGui::GetStyle().ItemSpacing.x;
+    const float w =
+        label_w("n") + t.px(100 + 190) + ImGui::CalcTextSize("= 1,073,741,824").x + 3 * ImGui::GetStyle().ItemSpacing.x;
     flow.next(w);
     flow.label("n");
     ImGui::SetNextItemWidth(t.px(100));
@@ -115,9 +116,10 @@ void ParametersPanel::draw(AppState& s) {
     flow.label("input");
     ImGui::SetNextItemWidth(t.px(140));
     if (ImGui::Combo("##input", &p.input, kInputKinds, IM_ARRAYSIZE(kInputKinds))) p.input_auto = false;
-    ItemTooltip("random: int32 in [-1000, 1000] or float32 in [0, 1) from the seed; ones: every element 1 "
-                "(the sum is n); sequence: i % 4096 (no value repeats inside a block); typed: the numbers you type "
-                "(n = how many); file: a text file of numbers, or a PNG/JPEG image for 2-D convolution");
+    ItemTooltip(
+        "random: int32 in [-1000, 1000] or float32 in [0, 1) from the seed; ones: every element 1 "
+        "(the sum is n); sequence: i % 4096 (no value repeats inside a block); typed: the numbers you type "
+        "(n = how many); file: a text file of numbers, or a PNG/JPEG image for 2-D convolution");
     if (p.input == kInputTyped) {
       flow.next(t.px(320));
       ImGui::SetNextItemWidth(t.px(320));
@@ -126,8 +128,9 @@ void ParametersPanel::draw(AppState& s) {
           (ImGui::IsItemDeactivatedAfterEdit() && typed_edit_ != p.typed_values)) {
         typed_error_ = s.set_typed_values(typed_edit_);
       }
-      ItemTooltip("numbers separated by spaces or commas; Enter uses them (n = how many; pick a block of 8 or 16 "
-                  "to see the slides' trees)");
+      ItemTooltip(
+          "numbers separated by spaces or commas; Enter uses them (n = how many; pick a block of 8 or 16 "
+          "to see the slides' trees)");
     } else if (p.input == kInputFile) {
       flow.next(t.px(320));
       ImGui::SetNextItemWidth(t.px(320));
@@ -138,8 +141,9 @@ void ParametersPanel::draw(AppState& s) {
         typed_error_ = s.set_input(file_edit_);
         if (!typed_error_.empty()) p.input = kInputFile;  // stay on the file field to fix the path
       }
-      ItemTooltip("a text file of numbers (commas or white space), as warpscope-cli --input PATH reads it; for 2-D "
-                  "convolution also a PNG or JPEG, read as 8-bit grey");
+      ItemTooltip(
+          "a text file of numbers (commas or white space), as warpscope-cli --input PATH reads it; for 2-D "
+          "convolution also a PNG or JPEG, read as 8-bit grey");
     }
     if ((p.input == kInputTyped || p.input == kInputFile) && !typed_error_.empty()) {
       flow.next(ImGui::CalcTextSize(typed_error_.c_str()).x);
@@ -159,7 +163,8 @@ void ParametersPanel::draw(AppState& s) {
     flow.label("keep");
     ImGui::SetNextItemWidth(t.px(140));
     float keep = float(p.pattern.keep_fraction);
-    if (ImGui::SliderFloat("##keep", &keep, 0.f, 1.f, "%.2f", ImGuiSliderFlags_AlwaysClamp)) p.pattern.keep_fraction = keep;
+    if (ImGui::SliderFloat("##keep", &keep, 0.f, 1.f, "%.2f", ImGuiSliderFlags_AlwaysClamp))
+      p.pattern.keep_fraction = keep;
     ItemTooltip("fraction of the random values that are positive, so kept by the filter (the slide's filter ratio)");
   }
   // convolution: tile and mask width, within what the variant's launch allows
@@ -180,9 +185,12 @@ void ParametersPanel::draw(AppState& s) {
   {
     const int def = v ? (v->rules.fixed_block ? v->rules.fixed_block : v->rules.default_block) : 256;
     char current[48];
-    if (host) std::snprintf(current, sizeof current, "host");
-    else if (p.block == 0) std::snprintf(current, sizeof current, "default (%d)", def);
-    else std::snprintf(current, sizeof current, "%d", p.block);
+    if (host)
+      std::snprintf(current, sizeof current, "host");
+    else if (p.block == 0)
+      std::snprintf(current, sizeof current, "default (%d)", def);
+    else
+      std::snprintf(current, sizeof current, "%d", p.block);
     flow.break_line();  // second row: the launch
     flow.next(label_w("block") + t.px(180));
     flow.label("block");
@@ -219,8 +227,9 @@ void ParametersPanel::draw(AppState& s) {
     if (ImGui::InputScalar("##grid", ImGuiDataType_S64, &grid, nullptr, nullptr, "%" PRId64))
       p.grid = std::max<ImS64>(0, grid);
     ImGui::EndDisabled();
-    disabled_tooltip("blocks in the grid; 0 = auto: ceil(n / elements per block), or one full wave of the GPU for "
-                     "grid-stride kernels");
+    disabled_tooltip(
+        "blocks in the grid; 0 = auto: ceil(n / elements per block), or one full wave of the GPU for "
+        "grid-stride kernels");
     ImGui::SameLine();
     ImGui::AlignTextToFramePadding();
     TextDim("0 = auto");
@@ -241,7 +250,8 @@ void ParametersPanel::draw(AppState& s) {
     const std::string run_label = "\u25B6 Run " + (v ? short_id(v->id) : std::string());
     std::vector<std::string> skipped;
     const std::size_t lesson_n = s.lesson_requests(&skipped).size();
-    const std::string lesson_label = lesson_n ? "Run lesson (" + std::to_string(lesson_n) + ")" : std::string("Run lesson");
+    const std::string lesson_label =
+        lesson_n ? "Run lesson (" + std::to_string(lesson_n) + ")" : std::string("Run lesson");
     const ImVec2 pad = ImGui::GetStyle().FramePadding;
     const float w = ImGui::CalcTextSize(run_label.c_str()).x + ImGui::CalcTextSize(lesson_label.c_str()).x + 4 * pad.x +
                     ImGui::GetStyle().ItemSpacing.x;
@@ -255,8 +265,9 @@ void ParametersPanel::draw(AppState& s) {
     if (ImGui::Button(lesson_label.c_str())) s.request_run_lesson();
     ImGui::EndDisabled();
     std::string tip = "run every variant of this lesson in teaching order";
-    if (!skipped.empty()) tip += "; " + std::to_string(skipped.size()) + " cannot run here (" +
-                                 (s.device.device.available ? "launch rules or type" : "no CUDA device") + ")";
+    if (!skipped.empty())
+      tip += "; " + std::to_string(skipped.size()) + " cannot run here (" +
+             (s.device.device.available ? "launch rules or type" : "no CUDA device") + ")";
     disabled_tooltip(tip);
   }
   draw_status_line(s, why_not);
@@ -289,8 +300,8 @@ void ParametersPanel::draw_status_line(AppState& s, const std::string& why_not) 
     return;
   }
   LaunchConfig launch;
-  resolve_launch(*v, s.params.n(), s.params.type, LaunchConfig{s.params.block, s.params.grid},
-                 s.device.device.shape(), launch);
+  resolve_launch(*v, s.params.n(), s.params.type, LaunchConfig{s.params.block, s.params.grid}, s.device.device.shape(),
+                 launch);
   const double mib = double(s.params.n()) * double(dtype_size(s.params.type)) / (1024.0 * 1024.0);
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.1f MiB", mib);

@@ -38,7 +38,8 @@ void DrawSceneLine(const AppState& s) {
   const Theme& t = theme();
   ImGui::PushFont(t.fonts().bold);
   ImGui::PushStyleColor(ImGuiCol_Text, t.colors().accent);
-  ImGui::TextUnformatted(("Scene " + std::to_string(s.scene_index() + 1) + " / " + std::to_string(s.scene_count())).c_str());
+  ImGui::TextUnformatted(
+      ("Scene " + std::to_string(s.scene_index() + 1) + " / " + std::to_string(s.scene_count())).c_str());
   ImGui::PopStyleColor();
   ImGui::PopFont();
   ItemTooltip("PageDown / PageUp: next / previous scene (what presenter clickers send); Left / Right: steps");
@@ -65,8 +66,9 @@ void DrawPresenterOverlay(AppState& s) {
       std::vector<float>& st = pr.strokes.back();
       const ImVec2 m = io.MousePos;
       const float min_gap = t.px(2);
-      if (st.size() < 2 || (m.x - st[st.size() - 2]) * (m.x - st[st.size() - 2]) + (m.y - st.back()) * (m.y - st.back()) >
-                               min_gap * min_gap) {
+      if (st.size() < 2 ||
+          (m.x - st[st.size() - 2]) * (m.x - st[st.size() - 2]) + (m.y - st.back()) * (m.y - st.back()) >
+              min_gap * min_gap) {
         st.push_back(m.x);
         st.push_back(m.y);
       }

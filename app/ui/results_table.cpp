@@ -1,9 +1,9 @@
 #include "results_table.hpp"
 
 #include <algorithm>
-#include <utility>
 #include <filesystem>
 #include <numeric>
+#include <utility>
 
 #include "format.hpp"
 #include "registry.hpp"
@@ -53,7 +53,8 @@ int compare(const RunResult& a, const RunResult& b, int column, int ia, int ib) 
     case ColVariant: return cmp(a.variant, b.variant);
     case ColN: return cmp(a.n, b.n);
     case ColType: return cmp(int(a.type), int(b.type));
-    case ColLaunch: return a.launch.block != b.launch.block ? cmp(a.launch.block, b.launch.block) : cmp(a.launch.grid, b.launch.grid);
+    case ColLaunch:
+      return a.launch.block != b.launch.block ? cmp(a.launch.block, b.launch.block) : cmp(a.launch.grid, b.launch.grid);
     case ColTime: return timed_cmp(a.timing.median_ms, b.timing.median_ms);
     case ColGbps: return timed_cmp(a.gbps, b.gbps);
     case ColPeak: return timed_cmp(a.pct_theoretical, b.pct_theoretical);
@@ -132,8 +133,10 @@ void ResultsTable::draw(AppState& s) {
   if (r.runs.empty()) {
     ImGui::Spacing();
     if (!s.device.device.available && !s.replay)
-      TextDim("No runs to show. Without a CUDA device, open a report recorded on a GPU (the Report field above; "
-              "assets/reports/ holds some), or run a CPU variant such as amp.sequential.", true);
+      TextDim(
+          "No runs to show. Without a CUDA device, open a report recorded on a GPU (the Report field above; "
+          "assets/reports/ holds some), or run a CPU variant such as amp.sequential.",
+          true);
     else
       TextDim("No runs yet in this session: pick a variant on the left and press Run, or Run lesson.", true);
     return;
@@ -150,7 +153,8 @@ void ResultsTable::draw_source_switch(AppState& s) {
     if (!rep.device.name.empty()) rec += "  \u00b7  " + rep.device.name;
     if (!rep.created.empty()) rec += "  \u00b7  " + format_created(rep.created).substr(0, 10);
     // Large fonts: the file name goes to the tooltip so both choices keep to the line.
-    const float need = ImGui::CalcTextSize(("Showing" + rec + session_label).c_str()).x + 2 * ImGui::GetFrameHeight() + theme().px(60);
+    const float need =
+        ImGui::CalcTextSize(("Showing" + rec + session_label).c_str()).x + 2 * ImGui::GetFrameHeight() + theme().px(60);
     if (need > ImGui::GetContentRegionAvail().x && rec.rfind("recorded: " + name, 0) == 0)
       rec = "recorded" + rec.substr(std::string("recorded: ").size() + name.size());
     ImGui::AlignTextToFramePadding();
@@ -171,8 +175,7 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
   const Palette& pal = t.colors();
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                                 ImGuiTableFlags_BordersOuterH | ImGuiTableFlags_ScrollY |
-                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable |
-                                ImGuiTableFlags_PadOuterX;
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable | ImGuiTableFlags_PadOuterX;
   const std::string lesson_prefix = s.lesson() ? s.lesson()->id + "." : std::string();
   auto is_local = [&](const RunResult& run) {
     return !lesson_prefix.empty() && run.variant.rfind(lesson_prefix, 0) == 0;
@@ -194,7 +197,8 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
     for (const RunResult& run : r.runs)
       for (int c : {ColIndex, ColVariant, ColN, ColType, ColLaunch, ColTime, ColGbps, ColCopy}) {
         if (c == ColVariant) ImGui::PushFont(t.fonts().mono);
-        need_[std::size_t(c)] = std::max(need_[std::size_t(c)], ImGui::CalcTextSize(cell_text(run, c, is_local(run)).c_str()).x);
+        need_[std::size_t(c)] =
+            std::max(need_[std::size_t(c)], ImGui::CalcTextSize(cell_text(run, c, is_local(run)).c_str()).x);
         if (c == ColVariant) ImGui::PopFont();
       }
   }
@@ -231,7 +235,8 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
   ImGui::TableSetupColumn(kHeaders[ColGbps], num, 0.f, ColGbps);
   ImGui::TableSetupColumn(kHeaders[ColPeak], num, t.px(96), ColPeak);
   ImGui::TableSetupColumn(kHeaders[ColCopy], num | off(ColCopy), 0.f, ColCopy);
-  ImGui::TableSetupColumn(kHeaders[ColCheck], ImGuiTableColumnFlags_WidthStretch | ImGuiTableColumnFlags_NoResize, 0, ColCheck);
+  ImGui::TableSetupColumn(kHeaders[ColCheck], ImGuiTableColumnFlags_WidthStretch | ImGuiTableColumnFlags_NoResize, 0,
+                          ColCheck);
 
   // Headers by hand so the numeric ones can be right-aligned like their numbers.
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
@@ -285,98 +290,105 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
   if (clip) clipper.Begin(int(order_.size()));
   bool all_rows = !clip;
   while (clip ? clipper.Step() : std::exchange(all_rows, false))
-  for (int row = clip ? clipper.DisplayStart : 0, end = clip ? clipper.DisplayEnd : int(order_.size()); row < end; ++row) {
-    const int idx = order_[std::size_t(row)];
-    const RunResult& run = r.runs[idx];
-    ImGui::PushID(idx);
-    ImGui::TableNextRow(0, ImGui::GetFrameHeight());
-    if (is_lesson_status(run)) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(pal.row_lesson));
-    if (is_bad_status(run)) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(pal.row_bad));
+    for (int row = clip ? clipper.DisplayStart : 0, end = clip ? clipper.DisplayEnd : int(order_.size()); row < end;
+         ++row) {
+      const int idx = order_[std::size_t(row)];
+      const RunResult& run = r.runs[idx];
+      ImGui::PushID(idx);
+      ImGui::TableNextRow(0, ImGui::GetFrameHeight());
+      if (is_lesson_status(run)) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(pal.row_lesson));
+      if (is_bad_status(run)) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(pal.row_bad));
 
-    // The check cell first: it may wrap to two lines, and the row's selectable should cover them.
-    ImGui::TableSetColumnIndex(ColCheck);
-    const float row_top = ImGui::GetCursorScreenPos().y;
-    ImGui::AlignTextToFramePadding();
-    ImGui::PushStyleColor(ImGuiCol_Text, status_color(run));
-    if (run.status == RunStatus::Error || run.status == RunStatus::Faulted || clip) {
-      // Error messages are sentences: one line here, the whole of it on hover.
-      // A long table's row is one line: the check and the sanitizer's verdict share it.
-      // The check keeps its numbers: it gives way to the verdict only down to half the cell.
-      const float avail = ImGui::GetContentRegionAvail().x;
-      const float verdict = run.sanitizer.present && clip
-                                ? ImGui::CalcTextSize(format_sanitizer(run.sanitizer, run.racy).c_str()).x + theme().px(12)
-                                : 0.f;
-      TextEllipsis(format_check(run), std::max(avail * 0.5f, avail - verdict));
-    } else {
-      ImGui::PushTextWrapPos(0.f);  // "race: expected X, got Y" may wrap inside the cell
-      ImGui::TextUnformatted(format_check(run).c_str());
-      ImGui::PopTextWrapPos();
-    }
-    ImGui::PopStyleColor();
-    ItemTooltip(run.code_path.empty() ? run.message
-                                      : run.message + (run.message.empty() ? "" : "\n") + "path: " + run.code_path);
-    if (run.sanitizer.present) draw_sanitizer(run, clip);
-    const float row_h = std::max(ImGui::GetFrameHeight(), ImGui::GetItemRectMax().y - row_top + ImGui::GetStyle().FramePadding.y);
-
-    ImGui::TableSetColumnIndex(ColIndex);
-    ImGui::AlignTextToFramePadding();
-    TextDim(std::to_string(idx + 1));
-
-    ImGui::TableSetColumnIndex(ColVariant);
-    const VariantInfo* v = find_variant(run.variant);
-    const bool is_sel = selected && selected->id == run.variant;
-    ImGui::PushFont(t.fonts().mono);
-    // Ids of the open lesson without their prefix ("reduce3"); others in full ("cub.reduce").
-    const std::string label = (is_local(run) ? short_id(run.variant) : run.variant) + "##row";
-    if (ImGui::Selectable(label.c_str(), is_sel,
-                          ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap,
-                          ImVec2(0, row_h - ImGui::GetStyle().FramePadding.y)) && v)
-      s.select_variant(run.variant);
-    ImGui::PopFont();
-    ItemTooltip(run.variant + (v ? "\n" + v->title : std::string()) +
-                (run.device.empty() ? "" : "\non " + run.device + " (" + to_string(run.backend) + ")"));
-
-    ImGui::TableSetColumnIndex(ColN);
-    ImGui::AlignTextToFramePadding();
-    TextRight(format_count(run.n));
-    ItemTooltip(format_grouped(run.n) + " elements, input " + run.input +
-                (run.input == "random" ? " (seed " + std::to_string(run.seed) + ")" : ""));
-
-    ImGui::TableSetColumnIndex(ColType);
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(to_string(run.type));
-
-    ImGui::TableSetColumnIndex(ColLaunch);
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted((run.status == RunStatus::Error || run.status == RunStatus::Faulted) && run.launch.block == 0 && !run.timed ? "-" : format_launch(run.launch).c_str());
-    if (run.launches > 1) ItemTooltip(std::to_string(run.launches) + " kernel launches per run");
-
-    ImGui::TableSetColumnIndex(ColTime);
-    ImGui::AlignTextToFramePadding();
-    TextRight(run.timed ? format_ms(run.timing.median_ms) : "-");
-    ItemTooltip(format_time_tooltip(run));  // the GPU's time beside the host's phases: what the user waited for
-
-    ImGui::TableSetColumnIndex(ColGbps);
-    ImGui::AlignTextToFramePadding();
-    TextRight(run.timed ? format_gbps(run.gbps) : "-");
-
-    ImGui::TableSetColumnIndex(ColPeak);
-    if (run.timed && run.pct_theoretical > 0) {
-      ImGui::ProgressBar(float(std::min(run.pct_theoretical, 100.0) / 100.0), ImVec2(-FLT_MIN, 0),
-                         format_pct(run.pct_theoretical).c_str());
-      ItemTooltip("of the device's theoretical DRAM bandwidth");
-    } else {
+      // The check cell first: it may wrap to two lines, and the row's selectable should cover them.
+      ImGui::TableSetColumnIndex(ColCheck);
+      const float row_top = ImGui::GetCursorScreenPos().y;
       ImGui::AlignTextToFramePadding();
-      TextRight("-");
+      ImGui::PushStyleColor(ImGuiCol_Text, status_color(run));
+      if (run.status == RunStatus::Error || run.status == RunStatus::Faulted || clip) {
+        // Error messages are sentences: one line here, the whole of it on hover.
+        // A long table's row is one line: the check and the sanitizer's verdict share it.
+        // The check keeps its numbers: it gives way to the verdict only down to half the cell.
+        const float avail = ImGui::GetContentRegionAvail().x;
+        const float verdict =
+            run.sanitizer.present && clip
+                ? ImGui::CalcTextSize(format_sanitizer(run.sanitizer, run.racy).c_str()).x + theme().px(12)
+                : 0.f;
+        TextEllipsis(format_check(run), std::max(avail * 0.5f, avail - verdict));
+      } else {
+        ImGui::PushTextWrapPos(0.f);  // "race: expected X, got Y" may wrap inside the cell
+        ImGui::TextUnformatted(format_check(run).c_str());
+        ImGui::PopTextWrapPos();
+      }
+      ImGui::PopStyleColor();
+      ItemTooltip(run.code_path.empty() ? run.message
+                                        : run.message + (run.message.empty() ? "" : "\n") + "path: " + run.code_path);
+      if (run.sanitizer.present) draw_sanitizer(run, clip);
+      const float row_h =
+          std::max(ImGui::GetFrameHeight(), ImGui::GetItemRectMax().y - row_top + ImGui::GetStyle().FramePadding.y);
+
+      ImGui::TableSetColumnIndex(ColIndex);
+      ImGui::AlignTextToFramePadding();
+      TextDim(std::to_string(idx + 1));
+
+      ImGui::TableSetColumnIndex(ColVariant);
+      const VariantInfo* v = find_variant(run.variant);
+      const bool is_sel = selected && selected->id == run.variant;
+      ImGui::PushFont(t.fonts().mono);
+      // Ids of the open lesson without their prefix ("reduce3"); others in full ("cub.reduce").
+      const std::string label = (is_local(run) ? short_id(run.variant) : run.variant) + "##row";
+      if (ImGui::Selectable(label.c_str(), is_sel,
+                            ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap,
+                            ImVec2(0, row_h - ImGui::GetStyle().FramePadding.y)) &&
+          v)
+        s.select_variant(run.variant);
+      ImGui::PopFont();
+      ItemTooltip(run.variant + (v ? "\n" + v->title : std::string()) +
+                  (run.device.empty() ? "" : "\non " + run.device + " (" + to_string(run.backend) + ")"));
+
+      ImGui::TableSetColumnIndex(ColN);
+      ImGui::AlignTextToFramePadding();
+      TextRight(format_count(run.n));
+      ItemTooltip(format_grouped(run.n) + " elements, input " + run.input +
+                  (run.input == "random" ? " (seed " + std::to_string(run.seed) + ")" : ""));
+
+      ImGui::TableSetColumnIndex(ColType);
+      ImGui::AlignTextToFramePadding();
+      ImGui::TextUnformatted(to_string(run.type));
+
+      ImGui::TableSetColumnIndex(ColLaunch);
+      ImGui::AlignTextToFramePadding();
+      ImGui::TextUnformatted((run.status == RunStatus::Error || run.status == RunStatus::Faulted) &&
+                                     run.launch.block == 0 && !run.timed
+                                 ? "-"
+                                 : format_launch(run.launch).c_str());
+      if (run.launches > 1) ItemTooltip(std::to_string(run.launches) + " kernel launches per run");
+
+      ImGui::TableSetColumnIndex(ColTime);
+      ImGui::AlignTextToFramePadding();
+      TextRight(run.timed ? format_ms(run.timing.median_ms) : "-");
+      ItemTooltip(format_time_tooltip(run));  // the GPU's time beside the host's phases: what the user waited for
+
+      ImGui::TableSetColumnIndex(ColGbps);
+      ImGui::AlignTextToFramePadding();
+      TextRight(run.timed ? format_gbps(run.gbps) : "-");
+
+      ImGui::TableSetColumnIndex(ColPeak);
+      if (run.timed && run.pct_theoretical > 0) {
+        ImGui::ProgressBar(float(std::min(run.pct_theoretical, 100.0) / 100.0), ImVec2(-FLT_MIN, 0),
+                           format_pct(run.pct_theoretical).c_str());
+        ItemTooltip("of the device's theoretical DRAM bandwidth");
+      } else {
+        ImGui::AlignTextToFramePadding();
+        TextRight("-");
+      }
+
+      ImGui::TableSetColumnIndex(ColCopy);
+      ImGui::AlignTextToFramePadding();
+      TextRight(run.timed ? format_pct(run.pct_copy) : "-");
+      ItemTooltip("of the device-to-device copy bandwidth measured at start-up");
+
+      ImGui::PopID();
     }
-
-    ImGui::TableSetColumnIndex(ColCopy);
-    ImGui::AlignTextToFramePadding();
-    TextRight(run.timed ? format_pct(run.pct_copy) : "-");
-    ItemTooltip("of the device-to-device copy bandwidth measured at start-up");
-
-    ImGui::PopID();
-  }
   ImGui::PopStyleColor();
   ImGui::EndTable();
 }

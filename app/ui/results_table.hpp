@@ -17,7 +17,7 @@ class ResultsTable {
  private:
   void draw_source_switch(AppState& s);
   void draw_table(AppState& s, const Report& r);
-  std::vector<int> order_;  ///< row order after sorting (indices into the report's runs)
+  std::vector<int> order_;   ///< row order after sorting (indices into the report's runs)
   std::string scrolled_to_;  ///< the selected variant whose first row was last scrolled into view
   /// What order_ and the measured column widths were computed for: work that grows with the report
   /// is done when it changes, not every frame.

@@ -64,7 +64,8 @@ void StatusBar::draw(const AppState& s) {
       ImGui::PushStyleColor(ImGuiCol_Text, p.bad);
       ImGui::TextUnformatted(("restarted " + std::to_string(d.worker_restarts) + "x after a fault").c_str());
       ImGui::PopStyleColor();
-      ItemTooltip("latest fault: " + d.worker_fault + "\nthe faulted run is marked in the results; the session keeps every run");
+      ItemTooltip("latest fault: " + d.worker_fault +
+                  "\nthe faulted run is marked in the results; the session keeps every run");
     }
   }
   separator_gap();

@@ -2,9 +2,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "patterns/convolution/conv_inputs.hpp"
 #include "fuzz_file.hpp"
 #include "inputs.hpp"
+#include "patterns/convolution/conv_inputs.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string path = ws::fuzz::as_file(data, size, ".txt");

@@ -12,7 +12,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const ws::Report r = ws::report_from_json(j);
     (void)ws::report_to_json(r);  // what loaded must write back
-  } catch (const std::runtime_error&) {
-  }
+  } catch (const std::runtime_error&) {}
   return 0;
 }

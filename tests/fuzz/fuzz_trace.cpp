@@ -6,7 +6,8 @@
 #include "trace/trace_store.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const nlohmann::json j = nlohmann::json::parse(std::string(reinterpret_cast<const char*>(data), size), nullptr, false);
+  const nlohmann::json j =
+      nlohmann::json::parse(std::string(reinterpret_cast<const char*>(data), size), nullptr, false);
   if (j.is_discarded()) return 0;
   try {
     const ws::Trace t = ws::trace_from_store_json(j);
@@ -15,7 +16,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const ws::Step& s : t.steps)
       for (const ws::ThreadOp& o : s.ops)
         if (o.thread < 0 || o.thread >= t.block_size) __builtin_trap();
-  } catch (const std::runtime_error&) {
-  }
+  } catch (const std::runtime_error&) {}
   return 0;
 }

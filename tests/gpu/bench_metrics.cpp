@@ -61,7 +61,8 @@ int main(int argc, char** argv) {
     r = ws::execute(req, backend.get());
     nlohmann::json pc;
     pc["variant"] = req.variant;
-    for (const char* m : {"gpu__time_duration.sum", "smsp__inst_executed.sum", "dram__bytes_read.sum", "smsp__sass_inst_executed_op_global_red"})
+    for (const char* m : {"gpu__time_duration.sum", "smsp__inst_executed.sum", "dram__bytes_read.sum",
+                          "smsp__sass_inst_executed_op_global_red"})
       if (r.metrics.values.count(m)) pc[m] = r.metrics.values.at(m);
     pc["lines"] = r.metrics.lines.size();
     pc["error"] = r.metrics.error;

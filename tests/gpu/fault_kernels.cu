@@ -17,8 +17,7 @@ __global__ void trap() { __trap(); }
 
 // Spins on a flag nobody sets: the kernel never ends, the request never answers.
 __global__ void spin(volatile int* flag) {
-  while (*flag == 0) {
-  }
+  while (*flag == 0) {}
 }
 
 }  // namespace
@@ -40,10 +39,14 @@ std::string launch_fault(const std::string& kind, bool synchronize, bool& sticky
   int* buf = nullptr;
   if ((err = cudaMalloc(&buf, sizeof(int))) != cudaSuccess) return cudaGetErrorString(err);
   cudaMemset(buf, 0, sizeof(int));
-  if (kind == "oob_write") write_out_of_bounds<<<1, 32>>>(buf);
-  else if (kind == "trap") trap<<<1, 1>>>();
-  else if (kind == "endless") spin<<<1, 1>>>(buf);
-  else return "unknown fault '" + kind + "'";
+  if (kind == "oob_write")
+    write_out_of_bounds<<<1, 32>>>(buf);
+  else if (kind == "trap")
+    trap<<<1, 1>>>();
+  else if (kind == "endless")
+    spin<<<1, 1>>>(buf);
+  else
+    return "unknown fault '" + kind + "'";
   if (!synchronize) return "";
   err = cudaDeviceSynchronize();
   if (err == cudaSuccess) return "";

@@ -29,7 +29,8 @@ int main() {
       bool sticky = false;
       ws::test::launch_fault(kind ? kind : "oob_write", false, sticky);
       ws::RunRequest r = ws::request_from_json(req["request"]);
-      response = ws::worker_response(req["id"].get<std::int64_t>(), "result", {{"run", ws::run_to_wire(ws::execute(r, cuda))}});
+      response = ws::worker_response(req["id"].get<std::int64_t>(), "result",
+                                     {{"run", ws::run_to_wire(ws::execute(r, cuda))}});
       return true;
     }
     if (req.value("type", "") != "__fault") return false;

@@ -5,9 +5,9 @@
 
 #include <memory>
 
+#include "backend_factory.hpp"
 #include "common/arch_paths.hpp"
 #include "gpu_device.hpp"
-#include "backend_factory.hpp"
 #include "patterns/atomics/reference.hpp"
 #include "registry.hpp"
 #include "request.hpp"
@@ -77,8 +77,8 @@ TEST(GpuAtomics, HistogramsEqualTheReference) {
 }
 
 TEST(GpuAtomics, FiltersEqualTheReference) {
-  for (const char* id : {"cs121.filter_global", "cs121.filter_shared", "cs121.filter_warp_agg", "cs121.filter_scan", "cs121.filter_scan_vec",
-                         "cub.select"}) {
+  for (const char* id : {"cs121.filter_global", "cs121.filter_shared", "cs121.filter_warp_agg", "cs121.filter_scan",
+                         "cs121.filter_scan_vec", "cub.select"}) {
     for (std::int64_t n : {1LL, 33LL, 4097LL, (1LL << 20) + 7, (1LL << 24) + 5}) {
       for (double keep : {0.0, 0.1, 0.5, 1.0}) {
         SCOPED_TRACE(std::string(id) + " n=" + std::to_string(n) + " keep=" + std::to_string(keep));

@@ -83,7 +83,9 @@ TEST(GpuInProcess, AKernelFaultLosesTheContextAndLaterRunsSaySoWithoutClaimingIt
   for (const char* later : {"harris.impl1", "stevens.scan_hierarchical", "epita.reduce3"}) {
     const RunResult r = run(later, 1 << 20);
     EXPECT_EQ(r.status, RunStatus::Error) << later;
-    EXPECT_EQ(r.message.rfind("not run: earlier in this process, the CUDA context was lost when epita.reduce3 faulted", 0), 0u)
+    EXPECT_EQ(
+        r.message.rfind("not run: earlier in this process, the CUDA context was lost when epita.reduce3 faulted", 0),
+        0u)
         << later << ": " << r.message;
   }
   const VariantInfo* v = find_variant("epita.reduce3");

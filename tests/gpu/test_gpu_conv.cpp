@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "gpu_device.hpp"
 #include "backend_factory.hpp"
+#include "gpu_device.hpp"
 #include "registry.hpp"
 #include "request.hpp"
 #include "sim/sim.hpp"
@@ -40,7 +40,9 @@ RunRequest request(const std::string& id, std::int64_t width, std::int64_t heigh
   return req;
 }
 
-bool fixed_tile(const std::string& id) { return id.find("coarse") != std::string::npos || id.find("register") != std::string::npos; }
+bool fixed_tile(const std::string& id) {
+  return id.find("coarse") != std::string::npos || id.find("register") != std::string::npos;
+}
 
 std::vector<std::string> conv_ids(int dims) {
   std::vector<std::string> ids;
@@ -56,11 +58,12 @@ TEST(GpuConvolution, OneDimensionalVariantsEqualTheReference) {
   ASSERT_EQ(ids.size(), 4u);
   for (const auto& id : ids)
     for (int w : {1, 3, 5, 7, 9, 15})
-      for (std::int64_t width : {std::int64_t(1), std::int64_t(31), std::int64_t(1000), std::int64_t(4097),
-                                 (std::int64_t(1) << 20) + 7})
+      for (std::int64_t width :
+           {std::int64_t(1), std::int64_t(31), std::int64_t(1000), std::int64_t(4097), (std::int64_t(1) << 20) + 7})
         for (int tile : {0, 32, 100, 1024}) {
           const RunResult r = execute(request(id, width, 0, w, tile), &gpu());
-          EXPECT_EQ(r.status, RunStatus::Ok) << id << " mask " << w << " width " << width << " tile " << tile << ": " << r.message;
+          EXPECT_EQ(r.status, RunStatus::Ok)
+              << id << " mask " << w << " width " << width << " tile " << tile << ": " << r.message;
         }
 }
 
@@ -75,7 +78,8 @@ TEST(GpuConvolution, TwoDimensionalVariantsEqualTheReference) {
         for (int tile : {0, 4}) {
           if (tile && fixed_tile(id)) continue;  // fixed 32 x 64 / 128 x 32 tiles
           const RunResult r = execute(request(id, wd, h, w, tile, "box"), &gpu());
-          EXPECT_EQ(r.status, RunStatus::Ok) << id << " mask " << w << " " << h << "x" << wd << " tile " << tile << ": " << r.message;
+          EXPECT_EQ(r.status, RunStatus::Ok)
+              << id << " mask " << w << " " << h << "x" << wd << " tile " << tile << ": " << r.message;
         }
 }
 
@@ -96,10 +100,11 @@ TEST(GpuConvolution, SlideExampleP22Is321) {
 
 TEST(GpuConvolution, GpuOutputEqualsTheSimModel) {
   // The register-tiled kernel twice: width 301 takes its scalar path, 300 its float4 path.
-  const std::pair<std::string, std::int64_t> cases[] = {
-      {"stevens.conv1d_tiled", 100003},          {"stevens.conv2d_tiled", 301},
-      {"stevens.conv2d_tiled_coarse", 301},      {"stevens.conv2d_register_tiled", 301},
-      {"stevens.conv2d_register_tiled", 300}};
+  const std::pair<std::string, std::int64_t> cases[] = {{"stevens.conv1d_tiled", 100003},
+                                                        {"stevens.conv2d_tiled", 301},
+                                                        {"stevens.conv2d_tiled_coarse", 301},
+                                                        {"stevens.conv2d_register_tiled", 301},
+                                                        {"stevens.conv2d_register_tiled", 300}};
   for (const auto& [id, width] : cases) {
     const bool two_d = id.find("conv2d") != std::string::npos;
     RunRequest req = request(id, width, two_d ? 257 : 0, 7, 0);

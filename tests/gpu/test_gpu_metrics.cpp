@@ -2,8 +2,8 @@
 // 2^24 ints, 256 threads per block, as in the H200 figures.
 #include <gtest/gtest.h>
 
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -77,10 +77,12 @@ TEST(GpuMetrics, StridedIndexConflictsManyTimesSequentialAddressing) {
   double c2 = value(strided, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
   double c3 = value(sequential, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
   std::printf("[ gpu      ] shared load conflicts: strided %.0f (%.2f per inst), sequential %.0f (%.2f per inst)\n", c2,
-              value(strided, "ws__shared_ld_conflicts_per_inst"), c3, value(sequential, "ws__shared_ld_conflicts_per_inst"));
+              value(strided, "ws__shared_ld_conflicts_per_inst"), c3,
+              value(sequential, "ws__shared_ld_conflicts_per_inst"));
   EXPECT_GT(c2, 1e6);
   EXPECT_GT(c2, 10 * c3);
-  EXPECT_GT(value(strided, "ws__shared_ld_conflicts_per_inst"), 5 * value(sequential, "ws__shared_ld_conflicts_per_inst"));
+  EXPECT_GT(value(strided, "ws__shared_ld_conflicts_per_inst"),
+            5 * value(sequential, "ws__shared_ld_conflicts_per_inst"));
 }
 
 double total_warp_instructions(const RunResult& r) {
@@ -112,7 +114,8 @@ TEST(GpuMetrics, InterleavedAddressingPaysPerLineOnItsConditionNotItsPredicatedA
   std::printf("[ gpu      ] add line: interleaved %.0f warp inst at %.2f lanes, sequential %.0f at %.2f lanes\n",
               a1->warp_instructions, a1->lanes_per_instruction(), a3->warp_instructions, a3->lanes_per_instruction());
   std::printf("[ gpu      ] condition line: interleaved %.0f warp inst, sequential %.0f; kernel total %.0f vs %.0f\n",
-              c1->warp_instructions, c3->warp_instructions, total_warp_instructions(inter), total_warp_instructions(seq));
+              c1->warp_instructions, c3->warp_instructions, total_warp_instructions(inter),
+              total_warp_instructions(seq));
   // Both trees do the same adds (n - 1 over the passes): the same lane-instructions on the add line.
   EXPECT_NEAR(a1->thread_instructions, a3->thread_instructions, 0.01 * a3->thread_instructions);
   // Few lanes on per add instruction: the instructions are issued for warps with most lanes off.
@@ -137,7 +140,8 @@ TEST(GpuMetrics, PerLineMetricsTwiceInOneProcess) {
 
 TEST(GpuMetrics, PrivatizedReductionSendsAboutOneGlobalAtomicPerBlock) {
   ASSERT_NE(backend(), nullptr);
-  RunResult r = run_with("epita.reduce1", "global atomic requests,global reduction requests,L2 atomic requests,L2 reduction requests");
+  RunResult r = run_with("epita.reduce1",
+                         "global atomic requests,global reduction requests,L2 atomic requests,L2 reduction requests");
   const double blocks = double(r.launch.grid);
   const double l1 = value(r, "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum") +
                     value(r, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum");
@@ -158,8 +162,8 @@ TEST(GpuMetrics, AchievedOccupancyAtMostTheoreticalWithALimiter) {
     RunResult r = run_with(v, "achieved occupancy,theoretical occupancy,blocks per SM,registers per thread");
     double achieved = value(r, "sm__warps_active.avg.pct_of_peak_sustained_active");
     double theoretical = value(r, "ws__theoretical_occupancy_pct");
-    std::printf("[ gpu      ] %s (%s): achieved %.1f %%, theoretical %.1f %% (%.0f blocks/SM, %.0f regs), limiter %s\n", v,
-                r.metrics.kernel.c_str(), achieved, theoretical, value(r, "ws__blocks_per_sm"),
+    std::printf("[ gpu      ] %s (%s): achieved %.1f %%, theoretical %.1f %% (%.0f blocks/SM, %.0f regs), limiter %s\n",
+                v, r.metrics.kernel.c_str(), achieved, theoretical, value(r, "ws__blocks_per_sm"),
                 value(r, "ws__registers_per_thread"), r.metrics.occupancy_limiter.c_str());
     EXPECT_GT(theoretical, 0);
     EXPECT_LE(theoretical, 100.0);
@@ -192,21 +196,25 @@ TEST(GpuMetrics, DefaultSetOnAnInPlaceVariantKeepsTheResultAndReportsPasses) {
 // only the per-block merge (256 bins per block) goes to global memory.
 TEST(GpuMetrics, SharedHistogramMovesAtomicsFromGlobalToSharedMemory) {
   ASSERT_NE(backend(), nullptr);
-  const char* set = "global atomic requests,global reduction requests,global atomic instructions,"
-                    "global reduction instructions,shared atomic instructions,duration";
+  const char* set =
+      "global atomic requests,global reduction requests,global atomic instructions,"
+      "global reduction instructions,shared atomic instructions,duration";
   RunResult g = run_with("cs121.hist_global", set);
   RunResult s = run_with("cs121.hist_shared", set);
   auto requests = [](const RunResult& r) {  // L1 hardware counters (range profiler)
-    return value(r, "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum") + value(r, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum");
+    return value(r, "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum") +
+           value(r, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum");
   };
   auto instructions = [](const RunResult& r) {  // SASS counters (the patched run)
     return value(r, "smsp__sass_inst_executed_op_global_atom") + value(r, "smsp__sass_inst_executed_op_global_red");
   };
   const double gg = requests(g), gs = requests(s);
-  const double sg = value(g, "smsp__sass_inst_executed_op_shared_atom"), ss = value(s, "smsp__sass_inst_executed_op_shared_atom");
-  std::printf("[ gpu      ] 2^24 bytes: hist_global %.0f global atomic requests (%.0f instructions), %.0f shared atomic "
-              "instructions; hist_shared %.0f global (%.0f instructions), %.0f shared (%lld blocks)\n",
-              gg, instructions(g), sg, gs, instructions(s), ss, static_cast<long long>(s.launch.grid));
+  const double sg = value(g, "smsp__sass_inst_executed_op_shared_atom"),
+               ss = value(s, "smsp__sass_inst_executed_op_shared_atom");
+  std::printf(
+      "[ gpu      ] 2^24 bytes: hist_global %.0f global atomic requests (%.0f instructions), %.0f shared atomic "
+      "instructions; hist_shared %.0f global (%.0f instructions), %.0f shared (%lld blocks)\n",
+      gg, instructions(g), sg, gs, instructions(s), ss, static_cast<long long>(s.launch.grid));
   EXPECT_GT(gg, 0);
   EXPECT_EQ(sg, 0);
   EXPECT_GT(ss, 0);
@@ -226,9 +234,12 @@ TEST(GpuMetrics, DefaultSetIsOneRangePassPlusSassCounters) {
     EXPECT_EQ(r.metrics.passes, 1);
     EXPECT_GE(r.metrics.lines.size(), 8u);
     const double uniform = value(r, "ws__uniform_branch_pct");
-    std::printf("[ gpu      ] harris.impl1 default set: %d pass, %.1f ms in-process, uniform branches %.1f %% (%.0f divergent), "
-                "%zu lines\n", r.metrics.passes, r.metrics.profile_ms, uniform,
-                value(r, "smsp__sass_branch_targets_threads_divergent"), r.metrics.lines.size());
+    std::printf(
+        "[ gpu      ] harris.impl1 default set: %d pass, %.1f ms in-process, uniform branches %.1f %% (%.0f "
+        "divergent), "
+        "%zu lines\n",
+        r.metrics.passes, r.metrics.profile_ms, uniform, value(r, "smsp__sass_branch_targets_threads_divergent"),
+        r.metrics.lines.size());
     EXPECT_GT(uniform, 0);
     EXPECT_LE(uniform, 100.0);
   }
@@ -284,13 +295,15 @@ TEST(GpuMetrics, KeptSessionValuesEqualAFreshSessionsValues) {
       const double x = value(a, m), y = value(b, m);
       EXPECT_NEAR(x, y, rel * std::abs(y) + abs_tol) << a.variant << " " << m;
     };
-    std::printf("[ gpu      ] %s: kept %.1f ms, fresh %.1f ms; warp inst %.0f / %.0f, lanes %.3f / %.3f, occupancy %.1f / %.1f %%\n",
-                a.variant.c_str(), a.metrics.profile_ms, b.metrics.profile_ms, value(a, "smsp__inst_executed.sum"),
-                value(b, "smsp__inst_executed.sum"),
-                value(a, "smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio"),
-                value(b, "smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio"),
-                value(a, "sm__warps_active.avg.pct_of_peak_sustained_active"),
-                value(b, "sm__warps_active.avg.pct_of_peak_sustained_active"));
+    std::printf(
+        "[ gpu      ] %s: kept %.1f ms, fresh %.1f ms; warp inst %.0f / %.0f, lanes %.3f / %.3f, occupancy %.1f / %.1f "
+        "%%\n",
+        a.variant.c_str(), a.metrics.profile_ms, b.metrics.profile_ms, value(a, "smsp__inst_executed.sum"),
+        value(b, "smsp__inst_executed.sum"),
+        value(a, "smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio"),
+        value(b, "smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio"),
+        value(a, "sm__warps_active.avg.pct_of_peak_sustained_active"),
+        value(b, "sm__warps_active.avg.pct_of_peak_sustained_active"));
     near("smsp__inst_executed.sum", 1e-6, 1);
     near("smsp__inst_executed_op_shared_ld.sum", 1e-6, 1);
     near("smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio", 1e-5, 0);

@@ -44,10 +44,12 @@ double report(const RunResult& r, const std::string& file) {
   double in_file = 0;
   for (const auto& k : p.kernels) {
     in_file += share_in_file(k, file) * k.samples;
-    std::printf("[ gpu      ] %s: kernel %s, %.0f samples (%.0f without a line), %.1f %% on %s lines\n", r.variant.c_str(),
-                k.kernel.c_str(), k.samples, k.unmapped_samples, 100 * share_in_file(k, file), file.c_str());
+    std::printf("[ gpu      ] %s: kernel %s, %.0f samples (%.0f without a line), %.1f %% on %s lines\n",
+                r.variant.c_str(), k.kernel.c_str(), k.samples, k.unmapped_samples, 100 * share_in_file(k, file),
+                file.c_str());
     for (std::size_t i = 0; i < k.reasons.size() && i < 6; ++i)
-      std::printf("[ gpu      ]     %-20s %6.1f %%\n", k.reasons[i].reason.c_str(), 100 * k.reasons[i].samples / k.samples);
+      std::printf("[ gpu      ]     %-20s %6.1f %%\n", k.reasons[i].reason.c_str(),
+                  100 * k.reasons[i].samples / k.samples);
     for (const auto& l : k.lines)
       if (l.samples >= 0.02 * k.samples)
         std::printf("[ gpu      ]     %s:%d %.1f %% (top: %s)\n", l.file.c_str(), l.line, 100 * l.samples / k.samples,
@@ -93,7 +95,8 @@ TEST(GpuPcSampling, HarrisImpl1SamplesLandOnItsOwnLinesAndWaitAtBarriers) {
   EXPECT_GT(reason_samples(p, "barrier"), 0);
   const auto total = total_reasons(p);
   for (std::size_t i = 0; i < total.size(); ++i)
-    if (total[i].reason == "barrier") std::printf("[ gpu      ] harris.impl1: barrier is reason %zu of %zu\n", i + 1, total.size());
+    if (total[i].reason == "barrier")
+      std::printf("[ gpu      ] harris.impl1: barrier is reason %zu of %zu\n", i + 1, total.size());
   std::printf("[ gpu      ] harris.impl1: its tree __syncthreads() is harris.cu:%d\n",
               line_of("harris.cu", "__global__ void impl1", "__syncthreads"));
   for (const auto& c : total)
@@ -165,7 +168,7 @@ TEST(GpuPcSampling, TimingsAfterSamplingAreUnchanged) {
   const double before = timed("");
   sampled("epita.reduce6");
   const double after = timed("");
-  std::printf("[ gpu      ] epita.reduce6 2^26: median %.4f ms before a PC sampling pass, %.4f ms after (%.3fx)\n", before,
-              after, after / before);
+  std::printf("[ gpu      ] epita.reduce6 2^26: median %.4f ms before a PC sampling pass, %.4f ms after (%.3fx)\n",
+              before, after, after / before);
   EXPECT_LT(after, before * 1.05);
 }

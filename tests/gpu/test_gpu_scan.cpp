@@ -6,8 +6,8 @@
 #include <map>
 #include <memory>
 
-#include "gpu_device.hpp"
 #include "backend_factory.hpp"
+#include "gpu_device.hpp"
 #include "launch_rules.hpp"
 #include "registry.hpp"
 #include "request.hpp"
@@ -57,8 +57,8 @@ std::vector<std::string> scan_ids() {
   return ids;
 }
 
-const std::vector<std::int64_t> kSizes = {1, 2, 31, 33, 1000, 1024, 2047, 2048, 4095, 4097, 100003,
-                                          (1 << 20) + 7, (1 << 24) + 3};
+const std::vector<std::int64_t> kSizes = {1,    2,    31,   33,     1000,          1024,         2047,
+                                          2048, 4095, 4097, 100003, (1 << 20) + 7, (1 << 24) + 3};
 const std::vector<int> kBlocks = {0, 32, 64, 128, 256, 512, 1024};
 
 class GpuScan : public ::testing::TestWithParam<std::string> {};
@@ -73,7 +73,8 @@ TEST_P(GpuScan, Int32EqualsTheReference) {
       if (!allowed(v, n, DType::Int32, block)) continue;
       for (bool ex : {false, true}) {
         RunResult r = run_once(v, n, DType::Int32, block, ex);
-        SCOPED_TRACE(v.id + " n=" + std::to_string(n) + " block=" + std::to_string(block) + (ex ? " exclusive" : "") + ": " + r.message);
+        SCOPED_TRACE(v.id + " n=" + std::to_string(n) + " block=" + std::to_string(block) + (ex ? " exclusive" : "") +
+                     ": " + r.message);
         ASSERT_NE(r.status, RunStatus::Error);
         EXPECT_EQ(r.status, RunStatus::Ok);
         ++cases;
@@ -102,7 +103,8 @@ TEST(GpuScanLarge, DecoupledLookbackAndHierarchicalAt2To26) {
       EXPECT_EQ(r.status, RunStatus::Ok) << id << (ex ? " exclusive" : "") << ": " << r.message;
     }
   // float32 across 4097 tiles: the look-back's sums stay within the scan's rounding tolerance.
-  RunResult f = run_once(*find_variant("scan.decoupled_lookback"), (std::int64_t(1) << 24) + 3, DType::Float32, 0, false);
+  RunResult f =
+      run_once(*find_variant("scan.decoupled_lookback"), (std::int64_t(1) << 24) + 3, DType::Float32, 0, false);
   EXPECT_EQ(f.status, RunStatus::Ok) << f.message;
 }
 
@@ -115,13 +117,15 @@ TEST(GpuScanLarge, DecoupledLookbackAroundTheWaitThreshold) {
     for (std::int64_t n : {std::int64_t(499) * block * 16, std::int64_t(499) * block * 16 + 1})
       for (bool ex : {false, true}) {
         RunResult r = run_once(v, n, DType::Int32, block, ex);
-        EXPECT_EQ(r.status, RunStatus::Ok) << "n=" << n << " block=" << block << (ex ? " exclusive" : "") << ": " << r.message;
+        EXPECT_EQ(r.status, RunStatus::Ok)
+            << "n=" << n << " block=" << block << (ex ? " exclusive" : "") << ": " << r.message;
       }
 }
 
 INSTANTIATE_TEST_SUITE_P(Scans, GpuScan, ::testing::ValuesIn(scan_ids()),
                          [](const ::testing::TestParamInfo<std::string>& i) {
                            std::string s = i.param;
-                           for (char& c : s) if (c == '.') c = '_';
+                           for (char& c : s)
+                             if (c == '.') c = '_';
                            return s;
                          });

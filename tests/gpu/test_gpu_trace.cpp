@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <memory>
 
-#include "gpu_device.hpp"
 #include "backend_factory.hpp"
+#include "gpu_device.hpp"
 #include "launch_rules.hpp"
 #include "registry.hpp"
 #include "sim/sim.hpp"
@@ -56,7 +56,10 @@ TEST_P(GpuTrace, RecordedTraceEqualsTheModel) {
   const sim::SimModel model = sim::find_model(v->id);
   ASSERT_NE(model, nullptr) << v->id << " has no sim model";
   int compared = 0;
-  struct Config { std::int64_t n; DType type; };
+  struct Config {
+    std::int64_t n;
+    DType type;
+  };
   for (const Config c : {Config{1000, DType::Int32}, Config{4097, DType::Int32}, Config{(3 << 18) + 5, DType::Int32},
                          Config{4097, DType::Float32}}) {
     if (c.type == DType::Float32 && v->rules.int_only) continue;
@@ -91,7 +94,8 @@ TEST_P(GpuTrace, RecordedTraceEqualsTheModel) {
 INSTANTIATE_TEST_SUITE_P(Variants, GpuTrace, ::testing::ValuesIn(traced_ids()),
                          [](const ::testing::TestParamInfo<std::string>& p) {
                            std::string s = p.param;
-                           for (char& ch : s) if (ch == '.') ch = '_';
+                           for (char& ch : s)
+                             if (ch == '.') ch = '_';
                            return s;
                          });
 
@@ -114,8 +118,9 @@ TEST_P(GpuScanTrace, RecordedTraceEqualsTheModel) {
   int compared = 0, too_large = 0;
   // Awkward sizes: one element, less than a warp, less than one block, not a multiple of the block (or of the
   // 2 x block section), the single-block variants' largest, and many sections for the hierarchical scan.
-  for (const std::int64_t n : {std::int64_t(1), std::int64_t(31), std::int64_t(100), std::int64_t(1000), std::int64_t(1024),
-                               std::int64_t(2047), std::int64_t(4097), std::int64_t((3 << 18) + 5)}) {
+  for (const std::int64_t n :
+       {std::int64_t(1), std::int64_t(31), std::int64_t(100), std::int64_t(1000), std::int64_t(1024),
+        std::int64_t(2047), std::int64_t(4097), std::int64_t((3 << 18) + 5)}) {
     if (v->rules.max_n > 0 && n > v->rules.max_n) continue;
     // scan_naive: thread i adds i + 1 elements, so the last block of a large n would write more events than
     // the recorder holds (n x threads x 3); 4097 already folds most of the loop.
@@ -147,8 +152,9 @@ TEST_P(GpuScanTrace, RecordedTraceEqualsTheModel) {
             // float32: the same adds in the same order, so equal values are expected; the tolerance is the
             // reductions' (trace_compare.hpp), whose float atomics land in any order.
             const std::string diff = compare_traces(sim.trace, recorded, type == DType::Float32 ? 1e-5 : 0.0);
-            EXPECT_EQ(diff, "") << v->id << " n=" << n << " " << to_string(type) << (exclusive ? " exclusive" : " inclusive")
-                                << " block=" << launch.block << " grid=" << launch.grid << " traced block " << b;
+            EXPECT_EQ(diff, "") << v->id << " n=" << n << " " << to_string(type)
+                                << (exclusive ? " exclusive" : " inclusive") << " block=" << launch.block
+                                << " grid=" << launch.grid << " traced block " << b;
             EXPECT_GT(recorded.steps.size(), 0u);
             ++compared;
             if (b == launch.grid - 1) break;  // grid of one block: compared once
@@ -165,7 +171,8 @@ TEST_P(GpuScanTrace, RecordedTraceEqualsTheModel) {
 INSTANTIATE_TEST_SUITE_P(Variants, GpuScanTrace, ::testing::ValuesIn(traced_scan_ids()),
                          [](const ::testing::TestParamInfo<std::string>& p) {
                            std::string s = p.param;
-                           for (char& ch : s) if (ch == '.') ch = '_';
+                           for (char& ch : s)
+                             if (ch == '.') ch = '_';
                            return s;
                          });
 
@@ -188,7 +195,12 @@ TEST(GpuScanTraceErrors, ScanVariantsWithoutTraceBuild) {
 // lessons whose point is across blocks: reduce5's cascade (4 blocks, 4 grid-stride passes each),
 // harris.multipass (the first launch's 6 blocks) and epita.reduce6 (4 blocks, cascade + warpReduce).
 TEST(GpuMultiBlockTrace, EveryBlockOfASmallGridEqualsTheModel) {
-  struct Case { const char* id; int block; std::int64_t grid; std::int64_t n; };
+  struct Case {
+    const char* id;
+    int block;
+    std::int64_t grid;
+    std::int64_t n;
+  };
   int compared = 0;
   for (const Case c : {Case{"epita.reduce5", 256, 4, 4 * 256 * 4}, Case{"harris.multipass", 256, 0, 6 * 256 - 100},
                        Case{"epita.reduce6", 128, 4, 4 * 128 * 4 + 17}}) {

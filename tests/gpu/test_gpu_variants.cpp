@@ -4,8 +4,8 @@
 #include <map>
 #include <memory>
 
-#include "gpu_device.hpp"
 #include "backend_factory.hpp"
+#include "gpu_device.hpp"
 #include "launch_rules.hpp"
 #include "registry.hpp"
 #include "request.hpp"
@@ -105,6 +105,7 @@ TEST_P(GpuVariant, Float32WithinRounding) {
 INSTANTIATE_TEST_SUITE_P(AllReductions, GpuVariant, ::testing::ValuesIn(gpu_variant_ids()),
                          [](const ::testing::TestParamInfo<std::string>& i) {
                            std::string s = i.param;
-                           for (char& c : s) if (c == '.') c = '_';
+                           for (char& c : s)
+                             if (c == '.') c = '_';
                            return s;
                          });

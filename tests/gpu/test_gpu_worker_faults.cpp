@@ -35,7 +35,8 @@ void expect_checked_reduce3(WorkerClient& c) {
 
 /// `then`: "" = the fault kernel answers for itself; a variant = it runs right after the fault kernel
 /// without waiting, so the worker's CUDA backend meets the lost context.
-void fault_then_recover(const std::string& kind, const std::string& then, const std::string& reason, double watchdog_s = 0) {
+void fault_then_recover(const std::string& kind, const std::string& then, const std::string& reason,
+                        double watchdog_s = 0) {
   WorkerClientOptions o;
   if (watchdog_s > 0) o.watchdog_s = watchdog_s;
   WorkerClient c(WorkerLaunch{{WS_GPU_FAULT_WORKER, "worker"}, "local"}, o);
@@ -89,7 +90,8 @@ TEST(GpuWorker, CliWorkerRunsOnTheGpu) {
   WorkerClient c(WorkerLaunch{{WS_CLI_PATH, "worker"}, "local"});
   ASSERT_EQ(c.start(), "");
   ASSERT_TRUE(c.hello().device.available) << c.hello().device.error;
-  EXPECT_NE(std::find(c.hello().backends.begin(), c.hello().backends.end(), BackendKind::Cuda), c.hello().backends.end());
+  EXPECT_NE(std::find(c.hello().backends.begin(), c.hello().backends.end(), BackendKind::Cuda),
+            c.hello().backends.end());
   expect_checked_reduce3(c);
   std::printf("[ worker   ] %s on %s\n", c.hello().device.name.c_str(), c.hello().host.c_str());
 }

@@ -19,8 +19,8 @@
 namespace {
 
 int stalls_report(const std::string& out, const std::string& fixture) {
-  const char* reasons[] = {"barrier", "long_scoreboard", "wait", "short_scoreboard", "selected", "not_selected",
-                           "math_pipe_throttle", "mio_throttle"};
+  const char* reasons[] = {"barrier",      "long_scoreboard",    "wait",        "short_scoreboard", "selected",
+                           "not_selected", "math_pipe_throttle", "mio_throttle"};
   const double shares[] = {0.55, 0.25, 0.12, 0.08};
   ws::Report rep = ws::load_report(fixture);
   rep.title = "SYNTHETIC stall samples (made up, not measurements) on " + rep.title;
@@ -64,8 +64,8 @@ int main(int argc, char** argv) {
   ws::test::SyntheticBackend backend;
   if (argc == 3) {
     ws::SweepSpec spec;
-    spec.variants = {"cs121.filter_global", "cs121.filter_shared", "cs121.filter_warp_agg", "cs121.filter_scan",
-                     "cs121.filter_scan_vec", "cub.select"};
+    spec.variants = {"cs121.filter_global", "cs121.filter_shared",   "cs121.filter_warp_agg",
+                     "cs121.filter_scan",   "cs121.filter_scan_vec", "cub.select"};
     spec.n = std::int64_t(1) << 20;  // large enough for the made-up curve to be near its plateau
     spec.repeat = 3;
     std::string err = ws::parse_keep_fractions("0:1:0.1", spec.keep_fractions);
@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   ws::SweepSpec spec;
-  spec.variants = {"epita.reduce0", "epita.reduce2", "epita.reduce3", "epita.reduce4", "epita.reduce5",
+  spec.variants = {"epita.reduce0", "epita.reduce2",     "epita.reduce3", "epita.reduce4",       "epita.reduce5",
                    "epita.reduce6", "epita.full_unroll", "epita.reduce7", "epita.reduce8_fixed", "cub.reduce"};
   spec.from_log2 = 4;
   spec.to_log2 = 22;

@@ -80,8 +80,8 @@ TEST(AtomicsView, WarpAggregatedFilterHasOneLeaderPerWarp) {
   EXPECT_EQ(p.bars[0].label, "nres");
   for (const WarpAtomics& w : p.warps) {
     if (!w.working) continue;
-    EXPECT_EQ(w.ops, 1);                                      // the leader only
-    EXPECT_EQ(w.atomic_lanes, w.working & (~w.working + 1));  // the lowest kept lane (__ffs)
+    EXPECT_EQ(w.ops, 1);                                        // the leader only
+    EXPECT_EQ(w.atomic_lanes, w.working & (~w.working + 1));    // the lowest kept lane (__ffs)
     EXPECT_EQ(w.added, double(__builtin_popcount(w.working)));  // adds the warp's count (__popc)
   }
 }

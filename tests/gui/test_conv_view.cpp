@@ -44,7 +44,7 @@ TEST(ConvPreview, OneDimensionalTakesNAndTheLastRunsOutput) {
   ConvPreview p = make_conv_preview(k, nullptr);
   ASSERT_EQ(p.error, "");
   EXPECT_EQ(p.input.n(), 1000);
-  EXPECT_NEAR(p.output.values[500], 1.0, 1e-6);  // box of ones: 1 inside
+  EXPECT_NEAR(p.output.values[500], 1.0, 1e-6);      // box of ones: 1 inside
   EXPECT_NEAR(p.output.values[0], 2.0 / 3.0, 1e-6);  // one ghost cell
   Report shown;
   RunResult r;
@@ -62,8 +62,10 @@ TEST(ConvPreview, OneDimensionalTakesNAndTheLastRunsOutput) {
 }
 
 TEST(ConvPreview, ErrorsAreOneLine) {
-  EXPECT_NE(make_conv_preview(key2d("stevens.conv2d_tiled", 64, 64, 4, 0), nullptr).error.find("odd"), std::string::npos);
-  EXPECT_NE(make_conv_preview(key2d("stevens.conv2d_tiled", 4096, 4096, 5, 0), nullptr).error.find("2^22"), std::string::npos);
+  EXPECT_NE(make_conv_preview(key2d("stevens.conv2d_tiled", 64, 64, 4, 0), nullptr).error.find("odd"),
+            std::string::npos);
+  EXPECT_NE(make_conv_preview(key2d("stevens.conv2d_tiled", 4096, 4096, 5, 0), nullptr).error.find("2^22"),
+            std::string::npos);
   EXPECT_NE(make_conv_preview(key2d("stevens.reduce_compact", 64, 64, 5, 0), nullptr).error, "");
 }
 
@@ -118,12 +120,12 @@ TEST(ConvPreview, MeasuredDramBytesOfTheLastRun) {
 
 #include <cmath>
 
-#include "patterns/convolution/conv_analysis.hpp"
-#include "views/conv_bandwidth_table.hpp"
 #include "conv_controls.hpp"
-#include "views/conv_tile_counts.hpp"
-#include "registry.hpp"
+#include "patterns/convolution/conv_analysis.hpp"
 #include "patterns/convolution/conv_sim.hpp"
+#include "registry.hpp"
+#include "views/conv_bandwidth_table.hpp"
+#include "views/conv_tile_counts.hpp"
 
 namespace ws::ui {
 namespace {
@@ -195,7 +197,7 @@ TEST(ConvTileCounts, OneDimensionalTiledCountsWhatTheModelLoads) {
   EXPECT_EQ(first.staged(), 10);
   EXPECT_EQ(first.staged(), tile_traffic_1d(64, 8, 5, 0).loaded);
   EXPECT_EQ(first.threads[0].internal + first.threads[0].halo, 2);  // thread 0: its element and a right halo
-  EXPECT_EQ(first.threads[7].ghost, 1);                            // thread 7: a left ghost cell
+  EXPECT_EQ(first.threads[7].ghost, 1);                             // thread 7: a left ghost cell
   EXPECT_EQ(first.computing, 8);
   EXPECT_EQ(first.writing, 8);
   const ConvTileCounts inner = model_tile_counts(g, ramp(64), mask, 3, 0);
@@ -208,7 +210,8 @@ TEST(ConvTileCounts, OneDimensionalTiledCountsWhatTheModelLoads) {
   EXPECT_EQ(cached.staged(), 8);
   EXPECT_EQ(cached.total.direct, 2 + 1 + 1 + 2);  // threads 0, 1 and 6, 7 reach 2, 1, 1, 2 halo elements
   // The basic kernel stages nothing: 8 threads x 5 taps read N in the mask loop.
-  const ConvTileCounts basic = model_tile_counts(geometry("stevens.conv1d_basic", 5, 0, 8, 64, 0), ramp(64), mask, 3, 0);
+  const ConvTileCounts basic =
+      model_tile_counts(geometry("stevens.conv1d_basic", 5, 0, 8, 64, 0), ramp(64), mask, 3, 0);
   EXPECT_EQ(basic.staged(), 0);
   EXPECT_EQ(basic.total.direct, 40);
 }
@@ -261,9 +264,9 @@ TEST(ConvControls, ChoicesFollowTheVariantsLaunchRules) {
     return std::string("not offered");
   };
   const auto tiles = conv_tile_choices(*tiled, p);
-  EXPECT_EQ(refused(tiles, 28), "");                                     // block 32 x 32
+  EXPECT_EQ(refused(tiles, 28), "");  // block 32 x 32
   EXPECT_NE(refused(tiles, 32).find("largest tile for mask width 5 is 28"), std::string::npos);
-  EXPECT_EQ(refused(tiles, 128), "not offered");                         // only the register-tiled kernel's
+  EXPECT_EQ(refused(tiles, 128), "not offered");  // only the register-tiled kernel's
   p.pattern.tile = 24;
   const auto masks = conv_mask_choices(*tiled, p);
   EXPECT_EQ(refused(masks, 9), "");   // 24 + 9 - 1 = 32

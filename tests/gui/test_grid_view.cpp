@@ -8,13 +8,13 @@
 #include <thread>
 
 #include "app_state.hpp"
-#include "views/grid_renderer.hpp"
 #include "grid_summary.hpp"
 #include "registry.hpp"
 #include "trace/analyses.hpp"
-#include "widgets/theme.hpp"
 #include "trace_source.hpp"
+#include "views/grid_renderer.hpp"
 #include "views/view_grid.hpp"
+#include "widgets/theme.hpp"
 
 namespace {
 
@@ -61,12 +61,16 @@ void expect_cells_match_traces(const VariantInfo& v, const GridKey& key, const G
       const auto masks = active_masks(t, st);
       const auto ways = step_bank_conflicts(t, st);
       std::vector<int> sectors(std::size_t(g.warps_per_block), 0);
-      for (const SectorRequest& r : global_load_sectors(t, st)) sectors[std::size_t(r.warp)] = std::max(sectors[std::size_t(r.warp)], r.sectors);
+      for (const SectorRequest& r : global_load_sectors(t, st))
+        sectors[std::size_t(r.warp)] = std::max(sectors[std::size_t(r.warp)], r.sectors);
       for (int w = 0; w < g.warps_per_block; ++w) {
         const std::int64_t gw = std::int64_t(b) * g.warps_per_block + w;
-        EXPECT_EQ(g.at(GridMetric::ActiveLanes, gw, s), __builtin_popcount(masks[std::size_t(w)])) << "block " << b << " warp " << w << " step " << s;
-        EXPECT_EQ(g.at(GridMetric::BankWays, gw, s), ways[std::size_t(w)]) << "block " << b << " warp " << w << " step " << s;
-        EXPECT_EQ(g.at(GridMetric::Sectors, gw, s), sectors[std::size_t(w)]) << "block " << b << " warp " << w << " step " << s;
+        EXPECT_EQ(g.at(GridMetric::ActiveLanes, gw, s), __builtin_popcount(masks[std::size_t(w)]))
+            << "block " << b << " warp " << w << " step " << s;
+        EXPECT_EQ(g.at(GridMetric::BankWays, gw, s), ways[std::size_t(w)])
+            << "block " << b << " warp " << w << " step " << s;
+        EXPECT_EQ(g.at(GridMetric::Sectors, gw, s), sectors[std::size_t(w)])
+            << "block " << b << " warp " << w << " step " << s;
       }
     }
   }
@@ -157,7 +161,8 @@ TEST(GridColors, LegendMatchesTheShadersScale) {
   // Sectors: 4 (a whole warp's coalesced 128 bytes) and fewer are the best colour; 8 is a third of the way.
   EXPECT_FLOAT_EQ(grid_color(GridMetric::Sectors, 2).x, cost.rgb[0][0]);
   EXPECT_FLOAT_EQ(grid_color(GridMetric::Sectors, 4).x, cost.rgb[0][0]);
-  EXPECT_NEAR(grid_color(GridMetric::Sectors, 8).y, cost.rgb[1][1] + (cost.rgb[2][1] - cost.rgb[1][1]) * (4.f / 3 - 1), 1e-5);
+  EXPECT_NEAR(grid_color(GridMetric::Sectors, 8).y, cost.rgb[1][1] + (cost.rgb[2][1] - cost.rgb[1][1]) * (4.f / 3 - 1),
+              1e-5);
 }
 
 /// ImGui frames of the Grid view alone, in a window of known place and size, without a renderer.

@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
-#include "views/kernel_sources.hpp"
 #include "registry.hpp"
 #include "trace_source.hpp"
+#include "views/kernel_sources.hpp"
 
 namespace ws::ui {
 namespace {
@@ -48,7 +48,8 @@ TEST(KernelSources, SectionsHoldTheirKernel) {
 
 /// The trimmed text of the rows `step` of the variant's sim trace (block `block`, n = one window)
 /// highlights in its Source listing (its section, with the helpers' regions the trace ran).
-std::vector<std::string> highlighted(const std::string& id, int block, const std::string& label, std::string* note = nullptr) {
+std::vector<std::string> highlighted(const std::string& id, int block, const std::string& label,
+                                     std::string* note = nullptr) {
   const VariantInfo* v = find_variant(id);
   if (!v) return {"no variant " + id};
   TraceKey key;
@@ -83,11 +84,15 @@ TEST(SourceHighlight, ExactLinesOfEachStep) {
   EXPECT_EQ(highlighted("epita.reduce2", 256, "partialSum[tid] = buffer[i]"), Lines{"partialSum[tid] = buffer[i];"});
   EXPECT_EQ(highlighted("epita.reduce2", 256, "stride 4"),
             Lines{"if (tid % (2 * stride) == 0) partialSum[tid] += partialSum[tid + stride];"});
-  EXPECT_EQ(highlighted("epita.reduce2", 256, "atomicAdd(sum, partialSum[0])"), Lines{"if (tid == 0) atomicAdd(sum, partialSum[0]);"});
-  EXPECT_EQ(highlighted("epita.reduce3", 256, "stride 128"), Lines{"if (tid < stride) partialSum[tid] += partialSum[tid + stride];"});
-  EXPECT_EQ(highlighted("epita.reduce3", 256, "stride 1"), Lines{"if (tid < stride) partialSum[tid] += partialSum[tid + stride];"});
+  EXPECT_EQ(highlighted("epita.reduce2", 256, "atomicAdd(sum, partialSum[0])"),
+            Lines{"if (tid == 0) atomicAdd(sum, partialSum[0]);"});
+  EXPECT_EQ(highlighted("epita.reduce3", 256, "stride 128"),
+            Lines{"if (tid < stride) partialSum[tid] += partialSum[tid + stride];"});
+  EXPECT_EQ(highlighted("epita.reduce3", 256, "stride 1"),
+            Lines{"if (tid < stride) partialSum[tid] += partialSum[tid + stride];"});
   // reduce6: stride 128 is the shared-memory loop, not warpReduce; the warp steps are warpReduce's lines.
-  EXPECT_EQ(highlighted("epita.reduce6", 256, "stride 128"), Lines{"if (tid < s) partialSum[tid] += partialSum[tid + s];"});
+  EXPECT_EQ(highlighted("epita.reduce6", 256, "stride 128"),
+            Lines{"if (tid < s) partialSum[tid] += partialSum[tid + s];"});
   EXPECT_EQ(highlighted("epita.reduce6", 256, "offset 32"), Lines{"partialSum[tid] += partialSum[tid + 32];"});
   EXPECT_EQ(highlighted("epita.reduce6", 256, "offset 1"), Lines{"partialSum[tid] += partialSum[tid + 1];"});
   EXPECT_EQ(highlighted("epita.reduce6", 256, "pass 0"), Lines{"partialSum[t] += buffer[x];"});
@@ -98,7 +103,8 @@ TEST(SourceHighlight, ExactLinesOfEachStep) {
   // Implementations 5-7 and the C++ AMP and scan kernels.
   EXPECT_EQ(highlighted("harris.impl5", 256, "sv[tid] = v[i] + v[i + blockDim.x]"),
             (Lines{"T mySum = v[i] + v[i + blockDim.x];", "sv[tid] = mySum;"}));
-  EXPECT_EQ(highlighted("harris.impl5_shfl", 256, "offset 4"), Lines{"mySum += __shfl_down_sync(0xffffffffu, mySum, offset);"});
+  EXPECT_EQ(highlighted("harris.impl5_shfl", 256, "offset 4"),
+            Lines{"mySum += __shfl_down_sync(0xffffffffu, mySum, offset);"});
   EXPECT_EQ(highlighted("harris.impl6", 256, "stride 128"), Lines{"sv[tid] += sv[tid + 128];"});
   // impl6's last warp is Implementation 5's helper: its region joins the listing.
   EXPECT_EQ(highlighted("harris.impl6", 256, "offset 8"), Lines{"s[tid] = mySum = mySum + s[tid + 8];"});
@@ -106,7 +112,8 @@ TEST(SourceHighlight, ExactLinesOfEachStep) {
   EXPECT_EQ(highlighted("amp.tiled_2", 256, "stride 2"), Lines{"tile_data[index] += tile_data[index + s];"});
   EXPECT_EQ(highlighted("stevens.reduce_compact", 256, "stride 64"), Lines{"partialSum[t] += partialSum[t + stride];"});
   EXPECT_EQ(highlighted("stevens.brent_kung", 256, "load the section into shared memory"),
-            (Lines{"XY[t] = load_shifted(x, base + t, n, exclusive);", "XY[t + blockDim.x] = load_shifted(x, base + t + blockDim.x, n, exclusive);"}));
+            (Lines{"XY[t] = load_shifted(x, base + t, n, exclusive);",
+                   "XY[t + blockDim.x] = load_shifted(x, base + t + blockDim.x, n, exclusive);"}));
 }
 
 // Every step of every traced variant whose trace carries lines lights up at least one row of its listing.
@@ -160,7 +167,8 @@ TEST(SourceHighlight, LineNumbersRunWithoutGaps) {
 
 std::string render(const std::vector<DiffLine>& d) {
   std::string out;
-  for (const DiffLine& l : d) out += (l.kind == DiffLine::Added ? "+" : l.kind == DiffLine::Removed ? "-" : " ") + l.text + "\n";
+  for (const DiffLine& l : d)
+    out += (l.kind == DiffLine::Added ? "+" : l.kind == DiffLine::Removed ? "-" : " ") + l.text + "\n";
   return out;
 }
 
@@ -183,7 +191,8 @@ TEST(DiffCodeLines, CommentsAndWhiteSpaceAreNoDifference) {
   EXPECT_FALSE(block);
   EXPECT_EQ(code_key("  printf(\"a // b\");", block), "printf(\"a // b\");");  // not a comment inside a string
   // Re-indented code, a changed comment, a new blank line: nothing marked. One real change: -/+.
-  const std::string a = "// reduce2: interleaved\nfor (s = 1; s < n; s *= 2) {\n  if (t % (2*s) == 0) x[t] += x[t+s];\n}\n";
+  const std::string a =
+      "// reduce2: interleaved\nfor (s = 1; s < n; s *= 2) {\n  if (t % (2*s) == 0) x[t] += x[t+s];\n}\n";
   const std::string b = "// reduce3: sequential\n\nfor (s = 1;  s < n;  s *= 2) {\n    if (t < s) x[t] += x[t+s];\n}\n";
   EXPECT_EQ(render(diff_code_lines(a, b)),
             " // reduce3: sequential\n \n for (s = 1;  s < n;  s *= 2) {\n-  if (t % (2*s) == 0) x[t] += x[t+s];\n"
@@ -193,13 +202,12 @@ TEST(DiffCodeLines, CommentsAndWhiteSpaceAreNoDifference) {
     bool blk = false;
     if (l.kind != DiffLine::Same) EXPECT_NE(code_key(l.text, blk), "") << l.text;
   }
-  EXPECT_EQ(split_lines(variant_source("epita.reduce3")).size(),
-            [] {
-              std::size_t n = 0;
-              for (const DiffLine& l : diff_code_lines(variant_source("epita.reduce2"), variant_source("epita.reduce3")))
-                n += l.kind != DiffLine::Removed;
-              return n;
-            }());
+  EXPECT_EQ(split_lines(variant_source("epita.reduce3")).size(), [] {
+    std::size_t n = 0;
+    for (const DiffLine& l : diff_code_lines(variant_source("epita.reduce2"), variant_source("epita.reduce3")))
+      n += l.kind != DiffLine::Removed;
+    return n;
+  }());
 }
 
 TEST(DiffLines, Reduce2ToReduce3KeepsTheLoad) {
@@ -215,9 +223,11 @@ TEST(DiffLines, Reduce2ToReduce3KeepsTheLoad) {
 
 TEST(KernelSources, TraceInstrumentationIsHidden) {
   EXPECT_EQ(strip_trace_instrumentation("  WS_T(c.next(); auto sh = c.before(tid < s, p, tid, tid + s);)"), "  ");
-  EXPECT_EQ(strip_trace_instrumentation("__device__ void warpReduce(volatile T* p, unsigned int tid WS_T(, Cursor& c)) {"),
-            "__device__ void warpReduce(volatile T* p, unsigned int tid) {");
-  EXPECT_EQ(strip_trace_instrumentation("  for (;;) { WS_T(c.next();) s += x; WS_T(c.f(g(x));) }"), "  for (;;) { s += x; }");
+  EXPECT_EQ(
+      strip_trace_instrumentation("__device__ void warpReduce(volatile T* p, unsigned int tid WS_T(, Cursor& c)) {"),
+      "__device__ void warpReduce(volatile T* p, unsigned int tid) {");
+  EXPECT_EQ(strip_trace_instrumentation("  for (;;) { WS_T(c.next();) s += x; WS_T(c.f(g(x));) }"),
+            "  for (;;) { s += x; }");
   EXPECT_EQ(strip_trace_instrumentation("  if (tid < 32) warpReduce(partialSum, tid WS_T(, c));"),
             "  if (tid < 32) warpReduce(partialSum, tid);");
   // Every section reads as the slide's code, with the file's own line numbers.
@@ -232,7 +242,8 @@ TEST(KernelSources, TraceInstrumentationIsHidden) {
     }();
     const std::vector<std::string> shown = split_lines(s.text);
     for (std::size_t i = 0; i < shown.size(); ++i)
-      EXPECT_EQ(shown[i], strip_trace_instrumentation(file_lines[std::size_t(s.line_numbers[i] - 1)])) << id << " line " << i;
+      EXPECT_EQ(shown[i], strip_trace_instrumentation(file_lines[std::size_t(s.line_numbers[i] - 1)]))
+          << id << " line " << i;
   }
 }
 

@@ -11,12 +11,12 @@
 #include <string>
 
 #include "app_state.hpp"
-#include "widgets/layout_probe.hpp"
 #include "main_window.hpp"
-#include "views/race_timeline.hpp"
 #include "registry.hpp"
 #include "sanitizer.hpp"
+#include "views/race_timeline.hpp"
 #include "views/scan_graph.hpp"
+#include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
 
 namespace ws::ui {

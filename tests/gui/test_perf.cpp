@@ -9,16 +9,16 @@
 #include <thread>
 
 #include "app_state.hpp"
-#include "views/compare_model.hpp"
 #include "help_overlay.hpp"
 #include "live.hpp"
 #include "main_window.hpp"
-#include "widgets/plot_axis.hpp"
 #include "registry.hpp"
 #include "report.hpp"
 #include "run_worker.hpp"
 #include "sweep.hpp"
 #include "synthetic_backend.hpp"
+#include "views/compare_model.hpp"
+#include "widgets/plot_axis.hpp"
 #include "widgets/theme.hpp"
 
 namespace {
@@ -201,7 +201,8 @@ TEST(Sweep, SkipsSizesALaunchRuleRefuses) {
   Sweep s = run_sweep(spec, &b, "", nullptr, nullptr);
   ASSERT_EQ(s.runs.size(), 3u);
   for (const auto& r : s.runs)
-    EXPECT_TRUE(r.status == RunStatus::Ok || r.status == RunStatus::SlideBug || r.status == RunStatus::Skipped) << r.status << " " << r.message;
+    EXPECT_TRUE(r.status == RunStatus::Ok || r.status == RunStatus::SlideBug || r.status == RunStatus::Skipped)
+        << r.status << " " << r.message;
 }
 
 TEST(Report, SweepsRoundTripAndOldReportsLoad) {
@@ -262,7 +263,7 @@ TEST(Compare, RowsSpeedupBestAndChanges) {
   int best = 0;
   for (const auto& r : rows) best += r.best;
   EXPECT_EQ(best, 1);
-  EXPECT_TRUE(rows[2].best);  // impl3 is the fastest of these on the H200 report
+  EXPECT_TRUE(rows[2].best);                    // impl3 is the fastest of these on the H200 report
   EXPECT_FALSE(rows[0].occupancy.has_value());  // that report has no CUPTI metrics
   const std::string line = what_changed(rows[1], rows[2]);
   EXPECT_NE(line.find("impl2 \u2192 impl3"), std::string::npos) << line;
@@ -494,8 +495,9 @@ TEST(Worker, KeptFractionSweepAndLiveOfTheOtherLessons) {
   ASSERT_TRUE(w.wait_opened(5s));
   MainWindow::exchange(s, w, "");
   ASSERT_TRUE(s.device.device.available);
-  const std::vector<std::string> ids = {"cs121.race", "cs121.hist_shared", "cs121.filter_global", "cub.select",
-                                        "stevens.scan_hierarchical", "stevens.conv1d_tiled", "stevens.conv2d_tiled"};
+  const std::vector<std::string> ids = {"cs121.race",          "cs121.hist_shared",         "cs121.filter_global",
+                                        "cub.select",          "stevens.scan_hierarchical", "stevens.conv1d_tiled",
+                                        "stevens.conv2d_tiled"};
   // Over n: what has an n (not the race counter, not the 2-D convolution).
   SweepSpec by_n = make_sweep_spec(s, ids);
   EXPECT_EQ(by_n.variants, (std::vector<std::string>{"cs121.hist_shared", "cs121.filter_global", "cub.select",

@@ -9,10 +9,10 @@
 
 #include "inputs.hpp"
 #include "launch_rules.hpp"
-#include "views/race_timeline.hpp"
 #include "registry.hpp"
-#include "views/scan_graph.hpp"
 #include "sim/sim.hpp"
+#include "views/race_timeline.hpp"
+#include "views/scan_graph.hpp"
 
 namespace ws::ui {
 namespace {
@@ -137,7 +137,8 @@ TEST(ScanLadder, KoggeStoneHasARowPerStrideAndAnArrowPerAddition) {
   EXPECT_EQ(rows[2].edges.size(), 6u);
   EXPECT_EQ(rows[3].edges.size(), 4u);
   for (std::size_t k = 1; k < rows.size(); ++k)
-    for (const ScanEdge& e : rows[k].edges) EXPECT_EQ(e.to - e.from, std::int64_t(1) << (k - 1));  // x[i - stride] -> x[i]
+    for (const ScanEdge& e : rows[k].edges)
+      EXPECT_EQ(e.to - e.from, std::int64_t(1) << (k - 1));  // x[i - stride] -> x[i]
   EXPECT_EQ(rows[3].values, (std::vector<double>{0, 1, 3, 6, 10, 15, 21, 28}));
 }
 

@@ -5,9 +5,9 @@
 #include <set>
 #include <tuple>
 
-#include "widgets/plot_style.hpp"
 #include "synthetic_many_series.hpp"
 #include "views/view_plots.hpp"
+#include "widgets/plot_style.hpp"
 
 namespace ws::ui {
 namespace {
@@ -56,7 +56,7 @@ TEST(PlotStyle, CoincidenceNeedsEveryPointWithinTheTolerance) {
   std::vector<std::vector<double>> ys = {{10, 20, 30}, {10.1, 20.2, 30.3}, {10, 20, 31}, {10, 20}};
   auto same = coincident_series(xs, ys, 0.02);
   EXPECT_EQ(same, (std::vector<int>{1, -1, -1, -1}));  // 3 % off at one point; other x values
-  ys[1][2] = 29;                                        // 3.3 % under at the last point
+  ys[1][2] = 29;                                       // 3.3 % under at the last point
   EXPECT_EQ(coincident_series(xs, ys, 0.02)[0], -1);
   EXPECT_EQ(coincident_series({{1}, {1}}, {{5}, {5}}, 0.02), (std::vector<int>{-1, -1}));  // one point is no curve
   EXPECT_EQ(coincidence_label("a", "b", 0.02), "a: same as b (within 2 %)");

@@ -38,7 +38,8 @@ TEST(WorkerProcess, FaultCostsOneRunAndTheQueueGoesOn) {
   RunWorker::Snapshot first = w.take();
   EXPECT_EQ(first.backend_name, "cuda") << first.open_error;
   EXPECT_NE(first.worker.find("(local)"), std::string::npos) << first.worker;
-  w.submit({req("epita.reduce3", BackendKind::Cuda), req("__test_crash", BackendKind::Cuda), req("harris.impl6", BackendKind::Cuda), req("epita.reduce3", BackendKind::Sim)});
+  w.submit({req("epita.reduce3", BackendKind::Cuda), req("__test_crash", BackendKind::Cuda),
+            req("harris.impl6", BackendKind::Cuda), req("epita.reduce3", BackendKind::Sim)});
   std::vector<RunResult> done;
   RunWorker::Snapshot snap;
   const auto end = std::chrono::steady_clock::now() + 30s;

@@ -4,9 +4,9 @@
 
 #include "launch_rules.hpp"
 #include "registry.hpp"
-#include "views/scan_graph.hpp"
 #include "sim/sim.hpp"
 #include "trace_source.hpp"
+#include "views/scan_graph.hpp"
 
 namespace ws::ui {
 namespace {
@@ -38,7 +38,8 @@ TEST(ScanGraph, KoggeStoneEdgesAndWork) {
   EXPECT_EQ(s2.additions, 6);
   EXPECT_EQ(s2.additions_so_far, 13);
   EXPECT_EQ(s2.active_lanes, (std::vector<int>{6}));
-  EXPECT_EQ(std::vector<double>(s2.after.begin(), s2.after.begin() + 8), (std::vector<double>{3, 4, 11, 11, 12, 12, 11, 14}));
+  EXPECT_EQ(std::vector<double>(s2.after.begin(), s2.after.begin() + 8),
+            (std::vector<double>{3, 4, 11, 11, 12, 12, 11, 14}));
   EXPECT_EQ(s2.before, g.steps[1].after);
 }
 
@@ -66,7 +67,7 @@ TEST(ScanGraph, TraceSourceGivesTheScanTraceAndCubHasNone) {
   auto t = compute_trace(*find_variant(k.variant), k, why);
   ASSERT_TRUE(t.has_value()) << why;
   const ScanGraph g = scan_graph(*t, 64);
-  EXPECT_EQ(g.additions, 64 * 6 - 63);  // n log2 n - (n - 1)
+  EXPECT_EQ(g.additions, 64 * 6 - 63);         // n log2 n - (n - 1)
   EXPECT_EQ(g.steps.back().after.back(), 64);  // scan of ones
   k.exclusive = true;
   t = compute_trace(*find_variant(k.variant), k, why);

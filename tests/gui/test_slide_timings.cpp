@@ -42,19 +42,28 @@ TEST(SlideTimings, MalformedFilesAreOneLine) {
     return p;
   };
   std::vector<SlideTiming> t;
-  const std::string head = R"({"format": "warpscope-slide-timings", "version": 1, "tables": [{"seed": "s", "slide": "x", "device": "d", "workload": "w", )";
-  EXPECT_NE(load_slide_timings(write("ws_st_unit.json", head + R"("unit": "s", "rows": []}]})"), t).find("unit must be"),
-            std::string::npos);
-  EXPECT_NE(load_slide_timings(write("ws_st_var.json", head + R"("unit": "ms", "rows": [{"variant": "nope.x", "row": "r", "value": 1}]}]})"), t)
-                .find("unknown variant 'nope.x'"),
-            std::string::npos);
-  EXPECT_NE(load_slide_timings(write("ws_st_val.json", head + R"("unit": "ms", "rows": [{"variant": "epita.reduce0", "row": "r", "value": -1}]}]})"), t)
+  const std::string head =
+      R"({"format": "warpscope-slide-timings", "version": 1, "tables": [{"seed": "s", "slide": "x", "device": "d", "workload": "w", )";
+  EXPECT_NE(
+      load_slide_timings(write("ws_st_unit.json", head + R"("unit": "s", "rows": []}]})"), t).find("unit must be"),
+      std::string::npos);
+  EXPECT_NE(
+      load_slide_timings(
+          write("ws_st_var.json", head + R"("unit": "ms", "rows": [{"variant": "nope.x", "row": "r", "value": 1}]}]})"),
+          t)
+          .find("unknown variant 'nope.x'"),
+      std::string::npos);
+  EXPECT_NE(load_slide_timings(
+                write("ws_st_val.json",
+                      head + R"("unit": "ms", "rows": [{"variant": "epita.reduce0", "row": "r", "value": -1}]}]})"),
+                t)
                 .find("value"),
             std::string::npos);
   EXPECT_NE(load_slide_timings(write("ws_st_json.json", "{"), t).find("not valid JSON"), std::string::npos);
   EXPECT_NE(load_slide_timings((dir / "ws_st_missing.json").string(), t).find("cannot open"), std::string::npos);
   EXPECT_TRUE(t.empty());
-  for (const char* n : {"ws_st_unit.json", "ws_st_var.json", "ws_st_val.json", "ws_st_json.json"}) std::filesystem::remove(dir / n);
+  for (const char* n : {"ws_st_unit.json", "ws_st_var.json", "ws_st_val.json", "ws_st_json.json"})
+    std::filesystem::remove(dir / n);
 }
 
 }  // namespace

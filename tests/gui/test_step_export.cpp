@@ -81,7 +81,11 @@ TEST(StepExport, OnePngPerStepAndAGifOfThemAll) {
   // A file where the folder should be: exit 2 before rendering.
   const fs::path file = fresh_dir("file");
   fs::create_directories(file.parent_path());
-  { std::FILE* f = std::fopen(file.string().c_str(), "w"); ASSERT_NE(f, nullptr); std::fclose(f); }
+  {
+    std::FILE* f = std::fopen(file.string().c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fclose(f);
+  }
   const std::string bad = std::string("\"") + WS_GUI_PATH + "\" --export-steps \"" + file.string() + "\" 2>/dev/null";
   const int rc = std::system(bad.c_str());
   EXPECT_EQ(WEXITSTATUS(rc), 2);

@@ -8,9 +8,9 @@
 #include "app_state.hpp"
 #include "registry.hpp"
 #include "report.hpp"
+#include "sim/sim.hpp"
 #include "trace/trace_compare.hpp"
 #include "trace/trace_store.hpp"
-#include "sim/sim.hpp"
 #include "trace_source.hpp"
 
 namespace ws::ui {
@@ -174,7 +174,8 @@ std::vector<std::int64_t> input_reads(const Trace& t) {
   std::set<std::int64_t> a;
   for (const Step& st : t.steps)
     for (const ThreadOp& op : st.ops)
-      if (op.space == Space::Global && op.buffer == 0 && (op.kind == OpKind::Load || op.kind == OpKind::Atomic)) a.insert(op.address);
+      if (op.space == Space::Global && op.buffer == 0 && (op.kind == OpKind::Load || op.kind == OpKind::Atomic))
+        a.insert(op.address);
   return {a.begin(), a.end()};
 }
 
@@ -360,7 +361,8 @@ TEST(TraceSourceChoice, ARecordedTraceInTheOpenReportWinsUntilSwitchedOff) {
   s.params.block = 128;
   s.refresh_trace();
   EXPECT_EQ(s.trace.origin, "sim");
-  EXPECT_NE(s.trace.origin_note.find("input values of today's random generator"), std::string::npos) << s.trace.origin_note;
+  EXPECT_NE(s.trace.origin_note.find("input values of today's random generator"), std::string::npos)
+      << s.trace.origin_note;
   std::remove(path.c_str());
 }
 
@@ -387,7 +389,8 @@ TEST(TraceSourceChoice, SettingsAreHonouredWithTheDefaultReportOpen) {
   s.refresh_trace();
   ASSERT_TRUE(s.trace.trace.has_value()) << s.trace.why_none;
   EXPECT_EQ(s.trace.origin, "sim");
-  EXPECT_NE(s.trace.origin_note.find("the recording is for n = 1,024, block 256"), std::string::npos) << s.trace.origin_note;
+  EXPECT_NE(s.trace.origin_note.find("the recording is for n = 1,024, block 256"), std::string::npos)
+      << s.trace.origin_note;
   EXPECT_NE(s.trace.origin_note.find("you asked block 16, input sequence"), std::string::npos) << s.trace.origin_note;
   EXPECT_EQ(s.trace.trace->block_size, 16);
   EXPECT_EQ(s.trace.trace->n, 16);
@@ -466,9 +469,7 @@ TEST(StoredTraceLimits, EverySimTraceFitsWhatAReportMayHold) {
       try {
         const Trace back = trace_from_store_json(trace_to_store_json(*t));
         EXPECT_EQ(back.steps.size(), t->steps.size()) << v.id;
-      } catch (const std::exception& e) {
-        ADD_FAILURE() << v.id << " block " << block << ": " << e.what();
-      }
+      } catch (const std::exception& e) { ADD_FAILURE() << v.id << " block " << block << ": " << e.what(); }
     }
   }
   EXPECT_GT(traced, 30);
@@ -486,10 +487,10 @@ TEST(TreeLayout, StepZeroShowsTheLeavesButNoFinalValue) {
   const TreeNode& root = L.nodes.back();
   EXPECT_EQ(tree_node_text(L, root, 0, false, DType::Int32), "");
   EXPECT_EQ(tree_node_text(L, L.nodes[7], 0, false, DType::Int32), "7");
-  EXPECT_EQ(tree_node_text(L, L.nodes[8], 1, false, DType::Int32), "4");   // row 1 reached at step 1
-  EXPECT_EQ(tree_node_text(L, root, 2, false, DType::Int32), "");          // one step before the root's
+  EXPECT_EQ(tree_node_text(L, L.nodes[8], 1, false, DType::Int32), "4");  // row 1 reached at step 1
+  EXPECT_EQ(tree_node_text(L, root, 2, false, DType::Int32), "");         // one step before the root's
   EXPECT_EQ(tree_node_text(L, root, 3, false, DType::Int32), "28");
-  EXPECT_EQ(tree_node_text(L, root, 0, true, DType::Int32), "28");         // the toggle brings them back
+  EXPECT_EQ(tree_node_text(L, root, 0, true, DType::Int32), "28");  // the toggle brings them back
   EXPECT_EQ(L.last_row_reached(0), 0);
   EXPECT_EQ(L.last_row_reached(99), 3);
 }

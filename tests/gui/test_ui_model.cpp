@@ -100,7 +100,10 @@ TEST(AppState, RunRulesWithoutDevice) {
   s.device.opened = true;  // opened, no device
   const VariantInfo* gpu = nullptr;
   for (const auto& v : all_variants())
-    if (!v.cpu_only) { gpu = &v; break; }
+    if (!v.cpu_only) {
+      gpu = &v;
+      break;
+    }
   ASSERT_NE(gpu, nullptr);
   EXPECT_NE(s.why_not_runnable(*gpu).find("no CUDA device"), std::string::npos);
   EXPECT_FALSE((s.select_variant(gpu->id), s.request_run()));
@@ -257,12 +260,12 @@ TEST_F(Frames, EveryStateDraws) {
   AppState s;
   s.load(std::string(WS_GUI_ASSETS) + "/lessons");
   MainWindow win;
-  frames(s, win);                        // opening the device
+  frames(s, win);  // opening the device
   s.device.opened = true;
-  frames(s, win);                        // no device, nothing open
+  frames(s, win);  // no device, nothing open
   ASSERT_EQ(s.open_report(kFixture), "");
-  frames(s, win);                        // replay
-  s.device.busy = true;                  // a lesson running
+  frames(s, win);        // replay
+  s.device.busy = true;  // a lesson running
   s.device.running = "epita.reduce3";
   s.device.batch_done = 2;
   s.device.batch_total = 9;
@@ -361,7 +364,8 @@ TEST(Scenes, EveryEpitaAndStevensSceneOpensItsViewAndTrace) {
       EXPECT_EQ(s.variant()->id, sc.variant);
       if (!sc.view.empty()) EXPECT_EQ(s.view, sc.view);
       const bool step_view = sc.view == "tree" || sc.view == "warps" || sc.view == "banks" || sc.view == "source" ||
-                             sc.view == "scan" || sc.view == "atomics" || sc.view == "race" || sc.view == "ladder" || sc.view == "pair";
+                             sc.view == "scan" || sc.view == "atomics" || sc.view == "race" || sc.view == "ladder" ||
+                             sc.view == "pair";
       if (!step_view) continue;
       ASSERT_TRUE(s.trace.trace.has_value()) << s.trace.why_none;
       EXPECT_EQ(s.trace.step, sc.step) << "the scene's step exists";
@@ -500,7 +504,9 @@ TEST(Fonts, AnEmptyGarbageOrTruncatedFontFallsBackToImGuisOwnWithAWarning) {
   std::ifstream real("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", std::ios::binary);
   const std::string whole{std::istreambuf_iterator<char>(real), std::istreambuf_iterator<char>()};
   std::vector<std::pair<std::string, std::string>> cases = {
-      {"empty", ""}, {"garbage", std::string(4096, 'x')}, {"header_only", std::string("\0\1\0\0\0\x20", 6) + std::string(30, '\0')}};
+      {"empty", ""},
+      {"garbage", std::string(4096, 'x')},
+      {"header_only", std::string("\0\1\0\0\0\x20", 6) + std::string(30, '\0')}};
   if (whole.size() > 100000) cases.push_back({"truncated", whole.substr(0, 40000)});
   for (const auto& [name, bytes] : cases) {
     const std::string dir = font_dir_with(name, bytes);
@@ -541,14 +547,16 @@ TEST(Lessons, ABadLessonFileIsNamedInTheWindowAndTheOthersStillShow) {
   EXPECT_GE(from_file(s), 5);
   ASSERT_FALSE(s.messages.empty());
   EXPECT_EQ(s.messages.back().level, Message::Error);
-  EXPECT_NE(s.messages.back().text.find("lesson skipped: " + dir + "/broken.json is not valid JSON: line 1"), std::string::npos)
+  EXPECT_NE(s.messages.back().text.find("lesson skipped: " + dir + "/broken.json is not valid JSON: line 1"),
+            std::string::npos)
       << s.messages.back().text;
 }
 
 }  // namespace
 
 TEST(SceneNote, TheAudienceSeesTheSlideNotTheSeedFileName) {
-  EXPECT_EQ(note_for_screen("001_9970031c1e4143ff.txt, slide \"Kogge-Stone\": the ladder"), "Slide \"Kogge-Stone\": the ladder");
+  EXPECT_EQ(note_for_screen("001_9970031c1e4143ff.txt, slide \"Kogge-Stone\": the ladder"),
+            "Slide \"Kogge-Stone\": the ladder");
   EXPECT_EQ(note_for_screen("000_27438c05e47b0926.txt: slide X"), "Slide X");
   EXPECT_EQ(note_for_screen("slide X, no file"), "slide X, no file");
   EXPECT_EQ(note_for_screen("12_ab.txt, short prefix"), "12_ab.txt, short prefix");

@@ -38,7 +38,8 @@ TEST_P(GuiRemote, FarWorkerFaultCostsOneRunAndTheQueueGoesOn) {
   o.connect_timeout_s = 30;
   if (GetParam() == "ssh") {
     // ssh passes no environment: it goes in front of the remote command, which a shell runs.
-    ASSERT_EQ(parse_gpu_spec("ssh:localhost", WS_CLI_PATH, launch, std::string("env ") + kTestEnv + " " + WS_CLI_PATH), "");
+    ASSERT_EQ(parse_gpu_spec("ssh:localhost", WS_CLI_PATH, launch, std::string("env ") + kTestEnv + " " + WS_CLI_PATH),
+              "");
   } else {
     // srun hands the client's environment to the job step (--export=ALL, Slurm's default).
     ASSERT_EQ(parse_gpu_spec("slurm:-N1 -n1", WS_CLI_PATH, launch, WS_CLI_PATH), "");
@@ -107,6 +108,7 @@ TEST(GuiRemoteStart, NoGpuThereOrRefusedKeyIsOneLine) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Gpu, GuiRemote, ::testing::Values("ssh", "slurm"), [](const auto& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(Gpu, GuiRemote, ::testing::Values("ssh", "slurm"),
+                         [](const auto& info) { return info.param; });
 
 }  // namespace

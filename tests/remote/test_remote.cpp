@@ -99,7 +99,8 @@ class Remote : public ::testing::TestWithParam<std::string> {
  protected:
   /// The --gpu spec of this instance: ssh or slurm.
   std::string spec() const {
-    return GetParam() == "ssh" ? env_or("WS_REMOTE_SSH", "ssh:localhost") : env_or("WS_REMOTE_SLURM", "slurm:-N1 -n1 --time=00:05:00");
+    return GetParam() == "ssh" ? env_or("WS_REMOTE_SSH", "ssh:localhost")
+                               : env_or("WS_REMOTE_SLURM", "slurm:-N1 -n1 --time=00:05:00");
   }
   std::string gpu() const { return " --gpu " + quoted(spec()); }
   /// A worker client as the CLI makes one, started; fails the test with its one line otherwise.
@@ -116,9 +117,10 @@ class Remote : public ::testing::TestWithParam<std::string> {
 };
 
 TEST_P(Remote, RunEqualsInProcess) {
-  for (const char* args : {"--variant epita.reduce3 --n 100000", "--variant stevens.brent_kung --n 2048 --exclusive",
-                           "--variant cs121.hist_shared --n 65536 --input sequence",
-                           "--variant stevens.conv1d_tiled --n 5000 --mask gauss", "--variant epita.race --n 4096 --input ones"}) {
+  for (const char* args :
+       {"--variant epita.reduce3 --n 100000", "--variant stevens.brent_kung --n 2048 --exclusive",
+        "--variant cs121.hist_shared --n 65536 --input sequence",
+        "--variant stevens.conv1d_tiled --n 5000 --mask gauss", "--variant epita.race --n 4096 --input ones"}) {
     const std::string common = std::string("run ") + args + " --backend sim --json";
     const CliResult local = cli(common);
     const CliResult far = cli(common + gpu());
@@ -126,7 +128,8 @@ TEST_P(Remote, RunEqualsInProcess) {
     EXPECT_EQ(far.code, local.code) << args << ": " << far.err;
     char host[256] = {};
     ::gethostname(host, sizeof host - 1);
-    EXPECT_TRUE(contains(far.err, std::string(" on ") + host + ": no CUDA device")) << "stderr names the worker's machine: " << far.err;
+    EXPECT_TRUE(contains(far.err, std::string(" on ") + host + ": no CUDA device"))
+        << "stderr names the worker's machine: " << far.err;
     EXPECT_EQ(parse_stripped(far.out), parse_stripped(local.out)) << args;
   }
   // A bad request is refused the same way through the worker: one line, exit 2, before any connection.
@@ -152,7 +155,8 @@ TEST_P(Remote, ReportEqualsInProcess) {
 }
 
 TEST_P(Remote, SweepEqualsInProcess) {
-  const std::string common = "sweep --variants epita.reduce3,stevens.kogge_stone,cs121.filter_warp_agg --from 8 --to 12 --backend sim --json";
+  const std::string common =
+      "sweep --variants epita.reduce3,stevens.kogge_stone,cs121.filter_warp_agg --from 8 --to 12 --backend sim --json";
   const CliResult local = cli(common);
   const CliResult far = cli(common + gpu());
   ASSERT_EQ(local.code, 0) << local.err;
@@ -183,13 +187,18 @@ TEST_P(Remote, WorkerKilledOnTheFarSideCostsOneRequest) {
   std::string error;
   int seen = 0;
   const auto t0 = std::chrono::steady_clock::now();
-  const Sweep s = c->sweep(sweep, "killed", nullptr, [&](const SweepProgress&) {
-    if (seen++ == 0) ::kill(pid_t(first), SIGKILL);
-  }, error);
+  const Sweep s = c->sweep(
+      sweep, "killed", nullptr,
+      [&](const SweepProgress&) {
+        if (seen++ == 0) ::kill(pid_t(first), SIGKILL);
+      },
+      error);
   EXPECT_FALSE(error.empty());
   EXPECT_EQ(error.find('\n'), std::string::npos) << error;
   // ssh reports the far side's death as exit 255, srun as 128 + the signal: the line says which.
-  EXPECT_TRUE(contains(error, GetParam() == "ssh" ? "the worker died from a signal on " : "killed by signal 9 (Killed) on ")) << error;
+  EXPECT_TRUE(
+      contains(error, GetParam() == "ssh" ? "the worker died from a signal on " : "killed by signal 9 (Killed) on "))
+      << error;
   EXPECT_TRUE(s.cancelled);
   EXPECT_GE(s.runs.size(), 1u);
   EXPECT_LT(s.runs.size(), 39u);
@@ -227,7 +236,8 @@ TEST(RemoteSlurm, HungWorkerIsKilledWithItsJobStep) {
   EXPECT_EQ(r.kind, WorkerReply::Kind::Faulted);
   EXPECT_TRUE(contains(r.text, "killed after 1 s without an answer")) << r.text;
   const auto t0 = std::chrono::steady_clock::now();
-  while (::kill(pid_t(far), 0) == 0 && seconds_since(t0) < 10) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  while (::kill(pid_t(far), 0) == 0 && seconds_since(t0) < 10)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_NE(::kill(pid_t(far), 0), 0) << "the hung worker " << far << " still runs in its job step";
 }
 
@@ -245,7 +255,8 @@ TEST(RemoteStart, FailuresAreOneLineAndQuick) {
   };
   for (const auto& k : cases) {
     const auto t0 = std::chrono::steady_clock::now();
-    const CliResult r = cli("run --variant epita.reduce3 --n 1024 --backend sim --connect-timeout 20 --gpu " + quoted(k.spec));
+    const CliResult r =
+        cli("run --variant epita.reduce3 --n 1024 --backend sim --connect-timeout 20 --gpu " + quoted(k.spec));
     EXPECT_EQ(r.code, 1) << k.spec << ": " << r.err;
     EXPECT_TRUE(contains(r.err, k.reason)) << k.spec << ": " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << k.spec << ": " << r.err;
@@ -262,8 +273,8 @@ TEST(RemoteStart, FailuresAreOneLineAndQuick) {
   o.connect_timeout_s = 20;
   WorkerClient c(launch, o);
   const std::string err = c.start();
-  EXPECT_TRUE(contains(err, "speaks protocol " + std::to_string(kWorkerProtocolVersion + 1) + ", this warpscope speaks " +
-                                std::to_string(kWorkerProtocolVersion)))
+  EXPECT_TRUE(contains(err, "speaks protocol " + std::to_string(kWorkerProtocolVersion + 1) +
+                                ", this warpscope speaks " + std::to_string(kWorkerProtocolVersion)))
       << err;
   EXPECT_FALSE(c.running());
   // Something on the far side that writes to stdout before the worker (a shell start-up file's banner).

@@ -102,7 +102,8 @@ class Recorder {
   /// Ends the current step: ops sorted by thread (program order kept), working threads sorted, unique.
   void end() {
     Step& s = cur();
-    std::stable_sort(s.ops.begin(), s.ops.end(), [](const ThreadOp& a, const ThreadOp& b) { return a.thread < b.thread; });
+    std::stable_sort(s.ops.begin(), s.ops.end(),
+                     [](const ThreadOp& a, const ThreadOp& b) { return a.thread < b.thread; });
     std::sort(s.working_threads.begin(), s.working_threads.end());
     s.working_threads.erase(std::unique(s.working_threads.begin(), s.working_threads.end()), s.working_threads.end());
     std::sort(s.lines.begin(), s.lines.end());
@@ -174,7 +175,8 @@ class Recorder {
   Step& cur() { return t_.steps.back(); }
   void note_line() {
     if (line_ <= 0) return;
-    if (t_.source_file.empty() && file_ >= 0 && file_ < trace_points::kFileCount) t_.source_file = trace_points::kFiles[file_];
+    if (t_.source_file.empty() && file_ >= 0 && file_ < trace_points::kFileCount)
+      t_.source_file = trace_points::kFiles[file_];
     if (cur().lines.empty() || cur().lines.back() != line_) cur().lines.push_back(line_);
   }
   Trace& t_;
@@ -213,9 +215,13 @@ class LoopSteps {
       : rec_(rec), phase_(phase), what_(what), iterations_(iterations) {}
   void before(std::int64_t k) {
     if (!rec_) return;
-    if (own_step(k)) rec_->begin(phase_, what_ + " " + std::to_string(k));
+    if (own_step(k))
+      rec_->begin(phase_, what_ + " " + std::to_string(k));
     else if (k == kMaxLoopSteps - 1)
-      rec_->begin(phase_, what_ + " " + std::to_string(k) + ".." + std::to_string(iterations_ - 1) + " (folded, ops not recorded)", false);
+      rec_->begin(
+          phase_,
+          what_ + " " + std::to_string(k) + ".." + std::to_string(iterations_ - 1) + " (folded, ops not recorded)",
+          false);
   }
   void after(std::int64_t k) {
     if (rec_ && (own_step(k) || k == iterations_ - 1)) rec_->end();
@@ -234,13 +240,15 @@ using ReduceModel = SimOutput (*)(const VariantInfo& v, const Input& in, const L
 
 /// Picks the int32 or float32 instantiation of a sum model by the input's type.
 template <ReduceModel ForInt, ReduceModel ForFloat>
-SimOutput by_type(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
+SimOutput by_type(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&,
+                  int trace_block) {
   return in.type == DType::Int32 ? ForInt(v, in, launch, trace_block) : ForFloat(v, in, launch, trace_block);
 }
 
 /// Max models take int32 only (atomicMax has no float form); the launch rules reject float earlier.
 template <ReduceModel ForInt>
-SimOutput int_only(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
+SimOutput int_only(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&,
+                   int trace_block) {
   if (in.type != DType::Int32) throw std::runtime_error(v.id + " takes int32 only (atomicMax on int)");
   return ForInt(v, in, launch, trace_block);
 }

@@ -74,8 +74,10 @@ bool has_model(const std::string& id) { return find_model(id) != nullptr; }
 SimOutput simulate(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& params,
                    int trace_block) {
   SimOutput out;
-  if (const SimModel m = find_model(v.id)) out = m(v, in, launch, params, trace_block);
-  else throw std::runtime_error(v.id + " has no sim model in this build");
+  if (const SimModel m = find_model(v.id))
+    out = m(v, in, launch, params, trace_block);
+  else
+    throw std::runtime_error(v.id + " has no sim model in this build");
   out.trace.input = in.kind.empty() ? "random" : in.kind;  // what the trace was computed on, for matching recordings
   out.trace.seed = in.seed;
   return out;

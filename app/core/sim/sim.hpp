@@ -24,9 +24,9 @@ namespace ws::sim {
 
 /// Output of one simulated run: the result over the whole input and the trace of one block.
 struct SimOutput {
-  double result = 0;   ///< what the variant's code computes (racy: under the stated interleaving)
-  int launches = 0;    ///< kernel launches the real variant makes
-  Trace trace;         ///< the traced block (empty steps when trace_block < 0)
+  double result = 0;  ///< what the variant's code computes (racy: under the stated interleaving)
+  int launches = 0;   ///< kernel launches the real variant makes
+  Trace trace;        ///< the traced block (empty steps when trace_block < 0)
   /// Array patterns: the whole output, row-major (rows = 0: 1D); `result` is then unused (0).
   HostVector<double> output;
   std::int64_t output_rows = 0, output_cols = 0;
@@ -45,7 +45,10 @@ using SimModel = SimOutput (*)(const VariantInfo& v, const Input& in, const Laun
                                const PatternParams& params, int trace_block);
 
 /// One entry of a model table: a variant id and its model.
-struct ModelEntry { const char* id; SimModel model; };
+struct ModelEntry {
+  const char* id;
+  SimModel model;
+};
 /// Per-seed reduction tables (models_<seed>.cpp) and the reduction pattern's whole table (sim.cpp:
 /// these and cub.reduce).
 std::vector<ModelEntry> epita_models();
@@ -84,6 +87,7 @@ class SimBackend final : public Backend {
   std::string name() const override { return "sim"; }
   const DeviceInfo& device() const override { return device_; }
   RunResult run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) override;
+
  private:
   DeviceInfo device_;
 };

@@ -68,7 +68,8 @@ std::vector<int> step_bank_conflicts(const Trace& t, const Step& step) {
     if (!shared_access(o) || o.thread < 0 || o.thread >= t.block_size) continue;
     groups[{o.thread / kWarpSize, o.access}].push_back(o.address);
   }
-  for (const auto& [key, words] : groups) ways[std::size_t(key.first)] = std::max(ways[std::size_t(key.first)], bank_conflict_ways(words));
+  for (const auto& [key, words] : groups)
+    ways[std::size_t(key.first)] = std::max(ways[std::size_t(key.first)], bank_conflict_ways(words));
   return ways;
 }
 

@@ -11,9 +11,9 @@
 namespace ws {
 
 constexpr int kWarpSize = 32;
-constexpr int kBanks = 32;           ///< shared-memory banks, 4 bytes wide
-constexpr int kSectorBytes = 32;     ///< global-memory sector
-constexpr int kWordBytes = 4;        ///< every element is 4 bytes (int32, float32)
+constexpr int kBanks = 32;        ///< shared-memory banks, 4 bytes wide
+constexpr int kSectorBytes = 32;  ///< global-memory sector
+constexpr int kWordBytes = 4;     ///< every element is 4 bytes (int32, float32)
 
 /// Mask of the lanes that exist in warp `w` of a block of `block_size` threads (all 32 but in a
 /// partial last warp; 0 past the block).

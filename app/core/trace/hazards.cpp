@@ -63,7 +63,8 @@ std::vector<Hazard> shared_hazards(const Trace& t) {
       for (const ThreadOp& o : s.ops) {
         if (o.space != Space::Shared || !(reads(o.kind) || writes(o.kind))) continue;
         const int interval = iv + (s.barrier_before_access >= 0 && o.access >= s.barrier_before_access ? 1 : 0);
-        words[Key{interval, o.buffer, o.address}].push_back(Access{{s.index, o.thread, o.kind, o.line}, o.thread / kWarpSize});
+        words[Key{interval, o.buffer, o.address}].push_back(
+            Access{{s.index, o.thread, o.kind, o.line}, o.thread / kWarpSize});
       }
     }
     iv += (s.barrier_before_access >= 0 ? 1 : 0) + (s.barrier_after ? 1 : 0);
@@ -116,12 +117,14 @@ std::string describe_hazard(const Hazard& h) {
   const bool second_reads = h.second.kind == OpKind::Load;
   const HazardAccess& a = second_reads ? h.second : h.first;
   const HazardAccess& b = second_reads ? h.first : h.second;
-  const std::string word =
-      h.buffer == 0 ? "shared[" + std::to_string(h.word) + "]" : "shared buffer " + std::to_string(h.buffer) + "[" + std::to_string(h.word) + "]";
+  const std::string word = h.buffer == 0
+                               ? "shared[" + std::to_string(h.word) + "]"
+                               : "shared buffer " + std::to_string(h.buffer) + "[" + std::to_string(h.word) + "]";
   std::string s = "thread " + std::to_string(a.thread) + " " + verb(a.kind) + " " + word + " while thread " +
                   std::to_string(b.thread) + " " + verb(b.kind) + " it, no barrier between (";
-  s += a.step == b.step ? "step " + std::to_string(a.step)
-                        : "steps " + std::to_string(std::min(a.step, b.step)) + " and " + std::to_string(std::max(a.step, b.step));
+  s += a.step == b.step
+           ? "step " + std::to_string(a.step)
+           : "steps " + std::to_string(std::min(a.step, b.step)) + " and " + std::to_string(std::max(a.step, b.step));
   if (a.line > 0 && b.line > 0)
     s += a.line == b.line ? ", line " + std::to_string(a.line)
                           : ", lines " + std::to_string(a.line) + " and " + std::to_string(b.line);

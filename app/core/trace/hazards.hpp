@@ -27,23 +27,23 @@ namespace ws {
 
 /// One of the two accesses of a hazard.
 struct HazardAccess {
-  int step = 0;      ///< Step::index
-  int thread = 0;    ///< threadIdx.x
+  int step = 0;                ///< Step::index
+  int thread = 0;              ///< threadIdx.x
   OpKind kind = OpKind::Load;  ///< Load, Store or Atomic
-  int line = 0;      ///< source line of Trace::source_file, 0 = not known
+  int line = 0;                ///< source line of Trace::source_file, 0 = not known
 };
 
 /// Every conflicting pair of accesses to one shared word in one barrier interval, represented by one
 /// pair: `first` (the earlier in trace order: step, then thread) and `second` (from another warp).
 /// When the word has a read among its conflicts, `first` or `second` is one.
 struct Hazard {
-  int buffer = 0;             ///< ThreadOp::buffer of the shared word (0 but in double-buffered kernels)
-  std::int64_t word = 0;      ///< shared word index
-  int interval = 0;           ///< barrier interval, 0-based
+  int buffer = 0;                     ///< ThreadOp::buffer of the shared word (0 but in double-buffered kernels)
+  std::int64_t word = 0;              ///< shared word index
+  int interval = 0;                   ///< barrier interval, 0-based
   int first_step = 0, last_step = 0;  ///< the interval's steps
   HazardAccess first, second;
-  std::int64_t pairs = 0;     ///< conflicting pairs on the word in the interval (threads of different warps)
-  bool read_write = false;    ///< true: a read against a write; false: two writes
+  std::int64_t pairs = 0;   ///< conflicting pairs on the word in the interval (threads of different warps)
+  bool read_write = false;  ///< true: a read against a write; false: two writes
 };
 
 /// The hazards of a trace in interval order, then by buffer and word. Empty for a trace without

@@ -112,7 +112,8 @@ Trace trace_from_events(const std::vector<TraceEvent>& events, const Trace& mode
     Step& s = t.steps[std::size_t(si)];
     if (e.line > 0) {
       s.lines.push_back(e.line);
-      if (t.source_file.empty() && e.file >= 0 && e.file < trace_points::kFileCount) t.source_file = trace_points::kFiles[e.file];
+      if (t.source_file.empty() && e.file >= 0 && e.file < trace_points::kFileCount)
+        t.source_file = trace_points::kFiles[e.file];
     }
     if (e.kind == kTraceWork) {
       s.working_threads.push_back(e.thread);
@@ -149,7 +150,8 @@ Trace trace_from_events(const std::vector<TraceEvent>& events, const Trace& mode
   std::vector<double> shared(shared_words, 0.0);
   bool any_shared = false;
   for (Step& s : t.steps) {
-    std::stable_sort(s.ops.begin(), s.ops.end(), [](const ThreadOp& a, const ThreadOp& b) { return a.thread < b.thread; });
+    std::stable_sort(s.ops.begin(), s.ops.end(),
+                     [](const ThreadOp& a, const ThreadOp& b) { return a.thread < b.thread; });
     std::sort(s.working_threads.begin(), s.working_threads.end());
     s.working_threads.erase(std::unique(s.working_threads.begin(), s.working_threads.end()), s.working_threads.end());
     std::sort(s.lines.begin(), s.lines.end());
@@ -160,10 +162,13 @@ Trace trace_from_events(const std::vector<TraceEvent>& events, const Trace& mode
           std::size_t(o.address) < shared.size()) {
         stored = true;
         // Stores set the word; shared atomics (the lessons' atomicAdd on a shared sum) add to it.
-        if (o.kind == OpKind::Store) shared[std::size_t(o.address)] = o.value;
-        else shared[std::size_t(o.address)] += o.value;
+        if (o.kind == OpKind::Store)
+          shared[std::size_t(o.address)] = o.value;
+        else
+          shared[std::size_t(o.address)] += o.value;
       }
-    s.ops.erase(std::remove_if(s.ops.begin(), s.ops.end(), [](const ThreadOp& o) { return o.thread < 0; }), s.ops.end());
+    s.ops.erase(std::remove_if(s.ops.begin(), s.ops.end(), [](const ThreadOp& o) { return o.thread < 0; }),
+                s.ops.end());
     any_shared = any_shared || stored;
     if (any_shared && !shared.empty()) {
       s.has_shared = true;
@@ -178,8 +183,8 @@ Trace trace_from_events(const std::vector<TraceEvent>& events, const Trace& mode
     for (const ThreadOp& o : s.ops) is_max = is_max || o.kind == OpKind::Max;
   for (const Step& s : t.steps)
     for (const ThreadOp& o : s.ops) {
-      const bool counts = o.space == Space::Global && ((o.kind == OpKind::Atomic && o.buffer == 2) ||
-                                                       (o.kind == OpKind::Store && o.buffer == 1));
+      const bool counts = o.space == Space::Global &&
+                          ((o.kind == OpKind::Atomic && o.buffer == 2) || (o.kind == OpKind::Store && o.buffer == 1));
       if (!counts) continue;
       contribution = !any ? o.value : is_max ? std::max(contribution, o.value) : contribution + o.value;
       any = true;
@@ -202,11 +207,14 @@ std::string compare_traces(const Trace& model, const Trace& recorded, double rel
     const Step& g = recorded.steps[i];
     if (m.working_threads != g.working_threads && !depends_on_order(m)) {
       std::size_t k = 0;
-      while (k < m.working_threads.size() && k < g.working_threads.size() && m.working_threads[k] == g.working_threads[k]) ++k;
+      while (k < m.working_threads.size() && k < g.working_threads.size() &&
+             m.working_threads[k] == g.working_threads[k])
+        ++k;
       const std::string mt = k < m.working_threads.size() ? "thread " + std::to_string(m.working_threads[k]) : "none";
       const std::string gt = k < g.working_threads.size() ? "thread " + std::to_string(g.working_threads[k]) : "none";
-      return step_name(m) + ": working threads differ (" + std::to_string(m.working_threads.size()) + " in the model, " +
-             std::to_string(g.working_threads.size()) + " on the GPU; first difference: model " + mt + ", GPU " + gt + ")";
+      return step_name(m) + ": working threads differ (" + std::to_string(m.working_threads.size()) +
+             " in the model, " + std::to_string(g.working_threads.size()) + " on the GPU; first difference: model " +
+             mt + ", GPU " + gt + ")";
     }
     if (is_folded(m) || depends_on_order(m)) continue;
     if (lines && m.lines != g.lines) {
@@ -225,8 +233,8 @@ std::string compare_traces(const Trace& model, const Trace& recorded, double rel
         return step_name(m) + ": thread " + std::to_string(mi->first) + ": model has " + describe(mi->second.front()) +
                ", GPU recorded nothing";
       if (mi == mo.end() || gi->first < mi->first)
-        return step_name(m) + ": thread " + std::to_string(gi->first) + ": GPU recorded " + describe(gi->second.front()) +
-               ", the model has nothing";
+        return step_name(m) + ": thread " + std::to_string(gi->first) + ": GPU recorded " +
+               describe(gi->second.front()) + ", the model has nothing";
       const auto& a = mi->second;
       const auto& b = gi->second;
       for (std::size_t k = 0; k < std::max(a.size(), b.size()); ++k) {

@@ -47,7 +47,8 @@ nlohmann::json trace_to_json(const Trace& t, bool with_ops) {
     js["divergent_warps"] = sum.activity.divergent_warps;
     js["active_lanes"] = sum.activity.active_lanes;
     if (sum.load_requests > 0)
-      js["global_loads"] = {{"requests", sum.load_requests}, {"sectors", sum.sectors}, {"min_sectors", sum.min_sectors}};
+      js["global_loads"] = {
+          {"requests", sum.load_requests}, {"sectors", sum.sectors}, {"min_sectors", sum.min_sectors}};
     if (sum.atomics.ops > 0)
       js["atomics"] = {{"ops", sum.atomics.ops},
                        {"addresses", sum.atomics.addresses.size()},
@@ -55,8 +56,12 @@ nlohmann::json trace_to_json(const Trace& t, bool with_ops) {
     if (with_ops) {
       nlohmann::json ops = nlohmann::json::array();
       for (const ThreadOp& o : s.ops) {
-        nlohmann::json jo = {{"thread", o.thread}, {"kind", to_string(o.kind)}, {"space", to_string(o.space)},
-                             {"access", o.access}, {"address", o.address}, {"operand", o.operand},
+        nlohmann::json jo = {{"thread", o.thread},
+                             {"kind", to_string(o.kind)},
+                             {"space", to_string(o.space)},
+                             {"access", o.access},
+                             {"address", o.address},
+                             {"operand", o.operand},
                              {"value", value_json(t.type, o.value)}};
         if (o.space == Space::Global || o.buffer != 0) jo["buffer"] = o.buffer;
         if (o.line > 0) jo["line"] = o.line;
@@ -74,8 +79,13 @@ nlohmann::json trace_to_json(const Trace& t, bool with_ops) {
       if (a.line > 0) js["line"] = a.line;
       return js;
     };
-    hazards.push_back({{"word", h.word}, {"buffer", h.buffer}, {"read_write", h.read_write}, {"pairs", h.pairs},
-                       {"first", side(h.first)}, {"second", side(h.second)}, {"text", describe_hazard(h)}});
+    hazards.push_back({{"word", h.word},
+                       {"buffer", h.buffer},
+                       {"read_write", h.read_write},
+                       {"pairs", h.pairs},
+                       {"first", side(h.first)},
+                       {"second", side(h.second)},
+                       {"text", describe_hazard(h)}});
   }
   j["hazards"] = std::move(hazards);
   return j;

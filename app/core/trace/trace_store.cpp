@@ -53,7 +53,8 @@ nlohmann::json trace_to_store_json(const Trace& t) {
     if (s.barrier_before_access >= 0) js["barrier_before_access"] = s.barrier_before_access;
     nlohmann::json ops = nlohmann::json::array();
     for (const ThreadOp& o : s.ops) {
-      nlohmann::json jo = {o.thread, to_string(o.kind), to_string(o.space), o.access, o.address, o.operand, o.value, o.buffer};
+      nlohmann::json jo = {o.thread, to_string(o.kind), to_string(o.space), o.access, o.address, o.operand,
+                           o.value,  o.buffer};
       if (!t.source_file.empty()) jo.push_back(o.line);
       ops.push_back(std::move(jo));
     }
@@ -80,7 +81,8 @@ Trace trace_from_store_json(const nlohmann::json& j) {
     throw std::runtime_error("stored trace: field 'type' names no element type (int32, float32, uint8)");
   t.launch.block = int(json_int(need(j, "block", ""), 0, kMaxStoredBlockSize, at("block")));
   t.launch.grid = json_int(need(j, "grid", ""), 0, kMaxStoredGrid, at("grid"));
-  t.block_index = int(json_int(need(j, "block_index", ""), 0, std::max<std::int64_t>(0, t.launch.grid - 1), at("block_index")));
+  t.block_index =
+      int(json_int(need(j, "block_index", ""), 0, std::max<std::int64_t>(0, t.launch.grid - 1), at("block_index")));
   // The views size their pictures by the block: 0 threads divide by zero warps, 2^30 allocate gigabytes.
   t.block_size = int(json_int(need(j, "block_size", ""), 1, kMaxStoredBlockSize, at("block_size")));
   // Traces stored before these fields existed were all made by `report --traces`, which traces random
@@ -90,7 +92,8 @@ Trace trace_from_store_json(const nlohmann::json& j) {
   t.racy_model = json_bool(need(j, "racy_model", ""), at("racy_model"));
   t.interleaving = json_string(need(j, "interleaving", ""), at("interleaving"));
   t.block_result = json_number(need(j, "block_result", ""), -1e308, 1e308, at("block_result"));
-  if (j.contains("compared_with_model")) t.compared_with_model = json_bool(j["compared_with_model"], at("compared_with_model"));
+  if (j.contains("compared_with_model"))
+    t.compared_with_model = json_bool(j["compared_with_model"], at("compared_with_model"));
   if (j.contains("model_difference")) t.model_difference = json_string(j["model_difference"], at("model_difference"));
   // Traces stored before they carried source lines have no source_file: they load without lines.
   if (j.contains("source_file")) {
@@ -101,10 +104,11 @@ Trace trace_from_store_json(const nlohmann::json& j) {
   const bool lines = !t.source_file.empty();
   const auto& steps = need(j, "steps", "");
   if (!steps.is_array()) throw std::runtime_error("stored trace: field 'steps' must be an array");
-  if (steps.empty()) throw std::runtime_error("stored trace: field 'steps' is empty (a stored trace has at least one step)");
+  if (steps.empty())
+    throw std::runtime_error("stored trace: field 'steps' is empty (a stored trace has at least one step)");
   if (steps.size() > kMaxStoredTraceSteps)
-    throw std::runtime_error("stored trace: field 'steps' holds " + std::to_string(steps.size()) + " steps, more than " +
-                             std::to_string(kMaxStoredTraceSteps));
+    throw std::runtime_error("stored trace: field 'steps' holds " + std::to_string(steps.size()) +
+                             " steps, more than " + std::to_string(kMaxStoredTraceSteps));
   const std::int64_t threads = t.block_size;
   const std::size_t max_ops = std::size_t(threads) * kMaxStoredOpsPerThread;
   std::size_t total_ops = 0;
@@ -119,12 +123,13 @@ Trace trace_from_store_json(const nlohmann::json& j) {
     if (!working.is_array() || working.size() > std::size_t(threads))
       throw std::runtime_error(sat("working") + " must be an array of at most block_size (" + std::to_string(threads) +
                                ") threads");
-    for (const auto& w : working) s.working_threads.push_back(int(json_int(w, 0, threads - 1, sat("working") + " entry")));
+    for (const auto& w : working)
+      s.working_threads.push_back(int(json_int(w, 0, threads - 1, sat("working") + " entry")));
     if (js.contains("shared")) {
       const auto& sh = js["shared"];
       if (!sh.is_array() || sh.size() > kMaxStoredSharedWords)
-        throw std::runtime_error(sat("shared") + " must be an array of at most " + std::to_string(kMaxStoredSharedWords) +
-                                 " words (the shared memory of one block)");
+        throw std::runtime_error(sat("shared") + " must be an array of at most " +
+                                 std::to_string(kMaxStoredSharedWords) + " words (the shared memory of one block)");
       s.has_shared = true;
       s.shared_after.reserve(sh.size());
       for (const auto& v : sh) s.shared_after.push_back(json_number(v, -1e308, 1e308, sat("shared") + " entry"));
@@ -132,8 +137,8 @@ Trace trace_from_store_json(const nlohmann::json& j) {
     if (lines) {
       const auto& jl = need(js, "lines", where);
       if (!jl.is_array() || jl.size() > kMaxStoredLinesPerStep)
-        throw std::runtime_error(sat("lines") + " must be an array of at most " + std::to_string(kMaxStoredLinesPerStep) +
-                                 " source lines");
+        throw std::runtime_error(sat("lines") + " must be an array of at most " +
+                                 std::to_string(kMaxStoredLinesPerStep) + " source lines");
       for (const auto& l : jl) s.lines.push_back(int(json_int(l, 1, kMaxStoredLine, sat("lines") + " entry")));
     }
     // Optional: traces stored before barriers were recorded have one after every step.
@@ -142,7 +147,8 @@ Trace trace_from_store_json(const nlohmann::json& j) {
       s.barrier_after = js["barrier_after"].get<bool>();
     }
     if (js.contains("barrier_before_access"))
-      s.barrier_before_access = int(json_int(js["barrier_before_access"], 0, kMaxStoredOpsPerThread, sat("barrier_before_access")));
+      s.barrier_before_access =
+          int(json_int(js["barrier_before_access"], 0, kMaxStoredOpsPerThread, sat("barrier_before_access")));
     const auto& ops = need(js, "ops", where);
     if (!ops.is_array() || ops.size() > max_ops)
       throw std::runtime_error(sat("ops") + " must be an array of at most " + std::to_string(kMaxStoredOpsPerThread) +
@@ -154,8 +160,10 @@ Trace trace_from_store_json(const nlohmann::json& j) {
     for (const auto& jo : ops) {
       const std::string op_at = "stored trace: " + where + "op " + std::to_string(s.ops.size());
       if (!jo.is_array() || jo.size() != (lines ? 9u : 8u))
-        throw std::runtime_error(op_at + (lines ? " is not an array of 9 [thread, kind, space, access, address, operand, value, buffer, line]"
-                                                : " is not an array of 8 [thread, kind, space, access, address, operand, value, buffer]"));
+        throw std::runtime_error(
+            op_at + (lines
+                         ? " is not an array of 9 [thread, kind, space, access, address, operand, value, buffer, line]"
+                         : " is not an array of 8 [thread, kind, space, access, address, operand, value, buffer]"));
       ThreadOp o;
       o.thread = int(json_int(jo[0], 0, threads - 1, op_at + ": thread"));
       o.kind = kind_from(json_string(jo[1], op_at + ": kind"));

@@ -18,18 +18,18 @@ namespace ws {
 // What a stored trace may hold (a report is untrusted input: these bound what loading it allocates and
 // what the views draw). One traced block of a CUDA launch has at most 1024 threads and 227 KiB of shared
 // memory; every sim model's trace fits the op and step limits with room (tests/unit/core/test_report.cpp).
-constexpr std::int64_t kMaxStoredBlockSize = 1024;          ///< block_size, block: CUDA's threads per block
-constexpr std::int64_t kMaxStoredGrid = 2147483647;         ///< grid: CUDA's gridDim.x limit
-constexpr std::int64_t kMaxStoredTraceN = std::int64_t(1) << 40;  ///< the run's n
-constexpr std::size_t kMaxStoredTraceSteps = 4096;          ///< steps of one trace
-constexpr std::size_t kMaxStoredSharedWords = 227 * 1024 / 4;  ///< "shared" words of one step
-constexpr std::size_t kMaxStoredOpsPerThread = 1024;        ///< ops of one step, per thread of the block
-constexpr std::size_t kMaxStoredTraceOps = std::size_t(1) << 22;  ///< ops of all steps together
-constexpr std::int64_t kMaxStoredAccess = 1 << 20;          ///< an op's warp-wide instruction index
+constexpr std::int64_t kMaxStoredBlockSize = 1024;                 ///< block_size, block: CUDA's threads per block
+constexpr std::int64_t kMaxStoredGrid = 2147483647;                ///< grid: CUDA's gridDim.x limit
+constexpr std::int64_t kMaxStoredTraceN = std::int64_t(1) << 40;   ///< the run's n
+constexpr std::size_t kMaxStoredTraceSteps = 4096;                 ///< steps of one trace
+constexpr std::size_t kMaxStoredSharedWords = 227 * 1024 / 4;      ///< "shared" words of one step
+constexpr std::size_t kMaxStoredOpsPerThread = 1024;               ///< ops of one step, per thread of the block
+constexpr std::size_t kMaxStoredTraceOps = std::size_t(1) << 22;   ///< ops of all steps together
+constexpr std::int64_t kMaxStoredAccess = 1 << 20;                 ///< an op's warp-wide instruction index
 constexpr std::int64_t kMaxStoredAddress = std::int64_t(1) << 40;  ///< an op's address or operand
-constexpr std::int64_t kMaxStoredBuffer = 15;               ///< an op's global buffer number (input, output, ...)
-constexpr std::int64_t kMaxStoredLine = 1 << 20;            ///< a source line of the kernel file
-constexpr std::size_t kMaxStoredLinesPerStep = 4096;        ///< source lines of one step
+constexpr std::int64_t kMaxStoredBuffer = 15;         ///< an op's global buffer number (input, output, ...)
+constexpr std::int64_t kMaxStoredLine = 1 << 20;      ///< a source line of the kernel file
+constexpr std::size_t kMaxStoredLinesPerStep = 4096;  ///< source lines of one step
 
 /// A trace as stored in a report (the layout above).
 nlohmann::json trace_to_store_json(const Trace& t);

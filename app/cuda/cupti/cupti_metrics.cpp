@@ -24,7 +24,8 @@ std::atomic<bool> profiled_before{false};
 
 void sync(cudaStream_t s) {
   cudaError_t e = cudaStreamSynchronize(s);
-  if (e != cudaSuccess) throw std::runtime_error(std::string("kernel failed while profiling: ") + cudaGetErrorString(e));
+  if (e != cudaSuccess)
+    throw std::runtime_error(std::string("kernel failed while profiling: ") + cudaGetErrorString(e));
 }
 
 }  // namespace
@@ -110,9 +111,7 @@ KernelMetrics collect_metrics(const std::string& spec, int device, cudaStream_t 
     // The fresh process that samples PCs next needs the profiling hardware: the range profiler's
     // kept session would answer it CUPTI_ERROR_HARDWARE_BUSY.
     if (m.pc_sampling_needs_fresh_process) release_range_profiler_session();
-  } catch (const CuptiError& e) {
-    m.error = explain_cupti_error(e);
-  } catch (const std::exception& e) {
+  } catch (const CuptiError& e) { m.error = explain_cupti_error(e); } catch (const std::exception& e) {
     m.error = e.what();
   }
   derive_metrics(sel, m);

@@ -23,7 +23,7 @@ namespace {
 /// PC records per buffer. A run's kernels have a few hundred instructions each; more records than
 /// this are fetched by further cuptiPCSamplingGetData calls.
 constexpr std::size_t kPcsPerBuffer = 4096;
-constexpr std::size_t kScratchBytes = std::size_t(8) << 20;    // CUPTI's PC records before GetData
+constexpr std::size_t kScratchBytes = std::size_t(8) << 20;     // CUPTI's PC records before GetData
 constexpr std::size_t kHardwareBytes = std::size_t(512) << 20;  // CUPTI's default: no sample dropped so far
 
 /// PC sampling on for a context from construction; disabled on scope exit.
@@ -204,8 +204,8 @@ PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {
       if (call == 0) check_cupti(got, "cuptiPCSamplingGetData", __FILE__, __LINE__);
       const char* msg = nullptr;
       cuptiGetResultString(got, &msg);
-      out.warnings.push_back(std::string("PC sampling: cuptiPCSamplingGetData stopped after ") + std::to_string(records.size()) +
-                             " PC records: " + (msg ? msg : "CUPTI error"));
+      out.warnings.push_back(std::string("PC sampling: cuptiPCSamplingGetData stopped after ") +
+                             std::to_string(records.size()) + " PC records: " + (msg ? msg : "CUPTI error"));
       break;
     }
     const CUpti_PCSamplingData& d = fetched->data;
@@ -218,7 +218,8 @@ PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {
       PcRecord r;
       const std::string fn = pc.functionName ? pc.functionName : "";
       auto rd = readable.find(fn);
-      if (rd == readable.end()) rd = readable.emplace(fn, fn.empty() ? "(unknown function)" : demangled(fn.c_str())).first;
+      if (rd == readable.end())
+        rd = readable.emplace(fn, fn.empty() ? "(unknown function)" : demangled(fn.c_str())).first;
       r.kernel = rd->second;
       if (!fn.empty() && !mapper.find(pc.cubinCrc, fn, pc.pcOffset, r.file, r.line)) r.line = 0;
       for (std::size_t k = 0; k < pc.stallReasonCount && k < count; ++k) {
@@ -240,11 +241,12 @@ PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {
   p.kernels = aggregate_pc_records(records);
   p.collected = true;
   if (p.kernels.empty())
-    out.warnings.push_back("PC sampling: no sample of the run's kernels (" + std::to_string(std::uint64_t(p.hardware_samples)) +
+    out.warnings.push_back("PC sampling: no sample of the run's kernels (" +
+                           std::to_string(std::uint64_t(p.hardware_samples)) +
                            " samples in all, none with a PC record)");
   if (p.dropped_samples > 0 || buffer_full)
-    out.warnings.push_back("PC sampling: " + std::to_string(std::uint64_t(p.dropped_samples)) +
-                           " samples dropped" + (buffer_full ? " (hardware buffer full: the counts are incomplete)" : ""));
+    out.warnings.push_back("PC sampling: " + std::to_string(std::uint64_t(p.dropped_samples)) + " samples dropped" +
+                           (buffer_full ? " (hardware buffer full: the counts are incomplete)" : ""));
   double unmapped = 0;
   for (const auto& k : p.kernels) unmapped += k.unmapped_samples;
   if (unmapped > 0)

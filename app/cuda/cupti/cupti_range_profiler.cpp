@@ -119,8 +119,10 @@ const HostConfig& host_config(const ChipInfo& chip, int device, const std::vecto
   // scheduled in separate passes (19 metrics: 20 passes instead of 4 on GH100).
   std::vector<std::string>& kept = hc.kept;
   for (const auto& m : metrics) {
-    if (chip.base_metrics.count(m.substr(0, m.find('.')))) kept.push_back(m);
-    else hc.warnings.push_back("skipped " + m + ": not available on " + chip.chip);
+    if (chip.base_metrics.count(m.substr(0, m.find('.'))))
+      kept.push_back(m);
+    else
+      hc.warnings.push_back("skipped " + m + ": not available on " + chip.chip);
   }
   auto add_all = [](CUpti_Profiler_Host_Object* obj, const std::vector<std::string>& list) {
     std::vector<const char*> names;
@@ -138,8 +140,10 @@ const HostConfig& host_config(const ChipInfo& chip, int device, const std::vecto
       std::vector<std::string> ok;
       for (const auto& m : kept) {
         HostObject scratch(chip);
-        if (add_all(scratch.obj, {m}) == CUPTI_SUCCESS) ok.push_back(m);
-        else hc.warnings.push_back("skipped " + m + ": the profiler host does not accept it on " + chip.chip);
+        if (add_all(scratch.obj, {m}) == CUPTI_SUCCESS)
+          ok.push_back(m);
+        else
+          hc.warnings.push_back("skipped " + m + ": the profiler host does not accept it on " + chip.chip);
       }
       kept = ok;
       hc.host = std::make_unique<HostObject>(chip);
@@ -177,7 +181,8 @@ std::vector<std::uint8_t> configure(const EnabledProfiler& prof, const HostConfi
   cds.maxNumRangeTreeNodes = ranges;
   WS_CUPTI(cuptiRangeProfilerGetCounterDataSize(&cds));
   std::vector<std::uint8_t> image(cds.counterDataSize, 0);
-  CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+  CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{
+      CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
   init.pRangeProfilerObject = prof.obj;
   init.pCounterData = image.data();
   init.counterDataSize = image.size();
@@ -231,13 +236,13 @@ struct Session {
   const HostConfig* hc = nullptr;
   std::unique_ptr<EnabledProfiler> prof;
   std::vector<std::uint8_t> image;
-  int requests = 0;                      ///< k so far
-  bool needs_own_session = false;        ///< a kept session was closed: the next list runs on a session
-                                         ///< of its own first (opening one right after a close failed)
-  std::vector<double> previous;          ///< A_{k-1}, per kept metric
-  std::map<std::string, double> scale;   ///< ratio metric -> c
+  int requests = 0;                     ///< k so far
+  bool needs_own_session = false;       ///< a kept session was closed: the next list runs on a session
+                                        ///< of its own first (opening one right after a close failed)
+  std::vector<double> previous;         ///< A_{k-1}, per kept metric
+  std::map<std::string, double> scale;  ///< ratio metric -> c
 };
-constexpr int kSessionRequests = 64;     ///< then a fresh session (bounds the accumulated sums)
+constexpr int kSessionRequests = 64;  ///< then a fresh session (bounds the accumulated sums)
 
 Session& session() {
   static Session* s = new Session;  // never destroyed at exit: release_range_profiler_session() ends it
@@ -287,7 +292,8 @@ std::map<std::string, double> session_request(CUcontext ctx, const HostConfig& h
   CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
   stop.pRangeProfilerObject = ss.prof->obj;
   WS_CUPTI(cuptiRangeProfilerStop(&stop));
-  if (!stop.isAllPassSubmitted) throw std::runtime_error("range profiler: a one-pass configuration asked for another pass");
+  if (!stop.isAllPassSubmitted)
+    throw std::runtime_error("range profiler: a one-pass configuration asked for another pass");
   CUpti_RangeProfiler_DecodeData_Params dec{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
   dec.pRangeProfilerObject = ss.prof->obj;
   WS_CUPTI(cuptiRangeProfilerDecodeData(&dec));
@@ -313,7 +319,7 @@ std::map<std::string, double> session_request(CUcontext ctx, const HostConfig& h
     if (is_sum(names[i])) {
       double v = k == 1 ? mean[i] : k * mean[i] - (k - 1) * ss.previous[i];
       if (std::abs(v - std::round(v)) < 1e-3) v = std::round(v);  // counters are whole; keep them so
-      if (v == 0) v = 0;  // not -0
+      if (v == 0) v = 0;                                          // not -0
       own[names[i]] = v;
     }
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -426,7 +432,8 @@ RangeProfile profile_range(CUcontext ctx, int device, const std::vector<std::str
       WS_CUPTI(cuptiRangeProfilerStop(&stop));
       const double t_stop = lap();
       out.passes_ms += t_start + t_run + t_stop;
-      if (timing) std::fprintf(stderr, "  pass %d: start %.2f, push + run + pop %.2f, stop %.2f ms\n", i, t_start, t_run, t_stop);
+      if (timing)
+        std::fprintf(stderr, "  pass %d: start %.2f, push + run + pop %.2f, stop %.2f ms\n", i, t_start, t_run, t_stop);
       all_submitted = stop.isAllPassSubmitted;
     }
     CUpti_RangeProfiler_DecodeData_Params dec{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};

@@ -18,12 +18,13 @@ struct RangeProfile {
   int passes = 0;                        ///< replay passes the configuration needed
   std::vector<std::string> warnings;     ///< skipped metrics, with the reason
   double setup_ms = 0, passes_ms = 0, disable_ms = 0, evaluate_ms = 0;  ///< where the time went (host clock)
-  bool reused_session = false;           ///< ran on the kept session (no enable, no first-Start cost)
+  bool reused_session = false;  ///< ran on the kept session (no enable, no first-Start cost)
 };
 
 /// Profiles `metrics` over one range. One-pass lists of summed counters (and the ratios rebuilt from
 /// them) run on a range-profiler session kept enabled between calls (see the .cpp); others enable,
-/// configure and disable a session of their own (WS_CUPTI_FRESH_SESSION=1 forces that for every list). `pass(i)` must restore inputs and enqueue the launcher's work,
+/// configure and disable a session of their own (WS_CUPTI_FRESH_SESSION=1 forces that for every list). `pass(i)`
+/// must restore inputs and enqueue the launcher's work,
 /// then synchronize; it is called once per replay pass. Throws CuptiError (privileges, unsupported
 /// device) or std::runtime_error; leaves the range profiler disabled in every case.
 RangeProfile profile_range(CUcontext ctx, int device, const std::vector<std::string>& metrics,

@@ -6,8 +6,8 @@
 #include <cupti_target.h>
 
 #include <cstdint>
-#include <iterator>
 #include <cstdlib>
+#include <iterator>
 #include <map>
 
 #include "cupti/cupti_check.hpp"
@@ -23,9 +23,10 @@ const char* const kThreadInst = "smsp__sass_thread_inst_executed_pred_on";
 
 }  // namespace
 
-const char* const kSassCounters[5] = {"smsp__sass_branch_targets_threads_uniform", "smsp__sass_branch_targets_threads_divergent",
-                                      "smsp__sass_inst_executed_op_global_atom", "smsp__sass_inst_executed_op_global_red",
-                                      "smsp__sass_inst_executed_op_shared_atom"};
+const char* const kSassCounters[5] = {
+    "smsp__sass_branch_targets_threads_uniform", "smsp__sass_branch_targets_threads_divergent",
+    "smsp__sass_inst_executed_op_global_atom", "smsp__sass_inst_executed_op_global_red",
+    "smsp__sass_inst_executed_op_shared_atom"};
 
 namespace {
 
@@ -141,7 +142,8 @@ LineProfile profile_lines(CUcontext ctx, int device, const std::function<void()>
     for (std::size_t k = 0; k < instances; ++k) {
       if (values[i][k].metricId == warp_id) w += double(values[i][k].value);
       if (values[i][k].metricId == thread_id) t += double(values[i][k].value);
-      if (auto n = name_of.find(values[i][k].metricId); n != name_of.end()) out.totals[n->second] += double(values[i][k].value);
+      if (auto n = name_of.find(values[i][k].metricId); n != name_of.end())
+        out.totals[n->second] += double(values[i][k].value);
     }
     std::string file;
     int line = 0;
@@ -159,8 +161,9 @@ LineProfile profile_lines(CUcontext ctx, int device, const std::function<void()>
   for (auto& [k, lm] : by_line)
     if (lm.warp_instructions > 0) out.lines.push_back(lm);
   if (unknown_warp_inst > 0)
-    out.warnings.push_back("per-line metrics: " + std::to_string(std::int64_t(unknown_warp_inst)) +
-                           " warp instructions have no source line (no -lineinfo, or the module was loaded before tracking)");
+    out.warnings.push_back(
+        "per-line metrics: " + std::to_string(std::int64_t(unknown_warp_inst)) +
+        " warp instructions have no source line (no -lineinfo, or the module was loaded before tracking)");
   return out;
 }
 

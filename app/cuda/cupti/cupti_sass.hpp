@@ -17,10 +17,10 @@
 namespace ws::cuda {
 
 struct LineProfile {
-  std::vector<LineMetrics> lines;     ///< sorted by file, then line; lines with no instruction left out
+  std::vector<LineMetrics> lines;        ///< sorted by file, then line; lines with no instruction left out
   std::map<std::string, double> totals;  ///< every SASS metric collected, summed over all instructions
                                          ///< (kSassCounters: branches, atomics; see metric_catalog)
-  std::vector<std::string> warnings;  ///< e.g. instructions whose line is unknown
+  std::vector<std::string> warnings;     ///< e.g. instructions whose line is unknown
 };
 
 /// The SASS metrics collected besides the two per-line ones, summed kernel-wide into totals (the

@@ -18,14 +18,16 @@ void check_cupti(CUptiResult r, const char* call, const char* file, int line) {
   const char* base = file;
   for (const char* p = file; *p; ++p)
     if (*p == '/') base = p + 1;
-  throw CuptiError(r, std::string(base) + ":" + std::to_string(line) + ": " + call + ": " + (msg ? msg : "CUPTI error"));
+  throw CuptiError(r,
+                   std::string(base) + ":" + std::to_string(line) + ": " + call + ": " + (msg ? msg : "CUPTI error"));
 }
 
 std::string explain_cupti_error(const CuptiError& e) {
   if (e.code == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)
     return "no permission to read GPU performance counters (CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, ERR_NVGPUCTRPERM): "
            "run as root, or load the driver with NVreg_RestrictProfilingToAdminUsers=0 "
-           "(options nvidia NVreg_RestrictProfilingToAdminUsers=0 in /etc/modprobe.d, then reboot); timings are unaffected";
+           "(options nvidia NVreg_RestrictProfilingToAdminUsers=0 in /etc/modprobe.d, then reboot); timings are "
+           "unaffected";
   if (e.code == CUPTI_ERROR_NOT_SUPPORTED || e.code == CUPTI_ERROR_NOT_COMPATIBLE)
     return std::string("this GPU or driver does not support CUPTI profiling here: ") + e.what();
   return std::string("CUPTI: ") + e.what();
@@ -75,7 +77,8 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
     l.grid = p->gridDimX * p->gridDimY * p->gridDimZ;
     l.block = p->blockDimX * p->blockDimY * p->blockDimZ;
     l.dynamic_smem = p->sharedMemBytes;
-  } else if (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx || cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz) {
+  } else if (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
+             cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz) {
     const auto* p = static_cast<const cuLaunchKernelEx_params*>(cb->functionParams);
     l.function = p->f;
     if (p->config) {
@@ -101,9 +104,7 @@ std::string start_cupti_tracking() {
   try {
     WS_CUPTI(cuptiSubscribe(&t.sub, on_callback, nullptr));
     WS_CUPTI(cuptiEnableCallback(1, t.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED));
-  } catch (const CuptiError& e) {
-    t.error = explain_cupti_error(e);
-  }
+  } catch (const CuptiError& e) { t.error = explain_cupti_error(e); }
   return t.error;
 }
 

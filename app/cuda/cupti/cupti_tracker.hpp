@@ -15,9 +15,9 @@ namespace ws::cuda {
 /// A kernel launch seen by the driver-API callback.
 struct CapturedLaunch {
   CUfunction function = nullptr;
-  std::string name;            ///< symbol name as CUPTI reports it (mangled)
-  unsigned grid = 0, block = 0; ///< x * y * z
-  unsigned dynamic_smem = 0;    ///< bytes
+  std::string name;              ///< symbol name as CUPTI reports it (mangled)
+  unsigned grid = 0, block = 0;  ///< x * y * z
+  unsigned dynamic_smem = 0;     ///< bytes
 };
 
 /// Subscribes once (later calls do nothing). Returns "" or why not (the metrics then say so).

@@ -12,7 +12,7 @@ namespace ws::cuda {
 /// (block * items_per_thread) rounded to kPadGranule, so the slides' unguarded loads read harmless values;
 /// for variants that write their input, `a.data` is a working copy ("work") of `pristine`. Sizes the
 /// scratch and result buffers. Throws std::runtime_error on CUDA errors.
-kernels::ReduceArgs upload_reduction(CudaContext& ctx, const VariantInfo& v, const Input& in, const LaunchConfig& launch,
-                                     void*& pristine);
+kernels::ReduceArgs upload_reduction(CudaContext& ctx, const VariantInfo& v, const Input& in,
+                                     const LaunchConfig& launch, void*& pristine);
 
 }  // namespace ws::cuda

@@ -30,7 +30,8 @@ const kernels::AtomicsLauncherEntry& find_launcher(const std::string& id) {
   return it->second;
 }
 
-RunResult run_atomics(CudaContext& ctx, const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) {
+RunResult run_atomics(CudaContext& ctx, const VariantInfo& v, const RunRequest& req, const Input& in,
+                      const LaunchConfig& launch) {
   const kernels::AtomicsLauncherEntry& entry = find_launcher(v.id);
   const AtomicsKind kind = v.atomics;
   const std::int64_t n = in.n();
@@ -56,7 +57,8 @@ RunResult run_atomics(CudaContext& ctx, const VariantInfo& v, const RunRequest& 
   r.host_ms.upload = clock.lap();
 
   kernels::AtomicsOutcome outcome;
-  r.timing = time_launches(ctx, [&] { outcome = entry.launch(a); }, req.warmup, req.repeat);
+  r.timing = time_launches(
+      ctx, [&] { outcome = entry.launch(a); }, req.warmup, req.repeat);
   r.timed = req.repeat > 0;
   r.launches = outcome.launches;
   r.host_ms.launches = clock.lap();
@@ -71,10 +73,13 @@ RunResult run_atomics(CudaContext& ctx, const VariantInfo& v, const RunRequest& 
     WS_CUDA(cudaMemcpy(bins.data(), a.out, bins.size() * sizeof(int), cudaMemcpyDeviceToHost));
     r.output.assign(bins.begin(), bins.end());
   } else {
-    if (count < 0 || count > n) throw std::runtime_error(v.id + ": the kernel reported " + std::to_string(count) + " kept values for n = " + std::to_string(n));
+    if (count < 0 || count > n)
+      throw std::runtime_error(v.id + ": the kernel reported " + std::to_string(count) +
+                               " kept values for n = " + std::to_string(n));
     r.output.resize(static_cast<std::size_t>(count));  // widened to double straight from the staging buffer
     ctx.download(a.out, std::size_t(count) * sizeof(int), [&](std::size_t off, const void* host, std::size_t len) {
-      widen_to_double(static_cast<const std::int32_t*>(host), std::int64_t(len / sizeof(int)), r.output.data() + off / sizeof(int));
+      widen_to_double(static_cast<const std::int32_t*>(host), std::int64_t(len / sizeof(int)),
+                      r.output.data() + off / sizeof(int));
     });
   }
   r.output_rows = 0;

@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "convolution/conv_launch.hpp"
-#include "patterns/convolution/pattern_convolution.hpp"
 #include "cupti/cupti_metrics.hpp"
 #include "parallel.hpp"
 #include "pattern_runner.hpp"
+#include "patterns/convolution/pattern_convolution.hpp"
 #include "reduction/reduce_launch.hpp"  // WS_CUDA
 #include "timing.hpp"
 
@@ -68,11 +68,13 @@ RunResult run_convolution(CudaContext& ctx, const VariantInfo& v, const RunReque
   int launches = 0;
   RunResult r;
   r.host_ms.upload = clock.lap();
-  r.timing = time_launches(ctx, [&] { launches = launch(a); }, req.warmup, req.repeat);
+  r.timing = time_launches(
+      ctx, [&] { launches = launch(a); }, req.warmup, req.repeat);
   r.host_ms.launches = clock.lap();
   r.output.resize(n);  // widened to double straight from the staging buffer
   ctx.download(output, n * sizeof(float), [&](std::size_t off, const void* host, std::size_t len) {
-    widen_to_double(static_cast<const float*>(host), std::int64_t(len / sizeof(float)), r.output.data() + off / sizeof(float));
+    widen_to_double(static_cast<const float*>(host), std::int64_t(len / sizeof(float)),
+                    r.output.data() + off / sizeof(float));
   });
 
   r.variant = v.id;

@@ -49,12 +49,13 @@ double combine(const std::vector<unsigned char>& raw, std::int64_t count, DType 
 
 }  // namespace
 
-kernels::ReduceArgs upload_reduction(CudaContext& ctx, const VariantInfo& v, const Input& in, const LaunchConfig& launch,
-                                     void*& pristine) {
+kernels::ReduceArgs upload_reduction(CudaContext& ctx, const VariantInfo& v, const Input& in,
+                                     const LaunchConfig& launch, void*& pristine) {
   const std::size_t elem = dtype_size(in.type);
   const std::int64_t n = in.n();
   // Padding covers the last block's whole window (block * items_per_thread), whatever the block size.
-  const std::int64_t capacity = round_up(round_up(n, window_elems(v, launch.block ? launch.block : 1)), kernels::kPadGranule);
+  const std::int64_t capacity =
+      round_up(round_up(n, window_elems(v, launch.block ? launch.block : 1)), kernels::kPadGranule);
   const std::int64_t scratch_elems = 2 * ((n + 31) / 32 + kernels::kPadGranule);
 
   pristine = ctx.buffer("input", std::size_t(capacity) * elem);
@@ -100,7 +101,8 @@ RunResult run_reduction(CudaContext& ctx, const VariantInfo& v, const RunRequest
       WS_CUDA(cudaMemcpyAsync(a.data, pristine, std::size_t(a.capacity) * elem, cudaMemcpyDeviceToDevice, ctx.stream));
   };
   kernels::ReduceOutcome out;
-  r.timing = time_launches(ctx, [&] { out = launcher(a); }, req.warmup, req.repeat, restore);
+  r.timing = time_launches(
+      ctx, [&] { out = launcher(a); }, req.warmup, req.repeat, restore);
   r.timed = req.repeat > 0;
   r.host_ms.launches = clock.lap();
 
@@ -114,7 +116,10 @@ RunResult run_reduction(CudaContext& ctx, const VariantInfo& v, const RunRequest
   // Hardware metrics after the timed launches: replayed runs of the same launcher, inputs restored.
   if (!req.metrics.empty()) {
     clock.lap();
-    r.metrics = collect_metrics(req.metrics, 0, ctx.stream, [&] { restore(); launcher(a); });
+    r.metrics = collect_metrics(req.metrics, 0, ctx.stream, [&] {
+      restore();
+      launcher(a);
+    });
     r.host_ms.metrics = clock.lap();
   }
   return r;

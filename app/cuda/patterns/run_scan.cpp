@@ -9,8 +9,8 @@
 #include "cupti/cupti_metrics.hpp"
 #include "parallel.hpp"
 #include "pattern_runner.hpp"
-#include "scan/scan_launch.hpp"
 #include "patterns/scan_upload.hpp"
+#include "scan/scan_launch.hpp"
 #include "timing.hpp"
 
 namespace ws::cuda {
@@ -20,7 +20,8 @@ namespace {
 const kernels::ScanLauncherEntry* find_launcher(const std::string& id) {
   static const std::unordered_map<std::string, kernels::ScanLauncherEntry> table = [] {
     std::unordered_map<std::string, kernels::ScanLauncherEntry> t;
-    for (const auto& part : {kernels::stevens_scan_launchers(), kernels::lookback_scan_launchers(), kernels::cub_scan_launchers()})
+    for (const auto& part :
+         {kernels::stevens_scan_launchers(), kernels::lookback_scan_launchers(), kernels::cub_scan_launchers()})
       for (const auto& e : part) t.emplace(e.id, e);
     return t;
   }();
@@ -55,7 +56,8 @@ kernels::ScanArgs upload_scan(CudaContext& ctx, const Input& in, bool exclusive,
 
 namespace {
 
-RunResult run_scan(CudaContext& ctx, const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) {
+RunResult run_scan(CudaContext& ctx, const VariantInfo& v, const RunRequest& req, const Input& in,
+                   const LaunchConfig& launch) {
   const kernels::ScanLauncherEntry* e = find_launcher(v.id);
   if (!e) throw std::runtime_error(v.id + " has no CUDA kernel in this build");
   const std::int64_t n = in.n();
@@ -66,7 +68,8 @@ RunResult run_scan(CudaContext& ctx, const VariantInfo& v, const RunRequest& req
   r.host_ms.upload = clock.lap();
 
   int launches = 0;
-  r.timing = time_launches(ctx, [&] { launches = e->launch(a); }, req.warmup, req.repeat);
+  r.timing = time_launches(
+      ctx, [&] { launches = e->launch(a); }, req.warmup, req.repeat);
   r.timed = req.repeat > 0;
   r.launches = launches;
   r.host_ms.launches = clock.lap();
@@ -75,8 +78,10 @@ RunResult run_scan(CudaContext& ctx, const VariantInfo& v, const RunRequest& req
   r.output.resize(std::size_t(n));
   ctx.download(a.out, bytes, [&](std::size_t off, const void* host, std::size_t len) {
     const std::int64_t count = std::int64_t(len / 4), first = std::int64_t(off / 4);  // int32 and float32: 4 bytes
-    if (in.type == DType::Int32) widen_to_double(static_cast<const std::int32_t*>(host), count, r.output.data() + first);
-    else widen_to_double(static_cast<const float*>(host), count, r.output.data() + first);
+    if (in.type == DType::Int32)
+      widen_to_double(static_cast<const std::int32_t*>(host), count, r.output.data() + first);
+    else
+      widen_to_double(static_cast<const float*>(host), count, r.output.data() + first);
   });
   r.output_rows = 0;
   r.output_cols = n;

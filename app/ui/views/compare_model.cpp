@@ -119,10 +119,17 @@ std::vector<CompareRow> build_compare(const Report& report, const std::vector<st
 }
 
 const char* const* compare_metric_names() {
-  static const char* const names[] = {"GB/s",           "time (ms)",           "speedup",
-                                      "% of peak",      "occupancy %",         "lanes per instruction",
-                                      "conflicts per shared load", "atomic requests", "predicted divergence %",
-                                      "predicted conflict ways",   "predicted atomics per block"};
+  static const char* const names[] = {"GB/s",
+                                      "time (ms)",
+                                      "speedup",
+                                      "% of peak",
+                                      "occupancy %",
+                                      "lanes per instruction",
+                                      "conflicts per shared load",
+                                      "atomic requests",
+                                      "predicted divergence %",
+                                      "predicted conflict ways",
+                                      "predicted atomics per block"};
   return names;
 }
 
@@ -136,9 +143,12 @@ std::optional<double> compare_value(const CompareRow& r, CompareMetric m) {
     case CompareMetric::Lanes: return r.lanes;
     case CompareMetric::ConflictsPerLd: return r.conflicts_per_ld;
     case CompareMetric::Atomics: return r.atomics;
-    case CompareMetric::PredDivergent: return r.predicted.have ? std::optional<double>(r.predicted.divergent_pct) : std::nullopt;
-    case CompareMetric::PredWays: return r.predicted.have ? std::optional<double>(r.predicted.worst_ways) : std::nullopt;
-    case CompareMetric::PredAtomics: return r.predicted.have ? std::optional<double>(r.predicted.atomics) : std::nullopt;
+    case CompareMetric::PredDivergent:
+      return r.predicted.have ? std::optional<double>(r.predicted.divergent_pct) : std::nullopt;
+    case CompareMetric::PredWays:
+      return r.predicted.have ? std::optional<double>(r.predicted.worst_ways) : std::nullopt;
+    case CompareMetric::PredAtomics:
+      return r.predicted.have ? std::optional<double>(r.predicted.atomics) : std::nullopt;
     default: return std::nullopt;
   }
 }
@@ -149,7 +159,8 @@ std::string what_changed(const CompareRow& a, const CompareRow& b) {
   if (a.timed && b.timed && a.run->n == b.run->n) {
     const double ratio = a.time_ms / b.time_ms;
     std::string s = num(a.time_ms, 3) + " \u2192 " + num(b.time_ms, 3) + " ms (";
-    s += ratio >= 1 ? num(ratio, ratio >= 10 ? 0 : 1) + "x faster)" : num(1 / ratio, 1 / ratio >= 10 ? 0 : 1) + "x slower)";
+    s += ratio >= 1 ? num(ratio, ratio >= 10 ? 0 : 1) + "x faster)"
+                    : num(1 / ratio, 1 / ratio >= 10 ? 0 : 1) + "x slower)";
     parts.push_back(s);
   }
   auto delta = [&](const std::optional<double>& x, const std::optional<double>& y, const char* what, int decimals) {
@@ -177,14 +188,14 @@ std::string what_changed(const CompareRow& a, const CompareRow& b) {
   return out;
 }
 
-
 std::string compare_csv(const std::vector<CompareRow>& rows) {
   std::string out = "variant,n,status";
   const auto names = compare_metric_names();
   for (int m = 0; m < int(CompareMetric::Count); ++m) out += std::string(",\"") + names[m] + "\"";
   out += ",best\n";
   for (const auto& r : rows) {
-    out += r.variant + "," + (r.run ? std::to_string(r.run->n) : "") + "," + (r.run ? to_string(r.run->status) : "no run");
+    out +=
+        r.variant + "," + (r.run ? std::to_string(r.run->n) : "") + "," + (r.run ? to_string(r.run->status) : "no run");
     for (int m = 0; m < int(CompareMetric::Count); ++m) {
       out += ",";
       if (auto v = compare_value(r, CompareMetric(m))) out += num(*v, 6);
@@ -196,19 +207,22 @@ std::string compare_csv(const std::vector<CompareRow>& rows) {
 
 std::string sweep_csv(const Sweep& s) {
   const bool keep = s.spec.by_keep();
-  std::string out = std::string("variant,n,status,time_ms,gbps,pct_theoretical") + (keep ? ",keep_fraction,kept_fraction" : "") + "\n";
+  std::string out = std::string("variant,n,status,time_ms,gbps,pct_theoretical") +
+                    (keep ? ",keep_fraction,kept_fraction" : "") + "\n";
   for (const auto& r : s.runs) {
     out += r.variant + "," + std::to_string(r.n) + "," + to_string(r.status) + ",";
-    if (r.timed) out += num(r.timing.median_ms, 6) + "," + num(r.gbps, 3) + "," + (r.pct_theoretical > 0 ? num(r.pct_theoretical, 3) : "");
-    else out += ",,";
-    if (keep) out += "," + num(r.params.keep_fraction, 3) + "," + (kept_fraction(r) >= 0 ? num(kept_fraction(r), 6) : "");
+    if (r.timed)
+      out += num(r.timing.median_ms, 6) + "," + num(r.gbps, 3) + "," +
+             (r.pct_theoretical > 0 ? num(r.pct_theoretical, 3) : "");
+    else
+      out += ",,";
+    if (keep)
+      out += "," + num(r.params.keep_fraction, 3) + "," + (kept_fraction(r) >= 0 ? num(kept_fraction(r), 6) : "");
     out += "\n";
   }
   return out;
 }
 
-std::string write_text_file(const std::string& path, const std::string& text) {
-  return write_file_atomic(path, text);
-}
+std::string write_text_file(const std::string& path, const std::string& text) { return write_file_atomic(path, text); }
 
 }  // namespace ws::ui

@@ -19,7 +19,8 @@ struct SlideTiming;
 namespace metric {
 inline constexpr const char* kOccupancy = "sm__warps_active.avg.pct_of_peak_sustained_active";
 inline constexpr const char* kLanesPerInst = "smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio";
-inline constexpr const char* kLanesPerInstBare = "smsp__average_thread_inst_executed_pred_on_per_inst_executed";  ///< without the .ratio suffix
+inline constexpr const char* kLanesPerInstBare =
+    "smsp__average_thread_inst_executed_pred_on_per_inst_executed";  ///< without the .ratio suffix
 inline constexpr const char* kSharedLdConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
 inline constexpr const char* kSharedLdInst = "smsp__inst_executed_op_shared_ld.sum";
 inline constexpr const char* kGlobalAtom = "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum";
@@ -43,27 +44,41 @@ Predicted predict(const VariantInfo& v, std::int64_t n, DType type);
 
 struct CompareRow {
   std::string variant;
-  const RunResult* run = nullptr;    ///< the variant's latest run in the report (nullptr: none)
+  const RunResult* run = nullptr;  ///< the variant's latest run in the report (nullptr: none)
   bool timed = false;
   double time_ms = 0, gbps = 0, pct_peak = 0;
-  double speedup = 0;                ///< baseline time / this time (0 when either is untimed or n differs)
-  std::optional<double> occupancy;   ///< achieved, % of peak warps (CUPTI)
-  std::optional<double> lanes;       ///< active lanes per warp instruction (CUPTI)
+  double speedup = 0;                      ///< baseline time / this time (0 when either is untimed or n differs)
+  std::optional<double> occupancy;         ///< achieved, % of peak warps (CUPTI)
+  std::optional<double> lanes;             ///< active lanes per warp instruction (CUPTI)
   std::optional<double> conflicts_per_ld;  ///< shared-load bank conflicts per shared-load instruction
-  std::optional<double> atomics;     ///< global atomic + reduction requests (CUPTI)
+  std::optional<double> atomics;           ///< global atomic + reduction requests (CUPTI)
   Predicted predicted;
-  bool best = false;                 ///< the highest GB/s among correct runs
+  bool best = false;                   ///< the highest GB/s among correct runs
   const SlideTiming* slide = nullptr;  ///< the slide's own number for the variant (its GPU), if it prints one
 };
 
 /// Rows for `ids` from `report` (latest run of each; for a variant without one, its run at the largest
 /// n of the newest sweep that has it), speedups over `baseline` ("" = the first id with a timed,
-/// correct run: not racy, not a slide's bug kept on purpose, checked ok). `predicted` supplies the sim predictions by id (missing: none).
+/// correct run: not racy, not a slide's bug kept on purpose, checked ok). `predicted` supplies the sim predictions
+/// by id (missing: none).
 std::vector<CompareRow> build_compare(const Report& report, const std::vector<std::string>& ids,
                                       const std::string& baseline, const std::map<std::string, Predicted>& predicted);
 
 /// Columns the bars can show, in the order of compare_metric_names().
-enum class CompareMetric { GBps, TimeMs, Speedup, PctPeak, Occupancy, Lanes, ConflictsPerLd, Atomics, PredDivergent, PredWays, PredAtomics, Count };
+enum class CompareMetric {
+  GBps,
+  TimeMs,
+  Speedup,
+  PctPeak,
+  Occupancy,
+  Lanes,
+  ConflictsPerLd,
+  Atomics,
+  PredDivergent,
+  PredWays,
+  PredAtomics,
+  Count
+};
 const char* const* compare_metric_names();
 /// The metric's value in a row, or nullopt when the row has none.
 std::optional<double> compare_value(const CompareRow& r, CompareMetric m);

@@ -26,7 +26,8 @@ ConvPreview make_conv_preview(const ConvPreviewKey& key, const Report* shown) {
   req.params = key.params;
   req.launch.block = p.dims == 1 ? key.block : 0;
   req.n = p.dims == 1 && key.params.width == 0 ? key.n : 0;
-  const std::int64_t size = p.dims == 2 ? key.params.width * key.params.height : (key.params.width ? key.params.width : key.n);
+  const std::int64_t size =
+      p.dims == 2 ? key.params.width * key.params.height : (key.params.width ? key.params.width : key.n);
   if (size > kConvPreviewMax) {
     p.error = "the preview stops at 2^22 elements (" + std::to_string(size) + " asked for); runs take any size";
     return p;
@@ -34,7 +35,8 @@ ConvPreview make_conv_preview(const ConvPreviewKey& key, const Report* shown) {
   try {
     if (std::string e = spec.validate(*v, req); !e.empty()) return p.error = e, p;
     if (std::string e = spec.build_input(*v, req, p.input); !e.empty()) return p.error = e, p;
-    if (std::string e = conv_setup(*v, key.params, req.launch.block, p.input, p.setup); !e.empty()) return p.error = e, p;
+    if (std::string e = conv_setup(*v, key.params, req.launch.block, p.input, p.setup); !e.empty())
+      return p.error = e, p;
     const ConvGeometry& g = p.setup.g;
     p.traffic = p.dims == 2 ? array_traffic_2d(g.height, g.width, g.tile_y, g.tile_x, g.mask_width)
                             : array_traffic_1d(g.width, g.tile_x, g.mask_width);
@@ -55,14 +57,12 @@ ConvPreview make_conv_preview(const ConvPreviewKey& key, const Report* shown) {
         }
     p.output = spec.reference(*v, key.params, p.input);
     p.output_source = "CPU reference";
-  } catch (const std::exception& e) {
-    p.error = describe_exception(e);
-  }
+  } catch (const std::exception& e) { p.error = describe_exception(e); }
   return p;
 }
 
-std::vector<std::uint32_t> grey_pixels(ConstSpan<double> values, std::int64_t rows, std::int64_t cols,
-                                       int max_side, int& out_w, int& out_h) {
+std::vector<std::uint32_t> grey_pixels(ConstSpan<double> values, std::int64_t rows, std::int64_t cols, int max_side,
+                                       int& out_w, int& out_h) {
   out_w = out_h = 0;
   if (rows <= 0 || cols <= 0 || std::int64_t(values.size()) < rows * cols || max_side < 1) return {};
   const std::int64_t step = std::max<std::int64_t>(1, (std::max(rows, cols) + max_side - 1) / max_side);

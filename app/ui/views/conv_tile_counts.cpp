@@ -29,15 +29,20 @@ ConvTileCounts count_tile_loads(const ConvGeometry& g, const Trace& t, std::int6
           ++th.direct;
         } else if (staging) {
           ++loads[op.thread];
-          const std::int64_t row = g.dims == 2 ? op.address / g.width : 0, col = g.dims == 2 ? op.address % g.width : op.address;
-          if (row >= rows || col >= g.width) ++th.padding;
-          else if (row >= y0 && row < y0 + g.tile_y && col >= x0 && col < x0 + g.tile_x) ++th.internal;
-          else ++th.halo;
+          const std::int64_t row = g.dims == 2 ? op.address / g.width : 0,
+                             col = g.dims == 2 ? op.address % g.width : op.address;
+          if (row >= rows || col >= g.width)
+            ++th.padding;
+          else if (row >= y0 && row < y0 + g.tile_y && col >= x0 && col < x0 + g.tile_x)
+            ++th.internal;
+          else
+            ++th.halo;
         }
       } else if (staging && op.kind == OpKind::Store && op.space == Space::Shared) {
         ++stores[op.thread];
       } else if (op.kind == OpKind::Store && op.space == Space::Global && op.buffer == sim::kConvOutput) {
-        const std::int64_t row = g.dims == 2 ? op.address / g.width : 0, col = g.dims == 2 ? op.address % g.width : op.address;
+        const std::int64_t row = g.dims == 2 ? op.address / g.width : 0,
+                           col = g.dims == 2 ? op.address % g.width : op.address;
         if (row < rows && col < g.width) th.writes = true;
       }
     }

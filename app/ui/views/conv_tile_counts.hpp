@@ -6,19 +6,19 @@
 #include <string>
 #include <vector>
 
-#include "patterns/convolution/conv_geometry.hpp"
 #include "host_vector.hpp"
+#include "patterns/convolution/conv_geometry.hpp"
 #include "trace/trace.hpp"
 
 namespace ws::ui {
 
 /// What one thread of the traced block did with the input N (element counts).
 struct ConvThreadLoads {
-  int internal = 0;  ///< staging loads (into shared memory or registers) of the block's own output tile
-  int halo = 0;      ///< staging loads of elements outside the tile but inside the array
-  int padding = 0;   ///< staging loads past the array's end (1D kernels read their zero-padded N[i])
-  int ghost = 0;     ///< shared stores of 0 for a ghost cell (no global load)
-  int direct = 0;    ///< loads of N in the mask loop itself (basic kernels; the cache variant's halo)
+  int internal = 0;       ///< staging loads (into shared memory or registers) of the block's own output tile
+  int halo = 0;           ///< staging loads of elements outside the tile but inside the array
+  int padding = 0;        ///< staging loads past the array's end (1D kernels read their zero-padded N[i])
+  int ghost = 0;          ///< shared stores of 0 for a ghost cell (no global load)
+  int direct = 0;         ///< loads of N in the mask loop itself (basic kernels; the cache variant's halo)
   bool computes = false;  ///< does work in a compute step
   bool writes = false;    ///< stores an output inside the array
   int staged() const { return internal + halo + padding; }
@@ -27,7 +27,7 @@ struct ConvThreadLoads {
 /// The counts of one block: per thread (linear ty * block_x + tx) and summed.
 struct ConvTileCounts {
   std::vector<ConvThreadLoads> threads;
-  ConvThreadLoads total;        ///< sums (computes/writes: unused)
+  ConvThreadLoads total;  ///< sums (computes/writes: unused)
   int computing = 0, writing = 0;
   /// Global loads of N that bring the tile into shared memory or registers: internal + halo + padding.
   int staged() const { return total.staged(); }

@@ -19,11 +19,17 @@ const GridRendererApi* grid_renderer() { return g_set ? &g_api : nullptr; }
 
 const GridColorMap& grid_color_map(GridMetric m) {
   // Lanes: a viridis-like ramp, dark = idle, so divergence reads as a darker band.
-  static const GridColorMap lanes{{{0.16f, 0.05f, 0.30f}, {0.23f, 0.32f, 0.55f}, {0.13f, 0.57f, 0.55f},
-                                   {0.37f, 0.79f, 0.38f}, {0.99f, 0.91f, 0.14f}}};
+  static const GridColorMap lanes{{{0.16f, 0.05f, 0.30f},
+                                   {0.23f, 0.32f, 0.55f},
+                                   {0.13f, 0.57f, 0.55f},
+                                   {0.37f, 0.79f, 0.38f},
+                                   {0.99f, 0.91f, 0.14f}}};
   // Costs: green is the best case, red the worst (32 ways, 32 sectors).
-  static const GridColorMap cost{{{0.20f, 0.75f, 0.35f}, {0.75f, 0.85f, 0.20f}, {0.98f, 0.75f, 0.15f},
-                                  {0.95f, 0.42f, 0.15f}, {0.90f, 0.15f, 0.20f}}};
+  static const GridColorMap cost{{{0.20f, 0.75f, 0.35f},
+                                  {0.75f, 0.85f, 0.20f},
+                                  {0.98f, 0.75f, 0.15f},
+                                  {0.95f, 0.42f, 0.15f},
+                                  {0.90f, 0.15f, 0.20f}}};
   return m == GridMetric::ActiveLanes ? lanes : cost;
 }
 

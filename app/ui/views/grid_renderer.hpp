@@ -31,10 +31,10 @@ struct GridImageRequest {
   const GridSummary* data = nullptr;
   std::uint64_t data_version = 0;  ///< a new version re-uploads the data texture
   GridMetric metric = GridMetric::ActiveLanes;
-  double warp0 = 0, warp1 = 1;     ///< warps shown, top to bottom (fractional: zoom)
-  double step0 = 0, step1 = 1;     ///< steps shown, left to right
-  int width = 1, height = 1;       ///< pixels of the image
-  float background[3] = {0, 0, 0}; ///< cells with no step (ragged tails, blocks not computed yet)
+  double warp0 = 0, warp1 = 1;      ///< warps shown, top to bottom (fractional: zoom)
+  double step0 = 0, step1 = 1;      ///< steps shown, left to right
+  int width = 1, height = 1;        ///< pixels of the image
+  float background[3] = {0, 0, 0};  ///< cells with no step (ragged tails, blocks not computed yet)
 };
 
 struct GridRendererApi {

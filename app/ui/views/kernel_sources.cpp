@@ -34,7 +34,8 @@ std::string strip_trace_instrumentation(const std::string& line) {
     for (int depth = 1; i < out.size() && depth > 0; ++i) depth += out[i] == '(' ? 1 : out[i] == ')' ? -1 : 0;
     std::size_t from = at;
     const std::size_t code = out.find_first_not_of(' ');
-    if (from > 0 && out[from - 1] == ' ' && code < from - 1 && (i >= out.size() || out[i] == ' ' || out[i] == ')' || out[i] == ';'))
+    if (from > 0 && out[from - 1] == ' ' && code < from - 1 &&
+        (i >= out.size() || out[i] == ' ' || out[i] == ')' || out[i] == ';'))
       --from;  // "tid WS_T(, c))" -> "tid)"; "x; WS_T(...) y" -> "x; y"
     out.erase(from, i - from);
   }
@@ -45,7 +46,8 @@ std::string variant_source(const std::string& id) { return find_section(id).text
 
 SourceSection find_section(const std::string& id) {
   if (id == "amp.sequential")
-    return {"", 1, "// amp.sequential runs on the CPU (std::accumulate over the input): there is no kernel.\n", {1}, {1}};
+    return {
+        "", 1, "// amp.sequential runs on the CPU (std::accumulate over the input): there is no kernel.\n", {1}, {1}};
   for (const KernelFile& f : kernel_files()) {
     if (id == "cub.reduce" && std::string(f.name) == "cub_reduce.cu") {
       SourceSection sec{f.name, 1, f.text, {}, {}};
@@ -171,8 +173,10 @@ std::string code_key(const std::string& line, bool& in_block_comment) {
     }
     if (quote) {
       key += ch;
-      if (ch == '\\' && next) key += next, ++i;
-      else if (ch == quote) quote = 0;
+      if (ch == '\\' && next)
+        key += next, ++i;
+      else if (ch == quote)
+        quote = 0;
       continue;
     }
     if (ch == '/' && next == '/') break;
@@ -189,7 +193,8 @@ std::string code_key(const std::string& line, bool& in_block_comment) {
 std::vector<DiffLine> diff_code_lines(const std::string& a, const std::string& b) {
   const std::vector<std::string> x = split_lines(a), y = split_lines(b);
   // The code lines of each side (index and key); comment-only and blank lines have an empty key.
-  auto code_lines = [](const std::vector<std::string>& lines, std::vector<std::size_t>& idx, std::vector<std::string>& keys) {
+  auto code_lines = [](const std::vector<std::string>& lines, std::vector<std::size_t>& idx,
+                       std::vector<std::string>& keys) {
     bool block = false;
     for (std::size_t i = 0; i < lines.size(); ++i) {
       std::string k = code_key(lines[i], block);
@@ -242,10 +247,12 @@ std::string step_rows_note(const SourceSection& sec, const Trace& t, const Step&
   if (!t.has_lines())
     return "no line highlight: this trace carries no source lines (stored before traces had them, or its model "
            "names no trace points)";
-  if (t.source_file != sec.file) return "no line highlight: the trace's lines are in " + t.source_file + ", not in " + sec.file;
+  if (t.source_file != sec.file)
+    return "no line highlight: the trace's lines are in " + t.source_file + ", not in " + sec.file;
   const std::vector<bool> rows = step_rows(sec, t, step);
   if (std::find(rows.begin(), rows.end(), true) != rows.end()) return "";
-  if (step.lines.empty()) return "step " + std::to_string(step.index) + " recorded no statement (no thread did its work)";
+  if (step.lines.empty())
+    return "step " + std::to_string(step.index) + " recorded no statement (no thread did its work)";
   return "step " + std::to_string(step.index) + "'s lines are outside this section";
 }
 

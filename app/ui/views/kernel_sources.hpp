@@ -41,7 +41,8 @@ SourceSection find_section(const std::string& id);
 SourceSection section_for_trace(const std::string& id, const Trace& t);
 
 /// The section of `id` (e.g. "epita.reduce3"): from the last "// ----" line before the first
-/// "// <id>" line (helpers the variant calls may sit between them) up to the next "// ----" line, trailing blank lines dropped. Special cases: cub.reduce is the whole
+/// "// <id>" line (helpers the variant calls may sit between them) up to the next "// ----" line, trailing blank
+/// lines dropped. Special cases: cub.reduce is the whole
 /// cub_reduce.cu; amp.sequential (CPU only) is a one-line note. "" when there is no such section.
 std::string variant_source(const std::string& id);
 

@@ -16,7 +16,9 @@ using Location = std::tuple<int, int, std::int64_t>;  // space, buffer, address
 
 Location location_of(const ThreadOp& o) { return {int(o.space), o.buffer, o.address}; }
 
-bool is_memory(const ThreadOp& o) { return o.space != Space::Register && (o.kind == OpKind::Load || o.kind == OpKind::Store); }
+bool is_memory(const ThreadOp& o) {
+  return o.space != Space::Register && (o.kind == OpKind::Load || o.kind == OpKind::Store);
+}
 
 /// The word several threads both load and store (the first such in address order), if any.
 bool racing_location(const Trace& t, Location& out) {
@@ -42,7 +44,8 @@ bool racing_location(const Trace& t, Location& out) {
 std::string describe_location(const Location& loc) {
   const auto [space, buffer, address] = loc;
   if (space == int(Space::Shared)) return "shared word " + std::to_string(address);
-  return buffer == 2 ? std::string("total") : "global word " + std::to_string(address) + " of buffer " + std::to_string(buffer);
+  return buffer == 2 ? std::string("total")
+                     : "global word " + std::to_string(address) + " of buffer " + std::to_string(buffer);
 }
 
 }  // namespace
@@ -50,12 +53,15 @@ std::string describe_location(const Location& loc) {
 RaceTimeline race_timeline(const Trace& t, int max_threads) {
   RaceTimeline r;
   if (!t.racy_model) {
-    r.note = t.variant + " is not racy: its threads never overwrite each other's updates (the Tree, Warps and Atomics tabs show it)";
+    r.note =
+        t.variant +
+        " is not racy: its threads never overwrite each other's updates (the Tree, Warps and Atomics tabs show it)";
     return r;
   }
   Location loc;
   if (!racing_location(t, loc)) {
-    r.note = "no word of this trace is both read and written by several threads: there is no read-add-write race to draw";
+    r.note =
+        "no word of this trace is both read and written by several threads: there is no read-add-write race to draw";
     return r;
   }
   r.location = describe_location(loc);
@@ -94,11 +100,16 @@ RaceTimeline race_timeline(const Trace& t, int max_threads) {
           e.step = s.index;
           e.value = o.value;
           const bool on_loc = is_memory(o) && location_of(o) == loc;
-          if (on_loc && o.kind == OpKind::Load) e.kind = RaceEvent::Read;
-          else if (on_loc && o.kind == OpKind::Store) e.kind = RaceEvent::Write;
-          else if (o.kind == OpKind::Load && o.space == Space::Global) e.kind = RaceEvent::Input;
-          else if (o.space == Space::Register && (o.kind == OpKind::Add || o.kind == OpKind::Max)) e.kind = RaceEvent::Add;
-          else continue;
+          if (on_loc && o.kind == OpKind::Load)
+            e.kind = RaceEvent::Read;
+          else if (on_loc && o.kind == OpKind::Store)
+            e.kind = RaceEvent::Write;
+          else if (o.kind == OpKind::Load && o.space == Space::Global)
+            e.kind = RaceEvent::Input;
+          else if (o.space == Space::Register && (o.kind == OpKind::Add || o.kind == OpKind::Max))
+            e.kind = RaceEvent::Add;
+          else
+            continue;
           if (e.kind == RaceEvent::Write) {
             e.column = new_column(s.index, e.kind);  // the lanes' writes land one after another
           } else {
@@ -109,9 +120,11 @@ RaceTimeline race_timeline(const Trace& t, int max_threads) {
           if (e.kind == RaceEvent::Read) {
             if (have_value && o.value != current) {
               r = RaceTimeline{};
-              r.note = "the values in this trace do not follow the stated order (warps one after another, lanes in lock-step): thread " +
-                       std::to_string(th) + " read " + format_value(o.value, t.type) + " where the latest write left " +
-                       format_value(current, t.type) + "; no timeline is drawn";
+              r.note =
+                  "the values in this trace do not follow the stated order (warps one after another, lanes in "
+                  "lock-step): thread " +
+                  std::to_string(th) + " read " + format_value(o.value, t.type) + " where the latest write left " +
+                  format_value(current, t.type) + "; no timeline is drawn";
               return r;
             }
             if (!have_value) r.first_value = o.value;

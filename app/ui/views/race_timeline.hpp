@@ -22,21 +22,21 @@ struct RaceEvent {
   enum Kind { Input, Read, Add, Write };
   Kind kind = Read;
   int thread = 0;
-  int column = 0;          ///< the moment (left to right)
-  int step = 0;            ///< the trace step the op belongs to
-  double value = 0;        ///< Input: the thread's own value; Read: what it read; Add / Write: the sum
-  double increment = 0;    ///< Write: what the write adds to the value its thread read
-  bool lost = false;       ///< Write: a later write replaced it before any thread read it
-  int overwritten_by = -1; ///< Write: index (in events) of the write that replaced it, -1 if none
+  int column = 0;           ///< the moment (left to right)
+  int step = 0;             ///< the trace step the op belongs to
+  double value = 0;         ///< Input: the thread's own value; Read: what it read; Add / Write: the sum
+  double increment = 0;     ///< Write: what the write adds to the value its thread read
+  bool lost = false;        ///< Write: a later write replaced it before any thread read it
+  int overwritten_by = -1;  ///< Write: index (in events) of the write that replaced it, -1 if none
 };
 
 /// The timeline of one traced block.
 struct RaceTimeline {
   std::vector<RaceEvent> events;  ///< in time order (columns ascending); only the shown threads
   int columns = 0;
-  int threads = 0;                ///< rows shown: threads 0 .. threads-1
-  int block_threads = 0;          ///< threads that touch the location in the traced block
-  std::vector<int> column_step;   ///< trace step of each column
+  int threads = 0;               ///< rows shown: threads 0 .. threads-1
+  int block_threads = 0;         ///< threads that touch the location in the traced block
+  std::vector<int> column_step;  ///< trace step of each column
   std::vector<RaceEvent::Kind> column_kind;
   std::string location;           ///< "total" (*sum, *d_a: the models' buffer 2), "shared word 0", ...
   std::int64_t writes = 0;        ///< all writes to the location (every thread, not just the shown ones)

@@ -58,7 +58,9 @@ ScanGraph scan_graph(const Trace& t, std::int64_t elements) {
 std::vector<LadderRow> scan_ladder(const ScanGraph& g, int max_slots) {
   std::vector<LadderRow> rows;
   const std::size_t slots = std::size_t(std::max<std::int64_t>(0, std::min<std::int64_t>(max_slots, g.elements)));
-  auto cut = [&](const std::vector<double>& v) { return std::vector<double>(v.begin(), v.begin() + std::ptrdiff_t(std::min(slots, v.size()))); };
+  auto cut = [&](const std::vector<double>& v) {
+    return std::vector<double>(v.begin(), v.begin() + std::ptrdiff_t(std::min(slots, v.size())));
+  };
   for (const ScanStepView& st : g.steps) {
     if (st.edges.empty()) continue;
     if (rows.empty()) {

@@ -19,7 +19,7 @@ struct ScanEdge {
 
 /// One step of the trace as the scan view draws it.
 struct ScanStepView {
-  int step = 0;                       ///< trace step index
+  int step = 0;  ///< trace step index
   std::string phase, label;
   std::vector<double> before, after;  ///< the block's shared array before / after the step (may be empty)
   std::vector<ScanEdge> edges;        ///< shared-to-shared additions (register-only adds are only counted)
@@ -31,11 +31,11 @@ struct ScanStepView {
 /// The whole trace: one ScanStepView per step, plus the totals.
 struct ScanGraph {
   std::vector<ScanStepView> steps;
-  int slots = 0;                      ///< length of the shared array (0 when the trace keeps none)
-  std::int64_t elements = 0;          ///< elements the traced block scans: min(n - block start, slots or window)
-  std::int64_t additions = 0;         ///< all steps
-  std::int64_t sequential = 0;        ///< elements - 1: the sequential scan's additions for the same elements
-  std::string note;                   ///< non-empty when there is nothing to draw, says why
+  int slots = 0;                ///< length of the shared array (0 when the trace keeps none)
+  std::int64_t elements = 0;    ///< elements the traced block scans: min(n - block start, slots or window)
+  std::int64_t additions = 0;   ///< all steps
+  std::int64_t sequential = 0;  ///< elements - 1: the sequential scan's additions for the same elements
+  std::string note;             ///< non-empty when there is nothing to draw, says why
 };
 
 /// Builds the scan view's model from a trace. `elements` is what the traced block scans (the view passes
@@ -45,10 +45,10 @@ ScanGraph scan_graph(const Trace& t, std::int64_t elements);
 /// One rung of the stacked ladder: the array after a step that adds shared pairs (or, first, the
 /// input as loaded), with the additions that produced it from the row above.
 struct LadderRow {
-  int step = -1;                      ///< trace step index; -1 for the input row
-  std::string phase, label;           ///< "up-sweep", "stride 2"; the input row: "", "input"
-  std::vector<double> values;         ///< the array after the step (the first `elements` slots)
-  std::vector<ScanEdge> edges;        ///< x[from] of the row above added into x[to]
+  int step = -1;                ///< trace step index; -1 for the input row
+  std::string phase, label;     ///< "up-sweep", "stride 2"; the input row: "", "input"
+  std::vector<double> values;   ///< the array after the step (the first `elements` slots)
+  std::vector<ScanEdge> edges;  ///< x[from] of the row above added into x[to]
 };
 
 /// All steps of a block scan at once, as the Kogge-Stone and Brent-Kung slides draw them

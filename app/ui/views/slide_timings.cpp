@@ -36,7 +36,8 @@ std::string load_slide_timings(const std::string& path, std::vector<SlideTiming>
       base.device = json_string(t.at("device"), where + ".device");
       base.workload = json_string(t.at("workload"), where + ".workload");
       base.unit = json_string(t.at("unit"), where + ".unit");
-      if (base.unit != "ms" && base.unit != "GB/s") throw std::runtime_error(where + ".unit must be \"ms\" or \"GB/s\"");
+      if (base.unit != "ms" && base.unit != "GB/s")
+        throw std::runtime_error(where + ".unit must be \"ms\" or \"GB/s\"");
       if (t.contains("note")) base.note = json_string(t.at("note"), where + ".note");
       const auto& rows = t.at("rows");
       if (!rows.is_array()) throw std::runtime_error(where + ".rows must be an array");
@@ -84,8 +85,8 @@ std::string slide_timing_text(const SlideTiming& t) {
 }
 
 std::string slide_timing_source(const SlideTiming& t) {
-  std::string s = "the slide's own number, not this GPU's: " + t.device + ", " + t.workload + ": " + slide_timing_text(t) +
-                  " (slide \"" + t.slide + "\", seed " + t.seed + "; row \"" + t.row + "\")";
+  std::string s = "the slide's own number, not this GPU's: " + t.device + ", " + t.workload + ": " +
+                  slide_timing_text(t) + " (slide \"" + t.slide + "\", seed " + t.seed + "; row \"" + t.row + "\")";
   if (!t.note.empty()) s += ". Note: " + t.note;
   return s;
 }

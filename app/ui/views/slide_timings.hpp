@@ -9,12 +9,12 @@ namespace ws::ui {
 
 /// One number of a slide's table.
 struct SlideTiming {
-  std::string variant;   ///< the variant it belongs to ("epita.reduce3")
-  std::string row;       ///< the slide's own row label
-  double value = 0;      ///< in `unit`
-  std::string unit;      ///< "ms" or "GB/s"
-  std::string device;    ///< the slide's GPU ("GTX 1060")
-  std::string workload;  ///< what was timed ("sum of 132 M integers")
+  std::string variant;            ///< the variant it belongs to ("epita.reduce3")
+  std::string row;                ///< the slide's own row label
+  double value = 0;               ///< in `unit`
+  std::string unit;               ///< "ms" or "GB/s"
+  std::string device;             ///< the slide's GPU ("GTX 1060")
+  std::string workload;           ///< what was timed ("sum of 132 M integers")
   std::string seed, slide, note;  ///< where it is printed, and what to know about it
 };
 

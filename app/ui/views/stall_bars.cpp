@@ -4,8 +4,8 @@
 #include <cstdio>
 
 #include "metric_catalog.hpp"
-#include "widgets/plot.hpp"
 #include "stall_reasons.hpp"
+#include "widgets/plot.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
@@ -51,9 +51,12 @@ StallColumn stall_column(const PcSampling& p, const std::string& file) {
       m.line = l.line;
       m.samples += l.samples;
       for (const auto& r : l.reasons) {
-        auto it = std::find_if(m.reasons.begin(), m.reasons.end(), [&](const StallCount& x) { return x.reason == r.reason; });
-        if (it == m.reasons.end()) m.reasons.push_back(r);
-        else it->samples += r.samples;
+        auto it =
+            std::find_if(m.reasons.begin(), m.reasons.end(), [&](const StallCount& x) { return x.reason == r.reason; });
+        if (it == m.reasons.end())
+          m.reasons.push_back(r);
+        else
+          it->samples += r.samples;
         legend[r.reason] += r.samples;
       }
     }
@@ -73,11 +76,13 @@ float StallColumnWidth() { return theme().px(150); }
 void StallLegend(const StallColumn& c) {
   const Theme& th = theme();
   char head[200];
-  std::snprintf(head, sizeof head, "stalls (PC sampling): %.0f samples on these lines, %s of the run's; top reasons:",
-                c.file_samples, percent(c.file_samples, c.run_samples).c_str());
+  std::snprintf(head, sizeof head,
+                "stalls (PC sampling): %.0f samples on these lines, %s of the run's; top reasons:", c.file_samples,
+                percent(c.file_samples, c.run_samples).c_str());
   TextDim(head);
-  ItemTooltip("Every 2^k cycles each SM sub-partition samples one warp: the line it is at and why it did not issue. "
-              "A bar is a line's samples (full length: the busiest line), coloured by its top three reasons; grey: the rest.");
+  ItemTooltip(
+      "Every 2^k cycles each SM sub-partition samples one warp: the line it is at and why it did not issue. "
+      "A bar is a line's samples (full length: the busiest line), coloured by its top three reasons; grey: the rest.");
   // Swatches wrap onto further lines rather than run off a narrow window.
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   ImGui::SameLine(0, th.px(12));
@@ -106,7 +111,8 @@ void StallBar(ImDrawList* dl, ImVec2 origin, float width, float height, const Li
     x += w;
     shown += line.reasons[i].samples;
   }
-  if (line.samples > shown) dl->AddRectFilled(ImVec2(x, y0), ImVec2(x + float(line.samples - shown) * scale, y1), OtherColor());
+  if (line.samples > shown)
+    dl->AddRectFilled(ImVec2(x, y0), ImVec2(x + float(line.samples - shown) * scale, y1), OtherColor());
   if (ImGui::IsMouseHoveringRect(origin, ImVec2(origin.x + width, origin.y + height)) && ImGui::IsWindowHovered()) {
     std::string tip = line.file + ":" + std::to_string(line.line) + ": " + std::to_string((long long)line.samples) +
                       " samples, " + percent(line.samples, c.file_samples) + " of the file's";
@@ -137,7 +143,11 @@ void StallTableRows(const PcSampling& p) {
     TextEllipsis(k.kernel, ImGui::GetContentRegionAvail().x);
     ItemTooltip(k.kernel);
     ImGui::TableSetColumnIndex(1);
-    static const MetricDef kSamples = [] { MetricDef d; d.unit = "samples"; return d; }();
+    static const MetricDef kSamples = [] {
+      MetricDef d;
+      d.unit = "samples";
+      return d;
+    }();
     TextRight(format_metric_value(kSamples, k.samples));
     ItemTooltip(std::to_string((long long)k.samples) + " samples");
     ImGui::TableSetColumnIndex(2);

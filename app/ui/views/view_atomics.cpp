@@ -7,10 +7,10 @@
 #include <string>
 #include <tuple>
 
-#include "widgets/layout_probe.hpp"
 #include "registry.hpp"
-#include "widgets/theme.hpp"
 #include "views/view_steps.hpp"
+#include "widgets/layout_probe.hpp"
+#include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
@@ -27,8 +27,11 @@ std::string address_label(const Trace& t, const AtomicAddress& a) {
     case 0: return "in" + i;
     case 1: return (hist ? "hist" : "dst") + i;
     // The accumulator: the kernels' own names (cs121 counter *d_a, filter nres; the reductions' sum or max).
-    case 2: return kind == AtomicsKind::Counter ? "*d_a" : kind == AtomicsKind::Filter ? "nres"
-                   : v && v->op == ReduceOp::Max ? "*global_max" : "*sum";
+    case 2:
+      return kind == AtomicsKind::Counter  ? "*d_a"
+             : kind == AtomicsKind::Filter ? "nres"
+             : v && v->op == ReduceOp::Max ? "*global_max"
+                                           : "*sum";
     case 3: return "status" + i;
     default: return "buffer " + std::to_string(a.buffer) + i;
   }
@@ -54,7 +57,8 @@ void DrawBars(const AtomicsPicture& pic, float height) {
   std::snprintf(buf, sizeof buf, "%d", top);
   dl->AddText(ImVec2(o.x, o.y), ImGui::GetColorU32(p.text_dim), buf);
   dl->AddText(ImVec2(o.x, o.y + plot_h - ImGui::GetTextLineHeight()), ImGui::GetColorU32(p.text_dim), "0");
-  dl->AddLine(ImVec2(o.x + axis_w - th.px(4), o.y + plot_h), ImVec2(o.x + width, o.y + plot_h), ImGui::GetColorU32(p.text_dim), th.px(1));
+  dl->AddLine(ImVec2(o.x + axis_w - th.px(4), o.y + plot_h), ImVec2(o.x + width, o.y + plot_h),
+              ImGui::GetColorU32(p.text_dim), th.px(1));
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   int hovered = -1;
   float last_label_end = -1e9f;
@@ -81,7 +85,8 @@ void DrawBars(const AtomicsPicture& pic, float height) {
     const float lx = x + bar_w * 0.5f - ts.x * 0.5f;
     const bool clear = lx > last_label_end + th.px(6) && (lx > red_to + th.px(6) || lx + ts.x < red_from - th.px(6));
     if (clear || b == first_longest) {
-      dl->AddText(ImVec2(lx, o.y + plot_h + th.px(2)), ImGui::GetColorU32(bar.longest ? p.bad : p.text_dim), bar.label.c_str());
+      dl->AddText(ImVec2(lx, o.y + plot_h + th.px(2)), ImGui::GetColorU32(bar.longest ? p.bad : p.text_dim),
+                  bar.label.c_str());
       last_label_end = lx + ts.x;
     }
     if (mouse.x >= o.x + axis_w + float(b) * slot && mouse.x < o.x + axis_w + float(b + 1) * slot && mouse.y >= o.y &&
@@ -91,8 +96,8 @@ void DrawBars(const AtomicsPicture& pic, float height) {
   ImGui::Dummy(ImVec2(width, height));
   if (hovered >= 0 && ImGui::IsItemHovered()) {
     const AtomicBar& bar = pic.bars[std::size_t(hovered)];
-    ImGui::SetTooltip("%s (%s): %d atomic(s) in this step%s", bar.label.c_str(), to_string(bar.address.space), bar.address.ops,
-                      bar.longest ? " - the longest serialized chain" : "");
+    ImGui::SetTooltip("%s (%s): %d atomic(s) in this step%s", bar.label.c_str(), to_string(bar.address.space),
+                      bar.address.ops, bar.longest ? " - the longest serialized chain" : "");
   }
 }
 
@@ -104,7 +109,8 @@ void DrawBarsCompact(const AtomicsPicture& pic, int max_rows) {
   const Palette& p = th.colors();
   std::vector<const AtomicBar*> rows;
   for (const AtomicBar& b : pic.bars) rows.push_back(&b);
-  std::stable_sort(rows.begin(), rows.end(), [](const AtomicBar* a, const AtomicBar* b) { return a->address.ops > b->address.ops; });
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const AtomicBar* a, const AtomicBar* b) { return a->address.ops > b->address.ops; });
   if (int(rows.size()) > max_rows) rows.resize(std::size_t(std::max(1, max_rows)));
   float label_w = 0;
   for (const AtomicBar* b : rows) label_w = std::max(label_w, ImGui::CalcTextSize(b->label.c_str()).x);
@@ -115,8 +121,8 @@ void DrawBarsCompact(const AtomicsPicture& pic, int max_rows) {
     const ImVec2 o = ImGui::GetCursorScreenPos();
     const float h = ImGui::GetTextLineHeight();
     const ImU32 c = ImGui::GetColorU32(b->longest ? p.bad : p.accent);
-    dl->AddText(ImVec2(o.x + label_w - ImGui::CalcTextSize(b->label.c_str()).x, o.y), ImGui::GetColorU32(b->longest ? p.bad : p.text),
-                b->label.c_str());
+    dl->AddText(ImVec2(o.x + label_w - ImGui::CalcTextSize(b->label.c_str()).x, o.y),
+                ImGui::GetColorU32(b->longest ? p.bad : p.text), b->label.c_str());
     const float x0 = o.x + label_w + th.px(10), w = std::max(th.px(2), bar_max * float(b->address.ops) / float(top));
     dl->AddRectFilled(ImVec2(x0, o.y + h * 0.15f), ImVec2(x0 + w, o.y + h * 0.85f), c, th.px(2));
     std::string n = std::to_string(b->address.ops);
@@ -143,8 +149,8 @@ void DrawWarps(const Trace& t, const AtomicsPicture& pic, float height) {
   // to the 14 px x scale floor for text).
   const float text_h = ImGui::GetTextLineHeight();
   const float min_cell = warps <= 16 ? std::max(th.px(14), text_h * 0.7f) : th.px(4);
-  const float cell = std::clamp(std::min((width - label_w - note_w) / 32.f, height / float(std::max(1, warps))), min_cell,
-                                std::max(min_cell, th.px(30)));
+  const float cell = std::clamp(std::min((width - label_w - note_w) / 32.f, height / float(std::max(1, warps))),
+                                min_cell, std::max(min_cell, th.px(30)));
   const ImU32 working = ImGui::GetColorU32(p.ok), atomic = ImGui::GetColorU32(p.lesson);
   for (int w = 0; w < warps; ++w) {
     const WarpAtomics& wa = pic.warps[std::size_t(w)];
@@ -176,7 +182,9 @@ void DrawWarps(const Trace& t, const AtomicsPicture& pic, float height) {
       const WarpAtomics& wa = pic.warps[std::size_t(w)];
       const std::uint32_t bit = 1u << l;
       ImGui::SetTooltip("warp %d lane %d (thread %d): %s", w, l, w * 32 + l,
-                        (wa.atomic_lanes & bit) ? "issues an atomic" : (wa.working & bit) ? "works, no atomic" : "idle");
+                        (wa.atomic_lanes & bit) ? "issues an atomic"
+                        : (wa.working & bit)    ? "works, no atomic"
+                                                : "idle");
     }
   }
 }
@@ -189,14 +197,16 @@ AtomicsPicture atomics_picture(const Trace& t, const Step& step, int max_bars) {
   pic.trace = atomic_stats(t);
   std::vector<AtomicAddress> shown = pic.step.addresses;
   if (int(shown.size()) > max_bars) {  // keep the busiest, then show them in address order
-    std::stable_sort(shown.begin(), shown.end(), [](const AtomicAddress& a, const AtomicAddress& b) { return a.ops > b.ops; });
+    std::stable_sort(shown.begin(), shown.end(),
+                     [](const AtomicAddress& a, const AtomicAddress& b) { return a.ops > b.ops; });
     pic.hidden_addresses = int(shown.size()) - max_bars;
     shown.resize(std::size_t(max_bars));
     std::stable_sort(shown.begin(), shown.end(), [](const AtomicAddress& a, const AtomicAddress& b) {
       return std::make_tuple(int(a.space), a.buffer, a.address) < std::make_tuple(int(b.space), b.buffer, b.address);
     });
   }
-  for (const AtomicAddress& a : shown) pic.bars.push_back({address_label(t, a), a, a.ops == pic.step.longest_chain && a.ops > 1});  // red: contention
+  for (const AtomicAddress& a : shown)
+    pic.bars.push_back({address_label(t, a), a, a.ops == pic.step.longest_chain && a.ops > 1});  // red: contention
   const std::vector<std::uint32_t> masks = active_masks(t, step);
   pic.warps.resize(masks.size());
   for (std::size_t w = 0; w < masks.size(); ++w) {
@@ -223,8 +233,10 @@ void AtomicsView::draw(AppState& s) {
 
   ImGui::Spacing();
   if (pic.step.ops == 0) {
-    TextWrappedColored(p.text_dim, "no atomic operation in this step (" + step.phase + (step.label.empty() ? "" : ": " + step.label) +
-                                       ")" + (tr.racy_model ? ": the plain read-modify-write of the race has none, which is its bug" : ""));
+    TextWrappedColored(
+        p.text_dim, "no atomic operation in this step (" + step.phase + (step.label.empty() ? "" : ": " + step.label) +
+                        ")" +
+                        (tr.racy_model ? ": the plain read-modify-write of the race has none, which is its bug" : ""));
   } else {
     LabelValue("atomics", std::to_string(pic.step.ops));
     ImGui::SameLine(0, th.px(30));
@@ -233,11 +245,15 @@ void AtomicsView::draw(AppState& s) {
     LabelValue("longest serialized chain", std::to_string(pic.step.longest_chain));
     ItemTooltip("the most atomics on one address: the hardware applies them one after another");
     ImGui::SameLine(0, th.px(16));
-    if (pic.step.longest_chain > 1) Badge("contention", p.bad);
-    else Badge("no contention", p.ok);
+    if (pic.step.longest_chain > 1)
+      Badge("contention", p.bad);
+    else
+      Badge("no contention", p.ok);
   }
-  const std::string whole = "whole traced block: " + std::to_string(pic.trace.ops) + " atomics on " + std::to_string(pic.trace.addresses.size()) +
-          (pic.trace.addresses.size() == 1 ? " address" : " addresses") + ", longest chain " + std::to_string(pic.trace.longest_chain);
+  const std::string whole = "whole traced block: " + std::to_string(pic.trace.ops) + " atomics on " +
+                            std::to_string(pic.trace.addresses.size()) +
+                            (pic.trace.addresses.size() == 1 ? " address" : " addresses") + ", longest chain " +
+                            std::to_string(pic.trace.longest_chain);
   if (pic.step.ops > 0) SameLineIfFits(ImGui::CalcTextSize(whole.c_str()).x, th.px(30));
   TextDim(whole);
 
@@ -254,10 +270,12 @@ void AtomicsView::draw(AppState& s) {
     if (compact) {
       DrawBarsCompact(pic, std::max(1, int((avail - lanes_h - 2 * line) / line)));
     } else {
-      if (pic.hidden_addresses > 0) TextDim("the " + std::to_string(pic.bars.size()) + " busiest addresses of " +
-                                            std::to_string(pic.step.addresses.size()));
+      if (pic.hidden_addresses > 0)
+        TextDim("the " + std::to_string(pic.bars.size()) + " busiest addresses of " +
+                std::to_string(pic.step.addresses.size()));
       // The bars take what the lanes' rows and the titles leave.
-      DrawBars(pic, std::clamp(std::min(avail * 0.36f, avail - lanes_h - 2 * line), 3 * line, std::max(3 * line, th.px(320))));
+      DrawBars(pic, std::clamp(std::min(avail * 0.36f, avail - lanes_h - 2 * line), 3 * line,
+                               std::max(3 * line, th.px(320))));
     }
   }
   SectionTitle("LANES PER WARP");
@@ -270,8 +288,9 @@ void AtomicsView::draw(AppState& s) {
     const bool one = (wa.atomic_lanes & (wa.atomic_lanes - 1)) == 0;
     (one && (wa.working & ~wa.atomic_lanes) ? aggregated : per_lane) = true;
   }
-  LegendSwatch(ImGui::GetColorU32(p.lesson),
-               aggregated && !per_lane ? "issues an atomic for its warp (warp-aggregated: the leader)" : "issues an atomic");
+  LegendSwatch(ImGui::GetColorU32(p.lesson), aggregated && !per_lane
+                                                 ? "issues an atomic for its warp (warp-aggregated: the leader)"
+                                                 : "issues an atomic");
   ImGui::NewLine();
   DrawWarps(tr, pic, std::max(th.px(60), ImGui::GetContentRegionAvail().y - th.px(8)));
   ImGui::EndChild();

@@ -14,7 +14,7 @@ namespace ws::ui {
 
 /// One bar of the per-address chart.
 struct AtomicBar {
-  std::string label;     ///< e.g. "hist[17]", "local_hist[3]", "counter"
+  std::string label;  ///< e.g. "hist[17]", "local_hist[3]", "counter"
   AtomicAddress address;
   bool longest = false;  ///< on the step's longest serialized chain, when that is more than one atomic (contention)
 };

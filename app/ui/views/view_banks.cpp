@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <string>
 
-#include "widgets/layout_probe.hpp"
 #include "trace/analyses.hpp"
-#include "widgets/theme.hpp"
 #include "trace_source.hpp"
 #include "views/view_steps.hpp"
+#include "widgets/layout_probe.hpp"
+#include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
@@ -71,8 +71,10 @@ void DrawAccess(const WarpAccess& a, const Step& step, int w, float height) {
     if (word < 0) continue;
     const int bank = int(word % kBanks);
     const bool clash = a.bank_words[std::size_t(bank)] > 1;
-    dl->AddLine(ImVec2(cx(l), lane_y + box_h), ImVec2(cx(bank), bank_y), ImGui::GetColorU32(clash ? ImVec4(p.bad.x, p.bad.y, p.bad.z, 0.85f) : ImVec4(p.ok.x, p.ok.y, p.ok.z, 0.6f)),
-                th.px(clash ? 2.f : 1.3f));
+    dl->AddLine(
+        ImVec2(cx(l), lane_y + box_h), ImVec2(cx(bank), bank_y),
+        ImGui::GetColorU32(clash ? ImVec4(p.bad.x, p.bad.y, p.bad.z, 0.85f) : ImVec4(p.ok.x, p.ok.y, p.ok.z, 0.6f)),
+        th.px(clash ? 2.f : 1.3f));
   }
   for (int i = 0; i < kWarpSize; ++i) {
     const std::string n = std::to_string(i);
@@ -81,18 +83,24 @@ void DrawAccess(const WarpAccess& a, const Step& step, int w, float height) {
     const bool part = a.lane_word[std::size_t(i)] >= 0;
     const ImVec2 la(cx(i) - box * 0.5f, lane_y), lb(cx(i) + box * 0.5f, lane_y + box_h);
     dl->AddRectFilled(la, lb, part ? WarpColor(w) : ImGui::GetColorU32(ImVec4(0.25f, 0.27f, 0.31f, 1.f)), th.px(3));
-    if (numbers) DrawText(dl, regular, fs, ImVec2(cx(i) - ts.x * 0.5f, lane_y + (box_h - ts.y) * 0.5f), part ? text : dim, n.c_str());
+    if (numbers)
+      DrawText(dl, regular, fs, ImVec2(cx(i) - ts.x * 0.5f, lane_y + (box_h - ts.y) * 0.5f), part ? text : dim,
+               n.c_str());
     // bank
     const int words = a.bank_words[std::size_t(i)];
-    const ImU32 bc = words > 1 ? ImGui::GetColorU32(p.bad) : words == 1 ? ImGui::GetColorU32(p.ok)
-                                                                           : ImGui::GetColorU32(ImVec4(0.25f, 0.27f, 0.31f, 1.f));
+    const ImU32 bc = words > 1    ? ImGui::GetColorU32(p.bad)
+                     : words == 1 ? ImGui::GetColorU32(p.ok)
+                                  : ImGui::GetColorU32(ImVec4(0.25f, 0.27f, 0.31f, 1.f));
     const ImVec2 ba(cx(i) - box * 0.5f, bank_y), bb(cx(i) + box * 0.5f, bank_y + box_h);
     dl->AddRectFilled(ba, bb, bc, th.px(3));
-    if (numbers) DrawText(dl, regular, fs, ImVec2(cx(i) - ts.x * 0.5f, bank_y + (box_h - ts.y) * 0.5f), words ? text : dim, n.c_str());
+    if (numbers)
+      DrawText(dl, regular, fs, ImVec2(cx(i) - ts.x * 0.5f, bank_y + (box_h - ts.y) * 0.5f), words ? text : dim,
+               n.c_str());
     if (words > 1) {  // "n-way" under the bank where distinct words collide
       const std::string wl = std::to_string(words) + "x";
       const ImVec2 ws = th.fonts().bold->CalcTextSizeA(fs, 1e9f, 0, wl.c_str());
-      DrawText(dl, th.fonts().bold, fs, ImVec2(cx(i) - ws.x * 0.5f, bb.y + th.px(2)), ImGui::GetColorU32(p.bad), wl.c_str());
+      DrawText(dl, th.fonts().bold, fs, ImVec2(cx(i) - ws.x * 0.5f, bb.y + th.px(2)), ImGui::GetColorU32(p.bad),
+               wl.c_str());
     }
   }
   layout_probe().picture("banks", top, ImVec2(o.x + label_w + 32 * cell, bank_y + box_h + nx_h));
@@ -115,7 +123,8 @@ void DrawAccess(const WarpAccess& a, const Step& step, int w, float height) {
         for (int l = 0; l < kWarpSize; ++l)
           if (a.lane_word[std::size_t(l)] >= 0 && a.lane_word[std::size_t(l)] % kBanks == i &&
               words.find("s[" + std::to_string(a.lane_word[std::size_t(l)]) + "]") == std::string::npos)
-            words += (words.empty() ? "" : ", ") + std::string("s[") + std::to_string(a.lane_word[std::size_t(l)]) + "]";
+            words +=
+                (words.empty() ? "" : ", ") + std::string("s[") + std::to_string(a.lane_word[std::size_t(l)]) + "]";
         ImGui::SetTooltip("bank %d: %d distinct word(s) %s%s", i, a.bank_words[std::size_t(i)], words.c_str(),
                           a.bank_words[std::size_t(i)] > 1 ? " -> served one after another" : "");
       }
@@ -140,16 +149,18 @@ void BanksView::draw(AppState& s) {
   ImGui::SliderInt("##bank_warp", &s.trace.bank_warp, 0, warps - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
   const int w = s.trace.bank_warp;
   ImGui::SameLine(0, th.px(24));
-  const char* rule = "bank = word index % 32; lanes on the same word share it (broadcast), distinct words in one bank are "
-                     "served one after another";
+  const char* rule =
+      "bank = word index % 32; lanes on the same word share it (broadcast), distinct words in one bank are "
+      "served one after another";
   TextEllipsis(rule, ImGui::GetContentRegionAvail().x, &th.colors().text_dim);
   ItemTooltip(rule);
 
   const std::vector<WarpAccess> acc = warp_shared_accesses(step, w);
   if (acc.empty()) {
     ImGui::Spacing();
-    TextWrappedColored(th.colors().text_dim, "warp " + std::to_string(w) + " makes no shared-memory access in this step (" +
-                                                 step.phase + (step.label.empty() ? "" : ": " + step.label) + ")");
+    TextWrappedColored(th.colors().text_dim, "warp " + std::to_string(w) +
+                                                 " makes no shared-memory access in this step (" + step.phase +
+                                                 (step.label.empty() ? "" : ": " + step.label) + ")");
     return;
   }
   // Every access of the step in the view at once: each gets an equal share of the height.

@@ -10,10 +10,10 @@
 #include <numeric>
 
 #include "format.hpp"
-#include "widgets/layout_probe.hpp"
-#include "widgets/plot_axis.hpp"
 #include "registry.hpp"
 #include "views/slide_timings.hpp"
+#include "widgets/layout_probe.hpp"
+#include "widgets/plot_axis.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
@@ -21,9 +21,27 @@ namespace ws::ui {
 
 namespace {
 
-enum Col { CVariant, CN, CTime, CGbps, CSlide, CPeak, CSpeedup, CBar, COcc, CLanes, CConfl, CAtom, CPDiv, CPWays, CPAtom, CCheck, CCount };
-const char* const kHeaders[CCount] = {"variant", "n", "time ms", "GB/s", "slide's", "% peak", "speedup", "bar",
-                                      "occ. %", "lanes/inst", "confl./ld", "atomics",
+enum Col {
+  CVariant,
+  CN,
+  CTime,
+  CGbps,
+  CSlide,
+  CPeak,
+  CSpeedup,
+  CBar,
+  COcc,
+  CLanes,
+  CConfl,
+  CAtom,
+  CPDiv,
+  CPWays,
+  CPAtom,
+  CCheck,
+  CCount
+};
+const char* const kHeaders[CCount] = {"variant",    "n",        "time ms",   "GB/s",       "slide's",   "% peak",
+                                      "speedup",    "bar",      "occ. %",    "lanes/inst", "confl./ld", "atomics",
                                       "sim div. %", "sim ways", "sim atom.", "check"};
 const char* const kTips[CCount] = {
     "variant id (the best GB/s among correct runs is marked best)",
@@ -35,10 +53,14 @@ const char* const kTips[CCount] = {
     "of the device's theoretical DRAM bandwidth",
     "baseline time / this time (same n only)",
     "the metric chosen above, as a bar",
-    "measured (CUPTI): achieved occupancy, sm__warps_active.avg.pct_of_peak_sustained_active; -- when the run has no metrics",
-    "measured (CUPTI): active lanes per warp instruction (32 = no divergence), smsp__average_thread_inst_executed_pred_on_per_inst_executed",
-    "measured (CUPTI): shared-load bank conflicts per shared-load instruction, l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum / smsp__inst_executed_op_shared_ld.sum",
-    "measured (CUPTI): global atomic + reduction requests, l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum + _op_red.sum",
+    "measured (CUPTI): achieved occupancy, sm__warps_active.avg.pct_of_peak_sustained_active; -- when the run has no "
+    "metrics",
+    "measured (CUPTI): active lanes per warp instruction (32 = no divergence), "
+    "smsp__average_thread_inst_executed_pred_on_per_inst_executed",
+    "measured (CUPTI): shared-load bank conflicts per shared-load instruction, "
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum / smsp__inst_executed_op_shared_ld.sum",
+    "measured (CUPTI): global atomic + reduction requests, l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum + "
+    "_op_red.sum",
     "PREDICTED by the sim model of block 0: divergent warp-steps / active warp-steps",
     "PREDICTED by the sim model of block 0: the worst n-way shared bank conflict (1 = none)",
     "PREDICTED by the sim model of block 0: atomic operations the block makes",
@@ -111,7 +133,10 @@ std::string cell_text(const CompareRow& r, int col, const std::string& prefix = 
     case CConfl: return opt(r.conflicts_per_ld, 2);
     case CAtom: return opt(r.atomics, 0);
     case CPDiv: return opt(compare_value(r, CompareMetric::PredDivergent), 0);
-    case CPWays: return r.predicted.have ? (r.predicted.worst_ways > 0 ? std::to_string(r.predicted.worst_ways) + "-way" : "no shared") : "--";
+    case CPWays:
+      return r.predicted.have
+                 ? (r.predicted.worst_ways > 0 ? std::to_string(r.predicted.worst_ways) + "-way" : "no shared")
+                 : "--";
     case CPAtom: return opt(compare_value(r, CompareMetric::PredAtomics), 0);
     case CCheck: return r.run ? to_string(r.run->status) : "no run";
     default: return "";
@@ -209,7 +234,8 @@ CompareFit compare_table_fit(const std::vector<CompareRow>& rows, ImVec2 avail) 
   return fit;
 }
 
-const std::map<std::string, Predicted>& CompareView::predictions(const AppState& s, const std::vector<std::string>& ids) {
+const std::map<std::string, Predicted>& CompareView::predictions(const AppState& s,
+                                                                 const std::vector<std::string>& ids) {
   const std::string key = std::to_string(s.params.n()) + "|" + to_string(s.params.type);
   if (key != predicted_key_) predicted_.clear(), predicted_key_ = key;
   for (const auto& id : ids) {
@@ -238,11 +264,15 @@ void CompareView::draw(AppState& s) {
   bool any_run = false;
   for (const auto& r : rows) any_run |= r.run != nullptr;
   if (!any_run)
-    TextDim("The report shown has no runs of these variants: run them (Run lesson), or open a report recorded on a GPU. "
-            "The predicted (sim) columns are filled anyway.", true);
+    TextDim(
+        "The report shown has no runs of these variants: run them (Run lesson), or open a report recorded on a GPU. "
+        "The predicted (sim) columns are filled anyway.",
+        true);
   if (!measured_columns(rows) && !s.perf.present.focus)
-    TextEllipsis("purple sim columns: predictions of the thread-level model; measured (CUPTI) columns appear for runs "
-                 "with metrics", ImGui::GetContentRegionAvail().x, &theme().colors().text_dim);
+    TextEllipsis(
+        "purple sim columns: predictions of the thread-level model; measured (CUPTI) columns appear for runs "
+        "with metrics",
+        ImGui::GetContentRegionAvail().x, &theme().colors().text_dim);
   // The whole table in view: its text shrinks (to 0.7 of the body text at the least) before anything
   // scrolls; "what changed" gets the lines left under it.
   // In focus mode the table comes first: "what changed" starts under it, one scroll away.
@@ -252,7 +282,8 @@ void CompareView::draw(AppState& s) {
   const float k = fit.scale;
   const ImGuiStyle& st = ImGui::GetStyle();
   const float row_h = ImGui::GetFontSize() * k + 2 * fit.cell_pad_y + 1.f;
-  const float table_h = std::min(avail.y - changes_min, row_h * float(rows.size() + 1) + (fit.scrolls_x ? st.ScrollbarSize : 2.f));
+  const float table_h =
+      std::min(avail.y - changes_min, row_h * float(rows.size() + 1) + (fit.scrolls_x ? st.ScrollbarSize : 2.f));
   ImGui::BeginChild("compare_table", ImVec2(0, std::max(theme().px(100), table_h)));
   ImGui::SetWindowFontScale(k);
   ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(st.CellPadding.x, fit.cell_pad_y));
@@ -266,7 +297,8 @@ void CompareView::draw(AppState& s) {
 void CompareView::draw_controls(AppState& s, const std::vector<CompareRow>& rows) {
   const Theme& t = theme();
   ImGui::AlignTextToFramePadding();
-  const std::string src = s.showing_replay() ? std::filesystem::path(s.replay_path).filename().string() : "this session";
+  const std::string src =
+      s.showing_replay() ? std::filesystem::path(s.replay_path).filename().string() : "this session";
   std::string n_note;  // the n column is left out when every run has the same n: the caption says it
   if (uniform_n(rows))
     for (const auto& r : rows)
@@ -284,7 +316,8 @@ void CompareView::draw_controls(AppState& s, const std::vector<CompareRow>& rows
   if (!slide_devices.empty()) {
     ImGui::SameLine();
     const std::string unit = slide_unit(rows);
-    ImGui::TextColored(t.colors().lesson, "\u00b7 slide: %s%s", slide_devices.c_str(), unit.empty() ? "" : (", " + unit).c_str());
+    ImGui::TextColored(t.colors().lesson, "\u00b7 slide: %s%s", slide_devices.c_str(),
+                       unit.empty() ? "" : (", " + unit).c_str());
     ItemTooltip("the amber column holds the slide's own numbers, measured on the slide's GPU, not on this one");
   }
   ItemTooltip(std::to_string(rows.size()) + (s.perf.picked.empty() ? " variants of the lesson" : " picked variants") +
@@ -302,8 +335,10 @@ void CompareView::draw_controls(AppState& s, const std::vector<CompareRow>& rows
     for (const auto& v : all_variants()) {
       bool on = s.perf.picked.count(v.id) > 0;
       if (ImGui::Checkbox(v.id.c_str(), &on)) {
-        if (on) s.perf.picked.insert(v.id);
-        else s.perf.picked.erase(v.id);
+        if (on)
+          s.perf.picked.insert(v.id);
+        else
+          s.perf.picked.erase(v.id);
       }
     }
     ImGui::EndChild();
@@ -325,12 +360,15 @@ void CompareView::draw_controls(AppState& s, const std::vector<CompareRow>& rows
   SameLineIfFits(ButtonWidth("CSV"));
   if (ImGui::Button("CSV")) {
     const std::string path = (std::filesystem::path(s.perf.export_dir) / "warpscope-compare.csv").string();
-    if (std::string err = write_text_file(path, compare_csv(rows)); !err.empty()) s.message(Message::Error, err);
-    else s.message(Message::Info, "wrote " + path);
+    if (std::string err = write_text_file(path, compare_csv(rows)); !err.empty())
+      s.message(Message::Error, err);
+    else
+      s.message(Message::Info, "wrote " + path);
   }
   ItemTooltip("export this table as CSV (warpscope-compare.csv in the export folder)");
   SameLineIfFits(ButtonWidth("PNG"));
-  if (ImGui::Button("PNG")) s.perf.png_request = (std::filesystem::path(s.perf.export_dir) / "warpscope-compare.png").string();
+  if (ImGui::Button("PNG"))
+    s.perf.png_request = (std::filesystem::path(s.perf.export_dir) / "warpscope-compare.png").string();
   ItemTooltip("save this view as a PNG for slides (warpscope-compare.png in the export folder)");
 }
 
@@ -354,7 +392,8 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, c
   for (int c = 0; c < CCount; ++c) {
     ImGuiTableColumnFlags f = c == CVariant ? ImGuiTableColumnFlags_DefaultSort : 0;
     if (c == CBar) f |= ImGuiTableColumnFlags_NoSort;
-    if ((!measured && c >= COcc && c <= CAtom) || (one_n && c == CN) || (!slides && c == CSlide)) f |= ImGuiTableColumnFlags_Disabled;
+    if ((!measured && c >= COcc && c <= CAtom) || (one_n && c == CN) || (!slides && c == CSlide))
+      f |= ImGuiTableColumnFlags_Disabled;
     ImGui::TableSetupColumn(header(c, unit).c_str(), f, c == CBar ? bar_width(k) : fit.column_width(c));
   }
   // The widths follow the text scale and the contents (a run arriving, another baseline); between
@@ -362,7 +401,8 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, c
   widths_.resize(CCount, 0.f);
   for (int c = 0; c < CCount; ++c) {
     const float w = c == CBar ? bar_width(k) : fit.column_width(c);
-    if (w > 0 && std::fabs(w - widths_[std::size_t(c)]) > 0.5f && (ImGui::TableGetColumnFlags(c) & ImGuiTableColumnFlags_IsEnabled))
+    if (w > 0 && std::fabs(w - widths_[std::size_t(c)]) > 0.5f &&
+        (ImGui::TableGetColumnFlags(c) & ImGuiTableColumnFlags_IsEnabled))
       ImGui::TableSetColumnWidth(c, w);
     widths_[std::size_t(c)] = w;
   }
@@ -423,9 +463,9 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, c
     if (auto v = compare_value(r, bar); v && bar_max > 0) {
       const ImVec2 p = ImGui::GetCursorScreenPos();
       const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetTextLineHeight();
-      ImGui::GetWindowDrawList()->AddRectFilled(
-          ImVec2(p.x, p.y + h * 0.15f), ImVec2(p.x + std::max(1.f, float(*v / bar_max) * w), p.y + h * 0.85f),
-          ImGui::GetColorU32(r.best ? pal.ok : pal.accent));
+      ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + h * 0.15f),
+                                                ImVec2(p.x + std::max(1.f, float(*v / bar_max) * w), p.y + h * 0.85f),
+                                                ImGui::GetColorU32(r.best ? pal.ok : pal.accent));
       ImGui::Dummy(ImVec2(w, h));
     } else {
       TextDim("--");
@@ -444,7 +484,9 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, c
     // the rows whose last column is visible.
     check_cells += (ImGui::TableGetColumnFlags(CCheck) & ImGuiTableColumnFlags_IsVisible) != 0;
     if (r.run) {
-      const ImVec4 c = r.run->status == RunStatus::Ok ? pal.ok : (r.run->status == RunStatus::Race || r.run->status == RunStatus::SlideBug) ? pal.lesson : pal.bad;
+      const ImVec4 c = r.run->status == RunStatus::Ok                                               ? pal.ok
+                       : (r.run->status == RunStatus::Race || r.run->status == RunStatus::SlideBug) ? pal.lesson
+                                                                                                    : pal.bad;
       ImGui::PushStyleColor(ImGuiCol_Text, c);
       ImGui::TextUnformatted(to_string(r.run->status));
       ImGui::PopStyleColor();
@@ -453,16 +495,20 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, c
       TextDim("no run");
     }
     // The table's extent as drawn: its first cell to the right end of this row's last column.
-    layout_probe().picture("compare table", table_min, ImVec2(ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y + ImGui::GetStyle().CellPadding.y));
+    layout_probe().picture(
+        "compare table", table_min,
+        ImVec2(ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y + ImGui::GetStyle().CellPadding.y));
   }
   layout_probe().counts["compare rows"] = int(rows.size());
   layout_probe().counts["compare rows with every column"] = check_cells;
-  layout_probe().counts["compare variant column shown"] = (ImGui::TableGetColumnFlags(CVariant) & ImGuiTableColumnFlags_IsVisible) != 0;
+  layout_probe().counts["compare variant column shown"] =
+      (ImGui::TableGetColumnFlags(CVariant) & ImGuiTableColumnFlags_IsVisible) != 0;
   // Wider than its view: the table scrolls sideways (the variant column stays), never clips a column.
   layout_probe().counts["compare scroll x"] = int(ImGui::GetScrollX());
   layout_probe().counts["compare scroll max x"] = int(ImGui::GetScrollMaxX());
-  layout_probe().picture("compare table view", ImGui::GetWindowPos(),
-                         ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowWidth(), ImGui::GetWindowPos().y + ImGui::GetWindowHeight()));
+  layout_probe().picture(
+      "compare table view", ImGui::GetWindowPos(),
+      ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowWidth(), ImGui::GetWindowPos().y + ImGui::GetWindowHeight()));
   ImGui::EndTable();
 }
 
@@ -474,7 +520,8 @@ void CompareView::draw_changes(AppState& s, const std::vector<CompareRow>& rows)
   const CompareRow* prev = nullptr;
   int shown = 0;
   for (const auto& step : l->steps) {
-    const auto it = std::find_if(rows.begin(), rows.end(), [&](const CompareRow& r) { return r.variant == step.variant; });
+    const auto it =
+        std::find_if(rows.begin(), rows.end(), [&](const CompareRow& r) { return r.variant == step.variant; });
     if (it == rows.end()) continue;
     if (prev) {
       ImGui::Bullet();
@@ -484,7 +531,8 @@ void CompareView::draw_changes(AppState& s, const std::vector<CompareRow>& rows)
     }
     prev = &*it;
   }
-  if (!shown) TextDim("Compare two or more variants of one lesson to see what changed between consecutive steps.", true);
+  if (!shown)
+    TextDim("Compare two or more variants of one lesson to see what changed between consecutive steps.", true);
   ImGui::EndChild();
 }
 

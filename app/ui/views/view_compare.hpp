@@ -25,7 +25,8 @@ struct CompareFit {
   std::vector<float> text, extra;
   /// The content width of column `c` at `scale` (0: let ImGui fit it).
   float column_width(int c) const {
-    return c < int(text.size()) && text[std::size_t(c)] > 0 ? text[std::size_t(c)] * scale + extra[std::size_t(c)] + 1.f : 0.f;
+    return c < int(text.size()) && text[std::size_t(c)] > 0 ? text[std::size_t(c)] * scale + extra[std::size_t(c)] + 1.f
+                                                            : 0.f;
   }
 };
 /// The largest text scale at which the Compare table of `rows` fits `avail` pixels without
@@ -45,7 +46,7 @@ class CompareView {
   const std::map<std::string, Predicted>& predictions(const AppState& s, const std::vector<std::string>& ids);
 
   std::map<std::string, Predicted> predicted_;
-  std::string predicted_key_;  ///< n and type the cache holds
+  std::string predicted_key_;       ///< n and type the cache holds
   std::string slides_error_shown_;  ///< the slide-timings problem already reported (once, not every frame)
   std::vector<float> widths_;       ///< the column widths last set (CompareFit::column_width)
 };

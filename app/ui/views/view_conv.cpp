@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <string>
 
-#include "views/conv_bandwidth_table.hpp"
 #include "conv_controls.hpp"
 #include "patterns/convolution/conv_sim.hpp"
+#include "views/conv_bandwidth_table.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
@@ -68,8 +68,10 @@ void legend_item(ImU32 color, const char* label) {
 void ConvView::draw(AppState& s) {
   const VariantInfo* v = s.variant();
   if (!v || v->conv == ConvKind::None) {
-    TextDim("The Convolution tab follows the stevens.conv* variants (lesson \"Convolution, reduction trees and scan\"): "
-            "select one to see its input and output, the tile map and the slides' bandwidth numbers.", true);
+    TextDim(
+        "The Convolution tab follows the stevens.conv* variants (lesson \"Convolution, reduction trees and scan\"): "
+        "select one to see its input and output, the tile map and the slides' bandwidth numbers.",
+        true);
     return;
   }
   const int dims = conv_dims(*v);
@@ -110,8 +112,10 @@ void ConvView::draw_body(const ConvPreview& p) {
     ImGui::Separator();
   }
   signals(p);
-  if (p.dims == 2) ImGui::SameLine(0, theme().px(40));  // images and the tile map side by side
-  else ImGui::Separator();
+  if (p.dims == 2)
+    ImGui::SameLine(0, theme().px(40));  // images and the tile map side by side
+  else
+    ImGui::Separator();
   ImGui::BeginGroup();
   tile_map(p);
   ImGui::EndGroup();
@@ -138,7 +142,8 @@ void ConvView::controls(AppState& s, int dims) {
   int m = pp.mask == "gauss" ? 1 : 0;
   ImGui::SetNextItemWidth(t.px(110));
   if (ImGui::Combo("mask shape", &m, masks, 2)) pp.mask = masks[m];
-  ItemTooltip("box: every coefficient 1/w (2D: 1/w^2); gauss: a sampled Gaussian, normalised (the CLI also reads a mask file)");
+  ItemTooltip(
+      "box: every coefficient 1/w (2D: 1/w^2); gauss: a sampled Gaussian, normalised (the CLI also reads a mask file)");
   if (dims == 2) {
     ImGui::SameLine(0, t.px(20));
     WrapUnlessFits(t.px(200) + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("width x height").x);
@@ -156,14 +161,19 @@ void ConvView::analysis(const ConvPreview& p) {
   const ConvGeometry& g = p.setup.g;
   const ArrayTraffic& a = p.traffic;
   SectionTitle("Bandwidth reduction of tiling (slides \"Bandwidth Reduction in 1D / 2D\")");
-  TextDim(g.describe() + ", mask " + std::to_string(g.mask_width) + (p.dims == 2 ? "x" + std::to_string(g.mask_width) : "") +
-          "; a tile's global loads are replaced by shared-memory (register-tiled: register) reads: bw reduction = accesses / loads.", true);
+  TextDim(g.describe() + ", mask " + std::to_string(g.mask_width) +
+              (p.dims == 2 ? "x" + std::to_string(g.mask_width) : "") +
+              "; a tile's global loads are replaced by shared-memory (register-tiled: register) reads: bw reduction = "
+              "accesses / loads.",
+          true);
   // The slide's table over tile sizes and masks goes to the right of this one when both fit.
   ImGui::BeginGroup();
-  if (ImGui::BeginTable("conv_bw", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
-                                          ImGuiTableFlags_NoHostExtendX)) {
+  if (ImGui::BeginTable("conv_bw", 5,
+                        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
+                            ImGuiTableFlags_NoHostExtendX)) {
     const float num = ImGui::CalcTextSize("accesses_").x;
-    const std::string shape0 = p.dims == 2 ? std::to_string(g.tile_x) + "x" + std::to_string(g.tile_y) : std::to_string(g.tile_x);
+    const std::string shape0 =
+        p.dims == 2 ? std::to_string(g.tile_x) + "x" + std::to_string(g.tile_y) : std::to_string(g.tile_x);
     float label_w = ImGui::CalcTextSize("first tile (ghost cells)").x;  // the widest of the rows' labels
     for (const std::string& l : {"internal " + shape0 + " tile = formula", "formula (internal " + shape0 + " tile)",
                                  "whole array (" + std::to_string(a.tiles) + " tiles)"})
@@ -174,7 +184,8 @@ void ConvView::analysis(const ConvPreview& p) {
     ImGui::TableSetupColumn("accesses", 0, std::max(num, ImGui::CalcTextSize(std::to_string(a.accesses).c_str()).x));
     ImGui::TableSetupColumn("bw reduction", 0, std::max(num, ImGui::CalcTextSize("bw reduction").x));
     ImGui::TableHeadersRow();
-    auto row = [](const std::string& name, std::int64_t outputs, std::int64_t loaded, std::int64_t accesses, double red) {
+    auto row = [](const std::string& name, std::int64_t outputs, std::int64_t loaded, std::int64_t accesses,
+                  double red) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(name.c_str());
@@ -192,11 +203,13 @@ void ConvView::analysis(const ConvPreview& p) {
     const std::int64_t f_acc = p.dims == 2 ? T * Ty * K * K : T * K;
     const std::string shape = p.dims == 2 ? std::to_string(T) + "x" + std::to_string(Ty) : std::to_string(T);
     // An internal tile counts exactly what the formula says: one row then.
-    if (a.internal.loaded && a.internal.outputs == f_out && a.internal.loaded == f_load && a.internal.accesses == f_acc) {
+    if (a.internal.loaded && a.internal.outputs == f_out && a.internal.loaded == f_load &&
+        a.internal.accesses == f_acc) {
       row("internal " + shape + " tile = formula", f_out, f_load, f_acc, a.formula);
     } else {
       row("formula (internal " + shape + " tile)", f_out, f_load, f_acc, a.formula);
-      if (a.internal.loaded) row("an internal tile", a.internal.outputs, a.internal.loaded, a.internal.accesses, a.internal.reduction());
+      if (a.internal.loaded)
+        row("an internal tile", a.internal.outputs, a.internal.loaded, a.internal.accesses, a.internal.reduction());
     }
     row("first tile (ghost cells)", a.first.outputs, a.first.loaded, a.first.accesses, a.first.reduction());
     row("whole array (" + std::to_string(a.tiles) + " tiles)", a.outputs, a.loaded, a.accesses, a.reduction());
@@ -209,13 +222,13 @@ void ConvView::analysis(const ConvPreview& p) {
   reduction_table(p);
   ImGui::EndGroup();
   const double mib = 1024.0 * 1024.0;
-  const std::string measured =
-      p.dram_read >= 0 ? "Measured on the last run: DRAM read " + fixed(p.dram_read / mib, 2) + " MiB, written " +
-                             fixed(p.dram_write / mib, 2) + " MiB."
-                       : "Measured DRAM bytes appear here after a GPU run with CUPTI metrics.";
-  TextDim("DRAM at least: input + output = " + fixed(2.0 * double(g.outputs()) * 4 / mib, 2) + " MiB; the basic kernel issues " +
-          std::to_string(a.accesses) + " global loads of N, a tiled kernel " + std::to_string(a.loaded) +
-          " (halo loads counted once per tile). " + measured, true);
+  const std::string measured = p.dram_read >= 0 ? "Measured on the last run: DRAM read " + fixed(p.dram_read / mib, 2) +
+                                                      " MiB, written " + fixed(p.dram_write / mib, 2) + " MiB."
+                                                : "Measured DRAM bytes appear here after a GPU run with CUPTI metrics.";
+  TextDim("DRAM at least: input + output = " + fixed(2.0 * double(g.outputs()) * 4 / mib, 2) +
+              " MiB; the basic kernel issues " + std::to_string(a.accesses) + " global loads of N, a tiled kernel " +
+              std::to_string(a.loaded) + " (halo loads counted once per tile). " + measured,
+          true);
 }
 
 float ConvView::reduction_table_width(const ConvPreview& p) const {
@@ -236,14 +249,17 @@ void ConvView::reduction_table(const ConvPreview& p) {
   const char* tile_name = g.dims == 2 ? "TILE_SIZE" : "Tile_Width";
   const char* mask_name = g.dims == 2 ? "K" : "M";
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + reduction_table_width(p));
-  TextDim(std::string("The slide's table, more sizes (internal tiles, ") + (g.dims == 2 ? "K = KERNEL_SIZE" : "M = Mask_Width") +
-          (square ? "" : "; this variant's tile is not square") + "):");
+  TextDim(std::string("The slide's table, more sizes (internal tiles, ") +
+          (g.dims == 2 ? "K = KERNEL_SIZE" : "M = Mask_Width") + (square ? "" : "; this variant's tile is not square") +
+          "):");
   ImGui::PopTextWrapPos();
-  ItemTooltip(g.dims == 2 ? "TILE_SIZE^2 * KERNEL_SIZE^2 / (TILE_SIZE + KERNEL_SIZE - 1)^2 (slide \"Bandwidth Reduction in 2D\")"
-                          : "Mask_Width * TILE_SIZE / (TILE_SIZE + Mask_Width - 1) (slide \"Bandwidth Reduction in 1D\")");
+  ItemTooltip(
+      g.dims == 2
+          ? "TILE_SIZE^2 * KERNEL_SIZE^2 / (TILE_SIZE + KERNEL_SIZE - 1)^2 (slide \"Bandwidth Reduction in 2D\")"
+          : "Mask_Width * TILE_SIZE / (TILE_SIZE + Mask_Width - 1) (slide \"Bandwidth Reduction in 1D\")");
   const int cols = int(table.tiles.size()) + 1;
-  if (ImGui::BeginTable("conv_bw_slide", cols, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit |
-                                                   ImGuiTableFlags_NoHostExtendX)) {
+  if (ImGui::BeginTable("conv_bw_slide", cols,
+                        ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoHostExtendX)) {
     ImGui::TableSetupColumn(tile_name, 0, std::max(ImGui::CalcTextSize(tile_name).x, ImGui::CalcTextSize("K = 15").x));
     for (int k : table.tiles) ImGui::TableSetupColumn(std::to_string(k).c_str(), 0, reduction_cell_width(table));
     ImGui::TableHeadersRow();
@@ -314,10 +330,12 @@ void ConvView::signals(const ConvPreview& p) {
     const float side = std::min(t.px(250), (avail - t.px(80)) / 4);
     ImGui::BeginGroup();
     SectionTitle("Input and output");
-    image(("input " + std::to_string(p.input.cols) + " x " + std::to_string(p.input.rows) + " (" + p.input.kind + ")").c_str(),
+    image(("input " + std::to_string(p.input.cols) + " x " + std::to_string(p.input.rows) + " (" + p.input.kind + ")")
+              .c_str(),
           input_tex_, in, p.input.rows, p.input.cols, true, p, side);
     ImGui::SameLine(0, t.px(40));
-    image(("output: " + p.output_source).c_str(), output_tex_, p.output.values, p.output.rows, p.output.cols, false, p, side);
+    image(("output: " + p.output_source).c_str(), output_tex_, p.output.values, p.output.rows, p.output.cols, false, p,
+          side);
     TextDim("amber: the block's input tile (with halo), green: its output tile", false);
     ImGui::EndGroup();
     return;
@@ -366,9 +384,7 @@ void ConvView::tile_map(const ConvPreview& p) {
     counts_error_.clear();
     try {
       counts_ = model_tile_counts(g, p.input.f32, p.setup.mask, block_x_, block_y_);
-    } catch (const std::exception& e) {
-      counts_error_ = e.what();
-    }
+    } catch (const std::exception& e) { counts_error_ = e.what(); }
   }
   if (!counts_) {
     TextWrappedColored(t.colors().bad, "the tile map needs the model's trace: " + counts_error_);
@@ -379,25 +395,31 @@ void ConvView::tile_map(const ConvPreview& p) {
   const bool regs = g.kind == ConvKind::Register2D;
   legend_item(role_color(sim::ConvLoad::Internal), ("internal loads " + std::to_string(sum.internal)).c_str());
   legend_item(role_color(sim::ConvLoad::Halo), ("halo loads " + std::to_string(sum.halo)).c_str());
-  if (sum.padding) legend_item(role_color(sim::ConvLoad::Halo), ("past the end (zero padding) " + std::to_string(sum.padding)).c_str());
+  if (sum.padding)
+    legend_item(role_color(sim::ConvLoad::Halo),
+                ("past the end (zero padding) " + std::to_string(sum.padding)).c_str());
   ImGui::NewLine();
-  legend_item(role_color(sim::ConvLoad::Ghost), ("ghost cells: 0 stored, no load " + std::to_string(sum.ghost)).c_str());
+  legend_item(role_color(sim::ConvLoad::Ghost),
+              ("ghost cells: 0 stored, no load " + std::to_string(sum.ghost)).c_str());
   legend_item(role_color(sim::ConvLoad::None), regs ? "loads nothing" : "no shared load");
   ImGui::NewLine();
-  std::string line = std::to_string(c.staged()) + (regs ? " global loads into registers (no shared memory)"
-                                                         : " global loads into shared memory");
-  if (sum.direct) line += ", " + std::to_string(sum.direct) + " loads of N in the mask loop" +
-                          (g.kind == ConvKind::TiledCache1D ? " (the halo, through the caches)" : "");
+  std::string line = std::to_string(c.staged()) +
+                     (regs ? " global loads into registers (no shared memory)" : " global loads into shared memory");
+  if (sum.direct)
+    line += ", " + std::to_string(sum.direct) + " loads of N in the mask loop" +
+            (g.kind == ConvKind::TiledCache1D ? " (the halo, through the caches)" : "");
   line += "; " + std::to_string(c.computing) + " of " + std::to_string(g.threads()) + " threads compute (dot), " +
           std::to_string(c.writing) + " write inside the array (ring)." + (g.dims == 1 ? " A row per warp." : "");
   TextDim(line, true);
-  ItemTooltip("a cell's colour: the thread's most frequent load; its lower third: a halo load or ghost cell it makes "
-              "besides (1D: the first and last Mask_Width/2 threads). Counted from the sim model's trace of this block.");
+  ItemTooltip(
+      "a cell's colour: the thread's most frequent load; its lower third: a halo load or ghost cell it makes "
+      "besides (1D: the first and last Mask_Width/2 threads). Counted from the sim model's trace of this block.");
   // 1D blocks: one warp (32 threads) per row; 2D: block_y rows of block_x threads.
   const int cols = g.dims == 1 ? std::min(32, g.block_x) : g.block_x;
   const int rows = (g.threads() + cols - 1) / cols;
-  const float cell = std::clamp(std::min((ImGui::GetContentRegionAvail().x - t.px(10)) / float(cols),
-                                         t.px(300) / float(rows)), t.px(4), t.px(26));
+  const float cell =
+      std::clamp(std::min((ImGui::GetContentRegionAvail().x - t.px(10)) / float(cols), t.px(300) / float(rows)),
+                 t.px(4), t.px(26));
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (int k = 0; k < g.threads(); ++k) {
@@ -408,11 +430,12 @@ void ConvView::tile_map(const ConvPreview& p) {
     // A thread that also loads a halo element or stores a ghost cell (1D: the first and last
     // Mask_Width/2 threads) gets that colour in its lower third.
     const sim::ConvLoad second = main != sim::ConvLoad::Halo && r.halo + r.padding > 0 ? sim::ConvLoad::Halo
-                                 : main != sim::ConvLoad::Ghost && r.ghost > 0      ? sim::ConvLoad::Ghost
-                                                                                    : main;
+                                 : main != sim::ConvLoad::Ghost && r.ghost > 0         ? sim::ConvLoad::Ghost
+                                                                                       : main;
     if (second != main)
       dl->AddRectFilled(ImVec2(x + 1, y + cell * 0.66f), ImVec2(x + cell - 1, y + cell - 1), role_color(second));
-    if (r.computes) dl->AddCircleFilled(ImVec2(x + cell / 2, y + cell / 2), std::max(1.5f, cell * 0.16f), IM_COL32_WHITE);
+    if (r.computes)
+      dl->AddCircleFilled(ImVec2(x + cell / 2, y + cell / 2), std::max(1.5f, cell * 0.16f), IM_COL32_WHITE);
     if (r.writes && cell >= t.px(10))
       dl->AddCircle(ImVec2(x + cell / 2, y + cell / 2), cell * 0.32f, ImGui::GetColorU32(t.colors().ok), 0, t.px(1.5f));
   }
@@ -422,11 +445,12 @@ void ConvView::tile_map(const ConvPreview& p) {
     const int k = int((m.y - at.y) / cell) * cols + int((m.x - at.x) / cell);
     if (k >= 0 && k < g.threads()) {
       const ConvThreadLoads& r = c.threads[std::size_t(k)];
-      ImGui::SetTooltip("thread %d (warp %d, lane %d; tx %d, ty %d): loads %d internal, %d halo, %d past the end; "
-                        "%d ghost cells; %d loads of N in the mask loop; %s", k, k / 32, k % 32, k % g.block_x,
-                        k / g.block_x, r.internal, r.halo, r.padding, r.ghost, r.direct,
-                        r.computes ? (r.writes ? "computes and writes an output" : "computes, writes nothing inside")
-                                   : "does not compute");
+      ImGui::SetTooltip(
+          "thread %d (warp %d, lane %d; tx %d, ty %d): loads %d internal, %d halo, %d past the end; "
+          "%d ghost cells; %d loads of N in the mask loop; %s",
+          k, k / 32, k % 32, k % g.block_x, k / g.block_x, r.internal, r.halo, r.padding, r.ghost, r.direct,
+          r.computes ? (r.writes ? "computes and writes an output" : "computes, writes nothing inside")
+                     : "does not compute");
     }
   }
 }

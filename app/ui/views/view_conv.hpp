@@ -26,8 +26,8 @@ class ConvView {
   float reduction_table_width(const ConvPreview& p) const;
   void signals(const ConvPreview& p);
   void tile_map(const ConvPreview& p);
-  void image(const char* title, ImageTexture& tex, ConstSpan<double> values, std::int64_t rows,
-             std::int64_t cols, bool overlay, const ConvPreview& p, float side);
+  void image(const char* title, ImageTexture& tex, ConstSpan<double> values, std::int64_t rows, std::int64_t cols,
+             bool overlay, const ConvPreview& p, float side);
 
   std::optional<ConvPreview> preview_;
   ImageTexture input_tex_, output_tex_;

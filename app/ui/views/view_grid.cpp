@@ -95,12 +95,15 @@ void GridView::draw(AppState& s) {
   const std::int64_t warps = d.warps();
   std::string line = d.variant + "  \u00b7  n = " + format_grouped(d.n) + "  \u00b7  " + format_grouped(d.launch.grid) +
                      (d.launch.grid == 1 ? " block" : " blocks") + " \u00d7 " + std::to_string(d.warps_per_block) +
-                     (d.warps_per_block == 1 ? " warp" : " warps") + " = " + format_grouped(warps) + " warps  \u00b7  " +
-                     std::to_string(d.steps) + " steps" + (d.steps_cut ? " (the first " + std::to_string(kGridStepStride) + ")" : "");
+                     (d.warps_per_block == 1 ? " warp" : " warps") + " = " + format_grouped(warps) +
+                     " warps  \u00b7  " + std::to_string(d.steps) + " steps" +
+                     (d.steps_cut ? " (the first " + std::to_string(kGridStepStride) + ")" : "");
   if (!g.complete())
-    line += "  \u00b7  computing: " + format_grouped(d.blocks_done) + " of " + format_grouped(d.launch.grid) + " blocks";
+    line +=
+        "  \u00b7  computing: " + format_grouped(d.blocks_done) + " of " + format_grouped(d.launch.grid) + " blocks";
   TextEllipsis(line, ImGui::GetContentRegionAvail().x);
-  ItemTooltip(line + "\nEvery cell is from the sim model's trace of its own block: the model runs once per block of the "
+  ItemTooltip(line +
+              "\nEvery cell is from the sim model's trace of its own block: the model runs once per block of the "
               "launch, tracing that block. A pixel that covers several warps shows their mean (active lanes) or "
               "their worst (ways, sectors).");
 
@@ -156,9 +159,12 @@ void GridView::draw(AppState& s) {
   req.background[0] = bg.x, req.background[1] = bg.y, req.background[2] = bg.z;
   std::string gl_error;
   ImTextureID tex = ImTextureID();
-  if (const GridRendererApi* r = grid_renderer()) tex = r->render(req, gl_error);
-  else gl_error = "no OpenGL renderer: the Grid view draws with GLSL 3.30 shaders (in the window or headless)";
-  if (tex == ImTextureID() && gl_error != reported_error_) s.message(Message::Error, "Grid view: " + gl_error);  // once per reason
+  if (const GridRendererApi* r = grid_renderer())
+    tex = r->render(req, gl_error);
+  else
+    gl_error = "no OpenGL renderer: the Grid view draws with GLSL 3.30 shaders (in the window or headless)";
+  if (tex == ImTextureID() && gl_error != reported_error_)
+    s.message(Message::Error, "Grid view: " + gl_error);  // once per reason
   reported_error_ = tex == ImTextureID() ? gl_error : std::string();
   if (tex != ImTextureID()) {
     dl->AddImage(tex, img_min, img_max, ImVec2(0, 1), ImVec2(1, 0));  // GL's rows start at the bottom
@@ -177,7 +183,8 @@ void GridView::draw(AppState& s) {
   const double px_per_block = px_per_warp * d.warps_per_block;
   const ImU32 dim = ImGui::GetColorU32(p.text_dim);
   const std::int64_t b_first = std::int64_t(g.warp0) / d.warps_per_block;
-  const std::int64_t b_last = std::min<std::int64_t>(d.launch.grid - 1, std::int64_t(std::ceil(g.warp1)) / d.warps_per_block);
+  const std::int64_t b_last =
+      std::min<std::int64_t>(d.launch.grid - 1, std::int64_t(std::ceil(g.warp1)) / d.warps_per_block);
   dl->PushClipRect(ImVec2(a.x, img_min.y - line_h * 0.5f), ImVec2(img_max.x, img_max.y + line_h * 0.5f), true);
   auto y_of = [&](double warp) { return img_min.y + float((warp - g.warp0) * px_per_warp); };
   // Faint block boundaries once a block is tall enough that they do not hide its warps.
@@ -195,7 +202,8 @@ void GridView::draw(AppState& s) {
       const int wi = int(w % d.warps_per_block);
       const std::string lbl = wi == 0 ? "block " + std::to_string(b) : "w" + std::to_string(wi);
       const float y = y_of(double(w) + 0.5) - fs * 0.5f;
-      dl->AddText(ImVec2(img_min.x - t.px(6) - ImGui::CalcTextSize(lbl.c_str()).x, y), wi == 0 ? ImGui::GetColorU32(p.text) : dim, lbl.c_str());
+      dl->AddText(ImVec2(img_min.x - t.px(6) - ImGui::CalcTextSize(lbl.c_str()).x, y),
+                  wi == 0 ? ImGui::GetColorU32(p.text) : dim, lbl.c_str());
     }
   } else {
     const std::int64_t every = nice_at_least(line_h * 1.6 / std::max(px_per_block, 1e-9));
@@ -203,7 +211,8 @@ void GridView::draw(AppState& s) {
       const float y = y_of(double(b * d.warps_per_block));
       if (y < img_min.y - 1 || y > img_max.y - fs * 0.5f) continue;  // the block starts outside the picture
       const std::string lbl = "block " + std::to_string(b);
-      dl->AddText(ImVec2(img_min.x - t.px(6) - ImGui::CalcTextSize(lbl.c_str()).x, std::min(y, img_max.y - fs)), dim, lbl.c_str());
+      dl->AddText(ImVec2(img_min.x - t.px(6) - ImGui::CalcTextSize(lbl.c_str()).x, std::min(y, img_max.y - fs)), dim,
+                  lbl.c_str());
     }
   }
   dl->PopClipRect();
@@ -219,10 +228,12 @@ void GridView::draw(AppState& s) {
   dl->AddText(ImVec2(a.x, img_max.y + t.px(2)), dim, "step");
 
   // Hover: the cell under the pointer, all three numbers; a click opens its block.
-  std::string under = "wheel: zoom the warps (down to one)  \u00b7  drag: pan  \u00b7  double click: all warps  \u00b7  "
-                      "click: open that block in Warps";
+  std::string under =
+      "wheel: zoom the warps (down to one)  \u00b7  drag: pan  \u00b7  double click: all warps  \u00b7  "
+      "click: open that block in Warps";
   if (hovered) {
-    const std::int64_t w = std::clamp<std::int64_t>(std::int64_t(g.warp0 + (io.MousePos.y - img_min.y) / px_per_warp), 0, warps - 1);
+    const std::int64_t w =
+        std::clamp<std::int64_t>(std::int64_t(g.warp0 + (io.MousePos.y - img_min.y) / px_per_warp), 0, warps - 1);
     const int st = std::clamp(int((io.MousePos.x - img_min.x) / col_w), 0, steps - 1);
     const std::int64_t b = w / d.warps_per_block;
     const int wi = int(w % d.warps_per_block);
@@ -233,7 +244,8 @@ void GridView::draw(AppState& s) {
     }
     const std::string step_name = st < int(d.step_labels.size()) ? d.step_labels[std::size_t(st)] : std::string();
     std::string cell = "block " + format_grouped(b) + ", warp " + std::to_string(wi) + " (warp " + format_grouped(w) +
-                       " of the launch)  \u00b7  step " + std::to_string(st) + (step_name.empty() ? "" : " (" + step_name + ")");
+                       " of the launch)  \u00b7  step " + std::to_string(st) +
+                       (step_name.empty() ? "" : " (" + step_name + ")");
     if (!d.block_done.empty() && !d.block_done[std::size_t(b)]) {
       cell += ": not computed yet";
     } else if (d.at(GridMetric::ActiveLanes, w, st) == kGridNoStep) {

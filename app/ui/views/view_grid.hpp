@@ -22,7 +22,7 @@ class GridView {
 
  private:
   bool dragging_ = false;
-  float drag_total_ = 0;  ///< pixels the pointer moved while the button was down (a click moves < 4)
+  float drag_total_ = 0;        ///< pixels the pointer moved while the button was down (a click moves < 4)
   std::string reported_error_;  ///< the renderer's failure last posted as a message
 };
 

@@ -8,9 +8,9 @@
 #include "metric_catalog.hpp"
 #include "metric_predict.hpp"
 #include "registry.hpp"
+#include "trace_source.hpp"
 #include "views/stall_bars.hpp"
 #include "widgets/theme.hpp"
-#include "trace_source.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
@@ -49,13 +49,17 @@ void MetricsView::draw(AppState& s) {
   bool ask = !s.params.metrics.empty();
   if (ImGui::Checkbox("collect hardware metrics on the next runs (default set)", &ask))
     s.params.metrics = ask ? "default" : "";
-  ItemTooltip("CUPTI Range Profiler and SASS metrics after the timed launches; needs an NVIDIA GPU. "
-              "Without one, open a report recorded with --metrics (assets/reports/nvidia-h200-metrics.json).");
+  ItemTooltip(
+      "CUPTI Range Profiler and SASS metrics after the timed launches; needs an NVIDIA GPU. "
+      "Without one, open a report recorded with --metrics (assets/reports/nvidia-h200-metrics.json).");
   if (ask) {
     bool stalls = s.params.metrics.find("pcsampling") != std::string::npos;
     ImGui::SameLine(0, th.px(20));
-    if (ImGui::Checkbox("and stall reasons per line", &stalls)) s.params.metrics = stalls ? "default,pcsampling" : "default";
-    ItemTooltip("CUPTI PC sampling: one more run of the kernels, sampled; the Source tab shows a bar of stall reasons per line.");
+    if (ImGui::Checkbox("and stall reasons per line", &stalls))
+      s.params.metrics = stalls ? "default,pcsampling" : "default";
+    ItemTooltip(
+        "CUPTI PC sampling: one more run of the kernels, sampled; the Source tab shows a bar of stall reasons per "
+        "line.");
   }
   if (!v) {
     TextDim("select a variant to see its metrics");
@@ -77,8 +81,8 @@ void MetricsView::draw(AppState& s) {
   ImGui::TextUnformatted(head);
   if (m.collected) {
     char line[256];
-    std::snprintf(line, sizeof line, "%d replay pass%s, %.0f ms from request to values", m.passes, m.passes == 1 ? "" : "es",
-                  m.profile_ms);
+    std::snprintf(line, sizeof line, "%d replay pass%s, %.0f ms from request to values", m.passes,
+                  m.passes == 1 ? "" : "es", m.profile_ms);
     TextDim(line);
   }
   if (!m.error.empty()) TextWrappedColored(p.bad, m.error);
@@ -149,7 +153,8 @@ void MetricsView::draw(AppState& s) {
     ImGui::TableSetColumnIndex(1);
     TextRight(format_metric_value(d, it->second));
     ImGui::TableSetColumnIndex(2);
-    if (pr != predicted_.end()) TextRight(format_metric_value(d, pr->second));
+    if (pr != predicted_.end())
+      TextRight(format_metric_value(d, pr->second));
     else if (atomics_row && predicted_.count("ws__source_global_atomics"))
       TextRight(format_metric_value(d, predicted_.at("ws__source_global_atomics")) + " in source");
     ImGui::TableSetColumnIndex(3);

@@ -6,10 +6,10 @@
 #include <map>
 #include <utility>
 
-#include "widgets/layout_probe.hpp"
 #include "registry.hpp"
-#include "widgets/theme.hpp"
 #include "views/view_steps.hpp"
+#include "widgets/layout_probe.hpp"
+#include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
@@ -104,7 +104,8 @@ void PairView::draw(AppState& s) {
 
   // One step control for both halves; each half names its own step.
   if (!s.trace.trace || s.trace.trace->steps.empty()) {
-    TextWrappedColored(th.colors().lesson, s.trace.why_none.empty() ? "no trace of the selected variant" : s.trace.why_none);
+    TextWrappedColored(th.colors().lesson,
+                       s.trace.why_none.empty() ? "no trace of the selected variant" : s.trace.why_none);
     return;
   }
   auto step_name = [](const TraceState& t) {

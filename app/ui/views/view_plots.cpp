@@ -3,14 +3,14 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 
-#include "views/compare_model.hpp"
 #include "format.hpp"
-#include "widgets/plot.hpp"
 #include "registry.hpp"
+#include "views/compare_model.hpp"
+#include "widgets/plot.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
@@ -18,9 +18,7 @@ namespace ws::ui {
 
 namespace {
 
-bool timed_ok(const RunResult& r) {
-  return r.timed && r.timing.median_ms > 0 && ran_as_taught(r.status);
-}
+bool timed_ok(const RunResult& r) { return r.timed && r.timing.median_ms > 0 && ran_as_taught(r.status); }
 
 }  // namespace
 
@@ -38,8 +36,9 @@ std::vector<PlotSeries> sweep_series(const Sweep& sw, const std::vector<std::str
   std::vector<PlotSeries> series;
   for (std::size_t i = 0; i < vars.size(); ++i) {
     PlotSeries ps;
-    ps.label = same[i] >= 0 ? coincidence_label(series_id(vars[i]), series_id(vars[std::size_t(same[i])]), kCoincideTolerance)
-                            : series_id(vars[i]);
+    ps.label = same[i] >= 0
+                   ? coincidence_label(series_id(vars[i]), series_id(vars[std::size_t(same[i])]), kCoincideTolerance)
+                   : series_id(vars[i]);
     ps.set_style(int(i));
     ps.keep_in_legend = same[i] >= 0 || std::find(same.begin(), same.end(), int(i)) != same.end();
     ps.x = xs[i].data();
@@ -90,18 +89,22 @@ void PlotsView::draw_controls(AppState& s) {
   if (filters) {
     SameLineIfFits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("by kept").x, t.px(8));
     ImGui::Checkbox("by kept", &p.sweep_by_keep);
-    ItemTooltip("sweep the filters over the fraction of values kept (throughput against the filter ratio, as on the "
-                "slides) instead of over n");
+    ItemTooltip(
+        "sweep the filters over the fraction of values kept (throughput against the filter ratio, as on the "
+        "slides) instead of over n");
   }
   SameLineIfFits(ButtonWidth("Sweep"));
   ImGui::BeginDisabled(!why.empty() || p.sweeping || ids.empty());
   if (ImGui::Button("Sweep")) {
     SweepSpec spec = make_sweep_spec(s, ids);
-    if (std::string err = validate_sweep(spec); !err.empty()) s.message(Message::Warning, err);
-    else p.sweep_to_start = spec;
+    if (std::string err = validate_sweep(spec); !err.empty())
+      s.message(Message::Warning, err);
+    else
+      p.sweep_to_start = spec;
   }
   ImGui::EndDisabled();
-  ItemTooltip(why.empty() ? "run the compared variants at every n of the range (each with its own default launch)" : why);
+  ItemTooltip(why.empty() ? "run the compared variants at every n of the range (each with its own default launch)"
+                          : why);
   if (p.sweeping) {
     ImGui::SameLine();
     const float frac = p.sweep_total > 0 ? float(p.sweep_done) / float(p.sweep_total) : 0.f;
@@ -138,10 +141,13 @@ void PlotsView::draw_controls(AppState& s) {
     if (rep.sweeps.empty()) {
       s.message(Message::Warning, "no sweep to export in the report shown");
     } else {
-      const int i = p.sweep_shown < 0 || p.sweep_shown >= int(rep.sweeps.size()) ? int(rep.sweeps.size()) - 1 : p.sweep_shown;
+      const int i =
+          p.sweep_shown < 0 || p.sweep_shown >= int(rep.sweeps.size()) ? int(rep.sweeps.size()) - 1 : p.sweep_shown;
       const std::string path = (std::filesystem::path(p.export_dir) / "warpscope-sweep.csv").string();
-      if (std::string err = write_text_file(path, sweep_csv(rep.sweeps[std::size_t(i)])); !err.empty()) s.message(Message::Error, err);
-      else s.message(Message::Info, "wrote " + path);
+      if (std::string err = write_text_file(path, sweep_csv(rep.sweeps[std::size_t(i)])); !err.empty())
+        s.message(Message::Error, err);
+      else
+        s.message(Message::Info, "wrote " + path);
     }
   }
   ItemTooltip("export the sweep shown as CSV (warpscope-sweep.csv in the export folder)");
@@ -156,8 +162,12 @@ void PlotsView::draw_sweep(AppState& s, float height) {
   const Theme& t = theme();
   const Report& rep = s.shown();
   const Sweep* sw = nullptr;
-  if (s.perf.sweep_partial && !s.showing_replay()) sw = &*s.perf.sweep_partial;
-  else if (!rep.sweeps.empty()) sw = &rep.sweeps[std::size_t(s.perf.sweep_shown < 0 || s.perf.sweep_shown >= int(rep.sweeps.size()) ? int(rep.sweeps.size()) - 1 : s.perf.sweep_shown)];
+  if (s.perf.sweep_partial && !s.showing_replay())
+    sw = &*s.perf.sweep_partial;
+  else if (!rep.sweeps.empty())
+    sw = &rep.sweeps[std::size_t(s.perf.sweep_shown < 0 || s.perf.sweep_shown >= int(rep.sweeps.size())
+                                     ? int(rep.sweeps.size()) - 1
+                                     : s.perf.sweep_shown)];
   ImGui::BeginChild("sweep_plot", ImVec2(0, height));
   if (!sw) {
     draw_runs(s, rep);
@@ -170,7 +180,8 @@ void PlotsView::draw_sweep(AppState& s, float height) {
     const int cur = s.perf.sweep_shown < 0 ? int(rep.sweeps.size()) - 1 : s.perf.sweep_shown;
     if (ImGui::BeginCombo("sweep", rep.sweeps[std::size_t(cur)].title.c_str())) {
       for (int i = 0; i < int(rep.sweeps.size()); ++i)
-        if (ImGui::Selectable((rep.sweeps[std::size_t(i)].title + "##" + std::to_string(i)).c_str(), i == cur)) s.perf.sweep_shown = i;
+        if (ImGui::Selectable((rep.sweeps[std::size_t(i)].title + "##" + std::to_string(i)).c_str(), i == cur))
+          s.perf.sweep_shown = i;
       ImGui::EndCombo();
     }
   }
@@ -190,7 +201,8 @@ void PlotsView::draw_sweep(AppState& s, float height) {
         const VariantInfo* b = find_variant(id);
         if (!b || !b->baseline || std::find(vars.begin(), vars.end(), id) != vars.end()) continue;
         for (const auto& v : vars)
-          if (const VariantInfo* c = find_variant(v); c && c->pattern == b->pattern && c->rules.bytes_input == b->rules.bytes_input) {
+          if (const VariantInfo* c = find_variant(v);
+              c && c->pattern == b->pattern && c->rules.bytes_input == b->rules.bytes_input) {
             vars.push_back(id);
             break;
           }
@@ -213,8 +225,10 @@ void PlotsView::draw_sweep(AppState& s, float height) {
       const double y = s.perf.plot_time ? r->timing.median_ms : r->gbps;
       ymin = std::min(ymin, y), ymax = std::max(ymax, y);
       if (i == 0) elem = to_string(r->type);
-      const bool better = by_keep ? std::fabs(r->params.keep_fraction - 0.5) < std::fabs(b.x - 0.5) : double(r->n) >= b.x;
-      if (info && info->baseline && (b.x < 0 || better)) b.gbps = r->gbps, b.x = by_keep ? r->params.keep_fraction : double(r->n);
+      const bool better =
+          by_keep ? std::fabs(r->params.keep_fraction - 0.5) < std::fabs(b.x - 0.5) : double(r->n) >= b.x;
+      if (info && info->baseline && (b.x < 0 || better))
+        b.gbps = r->gbps, b.x = by_keep ? r->params.keep_fraction : double(r->n);
     }
     if (b.gbps > 0) baselines.push_back(b);
   }
@@ -222,7 +236,10 @@ void PlotsView::draw_sweep(AppState& s, float height) {
   if (baselines.empty() && !by_keep)
     for (const auto& r : rep.runs) {
       const VariantInfo* b = find_variant(r.variant);
-      auto same_pattern = [b](const std::string& v) { const VariantInfo* i = find_variant(v); return i && i->pattern == b->pattern; };
+      auto same_pattern = [b](const std::string& v) {
+        const VariantInfo* i = find_variant(v);
+        return i && i->pattern == b->pattern;
+      };
       if (b && b->baseline && timed_ok(r) && std::find(vars.begin(), vars.end(), r.variant) == vars.end() &&
           std::any_of(vars.begin(), vars.end(), same_pattern))
         baselines.assign(1, Baseline{r.variant, r.gbps, double(r.n)});
@@ -240,19 +257,24 @@ void PlotsView::draw_sweep(AppState& s, float height) {
   } else {
     cfg.x_label = "n (" + elem + " elements, log2)";
     cfg.y_label = s.perf.plot_time ? "median time per run (log)" : "effective bandwidth GB/s (log)";
-    cfg.x = fit_axis(double(std::int64_t(1) << sw->spec.from_log2), double(std::int64_t(1) << sw->spec.to_log2), true, 2, AxisUnit::Count);
+    cfg.x = fit_axis(double(std::int64_t(1) << sw->spec.from_log2), double(std::int64_t(1) << sw->spec.to_log2), true,
+                     2, AxisUnit::Count);
   }
   if (!s.perf.plot_time) {
     if (d.theoretical_gbps > 0) {
-      refs.push_back({"theoretical peak " + format_gbps(d.theoretical_gbps) + " GB/s", d.theoretical_gbps, ImGui::GetColorU32(t.colors().bad)});
+      refs.push_back({"theoretical peak " + format_gbps(d.theoretical_gbps) + " GB/s", d.theoretical_gbps,
+                      ImGui::GetColorU32(t.colors().bad)});
       ymax = std::max(ymax, d.theoretical_gbps);
     }
-    if (d.copy_gbps > 0) refs.push_back({"device copy " + format_gbps(d.copy_gbps) + " GB/s", d.copy_gbps, ImGui::GetColorU32(t.colors().lesson)});
+    if (d.copy_gbps > 0)
+      refs.push_back(
+          {"device copy " + format_gbps(d.copy_gbps) + " GB/s", d.copy_gbps, ImGui::GetColorU32(t.colors().lesson)});
     for (const auto& b : baselines) {
       char at[48];
       if (by_keep) std::snprintf(at, sizeof at, "kept %.2f", b.x);
       const std::string where = by_keep ? std::string(at) : format_count(std::int64_t(b.x));
-      refs.push_back({series_id(b.id) + " " + format_gbps(b.gbps) + " GB/s at " + where, b.gbps, ImGui::GetColorU32(t.colors().baseline)});
+      refs.push_back({series_id(b.id) + " " + format_gbps(b.gbps) + " GB/s at " + where, b.gbps,
+                      ImGui::GetColorU32(t.colors().baseline)});
     }
   }
   if (ymax <= 0) ymin = 1, ymax = 10;
@@ -268,8 +290,10 @@ void PlotsView::draw_sweep(AppState& s, float height) {
 
 void PlotsView::draw_runs(AppState& s, const Report& rep) {
   const Theme& t = theme();
-  TextDim("No sweep in the report shown (Sweep with a GPU, or open one recorded with warpscope-cli sweep --report): "
-          "the bars are its runs of the compared variants.", true);
+  TextDim(
+      "No sweep in the report shown (Sweep with a GPU, or open one recorded with warpscope-cli sweep --report): "
+      "the bars are its runs of the compared variants.",
+      true);
   const std::vector<std::string> ids = chosen_variants(s);
   std::vector<PlotSeries> series;
   xs_.assign(ids.size(), {});
@@ -299,18 +323,21 @@ void PlotsView::draw_runs(AppState& s, const Report& rep) {
     return;
   }
   PlotConfig cfg;
-  cfg.title = std::string(s.perf.plot_time ? "time" : "GB/s") + " per variant, n = " + format_count(n) + " (runs of the report)";
+  cfg.title = std::string(s.perf.plot_time ? "time" : "GB/s") + " per variant, n = " + format_count(n) +
+              " (runs of the report)";
   cfg.x_label = "";
   cfg.y_label = s.perf.plot_time ? "median time" : "effective bandwidth GB/s";
   cfg.x = AxisSpec{0.3, double(ids.size()) + 0.7, false, 10, AxisUnit::Launch};
   std::vector<PlotReference> refs;
   if (!s.perf.plot_time) {
     if (rep.device.theoretical_gbps > 0) {
-      refs.push_back({"theoretical peak " + format_gbps(rep.device.theoretical_gbps) + " GB/s", rep.device.theoretical_gbps, ImGui::GetColorU32(t.colors().bad)});
+      refs.push_back({"theoretical peak " + format_gbps(rep.device.theoretical_gbps) + " GB/s",
+                      rep.device.theoretical_gbps, ImGui::GetColorU32(t.colors().bad)});
       ymax = std::max(ymax, rep.device.theoretical_gbps);
     }
     if (rep.device.copy_gbps > 0)
-      refs.push_back({"device copy " + format_gbps(rep.device.copy_gbps) + " GB/s", rep.device.copy_gbps, ImGui::GetColorU32(t.colors().lesson)});
+      refs.push_back({"device copy " + format_gbps(rep.device.copy_gbps) + " GB/s", rep.device.copy_gbps,
+                      ImGui::GetColorU32(t.colors().lesson)});
   }
   cfg.y = fit_axis(0, ymax, false, 10, s.perf.plot_time ? AxisUnit::Ms : AxisUnit::GBps);
   cfg.legend = false;
@@ -344,8 +371,9 @@ void PlotsView::draw_live(AppState& s, float height) {
     ImGui::Spacing();
     TextDim(p.live_wanted ? "Live: waiting for the first launches..."
                           : "Live is off (with a GPU, tick Live: time per launch scrolls here).");
-    ItemTooltip("Live launches the compared variants again and again at the n chosen; the plot keeps the newest "
-                "10,000 launches of each.");
+    ItemTooltip(
+        "Live launches the compared variants again and again at the n chosen; the plot keeps the newest "
+        "10,000 launches of each.");
     ImGui::EndChild();
     return;
   }

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "views/view_steps.hpp"
 #include "widgets/draw_shapes.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
-#include "views/view_steps.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
@@ -23,9 +23,11 @@ std::vector<const char*> kind_names(RaceEvent::Kind k, bool many) {
     case RaceEvent::Input: return {"load x", "x"};
     case RaceEvent::Read: return {"read", "r"};
     case RaceEvent::Add: return {"add", "+"};
-    case RaceEvent::Write: return many ? std::vector<const char*>{"writes in lane order (red: lost, \u2192 the write that replaced it)",
-                                              "writes, one after another (lane order)", "writes, one after another", "writes", "w"}
-                                       : std::vector<const char*>{"write", "w"};
+    case RaceEvent::Write:
+      return many ? std::vector<const char*>{"writes in lane order (red: lost, \u2192 the write that replaced it)",
+                                             "writes, one after another (lane order)", "writes, one after another",
+                                             "writes", "w"}
+                  : std::vector<const char*>{"write", "w"};
   }
   return {};
 }
@@ -55,9 +57,10 @@ void RaceView::draw(AppState& s) {
 
   // The lesson in one line: what the block's threads added, what survived, what was lost.
   {
-    const std::string line = T.location + ": " + format_value(T.first_value, type) + " \u2192 " + format_value(T.final_value, type) +
-                             ": " + std::to_string(T.writes) + " writes should add " + format_value(T.added, type) + "; " + std::to_string(T.lost_updates) +
-                             " lost, overwritten unread (" + format_value(T.lost, type) + ")";
+    const std::string line =
+        T.location + ": " + format_value(T.first_value, type) + " \u2192 " + format_value(T.final_value, type) + ": " +
+        std::to_string(T.writes) + " writes should add " + format_value(T.added, type) + "; " +
+        std::to_string(T.lost_updates) + " lost, overwritten unread (" + format_value(T.lost, type) + ")";
     ImGui::PushFont(th.fonts().bold);
     TextEllipsis(line, ImGui::GetContentRegionAvail().x, &th.colors().bad);
     ImGui::PopFont();
@@ -66,7 +69,8 @@ void RaceView::draw(AppState& s) {
   }
   // The picture needs every line it can get (16 rows with values at 28 px): the checkbox shares the line.
   const char* future = "later values";
-  SameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(future).x, th.px(24));
+  SameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(future).x,
+                 th.px(24));
   ImGui::Checkbox(future, &s.trace.show_future_values);
   ItemTooltip("show the values of steps not reached yet");
   if (T.threads < T.block_threads)
@@ -83,10 +87,14 @@ void RaceView::draw(AppState& s) {
   const float row_h = (c.size.y - header_h) / float(rows);
   const float label_fs = std::clamp(row_h * 0.8f, min_fs, ImGui::GetFontSize());
   const bool row_labels = row_h >= min_fs * 0.95f;
-  const float gutter = row_labels ? regular->CalcTextSizeA(label_fs, 1e9f, 0, ("t" + std::to_string(rows - 1)).c_str()).x + th.px(10) : th.px(4);
+  const float gutter =
+      row_labels ? regular->CalcTextSizeA(label_fs, 1e9f, 0, ("t" + std::to_string(rows - 1)).c_str()).x + th.px(10)
+                 : th.px(4);
   const float col_w = (c.size.x - gutter) / float(cols);
   const ImVec2 o = c.origin;
-  auto cell_min = [&](int col, int row) { return ImVec2(o.x + gutter + float(col) * col_w, o.y + header_h + float(row) * row_h); };
+  auto cell_min = [&](int col, int row) {
+    return ImVec2(o.x + gutter + float(col) * col_w, o.y + header_h + float(row) * row_h);
+  };
   probe.picture("race timeline", o, ImVec2(o.x + gutter + col_w * float(cols), o.y + header_h + row_h * float(rows)));
   probe.counts["race rows"] = T.threads;
   probe.counts["race columns"] = T.columns;
@@ -95,8 +103,9 @@ void RaceView::draw(AppState& s) {
   for (int col = 0; col < cols && col < int(T.column_step.size()); ++col)
     if (T.column_step[std::size_t(col)] == step) {
       const ImVec2 a = cell_min(col, 0);
-      dl->AddRectFilled(ImVec2(a.x, o.y), ImVec2(a.x + col_w, o.y + header_h + row_h * float(rows)),
-                        ImGui::GetColorU32(ImVec4(th.colors().accent.x, th.colors().accent.y, th.colors().accent.z, 0.12f)));
+      dl->AddRectFilled(
+          ImVec2(a.x, o.y), ImVec2(a.x + col_w, o.y + header_h + row_h * float(rows)),
+          ImGui::GetColorU32(ImVec4(th.colors().accent.x, th.colors().accent.y, th.colors().accent.z, 0.12f)));
     }
   int header_labels = 0;
   for (int col = 0; col < int(T.column_kind.size());) {
@@ -109,12 +118,14 @@ void RaceView::draw(AppState& s) {
       const float fs = std::min(ImGui::GetFontSize(), header_h * 0.8f);
       const ImVec2 ts = regular->CalcTextSizeA(fs, 1e9f, 0, label);
       if (fs < min_fs || ts.x > x1 - x0 - th.px(2)) continue;
-      DrawText(dl, regular, fs, ImVec2((x0 + x1 - ts.x) * 0.5f, o.y + (header_h - ts.y) * 0.5f), ImGui::GetColorU32(th.colors().text_dim), label);
+      DrawText(dl, regular, fs, ImVec2((x0 + x1 - ts.x) * 0.5f, o.y + (header_h - ts.y) * 0.5f),
+               ImGui::GetColorU32(th.colors().text_dim), label);
       ++header_labels;
       break;
     }
-    if (end - col > 1) dl->AddLine(ImVec2(x0 + th.px(2), o.y + header_h - th.px(2)), ImVec2(x1 - th.px(2), o.y + header_h - th.px(2)),
-                                   ImGui::GetColorU32(th.colors().text_dim), th.px(1.5f));
+    if (end - col > 1)
+      dl->AddLine(ImVec2(x0 + th.px(2), o.y + header_h - th.px(2)), ImVec2(x1 - th.px(2), o.y + header_h - th.px(2)),
+                  ImGui::GetColorU32(th.colors().text_dim), th.px(1.5f));
     col = end;
   }
   probe.counts["race header labels"] = header_labels;
@@ -123,7 +134,8 @@ void RaceView::draw(AppState& s) {
   if (row_labels)
     for (int r = 0; r < rows; ++r) {
       const std::string l = "t" + std::to_string(r);
-      DrawText(dl, regular, label_fs, ImVec2(o.x, cell_min(0, r).y + (row_h - label_fs) * 0.5f), WarpColor(r / 32), l.c_str());
+      DrawText(dl, regular, label_fs, ImVec2(o.x, cell_min(0, r).y + (row_h - label_fs) * 0.5f), WarpColor(r / 32),
+               l.c_str());
     }
 
   // The events: a box per event, its value when it fits and its step is reached.
@@ -131,7 +143,8 @@ void RaceView::draw(AppState& s) {
   // Digits fill about 0.75 of the font size: a value may use a font up to 1 / 0.8 of its box's height.
   float value_fs = std::min({ImGui::GetFontSize(), (row_h - 2 * pad) / 0.8f});
   float widest = 0;
-  for (const RaceEvent& e : T.events) widest = std::max(widest, mono->CalcTextSizeA(1.f, 1e9f, 0, format_value(e.value, type).c_str()).x);
+  for (const RaceEvent& e : T.events)
+    widest = std::max(widest, mono->CalcTextSizeA(1.f, 1e9f, 0, format_value(e.value, type).c_str()).x);
   value_fs = std::min(value_fs, (col_w - 2 * pad - th.px(2)) / std::max(widest, 1e-3f));
   const bool values = value_fs >= min_fs;
   int value_labels = 0, lost_marks = 0, hidden = 0;
@@ -149,8 +162,10 @@ void RaceView::draw(AppState& s) {
     if (e.kind == RaceEvent::Read) fill = ImGui::GetColorU32(ImVec4(0.20f, 0.42f, 0.75f, 1.f));
     if (e.kind == RaceEvent::Add) fill = WarpColor(e.thread / 32, 0.85f);
     if (e.kind == RaceEvent::Write) fill = e.lost ? lost_col : ok_col;
-    if (reached) dl->AddRectFilled(a, b, fill, th.px(3));
-    else dl->AddRect(a, b, fill, th.px(3), 0, th.px(1.5f)), ++hidden;
+    if (reached)
+      dl->AddRectFilled(a, b, fill, th.px(3));
+    else
+      dl->AddRect(a, b, fill, th.px(3), 0, th.px(1.5f)), ++hidden;
     if (reached && e.lost) {  // crossed out, under its value
       const ImU32 mark = ImGui::GetColorU32(ImVec4(0.f, 0.f, 0.f, 0.45f));
       dl->AddLine(a, b, mark, th.px(2.f));
@@ -159,7 +174,8 @@ void RaceView::draw(AppState& s) {
     if (reached && values) {
       const std::string v = format_value(e.value, type);
       const ImVec2 ts = mono->CalcTextSizeA(value_fs, 1e9f, 0, v.c_str());
-      DrawText(dl, mono, value_fs, ImVec2((a.x + b.x - ts.x) * 0.5f, (a.y + b.y - ts.y) * 0.5f), ImGui::GetColorU32(th.colors().badge_text), v.c_str());
+      DrawText(dl, mono, value_fs, ImVec2((a.x + b.x - ts.x) * 0.5f, (a.y + b.y - ts.y) * 0.5f),
+               ImGui::GetColorU32(th.colors().badge_text), v.c_str());
       ++value_labels;
     }
   }
@@ -173,7 +189,8 @@ void RaceView::draw(AppState& s) {
     if (e.overwritten_by < 0) continue;
     ImVec2 a2, b2;
     box_of(T.events[std::size_t(e.overwritten_by)], a2, b2);
-    DrawArrow(dl, ImVec2(b.x, (a.y + b.y) * 0.5f), ImVec2(a2.x, (a2.y + b2.y) * 0.5f), mark, th.px(2.f), std::min(th.px(10), col_w * 0.3f));
+    DrawArrow(dl, ImVec2(b.x, (a.y + b.y) * 0.5f), ImVec2(a2.x, (a2.y + b2.y) * 0.5f), mark, th.px(2.f),
+              std::min(th.px(10), col_w * 0.3f));
   }
   probe.counts["race value labels"] = value_labels;
   probe.counts["race lost marks"] = lost_marks;

@@ -6,8 +6,8 @@
 #include <optional>
 
 #include "app_state.hpp"
-#include "views/race_timeline.hpp"
 #include "trace_source.hpp"
+#include "views/race_timeline.hpp"
 #include "widgets/zoom_pan.hpp"
 
 namespace ws::ui {

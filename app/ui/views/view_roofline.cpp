@@ -9,9 +9,9 @@
 
 #include "compare_model.hpp"
 #include "format.hpp"
-#include "widgets/layout_probe.hpp"
 #include "perf_state.hpp"
 #include "roofline.hpp"
+#include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
@@ -50,8 +50,10 @@ std::vector<std::size_t> roofline_runs(const Report& r, const std::vector<std::s
       any = long(i);
       if (r.runs[i].metrics.values.count("dram__bytes_read.sum")) best = long(i);
     }
-    if (best >= 0) out.push_back(std::size_t(best));
-    else if (any >= 0) out.push_back(std::size_t(any));
+    if (best >= 0)
+      out.push_back(std::size_t(best));
+    else if (any >= 0)
+      out.push_back(std::size_t(any));
   }
   return out;
 }
@@ -64,17 +66,23 @@ void RooflineView::draw(AppState& s) {
   const std::string title = "Roofline: " + (rep.device.name.empty() ? std::string("no device") : rep.device.name);
 
   // Controls: the exports, then what is not on the chart.
-  if (ImGui::Button("PNG")) s.perf.png_request = (std::filesystem::path(s.perf.export_dir) / "warpscope-roofline.png").string();
+  if (ImGui::Button("PNG"))
+    s.perf.png_request = (std::filesystem::path(s.perf.export_dir) / "warpscope-roofline.png").string();
   ItemTooltip("save this view as a PNG for slides (warpscope-roofline.png in the export folder)");
   ImGui::SameLine();
   if (ImGui::Button("SVG")) {
     const std::string path = (std::filesystem::path(s.perf.export_dir) / "warpscope-roofline.svg").string();
-    if (std::string err = write_text_file(path, roofline_svg(rl, title, 1600, 900)); !err.empty()) s.message(Message::Error, err);
-    else s.message(Message::Info, "wrote " + path);
+    if (std::string err = write_text_file(path, roofline_svg(rl, title, 1600, 900)); !err.empty())
+      s.message(Message::Error, err);
+    else
+      s.message(Message::Info, "wrote " + path);
   }
   ItemTooltip("save the chart as SVG (warpscope-roofline.svg in the export folder): vector lines and text for slides");
   ImGui::SameLine();
-  TextDim("x: operations per DRAM byte (CUPTI dram__bytes_read + write) · y: operations / median time · hover a point", true);
+  TextDim(
+      "x: operations per DRAM byte (CUPTI dram__bytes_read + write) · y: operations / median time · "
+      "hover a point",
+      true);
   if (!rl.compute_note.empty()) TextWrappedColored(th.colors().lesson, rl.compute_note);
   if (!rl.left_out.empty()) {
     std::string line = "not on the chart: " + rl.left_out.front();
@@ -87,8 +95,9 @@ void RooflineView::draw(AppState& s) {
     }
   }
   if (rl.points.empty()) {
-    TextWrappedColored(th.colors().lesson, "No run of this lesson in the report shown has DRAM metrics: open a report recorded with "
-                                           "--metrics default (assets/reports/nvidia-h200-metrics.json) or run with metrics on a GPU.");
+    TextWrappedColored(th.colors().lesson,
+                       "No run of this lesson in the report shown has DRAM metrics: open a report recorded with "
+                       "--metrics default (assets/reports/nvidia-h200-metrics.json) or run with metrics on a GPU.");
     return;
   }
 
@@ -111,13 +120,16 @@ void RooflineView::draw(AppState& s) {
   const float fs = ImGui::GetFontSize();
   const float tick_w = font->CalcTextSizeA(fs, 1e9f, 0, "100 Gop/s").x;
   float label_w = 0;
-  for (const RooflinePoint& p : rl.points) label_w = std::max(label_w, font->CalcTextSizeA(fs, 1e9f, 0, p.label.c_str()).x);
+  for (const RooflinePoint& p : rl.points)
+    label_w = std::max(label_w, font->CalcTextSizeA(fs, 1e9f, 0, p.label.c_str()).x);
   const float left = o.x + tick_w + fs * 1.8f, top = o.y + fs * 0.5f;
-  const float w = std::max(avail.x - (left - o.x) - label_w - fs * 1.5f, fs * 10), h = std::max(avail.y - fs * 3.2f, fs * 8);
+  const float w = std::max(avail.x - (left - o.x) - label_w - fs * 1.5f, fs * 10),
+              h = std::max(avail.y - fs * 3.2f, fs * 8);
   // A lesson has up to 40 points: their labels shrink until the column of them fits the plot's height.
   const float lfs = std::max(fs * 0.5f, std::min(fs, h / (float(rl.points.size()) + 1.f) / 1.15f));
   const RooflineLayout L = roofline_layout(rl, left, top, w, h, lfs * 1.15);
-  const ImU32 grid = ImGui::GetColorU32(ImVec4(th.colors().text_dim.x, th.colors().text_dim.y, th.colors().text_dim.z, 0.25f));
+  const ImU32 grid =
+      ImGui::GetColorU32(ImVec4(th.colors().text_dim.x, th.colors().text_dim.y, th.colors().text_dim.z, 0.25f));
   const ImU32 ink = ImGui::GetColorU32(th.colors().text), dim = ImGui::GetColorU32(th.colors().text_dim);
   dl->AddRect(ImVec2(left, top), ImVec2(left + w, top + h), dim);
   for (double e = std::ceil(L.lx0 - 1e-9); e <= L.lx1 + 1e-9; e += 1) {
@@ -136,7 +148,8 @@ void RooflineView::draw(AppState& s) {
     DrawText(dl, font, fs, ImVec2(left - tw - fs * 0.3f, y - fs / 2), dim, t.c_str());
   }
   const char* xl = "arithmetic intensity (operations per DRAM byte)";
-  DrawText(dl, font, fs, ImVec2(left + w / 2 - font->CalcTextSizeA(fs, 1e9f, 0, xl).x / 2, top + h + fs * 1.4f), ink, xl);
+  DrawText(dl, font, fs, ImVec2(left + w / 2 - font->CalcTextSizeA(fs, 1e9f, 0, xl).x / 2, top + h + fs * 1.4f), ink,
+           xl);
   layout_probe().picture("roofline", ImVec2(left, top), ImVec2(left + w, top + h));
 
   // Roofs, clipped to the plot (their legend is above the chart, where no point can sit).
@@ -146,8 +159,10 @@ void RooflineView::draw(AppState& s) {
     const double y0 = f.bytes_per_s > 0 ? f.bytes_per_s * rl.x_min : f.ops_per_s;
     const double y1 = f.bytes_per_s > 0 ? f.bytes_per_s * rl.x_max : f.ops_per_s;
     const ImVec2 a(float(L.x_of(rl.x_min)), float(L.y_of(y0))), b(float(L.x_of(rl.x_max)), float(L.y_of(y1)));
-    if (f.measured) DashedLine(dl, a, b, roof_cols[i], th.px(2.5f), th.px(10));
-    else dl->AddLine(a, b, roof_cols[i], th.px(2.5f));
+    if (f.measured)
+      DashedLine(dl, a, b, roof_cols[i], th.px(2.5f), th.px(10));
+    else
+      dl->AddLine(a, b, roof_cols[i], th.px(2.5f));
   }
   dl->PopClipRect();
 
@@ -160,7 +175,8 @@ void RooflineView::draw(AppState& s) {
     dl->AddCircleFilled(c, th.px(7), pt);
     dl->AddCircle(c, th.px(7), ink, 0, th.px(1.5f));
     const ImVec2 lp(float(L.label_x[i]), float(L.label_y[i]) - lfs / 2);
-    if (std::fabs(L.label_y[i] - L.py[i]) > 1) dl->AddLine(c, ImVec2(lp.x - th.px(2), float(L.label_y[i])), dim, th.px(1));
+    if (std::fabs(L.label_y[i] - L.py[i]) > 1)
+      dl->AddLine(c, ImVec2(lp.x - th.px(2), float(L.label_y[i])), dim, th.px(1));
     DrawText(dl, font, lfs, lp, ink, rl.points[i].label.c_str());
     if (std::hypot(mouse.x - c.x, mouse.y - c.y) <= th.px(12)) hovered = int(i);
   }
@@ -170,12 +186,13 @@ void RooflineView::draw(AppState& s) {
   if (hovered >= 0) {
     const RooflinePoint& p = rl.points[std::size_t(hovered)];
     char b[512];
-    std::snprintf(b, sizeof b,
-                  "%s (n = %lld, %s)\n%.4g operations / %.4g DRAM bytes = %.4g ops per byte\n%.4g operations / %.4g ms = %s\n"
-                  "roof at this intensity: %s (%.0f %% of it)",
-                  p.variant.c_str(), (long long)p.n, to_string(p.type), p.operations, p.dram_bytes, p.intensity, p.operations,
-                  p.seconds * 1e3, rate(p.ops_per_s, "op/s").c_str(), rate(roof_at(rl, p.intensity), "op/s").c_str(),
-                  100.0 * p.ops_per_s / std::max(roof_at(rl, p.intensity), 1.0));
+    std::snprintf(
+        b, sizeof b,
+        "%s (n = %lld, %s)\n%.4g operations / %.4g DRAM bytes = %.4g ops per byte\n%.4g operations / %.4g ms = %s\n"
+        "roof at this intensity: %s (%.0f %% of it)",
+        p.variant.c_str(), (long long)p.n, to_string(p.type), p.operations, p.dram_bytes, p.intensity, p.operations,
+        p.seconds * 1e3, rate(p.ops_per_s, "op/s").c_str(), rate(roof_at(rl, p.intensity), "op/s").c_str(),
+        100.0 * p.ops_per_s / std::max(roof_at(rl, p.intensity), 1.0));
     ImGui::SetTooltip("%s", b);
   }
 }

@@ -7,10 +7,10 @@
 #include <string>
 
 #include "launch_rules.hpp"
-#include "widgets/layout_probe.hpp"
 #include "registry.hpp"
-#include "widgets/theme.hpp"
 #include "views/view_steps.hpp"
+#include "widgets/layout_probe.hpp"
+#include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
@@ -47,7 +47,8 @@ void ScanView::draw(AppState& s) {
 
   // Work count: this step, so far, all steps, against the sequential scan of the same elements.
   LabelValue("work (traced block)", work_summary(g));
-  LabelValue("this step", std::to_string(st.additions) + " additions; " + std::to_string(st.additions_so_far) + " so far");
+  LabelValue("this step",
+             std::to_string(st.additions) + " additions; " + std::to_string(st.additions_so_far) + " so far");
   {
     std::vector<float> per_step;
     for (const ScanStepView& v : g.steps) per_step.push_back(float(v.additions));
@@ -71,7 +72,8 @@ void ScanView::draw(AppState& s) {
   {
     TextDim("active lanes per warp (working threads of this step)");
     const int warps = int(st.active_lanes.size());
-    const float cell = std::clamp((ImGui::GetContentRegionAvail().x - th.px(8)) / float(std::max(1, warps)), th.px(6), th.px(90));
+    const float cell =
+        std::clamp((ImGui::GetContentRegionAvail().x - th.px(8)) / float(std::max(1, warps)), th.px(6), th.px(90));
     const float h = th.px(22);
     ImGui::Dummy(ImVec2(cell * float(warps), h + th.px(4)));
     const ImVec2 o = ImGui::GetItemRectMin();
@@ -79,10 +81,12 @@ void ScanView::draw(AppState& s) {
       const float x0 = o.x + float(w) * cell, x1 = x0 + cell - th.px(2);
       dl->AddRectFilled(ImVec2(x0, o.y), ImVec2(x1, o.y + h), ImGui::GetColorU32(ImVec4(0.25f, 0.27f, 0.31f, 1.f)));
       const float frac = float(st.active_lanes[std::size_t(w)]) / 32.f;
-      if (frac > 0) dl->AddRectFilled(ImVec2(x0, o.y), ImVec2(x0 + (x1 - x0) * frac, o.y + h), ImGui::GetColorU32(th.colors().ok));
+      if (frac > 0)
+        dl->AddRectFilled(ImVec2(x0, o.y), ImVec2(x0 + (x1 - x0) * frac, o.y + h), ImGui::GetColorU32(th.colors().ok));
       if (cell >= th.px(40)) {
         const std::string t = std::to_string(st.active_lanes[std::size_t(w)]) + "/32";
-        dl->AddText(ImVec2(x0 + th.px(4), o.y + (h - ImGui::GetFontSize()) * 0.5f), ImGui::GetColorU32(th.colors().text), t.c_str());
+        dl->AddText(ImVec2(x0 + th.px(4), o.y + (h - ImGui::GetFontSize()) * 0.5f),
+                    ImGui::GetColorU32(th.colors().text), t.c_str());
       }
     }
   }
@@ -112,8 +116,11 @@ void ScanView::draw(AppState& s) {
     TextDim("showing elements 0.." + std::to_string(slots - 1) + " of " + std::to_string(elements) +
             " (as many as fit with readable values; a smaller block, where the kernel takes one, shows them all)");
   else
-    TextEllipsis(std::string("top: before the step, bottom: after it; an edge runs from each element added in to the element it "
-                             "updates (colour = warp); ") + ZoomHint(), ImGui::GetContentRegionAvail().x, &th.colors().text_dim);
+    TextEllipsis(
+        std::string("top: before the step, bottom: after it; an edge runs from each element added in to the element it "
+                    "updates (colour = warp); ") +
+            ZoomHint(),
+        ImGui::GetContentRegionAvail().x, &th.colors().text_dim);
   // The graph fills the rest of the view (zoom and pan inside it); no text below the smallest size.
   const ZoomCanvas c = zoom_.begin("scan_canvas");
   const ImVec2 avail = c.size;
@@ -127,8 +134,10 @@ void ScanView::draw(AppState& s) {
   const ImVec2 o = c.origin;
   ImDrawList* cdl = ImGui::GetWindowDrawList();
   const float top_y = o.y, bot_y = o.y + box_h + gap;
-  DrawText(cdl, regular, side_fs, ImVec2(o.x, top_y + (box_h - side_fs) * 0.5f), ImGui::GetColorU32(th.colors().text_dim), "before");
-  DrawText(cdl, regular, side_fs, ImVec2(o.x, bot_y + (box_h - side_fs) * 0.5f), ImGui::GetColorU32(th.colors().text_dim), "after");
+  DrawText(cdl, regular, side_fs, ImVec2(o.x, top_y + (box_h - side_fs) * 0.5f),
+           ImGui::GetColorU32(th.colors().text_dim), "before");
+  DrawText(cdl, regular, side_fs, ImVec2(o.x, bot_y + (box_h - side_fs) * 0.5f),
+           ImGui::GetColorU32(th.colors().text_dim), "after");
   layout_probe().picture("scan graph", o, ImVec2(o.x + gutter + slot_w * float(slots), bot_y + box_h));
   std::vector<int> writer(std::size_t(slots), -1);
   for (const ScanEdge& e : st.edges)
@@ -142,11 +151,13 @@ void ScanView::draw(AppState& s) {
     const std::string v = format_value(value, tr.type);
     const ImVec2 ts = mono->CalcTextSizeA(fs, 1e9f, 0, v.c_str());
     if (ts.x <= slot_w - th.px(2))
-      DrawText(cdl, mono, fs, ImVec2((x0 + x1 - ts.x) * 0.5f, y + (box_h - ts.y) * 0.5f), ImGui::GetColorU32(th.colors().badge_text), v.c_str());
+      DrawText(cdl, mono, fs, ImVec2((x0 + x1 - ts.x) * 0.5f, y + (box_h - ts.y) * 0.5f),
+               ImGui::GetColorU32(th.colors().badge_text), v.c_str());
   };
   for (int i = 0; i < slots; ++i) {
     if (i < int(st.before.size())) box(top_y, i, st.before[std::size_t(i)], false, 0);
-    if (i < int(st.after.size())) box(bot_y, i, st.after[std::size_t(i)], writer[std::size_t(i)] >= 0, std::max(0, writer[std::size_t(i)]));
+    if (i < int(st.after.size()))
+      box(bot_y, i, st.after[std::size_t(i)], writer[std::size_t(i)] >= 0, std::max(0, writer[std::size_t(i)]));
   }
   auto cx = [&](std::int64_t i) { return o.x + gutter + (float(i) + 0.5f) * slot_w; };
   for (const ScanEdge& e : st.edges) {
@@ -154,7 +165,8 @@ void ScanView::draw(AppState& s) {
     const ImU32 col = WarpColor(e.thread / 32, 0.9f);
     // Two edges into each updated element: its own old value and the one added in.
     cdl->AddLine(ImVec2(cx(e.from), top_y + box_h), ImVec2(cx(e.to), bot_y), col, th.px(1.6f));
-    cdl->AddLine(ImVec2(cx(e.to), top_y + box_h), ImVec2(cx(e.to), bot_y), ImGui::GetColorU32(ImVec4(0.6f, 0.62f, 0.66f, 0.5f)), th.px(1.f));
+    cdl->AddLine(ImVec2(cx(e.to), top_y + box_h), ImVec2(cx(e.to), bot_y),
+                 ImGui::GetColorU32(ImVec4(0.6f, 0.62f, 0.66f, 0.5f)), th.px(1.f));
   }
   // Thread ids under the updated elements when each fits its slot at the smallest readable size.
   for (const ScanEdge& e : st.edges) {
@@ -162,8 +174,8 @@ void ScanView::draw(AppState& s) {
     const std::string tl = "t" + std::to_string(e.thread);
     const ImVec2 ts = regular->CalcTextSizeA(min_fs, 1e9f, 0, tl.c_str());
     if (ts.x > slot_w - th.px(2)) continue;
-    DrawText(cdl, regular, min_fs, ImVec2(cx(e.to) - ts.x * 0.5f, bot_y + box_h + th.px(2)), ImGui::GetColorU32(th.colors().text_dim),
-             tl.c_str());
+    DrawText(cdl, regular, min_fs, ImVec2(cx(e.to) - ts.x * 0.5f, bot_y + box_h + th.px(2)),
+             ImGui::GetColorU32(th.colors().text_dim), tl.c_str());
   }
   zoom_.end();
 }

@@ -6,8 +6,8 @@
 #include <optional>
 
 #include "app_state.hpp"
-#include "views/scan_graph.hpp"
 #include "trace_source.hpp"
+#include "views/scan_graph.hpp"
 #include "widgets/zoom_pan.hpp"
 
 namespace ws::ui {

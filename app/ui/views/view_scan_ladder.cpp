@@ -6,12 +6,12 @@
 #include <cmath>
 #include <string>
 
-#include "widgets/draw_shapes.hpp"
 #include "launch_rules.hpp"
-#include "widgets/layout_probe.hpp"
 #include "registry.hpp"
-#include "widgets/theme.hpp"
 #include "views/view_steps.hpp"
+#include "widgets/draw_shapes.hpp"
+#include "widgets/layout_probe.hpp"
+#include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
@@ -44,9 +44,11 @@ void ScanLadderView::draw(AppState& s) {
   LayoutProbe& probe = layout_probe();
   if (rows_.empty()) {
     ImGui::Spacing();
-    TextWrappedColored(th.colors().lesson, graph_.note.empty() ? tr.variant + " adds no pairs of a shared array step by step: the ladder "
-                                                                 "draws block scans (stevens.kogge_stone, kogge_stone_db, brent_kung)"
-                                                               : graph_.note);
+    TextWrappedColored(th.colors().lesson,
+                       graph_.note.empty() ? tr.variant +
+                                                 " adds no pairs of a shared array step by step: the ladder "
+                                                 "draws block scans (stevens.kogge_stone, kogge_stone_db, brent_kung)"
+                                           : graph_.note);
     return;
   }
   const int step = s.trace.step;
@@ -56,9 +58,12 @@ void ScanLadderView::draw(AppState& s) {
 
   // One line above the picture (8 rows of values at 28 px need the rest): the work, the future toggle.
   LabelValue("work (traced block)", work_summary(graph_));
-  ItemTooltip(std::string("every step at once: an arrow from x[i - stride] in the row above to each x[i] it adds into\n") + ZoomHint());
+  ItemTooltip(
+      std::string("every step at once: an arrow from x[i - stride] in the row above to each x[i] it adds into\n") +
+      ZoomHint());
   const char* future = "later values";
-  SameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(future).x, th.px(24));
+  SameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(future).x,
+                 th.px(24));
   ImGui::Checkbox(future, &s.trace.show_future_values);
   ItemTooltip("show the values of steps not reached yet");
   if (graph_.elements > kMaxSlots)
@@ -75,16 +80,19 @@ void ScanLadderView::draw(AppState& s) {
   // Gutter: each row's name at the body size when it leaves the boxes most of the width.
   const float row_h = c.size.y / float(rows);
   float label_1px = 0;
-  for (const LadderRow& r : rows_) label_1px = std::max(label_1px, regular->CalcTextSizeA(1.f, 1e9f, 0, row_name(r).c_str()).x);
+  for (const LadderRow& r : rows_)
+    label_1px = std::max(label_1px, regular->CalcTextSizeA(1.f, 1e9f, 0, row_name(r).c_str()).x);
   float label_fs = std::min(ImGui::GetFontSize(), row_h * 0.5f);
-  if (label_1px * label_fs > c.size.x * 0.25f) label_fs = std::max(min_fs, c.size.x * 0.25f / std::max(label_1px, 1e-3f));
+  if (label_1px * label_fs > c.size.x * 0.25f)
+    label_fs = std::max(min_fs, c.size.x * 0.25f / std::max(label_1px, 1e-3f));
   const bool labels = label_fs >= min_fs && label_1px * label_fs <= c.size.x * 0.3f;
   const float gutter = labels ? label_1px * label_fs + th.px(14) : th.px(4);
   const float slot_w = (c.size.x - gutter) / float(std::max(1, slots));
   const float box_h = std::clamp(row_h * 0.52f, 2.f, th.px(40));
   float widest = 0;
   for (const LadderRow& r : rows_)
-    for (double v : r.values) widest = std::max(widest, mono->CalcTextSizeA(1.f, 1e9f, 0, format_value(v, tr.type).c_str()).x);
+    for (double v : r.values)
+      widest = std::max(widest, mono->CalcTextSizeA(1.f, 1e9f, 0, format_value(v, tr.type).c_str()).x);
   // Digits fill about 0.75 of the font size: a value may use a font up to 1 / 0.8 of its box's height.
   const float value_fs = std::min({ImGui::GetFontSize(), box_h / 0.8f, (slot_w - th.px(6)) / std::max(widest, 1e-3f)});
   const bool values = value_fs >= min_fs;
@@ -99,8 +107,10 @@ void ScanLadderView::draw(AppState& s) {
     const bool reached = show_future || row.step <= step;
     const float y = row_y(r);
     if (row.step == step)
-      dl->AddRectFilled(ImVec2(o.x, y - (row_h - box_h) * 0.5f), ImVec2(o.x + gutter + slot_w * float(slots), y + box_h + (row_h - box_h) * 0.5f),
-                        ImGui::GetColorU32(ImVec4(th.colors().accent.x, th.colors().accent.y, th.colors().accent.z, 0.14f)));
+      dl->AddRectFilled(
+          ImVec2(o.x, y - (row_h - box_h) * 0.5f),
+          ImVec2(o.x + gutter + slot_w * float(slots), y + box_h + (row_h - box_h) * 0.5f),
+          ImGui::GetColorU32(ImVec4(th.colors().accent.x, th.colors().accent.y, th.colors().accent.z, 0.14f)));
     // Brent-Kung: a rule between the up-sweep tree and the down-sweep tree.
     if (r > 0 && rows_[std::size_t(r - 1)].step >= 0 && rows_[std::size_t(r - 1)].phase != row.phase) {
       const float ly = y - (row_h - box_h) * 0.5f;
@@ -108,7 +118,8 @@ void ScanLadderView::draw(AppState& s) {
     }
     if (labels) {
       const std::string l = row_name(row);
-      DrawText(dl, regular, label_fs, ImVec2(o.x, y + (box_h - label_fs) * 0.5f), ImGui::GetColorU32(row.step == step ? th.colors().accent : th.colors().text), l.c_str());
+      DrawText(dl, regular, label_fs, ImVec2(o.x, y + (box_h - label_fs) * 0.5f),
+               ImGui::GetColorU32(row.step == step ? th.colors().accent : th.colors().text), l.c_str());
     }
     std::vector<int> writer(std::size_t(slots), -1);
     for (const ScanEdge& e : row.edges) writer[std::size_t(e.to)] = e.thread;
@@ -116,10 +127,13 @@ void ScanLadderView::draw(AppState& s) {
     for (int i = 0; i < slots && i < int(row.values.size()); ++i) {
       const float x0 = o.x + gutter + float(i) * slot_w + th.px(2), x1 = x0 + slot_w - th.px(4);
       const bool written = writer[std::size_t(i)] >= 0;
-      const ImU32 fill = written ? WarpColor(writer[std::size_t(i)] / 32, 1.f) : ImGui::GetColorU32(ImVec4(0.32f, 0.35f, 0.40f, 1.f));
+      const ImU32 fill =
+          written ? WarpColor(writer[std::size_t(i)] / 32, 1.f) : ImGui::GetColorU32(ImVec4(0.32f, 0.35f, 0.40f, 1.f));
       const bool input = row.step < 0;
-      if (reached && (written || input)) dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, y + box_h), fill, th.px(3));
-      else dl->AddRect(ImVec2(x0, y), ImVec2(x1, y + box_h), fill, th.px(3), 0, th.px(1.5f));
+      if (reached && (written || input))
+        dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, y + box_h), fill, th.px(3));
+      else
+        dl->AddRect(ImVec2(x0, y), ImVec2(x1, y + box_h), fill, th.px(3), 0, th.px(1.5f));
       if (!reached || !values) continue;
       const std::string v = format_value(row.values[std::size_t(i)], tr.type);
       const ImVec2 ts = mono->CalcTextSizeA(value_fs, 1e9f, 0, v.c_str());
@@ -131,9 +145,10 @@ void ScanLadderView::draw(AppState& s) {
     // x[to] keeps its own value (a faint vertical) and takes x[from] of the row above (an arrow).
     const float y_from = row_y(r - 1) + box_h, y_to = y;
     for (const ScanEdge& e : row.edges) {
-      dl->AddLine(ImVec2(cx(e.to), y_from), ImVec2(cx(e.to), y_to), ImGui::GetColorU32(ImVec4(0.6f, 0.62f, 0.66f, 0.6f)), th.px(1.5f));
-      DrawArrow(dl, ImVec2(cx(e.from), y_from), ImVec2(cx(e.to), y_to), WarpColor(e.thread / 32, reached ? 1.f : 0.45f), th.px(2.f),
-              std::min(th.px(9), slot_w * 0.35f));
+      dl->AddLine(ImVec2(cx(e.to), y_from), ImVec2(cx(e.to), y_to),
+                  ImGui::GetColorU32(ImVec4(0.6f, 0.62f, 0.66f, 0.6f)), th.px(1.5f));
+      DrawArrow(dl, ImVec2(cx(e.from), y_from), ImVec2(cx(e.to), y_to), WarpColor(e.thread / 32, reached ? 1.f : 0.45f),
+                th.px(2.f), std::min(th.px(9), slot_w * 0.35f));
       ++arrows;
     }
   }

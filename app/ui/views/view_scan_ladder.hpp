@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "app_state.hpp"
-#include "views/scan_graph.hpp"
 #include "trace_source.hpp"
+#include "views/scan_graph.hpp"
 #include "widgets/zoom_pan.hpp"
 
 namespace ws::ui {

@@ -7,12 +7,12 @@
 #include <map>
 #include <string>
 
-#include "widgets/layout_probe.hpp"
 #include "metric_catalog.hpp"
 #include "views/stall_bars.hpp"
-#include "widgets/theme.hpp"
 #include "views/view_metrics.hpp"
 #include "views/view_steps.hpp"
+#include "widgets/layout_probe.hpp"
+#include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
@@ -47,7 +47,8 @@ void SourceView::draw(AppState& s) {
     id_ = v->id, prev_ = prev, built_diff_ = want_diff, trace_key_ = trace_key;
     section_ = !want_diff && s.trace.trace ? section_for_trace(id_, *s.trace.trace) : find_section(id_);
     lines_.clear();
-    if (want_diff) lines_ = diff_code_lines(variant_source(prev), section_.text);
+    if (want_diff)
+      lines_ = diff_code_lines(variant_source(prev), section_.text);
     else
       for (std::string& l : split_lines(section_.text)) lines_.push_back({DiffLine::Same, std::move(l)});
   }
@@ -59,13 +60,17 @@ void SourceView::draw(AppState& s) {
     step = s.trace.current();
   } else {
     TextDim("no trace for this variant, so no line highlight" +
-            (s.trace.why_none.empty() ? std::string() : " (" + s.trace.why_none + ")"), true);
+                (s.trace.why_none.empty() ? std::string() : " (" + s.trace.why_none + ")"),
+            true);
   }
 
   // Focus mode keeps the code's rows: the diff switch, the file and the highlight's caption share one row.
   const bool focus = s.perf.present.focus;
-  const std::string where = section_.file.empty() ? "(no kernel file)"
-                                                  : section_.file + ", embedded at build time; line numbers count its lines without the trace instrumentation (WS_T)";
+  const std::string where =
+      section_.file.empty()
+          ? "(no kernel file)"
+          : section_.file +
+                ", embedded at build time; line numbers count its lines without the trace instrumentation (WS_T)";
   ImGui::BeginDisabled(prev.empty());
   ImGui::Checkbox(prev.empty() ? (focus ? "diff" : "diff against the previous variant (this is the first)")
                                : ("diff against " + prev).c_str(),
@@ -83,10 +88,11 @@ void SourceView::draw(AppState& s) {
   if (step) {
     rows = step_rows(section_, *s.trace.trace, *step);
     const std::string note = step_rows_note(section_, *s.trace.trace, *step);
-    const std::string caption = note.empty() ? (focus ? section_.file + ": the lines step " + std::to_string(step->index) + " ran"
-                                                      : "highlighted: the lines step " + std::to_string(step->index) +
-                                                            " ran (" + step->label + "), from its trace events")
-                                             : note;
+    const std::string caption =
+        note.empty() ? (focus ? section_.file + ": the lines step " + std::to_string(step->index) + " ran"
+                              : "highlighted: the lines step " + std::to_string(step->index) + " ran (" + step->label +
+                                    "), from its trace events")
+                     : note;
     TextEllipsis(caption, ImGui::GetContentRegionAvail().x, note.empty() ? &p.lesson : &p.bad);
     ItemTooltip(caption);
   } else if (focus) {
@@ -117,7 +123,7 @@ void SourceView::draw(AppState& s) {
   if (!stalls.empty()) StallLegend(stalls);
   if (columns)
     TextEllipsis("columns from the " + std::string(s.showing_replay() ? "opened report" : "session") +
-                 "'s run with metrics: warp instructions issued per line, and active lanes per instruction (of 32)",
+                     "'s run with metrics: warp instructions issued per line, and active lanes per instruction (of 32)",
                  ImGui::GetContentRegionAvail().x, &p.text_dim);
 
   // In focus mode the code is set at 0.75 of the body text (15 px x the font scale: 30 px at 2x, above
@@ -125,7 +131,9 @@ void SourceView::draw(AppState& s) {
   const float code_k = focus ? 0.75f : 1.f;
   // A column is as wide as its numbers or its header (set in the body's bold text, wider than the
   // code's numbers in focus mode), so no header runs into its neighbour.
-  auto header_w = [&](const char* text) { return th.fonts().bold->CalcTextSizeA(ImGui::GetFontSize(), 1e9f, 0, text).x; };
+  auto header_w = [&](const char* text) {
+    return th.fonts().bold->CalcTextSizeA(ImGui::GetFontSize(), 1e9f, 0, text).x;
+  };
   const bool headers = columns || stall_w > 0;
   ImGui::PushFont(th.fonts().mono);
   const float num_w = std::max(ImGui::CalcTextSize("0000").x * code_k, headers ? header_w("line") : 0.f);
@@ -148,7 +156,8 @@ void SourceView::draw(AppState& s) {
     if (columns) {
       right("warp inst", x0 + th.px(4) + inst_w);
       const float lanes_right = x0 + th.px(16) + inst_w + lanes_w;
-      right("lanes", std::max(lanes_right, x0 + th.px(4) + inst_w + th.px(8) + bold->CalcTextSizeA(fs, 1e9f, 0, "lanes").x));
+      right("lanes",
+            std::max(lanes_right, x0 + th.px(4) + inst_w + th.px(8) + bold->CalcTextSizeA(fs, 1e9f, 0, "lanes").x));
     }
     if (stall_w > 0) DrawText(hdl, bold, fs, ImVec2(x0 + cols_w - stall_w + th.px(4), h.y), col, "stalls");
     right("line", x0 + cols_w + th.px(8) + num_w);
@@ -162,7 +171,11 @@ void SourceView::draw(AppState& s) {
   const float line_h = ImGui::GetTextLineHeightWithSpacing();
   layout_probe().text(ImGui::GetFontSize());
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  static const MetricDef kInst = [] { MetricDef d; d.unit = "warp inst"; return d; }();
+  static const MetricDef kInst = [] {
+    MetricDef d;
+    d.unit = "warp inst";
+    return d;
+  }();
   const float full_w = std::max(ImGui::GetContentRegionAvail().x, th.px(400));
   // Per row of the new side of a diff (removed lines have none): the line in the file (what metrics
   // and traces name), the number shown, and whether the step ran it.

@@ -21,16 +21,18 @@ CompactTraceHeaders::~CompactTraceHeaders() { --g_compact_headers; }
 ImU32 WarpColor(int warp, float alpha) {
   static const unsigned kHues[8] = {0x4DA3FF, 0xFFB52E, 0x5BD75B, 0xC59BFF, 0xFF7F7F, 0x3FD0C9, 0xE8E05A, 0xF08BD0};
   const unsigned c = kHues[unsigned(warp) % 8];
-  return ImGui::GetColorU32(ImVec4(float((c >> 16) & 0xff) / 255.f, float((c >> 8) & 0xff) / 255.f,
-                                   float(c & 0xff) / 255.f, alpha));
+  return ImGui::GetColorU32(
+      ImVec4(float((c >> 16) & 0xff) / 255.f, float((c >> 8) & 0xff) / 255.f, float(c & 0xff) / 255.f, alpha));
 }
 
 void HandleStepKeys(TraceState& t, const std::vector<NavKey>& keys, bool space) {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput || t.steps() == 0) return;
   for (NavKey k : keys) {
-    if (k == NavKey::Left) t.move(-1), t.playing = false;
-    else if (k == NavKey::Right) t.move(+1);
+    if (k == NavKey::Left)
+      t.move(-1), t.playing = false;
+    else if (k == NavKey::Right)
+      t.move(+1);
   }
   if (space && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) {
     if (!t.playing && t.step >= t.steps() - 1) t.step = 0;  // play again from the start
@@ -51,9 +53,10 @@ bool TraceHeader(AppState& s) {
   // The loaders refuse such traces; a view must still never index an empty step list or divide by zero warps.
   if (tr.steps.empty() || tr.block_size <= 0 || tr.block_size > 1024) {
     ImGui::Spacing();
-    TextWrappedColored(th.colors().lesson, tr.steps.empty() ? "the trace of " + tr.variant + " has no steps to show"
-                                                            : "the trace of " + tr.variant + " has a block of " +
-                                                                  std::to_string(tr.block_size) + " threads: nothing to draw");
+    TextWrappedColored(th.colors().lesson, tr.steps.empty()
+                                               ? "the trace of " + tr.variant + " has no steps to show"
+                                               : "the trace of " + tr.variant + " has a block of " +
+                                                     std::to_string(tr.block_size) + " threads: nothing to draw");
     return false;
   }
   t.step = std::clamp(t.step, 0, t.steps() - 1);
@@ -61,9 +64,11 @@ bool TraceHeader(AppState& s) {
   std::string src = tr.source == "sim" ? "sim (CPU model of the kernel)" : "recorded on the GPU, " + tr.source;
   if (t.origin == "report") src += " (stored in the open report)";
   if (tr.compared_with_model)
-    src += tr.model_difference.empty() ? ", equal to the sim model" : ", differs from the sim model: " + tr.model_difference;
+    src += tr.model_difference.empty() ? ", equal to the sim model"
+                                       : ", differs from the sim model: " + tr.model_difference;
   if (g_compact_headers > 0) {
-    const std::string line = tr.variant + "  \u00b7  " + (tr.source == "sim" ? std::string("sim") : "GPU " + tr.source) +
+    const std::string line = tr.variant + "  \u00b7  " +
+                             (tr.source == "sim" ? std::string("sim") : "GPU " + tr.source) +
                              (tr.racy_model ? "  \u00b7  racy" : "");
     ImGui::PushFont(th.fonts().bold);
     TextEllipsis(line, ImGui::GetContentRegionAvail().x, &th.colors().accent);
@@ -73,25 +78,30 @@ bool TraceHeader(AppState& s) {
   }
   const std::string where = tr.variant + "  \u00b7  block " + std::to_string(tr.block_index) + " of " +
                             std::to_string(tr.launch.grid) + ", " + std::to_string(tr.block_size) + " threads (" +
-                            std::to_string(tr.warps()) + (tr.warps() == 1 ? " warp)" : " warps)") + "  \u00b7  n = " +
-                            format_grouped(tr.n) + " " + to_string(tr.type);
+                            std::to_string(tr.warps()) + (tr.warps() == 1 ? " warp)" : " warps)") +
+                            "  \u00b7  n = " + format_grouped(tr.n) + " " + to_string(tr.type);
   if (s.perf.present.focus) {
     // Focus mode: the views need the rows. Where the trace came from and why stay on one line (all of it
     // on hover), the recording switch beside it, then the step controls: two rows instead of five.
-    const std::string full = "trace: " + src + "  \u00b7  " + where + (t.origin_note.empty() ? "" : "\n" + t.origin_note) +
+    const std::string full = "trace: " + src + "  \u00b7  " + where +
+                             (t.origin_note.empty() ? "" : "\n" + t.origin_note) +
                              (tr.interleaving.empty() ? "" : "\n" + tr.interleaving);
     const std::string brief = (tr.source == "sim" ? std::string("sim model") : "GPU recording (" + tr.source + ")") +
                               (tr.compared_with_model && tr.model_difference.empty() ? ", = sim" : "") +
                               (tr.racy_model ? ", racy" : "") + "  \u00b7  " + where;
-    const float box_w = t.recorded_available ? ImGui::GetFrameHeight() + ImGui::CalcTextSize("GPU recording").x + th.px(24) : 0;
+    const float box_w =
+        t.recorded_available ? ImGui::GetFrameHeight() + ImGui::CalcTextSize("GPU recording").x + th.px(24) : 0;
     TextEllipsis(brief, ImGui::GetContentRegionAvail().x - box_w,
-                 t.origin_note.empty() ? &th.colors().text_dim : t.origin == "report" ? &th.colors().ok : &th.colors().lesson);
+                 t.origin_note.empty()  ? &th.colors().text_dim
+                 : t.origin == "report" ? &th.colors().ok
+                                        : &th.colors().lesson);
     ItemTooltip(full);
     if (t.recorded_available) {
       ImGui::SameLine(0, th.px(16));
       ImGui::Checkbox("GPU recording", &t.use_recorded);
-      ItemTooltip("on: the trace the instrumented kernel recorded on the GPU (stored in the open report)\n"
-                  "off: the sim model run now on the parameters' input");
+      ItemTooltip(
+          "on: the trace the instrumented kernel recorded on the GPU (stored in the open report)\n"
+          "off: the sim model run now on the parameters' input");
     }
     StepControls(t, "", s.params.n());
     return true;
@@ -104,19 +114,22 @@ bool TraceHeader(AppState& s) {
   }
 
   // Which trace this is and why: a recording is shown only when it is of what the parameters ask.
-  if (!t.origin_note.empty()) TextWrappedColored(t.origin == "report" ? th.colors().ok : th.colors().lesson, t.origin_note);
+  if (!t.origin_note.empty())
+    TextWrappedColored(t.origin == "report" ? th.colors().ok : th.colors().lesson, t.origin_note);
   if (t.recorded_available) {
     ImGui::Checkbox("GPU recording from the report", &t.use_recorded);
-    ItemTooltip("on: the trace the instrumented kernel recorded on the GPU (stored in the open report)\n"
-                "off: the sim model run now on the parameters' input");
+    ItemTooltip(
+        "on: the trace the instrumented kernel recorded on the GPU (stored in the open report)\n"
+        "off: the sim model run now on the parameters' input");
   }
 
   ImGui::BeginDisabled(!s.perf.steps_request.empty());
   if (ImGui::Button("Export steps"))
     s.perf.steps_request = (std::filesystem::path(s.perf.export_dir) / ("warpscope-steps-" + tr.variant)).string();
   ImGui::EndDisabled();
-  ItemTooltip("this view at every step: one PNG per step and an animated GIF at the playback speed, into "
-              "warpscope-steps-<variant> in the export folder (--export-dir; --export-steps DIR without a window)");
+  ItemTooltip(
+      "this view at every step: one PNG per step and an animated GIF at the playback speed, into "
+      "warpscope-steps-<variant> in the export folder (--export-dir; --export-steps DIR without a window)");
   ImGui::SameLine();
   StepControls(t, "", s.params.n());
   return true;
@@ -167,7 +180,8 @@ void StepControls(TraceState& t, const std::string& label, std::int64_t n) {
                   std::to_string(kTracePassesShown) + " passes)");
     ImGui::SameLine();
     if (ImGui::ArrowButton("##block_next", ImGuiDir_Right)) t.switch_block(+1, n);
-    ItemTooltip(t.whole_launch ? "next block of the launch (])" : "next block (]): past the last, the trace takes one more block of the input");
+    ItemTooltip(t.whole_launch ? "next block of the launch (])"
+                               : "next block (]): past the last, the trace takes one more block of the input");
   }
   ImGui::SameLine();
   const std::string fmt = "step %d / " + std::to_string(last);

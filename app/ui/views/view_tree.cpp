@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "views/hazard_marks.hpp"
-#include "widgets/layout_probe.hpp"
 #include "trace/analyses.hpp"
-#include "widgets/theme.hpp"
+#include "views/hazard_marks.hpp"
 #include "views/view_steps.hpp"
+#include "widgets/layout_probe.hpp"
+#include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
@@ -51,15 +51,19 @@ void TreeView::draw(AppState& s) {
   ImFont* regular = th.fonts().regular;
 
   // Row labels in a gutter on the left, at the body size when that leaves the tree most of the width.
-  auto row_label = [&](int r) { return r == 0 ? std::string("leaves") : tr.steps[std::size_t(L.row_step[std::size_t(r)])].label; };
+  auto row_label = [&](int r) {
+    return r == 0 ? std::string("leaves") : tr.steps[std::size_t(L.row_step[std::size_t(r)])].label;
+  };
   float label_1px = 0;  // widest row label at 1 px
-  for (int r = 0; r < rows; ++r) label_1px = std::max(label_1px, regular->CalcTextSizeA(1.f, 1e9f, 0, row_label(r).c_str()).x);
+  for (int r = 0; r < rows; ++r)
+    label_1px = std::max(label_1px, regular->CalcTextSizeA(1.f, 1e9f, 0, row_label(r).c_str()).x);
   const float row_h = c.size.y / float(rows);
   // Values: the largest size up to the body text at which the widest one fits its slot; none below
   // the smallest readable size (zoom in, or hover). The gutter takes the body size when the values
   // still fit beside it, else the smallest readable size.
   float value_1px = 0;
-  for (const TreeNode& n : L.nodes) value_1px = std::max(value_1px, mono->CalcTextSizeA(1.f, 1e9f, 0, format_value(n.value, tr.type).c_str()).x);
+  for (const TreeNode& n : L.nodes)
+    value_1px = std::max(value_1px, mono->CalcTextSizeA(1.f, 1e9f, 0, format_value(n.value, tr.type).c_str()).x);
   auto value_size = [&](float gutter) {
     const float slot = (c.size.x - gutter - th.px(4)) / float(L.slots);
     return std::min({ImGui::GetFontSize(), (slot - th.px(1)) / std::max(value_1px, 1e-3f), row_h * 0.42f});
@@ -75,7 +79,8 @@ void TreeView::draw(AppState& s) {
   const bool values = value_fs >= min_fs;
   // Thread ids under the nodes at the smallest readable size, when the slot and the row have room.
   const float tid_fs = min_fs;
-  const float tid_w = regular->CalcTextSizeA(tid_fs, 1e9f, 0, ("t" + std::to_string(std::max(0, tr.block_size - 1))).c_str()).x;
+  const float tid_w =
+      regular->CalcTextSizeA(tid_fs, 1e9f, 0, ("t" + std::to_string(std::max(0, tr.block_size - 1))).c_str()).x;
   const float box_h = values ? std::min(value_fs * 1.35f, row_h * 0.5f) : std::clamp(row_h * 0.35f, 2.f, th.px(18));
   const bool tids = tid_w <= slot_w - th.px(2) && row_h - box_h >= 2.f * tid_fs + th.px(4);
   const float box_w = std::max(values ? slot_w - std::max(2.f, th.px(2)) : slot_w * 0.8f, 1.f);
@@ -90,7 +95,8 @@ void TreeView::draw(AppState& s) {
   for (int r = 0; r < rows; ++r) {
     const float y0 = o.y + float(r) * row_h;
     if (r == cur_row)
-      dl->AddRectFilled(ImVec2(o.x, y0), ImVec2(o.x + canvas_w, y0 + row_h), ImGui::GetColorU32(ImVec4(0.30f, 0.64f, 1.f, 0.16f)), th.px(4));
+      dl->AddRectFilled(ImVec2(o.x, y0), ImVec2(o.x + canvas_w, y0 + row_h),
+                        ImGui::GetColorU32(ImVec4(0.30f, 0.64f, 1.f, 0.16f)), th.px(4));
     if (gutter_text)
       DrawText(dl, regular, gutter_fs, ImVec2(o.x + th.px(4), y0 + box_y * row_h - gutter_fs * 0.5f),
                r == cur_row ? ImGui::GetColorU32(th.colors().text) : dim, row_label(r).c_str());
@@ -130,7 +136,8 @@ void TreeView::draw(AppState& s) {
       if (n.row == cur_row && cur_row > 0) dl->AddRect(a, b, IM_COL32_WHITE, th.px(4), 0, th.px(2));
       if (values && !v.empty()) {
         const ImVec2 ts = mono->CalcTextSizeA(value_fs, 1e9f, 0, v.c_str());
-        const ImU32 ink = n.thread < 0 ? ImGui::GetColorU32(th.colors().text) : ImGui::GetColorU32(th.colors().badge_text);
+        const ImU32 ink =
+            n.thread < 0 ? ImGui::GetColorU32(th.colors().text) : ImGui::GetColorU32(th.colors().badge_text);
         DrawText(dl, mono, value_fs, ImVec2(cn.x - ts.x * 0.5f, cn.y - ts.y * 0.5f), ink, v.c_str());
         ++labels;
       }
@@ -139,8 +146,8 @@ void TreeView::draw(AppState& s) {
       const std::string tl = "t" + std::to_string(n.thread);
       const ImVec2 ls = regular->CalcTextSizeA(tid_fs, 1e9f, 0, tl.c_str());
       // On a patch of background: the edges to the next row pass under the thread ids.
-      dl->AddRectFilled(ImVec2(cn.x - ls.x * 0.5f - 1, b.y + th.px(2)), ImVec2(cn.x + ls.x * 0.5f + 1, b.y + th.px(2) + ls.y),
-                        ImGui::GetColorU32(ImGuiCol_WindowBg));
+      dl->AddRectFilled(ImVec2(cn.x - ls.x * 0.5f - 1, b.y + th.px(2)),
+                        ImVec2(cn.x + ls.x * 0.5f + 1, b.y + th.px(2) + ls.y), ImGui::GetColorU32(ImGuiCol_WindowBg));
       DrawText(dl, regular, tid_fs, ImVec2(cn.x - ls.x * 0.5f, b.y + th.px(2)), dim, tl.c_str());
       ++tid_labels;
     }
@@ -168,7 +175,8 @@ void TreeView::draw(AppState& s) {
       ends[n_ends++] = cn;
       ++hazard_marks;
     }
-    if (n_ends == 2 && (ends[0].x != ends[1].x || ends[0].y != ends[1].y)) dl->AddLine(ends[0], ends[1], HazardColor(), th.px(3));
+    if (n_ends == 2 && (ends[0].x != ends[1].x || ends[0].y != ends[1].y))
+      dl->AddLine(ends[0], ends[1], HazardColor(), th.px(3));
   }
   layout_probe().counts["tree hazard marks"] = hazard_marks;
   if (gutter_text) layout_probe().picture("tree", o, ImVec2(o.x + gutter, o.y + row_h));

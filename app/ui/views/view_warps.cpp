@@ -6,11 +6,11 @@
 #include <cmath>
 #include <string>
 
-#include "views/hazard_marks.hpp"
-#include "widgets/layout_probe.hpp"
 #include "trace/analyses.hpp"
-#include "widgets/theme.hpp"
+#include "views/hazard_marks.hpp"
 #include "views/view_steps.hpp"
+#include "widgets/layout_probe.hpp"
+#include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
@@ -60,8 +60,10 @@ void WarpsView::draw(AppState& s) {
   const bool narrow = ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 30.f;
   ImGui::Spacing();
   Counter(narrow ? "warps on" : "active warps", std::to_string(act.active_warps) + " / " + std::to_string(warps), p.ok);
-  Counter(narrow ? "divergent" : "divergent warps", std::to_string(act.divergent_warps), act.divergent_warps ? p.lesson : p.text);
-  Counter(narrow ? "lanes" : "active lanes", std::to_string(act.active_lanes) + " / " + std::to_string(tr.block_size), p.text);
+  Counter(narrow ? "divergent" : "divergent warps", std::to_string(act.divergent_warps),
+          act.divergent_warps ? p.lesson : p.text);
+  Counter(narrow ? "lanes" : "active lanes", std::to_string(act.active_lanes) + " / " + std::to_string(tr.block_size),
+          p.text);
   ImGui::NewLine();
   LegendSwatch(lc.active, narrow ? "works" : "working lane");
   LegendSwatch(lc.divergent, narrow ? "idle, warp diverges" : "idle lane in an active warp (divergence)");
@@ -74,7 +76,8 @@ void WarpsView::draw(AppState& s) {
   // are never drawn below the smallest readable size: with many warps only every k-th is named.
   const float strip_h = std::clamp(ImGui::GetContentRegionAvail().y * 0.16f, th.px(40), th.px(140));
   const float strip_caption_h = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y;
-  const ZoomCanvas c = zoom_.begin("warps_canvas", ImVec2(0, std::max(th.px(80), ImGui::GetContentRegionAvail().y - strip_h - strip_caption_h)));
+  const ZoomCanvas c = zoom_.begin(
+      "warps_canvas", ImVec2(0, std::max(th.px(80), ImGui::GetContentRegionAvail().y - strip_h - strip_caption_h)));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float min_fs = th.min_text();
   ImFont* regular = th.fonts().regular;
@@ -115,18 +118,19 @@ void WarpsView::draw(AppState& s) {
     const bool div = is_divergent(m, tr.block_size, w);
     if (w % warp_every == 0) {
       const std::string t = "warp " + std::to_string(w);
-      DrawText(dl, regular, fs, ImVec2(o.x, y + (cell_h - fs) * 0.5f), div ? ImGui::GetColorU32(p.lesson) : dim, t.c_str());
+      DrawText(dl, regular, fs, ImVec2(o.x, y + (cell_h - fs) * 0.5f), div ? ImGui::GetColorU32(p.lesson) : dim,
+               t.c_str());
     }
     for (int l = 0; l < 32; ++l) {
       const bool exists = (exist >> l) & 1u, on = (m >> l) & 1u;
       const ImU32 col = !exists ? lc.none : on ? lc.active : m ? lc.divergent : lc.idle_warp;
       const ImVec2 a(o.x + label_w + float(l) * cell, y);
-      dl->AddRectFilled(ImVec2(a.x + gap * 0.5f, a.y + gap * 0.5f), ImVec2(a.x + cell - gap * 0.5f, a.y + cell_h - gap * 0.5f), col,
-                        gap > 0 ? th.px(2) : 0.f);
+      dl->AddRectFilled(ImVec2(a.x + gap * 0.5f, a.y + gap * 0.5f),
+                        ImVec2(a.x + cell - gap * 0.5f, a.y + cell_h - gap * 0.5f), col, gap > 0 ? th.px(2) : 0.f);
     }
     if (div) {  // outline the whole divergent warp so it reads from the back row
-      dl->AddRect(ImVec2(o.x + label_w - 1, y), ImVec2(o.x + label_w + 32 * cell + 1, y + cell_h), ImGui::GetColorU32(p.lesson), 0, 0,
-                  std::max(1.f, th.px(1.5f)));
+      dl->AddRect(ImVec2(o.x + label_w - 1, y), ImVec2(o.x + label_w + 32 * cell + 1, y + cell_h),
+                  ImGui::GetColorU32(p.lesson), 0, 0, std::max(1.f, th.px(1.5f)));
     }
   }
   // Hazards of this step: the two threads' lanes outlined in red, joined by a red edge.
@@ -149,20 +153,25 @@ void WarpsView::draw(AppState& s) {
   layout_probe().counts["warp labels every"] = warp_every;
   const ImVec2 grid_mouse = ImGui::GetIO().MousePos;
   if (ImGui::IsWindowHovered()) {
-    const int l = int(std::floor((grid_mouse.x - o.x - label_w) / cell)), w = int(std::floor((grid_mouse.y - gy) / cell_h));
+    const int l = int(std::floor((grid_mouse.x - o.x - label_w) / cell)),
+              w = int(std::floor((grid_mouse.y - gy) / cell_h));
     if (l >= 0 && l < 32 && w >= 0 && w < warps) {
       const int thread = w * 32 + l;
       const bool on = (masks[std::size_t(w)] >> l) & 1u;
       ImGui::SetTooltip("thread %d (warp %d, lane %d): %s", thread, w, l,
-                        on ? "working" : masks[std::size_t(w)] ? "idle while its warp works (divergence)" : "idle (whole warp idle)");
+                        on                      ? "working"
+                        : masks[std::size_t(w)] ? "idle while its warp works (divergence)"
+                                                : "idle (whole warp idle)");
     }
   }
   zoom_.end();
 
   // The strip: one column per step, one thin row per warp.
   ImGui::Spacing();
-  TextEllipsis("all steps: column = step, row = warp (green: all lanes work, amber: divergent, grey: idle; red bar: hazard); click to jump",
-               ImGui::GetContentRegionAvail().x, &p.text_dim);
+  TextEllipsis(
+      "all steps: column = step, row = warp (green: all lanes work, amber: divergent, grey: idle; red bar: hazard); "
+      "click to jump",
+      ImGui::GetContentRegionAvail().x, &p.text_dim);
   const ImVec2 so = ImGui::GetCursorScreenPos();
   ImDrawList* sdl = ImGui::GetWindowDrawList();
   const int n_steps = s.trace.steps();
@@ -181,9 +190,11 @@ void WarpsView::draw(AppState& s) {
   const float strip_total_h = sh * float(warps);
   for (int k = 0; k < n_steps; ++k)  // a red bar over the steps with a shared-memory hazard
     if (!hazards_at_step(all_hazards, k).empty())
-      sdl->AddRectFilled(ImVec2(so.x + float(k) * sw, so.y - th.px(5)), ImVec2(so.x + float(k + 1) * sw, so.y - th.px(1)), HazardColor());
-  sdl->AddRect(ImVec2(so.x + float(s.trace.step) * sw - 1, so.y - 2), ImVec2(so.x + float(s.trace.step + 1) * sw + 1, so.y + strip_total_h + 2),
-              IM_COL32_WHITE, 0, 0, th.px(2.5f));
+      sdl->AddRectFilled(ImVec2(so.x + float(k) * sw, so.y - th.px(5)),
+                         ImVec2(so.x + float(k + 1) * sw, so.y - th.px(1)), HazardColor());
+  sdl->AddRect(ImVec2(so.x + float(s.trace.step) * sw - 1, so.y - 2),
+               ImVec2(so.x + float(s.trace.step + 1) * sw + 1, so.y + strip_total_h + 2), IM_COL32_WHITE, 0, 0,
+               th.px(2.5f));
   ImGui::InvisibleButton("##strip", ImVec2(std::max(1.f, sw * float(n_steps)), strip_total_h));
   if (ImGui::IsItemHovered()) {
     const int k = std::clamp(int((ImGui::GetIO().MousePos.x - so.x) / sw), 0, n_steps - 1);

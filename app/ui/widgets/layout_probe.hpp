@@ -21,11 +21,11 @@ struct ProbeRect {
 
 /// Per frame: main_window resets it and names the view; the view records its pictures and texts.
 struct LayoutProbe {
-  std::string view;                          ///< the centre tab drawn ("tree", "warps", ...)
-  ProbeRect region;                          ///< what the view may show without scrolling (its visible clip)
-  std::map<std::string, ProbeRect> pictures; ///< named pictures ("tree", "warp grid", ...) and their full extent
-  std::map<std::string, int> counts;         ///< named counts the views report (labels drawn, rows, ...)
-  float min_text_px = 0;                     ///< smallest text size drawn this frame (0 = none yet)
+  std::string view;                           ///< the centre tab drawn ("tree", "warps", ...)
+  ProbeRect region;                           ///< what the view may show without scrolling (its visible clip)
+  std::map<std::string, ProbeRect> pictures;  ///< named pictures ("tree", "warp grid", ...) and their full extent
+  std::map<std::string, int> counts;          ///< named counts the views report (labels drawn, rows, ...)
+  float min_text_px = 0;                      ///< smallest text size drawn this frame (0 = none yet)
 
   void reset(const std::string& view_name);
   /// Notes text drawn at `px` pixels.

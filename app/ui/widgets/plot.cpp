@@ -39,8 +39,8 @@ void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float dash, floa
 
 /// A polyline in a dash pattern (on/off lengths in pixels), the pattern carried across its vertices.
 /// `phase` (0..1) shifts the pattern, so that parallel series do not line up their gaps into stripes.
-void styled_polyline(ImDrawList* dl, const std::vector<ImVec2>& pts, ImU32 col, float thickness, PlotDash dash, float unit,
-                     float phase = 0) {
+void styled_polyline(ImDrawList* dl, const std::vector<ImVec2>& pts, ImU32 col, float thickness, PlotDash dash,
+                     float unit, float phase = 0) {
   if (pts.size() < 2) return;
   if (dash == PlotDash::Solid) {
     dl->AddPolyline(pts.data(), int(pts.size()), col, 0, thickness);
@@ -84,12 +84,16 @@ void styled_polyline(ImDrawList* dl, const std::vector<ImVec2>& pts, ImU32 col, 
 void draw_marker(ImDrawList* dl, ImVec2 p, float r, ImU32 col, PlotMarker m) {
   switch (m) {
     case PlotMarker::Circle: dl->AddCircleFilled(p, r, col, 10); break;
-    case PlotMarker::Square: dl->AddRectFilled(ImVec2(p.x - r * 0.9f, p.y - r * 0.9f), ImVec2(p.x + r * 0.9f, p.y + r * 0.9f), col); break;
+    case PlotMarker::Square:
+      dl->AddRectFilled(ImVec2(p.x - r * 0.9f, p.y - r * 0.9f), ImVec2(p.x + r * 0.9f, p.y + r * 0.9f), col);
+      break;
     case PlotMarker::Triangle:
-      dl->AddTriangleFilled(ImVec2(p.x, p.y - r * 1.2f), ImVec2(p.x + r * 1.1f, p.y + r * 0.8f), ImVec2(p.x - r * 1.1f, p.y + r * 0.8f), col);
+      dl->AddTriangleFilled(ImVec2(p.x, p.y - r * 1.2f), ImVec2(p.x + r * 1.1f, p.y + r * 0.8f),
+                            ImVec2(p.x - r * 1.1f, p.y + r * 0.8f), col);
       break;
     case PlotMarker::Diamond:
-      dl->AddQuadFilled(ImVec2(p.x, p.y - r * 1.3f), ImVec2(p.x + r * 1.1f, p.y), ImVec2(p.x, p.y + r * 1.3f), ImVec2(p.x - r * 1.1f, p.y), col);
+      dl->AddQuadFilled(ImVec2(p.x, p.y - r * 1.3f), ImVec2(p.x + r * 1.1f, p.y), ImVec2(p.x, p.y + r * 1.3f),
+                        ImVec2(p.x - r * 1.1f, p.y), col);
       break;
   }
 }
@@ -147,11 +151,11 @@ void line_points(const Frame& f, const PlotSeries& s, std::vector<ImVec2>& out) 
 }  // namespace
 
 ImU32 SeriesColor(int i) {
-  static const ImU32 colors[] = {
-      IM_COL32(0x4D, 0xA3, 0xFF, 255), IM_COL32(0xFF, 0xB5, 0x2E, 255), IM_COL32(0x5B, 0xD7, 0x5B, 255),
-      IM_COL32(0xFF, 0x5A, 0x5A, 255), IM_COL32(0xC5, 0x9B, 0xFF, 255), IM_COL32(0x3F, 0xD6, 0xD0, 255),
-      IM_COL32(0xFF, 0x7E, 0xC8, 255), IM_COL32(0xE8, 0xE8, 0x5A, 255), IM_COL32(0xB0, 0xB8, 0xC4, 255),
-      IM_COL32(0xFF, 0x8C, 0x42, 255)};
+  static const ImU32 colors[] = {IM_COL32(0x4D, 0xA3, 0xFF, 255), IM_COL32(0xFF, 0xB5, 0x2E, 255),
+                                 IM_COL32(0x5B, 0xD7, 0x5B, 255), IM_COL32(0xFF, 0x5A, 0x5A, 255),
+                                 IM_COL32(0xC5, 0x9B, 0xFF, 255), IM_COL32(0x3F, 0xD6, 0xD0, 255),
+                                 IM_COL32(0xFF, 0x7E, 0xC8, 255), IM_COL32(0xE8, 0xE8, 0x5A, 255),
+                                 IM_COL32(0xB0, 0xB8, 0xC4, 255), IM_COL32(0xFF, 0x8C, 0x42, 255)};
   return colors[((i % 10) + 10) % 10];
 }
 
@@ -244,7 +248,8 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
   std::vector<Tick> xticks;
   const int max_x = std::clamp(int((f.max.x - f.min.x) / (font * 3.5f)), 2, std::max(2, cfg.max_x_ticks));
   if (cfg.x_categories.empty()) xticks = make_ticks(cfg.x, max_x);
-  for (std::size_t i = 0; i < cfg.x_categories.size(); ++i) xticks.push_back(Tick{double(i + 1), cfg.x_categories[i], true});
+  for (std::size_t i = 0; i < cfg.x_categories.size(); ++i)
+    xticks.push_back(Tick{double(i + 1), cfg.x_categories[i], true});
   const bool legend_outside = legend_at != Inside;
   if (f.max.x - f.min.x < t.px(40) || f.max.y - f.min.y < t.px(30)) return hover;
 
@@ -335,8 +340,11 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
                         f.min.x + (f.max.x - f.min.x - ts.x) * 0.5f, f.min.x + (f.max.x - f.min.x - ts.x) * 0.25f};
     for (float x : xs)
       for (float top : {y - ts.y - t.px(1), y + t.px(2)})
-        if (top >= f.min.y && top + ts.y <= f.max.y && x >= f.min.x) spots.push_back(ImVec4(x - m, top, x + ts.x + m, top + ts.y));
-    if (spots.empty()) spots.push_back(ImVec4(f.max.x - ts.x - t.px(6) - m, std::max(f.min.y, y - ts.y), f.max.x - t.px(6) + m, std::max(f.min.y, y - ts.y) + ts.y));
+        if (top >= f.min.y && top + ts.y <= f.max.y && x >= f.min.x)
+          spots.push_back(ImVec4(x - m, top, x + ts.x + m, top + ts.y));
+    if (spots.empty())
+      spots.push_back(ImVec4(f.max.x - ts.x - t.px(6) - m, std::max(f.min.y, y - ts.y), f.max.x - t.px(6) + m,
+                             std::max(f.min.y, y - ts.y) + ts.y));
     const ImVec4 box = spots[std::size_t(free_label_box(spots, curves, placed))];
     placed.push_back(box);
     dl->AddRectFilled(ImVec2(box.x, box.y), ImVec2(box.z, box.w), ImGui::GetColorU32(ImGuiCol_WindowBg, 0.8f));
@@ -355,9 +363,7 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
         if (d < best) best = d, hover = PlotHover{si, i, s.x[i], s.y[i]};
       }
     }
-    if (hover.series >= 0) {
-      dl->AddCircle(f.map(hover.x, hover.y), marker * 2.2f, text, 12, t.px(1.5f));
-    }
+    if (hover.series >= 0) { dl->AddCircle(f.map(hover.x, hover.y), marker * 2.2f, text, 12, t.px(1.5f)); }
   }
   dl->PopClipRect();
 
@@ -379,7 +385,8 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
       const float y = (right ? f.min.y : origin.y + size.y - row * float(legend_rows)) + row * float(line);
       if (int(i) == legend_shown) {
         if (legend_shown < int(series.size()))
-          dl->AddText(ImVec2(x + 2 * pad + sw, y), dim, ("+" + std::to_string(int(series.size()) - legend_shown) + " more").c_str());
+          dl->AddText(ImVec2(x + 2 * pad + sw, y), dim,
+                      ("+" + std::to_string(int(series.size()) - legend_shown) + " more").c_str());
         break;
       }
       if (i >= shown.size()) break;
@@ -395,7 +402,8 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
     const ImVec2 box(sw + w + 3 * pad, row * float(series.size()) + pad);
     // The corner whose box covers the fewest data points (top-left on ties).
     const ImVec2 corners[4] = {ImVec2(f.min.x + pad, f.min.y + pad), ImVec2(f.max.x - pad - box.x, f.min.y + pad),
-                               ImVec2(f.min.x + pad, f.max.y - pad - box.y), ImVec2(f.max.x - pad - box.x, f.max.y - pad - box.y)};
+                               ImVec2(f.min.x + pad, f.max.y - pad - box.y),
+                               ImVec2(f.max.x - pad - box.x, f.max.y - pad - box.y)};
     int best_corner = 0;
     long best_count = -1;
     for (int c = 0; c < 4; ++c) {

@@ -22,11 +22,11 @@ struct PlotSeries {
   const double* y = nullptr;
   int count = 0;
   Style style = LineMarkers;
-  float thickness = 2.f;  ///< at scale 1 (theme().px applies)
-  PlotDash dash = PlotDash::Solid;        ///< lines (and the legend's swatch)
-  PlotMarker marker = PlotMarker::Circle; ///< LineMarkers and Scatter points
-  float dash_phase = 0;                   ///< 0..1 of the dash pattern, so parallel dashed lines differ
-  bool keep_in_legend = false;            ///< stays in a legend too long to show every entry
+  float thickness = 2.f;                   ///< at scale 1 (theme().px applies)
+  PlotDash dash = PlotDash::Solid;         ///< lines (and the legend's swatch)
+  PlotMarker marker = PlotMarker::Circle;  ///< LineMarkers and Scatter points
+  float dash_phase = 0;                    ///< 0..1 of the dash pattern, so parallel dashed lines differ
+  bool keep_in_legend = false;             ///< stays in a legend too long to show every entry
   /// Colour, dash, marker and dash phase of series i (series_style(i)).
   void set_style(int i) {
     const SeriesStyle st = series_style(i);
@@ -44,8 +44,8 @@ struct PlotReference {
 };
 
 struct PlotConfig {
-  std::string title;              ///< drawn above the plot ("" = none)
-  std::string x_label, y_label;   ///< axis titles, with units, e.g. "n (elements)", "GB/s"
+  std::string title;             ///< drawn above the plot ("" = none)
+  std::string x_label, y_label;  ///< axis titles, with units, e.g. "n (elements)", "GB/s"
   AxisSpec x, y;
   int max_x_ticks = 10, max_y_ticks = 6;
   bool legend = true;

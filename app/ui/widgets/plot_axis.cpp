@@ -49,8 +49,10 @@ double nice_number(double x, bool round) {
   const double p = std::pow(10.0, e);
   const double f = x / p;  // 1 <= f < 10
   double nf;
-  if (round) nf = f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10;
-  else nf = f <= 1 + kEps ? 1 : f <= 2 + kEps ? 2 : f <= 5 + kEps ? 5 : 10;
+  if (round)
+    nf = f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10;
+  else
+    nf = f <= 1 + kEps ? 1 : f <= 2 + kEps ? 2 : f <= 5 + kEps ? 5 : 10;
   return nf * p;
 }
 
@@ -223,8 +225,10 @@ std::string format_axis_value(double v, AxisUnit unit, double step) {
     case AxisUnit::Count: return format_count_short(v);
     case AxisUnit::Ms: return format_duration_ms(v);
     case AxisUnit::GBps: return format_bandwidth_gbps(v);
-    case AxisUnit::Percent: return (step > 0 ? strip_zeros(fixed(v, step_decimals(step))) : format_significant(v, 3)) + " %";
-    case AxisUnit::Ratio: return (step > 0 ? strip_zeros(fixed(v, step_decimals(step))) : format_significant(v, 3)) + "x";
+    case AxisUnit::Percent:
+      return (step > 0 ? strip_zeros(fixed(v, step_decimals(step))) : format_significant(v, 3)) + " %";
+    case AxisUnit::Ratio:
+      return (step > 0 ? strip_zeros(fixed(v, step_decimals(step))) : format_significant(v, 3)) + "x";
     case AxisUnit::Launch: return fixed(std::round(v), 0);
     case AxisUnit::Plain:
     default:

@@ -60,7 +60,8 @@ double axis_value(const AxisSpec& a, double fraction);
 /// snap to nice steps (a zero-based axis stays at 0 when min >= 0 and zero_based); log axes snap to
 /// whole powers of the base. Handles min == max and non-positive values on log axes (clamped to
 /// the smallest positive value, or 1).
-AxisSpec fit_axis(double min, double max, bool log, double log_base, AxisUnit unit, bool zero_based = true, double pad = 0.05);
+AxisSpec fit_axis(double min, double max, bool log, double log_base, AxisUnit unit, bool zero_based = true,
+                  double pad = 0.05);
 
 /// A label for v in the unit; `step` (the tick spacing, 0 = unknown) decides the decimals.
 std::string format_axis_value(double v, AxisUnit unit, double step = 0);

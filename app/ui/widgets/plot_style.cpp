@@ -17,12 +17,13 @@ SeriesStyle series_style(int i) {
   return s;
 }
 
-std::vector<int> coincident_series(const std::vector<std::vector<double>>& xs, const std::vector<std::vector<double>>& ys,
-                                   double tolerance) {
+std::vector<int> coincident_series(const std::vector<std::vector<double>>& xs,
+                                   const std::vector<std::vector<double>>& ys, double tolerance) {
   const std::size_t n = std::min(xs.size(), ys.size());
   std::vector<int> out(n, -1);
   auto same = [&](std::size_t a, std::size_t b) {
-    if (xs[a].size() < 2 || xs[a] != xs[b] || ys[a].size() != xs[a].size() || ys[b].size() != xs[b].size()) return false;
+    if (xs[a].size() < 2 || xs[a] != xs[b] || ys[a].size() != xs[a].size() || ys[b].size() != xs[b].size())
+      return false;
     for (std::size_t i = 0; i < xs[a].size(); ++i) {
       const double p = ys[a][i], q = ys[b][i];
       if (!std::isfinite(p) || !std::isfinite(q)) return false;
@@ -57,8 +58,10 @@ bool segment_hits_rect(ImVec2 a, ImVec2 b, ImVec2 lo, ImVec2 hi) {
       continue;
     }
     const double r = q[i] / p[i];
-    if (p[i] < 0) t0 = std::max(t0, r);
-    else t1 = std::min(t1, r);
+    if (p[i] < 0)
+      t0 = std::max(t0, r);
+    else
+      t1 = std::min(t1, r);
     if (t0 > t1) return false;
   }
   return true;
@@ -75,8 +78,7 @@ int free_label_box(const std::vector<ImVec4>& candidates, const std::vector<std:
     for (const auto& t : taken)
       if (r.x < t.z && r.z > t.x && r.y < t.w && r.w > t.y) hits += 1000;  // never stack labels
     for (const auto& pts : curves) {
-      for (std::size_t i = 0; i + 1 < pts.size(); ++i)
-        hits += segment_hits_rect(pts[i], pts[i + 1], lo, hi);
+      for (std::size_t i = 0; i + 1 < pts.size(); ++i) hits += segment_hits_rect(pts[i], pts[i + 1], lo, hi);
       if (pts.size() == 1) hits += pts[0].x >= lo.x && pts[0].x <= hi.x && pts[0].y >= lo.y && pts[0].y <= hi.y;
     }
     if (hits == 0) return int(c);

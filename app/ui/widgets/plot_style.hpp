@@ -29,8 +29,8 @@ constexpr int kDistinctSeriesStyles = 40;
 /// For each series k (xs[k], ys[k], same length), the index of a later series that coincides with it
 /// (drawn after it, so on top of it), or -1: both have the same x values (at least two) and at every x
 /// their y values differ by at most `tolerance` (0.02 = 2 %) of the larger magnitude.
-std::vector<int> coincident_series(const std::vector<std::vector<double>>& xs, const std::vector<std::vector<double>>& ys,
-                                   double tolerance);
+std::vector<int> coincident_series(const std::vector<std::vector<double>>& xs,
+                                   const std::vector<std::vector<double>>& ys, double tolerance);
 
 /// "filter_global: same as filter_warp_agg (within 2 %)": the legend entry of a series hidden under another.
 std::string coincidence_label(const std::string& label, const std::string& same_as, double tolerance);

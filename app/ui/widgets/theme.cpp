@@ -70,7 +70,8 @@ std::string font_file_problem(const std::string& path) {
   }
   if (stbtt_GetFontOffsetForIndex(data.data(), 0) != 0) return "not a TrueType/OpenType font";
   stbtt_fontinfo info;
-  if (!stbtt_InitFont(&info, data.data(), 0)) return "a table the renderer needs (cmap, head, hhea, hmtx, glyphs) is missing";
+  if (!stbtt_InitFont(&info, data.data(), 0))
+    return "a table the renderer needs (cmap, head, hhea, hmtx, glyphs) is missing";
   return "";
 }
 

@@ -72,9 +72,14 @@ bool TextEllipsis(const std::string& text, float max_width, const ImVec4* color)
     while (lo < hi) {
       std::size_t mid = (lo + hi + 1) / 2;
       while (mid < text.size() && (static_cast<unsigned char>(text[mid]) & 0xC0) == 0x80) --mid;
-      if (mid <= lo) { hi = lo; break; }
-      if (ImGui::CalcTextSize(text.c_str(), text.c_str() + mid).x <= budget) lo = mid;
-      else hi = mid - 1;
+      if (mid <= lo) {
+        hi = lo;
+        break;
+      }
+      if (ImGui::CalcTextSize(text.c_str(), text.c_str() + mid).x <= budget)
+        lo = mid;
+      else
+        hi = mid - 1;
     }
     while (lo > 0 && text[lo - 1] == ' ') --lo;
     shown = text.substr(0, lo) + ellipsis;
@@ -133,8 +138,10 @@ void TextRich(const std::string& text, const ImVec4* color) {
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0));
   for (const RichToken& tok : tokenize(text)) {
     if (tok.line_break) {
-      if (!line_start) line_start = true;  // the last token already ended its line
-      else ImGui::Dummy(ImVec2(0, ImGui::GetTextLineHeight() * 0.4f));
+      if (!line_start)
+        line_start = true;  // the last token already ended its line
+      else
+        ImGui::Dummy(ImVec2(0, ImGui::GetTextLineHeight() * 0.4f));
       continue;
     }
     if (tok.code) ImGui::PushFont(t.fonts().mono);

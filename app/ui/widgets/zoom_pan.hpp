@@ -32,7 +32,7 @@ class ZoomPan {
  private:
   void clamp_pan();
   float zoom_ = 1.f;
-  ImVec2 pan_{0, 0};     ///< origin - visible_min, <= 0 on both axes
+  ImVec2 pan_{0, 0};  ///< origin - visible_min, <= 0 on both axes
   ImVec2 vis_min_{0, 0}, vis_size_{0, 0};
 };
 

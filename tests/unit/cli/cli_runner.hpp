@@ -1,9 +1,9 @@
 // Runs the warpscope-cli binary (WS_CLI_PATH) for the CLI tests: exit code and stdout + stderr.
 #pragma once
+#include <sys/wait.h>
 #include <array>
 #include <cstdio>
 #include <string>
-#include <sys/wait.h>
 
 namespace ws::test {
 

@@ -2,6 +2,7 @@
 // statuses (race, ok), outputs checked against the CPU reference, and one-line errors.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -9,7 +10,6 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <sys/wait.h>
 
 #include "patterns.hpp"
 #include "patterns/atomics/reference.hpp"
@@ -43,8 +43,9 @@ RunRequest sim_request(const std::string& id, std::int64_t n) {
 }  // namespace
 
 TEST(AtomicsExecute, EveryVariantChecksAgainstTheReference) {
-  for (const char* id : {"cs121.atomic_counter", "cs121.hist_global", "cs121.hist_shared", "cs121.hist_shared_vec", "cub.histogram", "cs121.filter_global",
-                         "cs121.filter_shared", "cs121.filter_warp_agg", "cs121.filter_scan", "cs121.filter_scan_vec", "cub.select"}) {
+  for (const char* id : {"cs121.atomic_counter", "cs121.hist_global", "cs121.hist_shared", "cs121.hist_shared_vec",
+                         "cub.histogram", "cs121.filter_global", "cs121.filter_shared", "cs121.filter_warp_agg",
+                         "cs121.filter_scan", "cs121.filter_scan_vec", "cub.select"}) {
     SCOPED_TRACE(id);
     const std::int64_t n = std::string(id) == "cs121.atomic_counter" ? 5000 : 100003;
     const RunResult r = execute(sim_request(id, n), nullptr);
@@ -129,17 +130,18 @@ TEST(AtomicsCli, LessonReportGivesAtomicsTheirOwnInputAndSkipsBadSizes) {
   const auto j = nlohmann::json::parse(f);
   std::map<std::string, std::string> status;
   for (const auto& r : j["runs"]) status[r["variant"]] = r["status"];
-  EXPECT_EQ(status["cs121.hist_shared"], "ok");          // histograms prepare their own bytes input
-  EXPECT_EQ(status["cs121.race"], "skipped");            // 4096 threads are not a multiple of 1000
+  EXPECT_EQ(status["cs121.hist_shared"], "ok");  // histograms prepare their own bytes input
+  EXPECT_EQ(status["cs121.race"], "skipped");    // 4096 threads are not a multiple of 1000
   EXPECT_EQ(status["cs121.filter_warp_agg"], "ok");
   EXPECT_EQ(status["cs121.block_reduce"], "ok");
   std::remove(out.c_str());
 }
 
 TEST(AtomicsCli, BadRequestsAreOneLineExit2) {
-  for (const char* args : {"run --variant cs121.race --n 1001 --backend sim", "run --variant cs121.filter_global --keep 1.5 --backend sim",
-                           "run --variant cs121.hist_shared --type float32 --backend sim",
-                           "run --variant cs121.hist_shared --block 128 --backend sim"}) {
+  for (const char* args :
+       {"run --variant cs121.race --n 1001 --backend sim", "run --variant cs121.filter_global --keep 1.5 --backend sim",
+        "run --variant cs121.hist_shared --type float32 --backend sim",
+        "run --variant cs121.hist_shared --block 128 --backend sim"}) {
     Out o = cli(args);
     EXPECT_EQ(o.code, 2) << args << "\n" << o.out;
     EXPECT_EQ(std::count(o.out.begin(), o.out.end(), '\n'), 1) << args << "\n" << o.out;

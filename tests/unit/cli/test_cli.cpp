@@ -1,12 +1,12 @@
 // Runs the warpscope-cli binary and checks exit codes and one-line errors.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <array>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <sys/wait.h>
 #include <utility>
 #include <vector>
 
@@ -81,7 +81,7 @@ TEST(Cli, SimBackendRunsEveryGpuVariant) {
   EXPECT_EQ(j["backend"], "sim");
   EXPECT_EQ(j["correct"], true);
   EXPECT_EQ(j["status"], "ok");
-  EXPECT_TRUE(j["time_ms"].is_null());  // the model is not timed
+  EXPECT_TRUE(j["time_ms"].is_null());                               // the model is not timed
   EXPECT_EQ(cli("run --variant epita.race --backend sim").code, 0);  // lost updates are the lesson
   Out list = cli("list --json");
   for (const auto& v : nlohmann::json::parse(list.out)) {
@@ -101,8 +101,8 @@ TEST(Cli, TraceJsonHasStepsWithMasksConflictsAndValues) {
   Out o = cli("trace --variant epita.reduce3 --n 1024 --block 1024 --input ones --json");
   ASSERT_EQ(o.code, 0) << o.out;
   auto j = nlohmann::json::parse(o.out);
-  for (const char* k : {"variant", "source", "n", "type", "block", "grid", "block_index", "racy_model", "interleaving", "steps",
-                        "result", "expected"})
+  for (const char* k : {"variant", "source", "n", "type", "block", "grid", "block_index", "racy_model", "interleaving",
+                        "steps", "result", "expected"})
     EXPECT_TRUE(j.contains(k)) << k;
   EXPECT_EQ(j["source"], "sim");
   EXPECT_EQ(j["result"], 1024);
@@ -157,8 +157,11 @@ TEST(Cli, TraceListsSharedMemoryHazards) {
   Out o = cli("trace --variant epita.reduce1_nosync --block 64 --n 64 --input ones");
   ASSERT_EQ(o.code, 0) << o.out;
   EXPECT_NE(o.out.find("shared-memory hazards: 1 word touched by two warps"), std::string::npos) << o.out;
-  EXPECT_NE(o.out.find("hazard: thread 0 reads shared[0] while thread 32 atomically updates it, no barrier between (steps 2 and 3"),
-            std::string::npos) << o.out;
+  EXPECT_NE(
+      o.out.find(
+          "hazard: thread 0 reads shared[0] while thread 32 atomically updates it, no barrier between (steps 2 and 3"),
+      std::string::npos)
+      << o.out;
   Out j = cli("trace --variant epita.reduce1_nosync --block 64 --n 64 --input ones --json");
   ASSERT_EQ(j.code, 0) << j.out;
   const nlohmann::json js = nlohmann::json::parse(j.out);
@@ -173,7 +176,8 @@ TEST(Cli, TraceListsSharedMemoryHazards) {
 }
 
 TEST(Cli, TraceErrorsAreOneLine) {
-  expect_one_line_error("trace --variant epita.reduce3 --n 1024 --block 1024 --block-index 1", 2, "outside the grid of 1 blocks");
+  expect_one_line_error("trace --variant epita.reduce3 --n 1024 --block 1024 --block-index 1", 2,
+                        "outside the grid of 1 blocks");
   expect_one_line_error("trace --variant epita.reduce3 --block-index -1", 2, "--block-index -1");
   expect_one_line_error("trace --variant nope", 2, "unknown variant");
   expect_one_line_error("trace --variant epita.reduce3 --block 100", 2, "power-of-two");
@@ -200,7 +204,8 @@ TEST(Cli, CpuVariantRunsAnywhere) {
   auto j = nlohmann::json::parse(o.out);
   EXPECT_EQ(j["result"], 499500.0);  // 0 + 1 + ... + 999 (the sequence does not repeat below 4096)
   EXPECT_EQ(j["correct"], true);
-  for (const char* k : {"variant", "n", "backend", "result", "expected", "correct", "time_ms", "gbps"}) EXPECT_TRUE(j.contains(k)) << k;
+  for (const char* k : {"variant", "n", "backend", "result", "expected", "correct", "time_ms", "gbps"})
+    EXPECT_TRUE(j.contains(k)) << k;
   Out csv = cli("run --variant amp.sequential --n 100 --csv");
   EXPECT_EQ(csv.code, 0);
   EXPECT_EQ(lines(csv.out), 2);
@@ -270,7 +275,8 @@ TEST(Cli, IntOnlyVariantsGiveTheirOwnReason) {
 
 TEST(Cli, CountsBeyondTheLimitAreTooLargeNotNegative) {
   const std::string limit = "is too large (the limit is 2^30 = 1073741824 elements";
-  expect_one_line_error("run --variant epita.reduce3 --n 99999999999999999999", 2, "--n '99999999999999999999' " + limit);
+  expect_one_line_error("run --variant epita.reduce3 --n 99999999999999999999", 2,
+                        "--n '99999999999999999999' " + limit);
   expect_one_line_error("run --variant epita.reduce3 --n 2^63", 2, "--n '2^63' " + limit);
   expect_one_line_error("run --variant epita.reduce3 --n '1<<40'", 2, "--n '1<<40' " + limit);
   expect_one_line_error("run --variant epita.reduce3 --n 2^31", 2, limit);
@@ -284,16 +290,21 @@ TEST(Cli, CountsBeyondTheLimitAreTooLargeNotNegative) {
                         "--block: 99999999999 is too large (a block has at most 1024 threads)");
   expect_one_line_error("run --variant epita.reduce3 --grid 99999999999999999999", 2,
                         "--grid: 99999999999999999999 is too large (a grid has at most 2^31 - 1 blocks)");
-  expect_one_line_error("run --variant epita.reduce3 --repeat 99999999999", 2, "--repeat: 99999999999 is too large (at most 100000");
+  expect_one_line_error("run --variant epita.reduce3 --repeat 99999999999", 2,
+                        "--repeat: 99999999999 is too large (at most 100000");
   expect_one_line_error("run --variant epita.reduce3 --seed 99999999999999999999999", 2,
                         "--seed: 99999999999999999999999 is too large (a seed is a whole number from 0 to 2^64 - 1)");
   expect_one_line_error("run --variant epita.reduce3 --seed -1", 2, "--seed: -1 is negative");
   expect_one_line_error("run --variant stevens.conv2d_basic --width 99999999999999999999 --height 8", 2,
                         "--width: 99999999999999999999 is too large (at most 2^30 elements");
-  expect_one_line_error("run --variant stevens.conv2d_basic --width 8 --height 99999999999999999999", 2, "--height: 99999999999999999999 is too large");
-  expect_one_line_error("run --variant stevens.conv1d_basic --mask-width 99999999999", 2, "--mask-width: 99999999999 is too large");
-  expect_one_line_error("trace --variant epita.reduce3 --block-index 99999999999999999999", 2, "--block-index: 99999999999999999999 is too large");
-  expect_one_line_error("report --out x.json --traces 99999999999999999999", 2, "--traces: 99999999999999999999 is too large");
+  expect_one_line_error("run --variant stevens.conv2d_basic --width 8 --height 99999999999999999999", 2,
+                        "--height: 99999999999999999999 is too large");
+  expect_one_line_error("run --variant stevens.conv1d_basic --mask-width 99999999999", 2,
+                        "--mask-width: 99999999999 is too large");
+  expect_one_line_error("trace --variant epita.reduce3 --block-index 99999999999999999999", 2,
+                        "--block-index: 99999999999999999999 is too large");
+  expect_one_line_error("report --out x.json --traces 99999999999999999999", 2,
+                        "--traces: 99999999999999999999 is too large");
   expect_one_line_error("sweep --from 99999999999", 2, "--from: 99999999999 is too large");
   // Values that fit the option's type keep their own range checks.
   expect_one_line_error("run --variant epita.reduce3 --block 5000", 2, "block size 5000 is outside 1..1024");
@@ -302,7 +313,10 @@ TEST(Cli, CountsBeyondTheLimitAreTooLargeNotNegative) {
 
 TEST(Cli, UntimedRunsPrintADashNotZero) {
   const std::string path = ::testing::TempDir() + "sim_report.json";
-  Out o = cli("report --backend sim --variants epita.reduce3,cs121.filter_global,stevens.conv2d_register_tiled --n 4096 --out " + path);
+  Out o =
+      cli("report --backend sim --variants epita.reduce3,cs121.filter_global,stevens.conv2d_register_tiled --n 4096 "
+          "--out " +
+          path);
   ASSERT_EQ(o.code, 0) << o.out;
   EXPECT_EQ(o.out.find("0.0000"), std::string::npos) << o.out;
   EXPECT_EQ(o.out.find(" 0.0 "), std::string::npos) << o.out;
@@ -342,7 +356,8 @@ TEST(Cli, HelpNamesEveryPatternAndListHasNoTrailingSpaces) {
   Out list = cli("list");
   ASSERT_EQ(list.code, 0);
   std::vector<std::string> rows;
-  for (std::size_t at = 0, end; (end = list.out.find('\n', at)) != std::string::npos; at = end + 1) rows.push_back(list.out.substr(at, end - at));
+  for (std::size_t at = 0, end; (end = list.out.find('\n', at)) != std::string::npos; at = end + 1)
+    rows.push_back(list.out.substr(at, end - at));
   ASSERT_GE(rows.size(), 38u);
   // The pattern column starts where the header's does, after the longest id and one space.
   const std::size_t pattern_at = rows[0].find("pattern");
@@ -368,7 +383,8 @@ TEST(Cli, MetricsListsTheCatalogWithoutAGpu) {
   bool saw_conflicts = false;
   for (const auto& m : j) {
     for (const char* k : {"name", "short", "unit", "explain", "default", "source"}) EXPECT_TRUE(m.contains(k)) << k;
-    if (m["name"] == "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") saw_conflicts = m["default"].get<bool>();
+    if (m["name"] == "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")
+      saw_conflicts = m["default"].get<bool>();
   }
   EXPECT_TRUE(saw_conflicts);
   Out human = cli("metrics");

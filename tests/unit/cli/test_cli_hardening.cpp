@@ -36,14 +36,17 @@ TEST(CliExitCodes, OptionsOfAnotherPatternAndBadSeedsAreRefused) {
   expect_refused("run --variant stevens.kogge_stone --backend sim --keep 0.3", 2, "--keep applies to filters only");
   expect_refused("report --variants epita --backend sim --mask gauss --out " + ::testing::TempDir() + "ws_x.json", 2,
                  "--mask applies to convolutions only (none of the variants chosen is one)");
-  expect_refused("run --variant epita.reduce3 --backend sim --seed -1", 2, "-1 is negative (a seed is a whole number from 0 to 2^64 - 1)");
-  expect_refused("run --variant epita.reduce3 --backend sim --seed 18446744073709551616", 2, "is too large (a seed is a whole number from 0 to 2^64 - 1)");
+  expect_refused("run --variant epita.reduce3 --backend sim --seed -1", 2,
+                 "-1 is negative (a seed is a whole number from 0 to 2^64 - 1)");
+  expect_refused("run --variant epita.reduce3 --backend sim --seed 18446744073709551616", 2,
+                 "is too large (a seed is a whole number from 0 to 2^64 - 1)");
   EXPECT_EQ(run_cli("run --variant epita.reduce3 --backend sim --seed 18446744073709551615").code, 0);
   EXPECT_EQ(run_cli("run --variant stevens.conv1d_tiled --backend sim --n 4096 --mask-width 7").code, 0);
 }
 
 TEST(CliExitCodes, AReportWhereEveryVariantWasSkippedIsNotASuccess) {
-  const CliOut o = run_cli("report --variants epita.reduce8 --block 64 --backend sim --out " + ::testing::TempDir() + "ws_skipped.json");
+  const CliOut o = run_cli("report --variants epita.reduce8 --block 64 --backend sim --out " + ::testing::TempDir() +
+                           "ws_skipped.json");
   EXPECT_EQ(o.code, 2) << o.out;
   EXPECT_NE(o.out.find("every variant was skipped: nothing ran"), std::string::npos) << o.out;
   EXPECT_EQ(o.out.find("0 failed"), std::string::npos) << o.out;

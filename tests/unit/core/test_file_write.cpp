@@ -11,9 +11,9 @@
 #include <fstream>
 #include <iterator>
 
-#include "unit/cli/cli_runner.hpp"
 #include "file_write.hpp"
 #include "report.hpp"
+#include "unit/cli/cli_runner.hpp"
 
 using namespace ws;
 namespace fs = std::filesystem;
@@ -59,7 +59,8 @@ TEST(FileWrite, AFailedWriteLeavesTheOldFileWholeAndNoTemporary) {
 }
 
 TEST(FileWrite, AMissingDirectoryIsReportedWithTheSystemsReason) {
-  EXPECT_NE(write_file_atomic("/nonexistent-dir/x.json", std::string("x")).find("No such file or directory"), std::string::npos);
+  EXPECT_NE(write_file_atomic("/nonexistent-dir/x.json", std::string("x")).find("No such file or directory"),
+            std::string::npos);
 }
 
 TEST(FileWrite, AWriteThatHitsAFileSizeLimitKeepsTheOldFile) {
@@ -118,9 +119,10 @@ TEST(FileWrite, TheCliRefusesAnOutputThatIsItsInputBeforeRunning) {
   const std::string dir = fresh_dir("cli");
   const std::string in = dir + "/numbers.txt";
   std::ofstream(in) << "1 2 3 4\n";
-  for (const std::string& args : {"report --variants epita.reduce3 --backend sim --input " + in + " --out " + in,
-                                 "run --variant stevens.kogge_stone --backend sim --input " + in + " --output " + in,
-                                 "sweep --variants epita.reduce3 --from 10 --to 10 --backend sim --input " + in + " --report " + in}) {
+  for (const std::string& args :
+       {"report --variants epita.reduce3 --backend sim --input " + in + " --out " + in,
+        "run --variant stevens.kogge_stone --backend sim --input " + in + " --output " + in,
+        "sweep --variants epita.reduce3 --from 10 --to 10 --backend sim --input " + in + " --report " + in}) {
     const test::CliOut o = test::run_cli(args);
     EXPECT_EQ(o.code, 2) << args << "\n" << o.out;
     EXPECT_NE(o.out.find("is the input file"), std::string::npos) << o.out;

@@ -64,11 +64,13 @@ TEST(Inputs, ReadsTextFiles) {
 TEST(Inputs, FileErrorsNameTheProblem) {
   Input in;
   EXPECT_NE(read_input_file("/nonexistent/x.txt", 0, DType::Int32, in).find("cannot open"), std::string::npos);
-  EXPECT_NE(read_input_file(write_temp("empty.txt", "\n \n"), 0, DType::Int32, in).find("no numbers"), std::string::npos);
+  EXPECT_NE(read_input_file(write_temp("empty.txt", "\n \n"), 0, DType::Int32, in).find("no numbers"),
+            std::string::npos);
   auto bad = read_input_file(write_temp("bad.txt", "1 2\n3 x4\n"), 0, DType::Int32, in);
   EXPECT_NE(bad.find(":2:"), std::string::npos) << bad;
   EXPECT_NE(bad.find("x4"), std::string::npos);
-  EXPECT_NE(read_input_file(write_temp("frac.txt", "1.5"), 0, DType::Int32, in).find("not an integer"), std::string::npos);
+  EXPECT_NE(read_input_file(write_temp("frac.txt", "1.5"), 0, DType::Int32, in).find("not an integer"),
+            std::string::npos);
   EXPECT_NE(read_input_file(write_temp("big.txt", "3000000000"), 0, DType::Int32, in).find("int32"), std::string::npos);
   EXPECT_NE(read_input_file(write_temp("nan.txt", "nan"), 0, DType::Float32, in).find("finite"), std::string::npos);
 }

@@ -82,12 +82,15 @@ TEST(LaunchRules, ParsesCounts) {
   EXPECT_EQ(m, std::int64_t(1) << 30);
   for (const char* big : {"99999999999999999999", "2^31", "1<<62", "2^63", "2^99999999999999999999", "0001073741825"}) {
     SCOPED_TRACE(big);
-    EXPECT_EQ(parse_count_option("--n", big, m),
-              "--n '" + std::string(big) + "' is too large (the limit is 2^30 = 1073741824 elements, so the kernels' int indices cannot overflow)");
+    EXPECT_EQ(
+        parse_count_option("--n", big, m),
+        "--n '" + std::string(big) +
+            "' is too large (the limit is 2^30 = 1073741824 elements, so the kernels' int indices cannot overflow)");
   }
   for (const char* bad : {"0", "-5", "12abc", "3^4", "", "2^", "0^0"}) {
     SCOPED_TRACE(bad);
-    EXPECT_EQ(parse_count_option("--n", bad, m), "--n '" + std::string(bad) + "' is not a positive count (examples: 1000, 2^20, 1<<20)");
+    EXPECT_EQ(parse_count_option("--n", bad, m),
+              "--n '" + std::string(bad) + "' is not a positive count (examples: 1000, 2^20, 1<<20)");
   }
   EXPECT_EQ(m, std::int64_t(1) << 30);  // untouched by refusals
   EXPECT_EQ(round_up(1000, 256), 1024);

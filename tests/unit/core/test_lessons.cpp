@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
-#include <map>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
 
 #include "lessons.hpp"
@@ -21,7 +21,8 @@ TEST(Lessons, OnePerReductionSeedInTeachingOrder) {
   for (const auto& l : lessons) {
     SCOPED_TRACE(l.id);
     EXPECT_FALSE(l.summary.empty());
-    EXPECT_TRUE(find_variant(l.steps.back().variant)->baseline) << l.steps.back().variant;  // a baseline closes every lesson
+    EXPECT_TRUE(find_variant(l.steps.back().variant)->baseline)
+        << l.steps.back().variant;  // a baseline closes every lesson
     if (l.pattern == "reduction") EXPECT_EQ(l.steps.back().variant, "cub.reduce");
     // The lesson's own variants appear in the registry's (teaching) order, each once.
     std::vector<std::string> own, registry_order;
@@ -50,7 +51,9 @@ TEST(Lessons, CiteTheLectureByItsTitleAndAuthorsNotItsFileName) {
     cited[l.id] = c;
   }
   // The documents' own first lines (../shared/seeds): title, then the authors where they name any.
-  EXPECT_EQ(cited["epita"].rfind("\u201cReduction Pattern\u201d, Edwin Carlinet, Joseph Chazalon  \u00b7  EPITA GPU Computing", 0), 0u)
+  EXPECT_EQ(cited["epita"].rfind(
+                "\u201cReduction Pattern\u201d, Edwin Carlinet, Joseph Chazalon  \u00b7  EPITA GPU Computing", 0),
+            0u)
       << cited["epita"];
   EXPECT_EQ(cited["harris"], "\u201cCode Optimizations\u201d, Ji\u0159\u00ed Filipovi\u010d  \u00b7  Fall 2020");
   EXPECT_EQ(cited["cs121"], "\u201cGPUs and CUDA 3: Intrinsics\u201d  \u00b7  CS121 Parallel Computing, Fall 2022");
@@ -61,7 +64,9 @@ TEST(Lessons, CiteTheLectureByItsTitleAndAuthorsNotItsFileName) {
 TEST(Lessons, BadFilesAreReportedWithTheirName) {
   EXPECT_THROW(parse_lesson("{", "x.json"), std::runtime_error);
   try {
-    parse_lesson(R"({"id":"a","title":"t","seed":"s","lecture":"l","authors":"","source":"s","pattern":"p","summary":"s","steps":[{"variant":"no.such","narrative":"n"}]})", "y.json");
+    parse_lesson(
+        R"({"id":"a","title":"t","seed":"s","lecture":"l","authors":"","source":"s","pattern":"p","summary":"s","steps":[{"variant":"no.such","narrative":"n"}]})",
+        "y.json");
     FAIL();
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("y.json"), std::string::npos);
@@ -110,15 +115,15 @@ TEST(LessonScenes, BadScenesNameTheFileTheSceneAndTheField) {
   auto error_of = [&](const std::string& scenes) {
     try {
       parse_lesson(head + scenes + "}", "bad.json");
-    } catch (const std::runtime_error& e) {
-      return std::string(e.what());
-    }
+    } catch (const std::runtime_error& e) { return std::string(e.what()); }
     return std::string("no error");
   };
   EXPECT_NE(error_of(R"({})").find("'scenes' must be an array"), std::string::npos);
-  EXPECT_NE(error_of(R"([{"variant":"epita.reduce3"}])").find("scene 1: missing string field 'note'"), std::string::npos);
+  EXPECT_NE(error_of(R"([{"variant":"epita.reduce3"}])").find("scene 1: missing string field 'note'"),
+            std::string::npos);
   EXPECT_NE(error_of(R"([{"variant":"nope","note":"x"}])").find("unknown variant 'nope'"), std::string::npos);
-  EXPECT_NE(error_of(R"([{"variant":"epita.reduce3","note":"x","step":-1}])").find("'step' must be"), std::string::npos);
+  EXPECT_NE(error_of(R"([{"variant":"epita.reduce3","note":"x","step":-1}])").find("'step' must be"),
+            std::string::npos);
   EXPECT_NE(error_of(R"([{"variant":"epita.reduce3","note":"x","n":"lots"}])").find("'n' must be"), std::string::npos);
   EXPECT_NE(error_of(R"([{"variant":"epita.reduce3","note":"x","pair_picture":"plots"}])")
                 .find("scene 1: 'pair_picture' must be \"tree\", \"warps\" or \"banks\", not 'plots'"),
@@ -126,9 +131,10 @@ TEST(LessonScenes, BadScenesNameTheFileTheSceneAndTheField) {
   EXPECT_NE(error_of(R"([{"variant":"epita.reduce3","note":"x","pair_with":"epita.nope"}])")
                 .find("unknown variant 'epita.nope' in 'pair_with'"),
             std::string::npos);
-  EXPECT_NE(error_of(R"([{"variant":"epita.reduce3","note":"x"},{"variant":"epita.reduce3","note":"x","input":"3 x 1"}])")
-                .find("bad.json: scene 2: input '3 x 1': 'x' is not a number"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(R"([{"variant":"epita.reduce3","note":"x"},{"variant":"epita.reduce3","note":"x","input":"3 x 1"}])")
+          .find("bad.json: scene 2: input '3 x 1': 'x' is not a number"),
+      std::string::npos);
 }
 
 TEST(LessonScenes, TheEpitaAndStevensLecturesHaveAtLeastEightScenesCitingTheirSeed) {
@@ -184,8 +190,8 @@ TEST(Lessons, ADuplicateIdAndAnOversizedFileAreSkipped) {
   std::ifstream f(assets_dir() + "/lessons/epita.json");
   const std::string epita{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
   ASSERT_FALSE(epita.empty());
-  const std::string dir = lessons_with("dup", {{"zz_epita_copy.json", epita},
-                                               {"zz_huge.json", std::string(kMaxLessonFileBytes + 1, ' ')}});
+  const std::string dir =
+      lessons_with("dup", {{"zz_epita_copy.json", epita}, {"zz_huge.json", std::string(kMaxLessonFileBytes + 1, ' ')}});
   std::vector<std::string> problems;
   load_lessons(dir, &problems);
   ASSERT_EQ(problems.size(), 2u);

@@ -8,12 +8,12 @@
 #include <fstream>
 #include <new>
 
-#include "unit/cli/cli_runner.hpp"
-#include "patterns/convolution/conv_inputs.hpp"
 #include "inputs.hpp"
 #include "limits.hpp"
+#include "patterns/convolution/conv_inputs.hpp"
 #include "registry.hpp"
 #include "report.hpp"
+#include "unit/cli/cli_runner.hpp"
 
 using namespace ws;
 namespace fs = std::filesystem;
@@ -93,7 +93,8 @@ TEST(Limits, ImagesAreJudgedByTheirHeaderAndNamedByTheirFormat) {
 }
 
 TEST(Limits, MemoryIsEstimatedAndRefusedInWords) {
-  EXPECT_EQ(memory_refusal(std::int64_t(12.0 * kGiB), std::int64_t(7.8 * kGiB)), "needs 12.0 GiB, this machine has 7.8 GiB free");
+  EXPECT_EQ(memory_refusal(std::int64_t(12.0 * kGiB), std::int64_t(7.8 * kGiB)),
+            "needs 12.0 GiB, this machine has 7.8 GiB free");
   EXPECT_EQ(memory_refusal(100, 200), "");
   EXPECT_EQ(memory_refusal(100, -1), "");
   EXPECT_GT(host_memory_available(), 0);
@@ -101,7 +102,8 @@ TEST(Limits, MemoryIsEstimatedAndRefusedInWords) {
   const VariantInfo* scan = find_variant("stevens.scan_hierarchical");
   ASSERT_NE(scan, nullptr);
   EXPECT_EQ(estimate_run_host_bytes(*scan, kMaxN, DType::Int32), std::int64_t(32) * std::int64_t(kGiB));
-  EXPECT_EQ(estimate_run_host_bytes(*find_variant("epita.reduce3"), kMaxN, DType::Int32), std::int64_t(4) * std::int64_t(kGiB));
+  EXPECT_EQ(estimate_run_host_bytes(*find_variant("epita.reduce3"), kMaxN, DType::Int32),
+            std::int64_t(4) * std::int64_t(kGiB));
   const std::string oom = describe_exception(std::bad_alloc());
   EXPECT_EQ(oom.find("bad_alloc"), std::string::npos);
   EXPECT_NE(oom.find("out of host memory"), std::string::npos);
@@ -115,12 +117,14 @@ TEST(Limits, TheCliRefusesDevicesDirectoriesAndRequestsThatCannotFit) {
     EXPECT_EQ(test::count_lines(o.out), 1) << o.out;
   }
   const std::int64_t free_bytes = host_memory_available();
-  if (free_bytes >= std::int64_t(32) * std::int64_t(kGiB)) GTEST_SKIP() << "this machine has 32 GiB free: the scan fits";
+  if (free_bytes >= std::int64_t(32) * std::int64_t(kGiB))
+    GTEST_SKIP() << "this machine has 32 GiB free: the scan fits";
   const test::CliOut o = test::run_cli("run --variant stevens.scan_hierarchical --backend sim --n 2^30");
   EXPECT_EQ(o.code, 2) << o.out;
   EXPECT_NE(o.out.find("needs 32.0 GiB, this machine has"), std::string::npos) << o.out;
   // A generated 32768 x 32768 image is refused before it is made (in milliseconds, no std::bad_alloc).
-  const test::CliOut img = test::run_cli("run --variant stevens.conv2d_tiled --backend sim --width 32768 --height 32768");
+  const test::CliOut img =
+      test::run_cli("run --variant stevens.conv2d_tiled --backend sim --width 32768 --height 32768");
   EXPECT_EQ(img.code, 2) << img.out;
   EXPECT_NE(img.out.find("on a 32768 x 32768 image needs 32.0 GiB"), std::string::npos) << img.out;
 }

@@ -23,14 +23,14 @@ TEST(MetricCatalog, EveryMetricHasUnitTwoLineExplanationAndUniqueNames) {
     }
   }
   // The metrics (section 1 and 2) are all there.
-  for (const char* n : {"gpu__time_duration.sum", "sm__warps_active.avg.pct_of_peak_sustained_active",
-                        "smsp__inst_executed.sum", "smsp__sass_average_branch_targets_threads_uniform.pct",
-                        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-                        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-                        "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
-                        "lts__t_requests_op_atom.sum", "lts__t_requests_op_red.sum", "smsp__inst_executed_op_shared_atom.sum",
-                        "dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_sector_hit_rate.pct",
-                        "smsp__sass_inst_executed", "smsp__sass_thread_inst_executed_pred_on"})
+  for (const char* n :
+       {"gpu__time_duration.sum", "sm__warps_active.avg.pct_of_peak_sustained_active", "smsp__inst_executed.sum",
+        "smsp__sass_average_branch_targets_threads_uniform.pct",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
+        "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", "lts__t_requests_op_atom.sum", "lts__t_requests_op_red.sum",
+        "smsp__inst_executed_op_shared_atom.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
+        "lts__t_sector_hit_rate.pct", "smsp__sass_inst_executed", "smsp__sass_thread_inst_executed_pred_on"})
     EXPECT_NE(find_metric(n), nullptr) << n;
 }
 
@@ -71,7 +71,9 @@ TEST(MetricCatalog, BadNamesGiveOneLine) {
 
 TEST(MetricCatalog, DerivesRatiosAndThroughputOrWarns) {
   MetricSelection s;
-  ASSERT_EQ(parse_metric_selection("ws__shared_ld_wavefronts_per_inst,ws__global_atomics_per_ns,ws__shared_ld_conflicts_per_inst", s), "");
+  ASSERT_EQ(parse_metric_selection(
+                "ws__shared_ld_wavefronts_per_inst,ws__global_atomics_per_ns,ws__shared_ld_conflicts_per_inst", s),
+            "");
   KernelMetrics m;
   m.values["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] = 300;
   m.values["smsp__inst_executed_op_shared_ld.sum"] = 100;
@@ -80,7 +82,7 @@ TEST(MetricCatalog, DerivesRatiosAndThroughputOrWarns) {
   m.values["gpu__time_duration.sum"] = 2000;  // ns
   derive_metrics(s, m);
   EXPECT_DOUBLE_EQ(m.values.at("ws__shared_ld_wavefronts_per_inst"), 3.0);
-  EXPECT_DOUBLE_EQ(m.values.at("ws__global_atomics_per_ns"), 2.0);  // 4000 instructions in 2 us = 2 G/s
+  EXPECT_DOUBLE_EQ(m.values.at("ws__global_atomics_per_ns"), 2.0);    // 4000 instructions in 2 us = 2 G/s
   EXPECT_EQ(m.values.count("ws__shared_ld_conflicts_per_inst"), 0u);  // conflicts were not measured
   ASSERT_EQ(m.warnings.size(), 1u);
   EXPECT_NE(m.warnings[0].find("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"), std::string::npos);
@@ -183,6 +185,6 @@ TEST(MetricPredict, AtomicsInTheSourceArePerThread) {
   PredictionInputs r0 = predicted_block("epita.reduce0", 256);
   EXPECT_EQ(r0.global_atomics, 256);  // one atomicAdd per element
   PredictionInputs r1 = predicted_block("epita.reduce1", 256);
-  EXPECT_EQ(r1.global_atomics, 1);    // one per block
+  EXPECT_EQ(r1.global_atomics, 1);  // one per block
   EXPECT_GT(r1.shared_atomics, 0);
 }

@@ -2,8 +2,8 @@
 // answer with 1 thread and with many, since chunks are fixed by n, never by the thread count.
 #include <gtest/gtest.h>
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -13,9 +13,9 @@
 #include "inputs.hpp"
 #include "parallel.hpp"
 #include "patterns.hpp"
-#include "patterns/reduction/reference.hpp"
 #include "patterns/atomics/reference.hpp"
 #include "patterns/convolution/reference.hpp"
+#include "patterns/reduction/reference.hpp"
 #include "patterns/scan/reference.hpp"
 
 using namespace ws;
@@ -60,9 +60,10 @@ TEST(ParallelHost, ChunksCoverEveryIndexOnceAndRethrow) {
     for (std::int64_t i = b; i < e; ++i) ++hits[std::size_t(i)];
   });
   for (int h : hits) ASSERT_EQ(h, 1);
-  EXPECT_THROW(parallel_chunks(10000, 10, [](std::int64_t b, std::int64_t, std::int64_t) {
-                 if (b == 5000) throw std::runtime_error("chunk failed");
-               }),
+  EXPECT_THROW(parallel_chunks(10000, 10,
+                               [](std::int64_t b, std::int64_t, std::int64_t) {
+                                 if (b == 5000) throw std::runtime_error("chunk failed");
+                               }),
                std::runtime_error);
   EXPECT_EQ(parallel_find_first(1000000, [](std::int64_t i) { return i >= 777776 && i % 3 == 0; }), 777777);
   EXPECT_EQ(parallel_find_first(1000000, [](std::int64_t i) { return i % 250000 == 3; }), 3);
@@ -229,5 +230,6 @@ TEST(ParallelHost, MultisetCheckByCountingNamesTheSmallestDifferingValue) {
   std::vector<double> wide_want = {2e9, 1.0, -2e9, 7.0}, wide_got = {1.0, 7.0, 2e9, 2e9};
   EXPECT_EQ(compare_multiset(wide_got, wide_want),
             "as multisets: -2000000000 appears 0 times in out, 1 times in the reference");
-  EXPECT_EQ(compare_multiset(std::vector<double>{1.0, 2.0}, std::vector<double>{1.0}), "out has 2 elements, expected 1");
+  EXPECT_EQ(compare_multiset(std::vector<double>{1.0, 2.0}, std::vector<double>{1.0}),
+            "out has 2 elements, expected 1");
 }

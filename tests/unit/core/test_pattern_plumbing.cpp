@@ -1,19 +1,19 @@
 // The array-pattern plumbing (docs/patterns.md): element-wise checks, output text, report JSON, CLI options.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <array>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
-#include <sys/wait.h>
 
-#include "patterns.hpp"
 #include "launch_rules.hpp"
+#include "patterns.hpp"
 #include "registry.hpp"
-#include "sim/sim.hpp"
 #include "report.hpp"
 #include "request.hpp"
+#include "sim/sim.hpp"
 
 using namespace ws;
 

@@ -2,8 +2,8 @@
 // with each other and with the variant's pattern, so that no code needs a table keyed by variant ids.
 #include <gtest/gtest.h>
 
-#include "patterns/convolution/conv_geometry.hpp"
 #include "patterns.hpp"
+#include "patterns/convolution/conv_geometry.hpp"
 #include "registry.hpp"
 #include "sim/sim.hpp"
 

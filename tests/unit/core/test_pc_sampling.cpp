@@ -2,8 +2,8 @@
 // lines, the report's JSON (round trip and malformed input), the `pcsampling` metrics group.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 
@@ -22,11 +22,15 @@ const std::string kStalled = "smsp__pcsamp_warps_issue_stalled_";
 /// subset counts that must not be added.
 std::vector<PcRecord> sample_records() {
   std::vector<PcRecord> rs;
-  rs.push_back({"impl1", "harris.cu", 10, {{kStalled + "barrier", 5}, {kStalled + "barrier_not_issued", 4}, {kStalled + "wait", 2}}});
+  rs.push_back({"impl1",
+                "harris.cu",
+                10,
+                {{kStalled + "barrier", 5}, {kStalled + "barrier_not_issued", 4}, {kStalled + "wait", 2}}});
   rs.push_back({"impl1", "harris.cu", 10, {{kStalled + "barrier", 3}}});
   rs.push_back({"impl1", "harris.cu", 12, {{kStalled + "long_scoreboard", 6}, {kStalled + "selected", 1}}});
   rs.push_back({"impl1", "", 0, {{kStalled + "long_scoreboard", 7}}});
-  rs.push_back({"final", "reduce_launch.hpp", 3, {{kStalled + "no_instructions", 2}, {"smsp__pcsamp_sample_count", 99}}});
+  rs.push_back(
+      {"final", "reduce_launch.hpp", 3, {{kStalled + "no_instructions", 2}, {"smsp__pcsamp_sample_count", 99}}});
   rs.push_back({"final", "reduce_launch.hpp", 4, {{kStalled + "wait", 0}}});
   return rs;
 }
@@ -72,8 +76,8 @@ TEST(StallReasons, EveryReasonOfTheLessonsHasOneExplanationLine) {
     EXPECT_EQ(stall_reason_order(r.name), std::size_t(&r - stall_reasons().data()));
   }
   for (const char* n : {"barrier", "long scoreboard", "short scoreboard", "wait", "math pipe throttle", "mio throttle",
-                        "lg throttle", "not selected", "selected", "branch resolving", "no instruction", "dispatch stall",
-                        "membar", "sleeping", "tex throttle", "drain", "imc miss", "misc"})
+                        "lg throttle", "not selected", "selected", "branch resolving", "no instruction",
+                        "dispatch stall", "membar", "sleeping", "tex throttle", "drain", "imc miss", "misc"})
     EXPECT_NE(find_stall_reason(n), nullptr) << n;
 }
 

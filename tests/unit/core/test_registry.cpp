@@ -9,14 +9,14 @@ using namespace ws;
 
 // The ids the foundation issue asks for, exactly.
 static const std::vector<std::string> kExpectedIds = {
-    "epita.race", "epita.reduce0", "epita.reduce1_nosync", "epita.reduce1", "epita.reduce2", "epita.reduce3",
-    "epita.reduce4", "epita.add_twice", "epita.reduce5", "epita.reduce6", "epita.full_unroll", "epita.reduce7",
-    "epita.reduce8", "epita.reduce8_fixed",
-    "harris.naive", "harris.impl1", "harris.impl2", "harris.impl3", "harris.impl4", "harris.impl5",
-    "harris.impl6", "harris.impl7", "harris.impl5_shfl", "harris.multipass",
-    "cs121.atomic_max", "cs121.local_max", "cs121.block_reduce", "cs121.device_reduce",
-    "amp.sequential", "amp.simple_1", "amp.simple_2", "amp.tiled_1", "amp.tiled_2", "amp.tiled_3", "amp.tiled_4",
-    "amp.cascade", "cub.reduce", "epita.tuned"};
+    "epita.race",        "epita.reduce0",      "epita.reduce1_nosync", "epita.reduce1",       "epita.reduce2",
+    "epita.reduce3",     "epita.reduce4",      "epita.add_twice",      "epita.reduce5",       "epita.reduce6",
+    "epita.full_unroll", "epita.reduce7",      "epita.reduce8",        "epita.reduce8_fixed", "harris.naive",
+    "harris.impl1",      "harris.impl2",       "harris.impl3",         "harris.impl4",        "harris.impl5",
+    "harris.impl6",      "harris.impl7",       "harris.impl5_shfl",    "harris.multipass",    "cs121.atomic_max",
+    "cs121.local_max",   "cs121.block_reduce", "cs121.device_reduce",  "amp.sequential",      "amp.simple_1",
+    "amp.simple_2",      "amp.tiled_1",        "amp.tiled_2",          "amp.tiled_3",         "amp.tiled_4",
+    "amp.cascade",       "cub.reduce",         "epita.tuned"};
 
 TEST(Registry, HoldsExactlyTheIssuesIds) {
   std::set<std::string> got;
@@ -32,7 +32,8 @@ TEST(Registry, EveryVariantHasItsMetadata) {
   for (const auto& v : all_variants()) {
     SCOPED_TRACE(v.id);
     EXPECT_EQ(v.id.substr(0, v.id.find('.')), v.lesson);
-    EXPECT_TRUE(v.pattern == "reduction" || v.pattern == "scan" || v.pattern == "convolution" || v.pattern == "atomics") << v.pattern;
+    EXPECT_TRUE(v.pattern == "reduction" || v.pattern == "scan" || v.pattern == "convolution" || v.pattern == "atomics")
+        << v.pattern;
     EXPECT_FALSE(v.title.empty());
     EXPECT_FALSE(v.description.empty());
     if (!v.baseline && !v.beyond_slides) {
@@ -60,7 +61,8 @@ TEST(Registry, IntOnlyVariantsCarryTheirOwnReason) {
     ++int_only;
     EXPECT_FALSE(v.rules.int_only_reason.empty());
     // atomicMax is the reason of the max variants only.
-    EXPECT_EQ(v.rules.int_only_reason.find("atomicMax") != std::string::npos, v.op == ReduceOp::Max && v.pattern == "reduction");
+    EXPECT_EQ(v.rules.int_only_reason.find("atomicMax") != std::string::npos,
+              v.op == ReduceOp::Max && v.pattern == "reduction");
     EXPECT_EQ(int_only_refusal(v), v.id + " takes int32 only: " + v.rules.int_only_reason);
     reasons.insert(v.rules.int_only_reason);
   }

@@ -60,8 +60,11 @@ TEST(Report, RoundTripsThroughAFile) {
 
 TEST(Report, RejectsForeignAndNewerFiles) {
   EXPECT_THROW(report_from_json(nlohmann::json::parse(R"({"runs":[]})")), std::runtime_error);
-  EXPECT_THROW(report_from_json(nlohmann::json::parse(R"({"format":"warpscope-report","version":99,"runs":[]})")), std::runtime_error);
-  EXPECT_THROW(report_from_json(nlohmann::json::parse(R"({"format":"warpscope-report","version":1,"runs":[{"variant":1}]})")), std::runtime_error);
+  EXPECT_THROW(report_from_json(nlohmann::json::parse(R"({"format":"warpscope-report","version":99,"runs":[]})")),
+               std::runtime_error);
+  EXPECT_THROW(
+      report_from_json(nlohmann::json::parse(R"({"format":"warpscope-report","version":1,"runs":[{"variant":1}]})")),
+      std::runtime_error);
   EXPECT_THROW(load_report("/nonexistent/report.json"), std::runtime_error);
 }
 

@@ -26,19 +26,26 @@ json small_trace() {
     working.push_back(i);
     shared.push_back(1.0);
   }
-  return {{"variant", "epita.reduce3"}, {"source", "NVIDIA H200"}, {"n", 64}, {"type", "int32"}, {"block", 64},
-          {"grid", 1}, {"block_index", 0}, {"block_size", 64}, {"racy_model", false}, {"interleaving", ""},
-          {"block_result", 64.0}, {"steps", json::array({{{"phase", "load"}, {"label", ""}, {"working", working},
-                                                          {"shared", shared}, {"ops", ops}}})}};
+  return {{"variant", "epita.reduce3"},
+          {"source", "NVIDIA H200"},
+          {"n", 64},
+          {"type", "int32"},
+          {"block", 64},
+          {"grid", 1},
+          {"block_index", 0},
+          {"block_size", 64},
+          {"racy_model", false},
+          {"interleaving", ""},
+          {"block_result", 64.0},
+          {"steps",
+           json::array({{{"phase", "load"}, {"label", ""}, {"working", working}, {"shared", shared}, {"ops", ops}}})}};
 }
 
 /// The message trace_from_store_json throws for `j`, "" when it loads.
 std::string refusal(const json& j) {
   try {
     trace_from_store_json(j);
-  } catch (const std::exception& e) {
-    return e.what();
-  }
+  } catch (const std::exception& e) { return e.what(); }
   return "";
 }
 
@@ -134,7 +141,8 @@ TEST(ReportCaps, MoreRunsTracesOrSweepPointsThanAReportMayHoldAreRefused) {
     report_from_json(j);
     FAIL();
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("'runs' holds 10001 entries, more than the 10000"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'runs' holds 10001 entries, more than the 10000"), std::string::npos)
+        << e.what();
   }
   j["runs"] = json::array();
   j["traces"] = json::array();
@@ -185,7 +193,8 @@ TEST(ReportValidation, EveryStoredReportLoadsAndItsRecomputedGbpsAndPeakEqualThe
         ++compared;
       }
       if (run.contains("pct_theoretical") && run["pct_theoretical"].is_number())
-        EXPECT_NEAR(r.runs[i].pct_theoretical, run["pct_theoretical"].get<double>(), 1e-3 * run["pct_theoretical"].get<double>() + 1e-9)
+        EXPECT_NEAR(r.runs[i].pct_theoretical, run["pct_theoretical"].get<double>(),
+                    1e-3 * run["pct_theoretical"].get<double>() + 1e-9)
             << i;
     }
   }
@@ -208,9 +217,7 @@ TEST(ReportValidation, HostileRunsAreRefusedNamingTheField) {
   const auto refusal = [](const json& j) -> std::string {
     try {
       report_from_json(j);
-    } catch (const std::exception& e) {
-      return e.what();
-    }
+    } catch (const std::exception& e) { return e.what(); }
     return "";
   };
   EXPECT_EQ(refusal(good), "");
@@ -262,6 +269,7 @@ TEST(ReportValidation, AReductionSweepCarryingKeepFractionsIsRefused) {
     FAIL();
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("'keep_fractions' sweeps filters, but it lists epita.reduce3 (a reduction)"),
-              std::string::npos) << e.what();
+              std::string::npos)
+        << e.what();
   }
 }

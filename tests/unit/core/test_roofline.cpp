@@ -109,11 +109,17 @@ TEST(Roofline, RunsWithoutMetricsAreLeftOutWithTheirReason) {
 TEST(Roofline, EveryPatternCountsItsOperations) {
   PatternParams pp;
   EXPECT_EQ(pattern_of(*find_variant("epita.reduce3")).operations(*find_variant("epita.reduce3"), pp, 1000), 999.0);
-  EXPECT_EQ(pattern_of(*find_variant("stevens.kogge_stone")).operations(*find_variant("stevens.kogge_stone"), pp, 1000), 999.0);
-  EXPECT_EQ(pattern_of(*find_variant("cs121.hist_shared")).operations(*find_variant("cs121.hist_shared"), pp, 1000), 1000.0);
+  EXPECT_EQ(pattern_of(*find_variant("stevens.kogge_stone")).operations(*find_variant("stevens.kogge_stone"), pp, 1000),
+            999.0);
+  EXPECT_EQ(pattern_of(*find_variant("cs121.hist_shared")).operations(*find_variant("cs121.hist_shared"), pp, 1000),
+            1000.0);
   pp.mask_width = 5;
-  EXPECT_EQ(pattern_of(*find_variant("stevens.conv1d_basic")).operations(*find_variant("stevens.conv1d_basic"), pp, 1000), 5000.0);
-  EXPECT_EQ(pattern_of(*find_variant("stevens.conv2d_tiled")).operations(*find_variant("stevens.conv2d_tiled"), pp, 1000), 25000.0);
+  EXPECT_EQ(
+      pattern_of(*find_variant("stevens.conv1d_basic")).operations(*find_variant("stevens.conv1d_basic"), pp, 1000),
+      5000.0);
+  EXPECT_EQ(
+      pattern_of(*find_variant("stevens.conv2d_tiled")).operations(*find_variant("stevens.conv2d_tiled"), pp, 1000),
+      25000.0);
   for (const PatternSpec& spec : all_patterns()) EXPECT_NE(spec.operations, nullptr) << spec.name;
 }
 
@@ -125,7 +131,8 @@ TEST(Roofline, SvgHoldsTheRoofsAndEveryLabelledPoint) {
   EXPECT_EQ(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1600\" height=\"900\"", 0), 0u);
   EXPECT_NE(svg.find("</svg>"), std::string::npos);
   EXPECT_EQ(count(svg, "<circle"), 4);
-  for (const char* label : {">impl1<", ">impl2<", ">impl3<", ">impl7<"}) EXPECT_NE(svg.find(label), std::string::npos) << label;
+  for (const char* label : {">impl1<", ">impl2<", ">impl3<", ">impl7<"})
+    EXPECT_NE(svg.find(label), std::string::npos) << label;
   EXPECT_NE(svg.find("<title>harris.impl1: 0.1741 ops/byte, 97.9 Gop/s"), std::string::npos);
   EXPECT_NE(svg.find("theoretical DRAM 4814 GB/s"), std::string::npos);
   EXPECT_NE(svg.find("device copy 4085 GB/s (measured)"), std::string::npos);

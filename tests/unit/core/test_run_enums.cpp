@@ -30,9 +30,7 @@ std::string read_text(const std::string& path) {
 std::string load_error(const nlohmann::json& j) {
   try {
     report_from_json(j);
-  } catch (const std::exception& e) {
-    return e.what();
-  }
+  } catch (const std::exception& e) { return e.what(); }
   return "";
 }
 
@@ -47,7 +45,8 @@ TEST(RunStatusNames, EveryValueRoundTrips) {
     EXPECT_EQ(back, s) << to_string(s);
     EXPECT_TRUE(names.insert(to_string(s)).second) << "two values named '" << to_string(s) << "'";
   }
-  EXPECT_EQ(names, (std::set<std::string>{"", "done", "ok", "wrong", "race", "slide-bug", "error", "faulted", "skipped"}));
+  EXPECT_EQ(names,
+            (std::set<std::string>{"", "done", "ok", "wrong", "race", "slide-bug", "error", "faulted", "skipped"}));
 }
 
 TEST(RunStatusNames, UnknownNamesAreRefused) {
@@ -116,7 +115,8 @@ TEST(RunEnumsInJson, WorkerRequestsNameTheirBackend) {
 // a report says. (Reports written by older builds, e.g. nvidia-h200.json, load but save differently.)
 TEST(RunEnumsInJson, CheckedInReportsSaveToTheSameBytes) {
   const std::string root = std::string(WS_TEST_DIR) + "/../assets/reports/";
-  for (const char* name : {"nvidia-h100.json", "sweeps/nvidia-h200-scans.json", "sweeps/nvidia-h200-histograms-filters.json"}) {
+  for (const char* name :
+       {"nvidia-h100.json", "sweeps/nvidia-h200-scans.json", "sweeps/nvidia-h200-histograms-filters.json"}) {
     const std::string path = root + name;
     const std::string before = read_text(path);
     ASSERT_FALSE(before.empty()) << path;

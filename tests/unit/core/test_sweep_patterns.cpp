@@ -44,7 +44,7 @@ TEST(SweepPatterns, ScanLessonOnTheSimBackend) {
     }
     EXPECT_EQ(r.status, RunStatus::Ok) << r.variant << " at " << r.n << ": " << r.message;
     EXPECT_DOUBLE_EQ(r.bytes, 2.0 * 4.0 * double(r.n)) << r.variant;  // the scan hook: n read + n written
-    EXPECT_TRUE(r.output.empty());                                      // sweeps keep no output arrays
+    EXPECT_TRUE(r.output.empty());                                    // sweeps keep no output arrays
     ok += r.status == RunStatus::Ok;
   }
   EXPECT_GE(ok, 24);
@@ -78,7 +78,7 @@ TEST(SweepPatterns, HistogramsFiltersAndConvolutionOnTheSimBackend) {
       saw_hist = true;
       EXPECT_EQ(r.type, DType::UInt8);
       EXPECT_DOUBLE_EQ(r.bytes, double(r.n) + 4.0 * 256);  // atomics_bytes: n bytes read, 256 bins written
-      EXPECT_DOUBLE_EQ(r.result, double(r.n));               // every byte counted once
+      EXPECT_DOUBLE_EQ(r.result, double(r.n));             // every byte counted once
     } else if (is_filter_variant(v)) {
       saw_filter = true;
       EXPECT_DOUBLE_EQ(r.bytes, 4.0 * double(r.n) + 4.0 * r.expected + 4.0);
@@ -116,7 +116,8 @@ TEST(SweepPatterns, RefusesWhatHasNoNAndSharesInputs) {
   const std::string numbers = input_share_key(*find_variant("epita.reduce3"), req);
   EXPECT_EQ(numbers, input_share_key(*find_variant("stevens.scan_hierarchical"), req));
   EXPECT_NE(numbers, input_share_key(*find_variant("cub.histogram"), req));
-  EXPECT_EQ(input_share_key(*find_variant("cub.histogram"), req), input_share_key(*find_variant("cs121.hist_shared"), req));
+  EXPECT_EQ(input_share_key(*find_variant("cub.histogram"), req),
+            input_share_key(*find_variant("cs121.hist_shared"), req));
   const std::string half = input_share_key(*find_variant("cub.select"), req);
   EXPECT_EQ(half, input_share_key(*find_variant("cs121.filter_global"), req));
   req.params.keep_fraction = 0.25;

@@ -112,7 +112,8 @@ TEST(WorkerProtocol, GpuSpecs) {
   EXPECT_TRUE(contains(nlohmann::json(l.argv).dump(), "ConnectTimeout="));
   EXPECT_EQ(l.argv[l.argv.size() - 2], "/opt/ws/bin/warpscope-cli");
   EXPECT_EQ(parse_gpu_spec("slurm:--partition=gpu --gres=gpu:1", "x", l, "warpscope-cli"), "");
-  EXPECT_EQ(l.argv, (std::vector<std::string>{"srun", "--unbuffered", "--partition=gpu", "--gres=gpu:1", "warpscope-cli", "worker"}));
+  EXPECT_EQ(l.argv, (std::vector<std::string>{"srun", "--unbuffered", "--partition=gpu", "--gres=gpu:1",
+                                              "warpscope-cli", "worker"}));
   EXPECT_TRUE(contains(parse_gpu_spec("cluster", "x", l), "not local, ssh:HOST or slurm:ARGS"));
   EXPECT_TRUE(contains(parse_gpu_spec("ssh:", "x", l), "needs a host"));
   EXPECT_TRUE(contains(parse_gpu_spec("ssh:-oProxyCommand=x", "x", l), "needs a host"));
@@ -124,8 +125,10 @@ TEST(WorkerClient, HelloNamesTheMachineAndRunsEqualInProcessRuns) {
   EXPECT_EQ(c.hello().protocol, kWorkerProtocolVersion);
   EXPECT_FALSE(c.hello().host.empty());
   EXPECT_GT(c.hello().pid, 0);
-  EXPECT_NE(std::find(c.hello().backends.begin(), c.hello().backends.end(), BackendKind::Sim), c.hello().backends.end());
-  for (const char* id : {"epita.reduce3", "stevens.brent_kung", "cs121.histogram_private", "stevens.conv1d_tiled", "epita.race"}) {
+  EXPECT_NE(std::find(c.hello().backends.begin(), c.hello().backends.end(), BackendKind::Sim),
+            c.hello().backends.end());
+  for (const char* id :
+       {"epita.reduce3", "stevens.brent_kung", "cs121.histogram_private", "stevens.conv1d_tiled", "epita.race"}) {
     const RunRequest req = sim_request(id, 1000);
     const RunResult local = execute(req, nullptr);
     const RunResult remote = c.run(req);
@@ -177,7 +180,9 @@ TEST(WorkerClient, HangIsKilledByTheWatchdog) {
   EXPECT_LT(seconds_since(t0), 8);
 }
 
-TEST(WorkerClient, GarbageOnStdoutIsAFault) { expect_fault_then_recovery("__test_garbage", "the worker wrote garbage: 'Segmentation fault?"); }
+TEST(WorkerClient, GarbageOnStdoutIsAFault) {
+  expect_fault_then_recovery("__test_garbage", "the worker wrote garbage: 'Segmentation fault?");
+}
 
 TEST(WorkerClient, StickyDeviceErrorIsAFault) { expect_fault_then_recovery("__test_sticky", "illegal memory access"); }
 
@@ -213,14 +218,29 @@ TEST(WorkerClient, StartFailuresAreOneLineAndQuick) {
     std::vector<std::pair<std::string, std::string>> env;
   };
   const std::vector<Case> cases = {
-      {{WS_CLI_PATH, "worker"}, "local", "speaks protocol 99, this warpscope speaks " + std::to_string(kWorkerProtocolVersion), {{"WARPSCOPE_WORKER_TEST", "1"}, {"WARPSCOPE_WORKER_TEST_PROTOCOL", "99"}}},
+      {{WS_CLI_PATH, "worker"},
+       "local",
+       "speaks protocol 99, this warpscope speaks " + std::to_string(kWorkerProtocolVersion),
+       {{"WARPSCOPE_WORKER_TEST", "1"}, {"WARPSCOPE_WORKER_TEST_PROTOCOL", "99"}}},
       // A worker of the protocol before this one (its live_batch answered every run): refused too.
-      {{WS_CLI_PATH, "worker"}, "local", "speaks protocol " + std::to_string(kWorkerProtocolVersion - 1) + ", this warpscope speaks " + std::to_string(kWorkerProtocolVersion),
-       {{"WARPSCOPE_WORKER_TEST", "1"}, {"WARPSCOPE_WORKER_TEST_PROTOCOL", std::to_string(kWorkerProtocolVersion - 1)}}},
-      {{"sh", "-c", "echo 'Permission denied (publickey).' >&2; exit 255"}, "ssh:gpu", "exited with code 255: Permission denied (publickey).", {}},
-      {{"sh", "-c", "echo 'srun: error: Unable to allocate resources: Invalid partition name specified' >&2; exit 1"}, "slurm:-p nope",
-       "Unable to allocate resources: Invalid partition name", {}},
-      {{"sh", "-c", "echo Welcome to the cluster; sleep 10"}, "ssh:gpu", "did not answer as a warpscope worker: 'Welcome to the cluster'", {}},
+      {{WS_CLI_PATH, "worker"},
+       "local",
+       "speaks protocol " + std::to_string(kWorkerProtocolVersion - 1) + ", this warpscope speaks " +
+           std::to_string(kWorkerProtocolVersion),
+       {{"WARPSCOPE_WORKER_TEST", "1"},
+        {"WARPSCOPE_WORKER_TEST_PROTOCOL", std::to_string(kWorkerProtocolVersion - 1)}}},
+      {{"sh", "-c", "echo 'Permission denied (publickey).' >&2; exit 255"},
+       "ssh:gpu",
+       "exited with code 255: Permission denied (publickey).",
+       {}},
+      {{"sh", "-c", "echo 'srun: error: Unable to allocate resources: Invalid partition name specified' >&2; exit 1"},
+       "slurm:-p nope",
+       "Unable to allocate resources: Invalid partition name",
+       {}},
+      {{"sh", "-c", "echo Welcome to the cluster; sleep 10"},
+       "ssh:gpu",
+       "did not answer as a warpscope worker: 'Welcome to the cluster'",
+       {}},
       {{"sleep", "30"}, "ssh:slow", "no answer from the worker (ssh:slow) within 0.5 s", {}},
       {{"/nonexistent/warpscope-cli", "worker"}, "local", "cannot start '/nonexistent/warpscope-cli'", {}},
   };
@@ -252,18 +272,21 @@ TEST(WorkerClient, SweepStreamsProgressAndCancels) {
   spec.backend = BackendKind::Sim;
   int seen = 0;
   std::string err;
-  const Sweep s = c.sweep(spec, "two", nullptr, [&](const SweepProgress& p) { seen = p.done; }, err);
+  const Sweep s = c.sweep(
+      spec, "two", nullptr, [&](const SweepProgress& p) { seen = p.done; }, err);
   ASSERT_EQ(err, "");
   ASSERT_EQ(s.runs.size(), 8u);
   EXPECT_EQ(seen, 8);
   EXPECT_EQ(s.title, "two");
   const Sweep local = run_sweep(spec, nullptr, "", nullptr, {});
-  for (std::size_t i = 0; i < s.runs.size(); ++i) EXPECT_EQ(without_host_times(s.runs[i]), without_host_times(local.runs[i]));
+  for (std::size_t i = 0; i < s.runs.size(); ++i)
+    EXPECT_EQ(without_host_times(s.runs[i]), without_host_times(local.runs[i]));
 
   spec.from_log2 = 10;
   spec.to_log2 = 22;
   std::atomic<bool> cancel{false};
-  const Sweep cut = c.sweep(spec, "cut", &cancel, [&](const SweepProgress&) { cancel = true; }, err);
+  const Sweep cut = c.sweep(
+      spec, "cut", &cancel, [&](const SweepProgress&) { cancel = true; }, err);
   ASSERT_EQ(err, "");
   EXPECT_TRUE(cut.cancelled);
   EXPECT_LT(cut.runs.size(), std::size_t(spec.total_runs()));
@@ -272,8 +295,8 @@ TEST(WorkerClient, SweepStreamsProgressAndCancels) {
 
 TEST(WorkerClient, LiveBatchAndTrace) {
   WorkerClient c(local_worker(), test_options());
-  nlohmann::json reqs = nlohmann::json::array({request_to_json(sim_request("epita.reduce3", 5000)),
-                                               request_to_json(sim_request("harris.impl6", 5000))});
+  nlohmann::json reqs = nlohmann::json::array(
+      {request_to_json(sim_request("epita.reduce3", 5000)), request_to_json(sim_request("harris.impl6", 5000))});
   const WorkerReply live = c.call("live_batch", {{"requests", reqs}, {"rounds", 3}}, 5);
   ASSERT_TRUE(live.ok()) << live.text;
   const LiveBatch b = live_batch_from_json(live.message);
@@ -323,7 +346,8 @@ TEST(WorkerClient, RequestsInFlightAreAnsweredToTheirOwnWait) {
 }
 
 TEST(LiveRunner, StopsAtARunThatFails) {
-  LiveRunner live({sim_request("epita.reduce3", 4096), sim_request("epita.nope", 4096), sim_request("harris.impl6", 4096)});
+  LiveRunner live(
+      {sim_request("epita.reduce3", 4096), sim_request("epita.nope", 4096), sim_request("harris.impl6", 4096)});
   const LiveBatch b = live.batch(nullptr, "", 10, 5);
   EXPECT_TRUE(b.failed);
   EXPECT_EQ(b.rounds, 1);

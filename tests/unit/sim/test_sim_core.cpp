@@ -10,12 +10,12 @@
 
 #include "inputs.hpp"
 #include "launch_rules.hpp"
-#include "patterns/scan/reference.hpp"
 #include "patterns/reduction/reference.hpp"
+#include "patterns/scan/reference.hpp"
 #include "registry.hpp"
 #include "request.hpp"
-#include "trace/analyses.hpp"
 #include "sim/sim.hpp"
+#include "trace/analyses.hpp"
 
 using namespace ws;
 
@@ -32,7 +32,8 @@ bool launch_for(const VariantInfo& v, std::int64_t n, DType type, int block, Lau
   return resolve_launch(v, n, type, LaunchConfig{block, grid}, DeviceShape{}, out).empty();
 }
 
-sim::SimOutput simulate(const std::string& id, const Input& in, int block = 0, int trace_block = 0, std::int64_t grid = 0) {
+sim::SimOutput simulate(const std::string& id, const Input& in, int block = 0, int trace_block = 0,
+                        std::int64_t grid = 0) {
   const VariantInfo* v = find_variant(id);
   EXPECT_NE(v, nullptr) << id;
   LaunchConfig launch;
@@ -117,7 +118,8 @@ TEST(SimCore, SmallTeachingBlocksWorkWhereTheRulesAllowThem) {
   EXPECT_GE(allowed, 60) << "the block-wide trees of epita, harris and stevens take 8 and 16 threads";
   // Warp-synchronous code refuses, with the rule's reason.
   LaunchConfig l;
-  const std::string why = resolve_launch(*find_variant("epita.reduce6"), 1024, DType::Int32, LaunchConfig{16, 0}, DeviceShape{}, l);
+  const std::string why =
+      resolve_launch(*find_variant("epita.reduce6"), 1024, DType::Int32, LaunchConfig{16, 0}, DeviceShape{}, l);
   EXPECT_NE(why.find("partialSum[tid + 32]"), std::string::npos) << why;
 }
 
@@ -145,7 +147,8 @@ TEST(SimCore, CubIsResultOnlyWithNoSteps) {
   EXPECT_EQ(o.launches, 2);
   EXPECT_EQ(simulate("cub.reduce", make("ones", 100), 0, 0).launches, 1);
   const Input f = make("random", 100003, DType::Float32);
-  EXPECT_TRUE(results_match(DType::Float32, simulate("cub.reduce", f, 0, -1).result, cpu_reference(ReduceOp::Sum, f), f));
+  EXPECT_TRUE(
+      results_match(DType::Float32, simulate("cub.reduce", f, 0, -1).result, cpu_reference(ReduceOp::Sum, f), f));
 }
 
 TEST(SimCore, Reduce8EqualsItsSlideModel) {
@@ -197,7 +200,8 @@ TEST(SimCore, SequentialAddressingDivergesOnlyInTheLastFiveSteps) {
     EXPECT_EQ(sum.activity.divergent_warps, k < 5 ? 0 : 1) << s.label;
     EXPECT_EQ(sum.activity.active_warps, expected_active[k]) << s.label;
     EXPECT_EQ(sum.activity.active_lanes, 512 >> k) << s.label;
-    for (int w = 0; w < 32; ++w) EXPECT_LE(sum.conflict_ways[std::size_t(w)], 1) << s.label << " warp " << w;  // conflict-free
+    for (int w = 0; w < 32; ++w)
+      EXPECT_LE(sum.conflict_ways[std::size_t(w)], 1) << s.label << " warp " << w;  // conflict-free
     ASSERT_EQ(s.shared_after.size(), 1024u);
     EXPECT_EQ(s.shared_after[0], double(2 << k)) << "partial sums of ones double each step";
   }
@@ -245,9 +249,17 @@ TEST(SimCore, LastWarpUnrollKeepsWarpZeroFullyActive) {
   const Trace& t = o.trace;
   std::vector<std::string> labels;
   for (const Step& s : t.steps) labels.push_back(s.phase + ":" + s.label);
-  const std::vector<std::string> want = {"load:partialSum[t] = 0", "load:pass 0", "tree:stride 128", "tree:stride 64",
-                                         "warp:offset 32", "warp:offset 16", "warp:offset 8", "warp:offset 4",
-                                         "warp:offset 2", "warp:offset 1", "combine:atomicAdd(sum, partialSum[0])"};
+  const std::vector<std::string> want = {"load:partialSum[t] = 0",
+                                         "load:pass 0",
+                                         "tree:stride 128",
+                                         "tree:stride 64",
+                                         "warp:offset 32",
+                                         "warp:offset 16",
+                                         "warp:offset 8",
+                                         "warp:offset 4",
+                                         "warp:offset 2",
+                                         "warp:offset 1",
+                                         "combine:atomicAdd(sum, partialSum[0])"};
   EXPECT_EQ(labels, want);
   for (std::size_t k = 4; k <= 9; ++k) {
     const StepSummary s = summarize_step(t, t.steps[k]);
@@ -326,11 +338,20 @@ TEST(SimCore, BlockReduceUsesShufflesThenOneLanePerWarp) {
   const Trace& t = o.trace;
   std::vector<std::string> labels;
   for (const Step& s : t.steps) labels.push_back(s.phase + ":" + s.label);
-  const std::vector<std::string> want = {
-      "load:val = i < n ? in[i] : 0", "warp:offset 16", "warp:offset 8", "warp:offset 4", "warp:offset 2", "warp:offset 1",
-      "combine:shared[wid] = val (lane 0 of each warp)", "combine:val = shared[lane] (threads < warps; others 0)",
-      "warp:offset 16, first warp", "warp:offset 8, first warp", "warp:offset 4, first warp", "warp:offset 2, first warp",
-      "warp:offset 1, first warp", "atomic:atomicAdd(sum, val) (thread 0)"};
+  const std::vector<std::string> want = {"load:val = i < n ? in[i] : 0",
+                                         "warp:offset 16",
+                                         "warp:offset 8",
+                                         "warp:offset 4",
+                                         "warp:offset 2",
+                                         "warp:offset 1",
+                                         "combine:shared[wid] = val (lane 0 of each warp)",
+                                         "combine:val = shared[lane] (threads < warps; others 0)",
+                                         "warp:offset 16, first warp",
+                                         "warp:offset 8, first warp",
+                                         "warp:offset 4, first warp",
+                                         "warp:offset 2, first warp",
+                                         "warp:offset 1, first warp",
+                                         "atomic:atomicAdd(sum, val) (thread 0)"};
   EXPECT_EQ(labels, want);
   const StepSummary shfl = summarize_step(t, t.steps[1]);
   EXPECT_EQ(shfl.activity.divergent_warps, 0);
@@ -381,13 +402,15 @@ TEST(SimCore, TracesAreWellFormedForEveryEpitaAndCs121Variant) {
         EXPECT_EQ(s.index, int(k)) << v->id;
         EXPECT_TRUE(phases.count(s.phase)) << v->id << " " << s.phase;
         EXPECT_FALSE(s.label.empty());
-        for (std::size_t i = 1; i < s.ops.size(); ++i) EXPECT_LE(s.ops[i - 1].thread, s.ops[i].thread) << v->id << " " << s.label;
+        for (std::size_t i = 1; i < s.ops.size(); ++i)
+          EXPECT_LE(s.ops[i - 1].thread, s.ops[i].thread) << v->id << " " << s.label;
         for (int th : s.working_threads) {
           EXPECT_GE(th, 0);
           EXPECT_LT(th, launch.block);
         }
       }
-      EXPECT_THROW(sim::find_model(v->id)(*v, in, launch, PatternParams{}, int(launch.grid)), std::runtime_error) << v->id;
+      EXPECT_THROW(sim::find_model(v->id)(*v, in, launch, PatternParams{}, int(launch.grid)), std::runtime_error)
+          << v->id;
     }
   }
 }
@@ -424,7 +447,8 @@ TEST(SimCore, EveryModelTakesUnderTwoSecondsAt2To22) {
   const std::int64_t n = std::int64_t(1) << 22;
   const Input in = make("random", n);
   for (const auto& v : all_variants()) {
-    if (v.cpu_only || v.pattern != "reduction" || !(v.lesson == "epita" || v.lesson == "cs121" || v.lesson == "cub")) continue;
+    if (v.cpu_only || v.pattern != "reduction" || !(v.lesson == "epita" || v.lesson == "cs121" || v.lesson == "cub"))
+      continue;
     LaunchConfig launch;
     ASSERT_TRUE(launch_for(v, n, in.type, 0, launch)) << v.id;
     const auto t0 = std::chrono::steady_clock::now();

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "launch_rules.hpp"
-#include "patterns/convolution/pattern_convolution.hpp"
 #include "patterns.hpp"
+#include "patterns/convolution/pattern_convolution.hpp"
 #include "patterns/reduction/reference.hpp"
 #include "registry.hpp"
 #include "request.hpp"
@@ -70,7 +70,8 @@ bool same_with_and_without_fast_paths(const RunRequest& req, int trace_block, st
       got.values = slow.output;
       got.rows = slow.output_rows;
       got.cols = slow.output_cols;
-      EXPECT_EQ(h->compare ? h->compare(v, req.params, p.input, got, want) : compare_outputs(p.input.type, got, want), "")
+      EXPECT_EQ(h->compare ? h->compare(v, req.params, p.input, got, want) : compare_outputs(p.input.type, got, want),
+                "")
           << what;
     }
   }
@@ -100,11 +101,13 @@ TEST(SimFastPaths, EqualTheThreadLevelModelForEveryVariantOnAwkwardSizes) {
           for (int traced : {0, 5}) compared_here += same_with_and_without_fast_paths(req, traced, what);
         }
     } else {
-      const std::vector<std::int64_t> sizes = {1, 31, 1000, 4097, (std::int64_t(1) << 16) + 7, 3 * (std::int64_t(1) << 17) + 1};
+      const std::vector<std::int64_t> sizes = {
+          1, 31, 1000, 4097, (std::int64_t(1) << 16) + 7, 3 * (std::int64_t(1) << 17) + 1};
       for (std::int64_t n : sizes)
         for (int mask : v.pattern == "convolution" ? std::vector<int>{1, 5, 7} : std::vector<int>{5}) {
           req.n = n;
-          if (v.id == "cs121.race" || v.id == "cs121.atomic_counter") req.n = (n + 999) / 1000 * 1000;  // whole 1000-thread blocks
+          if (v.id == "cs121.race" || v.id == "cs121.atomic_counter")
+            req.n = (n + 999) / 1000 * 1000;  // whole 1000-thread blocks
           req.params.mask_width = mask;
           for (DType type : {DType::Int32, DType::Float32}) {
             req.type = type;

@@ -35,14 +35,14 @@ ThreadOp op(int thread, OpKind kind, Space space, int access, std::int64_t addre
 
 TEST(SimAnalyses, BankConflictWays) {
   EXPECT_EQ(bank_conflict_ways({}), 0);
-  EXPECT_EQ(bank_conflict_ways(strided(32, 1)), 1);       // consecutive words: one per bank
-  EXPECT_EQ(bank_conflict_ways(strided(32, 2)), 2);       // even words: banks 0, 2, .. twice each
+  EXPECT_EQ(bank_conflict_ways(strided(32, 1)), 1);  // consecutive words: one per bank
+  EXPECT_EQ(bank_conflict_ways(strided(32, 2)), 2);  // even words: banks 0, 2, .. twice each
   EXPECT_EQ(bank_conflict_ways(strided(32, 4)), 4);
-  EXPECT_EQ(bank_conflict_ways(strided(32, 32)), 32);     // one column: every lane in bank 0
-  EXPECT_EQ(bank_conflict_ways(strided(32, 33)), 1);      // padded column: conflict-free
+  EXPECT_EQ(bank_conflict_ways(strided(32, 32)), 32);                  // one column: every lane in bank 0
+  EXPECT_EQ(bank_conflict_ways(strided(32, 33)), 1);                   // padded column: conflict-free
   EXPECT_EQ(bank_conflict_ways(std::vector<std::int64_t>(32, 7)), 1);  // broadcast of one word
-  EXPECT_EQ(bank_conflict_ways({0, 32, 32, 0}), 2);       // two distinct words in bank 0
-  EXPECT_EQ(bank_conflict_ways(strided(16, 2, 512)), 1);  // 16 even words from 512: distinct banks
+  EXPECT_EQ(bank_conflict_ways({0, 32, 32, 0}), 2);                    // two distinct words in bank 0
+  EXPECT_EQ(bank_conflict_ways(strided(16, 2, 512)), 1);               // 16 even words from 512: distinct banks
   EXPECT_EQ(bank_conflict_ways(strided(8, 64)), 8);
 }
 
@@ -53,10 +53,10 @@ TEST(SimAnalyses, MasksDivergenceAndIdleWarps) {
   EXPECT_EQ(existing_lanes(80, 2), 0xffffu);
   EXPECT_EQ(existing_lanes(80, 3), 0u);
   Step s;
-  for (int th = 0; th < 32; ++th) s.working_threads.push_back(th);  // warp 0 full
+  for (int th = 0; th < 32; ++th) s.working_threads.push_back(th);   // warp 0 full
   for (int th = 64; th < 80; ++th) s.working_threads.push_back(th);  // the partial warp, all its lanes
-  s.working_threads.push_back(40);                                    // one lane of warp 1
-  s.working_threads.push_back(500);                                   // outside the block: ignored
+  s.working_threads.push_back(40);                                   // one lane of warp 1
+  s.working_threads.push_back(500);                                  // outside the block: ignored
   const auto masks = active_masks(t, s);
   ASSERT_EQ(masks.size(), 3u);
   EXPECT_EQ(masks[0], 0xffffffffu);
@@ -75,8 +75,8 @@ TEST(SimAnalyses, StepConflictsTakeTheWorstAccessPerWarp) {
   Trace t = block_of(64);
   Step s;
   for (int lane = 0; lane < 32; ++lane) {
-    s.ops.push_back(op(lane, OpKind::Load, Space::Shared, 0, lane));           // conflict-free
-    s.ops.push_back(op(lane, OpKind::Store, Space::Shared, 1, lane * 4));      // 4-way
+    s.ops.push_back(op(lane, OpKind::Load, Space::Shared, 0, lane));       // conflict-free
+    s.ops.push_back(op(lane, OpKind::Store, Space::Shared, 1, lane * 4));  // 4-way
     s.ops.push_back(op(lane, OpKind::Add, Space::Register, -1, -1));
   }
   s.ops.push_back(op(32, OpKind::Load, Space::Global, 0, 0));  // warp 1: global only
@@ -90,9 +90,9 @@ TEST(SimAnalyses, SectorsPerWarpRequest) {
   Trace t = block_of(64);
   Step s;
   for (int lane = 0; lane < 32; ++lane) {
-    s.ops.push_back(op(lane, OpKind::Load, Space::Global, 0, 1024 + lane));      // coalesced: 4 sectors
-    s.ops.push_back(op(lane, OpKind::Load, Space::Global, 1, lane * 32));        // one per sector: 32
-    s.ops.push_back(op(32 + lane, OpKind::Load, Space::Global, 0, 3 + lane));    // misaligned: 5 sectors
+    s.ops.push_back(op(lane, OpKind::Load, Space::Global, 0, 1024 + lane));    // coalesced: 4 sectors
+    s.ops.push_back(op(lane, OpKind::Load, Space::Global, 1, lane * 32));      // one per sector: 32
+    s.ops.push_back(op(32 + lane, OpKind::Load, Space::Global, 0, 3 + lane));  // misaligned: 5 sectors
   }
   s.ops.push_back(op(0, OpKind::Load, Space::Global, 2, 0, 1));  // another buffer, one lane
   const auto reqs = global_load_sectors(t, s);
@@ -150,7 +150,8 @@ TEST(SimAnalyses, TraceJsonHasTheIssueFields) {
   g.ops = {op(0, OpKind::Load, Space::Global, 0, 0), op(1, OpKind::Atomic, Space::Global, 1, 0, 2)};
   t.steps = {s, g};
   const nlohmann::json j = trace_to_json(t);
-  for (const char* k : {"variant", "source", "n", "type", "block", "grid", "block_index", "racy_model", "interleaving", "steps"})
+  for (const char* k :
+       {"variant", "source", "n", "type", "block", "grid", "block_index", "racy_model", "interleaving", "steps"})
     EXPECT_TRUE(j.contains(k)) << k;
   const auto& js = j["steps"][0];
   EXPECT_EQ(js["warp_masks"], nlohmann::json({4294967295u, 0}));

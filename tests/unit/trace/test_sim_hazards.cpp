@@ -9,8 +9,8 @@
 #include "inputs.hpp"
 #include "launch_rules.hpp"
 #include "registry.hpp"
-#include "trace/hazards.hpp"
 #include "sim/sim.hpp"
+#include "trace/hazards.hpp"
 #include "trace/trace_store.hpp"
 
 using namespace ws;
@@ -23,7 +23,8 @@ Trace trace_of(const std::string& id, std::int64_t n, int block, const std::stri
   Input in;
   EXPECT_EQ(make_input(input, n, DType::Int32, 3, in), "");
   LaunchConfig launch;
-  EXPECT_EQ(resolve_launch(*v, n, in.type, LaunchConfig{block, 0}, DeviceShape{}, launch), "") << id << " block " << block;
+  EXPECT_EQ(resolve_launch(*v, n, in.type, LaunchConfig{block, 0}, DeviceShape{}, launch), "")
+      << id << " block " << block;
   return sim::simulate(*v, in, launch, PatternParams{}, 0).trace;
 }
 
@@ -61,7 +62,8 @@ TEST(SimHazards, ReadAgainstWriteOfAnotherWarpWithoutBarrier) {
   EXPECT_EQ(h[0].pairs, 1);
   EXPECT_EQ(h[0].first.thread, 40);
   EXPECT_EQ(h[0].second.thread, 3);
-  EXPECT_EQ(describe_hazard(h[0]), "thread 3 reads shared[40] while thread 40 writes it, no barrier between (steps 0 and 1)");
+  EXPECT_EQ(describe_hazard(h[0]),
+            "thread 3 reads shared[40] while thread 40 writes it, no barrier between (steps 0 and 1)");
   EXPECT_EQ(hazards_at_step(h, 0).size(), 1u);
   EXPECT_EQ(hazards_at_step(h, 1).size(), 1u);
   // A barrier between them orders the two: clean.
@@ -71,16 +73,19 @@ TEST(SimHazards, ReadAgainstWriteOfAnotherWarpWithoutBarrier) {
 }
 
 TEST(SimHazards, AtomicsRaceWithPlainAccessesButNotWithEachOther) {
-  const Trace atomics = two_steps({op(0, OpKind::Atomic, 0, 0), op(33, OpKind::Atomic, 0, 0)}, {op(64 - 1, OpKind::Atomic, 0, 0)}, false);
+  const Trace atomics =
+      two_steps({op(0, OpKind::Atomic, 0, 0), op(33, OpKind::Atomic, 0, 0)}, {op(64 - 1, OpKind::Atomic, 0, 0)}, false);
   EXPECT_TRUE(shared_hazards(atomics).empty());
   // Thread 0 zeroes the word while warp 1 adds into it: a write-write hazard, 2 pairs (thread 0 with 33 and 63).
-  const Trace zero = two_steps({op(0, OpKind::Store, 0, 0)}, {op(33, OpKind::Atomic, 0, 0), op(63, OpKind::Atomic, 0, 0)}, false);
+  const Trace zero =
+      two_steps({op(0, OpKind::Store, 0, 0)}, {op(33, OpKind::Atomic, 0, 0), op(63, OpKind::Atomic, 0, 0)}, false);
   const std::vector<Hazard> h = shared_hazards(zero);
   ASSERT_EQ(h.size(), 1u);
   EXPECT_FALSE(h[0].read_write);
   EXPECT_EQ(h[0].pairs, 2);
   EXPECT_EQ(describe_hazard(h[0]),
-            "thread 0 writes shared[0] while thread 33 atomically updates it, no barrier between (steps 0 and 1; 1 more pair on this word)");
+            "thread 0 writes shared[0] while thread 33 atomically updates it, no barrier between (steps 0 and 1; 1 "
+            "more pair on this word)");
 }
 
 TEST(SimHazards, BarrierInsideAStepSeparatesItsReadsFromItsWrites) {
@@ -128,7 +133,8 @@ TEST(SimHazards, Reduce3WithoutItsBarriersIsFlagged) {
       EXPECT_EQ(x.second.thread, 0);
       EXPECT_EQ(x.second.kind, OpKind::Load);
       EXPECT_GT(x.first.line, 0);
-      EXPECT_NE(describe_hazard(x).find("thread 0 reads shared[128] while thread 128 writes it, no barrier between"), std::string::npos)
+      EXPECT_NE(describe_hazard(x).find("thread 0 reads shared[128] while thread 128 writes it, no barrier between"),
+                std::string::npos)
           << describe_hazard(x);
     }
   EXPECT_TRUE(found);
@@ -163,7 +169,8 @@ TEST(SimHazards, EveryCorrectTraceableVariantIsClean) {
             racy_flagged += !h.empty();
             continue;
           }
-          EXPECT_TRUE(h.empty()) << v.id << " block " << block << " n " << n << ": " << (h.empty() ? "" : describe_hazard(h[0]));
+          EXPECT_TRUE(h.empty()) << v.id << " block " << block << " n " << n << ": "
+                                 << (h.empty() ? "" : describe_hazard(h[0]));
         }
       }
     }

@@ -48,22 +48,24 @@ std::vector<std::string> lines_of(const std::string& text) {
 TEST(TracePointScan, DirectionsAndErrors) {
   const std::string alias = "WS_T(namespace ws_points = ::ws::trace_points::k;)\n";
   const ScannedFile f = scan_trace_points("k.cu", alias +
-                                                      "  a = 1;\n"                                // 2
-                                                      "  WS_T(WS_AT(after_a); c.x();)\n"          // 3
-                                                      "\n"                                        // 4
-                                                      "  WS_T(WS_AT_NEXT(before_b);)\n"           // 5
-                                                      "  // a comment\n"                          // 6
-                                                      "  WS_T(c.y();)\n"                          // 7
-                                                      "  b = 2;\n"                                // 8
-                                                      "  c = 3; WS_T(WS_AT(same_line);)\n");      // 9
+                                                      "  a = 1;\n"                            // 2
+                                                      "  WS_T(WS_AT(after_a); c.x();)\n"      // 3
+                                                      "\n"                                    // 4
+                                                      "  WS_T(WS_AT_NEXT(before_b);)\n"       // 5
+                                                      "  // a comment\n"                      // 6
+                                                      "  WS_T(c.y();)\n"                      // 7
+                                                      "  b = 2;\n"                            // 8
+                                                      "  c = 3; WS_T(WS_AT(same_line);)\n");  // 9
   ASSERT_EQ(f.error, "");
   ASSERT_EQ(f.points.size(), 3u);
   EXPECT_EQ(f.points[0].line, 2);
   EXPECT_EQ(f.points[1].line, 8);
   EXPECT_EQ(f.points[2].line, 9);
-  EXPECT_NE(scan_trace_points("k.cu", alias + "x;\nWS_T(WS_AT(p);)\nWS_T(WS_AT(p);)\n").error.find("also marked"), std::string::npos);
+  EXPECT_NE(scan_trace_points("k.cu", alias + "x;\nWS_T(WS_AT(p);)\nWS_T(WS_AT(p);)\n").error.find("also marked"),
+            std::string::npos);
   EXPECT_NE(scan_trace_points("k.cu", "x;\nWS_T(WS_AT(p);)\n").error.find("namespace ws_points"), std::string::npos);
-  EXPECT_NE(scan_trace_points("k.cu", alias + "WS_T(WS_AT_NEXT(p);)\n").error.find("no code line below"), std::string::npos);
+  EXPECT_NE(scan_trace_points("k.cu", alias + "WS_T(WS_AT_NEXT(p);)\n").error.find("no code line below"),
+            std::string::npos);
   EXPECT_NE(scan_trace_points("k.cu", alias + "x;\nWS_T(WS_AT();)\n").error.find("needs a name"), std::string::npos);
 }
 
@@ -79,7 +81,8 @@ TEST(TracePoints, TableMatchesTheKernelSources) {
     std::vector<ScannedPoint> table;
     for (int k = 0; k < trace_points::kPointCount; ++k)
       if (trace_points::kPoints[k].file == f)
-        table.push_back({trace_points::kPoints[k].name, trace_points::kPoints[k].marker_line, trace_points::kPoints[k].line});
+        table.push_back(
+            {trace_points::kPoints[k].name, trace_points::kPoints[k].marker_line, trace_points::kPoints[k].line});
     ASSERT_EQ(table.size(), now.points.size()) << trace_points::kFiles[f];
     const std::vector<std::string> lines = lines_of(text);
     for (std::size_t i = 0; i < table.size(); ++i) {
@@ -148,13 +151,16 @@ TEST(TracePoints, PointsNameTheirStatements) {
   EXPECT_EQ(at(atomics, ca::race_add), "*d_a += 1;");
   EXPECT_EQ(at(atomics, ca::filter_global_test), "if (i < n && src[i] > 0)");
   EXPECT_EQ(at(atomics, ca::vec_add_byte2), "atomicAdd(&mine[(words[k] >> 16) & 0xff], 1);");
-  EXPECT_EQ(at(atomics, ca::scan_peek).rfind("s = idx >= 0 ? *reinterpret_cast<volatile unsigned long long*>(&status[idx])", 0), 0u);
+  EXPECT_EQ(at(atomics, ca::scan_peek)
+                .rfind("s = idx >= 0 ? *reinterpret_cast<volatile unsigned long long*>(&status[idx])", 0),
+            0u);
   EXPECT_EQ(at(atomics, ca::svec_peek), at(atomics, ca::scan_peek));
   const std::vector<std::string> lookback = lines_of(read_kernel("decoupled_lookback.cu"));
   namespace dl = trace_points::decoupled_lookback;
   EXPECT_EQ(at(lookback, dl::dl_load_vec).rfind("const V q = reinterpret_cast<const V*>", 0), 0u);
   EXPECT_EQ(at(lookback, dl::dl_warp_total), "for (int k = 0; k < kRows; ++k) warp_total[k * W + w] = s[k];");
-  EXPECT_EQ(at(lookback, dl::dl_publish_prefix), "if (lane == 0) publish(status, tile, kPrefix, bits_of(exclusive_prefix + aggregate));");
+  EXPECT_EQ(at(lookback, dl::dl_publish_prefix),
+            "if (lane == 0) publish(status, tile, kPrefix, bits_of(exclusive_prefix + aggregate));");
   const std::vector<std::string> stevens = lines_of(read_kernel("stevens.cu"));
   EXPECT_EQ(at(stevens, trace_points::stevens::divergent_tree), "partialSum[2 * t] += partialSum[2 * t + stride];");
   EXPECT_EQ(at(stevens, trace_points::stevens::compact_commit), "if (t == 0) output[blockIdx.x] = partialSum[0];");
@@ -324,13 +330,15 @@ TEST(TracePoints, HarrisAmpAndScanStepsCarryTheirLines) {
   // Block 0 of the cached tile reads the right halo from N, the rest from N_ds: both statements.
   const Trace cc1 = sim_trace_f32("stevens.conv1d_tiled_cache", 32);
   EXPECT_EQ(cc1.steps.at(1).lines, (L{cv::tiled_cache_1d_shared, cv::tiled_cache_1d_global}));
-  for (const char* id : {"stevens.conv1d_basic", "stevens.conv1d_const", "stevens.conv1d_tiled", "stevens.conv1d_tiled_cache"})
+  for (const char* id :
+       {"stevens.conv1d_basic", "stevens.conv1d_const", "stevens.conv1d_tiled", "stevens.conv1d_tiled_cache"})
     expect_every_step_has_lines(sim_trace_f32(id, 32));
 
-  for (const char* id : {"harris.naive", "harris.impl5", "harris.impl5_shfl", "harris.impl6", "harris.impl7", "amp.simple_1",
-                         "amp.simple_2", "amp.tiled_1", "amp.tiled_2", "amp.tiled_3", "amp.tiled_4", "amp.cascade",
-                         "stevens.scan_naive", "stevens.kogge_stone", "stevens.kogge_stone_db", "stevens.brent_kung",
-                         "stevens.scan_hierarchical", "stevens.reduce_divergent", "stevens.reduce_compact"})
+  for (const char* id :
+       {"harris.naive", "harris.impl5", "harris.impl5_shfl", "harris.impl6", "harris.impl7", "amp.simple_1",
+        "amp.simple_2", "amp.tiled_1", "amp.tiled_2", "amp.tiled_3", "amp.tiled_4", "amp.cascade", "stevens.scan_naive",
+        "stevens.kogge_stone", "stevens.kogge_stone_db", "stevens.brent_kung", "stevens.scan_hierarchical",
+        "stevens.reduce_divergent", "stevens.reduce_compact"})
     expect_every_step_has_lines(sim_trace(id, 256));
 }
 
@@ -450,7 +458,8 @@ TEST(TracePoints, ConvolutionAtomicsAndLookbackStepsCarryTheirLines) {
   EXPECT_EQ(race.steps[0].lines, L{at::race_add});  // the read of *d_a += 1
   EXPECT_EQ(race.steps[1].lines, L{at::race_add});  // its write
   EXPECT_EQ(pattern_trace("cs121.atomic_counter", 5000, 0).steps.at(0).lines, L{at::counter_add});
-  for (const Step& s : pattern_trace("cs121.hist_global", 5000, 0).steps) EXPECT_EQ(s.lines, L{at::hist_global_add}) << s.label;
+  for (const Step& s : pattern_trace("cs121.hist_global", 5000, 0).steps)
+    EXPECT_EQ(s.lines, L{at::hist_global_add}) << s.label;
   const Trace hs = pattern_trace("cs121.hist_shared", 5000, 0);
   EXPECT_EQ(hs.steps.front().lines, L{at::hist_shared_zero});
   EXPECT_EQ(hs.steps.at(1).lines, L{at::hist_shared_add});
@@ -458,7 +467,8 @@ TEST(TracePoints, ConvolutionAtomicsAndLookbackStepsCarryTheirLines) {
   // hist_shared_vec: one uint4 load and the four byte atomics of each word; block 0 counts the 8 tail bytes.
   const Trace hv = pattern_trace("cs121.hist_shared_vec", 5000, 0);
   EXPECT_EQ(hv.steps.front().lines, L{at::vec_zero});
-  EXPECT_EQ(hv.steps.at(1).lines, (L{at::vec_load, at::vec_add_byte0, at::vec_add_byte1, at::vec_add_byte2, at::vec_add_byte3}));
+  EXPECT_EQ(hv.steps.at(1).lines,
+            (L{at::vec_load, at::vec_add_byte0, at::vec_add_byte1, at::vec_add_byte2, at::vec_add_byte3}));
   EXPECT_EQ(hv.steps.at(hv.steps.size() - 2).lines, L{at::vec_tail});
   EXPECT_EQ(hv.steps.back().lines, (L{at::vec_sum, at::vec_flush}));
   const Trace fg = pattern_trace("cs121.filter_global", 5000, 0);
@@ -481,14 +491,16 @@ TEST(TracePoints, ConvolutionAtomicsAndLookbackStepsCarryTheirLines) {
   // filter_scan at n = 5000: tile 0 publishes first, tile 1 looks back.
   const Trace fc0 = pattern_trace("cs121.filter_scan", 5000, 0), fc1 = pattern_trace("cs121.filter_scan", 5000, 1);
   EXPECT_EQ(lines_of_step(fc0, "v[k] = src[tile * 4096 + k * 256 + t] (16 striped loads)"), L{at::scan_load});
-  EXPECT_EQ(lines_of_step(fc0, "cnt[k * 8 + warp] = __popc(__ballot_sync(full, v[k] > 0)) (lane 0)"), L{at::scan_count});
+  EXPECT_EQ(lines_of_step(fc0, "cnt[k * 8 + warp] = __popc(__ballot_sync(full, v[k] > 0)) (lane 0)"),
+            L{at::scan_count});
   EXPECT_EQ(lines_of_step(fc0, "warp 0: exclusive scan of the 128 counts"), L{at::scan_counts});
   const std::string look = "warp 0: read the status of up to 32 earlier tiles, publish this tile's prefix";
   EXPECT_EQ(lines_of_step(fc0, look), L{at::scan_publish_first});
   EXPECT_EQ(lines_of_step(fc1, look), (L{at::scan_peek, at::scan_publish_prefix}));
   EXPECT_EQ(fc0.steps.back().lines, L{at::scan_store});
   // filter_scan_vec at n = 20000: tiles of 8192, so tile 0 loads int4s and the last tile value by value.
-  const Trace fv0 = pattern_trace("cs121.filter_scan_vec", 20000, 0), fv2 = pattern_trace("cs121.filter_scan_vec", 20000, -1);
+  const Trace fv0 = pattern_trace("cs121.filter_scan_vec", 20000, 0),
+              fv2 = pattern_trace("cs121.filter_scan_vec", 20000, -1);
   EXPECT_EQ(fv0.steps.at(0).lines, L{at::svec_load});
   EXPECT_EQ(fv2.steps.at(0).lines, (L{at::svec_load_x, at::svec_load_y, at::svec_load_z, at::svec_load_w}));
   EXPECT_EQ(fv0.steps.at(1).lines, L{at::svec_count});
@@ -499,7 +511,8 @@ TEST(TracePoints, ConvolutionAtomicsAndLookbackStepsCarryTheirLines) {
   EXPECT_EQ(fv0.steps.at(5).lines.front(), at::svec_store_quad);
 
   // decoupled look-back at n = 5000: tile 0 is whole (128-bit loads and stores), tile 1 partial.
-  const Trace d0 = pattern_trace("scan.decoupled_lookback", 5000, 0), d1 = pattern_trace("scan.decoupled_lookback", 5000, 1);
+  const Trace d0 = pattern_trace("scan.decoupled_lookback", 5000, 0),
+              d1 = pattern_trace("scan.decoupled_lookback", 5000, 1);
   EXPECT_EQ(d0.source_file, "decoupled_lookback.cu");
   EXPECT_EQ(d0.steps.at(0).lines, L{dl::dl_load_vec});
   EXPECT_EQ(d1.steps.at(0).lines, L{dl::dl_load});

@@ -102,9 +102,12 @@ void finish_filter(SimOutput& out, HostVector<double>& dst, const FilterWalk& w,
 /// Interleaving: the lanes of a warp run the statement in lock-step (all load the same old value, then
 /// all store old + 1), and warps run one after another, so each warp adds exactly 1: the count is the
 /// number of warps. Steps: load (`*d_a`), store (`*d_a = old + 1`).
-SimOutput race(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
+SimOutput race(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&,
+               int trace_block) {
   SimOutput out = start(v, in, launch, trace_block);
-  out.trace.interleaving = "lanes of a warp in lock-step (all read the same old value, then all write old + 1); warps one after another, so every warp adds 1";
+  out.trace.interleaving =
+      "lanes of a warp in lock-step (all read the same old value, then all write old + 1); warps one after another, so "
+      "every warp adds 1";
   const std::int64_t per_block = warps_of(launch.block);
   if (trace_block >= 0) {
     Recorder rec(out.trace);
@@ -132,7 +135,8 @@ SimOutput race(const VariantInfo& v, const Input& in, const LaunchConfig& launch
 
 /// cs121.atomic_counter (slide "CUDA atomics"): `atomicAdd(d_a, 1)` by every thread, unguarded. Every
 /// increment counts; all of them are one chain on one address. Step: atomic.
-SimOutput atomic_counter(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
+SimOutput atomic_counter(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&,
+                         int trace_block) {
   SimOutput out = start(v, in, launch, trace_block);
   if (trace_block >= 0) {
     Recorder rec(out.trace);
@@ -156,7 +160,8 @@ HostVector<double> as_doubles(const std::vector<std::int64_t>& v) { return HostV
 /// cs121.hist_global (slide "Computing a histogram"): `while (i < size) { atomicAdd(&hist[vals[i]], 1);
 /// i += stride; }` with stride = blockDim.x * gridDim.x. One step per pass of the loop (kit::LoopSteps
 /// folds passes past 31): the byte load, then the global atomic on its bin.
-SimOutput hist_global(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
+SimOutput hist_global(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&,
+                      int trace_block) {
   require_type(v, in, DType::UInt8);
   SimOutput out = start(v, in, launch, trace_block);
   const std::int64_t n = in.n(), stride = std::int64_t(launch.block) * launch.grid;
@@ -197,10 +202,12 @@ SimOutput hist_global(const VariantInfo& v, const Input& in, const LaunchConfig&
 /// the grid-stride loop does atomicAdd(&local_hist[vals[i]], 1) in shared memory; threads < 256 add
 /// local_hist[threadIdx.x] to hist[threadIdx.x] with one global atomicAdd each (zeros included).
 /// Steps: init, one per pass (folded past 31; the shared bins after each), flush.
-SimOutput hist_shared(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
+SimOutput hist_shared(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&,
+                      int trace_block) {
   require_type(v, in, DType::UInt8);
   if (launch.block < kHistogramBins)
-    throw std::runtime_error(v.id + ": threads 0..255 zero and flush the shared bins, so the block needs at least 256 threads");
+    throw std::runtime_error(
+        v.id + ": threads 0..255 zero and flush the shared bins, so the block needs at least 256 threads");
   SimOutput out = start(v, in, launch, trace_block);
   const std::int64_t n = in.n(), stride = std::int64_t(launch.block) * launch.grid;
   std::vector<std::int64_t> hist(kHistogramBins, 0);
@@ -274,10 +281,12 @@ SimOutput hist_shared(const VariantInfo& v, const Input& in, const LaunchConfig&
 /// 16-byte chunks c (one uint4 load: words 4c .. 4c+3), 16 shared atomics per chunk; block 0's threads
 /// < size % 16 count the tail bytes; threads < 256 sum their bin over the warps and do one global
 /// atomicAdd. Steps: init, one per pass (folded past 31), tail (block 0), merge.
-SimOutput hist_shared_vec(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
+SimOutput hist_shared_vec(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&,
+                          int trace_block) {
   require_type(v, in, DType::UInt8);
   if (launch.block < kHistogramBins || launch.block % 32 != 0)
-    throw std::runtime_error(v.id + ": threads 0..255 merge the per-warp bins, so the block needs at least 256 threads (whole warps)");
+    throw std::runtime_error(
+        v.id + ": threads 0..255 merge the per-warp bins, so the block needs at least 256 threads (whole warps)");
   SimOutput out = start(v, in, launch, trace_block);
   const std::int64_t n = in.n(), chunks = n / 16, stride = std::int64_t(launch.block) * launch.grid;
   const int warps = launch.block / 32;
@@ -291,7 +300,8 @@ SimOutput hist_shared_vec(const VariantInfo& v, const Input& in, const LaunchCon
       rec->at(pts::kFile, pts::vec_zero);
       rec->begin("load", "warp_hist[*] = 0 (block-stride loop)");
       for (std::size_t j = 0; j < sub.size(); ++j) {
-        rec->store(int(j % std::size_t(launch.block)), Space::Shared, int(j / std::size_t(launch.block)), std::int64_t(j), 0.0);
+        rec->store(int(j % std::size_t(launch.block)), Space::Shared, int(j / std::size_t(launch.block)),
+                   std::int64_t(j), 0.0);
         rec->work(int(j % std::size_t(launch.block)));
       }
       Step& s = out.trace.steps.back();
@@ -310,11 +320,13 @@ SimOutput hist_shared_vec(const VariantInfo& v, const Input& in, const LaunchCon
         const std::int64_t w = t / 32;
         if (rec) {
           rec->at(pts::kFile, pts::vec_load);
-          for (int q = 0; q < 4; ++q) rec->load(t, Space::Global, 0, 4 * c + q, double(in.u8[std::size_t(16 * c + 4 * q)]), 0);
+          for (int q = 0; q < 4; ++q)
+            rec->load(t, Space::Global, 0, 4 * c + q, double(in.u8[std::size_t(16 * c + 4 * q)]), 0);
           rec->work(t);
         }
         // Byte j of the chunk is byte j % 4 of word j / 4: the kernel's j % 4-th atomicAdd line.
-        static constexpr int kByteLine[4] = {pts::vec_add_byte0, pts::vec_add_byte1, pts::vec_add_byte2, pts::vec_add_byte3};
+        static constexpr int kByteLine[4] = {pts::vec_add_byte0, pts::vec_add_byte1, pts::vec_add_byte2,
+                                             pts::vec_add_byte3};
         for (int j = 0; j < 16; ++j) {
           const int bin = in.u8[std::size_t(16 * c + j)];
           sub[std::size_t(w * kHistogramBins + bin)] += 1;
@@ -334,7 +346,8 @@ SimOutput hist_shared_vec(const VariantInfo& v, const Input& in, const LaunchCon
     if (b == 0) {
       const int tail = int(n % 16);
       if (rec) rec->at(pts::kFile, pts::vec_tail);
-      if (rec && tail) rec->begin("atomic", "tail: atomicAdd(&mine[vals[chunks * 16 + threadIdx.x]], 1) (threads < size % 16)");
+      if (rec && tail)
+        rec->begin("atomic", "tail: atomicAdd(&mine[vals[chunks * 16 + threadIdx.x]], 1) (threads < size % 16)");
       for (int t = 0; t < tail; ++t) {
         const int bin = in.u8[std::size_t(chunks * 16 + t)];
         sub[std::size_t(bin)] += 1;  // threads < 16 are in warp 0
@@ -352,7 +365,8 @@ SimOutput hist_shared_vec(const VariantInfo& v, const Input& in, const LaunchCon
       }
     }
     double block_count = 0;
-    if (rec) rec->begin("combine", "sum of warp_hist[w * 256 + threadIdx.x] over warps; atomicAdd(&hist[threadIdx.x], sum)");
+    if (rec)
+      rec->begin("combine", "sum of warp_hist[w * 256 + threadIdx.x] over warps; atomicAdd(&hist[threadIdx.x], sum)");
     for (int t = 0; t < kHistogramBins; ++t) {
       double sum = 0;
       if (rec) rec->at(pts::kFile, pts::vec_sum);
@@ -384,7 +398,8 @@ SimOutput hist_shared_vec(const VariantInfo& v, const Input& in, const LaunchCon
 
 /// Library baselines, result only: CUB's kernels are not modelled at thread level (no steps); the
 /// output is what the library computes (the 256 bins, or the kept values in input order).
-SimOutput cub_histogram(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
+SimOutput cub_histogram(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&,
+                        int trace_block) {
   require_type(v, in, DType::UInt8);
   SimOutput out = start(v, in, launch, trace_block);
   out.trace.interleaving = "library call: result only, CUB's kernels are not modelled at thread level (no steps)";
@@ -395,7 +410,8 @@ SimOutput cub_histogram(const VariantInfo& v, const Input& in, const LaunchConfi
   return out;
 }
 
-SimOutput cub_select(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
+SimOutput cub_select(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&,
+                     int trace_block) {
   require_type(v, in, DType::Int32);
   SimOutput out = start(v, in, launch, trace_block);
   out.trace.interleaving = "library call: result only, CUB's kernels are not modelled at thread level (no steps)";
@@ -408,7 +424,8 @@ SimOutput cub_select(const VariantInfo& v, const Input& in, const LaunchConfig& 
 
 /// cs121.filter_global (slide "Aggregation and atomics", global memory atomics): `if (i < n && src[i] >
 /// 0) dst[atomicAdd(nres, 1)] = src[i];`. Steps: load, atomic (kept lanes), store.
-SimOutput filter_global(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
+SimOutput filter_global(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&,
+                        int trace_block) {
   require_type(v, in, DType::Int32);
   SimOutput out = start(v, in, launch, trace_block);
   const std::int64_t n = in.n();
@@ -459,7 +476,8 @@ SimOutput filter_global(const VariantInfo& v, const Input& in, const LaunchConfi
 /// `i = blockIdx.x * (NPER_THREAD * blockDim.x) + threadIdx.x`, `i += blockDim.x`; per round thread 0
 /// zeroes l_n, kept lanes take pos = atomicAdd(&l_n, 1), thread 0 turns l_n into the block's base with
 /// atomicAdd(nres, l_n), kept lanes write dst[pos + l_n]. Steps per round: count, reserve, store.
-SimOutput filter_shared(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
+SimOutput filter_shared(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&,
+                        int trace_block) {
   require_type(v, in, DType::Int32);
   SimOutput out = start(v, in, launch, trace_block);
   const std::int64_t n = in.n();
@@ -539,10 +557,13 @@ SimOutput filter_shared(const VariantInfo& v, const Input& in, const LaunchConfi
 /// lanes with a positive value), leader = __ffs(mask) - 1, the leader's atomicAdd(ctr, __popc(mask)),
 /// __shfl_sync(mask, res, leader), res + __popc(mask & ((1 << lane) - 1)). Steps: load, ballot, atomic
 /// (one per warp: its leader, adding the warp's count), broadcast, store.
-SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
+SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&,
+                          int trace_block) {
   require_type(v, in, DType::Int32);
   SimOutput out = start(v, in, launch, trace_block);
-  out.trace.interleaving = "__activemask() inside `if (src[i] > 0)` is taken as exactly the warp's lanes with a positive value (converged); warps in order";
+  out.trace.interleaving =
+      "__activemask() inside `if (src[i] > 0)` is taken as exactly the warp's lanes with a positive value (converged); "
+      "warps in order";
   const std::int64_t n = in.n();
   HostVector<double> dst;
   Recorder recorder(out.trace);
@@ -603,7 +624,8 @@ SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchCon
     for (int t = 0; t < launch.block; ++t)
       if (kept(t)) {
         const std::uint32_t below = masks[std::size_t(t / 32)] & ((1u << (t % 32)) - 1u);
-        rec->store(t, Space::Global, 0, res[std::size_t(t / 32)] + __builtin_popcount(below), in.i32[std::size_t(first + t)], kOut);
+        rec->store(t, Space::Global, 0, res[std::size_t(t / 32)] + __builtin_popcount(below),
+                   in.i32[std::size_t(first + t)], kOut);
         rec->work(t);
       }
     rec->end();
@@ -619,12 +641,15 @@ SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchCon
 /// (exclusive) and, in a single-pass scan over the tiles (decoupled look-back on the status array),
 /// finds the number of values kept by all earlier tiles; every kept value goes to tile offset +
 /// cnt prefix + kept lanes below it. Output in input order. Steps: load, count, scan, look-back, store.
-SimOutput filter_scan(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
+SimOutput filter_scan(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&,
+                      int trace_block) {
   require_type(v, in, DType::Int32);
   if (launch.block != kFilterScanBlock)
-    throw std::runtime_error(v.id + ": tiles are 256 threads x 16 values, got a block of " + std::to_string(launch.block));
+    throw std::runtime_error(v.id + ": tiles are 256 threads x 16 values, got a block of " +
+                             std::to_string(launch.block));
   SimOutput out = start(v, in, launch, trace_block);
-  out.trace.interleaving = "tiles in order; the look-back of a tile finds its predecessor's inclusive prefix already published";
+  out.trace.interleaving =
+      "tiles in order; the look-back of a tile finds its predecessor's inclusive prefix already published";
   const std::int64_t n = in.n();
   constexpr int B = kFilterScanBlock, K = kFilterScanItems, W = B / 32;
   HostVector<double> dst;
@@ -690,7 +715,8 @@ SimOutput filter_scan(const VariantInfo& v, const Input& in, const LaunchConfig&
         if (!kept(k, t)) continue;
         std::uint32_t below = 0;
         for (int l = 0; l < t % 32; ++l) below += kept(k, (t / 32) * 32 + l);
-        rec->store(t, Space::Global, k, before + prefix[std::size_t(k * W + t / 32)] + below, in.i32[std::size_t(at(k, t))], kOut);
+        rec->store(t, Space::Global, k, before + prefix[std::size_t(k * W + t / 32)] + below,
+                   in.i32[std::size_t(at(k, t))], kOut);
         rec->work(t);
       }
     rec->end();
@@ -708,12 +734,15 @@ SimOutput filter_scan(const VariantInfo& v, const Input& in, const LaunchConfig&
 /// earlier in its int4; then the block copies stage quad q to dst quad (offset - offset % 4) / 4 + q,
 /// value by value in the partial quads at both ends. Output in input order.
 /// Steps: load, count, scan, look-back, stage, store.
-SimOutput filter_scan_vec(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&, int trace_block) {
+SimOutput filter_scan_vec(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams&,
+                          int trace_block) {
   require_type(v, in, DType::Int32);
   if (launch.block != 128 && launch.block != 256)
-    throw std::runtime_error(v.id + ": tiles are 128 or 256 threads x 32 values, got a block of " + std::to_string(launch.block));
+    throw std::runtime_error(v.id + ": tiles are 128 or 256 threads x 32 values, got a block of " +
+                             std::to_string(launch.block));
   SimOutput out = start(v, in, launch, trace_block);
-  out.trace.interleaving = "tiles in order; the look-back of a tile finds its predecessor's inclusive prefix already published";
+  out.trace.interleaving =
+      "tiles in order; the look-back of a tile finds its predecessor's inclusive prefix already published";
   const std::int64_t n = in.n();
   const int B = launch.block, W = B / 32, R = kFilterScanVecItems / 4;
   const std::int64_t T = std::int64_t(B) * kFilterScanVecItems;
@@ -805,7 +834,8 @@ SimOutput filter_scan_vec(const VariantInfo& v, const Input& in, const LaunchCon
       const int t = int(q % B), access = int(q / B);
       rec->at(pts::kFile, 4 * q >= shift && 4 * q + 4 <= end ? pts::svec_store_quad : pts::svec_store_end);
       for (std::int64_t j = 4 * q; j < 4 * q + 4; ++j)
-        if (j >= shift && j < end) rec->store(t, Space::Global, access, before - shift + j, double(std::int32_t(stage[std::size_t(j)])), kOut);
+        if (j >= shift && j < end)
+          rec->store(t, Space::Global, access, before - shift + j, double(std::int32_t(stage[std::size_t(j)])), kOut);
       rec->work(t);
     }
     rec->end();

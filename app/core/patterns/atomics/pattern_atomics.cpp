@@ -15,7 +15,8 @@ namespace {
 std::string validate(const VariantInfo& v, const RunRequest& req) {
   if (v.atomics == AtomicsKind::Counter) {
     if (!is_generated_kind(req.input))
-      return v.id + " ignores the input values (every thread adds 1): give the number of threads with --n instead of a file";
+      return v.id +
+             " ignores the input values (every thread adds 1): give the number of threads with --n instead of a file";
     const std::int64_t n = req.n ? req.n : v.rules.default_n;
     const int block = req.launch.block ? req.launch.block : v.rules.default_block;
     if (block > 0 && n % block != 0)
@@ -47,7 +48,8 @@ ArrayOutput reference(const VariantInfo& v, const PatternParams&, const Input& i
   return out;
 }
 
-std::string compare(const VariantInfo& v, const PatternParams&, const Input&, const ArrayOutput& got, const ArrayOutput& want) {
+std::string compare(const VariantInfo& v, const PatternParams&, const Input&, const ArrayOutput& got,
+                    const ArrayOutput& want) {
   switch (v.atomics) {
     case AtomicsKind::Counter:
       if (got.values.size() == 1 && want.values.size() == 1 && got.values[0] == want.values[0]) return "";
@@ -88,8 +90,9 @@ double summary(const VariantInfo& v, const ArrayOutput& out) {
 
 std::string sweep_refusal(const VariantInfo& v) {
   if (v.atomics != AtomicsKind::Counter) return "";
-  return v.id + " counts the threads of a fixed launch (1000 blocks of 1000 on the slide; n a multiple of the block): "
-                "there is no n to sweep";
+  return v.id +
+         " counts the threads of a fixed launch (1000 blocks of 1000 on the slide; n a multiple of the block): "
+         "there is no n to sweep";
 }
 
 std::string make_input_for(const VariantInfo& v, const RunRequest& req, std::int64_t n, DType type, Input& out) {

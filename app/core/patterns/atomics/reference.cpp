@@ -14,13 +14,14 @@ namespace {
 
 std::string number(double v) {
   char buf[64];
-  if (v == std::floor(v) && std::fabs(v) < 1e15) std::snprintf(buf, sizeof buf, "%.0f", v);
-  else std::snprintf(buf, sizeof buf, "%.7g", v);
+  if (v == std::floor(v) && std::fabs(v) < 1e15)
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.7g", v);
   return buf;
 }
 
 }  // namespace
-
 
 std::vector<std::int64_t> histogram_reference(const Input& in) {
   if (in.type != DType::UInt8) throw std::invalid_argument("the histogram reference takes uint8 input");
@@ -62,11 +63,11 @@ HostVector<std::int32_t> filter_reference(const Input& in) {
 std::string compare_exact(ConstSpan<double> got, ConstSpan<double> expected) {
   if (got.size() != expected.size())
     return "out has " + std::to_string(got.size()) + " elements, expected " + std::to_string(expected.size());
-  const std::int64_t i = parallel_find_first(std::int64_t(got.size()), [&](std::int64_t k) {
-    return !(got[std::size_t(k)] == expected[std::size_t(k)]);
-  });
+  const std::int64_t i = parallel_find_first(
+      std::int64_t(got.size()), [&](std::int64_t k) { return !(got[std::size_t(k)] == expected[std::size_t(k)]); });
   if (i < 0) return "";
-  return "out[" + std::to_string(i) + "] = " + number(got[std::size_t(i)]) + ", expected " + number(expected[std::size_t(i)]);
+  return "out[" + std::to_string(i) + "] = " + number(got[std::size_t(i)]) + ", expected " +
+         number(expected[std::size_t(i)]);
 }
 
 namespace {

@@ -143,7 +143,8 @@ ArrayTraffic array_traffic_2d(std::int64_t rows, std::int64_t cols, int tile_y, 
   t.accesses = y.accesses * x.accesses;
   t.first = product(axis(rows, tile_y, mask_width, 0), axis(cols, tile_x, mask_width, 0));
   if (y.some_internal >= 0 && x.some_internal >= 0)
-    t.internal = product(axis(rows, tile_y, mask_width, y.some_internal), axis(cols, tile_x, mask_width, x.some_internal));
+    t.internal =
+        product(axis(rows, tile_y, mask_width, y.some_internal), axis(cols, tile_x, mask_width, x.some_internal));
   const double k = mask_width;
   t.formula = double(tile_y) * tile_x * k * k / ((tile_y + k - 1) * (tile_x + k - 1));
   return t;

@@ -43,9 +43,9 @@ TileTraffic tile_traffic_2d(std::int64_t rows, std::int64_t cols, int tile, int 
 struct ArrayTraffic {
   std::int64_t tiles = 0, internal_tiles = 0;
   std::int64_t outputs = 0, loaded = 0, accesses = 0;  ///< sums over all tiles
-  TileTraffic first;      ///< tile 0 (1D) or (0, 0) (2D): a boundary tile unless the array is huge-tiled
-  TileTraffic internal;   ///< an internal tile's traffic (all zero when the array has none)
-  double formula = 0;     ///< bandwidth_reduction_1d / _2d of (tile, mask_width)
+  TileTraffic first;     ///< tile 0 (1D) or (0, 0) (2D): a boundary tile unless the array is huge-tiled
+  TileTraffic internal;  ///< an internal tile's traffic (all zero when the array has none)
+  double formula = 0;    ///< bandwidth_reduction_1d / _2d of (tile, mask_width)
   /// accesses / loaded over the whole array.
   double reduction() const { return loaded ? double(accesses) / double(loaded) : 0.0; }
 };

@@ -49,7 +49,8 @@ std::string conv_geometry(const VariantInfo& v, int mask_width, int tile, int bl
   g.kind = v.conv;
   if (g.kind == ConvKind::None) return variant_id + " is not a convolution variant";
   if (mask_width < 1 || mask_width > kMaxMaskWidth || mask_width % 2 == 0)
-    return "--mask-width " + std::to_string(mask_width) + " is not an odd number from 1 to " + std::to_string(kMaxMaskWidth);
+    return "--mask-width " + std::to_string(mask_width) + " is not an odd number from 1 to " +
+           std::to_string(kMaxMaskWidth);
   if (tile < 0) return "--tile must be positive, got " + std::to_string(tile);
   if (block < 0) return "--block must be positive, got " + std::to_string(block);
   g.mask_width = mask_width;
@@ -79,7 +80,8 @@ std::string conv_geometry(const VariantInfo& v, int mask_width, int tile, int bl
   switch (g.kind) {
     case ConvKind::Basic2D: {
       const int t = tile ? tile : 16;
-      if (t > 32) return variant_id + ": a " + std::to_string(t) + "x" + std::to_string(t) + " tile needs more than 1024 threads";
+      if (t > 32)
+        return variant_id + ": a " + std::to_string(t) + "x" + std::to_string(t) + " tile needs more than 1024 threads";
       g.tile_x = g.tile_y = g.block_x = g.block_y = t;
       break;
     }
@@ -105,7 +107,8 @@ std::string conv_geometry(const VariantInfo& v, int mask_width, int tile, int bl
       break;
     }
     default: {  // Coarse2D
-      if (tile && tile != 32) return variant_id + " has a fixed 32 x 64 output tile (block 32 x 8, 8 outputs per thread)";
+      if (tile && tile != 32)
+        return variant_id + " has a fixed 32 x 64 output tile (block 32 x 8, 8 outputs per thread)";
       g.block_x = 32;
       g.block_y = 8;
       g.coarsen = kConvCoarsen;
@@ -116,7 +119,8 @@ std::string conv_geometry(const VariantInfo& v, int mask_width, int tile, int bl
   }
   g.grid_x = ceil_div(width, g.tile_x);
   g.grid_y = ceil_div(height, g.tile_y);
-  if (g.grid_y > 65535) return variant_id + ": " + std::to_string(g.grid_y) + " block rows exceed CUDA's grid limit of 65535";
+  if (g.grid_y > 65535)
+    return variant_id + ": " + std::to_string(g.grid_y) + " block rows exceed CUDA's grid limit of 65535";
   g.capacity = width * height;
   out = g;
   return "";

@@ -14,11 +14,11 @@ struct ConvGeometry {
   ConvKind kind = ConvKind::Basic1D;
   int dims = 1;
   int mask_width = 5;
-  int tile_x = 0, tile_y = 1;         ///< output elements per block in x and y
-  int block_x = 0, block_y = 1;       ///< threads per block in x and y
+  int tile_x = 0, tile_y = 1;    ///< output elements per block in x and y
+  int block_x = 0, block_y = 1;  ///< threads per block in x and y
   std::int64_t grid_x = 0, grid_y = 1;
-  int coarsen = 1;                    ///< outputs per thread
-  std::int64_t width = 0, height = 0; ///< the array: width elements (1D) or height x width
+  int coarsen = 1;                     ///< outputs per thread
+  std::int64_t width = 0, height = 0;  ///< the array: width elements (1D) or height x width
   /// Elements the input and output buffers hold: the 1D slide kernels read N[i] and write P[i] for
   /// every thread of the grid without a bound check, so 1D buffers hold grid_x * block_x elements
   /// (the input zero-padded, which is also the ghost-cell value); 2D kernels check bounds: width * height.
@@ -34,7 +34,8 @@ struct ConvGeometry {
   ConvShape shape() const;
 };
 
-/// Resolves the launch of a convolution variant (its VariantInfo::conv). mask_width: odd, 1..15. tile, block: 0 = default.
+/// Resolves the launch of a convolution variant (its VariantInfo::conv). mask_width: odd, 1..15. tile, block: 0 =
+/// default.
 /// 1D: one output per thread, tile = block (default 256; both given must agree); the tiled kernels
 /// need blockDim.x >= Mask_Width/2 (the halo is loaded by the first and last Mask_Width/2 threads).
 /// stevens.conv2d_basic: tile x tile threads (default 16). stevens.conv2d_tiled: block = tile +

@@ -22,8 +22,10 @@ std::string read_numbers(const std::string& path, Vec& out) {
   Input in;
   std::string err = read_input_file(path, 0, DType::Float32, in);
   if (!err.empty()) return err;
-  if constexpr (std::is_same<Vec, HostVector<float>>::value) out = std::move(in.f32);
-  else out.assign(in.f32.begin(), in.f32.end());
+  if constexpr (std::is_same<Vec, HostVector<float>>::value)
+    out = std::move(in.f32);
+  else
+    out.assign(in.f32.begin(), in.f32.end());
   return "";
 }
 
@@ -70,7 +72,8 @@ std::string make_conv_mask(const std::string& spec, int dims, int& mask_width, s
     for (int i = 0; i < w; ++i)
       for (int j = 0; j < w; ++j) sum += double(g[std::size_t(i)]) * g[std::size_t(j)];
     for (int i = 0; i < w; ++i)
-      for (int j = 0; j < w; ++j) out[std::size_t(i * w + j)] = float(double(g[std::size_t(i)]) * g[std::size_t(j)] / sum);
+      for (int j = 0; j < w; ++j)
+        out[std::size_t(i * w + j)] = float(double(g[std::size_t(i)]) * g[std::size_t(j)] / sum);
     return "";
   }
   std::vector<float> v;
@@ -150,7 +153,8 @@ std::string read_text_grid(const std::string& path, HostVector<float>& out, std:
       char* end = nullptr;
       errno = 0;
       const float x = std::strtof(token.c_str(), &end);
-      if (*end != '\0' || end == token.c_str()) return path + ":" + std::to_string(line_no) + ": '" + token + "' is not a number";
+      if (*end != '\0' || end == token.c_str())
+        return path + ":" + std::to_string(line_no) + ": '" + token + "' is not a number";
       if (!std::isfinite(x)) return path + ":" + std::to_string(line_no) + ": '" + token + "' is not a finite float32";
       v.push_back(x);
       ++in_row;
@@ -161,7 +165,8 @@ std::string read_text_grid(const std::string& path, HostVector<float>& out, std:
   const auto row_end = [&](std::int64_t line_no) -> std::string {
     if (in_row == 0) return "";
     if (r > 0 && in_row != c)
-      return path + ":" + std::to_string(line_no) + ": row has " + std::to_string(in_row) + " values, the first row " + std::to_string(c);
+      return path + ":" + std::to_string(line_no) + ": row has " + std::to_string(in_row) + " values, the first row " +
+             std::to_string(c);
     c = in_row;
     ++r;
     in_row = 0;
@@ -203,14 +208,17 @@ std::string load_conv_input(const std::string& kind, int dims, std::int64_t widt
     // The file's first bytes decide: an image that stb cannot read (truncated, too large) is an image
     // error, never parsed as text.
     int w = 0, h = 0, ch = 0;
-    if (!image_format(kind).empty() || stbi_info(kind.c_str(), &w, &h, &ch)) err = read_image_grey(kind, c.data, c.rows, c.cols);
-    else err = read_text_grid(kind, c.data, c.rows, c.cols);
+    if (!image_format(kind).empty() || stbi_info(kind.c_str(), &w, &h, &ch))
+      err = read_image_grey(kind, c.data, c.rows, c.cols);
+    else
+      err = read_text_grid(kind, c.data, c.rows, c.cols);
   }
   if (!err.empty()) return err;
   if (width > 0 && width != c.cols)
     return "--width " + std::to_string(width) + " disagrees with '" + kind + "' (" + std::to_string(c.cols) + " wide)";
   if (dims == 2 && height > 0 && height != c.rows)
-    return "--height " + std::to_string(height) + " disagrees with '" + kind + "' (" + std::to_string(c.rows) + " high)";
+    return "--height " + std::to_string(height) + " disagrees with '" + kind + "' (" + std::to_string(c.rows) +
+           " high)";
   out = std::move(c);
   return "";
 }

@@ -22,9 +22,9 @@ std::string make_conv_mask(const std::string& spec, int dims, int& mask_width, s
 
 /// A convolution input: rows = 0 for a 1D signal of cols elements, else a rows x cols image.
 struct ConvInput {
-  std::string kind;              ///< "random", "ones", "sequence", or the file path
+  std::string kind;  ///< "random", "ones", "sequence", or the file path
   std::int64_t rows = 0, cols = 0;
-  HostVector<float> data;       ///< max(rows, 1) * cols values, row-major
+  HostVector<float> data;  ///< max(rows, 1) * cols values, row-major
 };
 
 /// Loads or generates the input of a `dims`-dimensional convolution.

@@ -20,15 +20,33 @@ using F = kit::SumF32;
 struct Rec {
   kit::Recorder* r = nullptr;
   /// The stevens_conv.cu statement the next ops come from (kit::Recorder::at).
-  void at(int line) { if (r) r->at(trace_points::stevens_conv::kFile, line); }
-  void begin(const char* phase, const std::string& label) { if (r) r->begin(phase, label); }
-  void load_global(int t, int access, I64 addr, float v, int buffer) { if (r) r->load(t, Space::Global, access, addr, v, buffer); }
-  void store_global(int t, int access, I64 addr, float v) { if (r) r->store(t, Space::Global, access, addr, v, kConvOutput); }
-  void load_shared(int t, int access, I64 addr, float v) { if (r) r->load(t, Space::Shared, access, addr, v); }
-  void store_shared(int t, int access, I64 addr, float v) { if (r) r->store(t, Space::Shared, access, addr, v); }
-  void add(int t, I64 operand, float v) { if (r) r->reg(t, OpKind::Add, operand, v); }
-  void work(int t) { if (r) r->work(t); }
-  void end() { if (r) r->end(); }
+  void at(int line) {
+    if (r) r->at(trace_points::stevens_conv::kFile, line);
+  }
+  void begin(const char* phase, const std::string& label) {
+    if (r) r->begin(phase, label);
+  }
+  void load_global(int t, int access, I64 addr, float v, int buffer) {
+    if (r) r->load(t, Space::Global, access, addr, v, buffer);
+  }
+  void store_global(int t, int access, I64 addr, float v) {
+    if (r) r->store(t, Space::Global, access, addr, v, kConvOutput);
+  }
+  void load_shared(int t, int access, I64 addr, float v) {
+    if (r) r->load(t, Space::Shared, access, addr, v);
+  }
+  void store_shared(int t, int access, I64 addr, float v) {
+    if (r) r->store(t, Space::Shared, access, addr, v);
+  }
+  void add(int t, I64 operand, float v) {
+    if (r) r->reg(t, OpKind::Add, operand, v);
+  }
+  void work(int t) {
+    if (r) r->work(t);
+  }
+  void end() {
+    if (r) r->end();
+  }
   void end(const std::vector<float>& shared) {
     if (!r) return;
     r->shared<F>(shared);
@@ -41,7 +59,7 @@ struct Launch {
   const ConvGeometry& g;
   ConstSpan<float> n;  ///< zero-padded to g.capacity
   const std::vector<float>& m;
-  HostVector<float>& p;         ///< g.capacity outputs
+  HostVector<float>& p;  ///< g.capacity outputs
   int r() const { return g.mask_width / 2; }
 };
 
@@ -333,7 +351,8 @@ void coarse_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
         for (int k = 0; k < C; ++k) {
           const int i = rr - k;
           if (i < 0 || i >= w) continue;
-          for (int j = 0; j < w; ++j) o[k] += L.m[std::size_t(i * w + j)] * ns[std::size_t((ty * C + rr) * IN_X + tx + j)];
+          for (int j = 0; j < w; ++j)
+            o[k] += L.m[std::size_t(i * w + j)] * ns[std::size_t((ty * C + rr) * IN_X + tx + j)];
         }
       }
       rec.work(t);
@@ -399,7 +418,8 @@ void register_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
     }
     rec.end();
     rec.at(pts::register_2d_fma);
-    rec.begin("compute", "row " + std::to_string(rr) + " into outputs k with mask row i = " + std::to_string(rr) + " - k");
+    rec.begin("compute",
+              "row " + std::to_string(rr) + " into outputs k with mask row i = " + std::to_string(rr) + " - k");
     for (int t = 0; t < threads; ++t) {
       if (!active(t)) continue;
       const float* vt = &v[std::size_t(t * nv)];
@@ -521,8 +541,8 @@ void interior_outputs(Launch& L, I64 bx, I64 by) {
 
 void check(const ConvGeometry& g, ConstSpan<float> input, const std::vector<float>& mask) {
   if (std::int64_t(input.size()) != g.outputs())
-    throw std::invalid_argument("simulate_conv: " + std::to_string(input.size()) + " input elements, the geometry has " +
-                                std::to_string(g.outputs()));
+    throw std::invalid_argument("simulate_conv: " + std::to_string(input.size()) +
+                                " input elements, the geometry has " + std::to_string(g.outputs()));
   const std::size_t taps = std::size_t(g.dims == 2 ? g.mask_width * g.mask_width : g.mask_width);
   if (mask.size() != taps)
     throw std::invalid_argument("simulate_conv: the mask holds " + std::to_string(mask.size()) + " coefficients, not " +
@@ -532,19 +552,18 @@ void check(const ConvGeometry& g, ConstSpan<float> input, const std::vector<floa
 }  // namespace
 
 HostVector<float> simulate_conv(const ConvGeometry& g, ConstSpan<float> input, const std::vector<float>& mask,
-                                 std::int64_t trace_block, Trace* trace) {
+                                std::int64_t trace_block, Trace* trace) {
   check(g, input, mask);
   if (trace && (trace_block < 0 || trace_block >= g.blocks()))
-    throw std::invalid_argument("simulate_conv: block index " + std::to_string(trace_block) + " is outside the grid of " +
-                                std::to_string(g.blocks()) + " blocks");
+    throw std::invalid_argument("simulate_conv: block index " + std::to_string(trace_block) +
+                                " is outside the grid of " + std::to_string(g.blocks()) + " blocks");
   // The 1D kernels read N[i] for every thread of the grid: a zero-padded copy then; 2D ones check bounds.
   const std::size_t size = std::size_t(std::max(g.capacity, g.outputs()));
   HostVector<float> padded;
   if (size > input.size()) {
     padded.resize(size);  // zero pages: only the input's part is written, by the host threads
-    parallel_chunks(std::int64_t(input.size()), std::int64_t(1) << 16, [&](I64 b, I64 e, I64) {
-      std::copy(input.begin() + b, input.begin() + e, padded.begin() + b);
-    });
+    parallel_chunks(std::int64_t(input.size()), std::int64_t(1) << 16,
+                    [&](I64 b, I64 e, I64) { std::copy(input.begin() + b, input.begin() + e, padded.begin() + b); });
   }
   const ConstSpan<float> n = padded.empty() ? input : ConstSpan<float>(padded);
   HostVector<float> p(size);  // zero pages, first written by the blocks' threads
@@ -633,8 +652,10 @@ std::vector<ConvThreadRole> conv_tile_map(const ConvGeometry& g, std::int64_t bx
           const int T = g.tile_x;
           const I64 row_i = by * T + ty - rad, col_i = bx * T + tx - rad;
           const bool own = ty >= rad && ty < T + rad && tx >= rad && tx < T + rad;
-          if (!inside(row_i, col_i)) r.load = ConvLoad::Ghost;
-          else r.load = own ? ConvLoad::Internal : ConvLoad::Halo;
+          if (!inside(row_i, col_i))
+            r.load = ConvLoad::Ghost;
+          else
+            r.load = own ? ConvLoad::Internal : ConvLoad::Halo;
           r.loads = inside(row_i, col_i);
           r.computes = ty < T && tx < T;
           r.writes = r.computes && inside(by * T + ty, bx * T + tx);

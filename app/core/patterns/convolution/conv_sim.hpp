@@ -24,7 +24,7 @@ constexpr int kConvInput = 0, kConvOutput = 1, kConvMask = 3;
 /// The output (and the 1D kernels' zero-padded input) are HostVectors: fresh zero pages, first
 /// written by the host threads that run the blocks, not by one serial zero fill.
 HostVector<float> simulate_conv(const ConvGeometry& g, ConstSpan<float> input, const std::vector<float>& mask,
-                                 std::int64_t trace_block, Trace* trace);
+                                std::int64_t trace_block, Trace* trace);
 
 /// What one thread of a block does in a convolution kernel (the tile-map view's colours).
 enum class ConvLoad : std::uint8_t {

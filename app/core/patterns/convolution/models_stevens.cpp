@@ -3,8 +3,8 @@
 #include <stdexcept>
 
 #include "parallel.hpp"
-#include "patterns/convolution/pattern_convolution.hpp"
 #include "patterns/convolution/conv_sim.hpp"
+#include "patterns/convolution/pattern_convolution.hpp"
 #include "sim/model_kit.hpp"
 #include "sim/sim.hpp"
 
@@ -45,7 +45,7 @@ std::vector<ModelEntry> conv_models() {
       {"stevens.conv1d_basic", conv_model},        {"stevens.conv1d_const", conv_model},
       {"stevens.conv1d_tiled", conv_model},        {"stevens.conv1d_tiled_cache", conv_model},
       {"stevens.conv2d_basic", conv_model},        {"stevens.conv2d_tiled", conv_model},
-      {"stevens.conv2d_tiled_coarse", conv_model},        {"stevens.conv2d_register_tiled", conv_model},
+      {"stevens.conv2d_tiled_coarse", conv_model}, {"stevens.conv2d_register_tiled", conv_model},
   };
 }
 

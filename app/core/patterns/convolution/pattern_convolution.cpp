@@ -6,9 +6,9 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "patterns/convolution/conv_inputs.hpp"
 #include "parallel.hpp"
 #include "patterns.hpp"
+#include "patterns/convolution/conv_inputs.hpp"
 #include "patterns/convolution/reference.hpp"
 #include "sim/sim.hpp"
 
@@ -125,8 +125,9 @@ std::string compare(const VariantInfo& v, const PatternParams& p, const Input& i
 
 std::string sweep_refusal(const VariantInfo& v) {
   if (conv_dims(v) != 2) return "";
-  return v.id + " convolves a 2-D image of --width x --height: sweeps vary a 1-D n (sweep the 1-D convolutions, "
-                "or run it at chosen sizes)";
+  return v.id +
+         " convolves a 2-D image of --width x --height: sweeps vary a 1-D n (sweep the 1-D convolutions, "
+         "or run it at chosen sizes)";
 }
 
 /// The centre element: a value every variant computes from a full window (the last one is a corner).

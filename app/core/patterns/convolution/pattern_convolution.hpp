@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "patterns/convolution/conv_geometry.hpp"
 #include "inputs.hpp"
 #include "pattern_params.hpp"
+#include "patterns/convolution/conv_geometry.hpp"
 #include "variant.hpp"
 
 namespace ws {

@@ -13,7 +13,8 @@ namespace {
 
 void check_mask(std::size_t taps, int width, int dims, const char* what) {
   if (width <= 0 || width % 2 == 0)
-    throw std::invalid_argument(std::string(what) + ": the mask width must be odd and positive, got " + std::to_string(width));
+    throw std::invalid_argument(std::string(what) + ": the mask width must be odd and positive, got " +
+                                std::to_string(width));
   if (taps != std::size_t(width) * (dims == 2 ? std::size_t(width) : 1))
     throw std::invalid_argument(std::string(what) + ": the mask holds " + std::to_string(taps) + " coefficients");
 }
@@ -30,8 +31,8 @@ namespace {
 
 /// Adds tap `m` x x[k - shift] into s[k] (and |.| into a[k], when a is not null) for k in [lo, hi): one
 /// tap of a row of outputs, in double (float32 products are exact in double).
-void add_tap(double* __restrict__ s, double* __restrict__ a, const float* __restrict__ x, std::int64_t lo, std::int64_t hi,
-             std::int64_t shift, double m) {
+void add_tap(double* __restrict__ s, double* __restrict__ a, const float* __restrict__ x, std::int64_t lo,
+             std::int64_t hi, std::int64_t shift, double m) {
   if (a) {
     for (std::int64_t k = lo; k < hi; ++k) {
       const double p = double(x[k - shift]) * m;
@@ -68,8 +69,8 @@ ConvExpected conv1d_reference(ConstSpan<float> n, const std::vector<float>& mask
   return out;
 }
 
-ConvExpected conv2d_reference(ConstSpan<float> n, std::int64_t rows, std::int64_t cols,
-                              const std::vector<float>& mask, int mask_width, bool with_scale) {
+ConvExpected conv2d_reference(ConstSpan<float> n, std::int64_t rows, std::int64_t cols, const std::vector<float>& mask,
+                              int mask_width, bool with_scale) {
   check_mask(mask.size(), mask_width, 2, "conv2d_reference");
   if (rows <= 0 || cols <= 0 || std::int64_t(n.size()) != rows * cols)
     throw std::invalid_argument("conv2d_reference: " + std::to_string(n.size()) + " elements do not form " +
@@ -108,8 +109,8 @@ namespace {
 /// The first element of `got` outside the bound of conv_element_matches (scale_of(i): its scale), as
 /// the one-line message of compare_conv_output; "" when all match. On the host threads.
 template <class ScaleOf>
-std::string first_conv_mismatch(ConstSpan<double> got, ConstSpan<double> expected, const ScaleOf& scale_of,
-                                int terms, std::int64_t rows, std::int64_t cols) {
+std::string first_conv_mismatch(ConstSpan<double> got, ConstSpan<double> expected, const ScaleOf& scale_of, int terms,
+                                std::int64_t rows, std::int64_t cols) {
   if (got.size() != expected.size())
     return "output has " + std::to_string(got.size()) + " elements, expected " + std::to_string(expected.size());
   const std::int64_t bad = parallel_find_first(std::int64_t(got.size()), [&](std::int64_t k) {
@@ -126,15 +127,17 @@ std::string first_conv_mismatch(ConstSpan<double> got, ConstSpan<double> expecte
 
 }  // namespace
 
-std::string compare_conv_output(ConstSpan<double> got, const ConvExpected& ref, std::int64_t rows,
-                                std::int64_t cols) {
-  if (ref.scale.size() != ref.expected.size()) throw std::invalid_argument("compare_conv_output: scale and expected differ in size");
-  return first_conv_mismatch(got, ref.expected, [&](std::size_t i) { return ref.scale[i]; }, ref.terms, rows, cols);
+std::string compare_conv_output(ConstSpan<double> got, const ConvExpected& ref, std::int64_t rows, std::int64_t cols) {
+  if (ref.scale.size() != ref.expected.size())
+    throw std::invalid_argument("compare_conv_output: scale and expected differ in size");
+  return first_conv_mismatch(
+      got, ref.expected, [&](std::size_t i) { return ref.scale[i]; }, ref.terms, rows, cols);
 }
 
 std::string compare_conv_output(ConstSpan<double> got, ConstSpan<double> expected, double scale, int terms,
                                 std::int64_t rows, std::int64_t cols) {
-  return first_conv_mismatch(got, expected, [scale](std::size_t) { return scale; }, terms, rows, cols);
+  return first_conv_mismatch(
+      got, expected, [scale](std::size_t) { return scale; }, terms, rows, cols);
 }
 
 }  // namespace ws

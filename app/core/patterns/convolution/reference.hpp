@@ -35,8 +35,8 @@ ConvExpected conv1d_reference(ConstSpan<float> n, const std::vector<float>& mask
 /// P[r][c] = sum_{i,j} N[r - w/2 + i][c - w/2 + j] * M[i][j] over indices inside the image.
 /// n: rows x cols row-major; mask: w x w row-major with w = mask_width odd. Throws
 /// std::invalid_argument when the sizes do not agree or w is even.
-ConvExpected conv2d_reference(ConstSpan<float> n, std::int64_t rows, std::int64_t cols,
-                              const std::vector<float>& mask, int mask_width, bool with_scale = true);
+ConvExpected conv2d_reference(ConstSpan<float> n, std::int64_t rows, std::int64_t cols, const std::vector<float>& mask,
+                              int mask_width, bool with_scale = true);
 
 /// Does a float32 output element match? |got - expected| <= (terms + 2) * 2^-24 * scale: the bound
 /// of float32 rounding of `terms` products summed in any order, with or without fused multiply-adds.
@@ -46,8 +46,7 @@ bool conv_element_matches(double got, double expected, double scale, int terms);
 /// line naming the first mismatch: "out[17] = 5, expected 6" (1D, cols = 0 or rows = 0) or
 /// "out[3][4] = 5, expected 6" (2D: `cols` > 0 and rows > 0 give the index). A size mismatch
 /// is reported as "output has X elements, expected Y".
-std::string compare_conv_output(ConstSpan<double> got, const ConvExpected& ref, std::int64_t rows,
-                                std::int64_t cols);
+std::string compare_conv_output(ConstSpan<double> got, const ConvExpected& ref, std::int64_t rows, std::int64_t cols);
 
 /// compare_conv_output with one `scale` for every element (e.g. sum|M| x max|N|) and `terms` products each.
 std::string compare_conv_output(ConstSpan<double> got, ConstSpan<double> expected, double scale, int terms,

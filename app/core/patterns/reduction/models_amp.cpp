@@ -40,7 +40,6 @@ using kit::Rec;
 using kit::round_up_to;
 namespace pts = trace_points::amp;
 
-
 /// The host's sum of the partials a launcher leaves (cuda_backend.cpp combine()): int32 wrapping
 /// modulo 2^32, float32 accumulated in double, in the order the launcher left them.
 template <class P>
@@ -55,7 +54,6 @@ double host_combine(const std::vector<typename P::T>& partials) {
     return s;
   }
 }
-
 
 /// The tiled kernels' trees halve or double the stride up to the tile size: power-of-two tiles.
 void expect_pow2_tile(const VariantInfo& v, int block) {
@@ -88,7 +86,7 @@ SimOutput simple_1(const VariantInfo& v, const Input& in, const LaunchConfig& l,
     Rec<P> traced(trace_block >= 0 && trace_block < grid ? &recorder : nullptr);
     traced.begin("pass", "launch " + std::to_string(out.launches) + ", stride " + std::to_string(s));
     const bool odd = (m & 1) != 0;
-    const int first = odd ? 3 : 0;  // access of the main load a[idx]
+    const int first = odd ? 3 : 0;       // access of the main load a[idx]
     for (I64 idx = 0; idx < s; ++idx) {  // threads idx >= s return at once
       Rec<P>& rec = idx / B == trace_block ? traced : none;
       const int tid = int(idx % B);
@@ -129,7 +127,8 @@ SimOutput simple_2(const VariantInfo& v, const Input& in, const LaunchConfig& l,
   const I64 B = l.block, n = in.n();
   if (l.grid * B < n / kWindowWidth)  // amp.cu expect_first_dispatch
     throw std::runtime_error(v.id + ": grid " + std::to_string(l.grid) + " of " + std::to_string(B) +
-                             " threads cannot run the first dispatch of " + std::to_string(n / kWindowWidth) + " threads");
+                             " threads cannot run the first dispatch of " + std::to_string(n / kWindowWidth) +
+                             " threads");
   SimOutput out = kit::start(v, in, l, trace_block);
   kit::Recorder recorder(out.trace);
   std::vector<T> a = padded_input<P>(in, n);

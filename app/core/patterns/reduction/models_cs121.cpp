@@ -25,7 +25,9 @@ template <class P>
 using Vec = std::vector<typename P::T>;
 
 template <class P>
-double d(typename P::T v) { return P::to_double(v); }
+double d(typename P::T v) {
+  return P::to_double(v);
+}
 
 /// Local maxes of "Improving performance" (the slide's num_locals; kernels/reduction/cs121.cu kNumLocals).
 constexpr int kNumLocals = 256;
@@ -160,7 +162,9 @@ SimOutput atomic_max(const VariantInfo& v, const Input& in, const LaunchConfig& 
 SimOutput local_max(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
   using P = MaxI32;
   SimOutput out = start(v, in, launch, trace_block);
-  out.trace.interleaving = "atomics in block order, then thread order: which threads find that their local max grew depends on it; the result does not";
+  out.trace.interleaving =
+      "atomics in block order, then thread order: which threads find that their local max grew depends on it; the "
+      "result does not";
   const GlobalView<P> g = view<P>(in);
   const unsigned threads = unsigned(launch.block);
   Recorder recorder(out.trace);
@@ -199,8 +203,9 @@ SimOutput local_max(const VariantInfo& v, const Input& in, const LaunchConfig& l
     }
     rec->end();
     at(rec, pts::max_local_global);
-    rec->begin("atomic", "if (old_max < val) atomicMax(global_max, val) (which threads win depends on the order of the atomics; "
-                         "modelled: blocks, then threads, in order)");
+    rec->begin("atomic",
+               "if (old_max < val) atomicMax(global_max, val) (which threads win depends on the order of the atomics; "
+               "modelled: blocks, then threads, in order)");
     for (unsigned t = 0; t < threads; ++t) {
       if (!grew[t]) continue;
       rec->atomic(int(t), Space::Global, 0, 0, d<P>(g.at(first + t)), kAccumulator);
@@ -267,7 +272,8 @@ SimOutput block_reduce(const VariantInfo& v, const Input& in, const LaunchConfig
 template <class P>
 SimOutput device_reduce(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
   if (launch.grid > 1024)
-    throw std::runtime_error(v.id + ": the second pass folds at most 1024 block sums, got a grid of " + std::to_string(launch.grid));
+    throw std::runtime_error(v.id + ": the second pass folds at most 1024 block sums, got a grid of " +
+                             std::to_string(launch.grid));
   SimOutput out = start(v, in, launch, trace_block);
   out.trace.interleaving = "warp shuffles in lock-step (the _sync intrinsics guarantee it)";
   const GlobalView<P> g = view<P>(in);
@@ -311,7 +317,8 @@ SimOutput device_reduce(const VariantInfo& v, const Input& in, const LaunchConfi
   }
   // Second launch: one block of 1024 threads over N = grid partials (guarded: i < N).
   Vec<P> second(1024, P::identity());
-  for (std::int64_t i = 0; i < launch.grid; ++i) second[std::size_t(i % 1024)] = P::combine(second[std::size_t(i % 1024)], partials[std::size_t(i)]);
+  for (std::int64_t i = 0; i < launch.grid; ++i)
+    second[std::size_t(i % 1024)] = P::combine(second[std::size_t(i % 1024)], partials[std::size_t(i)]);
   out.result = d<P>(block_reduce_sum<P>(second, shared, nullptr));
   out.launches = 2;
   return out;

@@ -27,7 +27,9 @@ template <class P>
 using Vec = std::vector<typename P::T>;
 
 template <class P>
-double d(typename P::T v) { return P::to_double(v); }
+double d(typename P::T v) {
+  return P::to_double(v);
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Building blocks: the trees and the commit as the kernels write them.
@@ -577,10 +579,14 @@ SimOutput reduce5(const VariantInfo& v, const Input& in, const LaunchConfig& lau
 template <class P>
 SimOutput reduce6(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
   SimOutput out = start(v, in, launch, trace_block);
-  out.trace.interleaving = "lock-step warps: in each statement of the volatile warpReduce all 32 lanes load before any lane stores (the slide's assumption)";
+  out.trace.interleaving =
+      "lock-step warps: in each statement of the volatile warpReduce all 32 lanes load before any lane stores (the "
+      "slide's assumption)";
   const GlobalView<P> g = view<P>(in);
   const unsigned threads = unsigned(launch.block);
-  if (threads < 64) throw std::runtime_error(v.id + ": the last warp reads partialSum[tid + 32], so the block needs at least 64 threads");
+  if (threads < 64)
+    throw std::runtime_error(v.id +
+                             ": the last warp reads partialSum[tid + 32], so the block needs at least 64 threads");
   Vec<P> s(threads);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
@@ -603,9 +609,12 @@ template <class P>
 SimOutput full_unroll(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
   const unsigned threads = unsigned(launch.block);
   if (threads != 64 && threads != 128 && threads != 256 && threads != 512 && threads != 1024)
-    throw std::runtime_error(v.id + ": block size " + std::to_string(threads) + " has no instantiation (powers of two 64..1024)");
+    throw std::runtime_error(v.id + ": block size " + std::to_string(threads) +
+                             " has no instantiation (powers of two 64..1024)");
   SimOutput out = start(v, in, launch, trace_block);
-  out.trace.interleaving = "lock-step warps: in each statement of the volatile warpReduce all 32 lanes load before any lane stores (the slide's assumption)";
+  out.trace.interleaving =
+      "lock-step warps: in each statement of the volatile warpReduce all 32 lanes load before any lane stores (the "
+      "slide's assumption)";
   const GlobalView<P> g = view<P>(in);
   Vec<P> s(threads);
   Recorder recorder(out.trace);
@@ -746,7 +755,8 @@ template <class P>
 typename P::T tuned_warp_sum(std::array<typename P::T, 32> s) {
   for (int offset = 16; offset > 0; offset /= 2) {
     std::array<typename P::T, 32> next = s;
-    for (int l = 0; l < 32; ++l) next[std::size_t(l)] = P::combine(s[std::size_t(l)], s[std::size_t(l + offset < 32 ? l + offset : l)]);
+    for (int l = 0; l < 32; ++l)
+      next[std::size_t(l)] = P::combine(s[std::size_t(l)], s[std::size_t(l + offset < 32 ? l + offset : l)]);
     s = next;
   }
   return s[0];

@@ -40,7 +40,6 @@ const char* kLockStep =
     "lock-step warps: in each line of the unrolled last warp every lane reads s[tid + offset] before any "
     "lane writes s[tid] (compute capability < 7.0, as the slide assumes)";
 
-
 /// harris.cu expect_grid: kernels without a grid-stride loop need exactly one block per window.
 void expect_grid(const VariantInfo& v, const Input& in, const LaunchConfig& l, I64 window) {
   if (l.grid != ceil_div(in.n(), window))

@@ -32,12 +32,14 @@ namespace pts = trace_points::stevens;
 struct Lines {
   int load_low, load_high, tree, commit;
 };
-constexpr Lines kDivergent{pts::divergent_load_low, pts::divergent_load_high, pts::divergent_tree, pts::divergent_commit};
+constexpr Lines kDivergent{pts::divergent_load_low, pts::divergent_load_high, pts::divergent_tree,
+                           pts::divergent_commit};
 constexpr Lines kCompact{pts::compact_load_low, pts::compact_load_high, pts::compact_tree, pts::compact_commit};
 
 /// partialSum[t] = input[start + t]; partialSum[blockDim.x + t] = input[start + blockDim.x + t].
 template <class P>
-void load_pair(const std::vector<typename P::T>& v, I64 b, std::vector<typename P::T>& ps, Rec<P>& rec, const Lines& lines) {
+void load_pair(const std::vector<typename P::T>& v, I64 b, std::vector<typename P::T>& ps, Rec<P>& rec,
+               const Lines& lines) {
   const int B = int(ps.size() / 2);
   rec.begin("load", "partialSum[t], partialSum[blockDim.x + t] = input[start + t], input[start + blockDim.x + t]");
   const I64 start = 2 * b * B;
@@ -148,8 +150,8 @@ std::vector<ModelEntry> stevens_reduction_models() {
   return {
       {"stevens.reduce_divergent", kit::by_type<passes<kit::SumI32, divergent_block<kit::SumI32>>,
                                                 passes<kit::SumF32, divergent_block<kit::SumF32>>>},
-      {"stevens.reduce_compact", kit::by_type<passes<kit::SumI32, compact_block<kit::SumI32>>,
-                                              passes<kit::SumF32, compact_block<kit::SumF32>>>},
+      {"stevens.reduce_compact",
+       kit::by_type<passes<kit::SumI32, compact_block<kit::SumI32>>, passes<kit::SumF32, compact_block<kit::SumF32>>>},
   };
 }
 

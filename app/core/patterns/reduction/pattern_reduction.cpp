@@ -33,7 +33,9 @@ std::string compare(const VariantInfo&, const PatternParams&, const Input& in, c
 }
 
 /// A reduction reads its n elements once; the one value it writes is left out.
-double bytes(const VariantInfo&, const PatternParams&, const Input& in) { return double(in.n()) * double(dtype_size(in.type)); }
+double bytes(const VariantInfo&, const PatternParams&, const Input& in) {
+  return double(in.n()) * double(dtype_size(in.type));
+}
 
 double summary(const VariantInfo&, const ArrayOutput& out) { return out.values.empty() ? 0.0 : out.values[0]; }
 

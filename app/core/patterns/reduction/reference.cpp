@@ -98,8 +98,10 @@ bool results_match(DType type, double got, double expected, const Input& in) {
 
 std::string format_value(DType type, double v) {
   char buf[64];
-  if (dtype_is_integer(type)) std::snprintf(buf, sizeof buf, "%.0f", v);
-  else std::snprintf(buf, sizeof buf, "%.7g", v);
+  if (dtype_is_integer(type))
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.7g", v);
   return buf;
 }
 

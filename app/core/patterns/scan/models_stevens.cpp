@@ -82,7 +82,8 @@ void record_store(Rec<P>& rec, std::int64_t base, int threads, int per_thread, i
 // Thread i's sum is the running prefix in element order, so the whole output costs O(n) here even though the
 // kernel does n(n-1)/2 additions; the traced block's loop iterations are steps (folded after kMaxLoopSteps).
 template <class P>
-SimOutput naive(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& pp, int trace_block) {
+SimOutput naive(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& pp,
+                int trace_block) {
   SimOutput out = start(v, in, launch, trace_block);
   const GlobalView<P> g = view<P>(in);
   const std::int64_t n = g.n;
@@ -265,7 +266,8 @@ enum class BlockAlgo { KoggeStone, KoggeStoneDB, BrentKung };
 
 // ---- stevens.kogge_stone, stevens.kogge_stone_db, stevens.brent_kung: one block scans the whole input.
 template <class P, BlockAlgo A>
-SimOutput single_block(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& pp, int trace_block) {
+SimOutput single_block(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& pp,
+                       int trace_block) {
   SimOutput out = start(v, in, launch, trace_block);
   if (launch.grid != 1) throw std::runtime_error(v.id + ": one block scans the whole input (grid must be 1)");
   const GlobalView<P> g = view<P>(in);
@@ -279,9 +281,13 @@ SimOutput single_block(const VariantInfo& v, const Input& in, const LaunchConfig
   Recorder r(out.trace);
   Rec<P> rec(trace_block >= 0 ? &r : nullptr);
   // The kernel lines of the load and the store (Brent-Kung: two of each, one per element of the thread).
-  const int load_lines[2] = {A == BlockAlgo::KoggeStone ? pts::ks_load : A == BlockAlgo::KoggeStoneDB ? pts::ksdb_load : pts::bk_load_low,
+  const int load_lines[2] = {A == BlockAlgo::KoggeStone     ? pts::ks_load
+                             : A == BlockAlgo::KoggeStoneDB ? pts::ksdb_load
+                                                            : pts::bk_load_low,
                              pts::bk_load_high};
-  const int store_lines[2] = {A == BlockAlgo::KoggeStone ? pts::ks_store : A == BlockAlgo::KoggeStoneDB ? pts::ksdb_store : pts::bk_store_low,
+  const int store_lines[2] = {A == BlockAlgo::KoggeStone     ? pts::ks_store
+                              : A == BlockAlgo::KoggeStoneDB ? pts::ksdb_store
+                                                             : pts::bk_store_low,
                               pts::bk_store_high};
   if (rec.on()) record_load(rec, g, 0, B, per, B, n, pp.exclusive, sh, load_lines);
   std::int64_t adds = 0;
@@ -336,7 +342,8 @@ std::int64_t hierarchical_level(std::vector<typename P::T>& data, int B, int& la
 }
 
 template <class P>
-SimOutput hierarchical(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& pp, int trace_block) {
+SimOutput hierarchical(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& pp,
+                       int trace_block) {
   SimOutput out = start(v, in, launch, trace_block);
   const GlobalView<P> g = view<P>(in);
   const int B = launch.block;
@@ -377,7 +384,8 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
                              int trace_block) {
   using T = typename P::T;
   SimOutput out = start(v, in, launch, trace_block);
-  out.trace.interleaving = "tiles run in tile order: each look-back finds its predecessor's inclusive prefix in one read";
+  out.trace.interleaving =
+      "tiles run in tile order: each look-back finds its predecessor's inclusive prefix in one read";
   const GlobalView<P> g = view<P>(in);
   const int B = launch.block, W = B / 32, kRows = 4, kVec = 4;
   const std::int64_t n = g.n, tile = std::int64_t(B) * kRows * kVec;
@@ -451,7 +459,8 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
     if (rec.on()) {
       rec.at(file, dl::dl_warp_total);
       rec.begin("block", "warp totals to shared; thread 0 scans the " + std::to_string(kRows * W) + " totals");
-      for (int q = 0; q < kRows * W; ++q) rec.store_shared(q % W * 32 + 31, q / W, q, ws[std::size_t(q / W) * B + std::size_t(q % W) * 32 + 31]);
+      for (int q = 0; q < kRows * W; ++q)
+        rec.store_shared(q % W * 32 + 31, q / W, q, ws[std::size_t(q / W) * B + std::size_t(q % W) * 32 + 31]);
       rec.work(0);
     }
     std::vector<T> warp_prefix(std::size_t(kRows) * W);
@@ -475,7 +484,8 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
     if (b > 0) ++adds;
     if (rec.on()) {
       rec.begin("look-back", b == 0 ? std::string("tile 0 publishes its inclusive prefix")
-                                    : "publish aggregate, wait ~1 us; lane 0 reads tile " + std::to_string(b - 1) + "'s inclusive prefix");
+                                    : "publish aggregate, wait ~1 us; lane 0 reads tile " + std::to_string(b - 1) +
+                                          "'s inclusive prefix");
       if (b > 0) {
         rec.at(file, dl::dl_peek);
         rec.load_global(0, 0, b - 1, exclusive_prefix, kAccumulator);
@@ -496,7 +506,8 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
         const int lane = t % 32, w = t / 32;
         const std::size_t q = std::size_t(k) * B + t;
         // The kernel adds the tile prefix (0 for tile 0) to the warp prefix, then the lane's.
-        T p = b == 0 ? warp_prefix[std::size_t(k) * W + w] : P::combine(exclusive_prefix, warp_prefix[std::size_t(k) * W + w]);
+        T p = b == 0 ? warp_prefix[std::size_t(k) * W + w]
+                     : P::combine(exclusive_prefix, warp_prefix[std::size_t(k) * W + w]);
         rec.at(file, dl::dl_tile_prefix);
         rec.add(t, -1, p);
         if (lane > 0) {
@@ -532,7 +543,8 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
 
 // ---- cub.scan: output only (CUB's tiles and look-back are not modelled at thread level).
 template <class P>
-SimOutput cub_scan(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& pp, int trace_block) {
+SimOutput cub_scan(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& pp,
+                   int trace_block) {
   SimOutput out = start(v, in, launch, trace_block);
   out.trace.interleaving = "library call: output only, CUB's kernels are not modelled at thread level (no steps)";
   ArrayOutput ref;
@@ -545,7 +557,8 @@ SimOutput cub_scan(const VariantInfo& v, const Input& in, const LaunchConfig& la
 }
 
 template <SimModel ForInt, SimModel ForFloat>
-SimOutput typed(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& pp, int trace_block) {
+SimOutput typed(const VariantInfo& v, const Input& in, const LaunchConfig& launch, const PatternParams& pp,
+                int trace_block) {
   return in.type == DType::Int32 ? ForInt(v, in, launch, pp, trace_block) : ForFloat(v, in, launch, pp, trace_block);
 }
 
@@ -554,9 +567,12 @@ SimOutput typed(const VariantInfo& v, const Input& in, const LaunchConfig& launc
 std::vector<ModelEntry> scan_models() {
   return {
       {"stevens.scan_naive", typed<naive<SumI32>, naive<SumF32>>},
-      {"stevens.kogge_stone", typed<single_block<SumI32, BlockAlgo::KoggeStone>, single_block<SumF32, BlockAlgo::KoggeStone>>},
-      {"stevens.kogge_stone_db", typed<single_block<SumI32, BlockAlgo::KoggeStoneDB>, single_block<SumF32, BlockAlgo::KoggeStoneDB>>},
-      {"stevens.brent_kung", typed<single_block<SumI32, BlockAlgo::BrentKung>, single_block<SumF32, BlockAlgo::BrentKung>>},
+      {"stevens.kogge_stone",
+       typed<single_block<SumI32, BlockAlgo::KoggeStone>, single_block<SumF32, BlockAlgo::KoggeStone>>},
+      {"stevens.kogge_stone_db",
+       typed<single_block<SumI32, BlockAlgo::KoggeStoneDB>, single_block<SumF32, BlockAlgo::KoggeStoneDB>>},
+      {"stevens.brent_kung",
+       typed<single_block<SumI32, BlockAlgo::BrentKung>, single_block<SumF32, BlockAlgo::BrentKung>>},
       {"stevens.scan_hierarchical", typed<hierarchical<SumI32>, hierarchical<SumF32>>},
       {"scan.decoupled_lookback", typed<decoupled_lookback<SumI32>, decoupled_lookback<SumF32>>},
       {"cub.scan", typed<cub_scan<SumI32>, cub_scan<SumF32>>},

@@ -11,8 +11,8 @@
 #include "launch_rules.hpp"
 #include "patterns/atomics/reference.hpp"
 #include "registry.hpp"
-#include "trace/analyses.hpp"
 #include "sim/sim.hpp"
+#include "trace/analyses.hpp"
 
 using namespace ws;
 
@@ -54,9 +54,10 @@ TEST(AtomicsRegistry, HoldsExactlyTheIssuesIdsInTeachingOrder) {
   std::vector<std::string> got;
   for (const auto& v : all_variants())
     if (v.pattern == "atomics") got.push_back(v.id);
-  EXPECT_EQ(got, (std::vector<std::string>{"cs121.race", "cs121.atomic_counter", "cs121.hist_global", "cs121.hist_shared",
-                                           "cs121.hist_shared_vec", "cs121.filter_global", "cs121.filter_shared", "cs121.filter_warp_agg",
-                                           "cs121.filter_scan", "cs121.filter_scan_vec", "cub.histogram", "cub.select"}));
+  EXPECT_EQ(got, (std::vector<std::string>{"cs121.race", "cs121.atomic_counter", "cs121.hist_global",
+                                           "cs121.hist_shared", "cs121.hist_shared_vec", "cs121.filter_global",
+                                           "cs121.filter_shared", "cs121.filter_warp_agg", "cs121.filter_scan",
+                                           "cs121.filter_scan_vec", "cub.histogram", "cub.select"}));
   EXPECT_TRUE(find_variant("cs121.race")->racy);
   EXPECT_TRUE(find_variant("cub.histogram")->baseline);
   EXPECT_TRUE(find_variant("cub.select")->baseline);
@@ -133,8 +134,10 @@ TEST(AtomicsReference, Comparisons) {
   EXPECT_EQ(compare_exact(std::vector<double>{1, 5, 3}, std::vector<double>{1, 6, 3}), "out[1] = 5, expected 6");
   EXPECT_EQ(compare_exact(std::vector<double>{1}, std::vector<double>{1, 2}), "out has 1 elements, expected 2");
   EXPECT_EQ(compare_multiset(std::vector<double>{3, 1, 2}, std::vector<double>{1, 2, 3}), "");
-  EXPECT_EQ(compare_multiset(std::vector<double>{7, 7, 1}, std::vector<double>{7, 7, 7}), "as multisets: 1 appears 1 times in out, 0 times in the reference");
-  EXPECT_EQ(compare_multiset(std::vector<double>{2, 7}, std::vector<double>{7, 7}), "as multisets: 2 appears 1 times in out, 0 times in the reference");
+  EXPECT_EQ(compare_multiset(std::vector<double>{7, 7, 1}, std::vector<double>{7, 7, 7}),
+            "as multisets: 1 appears 1 times in out, 0 times in the reference");
+  EXPECT_EQ(compare_multiset(std::vector<double>{2, 7}, std::vector<double>{7, 7}),
+            "as multisets: 2 appears 1 times in out, 0 times in the reference");
   EXPECT_EQ(compare_multiset(std::vector<double>{1}, std::vector<double>{}), "out has 1 elements, expected 0");
 }
 
@@ -157,8 +160,7 @@ TEST(AtomicsReference, KindsAndBytes) {
   EXPECT_EQ(find_variant("cub.histogram")->atomics, AtomicsKind::Histogram);
   EXPECT_EQ(find_variant("cs121.filter_scan")->atomics, AtomicsKind::Filter);
   EXPECT_EQ(find_variant("cs121.block_reduce")->atomics, AtomicsKind::None);
-  for (const auto& v : all_variants())
-    EXPECT_EQ(v.pattern == "atomics", v.atomics != AtomicsKind::None) << v.id;
+  for (const auto& v : all_variants()) EXPECT_EQ(v.pattern == "atomics", v.atomics != AtomicsKind::None) << v.id;
   EXPECT_DOUBLE_EQ(atomics_bytes(AtomicsKind::Histogram, 1 << 30, 0), double(1 << 30) + 1024.0);
   EXPECT_DOUBLE_EQ(atomics_bytes(AtomicsKind::Filter, 100, 40), 400.0 + 160.0 + 4.0);
 }
@@ -240,8 +242,8 @@ TEST(AtomicsSim, FiltersEqualTheReferenceOnAwkwardSizes) {
       Input in;
       ASSERT_EQ(make_filter_input(n, keep, std::uint64_t(n) + 1, in), "");
       const auto want = to_doubles(filter_reference(in));
-      for (const char* id : {"cs121.filter_global", "cs121.filter_shared", "cs121.filter_warp_agg", "cs121.filter_scan", "cs121.filter_scan_vec",
-                             "cub.select"}) {
+      for (const char* id : {"cs121.filter_global", "cs121.filter_shared", "cs121.filter_warp_agg", "cs121.filter_scan",
+                             "cs121.filter_scan_vec", "cub.select"}) {
         SCOPED_TRACE(std::string(id) + " n=" + std::to_string(n) + " keep=" + std::to_string(keep));
         const auto o = run_model(id, in, 0);
         // Under the stated interleaving (blocks and atomics in order) even the atomic filters keep the order.
@@ -278,9 +280,9 @@ TEST(AtomicsSim, WarpAggregatedLeaders) {
   for (const auto& s : o.trace.steps)
     if (s.phase == "atomic") atomic = &s;
   ASSERT_NE(atomic, nullptr);
-  ASSERT_EQ(atomic->ops.size(), 2u);  // one leader per warp with kept lanes
-  EXPECT_EQ(atomic->ops[0].thread, 3);  // __ffs(mask) - 1
-  EXPECT_EQ(atomic->ops[0].value, 2.0); // __popc(mask)
+  ASSERT_EQ(atomic->ops.size(), 2u);     // one leader per warp with kept lanes
+  EXPECT_EQ(atomic->ops[0].thread, 3);   // __ffs(mask) - 1
+  EXPECT_EQ(atomic->ops[0].value, 2.0);  // __popc(mask)
   EXPECT_EQ(atomic->ops[1].thread, 64);
   EXPECT_EQ(atomic->ops[1].value, 32.0);
   EXPECT_EQ(atomic_stats(*atomic).longest_chain, 2);

@@ -34,7 +34,7 @@ TEST(ConvInputs, BoxAndGaussMasks) {
     ASSERT_EQ(m.size(), std::size_t(w));
     EXPECT_NEAR(sum(m), 1.0, 1e-5);
     for (int k = 0; k < w; ++k) EXPECT_FLOAT_EQ(m[std::size_t(k)], m[std::size_t(w - 1 - k)]);  // symmetric
-    for (int k = 0; k < w / 2; ++k) EXPECT_LT(m[std::size_t(k)], m[std::size_t(k + 1)]);         // peak in the middle
+    for (int k = 0; k < w / 2; ++k) EXPECT_LT(m[std::size_t(k)], m[std::size_t(k + 1)]);        // peak in the middle
     std::vector<float> m2;
     ASSERT_EQ(make_conv_mask("gauss", 2, width, m2), "");
     EXPECT_NEAR(sum(m2), 1.0, 1e-5);

@@ -2,6 +2,7 @@
 // variant, the report JSON (2D output as rows), --output, and the CLI's one-line errors (exit 2).
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -9,7 +10,6 @@
 #include <set>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 
 #include "registry.hpp"
 #include "report.hpp"
@@ -52,9 +52,10 @@ TEST(ConvPattern, TheIssuesIdsInTeachingOrder) {
     if (v.pattern == "convolution") conv.push_back(v.id);
     if (v.lesson == "stevens" && v.pattern == "reduction") trees.push_back(v.id);
   }
-  EXPECT_EQ(conv, (std::vector<std::string>{"stevens.conv1d_basic", "stevens.conv1d_const", "stevens.conv1d_tiled",
-                                            "stevens.conv1d_tiled_cache", "stevens.conv2d_basic", "stevens.conv2d_tiled",
-                                            "stevens.conv2d_tiled_coarse", "stevens.conv2d_register_tiled"}));
+  EXPECT_EQ(conv,
+            (std::vector<std::string>{"stevens.conv1d_basic", "stevens.conv1d_const", "stevens.conv1d_tiled",
+                                      "stevens.conv1d_tiled_cache", "stevens.conv2d_basic", "stevens.conv2d_tiled",
+                                      "stevens.conv2d_tiled_coarse", "stevens.conv2d_register_tiled"}));
   EXPECT_EQ(trees, (std::vector<std::string>{"stevens.reduce_divergent", "stevens.reduce_compact"}));
   for (const auto& id : conv) {
     const VariantInfo* v = find_variant(id);
@@ -95,7 +96,9 @@ TEST(ConvPattern, JsonHasTheOutputAsRows) {
 
 TEST(ConvPattern, CliRunsAndRejectsBadRequests) {
   const std::string out = ::testing::TempDir() + "ws_conv_out.txt";
-  Out o = cli("run --variant stevens.conv2d_tiled --backend sim --width 20 --height 10 --mask-width 3 --tile 6 --output " + out);
+  Out o =
+      cli("run --variant stevens.conv2d_tiled --backend sim --width 20 --height 10 --mask-width 3 --tile 6 --output " +
+          out);
   EXPECT_EQ(o.code, 0) << o.out;
   std::ifstream f(out);
   std::string line;

@@ -72,7 +72,8 @@ TEST(ConvReference, FloatAccumulationInKernelOrderMatches) {
       for (int i = 0; i < w; ++i)
         for (int j = 0; j < w; ++j) {
           const std::int64_t yy = y - w / 2 + i, xx = x - w / 2 + j;
-          if (yy >= 0 && yy < rows && xx >= 0 && xx < cols) acc += n[std::size_t(yy * cols + xx)] * m[std::size_t(i * w + j)];
+          if (yy >= 0 && yy < rows && xx >= 0 && xx < cols)
+            acc += n[std::size_t(yy * cols + xx)] * m[std::size_t(i * w + j)];
         }
       got[std::size_t(y * cols + x)] = acc;
     }

@@ -8,20 +8,23 @@
 
 #include "patterns/convolution/conv_analysis.hpp"
 #include "patterns/convolution/conv_geometry.hpp"
-#include "registry.hpp"
-#include "patterns/convolution/reference.hpp"
-#include "trace/analyses.hpp"
 #include "patterns/convolution/conv_sim.hpp"
+#include "patterns/convolution/reference.hpp"
+#include "registry.hpp"
+#include "trace/analyses.hpp"
 
 using namespace ws;
 
 namespace {
 
-const char* k1D[] = {"stevens.conv1d_basic", "stevens.conv1d_const", "stevens.conv1d_tiled", "stevens.conv1d_tiled_cache"};
+const char* k1D[] = {"stevens.conv1d_basic", "stevens.conv1d_const", "stevens.conv1d_tiled",
+                     "stevens.conv1d_tiled_cache"};
 const char* k2D[] = {"stevens.conv2d_basic", "stevens.conv2d_tiled", "stevens.conv2d_tiled_coarse",
                      "stevens.conv2d_register_tiled"};
 
-bool fixed_tile(const std::string& id) { return id.find("coarse") != std::string::npos || id.find("register") != std::string::npos; }
+bool fixed_tile(const std::string& id) {
+  return id.find("coarse") != std::string::npos || id.find("register") != std::string::npos;
+}
 
 std::vector<float> random_floats(std::size_t count, unsigned seed) {
   std::mt19937 rng(seed);
@@ -103,7 +106,7 @@ TEST(SimConv, RegisterTiledTraceSlidesDownTheRows) {
   const ConvGeometry g = geometry("stevens.conv2d_register_tiled", 5, 0, 260, 64);  // grid 3 x 2
   EXPECT_EQ(g.describe(), "block 32x4, grid 3x2, output tile 128x32");
   Trace t;
-  sim::simulate_conv(g, n, m, 3, &t);  // block (0, 1): rows 32..63, columns 0..127
+  sim::simulate_conv(g, n, m, 3, &t);           // block (0, 1): rows 32..63, columns 0..127
   ASSERT_EQ(t.steps.size(), 2u * (8 + 4) + 1);  // a load and a compute step per input row, then store
   EXPECT_EQ(t.steps[0].phase, "load");
   EXPECT_EQ(t.steps[1].phase, "compute");
@@ -140,8 +143,8 @@ TEST(SimConv, RegisterTiledTraceSlidesDownTheRows) {
 
 TEST(SimConv, SlideExampleThroughTheTiledKernel) {
   // Slide "2D Convolution - Inside Cells": P[2][2] = 321, with 3x3 output tiles (7x7 blocks).
-  const std::vector<float> n = {1, 2, 3, 4, 5, 6, 7, 2, 3, 4, 5, 6, 7, 8, 3, 4, 5, 6, 7, 8, 9, 4, 5, 6, 7, 8, 5, 6,
-                                5, 6, 7, 8, 5, 6, 7, 6, 7, 8, 9, 0, 1, 2, 7, 8, 9, 0, 1, 2, 3};
+  const std::vector<float> n = {1, 2, 3, 4, 5, 6, 7, 2, 3, 4, 5, 6, 7, 8, 3, 4, 5, 6, 7, 8, 9, 4, 5, 6, 7,
+                                8, 5, 6, 5, 6, 7, 8, 5, 6, 7, 6, 7, 8, 9, 0, 1, 2, 7, 8, 9, 0, 1, 2, 3};
   const std::vector<float> m = {1, 2, 3, 2, 1, 2, 3, 4, 3, 2, 3, 4, 5, 4, 3, 2, 3, 4, 3, 2, 1, 2, 3, 2, 1};
   for (const char* id : k2D) {
     const ConvGeometry g = geometry(id, 5, fixed_tile(id) ? 0 : 3, 7, 7);
@@ -226,11 +229,15 @@ TEST(SimConv, GeometryRules) {
   EXPECT_EQ(g.tile_x, 28);
   EXPECT_EQ(g.block_x, 32);
   EXPECT_EQ(g.grid_x, 293);  // ceil(8192 / 28)
-  EXPECT_NE(conv_geometry(*find_variant("stevens.conv2d_tiled"), 5, 29, 0, 100, 100, g).find("largest tile"), std::string::npos);
+  EXPECT_NE(conv_geometry(*find_variant("stevens.conv2d_tiled"), 5, 29, 0, 100, 100, g).find("largest tile"),
+            std::string::npos);
   EXPECT_NE(conv_geometry(*find_variant("stevens.conv2d_tiled"), 4, 0, 0, 100, 100, g).find("odd"), std::string::npos);
-  EXPECT_NE(conv_geometry(*find_variant("stevens.conv1d_tiled"), 9, 3, 0, 100, 0, g).find("at least"), std::string::npos);
-  EXPECT_NE(conv_geometry(*find_variant("stevens.conv1d_basic"), 5, 64, 128, 100, 0, g).find("must agree"), std::string::npos);
-  EXPECT_NE(conv_geometry(*find_variant("stevens.conv2d_basic"), 5, 0, 256, 100, 100, g).find("not --block"), std::string::npos);
+  EXPECT_NE(conv_geometry(*find_variant("stevens.conv1d_tiled"), 9, 3, 0, 100, 0, g).find("at least"),
+            std::string::npos);
+  EXPECT_NE(conv_geometry(*find_variant("stevens.conv1d_basic"), 5, 64, 128, 100, 0, g).find("must agree"),
+            std::string::npos);
+  EXPECT_NE(conv_geometry(*find_variant("stevens.conv2d_basic"), 5, 0, 256, 100, 100, g).find("not --block"),
+            std::string::npos);
   EXPECT_EQ(conv_geometry(*find_variant("stevens.conv1d_basic"), 5, 64, 0, 1000, 0, g), "");
   EXPECT_EQ(g.capacity, 1024);
   EXPECT_NE(conv_geometry(*find_variant("stevens.conv2d_basic"), 5, 0, 0, 100, 0, g), "");  // 2D needs a height
@@ -242,5 +249,6 @@ TEST(SimConv, GeometryRules) {
   EXPECT_EQ(g.describe(), "block 32x4, grid 64x256, output tile 128x32");
   EXPECT_EQ(g.coarsen, 32);
   EXPECT_EQ(conv_geometry(*find_variant("stevens.conv2d_register_tiled"), 15, 128, 0, 1, 1, g), "");
-  EXPECT_NE(conv_geometry(*find_variant("stevens.conv2d_register_tiled"), 5, 32, 0, 100, 100, g).find("fixed 128 x 32"), std::string::npos);
+  EXPECT_NE(conv_geometry(*find_variant("stevens.conv2d_register_tiled"), 5, 32, 0, 100, 100, g).find("fixed 128 x 32"),
+            std::string::npos);
 }

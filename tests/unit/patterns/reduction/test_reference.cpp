@@ -23,8 +23,8 @@ TEST(Reference, Float32ToleranceScalesWithTheInput) {
   in.f32.assign(1 << 20, 0.5f);
   const double ref = cpu_reference(ReduceOp::Sum, in);
   EXPECT_EQ(ref, 524288.0);
-  EXPECT_TRUE(results_match(DType::Float32, ref + 1.0, ref, in));      // rounding-sized error
-  EXPECT_FALSE(results_match(DType::Float32, ref / 2, ref, in));       // stagnated accumulator
+  EXPECT_TRUE(results_match(DType::Float32, ref + 1.0, ref, in));  // rounding-sized error
+  EXPECT_FALSE(results_match(DType::Float32, ref / 2, ref, in));   // stagnated accumulator
   EXPECT_FALSE(results_match(DType::Int32, 5.0, 6.0, in));
   EXPECT_FALSE(results_match(DType::Float32, std::nan(""), ref, in));
 }

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <string>
@@ -14,9 +14,9 @@
 #include "inputs.hpp"
 #include "launch_rules.hpp"
 #include "patterns/reduction/reference.hpp"
-#include "trace/analyses.hpp"
 #include "registry.hpp"
 #include "sim/sim.hpp"
+#include "trace/analyses.hpp"
 
 using namespace ws;
 
@@ -122,8 +122,8 @@ TEST(SimHarrisAmp, Int32ResultsEqualTheReferenceForAwkwardSizesAndBlocks) {
       const Input in = random_input(n, DType::Int32, 11 + std::uint64_t(n));
       const double expected = cpu_reference(v->op, in);
       // Every block the rules take on small inputs; the default and the largest on the big one.
-      const std::vector<int> blocks = n < 5000 ? std::vector<int>{32, 64, 96, 128, 256, 512, 1024}
-                                               : std::vector<int>{0, 1024};
+      const std::vector<int> blocks =
+          n < 5000 ? std::vector<int>{32, 64, 96, 128, 256, 512, 1024} : std::vector<int>{0, 1024};
       for (int block : blocks) {
         LaunchConfig launch;
         if (!resolve_launch(*v, n, in.type, LaunchConfig{block, 0}, DeviceShape{}, launch).empty()) continue;
@@ -310,7 +310,8 @@ TEST(SimHarrisAmp, LastWarpRunsAll32LanesWithoutDivergence) {
     const sim::SimOutput out = run(id, in, 256, 0);
     const auto warp = steps_of_phase(out.trace, "warp");
     ASSERT_EQ(warp.size(), 6u) << id;
-    for (const Step* s : warp) EXPECT_EQ(active_lanes(*s, 8), (std::vector<int>{32, 0, 0, 0, 0, 0, 0, 0})) << id << " " << s->label;
+    for (const Step* s : warp)
+      EXPECT_EQ(active_lanes(*s, 8), (std::vector<int>{32, 0, 0, 0, 0, 0, 0, 0})) << id << " " << s->label;
   }
   // The shuffle form: offsets 16..1 touch no shared memory; lane 31 at offset 16 reads its own value.
   const sim::SimOutput shfl = run("harris.impl5_shfl", in, 256, 0);
@@ -424,12 +425,15 @@ TEST(SimHarrisAmp, TracesAreWellFormed) {
     const Trace& t = out.trace;
     EXPECT_FALSE(t.steps.empty()) << v->id;
     for (const auto& s : t.steps) {
-      for (std::size_t i = 1; i < s.ops.size(); ++i) EXPECT_LE(s.ops[i - 1].thread, s.ops[i].thread) << v->id << " " << s.label;
+      for (std::size_t i = 1; i < s.ops.size(); ++i)
+        EXPECT_LE(s.ops[i - 1].thread, s.ops[i].thread) << v->id << " " << s.label;
       for (const auto& op : s.ops) {
         EXPECT_GE(op.thread, 0);
         EXPECT_LT(op.thread, t.block_size) << v->id;
-        if (op.space == Space::Register) EXPECT_EQ(op.access, -1) << v->id;
-        else EXPECT_GE(op.address, 0) << v->id;
+        if (op.space == Space::Register)
+          EXPECT_EQ(op.access, -1) << v->id;
+        else
+          EXPECT_GE(op.address, 0) << v->id;
       }
       EXPECT_TRUE(std::is_sorted(s.working_threads.begin(), s.working_threads.end())) << v->id;
       if (s.has_shared) EXPECT_EQ(int(s.shared_after.size()), t.block_size) << v->id << " " << s.label;

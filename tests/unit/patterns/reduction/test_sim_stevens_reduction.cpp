@@ -10,8 +10,8 @@
 #include "launch_rules.hpp"
 #include "patterns/reduction/reference.hpp"
 #include "registry.hpp"
-#include "trace/analyses.hpp"
 #include "sim/sim.hpp"
+#include "trace/analyses.hpp"
 
 using namespace ws;
 
@@ -37,8 +37,8 @@ Input make(const char* kind, std::int64_t n, DType type = DType::Int32) {
 
 TEST(SimStevensReduction, EqualsTheReferenceAtAwkwardSizes) {
   for (const char* id : {"stevens.reduce_divergent", "stevens.reduce_compact"})
-    for (std::int64_t n : {std::int64_t(1), std::int64_t(31), std::int64_t(1000), std::int64_t(4097),
-                           (std::int64_t(1) << 20) + 7})
+    for (std::int64_t n :
+         {std::int64_t(1), std::int64_t(31), std::int64_t(1000), std::int64_t(4097), (std::int64_t(1) << 20) + 7})
       for (DType type : {DType::Int32, DType::Float32})
         for (int block : {32, 512}) {
           const Input in = make("random", n, type);

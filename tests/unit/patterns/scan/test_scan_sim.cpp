@@ -2,13 +2,13 @@
 // for awkward sizes, inclusive and exclusive; the slides' examples; traces and work counts.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sys/wait.h>
 
 #include "launch_rules.hpp"
 #include "patterns.hpp"
@@ -21,9 +21,9 @@ using namespace ws;
 
 namespace {
 
-const std::vector<std::string> kScanIds = {"stevens.scan_sequential", "stevens.scan_naive", "stevens.kogge_stone",
-                                           "stevens.kogge_stone_db", "stevens.brent_kung", "stevens.scan_hierarchical",
-                                           "scan.decoupled_lookback", "cub.scan"};
+const std::vector<std::string> kScanIds = {
+    "stevens.scan_sequential", "stevens.scan_naive",        "stevens.kogge_stone",     "stevens.kogge_stone_db",
+    "stevens.brent_kung",      "stevens.scan_hierarchical", "scan.decoupled_lookback", "cub.scan"};
 
 Input ints(std::vector<std::int32_t> v) {
   Input in;
@@ -96,12 +96,14 @@ TEST(ScanSim, EveryVariantEqualsTheReferenceOnAwkwardSizes) {
 TEST(ScanSim, OtherBlockSizes) {
   Input in;
   make_input("random", 1000, DType::Int32, 5, in);
-  for (const char* id : {"stevens.kogge_stone", "stevens.kogge_stone_db", "stevens.brent_kung", "stevens.scan_hierarchical",
-                         "scan.decoupled_lookback", "stevens.scan_naive"})
+  for (const char* id : {"stevens.kogge_stone", "stevens.kogge_stone_db", "stevens.brent_kung",
+                         "stevens.scan_hierarchical", "scan.decoupled_lookback", "stevens.scan_naive"})
     for (int block : {32, 64, 128, 512, 1024}) {
       LaunchConfig launch;
-      if (!resolve_launch(*find_variant(id), in.n(), in.type, LaunchConfig{block, 0}, DeviceShape{}, launch).empty()) continue;
-      for (bool ex : {false, true}) EXPECT_EQ(check(id, in, simulate(id, in, block, ex), ex), "") << id << " block " << block;
+      if (!resolve_launch(*find_variant(id), in.n(), in.type, LaunchConfig{block, 0}, DeviceShape{}, launch).empty())
+        continue;
+      for (bool ex : {false, true})
+        EXPECT_EQ(check(id, in, simulate(id, in, block, ex), ex), "") << id << " block " << block;
     }
   Input big;
   make_input("random", 3 * 1024 * 1024 + 5, DType::Int32, 9, big);  // three levels of block sums at block 64
@@ -122,8 +124,8 @@ TEST(ScanSim, ExclusiveLoadStepIsTheKernels) {
     std::vector<std::string> t5, t6, t0;
     for (const ThreadOp& op : load.ops) {
       if (op.access >= 1 && std::string(id) == "stevens.brent_kung" && op.address >= 32) continue;  // second element
-      const std::string s = std::string(to_string(op.kind)) + " " + to_string(op.space) + "[" + std::to_string(op.address) +
-                            "]=" + std::to_string(int(op.value));
+      const std::string s = std::string(to_string(op.kind)) + " " + to_string(op.space) + "[" +
+                            std::to_string(op.address) + "]=" + std::to_string(int(op.value));
       if (op.thread == 5) t5.push_back(s);
       if (op.thread == 6) t6.push_back(s);
       if (op.thread == 0) t0.push_back(s);
@@ -164,7 +166,8 @@ TEST(ScanSim, SlideExampleBrentKungAndExclusive) {
   EXPECT_EQ(o.additions, 2 * 7 - 3);  // 2(n - 1) - log2 n
   std::vector<std::string> phases;
   for (const Step& s : o.trace.steps) phases.push_back(s.phase);
-  EXPECT_EQ(phases, (std::vector<std::string>{"load", "up-sweep", "up-sweep", "up-sweep", "down-sweep", "down-sweep", "store"}));
+  EXPECT_EQ(phases, (std::vector<std::string>{"load", "up-sweep", "up-sweep", "up-sweep", "down-sweep", "down-sweep",
+                                              "store"}));
   EXPECT_EQ(o.trace.steps[3].working_threads, (std::vector<int>{0}));  // stride 4: thread 0 adds T[3] into T[7]
   EXPECT_EQ(simulate("stevens.brent_kung", in, 32, true).output, (std::vector<double>{0, 3, 4, 11, 11, 15, 16, 22}));
   EXPECT_EQ(simulate("stevens.scan_naive", in, 32, false).additions, 28);  // n(n-1)/2
@@ -271,7 +274,10 @@ TEST(ScanCli, RunOutputAndTraceAdditions) {
   const std::string in = write_temp("slide.txt", "3 1 7 0 4 1 6 3\n");
   const std::string out = ::testing::TempDir() + "/scan_out.txt";
   std::string text;
-  ASSERT_EQ(run_cli("run --variant stevens.kogge_stone_db --backend sim --exclusive --input " + in + " --output " + out, text), 0) << text;
+  ASSERT_EQ(run_cli("run --variant stevens.kogge_stone_db --backend sim --exclusive --input " + in + " --output " + out,
+                    text),
+            0)
+      << text;
   std::ifstream f(out);
   std::string all((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   EXPECT_EQ(all, "0\n3\n4\n11\n11\n15\n16\n22\n");
@@ -280,7 +286,8 @@ TEST(ScanCli, RunOutputAndTraceAdditions) {
   EXPECT_EQ(j["additions"], 17);
   EXPECT_EQ(j["steps"].size(), 5u);
   ASSERT_EQ(run_cli("trace --variant stevens.brent_kung --input " + in + " --block 32", text), 0) << text;
-  EXPECT_NE(text.find("additions: 11 in the whole run (the sequential scan does n - 1 = 7)"), std::string::npos) << text;
+  EXPECT_NE(text.find("additions: 11 in the whole run (the sequential scan does n - 1 = 7)"), std::string::npos)
+      << text;
   EXPECT_EQ(run_cli("run --variant stevens.scan_naive --backend sim --n 2000000", text), 2);
   EXPECT_NE(text.find("2^20"), std::string::npos) << text;
 }

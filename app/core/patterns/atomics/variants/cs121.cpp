@@ -38,9 +38,12 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.rules.min_block = 1;
     v.rules.warp_multiple = false;
     v.rules.int_only = true;
-    v.rules.int_only_reason = "it reads no input; every thread adds 1 to one int counter (`*d_a += 1`), and the result is that count";
+    v.rules.int_only_reason =
+        "it reads no input; every thread adds 1 to one int counter (`*d_a += 1`), and the result is that count";
     v.rules.default_n = std::int64_t(kRaceBlock) * kRaceBlock;
-    v.rules.note = "n counts threads: the kernel launches n / block blocks and every thread adds 1, so n must be a multiple of the block (the slide: 1000 blocks of 1000)";
+    v.rules.note =
+        "n counts threads: the kernel launches n / block blocks and every thread adds 1, so n must be a multiple of "
+        "the block (the slide: 1000 blocks of 1000)";
     v.caution = "The slide declares `int a = 0; *d_a;`, read as `int a = 0, *d_a;` (README errata).";
     v.atomics = AtomicsKind::Counter;
     t.push_back(v);
@@ -54,9 +57,12 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.rules.min_block = 1;
     v.rules.warp_multiple = false;
     v.rules.int_only = true;
-    v.rules.int_only_reason = "it reads no input; every thread does atomicAdd(d_a, 1) on one int counter, and the result is that count";
+    v.rules.int_only_reason =
+        "it reads no input; every thread does atomicAdd(d_a, 1) on one int counter, and the result is that count";
     v.rules.default_n = std::int64_t(kRaceBlock) * kRaceBlock;
-    v.rules.note = "n counts threads: the kernel launches n / block blocks and every thread adds 1, so n must be a multiple of the block";
+    v.rules.note =
+        "n counts threads: the kernel launches n / block blocks and every thread adds 1, so n must be a multiple of "
+        "the block";
     v.atomics = AtomicsKind::Counter;
     t.push_back(v);
   }
@@ -97,7 +103,9 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.rules.default_block = 512;
     v.rules.min_block = 256;
     v.rules.items_per_thread = 16;
-    v.rules.note = "threads 0..255 merge the per-warp bins, so the block needs at least 256 threads; each thread reads 16 bytes per pass";
+    v.rules.note =
+        "threads 0..255 merge the per-warp bins, so the block needs at least 256 threads; each thread reads 16 bytes "
+        "per pass";
     v.atomics = AtomicsKind::Histogram;
     t.push_back(v);
   }
@@ -138,32 +146,37 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.rules.int_only = true;
     v.rules.int_only_reason = "the slide's filter_warp_agg_k copies positive int values (const int* src to int* dst)";
     v.rules.note = "the slide's filter copies positive int values; lanes are threadIdx.x % 32";
-    v.caution = "The slide's atomicAggInc uses the pre-CUDA-9 __ballot, __shfl and an undeclared lane_id; the kernel "
-                "uses __ballot_sync(__activemask(), 1), __shfl_sync and threadIdx.x % 32 (README errata).";
+    v.caution =
+        "The slide's atomicAggInc uses the pre-CUDA-9 __ballot, __shfl and an undeclared lane_id; the kernel "
+        "uses __ballot_sync(__activemask(), 1), __shfl_sync and threadIdx.x % 32 (README errata).";
     v.atomics = AtomicsKind::Filter;
     v.any_order = true;  // each thread takes its output slot from an atomicAdd
     t.push_back(v);
   }
   {
-    VariantInfo v = make("cs121.filter_scan", "Filter, scan based", "Aggregation and atomics",
-                         "No atomics on the data path: each tile of 4096 values ranks its kept values with warp ballots "
-                         "and a scan of the per-warp counts, and learns its output offset from a single-pass scan of "
-                         "the tile counts (decoupled look-back). The output keeps the input order, like Thrust's copy_if.");
+    VariantInfo v =
+        make("cs121.filter_scan", "Filter, scan based", "Aggregation and atomics",
+             "No atomics on the data path: each tile of 4096 values ranks its kept values with warp ballots "
+             "and a scan of the per-warp counts, and learns its output offset from a single-pass scan of "
+             "the tile counts (decoupled look-back). The output keeps the input order, like Thrust's copy_if.");
     v.rules.int_only = true;
-    v.rules.int_only_reason = "filter_scan_k copies positive int values (const int* src to int* dst), like the slide's filters";
+    v.rules.int_only_reason =
+        "filter_scan_k copies positive int values (const int* src to int* dst), like the slide's filters";
     v.rules.default_block = kFilterScanBlock;
     v.rules.fixed_block = kFilterScanBlock;
     v.rules.items_per_thread = kFilterScanItems;
-    v.rules.note = "tiles of 256 threads x 16 values; the slide names Thrust's copy_if, our kernel is a single-pass scan";
+    v.rules.note =
+        "tiles of 256 threads x 16 values; the slide names Thrust's copy_if, our kernel is a single-pass scan";
     v.atomics = AtomicsKind::Filter;
     t.push_back(v);
   }
   {
-    VariantInfo v = make("cs121.filter_scan_vec", "Filter, scan based, 16 bytes per load", "Aggregation and atomics",
-                         "Beyond the slide: filter_scan tuned like cub.select. Each thread loads 8 int4 (32 values) "
-                         "before using any, the tile is blockIdx.x (no tile counter), and the kept values are staged "
-                         "in shared memory at their rank, then written out with aligned 16-byte stores. Per-warp counts use "
-                         "__reduce_add_sync from sm_80 and five __shfl_xor_sync on Turing (sm_75); a run says which.");
+    VariantInfo v =
+        make("cs121.filter_scan_vec", "Filter, scan based, 16 bytes per load", "Aggregation and atomics",
+             "Beyond the slide: filter_scan tuned like cub.select. Each thread loads 8 int4 (32 values) "
+             "before using any, the tile is blockIdx.x (no tile counter), and the kept values are staged "
+             "in shared memory at their rank, then written out with aligned 16-byte stores. Per-warp counts use "
+             "__reduce_add_sync from sm_80 and five __shfl_xor_sync on Turing (sm_75); a run says which.");
     v.rules.int_only = true;
     v.rules.int_only_reason = "its int4 loads and stores move four int values at a time (const int* src to int* dst)";
     v.rules.default_block = kFilterScanBlock;
@@ -184,8 +197,9 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.title = "CUB DeviceHistogram::HistogramEven";
     v.seed = "CUDA Toolkit (CUB)";
     v.slide = "cub::DeviceHistogram::HistogramEven";
-    v.description = "The CUDA Toolkit's tuned histogram: 256 even bins over the byte values 0..255, privatized per block "
-                    "in shared memory by the library. The baseline of the histogram variants.";
+    v.description =
+        "The CUDA Toolkit's tuned histogram: 256 even bins over the byte values 0..255, privatized per block "
+        "in shared memory by the library. The baseline of the histogram variants.";
     v.baseline = true;
     v.rules.grid_stride = true;
     v.rules.bytes_input = true;
@@ -201,11 +215,14 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.title = "CUB DeviceSelect::If";
     v.seed = "CUDA Toolkit (CUB)";
     v.slide = "cub::DeviceSelect::If";
-    v.description = "The CUDA Toolkit's stream compaction with the predicate x > 0: a single-pass scan with decoupled "
-                    "look-back; the output keeps the input order. The baseline of the filter variants.";
+    v.description =
+        "The CUDA Toolkit's stream compaction with the predicate x > 0: a single-pass scan with decoupled "
+        "look-back; the output keeps the input order. The baseline of the filter variants.";
     v.baseline = true;
     v.rules.int_only = true;
-    v.rules.int_only_reason = "it is the baseline of the int filters, so cub::DeviceSelect::If is instantiated here for int (keep x > 0) on their int input";
+    v.rules.int_only_reason =
+        "it is the baseline of the int filters, so cub::DeviceSelect::If is instantiated here for int (keep x > 0) on "
+        "their int input";
     v.rules.grid_stride = true;
     v.rules.note = "CUB chooses its own launch shape, so the requested block and grid are ignored";
     v.atomics = AtomicsKind::Filter;

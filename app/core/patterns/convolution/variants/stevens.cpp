@@ -44,12 +44,13 @@ std::vector<VariantInfo> stevens_conv_variants() {
                    "M[j] in the same order, so a warp's reads of M[j] are one broadcast from the constant cache.",
                    k1DNote));
   t.back().conv = ConvKind::Const1D;
-  t.push_back(make("stevens.conv1d_tiled", "1D tiled, halo in shared memory", "Tiled 1D Convolution Basic Idea",
-                   "Each block copies its tile and the halo on both sides into shared memory (the last Mask_Width/2 "
-                   "threads load the left halo, the first ones the right halo, ghost cells are 0), waits at a barrier "
-                   "and then convolves from shared memory: each input comes from global memory about once per block.",
-                   "One output per thread and the tile is the block (default 256); the halo needs at least Mask_Width/2 "
-                   "threads. float32, odd mask widths 1 to 15."));
+  t.push_back(
+      make("stevens.conv1d_tiled", "1D tiled, halo in shared memory", "Tiled 1D Convolution Basic Idea",
+           "Each block copies its tile and the halo on both sides into shared memory (the last Mask_Width/2 "
+           "threads load the left halo, the first ones the right halo, ghost cells are 0), waits at a barrier "
+           "and then convolves from shared memory: each input comes from global memory about once per block.",
+           "One output per thread and the tile is the block (default 256); the halo needs at least Mask_Width/2 "
+           "threads. float32, odd mask widths 1 to 15."));
   t.back().conv = ConvKind::Tiled1D;
   t.push_back(make("stevens.conv1d_tiled_cache", "1D tiled, halo through the caches", "Ghost Cells",
                    "Shared memory holds only the block's own tile; halo elements are read from global memory, where "
@@ -57,35 +58,38 @@ std::vector<VariantInfo> stevens_conv_variants() {
                    "per mask element.",
                    "One output per thread and the tile is the block (default 256). float32, odd mask widths 1 to 15."));
   t.back().conv = ConvKind::TiledCache1D;
-  t.push_back(make("stevens.conv2d_basic", "2D basic (ghost cells 0)", "2D Convolution - Ghost Cells",
-                   "One thread per pixel, in 2D blocks of tile x tile threads, sums Mask_Width^2 products of "
-                   "neighbours and mask coefficients, both read from global memory; pixels outside the image are 0.",
-                   "--tile T gives T x T threads per block (default 16, at most 32). float32, odd mask widths 1 to 15."));
+  t.push_back(
+      make("stevens.conv2d_basic", "2D basic (ghost cells 0)", "2D Convolution - Ghost Cells",
+           "One thread per pixel, in 2D blocks of tile x tile threads, sums Mask_Width^2 products of "
+           "neighbours and mask coefficients, both read from global memory; pixels outside the image are 0.",
+           "--tile T gives T x T threads per block (default 16, at most 32). float32, odd mask widths 1 to 15."));
   t.back().conv = ConvKind::Basic2D;
-  t.push_back(make("stevens.conv2d_tiled", "2D tiled, block = tile + mask - 1", "Setting Block Size",
-                   "The block matches the input tile (TILE_SIZE + KERNEL_SIZE - 1 threads per side): every thread loads "
-                   "one pixel (0 outside the image) into shared memory, then only the TILE_SIZE x TILE_SIZE threads "
-                   "compute, from shared memory and the constant-memory mask; the others only loaded.",
-                   "--tile T with T + mask width - 1 <= 32 (1024 threads); the default makes the block 32 wide, one warp "
-                   "per row. float32, odd mask widths 1 to 15."));
+  t.push_back(
+      make("stevens.conv2d_tiled", "2D tiled, block = tile + mask - 1", "Setting Block Size",
+           "The block matches the input tile (TILE_SIZE + KERNEL_SIZE - 1 threads per side): every thread loads "
+           "one pixel (0 outside the image) into shared memory, then only the TILE_SIZE x TILE_SIZE threads "
+           "compute, from shared memory and the constant-memory mask; the others only loaded.",
+           "--tile T with T + mask width - 1 <= 32 (1024 threads); the default makes the block 32 wide, one warp "
+           "per row. float32, odd mask widths 1 to 15."));
   t.back().conv = ConvKind::Tiled2D;
-  t.push_back(make("stevens.conv2d_tiled_coarse", "2D tiled, 8 outputs per thread", "More on Sizes",
-                   "Thread coarsening, which the slides mention as the way to bigger tiles: a 32 x 8 block loads a "
-                   "(32 + K - 1) x (64 + K - 1) input tile and each thread computes a column of 8 outputs, keeping each "
-                   "input row's K values in registers. Shared loads per output drop from K^2 to (8 + K - 1) K / 8. The "
-                   "tile is copied with cp.async from sm_80, with plain loads and stores on Turing (sm_75); a run says which.",
-                   "Fixed 32 x 8 blocks and a 32 x 64 output tile. float32, odd mask widths 1 to 15."));
+  t.push_back(
+      make("stevens.conv2d_tiled_coarse", "2D tiled, 8 outputs per thread", "More on Sizes",
+           "Thread coarsening, which the slides mention as the way to bigger tiles: a 32 x 8 block loads a "
+           "(32 + K - 1) x (64 + K - 1) input tile and each thread computes a column of 8 outputs, keeping each "
+           "input row's K values in registers. Shared loads per output drop from K^2 to (8 + K - 1) K / 8. The "
+           "tile is copied with cp.async from sm_80, with plain loads and stores on Turing (sm_75); a run says which.",
+           "Fixed 32 x 8 blocks and a 32 x 64 output tile. float32, odd mask widths 1 to 15."));
   t.back().conv = ConvKind::Coarse2D;
-  t.push_back(make("stevens.conv2d_register_tiled", "2D register-tiled, 4 x 8 outputs per thread (tuned)",
-                   "More on Sizes",
-                   "Tuned beyond the slides, for the device-copy bar: no shared memory. Each thread of a 32 x 4 block "
-                   "owns 4 adjacent columns by 8 rows of outputs and slides down the 8 + K - 1 input rows under them "
-                   "once, loading each row straight into registers (float4 chunks when the width is a multiple of 4, "
-                   "the halo from the neighbours' chunks through L1/L2) and adding it into every output row it touches "
-                   "with the constant-memory mask, in the slides' order. Zero shared-memory loads per output instead of "
-                   "K^2; each output row leaves as one float4 store.",
-                   "Fixed 32 x 4 blocks and a 128 x 32 output tile. float32, odd mask widths 1 to 15; widths that are "
-                   "not a multiple of 4 take scalar loads and stores."));
+  t.push_back(
+      make("stevens.conv2d_register_tiled", "2D register-tiled, 4 x 8 outputs per thread (tuned)", "More on Sizes",
+           "Tuned beyond the slides, for the device-copy bar: no shared memory. Each thread of a 32 x 4 block "
+           "owns 4 adjacent columns by 8 rows of outputs and slides down the 8 + K - 1 input rows under them "
+           "once, loading each row straight into registers (float4 chunks when the width is a multiple of 4, "
+           "the halo from the neighbours' chunks through L1/L2) and adding it into every output row it touches "
+           "with the constant-memory mask, in the slides' order. Zero shared-memory loads per output instead of "
+           "K^2; each output row leaves as one float4 store.",
+           "Fixed 32 x 4 blocks and a 128 x 32 output tile. float32, odd mask widths 1 to 15; widths that are "
+           "not a multiple of 4 take scalar loads and stores."));
   t.back().conv = ConvKind::Register2D;
   for (auto& v : t) v.rules.max_block = 1024;
   for (auto& v : stevens_reduction_variants()) t.push_back(v);

@@ -34,7 +34,9 @@ std::vector<VariantInfo> cs121_variants() {
     v.rules.pow2_block = true;
     v.rules.int_only = true;
     v.rules.int_only_reason = "CUDA's atomicMax takes int, unsigned and 64-bit integers; it has no float32 form";
-    v.rules.note = "atomicMax exists for integers only, and the slide's unguarded load needs a power-of-two block to stay inside the padded input";
+    v.rules.note =
+        "atomicMax exists for integers only, and the slide's unguarded load needs a power-of-two block to stay inside "
+        "the padded input";
     v.traced_launch = 1;  // launch 0 is init_max, which only sets the accumulators
     t.push_back(v);
   }
@@ -46,17 +48,22 @@ std::vector<VariantInfo> cs121_variants() {
     v.rules.pow2_block = true;
     v.rules.int_only = true;
     v.rules.int_only_reason = "CUDA's atomicMax takes int, unsigned and 64-bit integers; it has no float32 form";
-    v.rules.note = "atomicMax exists for integers only, and the slide's unguarded load needs a power-of-two block to stay inside the padded input";
+    v.rules.note =
+        "atomicMax exists for integers only, and the slide's unguarded load needs a power-of-two block to stay inside "
+        "the padded input";
     v.traced_launch = 1;  // launch 0 is init_max, which only sets the accumulators
     t.push_back(v);
   }
   {
-    VariantInfo v = make("cs121.block_reduce", "Shuffle block reduce", "Block reduce", ReduceOp::Sum,
-                         "One element per thread; each warp sums its 32 values with __shfl_down_sync, lane 0 of every "
-                         "warp writes the warp's sum to a 32-slot shared array, and the first warp sums those. Thread 0 "
-                         "adds the block's total to the result with one atomicAdd.");
+    VariantInfo v =
+        make("cs121.block_reduce", "Shuffle block reduce", "Block reduce", ReduceOp::Sum,
+             "One element per thread; each warp sums its 32 values with __shfl_down_sync, lane 0 of every "
+             "warp writes the warp's sum to a 32-slot shared array, and the first warp sums those. Thread 0 "
+             "adds the block's total to the result with one atomicAdd.");
     v.rules.default_block = 512;
-    v.rules.note = "full-mask warp shuffles need a whole number of warps, and 32 warp sums fit the 32-slot shared array up to 1024 threads";
+    v.rules.note =
+        "full-mask warp shuffles need a whole number of warps, and 32 warp sums fit the 32-slot shared array up to "
+        "1024 threads";
     t.push_back(v);
   }
   {

@@ -12,9 +12,10 @@ std::vector<VariantInfo> cub_variants() {
   v.title = "CUB DeviceReduce::Sum";
   v.seed = "CUDA Toolkit (CUB)";
   v.slide = "cub::DeviceReduce::Sum";
-  v.description = "The CUDA Toolkit's tuned device-wide sum: CUB picks tile size, items per thread and grid for the GPU, "
-                  "reduces tiles into per-block partials and folds them in a second kernel (one kernel for small inputs). "
-                  "It is the baseline the lessons' kernels are measured against.";
+  v.description =
+      "The CUDA Toolkit's tuned device-wide sum: CUB picks tile size, items per thread and grid for the GPU, "
+      "reduces tiles into per-block partials and folds them in a second kernel (one kernel for small inputs). "
+      "It is the baseline the lessons' kernels are measured against.";
   v.op = ReduceOp::Sum;
   v.baseline = true;
   v.rules.default_block = 256;

@@ -47,7 +47,7 @@ double reduce8_slide_model(const Input& in, const LaunchConfig& launch) {
   for (std::int64_t j = 0; j < end; ++j) {
     const std::int64_t first = j >= 1024 ? (j - 1024) / 32 + 1 : 0;  // first block whose window holds j
     const std::int64_t last = std::min(grid - 1, j / 32);            // last one
-    const std::int64_t times = last - first + 1;                      // 1..32 (32 in the overlap zone)
+    const std::int64_t times = last - first + 1;                     // 1..32 (32 in the overlap zone)
     if (in.type == DType::Int32)
       isum += std::uint32_t(in.i32[std::size_t(j)]) * std::uint32_t(times);
     else
@@ -68,7 +68,8 @@ std::vector<VariantInfo> epita_variants() {
                          "lost and the result changes from run to run.");
     v.racy = true;
     v.default_input = "ones";
-    v.rules.note = "one thread per element guarded by x < size, so any block of 8 threads or more works (no warp-level code)";
+    v.rules.note =
+        "one thread per element guarded by x < size, so any block of 8 threads or more works (no warp-level code)";
     allow_small_blocks(v);
     t.push_back(v);
   }
@@ -77,7 +78,8 @@ std::vector<VariantInfo> epita_variants() {
                          "The same one-thread-per-element kernel with the update made atomic: atomicAdd(sum, x). "
                          "The answer is right, but every thread contends for one address, so the additions are "
                          "serialized by the memory system.");
-    v.rules.note = "one thread per element guarded by x < size, so any block of 8 threads or more works (no warp-level code)";
+    v.rules.note =
+        "one thread per element guarded by x < size, so any block of 8 threads or more works (no warp-level code)";
     allow_small_blocks(v);
     t.push_back(v);
   }
@@ -90,16 +92,19 @@ std::vector<VariantInfo> epita_variants() {
     v.racy = true;
     v.default_input = "ones";
     v.rules.min_block = 64;
-    v.rules.note = "a single-warp block runs the zeroing, the additions and the commit in program order and hides the race, so it takes at least two warps";
+    v.rules.note =
+        "a single-warp block runs the zeroing, the additions and the commit in program order and hides the race, so it "
+        "takes at least two warps";
     t.push_back(v);
   }
   {
-    VariantInfo v = make("epita.reduce1", "Output privatization",
-                         "Reduction Pattern V2: Output privatization (with syncs)",
-                         "reduce1 with a __syncthreads after zeroing local_sum and another before thread 0 commits it. "
-                         "Correct, with one global atomic per block instead of one per element; inside a block the "
-                         "shared atomics are still a sequential chain.");
-    v.rules.note = "one thread per element guarded by x < size, so any block of 8 threads or more works (no warp-level code)";
+    VariantInfo v =
+        make("epita.reduce1", "Output privatization", "Reduction Pattern V2: Output privatization (with syncs)",
+             "reduce1 with a __syncthreads after zeroing local_sum and another before thread 0 commits it. "
+             "Correct, with one global atomic per block instead of one per element; inside a block the "
+             "shared atomics are still a sequential chain.");
+    v.rules.note =
+        "one thread per element guarded by x < size, so any block of 8 threads or more works (no warp-level code)";
     allow_small_blocks(v);
     t.push_back(v);
   }
@@ -110,7 +115,8 @@ std::vector<VariantInfo> epita_variants() {
                          "working threads are scattered over every warp, so warps diverge and stay busy for few "
                          "useful additions.");
     v.rules.pow2_block = true;
-    v.rules.note = "the tree halves the active threads each step and the load is unguarded, so the block must be a power of two";
+    v.rules.note =
+        "the tree halves the active threads each step and the load is unguarded, so the block must be a power of two";
     allow_small_blocks(v);
     t.push_back(v);
   }
@@ -120,7 +126,9 @@ std::vector<VariantInfo> epita_variants() {
                          "tid < stride doing the additions. Active threads are packed into the first warps, so whole "
                          "warps retire and only the last five steps diverge.");
     v.rules.pow2_block = true;
-    v.rules.note = "the stride halves from blockDim.x / 2 down to 1 and the load is unguarded, so the block must be a power of two";
+    v.rules.note =
+        "the stride halves from blockDim.x / 2 down to 1 and the load is unguarded, so the block must be a power of "
+        "two";
     allow_small_blocks(v);
     t.push_back(v);
   }
@@ -131,7 +139,8 @@ std::vector<VariantInfo> epita_variants() {
                          "Half as many blocks and no idle thread in the first step, for twice the shared memory.");
     v.rules.pow2_block = true;
     v.rules.items_per_thread = 2;
-    v.rules.note = "each block covers 2 * blockDim.x elements and the tree halves the stride, so the block must be a power of two";
+    v.rules.note =
+        "each block covers 2 * blockDim.x elements and the tree halves the stride, so the block must be a power of two";
     allow_small_blocks(v);
     t.push_back(v);
   }
@@ -143,7 +152,9 @@ std::vector<VariantInfo> epita_variants() {
                          "every thread busy in its first step.");
     v.rules.pow2_block = true;
     v.rules.items_per_thread = 2;
-    v.rules.note = "each block covers 2 * blockDim.x elements with unguarded loads and the tree halves the stride, so the block must be a power of two";
+    v.rules.note =
+        "each block covers 2 * blockDim.x elements with unguarded loads and the tree halves the stride, so the block "
+        "must be a power of two";
     allow_small_blocks(v);
     t.push_back(v);
   }
@@ -154,7 +165,8 @@ std::vector<VariantInfo> epita_variants() {
                          "once and adds its total with one atomicAdd. The work per thread adapts to n.");
     v.rules.pow2_block = true;
     v.rules.grid_stride = true;
-    v.rules.note = "the grid-stride loop accepts any grid, and the tree halves the stride, so the block must be a power of two";
+    v.rules.note =
+        "the grid-stride loop accepts any grid, and the tree halves the stride, so the block must be a power of two";
     allow_small_blocks(v);
     t.push_back(v);
   }
@@ -166,24 +178,30 @@ std::vector<VariantInfo> epita_variants() {
     v.rules.min_block = 64;
     v.rules.pow2_block = true;
     v.rules.grid_stride = true;
-    v.rules.note = "the unrolled last warp reads partialSum[tid + 32], so it needs at least 64 threads, and the tree needs a power of two";
-    v.caution = "The last warp's steps go through a volatile pointer with no __syncwarp(): that is correct only if the 32 "
-                "threads run in lock-step. Since Volta (independent thread scheduling) it is a race in principle, even "
-                "if it usually gives the right sum; __syncwarp() between steps or a shuffle reduction is the safe form.";
+    v.rules.note =
+        "the unrolled last warp reads partialSum[tid + 32], so it needs at least 64 threads, and the tree needs a "
+        "power of two";
+    v.caution =
+        "The last warp's steps go through a volatile pointer with no __syncwarp(): that is correct only if the 32 "
+        "threads run in lock-step. Since Volta (independent thread scheduling) it is a race in principle, even "
+        "if it usually gives the right sum; __syncwarp() between steps or a shuffle reduction is the safe form.";
     t.push_back(v);
   }
   {
-    VariantInfo v = make("epita.full_unroll", "Full unroll (templated block size)",
-                         "Loop unrolling (\"Unroll all tree reduction loops\"; row \"cascading, full unroll\", not shown on a slide)",
-                         "reduce6 with the block size as a template parameter, so every tree step is an if on a "
-                         "compile-time constant and the loop disappears; the cascading loop is unrolled four times. "
-                         "The host picks the instantiation for the block size.");
+    VariantInfo v = make(
+        "epita.full_unroll", "Full unroll (templated block size)",
+        "Loop unrolling (\"Unroll all tree reduction loops\"; row \"cascading, full unroll\", not shown on a slide)",
+        "reduce6 with the block size as a template parameter, so every tree step is an if on a "
+        "compile-time constant and the loop disappears; the cascading loop is unrolled four times. "
+        "The host picks the instantiation for the block size.");
     v.rules.min_block = 64;
     v.rules.pow2_block = true;
     v.rules.grid_stride = true;
-    v.rules.note = "the kernel is instantiated for power-of-two blocks 64..1024 and the last warp reads partialSum[tid + 32]";
-    v.caution = "The last warp is reduce6's volatile warpReduce without __syncwarp(): correct only under lock-step warps, "
-                "a race in principle since Volta (independent thread scheduling).";
+    v.rules.note =
+        "the kernel is instantiated for power-of-two blocks 64..1024 and the last warp reads partialSum[tid + 32]";
+    v.caution =
+        "The last warp is reduce6's volatile warpReduce without __syncwarp(): correct only under lock-step warps, "
+        "a race in principle since Volta (independent thread scheduling).";
     t.push_back(v);
   }
   {
@@ -192,7 +210,9 @@ std::vector<VariantInfo> epita_variants() {
                          "and adds it to the global sum with one atomicAdd. With a grid of one wave there are few "
                          "enough atomics to hide behind the loads.");
     v.rules.grid_stride = true;
-    v.rules.note = "the grid-stride loop accepts any grid and there is no tree, so any block of 8 threads or more works (no warp-level code)";
+    v.rules.note =
+        "the grid-stride loop accepts any grid and there is no tree, so any block of 8 threads or more works (no "
+        "warp-level code)";
     allow_small_blocks(v);
     t.push_back(v);
   }
@@ -205,26 +225,27 @@ std::vector<VariantInfo> epita_variants() {
     v.rules.fixed_block = 32;
     v.rules.items_per_thread = 32;
     v.rules.note = "the slide's code hard-codes 32 threads per block, each reading 32 elements (1024 per block)";
-    v.caution = "Block b reads [32 b, 32 b + 1024) because i = blockIdx.x * blockDim.x + tid steps by 32, not 1024: the "
-                "windows overlap 32-fold and everything past about n / 32 is never read, so the sum is wrong (for n <= 1024 the single block happens "
-                "to be right). That is how the table's 0.56 ms for 132 M ints (943 GB/s on a 192 GB/s GTX 1060) was possible.";
+    v.caution =
+        "Block b reads [32 b, 32 b + 1024) because i = blockIdx.x * blockDim.x + tid steps by 32, not 1024: the "
+        "windows overlap 32-fold and everything past about n / 32 is never read, so the sum is wrong (for n <= 1024 "
+        "the single block happens "
+        "to be right). That is how the table's 0.56 ms for 132 M ints (943 GB/s on a 192 GB/s GTX 1060) was possible.";
     v.slide_model = reduce8_slide_model;
     t.push_back(v);
   }
   {
-    VariantInfo v = make("epita.reduce8_fixed", "32x32 blocks, corrected",
-                         "Performance summary (reduce8, indexing corrected)",
-                         "reduce8 with the block offset fixed to blockIdx.x * blockDim.x * 32, so block b covers "
-                         "[1024 b, 1024 b + 1024) and every element is read once. Same 32-thread blocks, coalesced "
-                         "loads and two levels of atomics.");
+    VariantInfo v =
+        make("epita.reduce8_fixed", "32x32 blocks, corrected", "Performance summary (reduce8, indexing corrected)",
+             "reduce8 with the block offset fixed to blockIdx.x * blockDim.x * 32, so block b covers "
+             "[1024 b, 1024 b + 1024) and every element is read once. Same 32-thread blocks, coalesced "
+             "loads and two levels of atomics.");
     v.rules.fixed_block = 32;
     v.rules.items_per_thread = 32;
     v.rules.note = "the slide's code hard-codes 32 threads per block, each reading 32 elements (1024 per block)";
     t.push_back(v);
   }
   {
-    VariantInfo v = make("epita.tuned", "Tuned single pass (beyond the slides)",
-                         "",
+    VariantInfo v = make("epita.tuned", "Tuned single pass (beyond the slides)", "",
                          "Not from the slides: what closes the gap to a library. Each thread reads 16-byte vectors "
                          "(int4/float4), four of them before any add, so more bytes are in flight; warps sum with "
                          "shuffles instead of a shared-memory tree; and one launch does it all: each block writes "
@@ -236,7 +257,8 @@ std::vector<VariantInfo> epita_variants() {
     v.rules.grid_stride = true;
     v.rules.items_per_thread = 4;
     v.rules.default_block = 1024;  // with the one-wave grid: 2 blocks per SM on the H100, the fastest of 256..1024
-    v.rules.note = "warp shuffles need a whole number of warps (up to 32 of them), and the grid-stride loop accepts any grid";
+    v.rules.note =
+        "warp shuffles need a whole number of warps (up to 32 of them), and the grid-stride loop accepts any grid";
     t.push_back(v);
   }
   return t;

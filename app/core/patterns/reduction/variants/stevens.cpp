@@ -23,9 +23,10 @@ VariantInfo make(const char* id, const char* title, const char* slide, const cha
   v.rules.max_block = 1024;
   v.rules.pow2_block = true;
   v.rules.items_per_thread = 2;
-  v.rules.note = "Each thread loads two elements into partialSum[2 * BLOCK_SIZE] and the tree halves (or doubles) "
-                 "its stride, so the block must be a power of two; one block per 2 * blockDim.x elements, "
-                 "relaunched on the block sums.";
+  v.rules.note =
+      "Each thread loads two elements into partialSum[2 * BLOCK_SIZE] and the tree halves (or doubles) "
+      "its stride, so the block must be a power of two; one block per 2 * blockDim.x elements, "
+      "relaunched on the block sums.";
   return v;
 }
 
@@ -41,9 +42,10 @@ std::vector<VariantInfo> stevens_reduction_variants() {
                    "The partial sums are compacted into the first locations: thread t < stride adds "
                    "partialSum[t + stride], stride halving from blockDim.x. The active threads stay consecutive, so "
                    "warps are fully active or fully idle until fewer than 32 threads are left (the last 5 steps)."));
-  t.back().caution = "The slide starts the loop at blockDim.x/2 while loading 2 * blockDim.x elements, which would skip "
-                     "the upper half; its own count of active threads (1024, 512, ... for a 1024-thread block) needs "
-                     "stride = blockDim.x first, as here.";
+  t.back().caution =
+      "The slide starts the loop at blockDim.x/2 while loading 2 * blockDim.x elements, which would skip "
+      "the upper half; its own count of active threads (1024, 512, ... for a 1024-thread block) needs "
+      "stride = blockDim.x first, as here.";
   return t;
 }
 

@@ -43,7 +43,8 @@ TEST(SlideTimings, MalformedFilesAreOneLine) {
   };
   std::vector<SlideTiming> t;
   const std::string head =
-      R"({"format": "warpscope-slide-timings", "version": 1, "tables": [{"seed": "s", "slide": "x", "device": "d", "workload": "w", )";
+      R"({"format": "warpscope-slide-timings", "version": 1, "tables": [{"seed": "s", "slide": "x",)"
+      R"( "device": "d", "workload": "w", )";
   EXPECT_NE(
       load_slide_timings(write("ws_st_unit.json", head + R"("unit": "s", "rows": []}]})"), t).find("unit must be"),
       std::string::npos);

@@ -65,7 +65,8 @@ TEST(Lessons, BadFilesAreReportedWithTheirName) {
   EXPECT_THROW(parse_lesson("{", "x.json"), std::runtime_error);
   try {
     parse_lesson(
-        R"({"id":"a","title":"t","seed":"s","lecture":"l","authors":"","source":"s","pattern":"p","summary":"s","steps":[{"variant":"no.such","narrative":"n"}]})",
+        R"({"id":"a","title":"t","seed":"s","lecture":"l","authors":"","source":"s","pattern":"p","summary":"s",)"
+        R"("steps":[{"variant":"no.such","narrative":"n"}]})",
         "y.json");
     FAIL();
   } catch (const std::runtime_error& e) {
@@ -77,10 +78,12 @@ TEST(Lessons, BadFilesAreReportedWithTheirName) {
 TEST(LessonScenes, ParsesEveryFieldAndDefaultsTheOptionalOnes) {
   const Lesson l = parse_lesson(R"({"id":"a","title":"t","seed":"s","source":"s","pattern":"p","summary":"s",
     "steps":[{"variant":"epita.reduce3","narrative":"n"}],
-    "scenes":[{"variant":"epita.reduce3","view":"tree","step":2,"block":8,"n":"2^3","input":"3 1 7 0 4 1 6 3","note":"000, slide X"},
+    "scenes":[{"variant":"epita.reduce3","view":"tree","step":2,"block":8,"n":"2^3",
+               "input":"3 1 7 0 4 1 6 3","note":"000, slide X"},
               {"variant":"epita.reduce2","note":"only the required fields"},
               {"variant":"epita.race","n":1048576,"input":"ones","note":"race"},
-              {"variant":"epita.reduce2","view":"pair","pair_picture":"banks","pair_with":"epita.reduce3","note":"pair"}]})",
+              {"variant":"epita.reduce2","view":"pair","pair_picture":"banks","pair_with":"epita.reduce3",
+               "note":"pair"}]})",
                                 "scenes.json");
   ASSERT_EQ(l.scenes.size(), 4u);
   const Scene& a = l.scenes[0];
@@ -171,8 +174,10 @@ TEST(Lessons, OneMalformedFileCostsOnlyThatLessonAndIsNamedWithItsPlace) {
   const std::string dir = lessons_with("bad", {{"zz_broken.json", "{\n  \"id\": \"x\",\n  oops\n}"},
                                                {"zz_notes.json", "[1, 2]"},
                                                {"zz_overflow.json", "1e30822222222244444444444"},
-                                               {"zz_unknown.json", R"({"id":"u","title":"t","seed":"s","source":"s",
-                                                 "pattern":"reduction","summary":"s","steps":[{"variant":"no.such","narrative":"n"}]})"}});
+                                               {"zz_unknown.json", R"({"id":"u","title":"t","seed":"s",)"
+                                                                   R"("source":"s",
+                                                 "pattern":"reduction","summary":"s",
+                                                 "steps":[{"variant":"no.such","narrative":"n"}]})"}});
   std::vector<std::string> problems;
   const auto lessons = load_lessons(dir, &problems);
   EXPECT_EQ(lessons.size(), good);

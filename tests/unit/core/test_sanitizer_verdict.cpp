@@ -19,7 +19,8 @@ json nosync_verdict() {
   return json::parse(R"({"n":1000,"args":"--n 1000","check":"race: expected 1000, got 744",
     "tool_version":"2025.3.0","device":"NVIDIA H100 80GB HBM3",
     "memcheck":{"ran":true,"exit":0,"errors":0,"first":"","note":""},
-    "racecheck":{"ran":true,"exit":0,"errors":4,"first":"Error: Race reported between Write access at reduce1_nosync","note":"",
+    "racecheck":{"ran":true,"exit":0,"errors":4,"first":"Error: Race reported between Write access at reduce1_nosync",
+                 "note":"",
                  "warnings":1,"hazards":{"RAW":2,"WAR":0,"WAW":1},"hazards_total":18},
     "synccheck":{"ran":true,"exit":0,"errors":0,"first":"","note":""}})");
 }

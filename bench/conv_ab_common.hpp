@@ -14,18 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "ck.hpp"
 #include "convolution/conv_launch.hpp"
 #include "patterns/convolution/conv_geometry.hpp"
 #include "registry.hpp"
-
-#define CK(x)                                                       \
-  do {                                                              \
-    cudaError_t e = (x);                                            \
-    if (e != cudaSuccess) {                                         \
-      printf("CUDA %s line %d\n", cudaGetErrorString(e), __LINE__); \
-      exit(1);                                                      \
-    }                                                               \
-  } while (0)
 
 /// b[i] = a[i] for n4 float4s, grid-stride: the copy kernel the harnesses set beside cudaMemcpy.
 __global__ void copy4(const float4* __restrict__ a, float4* __restrict__ b, long n4) {

@@ -38,16 +38,8 @@
 #include <string>
 #include <vector>
 
+#include "ck.hpp"
 #include "scan/scan_launch.hpp"
-
-#define CK(x)                                                       \
-  do {                                                              \
-    cudaError_t e = (x);                                            \
-    if (e != cudaSuccess) {                                         \
-      printf("CUDA %s line %d\n", cudaGetErrorString(e), __LINE__); \
-      exit(1);                                                      \
-    }                                                               \
-  } while (0)
 
 using u64 = unsigned long long;
 constexpr u64 kInvalid = 0, kAggregate = 1ull << 32, kPrefix = 2ull << 32, kFlagMask = 0xffffffff00000000ull;

@@ -14,6 +14,7 @@
 
 #include "common/dynamic_shared.cuh"
 #include "common/trace_record.cuh"
+#include "common/vec4.cuh"
 #include "reduction/reduce_launch.hpp"
 
 namespace ws::kernels {
@@ -629,13 +630,6 @@ ReduceOutcome run_reduce8_fixed(const ReduceArgs& a) {
 // sum: each block writes its partial, and the last block to finish (a ticket counter, reset by that
 // block) folds the partials in a fixed order, so the result needs no second launch, no atomics on the
 // sum and is the same from run to run for float32 too.
-template <typename T>
-struct Vec4;
-template <>
-struct Vec4<int> { using type = int4; };
-template <>
-struct Vec4<float> { using type = float4; };
-
 __device__ unsigned int tuned_blocks_done = 0;  // 0 between launches: the last block resets it
 
 /// Sum of a warp's 32 values in lane 0 (shuffle tree, offsets 16, 8, 4, 2, 1).

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/trace_record.cuh"
+#include "common/vec4.cuh"
 #include "scan/scan_launch.hpp"
 
 namespace ws::kernels {
@@ -41,13 +42,6 @@ template <>
 __device__ int from_bits<int>(unsigned b) { return static_cast<int>(b); }
 template <>
 __device__ float from_bits<float>(unsigned b) { return __uint_as_float(b); }
-
-template <typename T>
-struct Vec4;
-template <>
-struct Vec4<int> { using type = int4; };
-template <>
-struct Vec4<float> { using type = float4; };
 
 using StatusRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
 

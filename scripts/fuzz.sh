@@ -37,6 +37,8 @@ for t in "${targets[@]}"; do
   else
     result="FAILED (see build-fuzz/fuzz_$t.log and $crashes/)"
     status=1
+    # What failed, in the CI log itself: the sanitizer's or libFuzzer's report and the saved input.
+    grep -E -A12 '^==[0-9]+==|^SUMMARY|ERROR: libFuzzer|Test unit written' "build-fuzz/fuzz_$t.log" | head -60 >&2 || true
   fi
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "build-fuzz/fuzz_$t.log" | grep -o '[0-9]*$' || echo '?')
   echo "fuzz_$t: $result, $((  $(date +%s) - start )) s, $runs inputs, corpus $(ls "$work" | wc -l) files"

@@ -7,8 +7,12 @@ namespace ws::kernels {
 template <typename T>
 struct Vec4;
 template <>
-struct Vec4<int> { using type = int4; };
+struct Vec4<int> {
+  using type = int4;
+};
 template <>
-struct Vec4<float> { using type = float4; };
+struct Vec4<float> {
+  using type = float4;
+};
 
 }  // namespace ws::kernels

@@ -90,6 +90,25 @@ TEST(Limits, ImagesAreJudgedByTheirHeaderAndNamedByTheirFormat) {
   std::ofstream(bomb, std::ios::binary) << bytes;
   const std::string berr = load_conv_input(bomb, 2, 0, 0, 1, c);
   EXPECT_NE(berr.find("claims 32000 x 32000 pixels"), std::string::npos) << berr;
+  // Raw and run-length formats hold far fewer pixels per byte than deflate: a 64 KiB PGM or Radiance
+  // HDR "of" 8192 x 8192 is refused too (stb would decode the missing pixels as zeros, seconds of work).
+  const auto padded = [&](const std::string& name, const std::string& header) {
+    const std::string path = temp(name);
+    std::ofstream(path, std::ios::binary) << header << std::string(65536 - header.size(), '\0');
+    return load_conv_input(path, 2, 0, 0, 1, c);
+  };
+  const std::string pgm = padded("big.pgm", "P5\n8192 8192\n255\n");
+  EXPECT_NE(pgm.find("(PNM) claims 8192 x 8192 pixels, more than its 64.0 KiB can hold"), std::string::npos) << pgm;
+  const std::string hdr = padded("big.hdr", "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 8192 +X 8192\n");
+  EXPECT_NE(hdr.find("(HDR) claims 8192 x 8192 pixels"), std::string::npos) << hdr;
+  // TGA has no signature: an 18-byte header of an 8-bit grey 16384 x 16384 image.
+  const char tga[18] = {0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x40, 0, 0x40, 8, 0};
+  const std::string tga_err = padded("big.tga", std::string(tga, sizeof tga));
+  EXPECT_NE(tga_err.find("' claims 16384 x 16384 pixels"), std::string::npos) << tga_err;
+  // Within what its bytes can hold, a header is believed: 200 x 200 grey samples fit in 64 KiB.
+  const std::string small = padded("fits.pgm", "P5\n200 200\n255\n");
+  EXPECT_EQ(small, "");
+  EXPECT_EQ(c.rows * c.cols, 200 * 200);
 }
 
 TEST(Limits, MemoryIsEstimatedAndRefusedInWords) {

@@ -104,8 +104,25 @@ std::string image_format(const std::string& path) {
   if (got >= 4 && std::memcmp(m, "8BPS", 4) == 0) return "PSD";
   if (got >= 2 && m[0] == 'P' && (m[1] == '5' || m[1] == '6')) return "PNM";
   if (got >= 2 && m[0] == '#' && m[1] == '?') return "HDR";
+  if (got >= 4 && std::memcmp(m, "\x53\x80\xF6\x34", 4) == 0) return "PIC";
   return "";
 }
+
+namespace {
+
+double max_samples_per_byte(const std::string& format) {
+  // The most decoded samples (pixels x channels) one byte of each format can give, with margin.
+  if (format == "PNG") return 1100.0;   // deflate expands at most 1032:1, plus a filter byte per row
+  if (format == "PNM") return 1.0;      // raw samples, 1 or 2 bytes each
+  if (format == "BMP") return 24.0;     // stb reads uncompressed BMP only: 1 bit per pixel, 3 channels
+  if (format == "PSD") return 64.0;     // PackBits: 2 bytes repeat one byte up to 128 times
+  if (format == "HDR") return 48.0;     // RLE per component: 2 bytes for 127, 4 components per 3 samples
+  if (format == "JPEG") return 1024.0;  // >= 2 bits (DC, end of block) per 8x8 block: 4:2:0 colour 512
+  if (format.empty()) return 96.0;      // TGA, stb's only format without a signature: RLE, 128 x 3 per 2 bytes
+  return 4096.0;                        // GIF's LZW (~2700 pixels a byte) and Softimage PIC
+}
+
+}  // namespace
 
 std::string read_image_grey(const std::string& path, HostVector<float>& out, std::int64_t& rows, std::int64_t& cols) {
   if (std::string err = check_input_file(path, kMaxImageFileBytes, "image"); !err.empty()) return err;
@@ -119,13 +136,13 @@ std::string read_image_grey(const std::string& path, HostVector<float>& out, std
   }
   if (w <= 0 || h <= 0 || std::int64_t(w) * h > kMaxN)
     return named + " is " + std::to_string(w) + " x " + std::to_string(h) + ": more than 2^30 pixels";
-  // Deflate expands at most 1032:1, so a PNG cannot hold more raw bytes than about 1100 x its size;
-  // no format stb reads expands more than LZW's ~2700:1 (GIF). A header claiming more is a
-  // decompression bomb or a lie (a 70-byte BMP "of" 30000 x 30000), refused before a byte is allocated.
+  // A header claiming more samples than the file's bytes can encode is a decompression bomb or a lie
+  // (a 64 KB PGM "of" 16384 x 16384), refused before a byte is allocated: stb fills a truncated file's
+  // missing pixels with zeros, so it would otherwise decode the whole claimed size.
   std::error_code ec;
   const std::uintmax_t file_bytes = std::filesystem::file_size(path, ec);
-  const double ratio = format == "PNG" ? 1100.0 : 4096.0;
-  if (!ec && double(w) * h * std::max(channels, 1) > ratio * double(file_bytes))
+  const double samples = double(w) * h * std::max(channels, 1);
+  if (!ec && samples > max_samples_per_byte(format) * double(file_bytes))
     return named + " claims " + std::to_string(w) + " x " + std::to_string(h) + " pixels, more than its " +
            format_bytes(file_bytes) + " can hold (corrupt or crafted)";
   // Decoding holds the file's channels and one grey byte per pixel; the input then 4 bytes per pixel.

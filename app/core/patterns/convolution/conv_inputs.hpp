@@ -39,7 +39,7 @@ std::string load_conv_input(const std::string& kind, int dims, std::int64_t widt
 
 /// Reads a PNG/JPEG (anything stb_image reads) as 8-bit grey into rows x cols floats 0..255.
 /// Returns "" or a one-line error.
-/// The image format `path`'s first bytes announce ("PNG", "JPEG", "BMP", "GIF", "PSD", "PNM", "HDR"),
+/// The image format `path`'s first bytes announce ("PNG", "JPEG", "BMP", "GIF", "PSD", "PNM", "HDR", "PIC"),
 /// "" when none: such a file is read as an image (its errors name the format), never as text.
 std::string image_format(const std::string& path);
 std::string read_image_grey(const std::string& path, HostVector<float>& out, std::int64_t& rows, std::int64_t& cols);

@@ -84,12 +84,21 @@ TEST(Limits, ImagesAreJudgedByTheirHeaderAndNamedByTheirFormat) {
   // The PNG's header rewritten to claim 32000 x 32000 pixels: refused before decoding.
   std::ifstream pf(png, std::ios::binary);
   std::string bytes{std::istreambuf_iterator<char>(pf), std::istreambuf_iterator<char>()};
+  const std::string whole_png = bytes;
   const char dims[8] = {0, 0, 0x7d, 0, 0, 0, 0x7d, 0};  // IHDR width, height (big-endian 32000)
   bytes.replace(16, 8, dims, 8);
   const std::string bomb = temp("bomb.png");
   std::ofstream(bomb, std::ios::binary) << bytes;
   const std::string berr = load_conv_input(bomb, 2, 0, 0, 1, c);
   EXPECT_NE(berr.find("claims 32000 x 32000 pixels"), std::string::npos) << berr;
+  // A PNG chunk claiming more bytes than the file has is refused before stb allocates them.
+  std::string long_chunk = whole_png;
+  const char huge[4] = {0x57, 0, 0, 0};  // the first chunk (IHDR, at byte 8) claims 0x57000000 bytes
+  long_chunk.replace(8, 4, huge, 4);
+  const std::string lc = temp("long_chunk.png");
+  std::ofstream(lc, std::ios::binary) << long_chunk;
+  const std::string lerr = load_conv_input(lc, 2, 0, 0, 1, c);
+  EXPECT_NE(lerr.find("(PNG): the chunk at byte 8 claims 1459617792 bytes"), std::string::npos) << lerr;
   // Raw and run-length formats hold far fewer pixels per byte than deflate: a 64 KiB PGM or Radiance
   // HDR "of" 8192 x 8192 is refused too (stb would decode the missing pixels as zeros, seconds of work).
   const auto padded = [&](const std::string& name, const std::string& header) {

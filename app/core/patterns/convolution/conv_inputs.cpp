@@ -122,12 +122,36 @@ double max_samples_per_byte(const std::string& format) {
   return 4096.0;                        // GIF's LZW (~2700 pixels a byte) and Softimage PIC
 }
 
+/// Walks a PNG's chunks (length, type, data, CRC): "" when each fits in the file, else where one
+/// claims more bytes than follow it. stb allocates a chunk's claimed length before reading it, so
+/// a 137-byte file could otherwise ask for 2 GiB.
+std::string png_chunk_error(const std::string& path, std::uintmax_t file_bytes) {
+  std::ifstream f(path, std::ios::binary);
+  std::uintmax_t at = 8;  // after the signature
+  unsigned char head[8];
+  while (at + 8 <= file_bytes && f.seekg(std::streamoff(at)) && f.read(reinterpret_cast<char*>(head), 8)) {
+    const std::uintmax_t length = std::uintmax_t(head[0]) << 24 | std::uintmax_t(head[1]) << 16 |
+                                  std::uintmax_t(head[2]) << 8 | std::uintmax_t(head[3]);
+    if (at + 12 + length > file_bytes)
+      return "the chunk at byte " + std::to_string(at) + " claims " + std::to_string(length) + " bytes, " +
+             std::to_string(file_bytes - at) + " are left";
+    if (std::memcmp(head + 4, "IEND", 4) == 0) break;
+    at += 12 + length;
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string read_image_grey(const std::string& path, HostVector<float>& out, std::int64_t& rows, std::int64_t& cols) {
   if (std::string err = check_input_file(path, kMaxImageFileBytes, "image"); !err.empty()) return err;
   const std::string format = image_format(path);
   const std::string named = "image '" + path + "'" + (format.empty() ? "" : " (" + format + ")");
+  std::error_code ec;
+  const std::uintmax_t file_bytes = std::filesystem::file_size(path, ec);
+  if (format == "PNG" && !ec)
+    if (std::string why = png_chunk_error(path, file_bytes); !why.empty())
+      return "cannot read " + named + ": " + why + " (truncated or corrupt?)";
   // The header's size first: a 1 MB file may claim 32000 x 32000 pixels.
   int w = 0, h = 0, channels = 0;
   if (!stbi_info(path.c_str(), &w, &h, &channels)) {
@@ -139,8 +163,6 @@ std::string read_image_grey(const std::string& path, HostVector<float>& out, std
   // A header claiming more samples than the file's bytes can encode is a decompression bomb or a lie
   // (a 64 KB PGM "of" 16384 x 16384), refused before a byte is allocated: stb fills a truncated file's
   // missing pixels with zeros, so it would otherwise decode the whole claimed size.
-  std::error_code ec;
-  const std::uintmax_t file_bytes = std::filesystem::file_size(path, ec);
   const double samples = double(w) * h * std::max(channels, 1);
   if (!ec && samples > max_samples_per_byte(format) * double(file_bytes))
     return named + " claims " + std::to_string(w) + " x " + std::to_string(h) + " pixels, more than its " +

@@ -6,16 +6,21 @@
 
 namespace ws::ui {
 
+LiveSeries::LiveSeries(std::size_t capacity)
+    : capacity_(capacity < 1 ? 1 : capacity), x_(2 * capacity_), ms_(2 * capacity_), gbps_(2 * capacity_) {}
+
 void LiveSeries::push(double launch, double ms, double gbps) {
-  if (x_.size() >= 2 * capacity_) {
-    const auto drop = std::ptrdiff_t(x_.size() - capacity_);
-    x_.erase(x_.begin(), x_.begin() + drop);
-    ms_.erase(ms_.begin(), ms_.begin() + drop);
-    gbps_.erase(gbps_.begin(), gbps_.begin() + drop);
+  if (stored_ == x_.size()) {
+    const auto keep = [this](std::vector<double>& v) {
+      std::copy(v.begin() + std::ptrdiff_t(stored_ - capacity_), v.end(), v.begin());
+    };
+    keep(x_), keep(ms_), keep(gbps_);
+    stored_ = capacity_;
   }
-  x_.push_back(launch);
-  ms_.push_back(ms);
-  gbps_.push_back(gbps);
+  x_[stored_] = launch;
+  ms_[stored_] = ms;
+  gbps_[stored_] = gbps;
+  ++stored_;
   ++total_;
 }
 
@@ -30,7 +35,7 @@ double LiveSeries::median_ms(std::size_t last) const {
 }
 
 void LiveSeries::clear() {
-  x_.clear(), ms_.clear(), gbps_.clear();
+  stored_ = 0;
   total_ = 0;
 }
 

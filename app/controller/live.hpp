@@ -19,13 +19,14 @@ struct LivePoint {
 };
 
 /// The newest `capacity` points of one variant, contiguous (oldest first) for the plot.
-/// Memory is bounded by 2 x capacity points: when the store fills, the older half is dropped at once
-/// (amortised O(1) per push, no per-frame copying).
+/// Its store of 2 x capacity points is allocated and written once, at construction, so a series'
+/// memory is the same from its first point to its millionth (a lecture's Live runs for an hour):
+/// when the store fills, the newest half moves to the front (amortised O(1) per push).
 class LiveSeries {
  public:
-  explicit LiveSeries(std::size_t capacity = 10000) : capacity_(capacity < 1 ? 1 : capacity) {}
+  explicit LiveSeries(std::size_t capacity = 10000);
   void push(double launch, double ms, double gbps);
-  std::size_t size() const { return x_.size() - begin(); }
+  std::size_t size() const { return stored_ - begin(); }
   std::size_t capacity() const { return capacity_; }
   const double* launches() const { return x_.data() + begin(); }
   const double* ms() const { return ms_.data() + begin(); }
@@ -36,9 +37,10 @@ class LiveSeries {
   void clear();
 
  private:
-  std::size_t begin() const { return x_.size() > capacity_ ? x_.size() - capacity_ : 0; }
+  std::size_t begin() const { return stored_ > capacity_ ? stored_ - capacity_ : 0; }
   std::size_t capacity_;
-  std::vector<double> x_, ms_, gbps_;
+  std::vector<double> x_, ms_, gbps_;  // 2 x capacity each; the first stored_ are points
+  std::size_t stored_ = 0;
   std::int64_t total_ = 0;
 };
 

@@ -121,6 +121,19 @@ TEST(Live, SeriesIsBoundedAndOrdered) {
   EXPECT_EQ(s.launches()[99], 999);
   EXPECT_DOUBLE_EQ(s.median_ms(4), (997 * 0.5 + 998 * 0.5) / 2);
   EXPECT_DOUBLE_EQ(s.median_ms(3), 998 * 0.5);
+  // The store never moves: what a series holds is allocated once, so Live's memory stays flat.
+  LiveSeries flat(100);
+  flat.push(0, 1, 1);
+  const double* store = flat.launches();
+  for (int i = 1; i < 1050; ++i) flat.push(i, 1, 1);
+  EXPECT_EQ(flat.size(), 100u);
+  EXPECT_EQ(flat.launches()[0], 950);
+  EXPECT_EQ(flat.launches()[99], 1049);
+  EXPECT_GE(flat.launches(), store);
+  EXPECT_LE(flat.launches(), store + 100);
+  flat.clear();
+  EXPECT_EQ(flat.size(), 0u);
+  EXPECT_EQ(flat.launches(), store);
   RunResult r;
   r.variant = "x";
   r.status = RunStatus::Ok;

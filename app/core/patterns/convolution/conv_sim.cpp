@@ -59,7 +59,7 @@ struct Launch {
   const ConvGeometry& g;
   ConstSpan<float> n;  ///< zero-padded to g.capacity
   const std::vector<float>& m;
-  HostVector<float>& p;  ///< g.capacity outputs
+  HostVector<double>& p;  ///< g.capacity outputs: the kernel's float values, widened (exact)
   int r() const { return g.mask_width / 2; }
 };
 
@@ -482,6 +482,11 @@ bool interior_block(const ConvGeometry& g, I64 bx, I64 by) {
 /// scalar float multiply and add of output x + k, tap after tap.
 void interior_outputs(Launch& L, I64 bx, I64 by) {
   typedef float v4 __attribute__((vector_size(16)));
+  typedef double v4d __attribute__((vector_size(32)));
+  const auto store = [](double* to, v4 a) {  // four float sums widened to double: exact
+    const v4d d = __builtin_convertvector(a, v4d);
+    std::memcpy(to, &d, sizeof d);
+  };
   const ConvGeometry& g = L.g;
   const int w = g.mask_width, r = w / 2, taps_y = g.dims == 2 ? w : 1;
   const I64 c0 = bx * g.tile_x;
@@ -490,7 +495,7 @@ void interior_outputs(Launch& L, I64 bx, I64 by) {
   for (I64 yy = 0; yy < rows; ++yy) {
     const I64 y = g.dims == 2 ? by * g.tile_y + yy : 0;
     const float* top = L.n.data() + (g.dims == 2 ? (y - r) * g.width : 0) + c0 - r;  // tap (0, 0) of output c0
-    float* dst = L.p.data() + y * g.width + c0;
+    double* dst = L.p.data() + y * g.width + c0;
     int x = 0;
     // Sixteen outputs at a time: four independent accumulators keep the adds' latency hidden.
     for (; x + 16 <= cw; x += 16) {
@@ -511,10 +516,10 @@ void interior_outputs(Launch& L, I64 bx, I64 by) {
           a3 += v3 * mj;
         }
       }
-      std::memcpy(dst + x, &a0, sizeof a0);
-      std::memcpy(dst + x + 4, &a1, sizeof a1);
-      std::memcpy(dst + x + 8, &a2, sizeof a2);
-      std::memcpy(dst + x + 12, &a3, sizeof a3);
+      store(dst + x, a0);
+      store(dst + x + 4, a1);
+      store(dst + x + 8, a2);
+      store(dst + x + 12, a3);
     }
     for (; x + 4 <= cw; x += 4) {
       v4 acc = {0.0f, 0.0f, 0.0f, 0.0f};
@@ -528,7 +533,7 @@ void interior_outputs(Launch& L, I64 bx, I64 by) {
           acc += v * mj;
         }
       }
-      std::memcpy(dst + x, &acc, sizeof acc);
+      store(dst + x, acc);
     }
     for (; x < cw; ++x) {
       float acc = 0.0f;
@@ -551,8 +556,8 @@ void check(const ConvGeometry& g, ConstSpan<float> input, const std::vector<floa
 
 }  // namespace
 
-HostVector<float> simulate_conv(const ConvGeometry& g, ConstSpan<float> input, const std::vector<float>& mask,
-                                std::int64_t trace_block, Trace* trace) {
+HostVector<double> simulate_conv(const ConvGeometry& g, ConstSpan<float> input, const std::vector<float>& mask,
+                                 std::int64_t trace_block, Trace* trace) {
   check(g, input, mask);
   if (trace && (trace_block < 0 || trace_block >= g.blocks()))
     throw std::invalid_argument("simulate_conv: block index " + std::to_string(trace_block) +
@@ -566,7 +571,7 @@ HostVector<float> simulate_conv(const ConvGeometry& g, ConstSpan<float> input, c
                     [&](I64 b, I64 e, I64) { std::copy(input.begin() + b, input.begin() + e, padded.begin() + b); });
   }
   const ConstSpan<float> n = padded.empty() ? input : ConstSpan<float>(padded);
-  HostVector<float> p(size);  // zero pages, first written by the blocks' threads
+  HostVector<double> p(size);  // zero pages, first written by the blocks' threads
   Launch L{g, n, mask, p};
   Trace unused;
   kit::Recorder recorder(trace ? *trace : unused);

@@ -16,15 +16,16 @@ constexpr int kConvInput = 0, kConvOutput = 1, kConvMask = 3;
 
 /// Runs every block of the kernel of `g.kind` on `input` (g.width or g.height x g.width floats,
 /// row-major) with `mask` (g.mask_width or its square, row-major), accumulating in float in the
-/// kernel's order. Returns the g.outputs() outputs. When `trace` is not null, records block
+/// kernel's order. Returns the g.outputs() outputs, each the kernel's float value widened to double
+/// (exact; the run's output type, so no second array and no widening pass). When `trace` is not null, records block
 /// `trace_block` (linear: by * grid_x + bx) into it: steps "halo" / "load" (global loads into shared
 /// memory), "compute" (the mask loop: one access per mask element, working threads = the threads that
 /// compute) and "store"; threads are linear (ty * block_x + tx), so warps are 32 consecutive ones.
 /// Throws std::invalid_argument on sizes that do not match g, or a trace block outside the grid.
 /// The output (and the 1D kernels' zero-padded input) are HostVectors: fresh zero pages, first
 /// written by the host threads that run the blocks, not by one serial zero fill.
-HostVector<float> simulate_conv(const ConvGeometry& g, ConstSpan<float> input, const std::vector<float>& mask,
-                                std::int64_t trace_block, Trace* trace);
+HostVector<double> simulate_conv(const ConvGeometry& g, ConstSpan<float> input, const std::vector<float>& mask,
+                                 std::int64_t trace_block, Trace* trace);
 
 /// What one thread of a block does in a convolution kernel (the tile-map view's colours).
 enum class ConvLoad : std::uint8_t {

@@ -2,7 +2,6 @@
 // the thread-level model of its kernel (conv_sim.cpp) on the run's input, mask and launch shape.
 #include <stdexcept>
 
-#include "parallel.hpp"
 #include "patterns/convolution/conv_sim.hpp"
 #include "patterns/convolution/pattern_convolution.hpp"
 #include "sim/model_kit.hpp"
@@ -29,9 +28,7 @@ SimOutput conv_model(const VariantInfo& v, const Input& in, const LaunchConfig& 
   out.trace.n = in.n();
   out.trace.type = in.type;
   out.trace.launch = LaunchConfig{s.g.threads(), s.g.blocks()};
-  const HostVector<float> p = simulate_conv(s.g, in.f32, s.mask, trace_block, trace_block >= 0 ? &out.trace : nullptr);
-  out.output.resize(p.size());
-  widen_to_double(p.data(), std::int64_t(p.size()), out.output.data());
+  out.output = simulate_conv(s.g, in.f32, s.mask, trace_block, trace_block >= 0 ? &out.trace : nullptr);
   out.output_rows = s.g.dims == 2 ? s.g.height : 0;
   out.output_cols = s.g.width;
   out.launches = 1;

@@ -40,7 +40,12 @@ ConvGeometry geometry(const char* id, int w, int tile, std::int64_t width, std::
   return g;
 }
 
-std::vector<double> as_double(ConstSpan<float> v) { return std::vector<double>(v.begin(), v.end()); }
+/// Whether every output is a float32 value (the kernels accumulate in float; the model widens exactly).
+bool all_float(ConstSpan<double> v) {
+  for (double x : v)
+    if (double(float(x)) != x) return false;
+  return true;
+}
 
 std::size_t count_load(const std::vector<sim::ConvThreadRole>& roles, sim::ConvLoad what) {
   std::size_t k = 0;
@@ -60,8 +65,9 @@ TEST(SimConv, OneDimensionalKernelsEqualTheReference) {
           const auto m = random_floats(std::size_t(w), unsigned(w));
           const ConvGeometry g = geometry(id, w, tile, width, 0);
           const auto got = sim::simulate_conv(g, n, m, -1, nullptr);
-          EXPECT_EQ(compare_conv_output(as_double(got), conv1d_reference(n, m), 0, width), "")
+          EXPECT_EQ(compare_conv_output(got, conv1d_reference(n, m), 0, width), "")
               << id << " mask " << w << " width " << width << " tile " << tile;
+          EXPECT_TRUE(all_float(got)) << id << " mask " << w << " width " << width << " tile " << tile;
         }
 }
 
@@ -74,14 +80,15 @@ TEST(SimConv, TwoDimensionalKernelsEqualTheReference) {
         const auto m = random_floats(std::size_t(w * w), unsigned(w));
         const ConvGeometry g = geometry(id, w, 0, cols, rows);
         const auto got = sim::simulate_conv(g, n, m, -1, nullptr);
-        EXPECT_EQ(compare_conv_output(as_double(got), conv2d_reference(n, rows, cols, m, w), rows, cols), "")
+        EXPECT_EQ(compare_conv_output(got, conv2d_reference(n, rows, cols, m, w), rows, cols), "")
             << id << " mask " << w << " " << rows << "x" << cols;
+        EXPECT_TRUE(all_float(got)) << id << " mask " << w << " " << rows << "x" << cols;
       }
   // A small tile: several blocks in both directions, the last ones partial.
   const auto n = random_floats(37 * 53, 1), m = random_floats(25, 2);
   for (const char* id : {"stevens.conv2d_basic", "stevens.conv2d_tiled"}) {
     const auto got = sim::simulate_conv(geometry(id, 5, 4, 53, 37), n, m, -1, nullptr);
-    EXPECT_EQ(compare_conv_output(as_double(got), conv2d_reference(n, 37, 53, m, 5), 37, 53), "") << id;
+    EXPECT_EQ(compare_conv_output(got, conv2d_reference(n, 37, 53, m, 5), 37, 53), "") << id;
   }
 }
 
@@ -96,7 +103,7 @@ TEST(SimConv, RegisterTiledKernelEqualsTheReferenceOnBothLoadPaths) {
       const auto m = random_floats(std::size_t(w * w), unsigned(w + 1));
       const ConvGeometry g = geometry("stevens.conv2d_register_tiled", w, 0, cols, rows);
       const auto got = sim::simulate_conv(g, n, m, -1, nullptr);
-      EXPECT_EQ(compare_conv_output(as_double(got), conv2d_reference(n, rows, cols, m, w), rows, cols), "")
+      EXPECT_EQ(compare_conv_output(got, conv2d_reference(n, rows, cols, m, w), rows, cols), "")
           << "mask " << w << " " << rows << "x" << cols;
     }
 }

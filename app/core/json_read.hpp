@@ -3,8 +3,11 @@
 // message that names the field, instead of being truncated or wrapped by a silent conversion.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace ws {
 
@@ -17,6 +20,28 @@ double json_number(const nlohmann::json& v, double lo, double hi, const std::str
 std::string json_string(const nlohmann::json& v, const std::string& where);
 /// A boolean. Throws std::runtime_error "`where` must be true or false (got X)".
 bool json_bool(const nlohmann::json& v, const std::string& where);
+
+/// `v` as T. Integers are range-checked against T first (json_int: 1.5 and 4e86 refused; nlohmann
+/// would convert a double out of int's range without a check, which is undefined behaviour); other
+/// types as nlohmann converts them. Throws std::runtime_error naming `where`.
+template <typename T>
+T json_as(const nlohmann::json& v, const std::string& where) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    if constexpr (std::is_unsigned_v<T> && sizeof(T) == sizeof(std::uint64_t)) {
+      if (v.is_number_unsigned()) return v.get<T>();
+      return T(json_int(v, 0, std::numeric_limits<std::int64_t>::max(), where));
+    } else {
+      return T(
+          json_int(v, std::int64_t(std::numeric_limits<T>::min()), std::int64_t(std::numeric_limits<T>::max()), where));
+    }
+  } else {
+    try {
+      return v.get<T>();
+    } catch (const std::exception&) {
+      throw std::runtime_error(where + " has the wrong type (got " + std::string(v.type_name()) + ")");
+    }
+  }
+}
 
 /// "line L, column C" (both from 1) of the byte at 1-based offset `byte` of `text`, as nlohmann's
 /// parse_error::byte counts it; offsets past the end name the end of the text.

@@ -30,24 +30,14 @@ namespace {
 template <typename T>
 T get(const json& j, const char* key, const char* what) {
   if (!j.is_object() || !j.contains(key)) throw std::runtime_error(std::string(what) + ": missing field '" + key + "'");
-  try {
-    return j.at(key).get<T>();
-  } catch (const std::exception&) {
-    throw std::runtime_error(std::string(what) + ": field '" + key + "' has the wrong type (got " +
-                             j.at(key).type_name() + ")");
-  }
+  return json_as<T>(j.at(key), std::string(what) + ": field '" + key + "'");
 }
 
 /// An optional field: `fallback` when absent or null, else it must have type T (the message names it).
 template <typename T>
 T get_or(const json& j, const char* key, T fallback, const char* what = "report") {
   if (!j.is_object() || !j.contains(key) || j.at(key).is_null()) return fallback;
-  try {
-    return j.at(key).get<T>();
-  } catch (const std::exception&) {
-    throw std::runtime_error(std::string(what) + ": field '" + key + "' has the wrong type (got " +
-                             j.at(key).type_name() + ")");
-  }
+  return json_as<T>(j.at(key), std::string(what) + ": field '" + key + "'");
 }
 
 /// An integer field in [lo, hi] (json_int: 1.5 and 1e30 refused); `fallback` when absent or null.
@@ -333,12 +323,12 @@ DeviceInfo device_from_json(const json& j) {
     d.cc_major = std::atoi(cc.substr(0, dot).c_str());
     d.cc_minor = std::atoi(cc.substr(dot + 1).c_str());
   }
-  d.sm_count = get_or<int>(j, "sm_count", 0);
-  d.max_threads_per_sm = get_or<int>(j, "max_threads_per_sm", 0);
+  d.sm_count = int(int_field(j, "sm_count", 0, 100000, 0, "device"));
+  d.max_threads_per_sm = int(int_field(j, "max_threads_per_sm", 0, 1 << 20, 0, "device"));
   d.memory_gib = number_field(j, "memory_gib", 0, 1e6, 0, "device");
   d.mem_clock_mhz = get_or<double>(j, "mem_clock_mhz", 0);
   d.sm_clock_mhz = number_field(j, "sm_clock_mhz", 0, 1e5, 0, "device");
-  d.bus_width_bits = get_or<int>(j, "bus_width_bits", 0);
+  d.bus_width_bits = int(int_field(j, "bus_width_bits", 0, 1 << 20, 0, "device"));
   d.theoretical_gbps = number_field(j, "theoretical_gbps", 0, 1e7, 0, "device");
   d.copy_gbps = number_field(j, "copy_gbps", 0, 1e7, 0, "device");
   d.driver = get_or<std::string>(j, "driver", "");

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "json_read.hpp"
 #include "report.hpp"
 #include "types.hpp"
 
@@ -24,11 +25,7 @@ namespace {
 template <typename T>
 T field_or(const json& j, const char* key, T fallback, const char* what) {
   if (!j.contains(key) || j.at(key).is_null()) return fallback;
-  try {
-    return j.at(key).get<T>();
-  } catch (const std::exception&) {
-    throw std::runtime_error(std::string(what) + ": field '" + key + "' has the wrong type");
-  }
+  return json_as<T>(j.at(key), std::string(what) + ": field '" + key + "'");
 }
 
 }  // namespace

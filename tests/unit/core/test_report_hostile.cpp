@@ -245,6 +245,20 @@ TEST(ReportValidation, HostileRunsAreRefusedNamingTheField) {
   json j = good;
   j["version"] = 7;
   EXPECT_NE(refusal(j).find("report version 7 is newer"), std::string::npos);
+  // Integer fields of the device and the pattern's parameters: 4e86 or 2.5 is refused naming the field
+  // (a plain conversion of 4e86 to int is undefined behaviour: the fuzzer's find).
+  for (const json& v : {json(4.44e86), json(2.5), json(-1e20)}) {
+    j = good;
+    j["device"]["sm_count"] = v;
+    EXPECT_NE(refusal(j).find("device: field 'sm_count' must be an integer in 0..100000"), std::string::npos)
+        << v << ": " << refusal(j);
+  }
+  j = good;
+  j["runs"][0]["seed"] = 1e30;
+  EXPECT_NE(refusal(j).find("field 'seed' must be an integer in 0.."), std::string::npos) << refusal(j);
+  j = good;
+  j["runs"][0]["seed"] = 18446744073709551615u;  // the largest seed is kept
+  EXPECT_EQ(report_from_json(j).runs[0].seed, 18446744073709551615u);
   // A stored GB/s of 1e308 is ignored: GB/s is bytes / time, % of peak GB/s / the device's peak.
   j = good;
   j["runs"][0]["gbps"] = 1e300;

@@ -6,27 +6,25 @@
 // status) + the kernel, cub.scan enqueues cub::DeviceScan::InclusiveSum / ExclusiveSum (its tile-status
 // init kernel + its scan kernel), scratch allocated once outside the timed region, as
 // kernels/scan/cub_scan.cu does.
-// Build and run on the GPU machine: cmake --build --preset device --target ws_scan_ab, then
-// build-device/bench/ws_scan_ab (ws_scan_ab_count: the -DWS_COUNT build below).
+// Build and run on the GPU machine: cmake --build --preset device --target ws_scan_ab ws_scan_ab_count,
+// then build-device/bench/ws_scan_ab (ws_scan_ab_count: the -DWS_COUNT build below).
 // Candidates:
 //   product<B>    the product's kernel (kernels/scan/decoupled_lookback.cu) at block B, launched through
 //                 scan_launch.hpp: tile B x 16 (4 rows of B x 4 elements, 128-bit loads).
-//   rows<B,R>     the product's structure with R rows of B x 4 elements (128-bit loads straight to
-//                 registers, R warp scans per thread); the WS_COUNT build counts its look-back.
 //   blk<B,I,L>    CUB's block primitives (BlockLoad, BlockScan WARP_SCANS, BlockStore) with I items per
-//                 thread in a blocked arrangement and our look-back as the block-prefix callback. L: load
-//                 and store through shared memory (warp-striped -> blocked transpose, WARP_TRANSPOSE), or
-//                 direct blocked vector loads (VECTORIZE).
+//                 thread in a blocked arrangement and the product's look-back (kernels/scan/lookback.cuh)
+//                 as the block-prefix callback. L: load and store through shared memory (warp-striped ->
+//                 blocked transpose, WARP_TRANSPOSE), or direct blocked vector loads (VECTORIZE).
 //   +sleep        __nanosleep(ns) before the first look-back window (CUB's sm_90 int tuning sleeps 1245 ns).
 //   +bid          tile = blockIdx.x instead of the atomic tile counter.
-// -DWS_COUNT: instead of timing, count look-back windows and INVALID re-polls per tile (one run each).
+// -DWS_COUNT: instead of timing, count look-back windows and INVALID re-polls per tile (one run each) of
+// the blk candidates: the look-back's Count hook (scan/lookback.cuh); the product's kernel counts nothing.
 // Results on the H200: docs/device/h200-scan-lookback.md and docs/device/h200-ab-harnesses.md.
 #include <cuda_runtime.h>
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/block/block_store.cuh>
 #include <cub/device/device_scan.cuh>
-#include <cuda/atomic>
 
 #include <algorithm>
 #include <cstdint>
@@ -39,152 +37,44 @@
 #include <vector>
 
 #include "ck.hpp"
+#include "scan/lookback.cuh"
 #include "scan/scan_launch.hpp"
 
+namespace lb = ws::kernels;
 using u64 = unsigned long long;
-constexpr u64 kInvalid = 0, kAggregate = 1ull << 32, kPrefix = 2ull << 32, kFlagMask = 0xffffffff00000000ull;
-using StatusRef = cuda::atomic_ref<u64, cuda::thread_scope_device>;
-__device__ void publish(u64* status, unsigned tile, u64 flag, int v) {
-  StatusRef(status[tile]).store(flag | unsigned(v), cuda::memory_order_relaxed);
-}
-__device__ u64 peek(u64* status, long long tile) { return StatusRef(status[tile]).load(cuda::memory_order_relaxed); }
 
-// Warp 0's look-back (all 32 lanes call it): lane 0 publishes AGGREGATE, windows of 32 predecessors, then
-// lane 0 publishes PREFIX. Returns the tile's exclusive prefix in every lane.
-// Look-back depth (counted only by the WS_COUNT build of the harness, -DWS_COUNT): windows read and
-// status polls that found an INVALID predecessor, summed over all tiles.
+#ifdef WS_COUNT
+// Look-back depth (the counting build): windows read and status polls that found an INVALID predecessor,
+// summed over all tiles.
 __device__ unsigned long long g_windows, g_invalid_polls;
+struct CountLookback {
+  __device__ void window() const {
+    if ((threadIdx.x & 31) == 0) atomicAdd(&g_windows, 1ull);
+  }
+  __device__ void repoll() const {
+    if ((threadIdx.x & 31) == 0) atomicAdd(&g_invalid_polls, 1ull);
+  }
+};
+using LookbackCount = CountLookback;
+#else
+using LookbackCount = lb::NoLookbackCount;
+#endif
 
+// Warp 0's part of a tile (all 32 lanes call it): lane 0 publishes AGGREGATE, the warp waits SLEEP ns,
+// looks back with the product's window loop (scan/lookback.cuh), then lane 0 publishes PREFIX. Returns
+// the tile's exclusive prefix in every lane.
 template <int SLEEP>
 __device__ int look_back(u64* status, unsigned tile, int aggregate) {
-  const unsigned full = 0xffffffffu;
   const int lane = threadIdx.x & 31;
   if (tile == 0) {
-    if (lane == 0) publish(status, 0, kPrefix, aggregate);
+    if (lane == 0) lb::publish(status, 0, lb::kPrefix, lb::bits_of(aggregate));
     return 0;
   }
-  if (lane == 0) publish(status, tile, kAggregate, aggregate);
+  if (lane == 0) lb::publish(status, tile, lb::kAggregate, lb::bits_of(aggregate));
   if (SLEEP > 0) __nanosleep(SLEEP);
-  int exclusive_prefix = 0;
-  long long start = static_cast<long long>(tile) - 1;
-  while (true) {
-    const long long p = start - lane;
-    u64 st;
-#ifdef WS_COUNT
-    if (lane == 0) atomicAdd(&g_windows, 1ull);
-    bool again = false;
-#endif
-    do {
-#ifdef WS_COUNT
-      if (again && lane == 0) atomicAdd(&g_invalid_polls, 1ull);
-      again = true;
-#endif
-      st = p >= 0 ? peek(status, p) : kPrefix;
-    } while (__any_sync(full, (st & kFlagMask) == kInvalid));
-    const unsigned prefix_lanes = __ballot_sync(full, (st & kFlagMask) == kPrefix);
-    const int stop = prefix_lanes ? __ffs(prefix_lanes) - 1 : 31;
-    int val = lane <= stop ? static_cast<int>(static_cast<unsigned>(st)) : 0;
-#pragma unroll
-    for (int off = 16; off > 0; off /= 2) val += __shfl_down_sync(full, val, off);
-    exclusive_prefix += __shfl_sync(full, val, 0);
-    if (prefix_lanes) break;
-    start -= 32;
-  }
-  if (lane == 0) publish(status, tile, kPrefix, exclusive_prefix + aggregate);
+  const int exclusive_prefix = lb::look_back_windows<int>(status, tile, LookbackCount{});
+  if (lane == 0) lb::publish(status, tile, lb::kPrefix, lb::bits_of(exclusive_prefix + aggregate));
   return exclusive_prefix;
-}
-
-// ---- rows<B, R>: the product's structure with R rows -------------------------------------------------
-template <int BLOCK, int ROWS, int SLEEP>
-__global__ void __launch_bounds__(BLOCK)
-    rows_scan(const int* x, int* y, long long n, bool exclusive, u64* status, unsigned* counter) {
-  constexpr int W = BLOCK / 32, V4 = 4, TILE = BLOCK * ROWS * V4;
-  __shared__ int warp_total[ROWS * W];
-  __shared__ int warp_prefix[ROWS * W];
-  __shared__ int tile_aggregate, tile_prefix;
-  __shared__ unsigned tile_s;
-  const int t = threadIdx.x, lane = t & 31, w = t >> 5;
-  const unsigned full = 0xffffffffu;
-  if (t == 0) tile_s = atomicAdd(counter, 1u);
-  __syncthreads();
-  const unsigned tile = tile_s;
-  const long long base = static_cast<long long>(tile) * TILE;
-  int v[ROWS][V4];
-  if (base + TILE <= n) {
-#pragma unroll
-    for (int k = 0; k < ROWS; ++k) {
-      const int4 q = reinterpret_cast<const int4*>(x + base + static_cast<long long>(k) * BLOCK * V4)[t];
-      v[k][0] = q.x;
-      v[k][1] = q.y;
-      v[k][2] = q.z;
-      v[k][3] = q.w;
-    }
-  } else {
-#pragma unroll
-    for (int k = 0; k < ROWS; ++k)
-#pragma unroll
-      for (int e = 0; e < V4; ++e) {
-        const long long i = base + static_cast<long long>(k) * BLOCK * V4 + t * V4 + e;
-        v[k][e] = i < n ? x[i] : 0;
-      }
-  }
-  int s[ROWS];
-#pragma unroll
-  for (int k = 0; k < ROWS; ++k) s[k] = v[k][0] + v[k][1] + v[k][2] + v[k][3];
-#pragma unroll
-  for (int off = 1; off < 32; off *= 2)
-#pragma unroll
-    for (int k = 0; k < ROWS; ++k) {
-      const int o = __shfl_up_sync(full, s[k], off);
-      if (lane >= off) s[k] += o;
-    }
-  if (lane == 31)
-#pragma unroll
-    for (int k = 0; k < ROWS; ++k) warp_total[k * W + w] = s[k];
-  __syncthreads();
-  if (w == 0) {
-    if (lane == 0) {
-      int running = warp_total[0];
-      warp_prefix[0] = 0;
-      for (int q = 1; q < ROWS * W; ++q) {
-        warp_prefix[q] = running;
-        running += warp_total[q];
-      }
-      tile_aggregate = running;
-    }
-    __syncwarp();
-    const int ep = look_back<SLEEP>(status, tile, tile_aggregate);
-    if (lane == 0) tile_prefix = ep;
-  }
-  __syncthreads();
-  const int tp = tile_prefix;
-  int out[ROWS][V4];
-#pragma unroll
-  for (int k = 0; k < ROWS; ++k) {
-    int p = tp + warp_prefix[k * W + w];
-    const int before = __shfl_up_sync(full, s[k], 1);
-    if (lane > 0) p += before;
-#pragma unroll
-    for (int e = 0; e < V4; ++e) {
-      const int incl = p + v[k][e];
-      out[k][e] = exclusive ? p : incl;
-      p = incl;
-    }
-  }
-  if (base + TILE <= n) {
-#pragma unroll
-    for (int k = 0; k < ROWS; ++k)
-      reinterpret_cast<int4*>(y + base + static_cast<long long>(k) * BLOCK * V4)[t] =
-          make_int4(out[k][0], out[k][1], out[k][2], out[k][3]);
-  } else {
-#pragma unroll
-    for (int k = 0; k < ROWS; ++k)
-#pragma unroll
-      for (int e = 0; e < V4; ++e) {
-        const long long i = base + static_cast<long long>(k) * BLOCK * V4 + t * V4 + e;
-        if (i < n) y[i] = out[k][e];
-      }
-  }
 }
 
 // ---- blk<B, I, L>: CUB block primitives + our look-back --------------------------------------------------
@@ -247,7 +137,7 @@ struct Cand {
 
 // The product's kernel (kernels/scan/decoupled_lookback.cu) at block B, through its launcher
 // (scan_launch.hpp): what the app times, memset of the tile status included. Scratch: the tile counter
-// at byte 0, the statuses from byte 16, as rows_scan uses it.
+// at byte 0, the statuses from byte 16, as blk_scan uses it.
 template <int B>
 Cand product(const char* name) {
   return {name, B * 4 * 4,
@@ -273,13 +163,6 @@ Cand product(const char* name) {
           true};
 }
 
-template <int B, int R, int SLEEP = 0>
-Cand rows(const char* name) {
-  return {name, B * R * 4,
-          [](const int* x, int* y, long long n, bool ex, u64* st, unsigned* c, long long tiles, cudaStream_t s) {
-            rows_scan<B, R, SLEEP><<<unsigned(tiles), B, 0, s>>>(x, y, n, ex, st, c);
-          }};
-}
 template <int B, int I, cub::BlockLoadAlgorithm LA, cub::BlockStoreAlgorithm SA, int SLEEP, bool BID>
 Cand blk(const char* name) {
   return {name, B * I,
@@ -298,30 +181,20 @@ int main() {
   CK(cudaGetDeviceProperties(&prop, 0));
   printf("device %s, %d SMs, L2 %d MB\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20);
   std::vector<Cand> cands = {
-#ifdef WS_COUNT  // the product's structure with the counting look-back: the product's kernel does not count
-      rows<256, 4>("rows<256,4> (product structure)"),
-      rows<512, 4>("rows<512,4>"),
-      rows<128, 4>("rows<128,4>"),
-#else
+#ifndef WS_COUNT  // the product's kernel does not count
       product<256>("product B=256"),
       product<512>("product B=512"),
       product<128>("product B=128"),
 #endif
-      rows<128, 6>("rows<128,6>"),
-      rows<256, 6>("rows<256,6>"),
-      rows<128, 8>("rows<128,8>"),
-      rows<256, 8>("rows<256,8>"),
-      rows<256, 4, 1245>("rows<256,4>+sleep1245"),
-      rows<128, 6, 1245>("rows<128,6>+sleep1245"),
-      rows<256, 4, 300>("rows<256,4>+sleep300"),
-      rows<256, 4, 600>("rows<256,4>+sleep600"),
-      rows<256, 4, 900>("rows<256,4>+sleep900"),
-      rows<256, 4, 2000>("rows<256,4>+sleep2000"),
-      rows<256, 4, 3000>("rows<256,4>+sleep3000"),
-      rows<512, 4, 1245>("rows<512,4>+sleep1245"),
-      rows<512, 4, 2000>("rows<512,4>+sleep2000"),
-      rows<128, 4, 1245>("rows<128,4>+sleep1245"),
-      rows<128, 8, 1245>("rows<128,8>+sleep1245"),
+      // The product's tile (B x 16 at B = 256) from CUB's block primitives, around the wait before the
+      // first look-back read (the product waits 1245 ns).
+      blk<256, 16, VL, VS, 0, false>("blk<256,16,VEC>"),
+      blk<256, 16, VL, VS, 300, false>("blk<256,16,VEC>+sleep300"),
+      blk<256, 16, VL, VS, 600, false>("blk<256,16,VEC>+sleep600"),
+      blk<256, 16, VL, VS, 900, false>("blk<256,16,VEC>+sleep900"),
+      blk<256, 16, VL, VS, 1245, false>("blk<256,16,VEC>+sleep1245"),
+      blk<256, 16, VL, VS, 2000, false>("blk<256,16,VEC>+sleep2000"),
+      blk<256, 16, VL, VS, 3000, false>("blk<256,16,VEC>+sleep3000"),
       blk<128, 24, WT, WTS, 0, false>("blk<128,24,WT>"),
       blk<128, 24, WT, WTS, 0, true>("blk<128,24,WT>+bid"),
       blk<128, 24, WT, WTS, 1245, true>("blk<128,24,WT>+bid+sleep1245"),

@@ -5,7 +5,7 @@ recorded them to the kernel sources of the working tree.
 
 A kernel edit that only adds or removes lines (trace-point markers, comments) shifts the line numbers
 of every statement below it, so the Source view would show a recorded counter next to the wrong
-statement. For each kernels/*/*.cu named in the report, the recorded file (`git show REV:path`) and the
+statement. For each kernels/*/*.cu and *.cuh named in the report, the recorded file (`git show REV:path`) and the
 current one are aligned line by line (difflib, blanks inside a line ignored, so a reformat that only
 respaces a line keeps its counters). A counter moves with its unchanged line. Where lines were joined
 or split (clang-format, a WS_T(...) moved to its own line), a counter moves to the new line whose code
@@ -29,7 +29,8 @@ import sys
 
 
 def kernel_paths(root):
-    return {os.path.basename(p): os.path.relpath(p, root) for p in glob.glob(os.path.join(root, "kernels", "*", "*.cu"))}
+    found = [p for ext in ("*.cu", "*.cuh") for p in glob.glob(os.path.join(root, "kernels", "*", ext))]
+    return {os.path.basename(p): os.path.relpath(p, root) for p in found}
 
 
 def code_of(line):

@@ -3,8 +3,6 @@
 // project from the paper's description; the sim model in app/core/patterns/scan/models_stevens.cpp follows it.
 // No instrumented build (no GPU-recorded traces: what a look-back reads depends on timing): the WS_AT
 // markers only name the statements whose lines the sim model puts in its trace.
-#include <cuda/atomic>
-
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -12,45 +10,24 @@
 
 #include "common/trace_record.cuh"
 #include "common/vec4.cuh"
+#include "scan/lookback.cuh"
 #include "scan/scan_launch.hpp"
 
 namespace ws::kernels {
 namespace {
 WS_T(namespace ws_points = ::ws::trace_points::decoupled_lookback;)
 
-// Tile status words: the flag in the high 32 bits, the value's bits in the low 32, so one 64-bit store
-// publishes both and a reader can never see a flag without its value.
-constexpr unsigned long long kInvalid = 0, kAggregate = 1ull << 32, kPrefix = 2ull << 32;
 constexpr int kRows = 4, kVec = 4;  // a thread's 16 elements: 4 rows of one 128-bit vector each
 // The wait between publishing a tile's AGGREGATE and its first look-back read, and the grid size from
 // which it applies. Read at once, a window often holds a predecessor that has published nothing yet:
 // at block 256 and 2^28 int32 a tile re-polled its window 10.5 times and read 3.1 windows on average;
-// after the wait, 2.6 re-polls and 2.7 windows (bench/scan_ab.cu -DWS_COUNT). The polls of ~1000
-// resident blocks presumably compete with the data for L2 (not profiled). H200, 2^28 int32, block 256:
-// 0.815 ms without the wait, 0.679-0.686 ms with it (cub.scan 0.69-0.70 ms in the same process;
-// docs/device/h200-scan-lookback.md).
+// after the wait, 2.6 re-polls and 2.7 windows. The polls of ~1000 resident blocks presumably compete
+// with the data for L2 (not profiled). H200, 2^28 int32, block 256: 0.815 ms without the wait,
+// 0.679-0.686 ms with it (cub.scan 0.69-0.70 ms in the same process; docs/device/h200-scan-lookback.md).
 // 1245 ns is the wait of CUB's sm_90 tuning for 4-byte sums (fixed_delay_constructor_t<648, 1245>); like
 // CUB's, only from 500 tiles on: a small grid is all in flight at once and the wait would be pure latency.
 constexpr unsigned kLookbackWaitNs = 1245;
 constexpr unsigned kLookbackWaitMinTiles = 500;
-
-__device__ unsigned bits_of(int v) { return static_cast<unsigned>(v); }
-__device__ unsigned bits_of(float v) { return __float_as_uint(v); }
-template <typename T>
-__device__ T from_bits(unsigned b);
-template <>
-__device__ int from_bits<int>(unsigned b) { return static_cast<int>(b); }
-template <>
-__device__ float from_bits<float>(unsigned b) { return __uint_as_float(b); }
-
-using StatusRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
-
-__device__ void publish(unsigned long long* status, unsigned tile, unsigned long long flag, unsigned bits) {
-  StatusRef(status[tile]).store(flag | bits, cuda::memory_order_relaxed);
-}
-__device__ unsigned long long peek(unsigned long long* status, long long tile) {
-  return StatusRef(status[tile]).load(cuda::memory_order_relaxed);
-}
 
 // ---------------------------------------------------------------------------------------------------
 // scan.decoupled_lookback. Merrill and Garland (2016), "Single-pass Parallel Prefix Scan with
@@ -147,24 +124,10 @@ __global__ void __launch_bounds__(BLOCK) lookback_scan(const T* x, T* y, long lo
     } else {
       if (lane == 0) publish(status, tile, kAggregate, bits_of(aggregate));
       if (gridDim.x >= kLookbackWaitMinTiles) __nanosleep(kLookbackWaitNs);  // let the predecessors publish PREFIX
-      // Look back a warp-wide window at a time: lane l reads tile (start - l).
-      long long start = static_cast<long long>(tile) - 1;
-      while (true) {
-        const long long p = start - lane;
-        unsigned long long st;
-        do {
-          st = p >= 0 ? peek(status, p) : kPrefix;  // never summed: tile 0 always holds a PREFIX first
-          WS_T(WS_AT(dl_peek);)
-        } while (__any_sync(full, (st & 0xffffffff00000000ull) == kInvalid));
-        const unsigned prefix_lanes = __ballot_sync(full, (st & 0xffffffff00000000ull) == kPrefix);
-        const int stop = prefix_lanes ? __ffs(prefix_lanes) - 1 : 31;  // nearest tile with a PREFIX
-        T val = lane <= stop ? from_bits<T>(static_cast<unsigned>(st)) : T(0);
-#pragma unroll
-        for (int off = 16; off > 0; off /= 2) val = val + __shfl_down_sync(full, val, off);
-        exclusive_prefix = __shfl_sync(full, val, 0) + exclusive_prefix;
-        if (prefix_lanes) break;
-        start -= 32;
-      }
+      // Look back a warp-wide window at a time (scan/lookback.cuh): lane l reads tile (tile - 1 - l), again
+      // while a lane finds INVALID, and the window's values up to the nearest PREFIX are summed.
+      exclusive_prefix = look_back_windows<T>(status, tile);
+      WS_T(WS_AT(dl_peek);)
       if (lane == 0) publish(status, tile, kPrefix, bits_of(exclusive_prefix + aggregate));
       WS_T(WS_AT(dl_publish_prefix);)
     }

@@ -542,7 +542,9 @@ TEST(TracePoints, ReportLineCountersNameLinesOfCode) {
       if (!run.contains("metrics") || !run["metrics"].contains("lines")) continue;
       for (const auto& l : run["metrics"]["lines"]) {
         const std::string file = l.value("file", "");
-        if (file.size() < 3 || file.substr(file.size() - 3) != ".cu") continue;
+        const bool kernel_file = (file.size() > 3 && file.substr(file.size() - 3) == ".cu") ||
+                                 (file.size() > 4 && file.substr(file.size() - 4) == ".cuh");
+        if (!kernel_file) continue;
         if (!files.count(file)) files[file] = lines_of(read_kernel(file));
         const std::vector<std::string>& text = files[file];
         if (text.empty()) continue;  // not one of ours (a toolkit header)

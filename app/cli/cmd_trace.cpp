@@ -70,7 +70,7 @@ void print_table(const Trace& t, const sim::SimOutput& o, double expected) {
     for (int w : sum.conflict_ways) worst = w > worst ? w : worst;
     std::string label = s.label.size() > 52 ? s.label.substr(0, 49) + "..." : s.label;
     std::string conflict = worst == 0 ? "-" : std::to_string(worst) + "-way";
-    std::printf("%5d  %-8s %-52s %3d/%-3d %9d %8s\n", s.index, s.phase.c_str(), label.c_str(),
+    std::printf("%5d  %-8s %-52s %3d/%-3d %9d %8s\n", s.index, to_string(s.phase), label.c_str(),
                 sum.activity.active_warps, t.warps(), sum.activity.divergent_warps, conflict.c_str());
   }
   print_hazards(t);
@@ -105,7 +105,7 @@ void print_values(const Trace& t) {
     for (const ThreadOp& op : s.ops)
       if (op.space == Space::Shared && op.kind == OpKind::Store && op.address >= 0 && op.address < slots)
         written[std::size_t(op.address)] = true;
-    std::printf("step %d  %s  %s\n", s.index, s.phase.c_str(), s.label.c_str());
+    std::printf("step %d  %s  %s\n", s.index, to_string(s.phase), s.label.c_str());
     for (int row = 0; row < slots; row += kPerRow) {
       const int end = std::min(slots, row + kPerRow);
       std::printf("  s[%d..%d]%*s", row, end - 1, int(10 - std::to_string(row).size() - std::to_string(end - 1).size()),

@@ -66,7 +66,8 @@ void summarize_block(const Trace& t, std::int64_t block, GridSummary& g) {
     g.step_labels.clear();
     for (int s = 0; s < steps; ++s) {
       const Step& st = t.steps[std::size_t(s)];
-      g.step_labels.push_back(st.label.empty() ? st.phase : st.phase + ": " + st.label);
+      g.step_labels.push_back(st.label.empty() ? std::string(to_string(st.phase))
+                                               : to_string(st.phase) + (": " + st.label));
     }
   }
   const int trace_warps = std::min(t.warps(), wpb);

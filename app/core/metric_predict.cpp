@@ -33,7 +33,7 @@ PredictionInputs prediction_inputs(const Trace& t) {
         p.shared_atomics += 1;
       }
     }
-    if (s.phase == "tree") {
+    if (s.phase == TracePhase::Tree) {
       for (std::uint32_t m : active_masks(t, s))
         if (m) {
           lanes += double(std::bitset<32>(m).count());

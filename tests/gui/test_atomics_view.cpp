@@ -25,7 +25,7 @@ TEST(AtomicsView, BarsAndLeadersOfAHandBuiltStep) {
   t.variant = "cs121.hist_global";
   t.block_size = 64;
   Step s;
-  s.phase = "atomic";
+  s.phase = TracePhase::Atomic;
   // Warp 0: lanes 0..2 on bin 5, lane 3 on bin 9; warp 1: lane 7 on bin 9.
   for (int l = 0; l < 3; ++l) s.ops.push_back(atomic_op(l, Space::Global, 5, 1, 1));
   s.ops.push_back(atomic_op(3, Space::Global, 9, 1, 1));
@@ -54,7 +54,7 @@ TEST(AtomicsView, BarsAndLeadersOfAHandBuiltStep) {
   one.variant = "epita.reduce1_nosync";
   one.block_size = 64;
   Step c;
-  c.phase = "combine";
+  c.phase = TracePhase::Combine;
   c.ops.push_back(atomic_op(0, Space::Global, 0, 32, 2));
   one.steps.push_back(c);
   const AtomicsPicture single = atomics_picture(one, one.steps[0]);
@@ -73,7 +73,7 @@ TEST(AtomicsView, WarpAggregatedFilterHasOneLeaderPerWarp) {
   ASSERT_TRUE(tr) << why;
   const Step* atomic = nullptr;
   for (const Step& s : tr->steps)
-    if (s.phase == "atomic") atomic = &s;
+    if (s.phase == TracePhase::Atomic) atomic = &s;
   ASSERT_NE(atomic, nullptr);
   const AtomicsPicture p = atomics_picture(*tr, *atomic);
   ASSERT_EQ(p.bars.size(), 1u);

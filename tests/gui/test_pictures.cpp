@@ -149,10 +149,10 @@ TEST(ScanLadder, BrentKungUpSweepThenDownSweep) {
   ASSERT_EQ(rows.size(), 1u + 4 + 3);  // input, up-sweep strides 1 2 4 8, down-sweep 4 2 1
   std::size_t additions = 0;
   for (std::size_t k = 1; k <= 4; ++k) {
-    EXPECT_EQ(rows[k].phase, "up-sweep");
+    EXPECT_EQ(rows[k].phase, TracePhase::UpSweep);
     EXPECT_EQ(rows[k].edges.size(), std::size_t(16 >> k));  // 8, 4, 2, 1: a tree
   }
-  for (std::size_t k = 5; k < rows.size(); ++k) EXPECT_EQ(rows[k].phase, "down-sweep");
+  for (std::size_t k = 5; k < rows.size(); ++k) EXPECT_EQ(rows[k].phase, TracePhase::DownSweep);
   for (const LadderRow& row : rows) {
     EXPECT_EQ(row.values.size(), 16u);  // the section, not the whole shared array
     additions += row.edges.size();

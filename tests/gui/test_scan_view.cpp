@@ -53,7 +53,7 @@ TEST(ScanGraph, BrentKungUpAndDownSweep) {
   EXPECT_EQ(g.steps[3].edges[0].value, 25);
   ASSERT_EQ(g.steps[4].edges.size(), 1u);
   EXPECT_EQ(g.steps[4].edges[0].to, 5);
-  EXPECT_EQ(g.steps[4].phase, "down-sweep");
+  EXPECT_EQ(g.steps[4].phase, TracePhase::DownSweep);
 }
 
 TEST(ScanGraph, TraceSourceGivesTheScanTraceAndCubHasNone) {

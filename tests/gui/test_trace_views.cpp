@@ -22,7 +22,7 @@ Trace seq_tree(int threads) {
   t.variant = "test.seq";
   t.block_size = threads;
   Step load;
-  load.phase = "load";
+  load.phase = TracePhase::Load;
   load.has_shared = true;
   for (int i = 0; i < threads; ++i) {
     load.ops.push_back(ThreadOp{i, OpKind::Store, Space::Shared, 0, i, -1, double(i), 0, 0});
@@ -34,7 +34,7 @@ Trace seq_tree(int threads) {
   for (int stride = threads / 2; stride >= 1; stride /= 2) {
     Step st;
     st.index = int(t.steps.size());
-    st.phase = "tree";
+    st.phase = TracePhase::Tree;
     st.label = "stride " + std::to_string(stride);
     st.has_shared = true;
     for (int tid = 0; tid < stride; ++tid) {

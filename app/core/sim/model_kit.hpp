@@ -91,7 +91,7 @@ class Recorder {
   }
   /// Starts a step. keep_ops = false records working threads and shared values but no ops
   /// (used for folded loop iterations, whose ops could be millions).
-  void begin(const std::string& phase, const std::string& label, bool keep_ops = true) {
+  void begin(TracePhase phase, const std::string& label, bool keep_ops = true) {
     Step s;
     s.index = int(t_.steps.size());
     s.phase = phase;
@@ -211,7 +211,7 @@ inline SimOutput start(const VariantInfo& v, const Input& in, const LaunchConfig
 /// Use: before(k) ... record ... after(k), for k = 0 .. iterations - 1. A null recorder does nothing.
 class LoopSteps {
  public:
-  LoopSteps(Recorder* rec, const char* phase, const char* what, std::int64_t iterations)
+  LoopSteps(Recorder* rec, TracePhase phase, const char* what, std::int64_t iterations)
       : rec_(rec), phase_(phase), what_(what), iterations_(iterations) {}
   void before(std::int64_t k) {
     if (!rec_) return;
@@ -230,7 +230,8 @@ class LoopSteps {
  private:
   bool own_step(std::int64_t k) const { return iterations_ <= kMaxLoopSteps || k < kMaxLoopSteps - 1; }
   Recorder* rec_;
-  std::string phase_, what_;
+  TracePhase phase_;
+  std::string what_;
   std::int64_t iterations_;
 };
 
@@ -286,11 +287,11 @@ class Rec {
   void at(int file, int line) {
     if (r_) r_->at(file, line);
   }
-  void begin(const char* phase, const std::string& label) {
+  void begin(TracePhase phase, const std::string& label) {
     if (r_) r_->begin(phase, label);
   }
   /// A step labelled "`word` `number`" (e.g. "stride 128"); the label is built only when recording.
-  void begin(const char* phase, const char* word, std::int64_t number) {
+  void begin(TracePhase phase, const char* word, std::int64_t number) {
     if (r_) r_->begin(phase, std::string(word) + " " + std::to_string(number));
   }
   /// `buffer`: which __shared__ array (ThreadOp::buffer; double-buffered kernels only).
@@ -346,7 +347,7 @@ template <class P>
 void load_one(const std::vector<typename P::T>& src, std::int64_t b, std::vector<typename P::T>& tile, Rec<P>& rec,
               const char* slide_line) {
   const int B = int(tile.size());
-  rec.begin("load", slide_line);
+  rec.begin(TracePhase::Load, slide_line);
   for (int tid = 0; tid < B; ++tid) {
     const std::int64_t i = b * B + tid;
     tile[std::size_t(tid)] = src[std::size_t(i)];

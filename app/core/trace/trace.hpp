@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/trace_event.hpp"  // OpKind, Space: the record layout the kernels share
+#include "trace/trace_phase.hpp"
 #include "types.hpp"
 
 namespace ws {
@@ -34,9 +35,9 @@ struct ThreadOp {
 /// One step: one iteration of the variant's main loop (or one phase: load, combine).
 struct Step {
   int index = 0;
-  std::string phase;          ///< "load", "tree", "warp", "combine", "atomic", "pass"
-  std::string label;          ///< e.g. "stride 128"
-  std::vector<ThreadOp> ops;  ///< in program order per thread; threads in increasing order
+  TracePhase phase = TracePhase::Step;  ///< load, tree, warp, combine, ... (its name in JSON: to_string)
+  std::string label;                    ///< e.g. "stride 128"
+  std::vector<ThreadOp> ops;            ///< in program order per thread; threads in increasing order
   /// Threads that do the step's work (e.g. the add of a tree step, not just the loop test).
   std::vector<int> working_threads;
   bool has_shared = false;

@@ -97,7 +97,7 @@ Trace trace_from_events(const std::vector<TraceEvent>& events, const Trace& mode
   for (int i = 0; i < steps; ++i) {
     Step& s = t.steps[std::size_t(i)];
     s.index = i;
-    s.phase = labels ? model.steps[std::size_t(i)].phase : "step";
+    s.phase = labels ? model.steps[std::size_t(i)].phase : TracePhase::Step;
     s.label = labels ? model.steps[std::size_t(i)].label : "step " + std::to_string(i);
     // Barriers are the kernel's structure, which the model of the same source states; a recording
     // with another step count keeps the defaults (a barrier after every step).

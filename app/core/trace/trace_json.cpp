@@ -31,7 +31,7 @@ nlohmann::json trace_to_json(const Trace& t, bool with_ops) {
     const StepSummary sum = summarize_step(t, s);
     nlohmann::json js;
     js["index"] = s.index;
-    js["phase"] = s.phase;
+    js["phase"] = to_string(s.phase);
     js["label"] = s.label;
     js["lines"] = s.lines;
     js["barrier_after"] = s.barrier_after;

@@ -44,7 +44,7 @@ nlohmann::json trace_to_store_json(const Trace& t) {
   nlohmann::json steps = nlohmann::json::array();
   for (const Step& s : t.steps) {
     nlohmann::json js;
-    js["phase"] = s.phase;
+    js["phase"] = to_string(s.phase);
     js["label"] = s.label;
     js["working"] = s.working_threads;
     if (s.has_shared) js["shared"] = s.shared_after;
@@ -117,7 +117,10 @@ Trace trace_from_store_json(const nlohmann::json& j) {
     const auto sat = [&](const char* name) { return "stored trace: " + where + "field '" + name + "'"; };
     Step s;
     s.index = int(t.steps.size());
-    s.phase = json_string(need(js, "phase", where), sat("phase"));
+    const std::string phase = json_string(need(js, "phase", where), sat("phase"));
+    if (!parse_trace_phase(phase, s.phase))
+      throw std::runtime_error("stored trace: " + where + "unknown phase '" + phase + "' (one of " +
+                               trace_phase_names() + ")");
     s.label = json_string(need(js, "label", where), sat("label"));
     const auto& working = need(js, "working", where);
     if (!working.is_array() || working.size() > std::size_t(threads))

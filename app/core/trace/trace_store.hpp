@@ -7,7 +7,8 @@
 //              "barrier_after":false (when no __syncthreads follows the step; absent = one does),
 //              "barrier_before_access":k (a __syncthreads inside the step before its ops of access >= k),
 //              "ops":[[thread, kind, space, access, address, operand, value, buffer, line (with source_file)], ...]}]}
-// kind and space are the names to_string() gives ("load", "shared", ...).
+// kind, space and phase are the names to_string() gives ("load", "shared", "up-sweep", ...); a step naming
+// no TracePhase (trace_phase.hpp) is refused.
 #pragma once
 #include <nlohmann/json.hpp>
 

@@ -17,8 +17,8 @@ ConvTileCounts count_tile_loads(const ConvGeometry& g, const Trace& t, std::int6
   const std::int64_t rows = g.dims == 2 ? g.height : 1;
   const std::int64_t x0 = bx * g.tile_x, y0 = by * g.tile_y;
   for (const Step& s : t.steps) {
-    const bool staging = s.phase == "load" || s.phase == "halo";
-    const bool compute = s.phase == "compute";
+    const bool staging = s.phase == TracePhase::Load || s.phase == TracePhase::Halo;
+    const bool compute = s.phase == TracePhase::Compute;
     std::map<int, int> loads, stores;  // per thread, this step: staging loads of N, shared stores
     for (const ThreadOp& op : s.ops) {
       if (op.thread < 0 || op.thread >= g.threads())

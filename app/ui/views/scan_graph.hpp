@@ -20,7 +20,8 @@ struct ScanEdge {
 /// One step of the trace as the scan view draws it.
 struct ScanStepView {
   int step = 0;  ///< trace step index
-  std::string phase, label;
+  TracePhase phase = TracePhase::Step;
+  std::string label;
   std::vector<double> before, after;  ///< the block's shared array before / after the step (may be empty)
   std::vector<ScanEdge> edges;        ///< shared-to-shared additions (register-only adds are only counted)
   std::int64_t additions = 0;         ///< adds in the step: register Add ops, or working threads when ops are folded
@@ -45,10 +46,11 @@ ScanGraph scan_graph(const Trace& t, std::int64_t elements);
 /// One rung of the stacked ladder: the array after a step that adds shared pairs (or, first, the
 /// input as loaded), with the additions that produced it from the row above.
 struct LadderRow {
-  int step = -1;                ///< trace step index; -1 for the input row
-  std::string phase, label;     ///< "up-sweep", "stride 2"; the input row: "", "input"
-  std::vector<double> values;   ///< the array after the step (the first `elements` slots)
-  std::vector<ScanEdge> edges;  ///< x[from] of the row above added into x[to]
+  int step = -1;                        ///< trace step index; -1 for the input row
+  TracePhase phase = TracePhase::Step;  ///< up-sweep, down-sweep, ... (the input row: not used)
+  std::string label;                    ///< "stride 2"; the input row: "input"
+  std::vector<double> values;           ///< the array after the step (the first `elements` slots)
+  std::vector<ScanEdge> edges;          ///< x[from] of the row above added into x[to]
 };
 
 /// All steps of a block scan at once, as the Kogge-Stone and Brent-Kung slides draw them

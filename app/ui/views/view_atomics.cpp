@@ -234,8 +234,8 @@ void AtomicsView::draw(AppState& s) {
   ImGui::Spacing();
   if (pic.step.ops == 0) {
     TextWrappedColored(
-        p.text_dim, "no atomic operation in this step (" + step.phase + (step.label.empty() ? "" : ": " + step.label) +
-                        ")" +
+        p.text_dim, std::string("no atomic operation in this step (") + to_string(step.phase) +
+                        (step.label.empty() ? "" : ": " + step.label) + ")" +
                         (tr.racy_model ? ": the plain read-modify-write of the race has none, which is its bug" : ""));
   } else {
     LabelValue("atomics", std::to_string(pic.step.ops));

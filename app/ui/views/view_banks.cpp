@@ -158,9 +158,9 @@ void BanksView::draw(AppState& s) {
   const std::vector<WarpAccess> acc = warp_shared_accesses(step, w);
   if (acc.empty()) {
     ImGui::Spacing();
-    TextWrappedColored(th.colors().text_dim, "warp " + std::to_string(w) +
-                                                 " makes no shared-memory access in this step (" + step.phase +
-                                                 (step.label.empty() ? "" : ": " + step.label) + ")");
+    TextWrappedColored(th.colors().text_dim,
+                       "warp " + std::to_string(w) + " makes no shared-memory access in this step (" +
+                           to_string(step.phase) + (step.label.empty() ? "" : ": " + step.label) + ")");
     return;
   }
   // Every access of the step in the view at once: each gets an equal share of the height.

@@ -53,12 +53,12 @@ void MemoryView::draw(AppState& s) {
   const std::vector<SectorRequest> reqs = global_load_sectors(tr, step);
   if (reqs.empty()) {
     ImGui::Spacing();
-    TextWrappedColored(p.lesson, "step " + std::to_string(step.index) + " (" + step.phase +
+    TextWrappedColored(p.lesson, "step " + std::to_string(step.index) + " (" + to_string(step.phase) +
                                      (step.label.empty() ? "" : ": " + step.label) + ") makes no global loads");
     for (const Step& k : tr.steps)
       if (!global_load_sectors(tr, k).empty()) {
         const std::string b =
-            "Go to step " + std::to_string(k.index) + " (" + k.phase + "), the first with global loads";
+            "Go to step " + std::to_string(k.index) + " (" + to_string(k.phase) + "), the first with global loads";
         if (ImGui::Button(b.c_str())) s.trace.step = k.index, s.trace.playing = false;
         break;
       }

@@ -110,7 +110,7 @@ void PairView::draw(AppState& s) {
   }
   auto step_name = [](const TraceState& t) {
     const Step* st = t.current();
-    return st ? st->phase + " " + st->label : std::string("-");
+    return st ? to_string(st->phase) + (" " + st->label) : std::string("-");
   };
   StepControls(s.trace, step_name(s.trace) + "  |  " + step_name(other_));
   other_.step = std::clamp(s.trace.step, 0, std::max(0, other_.steps() - 1));

@@ -20,7 +20,8 @@ namespace {
 
 std::string row_name(const LadderRow& r) {
   if (r.step < 0) return r.label;
-  return r.phase == "up-sweep" || r.phase == "down-sweep" ? r.phase + ", " + r.label : r.label;
+  return r.phase == TracePhase::UpSweep || r.phase == TracePhase::DownSweep ? to_string(r.phase) + (", " + r.label)
+                                                                            : r.label;
 }
 
 }  // namespace

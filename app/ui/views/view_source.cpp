@@ -190,7 +190,8 @@ void SourceView::draw(AppState& s) {
     }
   // A new step (or variant, or diff) scrolls its first highlighted line to a third of the way down.
   if (step) {
-    const std::string where = id_ + "|" + std::to_string(step->index) + "|" + step->phase + (want_diff ? "|diff" : "");
+    const std::string where =
+        id_ + "|" + std::to_string(step->index) + "|" + to_string(step->phase) + (want_diff ? "|diff" : "");
     if (where != scrolled_for_) {
       scrolled_for_ = where;
       for (std::size_t i = 0; i < lines_.size(); ++i)

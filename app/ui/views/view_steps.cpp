@@ -195,7 +195,7 @@ void StepControls(TraceState& t, const std::string& label, std::int64_t n) {
     return;
   }
   ImGui::PushFont(th.fonts().bold);
-  ImGui::TextUnformatted(cur.phase.c_str());
+  ImGui::TextUnformatted(to_string(cur.phase));
   ImGui::PopFont();
   ImGui::SameLine();
   TextEllipsis(cur.label, ImGui::GetContentRegionAvail().x);  // a long statement ends in "..." (all of it on hover)

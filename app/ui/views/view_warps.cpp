@@ -199,7 +199,7 @@ void WarpsView::draw(AppState& s) {
   if (ImGui::IsItemHovered()) {
     const int k = std::clamp(int((ImGui::GetIO().MousePos.x - so.x) / sw), 0, n_steps - 1);
     const Step& st = tr.steps[std::size_t(k)];
-    ImGui::SetTooltip("step %d: %s %s", k, st.phase.c_str(), st.label.c_str());
+    ImGui::SetTooltip("step %d: %s %s", k, to_string(st.phase), st.label.c_str());
     if (ImGui::IsItemClicked()) {
       s.trace.step = k;
       s.trace.playing = false;

@@ -189,12 +189,12 @@ TEST(SimCore, SequentialAddressingDivergesOnlyInTheLastFiveSteps) {
   const sim::SimOutput o = simulate("epita.reduce3", make("ones", 1024), 1024, 0);
   const Trace& t = o.trace;
   ASSERT_EQ(t.steps.size(), 12u);  // load, strides 512 .. 1, combine
-  EXPECT_EQ(t.steps.front().phase, "load");
-  EXPECT_EQ(t.steps.back().phase, "combine");
+  EXPECT_EQ(t.steps.front().phase, TracePhase::Load);
+  EXPECT_EQ(t.steps.back().phase, TracePhase::Combine);
   const int expected_active[10] = {16, 8, 4, 2, 1, 1, 1, 1, 1, 1};
   for (int k = 0; k < 10; ++k) {
     const Step& s = t.steps[std::size_t(k + 1)];
-    EXPECT_EQ(s.phase, "tree");
+    EXPECT_EQ(s.phase, TracePhase::Tree);
     EXPECT_EQ(s.label, "stride " + std::to_string(512 >> k));
     const StepSummary sum = summarize_step(t, s);
     EXPECT_EQ(sum.activity.divergent_warps, k < 5 ? 0 : 1) << s.label;
@@ -248,7 +248,7 @@ TEST(SimCore, LastWarpUnrollKeepsWarpZeroFullyActive) {
   const sim::SimOutput o = simulate("epita.reduce6", make("ones", 256), 256, 0);
   const Trace& t = o.trace;
   std::vector<std::string> labels;
-  for (const Step& s : t.steps) labels.push_back(s.phase + ":" + s.label);
+  for (const Step& s : t.steps) labels.push_back(to_string(s.phase) + (":" + s.label));
   const std::vector<std::string> want = {"load:partialSum[t] = 0",
                                          "load:pass 0",
                                          "tree:stride 128",
@@ -337,7 +337,7 @@ TEST(SimCore, BlockReduceUsesShufflesThenOneLanePerWarp) {
   const sim::SimOutput o = simulate("cs121.block_reduce", in, 512, 1);
   const Trace& t = o.trace;
   std::vector<std::string> labels;
-  for (const Step& s : t.steps) labels.push_back(s.phase + ":" + s.label);
+  for (const Step& s : t.steps) labels.push_back(to_string(s.phase) + (":" + s.label));
   const std::vector<std::string> want = {"load:val = i < n ? in[i] : 0",
                                          "warp:offset 16",
                                          "warp:offset 8",
@@ -383,7 +383,8 @@ TEST(SimCore, DeviceReduceTracesTheFirstLaunch) {
 }
 
 TEST(SimCore, TracesAreWellFormedForEveryEpitaAndCs121Variant) {
-  const std::set<std::string> phases = {"load", "tree", "warp", "combine", "atomic"};
+  const std::set<TracePhase> phases = {TracePhase::Load, TracePhase::Tree, TracePhase::Warp, TracePhase::Combine,
+                                       TracePhase::Atomic};
   for (const char* name : {"epita", "cs121"}) {
     for (const VariantInfo* v : lesson(name)) {
       if (!v->traceable) continue;

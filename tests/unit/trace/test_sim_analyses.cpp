@@ -134,7 +134,7 @@ TEST(SimAnalyses, TraceJsonHasTheIssueFields) {
   t.n = 64;
   Step s;
   s.index = 0;
-  s.phase = "tree";
+  s.phase = TracePhase::Tree;
   s.label = "stride 32";
   for (int th = 0; th < 32; ++th) {
     s.working_threads.push_back(th);
@@ -144,7 +144,7 @@ TEST(SimAnalyses, TraceJsonHasTheIssueFields) {
   s.shared_after = std::vector<double>(64, 3.0);
   Step g;
   g.index = 1;
-  g.phase = "load";
+  g.phase = TracePhase::Load;
   g.label = "x";
   g.working_threads = {0, 1};
   g.ops = {op(0, OpKind::Load, Space::Global, 0, 0), op(1, OpKind::Atomic, Space::Global, 1, 0, 2)};

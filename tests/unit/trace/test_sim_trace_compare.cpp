@@ -173,9 +173,9 @@ TEST(TraceCompare, LongLoopsFoldLikeTheModel) {
   m.variant = "test";
   m.block_size = 32;
   m.steps.resize(3);
-  m.steps[0] = Step{0, "load", "init", {}, {0}, false, {}, {}};
-  m.steps[1] = Step{1, "load", "pass 1..40 (folded, ops not recorded)", {}, {0}, false, {}, {}};
-  m.steps[2] = Step{2, "tree", "stride 16", {}, {0}, false, {}, {}};
+  m.steps[0] = Step{0, TracePhase::Load, "init", {}, {0}, false, {}, {}};
+  m.steps[1] = Step{1, TracePhase::Load, "pass 1..40 (folded, ops not recorded)", {}, {0}, false, {}, {}};
+  m.steps[2] = Step{2, TracePhase::Tree, "stride 16", {}, {0}, false, {}, {}};
   std::vector<TraceEvent> ev;
   for (int s = 0; s <= 41; ++s) {
     TraceEvent w{};

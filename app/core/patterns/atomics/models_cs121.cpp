@@ -113,13 +113,13 @@ SimOutput race(const VariantInfo& v, const Input& in, const LaunchConfig& launch
     Recorder rec(out.trace);
     const std::int64_t base = trace_block * per_block;  // value of *d_a when the traced block starts
     rec.at(pts::kFile, pts::race_add);
-    rec.begin("load", "old = *d_a (each warp reads the same value)");
+    rec.begin(TracePhase::Load, "old = *d_a (each warp reads the same value)");
     for (int t = 0; t < launch.block; ++t) {
       rec.load(t, Space::Global, 0, 0, double(base + t / 32), kCounter);
       rec.work(t);
     }
     rec.end();
-    rec.begin("store", "*d_a = old + 1 (lanes overwrite each other)");
+    rec.begin(TracePhase::Store, "*d_a = old + 1 (lanes overwrite each other)");
     for (int t = 0; t < launch.block; ++t) {
       rec.store(t, Space::Global, 0, 0, double(base + t / 32 + 1), kCounter);
       rec.work(t);
@@ -141,7 +141,7 @@ SimOutput atomic_counter(const VariantInfo& v, const Input& in, const LaunchConf
   if (trace_block >= 0) {
     Recorder rec(out.trace);
     rec.at(pts::kFile, pts::counter_add);
-    rec.begin("atomic", "atomicAdd(d_a, 1)");
+    rec.begin(TracePhase::Atomic, "atomicAdd(d_a, 1)");
     for (int t = 0; t < launch.block; ++t) {
       rec.atomic(t, Space::Global, 0, 0, 1.0, kCounter);
       rec.work(t);
@@ -172,7 +172,7 @@ SimOutput hist_global(const VariantInfo& v, const Input& in, const LaunchConfig&
     const std::int64_t first = b * launch.block;
     const std::int64_t passes = first < n ? (n - first + stride - 1) / stride : 0;
     if (rec) rec->at(pts::kFile, pts::hist_global_add);
-    LoopSteps steps(rec, "atomic", "pass", passes);
+    LoopSteps steps(rec, TracePhase::Atomic, "pass", passes);
     std::int64_t block_count = 0;
     for (std::int64_t k = 0; k < passes; ++k) {
       steps.before(k);
@@ -218,7 +218,7 @@ SimOutput hist_shared(const VariantInfo& v, const Input& in, const LaunchConfig&
     std::fill(local.begin(), local.end(), 0.0);
     if (rec) {
       rec->at(pts::kFile, pts::hist_shared_zero);
-      rec->begin("load", "local_hist[threadIdx.x] = 0 (threads < 256)");
+      rec->begin(TracePhase::Load, "local_hist[threadIdx.x] = 0 (threads < 256)");
       for (int t = 0; t < kHistogramBins; ++t) {
         rec->store(t, Space::Shared, 0, t, 0.0);
         rec->work(t);
@@ -229,7 +229,7 @@ SimOutput hist_shared(const VariantInfo& v, const Input& in, const LaunchConfig&
     const std::int64_t first = b * launch.block;
     const std::int64_t passes = first < n ? (n - first + stride - 1) / stride : 0;
     if (rec) rec->at(pts::kFile, pts::hist_shared_add);
-    LoopSteps steps(rec, "atomic", "pass", passes);
+    LoopSteps steps(rec, TracePhase::Atomic, "pass", passes);
     for (std::int64_t k = 0; k < passes; ++k) {
       steps.before(k);
       const std::int64_t base = first + k * stride;
@@ -257,7 +257,7 @@ SimOutput hist_shared(const VariantInfo& v, const Input& in, const LaunchConfig&
     }
     if (rec) {
       rec->at(pts::kFile, pts::hist_shared_flush);
-      rec->begin("combine", "atomicAdd(&hist[threadIdx.x], local_hist[threadIdx.x]) (threads < 256)");
+      rec->begin(TracePhase::Combine, "atomicAdd(&hist[threadIdx.x], local_hist[threadIdx.x]) (threads < 256)");
       for (int t = 0; t < kHistogramBins; ++t) {
         rec->load(t, Space::Shared, 0, t, local[std::size_t(t)]);
         rec->atomic(t, Space::Global, 1, t, local[std::size_t(t)], kOut);
@@ -298,7 +298,7 @@ SimOutput hist_shared_vec(const VariantInfo& v, const Input& in, const LaunchCon
     std::fill(sub.begin(), sub.end(), 0.0);
     if (rec) {
       rec->at(pts::kFile, pts::vec_zero);
-      rec->begin("load", "warp_hist[*] = 0 (block-stride loop)");
+      rec->begin(TracePhase::Load, "warp_hist[*] = 0 (block-stride loop)");
       for (std::size_t j = 0; j < sub.size(); ++j) {
         rec->store(int(j % std::size_t(launch.block)), Space::Shared, int(j / std::size_t(launch.block)),
                    std::int64_t(j), 0.0);
@@ -311,7 +311,7 @@ SimOutput hist_shared_vec(const VariantInfo& v, const Input& in, const LaunchCon
     }
     const std::int64_t first = b * launch.block;
     const std::int64_t passes = first < chunks ? (chunks - first + stride - 1) / stride : 0;
-    LoopSteps steps(rec, "atomic", "pass", passes);
+    LoopSteps steps(rec, TracePhase::Atomic, "pass", passes);
     for (std::int64_t k = 0; k < passes; ++k) {
       steps.before(k);
       const std::int64_t base = first + k * stride;
@@ -347,7 +347,8 @@ SimOutput hist_shared_vec(const VariantInfo& v, const Input& in, const LaunchCon
       const int tail = int(n % 16);
       if (rec) rec->at(pts::kFile, pts::vec_tail);
       if (rec && tail)
-        rec->begin("atomic", "tail: atomicAdd(&mine[vals[chunks * 16 + threadIdx.x]], 1) (threads < size % 16)");
+        rec->begin(TracePhase::Atomic,
+                   "tail: atomicAdd(&mine[vals[chunks * 16 + threadIdx.x]], 1) (threads < size % 16)");
       for (int t = 0; t < tail; ++t) {
         const int bin = in.u8[std::size_t(chunks * 16 + t)];
         sub[std::size_t(bin)] += 1;  // threads < 16 are in warp 0
@@ -366,7 +367,8 @@ SimOutput hist_shared_vec(const VariantInfo& v, const Input& in, const LaunchCon
     }
     double block_count = 0;
     if (rec)
-      rec->begin("combine", "sum of warp_hist[w * 256 + threadIdx.x] over warps; atomicAdd(&hist[threadIdx.x], sum)");
+      rec->begin(TracePhase::Combine,
+                 "sum of warp_hist[w * 256 + threadIdx.x] over warps; atomicAdd(&hist[threadIdx.x], sum)");
     for (int t = 0; t < kHistogramBins; ++t) {
       double sum = 0;
       if (rec) rec->at(pts::kFile, pts::vec_sum);
@@ -442,14 +444,14 @@ SimOutput filter_global(const VariantInfo& v, const Input& in, const LaunchConfi
     }
     if (!rec) continue;
     rec->at(pts::kFile, pts::filter_global_test);
-    rec->begin("load", "src[i] (i < n)");
+    rec->begin(TracePhase::Load, "src[i] (i < n)");
     for (int t = 0; t < launch.block && first + t < n; ++t) {
       rec->load(t, Space::Global, 0, first + t, in.i32[std::size_t(first + t)], 0);
       rec->work(t);
     }
     rec->end();
     rec->at(pts::kFile, pts::filter_global_keep);
-    rec->begin("atomic", "pos = atomicAdd(nres, 1) (src[i] > 0)");
+    rec->begin(TracePhase::Atomic, "pos = atomicAdd(nres, 1) (src[i] > 0)");
     std::int64_t pos = nres_before;
     std::vector<std::int64_t> slot(std::size_t(launch.block), -1);
     for (int t = 0; t < launch.block && first + t < n; ++t) {
@@ -459,7 +461,7 @@ SimOutput filter_global(const VariantInfo& v, const Input& in, const LaunchConfi
       rec->work(t);
     }
     rec->end();
-    rec->begin("store", "dst[pos] = src[i]");
+    rec->begin(TracePhase::Store, "dst[pos] = src[i]");
     for (int t = 0; t < launch.block; ++t) {
       if (slot[std::size_t(t)] < 0) continue;
       rec->store(t, Space::Global, 0, slot[std::size_t(t)], in.i32[std::size_t(first + t)], kOut);
@@ -493,7 +495,7 @@ SimOutput filter_shared(const VariantInfo& v, const Input& in, const LaunchConfi
     for (int iter = 0; iter < kFilterSharedItems; ++iter, i0 += launch.block) {
       std::int64_t l_n = 0;
       const std::string round = "round " + std::to_string(iter) + ": ";
-      if (rec) rec->begin("atomic", round + "l_n = 0; pos = atomicAdd(&l_n, 1) (src[i] > 0)");
+      if (rec) rec->begin(TracePhase::Atomic, round + "l_n = 0; pos = atomicAdd(&l_n, 1) (src[i] > 0)");
       if (rec) {
         rec->at(pts::kFile, pts::filter_shared_zero);
         rec->store(0, Space::Shared, 0, 0, 0.0);
@@ -519,13 +521,13 @@ SimOutput filter_shared(const VariantInfo& v, const Input& in, const LaunchConfi
       if (rec) {
         rec->shared<SumI32>(std::uint32_t(l_n));
         rec->end();
-        rec->begin("atomic", round + "l_n = atomicAdd(nres, l_n) (thread 0)");
+        rec->begin(TracePhase::Atomic, round + "l_n = atomicAdd(nres, l_n) (thread 0)");
         rec->at(pts::kFile, pts::filter_shared_reserve);
         rec->atomic(0, Space::Global, 0, 0, double(l_n), kCounter);
         rec->work(0);
         rec->shared<SumI32>(std::uint32_t(nres()));
         rec->end();
-        rec->begin("store", round + "dst[pos + l_n] = d");
+        rec->begin(TracePhase::Store, round + "dst[pos + l_n] = d");
       }
       const std::int64_t base = nres();
       for (int t = 0; t < launch.block; ++t) {
@@ -585,19 +587,19 @@ SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchCon
     if (!rec) continue;
     auto kept = [&](int t) { return first + t < n && in.i32[std::size_t(first + t)] > 0; };
     rec->at(pts::kFile, pts::warp_agg_test);
-    rec->begin("load", "if (i >= n) return; src[i]");
+    rec->begin(TracePhase::Load, "if (i >= n) return; src[i]");
     for (int t = 0; t < launch.block && first + t < n; ++t) {
       rec->load(t, Space::Global, 0, first + t, in.i32[std::size_t(first + t)], 0);
       rec->work(t);
     }
     rec->end();
     rec->at(pts::kFile, pts::warp_agg_ballot);
-    rec->begin("warp", "mask = __ballot_sync(__activemask(), 1) (src[i] > 0)");
+    rec->begin(TracePhase::Warp, "mask = __ballot_sync(__activemask(), 1) (src[i] > 0)");
     for (int t = 0; t < launch.block; ++t)
       if (kept(t)) rec->work(t);  // the ballot's mask is the step's active mask
     rec->end();
     rec->at(pts::kFile, pts::warp_agg_atomic);
-    rec->begin("atomic", "leader = __ffs(mask) - 1: atomicAdd(ctr, __popc(mask))");
+    rec->begin(TracePhase::Atomic, "leader = __ffs(mask) - 1: atomicAdd(ctr, __popc(mask))");
     std::vector<std::int64_t> res(static_cast<std::size_t>(warps));
     std::int64_t ctr = nres_before;
     for (int w = 0; w < warps; ++w) {
@@ -612,7 +614,7 @@ SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchCon
       if (kept(t)) rec->work(t);  // the whole mask waits in atomicAggInc; only the leader issues the atomic
     rec->end();
     rec->at(pts::kFile, pts::warp_agg_shfl);
-    rec->begin("warp", "res = __shfl_sync(mask, res, leader)");
+    rec->begin(TracePhase::Warp, "res = __shfl_sync(mask, res, leader)");
     for (int t = 0; t < launch.block; ++t)
       if (kept(t)) {
         rec->shuffle(t, __builtin_ffs(int(masks[std::size_t(t / 32)])) - 1, double(res[std::size_t(t / 32)]));
@@ -620,7 +622,7 @@ SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchCon
       }
     rec->end();
     rec->at(pts::kFile, pts::warp_agg_store);
-    rec->begin("store", "dst[res + __popc(mask & ((1 << lane) - 1))] = src[i]");
+    rec->begin(TracePhase::Store, "dst[res + __popc(mask & ((1 << lane) - 1))] = src[i]");
     for (int t = 0; t < launch.block; ++t)
       if (kept(t)) {
         const std::uint32_t below = masks[std::size_t(t / 32)] & ((1u << (t % 32)) - 1u);
@@ -666,7 +668,7 @@ SimOutput filter_scan(const VariantInfo& v, const Input& in, const LaunchConfig&
     auto at = [&](int k, int t) { return base + std::int64_t(k) * B + t; };
     auto kept = [&](int k, int t) { return at(k, t) < n && in.i32[std::size_t(at(k, t))] > 0; };
     rec->at(pts::kFile, pts::scan_load);
-    rec->begin("load", "v[k] = src[tile * 4096 + k * 256 + t] (16 striped loads)");
+    rec->begin(TracePhase::Load, "v[k] = src[tile * 4096 + k * 256 + t] (16 striped loads)");
     for (int t = 0; t < B; ++t) {
       for (int k = 0; k < K; ++k)
         if (at(k, t) < n) rec->load(t, Space::Global, k, at(k, t), in.i32[std::size_t(at(k, t))], 0);
@@ -674,7 +676,7 @@ SimOutput filter_scan(const VariantInfo& v, const Input& in, const LaunchConfig&
     }
     rec->end();
     rec->at(pts::kFile, pts::scan_count);
-    rec->begin("count", "cnt[k * 8 + warp] = __popc(__ballot_sync(full, v[k] > 0)) (lane 0)");
+    rec->begin(TracePhase::Count, "cnt[k * 8 + warp] = __popc(__ballot_sync(full, v[k] > 0)) (lane 0)");
     for (int k = 0; k < K; ++k)
       for (int w = 0; w < W; ++w) {
         std::uint32_t c = 0;
@@ -686,7 +688,7 @@ SimOutput filter_scan(const VariantInfo& v, const Input& in, const LaunchConfig&
     rec->shared<SumI32>(cnt);
     rec->end();
     rec->at(pts::kFile, pts::scan_counts);
-    rec->begin("scan", "warp 0: exclusive scan of the 128 counts");
+    rec->begin(TracePhase::Scan, "warp 0: exclusive scan of the 128 counts");
     std::vector<std::uint32_t> prefix(cnt.size());
     std::uint32_t run = 0;
     for (std::size_t j = 0; j < cnt.size(); ++j) {
@@ -699,7 +701,7 @@ SimOutput filter_scan(const VariantInfo& v, const Input& in, const LaunchConfig&
     }
     rec->shared<SumI32>(prefix);
     rec->end();
-    rec->begin("look-back", "warp 0: read the status of up to 32 earlier tiles, publish this tile's prefix");
+    rec->begin(TracePhase::LookBack, "warp 0: read the status of up to 32 earlier tiles, publish this tile's prefix");
     if (tile > 0) {  // the stated interleaving: the predecessor's inclusive prefix is already there
       rec->at(pts::kFile, pts::scan_peek);
       rec->load(0, Space::Global, 0, tile - 1, double(before), kStatus);
@@ -709,7 +711,7 @@ SimOutput filter_scan(const VariantInfo& v, const Input& in, const LaunchConfig&
     rec->work(0);
     rec->end();
     rec->at(pts::kFile, pts::scan_store);
-    rec->begin("store", "dst[offset + prefix[k * 8 + warp] + kept lanes below] = v[k]");
+    rec->begin(TracePhase::Store, "dst[offset + prefix[k * 8 + warp] + kept lanes below] = v[k]");
     for (int k = 0; k < K; ++k)
       for (int t = 0; t < B; ++t) {
         if (!kept(k, t)) continue;
@@ -757,7 +759,7 @@ SimOutput filter_scan_vec(const VariantInfo& v, const Input& in, const LaunchCon
     // A whole tile takes the int4 loads; the last, partial one loads component by component.
     const bool whole = base + T <= n;
     static constexpr int kLoadLine[4] = {pts::svec_load_x, pts::svec_load_y, pts::svec_load_z, pts::svec_load_w};
-    rec->begin("load", "v[r] = src4[tile * 8 * blockDim.x + r * blockDim.x + t] (8 int4 loads)");
+    rec->begin(TracePhase::Load, "v[r] = src4[tile * 8 * blockDim.x + r * blockDim.x + t] (8 int4 loads)");
     for (int t = 0; t < B; ++t) {
       for (int r = 0; r < R; ++r)
         for (int j = 0; j < 4; ++j)
@@ -770,7 +772,7 @@ SimOutput filter_scan_vec(const VariantInfo& v, const Input& in, const LaunchCon
     rec->end();
     std::vector<std::uint32_t> cnt(std::size_t(R * W));
     rec->at(pts::kFile, pts::svec_count);
-    rec->begin("count", "cnt[r * W + warp] = __reduce_add_sync(full, kept values of row r) (lane 0)");
+    rec->begin(TracePhase::Count, "cnt[r * W + warp] = __reduce_add_sync(full, kept values of row r) (lane 0)");
     for (int r = 0; r < R; ++r)
       for (int w = 0; w < W; ++w) {
         std::uint32_t c = 0;
@@ -783,7 +785,7 @@ SimOutput filter_scan_vec(const VariantInfo& v, const Input& in, const LaunchCon
     rec->shared<SumI32>(cnt);
     rec->end();
     rec->at(pts::kFile, pts::svec_counts);
-    rec->begin("scan", "warp 0: exclusive scan of the 8 * W counts");
+    rec->begin(TracePhase::Scan, "warp 0: exclusive scan of the 8 * W counts");
     std::vector<std::uint32_t> prefix(cnt.size());
     std::uint32_t total = 0;
     for (std::size_t k = 0; k < cnt.size(); ++k) {
@@ -797,7 +799,7 @@ SimOutput filter_scan_vec(const VariantInfo& v, const Input& in, const LaunchCon
     }
     rec->shared<SumI32>(prefix);
     rec->end();
-    rec->begin("look-back", "warp 0: read the status of up to 32 earlier tiles, publish this tile's prefix");
+    rec->begin(TracePhase::LookBack, "warp 0: read the status of up to 32 earlier tiles, publish this tile's prefix");
     if (tile > 0) {
       rec->at(pts::kFile, pts::svec_peek);
       rec->load(0, Space::Global, 0, tile - 1, double(before), kStatus);
@@ -809,7 +811,8 @@ SimOutput filter_scan_vec(const VariantInfo& v, const Input& in, const LaunchCon
     const std::int64_t shift = before % 4;
     std::vector<std::uint32_t> stage(std::size_t(T + 4), 0);  // int32 bits, as SumI32 holds them
     static constexpr int kStageLine[4] = {pts::svec_stage_x, pts::svec_stage_y, pts::svec_stage_z, pts::svec_stage_w};
-    rec->begin("stage", "stage[offset % 4 + cnt prefix + kept lanes below + kept earlier in the int4] = value");
+    rec->begin(TracePhase::Stage,
+               "stage[offset % 4 + cnt prefix + kept lanes below + kept earlier in the int4] = value");
     for (int r = 0; r < R; ++r)
       for (int t = 0; t < B; ++t) {
         std::int64_t pos = shift + prefix[std::size_t(r * W + t / 32)];
@@ -828,7 +831,7 @@ SimOutput filter_scan_vec(const VariantInfo& v, const Input& in, const LaunchCon
       }
     rec->shared<SumI32>(stage);
     rec->end();
-    rec->begin("store", "dst4[(offset - offset % 4) / 4 + q] = stage4[q] (ends value by value)");
+    rec->begin(TracePhase::Store, "dst4[(offset - offset % 4) / 4 + q] = stage4[q] (ends value by value)");
     const std::int64_t end = shift + total, quads = (end + 3) / 4;
     for (std::int64_t q = 0; q < quads; ++q) {
       const int t = int(q % B), access = int(q / B);

@@ -23,7 +23,7 @@ struct Rec {
   void at(int line) {
     if (r) r->at(trace_points::stevens_conv::kFile, line);
   }
-  void begin(const char* phase, const std::string& label) {
+  void begin(TracePhase phase, const std::string& label) {
     if (r) r->begin(phase, label);
   }
   void load_global(int t, int access, I64 addr, float v, int buffer) {
@@ -70,7 +70,7 @@ struct Launch {
 void store_1d(Launch& L, I64 b, const std::vector<float>& pv, Rec& rec, int line) {
   const int B = L.g.block_x;
   rec.at(line);
-  rec.begin("store", "P[i] = Pvalue");
+  rec.begin(TracePhase::Store, "P[i] = Pvalue");
   for (int t = 0; t < B; ++t) {
     const I64 i = b * B + t;
     L.p[std::size_t(i)] = pv[std::size_t(t)];
@@ -87,8 +87,8 @@ void basic_1d(Launch& L, I64 b, bool mask_in_global, Rec& rec) {
   std::vector<float> pv(std::size_t(B), 0.0f);
   namespace pts = trace_points::stevens_conv;
   rec.at(mask_in_global ? pts::basic_1d_compute : pts::const_1d_compute);
-  rec.begin("compute", mask_in_global ? "Pvalue += N[N_start_point + j] * M[j] (M global)"
-                                      : "Pvalue += N[N_start_point + j] * M[j] (M constant)");
+  rec.begin(TracePhase::Compute, mask_in_global ? "Pvalue += N[N_start_point + j] * M[j] (M global)"
+                                                : "Pvalue += N[N_start_point + j] * M[j] (M constant)");
   for (int t = 0; t < B; ++t) {
     const I64 i = b * B + t, start = i - w / 2;
     float acc = 0;
@@ -115,7 +115,7 @@ void tiled_1d(Launch& L, I64 b, Rec& rec) {
   std::vector<float> ns(std::size_t(B + w - 1), 0.0f);
   namespace pts = trace_points::stevens_conv;
   rec.at(pts::tiled_1d_left);
-  rec.begin("halo", "left halo: threads >= blockDim.x - n");
+  rec.begin(TracePhase::Halo, "left halo: threads >= blockDim.x - n");
   for (int t = B - n; t < B; ++t) {
     const I64 hl = (b - 1) * B + t;
     const float x = hl < 0 ? 0.0f : L.n[std::size_t(hl)];
@@ -126,7 +126,7 @@ void tiled_1d(Launch& L, I64 b, Rec& rec) {
   }
   rec.end(ns);
   rec.at(pts::tiled_1d_internal);
-  rec.begin("load", "internal: N_ds[n + threadIdx.x] = N[i]");
+  rec.begin(TracePhase::Load, "internal: N_ds[n + threadIdx.x] = N[i]");
   for (int t = 0; t < B; ++t) {
     const I64 i = b * B + t;
     const float x = L.n[std::size_t(i)];
@@ -137,7 +137,7 @@ void tiled_1d(Launch& L, I64 b, Rec& rec) {
   }
   rec.end(ns);
   rec.at(pts::tiled_1d_right);
-  rec.begin("halo", "right halo: threads < n");
+  rec.begin(TracePhase::Halo, "right halo: threads < n");
   for (int t = 0; t < n && t < B; ++t) {
     const I64 hr = (b + 1) * B + t;
     const float x = hr >= width ? 0.0f : L.n[std::size_t(hr)];
@@ -149,7 +149,7 @@ void tiled_1d(Launch& L, I64 b, Rec& rec) {
   rec.end(ns);
   std::vector<float> pv(std::size_t(B), 0.0f);
   rec.at(pts::tiled_1d_compute);
-  rec.begin("compute", "Pvalue += N_ds[threadIdx.x + j] * M[j]");
+  rec.begin(TracePhase::Compute, "Pvalue += N_ds[threadIdx.x + j] * M[j]");
   for (int t = 0; t < B; ++t) {
     float acc = 0;
     for (int j = 0; j < w; ++j) {
@@ -172,7 +172,7 @@ void tiled_cache_1d(Launch& L, I64 b, Rec& rec) {
   std::vector<float> ns(std::size_t(B), 0.0f);
   namespace pts = trace_points::stevens_conv;
   rec.at(pts::tiled_cache_1d_load);
-  rec.begin("load", "N_ds[threadIdx.x] = N[i]");
+  rec.begin(TracePhase::Load, "N_ds[threadIdx.x] = N[i]");
   for (int t = 0; t < B; ++t) {
     const I64 i = b * B + t;
     ns[std::size_t(t)] = L.n[std::size_t(i)];
@@ -183,7 +183,7 @@ void tiled_cache_1d(Launch& L, I64 b, Rec& rec) {
   rec.end(ns);
   std::vector<float> pv(std::size_t(B), 0.0f);
   const I64 this_start = b * B, next_start = (b + 1) * B;
-  rec.begin("compute", "N_ds inside the tile, N (cache) for the halo");
+  rec.begin(TracePhase::Compute, "N_ds inside the tile, N (cache) for the halo");
   for (int t = 0; t < B; ++t) {
     const I64 i = b * B + t, start = i - w / 2;
     float acc = 0;
@@ -218,7 +218,7 @@ void basic_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
   std::vector<float> pv(std::size_t(g.threads()), 0.0f);
   namespace pts = trace_points::stevens_conv;
   rec.at(pts::basic_2d_compute);
-  rec.begin("compute", "Pvalue += N[r][c] * M[i][j] (M global)");
+  rec.begin(TracePhase::Compute, "Pvalue += N[r][c] * M[i][j] (M global)");
   for (int ty = 0; ty < g.block_y; ++ty)
     for (int tx = 0; tx < g.block_x; ++tx) {
       const int t = ty * g.block_x + tx;
@@ -240,7 +240,7 @@ void basic_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
     }
   rec.end();
   rec.at(pts::basic_2d_store);
-  rec.begin("store", "P[row][col] = Pvalue");
+  rec.begin(TracePhase::Store, "P[row][col] = Pvalue");
   for (int ty = 0; ty < g.block_y; ++ty)
     for (int tx = 0; tx < g.block_x; ++tx) {
       const int t = ty * g.block_x + tx;
@@ -258,7 +258,7 @@ void tiled_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
   const int w = g.mask_width, T = g.tile_x, BS = g.block_x;
   std::vector<float> ns(std::size_t(BS * BS), 0.0f);
   namespace pts = trace_points::stevens_conv;
-  rec.begin("load", "Ns[ty][tx] = N[row_i][col_i] or 0");
+  rec.begin(TracePhase::Load, "Ns[ty][tx] = N[row_i][col_i] or 0");
   for (int ty = 0; ty < BS; ++ty)
     for (int tx = 0; tx < BS; ++tx) {
       const int t = ty * BS + tx;
@@ -277,7 +277,7 @@ void tiled_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
   rec.end(ns);
   std::vector<float> pv(std::size_t(BS * BS), 0.0f);
   rec.at(pts::tiled_2d_compute);
-  rec.begin("compute", "ty, tx < TILE_SIZE: output += Mc[i][j] * Ns[i + ty][j + tx]");
+  rec.begin(TracePhase::Compute, "ty, tx < TILE_SIZE: output += Mc[i][j] * Ns[i + ty][j + tx]");
   for (int ty = 0; ty < T; ++ty)
     for (int tx = 0; tx < T; ++tx) {
       const int t = ty * BS + tx;
@@ -295,7 +295,7 @@ void tiled_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
     }
   rec.end(ns);
   rec.at(pts::tiled_2d_store);
-  rec.begin("store", "row_o < height && col_o < width: P[row_o][col_o] = output");
+  rec.begin(TracePhase::Store, "row_o < height && col_o < width: P[row_o][col_o] = output");
   for (int ty = 0; ty < T; ++ty)
     for (int tx = 0; tx < T; ++tx) {
       const I64 row_o = by * T + ty, col_o = bx * T + tx;
@@ -317,7 +317,7 @@ void coarse_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
   std::vector<float> ns(std::size_t(IN_X * IN_Y), 0.0f);
   namespace pts = trace_points::stevens_conv;
   rec.at(pts::coarse_2d_load);
-  rec.begin("load", "input tile row by row: Ns[r][c] = N[...] or 0");
+  rec.begin(TracePhase::Load, "input tile row by row: Ns[r][c] = N[...] or 0");
   for (int ty = 0; ty < BY; ++ty)
     for (int tx = 0; tx < BX; ++tx) {
       const int t = ty * BX + tx;
@@ -338,7 +338,7 @@ void coarse_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
   rec.end(ns);
   std::vector<float> out(std::size_t(BX * BY * C), 0.0f);
   rec.at(pts::coarse_2d_row);
-  rec.begin("compute", "each input row's K values in registers, added into the 8 outputs they touch");
+  rec.begin(TracePhase::Compute, "each input row's K values in registers, added into the 8 outputs they touch");
   for (int ty = 0; ty < BY; ++ty)
     for (int tx = 0; tx < BX; ++tx) {
       const int t = ty * BX + tx;
@@ -359,7 +359,7 @@ void coarse_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
     }
   rec.end(ns);
   rec.at(pts::coarse_2d_store);
-  rec.begin("store", "row_o < height && col_o < width: P[row_o][col_o] = output[k]");
+  rec.begin(TracePhase::Store, "row_o < height && col_o < width: P[row_o][col_o] = output[k]");
   for (int ty = 0; ty < BY; ++ty)
     for (int tx = 0; tx < BX; ++tx) {
       const int t = ty * BX + tx;
@@ -400,8 +400,9 @@ void register_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
   namespace pts = trace_points::stevens_conv;
   for (int rr = 0; rr < RR + w - 1; ++rr) {
     rec.at(vec ? pts::register_2d_load_vec : pts::register_2d_load);
-    rec.begin("load", "input row y0 - " + std::to_string(r) + " + " + std::to_string(rr) +
-                          (vec ? ": float4 chunks into registers (0 outside)" : ": one value per column (0 outside)"));
+    rec.begin(TracePhase::Load,
+              "input row y0 - " + std::to_string(r) + " + " + std::to_string(rr) +
+                  (vec ? ": float4 chunks into registers (0 outside)" : ": one value per column (0 outside)"));
     for (int t = 0; t < threads; ++t) {
       if (!active(t)) continue;
       const I64 x0 = x0_of(t), row_i = y0_of(t) - r + rr;
@@ -418,7 +419,7 @@ void register_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
     }
     rec.end();
     rec.at(pts::register_2d_fma);
-    rec.begin("compute",
+    rec.begin(TracePhase::Compute,
               "row " + std::to_string(rr) + " into outputs k with mask row i = " + std::to_string(rr) + " - k");
     for (int t = 0; t < threads; ++t) {
       if (!active(t)) continue;
@@ -443,8 +444,8 @@ void register_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
     rec.end();
   }
   rec.at(vec ? pts::register_2d_store_vec : pts::register_2d_store);
-  rec.begin("store", vec ? "y0 + k < height: P[y0 + k][x0 .. x0 + 3] = output[k] (one float4)"
-                         : "y0 + k < height, x0 + q < width: P[y0 + k][x0 + q] = output[k][q]");
+  rec.begin(TracePhase::Store, vec ? "y0 + k < height: P[y0 + k][x0 .. x0 + 3] = output[k] (one float4)"
+                                   : "y0 + k < height, x0 + q < width: P[y0 + k][x0 + q] = output[k][q]");
   for (int t = 0; t < threads; ++t) {
     if (!active(t)) continue;
     const I64 x0 = x0_of(t), y0 = y0_of(t);

@@ -84,7 +84,7 @@ SimOutput simple_1(const VariantInfo& v, const Input& in, const LaunchConfig& l,
   for (I64 m = n, s = m / 2; s > 0; m = s, s = m / 2) {
     const I64 grid = out.launches == 0 ? l.grid : ceil_div(s, B);
     Rec<P> traced(trace_block >= 0 && trace_block < grid ? &recorder : nullptr);
-    traced.begin("pass", "launch " + std::to_string(out.launches) + ", stride " + std::to_string(s));
+    traced.begin(TracePhase::Pass, "launch " + std::to_string(out.launches) + ", stride " + std::to_string(s));
     const bool odd = (m & 1) != 0;
     const int first = odd ? 3 : 0;       // access of the main load a[idx]
     for (I64 idx = 0; idx < s; ++idx) {  // threads idx >= s return at once
@@ -138,7 +138,7 @@ SimOutput simple_2(const VariantInfo& v, const Input& in, const LaunchConfig& l,
   for (I64 s = m / kWindowWidth; s > 0; m = s, s = m / kWindowWidth) {
     const I64 grid = out.launches == 0 ? l.grid : ceil_div(s, B);
     Rec<P> traced(trace_block >= 0 && trace_block < grid ? &recorder : nullptr);
-    traced.begin("pass", "launch " + std::to_string(out.launches) + ", stride " + std::to_string(s));
+    traced.begin(TracePhase::Pass, "launch " + std::to_string(out.launches) + ", stride " + std::to_string(s));
     for (I64 idx = 0; idx < s; ++idx) {
       Rec<P>& rec = idx / B == trace_block ? traced : none;
       const int tid = int(idx % B);
@@ -198,7 +198,7 @@ template <class P>
 void sequential_tree(std::vector<typename P::T>& tile, Rec<P>& rec, int line) {
   rec.at(pts::kFile, line);
   for (I64 s = I64(tile.size()) / 2; s > 0; s /= 2) {
-    rec.begin("tree", "stride", s);
+    rec.begin(TracePhase::Tree, "stride", s);
     for (int tid = 0; tid < s; ++tid) tree_add(tile, tid, tid, s, rec);
     rec.end(tile);
   }
@@ -208,7 +208,7 @@ void sequential_tree(std::vector<typename P::T>& tile, Rec<P>& rec, int line) {
 template <class P>
 typename P::T store_tile0(const std::vector<typename P::T>& tile, I64 b, const char* label, Rec<P>& rec, int line) {
   rec.at(pts::kFile, line);
-  rec.begin("combine", label);
+  rec.begin(TracePhase::Combine, label);
   rec.load_shared(0, 0, 0, tile[0]);
   rec.store_global(0, 1, b, tile[0], kPartials);
   rec.work(0);
@@ -228,7 +228,7 @@ typename P::T tiled_1_block(const std::vector<typename P::T>& src, int B, I64 b,
   kit::load_one(src, b, tile, rec, "tile_data[tid] = src[idx]");
   for (I64 s = 1; s < B; s *= 2) {
     rec.at(pts::kFile, pts::tiled_1_tree);
-    rec.begin("tree", "stride", s);
+    rec.begin(TracePhase::Tree, "stride", s);
     for (I64 tid = 0; tid < B; tid += 2 * s) tree_add(tile, int(tid), tid, s, rec);
     rec.end(tile);
   }
@@ -244,7 +244,7 @@ typename P::T tiled_2_block(const std::vector<typename P::T>& src, int B, I64 b,
   kit::load_one(src, b, tile, rec, "tile_data[tid] = src[idx]");
   for (I64 s = 1; s < B; s *= 2) {
     rec.at(pts::kFile, pts::tiled_2_tree);
-    rec.begin("tree", "stride", s);
+    rec.begin(TracePhase::Tree, "stride", s);
     for (I64 tid = 0; 2 * s * tid < B; ++tid) tree_add(tile, int(tid), 2 * s * tid, s, rec);
     rec.end(tile);
   }
@@ -268,7 +268,7 @@ typename P::T tiled_4_block(const std::vector<typename P::T>& src, int B, I64 b,
   using T = typename P::T;
   std::vector<T> tile(std::size_t(B), P::identity());
   rec.at(pts::kFile, pts::tiled_4_load);
-  rec.begin("load", "tile_data[tid] = src[rel_idx] + src[rel_idx + tile_size]");
+  rec.begin(TracePhase::Load, "tile_data[tid] = src[rel_idx] + src[rel_idx + tile_size]");
   for (int tid = 0; tid < B; ++tid) {
     const I64 i = b * 2 * B + tid;
     const T x = src[i], y = src[i + B];
@@ -327,7 +327,7 @@ typename P::T cascade_block(const std::vector<typename P::T>& a, I64 n, int B, I
   using T = typename P::T;
   std::vector<T> tile(std::size_t(B), P::identity());
   rec.at(pts::kFile, pts::cascade_zero);
-  rec.begin("load", "tile_data[tid] = 0");
+  rec.begin(TracePhase::Load, "tile_data[tid] = 0");
   for (int tid = 0; tid < B; ++tid) {
     rec.store_shared(tid, 0, tid, tile[tid]);
     rec.work(tid);
@@ -336,7 +336,7 @@ typename P::T cascade_block(const std::vector<typename P::T>& a, I64 n, int B, I
   const I64 first = b * B, stride = grid * B;
   const I64 iterations = first < n ? ceil_div(n - first, stride) : 0;  // thread 0's, the most of any
   rec.at(pts::kFile, pts::cascade_add);
-  kit::LoopSteps loop(rec.raw(), "load", "iteration", iterations);
+  kit::LoopSteps loop(rec.raw(), TracePhase::Load, "iteration", iterations);
   for (I64 k = 0; k < iterations; ++k) {
     loop.before(k);
     const I64 base = first + k * stride;
@@ -419,7 +419,7 @@ SimOutput sequential(const VariantInfo& v, const Input& in, const LaunchConfig& 
   out.trace.type = in.type;
   out.trace.launch = l;
   Step step;
-  step.phase = "sequential";
+  step.phase = TracePhase::Sequential;
   step.label = "std::accumulate";
   out.trace.steps.push_back(step);
   out.trace.block_result = out.result;

@@ -41,7 +41,7 @@ void warp_reduce_sum(Vec<P>& val, unsigned warps, const Vec<P>& shared, const st
   typename P::T next[32];
   at(rec, pts::warp_shfl);
   for (unsigned offset = 16; offset > 0; offset /= 2) {
-    if (rec) rec->begin("warp", "offset " + std::to_string(offset) + suffix);
+    if (rec) rec->begin(TracePhase::Warp, "offset " + std::to_string(offset) + suffix);
     for (unsigned w = 0; w < warps; ++w) {
       typename P::T* lanes = val.data() + std::size_t(w) * 32;
       for (unsigned lane = 0; lane < 32; ++lane) {
@@ -73,7 +73,7 @@ typename P::T block_reduce_sum(Vec<P>& val, Vec<P>& shared, Recorder* rec) {
   const unsigned threads = unsigned(val.size()), warps = threads / 32;
   warp_reduce_sum<P>(val, warps, shared, "", rec);
   at(rec, pts::block_store);
-  if (rec) rec->begin("combine", "shared[wid] = val (lane 0 of each warp)");
+  if (rec) rec->begin(TracePhase::Combine, "shared[wid] = val (lane 0 of each warp)");
   for (unsigned w = 0; w < warps; ++w) {
     shared[w] = val[std::size_t(w) * 32];
     if (rec) {
@@ -85,7 +85,7 @@ typename P::T block_reduce_sum(Vec<P>& val, Vec<P>& shared, Recorder* rec) {
     rec->shared<P>(shared);
     rec->end();
     at(rec, pts::block_load);
-    rec->begin("combine", "val = shared[lane] (threads < warps; others 0)");
+    rec->begin(TracePhase::Combine, "val = shared[lane] (threads < warps; others 0)");
   }
   for (unsigned t = 0; t < threads; ++t) {
     if (t < warps) {
@@ -126,14 +126,14 @@ SimOutput atomic_max(const VariantInfo& v, const Input& in, const LaunchConfig& 
     const std::int64_t first = b * threads;
     if (rec) {
       at(rec, pts::max_global_load);
-      rec->begin("load", "val = vals[i]");
+      rec->begin(TracePhase::Load, "val = vals[i]");
       for (unsigned t = 0; t < threads; ++t) {
         rec->load(int(t), Space::Global, 0, first + t, d<P>(g.at(first + t)), kInput);
         rec->work(int(t));
       }
       rec->end();
       at(rec, pts::max_global_atomic);
-      rec->begin("atomic", "atomicMax(global_max, val)");
+      rec->begin(TracePhase::Atomic, "atomicMax(global_max, val)");
     }
     P::T block_max = P::identity();
     for (unsigned t = 0; t < threads; ++t) {
@@ -189,21 +189,21 @@ SimOutput local_max(const VariantInfo& v, const Input& in, const LaunchConfig& l
     }
     if (!rec) continue;
     at(rec, pts::max_local_load);
-    rec->begin("load", "val = vals[i]");
+    rec->begin(TracePhase::Load, "val = vals[i]");
     for (unsigned t = 0; t < threads; ++t) {
       rec->load(int(t), Space::Global, 0, first + t, d<P>(g.at(first + t)), kInput);
       rec->work(int(t));
     }
     rec->end();
     at(rec, pts::max_local_atomic);
-    rec->begin("atomic", "old_max = atomicMax(&local_max[i % num_locals], val)");
+    rec->begin(TracePhase::Atomic, "old_max = atomicMax(&local_max[i % num_locals], val)");
     for (unsigned t = 0; t < threads; ++t) {
       rec->atomic(int(t), Space::Global, 0, (first + t) % kNumLocals, d<P>(g.at(first + t)), kPartials);
       rec->work(int(t));
     }
     rec->end();
     at(rec, pts::max_local_global);
-    rec->begin("atomic",
+    rec->begin(TracePhase::Atomic,
                "if (old_max < val) atomicMax(global_max, val) (which threads win depends on the order of the atomics; "
                "modelled: blocks, then threads, in order)");
     for (unsigned t = 0; t < threads; ++t) {
@@ -235,7 +235,7 @@ SimOutput block_reduce(const VariantInfo& v, const Input& in, const LaunchConfig
     Recorder* rec = b == trace_block ? &recorder : nullptr;
     const std::int64_t first = b * threads;
     at(rec, pts::block_reduce_load);
-    if (rec) rec->begin("load", "val = i < n ? in[i] : 0");
+    if (rec) rec->begin(TracePhase::Load, "val = i < n ? in[i] : 0");
     for (unsigned t = 0; t < threads; ++t) {
       const std::int64_t i = first + t;
       val[t] = i < g.n ? g.at(i) : P::identity();
@@ -252,7 +252,7 @@ SimOutput block_reduce(const VariantInfo& v, const Input& in, const LaunchConfig
     sum = P::combine(sum, block_sum);
     if (rec) {
       at(rec, pts::block_reduce_atomic);
-      rec->begin("atomic", "atomicAdd(sum, val) (thread 0)");
+      rec->begin(TracePhase::Atomic, "atomicAdd(sum, val) (thread 0)");
       rec->atomic(0, Space::Global, 0, 0, d<P>(block_sum), kAccumulator);
       rec->work(0);
       rec->shared<P>(shared);
@@ -288,7 +288,7 @@ SimOutput device_reduce(const VariantInfo& v, const Input& in, const LaunchConfi
     const std::int64_t first = b * threads;
     const std::int64_t passes = first < g.n ? (g.n - first + grid_size - 1) / grid_size : 0;
     at(rec, pts::device_cascade);
-    LoopSteps steps(rec, "load", "pass", passes);
+    LoopSteps steps(rec, TracePhase::Load, "pass", passes);
     for (std::int64_t k = 0; k < passes; ++k) {
       steps.before(k);
       const std::int64_t base = first + k * grid_size;
@@ -307,7 +307,7 @@ SimOutput device_reduce(const VariantInfo& v, const Input& in, const LaunchConfi
     partials[std::size_t(b)] = block_reduce_sum<P>(val, shared, rec);
     if (rec) {
       at(rec, pts::device_store);
-      rec->begin("combine", "out[blockIdx.x] = sum (thread 0)");
+      rec->begin(TracePhase::Combine, "out[blockIdx.x] = sum (thread 0)");
       rec->store(0, Space::Global, 0, b, d<P>(partials[std::size_t(b)]), kPartials);
       rec->work(0);
       rec->shared<P>(shared);

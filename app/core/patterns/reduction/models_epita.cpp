@@ -55,7 +55,7 @@ void tree_add(Vec<P>& s, unsigned tid, unsigned other, Recorder* rec) {
 template <class P>
 void sequential_tree(Vec<P>& s, unsigned threads, unsigned first, unsigned last, Recorder* rec) {
   for (unsigned stride = first; stride > last; stride /= 2) {
-    if (rec) rec->begin("tree", "stride " + std::to_string(stride));
+    if (rec) rec->begin(TracePhase::Tree, "stride " + std::to_string(stride));
     for (unsigned tid = 0; tid < stride && tid < threads; ++tid) tree_add<P>(s, tid, tid + stride, rec);
     if (rec) {
       rec->shared<P>(s);
@@ -75,7 +75,7 @@ void unrolled_tree_step(Vec<P>& s, unsigned threads, unsigned stride, Recorder* 
 template <class P>
 void interleaved_tree(Vec<P>& s, unsigned threads, Recorder* rec) {
   for (unsigned stride = 1; stride < threads; stride *= 2) {
-    if (rec) rec->begin("tree", "stride " + std::to_string(stride));
+    if (rec) rec->begin(TracePhase::Tree, "stride " + std::to_string(stride));
     for (unsigned tid = 0; tid < threads; tid += 2 * stride) tree_add<P>(s, tid, tid + stride, rec);
     if (rec) {
       rec->shared<P>(s);
@@ -94,7 +94,7 @@ void volatile_warp_reduce(Vec<P>& s, Recorder* rec) {
   int statement = 0;
   for (unsigned offset = 32; offset >= 1; offset /= 2) {
     at(rec, lines[statement++]);
-    if (rec) rec->begin("warp", "offset " + std::to_string(offset));
+    if (rec) rec->begin(TracePhase::Warp, "offset " + std::to_string(offset));
     for (unsigned lane = 0; lane < 32; ++lane) {
       const typename P::T a = s[lane], b = s[lane + offset];
       next[lane] = P::combine(a, b);
@@ -120,7 +120,7 @@ template <class P>
 void commit_partial0(const Vec<P>& s, typename P::T& sum, Recorder* rec) {
   sum = P::combine(sum, s[0]);
   if (rec) {
-    rec->begin("combine", "atomicAdd(sum, partialSum[0])");
+    rec->begin(TracePhase::Combine, "atomicAdd(sum, partialSum[0])");
     rec->load(0, Space::Shared, 0, 0, d<P>(s[0]));
     rec->atomic(0, Space::Global, 1, 0, d<P>(s[0]), kAccumulator);
     rec->work(0);
@@ -133,7 +133,7 @@ void commit_partial0(const Vec<P>& s, typename P::T& sum, Recorder* rec) {
 /// `partialSum[tid] = buffer[blockIdx.x * blockDim.x + tid]`: access 0 = global load, 1 = shared store.
 template <class P>
 void load_one_per_thread(Vec<P>& s, const GlobalView<P>& g, std::int64_t b, unsigned threads, Recorder* rec) {
-  if (rec) rec->begin("load", "partialSum[tid] = buffer[i]");
+  if (rec) rec->begin(TracePhase::Load, "partialSum[tid] = buffer[i]");
   const std::int64_t first = b * threads;
   for (unsigned tid = 0; tid < threads; ++tid) {
     const std::int64_t i = first + tid;
@@ -159,7 +159,7 @@ void cascade_into_shared(Vec<P>& s, const GlobalView<P>& g, std::int64_t b, unsi
   std::fill(s.begin(), s.end(), P::identity());
   at(rec, zero_line);
   if (rec) {
-    rec->begin("load", "partialSum[t] = 0");
+    rec->begin(TracePhase::Load, "partialSum[t] = 0");
     for (unsigned t = 0; t < threads; ++t) {
       rec->store(int(t), Space::Shared, 0, t, d<P>(P::identity()));
       rec->work(int(t));
@@ -170,7 +170,7 @@ void cascade_into_shared(Vec<P>& s, const GlobalView<P>& g, std::int64_t b, unsi
   const std::int64_t n = g.n, first = b * threads, grid_size = std::int64_t(threads) * grid;
   const std::int64_t passes = first < n ? (n - first + grid_size - 1) / grid_size : 0;
   at(rec, add_line);
-  LoopSteps steps(rec, "load", "pass", passes);
+  LoopSteps steps(rec, TracePhase::Load, "pass", passes);
   for (std::int64_t k = 0; k < passes; ++k) {
     steps.before(k);
     const std::int64_t base = first + k * grid_size;
@@ -201,7 +201,7 @@ void zero_local_and_load(Vec<P>& vals, const GlobalView<P>& g, std::int64_t b, u
   const std::int64_t first = b * threads;
   for (unsigned t = 0; t < threads; ++t) vals[t] = g.at(first + t);
   if (!rec) return;
-  rec->begin("load", "local_sum = 0 (thread 0); buffer[x]");
+  rec->begin(TracePhase::Load, "local_sum = 0 (thread 0); buffer[x]");
   at(rec, zero_line);
   rec->store(0, Space::Shared, 0, 0, d<P>(P::identity()));
   rec->work(0);
@@ -232,7 +232,7 @@ template <class P>
 void commit_local(typename P::T local, typename P::T& sum, const std::string& label, Recorder* rec) {
   sum = P::combine(sum, local);
   if (rec) {
-    rec->begin("combine", label);
+    rec->begin(TracePhase::Combine, label);
     rec->load(0, Space::Shared, 0, 0, d<P>(local));
     rec->atomic(0, Space::Global, 1, 0, d<P>(local), kAccumulator);
     rec->work(0);
@@ -276,13 +276,13 @@ SimOutput race(const VariantInfo& v, const Input& in, const LaunchConfig& launch
     const std::int64_t first = b * threads;
     at(rec, pts::race_add);
     if (rec) {
-      rec->begin("load", "buffer[x]");
+      rec->begin(TracePhase::Load, "buffer[x]");
       for (unsigned t = 0; t < threads && first + t < g.n; ++t) {
         rec->load(int(t), Space::Global, 0, first + t, d<P>(g.at(first + t)), kInput);
         rec->work(int(t));
       }
       rec->end();
-      rec->begin("combine", "*sum += buffer[x] (racy: read, add, write)");
+      rec->begin(TracePhase::Combine, "*sum += buffer[x] (racy: read, add, write)");
     }
     typename P::T contribution = P::identity();
     for (unsigned w = 0; w * 32 < threads; ++w) {
@@ -325,13 +325,13 @@ SimOutput reduce0(const VariantInfo& v, const Input& in, const LaunchConfig& lau
     const std::int64_t first = b * threads;
     at(rec, pts::reduce0_add);
     if (rec) {
-      rec->begin("load", "buffer[x]");
+      rec->begin(TracePhase::Load, "buffer[x]");
       for (unsigned t = 0; t < threads && first + t < g.n; ++t) {
         rec->load(int(t), Space::Global, 0, first + t, d<P>(g.at(first + t)), kInput);
         rec->work(int(t));
       }
       rec->end();
-      rec->begin("atomic", "atomicAdd(sum, buffer[x])");
+      rec->begin(TracePhase::Atomic, "atomicAdd(sum, buffer[x])");
     }
     typename P::T block_sum = P::identity();
     for (unsigned t = 0; t < threads && first + t < g.n; ++t) {
@@ -374,7 +374,7 @@ SimOutput reduce1_nosync(const VariantInfo& v, const Input& in, const LaunchConf
     zero_local_and_load<P>(vals, g, b, threads, pts::nosync_zero, pts::nosync_add, rec);
     if (rec) rec->no_barrier_after();
     typename P::T local = P::identity();
-    if (rec) rec->begin("atomic", "warp 0: atomicAdd(&local_sum, buffer[x])");
+    if (rec) rec->begin(TracePhase::Atomic, "warp 0: atomicAdd(&local_sum, buffer[x])");
     shared_atomics<P>(vals, local, first, g.n, 0, std::min(32u, threads), rec);
     if (rec) {
       rec->shared<P>(local);
@@ -389,7 +389,7 @@ SimOutput reduce1_nosync(const VariantInfo& v, const Input& in, const LaunchConf
     }
     at(rec, pts::nosync_add);
     if (threads > 32) {
-      if (rec) rec->begin("atomic", "warps 1..: atomicAdd(&local_sum, buffer[x]) after the commit (lost)");
+      if (rec) rec->begin(TracePhase::Atomic, "warps 1..: atomicAdd(&local_sum, buffer[x]) after the commit (lost)");
       shared_atomics<P>(vals, local, first, g.n, 32, threads, rec);
       if (rec) {
         rec->shared<P>(local);
@@ -414,7 +414,7 @@ SimOutput reduce1(const VariantInfo& v, const Input& in, const LaunchConfig& lau
     Recorder* rec = b == trace_block ? &recorder : nullptr;
     zero_local_and_load<P>(vals, g, b, threads, pts::reduce1_zero, pts::reduce1_add, rec);
     typename P::T local = P::identity();
-    if (rec) rec->begin("atomic", "atomicAdd(&local_sum, buffer[x])");
+    if (rec) rec->begin(TracePhase::Atomic, "atomicAdd(&local_sum, buffer[x])");
     shared_atomics<P>(vals, local, b * threads, g.n, 0, threads, rec);
     if (rec) {
       rec->shared<P>(local);
@@ -486,7 +486,8 @@ SimOutput reduce4(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   for (std::int64_t b = 0; b < launch.grid; ++b) {
     Recorder* rec = b == trace_block ? &recorder : nullptr;
     const std::int64_t start_x = 2 * b * threads;
-    if (rec) rec->begin("load", "partialSum[t] = buffer[x]; partialSum[t + blockDim.x] = buffer[x + blockDim.x]");
+    if (rec)
+      rec->begin(TracePhase::Load, "partialSum[t] = buffer[x]; partialSum[t + blockDim.x] = buffer[x + blockDim.x]");
     for (unsigned t = 0; t < threads; ++t) {
       const std::int64_t x0 = start_x + t, x1 = x0 + threads;
       s[t] = x0 < g.n ? g.at(x0) : P::identity();
@@ -527,7 +528,7 @@ SimOutput add_twice(const VariantInfo& v, const Input& in, const LaunchConfig& l
   for (std::int64_t b = 0; b < launch.grid; ++b) {
     Recorder* rec = b == trace_block ? &recorder : nullptr;
     at(rec, pts::add_twice_load);
-    if (rec) rec->begin("load", "partialSum[tid] = buffer[x] + buffer[x + blockDim.x]");
+    if (rec) rec->begin(TracePhase::Load, "partialSum[tid] = buffer[x] + buffer[x + blockDim.x]");
     for (unsigned tid = 0; tid < threads; ++tid) {
       const std::int64_t x = b * (2 * std::int64_t(threads)) + tid;
       const typename P::T a = g.at(x), c = g.at(x + threads);
@@ -651,7 +652,7 @@ SimOutput reduce7(const VariantInfo& v, const Input& in, const LaunchConfig& lau
     std::fill(acc.begin(), acc.end(), P::identity());
     const std::int64_t first = b * threads, passes = passes_of(g.n, b, threads, launch.grid);
     at(rec, pts::reduce7_cascade);
-    LoopSteps steps(rec, "load", "pass", passes);
+    LoopSteps steps(rec, TracePhase::Load, "pass", passes);
     for (std::int64_t k = 0; k < passes; ++k) {
       steps.before(k);
       const std::int64_t base = first + k * grid_size;
@@ -667,7 +668,7 @@ SimOutput reduce7(const VariantInfo& v, const Input& in, const LaunchConfig& lau
       steps.after(k);
     }
     at(rec, pts::reduce7_atomic);
-    if (rec) rec->begin("atomic", "atomicAdd(sum, private_acc)");
+    if (rec) rec->begin(TracePhase::Atomic, "atomicAdd(sum, private_acc)");
     typename P::T block_sum = P::identity();
     for (unsigned t = 0; t < threads; ++t) {  // every thread, even one whose accumulator stayed 0
       sum = P::combine(sum, acc[t]);
@@ -703,7 +704,7 @@ SimOutput reduce8(const VariantInfo& v, const Input& in, const LaunchConfig& lau
     const std::int64_t first = b * block_step;  // i = first + tid
     at(rec, Fixed ? pts::reduce8_fixed_zero : pts::reduce8_zero);
     if (rec) {
-      rec->begin("load", "block_sum = 0 (thread 0)");
+      rec->begin(TracePhase::Load, "block_sum = 0 (thread 0)");
       rec->store(0, Space::Shared, 0, 0, d<P>(P::identity()));
       rec->work(0);
       rec->shared<P>(P::identity());
@@ -713,7 +714,7 @@ SimOutput reduce8(const VariantInfo& v, const Input& in, const LaunchConfig& lau
     typename P::T block_sum = P::identity();
     at(rec, Fixed ? pts::reduce8_fixed_cascade : pts::reduce8_cascade);
     for (int k = 0; k < 32; ++k) {
-      if (rec) rec->begin("load", "pass " + std::to_string(k));
+      if (rec) rec->begin(TracePhase::Load, "pass " + std::to_string(k));
       for (unsigned t = 0; t < threads; ++t) {
         const std::int64_t x = first + t + std::int64_t(k) * 32;
         const typename P::T val = g.at(x);
@@ -730,7 +731,7 @@ SimOutput reduce8(const VariantInfo& v, const Input& in, const LaunchConfig& lau
       }
     }
     at(rec, Fixed ? pts::reduce8_fixed_atomic : pts::reduce8_atomic);
-    if (rec) rec->begin("atomic", "atomicAdd(&block_sum, thread_sum)");
+    if (rec) rec->begin(TracePhase::Atomic, "atomicAdd(&block_sum, thread_sum)");
     for (unsigned t = 0; t < threads; ++t) {
       block_sum = P::combine(block_sum, thread_sum[t]);
       if (rec) {

@@ -74,7 +74,7 @@ void load_two(const std::vector<typename P::T>& v, I64 b, std::vector<typename P
               int store_line) {
   using T = typename P::T;
   const int B = int(sv.size());
-  rec.begin("load", "sv[tid] = v[i] + v[i + blockDim.x]");
+  rec.begin(TracePhase::Load, "sv[tid] = v[i] + v[i + blockDim.x]");
   for (int tid = 0; tid < B; ++tid) {
     const I64 i = b * 2 * B + tid;
     const T x = v[i], y = v[i + B];
@@ -111,7 +111,7 @@ template <class P>
 void sequential_tree(std::vector<typename P::T>& sv, I64 last, Rec<P>& rec, int (*line_of)(I64) = nullptr) {
   for (I64 s = I64(sv.size()) / 2; s > last; s >>= 1) {
     if (line_of) rec.at(pts::kFile, line_of(s));
-    rec.begin("tree", "stride", s);
+    rec.begin(TracePhase::Tree, "stride", s);
     for (int tid = 0; tid < s; ++tid) tree_add(sv, tid, tid, s, rec);
     rec.end(sv);
   }
@@ -142,7 +142,7 @@ int last_warp_line(int off) {
 /// if (tid == 0) out[blockIdx.x] = sv[0]; returns the block's sum.
 template <class P>
 typename P::T store_sv0(const std::vector<typename P::T>& sv, I64 b, Rec<P>& rec) {
-  rec.begin("combine", "out[blockIdx.x] = sv[0]");
+  rec.begin(TracePhase::Combine, "out[blockIdx.x] = sv[0]");
   rec.load_shared(0, 0, 0, sv[0]);
   rec.store_global(0, 1, b, sv[0], kPartials);
   rec.work(0);
@@ -160,7 +160,7 @@ template <class P>
 void last_warp_volatile(std::vector<typename P::T>& sv, typename P::T* my_sum, bool init_from_shared, Rec<P>& rec) {
   typename P::T got[32];
   for (int off = 32; off > 0; off >>= 1) {
-    rec.begin("warp", "offset", off);
+    rec.begin(TracePhase::Warp, "offset", off);
     const bool init = init_from_shared && off == 32;
     for (int lane = 0; lane < 32; ++lane) {  // every lane reads first ...
       if (init) my_sum[lane] = sv[lane];
@@ -199,7 +199,7 @@ template <class P>
 typename P::T multipass_block(const std::vector<typename P::T>& v, I64 count, int B, I64, I64 b, Rec<P>& rec) {
   std::vector<typename P::T> sv(std::size_t(B), P::identity());
   rec.at(pts::kFile, pts::multipass_load);
-  rec.begin("load", "sv[tid] = i < count ? v[i] : 0");
+  rec.begin(TracePhase::Load, "sv[tid] = i < count ? v[i] : 0");
   for (int tid = 0; tid < B; ++tid) {
     const I64 i = b * B + tid;
     const bool inside = i < count;
@@ -226,7 +226,7 @@ typename P::T impl1_block(const std::vector<typename P::T>& v, I64, int B, I64, 
   kit::load_one(v, b, sv, rec, "sv[tid] = v[i]");
   rec.at(pts::kFile, pts::impl1_tree);
   for (I64 s = 1; s < B; s *= 2) {
-    rec.begin("tree", "stride", s);
+    rec.begin(TracePhase::Tree, "stride", s);
     for (I64 tid = 0; tid < B; tid += 2 * s) tree_add(sv, int(tid), tid, s, rec);
     rec.end(sv);
   }
@@ -242,7 +242,7 @@ typename P::T impl2_block(const std::vector<typename P::T>& v, I64, int B, I64, 
   kit::load_one(v, b, sv, rec, "sv[tid] = v[i]");
   rec.at(pts::kFile, pts::impl2_tree);
   for (I64 s = 1; s < B; s *= 2) {
-    rec.begin("tree", "stride", s);
+    rec.begin(TracePhase::Tree, "stride", s);
     for (I64 tid = 0; 2 * s * tid < B; ++tid) tree_add(sv, int(tid), 2 * s * tid, s, rec);
     rec.end(sv);
   }
@@ -279,7 +279,7 @@ template <class P>
 void impl5_tree(std::vector<typename P::T>& sv, std::vector<typename P::T>& my_sum, Rec<P>& rec, int line) {
   rec.at(pts::kFile, line);
   for (I64 s = I64(sv.size()) / 2; s > 32; s >>= 1) {
-    rec.begin("tree", "stride", s);
+    rec.begin(TracePhase::Tree, "stride", s);
     for (int tid = 0; tid < s; ++tid) {
       const auto y = sv[tid + s];
       my_sum[tid] = P::combine(my_sum[tid], y);
@@ -316,7 +316,7 @@ typename P::T impl5_shfl_block(const std::vector<typename P::T>& v, I64, int B, 
   std::vector<T> my_sum = sv;
   impl5_tree(sv, my_sum, rec, pts::impl5_shfl_tree);
   rec.at(pts::kFile, pts::impl5_shfl_32);
-  rec.begin("warp", "offset", 32);
+  rec.begin(TracePhase::Warp, "offset", 32);
   for (int lane = 0; lane < 32; ++lane) {
     const T y = sv[lane + 32];
     my_sum[lane] = P::combine(my_sum[lane], y);
@@ -330,7 +330,7 @@ typename P::T impl5_shfl_block(const std::vector<typename P::T>& v, I64, int B, 
   int src[32];
   rec.at(pts::kFile, pts::impl5_shfl_down);
   for (int off = 16; off > 0; off /= 2) {
-    rec.begin("warp", "offset", off);
+    rec.begin(TracePhase::Warp, "offset", off);
     for (int lane = 0; lane < 32; ++lane) {  // the shuffle reads every lane's mySum before the adds
       src[lane] = lane + off < 32 ? lane + off : lane;
       got[lane] = my_sum[src[lane]];
@@ -345,7 +345,7 @@ typename P::T impl5_shfl_block(const std::vector<typename P::T>& v, I64, int B, 
     rec.no_barrier_after();
   }
   rec.at(pts::kFile, pts::impl5_shfl_commit);
-  rec.begin("combine", "out[blockIdx.x] = mySum");
+  rec.begin(TracePhase::Combine, "out[blockIdx.x] = mySum");
   rec.store_global(0, 0, b, my_sum[0], kPartials);
   rec.work(0);
   rec.end();
@@ -375,7 +375,7 @@ typename P::T impl7_block(const std::vector<typename P::T>& v, I64 n, int B, I64
   using T = typename P::T;
   std::vector<T> sv(std::size_t(B), P::identity());
   rec.at(pts::kFile, pts::impl7_zero);
-  rec.begin("load", "sv[tid] = 0");
+  rec.begin(TracePhase::Load, "sv[tid] = 0");
   for (int tid = 0; tid < B; ++tid) {
     rec.store_shared(tid, 0, tid, sv[tid]);
     rec.work(tid);
@@ -384,7 +384,7 @@ typename P::T impl7_block(const std::vector<typename P::T>& v, I64 n, int B, I64
   const I64 first = b * 2 * B, grid_size = I64(B) * 2 * grid;
   const I64 iterations = first < n ? ceil_div(n - first, grid_size) : 0;  // thread 0's, the most of any
   rec.at(pts::kFile, pts::impl7_pair);
-  kit::LoopSteps loop(rec.raw(), "load", "iteration", iterations);
+  kit::LoopSteps loop(rec.raw(), TracePhase::Load, "iteration", iterations);
   for (I64 k = 0; k < iterations; ++k) {
     loop.before(k);
     const I64 base = first + k * grid_size;
@@ -474,7 +474,7 @@ SimOutput naive(const VariantInfo& v, const Input& in, const LaunchConfig& l, in
     const I64 grid = out.launches == 0 ? l.grid : ceil_div(ceil_div(n, 2 * s), B);
     Rec<P> traced(trace_block >= 0 && trace_block < grid ? &recorder : nullptr);
     traced.at(pts::kFile, pts::naive_add);
-    traced.begin("pass", "launch " + std::to_string(out.launches) + ", stride " + std::to_string(s));
+    traced.begin(TracePhase::Pass, "launch " + std::to_string(out.launches) + ", stride " + std::to_string(s));
     for (I64 t = 0, i = 0; i + s < n; ++t, i += 2 * s) {  // the threads past the last pair do nothing
       Rec<P>& rec = t / B == trace_block ? traced : none;
       const int tid = int(t % B);

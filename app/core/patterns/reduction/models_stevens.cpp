@@ -41,7 +41,8 @@ template <class P>
 void load_pair(const std::vector<typename P::T>& v, I64 b, std::vector<typename P::T>& ps, Rec<P>& rec,
                const Lines& lines) {
   const int B = int(ps.size() / 2);
-  rec.begin("load", "partialSum[t], partialSum[blockDim.x + t] = input[start + t], input[start + blockDim.x + t]");
+  rec.begin(TracePhase::Load,
+            "partialSum[t], partialSum[blockDim.x + t] = input[start + t], input[start + blockDim.x + t]");
   const I64 start = 2 * b * B;
   for (int t = 0; t < B; ++t) {
     ps[std::size_t(t)] = v[std::size_t(start + t)];
@@ -71,7 +72,7 @@ void tree_add(std::vector<typename P::T>& ps, int t, I64 a, I64 stride, Rec<P>& 
 template <class P>
 typename P::T store_block_sum(const std::vector<typename P::T>& ps, I64 b, Rec<P>& rec, const Lines& lines) {
   rec.at(pts::kFile, lines.commit);
-  rec.begin("combine", "if (t == 0) output[blockIdx.x] = partialSum[0]");
+  rec.begin(TracePhase::Combine, "if (t == 0) output[blockIdx.x] = partialSum[0]");
   rec.load_shared(0, 0, 0, ps[0]);
   rec.store_global(0, 1, b, ps[0], kPartials);
   rec.work(0);
@@ -87,7 +88,7 @@ typename P::T divergent_block(const std::vector<typename P::T>& v, int B, I64 b,
   load_pair(v, b, ps, rec, kDivergent);
   rec.at(pts::kFile, kDivergent.tree);
   for (I64 stride = 1; stride <= B; stride *= 2) {
-    rec.begin("tree", "stride", stride);
+    rec.begin(TracePhase::Tree, "stride", stride);
     for (int t = 0; t < B; t += int(stride)) tree_add(ps, t, 2 * I64(t), stride, rec);
     rec.end(ps);
   }
@@ -102,7 +103,7 @@ typename P::T compact_block(const std::vector<typename P::T>& v, int B, I64 b, R
   load_pair(v, b, ps, rec, kCompact);
   rec.at(pts::kFile, kCompact.tree);
   for (I64 stride = B; stride >= 1; stride >>= 1) {
-    rec.begin("tree", "stride", stride);
+    rec.begin(TracePhase::Tree, "stride", stride);
     for (int t = 0; t < stride; ++t) tree_add(ps, t, t, stride, rec);
     rec.end(ps);
   }

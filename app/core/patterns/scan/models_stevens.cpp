@@ -48,7 +48,7 @@ void to_output(SimOutput& out, const std::vector<typename P::T>& y) {
 template <class P>
 void record_load(Rec<P>& rec, const GlobalView<P>& g, std::int64_t base, int threads, int per_thread, int stride,
                  std::int64_t n, bool exclusive, const std::vector<typename P::T>& sh, const int (&lines)[2]) {
-  rec.begin("load", "load the section into shared memory");
+  rec.begin(TracePhase::Load, "load the section into shared memory");
   for (int k = 0; k < per_thread; ++k)
     for (int t = 0; t < threads; ++t) {
       rec.at(pts::kFile, lines[k]);
@@ -65,7 +65,7 @@ void record_load(Rec<P>& rec, const GlobalView<P>& g, std::int64_t base, int thr
 template <class P>
 void record_store(Rec<P>& rec, std::int64_t base, int threads, int per_thread, int stride, std::int64_t n,
                   const std::vector<typename P::T>& sh, const int (&lines)[2]) {
-  rec.begin("store", "write the section to the output");
+  rec.begin(TracePhase::Store, "write the section to the output");
   for (int k = 0; k < per_thread; ++k)
     for (int t = 0; t < threads; ++t) {
       rec.at(pts::kFile, lines[k]);
@@ -112,7 +112,7 @@ SimOutput naive(const VariantInfo& v, const Input& in, const LaunchConfig& launc
     const std::int64_t first = std::int64_t(trace_block) * B;
     const std::int64_t last = std::min(n, first + B) - 1;  // highest i in the block
     const std::int64_t iters = std::max<std::int64_t>(1, ex ? last : last + 1);
-    LoopSteps steps(&r, "step", "j =", iters);
+    LoopSteps steps(&r, TracePhase::Step, "j =", iters);
     std::vector<typename P::T> sum(std::size_t(B), P::identity());
     for (std::int64_t j = 0; j < iters; ++j) {
       steps.before(j);
@@ -131,7 +131,7 @@ SimOutput naive(const VariantInfo& v, const Input& in, const LaunchConfig& launc
       steps.after(j);
     }
     rec.at(pts::kFile, pts::naive_store);
-    rec.begin("store", "write y[i]");
+    rec.begin(TracePhase::Store, "write y[i]");
     for (int t = 0; t < B; ++t)
       if (first + t < n) {
         rec.store_global(t, 0, first + t, y[std::size_t(first + t)], kOutput);
@@ -152,7 +152,7 @@ std::int64_t kogge_stone_block(std::vector<typename P::T>& sh, int m, Rec<P>* re
   std::vector<typename P::T> temp(sh.size());
   for (int stride = 1; stride < m; stride *= 2) {
     if (rec) rec->at(pts::kFile, pts::ks_add);
-    if (rec) rec->begin("step", "stride", stride);
+    if (rec) rec->begin(TracePhase::Step, "stride", stride);
     for (int j = stride; j < m; ++j) {
       temp[std::size_t(j)] = P::combine(sh[std::size_t(j)], sh[std::size_t(j - stride)]);
       if (rec) {
@@ -188,7 +188,7 @@ std::int64_t kogge_stone_db_block(std::vector<typename P::T>& sh, int m, Rec<P>*
   int sb = 0;  // ThreadOp::buffer of the array that is the source this step (the other is written)
   if (rec) rec->at(pts::kFile, pts::ksdb_add);
   for (int stride = 1; stride < m; stride *= 2, sb = 1 - sb) {
-    if (rec) rec->begin("step", "stride", stride);
+    if (rec) rec->begin(TracePhase::Step, "stride", stride);
     for (int j = 0; j < int(sh.size()); ++j) {
       if (j >= stride && j < m) {
         dst[std::size_t(j)] = P::combine(src[std::size_t(j)], src[std::size_t(j - stride)]);
@@ -227,7 +227,7 @@ std::int64_t brent_kung_block(std::vector<typename P::T>& sh, int m, Rec<P>* rec
   std::int64_t adds = 0;
   for (int stride = 1; stride < m; stride *= 2) {
     if (rec) rec->at(pts::kFile, pts::bk_up);
-    if (rec) rec->begin("up-sweep", "stride", stride);
+    if (rec) rec->begin(TracePhase::UpSweep, "stride", stride);
     for (int t = 0;; ++t) {
       const std::int64_t index = std::int64_t(t + 1) * 2 * stride - 1;
       if (index >= m) break;
@@ -244,7 +244,7 @@ std::int64_t brent_kung_block(std::vector<typename P::T>& sh, int m, Rec<P>* rec
   }
   for (int stride = pow2_ceil(m) / 4; stride > 0; stride /= 2) {
     if (rec) rec->at(pts::kFile, pts::bk_down);
-    if (rec) rec->begin("down-sweep", "stride", stride);
+    if (rec) rec->begin(TracePhase::DownSweep, "stride", stride);
     for (int t = 0;; ++t) {
       const std::int64_t index = std::int64_t(t + 1) * 2 * stride - 1;
       if (index + stride >= m) break;
@@ -405,7 +405,7 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
     if (rec.on()) {
       // A whole tile takes the 128-bit loads; the last, partial one loads element by element.
       rec.at(file, base + tile <= n ? dl::dl_load_vec : dl::dl_load);
-      rec.begin("load", "128-bit loads, 4 per thread (warp-contiguous rows)");
+      rec.begin(TracePhase::Load, "128-bit loads, 4 per thread (warp-contiguous rows)");
       for (int k = 0; k < kRows; ++k)
         for (int t = 0; t < B; ++t) {
           const std::int64_t i = base + std::int64_t(k) * B * kVec + std::int64_t(t) * kVec;
@@ -418,7 +418,7 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
     }
     std::vector<T> thread_sum(std::size_t(kRows) * B);
     rec.at(file, dl::dl_thread_sum);
-    if (rec.on()) rec.begin("thread", "each thread adds its 4 values per row (3 x 4 adds)");
+    if (rec.on()) rec.begin(TracePhase::Thread, "each thread adds its 4 values per row (3 x 4 adds)");
     for (int k = 0; k < kRows; ++k)
       for (int t = 0; t < B; ++t) {
         const std::size_t o = std::size_t(k) * B * kVec + std::size_t(t) * kVec;
@@ -435,7 +435,7 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
     // Warp inclusive scans of the thread sums (shfl_up by 1, 2, 4, 8, 16), four rows at once.
     std::vector<T> ws = thread_sum;
     for (int off = 1; off < 32; off *= 2) {
-      if (rec.on()) rec.begin("warp", "shfl_up", off);
+      if (rec.on()) rec.begin(TracePhase::Warp, "shfl_up", off);
       std::vector<T> next = ws;
       for (int k = 0; k < kRows; ++k)
         for (int t = 0; t < B; ++t) {
@@ -458,7 +458,8 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
     // Warp totals in row-major order (row k, warp w), scanned serially by one thread: exclusive prefixes.
     if (rec.on()) {
       rec.at(file, dl::dl_warp_total);
-      rec.begin("block", "warp totals to shared; thread 0 scans the " + std::to_string(kRows * W) + " totals");
+      rec.begin(TracePhase::Block,
+                "warp totals to shared; thread 0 scans the " + std::to_string(kRows * W) + " totals");
       for (int q = 0; q < kRows * W; ++q)
         rec.store_shared(q % W * 32 + 31, q / W, q, ws[std::size_t(q / W) * B + std::size_t(q % W) * 32 + 31]);
       rec.work(0);
@@ -483,9 +484,9 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
     const T inclusive_prefix = b == 0 ? aggregate : P::combine(exclusive_prefix, aggregate);
     if (b > 0) ++adds;
     if (rec.on()) {
-      rec.begin("look-back", b == 0 ? std::string("tile 0 publishes its inclusive prefix")
-                                    : "publish aggregate, wait ~1 us; lane 0 reads tile " + std::to_string(b - 1) +
-                                          "'s inclusive prefix");
+      rec.begin(TracePhase::LookBack, b == 0 ? std::string("tile 0 publishes its inclusive prefix")
+                                             : "publish aggregate, wait ~1 us; lane 0 reads tile " +
+                                                   std::to_string(b - 1) + "'s inclusive prefix");
       if (b > 0) {
         rec.at(file, dl::dl_peek);
         rec.load_global(0, 0, b - 1, exclusive_prefix, kAccumulator);
@@ -500,7 +501,7 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
     }
     carry = inclusive_prefix;
     // Outputs: prefix = tile prefix + warp prefix + lane exclusive prefix, then the serial walk over 4 values.
-    if (rec.on()) rec.begin("store", "add the prefixes, write 4 values per row (128-bit stores)");
+    if (rec.on()) rec.begin(TracePhase::Store, "add the prefixes, write 4 values per row (128-bit stores)");
     for (int k = 0; k < kRows; ++k)
       for (int t = 0; t < B; ++t) {
         const int lane = t % 32, w = t / 32;

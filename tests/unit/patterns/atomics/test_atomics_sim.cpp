@@ -222,7 +222,7 @@ TEST(AtomicsSim, HistogramTracesShowContention) {
   EXPECT_EQ(sum.sectors, 8);
   const auto s = run_model("cs121.hist_shared", in, 0, 256);
   ASSERT_GE(s.trace.steps.size(), 3u);
-  EXPECT_EQ(s.trace.steps.front().phase, "load");
+  EXPECT_EQ(s.trace.steps.front().phase, TracePhase::Load);
   const Step& pass = s.trace.steps.at(1);
   EXPECT_EQ(atomic_stats(pass).addresses.at(0).space, Space::Shared);
   EXPECT_EQ(pass.shared_after.at(1), 256.0);
@@ -278,7 +278,7 @@ TEST(AtomicsSim, WarpAggregatedLeaders) {
   const auto o = run_model("cs121.filter_warp_agg", ints(v), 0, 96);
   const Step* atomic = nullptr;
   for (const auto& s : o.trace.steps)
-    if (s.phase == "atomic") atomic = &s;
+    if (s.phase == TracePhase::Atomic) atomic = &s;
   ASSERT_NE(atomic, nullptr);
   ASSERT_EQ(atomic->ops.size(), 2u);     // one leader per warp with kept lanes
   EXPECT_EQ(atomic->ops[0].thread, 3);   // __ffs(mask) - 1
@@ -309,7 +309,7 @@ TEST(AtomicsSim, FilterScanTilesInOrder) {
   ASSERT_EQ(make_filter_input(3 * 4096 + 5, 0.5, 9, in), "");
   const auto o = run_model("cs121.filter_scan", in, 2);
   ASSERT_EQ(o.trace.steps.size(), 5u);
-  EXPECT_EQ(o.trace.steps[3].phase, "look-back");
+  EXPECT_EQ(o.trace.steps[3].phase, TracePhase::LookBack);
   // The traced tile's first store goes right after everything tiles 0 and 1 kept.
   std::int64_t kept_before = 0;
   for (std::int64_t i = 0; i < 2 * 4096; ++i) kept_before += in.i32[std::size_t(i)] > 0;
@@ -338,8 +338,8 @@ TEST(AtomicsSim, FilterScanVecStagesTheTileAndStoresAlignedQuads) {
     for (std::int64_t i = 2 * tile; i < 3 * tile; ++i) kept_here += in.i32[std::size_t(i)] > 0;
     const auto o = run_model("cs121.filter_scan_vec", in, 2, block);
     ASSERT_EQ(o.trace.steps.size(), 6u);
-    EXPECT_EQ(o.trace.steps[3].phase, "look-back");
-    EXPECT_EQ(o.trace.steps[4].phase, "stage");
+    EXPECT_EQ(o.trace.steps[3].phase, TracePhase::LookBack);
+    EXPECT_EQ(o.trace.steps[4].phase, TracePhase::Stage);
     EXPECT_EQ(o.trace.block_result, double(kept_here));
     // The store step writes dst[kept_before ..] exactly once each, in input order, with the tile's kept values.
     std::map<std::int64_t, double> written;

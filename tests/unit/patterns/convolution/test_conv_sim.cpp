@@ -115,8 +115,8 @@ TEST(SimConv, RegisterTiledTraceSlidesDownTheRows) {
   Trace t;
   sim::simulate_conv(g, n, m, 3, &t);           // block (0, 1): rows 32..63, columns 0..127
   ASSERT_EQ(t.steps.size(), 2u * (8 + 4) + 1);  // a load and a compute step per input row, then store
-  EXPECT_EQ(t.steps[0].phase, "load");
-  EXPECT_EQ(t.steps[1].phase, "compute");
+  EXPECT_EQ(t.steps[0].phase, TracePhase::Load);
+  EXPECT_EQ(t.steps[1].phase, TracePhase::Compute);
   EXPECT_EQ(t.steps[0].working_threads.size(), 128u);
   EXPECT_FALSE(t.steps[1].has_shared);
   // Thread 1 (x0 = 4, y0 = 32) loads input row 30 as three float4 chunks: columns 0..11.
@@ -206,9 +206,9 @@ TEST(SimConv, TracesOfTheTiledKernels) {
   sim::simulate_conv(g, n, m, g.grid_x + 1, &t);  // block (1, 1): internal
   ASSERT_EQ(t.steps.size(), 3u);
   EXPECT_EQ(t.block_size, 256);
-  EXPECT_EQ(t.steps[0].phase, "load");
+  EXPECT_EQ(t.steps[0].phase, TracePhase::Load);
   EXPECT_EQ(t.steps[0].working_threads.size(), 256u);
-  EXPECT_EQ(t.steps[1].phase, "compute");
+  EXPECT_EQ(t.steps[1].phase, TracePhase::Compute);
   EXPECT_EQ(t.steps[1].working_threads.size(), 144u);  // 12 x 12 of the 16 x 16 threads
   // Warps are two rows of 16 threads; the computing threads are the first 12 of each row, so every
   // warp of rows 0..11 diverges and the two warps of rows 12..15 are idle.
@@ -221,7 +221,7 @@ TEST(SimConv, TracesOfTheTiledKernels) {
   Trace t1;
   sim::simulate_conv(g1, random_floats(1000, 5), random_floats(5, 6), 3, &t1);
   ASSERT_EQ(t1.steps.size(), 5u);
-  EXPECT_EQ(t1.steps[0].phase, "halo");
+  EXPECT_EQ(t1.steps[0].phase, TracePhase::Halo);
   EXPECT_EQ(t1.steps[0].working_threads, (std::vector<int>{62, 63}));
   EXPECT_EQ(t1.steps[2].working_threads, (std::vector<int>{0, 1}));
   EXPECT_EQ(t1.steps[3].working_threads.size(), 64u);

@@ -58,13 +58,13 @@ sim::SimOutput run(const std::string& id, const Input& in, int block = 0, int tr
 }
 
 /// The steps of a trace with this phase and label.
-const Step* step_labelled(const Trace& t, const std::string& phase, const std::string& label) {
+const Step* step_labelled(const Trace& t, TracePhase phase, const std::string& label) {
   for (const auto& s : t.steps)
     if (s.phase == phase && s.label == label) return &s;
   return nullptr;
 }
 
-std::vector<const Step*> steps_of_phase(const Trace& t, const std::string& phase) {
+std::vector<const Step*> steps_of_phase(const Trace& t, TracePhase phase) {
   std::vector<const Step*> out;
   for (const auto& s : t.steps)
     if (s.phase == phase) out.push_back(&s);
@@ -223,12 +223,12 @@ TEST(SimHarrisAmp, Impl1ModuloMakesEveryWarpDivergeAtStride1) {
   // Slide "Implementation 1": tid % 2 == 0 at s = 1, so every warp of a 256-thread block runs with
   // its 16 even lanes: 8 divergent warps, none idle.
   const sim::SimOutput out = run("harris.impl1", random_input(4096, DType::Int32), 256, 1);
-  const Step* s1 = step_labelled(out.trace, "tree", "stride 1");
+  const Step* s1 = step_labelled(out.trace, TracePhase::Tree, "stride 1");
   ASSERT_NE(s1, nullptr);
   EXPECT_EQ(active_lanes(*s1, 8), std::vector<int>(8, 16));
   EXPECT_EQ(divergent_warps(*s1, 8), 8);
   // s = 32: tid % 64 == 0, one lane in every other warp.
-  const Step* s32 = step_labelled(out.trace, "tree", "stride 32");
+  const Step* s32 = step_labelled(out.trace, TracePhase::Tree, "stride 32");
   ASSERT_NE(s32, nullptr);
   EXPECT_EQ(active_lanes(*s32, 8), (std::vector<int>{1, 0, 1, 0, 1, 0, 1, 0}));
 }
@@ -239,7 +239,7 @@ TEST(SimHarrisAmp, Impl2BankConflictsDoubleEachStepUntil32Way) {
   // 32/(2s) banks, 2s words each: 2, 4, 8, 16, 32-way. From s = 32 on only 512/s < 32 lanes of warp 0
   // work, every word in bank 0: 16, 8, 4, 2-way, then 1 (a single lane).
   const sim::SimOutput out = run("harris.impl2", random_input(1 << 12, DType::Int32), 1024, 2);
-  const auto tree = steps_of_phase(out.trace, "tree");
+  const auto tree = steps_of_phase(out.trace, TracePhase::Tree);
   ASSERT_EQ(tree.size(), 10u);
   std::vector<int> worst;
   for (const Step* s : tree) worst.push_back(max_of(bank_ways(*s, 32)));
@@ -258,7 +258,7 @@ TEST(SimHarrisAmp, Impl3SequentialAddressingHasNoBankConflicts) {
   // steps (s = 512..32) have no divergent warp and the last five (s = 16..1) one each (warp 0).
   const sim::SimOutput out = run("harris.impl3", random_input(1 << 12, DType::Int32), 1024, 3);
   for (const auto& s : out.trace.steps) EXPECT_LE(max_of(bank_ways(s, 32)), 1) << s.phase << " " << s.label;
-  const auto tree = steps_of_phase(out.trace, "tree");
+  const auto tree = steps_of_phase(out.trace, TracePhase::Tree);
   ASSERT_EQ(tree.size(), 10u);
   for (int i = 0; i < 5; ++i) EXPECT_EQ(divergent_warps(*tree[std::size_t(i)], 32), 0) << tree[std::size_t(i)]->label;
   for (int i = 5; i < 10; ++i) EXPECT_EQ(divergent_warps(*tree[std::size_t(i)], 32), 1) << tree[std::size_t(i)]->label;
@@ -269,10 +269,10 @@ TEST(SimHarrisAmp, TiledKernelsShowThePostsPatterns) {
   // tiled_3 Implementation 3 (neither).
   const Input in = random_input(1 << 12, DType::Int32);
   const sim::SimOutput t1 = run("amp.tiled_1", in, 256, 0);
-  EXPECT_EQ(divergent_warps(*step_labelled(t1.trace, "tree", "stride 1"), 8), 8);
+  EXPECT_EQ(divergent_warps(*step_labelled(t1.trace, TracePhase::Tree, "stride 1"), 8), 8);
   const sim::SimOutput t2 = run("amp.tiled_2", in, 1024, 0);
   std::vector<int> worst;
-  for (const Step* s : steps_of_phase(t2.trace, "tree")) worst.push_back(max_of(bank_ways(*s, 32)));
+  for (const Step* s : steps_of_phase(t2.trace, TracePhase::Tree)) worst.push_back(max_of(bank_ways(*s, 32)));
   EXPECT_EQ(worst, (std::vector<int>{2, 4, 8, 16, 32, 16, 8, 4, 2, 1}));
   const sim::SimOutput t3 = run("amp.tiled_3", in, 1024, 0);
   for (const auto& s : t3.trace.steps) EXPECT_LE(max_of(bank_ways(s, 32)), 1) << s.label;
@@ -282,7 +282,7 @@ TEST(SimHarrisAmp, StepSequencesFollowTheSlides) {
   const Input in = random_input(1 << 12, DType::Int32);
   auto labels = [](const Trace& t) {
     std::vector<std::string> out;
-    for (const auto& s : t.steps) out.push_back(s.phase + ":" + s.label);
+    for (const auto& s : t.steps) out.push_back(to_string(s.phase) + (":" + s.label));
     return out;
   };
   // Implementation 5 at 256 threads: tree steps while s > 32, then six last-warp lines.
@@ -291,8 +291,8 @@ TEST(SimHarrisAmp, StepSequencesFollowTheSlides) {
                                       "warp:offset 32", "warp:offset 16", "warp:offset 8", "warp:offset 4",
                                       "warp:offset 2", "warp:offset 1", "combine:out[blockIdx.x] = sv[0]"}));
   // Implementation 6 at 64 threads: no tree step at all, only the last warp.
-  EXPECT_EQ(steps_of_phase(run("harris.impl6", in, 64).trace, "tree").size(), 0u);
-  EXPECT_EQ(steps_of_phase(run("harris.impl6", in, 64).trace, "warp").size(), 6u);
+  EXPECT_EQ(steps_of_phase(run("harris.impl6", in, 64).trace, TracePhase::Tree).size(), 0u);
+  EXPECT_EQ(steps_of_phase(run("harris.impl6", in, 64).trace, TracePhase::Warp).size(), 6u);
   // harris.naive: one pass step per launch.
   const sim::SimOutput naive = run("harris.naive", random_input(1000, DType::Int32));
   ASSERT_EQ(naive.trace.steps.size(), 10u);
@@ -308,14 +308,14 @@ TEST(SimHarrisAmp, LastWarpRunsAll32LanesWithoutDivergence) {
   const Input in = random_input(1 << 12, DType::Int32);
   for (const char* id : {"harris.impl5", "harris.impl5_shfl", "harris.impl6", "harris.impl7"}) {
     const sim::SimOutput out = run(id, in, 256, 0);
-    const auto warp = steps_of_phase(out.trace, "warp");
+    const auto warp = steps_of_phase(out.trace, TracePhase::Warp);
     ASSERT_EQ(warp.size(), 6u) << id;
     for (const Step* s : warp)
       EXPECT_EQ(active_lanes(*s, 8), (std::vector<int>{32, 0, 0, 0, 0, 0, 0, 0})) << id << " " << s->label;
   }
   // The shuffle form: offsets 16..1 touch no shared memory; lane 31 at offset 16 reads its own value.
   const sim::SimOutput shfl = run("harris.impl5_shfl", in, 256, 0);
-  const Step* o16 = step_labelled(shfl.trace, "warp", "offset 16");
+  const Step* o16 = step_labelled(shfl.trace, TracePhase::Warp, "offset 16");
   ASSERT_NE(o16, nullptr);
   EXPECT_FALSE(o16->has_shared);
   bool seen = false;
@@ -338,11 +338,11 @@ TEST(SimHarrisAmp, TracedBlockAddsUpItsWindow) {
   std::uint32_t sum = 0;
   for (int i = 512; i < 768; ++i) sum += std::uint32_t(in.i32[std::size_t(i)]);
   EXPECT_EQ(out.trace.block_result, double(std::int32_t(sum)));
-  const auto tree = steps_of_phase(out.trace, "tree");
+  const auto tree = steps_of_phase(out.trace, TracePhase::Tree);
   ASSERT_FALSE(tree.empty());
   EXPECT_EQ(tree.back()->shared_after.at(0), out.trace.block_result);
   const Step& combine = out.trace.steps.back();
-  EXPECT_EQ(combine.phase, "combine");
+  EXPECT_EQ(combine.phase, TracePhase::Combine);
   ASSERT_EQ(combine.ops.size(), 2u);
   EXPECT_EQ(combine.ops[1].space, Space::Global);
   EXPECT_EQ(combine.ops[1].address, 2);
@@ -367,7 +367,7 @@ TEST(SimHarrisAmp, GridStrideLoopsGetOneStepPerIteration) {
   ASSERT_NE(impl7, nullptr);
   const sim::SimOutput out = model_of("harris.impl7")(*impl7, in, LaunchConfig{64, 4}, PatternParams{}, 1);
   EXPECT_EQ(out.result, cpu_reference(ReduceOp::Sum, in));
-  const auto load = steps_of_phase(out.trace, "load");
+  const auto load = steps_of_phase(out.trace, TracePhase::Load);
   ASSERT_EQ(load.size(), 11u);
   EXPECT_EQ(load[0]->label, "sv[tid] = 0");
   EXPECT_EQ(load[1]->label, "iteration 0");
@@ -383,7 +383,7 @@ TEST(SimHarrisAmp, GridStrideLoopsGetOneStepPerIteration) {
   const Input in1000 = random_input(1000, DType::Int32);
   const sim::SimOutput c = model_of("amp.cascade")(*cascade, in1000, LaunchConfig{32, 8}, PatternParams{}, 7);
   EXPECT_EQ(c.result, cpu_reference(ReduceOp::Sum, in1000));
-  const auto cl = steps_of_phase(c.trace, "load");
+  const auto cl = steps_of_phase(c.trace, TracePhase::Load);
   ASSERT_EQ(cl.size(), 5u);
   EXPECT_EQ(cl[4]->working_threads, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
   // Many iterations fold after kit::kMaxLoopSteps (32) steps: 100000 elements over 16 blocks of 64
@@ -391,7 +391,7 @@ TEST(SimHarrisAmp, GridStrideLoopsGetOneStepPerIteration) {
   const Input big = random_input(100000, DType::Int32);
   const sim::SimOutput f = model_of("harris.impl7")(*impl7, big, LaunchConfig{64, 16}, PatternParams{}, 0);
   EXPECT_EQ(f.result, cpu_reference(ReduceOp::Sum, big));
-  EXPECT_EQ(steps_of_phase(f.trace, "load").size(), 1u + 32u);
+  EXPECT_EQ(steps_of_phase(f.trace, TracePhase::Load).size(), 1u + 32u);
 }
 
 TEST(SimHarrisAmp, AgreesWithTheTraceAnalyses) {

@@ -63,7 +63,7 @@ TEST(SimStevensReduction, DivergentTreeThinsEveryWarp) {
   EXPECT_EQ(o.result, 2048);
   std::vector<const Step*> tree;
   for (const auto& s : o.trace.steps)
-    if (s.phase == "tree") tree.push_back(&s);
+    if (s.phase == TracePhase::Tree) tree.push_back(&s);
   ASSERT_EQ(tree.size(), 11u);  // strides 1, 2, ..., 1024
   for (std::size_t k = 0; k < tree.size(); ++k) {
     const WarpActivity st = warp_activity(o.trace, active_masks(o.trace, *tree[k]));
@@ -81,7 +81,7 @@ TEST(SimStevensReduction, CompactTreeKeepsThreadsConsecutive) {
   EXPECT_EQ(o.result, 2048);
   std::vector<const Step*> tree;
   for (const auto& s : o.trace.steps)
-    if (s.phase == "tree") tree.push_back(&s);
+    if (s.phase == TracePhase::Tree) tree.push_back(&s);
   ASSERT_EQ(tree.size(), 11u);  // strides 1024, 512, ..., 1
   int divergent_steps = 0;
   for (std::size_t k = 0; k < tree.size(); ++k) {

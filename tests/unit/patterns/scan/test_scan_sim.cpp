@@ -164,10 +164,11 @@ TEST(ScanSim, SlideExampleBrentKungAndExclusive) {
   const sim::SimOutput o = simulate("stevens.brent_kung", in, 32, false, 0);
   EXPECT_EQ(o.output, (std::vector<double>{3, 4, 11, 11, 15, 16, 22, 25}));
   EXPECT_EQ(o.additions, 2 * 7 - 3);  // 2(n - 1) - log2 n
-  std::vector<std::string> phases;
+  std::vector<TracePhase> phases;
   for (const Step& s : o.trace.steps) phases.push_back(s.phase);
-  EXPECT_EQ(phases, (std::vector<std::string>{"load", "up-sweep", "up-sweep", "up-sweep", "down-sweep", "down-sweep",
-                                              "store"}));
+  using P = TracePhase;
+  EXPECT_EQ(phases, (std::vector<TracePhase>{P::Load, P::UpSweep, P::UpSweep, P::UpSweep, P::DownSweep, P::DownSweep,
+                                             P::Store}));
   EXPECT_EQ(o.trace.steps[3].working_threads, (std::vector<int>{0}));  // stride 4: thread 0 adds T[3] into T[7]
   EXPECT_EQ(simulate("stevens.brent_kung", in, 32, true).output, (std::vector<double>{0, 3, 4, 11, 11, 15, 16, 22}));
   EXPECT_EQ(simulate("stevens.scan_naive", in, 32, false).additions, 28);  // n(n-1)/2
@@ -222,9 +223,10 @@ TEST(ScanSim, DecoupledLookbackTraceAndWork) {
   make_input("random", 3 * 4096 + 17, DType::Int32, 2, in);
   const sim::SimOutput o = simulate("scan.decoupled_lookback", in, 256, false, 1);
   EXPECT_EQ(check("scan.decoupled_lookback", in, o, false), "");
-  std::set<std::string> phases;
+  std::set<TracePhase> phases;
   for (const Step& s : o.trace.steps) phases.insert(s.phase);
-  EXPECT_EQ(phases, (std::set<std::string>{"load", "thread", "warp", "block", "look-back", "store"}));
+  using P = TracePhase;
+  EXPECT_EQ(phases, (std::set<TracePhase>{P::Load, P::Thread, P::Warp, P::Block, P::LookBack, P::Store}));
   EXPECT_GT(o.additions, in.n() - 1);
   // Work-efficient: per element of the 4 tiles (4096 each) 3/4 in the thread sums, about 1 in the warp
   // scans and 1.5 for the prefixes: about 3.25 n, a constant factor (Kogge-Stone's grows with log n).

@@ -50,24 +50,25 @@ const std::vector<PatternSpec>& all_patterns() {
 
 void register_pattern(const PatternSpec& spec, const std::vector<VariantInfo>& variants) {
   Registered& r = registered();
-  if (r.sealed) throw std::logic_error(std::string("register_pattern(") + spec.name + ") after the tables were built");
+  const std::string name = to_string(spec.kind);
+  if (r.sealed) throw std::logic_error("register_pattern(" + name + ") after the tables were built");
   for (const PatternSpec& s : r.specs)
-    if (std::string(s.name) == spec.name) throw std::logic_error(std::string("pattern '") + spec.name + "' is taken");
+    if (s.kind == spec.kind) throw std::logic_error("pattern '" + name + "' is taken");
   for (const VariantInfo& v : variants)
-    if (v.pattern != spec.name) throw std::logic_error(v.id + ": its pattern is not " + spec.name);
+    if (v.pattern != spec.kind) throw std::logic_error(v.id + ": its pattern is not " + name);
   r.specs.push_back(spec);
   r.variants.insert(r.variants.end(), variants.begin(), variants.end());
 }
 
-const PatternSpec* find_pattern(const std::string& pattern) {
+const PatternSpec* find_pattern(PatternKind pattern) {
   for (const auto& s : all_patterns())
-    if (pattern == s.name) return &s;
+    if (pattern == s.kind) return &s;
   return nullptr;
 }
 
 const PatternSpec& pattern_of(const VariantInfo& v) {
   if (const PatternSpec* s = find_pattern(v.pattern)) return *s;
-  throw std::logic_error(v.id + ": its pattern '" + v.pattern + "' is not registered");
+  throw std::logic_error(v.id + ": its pattern '" + to_string(v.pattern) + "' is not registered");
 }
 
 std::string option_refusal(const VariantInfo& v, const PatternParams& p) {
@@ -75,7 +76,7 @@ std::string option_refusal(const VariantInfo& v, const PatternParams& p) {
   std::string owners;
   for (const auto& s : all_patterns())
     if (s.options & kOptionExclusive) owners += (owners.empty() ? "" : ", ") + std::string(s.noun);
-  return "--exclusive applies to " + owners + " only (" + v.id + " is a " + v.pattern + ")";
+  return "--exclusive applies to " + owners + " only (" + v.id + " is a " + to_string(v.pattern) + ")";
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "pattern_kind.hpp"
 #include "types.hpp"
 
 namespace ws {
@@ -55,7 +56,7 @@ enum class AtomicsKind { None, Counter, Histogram, Filter };
 struct VariantInfo {
   std::string id;           ///< lesson-qualified id, e.g. "epita.reduce3"
   std::string lesson;       ///< lesson id, e.g. "epita"
-  std::string pattern;      ///< its PatternSpec's name (patterns.hpp): reduction, scan, convolution, atomics
+  PatternKind pattern = PatternKind::Reduction;  ///< its family; its PatternSpec is pattern_of(v) (patterns.hpp)
   std::string title;        ///< short title shown in lists
   std::string seed;         ///< seed file name, e.g. "000_27438c05e47b0926.txt"
   std::string slide;        ///< slide title (or post section) the code follows

@@ -26,7 +26,7 @@ using ws::test::gpu;  // tests/gpu/gpu_device.hpp
 std::vector<std::string> traced_ids() {
   std::vector<std::string> ids;
   for (const auto& v : all_variants())
-    if (v.pattern == "reduction" && !v.racy && !v.cpu_only && !v.baseline) ids.push_back(v.id);
+    if (v.pattern == PatternKind::Reduction && !v.racy && !v.cpu_only && !v.baseline) ids.push_back(v.id);
   return ids;
 }
 

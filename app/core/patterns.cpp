@@ -1,5 +1,6 @@
 #include "patterns.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -12,12 +13,9 @@
 
 namespace ws {
 
-// Per-pattern specs (app/core/patterns/<pattern>/pattern_<pattern>.cpp). A new pattern is declared and
-// listed here, in teaching order, nowhere else.
-PatternSpec reduction_pattern();
-PatternSpec scan_pattern();
-PatternSpec convolution_pattern();
-PatternSpec atomics_pattern();
+// Every built-in spec (app/core/patterns/<pattern>/pattern_<pattern>.cpp: <pattern>_pattern()), listed by
+// a file CMake generates from those file names (build-*/app/core/generated/pattern_specs.cpp).
+std::vector<PatternSpec> built_in_patterns();
 
 namespace {
 // Patterns registered by register_pattern(), read once when the tables are built.
@@ -40,9 +38,14 @@ std::vector<VariantInfo> registered_variants() {
 
 const std::vector<PatternSpec>& all_patterns() {
   static const std::vector<PatternSpec> specs = [] {
-    std::vector<PatternSpec> s = {reduction_pattern(), scan_pattern(), convolution_pattern(), atomics_pattern()};
+    std::vector<PatternSpec> s = built_in_patterns();
     registered().sealed = true;
     s.insert(s.end(), registered().specs.begin(), registered().specs.end());
+    // Teaching order is PatternKind's order; two specs of one kind would make find_pattern ambiguous.
+    std::stable_sort(s.begin(), s.end(), [](const PatternSpec& a, const PatternSpec& b) { return a.kind < b.kind; });
+    for (std::size_t i = 1; i < s.size(); ++i)
+      if (s[i].kind == s[i - 1].kind)
+        throw std::logic_error("two pattern specs are of kind '" + std::string(to_string(s[i].kind)) + "'");
     return s;
   }();
   return specs;

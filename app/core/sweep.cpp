@@ -337,8 +337,8 @@ Sweep sweep_from_json(const json& j) {
       // Only filters have a fraction kept: any other variant drawn against it would be a made-up plot.
       for (const std::string& id : s.spec.variants)
         if (const VariantInfo* v = find_variant(id); v && !is_filter_variant(*v))
-          throw std::runtime_error("sweep: 'keep_fractions' sweeps filters, but it lists " + id + " (a " + std::string(to_string(v->pattern)) +
-                                   ")");
+          throw std::runtime_error("sweep: 'keep_fractions' sweeps filters, but it lists " + id + " (a " +
+                                   std::string(to_string(v->pattern)) + ")");
     }
   } catch (const json::exception& e) {
     throw std::runtime_error(std::string("sweep: a field has the wrong type (") + e.what() + ")");

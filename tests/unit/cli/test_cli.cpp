@@ -92,8 +92,9 @@ TEST(Cli, VariantsTakeAPatternNameAndAnUnknownNameListsThem) {
   expect_one_line_error("report --variants nope --backend sim --out " + ::testing::TempDir() + "ws_x.json", 2,
                         "unknown variant, lesson or pattern 'nope' " + names);
   expect_one_line_error("sweep --variants Scan --backend sim", 2, "unknown variant, lesson or pattern 'Scan' " + names);
-  expect_one_line_error("report --variants epita.reduce3,scan --backend sim --out " + ::testing::TempDir() + "ws_x.json",
-                        2, "unknown variant 'scan' in 'epita.reduce3,scan'");
+  expect_one_line_error(
+      "report --variants epita.reduce3,scan --backend sim --out " + ::testing::TempDir() + "ws_x.json", 2,
+      "unknown variant 'scan' in 'epita.reduce3,scan'");
   Out o = cli("sweep --variants scan --from 10 --to 10 --backend sim --csv");
   ASSERT_EQ(o.code, 0) << o.out;
   int rows = 0;

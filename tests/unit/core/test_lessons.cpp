@@ -65,7 +65,7 @@ TEST(Lessons, BadFilesAreReportedWithTheirName) {
   EXPECT_THROW(parse_lesson("{", "x.json"), std::runtime_error);
   try {
     parse_lesson(
-        R"({"id":"a","title":"t","seed":"s","lecture":"l","authors":"","source":"s","pattern":"reduction","summary":"s",)"
+        R"({"id":"a","title":"t","seed":"s","lecture":"l","authors":"","source":"s","pattern":"scan","summary":"s",)"
         R"("steps":[{"variant":"no.such","narrative":"n"}]})",
         "y.json");
     FAIL();

@@ -139,7 +139,8 @@ std::string lesson_error(const std::string& pattern, Lesson* out = nullptr) {
 TEST(PatternKindNames, LessonsNameTheirPatterns) {
   Lesson l;
   ASSERT_EQ(lesson_error("convolution, reduction, scan", &l), "");
-  EXPECT_EQ(l.patterns, (std::vector<PatternKind>{PatternKind::Convolution, PatternKind::Reduction, PatternKind::Scan}));
+  EXPECT_EQ(l.patterns,
+            (std::vector<PatternKind>{PatternKind::Convolution, PatternKind::Reduction, PatternKind::Scan}));
   ASSERT_EQ(lesson_error("atomics", &l), "");
   EXPECT_EQ(l.patterns, std::vector<PatternKind>{PatternKind::Atomics});
   EXPECT_EQ(lesson_error("reduction, stencil"),

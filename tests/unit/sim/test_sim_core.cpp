@@ -447,7 +447,8 @@ TEST(SimCore, EveryModelTakesUnderTwoSecondsAt2To22) {
   const std::int64_t n = std::int64_t(1) << 22;
   const Input in = make("random", n);
   for (const auto& v : all_variants()) {
-    if (v.cpu_only || v.pattern != PatternKind::Reduction || !(v.lesson == "epita" || v.lesson == "cs121" || v.lesson == "cub"))
+    if (v.cpu_only || v.pattern != PatternKind::Reduction ||
+        !(v.lesson == "epita" || v.lesson == "cs121" || v.lesson == "cub"))
       continue;
     LaunchConfig launch;
     ASSERT_TRUE(launch_for(v, n, in.type, 0, launch)) << v.id;

@@ -160,7 +160,8 @@ TEST(AtomicsReference, KindsAndBytes) {
   EXPECT_EQ(find_variant("cub.histogram")->atomics, AtomicsKind::Histogram);
   EXPECT_EQ(find_variant("cs121.filter_scan")->atomics, AtomicsKind::Filter);
   EXPECT_EQ(find_variant("cs121.block_reduce")->atomics, AtomicsKind::None);
-  for (const auto& v : all_variants()) EXPECT_EQ(v.pattern == PatternKind::Atomics, v.atomics != AtomicsKind::None) << v.id;
+  for (const auto& v : all_variants())
+    EXPECT_EQ(v.pattern == PatternKind::Atomics, v.atomics != AtomicsKind::None) << v.id;
   EXPECT_DOUBLE_EQ(atomics_bytes(AtomicsKind::Histogram, 1 << 30, 0), double(1 << 30) + 1024.0);
   EXPECT_DOUBLE_EQ(atomics_bytes(AtomicsKind::Filter, 100, 40), 400.0 + 160.0 + 4.0);
 }

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "limits.hpp"
+#include "pattern_kind.hpp"
 
 namespace ws::cli {
 
@@ -177,8 +178,8 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
 
   auto* report = app.add_subcommand("report", "run several variants and write a versioned JSON report");
   report->add_option("--variants", out.which,
-                     "all | a lesson id (epita, harris, cs121, amp, stevens) | a pattern (reduction, scan, ...) | "
-                     "comma-separated ids (default all)");
+                     "all | a lesson id (epita, harris, cs121, amp, stevens) | a pattern (" + pattern_names() +
+                         ") | comma-separated ids (default all)");
   report->add_option("--out", out.out_path, "report file to write")->required();
   report->add_option("--title", out.title, "report title");
   add_run_options(report, out.run);
@@ -192,8 +193,8 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
 
   auto* sweep = app.add_subcommand("sweep", "run variants at n = 2^from .. 2^to: time and GB/s against n");
   sweep->add_option("--variants", out.sweep.variants,
-                    "all | a lesson id | a pattern (reduction, scan, atomics, convolution) | comma-separated ids "
-                    "(default all: every reduction; every filter with --keep-fraction)");
+                    "all | a lesson id | a pattern (" + pattern_names() +
+                        ") | comma-separated ids (default all: every reduction; every filter with --keep-fraction)");
   sweep->add_option("--from", out.sweep.from_log2, "smallest n as a power of two (default 10: n = 2^10)")
       ->check(fits<int>("exponents go from 1 to 30: n = 2^from .. 2^to"));
   sweep->add_option("--to", out.sweep.to_log2, "largest n as a power of two (default 28: n = 2^28)")

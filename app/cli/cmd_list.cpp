@@ -14,7 +14,7 @@ int cmd_list(bool json) {
     for (const auto& v : all_variants()) {
       arr.push_back({{"id", v.id},
                      {"lesson", v.lesson},
-                     {"pattern", v.pattern},
+                     {"pattern", to_string(v.pattern)},
                      {"title", v.title},
                      {"seed", v.seed},
                      {"slide", v.slide},
@@ -46,7 +46,7 @@ int cmd_list(bool json) {
   std::size_t id_w = 2, pattern_w = 7, title_w = 5;
   for (const auto& v : all_variants()) {
     id_w = std::max(id_w, v.id.size());
-    pattern_w = std::max(pattern_w, v.pattern.size());
+    pattern_w = std::max(pattern_w, std::string(to_string(v.pattern)).size());
     title_w = std::max(title_w, v.title.size());
   }
   auto row = [&](const std::string& id, const std::string& pattern, const std::string& title,
@@ -62,7 +62,7 @@ int cmd_list(bool json) {
     for (auto [on, name] :
          {std::pair{v.racy, "racy"}, {v.cautionary, "slide-bug"}, {v.baseline, "baseline"}, {v.cpu_only, "cpu"}})
       if (on) flags += (flags.empty() ? "" : " ") + std::string(name);
-    row(v.id, v.pattern, v.title, flags);
+    row(v.id, to_string(v.pattern), v.title, flags);
   }
   return kOk;
 }

@@ -26,14 +26,23 @@ std::string select_variants(const std::string& which, std::vector<std::string>& 
   for (const auto& v : all_variants())
     if (v.lesson == which) ids.push_back(v.id);
   if (!ids.empty()) return "";
-  for (const auto& v : all_variants())  // a pattern: PatternSpec::name
-    if (v.pattern == which) ids.push_back(v.id);
-  if (!ids.empty()) return "";
+  if (PatternKind pattern; parse_pattern(which, pattern)) {
+    for (const auto& v : all_variants())
+      if (v.pattern == pattern) ids.push_back(v.id);
+    if (!ids.empty()) return "";
+  }
   std::stringstream ss(which);
   std::string id;
   while (std::getline(ss, id, ',')) {
-    if (!find_variant(id)) return "unknown variant or lesson '" + id + "' (warpscope-cli list shows the ids)";
-    ids.push_back(id);
+    if (find_variant(id)) {
+      ids.push_back(id);
+      continue;
+    }
+    // One name may be a lesson or a pattern too; in a list of ids it is a variant id.
+    if (id == which)
+      return "unknown variant, lesson or pattern '" + id + "' (patterns: " + pattern_names() +
+             "; warpscope-cli list shows the ids and lessons)";
+    return "unknown variant '" + id + "' in '" + which + "' (warpscope-cli list shows the ids)";
   }
   return ids.empty() ? "--variants names nothing" : "";
 }

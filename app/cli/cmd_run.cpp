@@ -59,7 +59,7 @@ std::string pattern_option_refusal(const RunOptions& o, const std::vector<std::s
     if (used || variants.empty() || !find_variant(variants.front())) continue;
     const VariantInfo& v = *find_variant(variants.front());
     return name + " applies to " + (conv ? "convolutions" : "filters") + " only (" +
-           (variants.size() == 1 ? v.id + " is a " + v.pattern : "none of the variants chosen is one") + ")";
+           (variants.size() == 1 ? v.id + " is a " + to_string(v.pattern) : "none of the variants chosen is one") + ")";
   }
   return "";
 }

@@ -38,10 +38,12 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
   std::string err = so.report_path.empty() ? "" : check_output(o, so.report_path, "--report");
   if (err.empty() && so.keep_fractions_given && so.keep_fractions.empty())
     err = "--keep-fraction is empty: give A:B:STEP (0:1:0.1) or a list (0.1,0.5,0.9)";
-  for (const auto& v :
-       all_variants()) {  // a pattern name first: the "scan" lesson holds one variant of the scan pattern
+  // A pattern name first: the scan lesson holds one variant of the scan pattern.
+  PatternKind pattern{};
+  const bool a_pattern = parse_pattern(which, pattern);
+  for (const auto& v : all_variants()) {
     const bool all = which == "all" && (by_keep ? is_filter_variant(v) : pattern_of(v).swept_by_default);
-    if (all || v.pattern == which) ids.push_back(v.id);
+    if (all || (a_pattern && v.pattern == pattern)) ids.push_back(v.id);
   }
   if (ids.empty() && err.empty()) err = select_variants(which, ids);
   const bool named = which.find(',') != std::string::npos || find_variant(which) != nullptr;

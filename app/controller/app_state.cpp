@@ -84,11 +84,12 @@ void AppState::load(const std::string& lessons_dir) {
           e.lesson.authors = f.lesson.authors;
           e.lesson.source = f.lesson.source;
         }
-      e.lesson.pattern = v.pattern;
       e.lesson.summary = "Variants registered in this build that no lesson file lists.";
       lessons_.push_back(std::move(e));
       it = std::prev(lessons_.end());
     }
+    if (std::find(it->lesson.patterns.begin(), it->lesson.patterns.end(), v.pattern) == it->lesson.patterns.end())
+      it->lesson.patterns.push_back(v.pattern);
     it->lesson.steps.push_back(LessonStep{v.id, ""});
   }
   if (!lessons_.empty()) select_lesson(0);

@@ -22,6 +22,21 @@ std::string field(const nlohmann::json& j, const char* key, const std::string& o
     throw std::runtime_error(origin + ": missing string field '" + key + "'");
   return j[key].get<std::string>();
 }
+/// The patterns of a lesson's "pattern" field: names separated by commas, spaces around them ignored.
+std::vector<PatternKind> lesson_patterns(const std::string& text, const std::string& origin) {
+  std::vector<PatternKind> out;
+  std::stringstream ss(text);
+  std::string name;
+  while (std::getline(ss, name, ',')) {
+    const auto first = name.find_first_not_of(' ');
+    name = first == std::string::npos ? "" : name.substr(first, name.find_last_not_of(' ') - first + 1);
+    PatternKind p{};
+    if (!parse_pattern(name, p)) throw std::runtime_error(origin + ": 'pattern': " + unknown_pattern_message(name));
+    out.push_back(p);
+  }
+  if (out.empty()) throw std::runtime_error(origin + ": 'pattern' names no pattern (use " + pattern_names() + ")");
+  return out;
+}
 int non_negative_int(const nlohmann::json& j, const char* key, const std::string& where) {
   if (!j.contains(key)) return 0;
   if (!j[key].is_number_integer() || j[key].get<long long>() < 0 || j[key].get<long long>() > 1 << 20)
@@ -98,7 +113,7 @@ Lesson parse_lesson(const std::string& json_text, const std::string& origin) {
   if (j.contains("lecture")) l.lecture = field(j, "lecture", origin);
   if (j.contains("authors")) l.authors = field(j, "authors", origin);
   l.source = field(j, "source", origin);
-  l.pattern = field(j, "pattern", origin);
+  l.patterns = lesson_patterns(field(j, "pattern", origin), origin);
   l.summary = field(j, "summary", origin);
   if (!j.contains("steps") || !j["steps"].is_array() || j["steps"].empty())
     throw std::runtime_error(origin + ": 'steps' must be a non-empty array");

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "pattern_kind.hpp"
+
 namespace ws {
 
 /// One entry of a lesson: a variant and what to say about it.
@@ -37,9 +39,11 @@ constexpr std::uintmax_t kMaxLessonFileBytes = std::uintmax_t(1) << 20;
 /// "scenes":[{"variant","view","step","block","n","input","note","pair_picture","pair_with"}]} ("scenes" optional;
 /// in a scene only variant and note are required).
 /// `seed` is the document's file name (for the docs); `lecture` its own title, `authors` the names it
-/// gives ("" when it names none) and `source` the course or publication, for the reader.
+/// gives ("" when it names none) and `source` the course or publication, for the reader. "pattern" names
+/// the patterns it teaches, separated by commas ("convolution, reduction, scan"); an unknown name is refused.
 struct Lesson {
-  std::string id, title, seed, lecture, authors, source, pattern, summary;
+  std::string id, title, seed, lecture, authors, source, summary;
+  std::vector<PatternKind> patterns;  ///< JSON "pattern", in the file's order
   std::vector<LessonStep> steps;
   std::vector<Scene> scenes;  ///< the lecture's script, in order (may be empty)
 };

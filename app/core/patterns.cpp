@@ -1,5 +1,6 @@
 #include "patterns.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -12,12 +13,9 @@
 
 namespace ws {
 
-// Per-pattern specs (app/core/patterns/<pattern>/pattern_<pattern>.cpp). A new pattern is declared and
-// listed here, in teaching order, nowhere else.
-PatternSpec reduction_pattern();
-PatternSpec scan_pattern();
-PatternSpec convolution_pattern();
-PatternSpec atomics_pattern();
+// Every built-in spec (app/core/patterns/<pattern>/pattern_<pattern>.cpp: <pattern>_pattern()), listed by
+// a file CMake generates from those file names (build-*/app/core/generated/pattern_specs.cpp).
+std::vector<PatternSpec> built_in_patterns();
 
 namespace {
 // Patterns registered by register_pattern(), read once when the tables are built.
@@ -40,9 +38,14 @@ std::vector<VariantInfo> registered_variants() {
 
 const std::vector<PatternSpec>& all_patterns() {
   static const std::vector<PatternSpec> specs = [] {
-    std::vector<PatternSpec> s = {reduction_pattern(), scan_pattern(), convolution_pattern(), atomics_pattern()};
+    std::vector<PatternSpec> s = built_in_patterns();
     registered().sealed = true;
     s.insert(s.end(), registered().specs.begin(), registered().specs.end());
+    // Teaching order is PatternKind's order; two specs of one kind would make find_pattern ambiguous.
+    std::stable_sort(s.begin(), s.end(), [](const PatternSpec& a, const PatternSpec& b) { return a.kind < b.kind; });
+    for (std::size_t i = 1; i < s.size(); ++i)
+      if (s[i].kind == s[i - 1].kind)
+        throw std::logic_error("two pattern specs are of kind '" + std::string(to_string(s[i].kind)) + "'");
     return s;
   }();
   return specs;
@@ -50,24 +53,25 @@ const std::vector<PatternSpec>& all_patterns() {
 
 void register_pattern(const PatternSpec& spec, const std::vector<VariantInfo>& variants) {
   Registered& r = registered();
-  if (r.sealed) throw std::logic_error(std::string("register_pattern(") + spec.name + ") after the tables were built");
+  const std::string name = to_string(spec.kind);
+  if (r.sealed) throw std::logic_error("register_pattern(" + name + ") after the tables were built");
   for (const PatternSpec& s : r.specs)
-    if (std::string(s.name) == spec.name) throw std::logic_error(std::string("pattern '") + spec.name + "' is taken");
+    if (s.kind == spec.kind) throw std::logic_error("pattern '" + name + "' is taken");
   for (const VariantInfo& v : variants)
-    if (v.pattern != spec.name) throw std::logic_error(v.id + ": its pattern is not " + spec.name);
+    if (v.pattern != spec.kind) throw std::logic_error(v.id + ": its pattern is not " + name);
   r.specs.push_back(spec);
   r.variants.insert(r.variants.end(), variants.begin(), variants.end());
 }
 
-const PatternSpec* find_pattern(const std::string& pattern) {
+const PatternSpec* find_pattern(PatternKind pattern) {
   for (const auto& s : all_patterns())
-    if (pattern == s.name) return &s;
+    if (pattern == s.kind) return &s;
   return nullptr;
 }
 
 const PatternSpec& pattern_of(const VariantInfo& v) {
   if (const PatternSpec* s = find_pattern(v.pattern)) return *s;
-  throw std::logic_error(v.id + ": its pattern '" + v.pattern + "' is not registered");
+  throw std::logic_error(v.id + ": its pattern '" + to_string(v.pattern) + "' is not registered");
 }
 
 std::string option_refusal(const VariantInfo& v, const PatternParams& p) {
@@ -75,7 +79,7 @@ std::string option_refusal(const VariantInfo& v, const PatternParams& p) {
   std::string owners;
   for (const auto& s : all_patterns())
     if (s.options & kOptionExclusive) owners += (owners.empty() ? "" : ", ") + std::string(s.noun);
-  return "--exclusive applies to " + owners + " only (" + v.id + " is a " + v.pattern + ")";
+  return "--exclusive applies to " + owners + " only (" + v.id + " is a " + to_string(v.pattern) + ")";
 }
 
 namespace {

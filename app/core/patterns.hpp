@@ -30,11 +30,11 @@ enum PatternOption : unsigned {
   kOptionKeep = 1u << 2,       ///< --keep (the atomics lesson's filters)
 };
 
-/// One pattern. `name`, `noun` and `reference` are required; every other hook has a default.
+/// One pattern. `kind`, `noun` and `reference` are required; every other hook has a default.
 struct PatternSpec {
-  const char* name = "";  ///< VariantInfo::pattern, e.g. "scan"
-  const char* noun = "";  ///< the plural people say, for messages: "scans"
-  unsigned options = 0;   ///< PatternOption bits: the pattern options it reads
+  PatternKind kind = PatternKind::Reduction;  ///< VariantInfo::pattern of its variants; its name is to_string(kind)
+  const char* noun = "";                      ///< the plural people say, for messages: "scans"
+  unsigned options = 0;                       ///< PatternOption bits: the pattern options it reads
   /// True when a run's answer is one value (RunResult::result; no output array, --output refused).
   bool scalar_result = false;
   /// True when `sweep --variants all` sweeps this pattern's variants (the reductions).
@@ -72,17 +72,17 @@ struct PatternSpec {
   std::vector<sim::ModelEntry> (*sim_models)() = nullptr;
 };
 
-/// Every pattern, in teaching order: reduction, scan, convolution, atomics.
+/// Every pattern, in teaching order (PatternKind's): reduction, scan, convolution, atomics.
 const std::vector<PatternSpec>& all_patterns();
 
 /// Adds a pattern and its variants after the built-in ones, for a test's fixture pattern (a pattern
 /// family checked end to end without a kernel). Must run before the first lookup of a pattern or a
 /// variant (all_patterns, all_variants, find_*): the tables are built once. Throws std::logic_error
-/// when they are built already, or when the name or a variant id is taken.
+/// when they are built already, when the kind or a variant id is taken, or when a variant is of another kind.
 void register_pattern(const PatternSpec& spec, const std::vector<VariantInfo>& variants);
 
-/// The spec named `pattern`, or nullptr.
-const PatternSpec* find_pattern(const std::string& pattern);
+/// The spec of `pattern`, or nullptr when none is registered (Fixture outside its test).
+const PatternSpec* find_pattern(PatternKind pattern);
 
 /// The spec of a registered variant's pattern (every variant's pattern is registered; tests check it).
 const PatternSpec& pattern_of(const VariantInfo& v);

@@ -120,7 +120,8 @@ namespace {
 /// so that a large n does not keep the user waiting on the host); timing.samples_ms says how many ran.
 void run_cpu_pattern(const PatternSpec& spec, const VariantInfo& v, const RunRequest& req, const Input& in,
                      RunResult& r) {
-  if (!spec.run_cpu) throw std::runtime_error(v.id + ": the " + v.pattern + " pattern has no CPU variant");
+  if (!spec.run_cpu)
+    throw std::runtime_error(v.id + ": the " + std::string(to_string(v.pattern)) + " pattern has no CPU variant");
   ArrayOutput out;
   for (int i = 0; i < req.warmup; ++i) spec.run_cpu(v, req.params, in, out);
   constexpr double kCpuTimingBudgetMs = 250;

@@ -136,7 +136,7 @@ std::string validate_sweep(const SweepSpec& spec) {
     if (!v) return "unknown variant '" + id + "' (warpscope-cli list shows the ids)";
     if (std::string why = sweep_refusal(*v); !why.empty()) return why;
     if (spec.by_keep() && !is_filter_variant(*v))
-      return "a kept-fraction sweep times filters: " + id + " is a " + v->pattern +
+      return "a kept-fraction sweep times filters: " + id + " is a " + std::string(to_string(v->pattern)) +
              " variant (the filters: cs121.filter_global, cs121.filter_shared, cs121.filter_warp_agg, "
              "cs121.filter_scan, "
              "cs121.filter_scan_vec, cub.select)";
@@ -337,8 +337,8 @@ Sweep sweep_from_json(const json& j) {
       // Only filters have a fraction kept: any other variant drawn against it would be a made-up plot.
       for (const std::string& id : s.spec.variants)
         if (const VariantInfo* v = find_variant(id); v && !is_filter_variant(*v))
-          throw std::runtime_error("sweep: 'keep_fractions' sweeps filters, but it lists " + id + " (a " + v->pattern +
-                                   ")");
+          throw std::runtime_error("sweep: 'keep_fractions' sweeps filters, but it lists " + id + " (a " +
+                                   std::string(to_string(v->pattern)) + ")");
     }
   } catch (const json::exception& e) {
     throw std::runtime_error(std::string("sweep: a field has the wrong type (") + e.what() + ")");

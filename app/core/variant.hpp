@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "pattern_kind.hpp"
 #include "types.hpp"
 
 namespace ws {
@@ -53,9 +54,10 @@ enum class AtomicsKind { None, Counter, Histogram, Filter };
 /// Everything the app knows about a variant apart from its kernel.
 /// Source of each: the seed file (`seed`) and slide (`slide`) it comes from.
 struct VariantInfo {
-  std::string id;           ///< lesson-qualified id, e.g. "epita.reduce3"
-  std::string lesson;       ///< lesson id, e.g. "epita"
-  std::string pattern;      ///< its PatternSpec's name (patterns.hpp): reduction, scan, convolution, atomics
+  std::string id;      ///< lesson-qualified id, e.g. "epita.reduce3"
+  std::string lesson;  ///< lesson id, e.g. "epita"
+  /// Its pattern family: reduction, scan, ... (pattern_kind.hpp); its PatternSpec is pattern_of(v).
+  PatternKind pattern = PatternKind::Reduction;
   std::string title;        ///< short title shown in lists
   std::string seed;         ///< seed file name, e.g. "000_27438c05e47b0926.txt"
   std::string slide;        ///< slide title (or post section) the code follows

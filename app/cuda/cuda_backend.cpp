@@ -45,7 +45,9 @@ RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const In
   try {
     if (!ctx_.device.available) throw std::runtime_error("CUDA device unavailable: " + ctx_.device.error);
     const PatternRun runner = find_pattern_run(v.pattern);
-    if (!runner) throw std::runtime_error(v.id + ": no CUDA runner for the " + v.pattern + " pattern in this build");
+    if (!runner)
+      throw std::runtime_error(v.id + ": no CUDA runner for the " + std::string(to_string(v.pattern)) +
+                               " pattern in this build");
     r = runner(ctx_, v, req, in, launch);
   } catch (const std::exception& e) {
     r = RunResult{};

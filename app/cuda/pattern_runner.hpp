@@ -1,7 +1,6 @@
 // How the CUDA backend runs every pattern (reduction, scan, convolution, atomics): one runner per pattern,
 // registered in app/cuda/patterns/run_<pattern>.cpp (docs/patterns.md).
 #pragma once
-#include <string>
 #include <vector>
 
 #include "cuda_context.hpp"
@@ -21,12 +20,13 @@ namespace ws::cuda {
 using PatternRun = RunResult (*)(CudaContext& ctx, const VariantInfo& v, const RunRequest& req, const Input& in,
                                  const LaunchConfig& launch);
 
+/// One pattern's runner, as patterns/run_<pattern>.cpp lists it.
 struct PatternRunEntry {
-  const char* pattern;  ///< VariantInfo::pattern
+  PatternKind pattern;  ///< the VariantInfo::pattern it runs
   PatternRun run;
 };
 
-/// The runner of a pattern, or nullptr.
-PatternRun find_pattern_run(const std::string& pattern);
+/// The runner of a pattern, or nullptr when this build has none.
+PatternRun find_pattern_run(PatternKind pattern);
 
 }  // namespace ws::cuda

@@ -47,7 +47,8 @@ bool fixed_tile(const std::string& id) {
 std::vector<std::string> conv_ids(int dims) {
   std::vector<std::string> ids;
   for (const auto& v : all_variants())
-    if (v.pattern == "convolution" && (v.id.find("conv2d") != std::string::npos) == (dims == 2)) ids.push_back(v.id);
+    if (v.pattern == PatternKind::Convolution && (v.id.find("conv2d") != std::string::npos) == (dims == 2))
+      ids.push_back(v.id);
   return ids;
 }
 

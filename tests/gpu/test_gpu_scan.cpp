@@ -53,7 +53,7 @@ bool allowed(const VariantInfo& v, std::int64_t n, DType t, int block) {
 std::vector<std::string> scan_ids() {
   std::vector<std::string> ids;
   for (const auto& v : all_variants())
-    if (v.pattern == "scan" && !v.cpu_only) ids.push_back(v.id);
+    if (v.pattern == PatternKind::Scan && !v.cpu_only) ids.push_back(v.id);
   return ids;
 }
 

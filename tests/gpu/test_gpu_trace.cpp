@@ -26,7 +26,7 @@ using ws::test::gpu;  // tests/gpu/gpu_device.hpp
 std::vector<std::string> traced_ids() {
   std::vector<std::string> ids;
   for (const auto& v : all_variants())
-    if (v.pattern == "reduction" && !v.racy && !v.cpu_only && !v.baseline) ids.push_back(v.id);
+    if (v.pattern == PatternKind::Reduction && !v.racy && !v.cpu_only && !v.baseline) ids.push_back(v.id);
   return ids;
 }
 
@@ -113,7 +113,7 @@ class GpuScanTrace : public ::testing::TestWithParam<std::string> {};
 TEST_P(GpuScanTrace, RecordedTraceEqualsTheModel) {
   const VariantInfo* v = find_variant(GetParam());
   ASSERT_NE(v, nullptr);
-  ASSERT_EQ(v->pattern, "scan");
+  ASSERT_EQ(v->pattern, PatternKind::Scan);
   ASSERT_NE(sim::find_model(v->id), nullptr) << v->id << " has no sim model";
   int compared = 0, too_large = 0;
   // Awkward sizes: one element, less than a warp, less than one block, not a multiple of the block (or of the

@@ -46,7 +46,8 @@ RunResult run_once(const VariantInfo& v, std::int64_t n, DType t, int block) {
 std::vector<std::string> gpu_variant_ids() {
   std::vector<std::string> ids;
   for (const auto& v : all_variants())
-    if (!v.cpu_only && v.pattern == "reduction") ids.push_back(v.id);  // array patterns: test_gpu_<pattern>.cpp
+    if (!v.cpu_only && v.pattern == PatternKind::Reduction)
+      ids.push_back(v.id);  // array patterns: test_gpu_<pattern>.cpp
   return ids;
 }
 

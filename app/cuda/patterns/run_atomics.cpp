@@ -98,6 +98,6 @@ RunResult run_atomics(CudaContext& ctx, const VariantInfo& v, const RunRequest& 
 
 }  // namespace
 
-std::vector<PatternRunEntry> atomics_pattern_runs() { return {{"atomics", run_atomics}}; }
+std::vector<PatternRunEntry> atomics_pattern_runs() { return {{PatternKind::Atomics, run_atomics}}; }
 
 }  // namespace ws::cuda

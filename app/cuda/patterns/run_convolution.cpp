@@ -105,6 +105,6 @@ RunResult run_convolution(CudaContext& ctx, const VariantInfo& v, const RunReque
 
 }  // namespace
 
-std::vector<PatternRunEntry> convolution_pattern_runs() { return {{"convolution", run_convolution}}; }
+std::vector<PatternRunEntry> convolution_pattern_runs() { return {{PatternKind::Convolution, run_convolution}}; }
 
 }  // namespace ws::cuda

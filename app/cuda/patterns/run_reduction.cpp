@@ -127,6 +127,6 @@ RunResult run_reduction(CudaContext& ctx, const VariantInfo& v, const RunRequest
 
 }  // namespace
 
-std::vector<PatternRunEntry> reduction_pattern_runs() { return {{"reduction", run_reduction}}; }
+std::vector<PatternRunEntry> reduction_pattern_runs() { return {{PatternKind::Reduction, run_reduction}}; }
 
 }  // namespace ws::cuda

@@ -98,6 +98,6 @@ RunResult run_scan(CudaContext& ctx, const VariantInfo& v, const RunRequest& req
 
 }  // namespace
 
-std::vector<PatternRunEntry> scan_pattern_runs() { return {{"scan", run_scan}}; }
+std::vector<PatternRunEntry> scan_pattern_runs() { return {{PatternKind::Scan, run_scan}}; }
 
 }  // namespace ws::cuda

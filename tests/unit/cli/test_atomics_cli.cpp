@@ -86,7 +86,7 @@ TEST(AtomicsExecute, HistogramsTakeBytesAndFiltersTakeKeep) {
 }
 
 TEST(AtomicsExecute, FilterComparisonsNameTheFirstDifference) {
-  const PatternSpec* h = find_pattern("atomics");
+  const PatternSpec* h = find_pattern(PatternKind::Atomics);
   ASSERT_NE(h, nullptr);
   const VariantInfo& agg = *find_variant("cs121.filter_warp_agg");
   const VariantInfo& scan = *find_variant("cs121.filter_scan");

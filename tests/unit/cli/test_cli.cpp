@@ -5,10 +5,15 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "registry.hpp"
 
 namespace {
 struct Out {
@@ -51,6 +56,57 @@ TEST(Cli, ListJsonHasEveryVariantWithItsFlags) {
   }
   EXPECT_TRUE(saw_cub);
   EXPECT_EQ(cli("list").code, 0);
+}
+
+// `list` writes each variant's pattern by its name, as before PatternKind: the four names and nothing else.
+TEST(Cli, ListNamesEachVariantsPattern) {
+  Out o = cli("list --json");
+  ASSERT_EQ(o.code, 0);
+  std::set<std::string> names;
+  for (const auto& v : nlohmann::json::parse(o.out)) {
+    const ws::VariantInfo* info = ws::find_variant(v["id"].get<std::string>());
+    ASSERT_NE(info, nullptr) << v["id"];
+    EXPECT_EQ(v["pattern"], ws::to_string(info->pattern)) << v["id"];
+    names.insert(v["pattern"].get<std::string>());
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"reduction", "scan", "convolution", "atomics"}));
+  Out table = cli("list");
+  ASSERT_EQ(table.code, 0);
+  std::map<std::string, std::string> column;  // id -> the table's pattern column
+  std::istringstream rows(table.out);
+  for (std::string row; std::getline(rows, row);) {
+    std::istringstream words(row);
+    std::string id, pattern;
+    words >> id >> pattern;
+    column[id] = pattern;
+  }
+  EXPECT_EQ(column["id"], "pattern");
+  EXPECT_EQ(column["epita.reduce3"], "reduction");
+  EXPECT_EQ(column["stevens.kogge_stone"], "scan");
+  EXPECT_EQ(column["stevens.conv2d_tiled"], "convolution");
+  EXPECT_EQ(column["cs121.filter_warp_agg"], "atomics");
+}
+
+TEST(Cli, VariantsTakeAPatternNameAndAnUnknownNameListsThem) {
+  const std::string names = "(patterns: reduction, scan, convolution, atomics;";
+  expect_one_line_error("report --variants nope --backend sim --out " + ::testing::TempDir() + "ws_x.json", 2,
+                        "unknown variant, lesson or pattern 'nope' " + names);
+  expect_one_line_error("sweep --variants Scan --backend sim", 2, "unknown variant, lesson or pattern 'Scan' " + names);
+  expect_one_line_error(
+      "report --variants epita.reduce3,scan --backend sim --out " + ::testing::TempDir() + "ws_x.json", 2,
+      "unknown variant 'scan' in 'epita.reduce3,scan'");
+  Out o = cli("sweep --variants scan --from 10 --to 10 --backend sim --csv");
+  ASSERT_EQ(o.code, 0) << o.out;
+  int rows = 0;
+  std::istringstream lines_in(o.out);
+  for (std::string row; std::getline(lines_in, row);) {
+    const std::string id = row.substr(0, row.find(','));
+    const ws::VariantInfo* v = ws::find_variant(id);
+    if (!v) continue;  // the header
+    EXPECT_EQ(v->pattern, ws::PatternKind::Scan) << row;
+    ++rows;
+  }
+  EXPECT_GT(rows, 3) << o.out;
 }
 
 TEST(Cli, BadRequestsGiveOneLineAndExit2) {

@@ -23,7 +23,7 @@ TEST(Lessons, OnePerReductionSeedInTeachingOrder) {
     EXPECT_FALSE(l.summary.empty());
     EXPECT_TRUE(find_variant(l.steps.back().variant)->baseline)
         << l.steps.back().variant;  // a baseline closes every lesson
-    if (l.pattern == "reduction") EXPECT_EQ(l.steps.back().variant, "cub.reduce");
+    if (l.patterns == std::vector<PatternKind>{PatternKind::Reduction}) EXPECT_EQ(l.steps.back().variant, "cub.reduce");
     // The lesson's own variants appear in the registry's (teaching) order, each once.
     std::vector<std::string> own, registry_order;
     for (const auto& s : l.steps) {
@@ -65,7 +65,7 @@ TEST(Lessons, BadFilesAreReportedWithTheirName) {
   EXPECT_THROW(parse_lesson("{", "x.json"), std::runtime_error);
   try {
     parse_lesson(
-        R"({"id":"a","title":"t","seed":"s","lecture":"l","authors":"","source":"s","pattern":"p","summary":"s",)"
+        R"({"id":"a","title":"t","seed":"s","lecture":"l","authors":"","source":"s","pattern":"scan","summary":"s",)"
         R"("steps":[{"variant":"no.such","narrative":"n"}]})",
         "y.json");
     FAIL();
@@ -76,7 +76,7 @@ TEST(Lessons, BadFilesAreReportedWithTheirName) {
 }
 
 TEST(LessonScenes, ParsesEveryFieldAndDefaultsTheOptionalOnes) {
-  const Lesson l = parse_lesson(R"({"id":"a","title":"t","seed":"s","source":"s","pattern":"p","summary":"s",
+  const Lesson l = parse_lesson(R"({"id":"a","title":"t","seed":"s","source":"s","pattern":"reduction","summary":"s",
     "steps":[{"variant":"epita.reduce3","narrative":"n"}],
     "scenes":[{"variant":"epita.reduce3","view":"tree","step":2,"block":8,"n":"2^3",
                "input":"3 1 7 0 4 1 6 3","note":"000, slide X"},
@@ -113,7 +113,7 @@ TEST(LessonScenes, ParsesEveryFieldAndDefaultsTheOptionalOnes) {
 }
 
 TEST(LessonScenes, BadScenesNameTheFileTheSceneAndTheField) {
-  const std::string head = R"({"id":"a","title":"t","seed":"s","source":"s","pattern":"p","summary":"s",
+  const std::string head = R"({"id":"a","title":"t","seed":"s","source":"s","pattern":"reduction","summary":"s",
     "steps":[{"variant":"epita.reduce3","narrative":"n"}],"scenes":)";
   auto error_of = [&](const std::string& scenes) {
     try {

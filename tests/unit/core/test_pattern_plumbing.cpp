@@ -131,9 +131,13 @@ TEST(PatternPlumbing, ClassifyScalar) {
 
 TEST(PatternPlumbing, EveryPatternIsRegisteredOnce) {
   EXPECT_EQ(all_patterns().size(), 4u);
-  for (const auto& p : all_patterns()) EXPECT_EQ(find_pattern(p.name), &p) << p.name;
-  EXPECT_TRUE(find_pattern("reduction")->scalar_result);
-  EXPECT_EQ(find_pattern("nope"), nullptr);
+  for (std::size_t i = 0; i < all_patterns().size(); ++i) {
+    const PatternSpec& p = all_patterns()[i];
+    EXPECT_EQ(find_pattern(p.kind), &p) << p.kind;
+    EXPECT_EQ(p.kind, PatternKind(i)) << "all_patterns() lists the specs in PatternKind's (teaching) order";
+  }
+  EXPECT_TRUE(find_pattern(PatternKind::Reduction)->scalar_result);
+  EXPECT_EQ(find_pattern(PatternKind::Fixture), nullptr) << "only a test registers the fixture pattern";
 }
 
 TEST(PatternPlumbing, PatternOptionsAreValidated) {
@@ -145,7 +149,7 @@ TEST(PatternPlumbing, PatternOptionsAreValidated) {
   req.params.exclusive = false;
   req.params.output_path = "x.txt";
   EXPECT_NE(prepare_run(req, p).find("is a reduction"), std::string::npos);
-  EXPECT_NE(find_pattern("scan"), nullptr);
+  EXPECT_NE(find_pattern(PatternKind::Scan), nullptr);
   std::string out;
   for (const char* bad : {"--mask-width 0", "--tile -1", "--width -3", "--keep 1.5", "--keep -0.1", "--height -1"}) {
     EXPECT_EQ(cli(std::string("run --variant epita.reduce3 --backend sim ") + bad, out), 2) << bad << ": " << out;

@@ -24,7 +24,7 @@ TEST(Registry, HoldsExactlyTheIssuesIds) {
   // The foundation's reductions, exactly; the array patterns test their own ids (test_<pattern>*.cpp).
   std::set<std::string> want(kExpectedIds.begin(), kExpectedIds.end()), reductions;
   for (const auto& v : all_variants())
-    if (v.pattern == "reduction" && v.lesson != "stevens") reductions.insert(v.id);
+    if (v.pattern == PatternKind::Reduction && v.lesson != "stevens") reductions.insert(v.id);
   EXPECT_EQ(reductions, want);
 }
 
@@ -32,8 +32,7 @@ TEST(Registry, EveryVariantHasItsMetadata) {
   for (const auto& v : all_variants()) {
     SCOPED_TRACE(v.id);
     EXPECT_EQ(v.id.substr(0, v.id.find('.')), v.lesson);
-    EXPECT_TRUE(v.pattern == "reduction" || v.pattern == "scan" || v.pattern == "convolution" || v.pattern == "atomics")
-        << v.pattern;
+    EXPECT_NE(v.pattern, PatternKind::Fixture) << "the fixture pattern is a test's";
     EXPECT_FALSE(v.title.empty());
     EXPECT_FALSE(v.description.empty());
     if (!v.baseline && !v.beyond_slides) {
@@ -62,7 +61,7 @@ TEST(Registry, IntOnlyVariantsCarryTheirOwnReason) {
     EXPECT_FALSE(v.rules.int_only_reason.empty());
     // atomicMax is the reason of the max variants only.
     EXPECT_EQ(v.rules.int_only_reason.find("atomicMax") != std::string::npos,
-              v.op == ReduceOp::Max && v.pattern == "reduction");
+              v.op == ReduceOp::Max && v.pattern == PatternKind::Reduction);
     EXPECT_EQ(int_only_refusal(v), v.id + " takes int32 only: " + v.rules.int_only_reason);
     reasons.insert(v.rules.int_only_reason);
   }

@@ -120,7 +120,7 @@ TEST(Roofline, EveryPatternCountsItsOperations) {
   EXPECT_EQ(
       pattern_of(*find_variant("stevens.conv2d_tiled")).operations(*find_variant("stevens.conv2d_tiled"), pp, 1000),
       25000.0);
-  for (const PatternSpec& spec : all_patterns()) EXPECT_NE(spec.operations, nullptr) << spec.name;
+  for (const PatternSpec& spec : all_patterns()) EXPECT_NE(spec.operations, nullptr) << spec.kind;
 }
 
 TEST(Roofline, SvgHoldsTheRoofsAndEveryLabelledPoint) {

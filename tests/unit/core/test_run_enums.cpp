@@ -1,8 +1,9 @@
-// RunStatus and BackendKind: every value's name parses back to it, unknown names are refused with a
-// clear message where reports, worker requests and the CLI read them, and a checked-in report saves
-// to the same bytes it was loaded from (JSON keeps the names).
+// RunStatus, BackendKind and PatternKind: every value's name parses back to it, unknown names are
+// refused with a clear message where reports, worker requests, lessons and the CLI read them, and a
+// checked-in report or lesson reads the same as before (JSON keeps the names).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -11,6 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include "backend_kind.hpp"
+#include "lessons.hpp"
+#include "pattern_kind.hpp"
+#include "patterns.hpp"
+#include "registry.hpp"
 #include "report.hpp"
 #include "run_status.hpp"
 #include "worker_protocol.hpp"
@@ -81,6 +86,88 @@ TEST(BackendKindNames, UnknownNamesAreRefused) {
   for (const char* bad : {"tpu", "CUDA", "", "gpu"}) EXPECT_FALSE(parse_backend(bad, b)) << bad;
   EXPECT_EQ(b, BackendKind::Sim);
   EXPECT_EQ(unknown_backend_message("tpu"), "unknown backend 'tpu' (use cuda or sim)");
+}
+
+TEST(PatternKindNames, EveryValueRoundTrips) {
+  std::set<std::string> names;
+  for (int i = 0; i <= int(PatternKind::Fixture); ++i) {
+    const PatternKind p = PatternKind(i);
+    PatternKind back = PatternKind::Fixture;
+    EXPECT_TRUE(parse_pattern(to_string(p), back)) << i;
+    EXPECT_EQ(back, p) << to_string(p);
+    EXPECT_TRUE(names.insert(to_string(p)).second) << "two values named '" << to_string(p) << "'";
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"reduction", "scan", "convolution", "atomics", "fixture"}));
+  EXPECT_EQ(pattern_names(), "reduction, scan, convolution, atomics") << "the built-in ones, in teaching order";
+}
+
+TEST(PatternKindNames, UnknownNamesAreRefused) {
+  PatternKind p = PatternKind::Scan;
+  for (const char* bad : {"Reduction", "reductions", "", " scan", "scan ", "stencil", "conv"}) {
+    EXPECT_FALSE(parse_pattern(bad, p)) << bad;
+    EXPECT_EQ(p, PatternKind::Scan) << "a refused name leaves the value alone";
+  }
+  EXPECT_EQ(unknown_pattern_message("conv"), "unknown pattern 'conv' (use reduction, scan, convolution, atomics)");
+}
+
+TEST(PatternKindNames, EveryBuiltInPatternHasItsSpecAndVariants) {
+  for (int i = 0; i < int(PatternKind::Fixture); ++i) {
+    const PatternKind p = PatternKind(i);
+    ASSERT_NE(find_pattern(p), nullptr) << p;
+    EXPECT_EQ(find_pattern(p)->kind, p);
+    bool has_variant = false;
+    for (const VariantInfo& v : all_variants()) has_variant = has_variant || v.pattern == p;
+    EXPECT_TRUE(has_variant) << p << " has no variant";
+  }
+}
+
+namespace {
+
+/// A one-step lesson with its "pattern" field set to `pattern`, parsed; "" or what parse_lesson throws.
+std::string lesson_error(const std::string& pattern, Lesson* out = nullptr) {
+  const std::string text = R"({"id":"a","title":"t","seed":"s","source":"s","pattern":")" + pattern +
+                           R"(","summary":"s","steps":[{"variant":"epita.reduce3","narrative":"n"}]})";
+  try {
+    const Lesson l = parse_lesson(text, "x.json");
+    if (out) *out = l;
+  } catch (const std::exception& e) { return e.what(); }
+  return "";
+}
+
+}  // namespace
+
+TEST(PatternKindNames, LessonsNameTheirPatterns) {
+  Lesson l;
+  ASSERT_EQ(lesson_error("convolution, reduction, scan", &l), "");
+  EXPECT_EQ(l.patterns,
+            (std::vector<PatternKind>{PatternKind::Convolution, PatternKind::Reduction, PatternKind::Scan}));
+  ASSERT_EQ(lesson_error("atomics", &l), "");
+  EXPECT_EQ(l.patterns, std::vector<PatternKind>{PatternKind::Atomics});
+  EXPECT_EQ(lesson_error("reduction, stencil"),
+            "x.json: 'pattern': unknown pattern 'stencil' (use reduction, scan, convolution, atomics)");
+  EXPECT_EQ(lesson_error("Reduction"),
+            "x.json: 'pattern': unknown pattern 'Reduction' (use reduction, scan, convolution, atomics)");
+  EXPECT_NE(lesson_error(""), "");
+  EXPECT_NE(lesson_error("reduction,,scan").find("unknown pattern ''"), std::string::npos);
+}
+
+// The shipped lessons name the patterns of their variants, in the words they were written with.
+TEST(PatternKindNames, ShippedLessonsNameThePatternsTheyTeach) {
+  const std::vector<Lesson> lessons = load_lessons(std::string(WS_TEST_DIR) + "/../assets/lessons");
+  ASSERT_FALSE(lessons.empty());
+  for (const Lesson& l : lessons) {
+    const std::string text = read_text(std::string(WS_TEST_DIR) + "/../assets/lessons/" + l.id + ".json");
+    const std::string field = nlohmann::json::parse(text)["pattern"].get<std::string>();
+    std::string written;
+    for (PatternKind p : l.patterns) written += (written.empty() ? "" : ", ") + std::string(to_string(p));
+    EXPECT_EQ(written, field) << l.id;
+    for (const LessonStep& s : l.steps) {
+      const VariantInfo* v = find_variant(s.variant);
+      ASSERT_NE(v, nullptr) << s.variant;
+      const bool named = std::find(l.patterns.begin(), l.patterns.end(), v->pattern) != l.patterns.end();
+      EXPECT_TRUE(named || v->baseline) << l.id << ": " << s.variant << " is a " << v->pattern;
+    }
+  }
 }
 
 TEST(RunEnumsInJson, AReportWithAnUnknownStatusOrBackendIsRefused) {

@@ -15,7 +15,7 @@ namespace {
 
 using namespace ws;
 
-std::vector<std::string> pattern_ids(const std::string& pattern) {
+std::vector<std::string> pattern_ids(PatternKind pattern) {
   std::vector<std::string> out;
   for (const auto& v : all_variants())
     if (v.pattern == pattern && sweep_refusal(v).empty()) out.push_back(v.id);
@@ -24,7 +24,7 @@ std::vector<std::string> pattern_ids(const std::string& pattern) {
 
 TEST(SweepPatterns, ScanLessonOnTheSimBackend) {
   SweepSpec spec;
-  spec.variants = pattern_ids("scan");
+  spec.variants = pattern_ids(PatternKind::Scan);
   ASSERT_GE(spec.variants.size(), 8u);  // the seven of the lesson and cub.scan
   spec.from_log2 = 9;
   spec.to_log2 = 12;
@@ -60,8 +60,8 @@ TEST(SweepPatterns, ScanLessonOnTheSimBackend) {
 
 TEST(SweepPatterns, HistogramsFiltersAndConvolutionOnTheSimBackend) {
   SweepSpec spec;
-  spec.variants = pattern_ids("atomics");
-  for (const auto& id : pattern_ids("convolution")) spec.variants.push_back(id);
+  spec.variants = pattern_ids(PatternKind::Atomics);
+  for (const auto& id : pattern_ids(PatternKind::Convolution)) spec.variants.push_back(id);
   spec.from_log2 = 8;
   spec.to_log2 = 10;
   spec.backend = BackendKind::Sim;
@@ -83,7 +83,7 @@ TEST(SweepPatterns, HistogramsFiltersAndConvolutionOnTheSimBackend) {
       saw_filter = true;
       EXPECT_DOUBLE_EQ(r.bytes, 4.0 * double(r.n) + 4.0 * r.expected + 4.0);
       EXPECT_NEAR(kept_fraction(r), 0.3, 0.12) << r.variant << " at " << r.n;
-    } else if (v.pattern == "convolution") {
+    } else if (v.pattern == PatternKind::Convolution) {
       saw_conv = true;
       EXPECT_EQ(r.type, DType::Float32);
       EXPECT_DOUBLE_EQ(r.bytes, 2.0 * 4.0 * double(r.n));

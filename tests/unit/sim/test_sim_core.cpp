@@ -46,7 +46,7 @@ sim::SimOutput simulate(const std::string& id, const Input& in, int block = 0, i
 std::vector<const VariantInfo*> lesson(const std::string& name) {
   std::vector<const VariantInfo*> out;
   for (const auto& v : all_variants())
-    if (v.lesson == name && v.pattern == "reduction") out.push_back(&v);  // atomics: test_sim_atomics.cpp
+    if (v.lesson == name && v.pattern == PatternKind::Reduction) out.push_back(&v);  // atomics: test_sim_atomics.cpp
   return out;
 }
 
@@ -94,7 +94,7 @@ TEST(SimCore, SmallTeachingBlocksWorkWhereTheRulesAllowThem) {
   int allowed = 0;
   for (const VariantInfo& v : all_variants()) {
     if (v.cpu_only || v.racy || v.cautionary || !sim::has_model(v.id)) continue;
-    if (v.pattern != "reduction" && v.pattern != "scan") continue;
+    if (v.pattern != PatternKind::Reduction && v.pattern != PatternKind::Scan) continue;
     for (int block : {8, 16}) {
       for (std::int64_t n : {std::int64_t(1), std::int64_t(block), std::int64_t(2 * block + 3), std::int64_t(1000)}) {
         const Input in = make("random", n);
@@ -106,7 +106,7 @@ TEST(SimCore, SmallTeachingBlocksWorkWhereTheRulesAllowThem) {
         }
         ++allowed;
         const sim::SimOutput o = sim::simulate(v, in, launch, PatternParams{}, 0);
-        if (v.pattern == "reduction") {
+        if (v.pattern == PatternKind::Reduction) {
           EXPECT_EQ(o.result, cpu_reference(v.op, in)) << v.id << " n=" << n << " block=" << block;
         } else {
           EXPECT_EQ(o.output, reference_scan(in, false).values) << v.id << " n=" << n << " block=" << block;
@@ -448,7 +448,8 @@ TEST(SimCore, EveryModelTakesUnderTwoSecondsAt2To22) {
   const std::int64_t n = std::int64_t(1) << 22;
   const Input in = make("random", n);
   for (const auto& v : all_variants()) {
-    if (v.cpu_only || v.pattern != "reduction" || !(v.lesson == "epita" || v.lesson == "cs121" || v.lesson == "cub"))
+    if (v.cpu_only || v.pattern != PatternKind::Reduction ||
+        !(v.lesson == "epita" || v.lesson == "cs121" || v.lesson == "cub"))
       continue;
     LaunchConfig launch;
     ASSERT_TRUE(launch_for(v, n, in.type, 0, launch)) << v.id;

@@ -91,7 +91,7 @@ TEST(SimFastPaths, EqualTheThreadLevelModelForEveryVariantOnAwkwardSizes) {
     req.backend = BackendKind::Sim;
     req.seed = 11;
     std::string what;
-    if (v.pattern == "convolution" && conv_dims(v) == 2) {
+    if (v.pattern == PatternKind::Convolution && conv_dims(v) == 2) {
       const std::vector<std::pair<std::int64_t, std::int64_t>> shapes = {{1, 1}, {31, 17}, {300, 200}, {1000, 333}};
       for (const auto& [w, h] : shapes)
         for (int mask : {1, 5, 7}) {
@@ -104,7 +104,7 @@ TEST(SimFastPaths, EqualTheThreadLevelModelForEveryVariantOnAwkwardSizes) {
       const std::vector<std::int64_t> sizes = {
           1, 31, 1000, 4097, (std::int64_t(1) << 16) + 7, 3 * (std::int64_t(1) << 17) + 1};
       for (std::int64_t n : sizes)
-        for (int mask : v.pattern == "convolution" ? std::vector<int>{1, 5, 7} : std::vector<int>{5}) {
+        for (int mask : v.pattern == PatternKind::Convolution ? std::vector<int>{1, 5, 7} : std::vector<int>{5}) {
           req.n = n;
           if (v.id == "cs121.race" || v.id == "cs121.atomic_counter")
             req.n = (n + 999) / 1000 * 1000;  // whole 1000-thread blocks

@@ -158,7 +158,7 @@ TEST(SimHazards, EveryCorrectTraceableVariantIsClean) {
         LaunchConfig launch;
         if (!resolve_launch(v, n, in.type, LaunchConfig{block, 0}, DeviceShape{}, launch).empty()) continue;
         for (bool exclusive : {false, true}) {
-          if (exclusive && v.pattern != "scan") continue;
+          if (exclusive && v.pattern != PatternKind::Scan) continue;
           PatternParams pp;
           pp.exclusive = exclusive;
           const Trace t = sim::simulate(v, in, launch, pp, 0).trace;

@@ -108,7 +108,7 @@ double operations(const VariantInfo&, const PatternParams&, std::int64_t n) { re
 
 PatternSpec atomics_pattern() {
   PatternSpec p;
-  p.name = "atomics";
+  p.kind = PatternKind::Atomics;
   p.noun = "atomics";
   p.options = kOptionKeep;
   p.validate = validate;

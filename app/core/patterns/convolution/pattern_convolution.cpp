@@ -147,7 +147,7 @@ double operations(const VariantInfo& v, const PatternParams& p, std::int64_t n) 
 
 PatternSpec convolution_pattern() {
   PatternSpec p;
-  p.name = "convolution";
+  p.kind = PatternKind::Convolution;
   p.noun = "convolutions";
   p.options = kOptionImage;
   p.validate = validate;

@@ -61,7 +61,7 @@ double operations(const VariantInfo&, const PatternParams&, std::int64_t n) { re
 
 PatternSpec reduction_pattern() {
   PatternSpec p;
-  p.name = "reduction";
+  p.kind = PatternKind::Reduction;
   p.noun = "reductions";
   p.scalar_result = true;
   p.swept_by_default = true;

@@ -44,7 +44,7 @@ double operations(const VariantInfo&, const PatternParams&, std::int64_t n) { re
 
 PatternSpec scan_pattern() {
   PatternSpec p;
-  p.name = "scan";
+  p.kind = PatternKind::Scan;
   p.noun = "scans";
   p.options = kOptionExclusive;
   p.reference = reference;

@@ -53,7 +53,7 @@ std::vector<double> to_doubles(ConstSpan<std::int32_t> v) { return {v.begin(), v
 TEST(AtomicsRegistry, HoldsExactlyTheIssuesIdsInTeachingOrder) {
   std::vector<std::string> got;
   for (const auto& v : all_variants())
-    if (v.pattern == "atomics") got.push_back(v.id);
+    if (v.pattern == PatternKind::Atomics) got.push_back(v.id);
   EXPECT_EQ(got, (std::vector<std::string>{"cs121.race", "cs121.atomic_counter", "cs121.hist_global",
                                            "cs121.hist_shared", "cs121.hist_shared_vec", "cs121.filter_global",
                                            "cs121.filter_shared", "cs121.filter_warp_agg", "cs121.filter_scan",
@@ -160,7 +160,8 @@ TEST(AtomicsReference, KindsAndBytes) {
   EXPECT_EQ(find_variant("cub.histogram")->atomics, AtomicsKind::Histogram);
   EXPECT_EQ(find_variant("cs121.filter_scan")->atomics, AtomicsKind::Filter);
   EXPECT_EQ(find_variant("cs121.block_reduce")->atomics, AtomicsKind::None);
-  for (const auto& v : all_variants()) EXPECT_EQ(v.pattern == "atomics", v.atomics != AtomicsKind::None) << v.id;
+  for (const auto& v : all_variants())
+    EXPECT_EQ(v.pattern == PatternKind::Atomics, v.atomics != AtomicsKind::None) << v.id;
   EXPECT_DOUBLE_EQ(atomics_bytes(AtomicsKind::Histogram, 1 << 30, 0), double(1 << 30) + 1024.0);
   EXPECT_DOUBLE_EQ(atomics_bytes(AtomicsKind::Filter, 100, 40), 400.0 + 160.0 + 4.0);
 }
@@ -378,7 +379,7 @@ TEST(AtomicsSim, EveryModelTakesUnderTwoSecondsAt2To22) {
   ASSERT_EQ(make_input("random", n, DType::UInt8, 1, b), "");
   ASSERT_EQ(make_filter_input(n, 0.5, 1, f), "");
   for (const auto& v : all_variants()) {
-    if (v.pattern != "atomics") continue;
+    if (v.pattern != PatternKind::Atomics) continue;
     const Input& in = v.rules.bytes_input ? b : f;
     const auto t0 = std::chrono::steady_clock::now();
     const auto o = run_model(v.id, in, 0);

@@ -49,8 +49,8 @@ RunRequest sim_request(const std::string& id, std::int64_t width, std::int64_t h
 TEST(ConvPattern, TheIssuesIdsInTeachingOrder) {
   std::vector<std::string> conv, trees;
   for (const auto& v : all_variants()) {
-    if (v.pattern == "convolution") conv.push_back(v.id);
-    if (v.lesson == "stevens" && v.pattern == "reduction") trees.push_back(v.id);
+    if (v.pattern == PatternKind::Convolution) conv.push_back(v.id);
+    if (v.lesson == "stevens" && v.pattern == PatternKind::Reduction) trees.push_back(v.id);
   }
   EXPECT_EQ(conv,
             (std::vector<std::string>{"stevens.conv1d_basic", "stevens.conv1d_const", "stevens.conv1d_tiled",
@@ -66,7 +66,7 @@ TEST(ConvPattern, TheIssuesIdsInTeachingOrder) {
 
 TEST(ConvPattern, EveryVariantRunsOnTheSimBackend) {
   for (const auto& v : all_variants()) {
-    if (v.pattern != "convolution") continue;
+    if (v.pattern != PatternKind::Convolution) continue;
     const bool two_d = v.id.find("conv2d") != std::string::npos;
     const RunResult r = execute(sim_request(v.id, two_d ? 45 : 3001, two_d ? 37 : 0), nullptr);
     EXPECT_EQ(r.status, RunStatus::Ok) << v.id << ": " << r.message;

@@ -46,7 +46,7 @@ sim::SimOutput simulate(const std::string& id, const Input& in, int block, bool 
 
 std::string check(const std::string& id, const Input& in, const sim::SimOutput& o, bool exclusive) {
   const VariantInfo* v = find_variant(id);
-  const PatternSpec* h = find_pattern("scan");
+  const PatternSpec* h = find_pattern(PatternKind::Scan);
   PatternParams pp;
   pp.exclusive = exclusive;
   ArrayOutput got;
@@ -66,7 +66,7 @@ std::string write_temp(const std::string& name, const std::string& text) {
 TEST(ScanVariants, TheIssuesIdsInTeachingOrder) {
   std::vector<std::string> got;
   for (const auto& v : all_variants())
-    if (v.pattern == "scan") got.push_back(v.id);
+    if (v.pattern == PatternKind::Scan) got.push_back(v.id);
   EXPECT_EQ(got, kScanIds);
   EXPECT_TRUE(find_variant("stevens.scan_sequential")->cpu_only);
   EXPECT_TRUE(find_variant("cub.scan")->baseline);

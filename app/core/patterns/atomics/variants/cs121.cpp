@@ -13,7 +13,7 @@ VariantInfo make(const char* id, const char* title, const char* slide, const cha
   VariantInfo v;
   v.id = id;
   v.lesson = "cs121";
-  v.pattern = "atomics";
+  v.pattern = PatternKind::Atomics;
   v.title = title;
   v.seed = "003_156a830321b56386.txt";
   v.slide = slide;
@@ -193,7 +193,7 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     VariantInfo v;
     v.id = "cub.histogram";
     v.lesson = "cub";
-    v.pattern = "atomics";
+    v.pattern = PatternKind::Atomics;
     v.title = "CUB DeviceHistogram::HistogramEven";
     v.seed = "CUDA Toolkit (CUB)";
     v.slide = "cub::DeviceHistogram::HistogramEven";
@@ -211,7 +211,7 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     VariantInfo v;
     v.id = "cub.select";
     v.lesson = "cub";
-    v.pattern = "atomics";
+    v.pattern = PatternKind::Atomics;
     v.title = "CUB DeviceSelect::If";
     v.seed = "CUDA Toolkit (CUB)";
     v.slide = "cub::DeviceSelect::If";

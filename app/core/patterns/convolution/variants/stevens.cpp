@@ -10,7 +10,7 @@ VariantInfo make(const char* id, const char* title, const char* slide, const cha
   VariantInfo v;
   v.id = id;
   v.lesson = "stevens";
-  v.pattern = "convolution";
+  v.pattern = PatternKind::Convolution;
   v.title = title;
   v.seed = "001_9970031c1e4143ff.txt";
   v.slide = slide;

@@ -12,7 +12,7 @@ VariantInfo make(const char* id, const char* title, const char* slide, ReduceOp 
   v.id = id;
   v.lesson = "cs121";
   v.traceable = true;  // reports store its block-0 trace; the GPU records it from the trace build
-  v.pattern = "reduction";
+  v.pattern = PatternKind::Reduction;
   v.title = title;
   v.seed = "003_156a830321b56386.txt";
   v.slide = slide;

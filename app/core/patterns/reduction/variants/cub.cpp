@@ -8,7 +8,7 @@ std::vector<VariantInfo> cub_variants() {
   VariantInfo v;
   v.id = "cub.reduce";
   v.lesson = "cub";
-  v.pattern = "reduction";
+  v.pattern = PatternKind::Reduction;
   v.title = "CUB DeviceReduce::Sum";
   v.seed = "CUDA Toolkit (CUB)";
   v.slide = "cub::DeviceReduce::Sum";

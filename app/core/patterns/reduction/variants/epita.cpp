@@ -18,7 +18,7 @@ VariantInfo make(const char* id, const char* title, const char* slide, const cha
   v.id = id;
   v.lesson = "epita";
   v.traceable = true;  // reports store its block-0 trace; the GPU records it from the trace build
-  v.pattern = "reduction";
+  v.pattern = PatternKind::Reduction;
   v.title = title;
   v.seed = kSeed;
   v.slide = slide;

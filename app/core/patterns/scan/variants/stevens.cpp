@@ -16,7 +16,7 @@ VariantInfo make(const char* id, const char* lesson, const char* title, const ch
   v.id = id;
   v.lesson = lesson;
   v.traceable = true;  // reports store its block-0 trace; the GPU records it from the trace build
-  v.pattern = "scan";
+  v.pattern = PatternKind::Scan;
   v.title = title;
   v.seed = seed;
   v.slide = slide;

@@ -14,8 +14,8 @@
 
 #include "common/dynamic_shared.cuh"
 #include "common/trace_record.cuh"
-#include "common/vec4.cuh"
 #include "reduction/reduce_launch.hpp"
+#include "reduction/tuned.cuh"
 
 namespace ws::kernels {
 WS_TRACE_NS_BEGIN
@@ -623,82 +623,23 @@ ReduceOutcome run_reduce8_fixed(const ReduceArgs& a) {
 
 // ---------------------------------------------------------------------------------------------------
 // epita.tuned. Beyond the slides: warpscope's own reduction, after the lesson, to show what is left
-// between full_unroll and a library (cub.reduce) and how to close it. Not from the seed.
-// Changed from full_unroll: (1) wide loads: each thread reads int4/float4 (16 bytes), four of them
-// before any add, so 64 bytes per thread are in flight and the memory system stays busy; (2) warp
-// shuffles instead of a shared-memory tree (no __syncthreads per step); (3) one launch for the whole
-// sum: each block writes its partial, and the last block to finish (a ticket counter, reset by that
-// block) folds the partials in a fixed order, so the result needs no second launch, no atomics on the
-// sum and is the same from run to run for float32 too.
-__device__ unsigned int tuned_blocks_done = 0;  // 0 between launches: the last block resets it
+// between full_unroll and a library (cub.reduce) and how to close it. Not from the seed. The kernel and
+// what it changes from full_unroll: reduction/tuned.cuh.
+constexpr int kTunedUnroll = 4;  // 16-byte loads in flight per thread
+constexpr tuned::Schedule kTunedSchedule = tuned::Schedule::GridStride;
+constexpr tuned::Load kTunedLoad = tuned::Load::Plain;
+__device__ tuned::Counters tuned_counters;  // zero between launches: the last block resets it
 
-/// Sum of a warp's 32 values in lane 0 (shuffle tree, offsets 16, 8, 4, 2, 1).
-template <typename T>
-__device__ T warp_sum(T s) {
-  for (int offset = 16; offset > 0; offset /= 2) s += __shfl_down_sync(0xffffffffu, s, offset);
-  return s;
-}
-
-/// Sum of the block's values in thread 0: warp sums, then the first warp sums those.
-template <typename T>
-__device__ T block_sum(T s, T* warp_sums) {
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  s = warp_sum(s);
-  if (lane == 0) warp_sums[warp] = s;
-  __syncthreads();
-  if (warp == 0) s = warp_sum(lane < int(blockDim.x / 32) ? warp_sums[lane] : T(0));
-  return s;
-}
-
-template <typename T>
-__global__ void reduce_tuned(const T* __restrict__ in, long long n4, T* partials, T* sum) {
-  constexpr int kUnroll = 4;  // 64 bytes in flight per thread (8 and 16 were no faster on the H100)
-  using V = typename Vec4<T>::type;
-  __shared__ T warp_sums[32];
-  __shared__ bool last_block;
-  const V* in4 = reinterpret_cast<const V*>(in);  // the input is padded with zeros to whole vectors
-  const long long stride = (long long)blockDim.x * gridDim.x;
-  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  T acc[kUnroll];
-#pragma unroll
-  for (int k = 0; k < kUnroll; ++k) acc[k] = 0;
-  for (; i + (kUnroll - 1) * stride < n4; i += kUnroll * stride) {  // kUnroll independent 16-byte loads, then the adds
-    V a[kUnroll];
-#pragma unroll
-    for (int k = 0; k < kUnroll; ++k) a[k] = in4[i + k * stride];
-#pragma unroll
-    for (int k = 0; k < kUnroll; ++k) acc[k] += (a[k].x + a[k].y) + (a[k].z + a[k].w);
-  }
-  for (; i < n4; i += stride) {
-    const V a = in4[i];
-    acc[0] += (a.x + a.y) + (a.z + a.w);
-  }
-  T s = block_sum((acc[0] + acc[1]) + (acc[2] + acc[3]), warp_sums);
-  if (threadIdx.x == 0) {
-    partials[blockIdx.x] = s;
-    __threadfence();  // the partial is visible to every block before the ticket is taken
-    last_block = atomicAdd(&tuned_blocks_done, 1u) == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (!last_block) return;
-  T p = 0;
-  for (unsigned j = threadIdx.x; j < gridDim.x; j += blockDim.x) p += __ldcg(partials + j);  // from L2, not a stale L1
-  __syncthreads();                                                                           // warp_sums is reused
-  p = block_sum(p, warp_sums);
-  if (threadIdx.x == 0) {
-    *sum = p;
-    tuned_blocks_done = 0;
-  }
-}
-
-/// epita.tuned: one launch of wide-load grid-stride sums, shuffle block sums, last block folds the partials.
+/// epita.tuned: one launch of wide-load sums, shuffle block sums, last block folds the partials.
 template <typename T>
 ReduceOutcome run_tuned(const ReduceArgs& a) {
   if (a.block % 32 != 0) throw std::runtime_error("epita.tuned: the block must be a whole number of warps");
   if (a.grid > a.scratch_elems) throw std::runtime_error("epita.tuned: more blocks than partial slots");
+  void* counters = nullptr;  // asked each launch: a context made after a fault has its own address
+  WS_CUDA(cudaGetSymbolAddress(&counters, tuned_counters));
   const long long n4 = (a.n + 3) / 4;  // capacity is a multiple of kPadGranule, so the last vector is inside it
-  reduce_tuned<<<grid_of(a), a.block, 0, a.stream>>>(static_cast<const T*>(a.data), n4, static_cast<T*>(a.scratch),
-                                                     static_cast<T*>(a.result));
+  tuned::reduce_tuned<T, kTunedUnroll, kTunedSchedule, kTunedLoad><<<grid_of(a), a.block, 0, a.stream>>>(
+      static_cast<const T*>(a.data), n4, static_cast<T*>(a.scratch), static_cast<T*>(a.result), static_cast<tuned::Counters*>(counters));
   WS_LAUNCHED();
   return {a.result, 1, 1};
 }

@@ -1,0 +1,193 @@
+// A/B timing of epita.tuned's candidates (kernels/reduction/tuned.cuh) against cub::DeviceReduce::Sum at
+// n = 2^28, int32 and float32 (exploration for "epita.tuned >= 1.0x cub.reduce on the H200 and H100";
+// not part of the product: an optional CMake target, bench/CMakeLists.txt).
+// Each candidate is checked against a host sum (int32: exact, wrapping as the GPU does; float32: within
+// 1e-5 relative of a double sum) at 2^28 and at 2^28 - 12345 (input padded with zeros to whole
+// vectors, as the product pads it), then timed like the product times a run (app/cuda/timing.cpp:
+// events around one enqueue, synchronized, median of 20 after 3 warm-ups). CUB's temporary storage is
+// allocated once outside the timed region. Rounds alternate CUB and every candidate; the ratio
+// cub / candidate (> 1: faster than CUB) is taken per round, and its median over the rounds printed.
+// Build and run on the GPU machine: cmake --build --preset device --target ws_reduce_ab, then
+// build-device/bench/ws_reduce_ab [rounds].
+// Candidates: sched<U, load> block: the schedule (gs: grid-stride over one wave, dyn: tiles from a
+// counter), U 16-byte loads in flight per thread, load plain or with the L2::256B prefetch hint; the
+// grid is one wave (blocks per SM from the occupancy API x SMs).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cub/device/device_reduce.cuh>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ck.hpp"
+#include "reduction/tuned.cuh"
+
+namespace tk = ws::kernels::tuned;
+
+namespace {
+
+template <typename T>
+using KernelFn = void (*)(const T*, long long, T*, T*, tk::Counters*);
+
+template <typename T>
+struct Candidate {
+  std::string name;
+  KernelFn<T> kernel;
+  int block;
+  int grid = 0;  // one wave, set at start-up
+};
+
+template <typename T, int U, tk::Schedule S, tk::Load L>
+Candidate<T> make(const char* name, int block) {
+  return {name, tk::reduce_tuned<T, U, S, L>, block};
+}
+
+template <typename T>
+std::vector<Candidate<T>> candidates() {
+  using S = tk::Schedule;
+  using L = tk::Load;
+  return {
+      make<T, 4, S::GridStride, L::Plain>("gs<4,plain> 1024", 1024),
+      make<T, 4, S::GridStride, L::Plain>("gs<4,plain> 512", 512),
+      make<T, 4, S::GridStride, L::L2Prefetch>("gs<4,l2pf> 1024", 1024),
+      make<T, 8, S::GridStride, L::Plain>("gs<8,plain> 512", 512),
+      make<T, 4, S::Dynamic, L::Plain>("dyn<4,plain> 1024", 1024),
+      make<T, 4, S::Dynamic, L::L2Prefetch>("dyn<4,l2pf> 1024", 1024),
+      make<T, 4, S::Dynamic, L::Plain>("dyn<4,plain> 512", 512),
+      make<T, 8, S::Dynamic, L::Plain>("dyn<8,plain> 512", 512),
+      make<T, 8, S::Dynamic, L::L2Prefetch>("dyn<8,l2pf> 512", 512),
+      make<T, 8, S::Dynamic, L::Plain>("dyn<8,plain> 256", 256),
+      make<T, 8, S::Dynamic, L::L2Prefetch>("dyn<8,l2pf> 256", 256),
+      make<T, 16, S::Dynamic, L::Plain>("dyn<16,plain> 256", 256),
+  };
+}
+
+float median(std::vector<float> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+/// Median time of `enqueue` in ms: 3 warm-ups, then 20 timed enqueues, each between two events.
+template <typename F>
+float time_ms(F enqueue) {
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  for (int i = 0; i < 3; ++i) enqueue();
+  CK(cudaDeviceSynchronize());
+  std::vector<float> ms;
+  for (int i = 0; i < 20; ++i) {
+    CK(cudaEventRecord(a));
+    enqueue();
+    CK(cudaEventRecord(b));
+    CK(cudaEventSynchronize(b));
+    float t = 0;
+    CK(cudaEventElapsedTime(&t, a, b));
+    ms.push_back(t);
+  }
+  CK(cudaEventDestroy(a));
+  CK(cudaEventDestroy(b));
+  return median(ms);
+}
+
+template <typename T>
+bool close_enough(T got, double want) {
+  if constexpr (std::is_same_v<T, int>) {
+    return got == static_cast<int>(static_cast<std::uint32_t>(static_cast<long long>(want)));
+  } else {
+    return std::fabs(double(got) - want) <= 1e-5 * std::max(1.0, std::fabs(want));
+  }
+}
+
+template <typename T>
+int run(const char* type, int rounds, int sms) {
+  const long long n = 1ll << 28, padded = n + 1024;
+  std::vector<T> host(padded, T(0));
+  std::mt19937 rng(7);
+  for (long long i = 0; i < n; ++i) {
+    if constexpr (std::is_same_v<T, int>)
+      host[i] = int(rng() % 201) - 100;
+    else
+      host[i] = float(rng() % 1000) / 1000.f;
+  }
+  T *in, *out, *partials;
+  tk::Counters* counters;
+  CK(cudaMalloc(&in, padded * sizeof(T)));
+  CK(cudaMalloc(&out, sizeof(T)));
+  CK(cudaMalloc(&partials, 1 << 20));
+  CK(cudaMalloc(&counters, sizeof(tk::Counters)));
+  CK(cudaMemset(counters, 0, sizeof(tk::Counters)));
+  CK(cudaMemcpy(in, host.data(), padded * sizeof(T), cudaMemcpyHostToDevice));
+
+  std::size_t temp_bytes = 0;
+  CK(cub::DeviceReduce::Sum(nullptr, temp_bytes, in, out, int(n)));
+  void* temp;
+  CK(cudaMalloc(&temp, temp_bytes));
+
+  auto cands = candidates<T>();
+  int failed = 0;
+  for (auto& c : cands) {
+    int per_sm = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, c.kernel, c.block, 0));
+    c.grid = per_sm * sms;
+    for (long long size : {n, n - 12345}) {
+      double want = 0;
+      for (long long i = 0; i < size; ++i) want += double(host[i]);
+      // The shorter size: zero the tail, as the product's padding does, then restore it.
+      if (size < n) CK(cudaMemset(in + size, 0, (n - size) * sizeof(T)));
+      c.kernel<<<c.grid, c.block>>>(in, (size + 3) / 4, partials, out, counters);
+      CK(cudaGetLastError());
+      T got;
+      CK(cudaMemcpy(&got, out, sizeof(T), cudaMemcpyDeviceToHost));
+      if (!close_enough(got, want)) {
+        std::printf("%s %s n=%lld: WRONG sum %.6g, expected %.6g\n", type, c.name.c_str(), size, double(got), want);
+        ++failed;
+      }
+      if (size < n) CK(cudaMemcpy(in + size, host.data() + size, (n - size) * sizeof(T), cudaMemcpyHostToDevice));
+    }
+  }
+  std::vector<std::vector<float>> ratio(cands.size());
+  std::vector<std::vector<float>> ms(cands.size());
+  std::vector<float> cub_ms;
+  for (int r = 0; r < rounds; ++r) {
+    const float cub = time_ms([&] { cub::DeviceReduce::Sum(temp, temp_bytes, in, out, int(n)); });
+    cub_ms.push_back(cub);
+    for (std::size_t k = 0; k < cands.size(); ++k) {
+      const auto& c = cands[k];
+      const float t = time_ms([&] { c.kernel<<<c.grid, c.block>>>(in, n / 4, partials, out, counters); });
+      ms[k].push_back(t);
+      ratio[k].push_back(cub / t);
+    }
+  }
+  std::printf("%s, n = 2^28, %d rounds: cub.reduce %.4f ms (median of round medians)\n", type, rounds,
+              median(cub_ms));
+  for (std::size_t k = 0; k < cands.size(); ++k) {
+    const auto [lo, hi] = std::minmax_element(ratio[k].begin(), ratio[k].end());
+    std::printf("%s %-20s grid %5d  %.4f ms  %.4fx cub (min %.4f, max %.4f)\n", type, cands[k].name.c_str(),
+                cands[k].grid, median(ms[k]), median(ratio[k]), *lo, *hi);
+  }
+  CK(cudaFree(in));
+  CK(cudaFree(out));
+  CK(cudaFree(partials));
+  CK(cudaFree(counters));
+  CK(cudaFree(temp));
+  return failed;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int rounds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 7;
+  cudaDeviceProp p{};
+  CK(cudaGetDeviceProperties(&p, 0));
+  std::printf("%s, %d SMs\n", p.name, p.multiProcessorCount);
+  int failed = run<int>("int32", rounds, p.multiProcessorCount);
+  failed += run<float>("float32", rounds, p.multiProcessorCount);
+  std::printf("%s\n", failed ? "SOME CANDIDATES WRONG" : "all candidates checked");
+  return failed ? 1 : 0;
+}

@@ -8,6 +8,7 @@
 #include <stb_image_write.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <vector>
@@ -66,9 +67,44 @@ EGLDisplay open_display(std::string& description, std::string& error) {
   return EGL_NO_DISPLAY;
 }
 
+void GLAPIENTRY print_gl_message(GLenum, GLenum type, GLuint id, GLenum severity, GLsizei, const GLchar* message,
+                                 const void*) {
+  static int printed = 0;
+  if (severity == GL_DEBUG_SEVERITY_NOTIFICATION && printed > 20) return;  // high, medium, low: always
+  ++printed;
+  std::fprintf(stderr, "warpscope: GL debug (type 0x%x, id %u, severity 0x%x): %s\n", unsigned(type), unsigned(id),
+               unsigned(severity), message);
+}
+
+/// Sends the driver's debug messages to stderr (synchronously, so a message comes before what follows it).
+void install_gl_debug_output() {
+  auto callback = reinterpret_cast<PFNGLDEBUGMESSAGECALLBACKPROC>(eglGetProcAddress("glDebugMessageCallback"));
+  if (!callback) {
+    std::fprintf(stderr, "warpscope: WARPSCOPE_GL_DEBUG: this driver has no glDebugMessageCallback\n");
+    return;
+  }
+  glEnable(GL_DEBUG_OUTPUT);
+  glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+  callback(print_gl_message, nullptr);
+  std::fprintf(stderr, "warpscope: GL debug output on (%s)\n", reinterpret_cast<const char*>(glGetString(GL_VERSION)));
+}
+
 }  // namespace
 
 HeadlessGl::~HeadlessGl() { close(); }
+
+std::string HeadlessGl::reset_status() const {
+  if (!robust_) return "";
+  static const auto status_of =
+      reinterpret_cast<PFNGLGETGRAPHICSRESETSTATUSPROC>(eglGetProcAddress("glGetGraphicsResetStatus"));
+  if (!status_of) return "";
+  switch (status_of()) {
+    case GL_NO_ERROR: return "";
+    case GL_GUILTY_CONTEXT_RESET: return "the GPU reset this OpenGL context (caused by its own commands)";
+    case GL_INNOCENT_CONTEXT_RESET: return "the GPU reset this OpenGL context (caused by other work on the GPU)";
+    default: return "the GPU reset this OpenGL context (cause unknown)";
+  }
+}
 
 std::string HeadlessGl::open(int width, int height) {
   std::string error;
@@ -96,13 +132,33 @@ std::string HeadlessGl::open(int width, int height) {
     if (!eglChooseConfig(dpy, any_surface, &config, 1, &count) || count == 0)
       return egl_error("eglChooseConfig (an OpenGL config)");
   }
+  // A context that reports a GPU reset (glGetGraphicsResetStatus) instead of leaving the driver to end
+  // the process; drivers without EGL 1.5's robustness get the plain context. WARPSCOPE_GL_DEBUG=1 also
+  // asks for a debug context whose messages go to stderr.
+  const bool debug = std::getenv("WARPSCOPE_GL_DEBUG") != nullptr;
+  const EGLint robust_attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                   3,
+                                   EGL_CONTEXT_MINOR_VERSION,
+                                   3,
+                                   EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                   EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                   EGL_CONTEXT_OPENGL_ROBUST_ACCESS,
+                                   EGL_TRUE,
+                                   EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY,
+                                   EGL_LOSE_CONTEXT_ON_RESET,
+                                   EGL_CONTEXT_OPENGL_DEBUG,
+                                   debug ? EGL_TRUE : EGL_FALSE,
+                                   EGL_NONE};
   const EGLint ctx_attribs[] = {
       EGL_CONTEXT_MAJOR_VERSION,           3,       EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
       EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
-  EGLContext ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, ctx_attribs);
+  EGLContext ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, robust_attribs);
+  robust_ = ctx != EGL_NO_CONTEXT;
+  if (!robust_) ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, ctx_attribs);
   if (ctx == EGL_NO_CONTEXT) return egl_error("eglCreateContext (OpenGL 3.3 core)");
   context_ = ctx;
   if (!eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) return egl_error("eglMakeCurrent without a surface");
+  if (debug) install_gl_debug_output();
 
   width_ = width;
   height_ = height;

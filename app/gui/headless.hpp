@@ -15,6 +15,8 @@ class HeadlessGl {
   /// Creates an OpenGL 3.3 core context with no surface and a width x height RGBA8 FBO bound as the
   /// draw target. Returns "" or a one-line error.
   std::string open(int width, int height);
+  /// "" while the context is usable; after a GPU reset (robust contexts only), one line saying so.
+  std::string reset_status() const;
   /// Which EGL display was used, e.g. "EGL surfaceless (Mesa)"; for messages.
   const std::string& description() const { return description_; }
   /// Reads the FBO back (rows flipped to top-down) and writes an RGB PNG atomically (via FILE.tmp).
@@ -25,6 +27,7 @@ class HeadlessGl {
   void close();
   void* display_ = nullptr;  // EGLDisplay
   void* context_ = nullptr;  // EGLContext
+  bool robust_ = false;      // created with reset notification (EGL 1.5 robustness)
   unsigned fbo_ = 0, color_ = 0;
   int width_ = 0, height_ = 0;
   std::string description_;

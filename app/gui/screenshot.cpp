@@ -93,6 +93,7 @@ class HeadlessSession {
     // commands and keeps the vertex buffers they orphaned (Mesa: about 45 MB a second of Live or
     // --frames with glFlush missing; NVIDIA's EGL aborted after about 250 s of Live with only a flush).
     glFinish();
+    if (lost_.empty()) lost_ = gl_.reset_status();
     if (!s.perf.png_request.empty()) handle_png_request(s, width_, height_, 1.f);
     steps_.after_frame(s, width_, height_, 1.f);
     return build;
@@ -106,11 +107,14 @@ class HeadlessSession {
   HeadlessGl gl_;
   bool imgui_ = false;
   int width_ = 0, height_ = 0;
+  std::string lost_;  // set once the GPU reset the context: nothing drawn after it is kept
   ui::MainWindow window_;
   StepExporter steps_;
 
  public:
   bool exporting_steps(const ui::AppState& s) const { return steps_.busy() || !s.perf.steps_request.empty(); }
+  /// "" while the GL context is usable, else why not (the GPU reset it).
+  const std::string& lost() const { return lost_; }
 };
 
 /// The Grid view fills in while its job runs: a picture or a benchmark of it waits for every block
@@ -165,7 +169,7 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
       s.perf.live_wanted = true;
       s.perf.live_variants = ui::chosen_variants(s);
       const auto t0 = Clock::now();
-      while (ms_since(t0) < o.live_seconds * 1000) {
+      while (ms_since(t0) < o.live_seconds * 1000 && h.lost().empty()) {
         h.frame(s, worker);
         std::this_thread::sleep_for(std::chrono::milliseconds(30));
       }
@@ -192,6 +196,12 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     export_failed = export_failed || !s.perf.steps_error.empty();
     if (s.perf.steps_error.empty())
       std::fprintf(stderr, "warpscope: exported %d steps to %s\n", s.trace.steps(), o.export_steps.c_str());
+  }
+  if (!h.lost().empty()) {
+    worker.stop();
+    print_messages(s);
+    std::fprintf(stderr, "warpscope: %s; no picture is written\n", h.lost().c_str());
+    return 1;
   }
   const std::string err = o.screenshot.empty() ? std::string() : h.save(o.screenshot);
   worker.stop();

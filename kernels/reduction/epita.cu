@@ -625,19 +625,20 @@ ReduceOutcome run_reduce8_fixed(const ReduceArgs& a) {
 // epita.tuned. Beyond the slides: warpscope's own reduction, after the lesson, to show what is left
 // between full_unroll and a library (cub.reduce) and how to close it. Not from the seed. The kernel and
 // what it changes from full_unroll: reduction/tuned.cuh.
-constexpr int kTunedUnroll = 4;  // 16-byte loads in flight per thread
-constexpr tuned::Schedule kTunedSchedule = tuned::Schedule::GridStride;
+constexpr int kTunedUnroll = 4;                                            // 16-byte loads in flight per thread
+constexpr tuned::Schedule kTunedSchedule = tuned::Schedule::DynamicTiles;  // same bits every run
 constexpr tuned::Load kTunedLoad = tuned::Load::Plain;
 __device__ tuned::Counters tuned_counters;  // zero between launches: the last block resets it
 
-/// epita.tuned: one launch of wide-load sums, shuffle block sums, last block folds the partials.
+/// epita.tuned: one launch; blocks take tiles from a counter, one partial per tile, the last block folds them.
 template <typename T>
 ReduceOutcome run_tuned(const ReduceArgs& a) {
   if (a.block % 32 != 0) throw std::runtime_error("epita.tuned: the block must be a whole number of warps");
-  if (a.grid > a.scratch_elems) throw std::runtime_error("epita.tuned: more blocks than partial slots");
+  const long long n4 = (a.n + 3) / 4;  // capacity is a multiple of kPadGranule, so the last vector is inside it
+  const long long tiles = (n4 + a.block * kTunedUnroll - 1) / (a.block * kTunedUnroll);
+  if (tiles > a.scratch_elems) throw std::runtime_error("epita.tuned: more tiles than partial slots");
   void* counters = nullptr;  // asked each launch: a context made after a fault has its own address
   WS_CUDA(cudaGetSymbolAddress(&counters, tuned_counters));
-  const long long n4 = (a.n + 3) / 4;  // capacity is a multiple of kPadGranule, so the last vector is inside it
   tuned::reduce_tuned<T, kTunedUnroll, kTunedSchedule, kTunedLoad><<<grid_of(a), a.block, 0, a.stream>>>(
       static_cast<const T*>(a.data), n4, static_cast<T*>(a.scratch), static_cast<T*>(a.result), static_cast<tuned::Counters*>(counters));
   WS_LAUNCHED();

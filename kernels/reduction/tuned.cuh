@@ -19,9 +19,13 @@ namespace ws::kernels::tuned {
 
 /// How the input's 16-byte vectors are spread over the blocks.
 enum class Schedule {
-  GridStride,  ///< one wave of blocks; thread i reads vectors i, i + stride, ... (stride = grid * block)
-  Dynamic,     ///< one wave of blocks takes tiles of block * kUnroll vectors from a counter until none are
-               ///< left: a block on a faster SM takes more tiles, so no SM waits for a slow one at the end
+  GridStride,    ///< one wave of blocks; thread i reads vectors i, i + stride, ... (stride = grid * block)
+  Dynamic,       ///< one wave of blocks takes tiles of block * kUnroll vectors from a counter until none are
+                 ///< left: a block on a faster SM takes more tiles, so no SM waits for a slow one at the end;
+                 ///< each thread keeps its sum across its tiles, so a float32 sum depends on which block
+                 ///< took which tile (not the same bits from run to run)
+  DynamicTiles,  ///< as Dynamic, but each tile's sum is its own partial (a block sum per tile), so the
+                 ///< result is the same whichever block took a tile: float32 gives the same bits every run
 };
 
 /// How a 16-byte vector is loaded.
@@ -80,6 +84,15 @@ __device__ float4 load16(const float4* p) {
   }
 }
 
+/// acc[0] + acc[1] + ... in that order.
+template <typename T, int kUnroll>
+__device__ T sum_of(const T (&acc)[kUnroll]) {
+  T s = acc[0];
+#pragma unroll
+  for (int k = 1; k < kUnroll; ++k) s += acc[k];
+  return s;
+}
+
 /// Adds kUnroll vectors, `step` vectors apart from `first`, into acc[] (all loads issued before any add).
 template <typename T, int kUnroll, Load L>
 __device__ void add_vectors(const typename Vec4<T>::type* in4, long long first, long long step, T (&acc)[kUnroll]) {
@@ -90,7 +103,7 @@ __device__ void add_vectors(const typename Vec4<T>::type* in4, long long first, 
   for (int k = 0; k < kUnroll; ++k) acc[k] += (a[k].x + a[k].y) + (a[k].z + a[k].w);
 }
 
-/// The sum of in[0, 4 n4) into *sum, partials[gridDim.x] as scratch, `c` zero on entry and on return.
+/// The sum of in[0, 4 n4) into *sum, partials[gridDim.x] (DynamicTiles: one per tile) as scratch, `c` zero on entry and on return.
 /// The input is padded with zeros to whole vectors. Block: a whole number of warps, at most 1024.
 template <typename T, int kUnroll, Schedule S, Load L>
 __global__ void reduce_tuned(const T* __restrict__ in, long long n4, T* partials, T* sum, Counters* c) {
@@ -122,24 +135,42 @@ __global__ void reduce_tuned(const T* __restrict__ in, long long n4, T* partials
       } else {
         for (long long i = first; i < n4; i += blockDim.x) acc[0] += (in4[i].x + in4[i].y) + (in4[i].z + in4[i].w);
       }
-      __syncthreads();  // the next tile's slot is written; the current one is read by every thread
+      if constexpr (S == Schedule::DynamicTiles) {
+        const T tile_sum = block_sum(sum_of(acc), warp_sums);
+        if (threadIdx.x == 0) partials[t] = tile_sum;
+#pragma unroll
+        for (int k = 0; k < kUnroll; ++k) acc[k] = 0;
+      }
+      __syncthreads();  // the next tile's slot is written; the current one (and warp_sums) read by all
       slot ^= 1;
     }
   }
-  T s = acc[0];
-#pragma unroll
-  for (int k = 1; k < kUnroll; ++k) s += acc[k];
-  s = block_sum(s, warp_sums);
+  // Partials: one per block, or one per tile (DynamicTiles).
+  long long parts = gridDim.x;
+  if constexpr (S == Schedule::DynamicTiles) {
+    parts = (n4 + (long long)blockDim.x * kUnroll - 1) / ((long long)blockDim.x * kUnroll);
+  } else {
+    const T s = block_sum(sum_of(acc), warp_sums);
+    if (threadIdx.x == 0) partials[blockIdx.x] = s;
+  }
   if (threadIdx.x == 0) {
-    partials[blockIdx.x] = s;
-    __threadfence();  // the partial is visible to every block before the ticket is taken
+    __threadfence();  // the block's partials are visible to every block before the ticket is taken
     last_block = atomicAdd(&c->blocks_done, 1u) == gridDim.x - 1;
   }
   __syncthreads();
   if (!last_block) return;
+  // Thread t folds partials t, t + block, ... (fixed order), 8 loads in flight, from L2 (not a stale L1).
   T p = 0;
-  for (unsigned j = threadIdx.x; j < gridDim.x; j += blockDim.x) p += __ldcg(partials + j);  // from L2, not a stale L1
-  __syncthreads();                                                                           // warp_sums is reused
+  long long j = threadIdx.x;
+  for (; j + 7 * (long long)blockDim.x < parts; j += 8 * (long long)blockDim.x) {
+    T q[8];
+#pragma unroll
+    for (int k = 0; k < 8; ++k) q[k] = __ldcg(partials + j + k * (long long)blockDim.x);
+#pragma unroll
+    for (int k = 0; k < 8; ++k) p += q[k];
+  }
+  for (; j < parts; j += blockDim.x) p += __ldcg(partials + j);
+  __syncthreads();  // warp_sums is reused
   p = block_sum(p, warp_sums);
   if (threadIdx.x == 0) {
     *sum = p;

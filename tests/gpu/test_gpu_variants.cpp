@@ -110,3 +110,28 @@ INSTANTIATE_TEST_SUITE_P(AllReductions, GpuVariant, ::testing::ValuesIn(gpu_vari
                              if (c == '.') c = '_';
                            return s;
                          });
+
+// epita.tuned folds one partial per tile in a fixed order, whichever block took a tile: its float32 sum
+// has the same bits in every run, and those of its sim model (models_epita.cpp), which adds in the
+// kernel's order. Sizes: one partial tile, whole tiles, a ragged last tile and vector; blocks 1024, 256.
+TEST(GpuTuned, Float32SumIsTheSameEveryRunAndEqualsItsModel) {
+  const VariantInfo& v = *find_variant("epita.tuned");
+  for (std::int64_t n : {std::int64_t(1000), std::int64_t(1) << 22, (std::int64_t(1) << 24) + 4097}) {
+    for (int block : {1024, 256}) {
+      SCOPED_TRACE("n=" + std::to_string(n) + " block=" + std::to_string(block));
+      const RunResult first = run_once(v, n, DType::Float32, block);
+      ASSERT_EQ(first.status, RunStatus::Ok) << first.message;
+      for (int r = 0; r < 3; ++r) EXPECT_EQ(run_once(v, n, DType::Float32, block).result, first.result);
+      RunRequest sim;
+      sim.variant = v.id;
+      sim.n = n;
+      sim.type = DType::Float32;
+      sim.launch.block = block;
+      sim.seed = 12345 + std::uint64_t(n);  // input_for's input
+      sim.backend = BackendKind::Sim;
+      const RunResult model = execute(sim, nullptr);
+      ASSERT_EQ(model.status, RunStatus::Ok) << model.message;
+      EXPECT_EQ(model.result, first.result) << "GPU " << first.result << ", model " << model.result;
+    }
+  }
+}

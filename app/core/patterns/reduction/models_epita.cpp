@@ -777,37 +777,45 @@ typename P::T tuned_block_sum(const std::vector<typename P::T>& per_thread) {
   return tuned_warp_sum<P>(firsts);
 }
 
-/// epita.tuned (beyond the slides): thread t of the grid sums the 4-element vectors t, t + S, t + 2S, ...
-/// (S = grid x block threads) into four accumulators, four vectors per round while all four exist, then
-/// one per round into the first; each vector adds as (x + y) + (z + w). Block sums by shuffle trees, the
-/// last block folds the partials: thread t sums partials t, t + block, ..., then the same block sum.
-/// Not traced (its point is speed, not steps).
+/// epita.tuned (beyond the slides; kernels/reduction/tuned.cuh, Schedule::DynamicTiles): the input's
+/// 4-element vectors in tiles of 4 x block vectors. In a tile, thread t adds vectors t, t + block,
+/// t + 2 block and t + 3 block into four accumulators (the last, partial tile: every vector t + k block
+/// into the first), each vector as (x + y) + (z + w), and sums them in order; the tile's partial is the
+/// block sum of those by shuffle trees. The last block folds the partials: thread t sums partials t,
+/// t + block, ..., then the same block sum. Which block took which tile does not change the order, so
+/// the model needs no grid. Not traced (its point is speed, not steps).
 template <class P>
 SimOutput tuned(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
   SimOutput out = start(v, in, launch, trace_block);
   const GlobalView<P> g = view<P>(in);
-  const std::int64_t threads = launch.block, stride = threads * launch.grid, n4 = (g.n + 3) / 4;
+  constexpr int kUnroll = 4;
+  const std::int64_t threads = launch.block, n4 = (g.n + 3) / 4, tile = kUnroll * threads;
   if (threads % 32) throw std::runtime_error(v.id + ": the block must be a whole number of warps");
   using T = typename P::T;
   auto vec = [&](std::int64_t i) {
     const T x = g.at(4 * i), y = g.at(4 * i + 1), z = g.at(4 * i + 2), w = g.at(4 * i + 3);
     return P::combine(P::combine(x, y), P::combine(z, w));
   };
-  std::vector<T> partials(static_cast<std::size_t>(launch.grid)), per_thread(static_cast<std::size_t>(threads));
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
+  const std::int64_t tiles = (n4 + tile - 1) / tile;
+  std::vector<T> partials(static_cast<std::size_t>(tiles)), per_thread(static_cast<std::size_t>(threads));
+  for (std::int64_t b = 0; b < tiles; ++b) {
     for (std::int64_t t = 0; t < threads; ++t) {
-      T acc[4] = {P::identity(), P::identity(), P::identity(), P::identity()};
-      std::int64_t i = b * threads + t;
-      for (; i + 3 * stride < n4; i += 4 * stride)
-        for (int k = 0; k < 4; ++k) acc[k] = P::combine(acc[k], vec(i + k * stride));
-      for (; i < n4; i += stride) acc[0] = P::combine(acc[0], vec(i));
-      per_thread[std::size_t(t)] = P::combine(P::combine(acc[0], acc[1]), P::combine(acc[2], acc[3]));
+      T acc[kUnroll] = {P::identity(), P::identity(), P::identity(), P::identity()};
+      const std::int64_t first = b * tile + t;
+      if ((b + 1) * tile <= n4) {
+        for (int k = 0; k < kUnroll; ++k) acc[k] = P::combine(acc[k], vec(first + k * threads));
+      } else {
+        for (std::int64_t i = first; i < n4; i += threads) acc[0] = P::combine(acc[0], vec(i));
+      }
+      T s = acc[0];
+      for (int k = 1; k < kUnroll; ++k) s = P::combine(s, acc[k]);
+      per_thread[std::size_t(t)] = s;
     }
     partials[std::size_t(b)] = tuned_block_sum<P>(per_thread);
   }
   for (std::int64_t t = 0; t < threads; ++t) {
     T p = P::identity();
-    for (std::int64_t j = t; j < launch.grid; j += threads) p = P::combine(p, partials[std::size_t(j)]);
+    for (std::int64_t j = t; j < tiles; j += threads) p = P::combine(p, partials[std::size_t(j)]);
     per_thread[std::size_t(t)] = p;
   }
   out.result = d<P>(tuned_block_sum<P>(per_thread));

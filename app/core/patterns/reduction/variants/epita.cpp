@@ -248,15 +248,16 @@ std::vector<VariantInfo> epita_variants() {
     VariantInfo v = make("epita.tuned", "Tuned single pass (beyond the slides)", "",
                          "Not from the slides: what closes the gap to a library. Each thread reads 16-byte vectors "
                          "(int4/float4), four of them before any add, so more bytes are in flight; warps sum with "
-                         "shuffles instead of a shared-memory tree; and one launch does it all: each block writes "
-                         "its partial sum, and the last block to finish (a ticket counter) folds the partials in a "
-                         "fixed order, so no second launch and no atomics on the sum.");
+                         "shuffles instead of a shared-memory tree; blocks take tiles of the input from a counter "
+                         "(a block on a faster SM takes more), each tile's sum its own partial; and one launch does "
+                         "it all: the last block to finish (a ticket counter) folds the partials in a fixed order, "
+                         "so no second launch, no atomics on the sum and the same float32 bits every run.");
     v.seed.clear();  // not from a seed: its title and the lesson's text say so
     v.beyond_slides = true;
-    v.traceable = false;  // its point is speed; its steps are full_unroll's with shuffles
-    v.rules.grid_stride = true;
+    v.traceable = false;         // its point is speed; its steps are full_unroll's with shuffles
+    v.rules.grid_stride = true;  // its blocks take tiles until none are left, so any grid works
     v.rules.items_per_thread = 4;
-    v.rules.default_block = 1024;  // with the one-wave grid: 2 blocks per SM on the H100, the fastest of 256..1024
+    v.rules.default_block = 1024;  // with the one-wave grid: 2 blocks per SM on the H100 and H200 (bench/reduce_ab.cu)
     v.rules.note =
         "warp shuffles need a whole number of warps (up to 32 of them), and the grid-stride loop accepts any grid";
     t.push_back(v);

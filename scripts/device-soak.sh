@@ -14,6 +14,7 @@
 #               turn (n = SOAK_N, default 2^22): the CLI's in-process path (execute() on the CUDA
 #               backend in one long-lived process), each run making its own input
 # SOAK_LOADS=worker runs only the first (the GUI and its worker, as in a lecture); default both.
+# SOAK_GDB=1 runs the GUI under a debugger that prints its threads' stacks if it stops on a signal.
 # Every SOAK_EVERY (10) s one CSV row per process: VmRSS (/proc/PID/status), the process's device
 # memory (nvidia-smi --query-compute-apps) and the GPU's used memory. Writes to $OUT (default ./out):
 #   soak.csv            t_s,load,role,pid,rss_mib,gpu_mib,gpu_used_mib
@@ -62,9 +63,19 @@ else
 fi
 
 # Load 1: the GUI's Live through its worker, for the whole soak.
-"$gui" --screenshot "$OUT/soak-live.png" --view plots --lesson "$lesson" --live-seconds "$seconds" "${gpu_args[@]}" \
-  >>"$log" 2>&1 &
+gui_args=(--screenshot "$OUT/soak-live.png" --view plots --lesson "$lesson" --live-seconds "$seconds" "${gpu_args[@]}")
+if [ -n "${SOAK_GDB:-}" ]; then
+  # SOAK_GDB=1: the GUI under a debugger (gdb, else the toolkit's cuda-gdb) that prints every thread's
+  # stack if it stops on a signal; with WARPSCOPE_GL_DEBUG=1 the driver's GL messages go to the log too.
+  dbg=$(command -v gdb || command -v cuda-gdb || echo /usr/local/cuda/bin/cuda-gdb)
+  "$dbg" -q -batch -ex "set pagination off" -ex "handle SIGPIPE nostop noprint pass" -ex run -ex "bt 40" \
+    -ex "thread apply all bt 16" --args "$gui" "${gui_args[@]}" >>"$log" 2>&1 &
+else
+  "$gui" "${gui_args[@]}" >>"$log" 2>&1 &
+fi
 gui_pid=$!
+# The GUI's own process: the debugger's child under SOAK_GDB.
+gui_proc() { if [ -n "${SOAK_GDB:-}" ]; then pgrep -P "$gui_pid" | head -1; else echo "$gui_pid"; fi; }
 
 # Load 2: one CLI process running the lesson's variants in turn, in-process, until told to stop.
 loads="${SOAK_LOADS:-worker,inprocess}"
@@ -120,7 +131,8 @@ while kill -0 "$gui_pid" 2>/dev/null; do
     used=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null | head -1)
   fi
   inproc=$(cat "$OUT/soak-inprocess.txt.pid" 2>/dev/null)
-  for row in "worker gui $gui_pid" "worker worker $(child_of "$gui_pid")" "inprocess cli $inproc"; do
+  gp=$(gui_proc)
+  for row in "worker gui $gp" "worker worker $(child_of "$gp")" "inprocess cli $inproc"; do
     set -- $row
     [ -n "${3:-}" ] || continue
     rss=$(rss_mib "$3"); [ -n "$rss" ] || continue
@@ -131,6 +143,8 @@ while kill -0 "$gui_pid" 2>/dev/null; do
   sleep "$every"
 done
 wait "$gui_pid"; gui_rc=$?
+# Under the debugger its exit status is the debugger's: a signal it stopped on is the GUI's failure.
+[ -n "${SOAK_GDB:-}" ] && grep -q "received signal" "$log" && gui_rc=134
 touch "$stop_file"; [ -n "$drv_pid" ] && wait "$drv_pid"; rm -f "$stop_file" "$OUT/soak-inprocess.txt.pid"
 echo "gui exit $gui_rc" >> "$log"
 cat "$OUT/soak-inprocess.txt" >> "$log" 2>/dev/null

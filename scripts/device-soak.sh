@@ -14,6 +14,7 @@
 #               turn (n = SOAK_N, default 2^22): the CLI's in-process path (execute() on the CUDA
 #               backend in one long-lived process), each run making its own input
 # SOAK_LOADS=worker runs only the first (the GUI and its worker, as in a lecture); default both.
+# SOAK_GUI_N sets the n the GUI's Live runs at (the sim mode: 2^12 fills the plots in minutes).
 # SOAK_GDB=1 runs the GUI under a debugger that prints its threads' stacks if it stops on a signal.
 # Every SOAK_EVERY (10) s one CSV row per process: VmRSS (/proc/PID/status), the process's device
 # memory (nvidia-smi --query-compute-apps) and the GPU's used memory. Writes to $OUT (default ./out):
@@ -52,7 +53,8 @@ for p in "$cli" "$gui"; do [ -x "$p" ] || { echo "device-soak: $p is missing: ru
 
 gpu_args=()
 if [ "${SOAK_BACKEND:-cuda}" = sim ]; then
-  export WARPSCOPE_WORKER_TEST=1 WARPSCOPE_WORKER_TEST_SIM_AS_CUDA=1
+  # The model's host time stands for launch times (test mode only), so Live plots points here too.
+  export WARPSCOPE_WORKER_TEST=1 WARPSCOPE_WORKER_TEST_SIM_AS_CUDA=1 WARPSCOPE_WORKER_TEST_SIM_TIMED=1
   gpu_args=(--gpu local)  # a build without CUDA starts no worker unless asked
   have_smi=0
 else
@@ -64,6 +66,7 @@ fi
 
 # Load 1: the GUI's Live through its worker, for the whole soak.
 gui_args=(--screenshot "$OUT/soak-live.png" --view plots --lesson "$lesson" --live-seconds "$seconds" "${gpu_args[@]}")
+[ -n "${SOAK_GUI_N:-}" ] && gui_args+=(--n "$SOAK_GUI_N")  # the GUI's n for Live (default: the GUI's own)
 if [ -n "${SOAK_GDB:-}" ]; then
   # SOAK_GDB=1: the GUI under a debugger (gdb, else the toolkit's cuda-gdb) that prints every thread's
   # stack if it stops on a signal; with WARPSCOPE_GL_DEBUG=1 the driver's GL messages go to the log too.

@@ -20,6 +20,8 @@ int cmd_worker() {
     if (const char* v = std::getenv("WARPSCOPE_WORKER_TEST_PROTOCOL")) o.announced_protocol = std::atoi(v);
     const char* sim = std::getenv("WARPSCOPE_WORKER_TEST_SIM_AS_CUDA");
     o.test_sim_as_cuda = sim && std::strcmp(sim, "1") == 0;
+    const char* timed = std::getenv("WARPSCOPE_WORKER_TEST_SIM_TIMED");
+    o.test_sim_timed = timed && std::strcmp(timed, "1") == 0;
   }
   const int code = run_worker_server(STDIN_FILENO, STDOUT_FILENO, o);
   std::fflush(stderr);

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -50,6 +51,26 @@ std::string host_name() {
   return buf;
 }
 
+/// Test mode only (WARPSCOPE_WORKER_TEST_SIM_TIMED): the sim model as the "cuda" backend, each run's
+/// model time (host clock, ms) standing for every one of its launches, so Live and Sweep plot points
+/// on a machine without a GPU (scripts/device-soak.sh's sim mode). The times are the CPU model's, not a
+/// GPU's: nothing but tests starts a worker this way.
+class TimedSimBackend final : public Backend {
+ public:
+  std::string name() const override { return sim_.name(); }
+  const DeviceInfo& device() const override { return sim_.device(); }
+  RunResult run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    RunResult r = sim_.run(v, req, in, launch);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (r.timing.samples_ms.empty()) r.timing = summarize(std::vector<double>(std::size_t(std::max(1, req.repeat)), ms));
+    return r;
+  }
+
+ private:
+  sim::SimBackend sim_;
+};
+
 class Server {
  public:
   Server(int in_fd, int out_fd, WorkerServerOptions o) : in_(in_fd), out_(out_fd), o_(std::move(o)) {}
@@ -70,7 +91,10 @@ class Server {
       cuda_error_ = "this worker was started without a CUDA backend";
     }
     if (o_.test_sim_as_cuda) {  // test mode: "cuda" requests run on the CPU model
-      cuda_ = std::make_unique<sim::SimBackend>();
+      if (o_.test_sim_timed)
+        cuda_ = std::make_unique<TimedSimBackend>();
+      else
+        cuda_ = std::make_unique<sim::SimBackend>();
       cuda_error_.clear();
     }
     WorkerHello h;

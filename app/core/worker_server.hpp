@@ -24,6 +24,7 @@ struct WorkerServerOptions {
   /// Test mode (WARPSCOPE_WORKER_TEST_SIM_AS_CUDA=1 with WARPSCOPE_WORKER_TEST=1): the worker's "cuda"
   /// backend is the sim model, so clients' GPU paths can be tested on machines without a GPU.
   bool test_sim_as_cuda = false;
+  bool test_sim_timed = false;  ///< with test_sim_as_cuda: runs carry the model's host time as launch times
   /// Extra request types (the GPU fault tests' kernels): called for a type the worker does not know, with
   /// the request and the CUDA backend (may be null). Returns false when it does not know the type either;
   /// otherwise sets `response` (worker_response / worker_error / worker_faulted; a "faulted" one ends the worker).

@@ -9,9 +9,10 @@
 // cub / candidate (> 1: faster than CUB) is taken per round, and its median over the rounds printed.
 // Build and run on the GPU machine: cmake --build --preset device --target ws_reduce_ab, then
 // build-device/bench/ws_reduce_ab [rounds].
-// Candidates: sched<U, load> block: the schedule (gs: grid-stride over one wave, dyn: tiles from a
-// counter, each thread summing across its tiles; tiles: the same with one partial per tile), U 16-byte loads in flight per thread, load plain or with the L2::256B prefetch hint; the
-// grid is one wave (blocks per SM from the occupancy API x SMs).
+// Candidates: sched<U, load> block. The schedule: gs (grid-stride over one wave), dyn (tiles from a
+// counter, each thread summing across its tiles), tiles (the same with one partial per tile: the
+// product's). U: 16-byte loads in flight per thread. load: plain, or l2pf (the L2::256B prefetch hint).
+// The grid is one wave (blocks per SM from the occupancy API x SMs).
 #include <cuda_runtime.h>
 
 #include <algorithm>

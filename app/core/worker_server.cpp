@@ -63,7 +63,9 @@ class TimedSimBackend final : public Backend {
     const auto t0 = std::chrono::steady_clock::now();
     RunResult r = sim_.run(v, req, in, launch);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (r.timing.samples_ms.empty()) r.timing = summarize(std::vector<double>(std::size_t(std::max(1, req.repeat)), ms));
+    if (r.timing.samples_ms.empty())
+      r.timing = summarize(std::vector<double>(std::size_t(std::max(1, req.repeat)), ms));
+    r.timed = true;
     return r;
   }
 

@@ -13,6 +13,7 @@
 
 #include "headless.hpp"
 #include "main_window.hpp"
+#include "memory_trim.hpp"
 #include "modes.hpp"
 #include "patterns.hpp"
 #include "png_region.hpp"
@@ -94,6 +95,7 @@ class HeadlessSession {
     // --frames with glFlush missing; NVIDIA's EGL aborted after about 250 s of Live with only a flush).
     glFinish();
     if (lost_.empty()) lost_ = gl_.reset_status();
+    trim_free_memory_now_and_then();
     if (!s.perf.png_request.empty()) handle_png_request(s, width_, height_, 1.f);
     steps_.after_frame(s, width_, height_, 1.f);
     return build;

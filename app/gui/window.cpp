@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 #include "main_window.hpp"
+#include "memory_trim.hpp"
 #include "modes.hpp"
 #include "png_region.hpp"
 #include "step_export.hpp"
@@ -62,7 +63,14 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  // A context that reports a GPU reset (checked every frame) instead of leaving the driver to end the
+  // process; a driver without robustness gets the plain context.
+  glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_LOSE_CONTEXT_ON_RESET);
   GLFWwindow* win = glfwCreateWindow(o.width, o.height, "warpscope", nullptr, nullptr);
+  if (!win) {
+    glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_NO_ROBUSTNESS);
+    win = glfwCreateWindow(o.width, o.height, "warpscope", nullptr, nullptr);
+  }
   if (!win) {
     std::fprintf(stderr, "warpscope: cannot create an OpenGL 3.3 core window\n");
     glfwTerminate();
@@ -70,6 +78,11 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   }
   glfwMakeContextCurrent(win);
   glfwSwapInterval(1);
+  using ResetStatusFn = GLenum (*)();
+  const auto reset_status = glfwGetWindowAttrib(win, GLFW_CONTEXT_ROBUSTNESS) == GLFW_LOSE_CONTEXT_ON_RESET
+                                ? reinterpret_cast<ResetStatusFn>(glfwGetProcAddress("glGetGraphicsResetStatus"))
+                                : nullptr;
+  int exit_code = 0;
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -127,6 +140,12 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
       steps.after_frame(s, fw, fh, io.DisplayFramebufferScale.x);
     }
     glfwSwapBuffers(win);
+    trim_free_memory_now_and_then();
+    if (reset_status && reset_status() != GL_NO_ERROR) {
+      std::fprintf(stderr, "warpscope: the GPU reset the window's OpenGL context; closing the window\n");
+      exit_code = 1;
+      break;
+    }
   }
   // Closing mid-run: hide at once, drop the queue and wait for the run in progress (runs are short).
   glfwHideWindow(win);
@@ -139,7 +158,7 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   ImGui::DestroyContext();
   glfwDestroyWindow(win);
   glfwTerminate();
-  return 0;
+  return exit_code;
 }
 
 }  // namespace ws::gui

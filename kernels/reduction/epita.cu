@@ -640,7 +640,8 @@ ReduceOutcome run_tuned(const ReduceArgs& a) {
   void* counters = nullptr;  // asked each launch: a context made after a fault has its own address
   WS_CUDA(cudaGetSymbolAddress(&counters, tuned_counters));
   tuned::reduce_tuned<T, kTunedUnroll, kTunedSchedule, kTunedLoad><<<grid_of(a), a.block, 0, a.stream>>>(
-      static_cast<const T*>(a.data), n4, static_cast<T*>(a.scratch), static_cast<T*>(a.result), static_cast<tuned::Counters*>(counters));
+      static_cast<const T*>(a.data), n4, static_cast<T*>(a.scratch), static_cast<T*>(a.result),
+      static_cast<tuned::Counters*>(counters));
   WS_LAUNCHED();
   return {a.result, 1, 1};
 }

@@ -103,7 +103,8 @@ __device__ void add_vectors(const typename Vec4<T>::type* in4, long long first, 
   for (int k = 0; k < kUnroll; ++k) acc[k] += (a[k].x + a[k].y) + (a[k].z + a[k].w);
 }
 
-/// The sum of in[0, 4 n4) into *sum, partials[gridDim.x] (DynamicTiles: one per tile) as scratch, `c` zero on entry and on return.
+/// The sum of in[0, 4 n4) into *sum, with partials[gridDim.x] (DynamicTiles: one per tile) as scratch;
+/// `c` is zero on entry and on return.
 /// The input is padded with zeros to whole vectors. Block: a whole number of warps, at most 1024.
 template <typename T, int kUnroll, Schedule S, Load L>
 __global__ void reduce_tuned(const T* __restrict__ in, long long n4, T* partials, T* sum, Counters* c) {

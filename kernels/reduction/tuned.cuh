@@ -58,28 +58,19 @@ __device__ T block_sum(T s, T* warp_sums) {
   return s;
 }
 
-template <Load L>
-__device__ int4 load16(const int4* p) {
+/// One 16-byte vector (int4 or float4) from global memory, as `L` says.
+template <Load L, typename V>
+__device__ V load16(const V* p) {
+  static_assert(sizeof(V) == 16, "16-byte vectors only");
   if constexpr (L == Load::Plain) {
     return *p;
   } else {
-    int4 v;
+    int4 bits;  // the vector's 16 bytes as four 32-bit words, whatever type V holds
     asm volatile("ld.global.nc.L2::256B.v4.s32 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "=r"(bits.x), "=r"(bits.y), "=r"(bits.z), "=r"(bits.w)
                  : "l"(p));
-    return v;
-  }
-}
-
-template <Load L>
-__device__ float4 load16(const float4* p) {
-  if constexpr (L == Load::Plain) {
-    return *p;
-  } else {
-    float4 v;
-    asm volatile("ld.global.nc.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
-                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                 : "l"(p));
+    V v;
+    memcpy(&v, &bits, sizeof v);
     return v;
   }
 }

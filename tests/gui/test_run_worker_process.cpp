@@ -95,3 +95,34 @@ TEST(WorkerProcess, LiveAndSweepGoThroughTheWorker) {
   EXPECT_EQ(live[0].status, RunStatus::Ok) << live[0].message;
   EXPECT_TRUE(stopped);
 }
+
+// The soak's sim mode (scripts/device-soak.sh): a test worker whose runs carry the model's host time as
+// launch times (WARPSCOPE_WORKER_TEST_SIM_TIMED), so Live keeps running and plots points without a GPU.
+TEST(WorkerProcess, TimedTestWorkerKeepsLiveRunning) {
+  WorkerClientOptions o = test_worker();
+  o.env.push_back({"WARPSCOPE_WORKER_TEST_SIM_TIMED", "1"});
+  RunWorker w(WorkerLaunch{{WS_CLI_PATH, "worker"}, "local"}, o);
+  ASSERT_TRUE(w.wait_opened(20s));
+  w.set_live({req("epita.reduce3", BackendKind::Cuda), req("harris.impl6", BackendKind::Cuda)});
+  std::vector<LivePoint> points;
+  std::vector<RunResult> runs;
+  const auto end = std::chrono::steady_clock::now() + 30s;
+  bool still_live = false;
+  while (points.size() < 40 && std::chrono::steady_clock::now() < end) {
+    RunWorker::Snapshot s = w.take();
+    points.insert(points.end(), s.live_points.begin(), s.live_points.end());
+    for (auto& r : s.live_results) runs.push_back(r);
+    still_live = s.live;
+    std::this_thread::sleep_for(5ms);
+  }
+  ASSERT_GE(points.size(), 40u);
+  EXPECT_TRUE(still_live);
+  bool both = false;
+  for (const LivePoint& p : points) {
+    EXPECT_GT(p.ms, 0.0) << p.variant;
+    both |= p.variant == "harris.impl6";
+  }
+  EXPECT_TRUE(both) << "every live request plots";
+  for (const RunResult& r : runs) EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
+  w.set_live({});
+}

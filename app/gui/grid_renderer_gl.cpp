@@ -242,6 +242,15 @@ ImTextureID render(const ui::GridImageRequest& req, std::string& error) {
   return id();
 }
 
+/// Forgets the GL objects without deleting them: their context is gone (a GPU reset), and their names may
+/// already belong to objects of the next context.
+void abandon() {
+  GlGrid& g = state();
+  const std::string vert = g.vert_src, frag = g.frag_src, source_error = g.source_error;
+  g = GlGrid{};
+  g.vert_src = vert, g.frag_src = frag, g.source_error = source_error;
+}
+
 void release() {
   GlGrid& g = state();
   if (g.program) glDeleteProgram(g.program);
@@ -249,9 +258,7 @@ void release() {
   if (g.data_tex) glDeleteTextures(1, &g.data_tex);
   if (g.color_tex) glDeleteTextures(1, &g.color_tex);
   if (g.fbo) glDeleteFramebuffers(1, &g.fbo);
-  const std::string vert = g.vert_src, frag = g.frag_src, source_error = g.source_error;
-  g = GlGrid{};
-  g.vert_src = vert, g.frag_src = frag, g.source_error = source_error;
+  abandon();
 }
 
 bool read_text(const std::string& path, std::string& out) {
@@ -283,6 +290,11 @@ void install_gl_grid_renderer(const std::string& shader_dir) {
     if (found == 0) g.source_error = "no grid_heatmap.vert or grid_heatmap.frag in --shader-dir " + shader_dir;
   }
   ui::set_grid_renderer(ui::GridRendererApi{render, release});
+}
+
+void abandon_gl_grid_renderer() {
+  abandon();
+  ui::set_grid_renderer({});
 }
 
 }  // namespace ws::gui

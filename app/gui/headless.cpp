@@ -110,6 +110,41 @@ std::string HeadlessGl::open(int width, int height) {
   std::string error;
   EGLDisplay dpy = open_display(description_, error);
   if (dpy == EGL_NO_DISPLAY) return error;
+  return make_context(dpy, width, height);
+}
+
+std::string HeadlessGl::reopen() {
+  const int width = width_, height = height_;
+  EGLDisplay lost = static_cast<EGLDisplay>(display_);
+  // The device the lost context drew on (EGL_EXT_device_query), so that another one is tried first.
+  EGLAttrib lost_device = 0;
+  auto display_attrib =
+      reinterpret_cast<PFNEGLQUERYDISPLAYATTRIBEXTPROC>(eglGetProcAddress("eglQueryDisplayAttribEXT"));
+  if (lost && display_attrib) display_attrib(lost, EGL_DEVICE_EXT, &lost_device);
+  close();
+  const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+  auto get_platform_display =
+      reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
+  auto query_devices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
+  if (lost_device && get_platform_display && query_devices && has_extension(client, "EGL_EXT_platform_device")) {
+    EGLDeviceEXT devices[16];
+    EGLint count = 0;
+    if (query_devices(16, devices, &count))
+      for (EGLint i = 0; i < count; ++i) {
+        if (reinterpret_cast<EGLAttrib>(devices[i]) == lost_device) continue;
+        EGLint major = 0, minor = 0;
+        EGLDisplay d = get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
+        if (d == EGL_NO_DISPLAY || !eglInitialize(d, &major, &minor)) continue;
+        description_ = "EGL device " + std::to_string(i);
+        if (make_context(d, width, height).empty()) return "";
+        close();
+      }
+  }
+  return open(width, height);  // the same device again: nothing else draws here
+}
+
+std::string HeadlessGl::make_context(void* display, int width, int height) {
+  EGLDisplay dpy = static_cast<EGLDisplay>(display);
   display_ = dpy;
   if (!eglBindAPI(EGL_OPENGL_API)) return egl_error("eglBindAPI(EGL_OPENGL_API)");
 
@@ -159,6 +194,8 @@ std::string HeadlessGl::open(int width, int height) {
   context_ = ctx;
   if (!eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) return egl_error("eglMakeCurrent without a surface");
   if (debug) install_gl_debug_output();
+  if (const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER)))
+    description_ += std::string(" (") + renderer + ")";
 
   width_ = width;
   height_ = height;

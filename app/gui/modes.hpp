@@ -62,6 +62,10 @@ void install_gl_image_textures();
 /// `shader_dir` non-empty: the GLSL files are read from there instead of the embedded copies.
 void install_gl_grid_renderer(const std::string& shader_dir);
 
+/// After a GPU reset: forgets the Grid view's GL objects without deleting them (their context is gone) and
+/// uninstalls the renderer; install_gl_grid_renderer in the new context draws again.
+void abandon_gl_grid_renderer();
+
 /// Where reports to replay live: assets_dir()/reports.
 std::string reports_dir();
 

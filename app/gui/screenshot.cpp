@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "gl_recovery.hpp"
 #include "headless.hpp"
 #include "main_window.hpp"
 #include "memory_trim.hpp"
@@ -56,7 +57,8 @@ class HeadlessSession {
       ImGui::DestroyContext();
       return "headless rendering: ImGui's OpenGL 3 loader failed (is libGL.so.1 installed?)";
     }
-    imgui_ = true;
+    imgui_ = gl_backend_ = true;
+    shader_dir_ = o.shader_dir;
     install_gl_image_textures();
     install_gl_grid_renderer(o.shader_dir);
     // The picture must show the device line, so wait for the worker to open (or fail to open) it.
@@ -66,12 +68,13 @@ class HeadlessSession {
     return "";
   }
   ~HeadlessSession() {
-    if (imgui_) {
+    if (!imgui_) return;
+    if (gl_backend_) {
       if (const ui::GridRendererApi* grid = ui::grid_renderer()) grid->release();
       ui::set_grid_renderer({});
       ImGui_ImplOpenGL3_Shutdown();
-      ImGui::DestroyContext();
     }
+    ImGui::DestroyContext();
   }
   /// One frame; returns the UI build time (NewFrame to Render) in ms.
   double frame(ui::AppState& s, ui::RunWorker& worker) {
@@ -94,7 +97,9 @@ class HeadlessSession {
     // commands and keeps the vertex buffers they orphaned (Mesa: about 45 MB a second of Live or
     // --frames with glFlush missing; NVIDIA's EGL aborted after about 250 s of Live with only a flush).
     glFinish();
-    if (lost_.empty()) lost_ = gl_.reset_status();
+    if (lost_.empty())
+      if (const std::string reset = recovery_.check(gl_.reset_status()); !reset.empty())
+        return recover(s, reset) ? frame(s, worker) : build;  // a whole frame in the new context
     trim_free_memory_now_and_then();
     if (!s.perf.png_request.empty()) handle_png_request(s, width_, height_, 1.f);
     steps_.after_frame(s, width_, height_, 1.f);
@@ -106,10 +111,35 @@ class HeadlessSession {
   }
 
  private:
+  /// A new context after a GPU reset, with ImGui's GL objects, the fonts' texture, the views' textures and
+  /// the Grid view's renderer made again in it; false (and lost_ says why) when no more can be made.
+  bool recover(ui::AppState& s, const std::string& reset) {
+    if (!recovery_.may_recover()) {
+      lost_ = recovery_.give_up(s, reset);
+      return false;
+    }
+    const std::string before = gl_.description();
+    ImGui_ImplOpenGL3_Shutdown();  // its objects' context is gone: the deletes are no-ops there
+    abandon_gl_grid_renderer();
+    ui::set_image_texture_api({});
+    if (std::string err = gl_.reopen(); !err.empty()) {
+      gl_backend_ = false;
+      lost_ = recovery_.give_up(s, reset + "; no new OpenGL context (" + err + ")");
+      return false;
+    }
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+    install_gl_image_textures();
+    install_gl_grid_renderer(shader_dir_);
+    recovery_.recovered(s, reset, gl_.description(), gl_.description() == before);  // printed at the end
+    return true;
+  }
+
   HeadlessGl gl_;
-  bool imgui_ = false;
+  GlRecovery recovery_;
+  std::string shader_dir_;
+  bool imgui_ = false, gl_backend_ = false;  // ImGui's context; its OpenGL3 backend in the current GL context
   int width_ = 0, height_ = 0;
-  std::string lost_;  // set once the GPU reset the context: nothing drawn after it is kept
+  std::string lost_;  // set once no context can draw any more: nothing drawn after it is kept
   ui::MainWindow window_;
   StepExporter steps_;
 
@@ -202,7 +232,7 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   if (!h.lost().empty()) {
     worker.stop();
     print_messages(s);
-    std::fprintf(stderr, "warpscope: %s; no picture is written\n", h.lost().c_str());
+    std::fprintf(stderr, "warpscope: %s No picture is written.\n", h.lost().c_str());
     return 1;
   }
   const std::string err = o.screenshot.empty() ? std::string() : h.save(o.screenshot);

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "gl_recovery.hpp"
 #include "main_window.hpp"
 #include "memory_trim.hpp"
 #include "modes.hpp"
@@ -38,6 +39,75 @@ void queue_nav_key(GLFWwindow* win, int key, int /*scancode*/, int action, int /
     default: break;
   }
 }
+using ResetStatusFn = GLenum (*)();
+
+/// A window with an OpenGL 3.3 core context, robust (reset notification) where the driver has it, current
+/// on this thread, with ImGui's GLFW and OpenGL3 backends and our GL renderers installed in it.
+struct GlWindow {
+  GLFWwindow* win = nullptr;
+  ResetStatusFn reset_status = nullptr;  ///< null for a context without reset notification
+  std::string renderer;                  ///< GL_RENDERER of the context, e.g. "NVIDIA H100 80GB HBM3/PCIe/SSE2"
+  bool glfw_backend = false, gl_backend = false;
+
+  /// "" or why no window could be made.
+  std::string open(ui::AppState& s, const Options& o) {
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    // A context that reports a GPU reset (checked every frame) instead of leaving the driver to end the
+    // process; a driver without robustness gets the plain context.
+    glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_LOSE_CONTEXT_ON_RESET);
+    win = glfwCreateWindow(o.width, o.height, "warpscope", nullptr, nullptr);
+    if (!win) {
+      glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_NO_ROBUSTNESS);
+      win = glfwCreateWindow(o.width, o.height, "warpscope", nullptr, nullptr);
+    }
+    if (!win) return "cannot create an OpenGL 3.3 core window";
+    glfwMakeContextCurrent(win);
+    glfwSwapInterval(1);
+    reset_status = glfwGetWindowAttrib(win, GLFW_CONTEXT_ROBUSTNESS) == GLFW_LOSE_CONTEXT_ON_RESET
+                       ? reinterpret_cast<ResetStatusFn>(glfwGetProcAddress("glGetGraphicsResetStatus"))
+                       : nullptr;
+    glfwSetWindowUserPointer(win, &s);
+    glfwSetKeyCallback(win, queue_nav_key);  // before ImGui's, which then calls it first
+    const auto* r = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    renderer = r ? r : "an unknown renderer";
+    glfw_backend = ImGui_ImplGlfw_InitForOpenGL(win, true);
+    gl_backend = ImGui_ImplOpenGL3_Init("#version 330 core");
+    if (!gl_backend) return "ImGui's OpenGL 3 loader failed";
+    install_gl_image_textures();
+    install_gl_grid_renderer(o.shader_dir);
+    return "";
+  }
+  /// The driver's reset line for this context, "" while it draws.
+  std::string lost() const {
+    if (!reset_status) return "";
+    switch (reset_status()) {
+      case GL_NO_ERROR: return "";
+      case GL_GUILTY_CONTEXT_RESET: return "the GPU reset the window's OpenGL context (caused by its own commands)";
+      case GL_INNOCENT_CONTEXT_RESET: return "the GPU reset the window's OpenGL context (caused by other work)";
+      default: return "the GPU reset the window's OpenGL context (cause unknown)";
+    }
+  }
+  /// Closes the window. `context_lost`: forget the GL objects instead of deleting them.
+  void close(bool context_lost) {
+    if (!win) return;
+    glfwHideWindow(win);
+    ui::set_image_texture_api({});  // the views' textures go with the GL context
+    if (context_lost) {
+      abandon_gl_grid_renderer();
+    } else if (const ui::GridRendererApi* grid = ui::grid_renderer()) {
+      grid->release();
+      ui::set_grid_renderer({});
+    }
+    if (gl_backend) ImGui_ImplOpenGL3_Shutdown();
+    if (glfw_backend) ImGui_ImplGlfw_Shutdown();
+    gl_backend = glfw_backend = false;
+    glfwDestroyWindow(win);
+    win = nullptr;
+  }
+};
 }  // namespace
 
 int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
@@ -59,58 +129,34 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     return kNoDisplay;
   }
   glfwSetErrorCallback(glfw_error);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  // A context that reports a GPU reset (checked every frame) instead of leaving the driver to end the
-  // process; a driver without robustness gets the plain context.
-  glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_LOSE_CONTEXT_ON_RESET);
-  GLFWwindow* win = glfwCreateWindow(o.width, o.height, "warpscope", nullptr, nullptr);
-  if (!win) {
-    glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_NO_ROBUSTNESS);
-    win = glfwCreateWindow(o.width, o.height, "warpscope", nullptr, nullptr);
-  }
-  if (!win) {
-    std::fprintf(stderr, "warpscope: cannot create an OpenGL 3.3 core window\n");
-    glfwTerminate();
-    return 1;
-  }
-  glfwMakeContextCurrent(win);
-  glfwSwapInterval(1);
-  using ResetStatusFn = GLenum (*)();
-  const auto reset_status = glfwGetWindowAttrib(win, GLFW_CONTEXT_ROBUSTNESS) == GLFW_LOSE_CONTEXT_ON_RESET
-                                ? reinterpret_cast<ResetStatusFn>(glfwGetProcAddress("glGetGraphicsResetStatus"))
-                                : nullptr;
   int exit_code = 0;
-
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // fixed layout: nothing worth saving
+  GlWindow gw;
+  if (std::string err = gw.open(s, o); !err.empty()) {
+    std::fprintf(stderr, "warpscope: %s\n", err.c_str());
+    gw.close(false);
+    ImGui::DestroyContext();
+    glfwTerminate();
+    return 1;
+  }
   float scale = o.font_scale;
   if (scale <= 0) {
     float sx = 1, sy = 1;
-    glfwGetWindowContentScale(win, &sx, &sy);
+    glfwGetWindowContentScale(gw.win, &sx, &sy);
     scale = sx > 0 ? sx : 1;
   }
   if (std::string warn = ui::theme().apply(scale); !warn.empty()) {
     std::fprintf(stderr, "warpscope: %s\n", warn.c_str());
     s.message(ui::Message::Warning, warn);
   }
-  glfwSetWindowUserPointer(win, &s);
-  glfwSetKeyCallback(win, queue_nav_key);  // before ImGui's, which then calls it first
-  ImGui_ImplGlfw_InitForOpenGL(win, true);
-  if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
-    std::fprintf(stderr, "warpscope: ImGui's OpenGL 3 loader failed\n");
-    return 1;
-  }
-  install_gl_image_textures();
-  install_gl_grid_renderer(o.shader_dir);
+  GlRecovery recovery;
 
   ui::MainWindow window;
   StepExporter steps;
-  for (int frame = 0; !glfwWindowShouldClose(win); ++frame) {
+  for (int frame = 0; !glfwWindowShouldClose(gw.win); ++frame) {
     if (o.frames_given && frame >= o.frames) break;
     // Idle: sleep until input (or a quarter second, to pick up the device opening). Busy: keep drawing.
     if (s.device.busy || !s.device.opened || s.perf.sweeping || s.perf.live_running || steps.busy())
@@ -125,7 +171,7 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     window.draw(s, io.DisplaySize);
     ImGui::Render();
     int fw = 0, fh = 0;
-    glfwGetFramebufferSize(win, &fw, &fh);
+    glfwGetFramebufferSize(gw.win, &fw, &fh);
     glViewport(0, 0, fw, fh);
     const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
     glClearColor(bg.x, bg.y, bg.z, 1.f);
@@ -139,24 +185,29 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
       glReadBuffer(GL_BACK);
       steps.after_frame(s, fw, fh, io.DisplayFramebufferScale.x);
     }
-    glfwSwapBuffers(win);
+    glfwSwapBuffers(gw.win);
     trim_free_memory_now_and_then();
-    if (reset_status && reset_status() != GL_NO_ERROR) {
-      std::fprintf(stderr, "warpscope: the GPU reset the window's OpenGL context; closing the window\n");
+    if (const std::string reset = recovery.check(gw.lost()); !reset.empty()) {
+      // A new window and context, ImGui's GL objects, fonts and our textures made again; the session,
+      // queue, Live series and settings live in `s` and go on.
+      const std::string before = gw.renderer;
+      gw.close(true);
+      std::string err = recovery.may_recover() ? gw.open(s, o) : "too many resets";
+      if (err.empty()) {
+        recovery.recovered(s, reset, gw.renderer, gw.renderer == before);
+        std::fprintf(stderr, "warpscope: %s\n", s.messages.back().text.c_str());
+        continue;
+      }
+      std::fprintf(stderr, "warpscope: %s\n", recovery.give_up(s, reset).c_str());
       exit_code = 1;
       break;
     }
   }
   // Closing mid-run: hide at once, drop the queue and wait for the run in progress (runs are short).
-  glfwHideWindow(win);
+  if (gw.win) glfwHideWindow(gw.win);
   worker.stop();
-  ui::set_image_texture_api({});  // the views' textures go with the GL context (window outlives it)
-  if (const ui::GridRendererApi* grid = ui::grid_renderer()) grid->release();
-  ui::set_grid_renderer({});
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
+  gw.close(false);
   ImGui::DestroyContext();
-  glfwDestroyWindow(win);
   glfwTerminate();
   return exit_code;
 }

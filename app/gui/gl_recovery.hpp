@@ -1,0 +1,48 @@
+// What a GPU reset of the picture's OpenGL context costs a session (issue 24): the window and the headless
+// renderer make a new context and keep drawing; after too many resets they save the session and say what to
+// do, in one line. Why NVIDIA's driver resets it: docs/device/gl-after-fault.md.
+#pragma once
+#include <chrono>
+#include <deque>
+#include <set>
+#include <string>
+
+#include "app_state.hpp"
+
+namespace ws::gui {
+
+/// Counts a session's GL resets and says what each one means. Not thread-safe: the render thread owns it.
+class GlRecovery {
+ public:
+  /// Reads WARPSCOPE_TEST_GL_RESET_AT_FRAMES ("3,7": frames 3 and 7 (0-based, counted by check) report a
+  /// reset as if the driver had), the tests' way to reach the recovery path on any GL driver.
+  GlRecovery();
+  /// After each frame: `driver_status` is the context's reset line ("" = none). Returns the reset to act
+  /// on ("" = the frame is good), the driver's or the test hook's.
+  std::string check(const std::string& driver_status);
+  /// Whether one more recovery is allowed (at most kMaxResets within kWindow), and counts it.
+  bool may_recover();
+  /// Tells the session once per reset, in the status bar: what happened, why (as far as known), where the
+  /// picture is drawn now (`now_on`, the new context's renderer). When the new context is on the same GPU
+  /// (`same_gpu`), Live is paused: drawing beside CUDA work is what the driver resets there.
+  void recovered(ui::AppState& s, const std::string& reset, const std::string& now_on, bool same_gpu);
+  /// No context can draw any more: saves the session (autosave_session) and returns the one line to print
+  /// and show, saying where the session went and what to do (restart with software drawing, reset the GPU;
+  /// warpscope-cli still runs everything).
+  std::string give_up(ui::AppState& s, const std::string& reset);
+
+  static constexpr int kMaxResets = 3;
+  static constexpr std::chrono::seconds kWindow{60};
+
+ private:
+  std::set<long> test_frames_;
+  long frame_ = 0;
+  std::deque<std::chrono::steady_clock::time_point> resets_;
+};
+
+/// Saves the session's runs and sweeps as a report in $XDG_DATA_HOME/warpscope/autosave (or
+/// ~/.local/share/warpscope/autosave) as session-YYYYmmdd-HHMMSS.json. Returns the path, or "" with `error`
+/// set ("nothing to save" for an empty session, or why the file could not be written).
+std::string autosave_session(ui::AppState& s, std::string& error);
+
+}  // namespace ws::gui

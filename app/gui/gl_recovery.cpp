@@ -28,8 +28,8 @@ GlRecovery::GlRecovery() {
 std::string GlRecovery::check(const std::string& driver_status) {
   const long frame = frame_++;
   if (!driver_status.empty()) return driver_status;
-  if (test_frames_.count(frame)) return "the GPU reset this OpenGL context (a test's reset, frame " +
-                                        std::to_string(frame) + ")";
+  if (test_frames_.count(frame))
+    return "the GPU reset this OpenGL context (a test's reset, frame " + std::to_string(frame) + ")";
   return "";
 }
 
@@ -53,10 +53,11 @@ void GlRecovery::recovered(ui::AppState& s, const std::string& reset, const std:
 std::string GlRecovery::give_up(ui::AppState& s, const std::string& reset) {
   std::string error;
   const std::string saved = autosave_session(s, error);
-  const std::string where = saved.empty() ? "the session was not saved (" + error + ")" : "the session is saved to " + saved;
+  const std::string where =
+      saved.empty() ? "the session was not saved (" + error + ")" : "the session is saved to " + saved;
   return reset + " " + std::to_string(kMaxResets) + " times within a minute (" + kWhy + "): " + where +
-         ". Restart warpscope (LIBGL_ALWAYS_SOFTWARE=1 draws without the GPU), or have the GPU reset (nvidia-smi -r, "
-         "as administrator); warpscope-cli runs everything without a picture.";
+         ". Restart warpscope with __GLX_VENDOR_LIBRARY_NAME=mesa (Mesa draws without the GPU), or have the GPU "
+         "reset (nvidia-smi -r, as administrator); warpscope-cli runs everything without a picture.";
 }
 
 std::string autosave_session(ui::AppState& s, std::string& error) {

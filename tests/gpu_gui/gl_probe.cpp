@@ -26,12 +26,12 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
+#include <cstdio>
+#include <cstdlib>
 
 #include <chrono>
 #include <cstring>
@@ -206,24 +206,30 @@ int main(int argc, char** argv) {
   const std::string mode = argv[1];
   for (int i = 2; i + 1 < argc; ++i)
     if (!std::strcmp(argv[i], "--lock")) g_lock_fd = open(argv[i + 1], O_CREAT | O_RDWR, 0600);
-  if (mode == "cuda-hold" || mode == "cuda-copy") return hold_cuda(mode == "cuda-copy", argc > 2 ? std::atof(argv[2]) : 10);
+  if (mode == "cuda-hold" || mode == "cuda-copy")
+    return hold_cuda(mode == "cuda-copy", argc > 2 ? std::atof(argv[2]) : 10);
   bool pbuffer = false, robust = true;
   int frames = 3, device = -1;
   EGLint priority = 0;  // 0: not asked
   for (int i = 2; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--pbuffer")) pbuffer = true;
-    else if (!std::strcmp(argv[i], "--plain")) robust = false;
-    else if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) frames = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--device") && i + 1 < argc) device = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--lock") && i + 1 < argc) ++i;  // read above
+    if (!std::strcmp(argv[i], "--pbuffer"))
+      pbuffer = true;
+    else if (!std::strcmp(argv[i], "--plain"))
+      robust = false;
+    else if (!std::strcmp(argv[i], "--frames") && i + 1 < argc)
+      frames = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--device") && i + 1 < argc)
+      device = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--lock") && i + 1 < argc)
+      ++i;  // read above
     else if (!std::strcmp(argv[i], "--priority") && i + 1 < argc)
       priority = !std::strcmp(argv[++i], "high") ? 0x3101 : 0x3103;  // EGL_CONTEXT_PRIORITY_HIGH_IMG / _LOW_IMG
   }
   const char* label_surface = pbuffer ? "pbuffer" : "fbo";
   const char* label_ctx = priority == 0x3101 ? (robust ? "robust-high" : "plain-high")
-                          : priority    ? (robust ? "robust-low" : "plain-low")
-                          : robust      ? "robust"
-                                        : "plain";
+                          : priority         ? (robust ? "robust-low" : "plain-low")
+                          : robust           ? "robust"
+                                             : "plain";
   auto fail = [&](const char* what) {
     std::printf("%s %s %s: FAIL %s (EGL 0x%04x)\n", mode.c_str(), label_surface, label_ctx, what, eglGetError());
     return 2;
@@ -246,17 +252,34 @@ int main(int argc, char** argv) {
   }
   if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, &major, &minor)) return fail("eglInitialize");
   eglBindAPI(EGL_OPENGL_API);
-  const EGLint cfg_attr[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_RED_SIZE, 8,
-                             EGL_GREEN_SIZE,   8,               EGL_BLUE_SIZE,       8,              EGL_NONE};
+  const EGLint cfg_attr[] = {EGL_SURFACE_TYPE,
+                             EGL_PBUFFER_BIT,
+                             EGL_RENDERABLE_TYPE,
+                             EGL_OPENGL_BIT,
+                             EGL_RED_SIZE,
+                             8,
+                             EGL_GREEN_SIZE,
+                             8,
+                             EGL_BLUE_SIZE,
+                             8,
+                             EGL_NONE};
   EGLConfig cfg = nullptr;
   EGLint count = 0;
   if (!eglChooseConfig(dpy, cfg_attr, &cfg, 1, &count) || count == 0) return fail("eglChooseConfig");
-  const EGLint robust_attr[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
-                                EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                                EGL_CONTEXT_OPENGL_ROBUST_ACCESS, EGL_TRUE,
-                                EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY, EGL_LOSE_CONTEXT_ON_RESET, EGL_NONE};
-  const EGLint plain_attr[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
-                               EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+  const EGLint robust_attr[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                3,
+                                EGL_CONTEXT_MINOR_VERSION,
+                                3,
+                                EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                EGL_CONTEXT_OPENGL_ROBUST_ACCESS,
+                                EGL_TRUE,
+                                EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY,
+                                EGL_LOSE_CONTEXT_ON_RESET,
+                                EGL_NONE};
+  const EGLint plain_attr[] = {
+      EGL_CONTEXT_MAJOR_VERSION,           3,       EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+      EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
   EGLint attr[16];
   const EGLint* base = robust ? robust_attr : plain_attr;
   int k = 0;
@@ -308,7 +331,10 @@ int main(int argc, char** argv) {
   const GLenum reset = robust && status_of ? status_of() : GL_NO_ERROR;
   const bool green = px[0] < 16 && px[1] > 240 && px[2] < 16;
   std::printf("%s %s %s: %s pixel %u,%u,%u reset %s\n", mode.c_str(), label_surface, label_ctx,
-              reset != GL_NO_ERROR ? "RESET" : green ? "ok" : "WRONG", px[0], px[1], px[2], reset_name(reset));
+              reset != GL_NO_ERROR ? "RESET"
+              : green              ? "ok"
+                                   : "WRONG",
+              px[0], px[1], px[2], reset_name(reset));
   if (fbo) glDeleteFramebuffers(1, &fbo);
   if (rb) glDeleteRenderbuffers(1, &rb);
   eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);

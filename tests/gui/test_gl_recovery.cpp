@@ -109,7 +109,7 @@ TEST(GlRecovery, ATextureOfALostContextIsInvalidAndNeverDeletedInTheNextOne) {
   ui::set_image_texture_api({fake_create, fake_destroy});
   EXPECT_FALSE(tex.valid());
   EXPECT_EQ(tex.id(), ImTextureID());
-  ASSERT_TRUE(tex.set(2, 2, px));  // the view uploads again, as it does for an invalid texture
+  ASSERT_TRUE(tex.set(2, 2, px));    // the view uploads again, as it does for an invalid texture
   EXPECT_TRUE(g_destroyed.empty());  // the old name may already belong to an object of the new context
   EXPECT_NE(tex.id(), first);
   tex.reset();

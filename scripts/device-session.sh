@@ -10,6 +10,10 @@
 #                                          the worker against in-process, PC sampling from the CLI, the
 #                                          lessons' replay report, the GUI's faulted queue, the sim
 #                                          backend's time on two cores
+#   bash scripts/device-session.sh gui     after `tests` on the same warm machine (or alone: it builds what it
+#                                          needs): the GUI on NVIDIA's driver, `ctest -L gpu-gui` (every view
+#                                          and scene, Live, a faulting queue, twice; tests/gpu_gui/gui_suite.sh).
+#                                          Run it for every change to app/gui or app/ui, and look at its PNGs.
 # Each phase packs its logs, reports and tables into $OUT/<phase>.tgz and prints a summary.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -35,6 +39,22 @@ if [ "$phase" = tests ]; then
   grep -B2 -A8 "Failure" "$W/gpu-tests.log" | cut -c1-220 | head -60
   timeout 100 build/tests/ws_gpu_context_tests > "$W/context-tests.log" 2>&1
   echo "== ws_gpu_context_tests: exit $?"; grep -E "^\[  PASSED  \]|^\[  FAILED  \]" "$W/context-tests.log"
+elif [ "$phase" = gui ]; then
+  if [ ! -x build/app/gui/warpscope ] || [ ! -x build/tests/ws_gpu_fault_worker ]; then
+    cmake --preset default -DCMAKE_CUDA_ARCHITECTURES=90 > "$W/configure.log" 2>&1 || { tail -30 "$W/configure.log"; exit 1; }
+    cmake --build build -j "$(nproc)" --target warpscope warpscope-cli ws_check_png ws_gpu_fault_worker > "$W/build.log" 2>&1 \
+      || { grep -E "error|Error" "$W/build.log" | head -40; exit 1; }
+  fi
+  t0=$SECONDS
+  ctest --test-dir build -L gpu-gui --output-on-failure > "$W/gpu-gui.log" 2>&1
+  echo "== ctest -L gpu-gui: exit $? ($((SECONDS - t0)) s)"
+  grep -E "^(ok|FAIL|==|     )" build/tests/gpu_gui/suite-log.txt | grep -vE "^ok +round-./(view|scene)" | cut -c1-220
+  grep -c "^ok" build/tests/gpu_gui/suite-log.txt | sed 's/^/pictures ok: /'
+  cp build/tests/gpu_gui/suite-log.txt "$W/"
+  # The pictures in tarballs of their own (one file from $OUT may hold 16 MB): views, live and queue of
+  # both rounds; the scenes of the second round (after the fault).
+  (cd build/tests/gpu_gui && tar czf "$OUT/gui-views.tgz" round-*/view-* round-*/live.png round-*/fault-queue.png \
+     && tar czf "$OUT/gui-scenes.tgz" round-2/scene-*)
 else
   [ -x "$cli" ] || { echo "no $cli: run the tests phase first (on this warm machine)"; exit 2; }
   gpu=$($cli device --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["name"].replace("NVIDIA ","").replace(" ","-").lower())')

@@ -43,6 +43,12 @@ class HeadlessSession {
  public:
   /// "" or the error line.
   std::string open(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
+    // The picture must show the device line, so wait for the worker to open (or fail to open) it, and do so
+    // before the GL context exists: the worker measures the copy bandwidth as it opens, and on a GPU where
+    // a kernel has faulted NVIDIA's driver resets a GL context that lives through CUDA work
+    // (docs/device/gl-after-fault.md).
+    if (!worker.wait_opened(std::chrono::seconds(60)))
+      std::fprintf(stderr, "warpscope: the CUDA device did not open within 60 s; rendering without it\n");
     if (std::string err = gl_.open(o.width, o.height); !err.empty()) return "headless rendering: " + err;
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
@@ -61,9 +67,6 @@ class HeadlessSession {
     shader_dir_ = o.shader_dir;
     install_gl_image_textures();
     install_gl_grid_renderer(o.shader_dir);
-    // The picture must show the device line, so wait for the worker to open (or fail to open) it.
-    if (!worker.wait_opened(std::chrono::seconds(60)))
-      std::fprintf(stderr, "warpscope: the CUDA device did not open within 60 s; rendering without it\n");
     width_ = o.width, height_ = o.height;
     return "";
   }

@@ -9,6 +9,9 @@
 #   bash scripts/device-gui-faults.sh          the sequence: probes and GUI pictures before, then each fault
 #                                              of GpuWorkerFaults alone, the probes and the GUI after each,
 #                                              dmesg's new Xid lines after every step
+#   bash scripts/device-gui-faults.sh after    after one fault: the GUI's pictures (views drawn after the worker
+#                                              opened) and Live 30 s (a reset survived: a new context, on another
+#                                              GPU when there is one); on a two-GPU machine Live goes on there
 #   bash scripts/device-gui-faults.sh pairs    (or `build pairs`) GL beside a second process on the same GPU,
 #                                              before and after one illegal-address fault: an idle CUDA
 #                                              context, one copying, an idle `warpscope-cli worker`, a second
@@ -111,6 +114,19 @@ if [ "${1:-}" = priority ]; then  # after one fault: the ImGui probe beside a co
     new_xids | tail -1
   done
   kill -- -"$holder"
+  exit 0
+fi
+if [ "${1:-}" = after ]; then
+  nvidia-smi --query-gpu=index,name --format=csv,noheader | tee -a "$LOG"
+  shot before-live -- --view plots --lesson epita --live-seconds 5
+  timeout 120 "$tests" --gtest_filter="GpuWorkerFaults.IllegalAddress" 2>&1 | grep -E "^\[ +(OK|FAILED) " | tee -a "$LOG"
+  new_xids
+  shot after-compare -- --view compare --lesson epita
+  shot after-tree -- --view tree --variant epita.reduce3
+  shot after-grid -- --view grid --variant epita.reduce3 --n 2^16
+  shot after-live -- --view plots --lesson epita --live-seconds 30
+  grep -E "reset|Live" /tmp/shot.log | cut -c1-400 | sed 's/^/   /' | tee -a "$LOG"
+  cp "$SHOTS/after-live.png" "$SHOTS/after-compare.png" "$OUT/" 2>/dev/null
   exit 0
 fi
 if [ "${1:-}" = lock ]; then  # after one fault: GL beside a copying CUDA context, their GPU work serialised by flock

@@ -143,6 +143,7 @@ int main(int argc, char** argv) {
     return fail(2, "unknown lesson '" + o.lesson + "' (lessons: " + join_ids(s.lessons()) + ")");
   if (o.scene > 0) {
     if (std::string err = s.open_scene(o.scene - 1, views); !err.empty()) return fail(2, err);
+    if (app.count("--view")) s.view = o.view;  // other options override the scene, --view too
   }
   if (!o.variant.empty() && !s.select_variant(o.variant))
     return fail(2, "unknown variant '" + o.variant + "' (warpscope-cli list shows the ids)");

@@ -51,7 +51,7 @@ const std::vector<KeyHelp>& key_help() {
       {"f", "focus: the views alone, full width (f again: lessons and parameters back)"},
       {"o", "pointer: a bright ring follows the mouse"},
       {"d  /  e", "pen on / off (drag to draw over the views) / erase the drawing (a new scene erases it too)"},
-      {"b", "Compare: next baseline for the speedup column"},
+      {"b", "Compare: next correct baseline for the speedup column (racy and wrong ones skipped)"},
       {"m", "Compare: next metric for the bars"},
       {"a", "Compare: all variants / the lesson's"},
       {"t", "Plots: time or GB/s on the y axis"},
@@ -134,9 +134,17 @@ void HandleGlobalKeys(AppState& s, const std::vector<std::string>& views) {
         s.perf.picked.clear();
       }
     } else if (c == 'b') {
-      const auto ids = chosen_variants(s);
-      auto it = std::find(ids.begin(), ids.end(), s.perf.baseline);
-      s.perf.baseline = ids.empty() ? "" : (it == ids.end() || it + 1 == ids.end()) ? ids.front() : *(it + 1);
+      // A racy variant or a slide's bug never becomes the baseline silently: b skips them and says so.
+      std::vector<std::string> skipped;
+      s.perf.baseline = next_baseline(s.shown(), chosen_variants(s), s.perf.baseline, skipped);
+      if (!skipped.empty()) {
+        std::string list;
+        for (const auto& id : skipped) list += (list.empty() ? "" : ", ") + id;
+        s.message(Message::Info, "baseline " + (s.perf.baseline.empty() ? std::string("unchanged") : s.perf.baseline) +
+                                     ": b skipped " + list +
+                                     " (racy, a slide's bug, or a wrong result); pick one in Compare's baseline list "
+                                     "to use it anyway");
+      }
     }
   }
 }

@@ -14,7 +14,9 @@
 #include "main_window.hpp"
 #include "registry.hpp"
 #include "sanitizer.hpp"
+#include "roofline.hpp"
 #include "views/race_timeline.hpp"
+#include "views/view_roofline.hpp"
 #include "views/scan_graph.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
@@ -381,6 +383,84 @@ TEST_F(Presentation, ScenesOfTheNewPicturesShowEveryValueUnderTheirNote) {
     }
     EXPECT_GE(shown, 1) << lesson << " has no scene of the race timeline or the ladder";
   }
+}
+
+}  // namespace
+}  // namespace ws::ui
+
+namespace ws::ui {
+namespace {
+
+/// The lessons that carry scenes, from the shipped files (every one must have some).
+std::vector<std::string> lessons_with_scenes(const AppState& s) {
+  std::vector<std::string> out;
+  for (const Lesson& l : s.lessons())
+    if (!l.scenes.empty()) out.push_back(l.id);
+  return out;
+}
+
+// Every scene of every lesson, with the report the app opens by default: the scene's variant, when the
+// report has a run of it, has its row wholly on screen in Results and in Compare (never below the fold,
+// never under the frozen header): scene 16 of EPITA is about reduce8's wrong-result row.
+TEST_F(Presentation, EverySceneKeepsTheSelectedRunOnScreenInResultsAndCompare) {
+  ASSERT_EQ(s.open_report(std::string(WS_GUI_ASSETS) + "/reports/nvidia-h100-lessons.json"), "");
+  const std::vector<std::string> lessons = lessons_with_scenes(s);
+  EXPECT_EQ(lessons.size(), s.lessons().size()) << "a lesson without scenes";
+  int checked = 0;
+  for (const std::string& lesson : lessons) {
+    ASSERT_TRUE(s.select_lesson(lesson));
+    for (int k = 0; k < s.scene_count(); ++k) {
+      SCOPED_TRACE(lesson + " scene " + std::to_string(k + 1));
+      ASSERT_EQ(s.open_scene(k, MainWindow::views()), "");
+      bool has_run = false;
+      for (const auto& r : s.shown().runs) has_run |= r.variant == s.variant()->id;
+      if (!has_run) continue;
+      const LayoutProbe& r = show("results", 5);
+      ASSERT_TRUE(r.counts.count("results selected row visible")) << "no row of " << s.variant()->id;
+      EXPECT_EQ(r.counts.at("results selected row visible"), 1) << s.variant()->id << "'s row is off screen";
+      const LayoutProbe& c = show("compare", 4);
+      if (c.counts.count("compare selected row visible"))
+        EXPECT_EQ(c.counts.at("compare selected row visible"), 1) << s.variant()->id << "'s row is off screen";
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 20);
+}
+
+// A wrong result never looks like the winner: on the H100 report, EPITA's reduce8 (the slide's bug, the
+// fastest GB/s of the lesson) and the racy rows are marked in the frozen variant column, none is best;
+// in Plots each is a marked (hatched) bar; on the Roofline each is a marked point.
+TEST_F(Presentation, WrongResultsAreMarkedWhereTheEyeLandsAndNeverBest) {
+  ASSERT_EQ(s.open_report(std::string(WS_GUI_ASSETS) + "/reports/nvidia-h100-lessons.json"), "");
+  ASSERT_TRUE(s.select_lesson(std::string("epita")));
+  int wrong_runs = 0;
+  for (const char* id : {"epita.race", "epita.reduce1_nosync", "epita.reduce8"})
+    for (const auto& r : s.shown().runs)
+      if (r.variant == id && r.status != RunStatus::Ok) {
+        ++wrong_runs;
+        break;
+      }
+  ASSERT_GE(wrong_runs, 2) << "the report should hold the racy and slide-bug runs";
+  const LayoutProbe& c = show("compare", 3);
+  EXPECT_EQ(c.counts.at("compare wrong rows"), wrong_runs);
+  EXPECT_EQ(c.counts.at("compare wrong rows marked in the variant column"), wrong_runs);
+  EXPECT_EQ(c.counts.at("compare wrong rows marked best"), 0);
+  const LayoutProbe& p = show("plots", 3);
+  EXPECT_EQ(p.counts.at("plot wrong series"), wrong_runs);
+  EXPECT_EQ(p.counts.at("plot wrong series marked"), wrong_runs);
+  EXPECT_GE(p.min_text_px, kMinPx);
+  // The roofline needs DRAM metrics: the H200 metrics report, whose racy runs are crossed out.
+  ASSERT_EQ(s.open_report(std::string(WS_GUI_ASSETS) + "/reports/nvidia-h200-metrics.json"), "");
+  const Roofline rl = build_roofline(s.shown(), roofline_runs(s.shown(), chosen_variants(s)));
+  int wrong_points = 0;
+  for (const RooflinePoint& pt : rl.points) wrong_points += pt.wrong;
+  const LayoutProbe& q = show("roofline", 3);
+  ASSERT_TRUE(q.counts.count("roofline wrong points marked"));
+  EXPECT_EQ(q.counts.at("roofline wrong points marked"), wrong_points);
+  // The axes span the correct points only: every one of them lies inside, each wrong one at most on the edge.
+  const RooflineLayout L = roofline_layout(rl, 0, 0, 1000, 600, 20);
+  for (std::size_t i = 0; i < rl.points.size(); ++i)
+    if (!rl.points[i].wrong) EXPECT_FALSE(L.off_scale[i]) << rl.points[i].variant;
 }
 
 }  // namespace

@@ -352,10 +352,10 @@ TEST_F(Frames, PageDownWalksTheScenesAndNoArrowPressIsLost) {
   EXPECT_NE(s.open_scene(999, MainWindow::views()), "");
 }
 
-TEST(Scenes, EveryEpitaAndStevensSceneOpensItsViewAndTrace) {
+TEST(Scenes, EverySceneOfEveryLessonOpensItsViewAndTrace) {
   AppState s;
   s.load(std::string(WS_GUI_ASSETS) + "/lessons");
-  for (const char* id : {"epita", "stevens"}) {
+  for (const char* id : {"epita", "stevens", "harris", "cs121", "amp"}) {
     ASSERT_TRUE(s.select_lesson(std::string(id)));
     for (int k = 0; k < s.scene_count(); ++k) {
       SCOPED_TRACE(std::string(id) + " scene " + std::to_string(k + 1));
@@ -372,6 +372,26 @@ TEST(Scenes, EveryEpitaAndStevensSceneOpensItsViewAndTrace) {
       if (sc.block) EXPECT_EQ(s.trace.trace->block_size, sc.block);
     }
   }
+}
+
+// After n / p the scene line no longer describes the scene's variant: it says which variant is shown now
+// and gives that variant's narrative from the lesson; back on the scene's variant, the note returns.
+TEST(Scenes, TheSceneLineFollowsNAndP) {
+  AppState s;
+  s.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  ASSERT_TRUE(s.select_lesson(std::string("epita")));
+  int k = -1;
+  for (int i = 0; i < s.scene_count() && k < 0; ++i)
+    if (s.lesson()->scenes[std::size_t(i)].variant == "epita.reduce2") k = i;
+  ASSERT_GE(k, 0);
+  ASSERT_EQ(s.open_scene(k, MainWindow::views()), "");
+  EXPECT_EQ(scene_line_text(s), note_for_screen(s.scene()->note));
+  ASSERT_TRUE(s.select_variant("epita.reduce3"));
+  const std::string line = scene_line_text(s);
+  EXPECT_NE(line.find("left the scene's reduce2 for reduce3"), std::string::npos) << line;
+  EXPECT_NE(line.find("equential addressing"), std::string::npos) << line;
+  ASSERT_TRUE(s.select_variant("epita.reduce2"));
+  EXPECT_EQ(scene_line_text(s), note_for_screen(s.scene()->note));
 }
 
 // A scene names the Pair view's picture and its right-hand variant; the next scene without them goes

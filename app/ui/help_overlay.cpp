@@ -13,7 +13,6 @@ namespace ws::ui {
 
 namespace {
 
-constexpr int kGlfwKeyF1 = 290;  // GLFW_KEY_F1: ImGui 1.86's GLFW backend indexes io.KeysDown by GLFW key codes
 
 void step_variant(AppState& s, int delta) {
   const Lesson* l = s.lesson();
@@ -62,13 +61,22 @@ const std::vector<KeyHelp>& key_help() {
 void HandleGlobalKeys(AppState& s, const std::vector<std::string>& views) {
   ImGuiIO& io = ImGui::GetIO();
   Presentation& pr = s.perf.present;
-  const bool f1 = ImGui::IsKeyPressed(kGlfwKeyF1, false);
-  if (f1) pr.show_help = !pr.show_help;
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) {
-    if (pr.show_help)
-      pr.show_help = false;
-    else if (s.perf.sweeping)
-      s.perf.sweep_cancel = true;
+  // F1 and Esc come from the window's queue of presses (AppState::nav_keys), like the scene keys: a tap
+  // shorter than a frame (a clicker, a fast hand) still counts. ImGui's key state would miss it.
+  auto& keys = s.nav_keys;
+  for (auto it = keys.begin(); it != keys.end();) {
+    if (*it == NavKey::Help) {
+      pr.show_help = !pr.show_help;
+    } else if (*it == NavKey::Escape) {
+      if (pr.show_help)
+        pr.show_help = false;
+      else if (s.perf.sweeping)
+        s.perf.sweep_cancel = true;
+    } else {
+      ++it;
+      continue;
+    }
+    it = keys.erase(it);
   }
   if (io.WantTextInput) return;
   for (int i = 0; i < io.InputQueueCharacters.Size; ++i) {

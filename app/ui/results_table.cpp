@@ -348,7 +348,7 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
         first_selected = false;
         if (center_frames_ > 0 && !clip) ImGui::SetScrollHereY(0.4f), --center_frames_;
         // On screen: the row lies wholly between the frozen header row and the table's bottom.
-        const float top = ImGui::GetWindowPos().y + ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().CellPadding.y;
+        const float top = ImGui::GetWindowPos().y + ImGui::GetFontSize() + 2 * ImGui::GetStyle().CellPadding.y;
         const float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
         selected_visible = ImGui::GetItemRectMin().y >= top - 1.f && ImGui::GetItemRectMax().y <= bottom + 1.f;
         layout_probe().picture("results selected row", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());

@@ -16,6 +16,7 @@
 #include "sanitizer.hpp"
 #include "roofline.hpp"
 #include "views/race_timeline.hpp"
+#include "views/view_steps.hpp"
 #include "views/view_roofline.hpp"
 #include "views/scan_graph.hpp"
 #include "widgets/layout_probe.hpp"
@@ -394,8 +395,8 @@ namespace {
 /// The lessons that carry scenes, from the shipped files (every one must have some).
 std::vector<std::string> lessons_with_scenes(const AppState& s) {
   std::vector<std::string> out;
-  for (const Lesson& l : s.lessons())
-    if (!l.scenes.empty()) out.push_back(l.id);
+  for (const LessonEntry& e : s.lessons())
+    if (!e.lesson.scenes.empty()) out.push_back(e.lesson.id);
   return out;
 }
 
@@ -443,7 +444,7 @@ TEST_F(Presentation, WrongResultsAreMarkedWhereTheEyeLandsAndNeverBest) {
   ASSERT_GE(wrong_runs, 2) << "the report should hold the racy and slide-bug runs";
   const LayoutProbe& c = show("compare", 3);
   EXPECT_EQ(c.counts.at("compare wrong rows"), wrong_runs);
-  EXPECT_EQ(c.counts.at("compare wrong rows marked in the variant column"), wrong_runs);
+  EXPECT_EQ(c.counts.at("compare wrong rows marked in the frozen columns"), wrong_runs);
   EXPECT_EQ(c.counts.at("compare wrong rows marked best"), 0);
   const LayoutProbe& p = show("plots", 3);
   EXPECT_EQ(p.counts.at("plot wrong series"), wrong_runs);
@@ -465,3 +466,40 @@ TEST_F(Presentation, WrongResultsAreMarkedWhereTheEyeLandsAndNeverBest) {
 
 }  // namespace
 }  // namespace ws::ui
+
+namespace ws::ui {
+namespace {
+
+// High contrast: every value printed in a coloured box (tree nodes, scan and ladder cells, race cells) is
+// drawn in TextOn(Legible(fill)) at 7:1 or more, on each warp colour, the slate of an input or an
+// unwritten cell, the race's blue read and its green and red writes.
+TEST_F(Presentation, ValuesInColouredBoxesContrastSevenToOne) {
+  std::vector<ImU32> fills = {ImGui::GetColorU32(ImVec4(0.32f, 0.35f, 0.40f, 1.f)),
+                              ImGui::GetColorU32(ImVec4(0.20f, 0.42f, 0.75f, 1.f)),
+                              ImGui::GetColorU32(theme().colors().ok), ImGui::GetColorU32(theme().colors().bad)};
+  for (int w = 0; w < 8; ++w) fills.push_back(WarpColor(w, 1.f));
+  for (ImU32 f : fills) {
+    const ImU32 g = Legible(f);
+    EXPECT_GE(ContrastRatio(TextOn(g), g), 7.f) << std::hex << f;
+  }
+  // The slate that held near-black text at 2.7:1 now gets white.
+  const ImU32 slate = ImGui::GetColorU32(ImVec4(0.32f, 0.35f, 0.40f, 1.f));
+  EXPECT_EQ(TextOn(slate), IM_COL32_WHITE);
+  EXPECT_LT(ContrastRatio(ImGui::GetColorU32(theme().colors().badge_text), slate), 3.f);
+}
+
+// The open tab's label is whole after a scene opens a tab far to the right (Pair), by the third frame,
+// where a --screenshot is taken: the tab bar does not animate its way there.
+TEST_F(Presentation, TheOpenTabIsWholeInTheTabBar) {
+  for (const char* view : {"pair", "ladder", "race", "results"}) {
+    SCOPED_TRACE(view);
+    ASSERT_TRUE(s.select_variant("epita.reduce3"));
+    const LayoutProbe& p = show(view, 3);
+    ASSERT_TRUE(p.counts.count("open tab fully shown"));
+    EXPECT_EQ(p.counts.at("open tab fully shown"), 1);
+  }
+}
+
+}  // namespace
+}  // namespace ws::ui
+

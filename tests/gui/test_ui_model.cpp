@@ -286,6 +286,37 @@ TEST_F(Frames, EveryStateDraws) {
   frames(s, win);
 }
 
+// A 12 ms tap of F1 or Esc (a clicker, a fast hand) goes down and up between two frames: ImGui's key state
+// never sees it down. The window queues each press (AppState::nav_keys, as for the scene keys), so each
+// tap is handled once: F1 opens the help, a second F1 closes it, Esc closes it too.
+TEST_F(Frames, ShortTapsOfF1AndEscAreEachHandled) {
+  AppState s;
+  s.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  MainWindow win;
+  s.device.opened = true;
+  frames(s, win, 1);
+  ASSERT_FALSE(s.perf.present.show_help);
+  s.nav_keys.push_back(NavKey::Help);  // pressed and released within the frame
+  frames(s, win, 1);
+  EXPECT_TRUE(s.perf.present.show_help);
+  EXPECT_TRUE(s.nav_keys.empty());
+  s.nav_keys.push_back(NavKey::Escape);
+  frames(s, win, 1);
+  EXPECT_FALSE(s.perf.present.show_help);
+  // Two taps in one frame: open and close, none lost.
+  s.nav_keys.push_back(NavKey::Help);
+  s.nav_keys.push_back(NavKey::Help);
+  frames(s, win, 1);
+  EXPECT_FALSE(s.perf.present.show_help);
+  // F1 then a scene key in the same frame: both taken, in order.
+  ASSERT_TRUE(s.select_lesson(std::string("epita")));
+  s.nav_keys.push_back(NavKey::Help);
+  s.nav_keys.push_back(NavKey::PageDown);
+  frames(s, win, 1);
+  EXPECT_TRUE(s.perf.present.show_help);
+  EXPECT_EQ(s.scene_index(), 0);
+}
+
 TEST_F(Frames, PageDownWalksTheScenesAndNoArrowPressIsLost) {
   // Keys arrive as the window's GLFW key callback queues them (AppState::nav_keys): one entry per press.
   AppState s;

@@ -22,8 +22,11 @@ namespace ws::ui {
 
 namespace {
 
+// The check comes second, frozen with the variant: a wrong result is marked where the eye lands first,
+// however far the measured columns scroll.
 enum Col {
   CVariant,
+  CCheck,
   CN,
   CTime,
   CGbps,
@@ -38,14 +41,15 @@ enum Col {
   CPDiv,
   CPWays,
   CPAtom,
-  CCheck,
   CCount
 };
-const char* const kHeaders[CCount] = {"variant",    "n",        "time ms",   "GB/s",       "slide's",   "% peak",
-                                      "speedup",    "bar",      "occ. %",    "lanes/inst", "confl./ld", "atomics",
-                                      "sim div. %", "sim ways", "sim atom.", "check"};
+const char* const kHeaders[CCount] = {"variant",    "check",     "n",        "time ms",    "GB/s",      "slide's",
+                                      "% peak",     "speedup",   "bar",      "occ. %",     "lanes/inst", "confl./ld",
+                                      "atomics",    "sim div. %", "sim ways", "sim atom."};
 const char* const kTips[CCount] = {
-    "variant id (the best GB/s among correct runs is marked best; a run whose check is not ok is marked WRONG)",
+    "variant id (the best GB/s among correct runs is marked best; a run whose check is not ok is in its check's "
+    "colour, never best, with no speedup)",
+    "result checked against the CPU: ok, or race / slide-bug (the lesson's wrong answers, amber) or wrong (red)",
     "elements reduced",
     "median kernel time of the run (CUDA events)",
     "effective bandwidth: bytes read / median time",
@@ -64,8 +68,7 @@ const char* const kTips[CCount] = {
     "_op_red.sum",
     "PREDICTED by the sim model of block 0: divergent warp-steps / active warp-steps",
     "PREDICTED by the sim model of block 0: the worst n-way shared bank conflict (1 = none)",
-    "PREDICTED by the sim model of block 0: atomic operations the block makes",
-    "result checked against the CPU"};
+    "PREDICTED by the sim model of block 0: atomic operations the block makes"};
 
 std::string opt(const std::optional<double>& v, int decimals) {
   if (!v) return "--";
@@ -221,10 +224,10 @@ CompareFit compare_table_fit(const std::vector<CompareRow>& rows, ImVec2 avail) 
       float cf = 0;
       if (c == CVariant) {  // badges: text plus their own padding and spacing (the baseline's speedup is 1)
         if (r.best) cw += ImGui::CalcTextSize("best").x, cf += 2 * t.px(6) + st.ItemSpacing.x;
-        if (r.flagged) cw += ImGui::CalcTextSize(flag_text(r).c_str()).x, cf += 2 * t.px(6) + st.ItemSpacing.x;
         if (r.speedup == 1.0) cw += ImGui::CalcTextSize("base").x, cf += 2 * t.px(6) + st.ItemSpacing.x;
       }
-      if (cw > w) w = cw, fixed = std::max(fixed, cf), column_extra = cf;
+      // The widest cell counts its badges' padding too (a short name with badges may outgrow a long one).
+      if (cw + cf > w + column_extra) w = cw, fixed = std::max(fixed, cf), column_extra = cf;
     }
     fit.text[std::size_t(c)] = w;
     fit.extra[std::size_t(c)] = column_extra;
@@ -402,7 +405,7 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, c
   if (!ImGui::BeginTable("compare", CCount, flags)) return;
   layout_probe().text(ImGui::GetFontSize());
   const ImVec2 table_min = ImGui::GetCursorScreenPos();
-  ImGui::TableSetupScrollFreeze(1, 1);
+  ImGui::TableSetupScrollFreeze(2, 1);  // the variant and its check stay while the rest scrolls
   for (int c = 0; c < CCount; ++c) {
     ImGuiTableColumnFlags f = c == CVariant ? ImGuiTableColumnFlags_DefaultSort : 0;
     if (c == CBar) f |= ImGuiTableColumnFlags_NoSort;
@@ -479,11 +482,6 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, c
     // Badges as tall as the text, so their rows are no taller than the others.
     ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0.f));
     if (r.best || r.flagged) ImGui::PopStyleColor();
-    if (r.flagged) {
-      ImGui::SameLine();
-      Badge(flag_text(r).c_str(), flag_col);
-      flagged_marked += (ImGui::TableGetColumnFlags(CVariant) & ImGuiTableColumnFlags_IsVisible) != 0;
-    }
     flagged_best += r.flagged && r.best;
     if (r.best) {
       ImGui::SameLine();
@@ -494,6 +492,19 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, c
       Badge("base", pal.baseline);
     }
     ImGui::PopStyleVar();
+    if (ImGui::TableSetColumnIndex(CCheck)) {
+      if (r.run) {
+        ImGui::PushStyleColor(ImGuiCol_Text, status_colour(*r.run));
+        ImGui::TextUnformatted(to_string(r.run->status));
+        ImGui::PopStyleColor();
+        ItemTooltip(format_check(*r.run));
+      } else {
+        TextDim("no run");
+      }
+      // Marked in the frozen columns: the name and its check in the check's colour, both always in view.
+      flagged_marked += r.flagged && (ImGui::TableGetColumnFlags(CVariant) & ImGuiTableColumnFlags_IsVisible) &&
+                        (ImGui::TableGetColumnFlags(CCheck) & ImGuiTableColumnFlags_IsVisible);
+    }
     for (int c : {CN, CTime, CGbps, CPeak, CSpeedup})
       if (ImGui::TableSetColumnIndex(c)) TextRight(cell_text(r, c));
     if (ImGui::TableSetColumnIndex(CSlide) && r.slide) {  // marked as the slide's: its colour, its GPU, a tooltip
@@ -531,18 +542,10 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, c
         if (!r.predicted.have) ItemTooltip(r.predicted.why);
       }
     ImGui::PopStyleColor();
-    if (!ImGui::TableSetColumnIndex(CCheck)) continue;
+    if (!ImGui::TableSetColumnIndex(CCount - 1)) continue;
     // Scrolled out of view, a column still takes its cells (ImGui keeps them for auto-fit): count only
     // the rows whose last column is visible.
-    check_cells += (ImGui::TableGetColumnFlags(CCheck) & ImGuiTableColumnFlags_IsVisible) != 0;
-    if (r.run) {
-      ImGui::PushStyleColor(ImGuiCol_Text, status_colour(*r.run));
-      ImGui::TextUnformatted(to_string(r.run->status));
-      ImGui::PopStyleColor();
-      ItemTooltip(format_check(*r.run));
-    } else {
-      TextDim("no run");
-    }
+    check_cells += (ImGui::TableGetColumnFlags(CCount - 1) & ImGuiTableColumnFlags_IsVisible) != 0;
     // The table's extent as drawn: its first cell to the right end of this row's last column.
     layout_probe().picture(
         "compare table", table_min,
@@ -550,7 +553,7 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, c
   }
   layout_probe().counts["compare rows"] = int(rows.size());
   layout_probe().counts["compare wrong rows"] = flagged_rows;
-  layout_probe().counts["compare wrong rows marked in the variant column"] = flagged_marked;
+  layout_probe().counts["compare wrong rows marked in the frozen columns"] = flagged_marked;
   layout_probe().counts["compare wrong rows marked best"] = flagged_best;
   layout_probe().counts["compare rows with every column"] = check_cells;
   layout_probe().counts["compare variant column shown"] =

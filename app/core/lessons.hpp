@@ -37,8 +37,8 @@ constexpr std::uintmax_t kMaxLessonFileBytes = std::uintmax_t(1) << 20;
 /// A lesson, with its variants in the order the seed document teaches them.
 /// File format:
 /// {"id","title","seed","lecture","authors","source","pattern","summary","steps":[{"variant","narrative"}],
-/// "scenes":[{"variant","view","step","block","blocks","n","input","note","pair_picture","pair_with"}]} ("scenes" optional;
-/// in a scene only variant and note are required).
+/// "scenes":[{"variant","view","step","block","blocks","n","input","note","pair_picture","pair_with"}]}
+/// ("scenes" optional; in a scene only variant and note are required).
 /// `seed` is the document's file name (for the docs); `lecture` its own title, `authors` the names it
 /// gives ("" when it names none) and `source` the course or publication, for the reader. "pattern" names
 /// the patterns it teaches, separated by commas ("convolution, reduction, scan"); an unknown name is refused.

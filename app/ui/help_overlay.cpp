@@ -13,7 +13,6 @@ namespace ws::ui {
 
 namespace {
 
-
 void step_variant(AppState& s, int delta) {
   const Lesson* l = s.lesson();
   if (!l || l->steps.empty()) return;

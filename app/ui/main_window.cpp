@@ -253,8 +253,10 @@ void MainWindow::draw_views(AppState& s) {
       probe.region = ProbeRect{a.x, a.y, b.x, b.y};
       probe.text(tab_px);
       probe.text(ImGui::GetFontSize());
-      if (const ImGuiTabBar* bar = ImGui::GetCurrentContext()->CurrentTabBar)  // the open tab's label whole, not scrolled to a letter
-        probe.counts["open tab fully shown"] = tab_min.x >= bar->BarRect.Min.x - 0.5f && tab_max.x <= bar->BarRect.Max.x + 0.5f;
+      if (const ImGuiTabBar* bar =
+              ImGui::GetCurrentContext()->CurrentTabBar)  // the open tab's label whole, not scrolled to a letter
+        probe.counts["open tab fully shown"] =
+            tab_min.x >= bar->BarRect.Min.x - 0.5f && tab_max.x <= bar->BarRect.Max.x + 0.5f;
     }
     return open;
   };

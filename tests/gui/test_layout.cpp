@@ -13,12 +13,12 @@
 #include "app_state.hpp"
 #include "main_window.hpp"
 #include "registry.hpp"
-#include "sanitizer.hpp"
 #include "roofline.hpp"
+#include "sanitizer.hpp"
 #include "views/race_timeline.hpp"
-#include "views/view_steps.hpp"
-#include "views/view_roofline.hpp"
 #include "views/scan_graph.hpp"
+#include "views/view_roofline.hpp"
+#include "views/view_steps.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
 
@@ -502,4 +502,3 @@ TEST_F(Presentation, TheOpenTabIsWholeInTheTabBar) {
 
 }  // namespace
 }  // namespace ws::ui
-

@@ -113,7 +113,8 @@ std::vector<CompareRow> build_compare(const Report& report, const std::vector<st
   double best = 0;
   for (auto& r : rows) {
     // A wrong answer is no speedup, however fast: its row shows the time alone.
-    if (base && r.timed && (!r.flagged || &r == base) && r.run->n == base->run->n) r.speedup = base->time_ms / r.time_ms;
+    if (base && r.timed && (!r.flagged || &r == base) && r.run->n == base->run->n)
+      r.speedup = base->time_ms / r.time_ms;
     if (r.timed && r.run->status == RunStatus::Ok) best = std::max(best, r.gbps);
   }
   for (auto& r : rows) r.best = best > 0 && r.timed && r.run->status == RunStatus::Ok && r.gbps == best;
@@ -219,7 +220,8 @@ std::string what_changed(const CompareRow& a, const CompareRow& b) {
 
 std::string run_flag(const RunResult& r) {
   if (r.status == RunStatus::Ok || r.status == RunStatus::Skipped) return "";
-  if (r.status == RunStatus::Race || r.status == RunStatus::SlideBug) return std::string("WRONG: ") + to_string(r.status);
+  if (r.status == RunStatus::Race || r.status == RunStatus::SlideBug)
+    return std::string("WRONG: ") + to_string(r.status);
   return "WRONG";
 }
 
@@ -231,9 +233,8 @@ std::string compare_csv(const std::vector<CompareRow>& rows) {
   for (int m = 0; m < int(CompareMetric::Count); ++m) out += std::string(",\"") + names[m] + "\"";
   out += ",best\n";
   for (const auto& r : rows) {
-    out +=
-        r.variant + "," + (r.run ? std::to_string(r.run->n) : "") + "," + (r.run ? to_string(r.run->status) : "no run") +
-        (r.flagged ? ",yes" : ",");
+    out += r.variant + "," + (r.run ? std::to_string(r.run->n) : "") + "," +
+           (r.run ? to_string(r.run->status) : "no run") + (r.flagged ? ",yes" : ",");
     for (int m = 0; m < int(CompareMetric::Count); ++m) {
       out += ",";
       if (auto v = compare_value(r, CompareMetric(m))) out += num(*v, 6);

@@ -53,7 +53,7 @@ struct CompareRow {
   std::optional<double> conflicts_per_ld;  ///< shared-load bank conflicts per shared-load instruction
   std::optional<double> atomics;           ///< global atomic + reduction requests (CUPTI)
   Predicted predicted;
-  bool best = false;                   ///< the highest GB/s among correct runs
+  bool best = false;  ///< the highest GB/s among correct runs
   /// The run's check is not ok (race, slide-bug, wrong): its time is of a wrong answer. Marked in the
   /// variant cell and on its bar, never best, no speedup, and left out of the bars' scale.
   bool flagged = false;

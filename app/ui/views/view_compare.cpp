@@ -43,9 +43,9 @@ enum Col {
   CPAtom,
   CCount
 };
-const char* const kHeaders[CCount] = {"variant",    "check",     "n",        "time ms",    "GB/s",      "slide's",
-                                      "% peak",     "speedup",   "bar",      "occ. %",     "lanes/inst", "confl./ld",
-                                      "atomics",    "sim div. %", "sim ways", "sim atom."};
+const char* const kHeaders[CCount] = {"variant", "check",      "n",        "time ms",  "GB/s",       "slide's",
+                                      "% peak",  "speedup",    "bar",      "occ. %",   "lanes/inst", "confl./ld",
+                                      "atomics", "sim div. %", "sim ways", "sim atom."};
 const char* const kTips[CCount] = {
     "variant id (the best GB/s among correct runs is marked best; a run whose check is not ok is in its check's "
     "colour, never best, with no speedup)",
@@ -468,10 +468,9 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, c
       ImVec4 hl = pal.accent;
       hl.w = 0.30f;
       ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(hl));
-      const float top = ImGui::GetWindowPos().y + row_height(fit), bottom = ImGui::GetWindowPos().y +
-                                                                           ImGui::GetWindowHeight() -
-                                                                           (fit.scrolls_x ? ImGui::GetStyle().ScrollbarSize
-                                                                                          : 0.f);
+      const float top = ImGui::GetWindowPos().y + row_height(fit),
+                  bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight() -
+                           (fit.scrolls_x ? ImGui::GetStyle().ScrollbarSize : 0.f);
       const bool shown = ImGui::GetItemRectMin().y >= top - 1.f && ImGui::GetItemRectMax().y <= bottom + 1.f;
       if (!shown && scrolled_to_ != r.variant) ImGui::SetScrollHereY(0.5f);
       scrolled_to_ = r.variant;

@@ -175,8 +175,8 @@ void RaceView::draw(AppState& s) {
     if (reached && values) {
       const std::string v = format_value(e.value, type);
       const ImVec2 ts = mono->CalcTextSizeA(value_fs, 1e9f, 0, v.c_str());
-      DrawText(dl, mono, value_fs, ImVec2((a.x + b.x - ts.x) * 0.5f, (a.y + b.y - ts.y) * 0.5f),
-               TextOn(fill), v.c_str());
+      DrawText(dl, mono, value_fs, ImVec2((a.x + b.x - ts.x) * 0.5f, (a.y + b.y - ts.y) * 0.5f), TextOn(fill),
+               v.c_str());
       ++value_labels;
     }
   }

@@ -126,7 +126,8 @@ void RooflineView::draw(AppState& s) {
   const float tick_w = font->CalcTextSizeA(fs, 1e9f, 0, "100 Gop/s").x;
   float label_w = 0;
   for (const RooflinePoint& p : rl.points)
-    label_w = std::max(label_w, font->CalcTextSizeA(fs, 1e9f, 0, (p.label + (p.wrong ? " (off scale)" : "")).c_str()).x);
+    label_w =
+        std::max(label_w, font->CalcTextSizeA(fs, 1e9f, 0, (p.label + (p.wrong ? " (off scale)" : "")).c_str()).x);
   const float left = o.x + tick_w + fs * 1.8f, top = o.y + fs * 0.5f;
   const float w = std::max(avail.x - (left - o.x) - label_w - fs * 1.5f, fs * 10),
               h = std::max(avail.y - fs * 3.2f, fs * 8);

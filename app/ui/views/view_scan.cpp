@@ -152,8 +152,7 @@ void ScanView::draw(AppState& s) {
     const std::string v = format_value(value, tr.type);
     const ImVec2 ts = mono->CalcTextSizeA(fs, 1e9f, 0, v.c_str());
     if (ts.x <= slot_w - th.px(2))
-      DrawText(cdl, mono, fs, ImVec2((x0 + x1 - ts.x) * 0.5f, y + (box_h - ts.y) * 0.5f),
-               TextOn(fill), v.c_str());
+      DrawText(cdl, mono, fs, ImVec2((x0 + x1 - ts.x) * 0.5f, y + (box_h - ts.y) * 0.5f), TextOn(fill), v.c_str());
   };
   for (int i = 0; i < slots; ++i) {
     if (i < int(st.before.size())) box(top_y, i, st.before[std::size_t(i)], false, 0);

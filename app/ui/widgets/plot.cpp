@@ -340,8 +340,9 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
       styled_polyline(dl, pts, s.color, th, s.flag.empty() ? s.dash : PlotDash::Dotted, t.px(3), s.dash_phase);
       curves.push_back(pts);
       if (!s.flag.empty() && !pts.empty())
-        flag_labels.push_back({s.flag, ImVec2(std::clamp(pts.back().x, f.min.x, f.max.x),
-                                              std::clamp(pts.back().y, f.min.y, f.max.y)), false});
+        flag_labels.push_back(
+            {s.flag, ImVec2(std::clamp(pts.back().x, f.min.x, f.max.x), std::clamp(pts.back().y, f.min.y, f.max.y)),
+             false});
     }
     if (s.style != PlotSeries::Line && s.count <= 400)
       for (int i = 0; i < s.count; ++i)
@@ -350,9 +351,26 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
           if (s.style == PlotSeries::Scatter) curves.push_back({f.map(s.x[i], s.y[i])});
         }
   }
+  std::vector<ImVec4> placed;  // label boxes drawn so far
+  // The wrong results' flags first (reference labels are then placed around them), in the failure colour
+  // on a backing box, above a bar (inside its top when there is no room above) or left of a line's end.
+  int flagged = 0;
+  for (const auto& s : series) flagged += !s.flag.empty() && s.count > 0;
+  for (const FlagLabel& fl : flag_labels) {
+    const ImVec2 ts = ImGui::CalcTextSize(fl.text.c_str());
+    const float m = t.px(3);
+    float x = fl.bar ? fl.at.x - ts.x * 0.5f : fl.at.x - ts.x - t.px(8);
+    float y = fl.bar ? fl.at.y - ts.y - t.px(4) : fl.at.y - ts.y - t.px(4);
+    x = std::clamp(x, f.min.x + m, std::max(f.min.x + m, f.max.x - ts.x - m));
+    if (y < f.min.y + m) y = fl.bar ? f.min.y + t.px(16) : fl.at.y + t.px(4);
+    placed.push_back(ImVec4(x - m, y, x + ts.x + m, y + ts.y));  // reference labels keep off it
+    dl->AddRectFilled(ImVec2(x - m, y), ImVec2(x + ts.x + m, y + ts.y), ImGui::GetColorU32(ImGuiCol_WindowBg, 0.9f));
+    dl->AddText(ImVec2(x, y), ImGui::GetColorU32(theme().colors().bad), fl.text.c_str());
+  }
+  layout_probe().counts["plot wrong series"] += flagged;
+  layout_probe().counts["plot wrong series marked"] += int(flag_labels.size());
   // Reference labels over the data, so bars never hide them, each where its box crosses no curve:
   // the right end above or below its line, else the left end, else along the line; never on another.
-  std::vector<ImVec4> placed;
   for (const auto& r : refs) {
     if (cfg.y.log && !(r.value > 0)) continue;
     const float y = f.map(cfg.x.lo, r.value).y;
@@ -374,22 +392,6 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
     dl->AddRectFilled(ImVec2(box.x, box.y), ImVec2(box.z, box.w), ImGui::GetColorU32(ImGuiCol_WindowBg, 0.8f));
     dl->AddText(ImVec2(box.x + m, box.y), r.color, r.label.c_str());
   }
-  // The wrong results' flags, in the failure colour on a backing box, above a bar (inside its top when
-  // there is no room above) or left of a line's last point.
-  int flagged = 0;
-  for (const auto& s : series) flagged += !s.flag.empty() && s.count > 0;
-  for (const FlagLabel& fl : flag_labels) {
-    const ImVec2 ts = ImGui::CalcTextSize(fl.text.c_str());
-    const float m = t.px(3);
-    float x = fl.bar ? fl.at.x - ts.x * 0.5f : fl.at.x - ts.x - t.px(8);
-    float y = fl.bar ? fl.at.y - ts.y - t.px(4) : fl.at.y - ts.y - t.px(4);
-    x = std::clamp(x, f.min.x + m, std::max(f.min.x + m, f.max.x - ts.x - m));
-    if (y < f.min.y + m) y = fl.bar ? f.min.y + t.px(16) : fl.at.y + t.px(4);
-    dl->AddRectFilled(ImVec2(x - m, y), ImVec2(x + ts.x + m, y + ts.y), ImGui::GetColorU32(ImGuiCol_WindowBg, 0.9f));
-    dl->AddText(ImVec2(x, y), ImGui::GetColorU32(theme().colors().bad), fl.text.c_str());
-  }
-  layout_probe().counts["plot wrong series"] += flagged;
-  layout_probe().counts["plot wrong series marked"] += int(flag_labels.size());
   // Hover: the nearest point on screen.
   if (hovered) {
     const ImVec2 m = ImGui::GetIO().MousePos;

@@ -96,8 +96,8 @@ ImU32 Legible(ImU32 fill) {
   const float to = light_text ? 0.f : 1.f;  // darken under white text, lighten under dark text
   for (int k = 0; k <= 20; ++k) {
     const float t = float(k) / 20.f;
-    const ImU32 f = ImGui::ColorConvertFloat4ToU32(
-        ImVec4(c.x + (to - c.x) * t, c.y + (to - c.y) * t, c.z + (to - c.z) * t, 1.f));
+    const ImU32 f =
+        ImGui::ColorConvertFloat4ToU32(ImVec4(c.x + (to - c.x) * t, c.y + (to - c.y) * t, c.z + (to - c.z) * t, 1.f));
     if (ContrastRatio(TextOn(f), f) >= 7.f) return f;
   }
   return light_text ? IM_COL32_BLACK : IM_COL32_WHITE;

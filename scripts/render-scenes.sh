@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Renders every scene of the EPITA and Stevens lessons (assets/lessons/*.json, "scenes") as the lecture
+# Renders every scene of every lesson (assets/lessons/*.json, "scenes") as the lecture
 # hall sees them: 1920x1080, text at 2x, high contrast, focus mode. Headless (EGL), no GPU needed: the
 # step-through views run the sim model, timings come from the report the app opens by default.
 #
 #   bash scripts/render-scenes.sh [OUT_DIR] [BUILD_DIR]     (defaults: scenes-png, build-ci or build)
+#   LESSONS="epita harris" bash scripts/render-scenes.sh      (only these lessons)
 #
 # Writes OUT_DIR/<lesson>-<NN>.png, one per scene, and lists them with each scene's note.
 set -euo pipefail
@@ -16,7 +17,8 @@ fi
 app=${build:-$root/build}/app/gui/warpscope
 [[ -x $app ]] || { echo "render-scenes: no $app; build first (bash scripts/setup.sh)" >&2; exit 1; }
 mkdir -p "$out"
-for lesson in epita stevens; do
+lessons=${LESSONS:-$(for f in "$root"/assets/lessons/*.json; do basename "$f" .json; done)}
+for lesson in $lessons; do
   count=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1])).get("scenes", [])))' \
           "$root/assets/lessons/$lesson.json")
   for ((k = 1; k <= count; ++k)); do

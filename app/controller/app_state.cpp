@@ -250,7 +250,7 @@ std::string AppState::open_scene(int index, const std::vector<std::string>& view
   pair_picture = sc->pair_picture == "warps" ? 1 : sc->pair_picture == "banks" ? 2 : 0;
   pair_second = sc->pair_with;
   perf.present.strokes.clear();
-  trace.blocks = 1;  // a scene shows block 0 of a one-block trace; [ and ] go on from there
+  trace.blocks = std::max(1, sc->blocks);  // a scene shows block 0 of its trace (one block unless it says); [ and ]
   trace.block_index = 0;
   trace.whole_launch = false;
   trace.key.reset();

@@ -26,7 +26,7 @@ constexpr int kInputTyped = 3, kInputFile = 4;
 
 /// Keys that must never be lost between frames (ImGui 1.86 keeps only whether a key is down): the
 /// window's GLFW key callback, or a test, appends one event per press or auto-repeat.
-enum class NavKey { Left, Right, PageUp, PageDown };
+enum class NavKey { Left, Right, PageUp, PageDown, Help, Escape };  ///< Help = F1
 
 /// The parameters panel's values.
 struct RunParams {

@@ -35,6 +35,8 @@ struct PerfState {
   std::string baseline;    ///< speedup baseline ("" = the first correct compared variant: not racy, not a slide bug)
   int bar_metric = 0;      ///< index of the metric the bar column shows
   bool plot_time = false;  ///< Plots: y = time (ms) instead of GB/s
+  bool range_wrong =
+      false;  ///< Plots: the axes span runs whose check is not ok too (off: they run off the scale, marked)
 
   // Sweep
   int sweep_from = 10, sweep_to = 28;

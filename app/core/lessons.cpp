@@ -53,6 +53,8 @@ Scene parse_scene(const nlohmann::json& j, const std::string& where) {
   if (j.contains("view")) sc.view = field(j, "view", where);
   sc.step = non_negative_int(j, "step", where);
   sc.block = non_negative_int(j, "block", where);
+  sc.blocks = non_negative_int(j, "blocks", where);
+  if (sc.blocks > 8) throw std::runtime_error(where + ": 'blocks' must be 0 to 8 (the blocks a trace covers)");
   if (j.contains("n")) {
     const auto& n = j["n"];
     std::int64_t v = 0;

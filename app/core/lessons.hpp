@@ -21,6 +21,7 @@ struct Scene {
   std::string view;     ///< centre tab ("tree", "warps", "banks", "source", "compare", ...); "" = keep
   int step = 0;         ///< trace step the step-through views open at
   int block = 0;        ///< threads per block, 0 = the variant's default
+  int blocks = 0;       ///< blocks the step trace covers (1 to 8; 0 = one): a cascade's grid-stride passes
   std::int64_t n = 0;   ///< elements, 0 = the app's default (JSON: a number, "2^10" or "1<<10")
   std::string input;    ///< "random", "ones", "sequence", a short list of numbers ("3 1 7 0"), "" = random
   std::string note;     ///< what to say; cites the seed file and slide it follows
@@ -36,8 +37,8 @@ constexpr std::uintmax_t kMaxLessonFileBytes = std::uintmax_t(1) << 20;
 /// A lesson, with its variants in the order the seed document teaches them.
 /// File format:
 /// {"id","title","seed","lecture","authors","source","pattern","summary","steps":[{"variant","narrative"}],
-/// "scenes":[{"variant","view","step","block","n","input","note","pair_picture","pair_with"}]} ("scenes" optional;
-/// in a scene only variant and note are required).
+/// "scenes":[{"variant","view","step","block","blocks","n","input","note","pair_picture","pair_with"}]}
+/// ("scenes" optional; in a scene only variant and note are required).
 /// `seed` is the document's file name (for the docs); `lecture` its own title, `authors` the names it
 /// gives ("" when it names none) and `source` the course or publication, for the reader. "pattern" names
 /// the patterns it teaches, separated by commas ("convolution, reduction, scan"); an unknown name is refused.

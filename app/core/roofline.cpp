@@ -59,7 +59,7 @@ int add_lanes_per_sm(int cc_major, int cc_minor, DType type) {
   return 0;
 }
 
-Roofline build_roofline(const Report& r, const std::vector<std::size_t>& runs) {
+Roofline build_roofline(const Report& r, const std::vector<std::size_t>& runs, bool range_wrong) {
   Roofline rl;
   std::vector<DType> types;
   for (std::size_t i : runs) {
@@ -97,6 +97,7 @@ Roofline build_roofline(const Report& r, const std::vector<std::size_t>& runs) {
     // A wrong sum's point is what the kernel did, not a valid reduction: the label says which.
     if (run.status == RunStatus::Race && p.label.find("race") == std::string::npos) p.label += " (race)";
     if (run.status == RunStatus::SlideBug) p.label += " (slide bug)";
+    p.wrong = run.status != RunStatus::Ok;
     p.type = run.type;
     p.n = run.n;
     p.operations = spec.operations(*v, run.params, run.n);
@@ -140,6 +141,7 @@ Roofline build_roofline(const Report& r, const std::vector<std::size_t>& runs) {
   // Axes: decades around the points and each flat roof's ridge (where it meets the theoretical roof).
   double x0 = 1e300, x1 = 0, y0 = 1e300, y1 = 0;
   for (const RooflinePoint& p : rl.points) {
+    if (p.wrong && !range_wrong) continue;  // a wrong answer's outlier must not squeeze the correct ones
     x0 = std::min(x0, p.intensity), x1 = std::max(x1, p.intensity);
     y0 = std::min(y0, p.ops_per_s), y1 = std::max(y1, p.ops_per_s);
   }
@@ -179,10 +181,12 @@ RooflineLayout roofline_layout(const Roofline& rl, double left, double top, doub
   L.lx0 = std::log10(rl.x_min), L.lx1 = std::log10(rl.x_max);
   L.ly0 = std::log10(rl.y_min), L.ly1 = std::log10(rl.y_max);
   const std::size_t n = rl.points.size();
-  L.px.resize(n), L.py.resize(n), L.label_x.resize(n), L.label_y.resize(n);
+  L.px.resize(n), L.py.resize(n), L.label_x.resize(n), L.label_y.resize(n), L.off_scale.assign(n, false);
   for (std::size_t i = 0; i < n; ++i) {
-    L.px[i] = L.x_of(rl.points[i].intensity);
-    L.py[i] = L.y_of(rl.points[i].ops_per_s);
+    const double x = L.x_of(rl.points[i].intensity), y = L.y_of(rl.points[i].ops_per_s);
+    L.px[i] = std::clamp(x, left, left + width);
+    L.py[i] = std::clamp(y, top, top + height);
+    L.off_scale[i] = L.px[i] != x || L.py[i] != y;
     L.label_x[i] = L.px[i] + line_h * 0.8;
   }
   // Labels top to bottom, each at least line_h below the one above; then the column is moved up if
@@ -261,13 +265,22 @@ std::string roofline_svg(const Roofline& rl, const std::string& title, int width
                             fmt("%.4g", p.operations) + " ops, " + fmt("%.4g", p.dram_bytes) + " DRAM bytes, " +
                             fmt("%.4g", p.seconds * 1e3) + " ms)";
     s += "<g><title>" + xml_escape(tip) + "</title>";
-    s += "<circle cx=\"" + fmt("%.1f", L.px[i]) + "\" cy=\"" + fmt("%.1f", L.py[i]) + "\" r=\"" +
-         fmt("%.1f", fs * 0.35) + "\" fill=\"#e67e22\" stroke=\"#333\"/>";
+    if (p.wrong) {  // a cross in the failure colour: not a valid answer
+      const double d = fs * 0.4;
+      for (double sgn : {1.0, -1.0})
+        s += "<line x1=\"" + fmt("%.1f", L.px[i] - d) + "\" y1=\"" + fmt("%.1f", L.py[i] - sgn * d) + "\" x2=\"" +
+             fmt("%.1f", L.px[i] + d) + "\" y2=\"" + fmt("%.1f", L.py[i] + sgn * d) +
+             "\" stroke=\"#c0392b\" stroke-width=\"3\"/>";
+    } else {
+      s += "<circle cx=\"" + fmt("%.1f", L.px[i]) + "\" cy=\"" + fmt("%.1f", L.py[i]) + "\" r=\"" +
+           fmt("%.1f", fs * 0.35) + "\" fill=\"#e67e22\" stroke=\"#333\"/>";
+    }
     if (std::fabs(L.label_y[i] - L.py[i]) > 1)
       s += "<line x1=\"" + fmt("%.1f", L.px[i]) + "\" y1=\"" + fmt("%.1f", L.py[i]) + "\" x2=\"" +
            fmt("%.1f", L.label_x[i] - 2) + "\" y2=\"" + fmt("%.1f", L.label_y[i]) + "\" stroke=\"#999\"/>";
-    s += "<text x=\"" + fmt("%.1f", L.label_x[i]) + "\" y=\"" + fmt("%.1f", L.label_y[i] + fs * 0.35) + "\">" +
-         xml_escape(p.label) + "</text></g>\n";
+    s += "<text x=\"" + fmt("%.1f", L.label_x[i]) + "\" y=\"" + fmt("%.1f", L.label_y[i] + fs * 0.35) + "\"" +
+         (p.wrong ? " fill=\"#c0392b\"" : "") + ">" + xml_escape(p.label + (L.off_scale[i] ? " (off scale)" : "")) +
+         "</text></g>\n";
   }
   s += "</svg>\n";
   return s;

@@ -30,6 +30,9 @@ struct RooflinePoint {
   double seconds = 0;     ///< median time, s
   double intensity = 0;   ///< operations / dram_bytes (ops per byte)
   double ops_per_s = 0;   ///< operations / seconds
+  /// The run's check was not ok (race, slide-bug): its point is what the kernel did, not a valid
+  /// answer. Drawn crossed and in the failure colour, and left out of the axis range unless asked.
+  bool wrong = false;
 };
 
 /// A roof: a sloped one (bytes_per_s > 0: y = bytes_per_s x intensity) or a flat one (ops_per_s > 0).
@@ -55,8 +58,10 @@ struct Roofline {
 int add_lanes_per_sm(int cc_major, int cc_minor, DType type);
 
 /// The roofline of `runs` (indices into r.runs; typically one lesson's) on r.device. Runs that did not
-/// run, have no operation count, no DRAM metrics or no time go to left_out.
-Roofline build_roofline(const Report& r, const std::vector<std::size_t>& runs);
+/// run, have no operation count, no DRAM metrics or no time go to left_out. The axes span the points of
+/// runs checked ok (and the roofs' ridges); `range_wrong` widens them to the racy and slide-bug points too
+/// (by default those outside sit on the plot's edge: roofline_layout clamps them and marks them off scale).
+Roofline build_roofline(const Report& r, const std::vector<std::size_t>& runs, bool range_wrong = false);
 
 /// The attainable rate at intensity x (ops/s): min(first sloped roof x x, lowest flat roof); without a
 /// flat roof the sloped one alone; 0 when the chart has no roofs.
@@ -68,6 +73,7 @@ struct RooflineLayout {
   std::vector<double> px, py;                       ///< each point's position
   std::vector<double> label_x;                      ///< each point's label: left edge (right of the point)
   std::vector<double> label_y;                      ///< and vertical centre, moved apart so that labels do not overlap
+  std::vector<bool> off_scale;                      ///< the point lies outside the axes: drawn on the nearest edge
   double x_of(double intensity) const;
   double y_of(double ops_per_s) const;
   double lx0 = 0, lx1 = 0, ly0 = 0, ly1 = 0;  ///< log10 of the axes' ends

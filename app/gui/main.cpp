@@ -143,6 +143,7 @@ int main(int argc, char** argv) {
     return fail(2, "unknown lesson '" + o.lesson + "' (lessons: " + join_ids(s.lessons()) + ")");
   if (o.scene > 0) {
     if (std::string err = s.open_scene(o.scene - 1, views); !err.empty()) return fail(2, err);
+    if (app.count("--view")) s.view = o.view;  // other options override the scene, --view too
   }
   if (!o.variant.empty() && !s.select_variant(o.variant))
     return fail(2, "unknown variant '" + o.variant + "' (warpscope-cli list shows the ids)");
@@ -158,8 +159,10 @@ int main(int argc, char** argv) {
   if (!o.queue.empty() && o.screenshot.empty()) return fail(2, "--queue needs --screenshot (in a window, press Run)");
   for (const auto& id : o.queue)
     if (!find_variant(id)) return fail(2, "--queue: unknown variant '" + id + "' (warpscope-cli list shows the ids)");
-  s.trace.blocks = std::max(o.trace_blocks, o.block_index + 1);
-  s.trace.block_index = o.block_index;
+  if (o.scene == 0 || app.count("--trace-blocks") || app.count("--block-index")) {  // else the scene's blocks
+    s.trace.blocks = std::max(o.trace_blocks, o.block_index + 1);
+    s.trace.block_index = o.block_index;
+  }
   if (o.step >= 0) s.trace.pending_step = o.step;  // kept when a report opening recomputes the trace
   s.refresh_trace();
   if (!o.report.empty()) {

@@ -36,6 +36,8 @@ void queue_nav_key(GLFWwindow* win, int key, int /*scancode*/, int action, int /
     case GLFW_KEY_RIGHT: s->nav_keys.push_back(ui::NavKey::Right); break;
     case GLFW_KEY_PAGE_UP: s->nav_keys.push_back(ui::NavKey::PageUp); break;
     case GLFW_KEY_PAGE_DOWN: s->nav_keys.push_back(ui::NavKey::PageDown); break;
+    case GLFW_KEY_F1: s->nav_keys.push_back(ui::NavKey::Help); break;
+    case GLFW_KEY_ESCAPE: s->nav_keys.push_back(ui::NavKey::Escape); break;
     default: break;
   }
 }

@@ -13,8 +13,6 @@ namespace ws::ui {
 
 namespace {
 
-constexpr int kGlfwKeyF1 = 290;  // GLFW_KEY_F1: ImGui 1.86's GLFW backend indexes io.KeysDown by GLFW key codes
-
 void step_variant(AppState& s, int delta) {
   const Lesson* l = s.lesson();
   if (!l || l->steps.empty()) return;
@@ -51,7 +49,7 @@ const std::vector<KeyHelp>& key_help() {
       {"f", "focus: the views alone, full width (f again: lessons and parameters back)"},
       {"o", "pointer: a bright ring follows the mouse"},
       {"d  /  e", "pen on / off (drag to draw over the views) / erase the drawing (a new scene erases it too)"},
-      {"b", "Compare: next baseline for the speedup column"},
+      {"b", "Compare: next correct baseline for the speedup column (racy and wrong ones skipped)"},
       {"m", "Compare: next metric for the bars"},
       {"a", "Compare: all variants / the lesson's"},
       {"t", "Plots: time or GB/s on the y axis"},
@@ -62,13 +60,22 @@ const std::vector<KeyHelp>& key_help() {
 void HandleGlobalKeys(AppState& s, const std::vector<std::string>& views) {
   ImGuiIO& io = ImGui::GetIO();
   Presentation& pr = s.perf.present;
-  const bool f1 = ImGui::IsKeyPressed(kGlfwKeyF1, false);
-  if (f1) pr.show_help = !pr.show_help;
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) {
-    if (pr.show_help)
-      pr.show_help = false;
-    else if (s.perf.sweeping)
-      s.perf.sweep_cancel = true;
+  // F1 and Esc come from the window's queue of presses (AppState::nav_keys), like the scene keys: a tap
+  // shorter than a frame (a clicker, a fast hand) still counts. ImGui's key state would miss it.
+  auto& keys = s.nav_keys;
+  for (auto it = keys.begin(); it != keys.end();) {
+    if (*it == NavKey::Help) {
+      pr.show_help = !pr.show_help;
+    } else if (*it == NavKey::Escape) {
+      if (pr.show_help)
+        pr.show_help = false;
+      else if (s.perf.sweeping)
+        s.perf.sweep_cancel = true;
+    } else {
+      ++it;
+      continue;
+    }
+    it = keys.erase(it);
   }
   if (io.WantTextInput) return;
   for (int i = 0; i < io.InputQueueCharacters.Size; ++i) {
@@ -134,9 +141,17 @@ void HandleGlobalKeys(AppState& s, const std::vector<std::string>& views) {
         s.perf.picked.clear();
       }
     } else if (c == 'b') {
-      const auto ids = chosen_variants(s);
-      auto it = std::find(ids.begin(), ids.end(), s.perf.baseline);
-      s.perf.baseline = ids.empty() ? "" : (it == ids.end() || it + 1 == ids.end()) ? ids.front() : *(it + 1);
+      // A racy variant or a slide's bug never becomes the baseline silently: b skips them and says so.
+      std::vector<std::string> skipped;
+      s.perf.baseline = next_baseline(s.shown(), chosen_variants(s), s.perf.baseline, skipped);
+      if (!skipped.empty()) {
+        std::string list;
+        for (const auto& id : skipped) list += (list.empty() ? "" : ", ") + id;
+        s.message(Message::Info, "baseline " + (s.perf.baseline.empty() ? std::string("unchanged") : s.perf.baseline) +
+                                     ": b skipped " + list +
+                                     " (racy, a slide's bug, or a wrong result); pick one in Compare's baseline list "
+                                     "to use it anyway");
+      }
     }
   }
 }

@@ -1,6 +1,7 @@
 #include "main_window.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // ImGuiTabBar: 1.86 has no public call to end a tab bar's scroll animation
 #include <imgui_stdlib.h>
 
 #include <algorithm>
@@ -229,12 +230,16 @@ void MainWindow::draw_views(AppState& s) {
   const float tab_scale =
       std::clamp((ImGui::GetContentRegionAvail().x - frame - st.FramePadding.x) / text, kMinTextFraction, 1.f);
   if (!ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyScroll)) return;
+  // A tab opened by a key or a scene scrolls fully into view at once, not over a dozen frames (a
+  // screenshot three frames in, or a lecturer's click, would show its first letter at the edge).
+  if (ImGuiTabBar* bar = ImGui::GetCurrentContext()->CurrentTabBar) bar->ScrollingAnim = bar->ScrollingTarget;
   const bool force = applied_view_ != s.view;
   LayoutProbe& probe = layout_probe();
   auto tab = [&](const char* label, const char* name) {
     const ImGuiTabItemFlags f = force && s.view == name ? ImGuiTabItemFlags_SetSelected : 0;
     ImGui::SetWindowFontScale(tab_scale);
     const bool open = ImGui::BeginTabItem(label, nullptr, f);
+    const ImVec2 tab_min = ImGui::GetItemRectMin(), tab_max = ImGui::GetItemRectMax();
     const float tab_px = ImGui::GetFontSize();
     ImGui::SetWindowFontScale(1.f);
     if (open && !force) s.view = name;
@@ -248,6 +253,10 @@ void MainWindow::draw_views(AppState& s) {
       probe.region = ProbeRect{a.x, a.y, b.x, b.y};
       probe.text(tab_px);
       probe.text(ImGui::GetFontSize());
+      if (const ImGuiTabBar* bar =
+              ImGui::GetCurrentContext()->CurrentTabBar)  // the open tab's label whole, not scrolled to a letter
+        probe.counts["open tab fully shown"] =
+            tab_min.x >= bar->BarRect.Min.x - 0.5f && tab_max.x <= bar->BarRect.Max.x + 0.5f;
     }
     return open;
   };

@@ -5,6 +5,8 @@
 #include <cctype>
 #include <string>
 
+#include "format.hpp"
+#include "registry.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
@@ -44,7 +46,21 @@ void DrawSceneLine(const AppState& s) {
   ImGui::PopFont();
   ItemTooltip("PageDown / PageUp: next / previous scene (what presenter clickers send); Left / Right: steps");
   ImGui::SameLine();
-  TextWrappedColored(t.colors().text, note_for_screen(sc->note));
+  TextWrappedColored(t.colors().text, scene_line_text(s));
+}
+
+std::string scene_line_text(const AppState& s) {
+  const Scene* sc = s.scene();
+  if (!sc) return "";
+  const VariantInfo* v = s.variant();
+  if (!v || v->id == sc->variant) return note_for_screen(sc->note);
+  // n / p moved on from the scene's variant: its note would describe the wrong code. Say what is shown.
+  std::string narrative;
+  if (const Lesson* l = s.lesson())
+    for (const auto& st : l->steps)
+      if (st.variant == v->id) narrative = st.narrative;
+  return "(left the scene's " + series_id(sc->variant) + " for " + series_id(v->id) + ") " +
+         (narrative.empty() ? v->title : narrative);
 }
 
 void DrawPresenterOverlay(AppState& s) {

@@ -12,6 +12,11 @@ namespace ws::ui {
 /// ("001_9970031c1e4143ff.txt, slide ...") left out, the rest from "Slide ..." on; other notes unchanged.
 std::string note_for_screen(const std::string& note);
 
+/// The text of the scene line: the open scene's note for the screen, or, once n / p left the scene's
+/// variant, "(left the scene's reduce2 for reduce3) " and the lesson's narrative of the variant shown.
+/// "" with no scene open.
+std::string scene_line_text(const AppState& s);
+
 /// One wrapped line over the views while a scene is open: "Scene 3 / 10  ·  note".
 void DrawSceneLine(const AppState& s);
 

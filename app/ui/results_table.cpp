@@ -284,7 +284,10 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
   if (scroll_row >= 0) {  // rows are about a frame high (a wrapped check cell makes one taller): the middle of the view
     const float row_h = ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().CellPadding.y;
     ImGui::SetScrollY(std::max(0.f, float(scroll_row) * row_h - ImGui::GetWindowHeight() * 0.4f));
+    center_frames_ = 4;  // then, where every row is built, centred on the row as laid out (wrapped cells included)
   }
+  bool first_selected = true;
+  int selected_visible = -1;  // -1: no row of the selected variant
   // Short reports build every row: their check cells may wrap, and the clipper needs rows of one height.
   ImGuiListClipper clipper;
   if (clip) clipper.Begin(int(order_.size()));
@@ -341,6 +344,15 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
                             ImVec2(0, row_h - ImGui::GetStyle().FramePadding.y)) &&
           v)
         s.select_variant(run.variant);
+      if (is_sel && first_selected) {
+        first_selected = false;
+        if (center_frames_ > 0 && !clip) ImGui::SetScrollHereY(0.4f), --center_frames_;
+        // On screen: the row lies wholly between the frozen header row and the table's bottom.
+        const float top = ImGui::GetWindowPos().y + ImGui::GetFontSize() + 2 * ImGui::GetStyle().CellPadding.y;
+        const float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
+        selected_visible = ImGui::GetItemRectMin().y >= top - 1.f && ImGui::GetItemRectMax().y <= bottom + 1.f;
+        layout_probe().picture("results selected row", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+      }
       ImGui::PopFont();
       ItemTooltip(run.variant + (v ? "\n" + v->title : std::string()) +
                   (run.device.empty() ? "" : "\non " + run.device + " (" + to_string(run.backend) + ")"));
@@ -390,6 +402,7 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
       ImGui::PopID();
     }
   ImGui::PopStyleColor();
+  if (selected_visible >= 0) layout_probe().counts["results selected row visible"] = selected_visible;
   ImGui::EndTable();
 }
 

@@ -19,6 +19,7 @@ class ResultsTable {
   void draw_table(AppState& s, const Report& r);
   std::vector<int> order_;   ///< row order after sorting (indices into the report's runs)
   std::string scrolled_to_;  ///< the selected variant whose first row was last scrolled into view
+  int center_frames_ = 0;    ///< frames left re-centring that row (rows above it settle their height first)
   /// What order_ and the measured column widths were computed for: work that grows with the report
   /// is done when it changes, not every frame.
   struct Key {

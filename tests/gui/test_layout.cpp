@@ -13,9 +13,12 @@
 #include "app_state.hpp"
 #include "main_window.hpp"
 #include "registry.hpp"
+#include "roofline.hpp"
 #include "sanitizer.hpp"
 #include "views/race_timeline.hpp"
 #include "views/scan_graph.hpp"
+#include "views/view_roofline.hpp"
+#include "views/view_steps.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
 
@@ -380,6 +383,120 @@ TEST_F(Presentation, ScenesOfTheNewPicturesShowEveryValueUnderTheirNote) {
       ++shown;
     }
     EXPECT_GE(shown, 1) << lesson << " has no scene of the race timeline or the ladder";
+  }
+}
+
+}  // namespace
+}  // namespace ws::ui
+
+namespace ws::ui {
+namespace {
+
+/// The lessons that carry scenes, from the shipped files (every one must have some).
+std::vector<std::string> lessons_with_scenes(const AppState& s) {
+  std::vector<std::string> out;
+  for (const LessonEntry& e : s.lessons())
+    if (!e.lesson.scenes.empty()) out.push_back(e.lesson.id);
+  return out;
+}
+
+// Every scene of every lesson, with the report the app opens by default: the scene's variant, when the
+// report has a run of it, has its row wholly on screen in Results and in Compare (never below the fold,
+// never under the frozen header): scene 16 of EPITA is about reduce8's wrong-result row.
+TEST_F(Presentation, EverySceneKeepsTheSelectedRunOnScreenInResultsAndCompare) {
+  ASSERT_EQ(s.open_report(std::string(WS_GUI_ASSETS) + "/reports/nvidia-h100-lessons.json"), "");
+  const std::vector<std::string> lessons = lessons_with_scenes(s);
+  EXPECT_EQ(lessons.size(), s.lessons().size()) << "a lesson without scenes";
+  int checked = 0;
+  for (const std::string& lesson : lessons) {
+    ASSERT_TRUE(s.select_lesson(lesson));
+    for (int k = 0; k < s.scene_count(); ++k) {
+      SCOPED_TRACE(lesson + " scene " + std::to_string(k + 1));
+      ASSERT_EQ(s.open_scene(k, MainWindow::views()), "");
+      bool has_run = false;
+      for (const auto& r : s.shown().runs) has_run |= r.variant == s.variant()->id;
+      if (!has_run) continue;
+      const LayoutProbe& r = show("results", 5);
+      ASSERT_TRUE(r.counts.count("results selected row visible")) << "no row of " << s.variant()->id;
+      EXPECT_EQ(r.counts.at("results selected row visible"), 1) << s.variant()->id << "'s row is off screen";
+      const LayoutProbe& c = show("compare", 4);
+      if (c.counts.count("compare selected row visible"))
+        EXPECT_EQ(c.counts.at("compare selected row visible"), 1) << s.variant()->id << "'s row is off screen";
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 20);
+}
+
+// A wrong result never looks like the winner: on the H100 report, EPITA's reduce8 (the slide's bug, the
+// fastest GB/s of the lesson) and the racy rows are marked in the frozen variant column, none is best;
+// in Plots each is a marked (hatched) bar; on the Roofline each is a marked point.
+TEST_F(Presentation, WrongResultsAreMarkedWhereTheEyeLandsAndNeverBest) {
+  ASSERT_EQ(s.open_report(std::string(WS_GUI_ASSETS) + "/reports/nvidia-h100-lessons.json"), "");
+  ASSERT_TRUE(s.select_lesson(std::string("epita")));
+  int wrong_runs = 0;
+  for (const char* id : {"epita.race", "epita.reduce1_nosync", "epita.reduce8"})
+    for (const auto& r : s.shown().runs)
+      if (r.variant == id && r.status != RunStatus::Ok) {
+        ++wrong_runs;
+        break;
+      }
+  ASSERT_GE(wrong_runs, 2) << "the report should hold the racy and slide-bug runs";
+  const LayoutProbe& c = show("compare", 3);
+  EXPECT_EQ(c.counts.at("compare wrong rows"), wrong_runs);
+  EXPECT_EQ(c.counts.at("compare wrong rows marked in the frozen columns"), wrong_runs);
+  EXPECT_EQ(c.counts.at("compare wrong rows marked best"), 0);
+  const LayoutProbe& p = show("plots", 3);
+  EXPECT_EQ(p.counts.at("plot wrong series"), wrong_runs);
+  EXPECT_EQ(p.counts.at("plot wrong series marked"), wrong_runs);
+  EXPECT_GE(p.min_text_px, kMinPx);
+  // The roofline needs DRAM metrics: the H200 metrics report, whose racy runs are crossed out.
+  ASSERT_EQ(s.open_report(std::string(WS_GUI_ASSETS) + "/reports/nvidia-h200-metrics.json"), "");
+  const Roofline rl = build_roofline(s.shown(), roofline_runs(s.shown(), chosen_variants(s)));
+  int wrong_points = 0;
+  for (const RooflinePoint& pt : rl.points) wrong_points += pt.wrong;
+  const LayoutProbe& q = show("roofline", 3);
+  ASSERT_TRUE(q.counts.count("roofline wrong points marked"));
+  EXPECT_EQ(q.counts.at("roofline wrong points marked"), wrong_points);
+  // The axes span the correct points only: every one of them lies inside, each wrong one at most on the edge.
+  const RooflineLayout L = roofline_layout(rl, 0, 0, 1000, 600, 20);
+  for (std::size_t i = 0; i < rl.points.size(); ++i)
+    if (!rl.points[i].wrong) EXPECT_FALSE(L.off_scale[i]) << rl.points[i].variant;
+}
+
+}  // namespace
+}  // namespace ws::ui
+
+namespace ws::ui {
+namespace {
+
+// High contrast: every value printed in a coloured box (tree nodes, scan and ladder cells, race cells) is
+// drawn in TextOn(Legible(fill)) at 7:1 or more, on each warp colour, the slate of an input or an
+// unwritten cell, the race's blue read and its green and red writes.
+TEST_F(Presentation, ValuesInColouredBoxesContrastSevenToOne) {
+  std::vector<ImU32> fills = {ImGui::GetColorU32(ImVec4(0.32f, 0.35f, 0.40f, 1.f)),
+                              ImGui::GetColorU32(ImVec4(0.20f, 0.42f, 0.75f, 1.f)),
+                              ImGui::GetColorU32(theme().colors().ok), ImGui::GetColorU32(theme().colors().bad)};
+  for (int w = 0; w < 8; ++w) fills.push_back(WarpColor(w, 1.f));
+  for (ImU32 f : fills) {
+    const ImU32 g = Legible(f);
+    EXPECT_GE(ContrastRatio(TextOn(g), g), 7.f) << std::hex << f;
+  }
+  // The slate that held near-black text at 2.7:1 now gets white.
+  const ImU32 slate = ImGui::GetColorU32(ImVec4(0.32f, 0.35f, 0.40f, 1.f));
+  EXPECT_EQ(TextOn(slate), IM_COL32_WHITE);
+  EXPECT_LT(ContrastRatio(ImGui::GetColorU32(theme().colors().badge_text), slate), 3.f);
+}
+
+// The open tab's label is whole after a scene opens a tab far to the right (Pair), by the third frame,
+// where a --screenshot is taken: the tab bar does not animate its way there.
+TEST_F(Presentation, TheOpenTabIsWholeInTheTabBar) {
+  for (const char* view : {"pair", "ladder", "race", "results"}) {
+    SCOPED_TRACE(view);
+    ASSERT_TRUE(s.select_variant("epita.reduce3"));
+    const LayoutProbe& p = show(view, 3);
+    ASSERT_TRUE(p.counts.count("open tab fully shown"));
+    EXPECT_EQ(p.counts.at("open tab fully shown"), 1);
   }
 }
 

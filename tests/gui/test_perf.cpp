@@ -322,7 +322,18 @@ TEST(Compare, DefaultBaselineIsTheFirstCorrectVariantNeverARacyOne) {
   ASSERT_EQ(rows.size(), ids.size());
   ASSERT_TRUE(rows[0].timed && rows[1].timed);
   EXPECT_DOUBLE_EQ(rows[1].speedup, 1.0) << "reduce0 is the baseline";
-  EXPECT_DOUBLE_EQ(rows[0].speedup, rows[1].time_ms / rows[0].time_ms);
+  // A wrong answer is no speedup, however fast: the racy row and the slide's bug show their time alone.
+  EXPECT_EQ(rows[0].speedup, 0.0);
+  EXPECT_TRUE(rows[0].flagged);
+  EXPECT_EQ(rows[4].speedup, 0.0);
+  EXPECT_TRUE(rows[4].flagged);
+  EXPECT_FALSE(rows[4].best);
+  EXPECT_EQ(flag_text(rows[4]), "WRONG: slide-bug");
+  EXPECT_DOUBLE_EQ(rows[3].speedup, rows[1].time_ms / rows[3].time_ms);
+  const std::string line = what_changed(rows[3], rows[4]);
+  EXPECT_NE(line.find("no speedup"), std::string::npos) << line;
+  EXPECT_EQ(line.find("x faster"), std::string::npos) << line;
+  EXPECT_NE(compare_csv(rows).find("epita.reduce8,"), std::string::npos);
   // Without a correct timed row, no speedups at all rather than speedups over a wrong answer.
   const auto racy_only = build_compare(rep, {"epita.race", "epita.reduce1_nosync"}, "", {});
   for (const auto& r : racy_only) EXPECT_EQ(r.speedup, 0.0) << r.variant;

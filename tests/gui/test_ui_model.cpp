@@ -286,6 +286,37 @@ TEST_F(Frames, EveryStateDraws) {
   frames(s, win);
 }
 
+// A 12 ms tap of F1 or Esc (a clicker, a fast hand) goes down and up between two frames: ImGui's key state
+// never sees it down. The window queues each press (AppState::nav_keys, as for the scene keys), so each
+// tap is handled once: F1 opens the help, a second F1 closes it, Esc closes it too.
+TEST_F(Frames, ShortTapsOfF1AndEscAreEachHandled) {
+  AppState s;
+  s.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  MainWindow win;
+  s.device.opened = true;
+  frames(s, win, 1);
+  ASSERT_FALSE(s.perf.present.show_help);
+  s.nav_keys.push_back(NavKey::Help);  // pressed and released within the frame
+  frames(s, win, 1);
+  EXPECT_TRUE(s.perf.present.show_help);
+  EXPECT_TRUE(s.nav_keys.empty());
+  s.nav_keys.push_back(NavKey::Escape);
+  frames(s, win, 1);
+  EXPECT_FALSE(s.perf.present.show_help);
+  // Two taps in one frame: open and close, none lost.
+  s.nav_keys.push_back(NavKey::Help);
+  s.nav_keys.push_back(NavKey::Help);
+  frames(s, win, 1);
+  EXPECT_FALSE(s.perf.present.show_help);
+  // F1 then a scene key in the same frame: both taken, in order.
+  ASSERT_TRUE(s.select_lesson(std::string("epita")));
+  s.nav_keys.push_back(NavKey::Help);
+  s.nav_keys.push_back(NavKey::PageDown);
+  frames(s, win, 1);
+  EXPECT_TRUE(s.perf.present.show_help);
+  EXPECT_EQ(s.scene_index(), 0);
+}
+
 TEST_F(Frames, PageDownWalksTheScenesAndNoArrowPressIsLost) {
   // Keys arrive as the window's GLFW key callback queues them (AppState::nav_keys): one entry per press.
   AppState s;
@@ -352,10 +383,10 @@ TEST_F(Frames, PageDownWalksTheScenesAndNoArrowPressIsLost) {
   EXPECT_NE(s.open_scene(999, MainWindow::views()), "");
 }
 
-TEST(Scenes, EveryEpitaAndStevensSceneOpensItsViewAndTrace) {
+TEST(Scenes, EverySceneOfEveryLessonOpensItsViewAndTrace) {
   AppState s;
   s.load(std::string(WS_GUI_ASSETS) + "/lessons");
-  for (const char* id : {"epita", "stevens"}) {
+  for (const char* id : {"epita", "stevens", "harris", "cs121", "amp"}) {
     ASSERT_TRUE(s.select_lesson(std::string(id)));
     for (int k = 0; k < s.scene_count(); ++k) {
       SCOPED_TRACE(std::string(id) + " scene " + std::to_string(k + 1));
@@ -372,6 +403,26 @@ TEST(Scenes, EveryEpitaAndStevensSceneOpensItsViewAndTrace) {
       if (sc.block) EXPECT_EQ(s.trace.trace->block_size, sc.block);
     }
   }
+}
+
+// After n / p the scene line no longer describes the scene's variant: it says which variant is shown now
+// and gives that variant's narrative from the lesson; back on the scene's variant, the note returns.
+TEST(Scenes, TheSceneLineFollowsNAndP) {
+  AppState s;
+  s.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  ASSERT_TRUE(s.select_lesson(std::string("epita")));
+  int k = -1;
+  for (int i = 0; i < s.scene_count() && k < 0; ++i)
+    if (s.lesson()->scenes[std::size_t(i)].variant == "epita.reduce2") k = i;
+  ASSERT_GE(k, 0);
+  ASSERT_EQ(s.open_scene(k, MainWindow::views()), "");
+  EXPECT_EQ(scene_line_text(s), note_for_screen(s.scene()->note));
+  ASSERT_TRUE(s.select_variant("epita.reduce3"));
+  const std::string line = scene_line_text(s);
+  EXPECT_NE(line.find("left the scene's reduce2 for reduce3"), std::string::npos) << line;
+  EXPECT_NE(line.find("equential addressing"), std::string::npos) << line;
+  ASSERT_TRUE(s.select_variant("epita.reduce2"));
+  EXPECT_EQ(scene_line_text(s), note_for_screen(s.scene()->note));
 }
 
 // A scene names the Pair view's picture and its right-hand variant; the next scene without them goes

@@ -74,6 +74,7 @@ std::vector<CompareRow> build_compare(const Report& report, const std::vector<st
       }
     if (row.run) {
       const RunResult& r = *row.run;
+      row.flagged = r.status != RunStatus::Ok && r.status != RunStatus::Skipped;
       row.timed = r.timed && r.timing.median_ms > 0 && counts(r);
       if (row.timed) {
         row.time_ms = r.timing.median_ms;
@@ -111,11 +112,36 @@ std::vector<CompareRow> build_compare(const Report& report, const std::vector<st
     }
   double best = 0;
   for (auto& r : rows) {
-    if (base && r.timed && r.run->n == base->run->n) r.speedup = base->time_ms / r.time_ms;
+    // A wrong answer is no speedup, however fast: its row shows the time alone.
+    if (base && r.timed && (!r.flagged || &r == base) && r.run->n == base->run->n)
+      r.speedup = base->time_ms / r.time_ms;
     if (r.timed && r.run->status == RunStatus::Ok) best = std::max(best, r.gbps);
   }
   for (auto& r : rows) r.best = best > 0 && r.timed && r.run->status == RunStatus::Ok && r.gbps == best;
   return rows;
+}
+
+bool fit_for_baseline(const Report& report, const std::string& id) {
+  const VariantInfo* v = find_variant(id);
+  if (!v || v->racy || v->cautionary) return false;
+  const RunResult* last = nullptr;
+  for (const auto& r : report.runs)
+    if (r.variant == id) last = &r;
+  return !last || last->status == RunStatus::Ok;
+}
+
+std::string next_baseline(const Report& report, const std::vector<std::string>& ids, const std::string& current,
+                          std::vector<std::string>& skipped) {
+  skipped.clear();
+  if (ids.empty()) return current;
+  const auto it = std::find(ids.begin(), ids.end(), current);
+  const std::size_t start = it == ids.end() ? ids.size() - 1 : std::size_t(it - ids.begin());
+  for (std::size_t k = 1; k <= ids.size(); ++k) {
+    const std::string& id = ids[(start + k) % ids.size()];
+    if (fit_for_baseline(report, id)) return id;
+    if (id != current) skipped.push_back(id);
+  }
+  return current;
 }
 
 const char* const* compare_metric_names() {
@@ -156,7 +182,11 @@ std::optional<double> compare_value(const CompareRow& r, CompareMetric m) {
 std::string what_changed(const CompareRow& a, const CompareRow& b) {
   std::string out = series_id(a.variant) + " \u2192 " + series_id(b.variant) + ":";
   std::vector<std::string> parts;
-  if (a.timed && b.timed && a.run->n == b.run->n) {
+  if (a.timed && b.timed && a.run->n == b.run->n && (a.flagged || b.flagged)) {
+    const CompareRow& w = b.flagged ? b : a;
+    parts.push_back(num(a.time_ms, 3) + " \u2192 " + num(b.time_ms, 3) + " ms, no speedup: " + series_id(w.variant) +
+                    "'s result is wrong (" + to_string(w.run->status) + ")");
+  } else if (a.timed && b.timed && a.run->n == b.run->n) {
     const double ratio = a.time_ms / b.time_ms;
     std::string s = num(a.time_ms, 3) + " \u2192 " + num(b.time_ms, 3) + " ms (";
     s += ratio >= 1 ? num(ratio, ratio >= 10 ? 0 : 1) + "x faster)"
@@ -188,14 +218,23 @@ std::string what_changed(const CompareRow& a, const CompareRow& b) {
   return out;
 }
 
+std::string run_flag(const RunResult& r) {
+  if (r.status == RunStatus::Ok || r.status == RunStatus::Skipped) return "";
+  if (r.status == RunStatus::Race || r.status == RunStatus::SlideBug)
+    return std::string("WRONG: ") + to_string(r.status);
+  return "WRONG";
+}
+
+std::string flag_text(const CompareRow& r) { return r.flagged ? run_flag(*r.run) : ""; }
+
 std::string compare_csv(const std::vector<CompareRow>& rows) {
-  std::string out = "variant,n,status";
+  std::string out = "variant,n,status,wrong_result";
   const auto names = compare_metric_names();
   for (int m = 0; m < int(CompareMetric::Count); ++m) out += std::string(",\"") + names[m] + "\"";
   out += ",best\n";
   for (const auto& r : rows) {
-    out +=
-        r.variant + "," + (r.run ? std::to_string(r.run->n) : "") + "," + (r.run ? to_string(r.run->status) : "no run");
+    out += r.variant + "," + (r.run ? std::to_string(r.run->n) : "") + "," +
+           (r.run ? to_string(r.run->status) : "no run") + (r.flagged ? ",yes" : ",");
     for (int m = 0; m < int(CompareMetric::Count); ++m) {
       out += ",";
       if (auto v = compare_value(r, CompareMetric(m))) out += num(*v, 6);

@@ -53,7 +53,10 @@ struct CompareRow {
   std::optional<double> conflicts_per_ld;  ///< shared-load bank conflicts per shared-load instruction
   std::optional<double> atomics;           ///< global atomic + reduction requests (CUPTI)
   Predicted predicted;
-  bool best = false;                   ///< the highest GB/s among correct runs
+  bool best = false;  ///< the highest GB/s among correct runs
+  /// The run's check is not ok (race, slide-bug, wrong): its time is of a wrong answer. Marked in the
+  /// variant cell and on its bar, never best, no speedup, and left out of the bars' scale.
+  bool flagged = false;
   const SlideTiming* slide = nullptr;  ///< the slide's own number for the variant (its GPU), if it prints one
 };
 
@@ -63,6 +66,15 @@ struct CompareRow {
 /// by id (missing: none).
 std::vector<CompareRow> build_compare(const Report& report, const std::vector<std::string>& ids,
                                       const std::string& baseline, const std::map<std::string, Predicted>& predicted);
+
+/// Whether `id` may become Compare's baseline without a word: not racy, not a slide's bug kept on purpose,
+/// and its latest run in `report` (if any) checked ok. `b` skips the others and says which it skipped.
+bool fit_for_baseline(const Report& report, const std::string& id);
+
+/// The variant `b` makes the baseline after `current` among `ids` (in order, wrapping; "" = none chosen
+/// yet), skipping those not fit_for_baseline; `skipped` gets their ids. `current` again when none is fit.
+std::string next_baseline(const Report& report, const std::vector<std::string>& ids, const std::string& current,
+                          std::vector<std::string>& skipped);
 
 /// Columns the bars can show, in the order of compare_metric_names().
 enum class CompareMetric {
@@ -84,8 +96,14 @@ const char* const* compare_metric_names();
 std::optional<double> compare_value(const CompareRow& r, CompareMetric m);
 
 /// "reduce2 -> reduce3: 2.51 -> 1.20 ms (2.1x faster); conflicts per shared load 16 -> 0;
-/// predicted worst bank conflict 16-way -> 1-way". Only quantities both rows have and that differ.
+/// predicted worst bank conflict 16-way -> 1-way". Only quantities both rows have and that differ. When
+/// either run's check is not ok the times are given without a speedup, and the line says which is wrong.
 std::string what_changed(const CompareRow& a, const CompareRow& b);
+/// The mark a flagged row carries where the eye lands first: "WRONG: slide-bug", "WRONG: race",
+/// "WRONG" ("" for a row whose check is ok or that has no run).
+std::string flag_text(const CompareRow& r);
+/// The same mark for one run: "" when its check is ok or it was skipped.
+std::string run_flag(const RunResult& r);
 
 }  // namespace ws::ui
 

@@ -12,6 +12,7 @@
 #include "format.hpp"
 #include "registry.hpp"
 #include "views/slide_timings.hpp"
+#include "widgets/draw_shapes.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/plot_axis.hpp"
 #include "widgets/theme.hpp"
@@ -21,8 +22,11 @@ namespace ws::ui {
 
 namespace {
 
+// The check comes second, frozen with the variant: a wrong result is marked where the eye lands first,
+// however far the measured columns scroll.
 enum Col {
   CVariant,
+  CCheck,
   CN,
   CTime,
   CGbps,
@@ -37,14 +41,15 @@ enum Col {
   CPDiv,
   CPWays,
   CPAtom,
-  CCheck,
   CCount
 };
-const char* const kHeaders[CCount] = {"variant",    "n",        "time ms",   "GB/s",       "slide's",   "% peak",
-                                      "speedup",    "bar",      "occ. %",    "lanes/inst", "confl./ld", "atomics",
-                                      "sim div. %", "sim ways", "sim atom.", "check"};
+const char* const kHeaders[CCount] = {"variant", "check",      "n",        "time ms",  "GB/s",       "slide's",
+                                      "% peak",  "speedup",    "bar",      "occ. %",   "lanes/inst", "confl./ld",
+                                      "atomics", "sim div. %", "sim ways", "sim atom."};
 const char* const kTips[CCount] = {
-    "variant id (the best GB/s among correct runs is marked best)",
+    "variant id (the best GB/s among correct runs is marked best; a run whose check is not ok is in its check's "
+    "colour, never best, with no speedup)",
+    "result checked against the CPU: ok, or race / slide-bug (the lesson's wrong answers, amber) or wrong (red)",
     "elements reduced",
     "median kernel time of the run (CUDA events)",
     "effective bandwidth: bytes read / median time",
@@ -63,8 +68,7 @@ const char* const kTips[CCount] = {
     "_op_red.sum",
     "PREDICTED by the sim model of block 0: divergent warp-steps / active warp-steps",
     "PREDICTED by the sim model of block 0: the worst n-way shared bank conflict (1 = none)",
-    "PREDICTED by the sim model of block 0: atomic operations the block makes",
-    "result checked against the CPU"};
+    "PREDICTED by the sim model of block 0: atomic operations the block makes"};
 
 std::string opt(const std::optional<double>& v, int decimals) {
   if (!v) return "--";
@@ -114,6 +118,9 @@ bool uniform_n(const std::vector<CompareRow>& rows) {
   }
   return first != nullptr;
 }
+
+/// Height of a table row at the fit's text scale (the frozen header row is one).
+float row_height(const CompareFit& fit) { return ImGui::GetFontSize() + 2 * fit.cell_pad_y + 1.f; }
 
 /// Width of the bar column: narrower when the table must fit a projector.
 float bar_width(float k) { return theme().px(k < 1.f ? 70.f : 110.f); }
@@ -173,6 +180,13 @@ bool slide_column(const std::vector<CompareRow>& rows) {
   return false;
 }
 
+/// The colour of a run's check: ok green, the lesson's race and slide-bug amber, any other failure red.
+ImVec4 status_colour(const RunResult& r) {
+  const Palette& pal = theme().colors();
+  if (r.status == RunStatus::Ok) return pal.ok;
+  return r.status == RunStatus::Race || r.status == RunStatus::SlideBug ? pal.lesson : pal.bad;
+}
+
 bool measured_columns(const std::vector<CompareRow>& rows) {
   bool measured = false;
   for (const auto& r : rows) measured |= r.occupancy || r.lanes || r.conflicts_per_ld || r.atomics;
@@ -212,7 +226,8 @@ CompareFit compare_table_fit(const std::vector<CompareRow>& rows, ImVec2 avail) 
         if (r.best) cw += ImGui::CalcTextSize("best").x, cf += 2 * t.px(6) + st.ItemSpacing.x;
         if (r.speedup == 1.0) cw += ImGui::CalcTextSize("base").x, cf += 2 * t.px(6) + st.ItemSpacing.x;
       }
-      if (cw > w) w = cw, fixed = std::max(fixed, cf), column_extra = cf;
+      // The widest cell counts its badges' padding too (a short name with badges may outgrow a long one).
+      if (cw + cf > w + column_extra) w = cw, fixed = std::max(fixed, cf), column_extra = cf;
     }
     fit.text[std::size_t(c)] = w;
     fit.extra[std::size_t(c)] = column_extra;
@@ -350,8 +365,10 @@ void CompareView::draw_controls(AppState& s, const std::vector<CompareRow>& rows
   const std::string base_label = s.perf.baseline.empty() ? "first correct" : s.perf.baseline;
   if (ImGui::BeginCombo("baseline", base_label.c_str())) {
     if (ImGui::Selectable("first correct", s.perf.baseline.empty())) s.perf.baseline.clear();
-    for (const auto& r : rows)
-      if (ImGui::Selectable(r.variant.c_str(), s.perf.baseline == r.variant)) s.perf.baseline = r.variant;
+    for (const auto& r : rows)  // a wrong answer stays choosable, but says what it is
+      if (ImGui::Selectable((r.variant + (r.flagged ? "  (" + flag_text(r) + ")" : "")).c_str(),
+                            s.perf.baseline == r.variant))
+        s.perf.baseline = r.variant;
     ImGui::EndCombo();
   }
   SameLineIfFits(t.px(170) + combo_extra + ImGui::CalcTextSize("bars").x);
@@ -388,7 +405,7 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, c
   if (!ImGui::BeginTable("compare", CCount, flags)) return;
   layout_probe().text(ImGui::GetFontSize());
   const ImVec2 table_min = ImGui::GetCursorScreenPos();
-  ImGui::TableSetupScrollFreeze(1, 1);
+  ImGui::TableSetupScrollFreeze(2, 1);  // the variant and its check stay while the rest scrolls
   for (int c = 0; c < CCount; ++c) {
     ImGuiTableColumnFlags f = c == CVariant ? ImGuiTableColumnFlags_DefaultSort : 0;
     if (c == CBar) f |= ImGuiTableColumnFlags_NoSort;
@@ -427,22 +444,45 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, c
     });
   }
   const CompareMetric bar = CompareMetric(std::clamp(s.perf.bar_metric, 0, int(CompareMetric::Count) - 1));
-  double bar_max = 0;
+  // The bars' scale: the rows checked ok (a wrong answer's bar runs off it, marked, rather than
+  // shrinking every correct bar); all rows only when none is ok.
+  double bar_max = 0, bar_max_all = 0;
   for (const auto& r : rows)
-    if (auto v = compare_value(r, bar)) bar_max = std::max(bar_max, *v);
+    if (auto v = compare_value(r, bar)) {
+      bar_max_all = std::max(bar_max_all, *v);
+      if (!r.flagged) bar_max = std::max(bar_max, *v);
+    }
+  if (bar_max <= 0) bar_max = bar_max_all;
 
-  int check_cells = 0;
+  int check_cells = 0, flagged_marked = 0, flagged_best = 0, flagged_rows = 0;
   for (int i : order) {
     const CompareRow& r = rows[std::size_t(i)];
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(CVariant);
-    if (r.best) ImGui::PushStyleColor(ImGuiCol_Text, pal.ok);
+    // A wrong answer is marked in the frozen first column, where the eye lands, in its check's colour.
+    const ImVec4 flag_col = r.flagged ? status_colour(*r.run) : pal.ok;
+    if (r.best || r.flagged) ImGui::PushStyleColor(ImGuiCol_Text, flag_col);
     ImGui::TextUnformatted(cell_text(r, CVariant, prefix).c_str());
-    if (!prefix.empty()) ItemTooltip(r.variant);
+    if (const VariantInfo* sel = s.variant(); sel && sel->id == r.variant) {
+      // The selected variant's row (a scene's, n/p's): lightly highlighted, and scrolled into view.
+      ImVec4 hl = pal.accent;
+      hl.w = 0.30f;
+      ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(hl));
+      const float top = ImGui::GetWindowPos().y + row_height(fit),
+                  bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight() -
+                           (fit.scrolls_x ? ImGui::GetStyle().ScrollbarSize : 0.f);
+      const bool shown = ImGui::GetItemRectMin().y >= top - 1.f && ImGui::GetItemRectMax().y <= bottom + 1.f;
+      if (!shown && scrolled_to_ != r.variant) ImGui::SetScrollHereY(0.5f);
+      scrolled_to_ = r.variant;
+      layout_probe().counts["compare selected row visible"] = shown;
+    }
+    if (!prefix.empty() || r.flagged)
+      ItemTooltip(r.variant + (r.flagged ? ": " + format_check(*r.run) + "; its time is of a wrong answer" : ""));
     // Badges as tall as the text, so their rows are no taller than the others.
     ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0.f));
+    if (r.best || r.flagged) ImGui::PopStyleColor();
+    flagged_best += r.flagged && r.best;
     if (r.best) {
-      ImGui::PopStyleColor();
       ImGui::SameLine();
       Badge("best", pal.ok);
     }
@@ -451,6 +491,19 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, c
       Badge("base", pal.baseline);
     }
     ImGui::PopStyleVar();
+    if (ImGui::TableSetColumnIndex(CCheck)) {
+      if (r.run) {
+        ImGui::PushStyleColor(ImGuiCol_Text, status_colour(*r.run));
+        ImGui::TextUnformatted(to_string(r.run->status));
+        ImGui::PopStyleColor();
+        ItemTooltip(format_check(*r.run));
+      } else {
+        TextDim("no run");
+      }
+      // Marked in the frozen columns: the name and its check in the check's colour, both always in view.
+      flagged_marked += r.flagged && (ImGui::TableGetColumnFlags(CVariant) & ImGuiTableColumnFlags_IsVisible) &&
+                        (ImGui::TableGetColumnFlags(CCheck) & ImGuiTableColumnFlags_IsVisible);
+    }
     for (int c : {CN, CTime, CGbps, CPeak, CSpeedup})
       if (ImGui::TableSetColumnIndex(c)) TextRight(cell_text(r, c));
     if (ImGui::TableSetColumnIndex(CSlide) && r.slide) {  // marked as the slide's: its colour, its GPU, a tooltip
@@ -460,12 +513,21 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, c
       ItemTooltip(slide_timing_source(*r.slide));
     }
     ImGui::TableSetColumnIndex(CBar);
+    flagged_rows += r.flagged;
     if (auto v = compare_value(r, bar); v && bar_max > 0) {
       const ImVec2 p = ImGui::GetCursorScreenPos();
       const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetTextLineHeight();
-      ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + h * 0.15f),
-                                                ImVec2(p.x + std::max(1.f, float(*v / bar_max) * w), p.y + h * 0.85f),
-                                                ImGui::GetColorU32(r.best ? pal.ok : pal.accent));
+      const ImVec2 lo(p.x, p.y + h * 0.15f), hi(p.x + std::clamp(float(*v / bar_max) * w, 1.f, w), p.y + h * 0.85f);
+      ImDrawList* dl = ImGui::GetWindowDrawList();
+      if (r.flagged) {  // a wrong answer's bar: hatched in its check's colour, an arrow where it runs off the scale
+        const ImU32 c = ImGui::GetColorU32(status_colour(*r.run));
+        HatchedRect(dl, lo, hi, c, t.px(2));
+        if (*v > bar_max)
+          dl->AddTriangleFilled(ImVec2(hi.x, (lo.y + hi.y) / 2), ImVec2(hi.x - h * 0.35f, lo.y),
+                                ImVec2(hi.x - h * 0.35f, hi.y), c);
+      } else {
+        dl->AddRectFilled(lo, hi, ImGui::GetColorU32(r.best ? pal.ok : pal.accent));
+      }
       ImGui::Dummy(ImVec2(w, h));
     } else {
       TextDim("--");
@@ -479,27 +541,19 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, c
         if (!r.predicted.have) ItemTooltip(r.predicted.why);
       }
     ImGui::PopStyleColor();
-    if (!ImGui::TableSetColumnIndex(CCheck)) continue;
+    if (!ImGui::TableSetColumnIndex(CCount - 1)) continue;
     // Scrolled out of view, a column still takes its cells (ImGui keeps them for auto-fit): count only
     // the rows whose last column is visible.
-    check_cells += (ImGui::TableGetColumnFlags(CCheck) & ImGuiTableColumnFlags_IsVisible) != 0;
-    if (r.run) {
-      const ImVec4 c = r.run->status == RunStatus::Ok                                               ? pal.ok
-                       : (r.run->status == RunStatus::Race || r.run->status == RunStatus::SlideBug) ? pal.lesson
-                                                                                                    : pal.bad;
-      ImGui::PushStyleColor(ImGuiCol_Text, c);
-      ImGui::TextUnformatted(to_string(r.run->status));
-      ImGui::PopStyleColor();
-      ItemTooltip(format_check(*r.run));
-    } else {
-      TextDim("no run");
-    }
+    check_cells += (ImGui::TableGetColumnFlags(CCount - 1) & ImGuiTableColumnFlags_IsVisible) != 0;
     // The table's extent as drawn: its first cell to the right end of this row's last column.
     layout_probe().picture(
         "compare table", table_min,
         ImVec2(ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y + ImGui::GetStyle().CellPadding.y));
   }
   layout_probe().counts["compare rows"] = int(rows.size());
+  layout_probe().counts["compare wrong rows"] = flagged_rows;
+  layout_probe().counts["compare wrong rows marked in the frozen columns"] = flagged_marked;
+  layout_probe().counts["compare wrong rows marked best"] = flagged_best;
   layout_probe().counts["compare rows with every column"] = check_cells;
   layout_probe().counts["compare variant column shown"] =
       (ImGui::TableGetColumnFlags(CVariant) & ImGuiTableColumnFlags_IsVisible) != 0;

@@ -48,6 +48,7 @@ class CompareView {
   std::map<std::string, Predicted> predicted_;
   std::string predicted_key_;       ///< n and type the cache holds
   std::string slides_error_shown_;  ///< the slide-timings problem already reported (once, not every frame)
+  std::string scrolled_to_;         ///< the selected variant whose row was last scrolled into view
   std::vector<float> widths_;       ///< the column widths last set (CompareFit::column_width)
 };
 

@@ -39,8 +39,11 @@ std::vector<PlotSeries> sweep_series(const Sweep& sw, const std::vector<std::str
     ps.label = same[i] >= 0
                    ? coincidence_label(series_id(vars[i]), series_id(vars[std::size_t(same[i])]), kCoincideTolerance)
                    : series_id(vars[i]);
+    for (const RunResult* r : sw.runs_of(vars[i]))  // one wrong run marks the whole curve
+      if (timed_ok(*r) && ps.flag.empty()) ps.flag = run_flag(*r);
+    if (!ps.flag.empty()) ps.label += "  " + ps.flag, ps.keep_in_legend = true;
     ps.set_style(int(i));
-    ps.keep_in_legend = same[i] >= 0 || std::find(same.begin(), same.end(), int(i)) != same.end();
+    ps.keep_in_legend |= same[i] >= 0 || std::find(same.begin(), same.end(), int(i)) != same.end();
     ps.x = xs[i].data();
     ps.y = ys[i].data();
     ps.count = int(xs[i].size());
@@ -132,6 +135,11 @@ void PlotsView::draw_controls(AppState& s) {
   if (ImGui::RadioButton("GB/s", !s.perf.plot_time)) s.perf.plot_time = false;
   ImGui::SameLine();
   if (ImGui::RadioButton("time", s.perf.plot_time)) s.perf.plot_time = true;
+  SameLineIfFits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("scale to wrong").x, t.px(24));
+  ImGui::Checkbox("scale to wrong", &p.range_wrong);
+  ItemTooltip(
+      "widen the axes to the runs whose check is not ok (race, slide-bug: hatched or dotted, marked WRONG); off, "
+      "such a bar or line runs off the top, marked off scale");
   SameLineIfFits(ButtonWidth("PNG"), t.px(24));
   if (ImGui::Button("PNG")) p.png_request = (std::filesystem::path(p.export_dir) / "warpscope-plots.png").string();
   ItemTooltip("save this view as a PNG for slides (warpscope-plots.png in the export folder)");
@@ -223,7 +231,8 @@ void PlotsView::draw_sweep(AppState& s, float height) {
     for (const RunResult* r : sw->runs_of(vars[i])) {
       if (!timed_ok(*r)) continue;
       const double y = s.perf.plot_time ? r->timing.median_ms : r->gbps;
-      ymin = std::min(ymin, y), ymax = std::max(ymax, y);
+      // A wrong answer's outlier stays off the axis range unless asked (it is drawn to the edge, marked).
+      if (r->status == RunStatus::Ok || s.perf.range_wrong) ymin = std::min(ymin, y), ymax = std::max(ymax, y);
       if (i == 0) elem = to_string(r->type);
       const bool better =
           by_keep ? std::fabs(r->params.keep_fraction - 0.5) < std::fabs(b.x - 0.5) : double(r->n) >= b.x;
@@ -307,10 +316,11 @@ void PlotsView::draw_runs(AppState& s, const Report& rep) {
     if (!last) continue;
     xs_[i].push_back(double(i + 1));
     ys_[i].push_back(s.perf.plot_time ? last->timing.median_ms : last->gbps);
-    ymax = std::max(ymax, ys_[i].back());
-    n = std::max(n, last->n);
     PlotSeries ps;
-    ps.label = series_id(ids[i]);
+    ps.flag = run_flag(*last);
+    if (ps.flag.empty() || s.perf.range_wrong) ymax = std::max(ymax, ys_[i].back());
+    n = std::max(n, last->n);
+    ps.label = series_id(ids[i]) + (ps.flag.empty() ? "" : "  " + ps.flag);
     ps.set_style(int(i));
     ps.x = xs_[i].data();
     ps.y = ys_[i].data();
@@ -322,6 +332,9 @@ void PlotsView::draw_runs(AppState& s, const Report& rep) {
     TextDim("The report shown has no timed runs of these variants either.", true);
     return;
   }
+  if (ymax <= 0)  // only wrong results: their range, rather than none
+    for (const auto& y : ys_)
+      for (double v : y) ymax = std::max(ymax, v);
   PlotConfig cfg;
   cfg.title = std::string(s.perf.plot_time ? "time" : "GB/s") + " per variant, n = " + format_count(n) +
               " (runs of the report)";
@@ -386,6 +399,8 @@ void PlotsView::draw_live(AppState& s, float height) {
     ps.label = series_id(id) + "  " + format_ms(ls.median_ms(100)) + " ms";
     if (auto it = p.live.latest.find(id); it != p.live.latest.end() && p.live.series.size() <= 4)
       if (std::string m = live_metrics(it->second); !m.empty()) ps.label += "  (" + m + ")";
+    if (auto it = p.live.latest.find(id); it != p.live.latest.end()) ps.flag = run_flag(it->second);
+    if (!ps.flag.empty()) ps.label = series_id(id) + "  " + ps.flag + "  " + format_ms(ls.median_ms(100)) + " ms";
     ps.set_style(i++);
     ps.x = ls.launches();
     ps.y = s.perf.plot_time ? ls.ms() : ls.gbps();
@@ -393,9 +408,13 @@ void PlotsView::draw_live(AppState& s, float height) {
     ps.style = PlotSeries::Line;
     ps.thickness = 1.5f;
     xmin = std::min(xmin, ps.x[0]), xmax = std::max(xmax, ps.x[ps.count - 1]);
-    for (int k = 0; k < ps.count; ++k) ymin = std::min(ymin, ps.y[k]), ymax = std::max(ymax, ps.y[k]);
+    if (ps.flag.empty() || s.perf.range_wrong)  // a wrong answer's line stays off the range unless asked
+      for (int k = 0; k < ps.count; ++k) ymin = std::min(ymin, ps.y[k]), ymax = std::max(ymax, ps.y[k]);
     series.push_back(ps);
   }
+  if (ymax <= 0)
+    for (const auto& ps : series)
+      for (int k = 0; k < ps.count; ++k) ymin = std::min(ymin, ps.y[k]), ymax = std::max(ymax, ps.y[k]);
   PlotConfig cfg;
   cfg.title = std::string("Live") + (p.live_running ? "" : " (stopped)") + ": " + std::to_string(p.live.points()) +
               " launches shown, n = 2^" + std::to_string(p.live_log2) + " (legend: median of the last 100)";

@@ -162,6 +162,7 @@ void RaceView::draw(AppState& s) {
     if (e.kind == RaceEvent::Read) fill = ImGui::GetColorU32(ImVec4(0.20f, 0.42f, 0.75f, 1.f));
     if (e.kind == RaceEvent::Add) fill = WarpColor(e.thread / 32, 0.85f);
     if (e.kind == RaceEvent::Write) fill = e.lost ? lost_col : ok_col;
+    fill = Legible(fill);  // its value in TextOn(fill), 7:1 or more
     if (reached)
       dl->AddRectFilled(a, b, fill, th.px(3));
     else
@@ -174,8 +175,8 @@ void RaceView::draw(AppState& s) {
     if (reached && values) {
       const std::string v = format_value(e.value, type);
       const ImVec2 ts = mono->CalcTextSizeA(value_fs, 1e9f, 0, v.c_str());
-      DrawText(dl, mono, value_fs, ImVec2((a.x + b.x - ts.x) * 0.5f, (a.y + b.y - ts.y) * 0.5f),
-               ImGui::GetColorU32(th.colors().badge_text), v.c_str());
+      DrawText(dl, mono, value_fs, ImVec2((a.x + b.x - ts.x) * 0.5f, (a.y + b.y - ts.y) * 0.5f), TextOn(fill),
+               v.c_str());
       ++value_labels;
     }
   }

@@ -62,7 +62,7 @@ void RooflineView::draw(AppState& s) {
   const Theme& th = theme();
   const Report& rep = s.shown();
   const std::vector<std::string> ids = chosen_variants(s);
-  const Roofline rl = build_roofline(rep, roofline_runs(rep, ids));
+  const Roofline rl = build_roofline(rep, roofline_runs(rep, ids), range_wrong_);
   const std::string title = "Roofline: " + (rep.device.name.empty() ? std::string("no device") : rep.device.name);
 
   // Controls: the exports, then what is not on the chart.
@@ -78,6 +78,11 @@ void RooflineView::draw(AppState& s) {
       s.message(Message::Info, "wrote " + path);
   }
   ItemTooltip("save the chart as SVG (warpscope-roofline.svg in the export folder): vector lines and text for slides");
+  ImGui::SameLine();
+  ImGui::Checkbox("scale to wrong results", &range_wrong_);
+  ItemTooltip(
+      "widen the axes to the racy and slide-bug runs too (crossed in red: their answer is wrong); off, a point "
+      "outside the range sits on the edge, marked off scale");
   ImGui::SameLine();
   TextDim(
       "x: operations per DRAM byte (CUPTI dram__bytes_read + write) · y: operations / median time · "
@@ -121,7 +126,8 @@ void RooflineView::draw(AppState& s) {
   const float tick_w = font->CalcTextSizeA(fs, 1e9f, 0, "100 Gop/s").x;
   float label_w = 0;
   for (const RooflinePoint& p : rl.points)
-    label_w = std::max(label_w, font->CalcTextSizeA(fs, 1e9f, 0, p.label.c_str()).x);
+    label_w =
+        std::max(label_w, font->CalcTextSizeA(fs, 1e9f, 0, (p.label + (p.wrong ? " (off scale)" : "")).c_str()).x);
   const float left = o.x + tick_w + fs * 1.8f, top = o.y + fs * 0.5f;
   const float w = std::max(avail.x - (left - o.x) - label_w - fs * 1.5f, fs * 10),
               h = std::max(avail.y - fs * 3.2f, fs * 8);
@@ -169,18 +175,29 @@ void RooflineView::draw(AppState& s) {
   // Points and their labels; hover shows the numbers behind them.
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   int hovered = -1;
-  const ImU32 pt = ImGui::GetColorU32(th.colors().lesson);
+  const ImU32 pt = ImGui::GetColorU32(th.colors().lesson), bad = ImGui::GetColorU32(th.colors().bad);
+  int wrong_marked = 0;
   for (std::size_t i = 0; i < rl.points.size(); ++i) {
     const ImVec2 c(float(L.px[i]), float(L.py[i]));
-    dl->AddCircleFilled(c, th.px(7), pt);
-    dl->AddCircle(c, th.px(7), ink, 0, th.px(1.5f));
+    const RooflinePoint& p = rl.points[i];
+    if (p.wrong) {  // a wrong answer: a red cross and a red label, never a point like the others
+      const float d = th.px(8);
+      dl->AddLine(ImVec2(c.x - d, c.y - d), ImVec2(c.x + d, c.y + d), bad, th.px(3.5f));
+      dl->AddLine(ImVec2(c.x - d, c.y + d), ImVec2(c.x + d, c.y - d), bad, th.px(3.5f));
+      ++wrong_marked;
+    } else {
+      dl->AddCircleFilled(c, th.px(7), pt);
+      dl->AddCircle(c, th.px(7), ink, 0, th.px(1.5f));
+    }
     const ImVec2 lp(float(L.label_x[i]), float(L.label_y[i]) - lfs / 2);
     if (std::fabs(L.label_y[i] - L.py[i]) > 1)
       dl->AddLine(c, ImVec2(lp.x - th.px(2), float(L.label_y[i])), dim, th.px(1));
-    DrawText(dl, font, lfs, lp, ink, rl.points[i].label.c_str());
+    const std::string label = p.label + (L.off_scale[i] ? " (off scale)" : "");
+    DrawText(dl, font, lfs, lp, p.wrong ? bad : ink, label.c_str());
     if (std::hypot(mouse.x - c.x, mouse.y - c.y) <= th.px(12)) hovered = int(i);
   }
   layout_probe().counts["roofline points"] = int(rl.points.size());
+  layout_probe().counts["roofline wrong points marked"] = wrong_marked;
   layout_probe().counts["roofline roofs"] = int(rl.roofs.size());
   ImGui::Dummy(avail);
   if (hovered >= 0) {

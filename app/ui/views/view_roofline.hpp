@@ -9,6 +9,9 @@ namespace ws::ui {
 class RooflineView {
  public:
   void draw(AppState& s);
+
+ private:
+  bool range_wrong_ = false;  ///< the axes span the racy and slide-bug points too (asked with the checkbox)
 };
 
 /// The runs the Roofline tab draws: for each compared variant (chosen_variants), its latest run in

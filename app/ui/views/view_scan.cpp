@@ -146,13 +146,13 @@ void ScanView::draw(AppState& s) {
   const float fs = std::clamp(std::min(box_h * 0.7f, ImGui::GetFontSize()), min_fs, ImGui::GetFontSize());
   auto box = [&](float y, int i, double value, bool lit, int thread) {
     const float x0 = o.x + gutter + float(i) * slot_w, x1 = x0 + slot_w - th.px(2);
-    const ImU32 fill = lit ? WarpColor(thread / 32, 1.f) : ImGui::GetColorU32(ImVec4(0.32f, 0.35f, 0.40f, 1.f));
+    const ImU32 fill =
+        Legible(lit ? WarpColor(thread / 32, 1.f) : ImGui::GetColorU32(ImVec4(0.32f, 0.35f, 0.40f, 1.f)));
     cdl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, y + box_h), fill, th.px(3));
     const std::string v = format_value(value, tr.type);
     const ImVec2 ts = mono->CalcTextSizeA(fs, 1e9f, 0, v.c_str());
     if (ts.x <= slot_w - th.px(2))
-      DrawText(cdl, mono, fs, ImVec2((x0 + x1 - ts.x) * 0.5f, y + (box_h - ts.y) * 0.5f),
-               ImGui::GetColorU32(th.colors().badge_text), v.c_str());
+      DrawText(cdl, mono, fs, ImVec2((x0 + x1 - ts.x) * 0.5f, y + (box_h - ts.y) * 0.5f), TextOn(fill), v.c_str());
   };
   for (int i = 0; i < slots; ++i) {
     if (i < int(st.before.size())) box(top_y, i, st.before[std::size_t(i)], false, 0);

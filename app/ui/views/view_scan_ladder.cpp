@@ -128,8 +128,8 @@ void ScanLadderView::draw(AppState& s) {
     for (int i = 0; i < slots && i < int(row.values.size()); ++i) {
       const float x0 = o.x + gutter + float(i) * slot_w + th.px(2), x1 = x0 + slot_w - th.px(4);
       const bool written = writer[std::size_t(i)] >= 0;
-      const ImU32 fill =
-          written ? WarpColor(writer[std::size_t(i)] / 32, 1.f) : ImGui::GetColorU32(ImVec4(0.32f, 0.35f, 0.40f, 1.f));
+      const ImU32 fill = Legible(written ? WarpColor(writer[std::size_t(i)] / 32, 1.f)
+                                         : ImGui::GetColorU32(ImVec4(0.32f, 0.35f, 0.40f, 1.f)));
       const bool input = row.step < 0;
       if (reached && (written || input))
         dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, y + box_h), fill, th.px(3));
@@ -139,7 +139,7 @@ void ScanLadderView::draw(AppState& s) {
       const std::string v = format_value(row.values[std::size_t(i)], tr.type);
       const ImVec2 ts = mono->CalcTextSizeA(value_fs, 1e9f, 0, v.c_str());
       DrawText(dl, mono, value_fs, ImVec2((x0 + x1 - ts.x) * 0.5f, y + (box_h - ts.y) * 0.5f),
-               ImGui::GetColorU32(written || input ? th.colors().badge_text : th.colors().text_dim), v.c_str());
+               written || input ? TextOn(fill) : ImGui::GetColorU32(th.colors().text_dim), v.c_str());
       ++value_labels;
     }
     if (r == 0) continue;

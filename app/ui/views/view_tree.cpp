@@ -136,8 +136,7 @@ void TreeView::draw(AppState& s) {
       if (n.row == cur_row && cur_row > 0) dl->AddRect(a, b, IM_COL32_WHITE, th.px(4), 0, th.px(2));
       if (values && !v.empty()) {
         const ImVec2 ts = mono->CalcTextSizeA(value_fs, 1e9f, 0, v.c_str());
-        const ImU32 ink =
-            n.thread < 0 ? ImGui::GetColorU32(th.colors().text) : ImGui::GetColorU32(th.colors().badge_text);
+        const ImU32 ink = TextOn(fill);  // 7:1 or more on the warp colours and on the slate of an input
         DrawText(dl, mono, value_fs, ImVec2(cn.x - ts.x * 0.5f, cn.y - ts.y * 0.5f), ink, v.c_str());
         ++labels;
       }

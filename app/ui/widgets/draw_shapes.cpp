@@ -1,5 +1,6 @@
 #include "widgets/draw_shapes.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ws::ui {
@@ -11,6 +12,16 @@ void DrawArrow(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float thick, float
   const float ux = dx / len, uy = dy / len;
   dl->AddTriangleFilled(b, ImVec2(b.x - ux * head - uy * head * 0.5f, b.y - uy * head + ux * head * 0.5f),
                         ImVec2(b.x - ux * head + uy * head * 0.5f, b.y - uy * head - ux * head * 0.5f), col);
+}
+
+void HatchedRect(ImDrawList* dl, ImVec2 lo, ImVec2 hi, ImU32 col, float thick) {
+  dl->AddRect(lo, hi, col, 0.f, 0, thick);
+  const float h = hi.y - lo.y;
+  if (h <= 0 || hi.x <= lo.x) return;
+  dl->PushClipRect(lo, hi, true);
+  for (float x = lo.x - h; x < hi.x; x += std::max(h * 0.6f, 3 * thick))
+    dl->AddLine(ImVec2(x, hi.y), ImVec2(x + h, lo.y), col, thick);
+  dl->PopClipRect();
 }
 
 }  // namespace ws::ui

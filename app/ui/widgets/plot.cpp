@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "widgets/draw_shapes.hpp"
+#include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
 
 namespace ws::ui {
@@ -102,7 +104,10 @@ void draw_marker(ImDrawList* dl, ImVec2 p, float r, ImU32 col, PlotMarker m) {
 /// filled box for bars).
 void legend_swatch(ImDrawList* dl, const PlotSeries& s, ImVec2 lo, ImVec2 hi, float unit) {
   if (s.style == PlotSeries::Bars) {
-    dl->AddRectFilled(lo, hi, s.color);
+    if (s.flag.empty())
+      dl->AddRectFilled(lo, hi, s.color);
+    else
+      HatchedRect(dl, lo, hi, s.color, std::max(1.f, unit * 0.6f));
     return;
   }
   const float y = (lo.y + hi.y) * 0.5f;
@@ -293,6 +298,12 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
     dashed_line(dl, ImVec2(f.min.x, y), ImVec2(f.max.x, y), r.color, t.px(8), t.px(1.5f));
   }
   // Data.
+  struct FlagLabel {
+    std::string text;
+    ImVec2 at;  ///< a bar's top centre, or a line's last point
+    bool bar;
+  };
+  std::vector<FlagLabel> flag_labels;  // drawn over everything, so nothing hides a wrong result's mark
   std::vector<ImVec2> pts;
   std::vector<std::vector<ImVec2>> curves;  // what reference labels must not cover
   const float marker = t.px(3.f);
@@ -310,14 +321,28 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
         if (!finite_point(f, s.x[i], s.y[i])) continue;
         const ImVec2 p = f.map(s.x[i], s.y[i]);
         const float y0 = f.map(s.x[i], base).y;
-        dl->AddRectFilled(ImVec2(p.x - half, std::min(p.y, y0)), ImVec2(p.x + half, std::max(p.y, y0)), s.color);
+        if (s.flag.empty()) {
+          dl->AddRectFilled(ImVec2(p.x - half, std::min(p.y, y0)), ImVec2(p.x + half, std::max(p.y, y0)), s.color);
+          continue;
+        }
+        // A wrong result: hatched, its flag over it (inside the top when the bar runs off the scale).
+        const float top_y = std::max(f.min.y, std::min(p.y, y0));
+        HatchedRect(dl, ImVec2(p.x - half, top_y), ImVec2(p.x + half, std::max(p.y, y0)), s.color, t.px(2));
+        if (p.y < f.min.y)
+          dl->AddTriangleFilled(ImVec2(p.x, f.min.y), ImVec2(p.x - t.px(10), f.min.y + t.px(14)),
+                                ImVec2(p.x + t.px(10), f.min.y + t.px(14)), ImGui::GetColorU32(theme().colors().bad));
+        flag_labels.push_back({s.flag + (p.y < f.min.y ? " (off scale)" : ""), ImVec2(p.x, top_y), true});
       }
       continue;
     }
     if (s.style != PlotSeries::Scatter) {
       line_points(f, s, pts);
-      styled_polyline(dl, pts, s.color, th, s.dash, t.px(3), s.dash_phase);
+      styled_polyline(dl, pts, s.color, th, s.flag.empty() ? s.dash : PlotDash::Dotted, t.px(3), s.dash_phase);
       curves.push_back(pts);
+      if (!s.flag.empty() && !pts.empty())
+        flag_labels.push_back(
+            {s.flag, ImVec2(std::clamp(pts.back().x, f.min.x, f.max.x), std::clamp(pts.back().y, f.min.y, f.max.y)),
+             false});
     }
     if (s.style != PlotSeries::Line && s.count <= 400)
       for (int i = 0; i < s.count; ++i)
@@ -326,9 +351,26 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
           if (s.style == PlotSeries::Scatter) curves.push_back({f.map(s.x[i], s.y[i])});
         }
   }
+  std::vector<ImVec4> placed;  // label boxes drawn so far
+  // The wrong results' flags first (reference labels are then placed around them), in the failure colour
+  // on a backing box, above a bar (inside its top when there is no room above) or left of a line's end.
+  int flagged = 0;
+  for (const auto& s : series) flagged += !s.flag.empty() && s.count > 0;
+  for (const FlagLabel& fl : flag_labels) {
+    const ImVec2 ts = ImGui::CalcTextSize(fl.text.c_str());
+    const float m = t.px(3);
+    float x = fl.bar ? fl.at.x - ts.x * 0.5f : fl.at.x - ts.x - t.px(8);
+    float y = fl.bar ? fl.at.y - ts.y - t.px(4) : fl.at.y - ts.y - t.px(4);
+    x = std::clamp(x, f.min.x + m, std::max(f.min.x + m, f.max.x - ts.x - m));
+    if (y < f.min.y + m) y = fl.bar ? f.min.y + t.px(16) : fl.at.y + t.px(4);
+    placed.push_back(ImVec4(x - m, y, x + ts.x + m, y + ts.y));  // reference labels keep off it
+    dl->AddRectFilled(ImVec2(x - m, y), ImVec2(x + ts.x + m, y + ts.y), ImGui::GetColorU32(ImGuiCol_WindowBg, 0.9f));
+    dl->AddText(ImVec2(x, y), ImGui::GetColorU32(theme().colors().bad), fl.text.c_str());
+  }
+  layout_probe().counts["plot wrong series"] += flagged;
+  layout_probe().counts["plot wrong series marked"] += int(flag_labels.size());
   // Reference labels over the data, so bars never hide them, each where its box crosses no curve:
   // the right end above or below its line, else the left end, else along the line; never on another.
-  std::vector<ImVec4> placed;
   for (const auto& r : refs) {
     if (cfg.y.log && !(r.value > 0)) continue;
     const float y = f.map(cfg.x.lo, r.value).y;

@@ -27,6 +27,9 @@ struct PlotSeries {
   PlotMarker marker = PlotMarker::Circle;  ///< LineMarkers and Scatter points
   float dash_phase = 0;                    ///< 0..1 of the dash pattern, so parallel dashed lines differ
   bool keep_in_legend = false;             ///< stays in a legend too long to show every entry
+  /// Non-empty ("WRONG: slide-bug"): the series is of runs whose check is not ok. Bars are hatched with
+  /// this text over them, lines dashed with it at their last point, the legend swatch hatched.
+  std::string flag;
   /// Colour, dash, marker and dash phase of series i (series_style(i)).
   void set_style(int i) {
     const SeriesStyle st = series_style(i);

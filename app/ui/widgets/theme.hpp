@@ -62,6 +62,17 @@ inline constexpr float kMinTextFraction = Theme::kMinTextPx / Theme::kBaseFontPx
 void SetHighContrast(bool on);
 bool HighContrast();
 
+/// The WCAG contrast ratio of two opaque colours, 1 (same luminance) to 21 (black on white).
+float ContrastRatio(ImU32 a, ImU32 b);
+/// The text colour for a label drawn on `fill`: the palette's badge text (near black) or white, whichever
+/// contrasts more (white on the slate of a cell not written, near black on the warp colours): >= 7:1 on
+/// every fill the views use.
+ImU32 TextOn(ImU32 fill);
+
+/// `fill` (opaque) lightened or darkened just enough that TextOn(fill) contrasts with it 7:1 or more
+/// (WCAG AAA), so a value printed in a coloured box reads from the back row; unchanged when it already does.
+ImU32 Legible(ImU32 fill);
+
 /// The theme in use (views read it; main() applies it once).
 Theme& theme();
 

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "widgets/theme.hpp"
 
@@ -65,5 +66,41 @@ void SetHighContrast(bool on) {
 }
 
 bool HighContrast() { return g_high_contrast; }
+
+namespace {
+/// Relative luminance (WCAG 2) of an sRGB colour packed as ImU32.
+float luminance(ImU32 c) {
+  auto lin = [](unsigned v) {
+    const float x = float(v & 0xff) / 255.f;
+    return x <= 0.03928f ? x / 12.92f : std::pow((x + 0.055f) / 1.055f, 2.4f);
+  };
+  return 0.2126f * lin(c >> IM_COL32_R_SHIFT) + 0.7152f * lin(c >> IM_COL32_G_SHIFT) +
+         0.0722f * lin(c >> IM_COL32_B_SHIFT);
+}
+}  // namespace
+
+float ContrastRatio(ImU32 a, ImU32 b) {
+  const float la = luminance(a), lb = luminance(b);
+  return (std::max(la, lb) + 0.05f) / (std::min(la, lb) + 0.05f);
+}
+
+ImU32 TextOn(ImU32 fill) {
+  const ImU32 dark = ImGui::ColorConvertFloat4ToU32(theme().colors().badge_text), light = IM_COL32_WHITE;
+  return ContrastRatio(dark, fill) >= ContrastRatio(light, fill) ? dark : light;
+}
+
+ImU32 Legible(ImU32 fill) {
+  const ImU32 dark = ImGui::ColorConvertFloat4ToU32(theme().colors().badge_text);
+  const bool light_text = ContrastRatio(IM_COL32_WHITE, fill) > ContrastRatio(dark, fill);
+  const ImVec4 c = ImGui::ColorConvertU32ToFloat4(fill);
+  const float to = light_text ? 0.f : 1.f;  // darken under white text, lighten under dark text
+  for (int k = 0; k <= 20; ++k) {
+    const float t = float(k) / 20.f;
+    const ImU32 f =
+        ImGui::ColorConvertFloat4ToU32(ImVec4(c.x + (to - c.x) * t, c.y + (to - c.y) * t, c.z + (to - c.z) * t, 1.f));
+    if (ContrastRatio(TextOn(f), f) >= 7.f) return f;
+  }
+  return light_text ? IM_COL32_BLACK : IM_COL32_WHITE;
+}
 
 }  // namespace ws::ui

@@ -161,7 +161,7 @@ GradeReport grade_exercise(const Exercise& ex, const std::string& source, const 
     if (i == 0) {
       // A compile error comes back as an error whose message starts with the file's name.
       const bool compile_error = r.status == RunStatus::Error && r.message.rfind(file + ":", 0) == 0;
-      compiles.passed = !compile_error && r.status != RunStatus::Error;
+      compiles.passed = !compile_error;
       compiles.detail = compiles.passed ? r.code_path : r.message;
       if (!compiles.passed) {
         stop = true;

@@ -116,6 +116,7 @@ RunResult run_user_kernel(CudaContext& ctx, const VariantInfo& v, const RunReque
   for (const KernelDiagnostic& d : c.diagnostics)
     if (d.severity == "warning") r.message += format_diagnostics({d}, k.file);
   while (!r.message.empty() && r.message.back() == '\n') r.message.pop_back();
+  WS_CUDA(cudaFree(nullptr));  // the runtime's primary context current on this thread, for the driver calls
   const CUfunction f = load(c);
 
   // The launch against the function's own limits: a clear refusal, not a launch error.

@@ -5,6 +5,7 @@
 #include "registry.hpp"
 #include "request.hpp"
 #include "user_kernel.hpp"
+#include "worker_client.hpp"
 #include "worker_protocol.hpp"
 
 using namespace ws;
@@ -166,4 +167,12 @@ TEST(UserKernelRequest, SimCannotRunUserCodeAndTheRequestTravels) {
   EXPECT_EQ(back.kernel.like, "epita.reduce3");
   EXPECT_EQ(back.kernel.pattern, PatternKind::Reduction);
   EXPECT_TRUE(request_from_json(request_to_json(RunRequest{})).kernel.empty());
+}
+
+TEST(UserKernelRequest, TheWatchdogLeavesRoomForTheCompileLimit) {
+  RunRequest req;
+  req.n = 1024;
+  const double plain = expected_seconds(req);
+  req.kernel.source = "extern \"C\" __global__ void kernel(const int* in, int* out, unsigned n) {}\n";
+  EXPECT_GE(3 * expected_seconds(req), kMaxKernelCompileSeconds + 3 * plain);
 }

@@ -130,7 +130,16 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
   device->add_flag("--json", out.json, "JSON object");
 
   auto* run = app.add_subcommand("run", "run one variant, check it against the CPU and time it");
-  run->add_option("--variant", out.variant, "variant id (see list)")->required();
+  run->add_option("--variant", out.variant, "variant id (see list)");
+  run->add_option("--kernel", out.run.kernel_file,
+                  "instead of --variant: a .cu file of device code following a pattern's kernel contract "
+                  "(docs/your-kernel.md), compiled with NVRTC where it runs");
+  run->add_option("--pattern", out.run.kernel_pattern,
+                  "with --kernel: reduction | scan | atomics (default: the "
+                  "file's `// warpscope: pattern=` header, --like's, reduction)");
+  run->add_option("--entry", out.run.kernel_entry, "with --kernel: the kernel to launch (default `kernel`)");
+  run->add_option("--like", out.run.kernel_like,
+                  "with --kernel: the variant whose launch (block, items per thread) and name the run takes");
   add_run_options(run, out.run);
   run->add_option("--warmup", out.run.warmup,
                   "untimed launches before the timed ones (default 2; --warmup 0 --repeat 1: one launch)")
@@ -140,6 +149,14 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
                   "array patterns: write the whole output here as text (one value per line; 2D: one row per line)");
   run->add_flag("--json", out.json, "one JSON object");
   run->add_flag("--csv", out.csv, "CSV header and one row");
+
+  auto* grade =
+      app.add_subcommand("grade", "grade a kernel against an exercise: a verdict per check, exit 0 only when all pass");
+  grade->add_option("--exercise", out.exercise, "exercise id (assets/exercises/ID; an unknown id lists them)");
+  grade->add_option("--kernel", out.run.kernel_file, "the .cu file to grade");
+  grade->add_option("--gpu", out.run.gpu,
+                    "run through a worker process: local | ssh:HOST | slurm:ARGS (default: in this process)");
+  grade->add_flag("--json", out.json, "one JSON object");
 
   auto* trace = app.add_subcommand(
       "trace", "step through one block of a variant: active lanes, divergence, bank conflicts per step");
@@ -259,8 +276,26 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
                                                                                           {metrics, "metrics"},
                                                                                           {report, "report"},
                                                                                           {sweep, "sweep"},
+                                                                                          {grade, "grade"},
                                                                                           {worker, "worker"}})
     if (*sub) out.command = name;
+  if (out.command == "run" && out.variant.empty() == out.run.kernel_file.empty()) {
+    res.exit = kBadRequest;
+    res.text =
+        out.variant.empty() ? "run needs --variant ID or --kernel FILE.cu" : "give --variant or --kernel, not both";
+    return res;
+  }
+  if (out.command == "run" && out.run.kernel_file.empty() &&
+      !(out.run.kernel_pattern.empty() && out.run.kernel_entry.empty() && out.run.kernel_like.empty())) {
+    res.exit = kBadRequest;
+    res.text = "--pattern, --entry and --like go with --kernel FILE.cu";
+    return res;
+  }
+  if (out.command == "grade" && (out.exercise.empty() || out.run.kernel_file.empty())) {
+    res.exit = kBadRequest;
+    res.text = "grade needs --exercise ID and --kernel FILE.cu";
+    return res;
+  }
   if ((out.command == "run" || out.command == "sweep") && out.json && out.csv) {
     res.exit = kBadRequest;
     res.text = "choose one of --json and --csv";

@@ -10,7 +10,7 @@ namespace ws::cli {
 
 /// What the command line asks for. Which fields matter depends on `command`.
 struct CliCommand {
-  std::string command;  ///< list, device, run, trace, metrics, report, sweep, worker
+  std::string command;  ///< list, device, run, trace, metrics, report, sweep, worker, grade
   bool json = false, csv = false;
   std::string variant;               ///< run, trace: --variant
   RunOptions run;                    ///< run and report: their run and pattern options
@@ -23,6 +23,7 @@ struct CliCommand {
   long long trace_n = 0;             ///< report: --traces
   SweepOptions sweep;                ///< sweep: its own options
   RunOptions sweep_run;              ///< sweep: its run and pattern options
+  std::string exercise;              ///< grade: --exercise
 };
 
 /// The outcome of parsing. exit < 0: `out` is ready to dispatch. Otherwise the process ends with `exit`:

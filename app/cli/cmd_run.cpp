@@ -76,6 +76,7 @@ int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv
   std::string err = o.params.output_path.empty() ? "" : check_output(o, o.params.output_path, "--output");
   if (err.empty()) err = pattern_option_refusal(o, {variant});
   if (err.empty()) err = to_request(o, variant, req);
+  if (err.empty() && !o.kernel_file.empty()) err = load_kernel_request(o, req);
   PreparedRun prepared;
   if (err.empty()) err = prepare_run(req, prepared);  // validated before any device is touched
   if (!err.empty()) {
@@ -100,12 +101,17 @@ int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv
   } else {
     if (req.backend == BackendKind::Cuda && !prepared.variant->cpu_only) {
       backend = open_cuda_backend(why);
+      if (!backend && !req.kernel.empty()) return kernel_without_gpu(req, why);
       if (!backend) {
         std::fprintf(stderr, "warpscope-cli: %s\n", no_device_hint(why).c_str());
         return kNoDevice;
       }
     }
     r = execute_prepared(req, prepared, backend.get(), why);
+  }
+  if (r.status == RunStatus::Error && !req.kernel.empty() && r.message.rfind(req.kernel.file + ":", 0) == 0) {
+    std::fprintf(stderr, "%s\n", r.message.c_str());  // FILE:LINE: error: ... lines, as compilers write them
+    return exit_code(r);
   }
   if (r.status == RunStatus::Error || r.status == RunStatus::Faulted) {
     std::fprintf(stderr, "warpscope-cli: %s\n",

@@ -36,7 +36,24 @@ struct RunOptions {
   std::string gpu;                 ///< --gpu: "" = in-process; local | ssh:HOST | slurm:ARGS = through a worker
   double watchdog_s = 0;           ///< --watchdog: seconds a worker may go without answering (0 = from the request)
   double connect_timeout_s = 0;    ///< --connect-timeout: seconds to the worker's hello (0 = 60)
+  std::string kernel_file;         ///< run --kernel: a .cu file of device code (docs/your-kernel.md)
+  std::string kernel_pattern;      ///< --pattern: whose contract it follows ("" = the header's, --like's, reduction)
+  std::string kernel_entry;        ///< --entry: the kernel to launch ("" = the header's, else "kernel")
+  std::string kernel_like;         ///< --like: the variant whose launch and name the run takes
 };
+
+/// Reads o.kernel_file into req.kernel (pattern from --pattern, the file's header or --like; default
+/// reduction). Returns "" or one line (unreadable file, over 1 MiB, unknown pattern, bad header).
+std::string load_kernel_request(const RunOptions& o, RunRequest& req);
+
+/// The one-line answer when a user's kernel cannot run for want of a GPU: it compiles it here when this
+/// build has NVRTC (printing its diagnostics on stderr) and says how to run it (here, ssh, Slurm). Returns
+/// the exit code: kFailed when it does not compile, else kNoDevice.
+int kernel_without_gpu(const RunRequest& req, const std::string& why);
+
+/// warpscope-cli grade: compiles and runs `kernel_file` against exercise `exercise` (lessons' exercises),
+/// prints a verdict per check (hidden cases by number only) and returns 0 only when every check passed.
+int cmd_grade(const std::string& exercise, const std::string& kernel_file, const RunOptions& o, bool json);
 
 /// "" when every pattern option given (RunOptions::given) applies to one of `variants`, else one line:
 /// "--mask-width applies to convolutions only (epita.reduce3 is a reduction)".

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
     if (c.command == "device") return cmd_device(c.json);
     if (c.command == "run") return cmd_run(c.variant, c.run, c.json, c.csv);
     if (c.command == "metrics") return cmd_metrics(c.json);
+    if (c.command == "grade") return cmd_grade(c.exercise, c.run.kernel_file, c.run, c.json);
     if (c.command == "trace") return cmd_trace(c.variant, c.trace, c.block_index, c.json, c.ops, c.values, c.blocks);
     if (c.command == "report") return cmd_report(c.which, c.run, c.out_path, c.title, c.json, c.trace_n);
     if (c.command == "sweep") return cmd_sweep(c.sweep, c.sweep_run, c.json, c.csv);

@@ -15,6 +15,7 @@
 #include "pc_sampling_worker.hpp"
 #include "registry.hpp"
 #include "sim/sim.hpp"
+#include "user_kernel.hpp"
 
 namespace ws {
 
@@ -29,7 +30,18 @@ std::string no_device_hint(const std::string& reason, bool describe_device) {
 
 std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend, const DeviceShape* shape) {
   const HostClock clock;
-  const VariantInfo* v = find_variant(req.variant);
+  const VariantInfo* v = nullptr;
+  std::shared_ptr<VariantInfo> own;
+  if (!req.kernel.empty()) {
+    if (req.backend == BackendKind::Sim)
+      return "the simulator runs the built-in variants' thread models only, not your code: run " + req.kernel.file +
+             " on a GPU (here, --gpu ssh:HOST or --gpu 'slurm:ARGS')";
+    own = std::make_shared<VariantInfo>();
+    if (std::string e = user_kernel_variant(req.kernel, *own); !e.empty()) return e;
+    v = own.get();
+  } else {
+    v = find_variant(req.variant);
+  }
   if (!v) return "unknown variant '" + req.variant + "' (warpscope-cli list shows the ids)";
   if (req.backend == BackendKind::Cpu)
     return unknown_backend_message(to_string(req.backend));  // a result's backend, not a request's
@@ -56,6 +68,7 @@ std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend, co
   std::int64_t n = req.n;
   PreparedRun p;
   p.variant = v;
+  p.own_variant = own;
   if (spec.build_input) {  // the pattern builds its own input (2D images)
     // A generated image's size is known before it is made: refuse what cannot fit before making it.
     if (is_generated_kind(req.input) && req.params.width > 0 && req.params.height > 0 && req.params.width <= kMaxN &&

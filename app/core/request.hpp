@@ -1,5 +1,6 @@
 // Validating and running a RunRequest, whatever the backend.
 #pragma once
+#include <memory>
 #include <string>
 
 #include "backend.hpp"
@@ -15,6 +16,9 @@ constexpr std::int64_t kDefaultN = std::int64_t(1) << 20;
 /// A validated request: the variant, its input and its launch (grid may still be 0 = device default).
 struct PreparedRun {
   const VariantInfo* variant = nullptr;
+  /// A user's kernel (RunRequest::kernel): the variant it runs as (user_kernel_variant), which `variant`
+  /// points to; null for built-in variants.
+  std::shared_ptr<const VariantInfo> own_variant;
   Input input;
   LaunchConfig launch;
   /// True when `launch` is resolved for `shape`, grid included (prepare_run was given the device's

@@ -13,6 +13,7 @@
 #include "run_status.hpp"
 #include "sanitizer.hpp"
 #include "types.hpp"
+#include "user_kernel_request.hpp"
 
 namespace ws {
 
@@ -29,6 +30,7 @@ struct RunRequest {
   BackendKind backend = BackendKind::Cuda;  ///< Cuda or Sim (prepare_run refuses Cpu)
   PatternParams params;                     ///< scan / convolution / atomics options (docs/patterns.md)
   std::string metrics;                      ///< "" = none; default | all | NAME,... (metric_catalog.hpp), cuda only
+  UserKernel kernel;                        ///< a user's kernel to run instead of the variant's (empty: none)
 };
 
 /// Timing of K launches with CUDA events (host clock for CPU variants), in milliseconds.

@@ -18,6 +18,7 @@
 
 #include "report.hpp"
 #include "types.hpp"
+#include "user_kernel.hpp"
 
 extern char** environ;
 
@@ -120,6 +121,8 @@ double expected_seconds(const RunRequest& req) {
   const double launches = double(std::max(0, req.repeat) + std::max(0, req.warmup));
   double s = 2 + n * 8 / 1e9 + launches * n * 4 / 20e9;  // upload at >= 1 GB/s, launches at >= 20 GB/s
   if (!req.metrics.empty()) s += 30;                     // CUPTI passes and replays
+  // A user's kernel compiles first: its limit fits in the watchdog (3 x this) with the run's own time.
+  if (!req.kernel.empty()) s += kMaxKernelCompileSeconds / 3;
   return s;
 }
 

@@ -31,18 +31,25 @@ T field_or(const json& j, const char* key, T fallback, const char* what) {
 }  // namespace
 
 json request_to_json(const RunRequest& r) {
-  return {{"variant", r.variant},
-          {"n", r.n},
-          {"block", r.launch.block},
-          {"grid", r.launch.grid},
-          {"repeat", r.repeat},
-          {"warmup", r.warmup},
-          {"type", to_string(r.type)},
-          {"input", r.input},
-          {"seed", r.seed},
-          {"backend", to_string(r.backend)},
-          {"params", params_to_json(r.params)},
-          {"metrics", r.metrics}};
+  json j = {{"variant", r.variant},
+            {"n", r.n},
+            {"block", r.launch.block},
+            {"grid", r.launch.grid},
+            {"repeat", r.repeat},
+            {"warmup", r.warmup},
+            {"type", to_string(r.type)},
+            {"input", r.input},
+            {"seed", r.seed},
+            {"backend", to_string(r.backend)},
+            {"params", params_to_json(r.params)},
+            {"metrics", r.metrics}};
+  if (!r.kernel.empty())
+    j["kernel"] = {{"source", r.kernel.source},
+                   {"file", r.kernel.file},
+                   {"entry", r.kernel.entry},
+                   {"pattern", to_string(r.kernel.pattern)},
+                   {"like", r.kernel.like}};
+  return j;
 }
 
 RunRequest request_from_json(const json& j) {
@@ -63,6 +70,17 @@ RunRequest request_from_json(const json& j) {
   if (!parse_backend(backend, r.backend)) throw std::runtime_error("request: " + unknown_backend_message(backend));
   if (j.contains("params") && j["params"].is_object()) r.params = params_from_json(j["params"]);
   r.metrics = field_or<std::string>(j, "metrics", "", what);
+  if (j.contains("kernel")) {
+    const json& k = j["kernel"];
+    if (!k.is_object()) throw std::runtime_error("request: kernel is not an object");
+    r.kernel.source = field_or<std::string>(k, "source", "", "kernel");
+    r.kernel.file = field_or<std::string>(k, "file", r.kernel.file, "kernel");
+    r.kernel.entry = field_or<std::string>(k, "entry", "", "kernel");
+    r.kernel.like = field_or<std::string>(k, "like", "", "kernel");
+    const std::string pattern = field_or<std::string>(k, "pattern", "reduction", "kernel");
+    if (!parse_pattern(pattern, r.kernel.pattern))
+      throw std::runtime_error("request: " + unknown_pattern_message(pattern));
+  }
   return r;
 }
 

@@ -9,6 +9,7 @@
 #include "device_info.hpp"
 #include "launch_rules.hpp"
 #include "pattern_runner.hpp"
+#include "user_kernel_run.hpp"
 
 namespace ws::cuda {
 
@@ -48,7 +49,7 @@ RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const In
     if (!runner)
       throw std::runtime_error(v.id + ": no CUDA runner for the " + std::string(to_string(v.pattern)) +
                                " pattern in this build");
-    r = runner(ctx_, v, req, in, launch);
+    r = req.kernel.empty() ? runner(ctx_, v, req, in, launch) : run_user_kernel(ctx_, v, req, in, launch);
   } catch (const std::exception& e) {
     r = RunResult{};
     fail(r, v, e.what());

@@ -31,18 +31,23 @@ T field_or(const json& j, const char* key, T fallback, const char* what) {
 }  // namespace
 
 json request_to_json(const RunRequest& r) {
-  return {{"variant", r.variant},
-          {"n", r.n},
-          {"block", r.launch.block},
-          {"grid", r.launch.grid},
-          {"repeat", r.repeat},
-          {"warmup", r.warmup},
-          {"type", to_string(r.type)},
-          {"input", r.input},
-          {"seed", r.seed},
-          {"backend", to_string(r.backend)},
-          {"params", params_to_json(r.params)},
-          {"metrics", r.metrics}};
+  json j = {{"variant", r.variant},
+            {"n", r.n},
+            {"block", r.launch.block},
+            {"grid", r.launch.grid},
+            {"repeat", r.repeat},
+            {"warmup", r.warmup},
+            {"type", to_string(r.type)},
+            {"input", r.input},
+            {"seed", r.seed},
+            {"backend", to_string(r.backend)},
+            {"params", params_to_json(r.params)},
+            {"metrics", r.metrics}};
+  // Paths are bytes: one that is not UTF-8 (a Latin-1 file name) travels as hex beside its escaped text.
+  if (!is_valid_utf8(r.input)) j["input"] = escape_invalid_utf8(r.input), j["input_hex"] = bytes_to_hex(r.input);
+  if (!is_valid_utf8(r.params.mask))
+    j["params"]["mask"] = escape_invalid_utf8(r.params.mask), j["params"]["mask_hex"] = bytes_to_hex(r.params.mask);
+  return j;
 }
 
 RunRequest request_from_json(const json& j) {
@@ -63,6 +68,13 @@ RunRequest request_from_json(const json& j) {
   if (!parse_backend(backend, r.backend)) throw std::runtime_error("request: " + unknown_backend_message(backend));
   if (j.contains("params") && j["params"].is_object()) r.params = params_from_json(j["params"]);
   r.metrics = field_or<std::string>(j, "metrics", "", what);
+  const auto path_bytes = [&](const json& o, const char* key, std::string& out) {
+    if (!o.contains(key)) return;
+    if (!hex_to_bytes(field_or<std::string>(o, key, "", what), out))
+      throw std::runtime_error(std::string("request: field '") + key + "' must be hex digits");
+  };
+  path_bytes(j, "input_hex", r.input);
+  if (j.contains("params") && j["params"].is_object()) path_bytes(j["params"], "mask_hex", r.params.mask);
   return r;
 }
 

@@ -260,7 +260,7 @@ RunResult run_from_json(const json& j) {
   if (r.timed) {
     // A stored time is a measurement: finite, no shorter than its clock resolves, min <= median <= max.
     const double least = r.backend == BackendKind::Cuda ? kMinGpuRunMs : kMinHostRunMs;
-    r.timing.median_ms = json_number(j["time_ms"], least, kMaxRunMs, "run: field 'time_ms' (milliseconds)");
+    r.timing.median_ms = json_number(j["time_ms"], least, kMaxRunMs, "run: field 'time_ms'");
     r.timing.min_ms = number_field(j, "time_min_ms", least, kMaxRunMs, r.timing.median_ms, what);
     r.timing.max_ms = number_field(j, "time_max_ms", least, kMaxRunMs, r.timing.median_ms, what);
     if (r.timing.min_ms > r.timing.median_ms || r.timing.max_ms < r.timing.median_ms)

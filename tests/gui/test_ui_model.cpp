@@ -620,7 +620,7 @@ TEST(SceneNote, TheAudienceSeesTheSlideNotTheSeedFileName) {
 TEST(Inputs, AnInputThatExistsButIsNoFileSaysWhatItIs) {
   AppState s;
   s.load(std::string(WS_GUI_ASSETS) + "/lessons");
-  for (const std::string path : {std::string("/dev/zero"), ::testing::TempDir()}) {
+  for (const std::string& path : {std::string("/dev/zero"), ::testing::TempDir()}) {
     const std::string err = s.set_input(path);
     EXPECT_NE(err, "") << path;
     EXPECT_EQ(err.find("an existing file"), std::string::npos) << path << ": " << err;

@@ -127,7 +127,7 @@ std::string compare(const VariantInfo& v, const PatternParams& p, const Input& i
   if (mask_abs * input_max > double(std::numeric_limits<float>::max()))
     for (std::size_t i = 0; i < want.values.size(); ++i)
       if (std::fabs(want.values[i]) > double(std::numeric_limits<float>::max())) {
-        char buf[200];
+        char buf[320];
         std::snprintf(buf, sizeof buf,
                       "the exact out[%zu] = %.3g is beyond float32's range (3.4e38): the mask (sum of |weights| "
                       "%.3g) times the input (largest |value| %.3g) overflows float32; use smaller numbers",

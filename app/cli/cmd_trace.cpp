@@ -49,8 +49,8 @@ void print_hazards(const Trace& t) {
   if (hs.size() > kShown) std::printf("    ... and %zu more (--json lists them all)\n", hs.size() - kShown);
 }
 
-/// The compact human table: one row per step.
-void print_table(const Trace& t, const sim::SimOutput& o, double expected) {
+/// The compact human table: one row per step, under the result and `check` (the check's message, if any).
+void print_table(const Trace& t, const sim::SimOutput& o, double expected, const std::string& check) {
   std::printf("%s  n=%lld %s  block=%d grid=%lld  traced block %d  [%s]\n", t.variant.c_str(), (long long)t.n,
               to_string(t.type), t.launch.block, (long long)t.launch.grid, t.block_index, t.source.c_str());
   if (!t.interleaving.empty())
@@ -58,6 +58,7 @@ void print_table(const Trace& t, const sim::SimOutput& o, double expected) {
   std::printf("  result %s (reference %s), %d launch%s, traced block contributes %s\n",
               format_value(t.type, o.result).c_str(), format_value(t.type, expected).c_str(), o.launches,
               o.launches == 1 ? "" : "es", format_value(t.type, t.block_result).c_str());
+  if (!check.empty()) std::printf("  %s\n", check.c_str());
   if (o.additions >= 0)  // scans: the work count against the sequential scan (001, "Work Efficiency Analysis")
     std::printf("  additions: %lld in the whole run (the sequential scan does n - 1 = %lld)\n", (long long)o.additions,
                 (long long)(t.n > 0 ? t.n - 1 : 0));
@@ -231,8 +232,7 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
   } else {
     for (int k = 0; k < blocks; ++k) {
       if (k > 0) std::printf("\n");
-      print_table(outs[std::size_t(k)].trace, out, expected);
-      if (k == 0 && !checked.message.empty()) std::printf("  %s\n", checked.message.c_str());
+      print_table(outs[std::size_t(k)].trace, out, expected, checked.message);
       if (values) print_values(outs[std::size_t(k)].trace);
       const std::string& d = differences[std::size_t(k)];
       if (gpu)

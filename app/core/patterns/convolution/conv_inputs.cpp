@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -186,6 +187,10 @@ std::string png_inflate_error(const std::string& path, std::uintmax_t file_bytes
 
 std::string read_image_grey(const std::string& path, HostVector<float>& out, std::int64_t& rows, std::int64_t& cols) {
   if (std::string err = check_input_file(path, kMaxImageFileBytes, "image"); !err.empty()) return err;
+  if (std::FILE* f = std::fopen(path.c_str(), "rb"))
+    std::fclose(f);
+  else
+    return cannot_open("image", path);  // "Permission denied", not stb's "can't fopen"
   const std::string format = image_format(path);
   const std::string named = "image '" + path + "'" + (format.empty() ? "" : " (" + format + ")");
   std::error_code ec;

@@ -21,6 +21,7 @@
 #include "patterns/convolution/conv_inputs.hpp"
 #include "report.hpp"
 #include "report_text.hpp"
+#include "sweep.hpp"
 
 extern "C" unsigned char* stbi_zlib_compress(unsigned char* data, int data_len, int* out_len, int quality);
 
@@ -279,6 +280,35 @@ TEST(Limits, AnAddressSpaceLimitCountsAsHostMemory) {
         setrlimit(RLIMIT_AS, &lim);
         const std::int64_t free_bytes = host_memory_available();
         std::exit(free_bytes >= 0 && free_bytes <= (std::int64_t(300) << 20) ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+TEST(Limits, ASweepThatRunsOutOfMemoryKeepsItsFinishedPoints) {
+  // With 256 MiB of address space to spare, n = 2^24 fits and 2^28 cannot: the sweep must end with the
+  // small points done and the large ones as errors in words (before: std::bad_alloc left run_sweep,
+  // and every finished point with it).
+  EXPECT_EXIT(
+      {
+        std::ifstream statm("/proc/self/statm");
+        long pages = 0;
+        statm >> pages;
+        const rlim_t most = rlim_t(pages) * rlim_t(sysconf(_SC_PAGESIZE)) + (rlim_t(256) << 20);
+        rlimit lim;
+        lim.rlim_cur = lim.rlim_max = most;
+        setrlimit(RLIMIT_AS, &lim);
+        SweepSpec spec;
+        spec.variants = {"epita.reduce3"};
+        spec.from_log2 = 20;
+        spec.to_log2 = 28;
+        spec.backend = BackendKind::Sim;
+        std::string error;
+        const Sweep s = run_sweep(spec, nullptr, "", nullptr, {}, &error);
+        const bool first_ok = !s.runs.empty() && s.runs.front().status == RunStatus::Ok;
+        const bool last_says =
+            !s.runs.empty() && s.runs.back().status == RunStatus::Error &&
+            (s.runs.back().message.find("free") != std::string::npos);
+        std::exit(first_ok && last_says ? 0 : 1);
       },
       ::testing::ExitedWithCode(0), "");
 }

@@ -331,9 +331,10 @@ std::string AppState::newest_report(const std::string& dir) {
 }
 
 std::string AppState::startup_report(const std::string& dir) {
-  std::ifstream in(std::filesystem::path(dir) / "DEFAULT");
-  std::string name;
-  if (in && std::getline(in, name)) {
+  // DEFAULT names one report file: a line, so 4 KiB is plenty (a device or a huge file is not read).
+  std::string text, name;
+  if (read_file_bounded((std::filesystem::path(dir) / "DEFAULT").string(), 4096, "DEFAULT file", text).empty()) {
+    name = text.substr(0, text.find('\n'));
     while (!name.empty() && (name.back() == '\r' || name.back() == ' ')) name.pop_back();
     const auto p = std::filesystem::path(dir) / name;
     std::error_code ec;

@@ -50,9 +50,9 @@ CLI::Validator fits(const std::string& limit) {
 
 /// Refuses, before CLI11 converts it, a floating value that is not a finite number in [lo, hi]:
 /// CLI11 reads "nan", "inf" and 1e309, and NaN passes every range check (--watchdog inf was no timeout).
-CLI::Validator finite(const std::string& option, double lo, double hi, const std::string& unit = "") {
-  return CLI::Validator(
-      [=](std::string& text) -> std::string { return check_number_option(option, text, lo, hi, unit); }, "", "finite");
+CLI::Validator finite(double lo, double hi, const std::string& unit = "") {
+  return CLI::Validator([=](std::string& text) -> std::string { return check_number_option("", text, lo, hi, unit); },
+                        "", "finite");
 }
 
 /// `text` with control characters escaped (\n, \t, \xNN): CLI11 quotes arguments as typed, and an
@@ -108,10 +108,10 @@ void add_run_options(CLI::App* c, RunOptions& o) {
   c->add_option("--watchdog", o.watchdog_s,
                 "with --gpu: seconds a request may go without an answer before the worker is killed (default: from the "
                 "request, at least 10)")
-      ->check(finite("--watchdog", 0, kMaxWaitSeconds, "seconds"));
+      ->check(finite(0, kMaxWaitSeconds, "seconds"));
   c->add_option("--connect-timeout", o.connect_timeout_s,
                 "with --gpu: seconds to wait for the worker's hello (default 60)")
-      ->check(finite("--connect-timeout", 0, kMaxWaitSeconds, "seconds"));
+      ->check(finite(0, kMaxWaitSeconds, "seconds"));
 }
 /// Options of the array patterns (docs/patterns.md); each pattern checks the ones it uses.
 void add_pattern_options(CLI::App* c, RunOptions& o) {
@@ -124,7 +124,7 @@ void add_pattern_options(CLI::App* c, RunOptions& o) {
   c->add_option("--height", o.params.height, "convolution 2D: image height")->check(fits<std::int64_t>(kElementLimit));
   c->add_option("--mask", o.params.mask, "convolution: box | gauss | PATH of a text file (default box)");
   c->add_option("--keep", o.params.keep_fraction, "filters: fraction of the values kept, 0..1 (default 0.5)")
-      ->check(finite("--keep", 0, 1));
+      ->check(finite(0, 1));
 }
 }  // namespace
 

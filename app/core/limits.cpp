@@ -135,9 +135,10 @@ std::int64_t estimate_run_device_bytes(const VariantInfo& v, std::int64_t n, DTy
 std::string check_number_option(const std::string& option, const std::string& text, double lo, double hi,
                                 const std::string& unit) {
   char range[96];
-  std::snprintf(range, sizeof range, "%g..%g", lo, hi);
-  const std::string refusal = option + " must be a " + (unit.empty() ? "number" : "number of " + unit) + " in " +
-                              range + " (got '" + text + "')";
+  std::snprintf(range, sizeof range, "%.10g..%.10g", lo, hi);
+  const std::string refusal = (option.empty() ? "" : option + " ") + "must be a " +
+                              (unit.empty() ? "number" : "number of " + unit) + " in " + range + " (got '" + text +
+                              "')";
   if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return refusal;
   errno = 0;
   char* end = nullptr;
@@ -149,7 +150,7 @@ std::string check_number_option(const std::string& option, const std::string& te
 
 std::string check_integer_text(const std::string& option, const std::string& text) {
   const std::size_t first = !text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0;
-  if (text.size() <= first) return option + " needs a whole number (got '" + text + "')";
+  if (text.size() <= first) return (option.empty() ? "" : option + " ") + "needs a whole number (got '" + text + "')";
   return "";
 }
 

@@ -53,6 +53,7 @@ std::int64_t estimate_run_device_bytes(const VariantInfo& v, std::int64_t n, DTy
 /// Checks the text of a floating option before it is converted: a finite number in [lo, hi]. NaN,
 /// infinities, 1e309 (beyond a double), '' and trailing text are refused. Returns "" or one line
 /// "--watchdog must be a number of seconds in 0..86400 (got 'nan')"; `unit` is "seconds", "" ...
+/// An empty `option` leaves the name out (CLI11 puts "--watchdog: " before a validator's message).
 std::string check_number_option(const std::string& option, const std::string& text, double lo, double hi,
                                 const std::string& unit = "");
 /// Checks the text of a whole-number option: not empty, digits only (an optional sign). Returns "" or one line.

@@ -22,8 +22,7 @@ constexpr std::uintmax_t kMaxSlideTimingsBytes = kMiB;
 std::string load_slide_timings(const std::string& path, std::vector<SlideTiming>& out) {
   out.clear();
   std::string text;
-  if (std::string err = read_file_bounded(path, kMaxSlideTimingsBytes, "slide timings", text); !err.empty())
-    return err;
+  if (std::string err = read_file_bounded(path, kMaxSlideTimingsBytes, "slide timings", text); !err.empty()) return err;
   std::vector<SlideTiming> got;
   try {
     const nlohmann::json j = parse_json_text(text, "slide timings '" + path + "'");

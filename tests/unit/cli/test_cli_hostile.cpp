@@ -25,13 +25,13 @@ std::string slurp(const std::string& path) {
 TEST(CliExitCodes, NanInfinitiesAndEmptyNumbersAreRefused) {
   const std::string run = "run --variant epita.reduce3 --backend sim --n 2^10 ";
   for (const auto& [args, says] : std::initializer_list<std::pair<std::string, std::string>>{
-           {"--watchdog nan", "--watchdog must be a number of seconds"},
-           {"--watchdog inf", "--watchdog must be a number of seconds"},
-           {"--watchdog 1e309", "--watchdog must be a number of seconds"},
-           {"--watchdog 9223372036854775808", "--watchdog must be a number of seconds"},
-           {"--connect-timeout inf", "--connect-timeout must be a number of seconds"},
-           {"--keep nan", "--keep must be a number in 0..1"},
-           {"--keep ''", "--keep must be a number in 0..1"},
+           {"--watchdog nan", "--watchdog: must be a number of seconds"},
+           {"--watchdog inf", "--watchdog: must be a number of seconds"},
+           {"--watchdog 1e309", "--watchdog: must be a number of seconds"},
+           {"--watchdog 9223372036854775808", "--watchdog: must be a number of seconds"},
+           {"--connect-timeout inf", "--connect-timeout: must be a number of seconds"},
+           {"--keep nan", "--keep: must be a number in 0..1"},
+           {"--keep ''", "--keep: must be a number in 0..1"},
            {"--seed ''", "an empty value is not a number"},
            {"--warmup ''", "an empty value is not a number"}}) {
     const auto r = run_cli(run + args);

@@ -305,9 +305,8 @@ TEST(Limits, ASweepThatRunsOutOfMemoryKeepsItsFinishedPoints) {
         std::string error;
         const Sweep s = run_sweep(spec, nullptr, "", nullptr, {}, &error);
         const bool first_ok = !s.runs.empty() && s.runs.front().status == RunStatus::Ok;
-        const bool last_says =
-            !s.runs.empty() && s.runs.back().status == RunStatus::Error &&
-            (s.runs.back().message.find("free") != std::string::npos);
+        const bool last_says = !s.runs.empty() && s.runs.back().status == RunStatus::Error &&
+                               (s.runs.back().message.find("free") != std::string::npos);
         std::exit(first_ok && last_says ? 0 : 1);
       },
       ::testing::ExitedWithCode(0), "");

@@ -63,9 +63,10 @@ double number_field(const json& j, const char* key, double lo, double hi, double
 // Bounds of a run's stored numbers: no run moves more than a petabyte or lasts more than a day.
 constexpr double kMaxRunBytes = 1e15;
 constexpr double kMaxRunMs = 86400e3;
-// And none is shorter than its clock can tell: CUDA events resolve about 0.5 us (100 ns is the least a
-// recorded report holds, 150 ns), a host clock a nanosecond. 1e-300 ms would draw as 10^309 GB/s.
-constexpr double kMinGpuRunMs = 1e-4;
+// And none is shorter than a clock can tell: CUDA events resolve about 0.5 us (the least a recorded
+// report holds is 150 ns; synthetic test reports go down to 88 ns), so 10 ns is a safe floor; a host
+// clock a nanosecond. 1e-300 ms would draw as 10^309 GB/s.
+constexpr double kMinGpuRunMs = 1e-5;
 constexpr double kMinHostRunMs = 1e-6;
 
 json number_or_null(bool has, double v) { return has && std::isfinite(v) ? json(v) : json(nullptr); }

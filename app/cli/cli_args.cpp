@@ -19,6 +19,8 @@ namespace {
 const char* const kBlockLimit = "a block has at most 1024 threads";
 const char* const kGridLimit = "a grid has at most 2^31 - 1 blocks";
 const char* const kSeedLimit = "a seed is a whole number from 0 to 2^64 - 1";
+/// --watchdog and --connect-timeout: a day at most (a larger wait is no watchdog at all).
+constexpr double kMaxWaitSeconds = 86400;
 const char* const kElementLimit = "at most 2^30 elements, so the kernels' int indices cannot overflow";
 
 /// Refuses, before CLI11 converts it, a whole number that does not fit the option's type T: CLI11
@@ -29,6 +31,7 @@ template <class T>
 CLI::Validator fits(const std::string& limit) {
   return CLI::Validator(
       [limit](std::string& text) -> std::string {
+        if (text.empty()) return "an empty value is not a number (" + limit + ")";  // CLI11 would read 0
         const bool negative = !text.empty() && text[0] == '-';
         const std::string digits = text.substr(negative || (!text.empty() && text[0] == '+') ? 1 : 0);
         if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
@@ -43,6 +46,13 @@ CLI::Validator fits(const std::string& limit) {
         return "";
       },
       "", "fits");
+}
+
+/// Refuses, before CLI11 converts it, a floating value that is not a finite number in [lo, hi]:
+/// CLI11 reads "nan", "inf" and 1e309, and NaN passes every range check (--watchdog inf was no timeout).
+CLI::Validator finite(double lo, double hi, const std::string& unit = "") {
+  return CLI::Validator([=](std::string& text) -> std::string { return check_number_option("", text, lo, hi, unit); },
+                        "", "finite");
 }
 
 /// `text` with control characters escaped (\n, \t, \xNN): CLI11 quotes arguments as typed, and an
@@ -97,9 +107,11 @@ void add_run_options(CLI::App* c, RunOptions& o) {
                 "run through a worker process: local | ssh:HOST | slurm:ARGS (default: in this process)");
   c->add_option("--watchdog", o.watchdog_s,
                 "with --gpu: seconds a request may go without an answer before the worker is killed (default: from the "
-                "request, at least 10)");
+                "request, at least 10)")
+      ->check(finite(0, kMaxWaitSeconds, "seconds"));
   c->add_option("--connect-timeout", o.connect_timeout_s,
-                "with --gpu: seconds to wait for the worker's hello (default 60)");
+                "with --gpu: seconds to wait for the worker's hello (default 60)")
+      ->check(finite(0, kMaxWaitSeconds, "seconds"));
 }
 /// Options of the array patterns (docs/patterns.md); each pattern checks the ones it uses.
 void add_pattern_options(CLI::App* c, RunOptions& o) {
@@ -111,7 +123,8 @@ void add_pattern_options(CLI::App* c, RunOptions& o) {
   c->add_option("--width", o.params.width, "convolution 2D: image width")->check(fits<std::int64_t>(kElementLimit));
   c->add_option("--height", o.params.height, "convolution 2D: image height")->check(fits<std::int64_t>(kElementLimit));
   c->add_option("--mask", o.params.mask, "convolution: box | gauss | PATH of a text file (default box)");
-  c->add_option("--keep", o.params.keep_fraction, "filters: fraction of the values kept, 0..1 (default 0.5)");
+  c->add_option("--keep", o.params.keep_fraction, "filters: fraction of the values kept, 0..1 (default 0.5)")
+      ->check(finite(0, 1));
 }
 }  // namespace
 
@@ -143,6 +156,7 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
   add_run_options(run, out.run);
   run->add_option("--warmup", out.run.warmup,
                   "untimed launches before the timed ones (default 2; --warmup 0 --repeat 1: one launch)")
+      ->check(fits<int>("at most 1000 untimed launches"))
       ->check(CLI::Range(0, 1000));
   add_pattern_options(run, out.run);
   run->add_option("--output", out.run.params.output_path,
@@ -173,6 +187,7 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
       ->add_option("--blocks", out.blocks,
                    "trace this many consecutive blocks from --block-index (1 to 8, default 1): the JSON's \"blocks\" "
                    "holds them all")
+      ->check(fits<int>("1 to 8 blocks"))
       ->check(CLI::Range(1, 8));
   trace->add_option("--type", out.trace.type, "int32 | float32 | uint8 (default int32; histograms read uint8)");
   trace->add_option("--input", out.trace.input,

@@ -6,6 +6,7 @@
 
 #include "backend_factory.hpp"
 #include "commands.hpp"
+#include "json_read.hpp"
 #include "launch_rules.hpp"
 #include "patterns.hpp"
 #include "registry.hpp"
@@ -214,7 +215,7 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
   }
   if (trace_n > 0) failures += record_traces(ids, trace_n, backend.get(), report);
   save_report(report, out_path);
-  if (json) std::printf("%s\n", report_to_json(report).dump(2).c_str());
+  if (json) std::printf("%s\n", dump_json_text(report_to_json(report), 2).c_str());
   const bool none_ran = std::all_of(report.runs.begin(), report.runs.end(),
                                     [](const RunResult& r) { return r.status == RunStatus::Skipped; });
   if (none_ran) {

@@ -1,9 +1,11 @@
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
 #include "backend_factory.hpp"
 #include "commands.hpp"
 #include "file_write.hpp"
+#include "json_read.hpp"
 #include "launch_rules.hpp"
 #include "patterns.hpp"
 #include "patterns/atomics/reference.hpp"
@@ -50,6 +52,11 @@ std::string to_request(const RunOptions& o, const std::string& variant, RunReque
 }
 
 std::string pattern_option_refusal(const RunOptions& o, const std::vector<std::string>& variants) {
+  // A mask file's values give its width: a --mask-width beside it would be ignored, yet recorded.
+  const auto given = [&](const char* name) { return std::find(o.given.begin(), o.given.end(), name) != o.given.end(); };
+  if (given("--mask") && given("--mask-width") && o.params.mask != "box" && o.params.mask != "gauss")
+    return "--mask-width " + std::to_string(o.params.mask_width) + " conflicts with --mask '" + o.params.mask +
+           "': a mask file's values give its width (leave --mask-width out)";
   for (const std::string& name : o.given) {
     const bool conv = name != "--keep";
     bool used = false;
@@ -126,7 +133,7 @@ int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv
     }
   }
   if (json)
-    std::printf("%s\n", run_to_json(r).dump(2).c_str());
+    std::printf("%s\n", dump_json_text(run_to_json(r), 2).c_str());
   else if (csv)
     std::printf("%s\n%s\n", csv_header().c_str(), csv_row(r).c_str());
   else

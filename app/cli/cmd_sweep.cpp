@@ -7,6 +7,7 @@
 
 #include "backend_factory.hpp"
 #include "commands.hpp"
+#include "json_read.hpp"
 #include "launch_rules.hpp"
 #include "patterns.hpp"
 #include "registry.hpp"
@@ -159,7 +160,7 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
   if (json) {
     nlohmann::json j = sweep_to_json(s);
     j["device"] = device_to_json(device);
-    std::printf("%s\n", j.dump(2).c_str());
+    std::printf("%s\n", dump_json_text(j, 2).c_str());
   }
   if (!so.report_path.empty()) {
     Report report = new_report(s.title, device);

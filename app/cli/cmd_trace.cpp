@@ -8,7 +8,9 @@
 
 #include "backend_factory.hpp"
 #include "commands.hpp"
+#include "json_read.hpp"
 #include "launch_rules.hpp"
+#include "limits.hpp"
 #include "patterns.hpp"
 #include "patterns/reduction/reference.hpp"
 #include "request.hpp"
@@ -47,8 +49,8 @@ void print_hazards(const Trace& t) {
   if (hs.size() > kShown) std::printf("    ... and %zu more (--json lists them all)\n", hs.size() - kShown);
 }
 
-/// The compact human table: one row per step.
-void print_table(const Trace& t, const sim::SimOutput& o, double expected) {
+/// The compact human table: one row per step, under the result and `check` (the check's message, if any).
+void print_table(const Trace& t, const sim::SimOutput& o, double expected, const std::string& check) {
   std::printf("%s  n=%lld %s  block=%d grid=%lld  traced block %d  [%s]\n", t.variant.c_str(), (long long)t.n,
               to_string(t.type), t.launch.block, (long long)t.launch.grid, t.block_index, t.source.c_str());
   if (!t.interleaving.empty())
@@ -56,6 +58,7 @@ void print_table(const Trace& t, const sim::SimOutput& o, double expected) {
   std::printf("  result %s (reference %s), %d launch%s, traced block contributes %s\n",
               format_value(t.type, o.result).c_str(), format_value(t.type, expected).c_str(), o.launches,
               o.launches == 1 ? "" : "es", format_value(t.type, t.block_result).c_str());
+  if (!check.empty()) std::printf("  %s\n", check.c_str());
   if (o.additions >= 0)  // scans: the work count against the sequential scan (001, "Work Efficiency Analysis")
     std::printf("  additions: %lld in the whole run (the sequential scan does n - 1 = %lld)\n", (long long)o.additions,
                 (long long)(t.n > 0 ? t.n - 1 : 0));
@@ -159,7 +162,7 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
     sim::SimOutput& out = outs[std::size_t(k)];
     try {
       out = sim::simulate(v, p.input, launch, req.params, int(block_index) + k);
-    } catch (const std::exception& e) { return fail(kFailed, e.what()); }
+    } catch (const std::exception& e) { return fail(kFailed, describe_exception(e)); }
     if (gpu) {
       Trace recorded;
       err = gpu->record_trace(v, p.input, launch, int(block_index) + k, out.trace, recorded, req.params);
@@ -170,19 +173,29 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
     }
   }
   sim::SimOutput& out = outs[0];
-  // result/expected are the pattern's summary values (a reduction's value, a scan's total).
+  // The model's whole output is checked against the reference as a run is (check_run: the pattern's
+  // compare, its summary of a 2-D output taken with its rows and columns), so a wrong trace is as loud
+  // as a wrong run: its message, and exit status 1.
   const PatternSpec& spec = pattern_of(v);
   const ArrayOutput want = spec.reference(v, req.params, p.input);
-  ArrayOutput got;
-  if (spec.scalar_result)
-    got.values = {out.result};
-  else
-    got.values = out.output;
-  auto summary = [&](const ArrayOutput& a) {
-    return spec.summary ? spec.summary(v, a) : a.values.empty() ? 0.0 : a.values.back();
-  };
-  out.result = summary(got);
-  const double expected = summary(want);
+  RunResult checked;
+  checked.variant = v.id;
+  checked.type = out.trace.type;
+  checked.launch = launch;
+  checked.racy = v.racy;
+  checked.cautionary = v.cautionary;
+  if (spec.scalar_result) {
+    checked.result = out.result;
+  } else {
+    checked.output = out.output;
+    checked.output_rows = out.output_rows;
+    checked.output_cols = out.output_cols;
+  }
+  try {
+    check_run(spec, v, req.params, p.input, want, nullptr, checked);
+  } catch (const std::exception& e) { return fail(kFailed, describe_exception(e)); }
+  out.result = checked.result;
+  const double expected = checked.expected;
   if (json) {
     nlohmann::json j = trace_to_json(out.trace, ops);
     std::string first_difference;  // the first block that differs, named when several were traced
@@ -195,6 +208,9 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
     j["expected"] =
         dtype_is_integer(out.trace.type) ? nlohmann::json(std::int64_t(expected)) : nlohmann::json(expected);
     j["launches"] = out.launches;
+    j["correct"] = checked.correct;
+    j["status"] = to_string(checked.status);
+    if (!checked.message.empty()) j["message"] = checked.message;
     if (out.additions >= 0) j["additions"] = out.additions;
     if (gpu) {
       j["matches_model"] = first_difference.empty();
@@ -212,11 +228,11 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
       }
       j["blocks"] = std::move(all);
     }
-    std::printf("%s\n", j.dump(2).c_str());
+    std::printf("%s\n", dump_json_text(j, 2).c_str());
   } else {
     for (int k = 0; k < blocks; ++k) {
       if (k > 0) std::printf("\n");
-      print_table(outs[std::size_t(k)].trace, out, expected);
+      print_table(outs[std::size_t(k)].trace, out, expected, checked.message);
       if (values) print_values(outs[std::size_t(k)].trace);
       const std::string& d = differences[std::size_t(k)];
       if (gpu)
@@ -224,7 +240,8 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
                                         : ("recorded on the GPU: differs from the sim model: " + d).c_str());
     }
   }
-  return kOk;
+  if (checked.status == RunStatus::Wrong) std::fprintf(stderr, "warpscope-cli: %s\n", checked.message.c_str());
+  return ran_as_taught(checked.status) ? kOk : kFailed;
 }
 
 }  // namespace ws::cli

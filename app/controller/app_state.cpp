@@ -56,12 +56,13 @@ void AppState::load(const std::string& lessons_dir) {
   try {
     for (auto& l : load_lessons(lessons_dir, &problems)) lessons_.push_back(LessonEntry{std::move(l), true});
   } catch (const std::exception& e) { problems.push_back(e.what()); }
-  for (const std::string& p : problems) std::fprintf(stderr, "warpscope: lesson skipped: %s\n", p.c_str());
+  // Each problem names its file, and says whether the lesson or only one of its scenes was dropped.
+  for (const std::string& p : problems) std::fprintf(stderr, "warpscope: lessons: %s\n", p.c_str());
   if (problems.size() == 1)
-    message(Message::Error, "lesson skipped: " + problems[0]);
+    message(Message::Error, "lessons: " + problems[0]);
   else if (!problems.empty())
     message(Message::Error,
-            std::to_string(problems.size()) + " lessons skipped: " + problems[0] + "; ... (all on stderr)");
+            "lessons: " + std::to_string(problems.size()) + " problems: " + problems[0] + "; ... (all on stderr)");
   // Registry variants that no lesson file lists, grouped by their lesson id, so all can be reached.
   std::set<std::string> listed;
   for (const auto& e : lessons_)
@@ -209,6 +210,11 @@ std::string AppState::set_input(const std::string& kind) {
   }
   std::vector<double> values;
   if (parse_scene_input(kind, values).empty() && !values.empty()) return set_typed_values(kind);
+  // It exists, but is not a file to read to its end: say what it is, not "use an existing file".
+  if (std::filesystem::exists(kind, ec)) {
+    const std::string err = check_input_file(kind, kMaxNumberFileBytes, "input");
+    return err.empty() ? "input '" + kind + "' is not a regular file" : err;
+  }
   return "unknown input '" + kind + "': use random, ones, sequence, numbers like \"3 1 7 0\", or an existing file";
 }
 
@@ -325,9 +331,10 @@ std::string AppState::newest_report(const std::string& dir) {
 }
 
 std::string AppState::startup_report(const std::string& dir) {
-  std::ifstream in(std::filesystem::path(dir) / "DEFAULT");
-  std::string name;
-  if (in && std::getline(in, name)) {
+  // DEFAULT names one report file: a line, so 4 KiB is plenty (a device or a huge file is not read).
+  std::string text, name;
+  if (read_file_bounded((std::filesystem::path(dir) / "DEFAULT").string(), 4096, "DEFAULT file", text).empty()) {
+    name = text.substr(0, text.find('\n'));
     while (!name.empty() && (name.back() == '\r' || name.back() == ' ')) name.pop_back();
     const auto p = std::filesystem::path(dir) / name;
     std::error_code ec;

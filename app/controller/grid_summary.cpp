@@ -6,6 +6,7 @@
 #include "format.hpp"
 #include "inputs.hpp"
 #include "launch_rules.hpp"
+#include "limits.hpp"
 #include "parallel.hpp"
 #include "pattern_params.hpp"
 #include "patterns/atomics/reference.hpp"
@@ -93,6 +94,10 @@ void summarize_block(const Trace& t, std::int64_t block, GridSummary& g) {
 
 namespace {
 
+/// Most elements the Grid view simulates (2^24: a 64 MiB int32 input); its summaries take at most
+/// kMaxGridWarps x kGridStepStride x 3 bytes (12 MiB), whatever n is.
+constexpr std::int64_t kMaxGridElements = std::int64_t(1) << 24;
+
 /// The input and resolved launch of `key`; "" or why the grid cannot be computed.
 std::string prepare(const VariantInfo& v, const GridKey& key, Input& in, LaunchConfig& launch) {
   if (v.cpu_only) return v.id + " runs on the CPU: it has no warps to show";
@@ -100,7 +105,28 @@ std::string prepare(const VariantInfo& v, const GridKey& key, Input& in, LaunchC
     return v.id + ": the Grid view covers the 1-D patterns; a convolution's blocks are tiles (see the Convolution tab)";
   if (!sim::has_model(v.id)) return "no sim model for " + v.id + " in this build";
   const DType type = v.rules.bytes_input ? DType::UInt8 : key.type;
+  // Sizes first, before an input of n elements is made: n = 2^30 would allocate gigabytes only to be refused.
+  const auto too_many_warps = [&](std::int64_t n, const LaunchConfig& l) {
+    const std::int64_t warps = l.grid * ((l.block + kWarpSize - 1) / kWarpSize);
+    if (warps <= kMaxGridWarps) return std::string();
+    return "the launch of n = " + format_grouped(n) + " has " + format_grouped(warps) +
+           " warps; the Grid view shows up to " + format_grouped(kMaxGridWarps) + " (a smaller n or grid)";
+  };
+  const auto too_many_elements = [&](std::int64_t n) {
+    if (n <= kMaxGridElements) return std::string();
+    return "n = " + format_grouped(n) + " is more than the " + format_grouped(kMaxGridElements) +
+           " elements the Grid view simulates (a smaller n)";
+  };
   std::string err;
+  if (is_generated_kind(key.input)) {
+    if (std::string why = too_many_elements(key.n); !why.empty()) return why;
+    if (resolve_launch(v, key.n, type, LaunchConfig{key.block, key.grid}, DeviceShape{}, launch).empty())
+      if (std::string why = too_many_warps(key.n, launch); !why.empty()) return why;
+  } else if (std::string e =
+                 check_input_file(key.input, std::uintmax_t(kMaxGridElements) * kMaxNumberToken, "input file");
+             !e.empty()) {
+    return "cannot compute the grid of " + v.id + ": " + e;
+  }
   if (!is_generated_kind(key.input)) {
     err = read_input_file(key.input, 0, type, in);
   } else if (v.atomics == AtomicsKind::Filter && key.input == "random") {
@@ -112,11 +138,8 @@ std::string prepare(const VariantInfo& v, const GridKey& key, Input& in, LaunchC
   if (std::string e = resolve_launch(v, in.n(), type, LaunchConfig{key.block, key.grid}, DeviceShape{}, launch);
       !e.empty())
     return "cannot compute the grid of " + v.id + ": " + e;
-  const std::int64_t warps = launch.grid * ((launch.block + kWarpSize - 1) / kWarpSize);
-  if (warps > kMaxGridWarps)
-    return "the launch of n = " + format_grouped(in.n()) + " has " + format_grouped(warps) +
-           " warps; the Grid view shows up to " + format_grouped(kMaxGridWarps) + " (a smaller n or grid)";
-  return "";
+  if (std::string why = too_many_elements(in.n()); !why.empty()) return why;
+  return too_many_warps(in.n(), launch);
 }
 
 PatternParams params_of(const GridKey& key) {
@@ -154,13 +177,13 @@ bool GridState::refresh(const VariantInfo* v, const GridKey& key, double now) {
 std::string compute_grid(const VariantInfo& v, const GridKey& key, GridSummary& out) {
   Input in;
   LaunchConfig launch;
-  if (std::string why = prepare(v, key, in, launch); !why.empty()) return why;
-  init_grid_summary(out, v.id, in.n(), launch);
-  const PatternParams params = params_of(key);
   try {
+    if (std::string why = prepare(v, key, in, launch); !why.empty()) return why;
+    init_grid_summary(out, v.id, in.n(), launch);
+    const PatternParams params = params_of(key);
     for (std::int64_t b = 0; b < launch.grid; ++b)
       summarize_block(sim::simulate(v, in, launch, params, int(b)).trace, b, out);
-  } catch (const std::exception& e) { return "the sim model of " + v.id + " failed: " + e.what(); }
+  } catch (const std::exception& e) { return "the grid of " + v.id + " failed: " + describe_exception(e); }
   return "";
 }
 
@@ -210,25 +233,26 @@ void GridJob::run(VariantInfo v, GridKey key) {
     error_ = why;
     ++version_;
   };
-  Input in;
-  LaunchConfig launch;
-  if (std::string why = prepare(v, key, in, launch); !why.empty()) {
-    fail(why);
-    running_ = false;
-    return;
-  }
-  GridSummary local;
-  init_grid_summary(local, v.id, in.n(), launch);
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    summary_ = local;
-    ++version_;
-  }
-  const PatternParams params = params_of(key);
-  // Blocks in batches over the host threads; each batch's traces are summarized under the lock, so the
-  // view sees whole blocks only.
-  const std::int64_t batch = std::max(1, host_threads()) * 4;
+  // Nothing may leave this thread: an exception here (std::bad_alloc included) would end the program.
   try {
+    Input in;
+    LaunchConfig launch;
+    if (std::string why = prepare(v, key, in, launch); !why.empty()) {
+      fail(why);
+      running_ = false;
+      return;
+    }
+    GridSummary local;
+    init_grid_summary(local, v.id, in.n(), launch);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      summary_ = local;
+      ++version_;
+    }
+    const PatternParams params = params_of(key);
+    // Blocks in batches over the host threads; each batch's traces are summarized under the lock, so the
+    // view sees whole blocks only.
+    const std::int64_t batch = std::max(1, host_threads()) * 4;
     for (std::int64_t b0 = 0; b0 < launch.grid && !cancel_; b0 += batch) {
       const std::int64_t count = std::min(batch, launch.grid - b0);
       std::vector<Trace> traces(static_cast<std::size_t>(count));
@@ -240,7 +264,7 @@ void GridJob::run(VariantInfo v, GridKey key) {
       for (std::int64_t i = 0; i < count; ++i) summarize_block(traces[std::size_t(i)], b0 + i, summary_);
       ++version_;
     }
-  } catch (const std::exception& e) { fail("the sim model of " + v.id + " failed: " + e.what()); }
+  } catch (const std::exception& e) { fail("the grid of " + v.id + " failed: " + describe_exception(e)); }
   running_ = false;
 }
 

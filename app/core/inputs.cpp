@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -71,7 +72,7 @@ std::string for_each_number_token(const std::string& path, std::uintmax_t max_by
                                   const std::function<std::string(std::int64_t)>& end_of_line) {
   if (std::string err = check_input_file(path, max_bytes, "input file"); !err.empty()) return err;
   std::ifstream f(path, std::ios::binary);
-  if (!f) return "cannot open input file '" + path + "'";
+  if (!f) return cannot_open("input file", path);
   // Read in blocks, never a whole line: a file of one 1 GiB "line" (a sparse file, a binary) must cost
   // a block, not a gigabyte.
   std::vector<char> buf(1 << 16);
@@ -86,7 +87,11 @@ std::string for_each_number_token(const std::string& path, std::uintmax_t max_by
   while (f) {
     f.read(buf.data(), std::streamsize(buf.size()));
     const std::streamsize got = f.gcount();
-    for (std::streamsize i = 0; i < got; ++i) {
+    std::streamsize first = 0;
+    // A UTF-8 byte-order mark (editors on Windows write one) is not part of the first number.
+    if (line_no == 1 && column == 0 && token.empty() && got >= 3 && std::memcmp(buf.data(), "\xEF\xBB\xBF", 3) == 0)
+      first = 3;
+    for (std::streamsize i = first; i < got; ++i) {
       const unsigned char c = static_cast<unsigned char>(buf[std::size_t(i)]);
       ++column;
       if (c == '\n' || c == ' ' || c == ',' || c == ';' || c == '\t' || c == '\r') {

@@ -12,6 +12,7 @@
 #include "inputs.hpp"
 #include "json_read.hpp"
 #include "launch_rules.hpp"
+#include "limits.hpp"
 #include "registry.hpp"
 
 namespace ws {
@@ -104,7 +105,12 @@ std::string parse_scene_input(const std::string& input, std::vector<double>& val
   return "";
 }
 
-Lesson parse_lesson(const std::string& json_text, const std::string& origin) {
+namespace {
+
+/// parse_lesson; with `scene_problems`, a bad scene is dropped and described there ("FILE: scene 3
+/// dropped: ...") and the lesson keeps its other scenes, instead of the whole lesson failing.
+Lesson parse_lesson_keeping(const std::string& json_text, const std::string& origin,
+                            std::vector<std::string>* scene_problems) {
   const nlohmann::json j = parse_json_text(json_text, origin);
   if (!j.is_object()) throw std::runtime_error(origin + ": not a lesson (a JSON object with id, title, steps, ...)");
   Lesson l;
@@ -128,10 +134,24 @@ Lesson parse_lesson(const std::string& json_text, const std::string& origin) {
   }
   if (j.contains("scenes")) {
     if (!j["scenes"].is_array()) throw std::runtime_error(origin + ": 'scenes' must be an array");
-    for (std::size_t i = 0; i < j["scenes"].size(); ++i)
-      l.scenes.push_back(parse_scene(j["scenes"][i], origin + ": scene " + std::to_string(i + 1)));
+    for (std::size_t i = 0; i < j["scenes"].size(); ++i) {
+      const std::string where = origin + ": scene " + std::to_string(i + 1);
+      try {
+        l.scenes.push_back(parse_scene(j["scenes"][i], where));
+      } catch (const std::exception& e) {
+        if (!scene_problems) throw;
+        // The message names the file and the scene already ("FILE: scene 3: unknown variant 'x'").
+        scene_problems->push_back(std::string(e.what()) + " (scene dropped; the lesson's other scenes are kept)");
+      }
+    }
   }
   return l;
+}
+
+}  // namespace
+
+Lesson parse_lesson(const std::string& json_text, const std::string& origin) {
+  return parse_lesson_keeping(json_text, origin, nullptr);
 }
 
 std::string lecture_citation(const Lesson& l) {
@@ -153,21 +173,17 @@ std::vector<Lesson> load_lessons(const std::string& dir, std::vector<std::string
   for (const auto& path : files) {
     const std::string origin = path.string();
     try {
-      if (!std::filesystem::is_regular_file(path, ec)) throw std::runtime_error(origin + ": not a regular file");
-      const auto size = std::filesystem::file_size(path, ec);
-      if (ec || size > kMaxLessonFileBytes)
-        throw std::runtime_error(origin + ": larger than " + std::to_string(kMaxLessonFileBytes >> 20) +
-                                 " MiB, not a lesson");
-      std::ifstream f(path);
-      std::stringstream ss;
-      ss << f.rdbuf();
-      Lesson l = parse_lesson(ss.str(), origin);
+      // An unreadable file says why (Permission denied), not "not valid JSON: line 1, column 1".
+      std::string text;
+      if (std::string err = read_file_bounded(origin, kMaxLessonFileBytes, "lesson", text); !err.empty())
+        throw std::runtime_error(err);
+      Lesson l = parse_lesson_keeping(text, origin, problems);
       if (const auto [it, fresh] = id_file.emplace(l.id, origin); !fresh)
         throw std::runtime_error(origin + ": lesson id '" + l.id + "' is already taken by " + it->second);
       out.push_back(std::move(l));
     } catch (const std::exception& e) {
       if (!problems) throw;
-      problems->push_back(e.what());
+      problems->push_back(std::string(e.what()) + " (lesson skipped)");
     }
   }
   std::sort(out.begin(), out.end(), [](const Lesson& a, const Lesson& b) { return a.seed < b.seed; });

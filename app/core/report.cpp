@@ -3,12 +3,16 @@
 #include "file_write.hpp"
 #include "json_read.hpp"
 #include "limits.hpp"
+#include "patterns.hpp"
+#include "report_text.hpp"
 #include "trace/trace_store.hpp"
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -59,6 +63,11 @@ double number_field(const json& j, const char* key, double lo, double hi, double
 // Bounds of a run's stored numbers: no run moves more than a petabyte or lasts more than a day.
 constexpr double kMaxRunBytes = 1e15;
 constexpr double kMaxRunMs = 86400e3;
+// And none is shorter than a clock can tell: CUDA events resolve about 0.5 us (the least a recorded
+// report holds is 150 ns; synthetic test reports go down to 88 ns), so 10 ns is a safe floor; a host
+// clock a nanosecond. 1e-300 ms would draw as 10^309 GB/s.
+constexpr double kMinGpuRunMs = 1e-5;
+constexpr double kMinHostRunMs = 1e-6;
 
 json number_or_null(bool has, double v) { return has && std::isfinite(v) ? json(v) : json(nullptr); }
 
@@ -250,18 +259,18 @@ RunResult run_from_json(const json& j) {
   r.bytes = number_field(j, "bytes", 0, kMaxRunBytes, 0, what);
   r.timed = j.contains("time_ms") && !j["time_ms"].is_null();
   if (r.timed) {
-    // A stored time is a measurement: positive and finite, min <= median <= max.
-    r.timing.median_ms = json_number(j["time_ms"], 0, kMaxRunMs, "run: field 'time_ms'");
-    if (!(r.timing.median_ms > 0)) throw std::runtime_error("run: field 'time_ms' must be positive (got 0)");
-    r.timing.min_ms = number_field(j, "time_min_ms", 0, kMaxRunMs, r.timing.median_ms, what);
-    r.timing.max_ms = number_field(j, "time_max_ms", 0, kMaxRunMs, r.timing.median_ms, what);
+    // A stored time is a measurement: finite, no shorter than its clock resolves, min <= median <= max.
+    const double least = r.backend == BackendKind::Cuda ? kMinGpuRunMs : kMinHostRunMs;
+    r.timing.median_ms = json_number(j["time_ms"], least, kMaxRunMs, "run: field 'time_ms'");
+    r.timing.min_ms = number_field(j, "time_min_ms", least, kMaxRunMs, r.timing.median_ms, what);
+    r.timing.max_ms = number_field(j, "time_max_ms", least, kMaxRunMs, r.timing.median_ms, what);
     if (r.timing.min_ms > r.timing.median_ms || r.timing.max_ms < r.timing.median_ms)
       throw std::runtime_error("run: time_min_ms <= time_ms <= time_max_ms does not hold");
     if (j.contains("times_ms") && !j["times_ms"].is_null()) {
       if (!j["times_ms"].is_array() || j["times_ms"].size() > 100000)
         throw std::runtime_error("run: field 'times_ms' must be an array of at most 100000 times");
       for (const auto& t : j["times_ms"])
-        r.timing.samples_ms.push_back(json_number(t, 0, kMaxRunMs, "run: an entry of 'times_ms'"));
+        r.timing.samples_ms.push_back(json_number(t, least, kMaxRunMs, "run: an entry of 'times_ms'"));
     }
   }
   // Derived numbers are recomputed from what they derive from (report_from_json: % of peak from the
@@ -270,6 +279,21 @@ RunResult run_from_json(const json& j) {
   r.gbps = r.timed && r.bytes > 0 ? r.bytes / (r.timing.median_ms * 1e6) : 0;
   r.pct_theoretical = number_field(j, "pct_theoretical", 0, 1e300, 0, what);  // > 0: recomputed with the device
   r.pct_copy = number_field(j, "pct_copy", 0, 1e300, 0, what);
+  // Correctness derives from result and expected: a run marked correct whose numbers disagree (within the
+  // float tolerance of the check) is shown as wrong, with the reason.
+  if (r.correct && r.status == RunStatus::Ok) {
+    ArrayOutput got, want;
+    got.values = {r.result};
+    want.values = {r.expected};
+    if (const std::string mismatch = compare_outputs(r.type, got, want); !mismatch.empty()) {
+      r.correct = false;
+      r.status = RunStatus::Wrong;
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "the report marks this run correct, but its result %.9g differs from %.9g",
+                    r.result, r.expected);
+      r.message = buf;
+    }
+  }
   output_from_json(j, r);
   if (j.contains("metrics") && !j["metrics"].is_null()) r.metrics = metrics_from_json(j["metrics"]);
   if (j.contains("sanitizer") && !j["sanitizer"].is_null()) r.sanitizer = sanitizer_from_json(j["sanitizer"]);
@@ -359,6 +383,48 @@ json report_to_json(const Report& r) {
     for (const auto& t : r.traces) j["traces"].push_back(trace_to_store_json(t));
   }
   return j;
+}
+
+const JsonBounds& report_json_bounds() {
+  // The fields report_from_json, run_from_json, sweep_from_json and trace_from_store_json read; any
+  // other key of those objects is skipped while parsing. (Objects deeper down keep their keys: metric
+  // values and host_ms phases are maps.)
+  static const JsonBounds b = [] {
+    JsonBounds x;
+    const std::set<std::string> run = {"variant",     "lesson",
+                                       "backend",     "device",
+                                       "n",           "type",
+                                       "input",       "seed",
+                                       "block",       "grid",
+                                       "result",      "expected",
+                                       "correct",     "status",
+                                       "message",     "code_path",
+                                       "racy",        "cautionary",
+                                       "launches",    "bytes",
+                                       "time_ms",     "time_min_ms",
+                                       "time_max_ms", "times_ms",
+                                       "gbps",        "pct_theoretical",
+                                       "pct_copy",    "params",
+                                       "output_rows", "output_cols",
+                                       "output",      "metrics",
+                                       "sanitizer",   "host_ms"};
+    x.known_keys[""] = {"format", "version", "created", "title", "build", "device", "runs", "sweeps", "traces"};
+    x.known_keys[".runs[]"] = run;
+    x.known_keys[".sweeps[].runs[]"] = run;
+    x.known_keys[".sweeps[]"] = {"title",   "created", "backend",        "variants",  "from_log2",
+                                 "to_log2", "n",       "type",           "input",     "seed",
+                                 "repeat",  "params",  "keep_fractions", "cancelled", "runs"};
+    x.known_keys[".traces[]"] = {
+        "variant",          "source",      "n",    "type",       "block",        "grid",         "block_index",
+        "block_size",       "input",       "seed", "racy_model", "interleaving", "block_result", "compared_with_model",
+        "model_difference", "source_file", "steps"};
+    return x;
+  }();
+  return b;
+}
+
+json parse_report_text(const std::string& text, const std::string& what) {
+  return parse_json_bounded(text, what, report_json_bounds());
 }
 
 Report report_from_json(const json& j) {
@@ -460,20 +526,16 @@ Report new_report(const std::string& title, const DeviceInfo& device) {
 
 void save_report(const Report& r, const std::string& path) {
   // Indented for reading, except reports holding traces (thousands of ops): compact, 4x smaller.
-  const std::string text = report_to_json(r).dump(r.traces.empty() ? 2 : -1) + "\n";
+  const std::string text = dump_json_text(report_to_json(r), r.traces.empty() ? 2 : -1) + "\n";
   if (std::string err = write_file_atomic(path, text); !err.empty()) throw std::runtime_error("report: " + err);
 }
 
 Report load_report(const std::string& path) {
   // Size and kind first: `--report /dev/zero` or a directory must not be read until memory runs out.
-  if (std::string err = check_input_file(path, kMaxReportFileBytes, "report"); !err.empty())
+  std::string text;
+  if (std::string err = read_file_bounded(path, kMaxReportFileBytes, "report", text); !err.empty())
     throw std::runtime_error(err);
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot open report '" + path + "'");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  const std::string text = ss.str();
-  const json j = parse_json_text(text, "report '" + path + "'");
+  const json j = parse_report_text(text, "report '" + path + "'");
   try {
     return report_from_json(j);
   } catch (const std::exception& e) { throw std::runtime_error("report '" + path + "': " + e.what()); }

@@ -12,6 +12,7 @@
 #include "inputs.hpp"
 #include "json_read.hpp"
 #include "launch_rules.hpp"
+#include "limits.hpp"
 #include "patterns.hpp"
 #include "patterns/atomics/reference.hpp"
 #include "patterns/convolution/pattern_convolution.hpp"
@@ -199,13 +200,14 @@ Sweep run_sweep(const SweepSpec& spec, Backend* backend, const std::string& no_d
   const int total = spec.total_runs();
   int done = 0;
   auto cancelled = [&] { return cancel && cancel->load(); };
-  for (int point = 0; point < spec.points() && !cancelled(); ++point) {
+  bool out_of_memory = false;  // larger points would need more: the sweep stops there, its points kept
+  for (int point = 0; point < spec.points() && !cancelled() && !out_of_memory; ++point) {
     const std::int64_t n = spec.by_keep() ? spec.n : std::int64_t(1) << (spec.from_log2 + point);
     const double keep = spec.by_keep() ? spec.keep_fractions[std::size_t(point)] : spec.params.keep_fraction;
     // One input per kind of input at this point, shared by the variants that read it (input_share_key).
     std::map<std::string, PreparedRun> inputs;
     for (const auto& id : spec.variants) {
-      if (cancelled()) break;
+      if (cancelled() || out_of_memory) break;
       const RunRequest req = point_request(spec, id, n, keep);
       const VariantInfo& v = *find_variant(id);
       const DType type = v.rules.bytes_input ? DType::UInt8 : conv_dims(v) > 0 ? DType::Float32 : spec.type;
@@ -215,21 +217,37 @@ Sweep run_sweep(const SweepSpec& spec, Backend* backend, const std::string& no_d
       if (why.empty()) {
         const std::string key = input_share_key(v, req);
         auto it = inputs.find(key);
-        if (it == inputs.end()) {
-          PreparedRun p;
-          if (std::string err = prepare_run(req, p); !err.empty()) {
-            r = execute(req, backend, no_device_reason);  // the same error, as a run (status "error")
-          } else {
-            it = inputs.emplace(key, std::move(p)).first;
+        // A point that throws (std::bad_alloc at a large n) becomes an error run; the points before it stay.
+        try {
+          if (it == inputs.end()) {
+            PreparedRun p;
+            if (std::string err = prepare_run(req, p); !err.empty()) {
+              r = execute(req, backend, no_device_reason);  // the same error, as a run (status "error")
+            } else {
+              it = inputs.emplace(key, std::move(p)).first;
+            }
           }
-        }
-        if (it != inputs.end()) {
-          PreparedRun& p = it->second;  // lent to this variant: its input stays for the next one
-          p.variant = &v;
-          p.launch = launch;
-          p.launch.grid = 0;  // the backend fills in the device default
-          r = execute_prepared(req, p, backend, no_device_reason);
-          p.input_ms = 0;  // the next variant on this input did not wait for it
+          if (it != inputs.end()) {
+            PreparedRun& p = it->second;  // lent to this variant: its input stays for the next one
+            p.variant = &v;
+            p.launch = launch;
+            p.launch.grid = 0;  // the backend fills in the device default
+            r = execute_prepared(req, p, backend, no_device_reason);
+            p.input_ms = 0;  // the next variant on this input did not wait for it
+          }
+        } catch (const std::exception& e) {
+          inputs.clear();  // give back what this point holds
+          r = RunResult{};
+          r.variant = id;
+          r.lesson = v.lesson;
+          r.backend = spec.backend;
+          r.n = n;
+          r.type = type;
+          r.input = spec.input;
+          r.seed = spec.seed;
+          r.status = RunStatus::Error;
+          r.message = describe_exception(e);
+          out_of_memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
         }
       } else {
         r.variant = id;

@@ -1,5 +1,7 @@
 #include "worker_client.hpp"
 
+#include "json_read.hpp"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -199,7 +201,7 @@ std::string WorkerClient::start() {
     why = death_reason();
   } else {
     try {
-      hello_ = hello_from_json(json::parse(line));
+      hello_ = hello_from_json(parse_json_text(line, "hello"));
       if (hello_.protocol != kWorkerProtocolVersion)
         why = who + " on " + (hello_.host.empty() ? "an unknown host" : hello_.host) + " speaks protocol " +
               std::to_string(hello_.protocol) + ", this warpscope speaks " + std::to_string(kWorkerProtocolVersion) +
@@ -437,8 +439,10 @@ WorkerReply WorkerClient::wait(std::int64_t id, const std::function<void(const j
     if (got < 0) return faulted(death_reason());
     json m;
     try {
-      m = json::parse(line);
-    } catch (const std::exception&) { return faulted("the worker wrote garbage: '" + one_line(line, 80) + "'"); }
+      m = parse_json_text(line, "the worker's answer");  // bounded; a key twice is refused
+    } catch (const std::exception& e) {
+      return faulted("the worker wrote garbage: '" + one_line(line, 80) + "' (" + e.what() + ")");
+    }
     if (!m.is_object() || !m.contains("type")) return faulted("the worker wrote garbage: '" + one_line(line, 80) + "'");
     const std::int64_t mid = m.contains("id") && m["id"].is_number_integer() ? m["id"].get<std::int64_t>() : -1;
     if (mid != id) {

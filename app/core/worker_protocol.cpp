@@ -49,6 +49,10 @@ json request_to_json(const RunRequest& r) {
                    {"entry", r.kernel.entry},
                    {"pattern", to_string(r.kernel.pattern)},
                    {"like", r.kernel.like}};
+  // Paths are bytes: one that is not UTF-8 (a Latin-1 file name) travels as hex beside its escaped text.
+  if (!is_valid_utf8(r.input)) j["input"] = escape_invalid_utf8(r.input), j["input_hex"] = bytes_to_hex(r.input);
+  if (!is_valid_utf8(r.params.mask))
+    j["params"]["mask"] = escape_invalid_utf8(r.params.mask), j["params"]["mask_hex"] = bytes_to_hex(r.params.mask);
   return j;
 }
 
@@ -81,6 +85,13 @@ RunRequest request_from_json(const json& j) {
     if (!parse_pattern(pattern, r.kernel.pattern))
       throw std::runtime_error("request: " + unknown_pattern_message(pattern));
   }
+  const auto path_bytes = [&](const json& o, const char* key, std::string& out) {
+    if (!o.contains(key)) return;
+    if (!hex_to_bytes(field_or<std::string>(o, key, "", what), out))
+      throw std::runtime_error(std::string("request: field '") + key + "' must be hex digits");
+  };
+  path_bytes(j, "input_hex", r.input);
+  if (j.contains("params") && j["params"].is_object()) path_bytes(j["params"], "mask_hex", r.params.mask);
   return r;
 }
 

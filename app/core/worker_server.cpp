@@ -14,7 +14,9 @@
 #include <mutex>
 #include <thread>
 
+#include "json_read.hpp"
 #include "launch_rules.hpp"
+#include "limits.hpp"
 #include "live_runner.hpp"
 #include "registry.hpp"
 #include "report.hpp"
@@ -178,9 +180,10 @@ class Server {
   bool accept(const std::string& line) {
     json j;
     try {
-      j = json::parse(line);
-    } catch (const std::exception&) {
-      send(worker_error(-1, "not JSON: '" + one_line(line, 80) + "'"));
+      // Bounded, and a key twice refused: {"type":"run","type":"shutdown"} must not shut the worker down.
+      j = parse_json_text(line, "request");
+    } catch (const std::exception& e) {
+      send(worker_error(-1, std::string(e.what()) + ": '" + one_line(line, 80) + "'"));
       return true;
     }
     const std::int64_t id = id_of(j);
@@ -236,7 +239,7 @@ class Server {
       json response;
       try {
         response = handle(id, type, req);
-      } catch (const std::exception& e) { response = worker_error(id, type + ": " + e.what()); }
+      } catch (const std::exception& e) { response = worker_error(id, type + ": " + describe_exception(e)); }
       // A kernel fault leaves the CUDA context unusable for the life of this process: say so, and end.
       if (had_cuda && !cuda_->device().available) { response = worker_faulted(id, cuda_->device().error); }
       {

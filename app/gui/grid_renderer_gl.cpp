@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "limits.hpp"
 #include "shader_sources.hpp"
 #include "views/grid_renderer.hpp"
 
@@ -261,14 +262,8 @@ void release() {
   abandon();
 }
 
-bool read_text(const std::string& path, std::string& out) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  out = ss.str();
-  return true;
-}
+/// A GLSL source is a few KiB: /dev/zero or a 2 GB file in --shader-dir is refused, not read.
+constexpr std::uintmax_t kMaxShaderFileBytes = kMiB;
 
 }  // namespace
 
@@ -285,7 +280,11 @@ void install_gl_grid_renderer(const std::string& shader_dir) {
       std::error_code ec;
       if (!std::filesystem::exists(path, ec)) continue;
       ++found;
-      if (!read_text(path, *dst)) g.source_error = "cannot read the shader " + path;
+      std::string text;
+      if (std::string err = read_file_bounded(path, kMaxShaderFileBytes, "shader", text); !err.empty())
+        g.source_error = err;
+      else
+        *dst = std::move(text);
     }
     if (found == 0) g.source_error = "no grid_heatmap.vert or grid_heatmap.frag in --shader-dir " + shader_dir;
   }

@@ -12,6 +12,7 @@
 #include "backend_factory.hpp"
 #include "file_write.hpp"
 #include "launch_rules.hpp"
+#include "limits.hpp"
 #include "main_window.hpp"
 #include "modes.hpp"
 #include "paths.hpp"
@@ -28,6 +29,17 @@ namespace {
 int fail(int code, const std::string& line) {
   std::fprintf(stderr, "warpscope: %s\n", line.c_str());
   return code;
+}
+
+/// Refuses, before CLI11 converts it, a floating value that is not a finite number in [lo, hi] (NaN
+/// passes CLI::Range, and a NaN warp range made the Grid view loop for ever).
+CLI::Validator finite(double lo, double hi) {
+  return CLI::Validator([=](std::string& text) { return check_number_option("", text, lo, hi); }, "", "finite");
+}
+
+/// Refuses an empty whole number, which CLI11 would read as 0.
+CLI::Validator whole() {
+  return CLI::Validator([=](std::string& text) { return check_integer_text("", text); }, "", "whole");
 }
 
 std::string join_ids(const std::vector<ui::LessonEntry>& lessons) {
@@ -50,6 +62,7 @@ int main(int argc, char** argv) {
                  "compare, plots, roofline, race, ladder, pair, grid");
   app.add_option("--block", o.block,
                  "threads per block (0 = the variant's default); the trace covers --trace-blocks blocks")
+      ->check(whole())
       ->check(CLI::Range(0, 1024));
   app.add_option(
       "--input", o.input,
@@ -58,30 +71,36 @@ int main(int argc, char** argv) {
                  "elements (1000, 2^20 or 1<<20; default 2^20); the trace covers --trace-blocks blocks of them");
   app.add_option("--scene", o.scene,
                  "open scene K (1, 2, ...) of the lesson's script (--lesson); other options then override it")
+      ->check(whole())
       ->check(CLI::Range(1, 10000));
   app.add_option("--step", o.step,
                  "trace step the step-through views (tree, warps, banks, source, memory) open at (default: the first)")
+      ->check(whole())
       ->check(CLI::Range(0, 100000));
   app.add_option("--trace-blocks", o.trace_blocks,
                  "blocks of the input the step-through trace covers (1 to 8; default 1)")
+      ->check(whole())
       ->check(CLI::Range(1, 8));
   app.add_option("--block-index", o.block_index,
                  "the block of that grid the step-through views show (default 0; [ and ] switch)")
+      ->check(whole())
       ->check(CLI::Range(0, 7));
   app.add_option("--frames", o.frames,
                  "frames to render before the screenshot (in a window: close after that many, for smoke tests)")
+      ->check(whole())
       ->check(CLI::Range(1, 1000));
-  app.add_option("--font-scale", o.font_scale, "text and layout scale (1 = 20 px text)")->check(CLI::Range(0.5, 4.0));
-  app.add_option("--width", o.width, "window / image width in pixels")->check(CLI::Range(320, 8192));
-  app.add_option("--height", o.height, "window / image height in pixels")->check(CLI::Range(240, 8192));
+  app.add_option("--font-scale", o.font_scale, "text and layout scale (1 = 20 px text)")->check(finite(0.5, 4.0));
+  app.add_option("--width", o.width, "window / image width in pixels")->check(whole())->check(CLI::Range(320, 8192));
+  app.add_option("--height", o.height, "window / image height in pixels")->check(whole())->check(CLI::Range(240, 8192));
   app.add_flag("--high-contrast", o.high_contrast, "high-contrast colours for projectors (h toggles)");
   app.add_flag("--focus", o.focus, "presentation: the views alone, full width (f toggles)");
   app.add_flag("--show-keys", o.show_keys, "open the key help overlay (F1 or ? toggles it)");
   app.add_option("--live-seconds", o.live_seconds,
                  "with --screenshot: run Live (the compared variants) this many seconds first (needs a GPU)")
-      ->check(CLI::Range(0.0, 600.0));
+      ->check(finite(0.0, 600.0));
   app.add_option("--benchmark-frames", o.benchmark_frames,
                  "render N frames headless and print one JSON line of frame timings")
+      ->check(whole())
       ->check(CLI::Range(1, 100000));
   app.add_option("--export-view", o.export_view,
                  "with --screenshot: also write the centre view alone to this PNG (as its PNG button does)");
@@ -97,7 +116,7 @@ int main(int argc, char** argv) {
   app.add_option("--grid-warps", grid_warps,
                  "the warps the Grid view shows at first: FIRST COUNT (warps of the launch; default all)")
       ->expected(2)
-      ->check(CLI::NonNegativeNumber);
+      ->check(finite(0, 1 << 25));  // 2^30 threads are 2^25 warps
   app.add_option("--shader-dir", o.shader_dir,
                  "read the Grid view's GLSL (grid_heatmap.vert/.frag) from DIR instead of the copies built in");
   std::string gpu;

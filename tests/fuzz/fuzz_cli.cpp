@@ -2,6 +2,7 @@
 // through parse_command_line, then the checks each command makes before it runs anything that need no
 // file, device or worker (variant selection, pattern options, the request's ranges, --keep-fraction).
 // Nothing is run, read or written. A parse must end in a ready command or one line with exit 0 or 2.
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -69,6 +70,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   if (c.command.empty()) __builtin_trap();  // a parse that succeeds names its command
+  // Floating options that parse are finite (NaN passes every range check: --grid-warps NaN looped).
+  for (const ws::cli::RunOptions* o : {&c.run, &c.trace, &c.sweep_run})
+    if (!std::isfinite(o->watchdog_s) || !std::isfinite(o->connect_timeout_s) ||
+        !std::isfinite(o->params.keep_fraction))
+      __builtin_trap();
   const std::string err = validate(c);
   if (!err.empty() && !one_line(err)) __builtin_trap();
   return 0;

@@ -4,7 +4,13 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <thread>
 
 #include "app_state.hpp"
@@ -265,6 +271,43 @@ TEST_F(GridFrames, RefusalIsShownNotThrown) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   EXPECT_NE(s.grid.error.find("runs on the CPU"), std::string::npos) << s.grid.error;
+}
+
+TEST_F(GridFrames, NaNWarpBoundsShowEveryWarpInsteadOfLooping) {
+  AppState s;
+  s.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  ASSERT_TRUE(s.select_variant("epita.reduce3"));
+  s.params.set_n(1 << 12);
+  s.grid.initial_warp0 = std::nan(""), s.grid.initial_warp1 = std::nan("");
+  GridView view;
+  for (int i = 0; i < 300 && !s.grid.complete(); ++i) {
+    frame(s, view);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_TRUE(s.grid.complete()) << s.grid.error;
+  for (int i = 0; i < 3; ++i) frame(s, view);  // NaN bounds stayed NaN, or looped for ever in nice_at_least
+  EXPECT_TRUE(std::isfinite(s.grid.warp0) && std::isfinite(s.grid.warp1));
+}
+
+TEST(GridSummary, AHugeNIsRefusedBeforeItsInputIsMade) {
+  // n = 2^30 made a 4 GiB input before the warp count refused it (std::bad_alloc under a limit). In a
+  // child process with 512 MiB of address space to spare, the refusal must come without allocating.
+  const VariantInfo* v = find_variant("epita.reduce3");
+  ASSERT_NE(v, nullptr);
+  EXPECT_EXIT(
+      {
+        std::ifstream statm("/proc/self/statm");
+        long pages = 0;
+        statm >> pages;
+        const rlim_t most = rlim_t(pages) * rlim_t(sysconf(_SC_PAGESIZE)) + (rlim_t(512) << 20);
+        rlimit lim;
+        lim.rlim_cur = lim.rlim_max = most;
+        setrlimit(RLIMIT_AS, &lim);
+        GridSummary g;
+        const std::string why = compute_grid(*v, key_of("epita.reduce3", std::int64_t(1) << 30), g);
+        std::exit(why.find("Grid view") != std::string::npos && g.values[0].empty() ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace

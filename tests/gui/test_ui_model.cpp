@@ -576,6 +576,60 @@ TEST(Fonts, AnEmptyGarbageOrTruncatedFontFallsBackToImGuisOwnWithAWarning) {
   if (!whole.empty()) EXPECT_EQ(font_file_problem("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"), "");
 }
 
+/// The offset and length of table `tag` in the font `f`, or {0, 0}.
+std::pair<std::size_t, std::size_t> font_table(const std::string& f, const char* tag) {
+  const auto u32 = [&](std::size_t at) {
+    return std::size_t(std::uint8_t(f[at])) << 24 | std::size_t(std::uint8_t(f[at + 1])) << 16 |
+           std::size_t(std::uint8_t(f[at + 2])) << 8 | std::size_t(std::uint8_t(f[at + 3]));
+  };
+  const std::size_t tables = std::size_t(std::uint8_t(f[4])) << 8 | std::uint8_t(f[5]);
+  for (std::size_t i = 0; i < tables; ++i)
+    if (f.compare(12 + 16 * i, 4, tag) == 0) return {u32(12 + 16 * i + 8), u32(12 + 16 * i + 12)};
+  return {0, 0};
+}
+
+TEST(Fonts, AFontDamagedInsideFallsBackInsteadOfCrashingTheAtlas) {
+  std::ifstream real("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", std::ios::binary);
+  const std::string whole{std::istreambuf_iterator<char>(real), std::istreambuf_iterator<char>()};
+  if (whole.size() < 100000) GTEST_SKIP() << "fonts-dejavu-core is not installed";
+  // loca: every glyph's offset far past its glyf table (SIGSEGV in the atlas build before). cmap: every
+  // subtable of an unknown format (stbtt_FindGlyphIndex asserted before). Both pass the table checks.
+  std::string loca = whole, cmap = whole;
+  const auto [loca_at, loca_len] = font_table(whole, "loca");
+  ASSERT_GT(loca_len, 0u);
+  const auto [head_at, head_len] = font_table(whole, "head");
+  ASSERT_GT(head_len, 52u);
+  const bool long_loca = whole[head_at + 51] != 0;  // indexToLocFormat
+  const std::size_t entry = long_loca ? 4 : 2;
+  for (std::size_t i = 0; i + entry <= loca_len; i += entry) {
+    const std::uint32_t off = 0x20000000u + std::uint32_t(i / entry) * 64u;  // increasing, far past the file
+    const std::uint32_t v = long_loca ? off : off / 2 / 16;
+    for (std::size_t k = 0; k < entry; ++k) loca[loca_at + i + k] = char(v >> (8 * (entry - 1 - k)));
+  }
+  const auto [cmap_at, cmap_len] = font_table(whole, "cmap");
+  ASSERT_GT(cmap_len, 4u);
+  const std::size_t subtables = std::size_t(std::uint8_t(whole[cmap_at + 2])) << 8 | std::uint8_t(whole[cmap_at + 3]);
+  for (std::size_t i = 0; i < subtables; ++i) {
+    const std::size_t rec = cmap_at + 4 + 8 * i + 4;
+    const std::size_t off = std::size_t(std::uint8_t(whole[rec])) << 24 |
+                            std::size_t(std::uint8_t(whole[rec + 1])) << 16 |
+                            std::size_t(std::uint8_t(whole[rec + 2])) << 8 | std::uint8_t(whole[rec + 3]);
+    cmap[cmap_at + off] = 0, cmap[cmap_at + off + 1] = 99;  // format 99
+  }
+  for (const auto& [name, bytes] : {std::pair{std::string("loca"), loca}, std::pair{std::string("cmap"), cmap}}) {
+    const std::string dir = font_dir_with("damaged_" + name, bytes);
+    EXPECT_NE(font_file_problem(dir + "/DejaVuSans.ttf"), "") << name;
+    ImGui::CreateContext();
+    const std::string warn = theme().apply(1.f, dir);
+    EXPECT_NE(warn.find("DejaVuSans.ttf cannot be used"), std::string::npos) << name << ": " << warn;
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);  // crashed the process before
+    EXPECT_GT(w, 0) << name;
+    ImGui::DestroyContext();
+  }
+}
+
 }  // namespace
 
 namespace {
@@ -598,7 +652,7 @@ TEST(Lessons, ABadLessonFileIsNamedInTheWindowAndTheOthersStillShow) {
   EXPECT_GE(from_file(s), 5);
   ASSERT_FALSE(s.messages.empty());
   EXPECT_EQ(s.messages.back().level, Message::Error);
-  EXPECT_NE(s.messages.back().text.find("lesson skipped: " + dir + "/broken.json is not valid JSON: line 1"),
+  EXPECT_NE(s.messages.back().text.find("lessons: " + dir + "/broken.json is not valid JSON: line 1"),
             std::string::npos)
       << s.messages.back().text;
 }
@@ -612,4 +666,15 @@ TEST(SceneNote, TheAudienceSeesTheSlideNotTheSeedFileName) {
   EXPECT_EQ(note_for_screen("slide X, no file"), "slide X, no file");
   EXPECT_EQ(note_for_screen("12_ab.txt, short prefix"), "12_ab.txt, short prefix");
   EXPECT_EQ(note_for_screen("001_zz.txt, not hex"), "001_zz.txt, not hex");
+}
+
+TEST(Inputs, AnInputThatExistsButIsNoFileSaysWhatItIs) {
+  AppState s;
+  s.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  for (const std::string& path : {std::string("/dev/zero"), ::testing::TempDir()}) {
+    const std::string err = s.set_input(path);
+    EXPECT_NE(err, "") << path;
+    EXPECT_EQ(err.find("an existing file"), std::string::npos) << path << ": " << err;
+    EXPECT_NE(err.find(path), std::string::npos) << err;
+  }
 }

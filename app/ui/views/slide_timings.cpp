@@ -8,20 +8,24 @@
 #include <stdexcept>
 
 #include "json_read.hpp"
+#include "limits.hpp"
 #include "paths.hpp"
 #include "registry.hpp"
 
 namespace ws::ui {
 
+namespace {
+/// The slide timings are a few KiB of tables: a device or a huge file in their place is not read.
+constexpr std::uintmax_t kMaxSlideTimingsBytes = kMiB;
+}  // namespace
+
 std::string load_slide_timings(const std::string& path, std::vector<SlideTiming>& out) {
   out.clear();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "cannot open slide timings '" + path + "'";
-  std::stringstream ss;
-  ss << in.rdbuf();
+  std::string text;
+  if (std::string err = read_file_bounded(path, kMaxSlideTimingsBytes, "slide timings", text); !err.empty()) return err;
   std::vector<SlideTiming> got;
   try {
-    const nlohmann::json j = parse_json_text(ss.str(), "slide timings '" + path + "'");
+    const nlohmann::json j = parse_json_text(text, "slide timings '" + path + "'");
     if (!j.is_object() || j.value("format", "") != "warpscope-slide-timings")
       throw std::runtime_error("format must be \"warpscope-slide-timings\"");
     if (json_int(j.at("version"), 1, 1, "version") != 1) throw std::runtime_error("version must be 1");

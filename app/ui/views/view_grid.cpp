@@ -40,6 +40,7 @@ namespace {
 
 /// The smallest of 1, 2, 5, 10, 20, 50, ... that is >= x.
 std::int64_t nice_at_least(double x) {
+  if (!(x <= 1e18)) return std::int64_t(1e18);  // NaN and huge: no endless loop, no overflow
   std::int64_t base = 1;
   while (true) {
     for (std::int64_t m : {1, 2, 5})
@@ -118,7 +119,8 @@ void GridView::draw(AppState& s) {
   const ImVec2 img_max(img_min.x + size.x, img_min.y + size.y);
   ImDrawList* dl = ImGui::GetWindowDrawList();
 
-  if (g.warp1 <= g.warp0) g.warp0 = 0, g.warp1 = double(warps);
+  // NaN or infinite bounds (a hostile --grid-warps or scene) show every warp, like an empty range.
+  if (!(g.warp1 > g.warp0) || !std::isfinite(g.warp0) || !std::isfinite(g.warp1)) g.warp0 = 0, g.warp1 = double(warps);
   double span = g.warp1 - g.warp0;
   const int steps = std::max(1, d.steps);
 

@@ -1,13 +1,23 @@
 #include "widgets/theme.hpp"
 
+#include <fcntl.h>
 #include <stb_truetype.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <mutex>
 #include <vector>
 
 namespace ws::ui {
@@ -44,6 +54,48 @@ ImFont* load(ImGuiIO& io, const std::string& path, float size_px, std::string& w
   return f;
 }
 
+/// Builds `path` into a throwaway ImGui atlas in a child process, so that a font whose tables are
+/// damaged inside (a loca offset past its glyphs, a cmap pointing nowhere) crashes the child, not the
+/// app: stb_truetype trusts those tables (SIGSEGV in stbrp_pack_rects, an assertion in
+/// stbtt_FindGlyphIndex). Returns "" when the atlas built, else what happened to the child.
+std::string atlas_build_problem(const std::string& path) {
+  static std::mutex mu;
+  static std::map<std::string, std::string> verdicts;  // a path is checked once per process
+  std::lock_guard<std::mutex> lock(mu);
+  if (const auto it = verdicts.find(path); it != verdicts.end()) return it->second;
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) return "";  // cannot check: use it as before
+  if (pid == 0) {
+    // The child: bounded in memory and time, no core dump; its only answer is its exit status.
+    const rlimit core{0, 0};
+    ::setrlimit(RLIMIT_CORE, &core);
+    const rlimit mem{rlim_t(2) << 30, rlim_t(2) << 30};
+    ::setrlimit(RLIMIT_AS, &mem);
+    ::alarm(20);
+    const int devnull = ::open("/dev/null", O_WRONLY);
+    if (devnull >= 0) ::dup2(devnull, 2);  // an assertion's text is the parent's to word
+    ImFontAtlas atlas;
+    ImFontConfig cfg;
+    cfg.OversampleH = 2;
+    cfg.OversampleV = 1;
+    cfg.PixelSnapH = true;
+    const bool ok =
+        atlas.AddFontFromFileTTF(path.c_str(), Theme::kBaseFontPx * 1.3f, &cfg, kGlyphRanges) && atlas.Build();
+    ::_exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  std::string why;
+  if (WIFSIGNALED(status))
+    why = std::string("building its glyphs crashed a test process (") + strsignal(WTERMSIG(status)) +
+          "): its tables are damaged";
+  else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    why = "ImGui could not build its glyphs";
+  verdicts[path] = why;
+  return why;
+}
+
 }  // namespace
 
 std::string font_file_problem(const std::string& path) {
@@ -72,7 +124,7 @@ std::string font_file_problem(const std::string& path) {
   stbtt_fontinfo info;
   if (!stbtt_InitFont(&info, data.data(), 0))
     return "a table the renderer needs (cmap, head, hhea, hmtx, glyphs) is missing";
-  return "";
+  return atlas_build_problem(path);
 }
 
 Theme& theme() {

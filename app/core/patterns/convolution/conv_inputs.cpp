@@ -2,13 +2,17 @@
 
 #include <stb_image.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "inputs.hpp"
 #include "limits.hpp"
@@ -141,10 +145,52 @@ std::string png_chunk_error(const std::string& path, std::uintmax_t file_bytes) 
   return "";
 }
 
+/// Inflates a PNG's image data (its IDAT chunks, one zlib stream) into a buffer of the size its header
+/// says, no larger: "" when it fits, else why not. stb inflates into a buffer it doubles without a
+/// limit, so a 100 x 100 header over 2 MB of deflated zeros would cost 2 GiB. `file_bytes` from the
+/// caller, the chunk lengths already checked against it (png_chunk_error).
+std::string png_inflate_error(const std::string& path, std::uintmax_t file_bytes) {
+  std::string file;
+  if (std::string err = read_file_bounded(path, file_bytes, "image", file); !err.empty()) return err;
+  const auto u32 = [&](std::size_t at) {
+    return std::uint32_t(std::uint8_t(file[at])) << 24 | std::uint32_t(std::uint8_t(file[at + 1])) << 16 |
+           std::uint32_t(std::uint8_t(file[at + 2])) << 8 | std::uint32_t(std::uint8_t(file[at + 3]));
+  };
+  if (file.size() < 33 || file.compare(12, 4, "IHDR") != 0) return "no IHDR chunk first";
+  const std::uint64_t w = u32(16), h = u32(20);
+  const int depth = std::uint8_t(file[24]), color = std::uint8_t(file[25]), interlaced = std::uint8_t(file[28]);
+  const int channels = color == 2 ? 3 : color == 4 ? 2 : color == 6 ? 4 : 1;  // 0 grey, 3 palette: 1
+  const std::uint64_t row_bytes = (w * std::uint64_t(channels) * std::uint64_t(std::max(depth, 1)) + 7) / 8;
+  std::uint64_t expected = h * (1 + row_bytes);
+  if (interlaced) expected += expected / 4 + 7 * (h + 8);  // Adam7: seven passes, each row with its filter byte
+  expected += 1024;                                        // slack for encoders that pad
+  if (expected > std::uint64_t(INT32_MAX)) return "its image data would be more than 2 GiB";
+  std::string idat;
+  for (std::size_t at = 8; at + 12 <= file.size();) {
+    const std::size_t length = u32(at);
+    if (file.compare(at + 4, 4, "IDAT") == 0) idat.append(file, at + 8, length);
+    if (file.compare(at + 4, 4, "IEND") == 0) break;
+    at += 12 + length;
+  }
+  file.clear();
+  file.shrink_to_fit();
+  if (idat.empty()) return "no image data (IDAT)";
+  if (idat.size() > std::size_t(INT32_MAX)) return "its image data is more than 2 GiB";
+  std::vector<char> raw(static_cast<std::size_t>(expected));
+  if (stbi_zlib_decode_buffer(raw.data(), int(raw.size()), idat.data(), int(idat.size())) < 0)
+    return "its image data inflates to more than the " + std::to_string(w) + " x " + std::to_string(h) +
+           " pixels its header says (corrupt or a decompression bomb)";
+  return "";
+}
+
 }  // namespace
 
 std::string read_image_grey(const std::string& path, HostVector<float>& out, std::int64_t& rows, std::int64_t& cols) {
   if (std::string err = check_input_file(path, kMaxImageFileBytes, "image"); !err.empty()) return err;
+  if (std::FILE* f = std::fopen(path.c_str(), "rb"))
+    std::fclose(f);
+  else
+    return cannot_open("image", path);  // "Permission denied", not stb's "can't fopen"
   const std::string format = image_format(path);
   const std::string named = "image '" + path + "'" + (format.empty() ? "" : " (" + format + ")");
   std::error_code ec;
@@ -158,7 +204,10 @@ std::string read_image_grey(const std::string& path, HostVector<float>& out, std
     const char* why = stbi_failure_reason();
     return "cannot read " + named + ": " + (why ? why : "unknown error") + " (truncated or corrupt?)";
   }
-  if (w <= 0 || h <= 0 || std::int64_t(w) * h > kMaxN)
+  if (w <= 0 || h <= 0)  // a PGM header of "-5 -5" reads as 0 x 0
+    return named + " has no valid size in its header (" + std::to_string(w) + " x " + std::to_string(h) +
+           "; negative or zero?)";
+  if (std::int64_t(w) * h > kMaxN)
     return named + " is " + std::to_string(w) + " x " + std::to_string(h) + ": more than 2^30 pixels";
   // A header claiming more samples than the file's bytes can encode is a decompression bomb or a lie
   // (a 64 KB PGM "of" 16384 x 16384), refused before a byte is allocated: stb fills a truncated file's
@@ -167,10 +216,14 @@ std::string read_image_grey(const std::string& path, HostVector<float>& out, std
   if (!ec && samples > max_samples_per_byte(format) * double(file_bytes))
     return named + " claims " + std::to_string(w) + " x " + std::to_string(h) + " pixels, more than its " +
            format_bytes(file_bytes) + " can hold (corrupt or crafted)";
-  // Decoding holds the file's channels and one grey byte per pixel; the input then 4 bytes per pixel.
-  const std::int64_t need = std::int64_t(w) * h * (std::max(channels, 1) + 1 + 4);
+  // Decoding holds the file's channels and one grey byte per pixel; the input then 4 bytes per pixel,
+  // and the run that reads it (estimate_run_host_bytes) 28 more: refused here, before a byte is decoded.
+  const std::int64_t need = std::int64_t(w) * h * (std::max(channels, 1) + 1 + 4 + 28);
   if (std::string why = memory_refusal(need, host_memory_available()); !why.empty())
-    return "decoding " + named + " (" + std::to_string(w) + " x " + std::to_string(h) + ") " + why;
+    return "out of host memory: decoding and running on " + named + " (" + std::to_string(w) + " x " +
+           std::to_string(h) + ") " + why;
+  if (format == "PNG" && !ec)
+    if (std::string why = png_inflate_error(path, file_bytes); !why.empty()) return "cannot read " + named + ": " + why;
   stbi_uc* pixels = stbi_load(path.c_str(), &w, &h, &channels, 1);
   if (!pixels) {
     const char* why = stbi_failure_reason();

@@ -46,7 +46,10 @@ void expect_one_line_error(const std::string& args, int code, const std::string&
 TEST(Cli, ListJsonHasEveryVariantWithItsFlags) {
   Out o = cli("list --json");
   ASSERT_EQ(o.code, 0);
-  auto j = nlohmann::json::parse(o.out);
+  const auto doc = nlohmann::json::parse(o.out);
+  EXPECT_EQ(doc["format"], "warpscope-variants");
+  EXPECT_EQ(doc["version"], 1);
+  const auto& j = doc["variants"];
   ASSERT_TRUE(j.is_array());
   EXPECT_GE(j.size(), 37u);
   bool saw_cub = false;
@@ -63,7 +66,7 @@ TEST(Cli, ListNamesEachVariantsPattern) {
   Out o = cli("list --json");
   ASSERT_EQ(o.code, 0);
   std::set<std::string> names;
-  for (const auto& v : nlohmann::json::parse(o.out)) {
+  for (const auto& v : nlohmann::json::parse(o.out)["variants"]) {
     const ws::VariantInfo* info = ws::find_variant(v["id"].get<std::string>());
     ASSERT_NE(info, nullptr) << v["id"];
     EXPECT_EQ(v["pattern"], ws::to_string(info->pattern)) << v["id"];
@@ -140,7 +143,7 @@ TEST(Cli, SimBackendRunsEveryGpuVariant) {
   EXPECT_TRUE(j["time_ms"].is_null());                               // the model is not timed
   EXPECT_EQ(cli("run --variant epita.race --backend sim").code, 0);  // lost updates are the lesson
   Out list = cli("list --json");
-  for (const auto& v : nlohmann::json::parse(list.out)) {
+  for (const auto& v : nlohmann::json::parse(list.out)["variants"]) {
     const std::string id = v["id"];
     if (id.rfind("epita.", 0) != 0 && id.rfind("cs121.", 0) != 0 && id != "cub.reduce") continue;
     if (v["pattern"] != "reduction") continue;  // atomics: AtomicsCli tests
@@ -370,7 +373,8 @@ TEST(Cli, CountsBeyondTheLimitAreTooLargeNotNegative) {
 TEST(Cli, UntimedRunsPrintADashNotZero) {
   const std::string path = ::testing::TempDir() + "sim_report.json";
   Out o =
-      cli("report --backend sim --variants epita.reduce3,cs121.filter_global,stevens.conv2d_register_tiled --n 4096 "
+      cli("report --force --backend sim --variants epita.reduce3,cs121.filter_global,stevens.conv2d_register_tiled --n "
+          "4096 "
           "--out " +
           path);
   ASSERT_EQ(o.code, 0) << o.out;
@@ -433,7 +437,9 @@ TEST(Cli, HelpNamesEveryPatternAndListHasNoTrailingSpaces) {
 TEST(Cli, MetricsListsTheCatalogWithoutAGpu) {
   Out o = cli("metrics --json");
   ASSERT_EQ(o.code, 0) << o.out;
-  auto j = nlohmann::json::parse(o.out);
+  const auto doc = nlohmann::json::parse(o.out);
+  EXPECT_EQ(doc["format"], "warpscope-metrics");
+  const auto& j = doc["metrics"];
   ASSERT_TRUE(j.is_array());
   EXPECT_GE(j.size(), 25u);
   bool saw_conflicts = false;

@@ -66,7 +66,8 @@ TEST(Cli, ListNamesEachVariantsPattern) {
   Out o = cli("list --json");
   ASSERT_EQ(o.code, 0);
   std::set<std::string> names;
-  for (const auto& v : nlohmann::json::parse(o.out)["variants"]) {
+  const auto doc = nlohmann::json::parse(o.out);
+  for (const auto& v : doc["variants"]) {
     const ws::VariantInfo* info = ws::find_variant(v["id"].get<std::string>());
     ASSERT_NE(info, nullptr) << v["id"];
     EXPECT_EQ(v["pattern"], ws::to_string(info->pattern)) << v["id"];
@@ -143,7 +144,8 @@ TEST(Cli, SimBackendRunsEveryGpuVariant) {
   EXPECT_TRUE(j["time_ms"].is_null());                               // the model is not timed
   EXPECT_EQ(cli("run --variant epita.race --backend sim").code, 0);  // lost updates are the lesson
   Out list = cli("list --json");
-  for (const auto& v : nlohmann::json::parse(list.out)["variants"]) {
+  const auto variants = nlohmann::json::parse(list.out)["variants"];
+  for (const auto& v : variants) {
     const std::string id = v["id"];
     if (id.rfind("epita.", 0) != 0 && id.rfind("cs121.", 0) != 0 && id != "cub.reduce") continue;
     if (v["pattern"] != "reduction") continue;  // atomics: AtomicsCli tests
@@ -380,13 +382,13 @@ TEST(Cli, UntimedRunsPrintADashNotZero) {
   ASSERT_EQ(o.code, 0) << o.out;
   EXPECT_EQ(o.out.find("0.0000"), std::string::npos) << o.out;
   EXPECT_EQ(o.out.find(" 0.0 "), std::string::npos) << o.out;
-  // Every run row: the id, then "-" for time, GB/s and % peak; the 29-character id keeps its column.
+  // Every run row: the id, n, then "-" for time, GB/s and % peak; the 29-character id keeps its column.
   int rows = 0;
   for (const char* id : {"epita.reduce3 ", "cs121.filter_global ", "stevens.conv2d_register_tiled "}) {
     const auto at = o.out.find(id);
     ASSERT_NE(at, std::string::npos) << id << "\n" << o.out;
     const std::string row = o.out.substr(at, o.out.find('\n', at) - at);
-    const std::string dashes = std::string(12, ' ') + "- " + std::string(9, ' ') + "- " + std::string(9, ' ') + "-  ";
+    const std::string dashes = std::string(11, ' ') + "-" + std::string(10, ' ') + "-" + std::string(8, ' ') + "- ";
     EXPECT_NE(row.find(dashes), std::string::npos) << row;
     ++rows;
   }

@@ -97,7 +97,7 @@ TEST(ConvPattern, JsonHasTheOutputAsRows) {
 TEST(ConvPattern, CliRunsAndRejectsBadRequests) {
   const std::string out = ::testing::TempDir() + "ws_conv_out.txt";
   Out o =
-      cli("run --variant stevens.conv2d_tiled --backend sim --width 20 --height 10 --mask-width 3 --tile 6 --output " +
+      cli("run --variant stevens.conv2d_tiled --backend sim --width 20 --height 10 --mask-width 3 --tile 6 --force --output " +
           out);
   EXPECT_EQ(o.code, 0) << o.out;
   std::ifstream f(out);

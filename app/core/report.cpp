@@ -189,17 +189,12 @@ json run_to_json(const RunResult& r) {
   j["input"] = r.input;
   j["seed"] = r.seed;
   // Values that do not exist are null, never 0: a skipped run has no launch and no result; a CPU
-  // variant has no launch. Whole-number types keep whole numbers, so a table reads the same type.
+  // variant has no launch.
   j["block"] = r.launch.block > 0 ? json(r.launch.block) : json(nullptr);
   j["grid"] = r.launch.grid > 0 ? json(r.launch.grid) : json(nullptr);
   const bool no_result = r.status == RunStatus::Error || r.status == RunStatus::Skipped;
-  auto value = [&](double v) {
-    if (no_result) return json(nullptr);
-    const bool whole = r.type != DType::Float32 && std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9e15;
-    return whole ? json(std::int64_t(v)) : number_or_null(true, v);
-  };
-  j["result"] = value(r.result);
-  j["expected"] = value(r.expected);
+  j["result"] = no_result ? json(nullptr) : json(r.result);
+  j["expected"] = no_result ? json(nullptr) : json(r.expected);
   j["correct"] = r.correct;
   j["status"] = to_string(r.status);
   j["message"] = r.message;

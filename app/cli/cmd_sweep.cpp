@@ -43,6 +43,10 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv, 
   std::string err = so.report_path.empty()
                         ? ""
                         : check_output(out_check, so.report_path, so.deprecated_report ? "--report" : "--out");
+  if (so.deprecated_report && err.find("' exists: it is kept") != std::string::npos)
+    err = "--report '" + so.report_path +
+          "' exists: it is kept (--report, the old name of --out, never replaces a "
+          "file: use --out PATH --force)";
   if (err.empty() && so.keep_fractions_given && so.keep_fractions.empty())
     err = "--keep-fraction is empty: give A:B:STEP (0:1:0.1) or a list (0.1,0.5,0.9)";
   // A pattern name first: the scan lesson holds one variant of the scan pattern.

@@ -38,15 +38,15 @@ $cli run --variant cs121.race --json > "$OUT/race.json" 2>&1
 echo "== race: $(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(j["message"])' "$OUT/race.json")"
 
 hist="$OUT/atomics-hist.json"
-$cli report --variants cs121.hist_global,cs121.hist_shared,cs121.hist_shared_vec,cub.histogram --n "$HIST_N" --repeat "$REPEAT" \
+$cli report --force --variants cs121.hist_global,cs121.hist_shared,cs121.hist_shared_vec,cub.histogram --n "$HIST_N" --repeat "$REPEAT" \
   --title "Histograms, n = $HIST_N bytes, 256 bins" --out "$hist" 2> "$OUT/bench-hist.log"
 echo "== histograms: exit $?"
 filt="$OUT/atomics-filter.json"
-$cli report --variants cs121.filter_global,cs121.filter_shared,cs121.filter_warp_agg,cs121.filter_scan,cs121.filter_scan_vec,cub.select \
+$cli report --force --variants cs121.filter_global,cs121.filter_shared,cs121.filter_warp_agg,cs121.filter_scan,cs121.filter_scan_vec,cub.select \
   --n "$FILTER_N" --keep 0.5 --repeat "$REPEAT" --title "Filters, n = $FILTER_N int32, half kept" --out "$filt" 2> "$OUT/bench-filter.log"
 echo "== filters: exit $?"
 filt128="$OUT/atomics-filter-128.json"  # cs121.filter_scan_vec's other tile: 128 threads x 32 values
-$cli report --variants cs121.filter_scan_vec,cub.select --block 128 \
+$cli report --force --variants cs121.filter_scan_vec,cub.select --block 128 \
   --n "$FILTER_N" --keep 0.5 --repeat "$REPEAT" --title "Filters, n = $FILTER_N int32, half kept, block 128" --out "$filt128" 2>> "$OUT/bench-filter.log"
 echo "== filters (block 128): exit $?"
 
@@ -54,7 +54,7 @@ echo "keep,variant,gbps,median_ms,status" > "$OUT/atomics-sweep.csv"
 [ "${WS_SKIP_SWEEP:-0}" = 1 ] && KEEPS="" || KEEPS="${WS_SWEEP_KEEPS:-0 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1}"
 for keep in $KEEPS; do
   f="$OUT/atomics-sweep-$keep.json"
-  $cli report --variants cs121.filter_global,cs121.filter_shared,cs121.filter_warp_agg,cs121.filter_scan,cs121.filter_scan_vec,cub.select \
+  $cli report --force --variants cs121.filter_global,cs121.filter_shared,cs121.filter_warp_agg,cs121.filter_scan,cs121.filter_scan_vec,cub.select \
     --n "$SWEEP_N" --keep "$keep" --repeat "${WS_SWEEP_REPEAT:-10}" --out "$f" 2>> "$OUT/bench-sweep.log"
   python3 - "$f" "$keep" >> "$OUT/atomics-sweep.csv" <<'EOF'
 import json, sys

@@ -29,6 +29,6 @@ fi
 
 gpu_name=$($cli device --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["name"].replace("NVIDIA ","").replace(" ","-").lower())')
 report="$OUT/${gpu_name}.json"
-$cli report --variants reduction --n "$N" --repeat "$REPEAT" --traces 1024 --title "All reductions, n = $N int32, $gpu_name (with GPU-recorded step traces, block 0 of n = 1024)" --out "$report" 2> "$OUT/bench.log"
+$cli report --force --variants reduction --n "$N" --repeat "$REPEAT" --traces 1024 --title "All reductions, n = $N int32, $gpu_name (with GPU-recorded step traces, block 0 of n = 1024)" --out "$report" 2> "$OUT/bench.log"
 echo "== benchmark: exit $? -> $report"
 python3 scripts/bench_table.py "$report" | tee "$OUT/bench-table.md"

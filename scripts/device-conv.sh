@@ -44,7 +44,7 @@ fi
 status=0
 bench() {  # bench NAME VARIANTS [run options...]
   local name="$1" variants="$2"; shift 2
-  $cli report --variants "$variants" --repeat "$REPEAT" --type float32 "$@" --title "$name" \
+  $cli report --force --variants "$variants" --repeat "$REPEAT" --type float32 "$@" --title "$name" \
     --out "$OUT/conv-$name.json" 2> "$OUT/conv-$name.log" || status=1
   echo "== $name: $(tail -1 "$OUT/conv-$name.log")"
 }

@@ -80,7 +80,7 @@ from="${WS_SWEEP_FROM:-10}"; to="${WS_SWEEP_TO:-28}"
 say "== sweep ${WS_SWEEP_VARIANTS:-reduction} 2^$from..2^$to"
 SECONDS=0
 $cli sweep --variants "${WS_SWEEP_VARIANTS:-reduction}" --from "$from" --to "$to" --repeat "${WS_SWEEP_REPEAT:-10}" \
-    --title "Reductions, n = 2^$from..2^$to int32, $gpu (warpscope-cli sweep)" --report "$sweep" > "$OUT/sweep.txt" 2>> "$LOG"
+    --title "Reductions, n = 2^$from..2^$to int32, $gpu (warpscope-cli sweep)" --out "$sweep" --force > "$OUT/sweep.txt" 2>> "$LOG"
 say "== sweep: exit $? in ${SECONDS} s -> $sweep"
 grep -E " 2\^$to " "$OUT/sweep.txt" >> "$LOG"; rm -f "$OUT/sweep.txt"
 

@@ -44,14 +44,14 @@ fi
 if [ "${WS_SKIP_REPORT:-0}" != 1 ]; then
   say "== lessons report, n = $N, metrics default, traces"
   t0=$(date +%s)
-  timeout 420 $cli report --variants all --n "$N" --repeat 20 --metrics default --traces 1024 \
+  timeout 420 $cli report --force --variants all --n "$N" --repeat 20 --metrics default --traces 1024 \
     --title "Every lesson's variants, n = $N, $gpu (CUPTI metrics; GPU-recorded step traces, block 0 of n = 1024)" \
     --out "$OUT/nvidia-${gpu}-lessons.json" > "$OUT/report-table.txt" 2> "$OUT/report.log"
   say "   exit $? in $(( $(date +%s) - t0 )) s"; tail -4 "$OUT/report.log" | tee -a "$LOG"
   # The variants whose rules refuse n = 2^24 run at the sizes they take, into parts merged into one report.
   part() {  # NAME VARIANTS ARGS...
     local name=$1 variants=$2; shift 2
-    timeout 200 $cli report --variants "$variants" "$@" --repeat 20 --metrics default --out "$OUT/part-$name.json" \
+    timeout 200 $cli report --force --variants "$variants" "$@" --repeat 20 --metrics default --out "$OUT/part-$name.json" \
       > /dev/null 2> "$OUT/part-$name.log" || { say "   part $name failed:"; tail -3 "$OUT/part-$name.log" | tee -a "$LOG"; }
   }
   part conv2d stevens.conv2d_basic,stevens.conv2d_tiled,stevens.conv2d_tiled_coarse,stevens.conv2d_register_tiled --width 4096 --height 4096

@@ -15,8 +15,8 @@ if [ "${WS_SKIP_BUILD:-0}" != 1 ]; then
 fi
 B=build-device/tests/ws_metrics_bench; CLI=build-device/app/cli/warpscope-cli
 # The default set as ncu names it: the range-profiler counters, and the SASS counters summed (.sum).
-RANGE=$($CLI metrics --json | python3 -c 'import json,sys; print(",".join(m["name"] for m in json.load(sys.stdin) if m["default"] and m["source"]=="range profiler"))')
-SASS=$($CLI metrics --json | python3 -c 'import json,sys; print(",".join(m["name"]+".sum" for m in json.load(sys.stdin) if m["source"] in ("sass counters","sass per line")))')
+RANGE=$($CLI metrics --json | python3 -c 'import json,sys; print(",".join(m["name"] for m in json.load(sys.stdin)["metrics"] if m["default"] and m["source"]=="range profiler"))')
+SASS=$($CLI metrics --json | python3 -c 'import json,sys; print(",".join(m["name"]+".sum" for m in json.load(sys.stdin)["metrics"] if m["source"] in ("sass counters","sass per line")))')
 echo "range: $RANGE"; echo "sass: $SASS"
 WS_METRICS_TIMING=1 $B epita.reduce1 2^24 default 8 > "$L/default.json" 2> "$L/default.err"; echo "== default set: exit $?"
 grep -E "range profiler:|sass pass|pass 0" "$L/default.err" | tail -6

@@ -32,7 +32,7 @@ if [ "${WS_SKIP_NCU:-0}" != 1 ]; then
   echo "== ncu comparison: exit $?"; tail -60 "$OUT/ncu.log"
 fi
 gpu_name=$($cli device --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["name"].replace("NVIDIA ","").replace(" ","-").lower())')
-timeout 200 $cli report --variants harris.impl1,harris.impl2,harris.impl3,epita.reduce0,epita.reduce1,harris.impl7,cs121.hist_global,cs121.hist_shared,cs121.filter_global,cs121.filter_warp_agg,scan.decoupled_lookback,cub.scan --n 2^24 --block 256 \
+timeout 200 $cli report --force --variants harris.impl1,harris.impl2,harris.impl3,epita.reduce0,epita.reduce1,harris.impl7,cs121.hist_global,cs121.hist_shared,cs121.filter_global,cs121.filter_warp_agg,scan.decoupled_lookback,cub.scan --n 2^24 --block 256 \
   --repeat 10 --metrics default --title "CUPTI metrics, n = 2^24 int32, 256 threads, $gpu_name" --out "$OUT/nvidia-${gpu_name}-metrics.json" > /dev/null 2> "$OUT/report.log"
 echo "== report: exit $?"; tail -8 "$OUT/report.log"
 # The cost figures (ncu's added wall time against in-process request-to-values) go into the report too.

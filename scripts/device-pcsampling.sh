@@ -53,6 +53,6 @@ $cli run --variant harris.impl2 --n "$N" --metrics default,pcsampling > "$OUT/cl
 echo "exit $?"; grep -E "pass|pcsampling|stalls|kernel|warning|note" "$OUT/cli-default-pcsampling.txt" | head -20
 
 echo "== report: every reduction with --metrics pcsampling at n = $N"
-timeout 300 $cli report --variants reduction --n "$N" --repeat 3 --metrics pcsampling \
+timeout 300 $cli report --force --variants reduction --n "$N" --repeat 3 --metrics pcsampling \
   --title "Stall reasons per line (PC sampling), n = $N int32" --out "$OUT/pcsampling-report.json" > "$OUT/report.log" 2>&1
 echo "exit $? -> $OUT/pcsampling-report.json"; tail -3 "$OUT/report.log"

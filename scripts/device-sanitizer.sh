@@ -81,7 +81,7 @@ echo "== $device, compute-sanitizer $version, $CLI, n = $N, $JOBS at once, racec
 "$CLI" list --json | python3 -c '
 import json, os, re, sys
 only = re.compile(os.environ.get("WS_SANITIZER_ONLY", ""))
-for v in json.load(sys.stdin):
+for v in json.load(sys.stdin)["variants"]:
     if not v["cpu_only"] and only.search(v["id"]):
         print(v["id"], "true" if v["racy"] else "false")' > "$W/variants.txt"
 echo "== $(wc -l < "$W/variants.txt") GPU variants"

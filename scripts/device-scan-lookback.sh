@@ -18,7 +18,7 @@ bench() {
   local tag=$1 modes=$2; shift 2
   for m in $modes; do
     local f=""; [ "$m" = exc ] && f=--exclusive
-    timeout 90 $cli report --variants scan.decoupled_lookback,cub.scan --n "$N" --repeat "$REPEAT" $f \
+    timeout 90 $cli report --force --variants scan.decoupled_lookback,cub.scan --n "$N" --repeat "$REPEAT" $f \
       --out "$OUT/$tag-$m.json" "$@" > /dev/null 2> "$OUT/$tag-$m.log" || { echo "$tag $m: report failed"; tail -3 "$OUT/$tag-$m.log"; continue; }
     python3 scripts/bench_table.py "$OUT/$tag-$m.json" cub.scan | grep -E "^\| (scan|cub)" | sed "s/^/$tag $m /"
   done

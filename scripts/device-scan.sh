@@ -35,7 +35,7 @@ ids="stevens.scan_hierarchical,scan.decoupled_lookback,cub.scan"
 for mode in inclusive exclusive; do
   flag=""; [ "$mode" = exclusive ] && flag="--exclusive"
   report="$OUT/${gpu_name}-scan-${mode}.json"
-  $cli report --variants "$ids" --n "$N" --repeat "$REPEAT" $flag \
+  $cli report --force --variants "$ids" --n "$N" --repeat "$REPEAT" $flag \
     --title "Scans ($mode), n = $N int32, $gpu_name" --out "$report" 2> "$OUT/bench-scan-${mode}.log"
   echo "== scan benchmark ($mode): exit $? -> $report"
   python3 scripts/bench_table.py "$report" cub.scan | tee "$OUT/bench-scan-${mode}.md"

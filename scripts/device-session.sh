@@ -63,7 +63,7 @@ else
   echo "== same-run ratios at 2^28 (median of 20)"
   ratio() {  # NAME BASE VARIANTS ARGS...
     local name=$1 base=$2 variants=$3; shift 3
-    timeout 200 $cli report --variants "$variants" --n 2^28 --repeat 20 "$@" --out "$W/ratios-$name.json" > /dev/null 2> "$W/ratios-$name.log" \
+    timeout 200 $cli report --force --variants "$variants" --n 2^28 --repeat 20 "$@" --out "$W/ratios-$name.json" > /dev/null 2> "$W/ratios-$name.log" \
       || { echo "$name failed"; tail -3 "$W/ratios-$name.log"; return; }
     python3 scripts/bench_table.py "$W/ratios-$name.json" "$base" > "$W/ratios-$name.md"; tail -1 "$W/ratios-$name.md"
   }

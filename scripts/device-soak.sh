@@ -84,7 +84,7 @@ gui_proc() { if [ -n "${SOAK_GDB:-}" ]; then pgrep -P "$gui_pid" | head -1; else
 loads="${SOAK_LOADS:-worker,inprocess}"
 stop_file="$OUT/.soak-stop"; rm -f "$stop_file"
 if [[ ",$loads," == *,inprocess,* ]]; then
-variants=$("$cli" list --json | python3 -c "import json,sys; print(','.join(v['id'] for v in json.load(sys.stdin) if v['lesson'] == '$lesson' and not v['cpu_only']))")
+variants=$("$cli" list --json | python3 -c "import json,sys; print(','.join(v['id'] for v in json.load(sys.stdin)['variants'] if v['lesson'] == '$lesson' and not v['cpu_only']))")
 python3 - "$cli" "$variants" "$n" "$stop_file" "$OUT/soak-inprocess.txt" >>"$log" 2>&1 <<'EOF' &
 # Feeds `warpscope-cli worker` one run request at a time and reads each answer; counts the outcomes.
 import json, os, subprocess, sys

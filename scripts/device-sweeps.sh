@@ -31,7 +31,7 @@ sweep() {  # name, then warpscope-cli sweep arguments
   local name=$1
   shift
   local t0=$SECONDS
-  $cli sweep "$@" --repeat "$REPEAT" --report "$OUT/sweep-$name.json" > "$OUT/sweep-$name.txt" 2>> "$OUT/sweeps.log"
+  $cli sweep "$@" --repeat "$REPEAT" --out "$OUT/sweep-$name.json" --force > "$OUT/sweep-$name.txt" 2>> "$OUT/sweeps.log"
   local rc=$?
   [ $rc = 0 ] || status=1
   echo "== sweep $name: exit $rc, $((SECONDS - t0)) s -> $OUT/sweep-$name.txt"

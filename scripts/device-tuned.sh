@@ -17,7 +17,7 @@ cli="${CLI:-build-device/app/cli/warpscope-cli}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 for type in int32 float32; do
   for r in $(seq 1 "$ROUNDS"); do
-    $cli report --variants epita.tuned,epita.full_unroll,cub.reduce --n "$N" --type "$type" --repeat "$REPEAT" \
+    $cli report --force --variants epita.tuned,epita.full_unroll,cub.reduce --n "$N" --type "$type" --repeat "$REPEAT" \
       --out "$OUT/tuned-$type-$r.json" > /dev/null 2> "$OUT/tuned-$type-$r.log" || { echo "round $r failed:"; tail -3 "$OUT/tuned-$type-$r.log"; }
   done
   python3 - "$type" "$OUT" "$ROUNDS" <<'PY'

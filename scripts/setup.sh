@@ -15,8 +15,9 @@ packages=(cmake ninja-build g++ pkg-config git
           dpkg-dev file)  # cpack -G DEB: dpkg-shlibdeps finds the Debian packages of the linked libraries
 # CI also fuzzes (scripts/fuzz.sh): libFuzzer comes with Debian's clang; clang-format for scripts/format.sh.
 if [ "$preset" = ci ]; then packages+=(clang libclang-rt-14-dev clang-format); fi
-# The scripts' own tests (ctest scripts_sanitizer_parse) and scripts/*.py.
-packages+=(python3)
+# The scripts' own tests (ctest scripts_sanitizer_parse) and scripts/*.py; python3-jsonschema checks every
+# JSON output kind against docs/warpscope.schema.json (ctest cli_json_schema); help2man makes the man pages.
+packages+=(python3 python3-jsonschema help2man)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

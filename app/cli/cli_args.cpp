@@ -2,15 +2,21 @@
 #include "cli_args.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
+#include <iterator>
 #include <limits>
 #include <sstream>
 #include <type_traits>
 
 #include "limits.hpp"
 #include "pattern_kind.hpp"
+
+#ifndef WS_VERSION
+#define WS_VERSION "0"
+#endif
 
 namespace ws::cli {
 
@@ -73,6 +79,33 @@ std::string printable(const std::string& text) {
   return out;
 }
 
+/// "--force": an existing output file (or a symbolic link, which is replaced, not followed) may be replaced.
+void add_force_flag(CLI::App* c, bool& force) {
+  c->add_flag("--force,-f", force,
+              "replace an existing output file; a symbolic link there is replaced itself, its target is left alone "
+              "(default: an existing output is kept and the command refused)");
+}
+
+/// --progress / --quiet of the long commands.
+void add_progress_flags(CLI::App* c, ProgressMode& mode) {
+  c->add_flag_callback(
+      "--progress", [&mode] { mode = ProgressMode::On; },
+      "show progress on stderr even with the table (one line per item, or a cleared line on a "
+      "terminal)");
+  c->add_flag_callback(
+      "--quiet,-q", [&mode] { mode = ProgressMode::Off; }, "no progress on stderr");
+}
+
+/// Examples at the end of a subcommand's --help.
+void examples(CLI::App* c, std::initializer_list<const char*> lines) {
+  std::string text = "Examples:";
+  for (const char* l : lines) text += std::string("\n  ") + l;
+  c->footer(text);
+}
+
+/// The subcommands, in help order.
+const char* const kSubcommands[] = {"list", "device", "run", "trace", "metrics", "report", "sweep", "worker"};
+
 /// Records which pattern options were given on the command line (their values alone cannot say).
 void note_given(CLI::App* c, RunOptions& o) {
   for (const char* name : {"--mask-width", "--tile", "--width", "--height", "--mask", "--keep"})
@@ -133,14 +166,23 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
   out.trace.backend = BackendKind::Sim;
   CLI::App app{
       "warpscope-cli: run the kernels of every lesson (reduction, scan, convolution, atomics) on the GPU or its "
-      "thread-level CPU model, check them against the CPU, time them, trace their steps and write reports"};
+      "thread-level CPU model, check them against the CPU, time them, trace their steps and write reports",
+      "warpscope-cli"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("warpscope-cli ") + WS_VERSION);
+  examples(&app, {"warpscope-cli list", "warpscope-cli run --variant epita.reduce3 --backend sim",
+                  "warpscope-cli report show assets/reports/nvidia-h100.json --csv > runs.csv",
+                  "warpscope-cli SUBCOMMAND --help"});
 
   auto* list = app.add_subcommand("list", "list every variant");
-  list->add_flag("--json", out.json, "JSON array");
+  list->add_flag("--json", out.json, "JSON object: format, version and the variants");
+  list->add_flag("--csv", out.csv, "CSV: one row per variant (rules.* columns)");
+  examples(list, {"warpscope-cli list", "warpscope-cli list --csv > variants.csv"});
 
   auto* device = app.add_subcommand("device", "the CUDA device and its bandwidth");
   device->add_flag("--json", out.json, "JSON object");
+  device->add_flag("--csv", out.csv, "CSV header and one row");
+  examples(device, {"warpscope-cli device", "warpscope-cli device --json"});
 
   auto* run = app.add_subcommand("run", "run one variant, check it against the CPU and time it");
   run->add_option("--variant", out.variant, "variant id (see list)");
@@ -162,7 +204,11 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
   run->add_option("--output", out.run.params.output_path,
                   "array patterns: write the whole output here as text (one value per line; 2D: one row per line)");
   run->add_flag("--json", out.json, "one JSON object");
-  run->add_flag("--csv", out.csv, "CSV header and one row");
+  run->add_flag("--csv", out.csv, "CSV header and one row (the JSON object flattened: host_ms.total, params.tile)");
+  add_force_flag(run, out.run.force);
+  examples(run, {"warpscope-cli run --variant epita.reduce3 --n 2^24",
+                 "warpscope-cli run --variant epita.reduce3 --backend sim --type float32 --csv",
+                 "warpscope-cli run --variant stevens.kogge_stone --backend sim --output scan.txt"});
 
   auto* grade =
       app.add_subcommand("grade", "grade a kernel against an exercise: a verdict per check, exit 0 only when all pass");
@@ -199,6 +245,9 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
                      "compares it with the sim model)");
   add_pattern_options(trace, out.trace);
   trace->add_flag("--json", out.json, "one JSON object with the steps");
+  trace->add_flag("--csv", out.csv, "CSV: one row per step (and block), the JSON's steps flattened");
+  examples(trace, {"warpscope-cli trace --variant epita.reduce2 --n 16 --block 16 --values",
+                   "warpscope-cli trace --variant harris.impl2 --n 512 --csv > steps.csv"});
   trace->add_flag("--ops", out.ops, "with --json: include every thread's operations");
   trace->add_flag("--values", out.values,
                   "after the table, the tree as text: the shared array after every step, written slots in [brackets] "
@@ -206,17 +255,60 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
 
   auto* metrics =
       app.add_subcommand("metrics", "list the hardware metrics run --metrics can collect, with units and explanations");
-  metrics->add_flag("--json", out.json, "JSON array");
+  metrics->add_flag("--json", out.json, "JSON object: format, version and the metrics");
+  metrics->add_flag("--csv", out.csv, "CSV: one row per metric");
+  examples(metrics, {"warpscope-cli metrics", "warpscope-cli run --variant epita.reduce3 --metrics default"});
 
   auto* report = app.add_subcommand("report", "run several variants and write a versioned JSON report");
   report->add_option("--variants", out.which,
                      "all | a lesson id (epita, harris, cs121, amp, stevens) | a pattern (" + pattern_names() +
                          ") | comma-separated ids (default all)");
-  report->add_option("--out", out.out_path, "report file to write")->required();
+  report->add_option("--out,-o", out.out_path, "report file to write (an existing one is kept unless --force)");
   report->add_option("--title", out.title, "report title");
   add_run_options(report, out.run);
   add_pattern_options(report, out.run);
-  report->add_flag("--json", out.json, "print the report to stdout too");
+  report->add_flag("--json", out.json, "print the report to stdout too (the table goes away; progress on stderr)");
+  report->add_flag("--csv", out.csv, "print the report's runs to stdout as CSV (the table goes away)");
+  add_force_flag(report, out.run.force);
+  add_progress_flags(report, out.progress);
+  examples(report, {"warpscope-cli report --variants epita --backend sim --out epita.json",
+                    "warpscope-cli report show assets/reports/nvidia-h100.json --variants reduction --csv",
+                    "warpscope-cli report compare assets/reports/nvidia-h100.json assets/reports/nvidia-h200.json"});
+  report->require_subcommand(0, 1);
+  auto* show = report->add_subcommand("show", "print a report's runs as a table, CSV or JSON");
+  show->add_option("report", out.files, "report file (JSON)")->required()->expected(1);
+  show->add_option("--variants", out.which, "all | a lesson | a pattern | comma-separated ids (default all)");
+  show->add_flag("--json", out.json, "the report with the chosen runs (format warpscope-report)");
+  show->add_flag("--csv", out.csv, "one row per run: the run objects flattened (host_ms.total, params.mask_width)");
+  examples(show, {"warpscope-cli report show assets/reports/nvidia-h100.json",
+                  "warpscope-cli report show assets/reports/nvidia-h100-lessons.json --variants stevens --csv"});
+  auto* compare = report->add_subcommand(
+      "compare",
+      "compare two reports per variant: time, GB/s and metrics side by side, ratios B / A, and each "
+      "run against the baseline of its own pattern");
+  compare->add_option("reports", out.files, "report A, report B")->required()->expected(2);
+  compare->add_option("--variants", out.which, "all | a lesson | a pattern | comma-separated ids (default all)");
+  compare->add_flag("--json", out.json, "JSON object (format warpscope-compare)");
+  compare->add_flag("--csv", out.csv, "one row per variant");
+  examples(compare, {"warpscope-cli report compare assets/reports/nvidia-h100.json assets/reports/nvidia-h200.json",
+                     "warpscope-cli report compare a.json b.json --variants reduction --csv > ratios.csv"});
+  auto* merge = report->add_subcommand(
+      "merge",
+      "merge reports of one device: runs that did not run in the first are taken from the others, "
+      "other runs, traces and sweeps appended");
+  merge->add_option("reports", out.files, "the reports, the first one's runs first")->required()->expected(2, 1024);
+  merge->add_option("--out,-o", out.out_path, "merged report to write")->required();
+  merge->add_option("--title", out.title, "title of the merged report (default: the first one's)");
+  add_force_flag(merge, out.force);
+  examples(merge, {"warpscope-cli report merge lessons.json part-conv.json part-scan.json --out all.json"});
+  auto* filter = report->add_subcommand("filter", "keep the runs, sweep runs and traces of some variants");
+  filter->add_option("report", out.files, "report file (JSON)")->required()->expected(1);
+  filter->add_option("--variants", out.which, "all | a lesson | a pattern | comma-separated ids")->required();
+  filter->add_option("--out,-o", out.out_path, "report to write");
+  filter->add_flag("--json", out.json, "print the filtered report to stdout");
+  add_force_flag(filter, out.force);
+  examples(filter, {"warpscope-cli report filter assets/reports/nvidia-h100-lessons.json --variants scan --out "
+                    "scan.json"});
   report
       ->add_option("--traces", out.trace_n,
                    "also store the step trace of block 0 of every traceable variant, run on N random int32 elements "
@@ -231,8 +323,11 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
       ->check(fits<int>("exponents go from 1 to 30: n = 2^from .. 2^to"));
   sweep->add_option("--to", out.sweep.to_log2, "largest n as a power of two (default 28: n = 2^28)")
       ->check(fits<int>("exponents go from 1 to 30: n = 2^from .. 2^to"));
-  sweep->add_option("--report", out.sweep.report_path,
-                    "also write a report holding the sweep (the GUI's Plots view draws it)");
+  sweep->add_option("--out,-o", out.sweep.report_path,
+                    "also write a report holding the sweep (the GUI's Plots view draws it; an existing file is kept "
+                    "unless --force)");
+  auto* deprecated_report =
+      sweep->add_option("--report", out.sweep.report_path, "deprecated name of --out; it never replaces a file");
   sweep->add_option("--title", out.sweep.title, "title of the sweep");
   sweep->add_option("--keep-fraction", out.sweep.keep_fractions,
                     "filters: sweep the fraction of values kept at one n (--n, default 2^24) instead of n: A:B:STEP "
@@ -240,10 +335,16 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
   add_run_options(sweep, out.sweep_run);
   add_pattern_options(sweep, out.sweep_run);
   sweep->add_flag("--json", out.json, "one JSON object: the sweep with its runs and the device");
-  sweep->add_flag("--csv", out.csv, "CSV header and one row per run");
+  sweep->add_flag("--csv", out.csv, "CSV header and one row per run (as run --csv; host_ms.total is the host time)");
+  add_force_flag(sweep, out.sweep_run.force);
+  add_progress_flags(sweep, out.progress);
+  examples(sweep, {"warpscope-cli sweep --variants epita --from 10 --to 24 --backend sim --csv > sweep.csv",
+                   "warpscope-cli sweep --variants reduction --from 10 --to 28 --out sweep.json",
+                   "warpscope-cli sweep --variants atomics --keep-fraction 0:1:0.1 --n 2^24"});
 
   auto* worker =
       app.add_subcommand("worker", "answer the worker protocol on stdin/stdout (JSON lines; docs/worker-protocol.md)");
+  examples(worker, {"echo '{\"type\":\"shutdown\"}' | warpscope-cli worker"});
 
   CliParse res;
   // Every message quotes arguments as typed: one holding a newline would break the one-line error
@@ -255,9 +356,22 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
         res.text = "argument " + std::to_string(i) + " holds a control character: '" + printable(argv[i]) + "'";
         return res;
       }
+  // An unknown subcommand is named as such (CLI11 would only say that one is required).
+  if (argc > 1 && argv[1][0] != '-' &&
+      std::find(std::begin(kSubcommands), std::end(kSubcommands), std::string(argv[1])) == std::end(kSubcommands)) {
+    res.exit = kBadRequest;
+    res.text = "unknown subcommand '" + printable(argv[1]) +
+               "' (subcommands: list, device, run, trace, metrics, report, sweep, worker; try --help)";
+    return res;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
+    std::ostringstream text, err;
+    res.exit = app.exit(e, text, err);
+    res.text = text.str() + err.str();
+    return res;
+  } catch (const CLI::CallForVersion& e) {
     std::ostringstream text, err;
     res.exit = app.exit(e, text, err);
     res.text = text.str() + err.str();
@@ -311,7 +425,23 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
     res.text = "grade needs --exercise ID and --kernel FILE.cu";
     return res;
   }
-  if ((out.command == "run" || out.command == "sweep") && out.json && out.csv) {
+  for (const auto& [sub, name] : std::initializer_list<std::pair<CLI::App*, const char*>>{
+           {show, "show"}, {compare, "compare"}, {merge, "merge"}, {filter, "filter"}})
+    if (*sub) out.tool = name;
+  if (out.command == "report" && out.tool.empty() && out.out_path.empty()) {
+    res.exit = kBadRequest;
+    res.text =
+        "report needs --out FILE (the report to write), or one of its tools: show, compare, merge, filter "
+        "(try report --help)";
+    return res;
+  }
+  if (out.command == "sweep" && deprecated_report->count() > 0) out.sweep.deprecated_report = true;
+  if (out.command == "sweep" && deprecated_report->count() > 0 && sweep->count("--out") > 0) {
+    res.exit = kBadRequest;
+    res.text = "give --out only (--report is its deprecated name)";
+    return res;
+  }
+  if (out.json && out.csv) {
     res.exit = kBadRequest;
     res.text = "choose one of --json and --csv";
     return res;

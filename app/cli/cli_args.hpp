@@ -3,8 +3,10 @@
 // tests/fuzz/fuzz_cli.cpp feeds it arbitrary argv.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "commands.hpp"
+#include "progress.hpp"
 
 namespace ws::cli {
 
@@ -12,18 +14,22 @@ namespace ws::cli {
 struct CliCommand {
   std::string command;  ///< list, device, run, trace, metrics, report, sweep, worker, grade
   bool json = false, csv = false;
-  std::string variant;               ///< run, trace: --variant
-  RunOptions run;                    ///< run and report: their run and pattern options
-  RunOptions trace;                  ///< trace: its options (backend defaults to sim)
-  long long block_index = 0;         ///< trace: --block-index
-  int blocks = 1;                    ///< trace: --blocks (1..8)
-  bool ops = false, values = false;  ///< trace: --ops, --values
-  std::string which = "all";         ///< report: --variants
-  std::string out_path, title;       ///< report: --out, --title
-  long long trace_n = 0;             ///< report: --traces
-  SweepOptions sweep;                ///< sweep: its own options
-  RunOptions sweep_run;              ///< sweep: its run and pattern options
-  std::string exercise;              ///< grade: --exercise
+  std::string variant;                         ///< run, trace: --variant
+  RunOptions run;                              ///< run and report: their run and pattern options
+  RunOptions trace;                            ///< trace: its options (backend defaults to sim)
+  long long block_index = 0;                   ///< trace: --block-index
+  int blocks = 1;                              ///< trace: --blocks (1..8)
+  bool ops = false, values = false;            ///< trace: --ops, --values
+  std::string which = "all";                   ///< report: --variants
+  std::string out_path, title;                 ///< report: --out, --title
+  long long trace_n = 0;                       ///< report: --traces
+  SweepOptions sweep;                          ///< sweep: its own options
+  RunOptions sweep_run;                        ///< sweep: its run and pattern options
+  ProgressMode progress = ProgressMode::Auto;  ///< report, sweep: --progress / --quiet
+  std::string tool;                            ///< report show | compare | merge | filter ("" = report runs variants)
+  std::vector<std::string> files;              ///< report tools: the reports read
+  bool force = false;                          ///< report tools: --force (replace an existing --out)
+  std::string exercise;                        ///< grade: --exercise
 };
 
 /// The outcome of parsing. exit < 0: `out` is ready to dispatch. Otherwise the process ends with `exit`:

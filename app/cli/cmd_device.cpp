@@ -4,24 +4,32 @@
 #include "commands.hpp"
 #include "report.hpp"
 #include "request.hpp"
+#include "table.hpp"
 
 namespace ws::cli {
 
-int cmd_device(bool json) {
+int cmd_device(bool json, bool csv) {
   std::string err;
   auto backend = open_cuda_backend(err);
   if (!backend) {
-    if (json) {
+    if (json || csv) {
       DeviceInfo none;
       none.error = err;
-      std::printf("%s\n", device_to_json(none).dump(2).c_str());
+      if (json)
+        std::printf("%s\n", with_format(device_to_json(none), "device").dump(2).c_str());
+      else
+        std::fputs(csv_table({device_to_json(none)}).c_str(), stdout);
     }
     std::fprintf(stderr, "warpscope-cli: %s\n", no_device_hint(err, true).c_str());
     return kNoDevice;
   }
   const DeviceInfo& d = backend->device();
   if (json) {
-    std::printf("%s\n", device_to_json(d).dump(2).c_str());
+    std::printf("%s\n", with_format(device_to_json(d), "device").dump(2).c_str());
+    return kOk;
+  }
+  if (csv) {
+    std::fputs(csv_table({device_to_json(d)}).c_str(), stdout);
     return kOk;
   }
   std::printf("device            %s (compute capability %d.%d)\n", d.name.c_str(), d.cc_major, d.cc_minor);

@@ -5,11 +5,12 @@
 
 #include "commands.hpp"
 #include "registry.hpp"
+#include "table.hpp"
 
 namespace ws::cli {
 
-int cmd_list(bool json) {
-  if (json) {
+int cmd_list(bool json, bool csv) {
+  if (json || csv) {
     nlohmann::json arr = nlohmann::json::array();
     for (const auto& v : all_variants()) {
       arr.push_back({{"id", v.id},
@@ -39,7 +40,10 @@ int cmd_list(bool json) {
                        {"int_only_reason", v.rules.int_only_reason},
                        {"note", v.rules.note}}}});
     }
-    std::printf("%s\n", arr.dump(2).c_str());
+    if (csv)
+      std::fputs(csv_table(std::vector<nlohmann::json>(arr.begin(), arr.end())).c_str(), stdout);
+    else
+      std::printf("%s\n", with_format({{"variants", arr}}, "variants").dump(2).c_str());
     return kOk;
   }
   // Column widths from the data, so the longest id and pattern fit; no trailing spaces.

@@ -7,11 +7,12 @@
 #include "commands.hpp"
 #include "metric_catalog.hpp"
 #include "stall_reasons.hpp"
+#include "table.hpp"
 
 namespace ws::cli {
 
-int cmd_metrics(bool json) {
-  if (json) {
+int cmd_metrics(bool json, bool csv) {
+  if (json || csv) {
     nlohmann::json a = nlohmann::json::array();
     for (const auto& d : metric_catalog())
       a.push_back({{"name", d.name},
@@ -23,7 +24,10 @@ int cmd_metrics(bool json) {
                    {"source", to_string(d.source)},
                    {"inputs", d.inputs},
                    {"prediction", d.prediction}});
-    std::printf("%s\n", a.dump(2).c_str());
+    if (csv)
+      std::fputs(csv_table(std::vector<nlohmann::json>(a.begin(), a.end())).c_str(), stdout);
+    else
+      std::printf("%s\n", with_format({{"metrics", a}}, "metrics").dump(2).c_str());
     return kOk;
   }
   std::string group;

@@ -14,6 +14,7 @@
 #include "request.hpp"
 #include "sim/sim.hpp"
 #include "sweep.hpp"
+#include "table.hpp"
 #include "trace/trace_compare.hpp"
 
 namespace ws::cli {
@@ -97,7 +98,7 @@ int record_traces(const std::vector<std::string>& ids, long long n, Backend* gpu
 }  // namespace
 
 int cmd_report(const std::string& which, const RunOptions& o, const std::string& out_path, const std::string& title,
-               bool json, long long trace_n) {
+               bool json, long long trace_n, bool csv, ProgressMode progress_mode) {
   if (trace_n < 0 || trace_n > (1 << 24)) {
     std::fprintf(stderr, "warpscope-cli: --traces takes 1..16777216 elements (got %lld)\n", trace_n);
     return kBadRequest;
@@ -149,8 +150,9 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
   // per kind of input (input_share_key), lent to each variant that reads the same.
   std::map<std::string, Input> own_inputs;
   const int id_w = column_width(ids, "variant");
-  std::fprintf(stderr, "%-*s %12s %10s %10s %10s  %s\n", id_w, "variant", "time ms", "GB/s", "% peak", "host ms",
-               "check");
+  const bool table = !json && !csv;  // the table is stdout's; with --json/--csv stdout carries the data alone
+  if (table) std::fputs(runs_table_header(id_w).c_str(), stdout);
+  Progress progress(show_progress(progress_mode, !table), int(ids.size()));
   for (const auto& id : ids) {
     RunRequest req;
     to_request(o, id, req);
@@ -190,6 +192,7 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
       r.lesson = p.variant->lesson;
       r.n = shared.input.n();
       r.type = req.type;
+      r.backend = o.backend;
       r.status = RunStatus::Skipped;  // this variant cannot take the report's launch or type: not a failure
       r.message = bad;
     } else if (worker) {  // the worker makes the same input from the same options (kind, n, type, seed)
@@ -207,15 +210,22 @@ int cmd_report(const std::string& which, const RunOptions& o, const std::string&
     }
     if (lend && mine.input.n() > 0) *lend = std::move(mine.input);  // kept for the next variant of that kind
     if (is_failure(r.status)) ++failures;
-    std::fprintf(stderr, "%-*s %12s %10s %10s %10.0f  %s\n", id_w, id.c_str(),
-                 timed_cell(r, "%.4f", r.timing.median_ms).c_str(), timed_cell(r, "%.1f", r.gbps).c_str(),
-                 (r.pct_theoretical > 0 ? timed_cell(r, "%.1f", r.pct_theoretical) : "-").c_str(), r.host_ms.total,
-                 r.message.empty() ? to_string(r.status) : r.message.c_str());
+    if (table) {
+      std::fputs(runs_table_row(r, id_w).c_str(), stdout);
+      std::fflush(stdout);
+    }
+    progress.item(int(report.runs.size()) + 1, id + " " + to_string(r.status));
     report.runs.push_back(std::move(r));
   }
+  progress.done();
   if (trace_n > 0) failures += record_traces(ids, trace_n, backend.get(), report);
-  save_report(report, out_path);
+  save_report(report, out_path, output_policy(o.force));
   if (json) std::printf("%s\n", dump_json_text(report_to_json(report), 2).c_str());
+  if (csv) {
+    std::vector<nlohmann::json> rows;
+    for (const auto& r : report.runs) rows.push_back(run_to_json(r));
+    std::fputs(csv_table(rows, {"variant", "lesson", "n", "type"}).c_str(), stdout);
+  }
   const bool none_ran = std::all_of(report.runs.begin(), report.runs.end(),
                                     [](const RunResult& r) { return r.status == RunStatus::Skipped; });
   if (none_ran) {

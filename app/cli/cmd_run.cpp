@@ -12,6 +12,7 @@
 #include "registry.hpp"
 #include "report.hpp"
 #include "request.hpp"
+#include "table.hpp"
 
 namespace ws::cli {
 
@@ -75,7 +76,14 @@ std::string check_output(const RunOptions& o, const std::string& path, const std
   std::vector<std::string> inputs;
   if (o.input != "random" && o.input != "ones" && o.input != "sequence") inputs.push_back(o.input);
   if (o.params.mask != "box" && o.params.mask != "gauss") inputs.push_back(o.params.mask);
-  return check_output_path(path, inputs, what);
+  return check_output_path(path, inputs, what, output_policy(o.force));
+}
+
+OutputPolicy output_policy(bool force) {
+  OutputPolicy p;
+  p.overwrite = force;
+  p.replace_symlink = force;
+  return p;
 }
 
 int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv) {
@@ -133,9 +141,9 @@ int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv
     }
   }
   if (json)
-    std::printf("%s\n", dump_json_text(run_to_json(r), 2).c_str());
+    std::printf("%s\n", dump_json_text(with_format(run_to_json(r), "run"), 2).c_str());
   else if (csv)
-    std::printf("%s\n%s\n", csv_header().c_str(), csv_row(r).c_str());
+    std::fputs(csv_table({run_to_json(r)}, {"variant", "lesson", "n", "type"}).c_str(), stdout);
   else
     std::printf("%s%s", human_run(r).c_str(), req.metrics.empty() ? "" : human_metrics(r.metrics).c_str());
   return exit_code(r);

@@ -15,6 +15,7 @@
 #include "request.hpp"
 #include "sim/sim.hpp"
 #include "sweep.hpp"
+#include "table.hpp"
 
 namespace ws::cli {
 
@@ -29,14 +30,24 @@ std::string pow2_label(std::int64_t n) {
 
 }  // namespace
 
-int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) {
+int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv, ProgressMode progress_mode) {
   SweepSpec spec;
   const bool by_keep = !so.keep_fractions.empty();
   // "all": every reduction (every filter for a kept-fraction sweep). A lesson or pattern drops the variants
   // that cannot be swept, saying so; ids named one by one are checked by validate_sweep.
   const std::string& which = so.variants;
   std::vector<std::string> ids, notes;
-  std::string err = so.report_path.empty() ? "" : check_output(o, so.report_path, "--report");
+  // --report (the old name of --out: the GUI's --report reads) never replaces a file, even with --force.
+  RunOptions out_check = o;
+  if (so.deprecated_report) out_check.force = false;
+  const OutputPolicy out_policy = output_policy(out_check.force);
+  std::string err = so.report_path.empty()
+                        ? ""
+                        : check_output(out_check, so.report_path, so.deprecated_report ? "--report" : "--out");
+  if (so.deprecated_report && err.find("' exists: it is kept") != std::string::npos)
+    err = "--report '" + so.report_path +
+          "' exists: it is kept (--report, the old name of --out, never replaces a "
+          "file: use --out PATH --force)";
   if (err.empty() && so.keep_fractions_given && so.keep_fractions.empty())
     err = "--keep-fraction is empty: give A:B:STEP (0:1:0.1) or a list (0.1,0.5,0.9)";
   // A pattern name first: the scan lesson holds one variant of the scan pattern.
@@ -90,6 +101,8 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
     return kBadRequest;
   }
   for (const auto& note : notes) std::fprintf(stderr, "warpscope-cli: not swept: %s\n", note.c_str());
+  if (so.deprecated_report)
+    std::fprintf(stderr, "warpscope-cli: sweep --report is deprecated: it is --out now (it never replaces a file)\n");
   std::string why;
   std::unique_ptr<Backend> backend;
   std::unique_ptr<WorkerClient> worker;  // --gpu: the sweep runs in it
@@ -118,10 +131,11 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
   const bool table = !json && !csv;
   if (table && by_keep) std::printf("n = %s\n", pow2_label(spec.n).c_str());
   const int id_w = column_width(spec.variants, "variant");
+  // Sim runs are untimed: their column is the model's host time, marked as such (not GPU time).
   if (table)
-    std::printf("%-*s %6s %12s %10s %8s  %s\n", id_w, "variant", by_keep ? "kept" : "n", "time ms", "GB/s", "% peak",
-                "check");
-  if (csv) std::printf("%s%s\n", by_keep ? "keep_fraction,kept_fraction," : "", csv_header().c_str());
+    std::printf("%-*s %6s %12s %10s %8s %12s  %s\n", id_w, "variant", by_keep ? "kept" : "n", "time ms", "GB/s",
+                "% peak", "host ms", "check");
+  Progress shown(show_progress(progress_mode, !table), 0);
   auto progress = [&](const SweepProgress& p) {
     const RunResult& r = *p.last;
     if (is_failure(r.status)) ++failures;
@@ -129,23 +143,21 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
     if (by_keep)
       std::snprintf(kept, sizeof kept, "%.3f", kept_fraction(r) >= 0 ? kept_fraction(r) : r.params.keep_fraction);
     if (table) {
-      std::printf("%-*s %6s %12s %10s %8s  %s\n", id_w, r.variant.c_str(), by_keep ? kept : pow2_label(r.n).c_str(),
-                  timed_cell(r, "%.4f", r.timing.median_ms).c_str(), timed_cell(r, "%.1f", r.gbps).c_str(),
-                  (r.pct_theoretical > 0 ? timed_cell(r, "%.1f", r.pct_theoretical) : "-").c_str(),
+      char host[32] = "-";
+      if (r.host_ms.recorded()) std::snprintf(host, sizeof host, "%.3f", r.host_ms.total);
+      std::printf("%-*s %6s %12s %10s %8s %12s  %s\n", id_w, r.variant.c_str(),
+                  by_keep ? kept : pow2_label(r.n).c_str(), timed_cell(r, "%.4f", r.timing.median_ms).c_str(),
+                  timed_cell(r, "%.1f", r.gbps).c_str(),
+                  (r.pct_theoretical > 0 ? timed_cell(r, "%.1f", r.pct_theoretical) : "-").c_str(), host,
                   r.message.empty() ? to_string(r.status) : r.message.c_str());
-    } else if (!json) {
-      if (by_keep)
-        std::printf("%.6g,%s,", r.params.keep_fraction,
-                    kept_fraction(r) >= 0 ? std::to_string(kept_fraction(r)).c_str() : "");
-      std::printf("%s\n", csv_row(r).c_str());
-    } else {
-      std::fprintf(stderr, "\r%d/%d %s", p.done, p.total, r.variant.c_str());
+      std::fflush(stdout);
     }
-    std::fflush(stdout);
+    shown.item(p.done, r.variant + " " + (by_keep ? std::string(kept) : pow2_label(r.n)) + " " + to_string(r.status),
+               p.total);
   };
   Sweep s = worker ? worker->sweep(spec, "", nullptr, progress, err)
                    : run_sweep(spec, backend.get(), why, nullptr, progress, &err);
-  if (json) std::fprintf(stderr, "\n");
+  shown.done();
   if (!err.empty()) {
     std::fprintf(stderr, "warpscope-cli: %s\n", err.c_str());
     return kFailed;
@@ -157,15 +169,28 @@ int cmd_sweep(const SweepOptions& so, const RunOptions& o, bool json, bool csv) 
   else
     s.title =
         "sweep 2^" + std::to_string(spec.from_log2) + "..2^" + std::to_string(spec.to_log2) + " of " + so.variants;
-  if (json) {
+  if (json || csv) {
     nlohmann::json j = sweep_to_json(s);
     j["device"] = device_to_json(device);
-    std::printf("%s\n", dump_json_text(j, 2).c_str());
+    // A kept-fraction sweep's x: the fraction asked (params.keep_fraction) and the one the input kept.
+    if (by_keep && j.contains("runs"))
+      for (std::size_t i = 0; i < s.runs.size() && i < j["runs"].size(); ++i)
+        j["runs"][i]["kept_fraction"] =
+            kept_fraction(s.runs[i]) >= 0 ? nlohmann::json(kept_fraction(s.runs[i])) : nlohmann::json(nullptr);
+    if (json) {
+      std::printf("%s\n", dump_json_text(with_format(j, "sweep"), 2).c_str());
+    } else {
+      std::vector<nlohmann::json> rows(j["runs"].begin(), j["runs"].end());
+      std::fputs(
+          csv_table(rows, {"variant", "n", "params.keep_fraction", "kept_fraction", "time_ms", "gbps", "host_ms.total"})
+              .c_str(),
+          stdout);
+    }
   }
   if (!so.report_path.empty()) {
     Report report = new_report(s.title, device);
     report.sweeps.push_back(s);
-    save_report(report, so.report_path);
+    save_report(report, so.report_path, out_policy);
     std::fprintf(stderr, "wrote %s (sweep of %zu runs, %d failed)\n", so.report_path.c_str(), s.runs.size(), failures);
   }
   if (exit_code(s.runs) == kFaulted && !worker)

@@ -15,6 +15,7 @@
 #include "patterns/reduction/reference.hpp"
 #include "request.hpp"
 #include "sim/sim.hpp"
+#include "table.hpp"
 #include "trace/analyses.hpp"
 #include "trace/hazards.hpp"
 #include "trace/trace_compare.hpp"
@@ -126,7 +127,7 @@ void print_values(const Trace& t) {
 }  // namespace
 
 int cmd_trace(const std::string& variant, const RunOptions& o, long long block_index, bool json, bool ops, bool values,
-              int blocks) {
+              int blocks, bool csv) {
   RunRequest req;
   std::string err = pattern_option_refusal(o, {variant});
   if (err.empty()) err = to_request(o, variant, req);
@@ -196,7 +197,19 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
   } catch (const std::exception& e) { return fail(kFailed, describe_exception(e)); }
   out.result = checked.result;
   const double expected = checked.expected;
-  if (json) {
+  if (csv) {
+    std::vector<nlohmann::json> rows;
+    for (int k = 0; k < blocks; ++k) {
+      const nlohmann::json jb = trace_to_json(outs[std::size_t(k)].trace, false);
+      for (const auto& step : jb.value("steps", nlohmann::json::array())) {
+        nlohmann::json row = step;
+        row["variant"] = variant;
+        row["block"] = block_index + k;
+        rows.push_back(std::move(row));
+      }
+    }
+    std::fputs(csv_table(rows, {"variant", "block", "index", "phase", "label"}).c_str(), stdout);
+  } else if (json) {
     nlohmann::json j = trace_to_json(out.trace, ops);
     std::string first_difference;  // the first block that differs, named when several were traced
     for (int k = 0; k < blocks && first_difference.empty(); ++k)
@@ -228,7 +241,7 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
       }
       j["blocks"] = std::move(all);
     }
-    std::printf("%s\n", dump_json_text(j, 2).c_str());
+    std::printf("%s\n", dump_json_text(with_format(j, "trace"), 2).c_str());
   } else {
     for (int k = 0; k < blocks; ++k) {
       if (k > 0) std::printf("\n");

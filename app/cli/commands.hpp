@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "file_write.hpp"
+#include "progress.hpp"
 #include "run_types.hpp"
 #include "trace/trace_store.hpp"
 #include "worker_client.hpp"
@@ -16,8 +18,10 @@ namespace ws::cli {
 
 enum Exit { kOk = 0, kFailed = 1, kBadRequest = 2, kNoDevice = 3, kFaulted = 4 };
 
-int cmd_list(bool json);
-int cmd_device(bool json);
+/// Lists the variants: a table, --json ({"format": "warpscope-variants", "variants": [...]}) or --csv (one row each).
+int cmd_list(bool json, bool csv = false);
+/// The CUDA device: a table, --json (format warpscope-device) or --csv (one row); exit 3 without one.
+int cmd_device(bool json, bool csv = false);
 
 /// Options shared by run and report.
 struct RunOptions {
@@ -40,6 +44,7 @@ struct RunOptions {
   std::string kernel_pattern;      ///< --pattern: whose contract it follows ("" = the header's, --like's, reduction)
   std::string kernel_entry;        ///< --entry: the kernel to launch ("" = the header's, else "kernel")
   std::string kernel_like;         ///< --like: the variant whose launch and name the run takes
+  bool force = false;              ///< --force: replace an existing output file (or a symbolic link, not its target)
 };
 
 /// Reads o.kernel_file into req.kernel (pattern from --pattern, the file's header or --like; default
@@ -89,8 +94,11 @@ int cmd_worker();
 std::string to_request(const RunOptions& o, const std::string& variant, RunRequest& req);
 
 /// Checks an output file before anything runs (file_write.hpp check_output_path): its directory is
-/// writable and it is not the --input or --mask file. `what` names the option. Returns "" or one line.
+/// writable, it is not the --input or --mask file, and it does not exist (nor is a symbolic link) unless
+/// o.force. `what` names the option. Returns "" or one line.
 std::string check_output(const RunOptions& o, const std::string& path, const std::string& what);
+/// What an output write may replace: an existing file or link only with --force (file_write.hpp).
+OutputPolicy output_policy(bool force);
 
 int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv);
 
@@ -100,17 +108,37 @@ int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv
 /// values: after the table, the shared array after every step (the tree as text, written slots in brackets).
 /// blocks (1..8): traces blocks block_index .. block_index + blocks - 1 (all inside the grid, else exit 2);
 /// with more than one, the JSON adds "blocks": one trace object per block (the top level is the first's).
+/// csv: one row per step (and block), the JSON's steps flattened.
 int cmd_trace(const std::string& variant, const RunOptions& o, long long block_index, bool json, bool ops,
-              bool values = false, int blocks = 1);
+              bool values = false, int blocks = 1, bool csv = false);
 
 /// Runs a set of variants and writes a report. `which`: "all", a lesson id, or comma-separated ids.
 /// trace_n > 0: also stores in the report the trace of block 0 of every traceable variant on trace_n
 /// random int32 elements (cuda: recorded on the GPU, compared with the model; sim: the model's).
+/// The table goes to stdout (one row per variant as it finishes); with json (the report) or csv (its runs)
+/// stdout carries the data alone and progress goes to stderr (progress.hpp). An existing out_path is kept
+/// unless o.force.
 int cmd_report(const std::string& which, const RunOptions& o, const std::string& out_path, const std::string& title,
-               bool json, long long trace_n = 0);
+               bool json, long long trace_n = 0, bool csv = false, ProgressMode progress = ProgressMode::Auto);
+
+/// `report show FILE`: the report's runs (those `which` names: all, a lesson, a pattern or ids) as a
+/// table, --csv (runs flattened) or --json (the report, filtered). Exit 2 for an unreadable report.
+int cmd_report_show(const std::string& file, const std::string& which, bool json, bool csv);
+/// `report compare A B`: per variant in both, time, GB/s and metrics side by side with the ratio B / A,
+/// and each run's GB/s relative to the baseline (a library variant) of its own pattern in its report.
+int cmd_report_compare(const std::string& a, const std::string& b, const std::string& which, bool json, bool csv);
+/// `report merge A B... --out M`: A's runs, where A's did not run (skipped, error) the same variant's run of
+/// a later report, other runs appended; traces and sweeps appended. Reports of another device or format
+/// version are refused. `title` replaces A's title when not empty.
+int cmd_report_merge(const std::vector<std::string>& files, const std::string& out, const std::string& title,
+                     bool force);
+/// `report filter FILE --variants SEL --out F`: the report with only the runs (sweeps' runs, traces) of the
+/// variants named; out "" with json prints it instead.
+int cmd_report_filter(const std::string& file, const std::string& which, const std::string& out, bool force, bool json);
 
 /// Lists the metric catalog (units, explanations, default set); no GPU needed.
-int cmd_metrics(bool json);
+/// --json: {"format": "warpscope-metrics", "metrics": [...]}; --csv: one row per metric.
+int cmd_metrics(bool json, bool csv = false);
 /// The metrics block of `run`'s human output (cmd_metrics.cpp).
 std::string human_metrics(const KernelMetrics& m);
 /// The pcsampling part of human_metrics: per kernel, the reasons (>= 1 %) and the 8 lines with the most samples.
@@ -123,22 +151,26 @@ std::string select_variants(const std::string& which, std::vector<std::string>& 
 struct SweepOptions {
   std::string variants = "all";
   int from_log2 = 10, to_log2 = 28;
-  std::string report_path, title;
-  std::string keep_fractions;  ///< --keep-fraction A:B:STEP or F1,F2,...: a kept-fraction sweep of filters at --n
-  bool range_given = false;    ///< --from or --to was given
-  bool keep_given = false;     ///< --keep was given
+  std::string report_path, title;  ///< --out (or the deprecated --report: never overwrites), --title
+  bool deprecated_report = false;  ///< the path came from --report
+  std::string keep_fractions;      ///< --keep-fraction A:B:STEP or F1,F2,...: a kept-fraction sweep of filters at --n
+  bool range_given = false;        ///< --from or --to was given
+  bool keep_given = false;         ///< --keep was given
   bool keep_fractions_given = false;  ///< --keep-fraction was given (perhaps empty)
 };
 /// Runs a size sweep (sweep.hpp): a table by variant and n, or --json (the sweep object), or --csv
 /// (one row per run); --report also writes a report holding the sweep. With --keep-fraction, a sweep of
 /// filters over the kept fraction at one n (default 2^24): the table's second column is the fraction the
 /// input really kept, the CSV starts with keep_fraction,kept_fraction. Exit codes as for report.
-int cmd_sweep(const SweepOptions& s, const RunOptions& o, bool json, bool csv);
+/// Rows go to stdout as the table (each point as it finishes); with json/csv progress goes to stderr.
+int cmd_sweep(const SweepOptions& s, const RunOptions& o, bool json, bool csv,
+              ProgressMode progress = ProgressMode::Auto);
 
 // Formatting (format.cpp)
 std::string human_run(const RunResult& r);
-std::string csv_header();
-std::string csv_row(const RunResult& r);
+/// The table of a report's runs (report, report show): variant, n, time, GB/s, % peak, host ms, check.
+std::string runs_table_header(int id_w);
+std::string runs_table_row(const RunResult& r, int id_w);
 /// Exit code for a finished run (see Exit).
 int exit_code(const RunResult& r);
 /// Exit code of a command whose runs were `runs`: kFaulted when one faulted, kFailed when one was wrong

@@ -21,11 +21,6 @@ std::string check_text(const RunResult& r) {
   if (r.status == RunStatus::Race || r.status == RunStatus::Wrong || r.status == RunStatus::SlideBug) return r.message;
   return std::string(to_string(r.status)) + ": " + r.message;
 }
-std::string quoted(const std::string& s) {
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
 }  // namespace
 
 std::string timed_cell(const RunResult& r, const char* fmt, double v) { return r.timed ? num(fmt, v) : "-"; }
@@ -87,21 +82,21 @@ std::string human_run(const RunResult& r) {
   return o.str();
 }
 
-std::string csv_header() {
-  return "variant,lesson,backend,device,n,type,input,seed,block,grid,result,expected,correct,status,time_ms,time_min_"
-         "ms,time_max_ms,launches,gbps,pct_theoretical,pct_copy,message";
+std::string runs_table_header(int id_w) {
+  char line[256];
+  std::snprintf(line, sizeof line, "%-*s %8s %12s %10s %8s %10s  %s\n", id_w, "variant", "n", "time ms", "GB/s",
+                "% peak", "host ms", "check");
+  return line;
 }
 
-std::string csv_row(const RunResult& r) {
+std::string runs_table_row(const RunResult& r, int id_w) {
   std::ostringstream o;
-  auto timed = [&](double v, const char* fmt) { return r.timed ? num(fmt, v) : std::string(); };
-  o << r.variant << ',' << r.lesson << ',' << r.backend << ',' << quoted(r.device) << ',' << r.n << ','
-    << to_string(r.type) << ',' << quoted(r.input) << ',' << r.seed << ',' << r.launch.block << ',' << r.launch.grid
-    << ',' << format_value(r.type, r.result) << ',' << format_value(r.type, r.expected) << ','
-    << (r.correct ? "true" : "false") << ',' << r.status << ',' << timed(r.timing.median_ms, "%.6f") << ','
-    << timed(r.timing.min_ms, "%.6f") << ',' << timed(r.timing.max_ms, "%.6f") << ',' << r.launches << ','
-    << timed(r.gbps, "%.3f") << ',' << timed(r.pct_theoretical, "%.3f") << ',' << timed(r.pct_copy, "%.3f") << ','
-    << quoted(r.message);
+  char head[512];
+  std::snprintf(head, sizeof head, "%-*s %8lld %12s %10s %8s %10s  ", id_w, r.variant.c_str(), (long long)r.n,
+                timed_cell(r, "%.4f", r.timing.median_ms).c_str(), timed_cell(r, "%.1f", r.gbps).c_str(),
+                (r.pct_theoretical > 0 ? timed_cell(r, "%.1f", r.pct_theoretical) : "-").c_str(),
+                r.host_ms.recorded() ? num("%.1f", r.host_ms.total).c_str() : "-");
+  o << head << check_text(r) << "\n";
   return o.str();
 }
 

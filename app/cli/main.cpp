@@ -1,4 +1,4 @@
-// warpscope-cli: the headless face of warpscope (list, device, run, trace, report, sweep, worker).
+// warpscope-cli: the headless face of warpscope (list, device, run, trace, metrics, report, sweep, worker).
 // The command line is parsed in cli_args.cpp; this file only dispatches.
 #include <cstdio>
 #include <exception>
@@ -21,14 +21,22 @@ int main(int argc, char** argv) {
   }
   try {
     if (c.command == "worker") return cmd_worker();
-    if (c.command == "list") return cmd_list(c.json);
-    if (c.command == "device") return cmd_device(c.json);
+    if (c.command == "list") return cmd_list(c.json, c.csv);
+    if (c.command == "device") return cmd_device(c.json, c.csv);
     if (c.command == "run") return cmd_run(c.variant, c.run, c.json, c.csv);
-    if (c.command == "metrics") return cmd_metrics(c.json);
+    if (c.command == "metrics") return cmd_metrics(c.json, c.csv);
     if (c.command == "grade") return cmd_grade(c.exercise, c.run.kernel_file, c.run, c.json);
-    if (c.command == "trace") return cmd_trace(c.variant, c.trace, c.block_index, c.json, c.ops, c.values, c.blocks);
-    if (c.command == "report") return cmd_report(c.which, c.run, c.out_path, c.title, c.json, c.trace_n);
-    if (c.command == "sweep") return cmd_sweep(c.sweep, c.sweep_run, c.json, c.csv);
+    if (c.command == "trace")
+      return cmd_trace(c.variant, c.trace, c.block_index, c.json, c.ops, c.values, c.blocks, c.csv);
+    if (c.command == "report" && c.tool == "show") return cmd_report_show(c.files.at(0), c.which, c.json, c.csv);
+    if (c.command == "report" && c.tool == "compare")
+      return cmd_report_compare(c.files.at(0), c.files.at(1), c.which, c.json, c.csv);
+    if (c.command == "report" && c.tool == "merge") return cmd_report_merge(c.files, c.out_path, c.title, c.force);
+    if (c.command == "report" && c.tool == "filter")
+      return cmd_report_filter(c.files.at(0), c.which, c.out_path, c.force, c.json);
+    if (c.command == "report")
+      return cmd_report(c.which, c.run, c.out_path, c.title, c.json, c.trace_n, c.csv, c.progress);
+    if (c.command == "sweep") return cmd_sweep(c.sweep, c.sweep_run, c.json, c.csv, c.progress);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "warpscope-cli: %s\n", ws::describe_exception(e).c_str());
     return kFailed;

@@ -197,10 +197,13 @@ json run_to_json(const RunResult& r) {
   j["type"] = to_string(r.type);
   j["input"] = r.input;
   j["seed"] = r.seed;
-  j["block"] = r.launch.block;
-  j["grid"] = r.launch.grid;
-  j["result"] = r.status == RunStatus::Error ? json(nullptr) : json(r.result);
-  j["expected"] = r.status == RunStatus::Error ? json(nullptr) : json(r.expected);
+  // Values that do not exist are null, never 0: a skipped run has no launch and no result; a CPU
+  // variant has no launch.
+  j["block"] = r.launch.block > 0 ? json(r.launch.block) : json(nullptr);
+  j["grid"] = r.launch.grid > 0 ? json(r.launch.grid) : json(nullptr);
+  const bool no_result = r.status == RunStatus::Error || r.status == RunStatus::Skipped;
+  j["result"] = no_result ? json(nullptr) : json(r.result);
+  j["expected"] = no_result ? json(nullptr) : json(r.expected);
   j["correct"] = r.correct;
   j["status"] = to_string(r.status);
   j["message"] = r.message;
@@ -330,8 +333,9 @@ json device_to_json(const DeviceInfo& d) {
   j["mem_clock_mhz"] = d.mem_clock_mhz;
   if (d.sm_clock_mhz > 0) j["sm_clock_mhz"] = d.sm_clock_mhz;
   j["bus_width_bits"] = d.bus_width_bits;
-  j["theoretical_gbps"] = d.theoretical_gbps;
-  j["copy_gbps"] = d.copy_gbps;
+  // A device without DRAM (the sim model) has no bandwidth: null, not 0.
+  j["theoretical_gbps"] = number_or_null(d.theoretical_gbps > 0, d.theoretical_gbps);
+  j["copy_gbps"] = number_or_null(d.copy_gbps > 0, d.copy_gbps);
   j["driver"] = d.driver;
   j["runtime"] = d.runtime;
   if (!d.error.empty()) j["error"] = d.error;
@@ -524,10 +528,10 @@ Report new_report(const std::string& title, const DeviceInfo& device) {
   return r;
 }
 
-void save_report(const Report& r, const std::string& path) {
+void save_report(const Report& r, const std::string& path, const OutputPolicy& policy) {
   // Indented for reading, except reports holding traces (thousands of ops): compact, 4x smaller.
   const std::string text = dump_json_text(report_to_json(r), r.traces.empty() ? 2 : -1) + "\n";
-  if (std::string err = write_file_atomic(path, text); !err.empty()) throw std::runtime_error("report: " + err);
+  if (std::string err = write_file_atomic(path, text, policy); !err.empty()) throw std::runtime_error("report: " + err);
 }
 
 Report load_report(const std::string& path) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "device.hpp"
+#include "file_write.hpp"
 #include "run_types.hpp"
 #include "sweep.hpp"
 #include "trace/trace.hpp"
@@ -76,8 +77,9 @@ Report report_from_json(const nlohmann::json& j);
 /// Fills created/build fields for a report made now by this build.
 Report new_report(const std::string& title, const DeviceInfo& device);
 
-/// Writes / reads a report file. Errors: std::runtime_error with the path and the reason.
-void save_report(const Report& r, const std::string& path);
+/// Writes / reads a report file. Errors: std::runtime_error with the path and the reason. `policy`: what the
+/// write may replace at `path` (file_write.hpp; the CLI keeps an existing report unless --force).
+void save_report(const Report& r, const std::string& path, const OutputPolicy& policy = {});
 Report load_report(const std::string& path);
 
 }  // namespace ws

@@ -20,6 +20,10 @@
 #include "run_worker.hpp"
 #include "worker_client.hpp"
 
+#ifndef WS_VERSION
+#define WS_VERSION "0"
+#endif
+
 namespace ws::gui {
 
 std::string reports_dir() { return (std::filesystem::path(assets_dir()) / "reports").string(); }
@@ -52,7 +56,8 @@ std::string join_ids(const std::vector<ui::LessonEntry>& lessons) {
 
 int main(int argc, char** argv) {
   Options o;
-  CLI::App app{"warpscope: watch GPU parallel patterns run (window, or headless PNG with --screenshot)"};
+  CLI::App app{"warpscope: watch GPU parallel patterns run (window, or headless PNG with --screenshot)", "warpscope"};
+  app.set_version_flag("--version", std::string("warpscope ") + WS_VERSION);
   app.add_option("--lesson", o.lesson, "lesson to open (default: the first, epita)");
   app.add_option("--variant", o.variant, "variant to select, e.g. epita.reduce3 (selects its lesson)");
   app.add_option("--report", o.report, "report JSON to replay (recorded by warpscope on a GPU)");
@@ -131,9 +136,9 @@ int main(int argc, char** argv) {
                  "folder the CSV and PNG export buttons write to (default: the current folder)");
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) { return app.exit(e); } catch (const CLI::ParseError& e) {
-    return fail(2, e.what());
-  }
+  } catch (const CLI::CallForHelp& e) { return app.exit(e); } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) { return fail(2, e.what()); }
   o.frames_given = app.count("--frames") > 0;
   const bool headless = !o.screenshot.empty() || o.benchmark_frames > 0 || !o.export_steps.empty();
 

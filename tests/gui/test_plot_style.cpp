@@ -77,5 +77,34 @@ TEST(PlotStyle, ReferenceLabelsAvoidCurves) {
   EXPECT_EQ(free_label_box({}, curves, {}), -1);
 }
 
+// A sim sweep has no GPU time: the plot shows the model's host time per n (plots_host_time), never 0s.
+TEST(PlotStyle, SimSweepPlotsTheModelsHostTime) {
+  Sweep sw;
+  sw.spec.variants = {"epita.reduce3"};
+  sw.spec.backend = BackendKind::Sim;
+  for (int k = 10; k <= 12; ++k) {
+    RunResult r;
+    r.variant = "epita.reduce3";
+    r.n = std::int64_t(1) << k;
+    r.status = RunStatus::Ok;
+    r.host_ms.model = 0.5 * k;
+    r.host_ms.total = 1.0 * k;
+    sw.runs.push_back(r);
+  }
+  ASSERT_TRUE(plots_host_time(sw));
+  std::vector<std::vector<double>> xs, ys;
+  const std::vector<PlotSeries> series = sweep_series(sw, sw.spec.variants, false, xs, ys);
+  ASSERT_EQ(series.size(), 1u);
+  ASSERT_EQ(series[0].count, 3);
+  EXPECT_EQ(ys[0], (std::vector<double>{10.0, 11.0, 12.0}));
+  EXPECT_EQ(xs[0], (std::vector<double>{1024.0, 2048.0, 4096.0}));
+  sw.runs[0].timed = true;  // one GPU-timed run: the sweep is a GPU sweep, plotted by its timed runs only
+  sw.runs[0].timing.median_ms = 0.25;
+  sw.runs[0].gbps = 16;
+  EXPECT_FALSE(plots_host_time(sw));
+  sweep_series(sw, sw.spec.variants, true, xs, ys);
+  EXPECT_EQ(ys[0], (std::vector<double>{0.25}));
+}
+
 }  // namespace
 }  // namespace ws::ui

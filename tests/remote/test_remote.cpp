@@ -142,8 +142,8 @@ TEST_P(Remote, ReportEqualsInProcess) {
   const fs::path dir = fs::temp_directory_path() / ("ws_remote_report_" + GetParam() + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::string common = " --variants epita --backend sim --n 2^14 --traces 256";
-  const CliResult local = cli("report --out " + (dir / "local.json").string() + common);
-  const CliResult far = cli("report --out " + (dir / "far.json").string() + common + gpu());
+  const CliResult local = cli("report --force --out " + (dir / "local.json").string() + common);
+  const CliResult far = cli("report --force --out " + (dir / "far.json").string() + common + gpu());
   ASSERT_EQ(local.code, 0) << local.err;
   EXPECT_EQ(far.code, 0) << far.err;
   const json a = parse_stripped(read_file((dir / "local.json").string()));

@@ -20,17 +20,25 @@ namespace {
 
 bool timed_ok(const RunResult& r) { return r.timed && r.timing.median_ms > 0 && ran_as_taught(r.status); }
 
+/// A point of a host-time sweep: the run's host time (the sim model's), which every sim run records.
+bool host_ok(const RunResult& r) { return r.host_ms.recorded() && r.host_ms.total > 0 && ran_as_taught(r.status); }
+
 }  // namespace
+
+bool plots_host_time(const Sweep& sw) {
+  return std::none_of(sw.runs.begin(), sw.runs.end(), timed_ok) && std::any_of(sw.runs.begin(), sw.runs.end(), host_ok);
+}
 
 std::vector<PlotSeries> sweep_series(const Sweep& sw, const std::vector<std::string>& vars, bool plot_time,
                                      std::vector<std::vector<double>>& xs, std::vector<std::vector<double>>& ys) {
   xs.assign(vars.size(), {});
   ys.assign(vars.size(), {});
+  const bool host = plots_host_time(sw);
   for (std::size_t i = 0; i < vars.size(); ++i)
     for (const RunResult* r : sw.runs_of(vars[i])) {
-      if (!timed_ok(*r)) continue;
+      if (!(host ? host_ok(*r) : timed_ok(*r))) continue;
       xs[i].push_back(sw.x_of(*r));
-      ys[i].push_back(plot_time ? r->timing.median_ms : r->gbps);
+      ys[i].push_back(host ? r->host_ms.total : plot_time ? r->timing.median_ms : r->gbps);
     }
   const std::vector<int> same = coincident_series(xs, ys, kCoincideTolerance);
   std::vector<PlotSeries> series;
@@ -218,6 +226,7 @@ void PlotsView::draw_sweep(AppState& s, float height) {
     }
   }
   const std::vector<PlotSeries> series = sweep_series(*sw, vars, s.perf.plot_time, xs_, ys_);
+  const bool host = plots_host_time(*sw);  // a sim sweep: the model's host time, not GPU time
   double ymin = 1e300, ymax = 0;
   struct Baseline {
     std::string id;
@@ -229,8 +238,8 @@ void PlotsView::draw_sweep(AppState& s, float height) {
     const VariantInfo* info = find_variant(vars[i]);
     Baseline b{vars[i], 0, -1};
     for (const RunResult* r : sw->runs_of(vars[i])) {
-      if (!timed_ok(*r)) continue;
-      const double y = s.perf.plot_time ? r->timing.median_ms : r->gbps;
+      if (!(host ? host_ok(*r) : timed_ok(*r))) continue;
+      const double y = host ? r->host_ms.total : s.perf.plot_time ? r->timing.median_ms : r->gbps;
       // A wrong answer's outlier stays off the axis range unless asked (it is drawn to the edge, marked).
       if (r->status == RunStatus::Ok || s.perf.range_wrong) ymin = std::min(ymin, y), ymax = std::max(ymax, y);
       if (i == 0) elem = to_string(r->type);
@@ -269,7 +278,12 @@ void PlotsView::draw_sweep(AppState& s, float height) {
     cfg.x = fit_axis(double(std::int64_t(1) << sw->spec.from_log2), double(std::int64_t(1) << sw->spec.to_log2), true,
                      2, AxisUnit::Count);
   }
-  if (!s.perf.plot_time) {
+  const bool plot_time = s.perf.plot_time || host;
+  if (host) {
+    cfg.title += " (sim: host time of the CPU model, not GPU time)";
+    cfg.y_label = "host time per run, CPU model (log)";
+  }
+  if (!plot_time) {
     if (d.theoretical_gbps > 0) {
       refs.push_back({"theoretical peak " + format_gbps(d.theoretical_gbps) + " GB/s", d.theoretical_gbps,
                       ImGui::GetColorU32(t.colors().bad)});
@@ -288,10 +302,10 @@ void PlotsView::draw_sweep(AppState& s, float height) {
   }
   if (ymax <= 0) ymin = 1, ymax = 10;
   if (by_keep) {
-    cfg.y = fit_axis(0, ymax, false, 10, s.perf.plot_time ? AxisUnit::Ms : AxisUnit::GBps);
+    cfg.y = fit_axis(0, ymax, false, 10, plot_time ? AxisUnit::Ms : AxisUnit::GBps);
   } else {
     // Log y with a margin of 1.6x each way (not whole decades: they would waste half the height).
-    cfg.y = AxisSpec{ymin / 1.6, ymax * 1.6, true, 10, s.perf.plot_time ? AxisUnit::Ms : AxisUnit::GBps};
+    cfg.y = AxisSpec{ymin / 1.6, ymax * 1.6, true, 10, plot_time ? AxisUnit::Ms : AxisUnit::GBps};
   }
   Plot("##sweep", cfg, series, refs, ImVec2(0, ImGui::GetContentRegionAvail().y));
   ImGui::EndChild();

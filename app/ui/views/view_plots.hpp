@@ -13,9 +13,12 @@ namespace ws::ui {
 /// Series that lie within this fraction of each other at every x are named as one in the legend.
 constexpr double kCoincideTolerance = 0.02;
 
+/// Whether `sw` is plotted as host time: none of its runs is timed on a GPU (a sim sweep) and some
+/// recorded their host time (host_ms.total, the CPU model's), which the plot then shows, labelled as such.
+bool plots_host_time(const Sweep& sw);
 /// The sweep plot's series, one per id of `vars` in that order: its timed, correct runs of `sw` by n
-/// (or kept fraction), GB/s or median ms (`plot_time`), into xs[i] / ys[i] (which the series point
-/// to); style series_style(i); label the short id, or, for a series another one covers at every
+/// (or kept fraction), GB/s or median ms (`plot_time`; host ms when plots_host_time), into xs[i] / ys[i]
+/// (which the series point to); style series_style(i); label the short id, or, for a series another one covers at every
 /// point (coincident_series within kCoincideTolerance), "filter_global: same as filter_warp_agg
 /// (within 2 %)" so the legend says why one line seems missing.
 std::vector<PlotSeries> sweep_series(const Sweep& sw, const std::vector<std::string>& vars, bool plot_time,

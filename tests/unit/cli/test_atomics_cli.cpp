@@ -124,7 +124,7 @@ TEST(AtomicsCli, RunAndTraceOnTheSimBackend) {
 
 TEST(AtomicsCli, LessonReportGivesAtomicsTheirOwnInputAndSkipsBadSizes) {
   const std::string out = ::testing::TempDir() + "ws_atomics_report.json";
-  Out o = cli("report --variants cs121 --backend sim --n 4096 --out " + out);
+  Out o = cli("report --force --variants cs121 --backend sim --n 4096 --out " + out);
   ASSERT_EQ(o.code, 0) << o.out;
   std::ifstream f(out);
   const auto j = nlohmann::json::parse(f);

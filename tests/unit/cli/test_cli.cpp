@@ -46,7 +46,10 @@ void expect_one_line_error(const std::string& args, int code, const std::string&
 TEST(Cli, ListJsonHasEveryVariantWithItsFlags) {
   Out o = cli("list --json");
   ASSERT_EQ(o.code, 0);
-  auto j = nlohmann::json::parse(o.out);
+  const auto doc = nlohmann::json::parse(o.out);
+  EXPECT_EQ(doc["format"], "warpscope-variants");
+  EXPECT_EQ(doc["version"], 1);
+  const auto& j = doc["variants"];
   ASSERT_TRUE(j.is_array());
   EXPECT_GE(j.size(), 37u);
   bool saw_cub = false;
@@ -63,7 +66,8 @@ TEST(Cli, ListNamesEachVariantsPattern) {
   Out o = cli("list --json");
   ASSERT_EQ(o.code, 0);
   std::set<std::string> names;
-  for (const auto& v : nlohmann::json::parse(o.out)) {
+  const auto doc = nlohmann::json::parse(o.out);
+  for (const auto& v : doc["variants"]) {
     const ws::VariantInfo* info = ws::find_variant(v["id"].get<std::string>());
     ASSERT_NE(info, nullptr) << v["id"];
     EXPECT_EQ(v["pattern"], ws::to_string(info->pattern)) << v["id"];
@@ -140,7 +144,8 @@ TEST(Cli, SimBackendRunsEveryGpuVariant) {
   EXPECT_TRUE(j["time_ms"].is_null());                               // the model is not timed
   EXPECT_EQ(cli("run --variant epita.race --backend sim").code, 0);  // lost updates are the lesson
   Out list = cli("list --json");
-  for (const auto& v : nlohmann::json::parse(list.out)) {
+  const auto variants = nlohmann::json::parse(list.out)["variants"];
+  for (const auto& v : variants) {
     const std::string id = v["id"];
     if (id.rfind("epita.", 0) != 0 && id.rfind("cs121.", 0) != 0 && id != "cub.reduce") continue;
     if (v["pattern"] != "reduction") continue;  // atomics: AtomicsCli tests
@@ -370,19 +375,20 @@ TEST(Cli, CountsBeyondTheLimitAreTooLargeNotNegative) {
 TEST(Cli, UntimedRunsPrintADashNotZero) {
   const std::string path = ::testing::TempDir() + "sim_report.json";
   Out o =
-      cli("report --backend sim --variants epita.reduce3,cs121.filter_global,stevens.conv2d_register_tiled --n 4096 "
+      cli("report --force --backend sim --variants epita.reduce3,cs121.filter_global,stevens.conv2d_register_tiled --n "
+          "4096 "
           "--out " +
           path);
   ASSERT_EQ(o.code, 0) << o.out;
   EXPECT_EQ(o.out.find("0.0000"), std::string::npos) << o.out;
   EXPECT_EQ(o.out.find(" 0.0 "), std::string::npos) << o.out;
-  // Every run row: the id, then "-" for time, GB/s and % peak; the 29-character id keeps its column.
+  // Every run row: the id, n, then "-" for time, GB/s and % peak; the 29-character id keeps its column.
   int rows = 0;
   for (const char* id : {"epita.reduce3 ", "cs121.filter_global ", "stevens.conv2d_register_tiled "}) {
     const auto at = o.out.find(id);
     ASSERT_NE(at, std::string::npos) << id << "\n" << o.out;
     const std::string row = o.out.substr(at, o.out.find('\n', at) - at);
-    const std::string dashes = std::string(12, ' ') + "- " + std::string(9, ' ') + "- " + std::string(9, ' ') + "-  ";
+    const std::string dashes = std::string(11, ' ') + "-" + std::string(10, ' ') + "-" + std::string(8, ' ') + "- ";
     EXPECT_NE(row.find(dashes), std::string::npos) << row;
     ++rows;
   }
@@ -433,7 +439,9 @@ TEST(Cli, HelpNamesEveryPatternAndListHasNoTrailingSpaces) {
 TEST(Cli, MetricsListsTheCatalogWithoutAGpu) {
   Out o = cli("metrics --json");
   ASSERT_EQ(o.code, 0) << o.out;
-  auto j = nlohmann::json::parse(o.out);
+  const auto doc = nlohmann::json::parse(o.out);
+  EXPECT_EQ(doc["format"], "warpscope-metrics");
+  const auto& j = doc["metrics"];
   ASSERT_TRUE(j.is_array());
   EXPECT_GE(j.size(), 25u);
   bool saw_conflicts = false;

@@ -45,8 +45,8 @@ TEST(CliExitCodes, OptionsOfAnotherPatternAndBadSeedsAreRefused) {
 }
 
 TEST(CliExitCodes, AReportWhereEveryVariantWasSkippedIsNotASuccess) {
-  const CliOut o = run_cli("report --variants epita.reduce8 --block 64 --backend sim --out " + ::testing::TempDir() +
-                           "ws_skipped.json");
+  const CliOut o = run_cli("report --force --variants epita.reduce8 --block 64 --backend sim --out " +
+                           ::testing::TempDir() + "ws_skipped.json");
   EXPECT_EQ(o.code, 2) << o.out;
   EXPECT_NE(o.out.find("every variant was skipped: nothing ran"), std::string::npos) << o.out;
   EXPECT_EQ(o.out.find("0 failed"), std::string::npos) << o.out;

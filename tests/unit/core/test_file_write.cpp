@@ -84,13 +84,81 @@ TEST(FileWrite, AWriteThatHitsAFileSizeLimitKeepsTheOldFile) {
   EXPECT_EQ(entries(dir), 1u);
 }
 
-TEST(FileWrite, ASymlinkIsFollowedAndItsTargetReplaced) {
+TEST(FileWrite, ASymlinkIsNeverFollowedItsTargetKept) {
   const std::string dir = fresh_dir("link");
   ASSERT_EQ(write_file_atomic(dir + "/real.json", std::string("a")), "");
   fs::create_symlink(dir + "/real.json", dir + "/link.json");
-  ASSERT_EQ(write_file_atomic(dir + "/link.json", std::string("b")), "");
+  const std::string err = write_file_atomic(dir + "/link.json", std::string("b"));
+  EXPECT_NE(err.find("symbolic link, which is not followed"), std::string::npos) << err;
   EXPECT_TRUE(fs::is_symlink(dir + "/link.json"));
-  EXPECT_EQ(slurp(dir + "/real.json"), "b");
+  EXPECT_EQ(slurp(dir + "/real.json"), "a");
+  // Asked to (the CLI's --force), the link itself is replaced by the file; its target stays.
+  OutputPolicy replace;
+  replace.replace_symlink = true;
+  ASSERT_EQ(write_file_atomic(dir + "/link.json", std::string("b"), replace), "");
+  EXPECT_FALSE(fs::is_symlink(dir + "/link.json"));
+  EXPECT_EQ(slurp(dir + "/link.json"), "b");
+  EXPECT_EQ(slurp(dir + "/real.json"), "a");
+  // A dangling link (to a file an attacker wants created) is refused the same way.
+  fs::create_symlink(dir + "/nowhere.json", dir + "/dangling.json");
+  EXPECT_NE(write_file_atomic(dir + "/dangling.json", std::string("c")).find("symbolic link"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir + "/nowhere.json"));
+  EXPECT_EQ(entries(dir), 3u);
+}
+
+TEST(FileWrite, WithoutOverwriteAnExistingFileIsKept) {
+  const std::string dir = fresh_dir("keep");
+  OutputPolicy keep;
+  keep.overwrite = false;
+  ASSERT_EQ(write_file_atomic(dir + "/r.json", std::string("first"), keep), "");
+  const std::string err = write_file_atomic(dir + "/r.json", std::string("second"), keep);
+  EXPECT_NE(err.find("exists and is kept"), std::string::npos) << err;
+  EXPECT_EQ(slurp(dir + "/r.json"), "first");
+  EXPECT_EQ(entries(dir), 1u);
+  EXPECT_NE(check_output_path(dir + "/r.json", {}, "--out", keep).find("exists: it is kept (give --force"),
+            std::string::npos);
+  EXPECT_EQ(check_output_path(dir + "/r.json", {}, "--out"), "");
+}
+
+TEST(FileWrite, ASignalDuringAWriteLeavesNoTemporary) {
+  for (int sig : {SIGINT, SIGTERM}) {
+    const std::string dir = fresh_dir("signal" + std::to_string(sig));
+    const std::string path = dir + "/report.json";
+    ASSERT_EQ(write_file_atomic(path, std::string("good report\n")), "");
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      write_file_atomic(path, [sig](std::FILE* f) {
+        std::fputs("{\"half", f);
+        std::fflush(f);
+        ::raise(sig);  // as a Ctrl-C or a kill in the middle of the write
+        return true;
+      });
+      _exit(0);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << "the signal did not end the writer: " << status;
+    EXPECT_EQ(slurp(path), "good report\n");
+    EXPECT_EQ(entries(dir), 1u) << "a temporary file was left behind";
+  }
+}
+
+TEST(FileWrite, TemporariesOfDeadProcessesAreRemovedByTheNextWrite) {
+  const std::string dir = fresh_dir("stale");
+  const pid_t dead = fork();
+  ASSERT_GE(dead, 0);
+  if (dead == 0) _exit(0);
+  waitpid(dead, nullptr, 0);  // its pid now names no process (a SIGKILLed writer)
+  const std::string stale = dir + "/.r.json." + std::to_string(dead) + ".0.tmp";
+  const std::string alive = dir + "/.r.json." + std::to_string(getppid()) + ".0.tmp";  // a live writer's
+  const std::string other = dir + "/.other.json." + std::to_string(dead) + ".0.tmp";   // another file's
+  for (const auto& p : {stale, alive, other}) std::ofstream(p) << "half";
+  ASSERT_EQ(write_file_atomic(dir + "/r.json", std::string("x")), "");
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_TRUE(fs::exists(alive));
+  EXPECT_TRUE(fs::exists(other));
+  EXPECT_EQ(slurp(dir + "/r.json"), "x");
 }
 
 TEST(FileWrite, SaveReportGoesThroughTheAtomicWrite) {

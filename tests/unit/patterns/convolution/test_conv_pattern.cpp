@@ -97,7 +97,8 @@ TEST(ConvPattern, JsonHasTheOutputAsRows) {
 TEST(ConvPattern, CliRunsAndRejectsBadRequests) {
   const std::string out = ::testing::TempDir() + "ws_conv_out.txt";
   Out o =
-      cli("run --variant stevens.conv2d_tiled --backend sim --width 20 --height 10 --mask-width 3 --tile 6 --output " +
+      cli("run --variant stevens.conv2d_tiled --backend sim --width 20 --height 10 --mask-width 3 --tile 6 --force "
+          "--output " +
           out);
   EXPECT_EQ(o.code, 0) << o.out;
   std::ifstream f(out);
@@ -132,7 +133,7 @@ TEST(ConvPattern, CliRunsAndRejectsBadRequests) {
 TEST(ConvPattern, ReportOfThePatternGivesEachVariantItsOwnInput) {
   // 1D and 2D variants in one report: each prepares its own input (defaults: 2^20 samples, 1024 x 1024).
   const std::string out = ::testing::TempDir() + "ws_conv_report.json";
-  const Out o = cli("report --variants convolution --backend sim --repeat 1 --out " + out);
+  const Out o = cli("report --force --variants convolution --backend sim --repeat 1 --out " + out);
   EXPECT_EQ(o.code, 0) << o.out;
   std::ifstream f(out);
   const nlohmann::json j = nlohmann::json::parse(f);

@@ -276,7 +276,8 @@ TEST(ScanCli, RunOutputAndTraceAdditions) {
   const std::string in = write_temp("slide.txt", "3 1 7 0 4 1 6 3\n");
   const std::string out = ::testing::TempDir() + "/scan_out.txt";
   std::string text;
-  ASSERT_EQ(run_cli("run --variant stevens.kogge_stone_db --backend sim --exclusive --input " + in + " --output " + out,
+  ASSERT_EQ(run_cli("run --variant stevens.kogge_stone_db --backend sim --exclusive --force --input " + in +
+                        " --output " + out,
                     text),
             0)
       << text;

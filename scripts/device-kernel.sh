@@ -20,7 +20,7 @@ if [ -z "${WS_SKIP_BUILD:-}" ]; then
     > "$OUT/kernel-build.log" 2>&1 || { grep -E "error|Error" "$OUT/kernel-build.log" | head -40; exit 1; }
   echo "== build ok ($((SECONDS - t0)) s)"
 fi
-B=build-device
+B=${KERNEL_BUILD:-build-device}
 cli=$B/app/cli/warpscope-cli
 summary() { grep -E "^\[==========\]|^\[  PASSED  \]|^\[  FAILED  \]|^\[ (gpu|fault)" "$1" | cut -c1-260; grep -B2 -A10 "Failure" "$1" | cut -c1-260 | head -60; }
 timeout 120 $B/tests/ws_cuda_unit_tests --gtest_filter='Nvrtc.*' > "$OUT/kernel-nvrtc.log" 2>&1

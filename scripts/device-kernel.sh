@@ -34,7 +34,7 @@ k=tests/kernels/reduce_good.cu
 wall() {  # LABEL ARGS...: wall seconds of one CLI run, its output kept in the log
   local label=$1; shift
   local s=$(date +%s%N)
-  timeout 60 $cli "$@" > "$OUT/kernel-run-$label.log" 2>&1; local rc=$?
+  timeout 60 $cli run "$@" > "$OUT/kernel-run-$label.log" 2>&1; local rc=$?
   local e=$(date +%s%N)
   printf "%-20s rc %d  wall %5d ms  | %s\n" "$label" $rc $(( (e - s) / 1000000 )) \
     "$(grep -E "your kernel|ms|Error|error" "$OUT/kernel-run-$label.log" | head -2 | tr '\n' ' ' | cut -c1-200)"

@@ -104,7 +104,7 @@ void examples(CLI::App* c, std::initializer_list<const char*> lines) {
 }
 
 /// The subcommands, in help order.
-const char* const kSubcommands[] = {"list", "device", "run", "trace", "metrics", "report", "sweep", "worker"};
+const char* const kSubcommands[] = {"list", "device", "run", "grade", "trace", "metrics", "report", "sweep", "worker"};
 
 /// Records which pattern options were given on the command line (their values alone cannot say).
 void note_given(CLI::App* c, RunOptions& o) {
@@ -361,7 +361,7 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
       std::find(std::begin(kSubcommands), std::end(kSubcommands), std::string(argv[1])) == std::end(kSubcommands)) {
     res.exit = kBadRequest;
     res.text = "unknown subcommand '" + printable(argv[1]) +
-               "' (subcommands: list, device, run, trace, metrics, report, sweep, worker; try --help)";
+               "' (subcommands: list, device, run, grade, trace, metrics, report, sweep, worker; try --help)";
     return res;
   }
   try {

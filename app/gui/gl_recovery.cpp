@@ -4,6 +4,7 @@
 #include <ctime>
 #include <filesystem>
 #include <sstream>
+#include <thread>
 
 namespace ws::gui {
 
@@ -41,12 +42,24 @@ bool GlRecovery::may_recover() {
   return true;
 }
 
-void GlRecovery::recovered(ui::AppState& s, const std::string& reset, const std::string& now_on, bool same_gpu) {
-  std::string text = reset + "; " + kWhy + ". Drawing again in a new context on " + now_on + ".";
-  if (same_gpu && s.perf.live_wanted) {
-    s.perf.live_wanted = false;
-    text += " Live is paused (it draws beside CUDA work): press Live to go on.";
+bool GlRecovery::stop_live(ui::AppState& s, const std::function<void()>& pump) {
+  const bool was_on = s.perf.live_wanted || s.perf.live_running;
+  s.perf.live_wanted = false;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  while (s.perf.live_running && std::chrono::steady_clock::now() < until) {
+    pump();
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
+  return was_on;
+}
+
+void GlRecovery::recovered(ui::AppState& s, const std::string& reset, const std::string& now_on, bool same_gpu,
+                           bool live_was_on) {
+  std::string text = reset + "; " + kWhy + ". Drawing again in a new context on " + now_on + ".";
+  if (live_was_on && same_gpu)
+    text += " Live is paused (it draws beside CUDA work): press Live to go on.";
+  else if (live_was_on)
+    s.perf.live_wanted = true;  // another GPU draws: Live goes on
   s.message(ui::Message::Warning, text);
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <set>
 #include <string>
 
@@ -22,10 +23,15 @@ class GlRecovery {
   std::string check(const std::string& driver_status);
   /// Whether one more recovery is allowed (at most kMaxResets within kWindow), and counts it.
   bool may_recover();
+  /// Before a new context is made: stops Live and calls `pump` (the app's exchange with its worker) until the
+  /// worker says Live stopped, at most 3 s. A GL context that lives through CUDA work on a GPU where a kernel
+  /// faulted is reset again (docs/device/gl-after-fault.md), so the new one is made once that work is over.
+  /// Returns whether Live was on.
+  static bool stop_live(ui::AppState& s, const std::function<void()>& pump);
   /// Tells the session once per reset, in the status bar: what happened, why (as far as known), where the
-  /// picture is drawn now (`now_on`, the new context's renderer). When the new context is on the same GPU
-  /// (`same_gpu`), Live is paused: drawing beside CUDA work is what the driver resets there.
-  void recovered(ui::AppState& s, const std::string& reset, const std::string& now_on, bool same_gpu);
+  /// picture is drawn now (`now_on`, the new context's renderer). Live (when `live_was_on`) goes on when the
+  /// new context is on another GPU; on the same GPU (`same_gpu`) it stays paused and the message says so.
+  void recovered(ui::AppState& s, const std::string& reset, const std::string& now_on, bool same_gpu, bool live_was_on);
   /// No context can draw any more: saves the session (autosave_session) and returns the one line to print
   /// and show, saying where the session went and what to do (restart with software drawing, reset the GPU;
   /// warpscope-cli still runs everything).

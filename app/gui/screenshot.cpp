@@ -102,7 +102,7 @@ class HeadlessSession {
     glFinish();
     if (lost_.empty())
       if (const std::string reset = recovery_.check(gl_.reset_status()); !reset.empty())
-        return recover(s, reset) ? frame(s, worker) : build;  // a whole frame in the new context
+        return recover(s, worker, reset) ? frame(s, worker) : build;  // a whole frame in the new context
     trim_free_memory_now_and_then();
     if (!s.perf.png_request.empty()) handle_png_request(s, width_, height_, 1.f);
     steps_.after_frame(s, width_, height_, 1.f);
@@ -116,12 +116,13 @@ class HeadlessSession {
  private:
   /// A new context after a GPU reset, with ImGui's GL objects, the fonts' texture, the views' textures and
   /// the Grid view's renderer made again in it; false (and lost_ says why) when no more can be made.
-  bool recover(ui::AppState& s, const std::string& reset) {
+  bool recover(ui::AppState& s, ui::RunWorker& worker, const std::string& reset) {
     if (!recovery_.may_recover()) {
       lost_ = recovery_.give_up(s, reset);
       return false;
     }
     const std::string before = gl_.description();
+    const bool live = GlRecovery::stop_live(s, [&] { ui::MainWindow::exchange(s, worker, reports_dir()); });
     ImGui_ImplOpenGL3_Shutdown();  // its objects' context is gone: the deletes are no-ops there
     abandon_gl_grid_renderer();
     ui::set_image_texture_api({});
@@ -133,7 +134,7 @@ class HeadlessSession {
     ImGui_ImplOpenGL3_Init("#version 330 core");
     install_gl_image_textures();
     install_gl_grid_renderer(shader_dir_);
-    recovery_.recovered(s, reset, gl_.description(), gl_.description() == before);  // printed at the end
+    recovery_.recovered(s, reset, gl_.description(), gl_.description() == before, live);  // printed at the end
     return true;
   }
 

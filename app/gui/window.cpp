@@ -193,10 +193,11 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
       // A new window and context, ImGui's GL objects, fonts and our textures made again; the session,
       // queue, Live series and settings live in `s` and go on.
       const std::string before = gw.renderer;
+      const bool live = GlRecovery::stop_live(s, [&] { ui::MainWindow::exchange(s, worker, reports_dir()); });
       gw.close(true);
       std::string err = recovery.may_recover() ? gw.open(s, o) : "too many resets";
       if (err.empty()) {
-        recovery.recovered(s, reset, gw.renderer, gw.renderer == before);
+        recovery.recovered(s, reset, gw.renderer, gw.renderer == before, live);
         std::fprintf(stderr, "warpscope: %s\n", s.messages.back().text.c_str());
         continue;
       }

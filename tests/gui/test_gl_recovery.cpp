@@ -45,19 +45,26 @@ TEST(GlRecovery, AtMostThreeRecoveriesAMinute) {
   EXPECT_FALSE(r.may_recover());
 }
 
-TEST(GlRecovery, LiveIsPausedOnlyWhenTheNewContextIsOnTheSameGpu) {
+TEST(GlRecovery, LiveStopsBeforeTheNewContextAndGoesOnOnlyOnAnotherGpu) {
   ui::AppState s;
   gui::GlRecovery r;
-  s.perf.live_wanted = true;
-  r.recovered(s, "the GPU reset this OpenGL context", "EGL device 1 (NVIDIA H100 80GB HBM3/PCIe/SSE2)", false);
-  EXPECT_TRUE(s.perf.live_wanted);
+  s.perf.live_wanted = s.perf.live_running = true;
+  int pumps = 0;
+  // The worker answers on the third exchange that Live stopped.
+  EXPECT_TRUE(gui::GlRecovery::stop_live(s, [&] { s.perf.live_running = ++pumps < 3; }));
+  EXPECT_EQ(pumps, 3);
+  EXPECT_FALSE(s.perf.live_wanted);
+  r.recovered(s, "the GPU reset this OpenGL context", "EGL device 1 (NVIDIA H100 80GB HBM3/PCIe/SSE2)", false, true);
+  EXPECT_TRUE(s.perf.live_wanted);  // another GPU draws now
   ASSERT_FALSE(s.messages.empty());
   EXPECT_NE(s.messages.back().text.find("Drawing again in a new context on EGL device 1"), std::string::npos);
   EXPECT_EQ(s.messages.back().text.find("Live is paused"), std::string::npos);
-  r.recovered(s, "the GPU reset this OpenGL context", "EGL default display (NVIDIA H100)", true);
+  EXPECT_TRUE(gui::GlRecovery::stop_live(s, [&] { s.perf.live_running = false; }));
+  r.recovered(s, "the GPU reset this OpenGL context", "EGL default display (NVIDIA H100)", true, true);
   EXPECT_FALSE(s.perf.live_wanted);
   EXPECT_NE(s.messages.back().text.find("Live is paused"), std::string::npos);
   EXPECT_EQ(s.messages.back().level, ui::Message::Warning);
+  EXPECT_FALSE(gui::GlRecovery::stop_live(s, [] {}));  // Live was off: nothing to stop or resume
 }
 
 TEST(GlRecovery, GivingUpSavesTheSessionWhereItSaysAndTheReportReopens) {

@@ -65,10 +65,11 @@ int main(int argc, char** argv) {
     for (int k = 0; k < 3; ++k) fresh[k] = run(b.get(), variants[k], std::int64_t(1) << 24, 3, "default");
     unsetenv("WS_CUPTI_FRESH_SESSION");
     for (int k = 0; k < 3; ++k)
-      std::printf("range profiler round %d: %s profile %.1f ms kept, %.1f ms fresh; kernel %.0f ns kept, %.0f ns "
-                  "fresh (%.2fx)\n",
-                  i, variants[k], kept[k].metrics.profile_ms, fresh[k].metrics.profile_ms, duration_ns(kept[k]),
-                  duration_ns(fresh[k]), duration_ns(fresh[k]) > 0 ? duration_ns(kept[k]) / duration_ns(fresh[k]) : 0);
+      std::printf(
+          "range profiler round %d: %s profile %.1f ms kept, %.1f ms fresh; kernel %.0f ns kept, %.0f ns "
+          "fresh (%.2fx)\n",
+          i, variants[k], kept[k].metrics.profile_ms, fresh[k].metrics.profile_ms, duration_ns(kept[k]),
+          duration_ns(fresh[k]), duration_ns(fresh[k]) > 0 ? duration_ns(kept[k]) / duration_ns(fresh[k]) : 0);
   }
   return 0;
 }

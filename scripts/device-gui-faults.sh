@@ -12,6 +12,10 @@
 #   bash scripts/device-gui-faults.sh after    after one fault: the GUI's pictures (views drawn after the worker
 #                                              opened) and Live 30 s (a reset survived: a new context, on another
 #                                              GPU when there is one); on a two-GPU machine Live goes on there
+#   bash scripts/device-gui-faults.sh issue    issue 24's sequence with Mesa beside NVIDIA (scripts/device-mesa.sh
+#                                              install first): three pictures (Live 3 s) before, every
+#                                              GpuWorkerFaults test, the same after and Live 30 s; counts the
+#                                              Xid lines dmesg charges to warpscope after the faults
 #   bash scripts/device-gui-faults.sh pairs    (or `build pairs`) GL beside a second process on the same GPU,
 #                                              before and after one illegal-address fault: an idle CUDA
 #                                              context, one copying, an idle `warpscope-cli worker`, a second
@@ -69,7 +73,7 @@ shot() {  # NAME [VAR=VALUE ...] -- warpscope options...
   local t0=$SECONDS
   timeout 120 env "${envs[@]}" "$gui" --screenshot "$SHOTS/$name.png" "$@" > /tmp/shot.log 2>&1
   local rc=$?
-  say "   gui $name (${envs[*]}): exit $rc in $((SECONDS - t0)) s; $(grep -E 'reset|Live ran|error|abort' /tmp/shot.log | head -2 | tr '\n' ' ')"
+  say "   gui $name (${envs[*]}): exit $rc in $((SECONDS - t0)) s; $(grep -E 'reset|Live ran|error|abort|Drawing|picture' /tmp/shot.log | head -3 | cut -c1-300 | tr '\n' ' ')"
   new_xids
 }
 round() {  # TAG: the probes and three GUI pictures
@@ -127,6 +131,28 @@ if [ "${1:-}" = after ]; then
   shot after-live -- --view plots --lesson epita --live-seconds 30
   grep -E "reset|Live" /tmp/shot.log | cut -c1-400 | sed 's/^/   /' | tee -a "$LOG"
   cp "$SHOTS/after-live.png" "$SHOTS/after-compare.png" "$OUT/" 2>/dev/null
+  exit 0
+fi
+if [ "${1:-}" = issue ]; then
+  source <(bash scripts/device-mesa.sh env)
+  "$probe" devices 2>&1 | cut -c1-300 | sed 's/^/   /' | tee -a "$LOG"
+  say "== before the faults"
+  shot before-compare -- --view compare --lesson epita
+  shot before-plots -- --view plots --lesson epita --live-seconds 3
+  shot before-tree -- --view tree --variant epita.reduce3
+  say "== GpuWorkerFaults.*"
+  timeout 300 "$tests" --gtest_filter="GpuWorkerFaults.*" 2>&1 | grep -E "^\[ +(OK|FAILED|PASSED) " | tee -a "$LOG"
+  new_xids
+  cat /tmp/warpscope-*/gpu-faults/*.json "${XDG_RUNTIME_DIR:-/nonexistent}"/warpscope/gpu-faults/*.json 2>/dev/null \
+    | cut -c1-300 | sed 's/^/   mark: /' | tee -a "$LOG"
+  gui_xids_before=$(dmesg 2>/dev/null | grep -i xid | grep -c "name=warpscope")
+  say "== after the faults"
+  shot after-compare -- --view compare --lesson epita
+  shot after-plots -- --view plots --lesson epita --live-seconds 3
+  shot after-tree -- --view tree --variant epita.reduce3
+  shot after-live30 -- --view plots --lesson epita --live-seconds 30
+  say "== Xid lines charged to warpscope after the faults: $(( $(dmesg 2>/dev/null | grep -i xid | grep -c "name=warpscope") - gui_xids_before ))"
+  cp "$SHOTS"/*.png "$OUT/" 2>/dev/null
   exit 0
 fi
 if [ "${1:-}" = lock ]; then  # after one fault: GL beside a copying CUDA context, their GPU work serialised by flock

@@ -45,6 +45,8 @@ elif [ "$phase" = gui ]; then
     cmake --build build -j "$(nproc)" --target warpscope warpscope-cli ws_check_png ws_gpu_fault_worker > "$W/build.log" 2>&1 \
       || { grep -E "error|Error" "$W/build.log" | head -40; exit 1; }
   fi
+  # Mesa beside NVIDIA (scripts/device-mesa.sh install): where the only GPU faulted, the GUI draws with it.
+  [ -d /tmp/ws-mesa/lib ] && source <(bash scripts/device-mesa.sh env)
   t0=$SECONDS
   ctest --test-dir build -L gpu-gui --output-on-failure > "$W/gpu-gui.log" 2>&1
   echo "== ctest -L gpu-gui: exit $? ($((SECONDS - t0)) s)"

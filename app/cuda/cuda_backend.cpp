@@ -1,5 +1,6 @@
 #include "cuda_backend.hpp"
 
+#include <cstdio>
 #include <stdexcept>
 
 #include "cuda_fault.hpp"
@@ -19,6 +20,7 @@ CudaBackend::CudaBackend() {
   if (!ctx_.device.available) return;
   try {
     WS_CUDA(cudaSetDevice(0));
+    identity_ = query_gpu_identity(0);
     ctx_.open();
     ctx_.device.copy_gbps = measure_copy_gbps(std::size_t(256) << 20, 10);
   } catch (const std::exception& e) {
@@ -68,6 +70,9 @@ std::string CudaBackend::settle(const std::string& what) {
   context_lost_ = true;
   ctx_.device.available = false;
   ctx_.device.error = context_lost_message(what, sticky);
+  // A GL context beside CUDA work on this GPU is reset from now on (NVIDIA's driver 580): tell the GUI.
+  if (const std::string e = mark_gpu_faulted(identity_, sticky); !e.empty())
+    std::fprintf(stderr, "warpscope: %s\n", e.c_str());
   return ctx_.device.error;
 }
 

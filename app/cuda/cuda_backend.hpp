@@ -6,6 +6,7 @@
 
 #include "backend.hpp"
 #include "cuda_context.hpp"
+#include "gpu_fault_marks.hpp"
 #include "reduction/reduce_launch.hpp"
 #include "trace/trace.hpp"
 
@@ -42,6 +43,7 @@ class CudaBackend final : public Backend {
   void fail(RunResult& r, const VariantInfo& v, const std::string& what);
   CudaContext ctx_;            ///< stream, events, buffers and the device (shared with pattern runners)
   bool context_lost_ = false;  ///< a run faulted: ctx_.device.error says which and why
+  GpuIdentity identity_;       ///< device 0's UUID and bus id, for its fault mark (gpu_fault_marks.hpp)
 };
 
 }  // namespace ws::cuda

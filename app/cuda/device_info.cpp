@@ -68,6 +68,19 @@ DeviceInfo query_device(int ordinal) {
   return d;
 }
 
+GpuIdentity query_gpu_identity(int ordinal) {
+  GpuIdentity id;
+  cudaDeviceProp p{};
+  if (cudaGetDeviceProperties(&p, ordinal) == cudaSuccess) {
+    id.uuid = format_gpu_uuid(reinterpret_cast<const unsigned char*>(p.uuid.bytes));
+    id.name = p.name;
+  }
+  char bus[32] = {};
+  if (cudaDeviceGetPCIBusId(bus, sizeof bus, ordinal) == cudaSuccess) id.pci_bus_id = bus;
+  cudaGetLastError();
+  return id;
+}
+
 double measure_copy_gbps(std::size_t bytes, int repeat) {
   void *src = nullptr, *dst = nullptr;
   WS_CUDA(cudaMalloc(&src, bytes));

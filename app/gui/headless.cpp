@@ -2,17 +2,20 @@
 
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
+#include <sys/stat.h>
 #define GL_GLEXT_PROTOTYPES
 #include <GL/gl.h>
 #include <GL/glext.h>
 #include <stb_image_write.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <vector>
 
+#include "gl_device_choice.hpp"
 #include "png_region.hpp"
 
 namespace ws::gui {
@@ -67,6 +70,52 @@ EGLDisplay open_display(std::string& description, std::string& error) {
   return EGL_NO_DISPLAY;
 }
 
+/// The PCI bus id ("0000:19:00.0") of a DRM device file ("/dev/dri/card1"), from sysfs; "" if unknown.
+std::string pci_bus_of_drm(const char* file) {
+  if (!file || !*file) return "";
+  std::error_code ec;
+  const auto dev = std::filesystem::canonical(
+      std::filesystem::path("/sys/class/drm") / std::filesystem::path(file).filename() / "device", ec);
+  return ec ? "" : dev.filename().string();
+}
+
+/// Every EGL device (EGL_EXT_device_enumeration) with what EGL_EXT_device_query tells of it; `handles`
+/// gets the devices themselves in the same order. Empty when the extensions are missing.
+std::vector<EglDeviceFacts> list_egl_devices(std::vector<EGLDeviceEXT>& handles) {
+  std::vector<EglDeviceFacts> out;
+  handles.clear();
+  const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+  auto query_devices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
+  auto device_string = reinterpret_cast<PFNEGLQUERYDEVICESTRINGEXTPROC>(eglGetProcAddress("eglQueryDeviceStringEXT"));
+  auto device_binary = reinterpret_cast<PFNEGLQUERYDEVICEBINARYEXTPROC>(eglGetProcAddress("eglQueryDeviceBinaryEXT"));
+  if (!query_devices || !device_string || !has_extension(client, "EGL_EXT_platform_device")) return out;
+  EGLDeviceEXT devices[16];
+  EGLint count = 0;
+  if (!query_devices(16, devices, &count)) return out;
+  for (EGLint i = 0; i < count; ++i) {
+    EglDeviceFacts f;
+    f.index = int(i);
+    const char* ext = device_string(devices[i], EGL_EXTENSIONS);
+    f.nvidia = has_extension(ext, "EGL_NV_device_cuda");
+    f.software = has_extension(ext, "EGL_MESA_device_software");
+    unsigned char uuid[16];
+    EGLint size = 0;
+    if (device_binary && has_extension(ext, "EGL_EXT_device_persistent_id") &&
+        device_binary(devices[i], EGL_DEVICE_UUID_EXT, 16, uuid, &size) && size == 16)
+      f.gpu.uuid = format_gpu_uuid(uuid);
+    if (has_extension(ext, "EGL_EXT_device_drm"))
+      f.gpu.pci_bus_id = pci_bus_of_drm(device_string(devices[i], EGL_DRM_DEVICE_FILE_EXT));
+    out.push_back(f);
+    handles.push_back(devices[i]);
+  }
+  eglGetError();  // a device that answered no query leaves an error that is not the context's
+  return out;
+}
+
+long long unix_now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
 void GLAPIENTRY print_gl_message(GLenum, GLenum type, GLuint id, GLenum severity, GLsizei, const GLchar* message,
                                  const void*) {
   static int printed = 0;
@@ -106,9 +155,55 @@ std::string HeadlessGl::reset_status() const {
   }
 }
 
-std::string HeadlessGl::open(int width, int height) {
+std::string HeadlessGl::open(int width, int height) { return open_avoiding(width, height, nullptr); }
+
+std::string HeadlessGl::open_avoiding(int width, int height, void* lost_device) {
+  notice_.clear();
+  device_ = EglDeviceFacts{};
+  on_device_ = false;
+  marks_stamp_ = -2;  // read the marks at the next on_faulted_gpu()
+  std::vector<EGLDeviceEXT> handles;
+  std::vector<EglDeviceFacts> devices = list_egl_devices(handles);
+  std::vector<EGLDeviceEXT> kept;
+  std::vector<EglDeviceFacts> candidates;
+  for (std::size_t i = 0; i < devices.size(); ++i)
+    if (handles[i] != static_cast<EGLDeviceEXT>(lost_device)) {
+      candidates.push_back(devices[i]);
+      kept.push_back(handles[i]);
+    }
+  const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+  const GlDeviceChoice choice = choose_gl_device(candidates, gpu_fault_marks(),
+                                                 has_extension(client, "EGL_MESA_platform_surfaceless"), unix_now());
+  auto get_platform_display =
+      reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
+  EGLint major = 0, minor = 0;
+  if (choice.device >= 0 && get_platform_display) {
+    std::size_t k = 0;
+    while (k < candidates.size() && candidates[k].index != choice.device) ++k;
+    EGLDisplay d = get_platform_display(EGL_PLATFORM_DEVICE_EXT, kept[k], nullptr);
+    if (d != EGL_NO_DISPLAY && eglInitialize(d, &major, &minor)) {
+      description_ = "EGL device " + std::to_string(choice.device);
+      if (make_context(d, width, height).empty()) {
+        notice_ = choice.notice;
+        device_ = candidates[k];
+        on_device_ = true;
+        return "";
+      }
+      close();
+    }
+  } else if (choice.device == GlDeviceChoice::kSurfaceless && get_platform_display) {
+    EGLDisplay d = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+    if (d != EGL_NO_DISPLAY && eglInitialize(d, &major, &minor)) {
+      description_ = "EGL surfaceless";
+      if (make_context(d, width, height).empty()) {
+        notice_ = choice.notice;
+        return "";
+      }
+      close();
+    }
+  }
   std::string error;
-  EGLDisplay dpy = open_display(description_, error);
+  EGLDisplay dpy = open_display(description_, error);  // the usual order: Mesa surfaceless, default, first device
   if (dpy == EGL_NO_DISPLAY) return error;
   return make_context(dpy, width, height);
 }
@@ -116,31 +211,32 @@ std::string HeadlessGl::open(int width, int height) {
 std::string HeadlessGl::reopen() {
   const int width = width_, height = height_;
   EGLDisplay lost = static_cast<EGLDisplay>(display_);
-  // The device the lost context drew on (EGL_EXT_device_query), so that another one is tried first.
+  // The device the lost context drew on (EGL_EXT_device_query): another one is chosen first (a second GPU;
+  // Mesa when this one is the only GPU), then this one again if nothing else draws.
   EGLAttrib lost_device = 0;
   auto display_attrib =
       reinterpret_cast<PFNEGLQUERYDISPLAYATTRIBEXTPROC>(eglGetProcAddress("eglQueryDisplayAttribEXT"));
   if (lost && display_attrib) display_attrib(lost, EGL_DEVICE_EXT, &lost_device);
   close();
-  const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-  auto get_platform_display =
-      reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
-  auto query_devices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
-  if (lost_device && get_platform_display && query_devices && has_extension(client, "EGL_EXT_platform_device")) {
-    EGLDeviceEXT devices[16];
-    EGLint count = 0;
-    if (query_devices(16, devices, &count))
-      for (EGLint i = 0; i < count; ++i) {
-        if (reinterpret_cast<EGLAttrib>(devices[i]) == lost_device) continue;
-        EGLint major = 0, minor = 0;
-        EGLDisplay d = get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
-        if (d == EGL_NO_DISPLAY || !eglInitialize(d, &major, &minor)) continue;
-        description_ = "EGL device " + std::to_string(i);
-        if (make_context(d, width, height).empty()) return "";
-        close();
-      }
+  if (lost_device) {
+    if (open_avoiding(width, height, reinterpret_cast<void*>(lost_device)).empty()) return "";
+    close();
   }
-  return open(width, height);  // the same device again: nothing else draws here
+  return open(width, height);
+}
+
+bool HeadlessGl::on_faulted_gpu() const {
+  if (!on_device_ || !device_.nvidia) return false;
+  // Read the marks again only when their directory changed (a mark is a file renamed into it): one stat a frame.
+  struct stat st {};
+  const long long stamp = ::stat(gpu_fault_marks_dir().c_str(), &st) == 0
+                              ? (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec
+                              : -1;
+  if (stamp != marks_stamp_) {
+    marks_stamp_ = stamp;
+    faulted_ = faulted_device(device_, gpu_fault_marks());
+  }
+  return faulted_;
 }
 
 std::string HeadlessGl::make_context(void* display, int width, int height) {

@@ -50,6 +50,7 @@ class HeadlessSession {
     if (!worker.wait_opened(std::chrono::seconds(60)))
       std::fprintf(stderr, "warpscope: the CUDA device did not open within 60 s; rendering without it\n");
     if (std::string err = gl_.open(o.width, o.height); !err.empty()) return "headless rendering: " + err;
+    if (!gl_.notice().empty()) s.message(ui::Message::Warning, gl_.notice());  // a GPU faulted earlier: Mesa draws
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
@@ -83,6 +84,9 @@ class HeadlessSession {
   double frame(ui::AppState& s, ui::RunWorker& worker) {
     ImGuiIO& io = ImGui::GetIO();
     ui::MainWindow::exchange(s, worker, reports_dir());
+    // A run of this session just faulted on the GPU this picture draws on: move before the next CUDA work
+    // (the worker's restart) makes the driver reset this context.
+    if (lost_.empty() && !stay_on_faulted_gpu_ && gl_.on_faulted_gpu()) leave_faulted_gpu(s);
     apply_presentation(s);
     io.DeltaTime = 1.f / 60.f;
     ImGui_ImplOpenGL3_NewFrame();
@@ -138,8 +142,32 @@ class HeadlessSession {
     return true;
   }
 
+  /// Makes the context again on another device (another GPU, Mesa) with every GL object, and says so once;
+  /// where nothing else draws the picture stays (the reset path is left to recover it).
+  void leave_faulted_gpu(ui::AppState& s) {
+    const std::string before = gl_.description();
+    ImGui_ImplOpenGL3_Shutdown();
+    abandon_gl_grid_renderer();
+    ui::set_image_texture_api({});
+    if (std::string err = gl_.reopen(); !err.empty()) {
+      gl_backend_ = false;
+      lost_ = recovery_.give_up(s, "no OpenGL context after leaving the GPU that faulted (" + err + ")");
+      return;
+    }
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+    install_gl_image_textures();
+    install_gl_grid_renderer(shader_dir_);
+    stay_on_faulted_gpu_ = gl_.on_faulted_gpu();  // nothing else draws here: do not try every frame
+    if (!gl_.notice().empty())
+      s.message(ui::Message::Warning, gl_.notice());
+    else if (!stay_on_faulted_gpu_)
+      s.message(ui::Message::Warning, "A CUDA kernel faulted on the GPU of " + before + ": the picture moved to " +
+                                          gl_.description() + " before NVIDIA's driver would reset it.");
+  }
+
   HeadlessGl gl_;
   GlRecovery recovery_;
+  bool stay_on_faulted_gpu_ = false;  // the faulted GPU is the only device: left to the reset path
   std::string shader_dir_;
   bool imgui_ = false, gl_backend_ = false;  // ImGui's context; its OpenGL3 backend in the current GL context
   int width_ = 0, height_ = 0;

@@ -12,7 +12,9 @@
 #include <cstdlib>
 
 #include "backend_factory.hpp"
+#include "device_info.hpp"
 #include "fault_kernels.hpp"
+#include "gpu_fault_marks.hpp"
 #include "report.hpp"
 #include "request.hpp"
 #include "worker_protocol.hpp"
@@ -37,6 +39,7 @@ int main() {
     const std::int64_t id = req["id"];
     const std::string then = req.value("then", "");
     bool sticky = false;
+    const ws::GpuIdentity gpu = ws::cuda::query_gpu_identity(0);  // before the fault: after it CUDA may not say
     const std::string err = ws::test::launch_fault(req.value("kind", ""), then.empty(), sticky);
     if (!then.empty()) {
       ws::RunRequest r;
@@ -44,6 +47,7 @@ int main() {
       r.n = 1 << 20;
       response = ws::worker_response(id, "result", {{"run", ws::run_to_wire(ws::execute(r, cuda))}});
     } else if (sticky) {
+      ws::mark_gpu_faulted(gpu, err);  // as CudaBackend does for a run's fault: the GUI reads it
       response = ws::worker_faulted(id, err);
     } else {
       response = err.empty() ? ws::worker_response(id, "result") : ws::worker_error(id, err);

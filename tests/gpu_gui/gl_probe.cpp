@@ -7,6 +7,8 @@
 //              triangle  one triangle from a vertex buffer (VAO + VBO + shader program)
 //              indexed   the same from an index buffer (glDrawElements with an element buffer, as ImGui does)
 //              imgui     ImGui's OpenGL3 backend alone: its demo window, its own font, N frames
+//   ws_gl_probe devices
+//              every EGL device (EGL_EXT_device_enumeration): index, its extensions, DRM file, UUID if given
 //   ws_gl_probe cuda-hold|cuda-copy SECONDS
 //              a CUDA context (driver API, dlopen'ed: no link to CUDA) held for SECONDS, idle or copying
 //              256 MiB device to device in a loop: the second process beside a GL one
@@ -198,6 +200,31 @@ int hold_cuda(bool copy, double seconds) {
 
 }  // namespace
 
+/// devices: one line per EGL device, what warpscope's choice of device (gl_device_choice.hpp) reads.
+int list_devices() {
+  auto query = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
+  auto str = reinterpret_cast<PFNEGLQUERYDEVICESTRINGEXTPROC>(eglGetProcAddress("eglQueryDeviceStringEXT"));
+  auto bin = reinterpret_cast<PFNEGLQUERYDEVICEBINARYEXTPROC>(eglGetProcAddress("eglQueryDeviceBinaryEXT"));
+  EGLDeviceEXT devs[16];
+  EGLint n = 0;
+  if (!query || !str || !query(16, devs, &n)) {
+    std::printf("devices: none (no EGL_EXT_device_enumeration)\n");
+    return 2;
+  }
+  for (EGLint i = 0; i < n; ++i) {
+    const char* ext = str(devs[i], EGL_EXTENSIONS);
+    const char* drm = ext && std::strstr(ext, "EGL_EXT_device_drm") ? str(devs[i], EGL_DRM_DEVICE_FILE_EXT) : nullptr;
+    unsigned char uuid[16];
+    EGLint size = 0;
+    char hex[40] = "-";
+    if (bin && ext && std::strstr(ext, "EGL_EXT_device_persistent_id") &&
+        bin(devs[i], EGL_DEVICE_UUID_EXT, 16, uuid, &size) && size == 16)
+      for (int k = 0; k < 16; ++k) std::snprintf(hex + 2 * k, 3, "%02x", uuid[k]);
+    std::printf("device %d: drm %s uuid %s extensions %s\n", int(i), drm ? drm : "-", hex, ext ? ext : "-");
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr, "usage: ws_gl_probe clear|triangle|indexed|imgui [--pbuffer] [--plain] [--frames N]\n");
@@ -206,6 +233,7 @@ int main(int argc, char** argv) {
   const std::string mode = argv[1];
   for (int i = 2; i + 1 < argc; ++i)
     if (!std::strcmp(argv[i], "--lock")) g_lock_fd = open(argv[i + 1], O_CREAT | O_RDWR, 0600);
+  if (mode == "devices") return list_devices();
   if (mode == "cuda-hold" || mode == "cuda-copy")
     return hold_cuda(mode == "cuda-copy", argc > 2 ? std::atof(argv[2]) : 10);
   bool pbuffer = false, robust = true;

@@ -1,0 +1,56 @@
+#include "gl_device_choice.hpp"
+
+namespace ws::gui {
+
+namespace {
+
+std::string ago(long long then, long long now) {
+  const long long s = now - then;
+  if (then <= 0 || s < 0) return "earlier";
+  if (s < 90) return std::to_string(s) + " s ago";
+  if (s < 90 * 60) return std::to_string((s + 30) / 60) + " min ago";
+  return std::to_string((s + 1800) / 3600) + " h ago";
+}
+
+}  // namespace
+
+bool faulted_device(const EglDeviceFacts& device, const std::vector<GpuFaultMark>& marks) {
+  if (!device.nvidia || marks.empty()) return false;
+  if (device.gpu.uuid.empty() && device.gpu.pci_bus_id.empty()) return true;  // cannot tell: assume it is
+  return find_fault_mark(marks, device.gpu) != nullptr;
+}
+
+GlDeviceChoice choose_gl_device(const std::vector<EglDeviceFacts>& devices, const std::vector<GpuFaultMark>& marks,
+                                bool have_surfaceless, long long now_unix) {
+  GlDeviceChoice c;
+  const EglDeviceFacts* first_nvidia = nullptr;
+  const EglDeviceFacts* software = nullptr;
+  for (const auto& d : devices) {
+    if (d.software && !software) software = &d;
+    if (!d.nvidia) continue;
+    if (!first_nvidia) first_nvidia = &d;
+    if (!faulted_device(d, marks)) {
+      c.device = d.index;
+      return c;
+    }
+  }
+  if (!first_nvidia) return c;  // no NVIDIA device: nothing of this concerns the picture
+  const GpuFaultMark* m = find_fault_mark(marks, first_nvidia->gpu);
+  if (!m) m = &marks.front();  // faulted_device said so: some mark exists
+  const std::string gpu = m->gpu.name.empty() ? (m->gpu.uuid.empty() ? m->gpu.pci_bus_id : m->gpu.uuid) : m->gpu.name;
+  const std::string what = "a CUDA kernel faulted on the " + gpu + " " + ago(m->unix_time, now_unix) +
+                           (m->why.empty() ? "" : " (" + m->why + ")") +
+                           ", and NVIDIA's driver then resets OpenGL beside CUDA work on that GPU until it is reset";
+  if (software || have_surfaceless) {
+    c.device = software ? software->index : GlDeviceChoice::kSurfaceless;
+    c.notice = "Drawing on the CPU (Mesa): " + what +
+               ". After a GPU reset, WARPSCOPE_IGNORE_GPU_FAULTS=1 draws on the GPU again.";
+  } else {
+    c.device = first_nvidia->index;
+    c.notice = "The picture may be reset: " + what +
+               ". Install Mesa's EGL (libegl-mesa0) to draw on the CPU, or have the GPU reset (nvidia-smi -r).";
+  }
+  return c;
+}
+
+}  // namespace ws::gui

@@ -1,0 +1,41 @@
+// Which EGL device the headless picture draws on (issue 24). After a CUDA fault on a GPU, NVIDIA's driver
+// resets any OpenGL context that lives through CUDA work on that GPU until the GPU is reset
+// (docs/device/gl-after-fault.md); the CUDA backend leaves a mark (gpu_fault_marks.hpp) and this choice
+// draws elsewhere: another NVIDIA GPU, else Mesa (software), else the faulted GPU with a warning.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "gpu_fault_marks.hpp"
+
+namespace ws::gui {
+
+/// One EGL device as EGL_EXT_device_query describes it.
+struct EglDeviceFacts {
+  int index = 0;          ///< position in eglQueryDevicesEXT's list
+  bool nvidia = false;    ///< NVIDIA's driver (EGL_NV_device_cuda)
+  bool software = false;  ///< Mesa's software renderer (EGL_MESA_device_software)
+  GpuIdentity gpu;        ///< EGL_EXT_device_persistent_id's UUID and/or the DRM device's PCI bus id
+};
+
+/// The choice: a device index, or one of the two special values; `notice` is one line for the status
+/// bar when the picture is not drawn where it would have been ("" otherwise).
+struct GlDeviceChoice {
+  static constexpr int kPlatformOrder = -1;  ///< no NVIDIA device listed: the usual order (Mesa surfaceless, default)
+  static constexpr int kSurfaceless = -2;    ///< Mesa's surfaceless platform (software where Mesa has no GPU driver)
+  int device = kPlatformOrder;
+  std::string notice;
+};
+
+/// Picks where to draw: the first NVIDIA device without a fault mark; when every NVIDIA device has one
+/// (or cannot be told apart while a mark exists), Mesa: its software device, else its surfaceless platform
+/// when `have_surfaceless`; else the first NVIDIA device with a notice saying its picture may be reset and
+/// what to do. Without NVIDIA devices: kPlatformOrder. `now_unix` (seconds) words the notice ("3 min ago").
+GlDeviceChoice choose_gl_device(const std::vector<EglDeviceFacts>& devices, const std::vector<GpuFaultMark>& marks,
+                                bool have_surfaceless, long long now_unix);
+
+/// Whether drawing on `device` after these marks risks a reset: an NVIDIA device with a mark, or one
+/// that cannot be identified while some mark exists.
+bool faulted_device(const EglDeviceFacts& device, const std::vector<GpuFaultMark>& marks);
+
+}  // namespace ws::gui

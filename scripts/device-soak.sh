@@ -15,6 +15,11 @@
 #               backend in one long-lived process), each run making its own input
 # SOAK_LOADS=worker runs only the first (the GUI and its worker, as in a lecture); default both.
 # SOAK_GUI_N sets the n the GUI's Live runs at (the sim mode: 2^12 fills the plots in minutes).
+# SOAK_FAULT_EVERY=S (issue 24): the GUI's worker is the tests' fault worker (tests/gpu/fault_worker.cpp,
+# built by `scripts/device-gui-faults.sh build`), which faults its GPU S seconds after it starts: Live loses
+# its worker every S s and goes on in a fresh one; the GUI leaves the GPU for Mesa (scripts/device-mesa.sh
+# install) at the first fault. Only the worker load runs; the workers' memory is listed, not judged (each lives
+# S s); the verdict also asks the longest gap between two drawn frames <= 1000 ms and no Xid of the GUI.
 # SOAK_GDB=1 runs the GUI under a debugger that prints its threads' stacks if it stops on a signal.
 # Every SOAK_EVERY (10) s one CSV row per process: VmRSS (/proc/PID/status), the process's device
 # memory (nvidia-smi --query-compute-apps) and the GPU's used memory. Writes to $OUT (default ./out):
@@ -52,6 +57,15 @@ csv="$OUT/soak.csv"; log="$OUT/soak-log.txt"
 for p in "$cli" "$gui"; do [ -x "$p" ] || { echo "device-soak: $p is missing: run 'bash scripts/device-soak.sh build' first" >&2; exit 2; }; done
 
 gpu_args=()
+worker_name='warpscope-cli worker'
+if [ -n "${SOAK_FAULT_EVERY:-}" ]; then
+  [ -x "$build/tests/ws_gpu_fault_worker" ] || { echo "device-soak: no $build/tests/ws_gpu_fault_worker" >&2; exit 2; }
+  export WARPSCOPE_CLI="$PWD/$build/tests/ws_gpu_fault_worker" WS_FAULT_EVERY_S="$SOAK_FAULT_EVERY"
+  worker_name=ws_gpu_fault_worker
+  SOAK_LOADS=${SOAK_LOADS:-worker}
+  [ -d /tmp/ws-mesa/lib ] && source <(bash scripts/device-mesa.sh env)
+fi
+xids_at_start=$(dmesg 2>/dev/null | grep -i xid | wc -l)
 if [ "${SOAK_BACKEND:-cuda}" = sim ]; then
   # The model's host time stands for launch times (test mode only), so Live plots points here too.
   export WARPSCOPE_WORKER_TEST=1 WARPSCOPE_WORKER_TEST_SIM_AS_CUDA=1 WARPSCOPE_WORKER_TEST_SIM_TIMED=1
@@ -121,7 +135,7 @@ else
   drv_pid=""
 fi
 
-child_of() { pgrep -P "$1" -f 'warpscope-cli worker' | head -1; }
+child_of() { pgrep -P "$1" -f "$worker_name" | head -1; }
 rss_mib() { awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null; }
 echo "t_s,load,role,pid,rss_mib,gpu_mib,gpu_used_mib" > "$csv"
 start=$(date +%s)
@@ -151,15 +165,27 @@ wait "$gui_pid"; gui_rc=$?
 touch "$stop_file"; [ -n "$drv_pid" ] && wait "$drv_pid"; rm -f "$stop_file" "$OUT/soak-inprocess.txt.pid"
 echo "gui exit $gui_rc" >> "$log"
 cat "$OUT/soak-inprocess.txt" >> "$log" 2>/dev/null
+dmesg 2>/dev/null | grep -i xid | tail -n +$((xids_at_start + 1)) | cut -c1-200 > "$OUT/soak-xids.txt"
+gap_ms=$(sed -n 's/.*the longest gap between two was \([0-9]*\) ms.*/\1/p' "$log" | tail -1)
 
-python3 - "$csv" "$settle" "$limit" "$gui_rc" "$seconds" "$loads" > "$OUT/soak-verdict.txt" <<'EOF'
+python3 - "$csv" "$settle" "$limit" "$gui_rc" "$seconds" "$loads" "${SOAK_FAULT_EVERY:-}" "${gap_ms:-}" \
+    "$OUT/soak-xids.txt" > "$OUT/soak-verdict.txt" <<'EOF'
 # Per series (load, role; a restarted worker is a new pid, so a new series): the value at the settle
 # time, the peak after it and the last, and whether the peak stays within the limit.
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 settle, limit, gui_rc, seconds = float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 loads = sys.argv[6].split(',')
+fault_every, gap_ms, xids = sys.argv[7], sys.argv[8], [l for l in open(sys.argv[9]) if l.strip()]
 ok = gui_rc == 0
+if fault_every:
+    faults = sum('ws_gpu_fault_wo' in l for l in xids)
+    gui_xids = sum('name=warpscope' in l for l in xids)
+    print(f'faults injected every {fault_every} s: {faults} Xid lines of the fault worker, {gui_xids} of the GUI')
+    print(f'longest gap between two drawn frames: {gap_ms or "?"} ms (at most 1000)')
+    if gui_xids or not gap_ms or int(gap_ms) > 1000:
+        ok = False
+        print('FAIL: the GUI was reset, or its picture stood still for more than a second')
 print(f'soak of {seconds} s; flat means the peak after {settle:.0f} s is within {limit:g} % (or 2 MiB) of the value at {settle:.0f} s')
 if gui_rc != 0:
     print(f'FAIL: the GUI exited {gui_rc} (soak-log.txt)')
@@ -170,7 +196,7 @@ roles = {(k[0], k[1]) for k in series}
 for need in [('worker', 'gui'), ('worker', 'worker'), ('inprocess', 'cli')]:
     if need[0] not in loads:
         continue
-    if need not in roles:
+    if need not in roles and not (fault_every and need == ('worker', 'worker')):
         ok = False
         print(f'FAIL: no samples of {need[0]} {need[1]}')
 def num(x):
@@ -187,6 +213,10 @@ for (load, role, pid), rs in sorted(series.items()):
         pts = [(float(r['t_s']), num(r[col])) for r in rs if num(r[col]) is not None]
         after = [v for t, v in pts if t >= settle]
         if not pts:
+            continue
+        if fault_every and (load, role) == ('worker', 'worker'):  # a worker lives fault_every s: listed only
+            print(f'{load:9} {role:6} pid {pid:>7} {name:13}: {pts[0][1]:9.1f} .. {pts[-1][1]:9.1f} MiB '
+                  f'({len(pts)} samples, t = {pts[0][0]:.0f}..{pts[-1][0]:.0f} s)')
             continue
         if len(after) < 2:
             print(f'{load:9} {role:6} pid {pid:>7} {name:13}: {len(after)} sample(s) after {settle:.0f} s: too short to judge')

@@ -233,11 +233,19 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
       s.perf.live_wanted = true;
       s.perf.live_variants = ui::chosen_variants(s);
       const auto t0 = Clock::now();
+      auto last = t0;
+      double longest_gap_ms = 0;  // between two finished frames: how long the picture stood still
+      long frames = 0;
       while (ms_since(t0) < o.live_seconds * 1000 && h.lost().empty()) {
         h.frame(s, worker);
+        longest_gap_ms = std::max(longest_gap_ms, ms_since(last));
+        last = Clock::now();
+        ++frames;
         std::this_thread::sleep_for(std::chrono::milliseconds(30));
       }
       std::fprintf(stderr, "warpscope: Live ran %.1f s: %zu launches shown\n", o.live_seconds, s.perf.live.points());
+      std::fprintf(stderr, "warpscope: Live drew %ld frames; the longest gap between two was %.0f ms\n", frames,
+                   longest_gap_ms);
       h.frame(s, worker);
     }
   }

@@ -6,8 +6,13 @@
 // With WS_FAULT_VARIANT=ID and WS_FAULT_KIND=K in its environment, a `run` request of variant ID
 // launches fault K instead and lets the run find the lost context: how the GUI's queue is shown a
 // fault in its middle (warpscope --queue with WARPSCOPE_CLI pointing here; scripts/device-gui-fault.sh).
+// With WS_FAULT_EVERY_S=S, the first request of any kind that comes S seconds or more after the worker
+// started launches fault WS_FAULT_KIND (default oob_write) without waiting and is then served as usual, so
+// the worker finds its lost context there and answers "faulted": Live through this worker loses its
+// context every S seconds (the soak with faults, scripts/device-soak.sh SOAK_FAULT_EVERY).
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
@@ -23,7 +28,20 @@
 int main() {
   ws::WorkerServerOptions o;
   o.open_cuda = [](std::string& error) { return ws::open_cuda_backend(error); };
-  o.extra = [](const nlohmann::json& req, ws::Backend* cuda, nlohmann::json& response) {
+  const auto started = std::chrono::steady_clock::now();
+  const char* every = std::getenv("WS_FAULT_EVERY_S");
+  const double every_s = every ? std::atof(every) : 0;
+  o.extra = [started, every_s](const nlohmann::json& req, ws::Backend* cuda, nlohmann::json& response) {
+    if (every_s > 0 && std::chrono::steady_clock::now() - started >= std::chrono::duration<double>(every_s)) {
+      static bool launched = false;
+      if (!launched) {
+        launched = true;
+        const char* kind = std::getenv("WS_FAULT_KIND");
+        bool sticky = false;
+        ws::test::launch_fault(kind ? kind : "oob_write", false, sticky);
+      }
+      return false;  // served as usual: the request meets the lost context
+    }
     const char* fault_variant = std::getenv("WS_FAULT_VARIANT");
     if (req.value("type", "") == "run" && fault_variant && req.contains("request") &&
         req["request"].value("variant", "") == fault_variant) {

@@ -1,5 +1,10 @@
 #include "gl_device_choice.hpp"
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 namespace ws::gui {
 
 namespace {
@@ -51,6 +56,28 @@ GlDeviceChoice choose_gl_device(const std::vector<EglDeviceFacts>& devices, cons
                ". Install Mesa's EGL (libegl-mesa0) to draw on the CPU, or have the GPU reset (nvidia-smi -r).";
   }
   return c;
+}
+
+std::string mesa_egl_vendor_file() {
+  std::string dirs = "/etc/glvnd/egl_vendor.d:/usr/share/glvnd/egl_vendor.d";
+  if (const char* env = std::getenv("__EGL_VENDOR_LIBRARY_DIRS"); env && *env) dirs = env;
+  std::stringstream list(dirs);
+  for (std::string dir; std::getline(list, dir, ':');) {
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+      if (e.path().extension() != ".json") continue;
+      std::ifstream in(e.path());
+      std::stringstream text;
+      text << in.rdbuf();
+      if (text.str().find("libEGL_mesa") != std::string::npos) return e.path().string();
+    }
+  }
+  return "";
+}
+
+void use_mesa_egl_only(const std::string& vendor_file) {
+  ::setenv("__EGL_VENDOR_LIBRARY_FILENAMES", vendor_file.c_str(), 1);
+  ::setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1);
 }
 
 }  // namespace ws::gui

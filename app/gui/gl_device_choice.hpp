@@ -38,4 +38,13 @@ GlDeviceChoice choose_gl_device(const std::vector<EglDeviceFacts>& devices, cons
 /// that cannot be identified while some mark exists.
 bool faulted_device(const EglDeviceFacts& device, const std::vector<GpuFaultMark>& marks);
 
+/// Mesa's EGL vendor file for glvnd (a JSON naming libEGL_mesa.so.0), searched in __EGL_VENDOR_LIBRARY_DIRS or
+/// glvnd's default folders (/etc/glvnd/egl_vendor.d, /usr/share/glvnd/egl_vendor.d); "" when Mesa's EGL is
+/// not installed.
+std::string mesa_egl_vendor_file();
+
+/// Before the process's first EGL call: makes glvnd load only Mesa's EGL (`vendor_file`) and Mesa draw in
+/// software (LIBGL_ALWAYS_SOFTWARE), so that a GLFW window made with GLFW_EGL_CONTEXT_API draws on the CPU.
+void use_mesa_egl_only(const std::string& vendor_file);
+
 }  // namespace ws::gui

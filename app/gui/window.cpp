@@ -6,9 +6,14 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <vector>
 
+#include "gl_device_choice.hpp"
 #include "gl_recovery.hpp"
 #include "main_window.hpp"
 #include "memory_trim.hpp"
@@ -49,6 +54,8 @@ struct GlWindow {
   GLFWwindow* win = nullptr;
   ResetStatusFn reset_status = nullptr;  ///< null for a context without reset notification
   std::string renderer;                  ///< GL_RENDERER of the context, e.g. "NVIDIA H100 80GB HBM3/PCIe/SSE2"
+  bool nvidia = false;                   ///< GL_VENDOR is NVIDIA's driver
+  bool mesa_egl = false;                 ///< made through EGL with Mesa only (after a GPU fault), not GLX
   bool glfw_backend = false, gl_backend = false;
 
   /// "" or why no window could be made.
@@ -60,6 +67,7 @@ struct GlWindow {
     // A context that reports a GPU reset (checked every frame) instead of leaving the driver to end the
     // process; a driver without robustness gets the plain context.
     glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_LOSE_CONTEXT_ON_RESET);
+    glfwWindowHint(GLFW_CONTEXT_CREATION_API, mesa_egl ? GLFW_EGL_CONTEXT_API : GLFW_NATIVE_CONTEXT_API);
     win = glfwCreateWindow(o.width, o.height, "warpscope", nullptr, nullptr);
     if (!win) {
       glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_NO_ROBUSTNESS);
@@ -75,6 +83,8 @@ struct GlWindow {
     glfwSetKeyCallback(win, queue_nav_key);  // before ImGui's, which then calls it first
     const auto* r = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
     renderer = r ? r : "an unknown renderer";
+    const auto* vendor = reinterpret_cast<const char*>(glGetString(GL_VENDOR));
+    nvidia = vendor && std::strstr(vendor, "NVIDIA");
     glfw_backend = ImGui_ImplGlfw_InitForOpenGL(win, true);
     gl_backend = ImGui_ImplOpenGL3_Init("#version 330 core");
     if (!gl_backend) return "ImGui's OpenGL 3 loader failed";
@@ -110,6 +120,70 @@ struct GlWindow {
     win = nullptr;
   }
 };
+/// Whether a CUDA fault mark (gpu_fault_marks.hpp) is there for an NVIDIA GPU the window may draw on; reads
+/// the marks only when their folder changed. GLX does not say which GPU draws, so any marked GPU counts.
+/// WARPSCOPE_TEST_WINDOW_FAULT_MARK=1 (tests) answers yes, whatever the driver.
+class FaultMarkWatch {
+ public:
+  bool marked(const GlWindow& gw) {
+    if (test_) return !gw.mesa_egl;
+    if (!gw.nvidia) return false;
+    struct stat st {};
+    const long long stamp = ::stat(gpu_fault_marks_dir().c_str(), &st) == 0
+                                ? (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec
+                                : -1;
+    if (stamp != stamp_) {
+      stamp_ = stamp;
+      marks_ = gpu_fault_marks();
+    }
+    return !marks_.empty();
+  }
+  const std::vector<GpuFaultMark>& marks() const { return marks_; }
+
+ private:
+  bool test_ = [] {
+    const char* t = std::getenv("WARPSCOPE_TEST_WINDOW_FAULT_MARK");
+    return t && std::strcmp(t, "1") == 0;
+  }();
+  long long stamp_ = -2;
+  std::vector<GpuFaultMark> marks_;
+};
+
+/// A CUDA kernel faulted on the GPU the window draws with (NVIDIA's driver will reset the window's context
+/// beside CUDA work there: docs/device/gl-after-fault.md): makes the window again through EGL with Mesa only,
+/// drawing on the CPU, before that happens. Once per process (glvnd reads its vendor list once); returns the
+/// status line to show, or "" when it could not (no Mesa EGL: the reset path is left to recover).
+std::string move_window_to_mesa(GlWindow& gw, ui::AppState& s, const Options& o, const FaultMarkWatch& watch) {
+  static bool tried = false;
+  if (tried) return "";
+  tried = true;
+  const std::string vendor_file = mesa_egl_vendor_file();
+  if (vendor_file.empty()) {
+    s.message(ui::Message::Warning,
+              "A CUDA kernel faulted on an NVIDIA GPU here, and NVIDIA's driver then resets OpenGL beside CUDA work on "
+              "it: the window may be reset. Install Mesa's EGL (libegl-mesa0) to draw on the CPU instead.");
+    return "";
+  }
+  use_mesa_egl_only(vendor_file);
+  const std::string before = gw.renderer;
+  gw.close(false);
+  gw.mesa_egl = true;
+  if (std::string err = gw.open(s, o); !err.empty()) {
+    gw.close(false);
+    gw.mesa_egl = false;  // back to the native context: the reset path still recovers
+    if (std::string again = gw.open(s, o); !again.empty()) return "no window after leaving the GPU (" + again + ")";
+    s.message(ui::Message::Warning, "Mesa's EGL could not make the window (" + err + "); drawing stays on " + before);
+    return "";
+  }
+  const std::string gpu = watch.marks().empty() ? "an NVIDIA GPU" : "the " + watch.marks().front().gpu.name;
+  std::string text = "Drawing on the CPU (Mesa, " + gw.renderer + "): a CUDA kernel faulted on " + gpu +
+                     ", and NVIDIA's driver then resets OpenGL beside CUDA work on that GPU until it is reset. After a "
+                     "GPU reset, WARPSCOPE_IGNORE_GPU_FAULTS=1 draws on the GPU again.";
+  s.message(ui::Message::Warning, text);
+  std::fprintf(stderr, "warpscope: %s\n", text.c_str());
+  return "";
+}
+
 }  // namespace
 
 int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
@@ -155,6 +229,7 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     s.message(ui::Message::Warning, warn);
   }
   GlRecovery recovery;
+  FaultMarkWatch fault_marks;
 
   ui::MainWindow window;
   StepExporter steps;
@@ -166,6 +241,14 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     else
       glfwWaitEventsTimeout(0.25);
     ui::MainWindow::exchange(s, worker, reports_dir());
+    // A GPU of this machine faulted (a run of ours, or earlier): move the window to Mesa before the next CUDA
+    // work makes the driver reset its context.
+    if (fault_marks.marked(gw))
+      if (std::string err = move_window_to_mesa(gw, s, o, fault_marks); !err.empty()) {
+        std::fprintf(stderr, "warpscope: %s\n", err.c_str());
+        exit_code = 1;
+        break;
+      }
     apply_presentation(s);
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();

@@ -42,6 +42,13 @@ void RunWorker::submit(const std::vector<RunRequest>& requests) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (stopping_) return;
+    const bool user_kernel =
+        std::any_of(requests.begin(), requests.end(), [](const RunRequest& r) { return !r.kernel.empty(); });
+    if (!held_.empty() || (hold_user_kernels_ && user_kernel)) {
+      held_.insert(held_.end(), requests.begin(), requests.end());
+      shared_.busy = true;
+      return;
+    }
     if (!shared_.busy) shared_.batch_done = shared_.batch_total = 0;
     for (const auto& r : requests) queue_.push_back(r);
     shared_.batch_total += int(requests.size());
@@ -49,6 +56,26 @@ void RunWorker::submit(const std::vector<RunRequest>& requests) {
     live_interrupt_ = true;
   }
   cv_.notify_all();
+}
+
+void RunWorker::hold_user_kernels(bool hold) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  hold_user_kernels_ = hold;
+}
+
+bool RunWorker::user_kernels_waiting() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return !held_.empty();
+}
+
+void RunWorker::release_user_kernels() {
+  std::vector<RunRequest> held;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    hold_user_kernels_ = false;
+    held.swap(held_);
+  }
+  submit(held);
 }
 
 int RunWorker::cancel_queued() {

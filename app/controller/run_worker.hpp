@@ -68,8 +68,19 @@ class RunWorker {
 
   /// Queues requests to run in order; ignored after stop().
   void submit(const std::vector<RunRequest>& requests);
-  /// Drops the queued requests (not the one running); returns how many were dropped.
+  /// Drops the queued requests (not the one running, not the held ones); returns how many were dropped.
   int cancel_queued();
+  /// A user's own kernel (RunRequest::kernel) may fault, and NVIDIA's driver resets a GL context that draws on
+  /// the GPU at that moment (docs/device/gl-after-fault.md). While holding (the GUI sets it when its picture
+  /// draws on an NVIDIA GPU and the runs go to this machine's GPU), a submit() that holds a user's kernel waits,
+  /// with every later submit, until release_user_kernels(): the picture moves off the GPU first.
+  void hold_user_kernels(bool hold);
+  /// Whether submitted runs wait for release_user_kernels().
+  bool user_kernels_waiting() const;
+  /// Queues the held runs, in the order they were submitted, and stops holding.
+  void release_user_kernels();
+  /// Whether the runs go to this machine's GPU: in-process, or a worker with `--gpu local`.
+  bool runs_on_this_machine() const { return !launch_ || launch_->where.empty() || launch_->where == "local"; }
   /// Copies the state and moves out the results finished since the last call.
   Snapshot take();
   /// Waits until the opener has returned; false on timeout.
@@ -95,9 +106,11 @@ class RunWorker {
   Opener open_;
   std::optional<WorkerLaunch> launch_;
   WorkerClientOptions launch_options_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::condition_variable cv_;
   std::deque<RunRequest> queue_;
+  std::vector<RunRequest> held_;  // submitted while holding, behind a user's kernel
+  bool hold_user_kernels_ = false;
   bool stopping_ = false;
   std::optional<SweepSpec> sweep_;  ///< queued or running
   std::atomic<bool> cancel_sweep_{false};

@@ -26,34 +26,41 @@ bool faulted_device(const EglDeviceFacts& device, const std::vector<GpuFaultMark
 }
 
 GlDeviceChoice choose_gl_device(const std::vector<EglDeviceFacts>& devices, const std::vector<GpuFaultMark>& marks,
-                                bool have_surfaceless, long long now_unix) {
+                                long long now_unix) {
   GlDeviceChoice c;
-  const EglDeviceFacts* first_nvidia = nullptr;
-  const EglDeviceFacts* software = nullptr;
+  const EglDeviceFacts *first_nvidia = nullptr, *fallback_nvidia = nullptr, *software = nullptr;
   for (const auto& d : devices) {
     if (d.software && !software) software = &d;
     if (!d.nvidia) continue;
     if (!first_nvidia) first_nvidia = &d;
-    if (!faulted_device(d, marks)) {
+    if (!d.left && !fallback_nvidia) fallback_nvidia = &d;
+    if (!d.left && !faulted_device(d, marks)) {
       c.device = d.index;
       return c;
     }
   }
   if (!first_nvidia) return c;  // no NVIDIA device: nothing of this concerns the picture
+  if (!fallback_nvidia) fallback_nvidia = first_nvidia;
+  // Why the NVIDIA GPUs are passed over: a fault mark, said in the notice; or only being left (the caller says why).
   const GpuFaultMark* m = find_fault_mark(marks, first_nvidia->gpu);
-  if (!m) m = &marks.front();  // faulted_device said so: some mark exists
-  const std::string gpu = m->gpu.name.empty() ? (m->gpu.uuid.empty() ? m->gpu.pci_bus_id : m->gpu.uuid) : m->gpu.name;
-  const std::string what = "a CUDA kernel faulted on the " + gpu + " " + ago(m->unix_time, now_unix) +
-                           (m->why.empty() ? "" : " (" + m->why + ")") +
-                           ", and NVIDIA's driver then resets OpenGL beside CUDA work on that GPU until it is reset";
-  if (software || have_surfaceless) {
-    c.device = software ? software->index : GlDeviceChoice::kSurfaceless;
-    c.notice = "Drawing on the CPU (Mesa): " + what +
-               ". After a GPU reset, WARPSCOPE_IGNORE_GPU_FAULTS=1 draws on the GPU again.";
+  if (!m && !marks.empty() && faulted_device(*first_nvidia, marks)) m = &marks.front();
+  std::string what;
+  if (m) {
+    const std::string gpu = m->gpu.name.empty() ? (m->gpu.uuid.empty() ? m->gpu.pci_bus_id : m->gpu.uuid) : m->gpu.name;
+    what = "a CUDA kernel faulted on the " + gpu + " " + ago(m->unix_time, now_unix) +
+           (m->why.empty() ? "" : " (" + m->why + ")") +
+           ", and NVIDIA's driver then resets OpenGL beside CUDA work on that GPU until it is reset";
+  }
+  if (software) {
+    c.device = software->index;
+    if (m)
+      c.notice = "Drawing on the CPU (Mesa): " + what +
+                 ". After a GPU reset, WARPSCOPE_IGNORE_GPU_FAULTS=1 draws on the GPU again.";
   } else {
-    c.device = first_nvidia->index;
-    c.notice = "The picture may be reset: " + what +
-               ". Install Mesa's EGL (libegl-mesa0) to draw on the CPU, or have the GPU reset (nvidia-smi -r).";
+    c.device = fallback_nvidia->index;
+    c.notice = "The picture may be reset: " + (m ? what : std::string("nothing but this NVIDIA GPU can draw it")) +
+               ". Install Mesa's EGL (libegl-mesa0) to draw on the CPU" +
+               (m ? ", or have the GPU reset (nvidia-smi -r)." : ".");
   }
   return c;
 }

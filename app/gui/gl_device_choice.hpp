@@ -16,23 +16,24 @@ struct EglDeviceFacts {
   bool nvidia = false;    ///< NVIDIA's driver (EGL_NV_device_cuda)
   bool software = false;  ///< Mesa's software renderer (EGL_MESA_device_software)
   GpuIdentity gpu;        ///< EGL_EXT_device_persistent_id's UUID and/or the DRM device's PCI bus id
+  bool left = false;      ///< the device being left (its context was reset, or a user's kernel will run there)
 };
 
 /// The choice: a device index, or one of the two special values; `notice` is one line for the status
 /// bar when the picture is not drawn where it would have been ("" otherwise).
 struct GlDeviceChoice {
   static constexpr int kPlatformOrder = -1;  ///< no NVIDIA device listed: the usual order (Mesa surfaceless, default)
-  static constexpr int kSurfaceless = -2;    ///< Mesa's surfaceless platform (software where Mesa has no GPU driver)
   int device = kPlatformOrder;
   std::string notice;
 };
 
-/// Picks where to draw: the first NVIDIA device without a fault mark; when every NVIDIA device has one
-/// (or cannot be told apart while a mark exists), Mesa: its software device, else its surfaceless platform
-/// when `have_surfaceless`; else the first NVIDIA device with a notice saying its picture may be reset and
-/// what to do. Without NVIDIA devices: kPlatformOrder. `now_unix` (seconds) words the notice ("3 min ago").
+/// Picks where to draw: the first NVIDIA device neither marked (a fault) nor being left; else Mesa's software
+/// device (never Mesa's surfaceless platform: NVIDIA's EGL answers that one too); else the first NVIDIA
+/// device not being left (or the one being left) with a notice saying its picture may be reset and what to
+/// do. Without NVIDIA devices: kPlatformOrder. The notice says why when a fault mark decided; `now_unix`
+/// (seconds) words it ("3 min ago").
 GlDeviceChoice choose_gl_device(const std::vector<EglDeviceFacts>& devices, const std::vector<GpuFaultMark>& marks,
-                                bool have_surfaceless, long long now_unix);
+                                long long now_unix);
 
 /// Whether drawing on `device` after these marks risks a reset: an NVIDIA device with a mark, or one
 /// that cannot be identified while some mark exists.

@@ -157,46 +157,27 @@ std::string HeadlessGl::reset_status() const {
 
 std::string HeadlessGl::open(int width, int height) { return open_avoiding(width, height, nullptr); }
 
-std::string HeadlessGl::open_avoiding(int width, int height, void* lost_device) {
+std::string HeadlessGl::open_avoiding(int width, int height, void* left_device) {
   notice_.clear();
   device_ = EglDeviceFacts{};
   on_device_ = false;
-  marks_stamp_ = -2;  // read the marks at the next on_faulted_gpu()
   std::vector<EGLDeviceEXT> handles;
   std::vector<EglDeviceFacts> devices = list_egl_devices(handles);
-  std::vector<EGLDeviceEXT> kept;
-  std::vector<EglDeviceFacts> candidates;
   for (std::size_t i = 0; i < devices.size(); ++i)
-    if (handles[i] != static_cast<EGLDeviceEXT>(lost_device)) {
-      candidates.push_back(devices[i]);
-      kept.push_back(handles[i]);
-    }
-  const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-  const GlDeviceChoice choice = choose_gl_device(candidates, gpu_fault_marks(),
-                                                 has_extension(client, "EGL_MESA_platform_surfaceless"), unix_now());
+    devices[i].left = handles[i] == static_cast<EGLDeviceEXT>(left_device);
+  const GlDeviceChoice choice = choose_gl_device(devices, gpu_fault_marks(), unix_now());
   auto get_platform_display =
       reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
-  EGLint major = 0, minor = 0;
   if (choice.device >= 0 && get_platform_display) {
-    std::size_t k = 0;
-    while (k < candidates.size() && candidates[k].index != choice.device) ++k;
-    EGLDisplay d = get_platform_display(EGL_PLATFORM_DEVICE_EXT, kept[k], nullptr);
+    const std::size_t k = std::size_t(choice.device);
+    EGLint major = 0, minor = 0;
+    EGLDisplay d = get_platform_display(EGL_PLATFORM_DEVICE_EXT, handles[k], nullptr);
     if (d != EGL_NO_DISPLAY && eglInitialize(d, &major, &minor)) {
       description_ = "EGL device " + std::to_string(choice.device);
       if (make_context(d, width, height).empty()) {
         notice_ = choice.notice;
-        device_ = candidates[k];
+        device_ = devices[k];
         on_device_ = true;
-        return "";
-      }
-      close();
-    }
-  } else if (choice.device == GlDeviceChoice::kSurfaceless && get_platform_display) {
-    EGLDisplay d = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
-    if (d != EGL_NO_DISPLAY && eglInitialize(d, &major, &minor)) {
-      description_ = "EGL surfaceless";
-      if (make_context(d, width, height).empty()) {
-        notice_ = choice.notice;
         return "";
       }
       close();
@@ -218,11 +199,7 @@ std::string HeadlessGl::reopen() {
       reinterpret_cast<PFNEGLQUERYDISPLAYATTRIBEXTPROC>(eglGetProcAddress("eglQueryDisplayAttribEXT"));
   if (lost && display_attrib) display_attrib(lost, EGL_DEVICE_EXT, &lost_device);
   close();
-  if (lost_device) {
-    if (open_avoiding(width, height, reinterpret_cast<void*>(lost_device)).empty()) return "";
-    close();
-  }
-  return open(width, height);
+  return open_avoiding(width, height, reinterpret_cast<void*>(lost_device));
 }
 
 bool HeadlessGl::on_faulted_gpu() const {

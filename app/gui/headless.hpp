@@ -26,6 +26,8 @@ class HeadlessGl {
   /// Whether the context draws on an NVIDIA GPU that has a fault mark now (gpu_fault_marks.hpp): its next
   /// frame beside CUDA work would be reset, so the caller reopens first.
   bool on_faulted_gpu() const;
+  /// Whether the context draws on an NVIDIA GPU (EGL's device platform, EGL_NV_device_cuda).
+  bool on_nvidia() const { return on_device_ && device_.nvidia; }
   /// One line for the status bar when the picture is not drawn where it would have been (a GPU faulted
   /// earlier: Mesa draws), else "".
   const std::string& notice() const { return notice_; }
@@ -39,7 +41,7 @@ class HeadlessGl {
 
  private:
   void close();
-  std::string open_avoiding(int width, int height, void* lost_device);  // lost_device: an EGLDeviceEXT or null
+  std::string open_avoiding(int width, int height, void* left_device);  // left_device: an EGLDeviceEXT or null
   std::string make_context(void* display, int width, int height);
   void* display_ = nullptr;  // EGLDisplay
   void* context_ = nullptr;  // EGLContext

@@ -51,6 +51,7 @@ class HeadlessSession {
       std::fprintf(stderr, "warpscope: the CUDA device did not open within 60 s; rendering without it\n");
     if (std::string err = gl_.open(o.width, o.height); !err.empty()) return "headless rendering: " + err;
     if (!gl_.notice().empty()) s.message(ui::Message::Warning, gl_.notice());  // a GPU faulted earlier: Mesa draws
+    worker.hold_user_kernels(gl_.on_nvidia() && worker.runs_on_this_machine());
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
@@ -86,7 +87,16 @@ class HeadlessSession {
     ui::MainWindow::exchange(s, worker, reports_dir());
     // A run of this session just faulted on the GPU this picture draws on: move before the next CUDA work
     // (the worker's restart) makes the driver reset this context.
-    if (lost_.empty() && !stay_on_faulted_gpu_ && gl_.on_faulted_gpu()) leave_faulted_gpu(s);
+    if (lost_.empty() && !stay_on_faulted_gpu_ && gl_.on_faulted_gpu()) leave_gpu(s, worker, "");
+    // A user's own kernel waits to run on this machine's GPU (RunWorker holds it): the picture leaves the GPU
+    // first, because a fault while it draws there freezes it until the driver resets it (about 20 s).
+    if (lost_.empty() && worker.user_kernels_waiting()) {
+      if (gl_.on_nvidia())
+        leave_gpu(s, worker,
+                  "Your own kernel runs on the GPU this picture drew on; a kernel that faults there stops the picture "
+                  "until NVIDIA's driver resets it (about 20 s), so it is drawn on ");
+      worker.release_user_kernels();
+    }
     apply_presentation(s);
     io.DeltaTime = 1.f / 60.f;
     ImGui_ImplOpenGL3_NewFrame();
@@ -142,25 +152,29 @@ class HeadlessSession {
     return true;
   }
 
-  /// Makes the context again on another device (another GPU, Mesa) with every GL object, and says so once;
-  /// where nothing else draws the picture stays (the reset path is left to recover it).
-  void leave_faulted_gpu(ui::AppState& s) {
+  /// Makes the context again on another device (another GPU, Mesa) with every GL object, and says so once
+  /// (`why` + where it draws now; "" for a fault mark: the device choice's own notice); where nothing else
+  /// draws the picture stays (the reset path is left to recover it).
+  void leave_gpu(ui::AppState& s, ui::RunWorker& worker, const std::string& why) {
     const std::string before = gl_.description();
     ImGui_ImplOpenGL3_Shutdown();
     abandon_gl_grid_renderer();
     ui::set_image_texture_api({});
     if (std::string err = gl_.reopen(); !err.empty()) {
       gl_backend_ = false;
-      lost_ = recovery_.give_up(s, "no OpenGL context after leaving the GPU that faulted (" + err + ")");
+      lost_ = recovery_.give_up(s, "no OpenGL context after leaving the GPU (" + err + ")");
       return;
     }
     ImGui_ImplOpenGL3_Init("#version 330 core");
     install_gl_image_textures();
     install_gl_grid_renderer(shader_dir_);
     stay_on_faulted_gpu_ = gl_.on_faulted_gpu();  // nothing else draws here: do not try every frame
+    worker.hold_user_kernels(gl_.on_nvidia() && worker.runs_on_this_machine());
     if (!gl_.notice().empty())
       s.message(ui::Message::Warning, gl_.notice());
-    else if (!stay_on_faulted_gpu_)
+    else if (!why.empty() && gl_.description() != before)
+      s.message(ui::Message::Warning, why + gl_.description() + ".");
+    else if (why.empty() && !stay_on_faulted_gpu_)
       s.message(ui::Message::Warning, "A CUDA kernel faulted on the GPU of " + before + ": the picture moved to " +
                                           gl_.description() + " before NVIDIA's driver would reset it.");
   }

@@ -153,7 +153,9 @@ class FaultMarkWatch {
 /// beside CUDA work there: docs/device/gl-after-fault.md): makes the window again through EGL with Mesa only,
 /// drawing on the CPU, before that happens. Once per process (glvnd reads its vendor list once); returns the
 /// status line to show, or "" when it could not (no Mesa EGL: the reset path is left to recover).
-std::string move_window_to_mesa(GlWindow& gw, ui::AppState& s, const Options& o, const FaultMarkWatch& watch) {
+/// `user_kernel`: the reason is a user's kernel about to run on this machine's GPU, not a fault mark.
+std::string move_window_to_mesa(GlWindow& gw, ui::AppState& s, const Options& o, const FaultMarkWatch& watch,
+                                bool user_kernel = false) {
   static bool tried = false;
   if (tried) return "";
   tried = true;
@@ -176,9 +178,13 @@ std::string move_window_to_mesa(GlWindow& gw, ui::AppState& s, const Options& o,
     return "";
   }
   const std::string gpu = watch.marks().empty() ? "an NVIDIA GPU" : "the " + watch.marks().front().gpu.name;
-  std::string text = "Drawing on the CPU (Mesa, " + gw.renderer + "): a CUDA kernel faulted on " + gpu +
-                     ", and NVIDIA's driver then resets OpenGL beside CUDA work on that GPU until it is reset. After a "
-                     "GPU reset, WARPSCOPE_IGNORE_GPU_FAULTS=1 draws on the GPU again.";
+  std::string text =
+      user_kernel ? "Drawing on the CPU (Mesa, " + gw.renderer +
+                        "): your own kernel runs on this machine's GPU, and a kernel that faults there stops a picture "
+                        "drawn on it until NVIDIA's driver resets it (about 20 s)."
+                  : "Drawing on the CPU (Mesa, " + gw.renderer + "): a CUDA kernel faulted on " + gpu +
+                        ", and NVIDIA's driver then resets OpenGL beside CUDA work on that GPU until it is reset. "
+                        "After a GPU reset, WARPSCOPE_IGNORE_GPU_FAULTS=1 draws on the GPU again.";
   s.message(ui::Message::Warning, text);
   std::fprintf(stderr, "warpscope: %s\n", text.c_str());
   return "";
@@ -230,6 +236,7 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   }
   GlRecovery recovery;
   FaultMarkWatch fault_marks;
+  worker.hold_user_kernels(gw.nvidia && worker.runs_on_this_machine());  // moved to Mesa before one runs
 
   ui::MainWindow window;
   StepExporter steps;
@@ -249,6 +256,16 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
         exit_code = 1;
         break;
       }
+    if (worker.user_kernels_waiting()) {
+      if (gw.nvidia && !gw.mesa_egl) {
+        if (std::string err = move_window_to_mesa(gw, s, o, fault_marks, true); !err.empty()) {
+          std::fprintf(stderr, "warpscope: %s\n", err.c_str());
+          exit_code = 1;
+          break;
+        }
+      }
+      worker.release_user_kernels();
+    }
     apply_presentation(s);
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();

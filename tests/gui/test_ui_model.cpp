@@ -196,6 +196,38 @@ TEST(RunWorker, StopDropsQueuedRunsAndJoins) {
   EXPECT_FALSE(w.take().busy);
 }
 
+TEST(RunWorker, AUsersKernelWaitsWhileHeldAndRunsInOrderOnceReleased) {
+  // Issue 24: the picture leaves an NVIDIA GPU before a user's kernel (which may fault) runs there.
+  if (!find_variant("amp.sequential")) GTEST_SKIP() << "no CPU variant registered";
+  RunWorker w(no_backend);
+  ASSERT_TRUE(w.wait_opened(std::chrono::seconds(5)));
+  EXPECT_TRUE(w.runs_on_this_machine());  // in-process
+  RunRequest cpu;
+  cpu.variant = "amp.sequential";
+  cpu.n = 1 << 12;
+  RunRequest mine;
+  mine.variant = "epita.reduce3";
+  mine.kernel.source = "__global__ void k() {}";
+  w.hold_user_kernels(true);
+  w.submit({cpu});  // no user kernel: not held
+  auto first = collect(w, 1);
+  ASSERT_EQ(first.size(), 1u);
+  w.submit({mine});
+  w.submit({cpu});  // behind the held one: waits too, so the order stays
+  EXPECT_TRUE(w.user_kernels_waiting());
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_TRUE(w.take().finished.empty());
+  w.release_user_kernels();
+  EXPECT_FALSE(w.user_kernels_waiting());
+  auto later = collect(w, 2);
+  ASSERT_EQ(later.size(), 2u);
+  EXPECT_NE(later[0].variant.find("your kernel"), std::string::npos)
+      << later[0].variant;  // ran first (no device: an error)
+  EXPECT_EQ(later[1].variant, "amp.sequential");
+  w.submit({mine});  // released: no longer held
+  EXPECT_FALSE(w.user_kernels_waiting());
+}
+
 TEST(MainWindow, ExchangeRunsRequestsAndReplaysWithoutDevice) {
   const auto dir = std::filesystem::temp_directory_path() / "ws_gui_exchange";
   std::filesystem::remove_all(dir);

@@ -26,6 +26,10 @@ struct KernelParam {
   bool pointer = false, is_const = false;
 };
 
+/// Whether "Edit a copy" is offered for `v`: "" or why not (a CPU or library variant has no kernel of
+/// its own; the kernel contracts cover reductions, scans, 1-D convolutions and 256-bin histograms).
+std::string why_not_editable(const VariantInfo& v);
+
 /// The parameters of the first `name(...)` list in `signature` (whole lines of code, comments removed).
 std::vector<KernelParam> parse_kernel_params(const std::string& signature);
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "metric_catalog.hpp"
-#include "user_kernel.hpp"
+#include "editor/kernel_copy.hpp"
 #include "views/stall_bars.hpp"
 #include "views/view_metrics.hpp"
 #include "views/view_steps.hpp"
@@ -83,13 +83,13 @@ void SourceView::draw(AppState& s) {
           ? "(no kernel file)"
           : section_.file +
                 ", embedded at build time; line numbers count its lines without the trace instrumentation (WS_T)";
-  const bool editable = kernel_contract(v->pattern) && !v->cpu_only && !section_.text.empty();
-  ImGui::BeginDisabled(!editable);
+  const std::string not_editable = section_.text.empty() ? "no source section" : why_not_editable(*v);
+  ImGui::BeginDisabled(!not_editable.empty());
   if (ImGui::Button("Edit a copy")) editor_.open(s, *v);
   ImGui::EndDisabled();
-  ItemTooltip(editable ? "edit a copy of this kernel and run it (Ctrl+Enter) with " + v->id +
-                             "'s launch: checked, timed, a row of its own in Results and Compare"
-                       : std::string("no kernel contract for this variant's pattern: it cannot be edited here"));
+  ItemTooltip(not_editable.empty() ? "edit a copy of this kernel and run it (Ctrl+Enter) with " + v->id +
+                                         "'s launch: checked, timed, a row of its own in Results and Compare"
+                                   : not_editable);
   ImGui::SameLine();
   ImGui::BeginDisabled(prev.empty());
   ImGui::Checkbox(prev.empty() ? (focus ? "diff" : "diff against the previous variant (this is the first)")

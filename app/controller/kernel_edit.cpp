@@ -201,6 +201,7 @@ bool KernelEdit::poll(int wait_ms) {
   if (compile_.wait_for(std::chrono::milliseconds(wait_ms)) != std::future_status::ready) return false;
   const CompileResult c = compile_.get();
   diagnostics_ = c.diagnostics;
+  ++diagnostics_generation_;
   int warnings = 0;
   for (const auto& d : diagnostics_) warnings += d.severity == "warning";
   char ms[32];
@@ -231,6 +232,7 @@ bool KernelEdit::poll(int wait_ms) {
         if (c.error.rfind(head, 0) == 0) d.line = std::atoi(c.error.c_str() + head.size());
         diagnostics_.push_back(d);
       }
+      ++diagnostics_generation_;
   }
   return true;
 }
@@ -265,6 +267,7 @@ bool KernelEdit::take_run(const std::vector<RunResult>& runs) {
   if (!got || mine <= runs_before_) return false;
   run_pending_ = false;
   diagnostics_ = parse_diagnostic_lines(got->message, file());
+  ++diagnostics_generation_;
   const RunStatus st = got->status;
   std::string head;
   if (st == RunStatus::Ok) {

@@ -103,6 +103,8 @@ class KernelEdit {
 
   /// Compiler messages of the latest compile or run, on the text's lines (line 0: no line).
   const std::vector<KernelDiagnostic>& diagnostics() const { return diagnostics_; }
+  /// Counts the times diagnostics() was replaced (by a compile or a run), so a view can react to new ones.
+  int diagnostics_generation() const { return diagnostics_generation_; }
   /// Errors and warnings on each line, for the margin: 0 none, 1 warning, 2 error (index = line - 1).
   std::vector<int> line_marks() const;
   /// One line: what the latest compile or run gave ("compiled in 0.31 s, 2 warnings", "ran: ok, 0.12 ms",
@@ -117,6 +119,7 @@ class KernelEdit {
   PatternKind pattern_ = PatternKind::Reduction;
   bool restored_ = false;
   std::vector<KernelDiagnostic> diagnostics_;
+  int diagnostics_generation_ = 0;
   std::string status_;
   bool status_bad_ = false;
   std::future<CompileResult> compile_;

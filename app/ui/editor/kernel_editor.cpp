@@ -67,6 +67,8 @@ bool KernelEditor::draw(AppState& s) {
   const bool ctrl_enter = io.KeyCtrl && (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) ||
                                          ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter)));
   bool run = std::exchange(e.request_run, false);
+  e.poll();  // also done by MainWindow::exchange each frame, for a result that comes while another view is open
+  e.take_run(s.session.runs);
 
   // Row 1: back, compile and run, reset, find.
   if (ImGui::Button("Back to the slide")) {
@@ -76,19 +78,20 @@ bool KernelEditor::draw(AppState& s) {
   }
   ItemTooltip("the variant's source as it was built; your copy stays saved" +
               (e.save_path().empty() ? std::string() : " (" + e.save_path() + ")"));
-  ImGui::SameLine();
   const bool busy = e.compiling() || e.running();
+  const char* run_label = "Compile and run (Ctrl+Enter)";
+  SameLineIfFits(ButtonWidth(run_label));
   ImGui::BeginDisabled(busy);
-  if (ImGui::Button("Compile and run (Ctrl+Enter)")) run = true;
+  if (ImGui::Button(run_label)) run = true;
   ImGui::EndDisabled();
   ItemTooltip("compiled with NVRTC (-lineinfo) where the GPU is, launched with " + e.variant() +
               "'s launch, checked against the CPU and timed: a row '" + e.run_label() + "' in Results and Compare");
-  ImGui::SameLine();
+  SameLineIfFits(ButtonWidth("Reset to the slide"));
   if (ImGui::Button("Reset to the slide")) {
     e.reset();
     marks_for_.clear();
   }
-  ImGui::SameLine(0, th.px(24));
+  SameLineIfFits(th.px(200) + ButtonWidth("Next") + ImGui::GetStyle().ItemSpacing.x, th.px(24));
   ImGui::SetNextItemWidth(th.px(200));
   const bool find_enter =
       ImGui::InputTextWithHint("##find", "find", &find_, ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
@@ -129,8 +132,17 @@ bool KernelEditor::draw(AppState& s) {
   if (e.restored()) TextEllipsis("your earlier edit, restored from " + e.save_path(), ImGui::GetContentRegionAvail().x, &p.text_dim);
   if (!e.save_error().empty()) TextEllipsis(e.save_error(), ImGui::GetContentRegionAvail().x, &p.bad);
 
-  // The text field and its margin, then the messages (up to 5 lines, scrolling beyond).
+  // The text field and its margin, then the messages (up to 5 lines, scrolling beyond). New messages scroll
+  // the first one's line into view.
   const std::vector<KernelDiagnostic>& diags = e.diagnostics();
+  if (e.diagnostics_generation() != diags_seen_) {
+    diags_seen_ = e.diagnostics_generation();
+    for (const KernelDiagnostic& d : diags)
+      if (d.line > 0) {
+        goto_line_ = marked_line_ = d.line;
+        break;
+      }
+  }
   const float msg_h = diags.empty() ? 0.f
                                     : std::min<float>(5.f, float(diags.size())) * ImGui::GetTextLineHeightWithSpacing() +
                                           2 * ImGui::GetStyle().WindowPadding.y + ImGui::GetStyle().ItemSpacing.y;
@@ -225,8 +237,8 @@ bool KernelEditor::draw(AppState& s) {
       const std::string where = d.line > 0 ? "line " + std::to_string(d.line) : d.file.empty() ? "" : d.file;
       const std::string row = where + (where.empty() ? "" : ": ") + d.severity + ": " + d.message;
       ImGui::PushStyleColor(ImGuiCol_Text, d.severity == "error" ? p.bad : d.severity == "warning" ? p.lesson : p.text);
-      if (ImGui::Selectable((row + "##diag" + std::to_string(i)).c_str(), marked_line_ == d.line && d.line > 0) &&
-          d.line > 0) {
+      // Never drawn selected: red on the selection's blue does not read on a projector (the margin marks the line).
+      if (ImGui::Selectable((row + "##diag" + std::to_string(i)).c_str(), false) && d.line > 0) {
         goto_line_ = marked_line_ = d.line;
         focus_text_ = true;
       }

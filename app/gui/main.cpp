@@ -139,7 +139,8 @@ int main(int argc, char** argv) {
   app.add_option("--edit-text", edit_text,
                  "with --edit: the editor's text from this .cu file instead of the copy (at most 1 MiB)");
   app.add_flag("--edit-run", edit_run,
-               "with --edit: compile and run the text once (Ctrl+Enter); a screenshot waits for the result");
+               "with --edit: compile and run the text once (Ctrl+Enter); a screenshot waits for the result, prints "
+               "it on stderr and then shows --view if given");
   app.add_option("--export-dir", o.export_dir,
                  "folder the CSV and PNG export buttons write to (default: the current folder)");
   try {
@@ -198,6 +199,7 @@ int main(int argc, char** argv) {
   if (o.step >= 0) s.trace.pending_step = o.step;  // kept when a report opening recomputes the trace
   if ((!edit_text.empty() || edit_run) && !edit) return fail(2, "--edit-text and --edit-run go with --edit");
   if (edit) {
+    if (app.count("--view") && o.view != "source") o.after_edit_view = o.view;  // pictures: Compare after the run
     s.view = "source";
     s.edit.request_open = true;
     s.edit.request_run = edit_run;

@@ -225,6 +225,14 @@ TEST_F(Presentation, KernelEditorOpensReadableAndMarksTheLineOfACompileError) {
   ASSERT_TRUE(p.pictures.count("editor error mark"));
   EXPECT_TRUE(p.region.contains(p.pictures.at("editor error mark")));
   EXPECT_GE(p.min_text_px, kMinPx);
+  // A run of the text with per-line metrics: the counters join the margin.
+  RunResult m;
+  m.variant = s.edit.run_label();
+  m.status = RunStatus::Ok;
+  m.metrics.collected = true;
+  m.metrics.lines.push_back(LineMetrics{s.edit.file(), 20, 4096, 4096 * 32});
+  s.session.runs.push_back(m);
+  EXPECT_TRUE(show("source").pictures.count("editor line counters"));
   // Another variant closes the editor; the slide's source shows again.
   ASSERT_TRUE(s.select_variant("epita.reduce4"));
   show("source");

@@ -12,6 +12,7 @@
 #include "kernel_compile.hpp"
 #include "metric_catalog.hpp"
 #include "registry.hpp"
+#include "views/stall_bars.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
@@ -30,10 +31,11 @@ ImGuiWindow* text_child(ImGuiID id) {
   return nullptr;
 }
 
-/// The edited kernel's latest run with per-line metrics, if any.
+/// The edited kernel's latest run with per-line metrics or PC samples, if any.
 const RunResult* edited_metrics_run(const AppState& s) {
   for (auto it = s.session.runs.rbegin(); it != s.session.runs.rend(); ++it)
-    if (it->variant == s.edit.run_label() && !it->metrics.lines.empty()) return &*it;
+    if (it->variant == s.edit.run_label() && (!it->metrics.lines.empty() || it->metrics.pc_sampling.collected))
+      return &*it;
   return nullptr;
 }
 
@@ -157,7 +159,10 @@ bool KernelEditor::draw(AppState& s) {
     d.unit = "warp inst";
     return d;
   }();
-  const float inst_w = inst.empty() ? 0.f : ImGui::CalcTextSize("000.0 M").x + th.px(8);
+  // Stall reasons per line (PC sampling: --metrics pcsampling), a bar left of the counters.
+  const StallColumn stalls = mr ? stall_column(mr->metrics.pc_sampling, e.file()) : StallColumn{};
+  const float stall_w = stalls.empty() ? 0.f : StallColumnWidth();
+  const float inst_w = (inst.empty() ? 0.f : ImGui::CalcTextSize("000.0 M").x + th.px(8)) + stall_w;
   const float num_w = ImGui::CalcTextSize("0000").x;
   const float margin_w = inst_w + num_w + th.px(28);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -212,6 +217,8 @@ bool KernelEditor::draw(AppState& s) {
     const ImVec4& nc = mark == 2 ? p.bad : mark == 1 ? p.lesson : p.text_dim;
     dl->AddText(ImVec2(origin.x + inst_w + th.px(14) + num_w - ImGui::CalcTextSize(n.c_str()).x, y),
                 ImGui::GetColorU32(nc), n.c_str());
+    if (auto st = stalls.lines.find(i + 1); st != stalls.lines.end())
+      StallBar(dl, ImVec2(origin.x, y), stall_w - th.px(4), line_h, st->second, stalls);
     if (auto it = inst.find(i + 1); it != inst.end()) {
       const std::string v = format_metric_value(kInst, it->second);
       dl->AddText(ImVec2(origin.x + inst_w - th.px(6) - ImGui::CalcTextSize(v.c_str()).x, y),
@@ -221,6 +228,8 @@ bool KernelEditor::draw(AppState& s) {
   dl->PopClipRect();
   if (!changed_.empty() && std::any_of(changed_.begin(), changed_.end(), [](int m) { return m != 0; }))
     layout_probe().picture("editor changed lines", ImVec2(fmin.x - th.px(7), fmin.y), ImVec2(fmin.x, fmax.y));
+  if (!inst.empty() || !stalls.empty())
+    layout_probe().picture("editor line counters", origin, ImVec2(origin.x + inst_w, fmax.y));
   if (std::any_of(marks.begin(), marks.end(), [](int m) { return m == 2; }))
     layout_probe().picture("editor error mark", origin, ImVec2(fmin.x, fmax.y));
   if (goto_line_ > 0 && child) {

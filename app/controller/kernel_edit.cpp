@@ -54,7 +54,8 @@ std::vector<KernelDiagnostic> parse_diagnostic_lines(const std::string& text, co
       std::string where = line.substr(0, at);
       const auto colon = where.rfind(':');
       if (colon != std::string::npos && colon + 1 < where.size() &&
-          std::all_of(where.begin() + long(colon) + 1, where.end(), [](char c) { return std::isdigit((unsigned char)c); })) {
+          std::all_of(where.begin() + long(colon) + 1, where.end(),
+                      [](char c) { return std::isdigit((unsigned char)c); })) {
         d.line = std::atoi(where.c_str() + colon + 1);
         where.resize(colon);
       }
@@ -251,9 +252,8 @@ RunRequest KernelEdit::run_request(RunRequest base) const {
 void KernelEdit::run_queued(const std::vector<RunResult>& runs) {
   save();
   run_pending_ = true;
-  runs_before_ = std::size_t(std::count_if(runs.begin(), runs.end(), [&](const RunResult& r) {
-    return r.variant == run_label();
-  }));
+  runs_before_ = std::size_t(
+      std::count_if(runs.begin(), runs.end(), [&](const RunResult& r) { return r.variant == run_label(); }));
   status_ = "running " + run_label() + "...";
   status_bad_ = false;
 }
@@ -275,9 +275,12 @@ bool KernelEdit::take_run(const std::vector<RunResult>& runs) {
     std::snprintf(t, sizeof t, "%.4g ms", got->timing.median_ms);
     head = "ran: ok, checked against the CPU reference, " + std::string(got->timed ? t : "untimed");
   } else if (st == RunStatus::Error && !diagnostics_.empty()) {
-    head = "did not compile on the worker's GPU";
+    const KernelDiagnostic& d = diagnostics_.front();
+    head = "did not compile on the worker's GPU: " + (d.line > 0 ? "line " + std::to_string(d.line) + ": " : "") +
+           d.severity + ": " + d.message;
   } else {
-    head = std::string(to_string(st)) + (got->message.empty() ? "" : ": " + got->message.substr(0, got->message.find('\n')));
+    head = std::string(to_string(st)) +
+           (got->message.empty() ? "" : ": " + got->message.substr(0, got->message.find('\n')));
   }
   status_ = head;
   status_bad_ = st != RunStatus::Ok;

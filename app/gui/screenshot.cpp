@@ -197,8 +197,9 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     for (int i = 0; i < 2; ++i) h.frame(s, worker);
   }
   // The kernel editor's compile or run (--edit-run) is in the picture: wait for it (at most 120 s).
-  for (const auto t0 = Clock::now(); (s.edit.request_run || s.edit.compiling() || s.edit.running() || (s.edit.is_open() && s.device.busy)) &&
-                                     ms_since(t0) < 120e3;) {
+  for (const auto t0 = Clock::now();
+       (s.edit.request_run || s.edit.compiling() || s.edit.running() || (s.edit.is_open() && s.device.busy)) &&
+       ms_since(t0) < 120e3;) {
     h.frame(s, worker);
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }

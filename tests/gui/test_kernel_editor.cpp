@@ -199,7 +199,8 @@ TEST(KernelEditModel, EveryEditableReductionCopyCompiles) {
     e.compile();
     ASSERT_TRUE(e.poll(60000)) << v.id;
     compiled += !e.status_bad();
-    if (v.pattern == PatternKind::Reduction && c.note.empty()) EXPECT_FALSE(e.status_bad()) << v.id << ": " << e.status();
+    if (v.pattern == PatternKind::Reduction && c.note.empty())
+      EXPECT_FALSE(e.status_bad()) << v.id << ": " << e.status();
   }
   EXPECT_GE(compiled, 30) << "of " << editable;
 }
@@ -230,7 +231,8 @@ TEST(KernelEditCompare, EditedRowSitsBesideItsOriginalAndAWrongOneNeverWins) {
   edited.gbps = 200;
   rep.runs = {orig, edited};
   const auto ids = with_edited_runs(rep, {"epita.reduce2", "epita.reduce3", "epita.reduce4"});
-  EXPECT_EQ(ids, (std::vector<std::string>{"epita.reduce2", "epita.reduce3", "epita.reduce3 (edited)", "epita.reduce4"}));
+  EXPECT_EQ(ids,
+            (std::vector<std::string>{"epita.reduce2", "epita.reduce3", "epita.reduce3 (edited)", "epita.reduce4"}));
   auto rows = build_compare(rep, ids, "", {});
   ASSERT_EQ(rows.size(), 4u);
   EXPECT_EQ(rows[2].variant, "epita.reduce3 (edited)");

@@ -342,8 +342,8 @@ KernelCopy make_kernel_copy(const VariantInfo& v, const SourceSection& sec) {
       if (!helpers.empty()) head += "// From " + sec.file + ": the helpers the kernel calls.\n" + helpers;
     }
   out.kernel_line = int(std::count(head.begin(), head.end(), '\n') + 1 + long(g));
-  out.text = head + body + "\n// The contract's entry (docs/your-kernel.md): warpscope passes these arguments.\n" + sig +
-             " {\n" + call + "}\n";
+  out.text = head + body + "\n// The contract's entry (docs/your-kernel.md): warpscope passes these arguments.\n" +
+             sig + " {\n" + call + "}\n";
   return out;
 }
 

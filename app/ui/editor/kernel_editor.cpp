@@ -95,8 +95,8 @@ bool KernelEditor::draw(AppState& s) {
   }
   SameLineIfFits(th.px(200) + ButtonWidth("Next") + ImGui::GetStyle().ItemSpacing.x, th.px(24));
   ImGui::SetNextItemWidth(th.px(200));
-  const bool find_enter =
-      ImGui::InputTextWithHint("##find", "find", &find_, ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+  const bool find_enter = ImGui::InputTextWithHint(
+      "##find", "find", &find_, ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
   if (ImGui::IsItemEdited()) find_from_ = 0;
   ImGui::SameLine();
   bool find_next = find_enter;
@@ -119,10 +119,9 @@ bool KernelEditor::draw(AppState& s) {
   // Row 2: the state in one line each: the result, why it cannot run here, the copy's note, restored text.
   if (!e.status().empty()) TextEllipsis(e.status(), ImGui::GetContentRegionAvail().x, e.status_bad() ? &p.bad : &p.ok);
   if (s.device.opened && !s.device.device.available) {
-    const std::string line =
-        "Running it needs an NVIDIA GPU (here, --gpu ssh:HOST or --gpu 'slurm:ARGS'); " +
-        std::string(built_with_nvrtc() ? "Ctrl+Enter compiles it here and shows its errors."
-                                       : "this build has no NVRTC to compile it either.");
+    const std::string line = "Running it needs an NVIDIA GPU (here, --gpu ssh:HOST or --gpu 'slurm:ARGS'); " +
+                             std::string(built_with_nvrtc() ? "Ctrl+Enter compiles it here and shows its errors."
+                                                            : "this build has no NVRTC to compile it either.");
     TextEllipsis(line, ImGui::GetContentRegionAvail().x, &p.lesson);
     ItemTooltip(line);
     layout_probe().text(ImGui::GetFontSize());
@@ -131,7 +130,8 @@ bool KernelEditor::draw(AppState& s) {
     TextEllipsis(e.note(), ImGui::GetContentRegionAvail().x, &p.lesson);
     ItemTooltip(e.note());
   }
-  if (e.restored()) TextEllipsis("your earlier edit, restored from " + e.save_path(), ImGui::GetContentRegionAvail().x, &p.text_dim);
+  if (e.restored())
+    TextEllipsis("your earlier edit, restored from " + e.save_path(), ImGui::GetContentRegionAvail().x, &p.text_dim);
   if (!e.save_error().empty()) TextEllipsis(e.save_error(), ImGui::GetContentRegionAvail().x, &p.bad);
 
   // The text field and its margin, then the messages (up to 5 lines, scrolling beyond). New messages scroll
@@ -145,9 +145,10 @@ bool KernelEditor::draw(AppState& s) {
         break;
       }
   }
-  const float msg_h = diags.empty() ? 0.f
-                                    : std::min<float>(5.f, float(diags.size())) * ImGui::GetTextLineHeightWithSpacing() +
-                                          2 * ImGui::GetStyle().WindowPadding.y + ImGui::GetStyle().ItemSpacing.y;
+  const float msg_h = diags.empty()
+                          ? 0.f
+                          : std::min<float>(5.f, float(diags.size())) * ImGui::GetTextLineHeightWithSpacing() +
+                                2 * ImGui::GetStyle().WindowPadding.y + ImGui::GetStyle().ItemSpacing.y;
   ImGui::PushFont(th.fonts().mono);
   const RunResult* mr = edited_metrics_run(s);
   std::map<int, double> inst;
@@ -171,8 +172,9 @@ bool KernelEditor::draw(AppState& s) {
   ImGui::SetCursorScreenPos(ImVec2(origin.x + margin_w, origin.y));
   const ImGuiID text_id = ImGui::GetID(kTextLabel);
   if (focus_text_) ImGui::SetKeyboardFocusHere(), focus_text_ = false;
-  const bool enter = ImGui::InputTextMultiline(kTextLabel, &e.text, ImVec2(avail.x - margin_w, text_h),
-                                               ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_EnterReturnsTrue);
+  const bool enter =
+      ImGui::InputTextMultiline(kTextLabel, &e.text, ImVec2(avail.x - margin_w, text_h),
+                                ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_EnterReturnsTrue);
   if (ImGui::IsItemEdited()) e.changed();
   const ImVec2 fmin = ImGui::GetItemRectMin(), fmax = ImGui::GetItemRectMax();
   layout_probe().text(ImGui::GetFontSize());

@@ -22,14 +22,14 @@ class KernelEditor {
  private:
   /// Ctrl+Enter: runs the text where a GPU is, else compiles it here and says why it cannot run.
   void compile_and_run(AppState& s);
-  std::string find_;             ///< the find box
-  std::size_t find_from_ = 0;    ///< where the next search starts
-  int goto_line_ = 0;            ///< a line to scroll to at the next frame (0: none)
-  int marked_line_ = 0;          ///< the line the last find or message click went to (margin arrow)
-  bool focus_text_ = false;      ///< give the text field the keyboard at the next frame
-  int diags_seen_ = 0;           ///< KernelEdit::diagnostics_generation() last scrolled to
-  std::string marks_for_;        ///< the text changed_ was computed for
-  std::vector<int> changed_;     ///< changed_line_marks of the text
+  std::string find_;           ///< the find box
+  std::size_t find_from_ = 0;  ///< where the next search starts
+  int goto_line_ = 0;          ///< a line to scroll to at the next frame (0: none)
+  int marked_line_ = 0;        ///< the line the last find or message click went to (margin arrow)
+  bool focus_text_ = false;    ///< give the text field the keyboard at the next frame
+  int diags_seen_ = 0;         ///< KernelEdit::diagnostics_generation() last scrolled to
+  std::string marks_for_;      ///< the text changed_ was computed for
+  std::vector<int> changed_;   ///< changed_line_marks of the text
 };
 
 }  // namespace ws::ui

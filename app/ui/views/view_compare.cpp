@@ -590,8 +590,8 @@ void CompareView::draw_changes(AppState& s, const std::vector<CompareRow>& rows)
   for (const auto& r : rows) {
     const auto paren = r.variant.find(" (edited)");
     if (paren == std::string::npos) continue;
-    const auto base =
-        std::find_if(rows.begin(), rows.end(), [&](const CompareRow& o) { return o.variant == r.variant.substr(0, paren); });
+    const auto base = std::find_if(rows.begin(), rows.end(),
+                                   [&](const CompareRow& o) { return o.variant == r.variant.substr(0, paren); });
     if (base == rows.end()) continue;
     ImGui::Bullet();
     ImGui::SameLine();

@@ -7,8 +7,8 @@
 #include <map>
 #include <string>
 
-#include "metric_catalog.hpp"
 #include "editor/kernel_copy.hpp"
+#include "metric_catalog.hpp"
 #include "views/stall_bars.hpp"
 #include "views/view_metrics.hpp"
 #include "views/view_steps.hpp"

@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "file_write.hpp"
+#include "limits.hpp"
 
 namespace ws::ui {
 
@@ -177,6 +178,24 @@ void KernelEdit::reset() {
   status_bad_ = false;
   dirty_ = true;
   save();
+}
+
+std::string KernelEdit::save_as(const std::string& path) const {
+  if (path.empty()) return "type a file path first, e.g. my_reduce3.cu";
+  return write_file_atomic(path, text);
+}
+
+std::string KernelEdit::open_file(const std::string& path) {
+  if (path.empty()) return "type the path of a .cu file first";
+  std::string got;
+  if (std::string err = read_file_bounded(path, kMaxKernelSourceBytes, "kernel file", got); !err.empty()) return err;
+  text = std::move(got);
+  diagnostics_.clear();
+  ++diagnostics_generation_;
+  status_.clear();
+  status_bad_ = false;
+  changed();
+  return "";
 }
 
 void KernelEdit::compile(int cc_major, int cc_minor) {

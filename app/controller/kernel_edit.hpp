@@ -81,6 +81,12 @@ class KernelEdit {
   const std::string& save_error() const { return save_error_; }
   /// Puts the original copy back (saved too).
   void reset();
+  /// Writes the text to `path` (a .cu file of the user's; an existing regular file is replaced). Returns ""
+  /// or one line naming the path and the reason.
+  std::string save_as(const std::string& path) const;
+  /// Replaces the text with the file at `path` (at most kMaxKernelSourceBytes; undo does not reach past it).
+  /// Returns "" or one line; the text is unchanged on failure.
+  std::string open_file(const std::string& path);
 
   /// Starts compiling the text for sm_<cc> on a thread (NVRTC needs no GPU). Ignored while one runs.
   void compile(int cc_major = 9, int cc_minor = 0);

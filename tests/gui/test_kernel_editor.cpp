@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "editor/kernel_copy.hpp"
 #include "kernel_compile.hpp"
@@ -118,6 +119,29 @@ TEST(KernelEditModel, EditsAreSavedAndRestored) {
   KernelEdit again;
   again.open("epita.reduce3", PatternKind::Reduction, original, "", dir);
   EXPECT_FALSE(again.restored());
+  std::filesystem::remove_all(dir);
+}
+
+TEST(KernelEditModel, SaveAsAndOpenACuFile) {
+  const std::string dir = temp_dir("files");
+  std::filesystem::create_directories(dir);
+  KernelEdit e;
+  e.open("epita.reduce3", PatternKind::Reduction, copy_of("epita.reduce3").text, "", dir + "/kept");
+  e.text += "// saved\n";
+  EXPECT_EQ(e.save_as(dir + "/mine.cu"), "");
+  std::ifstream in(dir + "/mine.cu");
+  std::stringstream got;
+  got << in.rdbuf();
+  EXPECT_EQ(got.str(), e.text);
+  const std::string saved = e.text;
+  e.reset();
+  EXPECT_EQ(e.open_file(dir + "/mine.cu"), "");
+  EXPECT_EQ(e.text, saved);
+  EXPECT_NE(e.open_file(dir + "/missing.cu"), "");
+  EXPECT_EQ(e.text, saved);  // unchanged on failure
+  std::ofstream(dir + "/big.cu") << std::string(kMaxKernelSourceBytes + 1, 'x');
+  EXPECT_NE(e.open_file(dir + "/big.cu"), "");
+  EXPECT_NE(e.save_as(""), "");
   std::filesystem::remove_all(dir);
 }
 

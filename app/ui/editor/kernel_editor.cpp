@@ -45,7 +45,8 @@ void KernelEditor::open(AppState& s, const VariantInfo& v) {
   const KernelCopy copy = make_kernel_copy(v, find_section(v.id));
   s.edit.open(v.id, v.pattern, copy.text, copy.note);
   find_from_ = 0;
-  marked_line_ = goto_line_ = 0;
+  marked_line_ = 0;
+  goto_line_ = copy.kernel_line;  // the slide's kernel in view, its comment above it, rather than the copy's header
   focus_text_ = true;
   marks_for_.clear();
 }
@@ -115,6 +116,28 @@ bool KernelEditor::draw(AppState& s) {
     ImGui::SameLine();
     ImGui::TextColored(p.bad, "not found");
   }
+
+  // Save as .cu / Open .cu: the user's own files, beside the copy kept in the data folder.
+  SameLineIfFits(
+      th.px(260) + ButtonWidth("Save as .cu") + ButtonWidth("Open .cu") + 2 * ImGui::GetStyle().ItemSpacing.x,
+      th.px(24));
+  ImGui::SetNextItemWidth(th.px(260));
+  ImGui::InputTextWithHint("##cu_path", "file.cu", &path_);
+  ImGui::SameLine();
+  if (ImGui::Button("Save as .cu")) {
+    const std::string err = e.save_as(path_);
+    s.message(err.empty() ? Message::Info : Message::Error, err.empty() ? "saved the edited kernel to " + path_ : err);
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Open .cu")) {
+    const std::string err = e.open_file(path_);
+    if (!err.empty()) s.message(Message::Error, err);
+    marks_for_.clear();
+  }
+  ItemTooltip("replaces the text with the file's (your copy of " + e.variant() +
+              " is kept until then: Ctrl+Z does not "
+              "reach past an open); it runs with " +
+              e.variant() + "'s launch");
 
   // Row 2: the state in one line each: the result, why it cannot run here, the copy's note, restored text.
   if (!e.status().empty()) TextEllipsis(e.status(), ImGui::GetContentRegionAvail().x, e.status_bad() ? &p.bad : &p.ok);

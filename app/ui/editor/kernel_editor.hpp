@@ -22,6 +22,7 @@ class KernelEditor {
  private:
   /// Ctrl+Enter: runs the text where a GPU is, else compiles it here and says why it cannot run.
   void compile_and_run(AppState& s);
+  std::string path_;           ///< the Save as / Open field
   std::string find_;           ///< the find box
   std::size_t find_from_ = 0;  ///< where the next search starts
   int goto_line_ = 0;          ///< a line to scroll to at the next frame (0: none)

@@ -9,6 +9,7 @@
 
 #include "backend.hpp"
 #include "grid_summary.hpp"
+#include "kernel_edit.hpp"
 #include "lessons.hpp"
 #include "perf_state.hpp"
 #include "report.hpp"
@@ -189,6 +190,9 @@ class AppState {
 
   /// The Grid view: every warp of the launch (grid_summary.hpp).
   GridState grid;
+
+  /// The Source view's editor of a variant's kernel ("Edit a copy", kernel_edit.hpp).
+  KernelEdit edit;
 
  private:
   std::vector<LessonEntry> lessons_;

@@ -18,6 +18,7 @@
 #include "paths.hpp"
 #include "registry.hpp"
 #include "run_worker.hpp"
+#include "user_kernel.hpp"
 #include "worker_client.hpp"
 
 #ifndef WS_VERSION
@@ -132,6 +133,14 @@ int main(int argc, char** argv) {
          "--queue", o.queue,
          "with --screenshot: run these variants (comma-separated ids) with the parameters first and wait for them")
       ->delimiter(',');
+  bool edit = false, edit_run = false;
+  std::string edit_text;
+  app.add_flag("--edit", edit, "open the Source view's editor on a copy of the selected variant's kernel");
+  app.add_option("--edit-text", edit_text,
+                 "with --edit: the editor's text from this .cu file instead of the copy (at most 1 MiB)");
+  app.add_flag("--edit-run", edit_run,
+               "with --edit: compile and run the text once (Ctrl+Enter); a screenshot waits for the result, prints "
+               "it on stderr and then shows --view if given");
   app.add_option("--export-dir", o.export_dir,
                  "folder the CSV and PNG export buttons write to (default: the current folder)");
   try {
@@ -188,6 +197,19 @@ int main(int argc, char** argv) {
     s.trace.block_index = o.block_index;
   }
   if (o.step >= 0) s.trace.pending_step = o.step;  // kept when a report opening recomputes the trace
+  if ((!edit_text.empty() || edit_run) && !edit) return fail(2, "--edit-text and --edit-run go with --edit");
+  if (edit) {
+    if (app.count("--view") && o.view != "source") o.after_edit_view = o.view;  // pictures: Compare after the run
+    s.view = "source";
+    s.edit.request_open = true;
+    s.edit.request_run = edit_run;
+    if (!edit_text.empty()) {
+      std::string text;
+      if (std::string err = read_file_bounded(edit_text, kMaxKernelSourceBytes, "--edit-text", text); !err.empty())
+        return fail(2, err);
+      s.edit.request_text = text;
+    }
+  }
   s.refresh_trace();
   if (!o.report.empty()) {
     s.auto_replay = false;

@@ -38,6 +38,7 @@ struct Options {
   std::string export_steps;        ///< headless: a folder for every trace step of the centre view (PNGs, GIF)
   std::vector<std::string> queue;  ///< headless: variant ids run (with the parameters) before the screenshot
   std::string shader_dir;          ///< read the GLSL from here instead of the copies built in ("" = built in)
+  std::string after_edit_view;     ///< headless --edit with --view: the view shown once the editor's run is back
 };
 
 /// --benchmark-frames: renders o.benchmark_frames frames headless (after o.frames warm-up frames)

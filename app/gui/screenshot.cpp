@@ -238,6 +238,18 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
                  o.queue.size(), ms_since(t0) / 1000);
     for (int i = 0; i < 2; ++i) h.frame(s, worker);
   }
+  // The kernel editor's compile or run (--edit-run) is in the picture: wait for it (at most 120 s).
+  for (const auto t0 = Clock::now();
+       (s.edit.request_run || s.edit.compiling() || s.edit.running() || (s.edit.is_open() && s.device.busy)) &&
+       ms_since(t0) < 120e3;) {
+    h.frame(s, worker);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  if (s.edit.is_open()) {
+    std::fprintf(stderr, "warpscope: --edit: %s\n", s.edit.status().empty() ? "open" : s.edit.status().c_str());
+    if (!o.after_edit_view.empty()) s.view = o.after_edit_view;
+    for (int i = 0; i < 3; ++i) h.frame(s, worker);
+  }
   if (!wait_for_grid(h, s, worker, 300))
     s.message(ui::Message::Warning, "the Grid view was still computing after 300 s");
   if (o.live_seconds > 0) {

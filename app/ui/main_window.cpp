@@ -48,6 +48,9 @@ void MainWindow::exchange(AppState& s, RunWorker& worker, const std::string& rep
   s.device.worker_restarts = snap.worker_restarts;
   s.device.worker_fault = snap.worker_fault;
   for (auto& r : snap.finished) s.add_result(std::move(r));
+  // The kernel editor's compile (a thread) and run (a row of the session) come back whatever view is open.
+  s.edit.poll();
+  s.edit.take_run(s.session.runs);
   if (first_open) {
     // A worker on another machine that cannot be reached or has no GPU: say why where it shows.
     if (!snap.device.available && !snap.worker_where.empty() && snap.worker_where != "local") {

@@ -204,6 +204,41 @@ TEST_F(Presentation, CompareTableOfAWholeLessonFits) {
 namespace ws::ui {
 namespace {
 
+TEST_F(Presentation, KernelEditorOpensReadableAndMarksTheLineOfACompileError) {
+  ASSERT_TRUE(s.select_variant("epita.reduce3"));
+  s.edit.request_open = true;
+  show("source");
+  ASSERT_TRUE(s.edit.is_open());
+  EXPECT_NE(s.edit.text.find("__device__ void reduce3"), std::string::npos);
+  EXPECT_GE(layout_probe().min_text_px, kMinPx);
+  EXPECT_FALSE(layout_probe().pictures.count("editor error mark"));
+  // A run whose compile failed on the worker: its message's line gets the margin's error mark.
+  s.edit.run_queued(s.session.runs);
+  RunResult r;
+  r.variant = s.edit.run_label();
+  r.status = RunStatus::Error;
+  r.message = s.edit.file() + ":25: error: expected a \";\"";
+  s.session.runs.push_back(r);
+  const LayoutProbe& p = show("source");
+  EXPECT_FALSE(s.edit.running());
+  ASSERT_EQ(s.edit.diagnostics().size(), 1u);
+  ASSERT_TRUE(p.pictures.count("editor error mark"));
+  EXPECT_TRUE(p.region.contains(p.pictures.at("editor error mark")));
+  EXPECT_GE(p.min_text_px, kMinPx);
+  // A run of the text with per-line metrics: the counters join the margin.
+  RunResult m;
+  m.variant = s.edit.run_label();
+  m.status = RunStatus::Ok;
+  m.metrics.collected = true;
+  m.metrics.lines.push_back(LineMetrics{s.edit.file(), 20, 4096, 4096 * 32});
+  s.session.runs.push_back(m);
+  EXPECT_TRUE(show("source").pictures.count("editor line counters"));
+  // Another variant closes the editor; the slide's source shows again.
+  ASSERT_TRUE(s.select_variant("epita.reduce4"));
+  show("source");
+  EXPECT_FALSE(s.edit.is_open());
+}
+
 TEST_F(Presentation, SourceScrollsTheStepsHighlightedLineIntoView) {
   ASSERT_TRUE(s.select_variant("harris.impl2"));
   s.refresh_trace();

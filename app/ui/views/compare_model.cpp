@@ -10,6 +10,7 @@
 #include "format.hpp"
 #include "trace/analyses.hpp"
 #include "trace_source.hpp"
+#include "user_kernel.hpp"
 
 namespace ws::ui {
 
@@ -119,6 +120,19 @@ std::vector<CompareRow> build_compare(const Report& report, const std::vector<st
   }
   for (auto& r : rows) r.best = best > 0 && r.timed && r.run->status == RunStatus::Ok && r.gbps == best;
   return rows;
+}
+
+std::vector<std::string> with_edited_runs(const Report& report, const std::vector<std::string>& ids) {
+  std::vector<std::string> out;
+  for (const auto& id : ids) {
+    out.push_back(id);
+    UserKernel k;
+    k.like = id;
+    const std::string edited = user_kernel_label(k);
+    if (std::any_of(report.runs.begin(), report.runs.end(), [&](const RunResult& r) { return r.variant == edited; }))
+      out.push_back(edited);
+  }
+  return out;
 }
 
 bool fit_for_baseline(const Report& report, const std::string& id) {

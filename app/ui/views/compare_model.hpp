@@ -67,6 +67,10 @@ struct CompareRow {
 std::vector<CompareRow> build_compare(const Report& report, const std::vector<std::string>& ids,
                                       const std::string& baseline, const std::map<std::string, Predicted>& predicted);
 
+/// `ids` with, right after each id, the edited copy's row ("epita.reduce3 (edited)", KernelEdit::run_label)
+/// when `report` holds a run of it: the edited kernel compares beside its original.
+std::vector<std::string> with_edited_runs(const Report& report, const std::vector<std::string>& ids);
+
 /// Whether `id` may become Compare's baseline without a word: not racy, not a slide's bug kept on purpose,
 /// and its latest run in `report` (if any) checked ok. `b` skips the others and says which it skipped.
 bool fit_for_baseline(const Report& report, const std::string& id);

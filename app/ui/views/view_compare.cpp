@@ -262,7 +262,8 @@ const std::map<std::string, Predicted>& CompareView::predictions(const AppState&
 
 void CompareView::draw(AppState& s) {
   const Report& rep = s.shown();
-  const std::vector<std::string> ids = chosen_variants(s);
+  // An edited copy's run (the Source view's editor) sits right under its original.
+  const std::vector<std::string> ids = with_edited_runs(rep, chosen_variants(s));
   std::vector<CompareRow> rows = build_compare(rep, ids, s.perf.baseline, predictions(s, ids));
   std::string slides_error;
   const std::vector<SlideTiming>& slides = slide_timings(&slides_error);
@@ -584,6 +585,18 @@ void CompareView::draw_changes(AppState& s, const std::vector<CompareRow>& rows)
       ++shown;
     }
     prev = &*it;
+  }
+  // Each edited copy against its original: the code's effect in numbers.
+  for (const auto& r : rows) {
+    const auto paren = r.variant.find(" (edited)");
+    if (paren == std::string::npos) continue;
+    const auto base = std::find_if(rows.begin(), rows.end(),
+                                   [&](const CompareRow& o) { return o.variant == r.variant.substr(0, paren); });
+    if (base == rows.end()) continue;
+    ImGui::Bullet();
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s", what_changed(*base, r).c_str());
+    ++shown;
   }
   if (!shown)
     TextDim("Compare two or more variants of one lesson to see what changed between consecutive steps.", true);

@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 
+#include "editor/kernel_copy.hpp"
 #include "metric_catalog.hpp"
 #include "views/stall_bars.hpp"
 #include "views/view_metrics.hpp"
@@ -36,6 +37,17 @@ void SourceView::draw(AppState& s) {
     TextDim("select a variant to see its source");
     return;
   }
+  // The editor: opened by "Edit a copy" (or --edit), on the selected variant; another variant closes it.
+  if (s.edit.request_open) {
+    s.edit.request_open = false;
+    editor_.open(s, *v);
+    if (!s.edit.request_text.empty()) {
+      s.edit.text = std::move(s.edit.request_text);
+      s.edit.request_text.clear();
+    }
+  }
+  if (s.edit.is_open() && s.edit.variant() != v->id) s.edit.close();
+  if (s.edit.is_open() && editor_.draw(s)) return;
   const std::string prev = previous_variant(s);
   const bool want_diff = diff_ && !prev.empty();
   // The helpers' regions join the section when the trace ran lines there (not in a diff, which compares sections).
@@ -71,6 +83,14 @@ void SourceView::draw(AppState& s) {
           ? "(no kernel file)"
           : section_.file +
                 ", embedded at build time; line numbers count its lines without the trace instrumentation (WS_T)";
+  const std::string not_editable = section_.text.empty() ? "no source section" : why_not_editable(*v);
+  ImGui::BeginDisabled(!not_editable.empty());
+  if (ImGui::Button("Edit a copy")) editor_.open(s, *v);
+  ImGui::EndDisabled();
+  ItemTooltip(not_editable.empty() ? "edit a copy of this kernel and run it (Ctrl+Enter) with " + v->id +
+                                         "'s launch: checked, timed, a row of its own in Results and Compare"
+                                   : not_editable);
+  ImGui::SameLine();
   ImGui::BeginDisabled(prev.empty());
   ImGui::Checkbox(prev.empty() ? (focus ? "diff" : "diff against the previous variant (this is the first)")
                                : ("diff against " + prev).c_str(),

@@ -1,11 +1,13 @@
 // Source view: the selected variant's CUDA section as it was built (embedded, kernel_sources.hpp),
 // with line numbers, the lines of the current step's phase highlighted (scrolled into view), and
-// optionally the code-only diff against the previous variant of the lesson.
+// optionally the code-only diff against the previous variant of the lesson. "Edit a copy" swaps the list for
+// the kernel editor (editor/kernel_editor.hpp) on a copy of the variant's kernel.
 #pragma once
 #include <string>
 #include <vector>
 
 #include "app_state.hpp"
+#include "editor/kernel_editor.hpp"
 #include "views/kernel_sources.hpp"
 
 namespace ws::ui {
@@ -15,6 +17,7 @@ class SourceView {
   void draw(AppState& s);
 
  private:
+  KernelEditor editor_;
   bool diff_ = false;  ///< diff against the previous variant of the lesson
   // What the lines below were built for; rebuilt when the variant, the diff base or the toggle change.
   std::string id_, prev_;

@@ -1,0 +1,367 @@
+#include "editor/kernel_copy.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "user_kernel.hpp"
+
+namespace ws::ui {
+
+namespace {
+
+std::string trim(const std::string& s) {
+  const auto a = s.find_first_not_of(" \t\r");
+  if (a == std::string::npos) return "";
+  return s.substr(a, s.find_last_not_of(" \t\r") - a + 1);
+}
+
+/// The code of a line: up to a `//` comment.
+std::string code_of(const std::string& line) {
+  const auto c = line.find("//");
+  return c == std::string::npos ? line : line.substr(0, c);
+}
+
+bool has_word(const std::string& code, const std::string& word) {
+  for (auto at = code.find(word); at != std::string::npos; at = code.find(word, at + 1)) {
+    const bool left = at == 0 || !(std::isalnum((unsigned char)code[at - 1]) || code[at - 1] == '_');
+    const std::size_t e = at + word.size();
+    const bool right = e >= code.size() || !(std::isalnum((unsigned char)code[e]) || code[e] == '_');
+    if (left && right) return true;
+  }
+  return false;
+}
+
+/// Splits "a, b<c, d>, e" at the top-level commas.
+std::vector<std::string> split_top(const std::string& s) {
+  std::vector<std::string> out;
+  int depth = 0;
+  std::string cur;
+  for (char c : s) {
+    if (c == '<' || c == '(') ++depth;
+    if (c == '>' || c == ')') --depth;
+    if (c == ',' && depth == 0) {
+      out.push_back(trim(cur));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!trim(cur).empty()) out.push_back(trim(cur));
+  return out;
+}
+
+/// "unsigned int BlockSize" -> {"unsigned int", "BlockSize"}; the name is the last identifier.
+void split_decl(const std::string& decl, std::string& type, std::string& name) {
+  std::size_t e = decl.size();
+  while (e > 0 && !(std::isalnum((unsigned char)decl[e - 1]) || decl[e - 1] == '_')) --e;
+  std::size_t b = e;
+  while (b > 0 && (std::isalnum((unsigned char)decl[b - 1]) || decl[b - 1] == '_')) --b;
+  name = decl.substr(b, e - b);
+  type = trim(decl.substr(0, b));
+}
+
+/// `code` without its `__launch_bounds__(...)` (only a __global__ function may carry one); `dropped` gets it.
+std::string drop_launch_bounds(const std::string& code, std::string& dropped) {
+  const auto at = code.find("__launch_bounds__");
+  if (at == std::string::npos) return code;
+  std::size_t i = code.find('(', at);
+  if (i == std::string::npos) return code;
+  for (int depth = 0; i < code.size(); ++i) {
+    if (code[i] == '(') ++depth;
+    if (code[i] == ')' && --depth == 0) break;
+  }
+  dropped = code.substr(at, i + 1 - at);
+  std::size_t e = i + 1;
+  while (e < code.size() && code[e] == ' ') ++e;
+  return code.substr(0, at) + code.substr(e);
+}
+
+/// A type with the template's type parameters replaced by `elem` and its spaces normalized ("const T *" ->
+/// "const int*").
+std::string concrete_type(const std::string& type, const std::vector<std::string>& type_params,
+                          const std::string& elem) {
+  std::string out;
+  std::string word;
+  auto flush = [&] {
+    if (word.empty()) return;
+    const bool param = std::find(type_params.begin(), type_params.end(), word) != type_params.end();
+    if (!out.empty() && out.back() != '*') out += ' ';
+    out += param ? elem : word == "unsigned" ? "unsigned int" : word;
+    word.clear();
+  };
+  for (char c : type) {
+    if (std::isalnum((unsigned char)c) || c == '_') {
+      word += c;
+    } else {
+      flush();
+      if (c == '*') out += '*';
+    }
+  }
+  flush();
+  // "unsigned int int" from "unsigned int": the word after unsigned was already int
+  for (std::size_t at; (at = out.find("unsigned int int")) != std::string::npos;) out.replace(at, 16, "unsigned int");
+  return out;
+}
+
+/// The end line of the function whose head starts at `from` (its closing brace), lines.size() - 1 if none.
+std::size_t body_end(const std::vector<std::string>& lines, std::size_t from) {
+  int depth = 0;
+  bool opened = false;
+  for (std::size_t i = from; i < lines.size(); ++i) {
+    for (char c : code_of(lines[i])) {
+      if (c == '{') ++depth, opened = true;
+      if (c == '}') --depth;
+    }
+    if (opened && depth <= 0) return i;
+  }
+  return lines.size() - 1;
+}
+
+/// The name of the function declared on `code` (the identifier before its first '('), "" if none.
+std::string function_name(const std::string& code) {
+  const auto open = code.find('(');
+  if (open == std::string::npos) return "";
+  std::string type, name;
+  split_decl(code.substr(0, open), type, name);
+  return name;
+}
+
+/// The `__device__` functions of `file_text` (instrumentation removed) that `code` calls and does not
+/// define, with the comment lines right above each and their own helpers, in file order: the helpers a
+/// variant shares with an earlier one (epita.full_unroll calls reduce6's warpReduce).
+std::string helpers_called(const std::string& file_text, const std::string& code) {
+  std::vector<std::string> lines;
+  for (const std::string& l : split_lines(file_text)) {
+    const std::string c = strip_trace_instrumentation(l);
+    if (c != l && trim(c).empty()) continue;
+    lines.push_back(c);
+  }
+  struct Helper {
+    std::string name;
+    std::size_t first, last;
+  };
+  std::vector<Helper> helpers;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string c = code_of(lines[i]);
+    if (!has_word(c, "__device__") || has_word(c, "__global__")) continue;
+    const std::string name = function_name(c);
+    if (name.empty()) continue;
+    std::size_t first = i;
+    if (first > 0 && trim(code_of(lines[first - 1])).rfind("template", 0) == 0) --first;
+    while (first > 0 && trim(lines[first - 1]).rfind("//", 0) == 0 && trim(lines[first - 1]).rfind("// ---", 0) != 0)
+      --first;
+    helpers.push_back({name, first, body_end(lines, i)});
+    i = helpers.back().last;
+  }
+  std::vector<bool> take(helpers.size(), false);
+  std::string scan = code;  // grows with the helpers taken, whose own calls count too
+  for (bool more = true; more;) {
+    more = false;
+    for (std::size_t h = 0; h < helpers.size(); ++h) {
+      if (take[h] || !has_word(scan, helpers[h].name)) continue;
+      bool defined = false;
+      for (const std::string& l : split_lines(code))
+        defined |= has_word(code_of(l), "__device__") && function_name(code_of(l)) == helpers[h].name;
+      if (defined) continue;
+      take[h] = more = true;
+      for (std::size_t i = helpers[h].first; i <= helpers[h].last; ++i) scan += "\n" + code_of(lines[i]);
+    }
+  }
+  std::string out;
+  for (std::size_t h = 0; h < helpers.size(); ++h)
+    if (take[h]) {
+      for (std::size_t i = helpers[h].first; i <= helpers[h].last; ++i) out += lines[i] + "\n";
+      out += "\n";
+    }
+  return out;
+}
+
+}  // namespace
+
+std::string why_not_editable(const VariantInfo& v) {
+  if (v.cpu_only) return v.id + " runs on the CPU: there is no kernel to edit";
+  if (v.baseline) return v.id + " is a library call (CUB): its kernels are not in the lesson's source";
+  if (!kernel_contract(v.pattern))
+    return std::string("kernels of your own cannot follow the ") + to_string(v.pattern) + " pattern yet";
+  if (v.pattern == PatternKind::Atomics && v.atomics != AtomicsKind::Histogram)
+    return "the atomics contract is the 256-bin histogram's: " + v.id + " computes something else";
+  if (v.pattern == PatternKind::Convolution && conv_kind_is_2d(v.conv))
+    return "the convolution contract is 1-D: " + v.id + " convolves an image";
+  return "";
+}
+
+std::vector<KernelParam> parse_kernel_params(const std::string& signature) {
+  std::vector<KernelParam> out;
+  const auto open = signature.find('(');
+  if (open == std::string::npos) return out;
+  int depth = 0;
+  std::size_t close = std::string::npos;
+  for (std::size_t i = open; i < signature.size(); ++i) {
+    if (signature[i] == '(') ++depth;
+    if (signature[i] == ')' && --depth == 0) {
+      close = i;
+      break;
+    }
+  }
+  if (close == std::string::npos) return out;
+  for (const std::string& p : split_top(signature.substr(open + 1, close - open - 1))) {
+    if (p.empty() || p == "void") continue;
+    KernelParam k;
+    split_decl(p, k.type, k.name);
+    k.pointer = k.type.find('*') != std::string::npos;
+    k.is_const = k.pointer && has_word(k.type.substr(0, k.type.find('*')), "const");
+    out.push_back(k);
+  }
+  return out;
+}
+
+KernelCopy make_kernel_copy(const VariantInfo& v, const SourceSection& sec) {
+  KernelCopy out;
+  const std::vector<std::string> lines = split_lines(sec.text);
+  std::vector<std::size_t> globals;
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    if (has_word(code_of(lines[i]), "__global__")) globals.push_back(i);
+  const KernelContract* contract = kernel_contract(v.pattern);
+  const std::string pattern = to_string(v.pattern);
+
+  std::string head =
+      "// A copy of " + v.id + " to edit: the slide's kernel as " + (sec.file.empty() ? "the build" : sec.file) +
+      " has it,\n"
+      "// made a __device__ function that the contract's entry at the bottom calls. warpscope launches `kernel`\n"
+      "// with " +
+      v.id +
+      "'s launch (block, items per thread, grid), checks the result against the CPU\n"
+      "// reference and times it. Ctrl+Enter compiles and runs; the contract: docs/your-kernel.md.\n"
+      "// warpscope: pattern=" +
+      pattern + " entry=kernel\n" + "#include \"common/dynamic_shared.cuh\"\nusing namespace ws::kernels;\n\n";
+  if (!contract) {
+    out.text = head + sec.text;
+    out.note = v.id + ": " + pattern + " kernels have no contract for your own code yet";
+    return out;
+  }
+  if (globals.empty()) {
+    out.text = head + sec.text;
+    out.note = v.id + " has no __global__ kernel in its source section";
+    return out;
+  }
+  const std::size_t g = globals.back();
+  // The kernel's signature (it may run over several lines, up to its body's brace) and the end of its body.
+  std::string signature, bounds;
+  std::size_t sig_end = g;
+  for (std::size_t i = g; i < lines.size(); ++i) {
+    signature += code_of(lines[i]) + " ";
+    sig_end = i;
+    if (code_of(lines[i]).find('{') != std::string::npos) break;
+  }
+  signature = drop_launch_bounds(signature, bounds);
+  const std::size_t end = body_end(lines, g);
+  std::string name, ignored;
+  {
+    const std::string before = signature.substr(0, signature.find('('));
+    split_decl(before, ignored, name);
+  }
+  // Template arguments: types become the contract's element type, values the variant's block.
+  const std::vector<KernelParam> cparams = parse_kernel_params(contract->signature);
+  std::string elem = cparams.empty() ? "int" : cparams.front().type;
+  for (const char* drop : {"const", "*"})
+    if (auto at = elem.find(drop); at != std::string::npos) elem.erase(at, std::string(drop).size());
+  elem = trim(elem);
+  std::string targs;
+  std::vector<std::string> type_params;
+  if (g > 0 && trim(code_of(lines[g - 1])).rfind("template", 0) == 0) {
+    const std::string t = code_of(lines[g - 1]);
+    const auto a = t.find('<'), b = t.rfind('>');
+    if (a != std::string::npos && b != std::string::npos && b > a)
+      for (const std::string& decl : split_top(t.substr(a + 1, b - a - 1))) {
+        std::string type, pname;
+        split_decl(decl, type, pname);
+        const int block = v.rules.fixed_block ? v.rules.fixed_block : v.rules.default_block;
+        const bool is_type = type == "typename" || type == "class";
+        if (is_type) type_params.push_back(pname);
+        targs += (targs.empty() ? "" : ", ") + (is_type ? elem : std::to_string(block) + "u");
+      }
+  }
+  // The call: each of the kernel's parameters gets the next contract argument of its kind.
+  const std::vector<KernelParam> kparams = parse_kernel_params(signature);
+  std::vector<bool> used(cparams.size(), false);
+  std::string args, unmatched;
+  for (const KernelParam& k : kparams) {
+    if (!k.pointer && concrete_type(k.type, type_params, elem) == "bool") {  // the scans' `exclusive`
+      args += std::string(args.empty() ? "" : ", ") + "false /* " + k.name + ": the contract's scan is inclusive */";
+      continue;
+    }
+    std::size_t pick = cparams.size();
+    for (std::size_t c = 0; c < cparams.size(); ++c)
+      if (!used[c] && cparams[c].pointer == k.pointer && (!k.pointer || cparams[c].is_const == k.is_const)) {
+        pick = c;
+        break;
+      }
+    if (pick == cparams.size()) {
+      unmatched += (unmatched.empty() ? "" : ", ") + k.type + " " + k.name;
+      continue;
+    }
+    used[pick] = true;
+    // A pointer of another type (the histograms' int* bins for the contract's unsigned*) is cast.
+    const std::string want = concrete_type(k.type, type_params, elem);
+    const bool cast = k.pointer && want != concrete_type(cparams[pick].type, {}, elem);
+    args += (args.empty() ? "" : ", ") + (cast ? "(" + want + ")" + cparams[pick].name : cparams[pick].name);
+  }
+  std::string sig = contract->signature;
+  std::string call = "  " + name + (targs.empty() ? "" : "<" + targs + ">") + "(" + args + ");\n";
+  if (!unmatched.empty()) {
+    out.note = name + " takes " + unmatched +
+               ", which the contract does not pass: write what the entry at the bottom should give it";
+    call = "  // TODO: call " + name + " with what it needs from the contract's arguments (" + unmatched +
+           " has none)\n  " + name + "(/* ... */);\n";
+  } else if (!bounds.empty()) {
+    out.note = "the copy's " + name + " is a __device__ function, so it drops " + bounds +
+               " (only a __global__ function takes one)";
+  } else if (globals.size() > 1) {
+    out.note = v.id + "'s launcher runs more than one kernel: the copy runs " + name +
+               " once, and warpscope adds its output's partials on the host";
+  }
+
+  std::string body;
+  for (std::size_t i = 0; i <= end && i < lines.size(); ++i) {
+    std::string l = lines[i];
+    if (i == g) {
+      const auto at = l.find("__global__");
+      l.replace(at, 10, "__device__");
+    }
+    if (i >= g && i <= sig_end && !bounds.empty()) {
+      std::string ignored_bounds;
+      l = drop_launch_bounds(l, ignored_bounds);
+    }
+    body += l + "\n";
+  }
+  for (const KernelFile& f : kernel_files())
+    if (f.name == sec.file) {
+      std::string code;
+      for (std::size_t i = 0; i <= end && i < lines.size(); ++i) code += code_of(lines[i]) + "\n";
+      const std::string helpers = helpers_called(f.text, code);
+      if (!helpers.empty()) head += "// From " + sec.file + ": the helpers the kernel calls.\n" + helpers;
+    }
+  out.kernel_line = int(std::count(head.begin(), head.end(), '\n') + 1 + long(g));
+  out.text = head + body + "\n// The contract's entry (docs/your-kernel.md): warpscope passes these arguments.\n" +
+             sig + " {\n" + call + "}\n";
+  return out;
+}
+
+std::vector<int> changed_line_marks(const std::string& original, const std::string& edited) {
+  std::vector<int> marks;
+  bool removed = false;
+  for (const DiffLine& d : diff_lines(original, edited)) {
+    if (d.kind == DiffLine::Removed) {
+      removed = true;
+      continue;
+    }
+    marks.push_back(d.kind == DiffLine::Added ? 1 : removed ? 2 : 0);
+    removed = false;
+  }
+  // split_lines drops nothing at the end, but a text ending in '\n' has one more (empty) editor line.
+  const std::size_t editor_lines = std::size_t(std::count(edited.begin(), edited.end(), '\n') + 1);
+  marks.resize(editor_lines, 0);
+  return marks;
+}
+
+}  // namespace ws::ui

@@ -1,0 +1,287 @@
+#include "editor/kernel_editor.hpp"
+
+#include <imgui.h>
+#include <imgui_internal.h>  // the text field's child window (its scroll), for the margin and "go to line"
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "editor/kernel_copy.hpp"
+#include "kernel_compile.hpp"
+#include "metric_catalog.hpp"
+#include "registry.hpp"
+#include "views/stall_bars.hpp"
+#include "widgets/layout_probe.hpp"
+#include "widgets/theme.hpp"
+#include "widgets/widgets.hpp"
+
+namespace ws::ui {
+
+namespace {
+
+constexpr const char* kTextLabel = "##kernel_text";
+
+/// The child window ImGui's multiline text field `id` scrolls in (made by the field this frame).
+ImGuiWindow* text_child(ImGuiID id) {
+  ImGuiWindow* parent = ImGui::GetCurrentWindow();
+  for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+    if (w->ParentWindow == parent && w->ChildId == id) return w;
+  return nullptr;
+}
+
+/// The edited kernel's latest run with per-line metrics or PC samples, if any.
+const RunResult* edited_metrics_run(const AppState& s) {
+  for (auto it = s.session.runs.rbegin(); it != s.session.runs.rend(); ++it)
+    if (it->variant == s.edit.run_label() && (!it->metrics.lines.empty() || it->metrics.pc_sampling.collected))
+      return &*it;
+  return nullptr;
+}
+
+}  // namespace
+
+void KernelEditor::open(AppState& s, const VariantInfo& v) {
+  const KernelCopy copy = make_kernel_copy(v, find_section(v.id));
+  s.edit.open(v.id, v.pattern, copy.text, copy.note);
+  find_from_ = 0;
+  marked_line_ = 0;
+  goto_line_ = copy.kernel_line;  // the slide's kernel in view, its comment above it, rather than the copy's header
+  focus_text_ = true;
+  marks_for_.clear();
+}
+
+void KernelEditor::compile_and_run(AppState& s) {
+  if (s.device.opened && s.device.device.available) {
+    const VariantInfo* v = find_variant(s.edit.variant());
+    if (!v) return;
+    s.to_run.push_back(s.edit.run_request(s.params.to_request(v->id)));
+    s.edit.run_queued(s.session.runs);
+    return;
+  }
+  s.edit.compile();  // no GPU here: compile only (NVRTC needs none), so errors still land on their lines
+}
+
+bool KernelEditor::draw(AppState& s) {
+  const Theme& th = theme();
+  const Palette& p = th.colors();
+  KernelEdit& e = s.edit;
+  const ImGuiIO& io = ImGui::GetIO();
+  const bool ctrl_enter = io.KeyCtrl && (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) ||
+                                         ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter)));
+  bool run = std::exchange(e.request_run, false);
+  e.poll();  // also done by MainWindow::exchange each frame, for a result that comes while another view is open
+  e.take_run(s.session.runs);
+
+  // Row 1: back, compile and run, reset, find.
+  if (ImGui::Button("Back to the slide")) {
+    e.save();
+    e.close();
+    return false;
+  }
+  ItemTooltip("the variant's source as it was built; your copy stays saved" +
+              (e.save_path().empty() ? std::string() : " (" + e.save_path() + ")"));
+  const bool busy = e.compiling() || e.running();
+  const char* run_label = "Compile and run (Ctrl+Enter)";
+  SameLineIfFits(ButtonWidth(run_label));
+  ImGui::BeginDisabled(busy);
+  if (ImGui::Button(run_label)) run = true;
+  ImGui::EndDisabled();
+  ItemTooltip("compiled with NVRTC (-lineinfo) where the GPU is, launched with " + e.variant() +
+              "'s launch, checked against the CPU and timed: a row '" + e.run_label() + "' in Results and Compare");
+  SameLineIfFits(ButtonWidth("Reset to the slide"));
+  if (ImGui::Button("Reset to the slide")) {
+    e.reset();
+    marks_for_.clear();
+  }
+  SameLineIfFits(th.px(200) + ButtonWidth("Next") + ImGui::GetStyle().ItemSpacing.x, th.px(24));
+  ImGui::SetNextItemWidth(th.px(200));
+  const bool find_enter = ImGui::InputTextWithHint(
+      "##find", "find", &find_, ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+  if (ImGui::IsItemEdited()) find_from_ = 0;
+  ImGui::SameLine();
+  bool find_next = find_enter;
+  if (ImGui::Button("Next")) find_next = true;
+  if (find_next) {
+    const std::size_t at = find_text(e.text, find_, find_from_, true);
+    if (at != std::string::npos) {
+      goto_line_ = marked_line_ = line_of_offset(e.text, at);
+      find_from_ = at + 1;
+    } else {
+      marked_line_ = 0;
+    }
+    if (find_enter) ImGui::SetKeyboardFocusHere(-1);
+  }
+  if (!find_.empty() && find_next && marked_line_ == 0) {
+    ImGui::SameLine();
+    ImGui::TextColored(p.bad, "not found");
+  }
+
+  // Save as .cu / Open .cu: the user's own files, beside the copy kept in the data folder.
+  SameLineIfFits(
+      th.px(260) + ButtonWidth("Save as .cu") + ButtonWidth("Open .cu") + 2 * ImGui::GetStyle().ItemSpacing.x,
+      th.px(24));
+  ImGui::SetNextItemWidth(th.px(260));
+  ImGui::InputTextWithHint("##cu_path", "file.cu", &path_);
+  ImGui::SameLine();
+  if (ImGui::Button("Save as .cu")) {
+    const std::string err = e.save_as(path_);
+    s.message(err.empty() ? Message::Info : Message::Error, err.empty() ? "saved the edited kernel to " + path_ : err);
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Open .cu")) {
+    const std::string err = e.open_file(path_);
+    if (!err.empty()) s.message(Message::Error, err);
+    marks_for_.clear();
+  }
+  ItemTooltip("replaces the text with the file's (your copy of " + e.variant() +
+              " is kept until then: Ctrl+Z does not "
+              "reach past an open); it runs with " +
+              e.variant() + "'s launch");
+
+  // Row 2: the state in one line each: the result, why it cannot run here, the copy's note, restored text.
+  if (!e.status().empty()) TextEllipsis(e.status(), ImGui::GetContentRegionAvail().x, e.status_bad() ? &p.bad : &p.ok);
+  if (s.device.opened && !s.device.device.available) {
+    const std::string line = "Running it needs an NVIDIA GPU (here, --gpu ssh:HOST or --gpu 'slurm:ARGS'); " +
+                             std::string(built_with_nvrtc() ? "Ctrl+Enter compiles it here and shows its errors."
+                                                            : "this build has no NVRTC to compile it either.");
+    TextEllipsis(line, ImGui::GetContentRegionAvail().x, &p.lesson);
+    ItemTooltip(line);
+    layout_probe().text(ImGui::GetFontSize());
+  }
+  if (!e.note().empty()) {
+    TextEllipsis(e.note(), ImGui::GetContentRegionAvail().x, &p.lesson);
+    ItemTooltip(e.note());
+  }
+  if (e.restored())
+    TextEllipsis("your earlier edit, restored from " + e.save_path(), ImGui::GetContentRegionAvail().x, &p.text_dim);
+  if (!e.save_error().empty()) TextEllipsis(e.save_error(), ImGui::GetContentRegionAvail().x, &p.bad);
+
+  // The text field and its margin, then the messages (up to 5 lines, scrolling beyond). New messages scroll
+  // the first one's line into view.
+  const std::vector<KernelDiagnostic>& diags = e.diagnostics();
+  if (e.diagnostics_generation() != diags_seen_) {
+    diags_seen_ = e.diagnostics_generation();
+    for (const KernelDiagnostic& d : diags)
+      if (d.line > 0) {
+        goto_line_ = marked_line_ = d.line;
+        break;
+      }
+  }
+  const float msg_h = diags.empty()
+                          ? 0.f
+                          : std::min<float>(5.f, float(diags.size())) * ImGui::GetTextLineHeightWithSpacing() +
+                                2 * ImGui::GetStyle().WindowPadding.y + ImGui::GetStyle().ItemSpacing.y;
+  ImGui::PushFont(th.fonts().mono);
+  const RunResult* mr = edited_metrics_run(s);
+  std::map<int, double> inst;
+  if (mr)
+    for (const LineMetrics& lm : mr->metrics.lines)
+      if (lm.file == e.file()) inst[lm.line] += lm.warp_instructions;
+  static const MetricDef kInst = [] {
+    MetricDef d;
+    d.unit = "warp inst";
+    return d;
+  }();
+  // Stall reasons per line (PC sampling: --metrics pcsampling), a bar left of the counters.
+  const StallColumn stalls = mr ? stall_column(mr->metrics.pc_sampling, e.file()) : StallColumn{};
+  const float stall_w = stalls.empty() ? 0.f : StallColumnWidth();
+  const float inst_w = (inst.empty() ? 0.f : ImGui::CalcTextSize("000.0 M").x + th.px(8)) + stall_w;
+  const float num_w = ImGui::CalcTextSize("0000").x;
+  const float margin_w = inst_w + num_w + th.px(28);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float text_h = std::max(avail.y - msg_h, ImGui::GetTextLineHeight() * 4);
+  ImGui::SetCursorScreenPos(ImVec2(origin.x + margin_w, origin.y));
+  const ImGuiID text_id = ImGui::GetID(kTextLabel);
+  if (focus_text_) ImGui::SetKeyboardFocusHere(), focus_text_ = false;
+  const bool enter =
+      ImGui::InputTextMultiline(kTextLabel, &e.text, ImVec2(avail.x - margin_w, text_h),
+                                ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_EnterReturnsTrue);
+  if (ImGui::IsItemEdited()) e.changed();
+  const ImVec2 fmin = ImGui::GetItemRectMin(), fmax = ImGui::GetItemRectMax();
+  layout_probe().text(ImGui::GetFontSize());
+  if (enter && io.KeyCtrl) run = true, focus_text_ = true;  // Ctrl+Enter leaves the field: give it back
+  if (ctrl_enter && !io.WantTextInput) run = true;
+
+  // Margin: numbers aligned with the field's lines (its scroll), marks, changed lines, counters.
+  ImGuiWindow* child = text_child(text_id);
+  const float scroll = child ? child->Scroll.y : 0.f;
+  const float line_h = ImGui::GetFontSize();
+  const float top = fmin.y + ImGui::GetStyle().FramePadding.y - scroll;
+  if (e.text != marks_for_) {
+    changed_ = changed_line_marks(e.original(), e.text);
+    marks_for_ = e.text;
+  }
+  const std::vector<int> marks = e.line_marks();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->PushClipRect(ImVec2(origin.x, fmin.y), ImVec2(fmin.x, fmax.y), true);
+  const int lines = int(marks.size());
+  const int first = std::max(0, int((fmin.y - top) / line_h));
+  const int last = std::min(lines, int((fmax.y - top) / line_h) + 1);
+  for (int i = first; i < last; ++i) {
+    const float y = top + float(i) * line_h;
+    const int mark = marks[std::size_t(i)];
+    if (mark) {
+      const ImVec4& c = mark == 2 ? p.bad : p.lesson;
+      dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(fmin.x - th.px(2), y + line_h),
+                        ImGui::GetColorU32(ImVec4(c.x, c.y, c.z, 0.22f)));
+      dl->AddCircleFilled(ImVec2(origin.x + inst_w + th.px(7), y + line_h / 2), line_h * 0.28f, ImGui::GetColorU32(c));
+    }
+    if (i + 1 == marked_line_)
+      dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(origin.x + th.px(3), y + line_h), ImGui::GetColorU32(p.accent));
+    if (std::size_t(i) < changed_.size() && changed_[std::size_t(i)]) {
+      const float x = fmin.x - th.px(7);
+      if (changed_[std::size_t(i)] == 1)
+        dl->AddRectFilled(ImVec2(x, y + 1), ImVec2(x + th.px(4), y + line_h - 1), ImGui::GetColorU32(p.ok));
+      else
+        dl->AddTriangleFilled(ImVec2(x, y - th.px(4)), ImVec2(x + th.px(5), y), ImVec2(x, y + th.px(4)),
+                              ImGui::GetColorU32(p.bad));
+    }
+    const std::string n = std::to_string(i + 1);
+    const ImVec4& nc = mark == 2 ? p.bad : mark == 1 ? p.lesson : p.text_dim;
+    dl->AddText(ImVec2(origin.x + inst_w + th.px(14) + num_w - ImGui::CalcTextSize(n.c_str()).x, y),
+                ImGui::GetColorU32(nc), n.c_str());
+    if (auto st = stalls.lines.find(i + 1); st != stalls.lines.end())
+      StallBar(dl, ImVec2(origin.x, y), stall_w - th.px(4), line_h, st->second, stalls);
+    if (auto it = inst.find(i + 1); it != inst.end()) {
+      const std::string v = format_metric_value(kInst, it->second);
+      dl->AddText(ImVec2(origin.x + inst_w - th.px(6) - ImGui::CalcTextSize(v.c_str()).x, y),
+                  ImGui::GetColorU32(p.accent), v.c_str());
+    }
+  }
+  dl->PopClipRect();
+  if (!changed_.empty() && std::any_of(changed_.begin(), changed_.end(), [](int m) { return m != 0; }))
+    layout_probe().picture("editor changed lines", ImVec2(fmin.x - th.px(7), fmin.y), ImVec2(fmin.x, fmax.y));
+  if (!inst.empty() || !stalls.empty())
+    layout_probe().picture("editor line counters", origin, ImVec2(origin.x + inst_w, fmax.y));
+  if (std::any_of(marks.begin(), marks.end(), [](int m) { return m == 2; }))
+    layout_probe().picture("editor error mark", origin, ImVec2(fmin.x, fmax.y));
+  if (goto_line_ > 0 && child) {
+    ImGui::SetScrollY(child, std::max(0.f, float(goto_line_ - 1) * line_h - (fmax.y - fmin.y) / 3));
+    goto_line_ = 0;
+  }
+  ImGui::PopFont();
+
+  // Messages: one row each, a click goes to its line.
+  if (!diags.empty()) {
+    ImGui::BeginChild("kernel_messages", ImVec2(0, 0), true);
+    for (std::size_t i = 0; i < diags.size(); ++i) {
+      const KernelDiagnostic& d = diags[i];
+      const std::string where = d.line > 0 ? "line " + std::to_string(d.line) : d.file.empty() ? "" : d.file;
+      const std::string row = where + (where.empty() ? "" : ": ") + d.severity + ": " + d.message;
+      ImGui::PushStyleColor(ImGuiCol_Text, d.severity == "error" ? p.bad : d.severity == "warning" ? p.lesson : p.text);
+      // Never drawn selected: red on the selection's blue does not read on a projector (the margin marks the line).
+      if (ImGui::Selectable((row + "##diag" + std::to_string(i)).c_str(), false) && d.line > 0) {
+        goto_line_ = marked_line_ = d.line;
+        focus_text_ = true;
+      }
+      ImGui::PopStyleColor();
+    }
+    ImGui::EndChild();
+  }
+  if (run && !busy) compile_and_run(s);
+  return true;
+}
+
+}  // namespace ws::ui

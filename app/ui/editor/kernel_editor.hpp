@@ -1,0 +1,36 @@
+// The Source view's kernel editor ("Edit a copy"): the copy of the selected variant's kernel in ImGui's
+// multiline text field (its undo: Ctrl+Z / Ctrl+Y), in the monospace font at the presentation scale, with a
+// margin of line numbers, compiler marks (errors red, warnings amber), lines changed from the slide and,
+// after a run with metrics, warp instructions per line; a find box; the compiler's messages under it (a
+// click goes to the line). Ctrl+Enter compiles and runs through the GUI's run queue. The model is
+// AppState::edit (app/controller/kernel_edit.hpp); this file only draws it and writes intents.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "app_state.hpp"
+
+namespace ws::ui {
+
+class KernelEditor {
+ public:
+  /// Opens the editor on a copy of `v` (kernel_copy.hpp; the user's saved edit of it when there is one).
+  void open(AppState& s, const VariantInfo& v);
+  /// Draws the open editor in the space left; false when the user closed it ("Back to the slide").
+  bool draw(AppState& s);
+
+ private:
+  /// Ctrl+Enter: runs the text where a GPU is, else compiles it here and says why it cannot run.
+  void compile_and_run(AppState& s);
+  std::string path_;           ///< the Save as / Open field
+  std::string find_;           ///< the find box
+  std::size_t find_from_ = 0;  ///< where the next search starts
+  int goto_line_ = 0;          ///< a line to scroll to at the next frame (0: none)
+  int marked_line_ = 0;        ///< the line the last find or message click went to (margin arrow)
+  bool focus_text_ = false;    ///< give the text field the keyboard at the next frame
+  int diags_seen_ = 0;         ///< KernelEdit::diagnostics_generation() last scrolled to
+  std::string marks_for_;      ///< the text changed_ was computed for
+  std::vector<int> changed_;   ///< changed_line_marks of the text
+};
+
+}  // namespace ws::ui

@@ -1,0 +1,274 @@
+// The Source view's kernel editor without a window: the copy it makes of a variant (the launcher dropped,
+// the contract's entry calling the slide's kernel with the arguments in the kernel's order), the margin's
+// changed-line marks, compiler messages on their lines (real NVRTC where the build has it: no GPU needed),
+// the saved and restored text, an edited run's result, and its row beside the original in Compare.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "editor/kernel_copy.hpp"
+#include "kernel_compile.hpp"
+#include "kernel_edit.hpp"
+#include "registry.hpp"
+#include "views/compare_model.hpp"
+
+namespace ws::ui {
+namespace {
+
+KernelCopy copy_of(const std::string& id) {
+  const VariantInfo* v = find_variant(id);
+  EXPECT_NE(v, nullptr) << id;
+  return v ? make_kernel_copy(*v, find_section(id)) : KernelCopy{};
+}
+
+std::string temp_dir(const std::string& name) {
+  const auto d = std::filesystem::temp_directory_path() / ("ws_editor_" + name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(d);
+  return d.string();
+}
+
+TEST(KernelCopy, Reduce3KeepsTheSlideAndCallsItFromTheContractEntry) {
+  const KernelCopy c = copy_of("epita.reduce3");
+  EXPECT_TRUE(c.note.empty()) << c.note;
+  EXPECT_NE(c.text.find("// warpscope: pattern=reduction entry=kernel"), std::string::npos);
+  EXPECT_NE(c.text.find("__device__ void reduce3(const T* buffer, int size, T* sum) {"), std::string::npos);
+  EXPECT_NE(c.text.find("    if (tid < stride) partialSum[tid] += partialSum[tid + stride];"), std::string::npos);
+  EXPECT_NE(c.text.find("extern \"C\" __global__ void kernel(const int* in, int* out, unsigned n) {\n"
+                        "  reduce3<int>(in, n, out);\n}"),
+            std::string::npos)
+      << c.text;
+  // The host launcher and the trace instrumentation are not in the copy.
+  EXPECT_EQ(c.text.find("run_reduce3"), std::string::npos);
+  EXPECT_EQ(c.text.find("<<<"), std::string::npos);
+  EXPECT_EQ(c.text.find("WS_T("), std::string::npos);
+  const auto lines = split_lines(c.text);
+  ASSERT_GT(c.kernel_line, 0);
+  EXPECT_NE(lines[std::size_t(c.kernel_line - 1)].find("__device__ void reduce3"), std::string::npos);
+}
+
+TEST(KernelCopy, ArgumentsFollowTheKernelsOwnOrderAndTemplateValuesTakeTheBlock) {
+  EXPECT_NE(copy_of("epita.reduce7").text.find("  reduce7<int>(out, in, n);"), std::string::npos);
+  EXPECT_NE(copy_of("harris.impl1").text.find("  impl1<int>(in, out);"), std::string::npos);
+  const VariantInfo* fu = find_variant("epita.full_unroll");
+  ASSERT_NE(fu, nullptr);
+  EXPECT_NE(copy_of("epita.full_unroll")
+                .text.find("  reduce_full_unroll<" + std::to_string(fu->rules.default_block) + "u, int>(in, n, out);"),
+            std::string::npos);
+}
+
+TEST(KernelCopy, ParamsParsed) {
+  const auto p = parse_kernel_params("extern \"C\" __global__ void kernel(const int* in, int* out, unsigned n)");
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_TRUE(p[0].pointer && p[0].is_const);
+  EXPECT_EQ(p[0].name, "in");
+  EXPECT_TRUE(p[1].pointer && !p[1].is_const);
+  EXPECT_FALSE(p[2].pointer);
+  EXPECT_EQ(p[2].type, "unsigned");
+}
+
+TEST(KernelCopy, ChangedLineMarks) {
+  const std::string a = "a\nb\nc\nd\n";
+  EXPECT_EQ(changed_line_marks(a, a), (std::vector<int>{0, 0, 0, 0, 0}));
+  EXPECT_EQ(changed_line_marks(a, "a\nB\nc\nd\n"), (std::vector<int>{0, 1, 0, 0, 0}));
+  EXPECT_EQ(changed_line_marks(a, "a\nc\nd\n"), (std::vector<int>{0, 2, 0, 0}));  // b deleted above c
+  EXPECT_EQ(changed_line_marks(a, "a\nb\nx\nc\nd\n"), (std::vector<int>{0, 0, 1, 0, 0, 0}));
+}
+
+TEST(KernelEditModel, DiagnosticLinesAndFind) {
+  const auto d = parse_diagnostic_lines(
+      "reduce3.edited.cu:14: error: identifier \"strde\" is undefined\n"
+      "common/x.cuh:3: warning: unused\nnot a message\nreduce3.edited.cu: error: no line\n",
+      "reduce3.edited.cu");
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(d[0].line, 14);
+  EXPECT_EQ(d[0].severity, "error");
+  EXPECT_EQ(d[0].message, "identifier \"strde\" is undefined");
+  EXPECT_EQ(d[1].line, 0);  // another file's line is not the editor's
+  EXPECT_EQ(d[1].file, "common/x.cuh");
+  EXPECT_EQ(d[2].line, 0);
+  const std::string t = "one\ntwo Stride\nthree stride\n";
+  EXPECT_EQ(line_of_offset(t, find_text(t, "stride", 0, true)), 2);
+  EXPECT_EQ(line_of_offset(t, find_text(t, "stride", 12, true)), 3);
+  EXPECT_EQ(line_of_offset(t, find_text(t, "stride", 25, true)), 2);  // wraps
+  EXPECT_EQ(find_text(t, "nope", 0, true), std::string::npos);
+  EXPECT_EQ(line_start_offset(t, 2), 4u);
+}
+
+TEST(KernelEditModel, EditsAreSavedAndRestored) {
+  const std::string dir = temp_dir("save");
+  const std::string original = copy_of("epita.reduce3").text;
+  {
+    KernelEdit e;
+    e.open("epita.reduce3", PatternKind::Reduction, original, "", dir);
+    EXPECT_FALSE(e.restored());
+    EXPECT_EQ(e.text, original);
+    e.text += "// mine\n";
+    EXPECT_EQ(e.changed(), "");
+    EXPECT_EQ(e.save(), "");
+    EXPECT_TRUE(std::filesystem::exists(dir + "/epita.reduce3.cu"));
+  }  // as after a restart
+  KernelEdit e;
+  e.open("epita.reduce3", PatternKind::Reduction, original, "", dir);
+  EXPECT_TRUE(e.restored());
+  EXPECT_EQ(e.text, original + "// mine\n");
+  e.reset();
+  EXPECT_EQ(e.text, original);
+  KernelEdit again;
+  again.open("epita.reduce3", PatternKind::Reduction, original, "", dir);
+  EXPECT_FALSE(again.restored());
+  std::filesystem::remove_all(dir);
+}
+
+TEST(KernelEditModel, SaveAsAndOpenACuFile) {
+  const std::string dir = temp_dir("files");
+  std::filesystem::create_directories(dir);
+  KernelEdit e;
+  e.open("epita.reduce3", PatternKind::Reduction, copy_of("epita.reduce3").text, "", dir + "/kept");
+  e.text += "// saved\n";
+  EXPECT_EQ(e.save_as(dir + "/mine.cu"), "");
+  std::ifstream in(dir + "/mine.cu");
+  std::stringstream got;
+  got << in.rdbuf();
+  EXPECT_EQ(got.str(), e.text);
+  const std::string saved = e.text;
+  e.reset();
+  EXPECT_EQ(e.open_file(dir + "/mine.cu"), "");
+  EXPECT_EQ(e.text, saved);
+  EXPECT_NE(e.open_file(dir + "/missing.cu"), "");
+  EXPECT_EQ(e.text, saved);  // unchanged on failure
+  std::ofstream(dir + "/big.cu") << std::string(kMaxKernelSourceBytes + 1, 'x');
+  EXPECT_NE(e.open_file(dir + "/big.cu"), "");
+  EXPECT_NE(e.save_as(""), "");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(KernelEditModel, RunRequestAndItsResult) {
+  KernelEdit e;
+  e.open("epita.reduce3", PatternKind::Reduction, copy_of("epita.reduce3").text, "", "-");
+  EXPECT_EQ(e.run_label(), "epita.reduce3 (edited)");
+  RunRequest base;
+  base.variant = "epita.reduce3";
+  base.n = 1 << 20;
+  const RunRequest r = e.run_request(base);
+  EXPECT_EQ(r.kernel.like, "epita.reduce3");
+  EXPECT_EQ(r.kernel.file, "reduce3.edited.cu");
+  EXPECT_EQ(r.kernel.source, e.text);
+  EXPECT_EQ(r.n, 1 << 20);
+
+  std::vector<RunResult> runs(1);
+  runs[0].variant = "epita.reduce3 (edited)";  // an earlier run: not this one's result
+  runs[0].status = RunStatus::Ok;
+  e.run_queued(runs);
+  EXPECT_TRUE(e.running());
+  EXPECT_FALSE(e.take_run(runs));
+  RunResult failed;
+  failed.variant = "epita.reduce3 (edited)";
+  failed.status = RunStatus::Error;
+  failed.message = "reduce3.edited.cu:23: error: expected a \";\"";
+  runs.push_back(failed);
+  ASSERT_TRUE(e.take_run(runs));
+  EXPECT_FALSE(e.running());
+  EXPECT_TRUE(e.status_bad());
+  ASSERT_EQ(e.diagnostics().size(), 1u);
+  EXPECT_EQ(e.line_marks()[22], 2);
+
+  e.run_queued(runs);
+  RunResult wrong;
+  wrong.variant = "epita.reduce3 (edited)";
+  wrong.status = RunStatus::Wrong;
+  wrong.message = "sum 1234 != reference 5678";
+  runs.push_back(wrong);
+  ASSERT_TRUE(e.take_run(runs));
+  EXPECT_TRUE(e.status_bad());
+  EXPECT_NE(e.status().find("wrong"), std::string::npos) << e.status();
+}
+
+TEST(KernelEditModel, CompileErrorsLandOnTheirLines) {
+  if (!built_with_nvrtc()) GTEST_SKIP() << "this build has no NVRTC";
+  KernelEdit e;
+  const std::string copy = copy_of("epita.reduce3").text;
+  e.open("epita.reduce3", PatternKind::Reduction, copy, "", "-");
+  e.compile();
+  ASSERT_TRUE(e.poll(60000));
+  EXPECT_FALSE(e.status_bad()) << e.status();
+  EXPECT_NE(e.status().find("compiles"), std::string::npos) << e.status();
+  // A misspelt name on the loop's line: the error comes back on that line.
+  const std::size_t at = e.text.find("partialSum[tid + stride]");
+  ASSERT_NE(at, std::string::npos);
+  e.text.replace(at, std::string("partialSum[tid + stride]").size(), "partialSum[tid + strde]");
+  const int line = line_of_offset(e.text, at);
+  e.compile();
+  ASSERT_TRUE(e.poll(60000));
+  EXPECT_TRUE(e.status_bad());
+  ASSERT_FALSE(e.diagnostics().empty());
+  EXPECT_EQ(e.diagnostics()[0].line, line);
+  EXPECT_NE(e.diagnostics()[0].message.find("strde"), std::string::npos);
+  EXPECT_EQ(e.line_marks()[std::size_t(line - 1)], 2);
+}
+
+TEST(KernelEditModel, EveryEditableReductionCopyCompiles) {
+  if (!built_with_nvrtc()) GTEST_SKIP() << "this build has no NVRTC";
+  // The reductions whose launcher passes arguments the contract has (all but the multi-pass and
+  // two-array ones), plus the 1-D convolution, the scans and the histograms that fit their contracts.
+  int compiled = 0, editable = 0;
+  for (const VariantInfo& v : all_variants()) {
+    if (!why_not_editable(v).empty()) continue;
+    ++editable;
+    const KernelCopy c = make_kernel_copy(v, find_section(v.id));
+    KernelEdit e;
+    e.open(v.id, v.pattern, c.text, c.note, "-");
+    e.compile();
+    ASSERT_TRUE(e.poll(60000)) << v.id;
+    compiled += !e.status_bad();
+    if (v.pattern == PatternKind::Reduction && c.note.empty())
+      EXPECT_FALSE(e.status_bad()) << v.id << ": " << e.status();
+  }
+  EXPECT_GE(compiled, 30) << "of " << editable;
+}
+
+TEST(KernelCopy, WhatCannotBeEdited) {
+  EXPECT_NE(why_not_editable(*find_variant("cub.reduce")), "");
+  EXPECT_NE(why_not_editable(*find_variant("amp.sequential")), "");
+  EXPECT_NE(why_not_editable(*find_variant("cs121.filter_global")), "");
+  EXPECT_NE(why_not_editable(*find_variant("stevens.conv2d_basic")), "");
+  EXPECT_EQ(why_not_editable(*find_variant("cs121.hist_shared")), "");
+  EXPECT_NE(copy_of("cs121.hist_shared").text.find("(int*)bins"), std::string::npos);
+  EXPECT_NE(copy_of("stevens.kogge_stone").text.find("false /* exclusive"), std::string::npos);
+}
+
+TEST(KernelEditCompare, EditedRowSitsBesideItsOriginalAndAWrongOneNeverWins) {
+  Report rep;
+  RunResult orig;
+  orig.variant = "epita.reduce3";
+  orig.status = RunStatus::Ok;
+  orig.timed = true;
+  orig.timing.median_ms = 1.0;
+  orig.gbps = 100;
+  orig.n = 1 << 20;
+  RunResult edited = orig;
+  edited.variant = "epita.reduce3 (edited)";
+  edited.status = RunStatus::Wrong;
+  edited.timing.median_ms = 0.5;
+  edited.gbps = 200;
+  rep.runs = {orig, edited};
+  const auto ids = with_edited_runs(rep, {"epita.reduce2", "epita.reduce3", "epita.reduce4"});
+  EXPECT_EQ(ids,
+            (std::vector<std::string>{"epita.reduce2", "epita.reduce3", "epita.reduce3 (edited)", "epita.reduce4"}));
+  auto rows = build_compare(rep, ids, "", {});
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[2].variant, "epita.reduce3 (edited)");
+  EXPECT_TRUE(rows[2].flagged);
+  EXPECT_FALSE(rows[2].best);
+  EXPECT_TRUE(rows[1].best);
+  // A correct edited run that is faster wins, with its speedup over the original.
+  rep.runs[1].status = RunStatus::Ok;
+  rows = build_compare(rep, ids, "", {});
+  EXPECT_TRUE(rows[2].best);
+  EXPECT_DOUBLE_EQ(rows[2].speedup, 2.0);
+}
+
+}  // namespace
+}  // namespace ws::ui

@@ -242,7 +242,7 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
     }
   } catch (const std::exception& e) { return fail(describe_exception(e)); }
   if (!spec.scalar_result) {
-    r.params = req.params;
+    r.params = params_as_run(v, req.params);  // a mask file's width, not --mask-width's default
     r.params.output_path.clear();
   }
   try {

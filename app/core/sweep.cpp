@@ -261,7 +261,7 @@ Sweep run_sweep(const SweepSpec& spec, Backend* backend, const std::string& no_d
         r.status = RunStatus::Skipped;  // this size breaks the variant's launch rules: not a failure
         r.message = why;
       }
-      r.params = req.params;  // x of kept-fraction sweeps, and the options the point ran with
+      r.params = params_as_run(v, req.params);  // x of kept-fraction sweeps, and the options the point ran with
       r.output.clear();
       r.output.shrink_to_fit();
       r.output_rows = r.output_cols = 0;

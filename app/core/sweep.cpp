@@ -246,7 +246,7 @@ Sweep run_sweep(const SweepSpec& spec, Backend* backend, const std::string& no_d
           r.input = spec.input;
           r.seed = spec.seed;
           r.status = RunStatus::Error;
-          r.message = describe_exception(e);
+          r.message = describe_exception(e, estimate_run_host_bytes(v, n, type));
           out_of_memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
         }
       } else {

@@ -81,7 +81,7 @@ struct SweepKey {
 
 /// Every sweep point of `r` whose variant is chosen, in the report's order (first of duplicates kept).
 std::vector<std::pair<SweepKey, const RunResult*>> sweep_points(const Report& r, bool all,
-                                                                 const std::set<std::string>& ids) {
+                                                                const std::set<std::string>& ids) {
   std::vector<std::pair<SweepKey, const RunResult*>> out;
   std::set<SweepKey> seen;
   for (const Sweep& sw : r.sweeps)

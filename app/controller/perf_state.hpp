@@ -25,8 +25,8 @@ struct Presentation {
   /// Headless exports for handouts: the open view alone over the whole picture (no tab bar, banners,
   /// parameters, status bar, nor the view's own controls), so the picture is exactly the size asked.
   bool handout = false;
-  bool pointer = false;          ///< a bright ring follows the mouse (o), for pointing from the back row
-  bool pen = false;              ///< the mouse draws on the window (d); clicks go to the pen, not the views
+  bool pointer = false;  ///< a bright ring follows the mouse (o), for pointing from the back row
+  bool pen = false;      ///< the mouse draws on the window (d); clicks go to the pen, not the views
   /// The pen's strokes in window pixels (x, y pairs), cleared by e and by opening a scene.
   std::vector<std::vector<float>> strokes;
 };
@@ -72,8 +72,8 @@ struct PerfState {
   /// Path of an SVG of the open view's chart (Plots, Roofline) to write; the view serves it while drawing
   /// and clears it (still set after a frame: the view has no chart to write as SVG).
   std::string svg_request;
-  std::string svg_error;              ///< why the last SVG export failed ("" = it was written)
-  int svg_size[2] = {1600, 900};      ///< the SVG's width and height in pixels
+  std::string svg_error;          ///< why the last SVG export failed ("" = it was written)
+  int svg_size[2] = {1600, 900};  ///< the SVG's width and height in pixels
 };
 
 /// The variants Compare, Sweep and Live use: the picked ones, or else the selected lesson's, in

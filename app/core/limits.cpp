@@ -158,7 +158,7 @@ std::string describe_exception(const std::exception& e, std::int64_t need) {
   if (dynamic_cast<const std::bad_alloc*>(&e)) {
     const std::int64_t free_bytes = host_memory_available();
     std::string line = "out of host memory: " + (need > 0 ? "needs about " + format_bytes(std::uintmax_t(need))
-                                                           : std::string("an allocation failed"));
+                                                          : std::string("an allocation failed"));
     if (free_bytes >= 0) line += ", this machine has " + format_bytes(std::uintmax_t(free_bytes)) + " free";
     rlimit as{};
     if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)

@@ -5,8 +5,8 @@
 #include "limits.hpp"
 #include "patterns.hpp"
 #include "registry.hpp"
-#include "sweep.hpp"
 #include "report_text.hpp"
+#include "sweep.hpp"
 #include "trace/trace_store.hpp"
 
 #include <chrono>

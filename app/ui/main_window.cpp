@@ -243,8 +243,8 @@ bool MainWindow::draw_view(AppState& s, const std::string& name) {
 }
 
 bool MainWindow::is_step_view(const std::string& name) {
-  static const char* const kStepViews[] = {"tree", "warps", "banks",   "source", "memory",
-                                           "scan", "atomics", "race", "ladder", "pair"};
+  static const char* const kStepViews[] = {"tree", "warps",   "banks", "source", "memory",
+                                           "scan", "atomics", "race",  "ladder", "pair"};
   return std::find(std::begin(kStepViews), std::end(kStepViews), name) != std::end(kStepViews);
 }
 

@@ -61,10 +61,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string before = state_of(out);
   std::string err = ws::check_output_path(out.string(), {victim.string()}, "--out", policy);
   if (err.empty()) err = ws::write_file_atomic(out.string(), text, policy);
-  if (err.find('\n') != std::string::npos) __builtin_trap();  // one line
-  if (slurp(victim) != "VICTIM") __builtin_trap();            // never written through a link
-  if (!fs::is_empty(dir / "victim_dir")) __builtin_trap();    // nor into a linked directory
-  if (!err.empty() && state_of(out) != before) __builtin_trap();       // a refused write changes nothing
+  if (err.find('\n') != std::string::npos) __builtin_trap();             // one line
+  if (slurp(victim) != "VICTIM") __builtin_trap();                       // never written through a link
+  if (!fs::is_empty(dir / "victim_dir")) __builtin_trap();               // nor into a linked directory
+  if (!err.empty() && state_of(out) != before) __builtin_trap();         // a refused write changes nothing
   if (err.empty() && state_of(out) != "file:" + text) __builtin_trap();  // a write leaves the file itself
   for (const auto& e : fs::directory_iterator(dir))
     if (e.path().extension() == ".tmp") __builtin_trap();  // no temporary left behind

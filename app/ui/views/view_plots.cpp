@@ -24,9 +24,9 @@ namespace {
 void serve_svg_request(PerfState& p, const PlotConfig& cfg, const std::vector<PlotSeries>& series,
                        const std::vector<PlotReference>& refs) {
   if (p.svg_request.empty()) return;
-  p.svg_error = write_text_file(p.svg_request, PlotSvg(cfg, series, refs, p.svg_size[0], p.svg_size[1],
-                                                       ImGui::GetColorU32(ImGuiCol_WindowBg),
-                                                       ImGui::GetColorU32(ImGuiCol_Text)));
+  p.svg_error =
+      write_text_file(p.svg_request, PlotSvg(cfg, series, refs, p.svg_size[0], p.svg_size[1],
+                                             ImGui::GetColorU32(ImGuiCol_WindowBg), ImGui::GetColorU32(ImGuiCol_Text)));
   p.svg_request.clear();
 }
 
@@ -74,8 +74,8 @@ std::vector<PlotSeries> sweep_series(const Sweep& sw, const std::vector<std::str
 
 void PlotsView::draw(AppState& s) {
   if (Handout()) {  // a handout picture: the plot alone, and Live only where it has launches
-    draw_sweep(s, s.perf.live.series.empty() ? ImGui::GetContentRegionAvail().y
-                                             : ImGui::GetContentRegionAvail().y * 0.5f);
+    draw_sweep(s,
+               s.perf.live.series.empty() ? ImGui::GetContentRegionAvail().y : ImGui::GetContentRegionAvail().y * 0.5f);
     if (!s.perf.live.series.empty()) draw_live(s, ImGui::GetContentRegionAvail().y);
     return;
   }

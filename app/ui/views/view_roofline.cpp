@@ -78,7 +78,8 @@ void RooflineView::draw(AppState& s) {
       else
         s.message(Message::Info, "wrote " + path);
     }
-    ItemTooltip("save the chart as SVG (warpscope-roofline.svg in the export folder): vector lines and text for slides");
+    ItemTooltip(
+        "save the chart as SVG (warpscope-roofline.svg in the export folder): vector lines and text for slides");
     ImGui::SameLine();
     ImGui::Checkbox("scale to wrong results", &range_wrong_);
     ItemTooltip(
@@ -102,7 +103,8 @@ void RooflineView::draw(AppState& s) {
     }
   }
   if (!rl.points.empty() && !s.perf.svg_request.empty()) {  // --export-view FILE.svg: the chart as drawn
-    s.perf.svg_error = write_text_file(s.perf.svg_request, roofline_svg(rl, title, s.perf.svg_size[0], s.perf.svg_size[1]));
+    s.perf.svg_error =
+        write_text_file(s.perf.svg_request, roofline_svg(rl, title, s.perf.svg_size[0], s.perf.svg_size[1]));
     s.perf.svg_request.clear();
   }
   if (rl.points.empty()) {

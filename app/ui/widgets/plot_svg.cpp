@@ -63,9 +63,8 @@ std::string PlotSvg(const PlotConfig& cfg, const std::vector<PlotSeries>& series
   auto Y = [&](double v) { return top + (1 - axis_fraction(cfg.y, v)) * ph; };
   const std::string fg = hex(ink);
   std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) + "\" height=\"" +
-                  std::to_string(height) + "\" viewBox=\"0 0 " + std::to_string(width) + " " +
-                  std::to_string(height) + "\" font-family=\"DejaVu Sans, sans-serif\" font-size=\"" + num(fs) +
-                  "\" fill=\"" + fg + "\">\n";
+                  std::to_string(height) + "\" viewBox=\"0 0 " + std::to_string(width) + " " + std::to_string(height) +
+                  "\" font-family=\"DejaVu Sans, sans-serif\" font-size=\"" + num(fs) + "\" fill=\"" + fg + "\">\n";
   s += "<rect width=\"100%\" height=\"100%\" fill=\"" + hex(background) + "\"/>\n";
   if (!cfg.title.empty())
     s += "<text x=\"" + num(left) + "\" y=\"" + num(fs * 1.6) + "\" font-weight=\"bold\">" + escape(cfg.title) +
@@ -153,9 +152,8 @@ std::string PlotSvg(const PlotConfig& cfg, const std::vector<PlotSeries>& series
     double ty = y - fs * 0.35;
     if (std::fabs(ty - last_label_y) < fs * 1.1) ty = y + fs * 1.1;
     last_label_y = ty;
-    s += "<text x=\"" + num(left + fs * 0.4) + "\" y=\"" + num(ty) + "\" fill=\"" + hex(r.color) +
-         "\" stroke=\"" + hex(background) + "\" stroke-width=\"4\" paint-order=\"stroke\">" + escape(r.label) +
-         "</text>\n";
+    s += "<text x=\"" + num(left + fs * 0.4) + "\" y=\"" + num(ty) + "\" fill=\"" + hex(r.color) + "\" stroke=\"" +
+         hex(background) + "\" stroke-width=\"4\" paint-order=\"stroke\">" + escape(r.label) + "</text>\n";
   }
   s += "</svg>\n";
   return s;

@@ -75,6 +75,14 @@ TEST(CliExitCodes, ARunRecordsOnlyTheParamsItReadsAndTheMaskFilesWidth) {
   EXPECT_TRUE(hist.is_null()) << hist.dump();  // a histogram keeps every value: no mask, no kept fraction
   EXPECT_EQ(params_of("--variant cs121.filter_scan --n 4096 --keep 0.25"), nlohmann::json({{"keep_fraction", 0.25}}));
   EXPECT_TRUE(params_of("--variant epita.reduce3 --n 4096").is_null());  // a reduction reads none
+  // The same in a sweep: a sweep of reductions records no options, neither for itself nor for its points.
+  const auto sw = run_cli("sweep --quiet --variants epita.reduce3 --from 10 --to 11 --backend sim --json");
+  ASSERT_EQ(sw.code, 0) << sw.out;
+  const auto j = nlohmann::json::parse(sw.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << sw.out;
+  EXPECT_FALSE(j.contains("params")) << sw.out;
+  ASSERT_EQ(j["runs"].size(), 2u);
+  for (const auto& r : j["runs"]) EXPECT_FALSE(r.contains("params")) << r.dump();
 }
 
 TEST(CliMessages, ATracedTwoDConvolutionIsCheckedLikeItsRun) {

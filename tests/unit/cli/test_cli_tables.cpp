@@ -281,8 +281,8 @@ TEST(CliReports, CompareSetsSweepPointsSideBySide) {
   // Two sim sweeps overlapping in one variant at two sizes: those points side by side with the model's host
   // time and its ratio B / A; the others counted as in one report only (compare used to ignore sweeps).
   const std::string dir = fresh_dir("compare_sweeps");
-  ASSERT_EQ(run_cli("sweep --quiet --variants epita.reduce2,epita.reduce3 --from 10 --to 12 --backend sim --out " + dir +
-                    "/a.json")
+  ASSERT_EQ(run_cli("sweep --quiet --variants epita.reduce2,epita.reduce3 --from 10 --to 12 --backend sim --out " +
+                    dir + "/a.json")
                 .code,
             0);
   ASSERT_EQ(run_cli("sweep --quiet --variants epita.reduce3,harris.impl2 --from 11 --to 13 --backend sim --out " + dir +

@@ -266,7 +266,7 @@ void GridView::draw(AppState& s) {
   }
   if (!active) dragging_ = false;
   ImGui::SetCursorScreenPos(ImVec2(a.x, img_max.y + line_h + t.px(4)));
-  TextEllipsis(under, avail.x);
+  if (!Handout()) TextEllipsis(under, avail.x);  // the mouse's hints; a handout picture has no mouse
 }
 
 }  // namespace ws::ui

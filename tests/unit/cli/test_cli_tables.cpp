@@ -2,6 +2,7 @@
 // --report), CSV that is the JSON flattened, report show/compare/merge/filter, and a Unix tool's manners
 // (--version, examples, the program's name, tables on stdout, progress on stderr).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <sys/wait.h>
 
@@ -28,8 +29,10 @@ std::string slurp(const std::string& path) {
   return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
 }
 
+/// An empty folder of this process (several checkouts' tests share /tmp: a fixed name was emptied under
+/// a running test by another's).
 std::string fresh_dir(const std::string& name) {
-  const std::string d = ::testing::TempDir() + "ws_tables_" + name;
+  const std::string d = ::testing::TempDir() + "ws_tables_" + name + "_" + std::to_string(::getpid());
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
@@ -81,7 +84,7 @@ Csv parse_csv(const std::string& text) {
 
 /// Runs `args` with stdout into a file; returns {exit code, stderr} and the stdout text in `out`.
 CliOut run_split(const std::string& args, std::string& out) {
-  const std::string file = ::testing::TempDir() + "ws_tables_stdout.txt";
+  const std::string file = ::testing::TempDir() + "ws_tables_stdout_" + std::to_string(::getpid()) + ".txt";
   const std::string cmd = std::string(WS_CLI_PATH) + " " + args + " 2>&1 > " + file;
   FILE* p = popen(cmd.c_str(), "r");
   std::string err;

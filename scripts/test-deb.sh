@@ -18,7 +18,8 @@ dpkg-deb -f "$deb" Package Version Depends Recommends
 dpkg -x "$deb" "$tmp/root"
 for f in usr/bin/warpscope-cli usr/share/warpscope/lessons usr/share/warpscope/reports/DEFAULT \
          usr/share/warpscope/schema/warpscope.schema.json usr/share/bash-completion/completions/warpscope-cli \
-         $(command -v help2man >/dev/null && echo usr/share/man/man1/warpscope-cli.1); do
+         $(command -v help2man >/dev/null && echo usr/share/man/man1/warpscope-cli.1 \
+           usr/share/man/man1/warpscope-cli-run.1 usr/share/man/man1/warpscope-cli-report-compare.1); do
   [ -e "$tmp/root/$f" ] || { echo "test-deb: the package lacks /$f" >&2; exit 1; }
 done
 

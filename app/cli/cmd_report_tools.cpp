@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <set>
+#include <tuple>
 
 #include "commands.hpp"
 #include "pattern_kind.hpp"
@@ -63,6 +65,57 @@ std::string cell(const json& v, const char* fmt) {
   char buf[64];
   std::snprintf(buf, sizeof buf, fmt, v.get<double>());
   return buf;
+}
+
+/// A sweep point's identity across reports: variant, element type, and x (n, or the kept fraction of a
+/// kept-fraction sweep).
+struct SweepKey {
+  std::string variant;
+  DType type = DType::Int32;
+  bool by_keep = false;
+  double x = 0;
+  bool operator<(const SweepKey& o) const {
+    return std::tie(variant, type, by_keep, x) < std::tie(o.variant, o.type, o.by_keep, o.x);
+  }
+};
+
+/// Every sweep point of `r` whose variant is chosen, in the report's order (first of duplicates kept).
+std::vector<std::pair<SweepKey, const RunResult*>> sweep_points(const Report& r, bool all,
+                                                                const std::set<std::string>& ids) {
+  std::vector<std::pair<SweepKey, const RunResult*>> out;
+  std::set<SweepKey> seen;
+  for (const Sweep& sw : r.sweeps)
+    for (const RunResult& run : sw.runs) {
+      if (!all && !ids.count(run.variant)) continue;
+      const SweepKey k{run.variant, run.type, sw.spec.by_keep(), sw.x_of(run)};
+      if (seen.insert(k).second) out.emplace_back(k, &run);
+    }
+  return out;
+}
+
+/// One row of `report compare`'s sweep_points: the point of A and of B at the same variant, type and x.
+/// GPU time and GB/s where both are timed; the CPU model's host time (sim sweeps) where both have it.
+json sweep_row(const SweepKey& k, const RunResult& a, const RunResult& b) {
+  json row;
+  row["variant"] = k.variant;
+  row["type"] = to_string(k.type);
+  if (k.by_keep)
+    row["keep_fraction"] = k.x;
+  else
+    row["n"] = std::int64_t(k.x);
+  row["status_a"] = to_string(a.status);
+  row["status_b"] = to_string(b.status);
+  row["time_ms_a"] = timed_or_null(&a, a.timing.median_ms);
+  row["time_ms_b"] = timed_or_null(&b, b.timing.median_ms);
+  row["time_ratio"] = ratio(b.timing.median_ms, a.timing.median_ms, a.timed && b.timed);
+  row["gbps_a"] = timed_or_null(&a, a.gbps);
+  row["gbps_b"] = timed_or_null(&b, b.gbps);
+  row["gbps_ratio"] = ratio(b.gbps, a.gbps, a.timed && b.timed);
+  const bool host = a.host_ms.recorded() && b.host_ms.recorded();
+  row["host_ms_a"] = a.host_ms.recorded() ? json(a.host_ms.total) : json(nullptr);
+  row["host_ms_b"] = b.host_ms.recorded() ? json(b.host_ms.total) : json(nullptr);
+  row["host_ratio"] = ratio(b.host_ms.total, a.host_ms.total, host);
+  return row;
 }
 
 int fail(const std::string& line, int code = kBadRequest) {
@@ -160,6 +213,21 @@ int cmd_report_compare(const std::string& path_a, const std::string& path_b, con
   for (const auto& rb : b.runs)
     if ((all || ids.count(rb.variant)) && !first_of(a, rb.variant) && seen.insert(rb.variant).second)
       only_b.push_back(rb.variant);
+  // Sweeps: each point of A's sweeps beside B's point of the same variant, type and n (or kept fraction).
+  std::vector<json> points;
+  const auto pa = sweep_points(a, all, ids), pb = sweep_points(b, all, ids);
+  std::map<SweepKey, const RunResult*> in_b(pb.begin(), pb.end());
+  std::size_t only_a_points = 0;
+  for (const auto& [k, ra] : pa) {
+    auto it = in_b.find(k);
+    if (it == in_b.end()) {
+      ++only_a_points;
+      continue;
+    }
+    points.push_back(sweep_row(k, *ra, *it->second));
+    in_b.erase(it);
+  }
+  const std::size_t only_b_points = in_b.size();
   if (json_out) {
     json j;
     j["a"] = {{"file", path_a}, {"title", a.title}, {"device", a.device.name}};
@@ -167,33 +235,64 @@ int cmd_report_compare(const std::string& path_a, const std::string& path_b, con
     j["variants"] = rows;
     j["only_a"] = only_a;
     j["only_b"] = only_b;
+    j["sweep_points"] = points;
+    j["sweep_points_only_a"] = only_a_points;
+    j["sweep_points_only_b"] = only_b_points;
     std::printf("%s\n", with_format(j, "compare").dump(2).c_str());
     return kOk;
   }
   if (csv) {
-    std::fputs(csv_table(rows).c_str(), stdout);
+    // One table: the variants' rows, then the sweep points' (with n or keep_fraction; "sweep" is true).
+    for (auto& r : points) r["sweep"] = true;
+    std::vector<json> all_rows = rows;
+    all_rows.insert(all_rows.end(), points.begin(), points.end());
+    std::fputs(csv_table(all_rows, {"variant", "sweep", "n", "keep_fraction", "type"}).c_str(), stdout);
     return kOk;
   }
   std::printf("A: %s (%s)\nB: %s (%s)\n", path_a.c_str(), a.device.name.c_str(), path_b.c_str(), b.device.name.c_str());
   std::vector<std::string> names;
   for (const auto& r : rows) names.push_back(r["variant"].get<std::string>());
+  for (const auto& r : points) names.push_back(r["variant"].get<std::string>());
   const int w = column_width(names, "variant");
-  std::printf("%-*s %11s %11s %7s %9s %9s %7s %8s %8s\n", w, "variant", "ms A", "ms B", "B/A", "GB/s A", "GB/s B",
-              "B/A", "xbase A", "xbase B");
-  for (const auto& r : rows) {
-    std::printf("%-*s %11s %11s %7s %9s %9s %7s %8s %8s\n", w, r["variant"].get<std::string>().c_str(),
-                cell(r["time_ms_a"], "%.4f").c_str(), cell(r["time_ms_b"], "%.4f").c_str(),
-                cell(r["time_ratio"], "%.3f").c_str(), cell(r["gbps_a"], "%.1f").c_str(),
-                cell(r["gbps_b"], "%.1f").c_str(), cell(r["gbps_ratio"], "%.3f").c_str(),
-                cell(r["x_baseline_a"], "%.3f").c_str(), cell(r["x_baseline_b"], "%.3f").c_str());
-    if (r.contains("metrics"))
-      for (auto it = r["metrics"].begin(); it != r["metrics"].end(); ++it)
-        std::printf("  %-*s %14s %14s %7s\n", w + 10, it.key().c_str(), cell((*it)["a"], "%.6g").c_str(),
-                    cell((*it)["b"], "%.6g").c_str(), cell((*it)["ratio"], "%.3f").c_str());
+  if (rows.empty()) {
+    std::printf("no variant has runs in both reports\n");
+  } else {
+    std::printf("%-*s %11s %11s %7s %9s %9s %7s %8s %8s\n", w, "variant", "ms A", "ms B", "B/A", "GB/s A", "GB/s B",
+                "B/A", "xbase A", "xbase B");
+    for (const auto& r : rows) {
+      std::printf("%-*s %11s %11s %7s %9s %9s %7s %8s %8s\n", w, r["variant"].get<std::string>().c_str(),
+                  cell(r["time_ms_a"], "%.4f").c_str(), cell(r["time_ms_b"], "%.4f").c_str(),
+                  cell(r["time_ratio"], "%.3f").c_str(), cell(r["gbps_a"], "%.1f").c_str(),
+                  cell(r["gbps_b"], "%.1f").c_str(), cell(r["gbps_ratio"], "%.3f").c_str(),
+                  cell(r["x_baseline_a"], "%.3f").c_str(), cell(r["x_baseline_b"], "%.3f").c_str());
+      if (r.contains("metrics"))
+        for (auto it = r["metrics"].begin(); it != r["metrics"].end(); ++it)
+          std::printf("  %-*s %14s %14s %7s\n", w + 10, it.key().c_str(), cell((*it)["a"], "%.6g").c_str(),
+                      cell((*it)["b"], "%.6g").c_str(), cell((*it)["ratio"], "%.3f").c_str());
+    }
+    std::printf("xbase: GB/s over the library baseline of the same pattern in the same report (- where none)\n");
   }
-  std::printf("xbase: GB/s over the library baseline of the same pattern in the same report (- where none)\n");
   if (!only_a.empty()) std::printf("only in A: %s\n", only_a.dump().c_str());
   if (!only_b.empty()) std::printf("only in B: %s\n", only_b.dump().c_str());
+  if (!points.empty()) {
+    // Sweep points side by side: GPU time where both are timed, else the CPU model's host time (sim sweeps).
+    std::printf("\nsweep points in both (%zu):\n", points.size());
+    std::printf("%-*s %10s %11s %11s %7s %9s %9s %7s\n", w, "variant", "n", "ms A", "ms B", "B/A", "GB/s A", "GB/s B",
+                "B/A");
+    for (const auto& r : points) {
+      const bool gpu = r["time_ratio"].is_number();
+      const char* t = gpu ? "time_ms_" : "host_ms_";
+      std::printf("%-*s %10s %11s %11s %7s %9s %9s %7s%s\n", w, r["variant"].get<std::string>().c_str(),
+                  r.contains("n") ? std::to_string(r["n"].get<std::int64_t>()).c_str()
+                                  : cell(r["keep_fraction"], "kept %.2f").c_str(),
+                  cell(r[std::string(t) + "a"], "%.4f").c_str(), cell(r[std::string(t) + "b"], "%.4f").c_str(),
+                  cell(gpu ? r["time_ratio"] : r["host_ratio"], "%.3f").c_str(), cell(r["gbps_a"], "%.1f").c_str(),
+                  cell(r["gbps_b"], "%.1f").c_str(), cell(r["gbps_ratio"], "%.3f").c_str(),
+                  gpu || !r["host_ratio"].is_number() ? "" : "  (host time, CPU model)");
+    }
+  }
+  if (only_a_points || only_b_points)
+    std::printf("sweep points only in A: %zu, only in B: %zu\n", only_a_points, only_b_points);
   return kOk;
 }
 

@@ -22,8 +22,11 @@ struct Presentation {
   bool high_contrast = false;    ///< wanted
   float font_scale_request = 0;  ///< > 0: rebuild the fonts at this scale before the next frame
   bool focus = false;            ///< hide the lesson browser and parameters: the views get the window
-  bool pointer = false;          ///< a bright ring follows the mouse (o), for pointing from the back row
-  bool pen = false;              ///< the mouse draws on the window (d); clicks go to the pen, not the views
+  /// Headless exports for handouts: the open view alone over the whole picture (no tab bar, banners,
+  /// parameters, status bar, nor the view's own controls), so the picture is exactly the size asked.
+  bool handout = false;
+  bool pointer = false;  ///< a bright ring follows the mouse (o), for pointing from the back row
+  bool pen = false;      ///< the mouse draws on the window (d); clicks go to the pen, not the views
   /// The pen's strokes in window pixels (x, y pairs), cleared by e and by opening a scene.
   std::vector<std::vector<float>> strokes;
 };
@@ -65,6 +68,12 @@ struct PerfState {
   float png_rect[4] = {0, 0, 0, 0};  ///< x, y, w, h in pixels of the last frame
   std::string steps_request;         ///< a folder to export every trace step of the centre view to
   std::string steps_error;           ///< why the last step export failed ("" = it was written)
+  float steps_gif_fps = 0;           ///< the step GIF's frames per second (0 = the player's speed)
+  /// Path of an SVG of the open view's chart (Plots, Roofline) to write; the view serves it while drawing
+  /// and clears it (still set after a frame: the view has no chart to write as SVG).
+  std::string svg_request;
+  std::string svg_error;          ///< why the last SVG export failed ("" = it was written)
+  int svg_size[2] = {1600, 900};  ///< the SVG's width and height in pixels
 };
 
 /// The variants Compare, Sweep and Live use: the picked ones, or else the selected lesson's, in

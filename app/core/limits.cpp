@@ -154,13 +154,16 @@ std::string check_integer_text(const std::string& option, const std::string& tex
   return "";
 }
 
-std::string describe_exception(const std::exception& e) {
+std::string describe_exception(const std::exception& e, std::int64_t need) {
   if (dynamic_cast<const std::bad_alloc*>(&e)) {
     const std::int64_t free_bytes = host_memory_available();
-    return "out of host memory: an allocation failed" +
-           (free_bytes >= 0 ? ", this machine has " + format_bytes(std::uintmax_t(free_bytes)) + " free"
-                            : std::string()) +
-           " (try a smaller n or image)";
+    std::string line = "out of host memory: " + (need > 0 ? "needs about " + format_bytes(std::uintmax_t(need))
+                                                          : std::string("an allocation failed"));
+    if (free_bytes >= 0) line += ", this machine has " + format_bytes(std::uintmax_t(free_bytes)) + " free";
+    rlimit as{};
+    if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+      line += ", address space limited to " + format_bytes(std::uintmax_t(as.rlim_cur)) + " (ulimit -v)";
+    return line + " (try a smaller n or image)";
   }
   return e.what();
 }

@@ -59,7 +59,9 @@ std::string check_number_option(const std::string& option, const std::string& te
 /// Checks the text of a whole-number option: not empty, digits only (an optional sign). Returns "" or one line.
 std::string check_integer_text(const std::string& option, const std::string& text);
 
-/// A caught exception in a user's words: std::bad_alloc becomes "out of host memory (...)"; others what().
-std::string describe_exception(const std::exception& e);
+/// A caught exception in a user's words: std::bad_alloc becomes "out of host memory: needs about 4.0 GiB
+/// (`need` bytes, the work's estimate; left out when < 0), this machine has 1.2 GiB free, address space
+/// limited to 2.0 GiB (ulimit -v, when one is set) (try a smaller n or image)"; others what().
+std::string describe_exception(const std::exception& e, std::int64_t need = -1);
 
 }  // namespace ws

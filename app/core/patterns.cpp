@@ -74,6 +74,12 @@ const PatternSpec& pattern_of(const VariantInfo& v) {
   throw std::logic_error(v.id + ": its pattern '" + to_string(v.pattern) + "' is not registered");
 }
 
+PatternParams params_as_run(const VariantInfo& v, const PatternParams& p) {
+  PatternParams out = p;
+  if (const PatternSpec& spec = pattern_of(v); spec.resolve_params) spec.resolve_params(v, out);
+  return out;
+}
+
 std::string option_refusal(const VariantInfo& v, const PatternParams& p) {
   if (!p.exclusive || (pattern_of(v).options & kOptionExclusive)) return "";
   std::string owners;

@@ -70,6 +70,9 @@ struct PatternSpec {
   double (*operations)(const VariantInfo& v, const PatternParams& p, std::int64_t n) = nullptr;
   /// The thread-level CPU models of the pattern's variants (sim/sim.hpp), keyed by variant id.
   std::vector<sim::ModelEntry> (*sim_models)() = nullptr;
+  /// Sets the params an input decides as the run uses them (a convolution's mask file gives its width,
+  /// whatever --mask-width says). nullptr: the params are used as given.
+  void (*resolve_params)(const VariantInfo& v, PatternParams& p) = nullptr;
 };
 
 /// Every pattern, in teaching order (PatternKind's): reduction, scan, convolution, atomics.
@@ -86,6 +89,10 @@ const PatternSpec* find_pattern(PatternKind pattern);
 
 /// The spec of a registered variant's pattern (every variant's pattern is registered; tests check it).
 const PatternSpec& pattern_of(const VariantInfo& v);
+
+/// `p` as a run of `v` uses it (PatternSpec::resolve_params): what a run records and what its operation
+/// count is computed from.
+PatternParams params_as_run(const VariantInfo& v, const PatternParams& p);
 
 /// "" unless `p` sets an option the variant's pattern does not read that a request can tell apart from
 /// its default (--exclusive): "--exclusive applies to scans only (epita.reduce3 is a reduction)".

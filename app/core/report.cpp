@@ -4,7 +4,9 @@
 #include "json_read.hpp"
 #include "limits.hpp"
 #include "patterns.hpp"
+#include "registry.hpp"
 #include "report_text.hpp"
+#include "sweep.hpp"
 #include "trace/trace_store.hpp"
 
 #include <chrono>
@@ -79,7 +81,7 @@ json element(DType t, double v) {
 /// kMaxJsonOutput elements.
 void output_to_json(const RunResult& r, json& j) {
   if (r.output.empty() && r.output_rows == 0 && r.output_cols == 0) return;
-  j["params"] = params_to_json(r.params);
+  if (json params = params_to_json(r.variant, r.params); !params.empty()) j["params"] = std::move(params);
   j["output_rows"] = r.output_rows;
   j["output_cols"] = r.output_cols;
   if (r.output.size() > kMaxJsonOutput) return;
@@ -121,6 +123,22 @@ json params_to_json(const PatternParams& p) {
           {"height", p.height},
           {"mask", p.mask},
           {"keep_fraction", p.keep_fraction}};
+}
+
+json params_to_json(const std::string& variant, const PatternParams& p) {
+  const VariantInfo* v = find_variant(variant);
+  if (!v) return params_to_json(p);
+  const unsigned options = pattern_of(*v).options;
+  json j = json::object();
+  if (options & kOptionExclusive) j["exclusive"] = p.exclusive;
+  if (options & kOptionImage) {
+    j["mask_width"] = p.mask_width;
+    j["tile"] = p.tile;
+    j["mask"] = p.mask;
+    if (conv_kind_is_2d(v->conv)) j["width"] = p.width, j["height"] = p.height;
+  }
+  if ((options & kOptionKeep) && is_filter_variant(*v)) j["keep_fraction"] = p.keep_fraction;
+  return j;
 }
 
 PatternParams params_from_json(const json& p) {

@@ -56,6 +56,11 @@ RunResult run_from_json(const nlohmann::json& j);
 /// The array patterns' parameters as a run object's "params": {"exclusive","mask_width","tile","width",
 /// "height","mask","keep_fraction"} (output_path is not kept). from_json: missing fields take the defaults.
 nlohmann::json params_to_json(const PatternParams& p);
+/// The parameters a run of `variant` reads, as its run object's "params": a scan's "exclusive", a
+/// convolution's "mask_width", "tile", "mask" (2-D: "width", "height"), a filter's "keep_fraction" (a
+/// histogram none);
+/// every field for a variant this build does not know (an older or newer report's).
+nlohmann::json params_to_json(const std::string& variant, const PatternParams& p);
 PatternParams params_from_json(const nlohmann::json& j);
 
 /// Hardware metrics of a run as JSON (the run object's "metrics", present when metrics were asked):

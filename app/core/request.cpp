@@ -165,6 +165,7 @@ void run_cpu_pattern(const PatternSpec& spec, const VariantInfo& v, const RunReq
 RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* backend,
                         const std::string& no_device_reason, HostClock& clock) {
   const VariantInfo& v = *p.variant;
+  const std::int64_t need = estimate_run_host_bytes(v, p.input.n(), p.input.type);  // for an out-of-memory line
   // What the request asked for: the one place these fields of a run are filled (backends fill what they
   // measure: result or output, timing, launches, the launch as run, device, status, metrics).
   auto stamp = [&](RunResult& out) {
@@ -240,14 +241,14 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
         return r;
       }
     }
-  } catch (const std::exception& e) { return fail(describe_exception(e)); }
+  } catch (const std::exception& e) { return fail(describe_exception(e, need)); }
   if (!spec.scalar_result) {
-    r.params = req.params;
+    r.params = params_as_run(v, req.params);  // a mask file's width, not --mask-width's default
     r.params.output_path.clear();
   }
   try {
     check_run(spec, v, req.params, p.input, want, backend && !v.cpu_only ? &backend->device() : nullptr, r);
-  } catch (const std::exception& e) { return fail(describe_exception(e)); }
+  } catch (const std::exception& e) { return fail(describe_exception(e, need)); }
   host.check = clock.lap();
   if (r.metrics.pc_sampling_needs_fresh_process) {
     sample_pcs_in_fresh_worker(req, r);
@@ -274,7 +275,8 @@ RunResult execute(const RunRequest& req, Backend* backend, const std::string& no
   try {
     err = prepare_run(req, p, nullptr, &shape);
   } catch (const std::exception& e) {  // generating the input can still run out of memory
-    err = describe_exception(e);
+    const VariantInfo* v = find_variant(req.variant);
+    err = describe_exception(e, v && req.n > 0 ? estimate_run_host_bytes(*v, req.n, req.type) : -1);
   }
   if (!err.empty()) return unrun_result(req, RunStatus::Error, err);
   return execute_prepared(req, p, backend, no_device_reason);

@@ -246,7 +246,7 @@ Sweep run_sweep(const SweepSpec& spec, Backend* backend, const std::string& no_d
           r.input = spec.input;
           r.seed = spec.seed;
           r.status = RunStatus::Error;
-          r.message = describe_exception(e);
+          r.message = describe_exception(e, estimate_run_host_bytes(v, n, type));
           out_of_memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
         }
       } else {
@@ -261,7 +261,7 @@ Sweep run_sweep(const SweepSpec& spec, Backend* backend, const std::string& no_d
         r.status = RunStatus::Skipped;  // this size breaks the variant's launch rules: not a failure
         r.message = why;
       }
-      r.params = req.params;  // x of kept-fraction sweeps, and the options the point ran with
+      r.params = params_as_run(v, req.params);  // x of kept-fraction sweeps, and the options the point ran with
       r.output.clear();
       r.output.shrink_to_fit();
       r.output_rows = r.output_cols = 0;
@@ -287,12 +287,10 @@ json sweep_to_json(const Sweep& s) {
   j["repeat"] = s.spec.repeat;
   j["backend"] = to_string(s.spec.backend);
   j["cancelled"] = s.cancelled;
-  const PatternParams& p = s.spec.params;
-  j["params"] = {{"exclusive", p.exclusive},
-                 {"mask_width", p.mask_width},
-                 {"tile", p.tile},
-                 {"mask", p.mask},
-                 {"keep_fraction", p.keep_fraction}};
+  // The options some variant of the sweep reads (a sweep of reductions reads none).
+  json params = json::object();
+  for (const auto& id : s.spec.variants) params.update(params_to_json(id, s.spec.params));
+  if (!params.empty()) j["params"] = std::move(params);
   if (s.spec.by_keep()) {
     j["n"] = s.spec.n;
     j["keep_fractions"] = s.spec.keep_fractions;
@@ -300,16 +298,11 @@ json sweep_to_json(const Sweep& s) {
   j["runs"] = json::array();
   for (const auto& r : s.runs) {
     json run = run_to_json(r);
-    // Sweep runs hold no output array, so run_to_json leaves their params out: the kept fraction is
-    // the x of a kept-fraction sweep (a filter that kept nothing has no output even in `run`).
+    // Sweep runs hold no output array, so run_to_json leaves their params out: the ones the variant reads
+    // (the kept fraction is the x of a kept-fraction sweep; a filter that kept nothing has no output even in
+    // `run`).
     if (!run.contains("params"))
-      run["params"] = {{"exclusive", r.params.exclusive},
-                       {"mask_width", r.params.mask_width},
-                       {"tile", r.params.tile},
-                       {"width", r.params.width},
-                       {"height", r.params.height},
-                       {"mask", r.params.mask},
-                       {"keep_fraction", r.params.keep_fraction}};
+      if (json own = params_to_json(r.variant, r.params); !own.empty()) run["params"] = std::move(own);
     j["runs"].push_back(std::move(run));
   }
   return j;

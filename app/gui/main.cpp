@@ -109,10 +109,13 @@ int main(int argc, char** argv) {
       ->check(whole())
       ->check(CLI::Range(1, 100000));
   app.add_option("--export-view", o.export_view,
-                 "with --screenshot: also write the centre view alone to this PNG (as its PNG button does)");
+                 "render headless the view (--view) alone, without tabs or controls, at --width x --height to this "
+                 "PNG, or SVG (FILE.svg: plots and roofline), and exit");
   app.add_option("--export-steps", o.export_steps,
-                 "render headless every step of the trace view (--view, --variant, ...) to DIR/step_000.png ... and "
-                 "DIR/steps.gif, and exit");
+                 "render headless every step of a step view (tree, warps, banks, source, memory, scan, atomics, race, "
+                 "ladder, pair) alone at --width x --height to DIR/step_000.png ... and DIR/steps.gif, and exit");
+  app.add_option("--gif-fps", o.gif_fps, "frames per second of --export-steps' steps.gif (default: 2, the player's)")
+      ->check(finite(0.1, 50.0));
   std::string grid_color;
   app.add_option("--grid-color", grid_color,
                  "what the Grid view colours by: lanes (active lanes, default), ways (bank-conflict ways) or sectors "
@@ -149,7 +152,9 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) { return fail(2, e.what()); }
   o.frames_given = app.count("--frames") > 0;
-  const bool headless = !o.screenshot.empty() || o.benchmark_frames > 0 || !o.export_steps.empty();
+  const bool headless =
+      !o.screenshot.empty() || o.benchmark_frames > 0 || !o.export_steps.empty() || !o.export_view.empty();
+  if (app.count("--gif-fps") && o.export_steps.empty()) return fail(2, "--gif-fps needs --export-steps DIR");
 
   // Output files are checked before anything renders (a directory that is missing, or the report read).
   for (const auto& [path, what] : {std::pair{o.screenshot, "--screenshot"}, std::pair{o.export_view, "--export-view"}})
@@ -196,6 +201,13 @@ int main(int argc, char** argv) {
     s.trace.blocks = std::max(o.trace_blocks, o.block_index + 1);
     s.trace.block_index = o.block_index;
   }
+  if (!o.export_steps.empty() && !ui::MainWindow::is_step_view(s.view)) {
+    std::string steps;
+    for (const auto& v : views)
+      if (ui::MainWindow::is_step_view(v)) steps += (steps.empty() ? "" : ", ") + v;
+    return fail(2, "--export-steps: the " + s.view + " view has no steps (views with steps: " + steps + ")");
+  }
+  s.perf.steps_gif_fps = float(o.gif_fps);
   if (o.step >= 0) s.trace.pending_step = o.step;  // kept when a report opening recomputes the trace
   if ((!edit_text.empty() || edit_run) && !edit) return fail(2, "--edit-text and --edit-run go with --edit");
   if (edit) {

@@ -34,8 +34,9 @@ struct Options {
   double live_seconds = 0;         ///< headless: run Live for this long before the screenshot (needs a GPU)
   int benchmark_frames = 0;        ///< > 0: render this many frames headless and print the timing JSON line
   std::string export_dir = ".";    ///< where the CSV/PNG export buttons write
-  std::string export_view;         ///< headless: also save the centre view alone (what the PNG buttons save)
+  std::string export_view;         ///< headless: the centre view alone, no controls, at width x height (PNG or SVG)
   std::string export_steps;        ///< headless: a folder for every trace step of the centre view (PNGs, GIF)
+  double gif_fps = 0;              ///< --gif-fps: the step GIF's frames per second (0 = the player's speed)
   std::vector<std::string> queue;  ///< headless: variant ids run (with the parameters) before the screenshot
   std::string shader_dir;          ///< read the GLSL from here instead of the copies built in ("" = built in)
   std::string after_edit_view;     ///< headless --edit with --view: the view shown once the editor's run is back

@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -210,6 +211,14 @@ bool wait_for_grid(HeadlessSession& h, ui::AppState& s, ui::RunWorker& worker, d
   return true;
 }
 
+/// Whether an export path names an SVG file (".svg", any case).
+bool is_svg_path(const std::string& path) {
+  if (path.size() < 4) return false;
+  std::string ext = path.substr(path.size() - 4);
+  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return ext == ".svg";
+}
+
 void print_messages(const ui::AppState& s) {
   for (const auto& m : s.messages)
     if (m.level != ui::Message::Info) std::fprintf(stderr, "warpscope: %s\n", m.text.c_str());
@@ -276,11 +285,36 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     }
   }
   bool export_failed = false;
+  // Handout pictures: the open view alone over the whole picture (no tab bar, banners or controls), so a
+  // PNG is exactly --width x --height. Two frames first: the view's children settle to the new layout.
+  const bool handout = !o.export_view.empty() || !o.export_steps.empty();
+  if (handout) {
+    s.perf.present.handout = true;
+    for (int i = 0; i < 2; ++i) h.frame(s, worker);
+  }
   if (!o.export_view.empty()) {
-    s.perf.png_request = o.export_view;  // the same request the PNG buttons make, served after the next frame
-    s.perf.png_error.clear();
-    h.frame(s, worker);
-    export_failed = !s.perf.png_error.empty() || !s.perf.png_request.empty();  // failed, or never served
+    if (is_svg_path(o.export_view)) {
+      // The view writes its chart while it draws (Plots, Roofline); a request left standing has no chart.
+      s.perf.svg_request = o.export_view;
+      s.perf.svg_size[0] = o.width, s.perf.svg_size[1] = o.height;
+      s.perf.svg_error.clear();
+      h.frame(s, worker);
+      std::string err = s.perf.svg_error;
+      if (!s.perf.svg_request.empty()) {
+        s.perf.svg_request.clear();
+        err = "the " + s.view + " view has no chart to write as SVG (SVG: plots and roofline, with runs to draw; " +
+              "every view writes PNG)";
+      }
+      if (!err.empty()) {
+        s.message(ui::Message::Error, "--export-view: " + err);
+        export_failed = true;
+      }
+    } else {
+      s.perf.png_request = o.export_view;  // the request the PNG buttons make, served after the next frame
+      s.perf.png_error.clear();
+      h.frame(s, worker);
+      export_failed = !s.perf.png_error.empty() || !s.perf.png_request.empty();  // failed, or never served
+    }
   }
   if (!o.export_steps.empty()) {
     s.perf.steps_request = o.export_steps;
@@ -294,6 +328,10 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     export_failed = export_failed || !s.perf.steps_error.empty();
     if (s.perf.steps_error.empty())
       std::fprintf(stderr, "warpscope: exported %d steps to %s\n", s.trace.steps(), o.export_steps.c_str());
+  }
+  if (handout) {  // the whole window again for --screenshot
+    s.perf.present.handout = false;
+    for (int i = 0; i < 2; ++i) h.frame(s, worker);
   }
   if (!h.lost().empty()) {
     worker.stop();

@@ -60,7 +60,9 @@ void StepExporter::after_frame(ui::AppState& s, int fb_width, int fb_height, flo
     s.trace.step = step_;
     return;
   }
-  const int delay_cs = int(100.f / std::max(0.25f, s.trace.speed) + 0.5f);  // the player's speed
+  // --gif-fps, else the player's speed; GIF delays are whole centiseconds, and viewers slow any below 2.
+  const float fps = s.perf.steps_gif_fps > 0 ? s.perf.steps_gif_fps : std::max(0.25f, s.trace.speed);
+  const int delay_cs = std::max(2, int(100.f / fps + 0.5f));
   finish(s, write_gif_atomic((std::filesystem::path(dir_) / "steps.gif").string(), frames_, delay_cs));
 }
 

@@ -1,6 +1,7 @@
 // Exporting a step sequence for slides: the centre view at every step of the current trace, one PNG
-// per step (step_000.png, ...) and an animated GIF of them all (steps.gif), played at the player's
-// speed. Driven one frame at a time by the window and the headless renderer.
+// per step (step_000.png, ...) and an animated GIF of them all (steps.gif), played at
+// PerfState::steps_gif_fps (--gif-fps) or else the player's speed. Driven one frame at a time by the
+// window and the headless renderer.
 #pragma once
 #include <string>
 #include <vector>

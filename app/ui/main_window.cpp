@@ -80,14 +80,9 @@ void MainWindow::draw(AppState& s, ImVec2 size) {
   std::vector<NavKey> keys;
   keys.swap(s.nav_keys);
   if (!ImGui::GetIO().WantTextInput) {
-    static const char* const kStepViews[] = {"tree", "warps",   "banks", "source", "memory",
-                                             "scan", "atomics", "race",  "ladder", "pair"};
-    auto step_view = [&] {
-      return std::find(std::begin(kStepViews), std::end(kStepViews), s.view) != std::end(kStepViews);
-    };
     std::vector<NavKey> arrows;
     auto flush = [&](bool with_space) {
-      if (!step_view()) return;
+      if (!is_step_view(s.view)) return;
       s.refresh_trace();
       HandleStepKeys(s.trace, arrows, with_space);
       arrows.clear();
@@ -102,6 +97,8 @@ void MainWindow::draw(AppState& s, ImVec2 size) {
     }
     flush(true);
   }
+  SetHandout(s.perf.present.handout);
+  if (s.perf.present.handout) return draw_handout(s, size);
   const Theme& t = theme();
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(size);
@@ -220,6 +217,61 @@ void MainWindow::draw_message(AppState& s) {
   TextWrappedColored(color, m.text);
 }
 
+bool MainWindow::draw_view(AppState& s, const std::string& name) {
+  // The step-through views share one trace and one step index; the keys step whichever is open.
+  auto trace_view = [&](auto& view) {
+    s.refresh_trace();
+    view.draw(s);
+    return true;
+  };
+  if (name == "results") return results_.draw(s), true;
+  if (name == "tree") return trace_view(tree_);
+  if (name == "warps") return trace_view(warps_);
+  if (name == "banks") return trace_view(banks_);
+  if (name == "source") return trace_view(source_);
+  if (name == "memory") return trace_view(memory_);
+  if (name == "metrics") return metrics_.draw(s), true;
+  if (name == "scan") return trace_view(scan_);
+  if (name == "conv") return conv_.draw(s), true;
+  if (name == "atomics") return trace_view(atomics_);
+  if (name == "compare") return compare_.draw(s), true;
+  if (name == "plots") return plots_.draw(s), true;
+  if (name == "roofline") return roofline_.draw(s), true;
+  // The slides' own pictures: the race as a timeline, a block scan's steps stacked, two variants side by side.
+  if (name == "race") return trace_view(race_);
+  if (name == "ladder") return trace_view(ladder_);
+  if (name == "pair") return trace_view(pair_);
+  if (name == "grid") return grid_.draw(s), true;  // every warp of the launch at once, drawn by shaders
+  return false;
+}
+
+bool MainWindow::is_step_view(const std::string& name) {
+  static const char* const kStepViews[] = {"tree", "warps",   "banks", "source", "memory",
+                                           "scan", "atomics", "race",  "ladder", "pair"};
+  return std::find(std::begin(kStepViews), std::end(kStepViews), name) != std::end(kStepViews);
+}
+
+void MainWindow::draw_handout(AppState& s, ImVec2 size) {
+  const Theme& t = theme();
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(size);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, t.px(10, 8));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.f);
+  ImGui::Begin("warpscope##handout", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus);
+  s.perf.png_rect[0] = 0, s.perf.png_rect[1] = 0, s.perf.png_rect[2] = size.x, s.perf.png_rect[3] = size.y;
+  LayoutProbe& probe = layout_probe();
+  probe.reset(s.view);
+  const ImVec2 a = ImGui::GetCursorScreenPos();
+  probe.region = ProbeRect{a.x, a.y, size.x - t.px(10), size.y - t.px(8)};
+  probe.text(ImGui::GetFontSize());
+  draw_view(s, s.view);
+  applied_view_.clear();  // the tab bar opens the view again when the window is drawn whole
+  ImGui::End();
+  ImGui::PopStyleVar(2);
+}
+
 void MainWindow::draw_views(AppState& s) {
   // Labels at full length: at large text scales the tab row is drawn smaller (down to 0.7 of the
   // body text) rather than cut to "R...", and scrolls sideways if even that is too wide.
@@ -263,52 +315,11 @@ void MainWindow::draw_views(AppState& s) {
     }
     return open;
   };
-  if (tab("Results", "results")) {
-    results_.draw(s);
-    ImGui::EndTabItem();
-  }
-  // The step-through views share one trace and one step index; the keys step whichever is open.
-  auto trace_tab = [&](const char* label, const char* name, auto& view) {
-    if (!tab(label, name)) return;
-    s.refresh_trace();
-    view.draw(s);
-    ImGui::EndTabItem();
-  };
-  trace_tab("Tree", "tree", tree_);
-  trace_tab("Warps", "warps", warps_);
-  trace_tab("Banks", "banks", banks_);
-  trace_tab("Source", "source", source_);
-  trace_tab("Memory", "memory", memory_);
-  if (tab("Metrics", "metrics")) {
-    metrics_.draw(s);
-    ImGui::EndTabItem();
-  }
-  trace_tab("Scan", "scan", scan_);
-  if (tab("Convolution", "conv")) {
-    conv_.draw(s);
-    ImGui::EndTabItem();
-  }
-  trace_tab("Atomics", "atomics", atomics_);
-  if (tab("Compare", "compare")) {
-    compare_.draw(s);
-    ImGui::EndTabItem();
-  }
-  if (tab("Plots", "plots")) {
-    plots_.draw(s);
-    ImGui::EndTabItem();
-  }
-  if (tab("Roofline", "roofline")) {
-    roofline_.draw(s);
-    ImGui::EndTabItem();
-  }
-  // The slides' own pictures: the race as a timeline, a block scan's steps stacked, two variants side by side.
-  trace_tab("Race", "race", race_);
-  trace_tab("Ladder", "ladder", ladder_);
-  trace_tab("Pair", "pair", pair_);
-  if (tab("Grid", "grid")) {  // every warp of the launch at once, drawn by shaders
-    grid_.draw(s);
-    ImGui::EndTabItem();
-  }
+  for (std::size_t i = 0; i < views().size(); ++i)
+    if (tab(kLabels[i], views()[i].c_str())) {
+      draw_view(s, views()[i]);
+      ImGui::EndTabItem();
+    }
   applied_view_ = s.view;
   ImGui::EndTabBar();
 }

@@ -40,14 +40,20 @@ class MainWindow {
   /// Moves queued runs to the worker and finished results, progress and the device into `s`.
   /// On the first snapshot with no device, opens the newest report in `reports_dir` as a replay.
   static void exchange(AppState& s, RunWorker& worker, const std::string& reports_dir);
-  /// Draws the whole window over `size` pixels at (0, 0).
+  /// Draws the whole window over `size` pixels at (0, 0); with Presentation::handout, the open view alone.
   void draw(AppState& s, ImVec2 size);
+  /// Whether `name` is a step-through view (one picture per trace step: tree, warps, banks, source, memory,
+  /// scan, atomics, race, ladder, pair); --export-steps takes only these.
+  static bool is_step_view(const std::string& name);
 
  private:
   void draw_report_bar(AppState& s);
   void draw_message(AppState& s);
   void draw_narrative(AppState& s);
   void draw_views(AppState& s);
+  void draw_handout(AppState& s, ImVec2 size);
+  /// Draws view `name`'s content at the cursor; false for an unknown name.
+  bool draw_view(AppState& s, const std::string& name);
 
   LessonBrowser browser_;
   ParametersPanel parameters_;

@@ -128,7 +128,7 @@ void draw_sanitizer(const RunResult& run, bool one_line) {
 }  // namespace
 
 void ResultsTable::draw(AppState& s) {
-  draw_source_switch(s);
+  if (!Handout()) draw_source_switch(s);
   const Report& r = s.shown();
   if (r.runs.empty()) {
     ImGui::Spacing();

@@ -2,9 +2,15 @@
 // per step of the trace the view shows and an animated GIF with as many frames.
 #include <gtest/gtest.h>
 
+#include <stb_image.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include "gif_write.hpp"
 #include "registry.hpp"
@@ -90,6 +96,103 @@ TEST(StepExport, OnePngPerStepAndAGifOfThemAll) {
   const int rc = std::system(bad.c_str());
   EXPECT_EQ(WEXITSTATUS(rc), 2);
   fs::remove(file);
+}
+
+/// The pixels of a PNG (RGB, top row first); empty when it does not decode.
+struct Png {
+  int w = 0, h = 0;
+  std::vector<unsigned char> rgb;
+  /// Distinct colours in rows [y0, y1).
+  std::size_t colours_in_rows(int y0, int y1) const {
+    std::vector<unsigned> seen;
+    for (int y = y0; y < y1 && y < h; ++y)
+      for (int x = 0; x < w; ++x) {
+        const unsigned char* p = &rgb[(std::size_t(y) * w + x) * 3];
+        const unsigned c = unsigned(p[0]) << 16 | unsigned(p[1]) << 8 | p[2];
+        if (std::find(seen.begin(), seen.end(), c) == seen.end()) seen.push_back(c);
+      }
+    return seen.size();
+  }
+};
+
+Png read_png(const fs::path& path) {
+  Png p;
+  int channels = 0;
+  if (unsigned char* px = stbi_load(path.string().c_str(), &p.w, &p.h, &channels, 3)) {
+    p.rgb.assign(px, px + std::size_t(p.w) * p.h * 3);
+    stbi_image_free(px);
+  }
+  return p;
+}
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+/// Runs warpscope with `args` (stderr to `err_file`); returns the exit status.
+int run_gui(const std::string& args, const fs::path& err_file) {
+  const std::string cmd = std::string("\"") + WS_GUI_PATH + "\" " + args + " 2>\"" + err_file.string() + "\"";
+  return WEXITSTATUS(std::system(cmd.c_str()));
+}
+
+TEST(HandoutExport, StepsAreTheViewAloneAtTheSizeAskedAndTheGifPlaysAtGifFps) {
+  const fs::path dir = fresh_dir("handout");
+  fs::create_directories(dir);
+  const fs::path steps = dir / "steps", err = dir / "err.txt";
+  // The issue's command: 1200 x 700 must be 1200 x 700 (the centre panel gave 1184 x 658, with the tab bar,
+  // the step player and the values switch in it). The screenshot of the same run is the whole window.
+  ASSERT_EQ(run_gui("--export-steps \"" + steps.string() + "\" --screenshot \"" + (dir / "window.png").string() +
+                        "\" --view tree --variant epita.reduce2 --block 16 --n 16 --focus --width 1200 --height 700 "
+                        "--gif-fps 5",
+                    err),
+            0)
+      << slurp(err);
+  for (int k = 0; k < 5; ++k) {
+    const Png step = read_png(steps / ("step_00" + std::to_string(k) + ".png"));
+    ASSERT_EQ(step.w, 1200) << k;
+    ASSERT_EQ(step.h, 700) << k;
+    // No tab bar, step player or switches: above the leaves the top 40 rows are the background alone
+    // (at step 0 the lit row is the leaves', which starts at the top).
+    if (k > 0) EXPECT_EQ(step.colours_in_rows(0, 40), 1u) << "step " << k;
+    EXPECT_GT(step.colours_in_rows(40, 700), 20u) << "step " << k;  // the tree itself
+  }
+  const Png window = read_png(dir / "window.png");
+  ASSERT_EQ(window.w, 1200);
+  EXPECT_GT(window.colours_in_rows(0, 40), 20u);  // the window's own picture keeps its tab bar and controls
+  // steps.gif: the frame delay is 100 / 5 = 20 centiseconds (the Graphic Control Extension's bytes 4-5).
+  const std::string gif = slurp(steps / "steps.gif");
+  const std::size_t gce = gif.find("\x21\xF9\x04");
+  ASSERT_NE(gce, std::string::npos);
+  EXPECT_EQ((unsigned char)gif[gce + 4] | (unsigned char)gif[gce + 5] << 8, 20);
+  fs::remove_all(dir);
+}
+
+TEST(HandoutExport, AViewWithoutStepsIsRefusedAndSvgIsWrittenOnlyForCharts) {
+  const fs::path dir = fresh_dir("handout_refusals");
+  fs::create_directories(dir);
+  const fs::path err = dir / "err.txt";
+  // Results has no steps: one line naming the views that have them, exit 2, no folder made.
+  EXPECT_EQ(run_gui("--export-steps \"" + (dir / "d").string() + "\" --view results", err), 2);
+  EXPECT_NE(slurp(err).find("the results view has no steps (views with steps: tree, warps"), std::string::npos)
+      << slurp(err);
+  EXPECT_FALSE(fs::exists(dir / "d"));
+  // The Plots chart of a report's runs as SVG at the size asked: bars (rect with a title) and the peak line.
+  const std::string report = std::string(WS_GUI_TEST_DIR) + "/fixtures/report_h200.json";
+  ASSERT_EQ(run_gui("--export-view \"" + (dir / "plots.svg").string() + "\" --view plots --lesson harris --report \"" +
+                        report + "\" --width 1200 --height 700",
+                    err),
+            0)
+      << slurp(err);
+  const std::string svg = slurp(dir / "plots.svg");
+  EXPECT_EQ(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1200\" height=\"700\"", 0), 0u);
+  EXPECT_NE(svg.find("</title></rect>"), std::string::npos);
+  EXPECT_NE(svg.find("theoretical peak"), std::string::npos);
+  EXPECT_EQ(svg.substr(svg.size() - 7), "</svg>\n");
+  // The tree is a picture of cells and text, not a chart: refused with the views that have SVG, exit 1.
+  EXPECT_EQ(run_gui("--export-view \"" + (dir / "tree.svg").string() + "\" --view tree", err), 1);
+  EXPECT_NE(slurp(err).find("the tree view has no chart to write as SVG"), std::string::npos) << slurp(err);
+  fs::remove_all(dir);
 }
 
 }  // namespace

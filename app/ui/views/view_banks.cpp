@@ -143,10 +143,14 @@ void BanksView::draw(AppState& s) {
   s.trace.bank_warp = std::clamp(s.trace.bank_warp, 0, warps - 1);
 
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("warp");
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(th.px(180));
-  ImGui::SliderInt("##bank_warp", &s.trace.bank_warp, 0, warps - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
+  if (Handout()) {
+    ImGui::Text("warp %d", s.trace.bank_warp);  // which warp the picture shows, without the slider
+  } else {
+    ImGui::TextUnformatted("warp");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(th.px(180));
+    ImGui::SliderInt("##bank_warp", &s.trace.bank_warp, 0, warps - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
+  }
   const int w = s.trace.bank_warp;
   ImGui::SameLine(0, th.px(24));
   const char* rule =

@@ -272,7 +272,7 @@ void CompareView::draw(AppState& s) {
     s.message(Message::Warning, "Compare shows no slide timings: " + slides_error);
     slides_error_shown_ = slides_error;
   }
-  draw_controls(s, rows);
+  if (!Handout()) draw_controls(s, rows);
   if (rows.empty()) {
     TextDim("Nothing to compare: pick variants (Pick...) or select a lesson.", true);
     return;
@@ -284,7 +284,7 @@ void CompareView::draw(AppState& s) {
         "The report shown has no runs of these variants: run them (Run lesson), or open a report recorded on a GPU. "
         "The predicted (sim) columns are filled anyway.",
         true);
-  if (!measured_columns(rows) && !s.perf.present.focus)
+  if (!measured_columns(rows) && !s.perf.present.focus && !Handout())
     TextEllipsis(
         "purple sim columns: predictions of the thread-level model; measured (CUPTI) columns appear for runs "
         "with metrics",

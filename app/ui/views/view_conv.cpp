@@ -75,7 +75,7 @@ void ConvView::draw(AppState& s) {
     return;
   }
   const int dims = conv_dims(*v);
-  controls(s, dims);
+  if (!Handout()) controls(s, dims);
   ConvPreviewKey key;
   key.variant = v->id;
   key.params = s.params.pattern;

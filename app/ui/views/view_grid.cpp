@@ -75,13 +75,15 @@ void GridView::draw(AppState& s) {
   g.refresh(s.variant(), grid_key(s), ImGui::GetTime());
 
   // What the cells show, and the colour map's key.
-  for (int i = 0; i < int(GridMetric::Count); ++i) {
-    const GridMetric m = GridMetric(i);
-    if (i > 0) ImGui::SameLine();
-    if (ImGui::RadioButton(grid_metric_name(m), g.metric == m)) g.metric = m;
-    ItemTooltip(grid_metric_help(m));
+  if (!Handout()) {
+    for (int i = 0; i < int(GridMetric::Count); ++i) {
+      const GridMetric m = GridMetric(i);
+      if (i > 0) ImGui::SameLine();
+      if (ImGui::RadioButton(grid_metric_name(m), g.metric == m)) g.metric = m;
+      ItemTooltip(grid_metric_help(m));
+    }
+    ImGui::SameLine(0, t.px(24));
   }
-  ImGui::SameLine(0, t.px(24));
   draw_legend(g.metric);
 
   if (!g.error.empty()) {
@@ -264,7 +266,7 @@ void GridView::draw(AppState& s) {
   }
   if (!active) dragging_ = false;
   ImGui::SetCursorScreenPos(ImVec2(a.x, img_max.y + line_h + t.px(4)));
-  TextEllipsis(under, avail.x);
+  if (!Handout()) TextEllipsis(under, avail.x);  // the mouse's hints; a handout picture has no mouse
 }
 
 }  // namespace ws::ui

@@ -59,7 +59,7 @@ void MemoryView::draw(AppState& s) {
       if (!global_load_sectors(tr, k).empty()) {
         const std::string b =
             "Go to step " + std::to_string(k.index) + " (" + to_string(k.phase) + "), the first with global loads";
-        if (ImGui::Button(b.c_str())) s.trace.step = k.index, s.trace.playing = false;
+        if (!Handout() && ImGui::Button(b.c_str())) s.trace.step = k.index, s.trace.playing = false;
         break;
       }
     return;

@@ -46,20 +46,22 @@ void MetricsView::draw(AppState& s) {
   const Palette& p = th.colors();
   const VariantInfo* v = s.variant();
 
-  bool ask = !s.params.metrics.empty();
-  if (ImGui::Checkbox("collect hardware metrics on the next runs (default set)", &ask))
-    s.params.metrics = ask ? "default" : "";
-  ItemTooltip(
-      "CUPTI Range Profiler and SASS metrics after the timed launches; needs an NVIDIA GPU. "
-      "Without one, open a report recorded with --metrics (assets/reports/nvidia-h200-metrics.json).");
-  if (ask) {
-    bool stalls = s.params.metrics.find("pcsampling") != std::string::npos;
-    ImGui::SameLine(0, th.px(20));
-    if (ImGui::Checkbox("and stall reasons per line", &stalls))
-      s.params.metrics = stalls ? "default,pcsampling" : "default";
+  if (!Handout()) {  // the switches; a handout picture shows the metrics only
+    bool ask = !s.params.metrics.empty();
+    if (ImGui::Checkbox("collect hardware metrics on the next runs (default set)", &ask))
+      s.params.metrics = ask ? "default" : "";
     ItemTooltip(
-        "CUPTI PC sampling: one more run of the kernels, sampled; the Source tab shows a bar of stall reasons per "
-        "line.");
+        "CUPTI Range Profiler and SASS metrics after the timed launches; needs an NVIDIA GPU. "
+        "Without one, open a report recorded with --metrics (assets/reports/nvidia-h200-metrics.json).");
+    if (ask) {
+      bool stalls = s.params.metrics.find("pcsampling") != std::string::npos;
+      ImGui::SameLine(0, th.px(20));
+      if (ImGui::Checkbox("and stall reasons per line", &stalls))
+        s.params.metrics = stalls ? "default,pcsampling" : "default";
+      ItemTooltip(
+          "CUPTI PC sampling: one more run of the kernels, sampled; the Source tab shows a bar of stall reasons per "
+          "line.");
+    }
   }
   if (!v) {
     TextDim("select a variant to see its metrics");

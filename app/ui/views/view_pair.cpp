@@ -72,24 +72,26 @@ void PairView::draw(AppState& s) {
   const Theme& th = theme();
   s.pair_picture = std::clamp(s.pair_picture, 0, 2);
   // Controls: the picture, and the variant beside the selected one (the lesson's variants).
-  ImGui::AlignTextToFramePadding();
-  TextDim("both at the same step:");
-  for (int i = 0; i < 3; ++i) {
-    ImGui::SameLine();
-    if (ImGui::RadioButton(kPictureLabels[i], s.pair_picture == i)) s.pair_picture = i;
-  }
-  ImGui::SameLine(0, th.px(24));
-  TextDim("beside:");
-  ImGui::SameLine();
   const std::string right = second_id(s);
-  ImGui::SetNextItemWidth(std::min(th.px(320), ImGui::GetContentRegionAvail().x));
-  if (ImGui::BeginCombo("##second", right.empty() ? "(none)" : right.c_str())) {
-    if (const Lesson* l = s.lesson())
-      for (const LessonStep& st : l->steps)
-        if (ImGui::Selectable(st.variant.c_str(), st.variant == right)) s.pair_second = st.variant;
-    ImGui::EndCombo();
+  if (!Handout()) {
+    ImGui::AlignTextToFramePadding();
+    TextDim("both at the same step:");
+    for (int i = 0; i < 3; ++i) {
+      ImGui::SameLine();
+      if (ImGui::RadioButton(kPictureLabels[i], s.pair_picture == i)) s.pair_picture = i;
+    }
+    ImGui::SameLine(0, th.px(24));
+    TextDim("beside:");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(std::min(th.px(320), ImGui::GetContentRegionAvail().x));
+    if (ImGui::BeginCombo("##second", right.empty() ? "(none)" : right.c_str())) {
+      if (const Lesson* l = s.lesson())
+        for (const LessonStep& st : l->steps)
+          if (ImGui::Selectable(st.variant.c_str(), st.variant == right)) s.pair_second = st.variant;
+      ImGui::EndCombo();
+    }
+    ItemTooltip("the variant drawn on the right; the parameters (n, block, input) are the same for both");
   }
-  ItemTooltip("the variant drawn on the right; the parameters (n, block, input) are the same for both");
   if (right.empty()) {
     TextWrappedColored(th.colors().lesson, "the lesson has no second variant to show beside this one");
     return;

@@ -11,12 +11,24 @@
 #include "registry.hpp"
 #include "views/compare_model.hpp"
 #include "widgets/plot.hpp"
+#include "widgets/plot_svg.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
 
 namespace {
+
+/// Serves an SVG export request (PerfState::svg_request) with the plot about to be drawn: the first plot
+/// of the view (the sweep, or the bars of the runs) in the theme's colours.
+void serve_svg_request(PerfState& p, const PlotConfig& cfg, const std::vector<PlotSeries>& series,
+                       const std::vector<PlotReference>& refs) {
+  if (p.svg_request.empty()) return;
+  p.svg_error =
+      write_text_file(p.svg_request, PlotSvg(cfg, series, refs, p.svg_size[0], p.svg_size[1],
+                                             ImGui::GetColorU32(ImGuiCol_WindowBg), ImGui::GetColorU32(ImGuiCol_Text)));
+  p.svg_request.clear();
+}
 
 bool timed_ok(const RunResult& r) { return r.timed && r.timing.median_ms > 0 && ran_as_taught(r.status); }
 
@@ -61,6 +73,12 @@ std::vector<PlotSeries> sweep_series(const Sweep& sw, const std::vector<std::str
 }
 
 void PlotsView::draw(AppState& s) {
+  if (Handout()) {  // a handout picture: the plot alone, and Live only where it has launches
+    draw_sweep(s,
+               s.perf.live.series.empty() ? ImGui::GetContentRegionAvail().y : ImGui::GetContentRegionAvail().y * 0.5f);
+    if (!s.perf.live.series.empty()) draw_live(s, ImGui::GetContentRegionAvail().y);
+    return;
+  }
   draw_controls(s);
   const float avail = ImGui::GetContentRegionAvail().y;
   // Without live data the Live area is one line of text: the sweep plot takes the rest.
@@ -191,7 +209,7 @@ void PlotsView::draw_sweep(AppState& s, float height) {
     return;
   }
   const bool partial = s.perf.sweep_partial && sw == &*s.perf.sweep_partial;
-  if (rep.sweeps.size() > 1 && !partial) {
+  if (rep.sweeps.size() > 1 && !partial && !Handout()) {
     ImGui::SetNextItemWidth(t.px(420));
     const int cur = s.perf.sweep_shown < 0 ? int(rep.sweeps.size()) - 1 : s.perf.sweep_shown;
     if (ImGui::BeginCombo("sweep", rep.sweeps[std::size_t(cur)].title.c_str())) {
@@ -307,16 +325,18 @@ void PlotsView::draw_sweep(AppState& s, float height) {
     // Log y with a margin of 1.6x each way (not whole decades: they would waste half the height).
     cfg.y = AxisSpec{ymin / 1.6, ymax * 1.6, true, 10, plot_time ? AxisUnit::Ms : AxisUnit::GBps};
   }
+  serve_svg_request(s.perf, cfg, series, refs);
   Plot("##sweep", cfg, series, refs, ImVec2(0, ImGui::GetContentRegionAvail().y));
   ImGui::EndChild();
 }
 
 void PlotsView::draw_runs(AppState& s, const Report& rep) {
   const Theme& t = theme();
-  TextDim(
-      "No sweep in the report shown (Sweep with a GPU, or open one recorded with warpscope-cli sweep --report): "
-      "the bars are its runs of the compared variants.",
-      true);
+  if (!Handout())
+    TextDim(
+        "No sweep in the report shown (Sweep with a GPU, or open one recorded with warpscope-cli sweep --report): "
+        "the bars are its runs of the compared variants.",
+        true);
   const std::vector<std::string> ids = chosen_variants(s);
   std::vector<PlotSeries> series;
   xs_.assign(ids.size(), {});
@@ -369,6 +389,7 @@ void PlotsView::draw_runs(AppState& s, const Report& rep) {
   cfg.y = fit_axis(0, ymax, false, 10, s.perf.plot_time ? AxisUnit::Ms : AxisUnit::GBps);
   cfg.legend = false;
   for (const auto& id : ids) cfg.x_categories.push_back(series_id(id));
+  serve_svg_request(s.perf, cfg, series, refs);
   Plot("##runs", cfg, series, refs, ImVec2(0, ImGui::GetContentRegionAvail().y));
 }
 

@@ -69,10 +69,12 @@ void RaceView::draw(AppState& s) {
   }
   // The picture needs every line it can get (16 rows with values at 28 px): the checkbox shares the line.
   const char* future = "later values";
-  SameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(future).x,
-                 th.px(24));
-  ImGui::Checkbox(future, &s.trace.show_future_values);
-  ItemTooltip("show the values of steps not reached yet");
+  if (!Handout()) {
+    SameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(future).x,
+                   th.px(24));
+    ImGui::Checkbox(future, &s.trace.show_future_values);
+    ItemTooltip("show the values of steps not reached yet");
+  }
   if (T.threads < T.block_threads)
     TextDim("showing threads 0.." + std::to_string(T.threads - 1) + " of " + std::to_string(T.block_threads) +
             " (counts cover all of them; a block of 8 or 16 threads shows every one)");

@@ -66,28 +66,31 @@ void RooflineView::draw(AppState& s) {
   const std::string title = "Roofline: " + (rep.device.name.empty() ? std::string("no device") : rep.device.name);
 
   // Controls: the exports, then what is not on the chart.
-  if (ImGui::Button("PNG"))
-    s.perf.png_request = (std::filesystem::path(s.perf.export_dir) / "warpscope-roofline.png").string();
-  ItemTooltip("save this view as a PNG for slides (warpscope-roofline.png in the export folder)");
-  ImGui::SameLine();
-  if (ImGui::Button("SVG")) {
-    const std::string path = (std::filesystem::path(s.perf.export_dir) / "warpscope-roofline.svg").string();
-    if (std::string err = write_text_file(path, roofline_svg(rl, title, 1600, 900)); !err.empty())
-      s.message(Message::Error, err);
-    else
-      s.message(Message::Info, "wrote " + path);
+  if (!Handout()) {
+    if (ImGui::Button("PNG"))
+      s.perf.png_request = (std::filesystem::path(s.perf.export_dir) / "warpscope-roofline.png").string();
+    ItemTooltip("save this view as a PNG for slides (warpscope-roofline.png in the export folder)");
+    ImGui::SameLine();
+    if (ImGui::Button("SVG")) {
+      const std::string path = (std::filesystem::path(s.perf.export_dir) / "warpscope-roofline.svg").string();
+      if (std::string err = write_text_file(path, roofline_svg(rl, title, 1600, 900)); !err.empty())
+        s.message(Message::Error, err);
+      else
+        s.message(Message::Info, "wrote " + path);
+    }
+    ItemTooltip(
+        "save the chart as SVG (warpscope-roofline.svg in the export folder): vector lines and text for slides");
+    ImGui::SameLine();
+    ImGui::Checkbox("scale to wrong results", &range_wrong_);
+    ItemTooltip(
+        "widen the axes to the racy and slide-bug runs too (crossed in red: their answer is wrong); off, a point "
+        "outside the range sits on the edge, marked off scale");
+    ImGui::SameLine();
+    TextDim(
+        "x: operations per DRAM byte (CUPTI dram__bytes_read + write) · y: operations / median time · "
+        "hover a point",
+        true);
   }
-  ItemTooltip("save the chart as SVG (warpscope-roofline.svg in the export folder): vector lines and text for slides");
-  ImGui::SameLine();
-  ImGui::Checkbox("scale to wrong results", &range_wrong_);
-  ItemTooltip(
-      "widen the axes to the racy and slide-bug runs too (crossed in red: their answer is wrong); off, a point "
-      "outside the range sits on the edge, marked off scale");
-  ImGui::SameLine();
-  TextDim(
-      "x: operations per DRAM byte (CUPTI dram__bytes_read + write) · y: operations / median time · "
-      "hover a point",
-      true);
   if (!rl.compute_note.empty()) TextWrappedColored(th.colors().lesson, rl.compute_note);
   if (!rl.left_out.empty()) {
     std::string line = "not on the chart: " + rl.left_out.front();
@@ -98,6 +101,11 @@ void RooflineView::draw(AppState& s) {
       for (const std::string& l : rl.left_out) all += l + "\n";
       ItemTooltip(all);
     }
+  }
+  if (!rl.points.empty() && !s.perf.svg_request.empty()) {  // --export-view FILE.svg: the chart as drawn
+    s.perf.svg_error =
+        write_text_file(s.perf.svg_request, roofline_svg(rl, title, s.perf.svg_size[0], s.perf.svg_size[1]));
+    s.perf.svg_request.clear();
   }
   if (rl.points.empty()) {
     TextWrappedColored(th.colors().lesson,

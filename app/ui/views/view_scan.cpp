@@ -115,7 +115,7 @@ void ScanView::draw(AppState& s) {
   if (elements > slots)
     TextDim("showing elements 0.." + std::to_string(slots - 1) + " of " + std::to_string(elements) +
             " (as many as fit with readable values; a smaller block, where the kernel takes one, shows them all)");
-  else
+  else if (!Handout())
     TextEllipsis(
         std::string("top: before the step, bottom: after it; an edge runs from each element added in to the element it "
                     "updates (colour = warp); ") +

@@ -63,10 +63,12 @@ void ScanLadderView::draw(AppState& s) {
       std::string("every step at once: an arrow from x[i - stride] in the row above to each x[i] it adds into\n") +
       ZoomHint());
   const char* future = "later values";
-  SameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(future).x,
-                 th.px(24));
-  ImGui::Checkbox(future, &s.trace.show_future_values);
-  ItemTooltip("show the values of steps not reached yet");
+  if (!Handout()) {
+    SameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(future).x,
+                   th.px(24));
+    ImGui::Checkbox(future, &s.trace.show_future_values);
+    ItemTooltip("show the values of steps not reached yet");
+  }
   if (graph_.elements > kMaxSlots)
     TextDim("showing elements 0.." + std::to_string(kMaxSlots - 1) + " of " + std::to_string(graph_.elements) +
             " (the slides draw 8 or 16: --n 16 --block 16)");

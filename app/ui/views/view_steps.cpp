@@ -76,6 +76,7 @@ bool TraceHeader(AppState& s) {
     ItemTooltip("trace: " + src + "\n" + t.origin_note + (tr.interleaving.empty() ? "" : "\n" + tr.interleaving));
     return true;
   }
+  if (Handout()) return true;  // a handout picture: the view's content only
   const std::string where = tr.variant + "  \u00b7  block " + std::to_string(tr.block_index) + " of " +
                             std::to_string(tr.launch.grid) + ", " + std::to_string(tr.block_size) + " threads (" +
                             std::to_string(tr.warps()) + (tr.warps() == 1 ? " warp)" : " warps)") +
@@ -137,7 +138,7 @@ bool TraceHeader(AppState& s) {
 
 void StepControls(TraceState& t, const std::string& label, std::int64_t n) {
   const Theme& th = theme();
-  if (!t.trace || t.trace->steps.empty()) return;
+  if (!t.trace || t.trace->steps.empty() || Handout()) return;
   const Step& cur = t.trace->steps[std::size_t(std::clamp(t.step, 0, t.steps() - 1))];
   t.tick(ImGui::GetIO().DeltaTime);
   const int last = t.steps() - 1;

@@ -10,8 +10,8 @@
 
 namespace ws::ui {
 
-/// Source line and step controls over a view. Returns false (after saying why) when there is no
-/// trace to draw; the caller then draws nothing else.
+/// Source line and step controls over a view (none in a handout picture: Handout()). Returns false (after
+/// saying why) when there is no trace to draw; the caller then draws nothing else.
 bool TraceHeader(AppState& s);
 /// Previous/next, play/pause, speed and the step slider of `t`, with the step's phase and label
 /// (`label` replaces them when non-empty). TraceHeader draws them; so do views showing two traces

@@ -37,11 +37,13 @@ void TreeView::draw(AppState& s) {
   const int reached = L.last_row_reached(step);
   const bool show_future = s.trace.show_future_values;
 
-  ImGui::Checkbox("show the values of steps not reached yet", &s.trace.show_future_values);
-  ItemTooltip("off: rows below the current step show their shape only, so the class can predict the numbers");
-  ImGui::SameLine(0, th.px(24));
-  TextEllipsis(std::string("colour = warp, t = thread; hover a node for its operation; ") + ZoomHint(),
-               ImGui::GetContentRegionAvail().x, &th.colors().text_dim);
+  if (!Handout()) {
+    ImGui::Checkbox("show the values of steps not reached yet", &s.trace.show_future_values);
+    ItemTooltip("off: rows below the current step show their shape only, so the class can predict the numbers");
+    ImGui::SameLine(0, th.px(24));
+    TextEllipsis(std::string("colour = warp, t = thread; hover a node for its operation; ") + ZoomHint(),
+                 ImGui::GetContentRegionAvail().x, &th.colors().text_dim);
+  }
 
   const ZoomCanvas c = zoom_.begin("tree_canvas");
   ImDrawList* dl = ImGui::GetWindowDrawList();

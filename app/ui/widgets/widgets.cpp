@@ -7,6 +7,13 @@
 
 namespace ws::ui {
 
+namespace {
+bool g_handout = false;
+}  // namespace
+
+void SetHandout(bool on) { g_handout = on; }
+bool Handout() { return g_handout; }
+
 void TextRight(const std::string& text) {
   const float w = ImGui::CalcTextSize(text.c_str()).x;
   const float avail = ImGui::GetContentRegionAvail().x;

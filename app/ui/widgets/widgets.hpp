@@ -42,4 +42,10 @@ namespace ws::ui {
 void SameLineIfFits(float next_width, float spacing = -1.f);
 /// Width of a button labelled `label`.
 float ButtonWidth(const char* label);
+/// Handout pictures (--export-view, --export-steps): while on, the views draw their content only, no
+/// controls (buttons, sliders, step player, checkboxes, hints); MainWindow::draw sets it every frame from
+/// Presentation::handout.
+void SetHandout(bool on);
+/// Whether the frame being built is a handout picture (see SetHandout).
+bool Handout();
 }  // namespace ws::ui

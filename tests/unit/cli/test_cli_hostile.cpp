@@ -2,6 +2,8 @@
 // options, non-UTF-8 titles and file names, traced runs checked like runs, duplicate keys in the worker.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -49,6 +51,38 @@ TEST(CliExitCodes, AMaskFileBesideAMaskWidthIsRefused) {
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("--mask-width 3 conflicts with --mask"), std::string::npos) << r.out;
   EXPECT_EQ(run_cli("run --variant stevens.conv1d_basic --backend sim --width 256 --mask " + mask).code, 0);
+}
+
+TEST(CliExitCodes, ARunRecordsOnlyTheParamsItReadsAndTheMaskFilesWidth) {
+  // A 9-tap mask file without --mask-width ran with width 9 but recorded the default 5; a histogram, a scan
+  // and a reduction recorded a mask width (and a scan a kept fraction) they never read.
+  const std::string mask = temp("mask9_record.txt");
+  std::ofstream(mask) << "1 1 1 1 1 1 1 1 1\n";
+  auto params_of = [](const std::string& args) {
+    const auto r = run_cli("run --backend sim --json " + args + " 2>/dev/null");
+    EXPECT_EQ(r.code, 0) << args << ": " << r.out;
+    const auto j = nlohmann::json::parse(r.out, nullptr, false);
+    return j.is_object() && j.contains("params") ? j["params"] : nlohmann::json();
+  };
+  const auto conv = params_of("--variant stevens.conv1d_basic --width 256 --mask " + mask);
+  EXPECT_EQ(conv.value("mask_width", 0), 9) << conv.dump();
+  EXPECT_FALSE(conv.contains("keep_fraction")) << conv.dump();
+  EXPECT_FALSE(conv.contains("exclusive")) << conv.dump();
+  EXPECT_EQ(params_of("--variant stevens.conv1d_basic --width 256").value("mask_width", 0), 5);  // the default ran
+  const auto scan = params_of("--variant scan.decoupled_lookback --n 4096");
+  EXPECT_EQ(scan, nlohmann::json({{"exclusive", false}})) << scan.dump();
+  const auto hist = params_of("--variant cs121.hist_global --n 4096");
+  EXPECT_TRUE(hist.is_null()) << hist.dump();  // a histogram keeps every value: no mask, no kept fraction
+  EXPECT_EQ(params_of("--variant cs121.filter_scan --n 4096 --keep 0.25"), nlohmann::json({{"keep_fraction", 0.25}}));
+  EXPECT_TRUE(params_of("--variant epita.reduce3 --n 4096").is_null());  // a reduction reads none
+  // The same in a sweep: a sweep of reductions records no options, neither for itself nor for its points.
+  const auto sw = run_cli("sweep --quiet --variants epita.reduce3 --from 10 --to 11 --backend sim --json");
+  ASSERT_EQ(sw.code, 0) << sw.out;
+  const auto j = nlohmann::json::parse(sw.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << sw.out;
+  EXPECT_FALSE(j.contains("params")) << sw.out;
+  ASSERT_EQ(j["runs"].size(), 2u);
+  for (const auto& r : j["runs"]) EXPECT_FALSE(r.contains("params")) << r.dump();
 }
 
 TEST(CliMessages, ATracedTwoDConvolutionIsCheckedLikeItsRun) {

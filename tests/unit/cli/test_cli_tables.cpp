@@ -2,6 +2,7 @@
 // --report), CSV that is the JSON flattened, report show/compare/merge/filter, and a Unix tool's manners
 // (--version, examples, the program's name, tables on stdout, progress on stderr).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <sys/wait.h>
 
@@ -28,8 +29,10 @@ std::string slurp(const std::string& path) {
   return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
 }
 
+/// An empty folder of this process (several checkouts' tests share /tmp: a fixed name was emptied under
+/// a running test by another's).
 std::string fresh_dir(const std::string& name) {
-  const std::string d = ::testing::TempDir() + "ws_tables_" + name;
+  const std::string d = ::testing::TempDir() + "ws_tables_" + name + "_" + std::to_string(::getpid());
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
@@ -81,7 +84,7 @@ Csv parse_csv(const std::string& text) {
 
 /// Runs `args` with stdout into a file; returns {exit code, stderr} and the stdout text in `out`.
 CliOut run_split(const std::string& args, std::string& out) {
-  const std::string file = ::testing::TempDir() + "ws_tables_stdout.txt";
+  const std::string file = ::testing::TempDir() + "ws_tables_stdout_" + std::to_string(::getpid()) + ".txt";
   const std::string cmd = std::string(WS_CLI_PATH) + " " + args + " 2>&1 > " + file;
   FILE* p = popen(cmd.c_str(), "r");
   std::string err;
@@ -275,6 +278,47 @@ TEST(CliReports, CompareGivesRatiosAndBaselinesOfTheSamePattern) {
   EXPECT_NE(table.find("epita.reduce3"), std::string::npos);
   EXPECT_NE(table.find("stevens.reduce_divergent"), std::string::npos) << table;  // a reduction of another lesson
   EXPECT_EQ(table.find("stevens.conv"), std::string::npos) << table;
+}
+
+TEST(CliReports, CompareSetsSweepPointsSideBySide) {
+  // Two sim sweeps overlapping in one variant at two sizes: those points side by side with the model's host
+  // time and its ratio B / A; the others counted as in one report only (compare used to ignore sweeps).
+  const std::string dir = fresh_dir("compare_sweeps");
+  ASSERT_EQ(run_cli("sweep --quiet --variants epita.reduce2,epita.reduce3 --from 10 --to 12 --backend sim --out " +
+                    dir + "/a.json")
+                .code,
+            0);
+  ASSERT_EQ(run_cli("sweep --quiet --variants epita.reduce3,harris.impl2 --from 11 --to 13 --backend sim --out " + dir +
+                    "/b.json")
+                .code,
+            0);
+  const CliOut o = run_cli("report compare " + dir + "/a.json " + dir + "/b.json --json 2>/dev/null");
+  ASSERT_EQ(o.code, 0) << o.out;
+  const json c = json::parse(o.out);
+  const json a = json::parse(slurp(dir + "/a.json")), b = json::parse(slurp(dir + "/b.json"));
+  auto host_of = [](const json& rep, std::int64_t n) {
+    for (const auto& r : rep["sweeps"][0]["runs"])
+      if (r["variant"] == "epita.reduce3" && r["n"] == n) return r["host_ms"]["total"].get<double>();
+    return -1.0;
+  };
+  ASSERT_EQ(c["sweep_points"].size(), 2u) << c.dump(1);
+  for (const auto& p : c["sweep_points"]) {
+    EXPECT_EQ(p["variant"], "epita.reduce3");
+    const std::int64_t n = p["n"];
+    EXPECT_TRUE(n == 2048 || n == 4096) << n;
+    EXPECT_TRUE(p["time_ratio"].is_null()) << "sim sweeps are untimed";
+    EXPECT_DOUBLE_EQ(p["host_ratio"].get<double>(), host_of(b, n) / host_of(a, n));
+  }
+  EXPECT_EQ(c["sweep_points_only_a"], 4);  // reduce2 x 3 sizes, reduce3 at 2^10
+  EXPECT_EQ(c["sweep_points_only_b"], 4);  // harris.impl2 x 3 sizes, reduce3 at 2^13
+  std::string csv;
+  ASSERT_EQ(run_split("report compare " + dir + "/a.json " + dir + "/b.json --csv", csv).code, 0);
+  EXPECT_EQ(csv.rfind("variant,sweep,n,type,", 0), 0u) << csv;
+  EXPECT_NE(csv.find("\nepita.reduce3,true,4096,int32,"), std::string::npos) << csv;
+  std::string table;
+  ASSERT_EQ(run_split("report compare " + dir + "/a.json " + dir + "/b.json", table).code, 0);
+  EXPECT_NE(table.find("sweep points in both (2)"), std::string::npos) << table;
+  EXPECT_NE(table.find("only in A: 4, only in B: 4"), std::string::npos) << table;
 }
 
 TEST(CliReports, MergeAndFilterKeepWhatTheyShould) {

@@ -135,6 +135,9 @@ TEST(Limits, MemoryIsEstimatedAndRefusedInWords) {
   const std::string oom = describe_exception(std::bad_alloc());
   EXPECT_EQ(oom.find("bad_alloc"), std::string::npos);
   EXPECT_NE(oom.find("out of host memory"), std::string::npos);
+  // With the work's estimate, the line says what was needed beside what is free.
+  const std::string need = describe_exception(std::bad_alloc(), std::int64_t(3) * std::int64_t(kGiB));
+  EXPECT_EQ(need.rfind("out of host memory: needs about 3.0 GiB, this machine has ", 0), 0u) << need;
 }
 
 TEST(Limits, TheCliRefusesDevicesDirectoriesAndRequestsThatCannotFit) {

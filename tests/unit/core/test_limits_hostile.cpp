@@ -5,11 +5,13 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -280,6 +282,23 @@ TEST(Limits, AnAddressSpaceLimitCountsAsHostMemory) {
         setrlimit(RLIMIT_AS, &lim);
         const std::int64_t free_bytes = host_memory_available();
         std::exit(free_bytes >= 0 && free_bytes <= (std::int64_t(300) << 20) ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+TEST(Limits, AnOutOfMemoryLineNamesTheAddressSpaceLimit) {
+  // std::bad_alloc under ulimit -v said "an allocation failed": now what was needed and the limit that bit.
+  EXPECT_EXIT(
+      {
+        rlimit lim;
+        lim.rlim_cur = lim.rlim_max = rlim_t(64) << 30;
+        setrlimit(RLIMIT_AS, &lim);
+        const std::string line = describe_exception(std::bad_alloc(), std::int64_t(80) << 30);
+        std::fprintf(stderr, "%s\n", line.c_str());
+        std::exit(line.find("needs about 80.0 GiB") != std::string::npos &&
+                          line.find("address space limited to 64.0 GiB (ulimit -v)") != std::string::npos
+                      ? 0
+                      : 1);
       },
       ::testing::ExitedWithCode(0), "");
 }

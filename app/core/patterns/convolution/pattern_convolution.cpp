@@ -151,6 +151,15 @@ double summary(const VariantInfo&, const ArrayOutput& out) {
   return out.values[out.values.size() / 2];
 }
 
+/// A mask file's width (its values' count, or their square root in 2-D) replaces --mask-width's; a file
+/// that cannot be read leaves the params as given (the run refuses it with the reason).
+void resolve_params(const VariantInfo& v, PatternParams& p) {
+  if (p.mask == "box" || p.mask == "gauss" || !conv_dims(v)) return;
+  int w = p.mask_width;
+  std::vector<float> mask;
+  if (make_conv_mask(p.mask, conv_dims(v), w, mask).empty()) p.mask_width = w;
+}
+
 /// One multiply-add per output element and mask tap: n x mask_width (1D) or n x mask_width^2 (2D, n = pixels).
 double operations(const VariantInfo& v, const PatternParams& p, std::int64_t n) {
   const double taps = conv_kind_is_2d(v.conv) ? double(p.mask_width) * p.mask_width : double(p.mask_width);
@@ -173,6 +182,7 @@ PatternSpec convolution_pattern() {
   p.sweep_refusal = sweep_refusal;
   p.operations = operations;
   p.sim_models = sim::conv_models;
+  p.resolve_params = resolve_params;
   return p;
 }
 

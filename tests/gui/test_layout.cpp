@@ -502,3 +502,26 @@ TEST_F(Presentation, TheOpenTabIsWholeInTheTabBar) {
 
 }  // namespace
 }  // namespace ws::ui
+
+namespace ws::ui {
+namespace {
+
+// The F1 help at 1920x1080, text at 2x: the window lies inside the screen, every row and the footer fit
+// without scrolling (descriptions wrap inside it), and its text is no smaller than 28 px.
+TEST_F(Presentation, HelpOverlayFitsTheScreenWithoutScrolling) {
+  s.perf.present.show_help = true;
+  show("tree", 6);
+  ImGuiWindow* w = ImGui::FindWindowByName("Keys  (F1 or ? closes)");
+  ASSERT_NE(w, nullptr);
+  const ImVec2 d = ImGui::GetIO().DisplaySize;
+  EXPECT_GE(w->Pos.x, 0.f);
+  EXPECT_GE(w->Pos.y, 0.f);
+  EXPECT_LE(w->Pos.x + w->Size.x, d.x);
+  EXPECT_LE(w->Pos.y + w->Size.y, d.y);
+  EXPECT_EQ(w->ScrollMax.y, 0.f) << "the rows overflow the window";
+  EXPECT_EQ(w->ScrollMax.x, 0.f) << "a row is wider than the window";
+  EXPECT_GE(theme().px(Theme::kBaseFontPx) * w->FontWindowScale + 0.5f, kMinPx) << "the rows' text scale";
+}
+
+}  // namespace
+}  // namespace ws::ui

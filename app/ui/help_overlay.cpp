@@ -169,8 +169,8 @@ void DrawHelpOverlay(AppState& s) {
   ImGui::SetNextWindowSize(size, ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(1.f);
   ImGui::SetNextWindowFocus();  // above the main window, whatever was clicked last
-  const ImGuiWindowFlags flags =
-      ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize;
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, t.px(20, 8));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, t.px(2));
   if (ImGui::Begin("Keys  (F1 or ? closes)", &pr.show_help, flags)) {

@@ -38,8 +38,8 @@ void register_sums(const Trace& t, ScanGraph& g) {
       if (op.space != Space::Global || op.kind != OpKind::Load || op.buffer != 0) continue;
       if (op.thread < 0 || std::size_t(op.thread) >= n) continue;
       // The thread's next op: an add of the loaded value (sum += x[j]), or none (sum = x[0]).
-      const bool adds = i + 1 < s.ops.size() && s.ops[i + 1].thread == op.thread &&
-                        s.ops[i + 1].kind == OpKind::Add && s.ops[i + 1].space == Space::Register;
+      const bool adds = i + 1 < s.ops.size() && s.ops[i + 1].thread == op.thread && s.ops[i + 1].kind == OpKind::Add &&
+                        s.ops[i + 1].space == Space::Register;
       double& r = sum[std::size_t(op.thread)];
       r = adds ? s.ops[i + 1].value : op.value;
       v.edges.push_back(ScanEdge{op.thread, op.address, op.thread, r});

@@ -107,8 +107,8 @@ void ScanView::draw(AppState& s) {
       if (i < int(st.after.size())) widest = std::max(widest, format_value(st.after[std::size_t(i)], tr.type).size());
     }
     const float digit = th.fonts().mono->CalcTextSizeA(th.min_text(), 1e9f, 0, "0").x;
-    const float gutter_est = ImGui::CalcTextSize(g.top.size() > g.bottom.size() ? g.top.c_str() : g.bottom.c_str()).x +
-                             th.px(18);
+    const float gutter_est =
+        ImGui::CalcTextSize(g.top.size() > g.bottom.size() ? g.top.c_str() : g.bottom.c_str()).x + th.px(18);
     const float need = digit * float(widest) + th.px(6);
     const int fit = int((ImGui::GetContentRegionAvail().x - gutter_est) / need);
     slots = std::max(std::min(slots, 8), std::min(slots, fit));

@@ -581,7 +581,7 @@ void CompareView::draw_changes(AppState& s, const std::vector<CompareRow>& rows)
     if (prev) {
       ImGui::Bullet();
       ImGui::SameLine();
-      ImGui::TextWrapped("%s", what_changed(*prev, *it).c_str());
+      ImGui::TextWrapped("%s", keep_quantities_together(what_changed(*prev, *it)).c_str());
       ++shown;
     }
     prev = &*it;

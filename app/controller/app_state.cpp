@@ -274,6 +274,43 @@ bool AppState::move_scene(int delta, const std::vector<std::string>& views) {
   return open_scene(next, views).empty();
 }
 
+void AppState::fall_back_for_scene(const std::function<std::string()>& bundled) {
+  const Scene* sc = scene();
+  static const char* const kRanking[] = {"results", "compare", "plots", "roofline", "metrics"};
+  const bool ranks = sc && std::find_if(std::begin(kRanking), std::end(kRanking),
+                                        [&](const char* v) { return view == v; }) != std::end(kRanking);
+  if (!ranks) {
+    scene_report_line.clear();
+    scene_checked_.clear();
+    return;
+  }
+  const std::string key = (lesson() ? lesson()->id : std::string()) + "#" + std::to_string(scene_);
+  if (key == scene_checked_) {
+    if (!showing_replay()) scene_report_line.clear();  // the session's runs are shown now
+    return;
+  }
+  scene_checked_ = key;
+  scene_report_line.clear();
+  auto has_run = [&](const Report& r) {
+    return std::any_of(r.runs.begin(), r.runs.end(), [&](const RunResult& x) { return x.variant == sc->variant; });
+  };
+  if (has_run(session)) return;  // this machine's own runs: shown as they are
+  if (!replay && bundled)
+    if (const std::string path = bundled(); !path.empty())
+      if (std::string err = open_report(path); !err.empty()) message(Message::Error, err);
+  if (replay && has_run(*replay)) {
+    show_replay = true;
+    const std::string where = replay->device.name.empty() ? replay_path : replay->device.name;
+    scene_report_line = device.device.available ? "No run on this GPU yet: the bundled report's numbers (" + where +
+                                                      ") are shown; R runs the lesson here, r this variant."
+                                                : "";
+    return;
+  }
+  scene_report_line = "No run of " + sc->variant + " in " + (replay ? "the report shown" : "this session") +
+                      (device.device.available ? ": R runs the lesson on this GPU, r this variant."
+                                               : ": its numbers need a GPU (a report recorded on one, or r there).");
+}
+
 std::string AppState::open_report(const std::string& path) {
   if (path.empty()) return "no report path given";
   try {

@@ -3,6 +3,7 @@
 // run anything themselves. main_window moves intents to the RunWorker and results back.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -133,6 +134,17 @@ class AppState {
   /// Adds a finished run to the session report and shows the session.
   void add_result(RunResult r);
 
+  /// Under the open scene's note when the numbers it ranks are not this session's (Results, Compare,
+  /// Plots, Roofline, Metrics): "" when the session has the scene's run or the view ranks nothing.
+  std::string scene_report_line;
+  /// For the open scene whose view ranks runs, once per scene: when the session has no run of the
+  /// scene's variant (a GPU machine before its first runs), shows the replay, opening the path `bundled`
+  /// gives (the report the app replays without a GPU; "" = none; asked only then) if no replay is open,
+  /// and sets scene_report_line
+  /// to say so (R runs the lesson here); when neither has a run, the line says that. Each frame it
+  /// clears the line once the session is shown again (a run came in, or the lecturer switched).
+  void fall_back_for_scene(const std::function<std::string()>& bundled);
+
   /// The report file in `dir` with the newest "created" stamp (ties: name), "" if none loads.
   static std::string newest_report(const std::string& dir);
   /// The report the GUI replays at start without a GPU: the file named on the first line of
@@ -196,6 +208,7 @@ class AppState {
   bool session_capped_ = false;  ///< the session reached kMaxReportRuns and said so
   std::string variant_;
   int scene_ = -1;
+  std::string scene_checked_;  ///< lesson and scene fall_back_for_scene last looked at
   /// Racy variants teach with ones (the expected sum is n, so the lost additions show); others random.
   void apply_default_input();
 };

@@ -67,6 +67,9 @@ void MainWindow::exchange(AppState& s, RunWorker& worker, const std::string& rep
       }
     }
   }
+  // A scene that ranks runs on a GPU machine with no run yet: the bundled report, with a line saying so.
+  if (s.device.opened)
+    s.fall_back_for_scene([&] { return s.auto_replay ? AppState::startup_report(reports_dir) : std::string(); });
 }
 
 void MainWindow::draw(AppState& s, ImVec2 size) {

@@ -405,6 +405,50 @@ TEST(Scenes, EverySceneOfEveryLessonOpensItsViewAndTrace) {
   }
 }
 
+// On a GPU machine before any run, a scene that ranks runs (EPITA's Compare of reduce8_fixed) shows the
+// bundled report with a line saying so, instead of "no runs"; a run of its variant on this GPU takes over
+// and the line goes. A scene of a step-through view needs no report and gets no line.
+TEST(Scenes, ASceneOnAGpuWithoutRunsFallsBackToTheBundledReportAndSaysSo) {
+  AppState s;
+  s.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  s.device.opened = true;
+  s.device.device.available = true;
+  s.device.device.name = "NVIDIA Test GPU";
+  ASSERT_TRUE(s.select_lesson(std::string("epita")));
+  int compare = -1, tree = -1;
+  for (int i = 0; i < s.scene_count(); ++i) {
+    const Scene& sc = s.lesson()->scenes[std::size_t(i)];
+    if (sc.view == "compare" && compare < 0) compare = i;
+    if (sc.view == "tree" && tree < 0) tree = i;
+  }
+  ASSERT_GE(compare, 0);
+  ASSERT_GE(tree, 0);
+  const std::string bundled = std::string(WS_GUI_ASSETS) + "/reports/nvidia-h100-lessons.json";
+  int asked = 0;
+  auto path = [&] {
+    ++asked;
+    return bundled;
+  };
+  ASSERT_EQ(s.open_scene(tree, MainWindow::views()), "");
+  s.fall_back_for_scene(path);
+  EXPECT_EQ(s.scene_report_line, "");
+  EXPECT_EQ(asked, 0) << "a step-through scene needs no report";
+  ASSERT_EQ(s.open_scene(compare, MainWindow::views()), "");
+  s.fall_back_for_scene(path);
+  EXPECT_EQ(asked, 1);
+  ASSERT_TRUE(s.showing_replay());
+  EXPECT_NE(s.scene_report_line.find("No run on this GPU yet"), std::string::npos) << s.scene_report_line;
+  EXPECT_NE(s.scene_report_line.find("R runs the lesson"), std::string::npos);
+  s.fall_back_for_scene(path);  // the next frame: same scene, nothing asked again
+  EXPECT_EQ(asked, 1);
+  RunResult r;
+  r.variant = s.scene()->variant;
+  s.add_result(r);  // this GPU's run comes in: the session is shown, the line goes
+  s.fall_back_for_scene(path);
+  EXPECT_FALSE(s.showing_replay());
+  EXPECT_EQ(s.scene_report_line, "");
+}
+
 // After n / p the scene line no longer describes the scene's variant: it says which variant is shown now
 // and gives that variant's narrative from the lesson; back on the scene's variant, the note returns.
 TEST(Scenes, TheSceneLineFollowsNAndP) {

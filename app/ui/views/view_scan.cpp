@@ -178,8 +178,9 @@ void ScanView::draw(AppState& s) {
     const ImU32 col = WarpColor(e.thread / 32, 0.9f);
     // Two edges into each updated element: its own old value and the one added in.
     cdl->AddLine(ImVec2(cx(e.from), top_y + box_h), ImVec2(cx(e.to), bot_y), col, th.px(1.6f));
-    cdl->AddLine(ImVec2(cx(e.to), top_y + box_h), ImVec2(cx(e.to), bot_y),
-                 ImGui::GetColorU32(ImVec4(0.6f, 0.62f, 0.66f, 0.5f)), th.px(1.f));
+    if (!g.registers)  // a register sum's old value is not in the top row (that is the input x)
+      cdl->AddLine(ImVec2(cx(e.to), top_y + box_h), ImVec2(cx(e.to), bot_y),
+                   ImGui::GetColorU32(ImVec4(0.6f, 0.62f, 0.66f, 0.5f)), th.px(1.f));
   }
   // Thread ids under the updated elements when each fits its slot at the smallest readable size.
   for (const ScanEdge& e : st.edges) {

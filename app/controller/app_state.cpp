@@ -274,6 +274,55 @@ bool AppState::move_scene(int delta, const std::vector<std::string>& views) {
   return open_scene(next, views).empty();
 }
 
+void AppState::fall_back_for_scene(const std::function<std::string(const std::string&)>& report_path) {
+  const Scene* sc = scene();
+  static const char* const kRanking[] = {"results", "compare", "plots", "roofline", "metrics"};
+  const bool ranks = sc && std::find_if(std::begin(kRanking), std::end(kRanking),
+                                        [&](const char* v) { return view == v; }) != std::end(kRanking);
+  if (!ranks) {
+    scene_report_line.clear();
+    scene_checked_.clear();
+    return;
+  }
+  const std::string key = (lesson() ? lesson()->id : std::string()) + "#" + std::to_string(scene_);
+  if (key == scene_checked_) {
+    if (!showing_replay()) scene_report_line.clear();  // the session's runs are shown now
+    return;
+  }
+  scene_checked_ = key;
+  scene_report_line.clear();
+  auto has_run = [&](const Report& r) {
+    auto of = [&](const RunResult& x) { return x.variant == sc->variant; };
+    if (std::any_of(r.runs.begin(), r.runs.end(), of)) return true;
+    return std::any_of(r.sweeps.begin(), r.sweeps.end(),
+                       [&](const Sweep& w) { return std::any_of(w.runs.begin(), w.runs.end(), of); });
+  };
+  if (has_run(session)) return;  // this machine's own runs: shown as they are
+  // The scene's own report (a recorded sweep), else the bundled default unless the open one has the run.
+  const bool named = !sc->report.empty();
+  // A report another scene opened (its sweep) gives way to the default again.
+  if (!replay || (named && std::filesystem::path(replay_path).filename() != sc->report) ||
+      (!named && (replay_from_scene_ || !has_run(*replay))))
+    if (const std::string path = report_path ? report_path(sc->report) : std::string(); !path.empty()) {
+      if (std::string err = open_report(path); !err.empty())
+        message(Message::Error, err);
+      else
+        replay_from_scene_ = named;
+    }
+  if (replay && has_run(*replay)) {
+    show_replay = true;
+    const std::string file = std::filesystem::path(replay_path).filename().string();
+    const std::string where = replay->device.name.empty() ? file : replay->device.name + ", " + file;
+    if (device.device.available)
+      scene_report_line = "No run on this GPU yet: the bundled report's numbers (" + where +
+                          ") are shown; R runs the lesson here, r this variant.";
+    return;
+  }
+  scene_report_line = "No run of " + sc->variant + " in " + (replay ? "the report shown" : "this session") +
+                      (device.device.available ? ": R runs the lesson on this GPU, r this variant."
+                                               : ": its numbers need a GPU (a report recorded on one, or r there).");
+}
+
 std::string AppState::open_report(const std::string& path) {
   if (path.empty()) return "no report path given";
   try {
@@ -282,6 +331,7 @@ std::string AppState::open_report(const std::string& path) {
     replay_path = path;
     show_replay = true;
     report_path = path;
+    replay_from_scene_ = false;  // fall_back_for_scene marks its own
     return "";
   } catch (const std::exception& e) { return describe_exception(e); }
 }

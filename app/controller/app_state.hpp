@@ -3,6 +3,7 @@
 // run anything themselves. main_window moves intents to the RunWorker and results back.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -134,6 +135,17 @@ class AppState {
   /// Adds a finished run to the session report and shows the session.
   void add_result(RunResult r);
 
+  /// Under the open scene's note when the numbers it ranks are not this session's (Results, Compare,
+  /// Plots, Roofline, Metrics): "" when the session has the scene's run or the view ranks nothing.
+  std::string scene_report_line;
+  /// For the open scene whose view ranks runs, once per scene: when the session has no run of the
+  /// scene's variant (a GPU machine before its first runs, or no GPU), shows the replay: the scene's own
+  /// report (Scene::report) or, when the open replay lacks the run, the bundled default; `report_path`
+  /// maps a report's file name ("" = the bundled default) to its path ("" = none). scene_report_line
+  /// then says, on a GPU, that the numbers are the bundled report's (R runs the lesson here), or that
+  /// no report has the run. Each frame it clears the line once the session is shown again (a run came in).
+  void fall_back_for_scene(const std::function<std::string(const std::string&)>& report_path);
+
   /// The report file in `dir` with the newest "created" stamp (ties: name), "" if none loads.
   static std::string newest_report(const std::string& dir);
   /// The report the GUI replays at start without a GPU: the file named on the first line of
@@ -200,6 +212,8 @@ class AppState {
   bool session_capped_ = false;  ///< the session reached kMaxReportRuns and said so
   std::string variant_;
   int scene_ = -1;
+  std::string scene_checked_;       ///< lesson and scene fall_back_for_scene last looked at
+  bool replay_from_scene_ = false;  ///< the replay is a report a scene named (Scene::report)
   /// Racy variants teach with ones (the expected sum is n, so the lost additions show); others random.
   void apply_default_input();
 };

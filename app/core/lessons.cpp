@@ -78,6 +78,11 @@ Scene parse_scene(const nlohmann::json& j, const std::string& where) {
     if (!find_variant(sc.pair_with))
       throw std::runtime_error(where + ": unknown variant '" + sc.pair_with + "' in 'pair_with'");
   }
+  if (j.contains("report")) {
+    sc.report = field(j, "report", where);
+    if (sc.report.empty() || sc.report.find_first_of("/\\") != std::string::npos || sc.report[0] == '.')
+      throw std::runtime_error(where + ": 'report' must be a file name of assets/reports, not '" + sc.report + "'");
+  }
   std::vector<double> values;
   if (std::string err = parse_scene_input(sc.input, values); !err.empty()) throw std::runtime_error(where + ": " + err);
   return sc;

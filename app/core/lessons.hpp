@@ -29,6 +29,10 @@ struct Scene {
   std::string pair_picture;
   /// The variant the Pair view draws on the right (registry id); "" = the lesson's next variant.
   std::string pair_with;
+  /// A report of assets/reports (a file name, no folder) the scene's ranking view shows when this
+  /// session has no run of its variant, e.g. a recorded sweep for Plots' curves; "" = the app's bundled
+  /// default report.
+  std::string report;
 };
 
 /// A lesson file larger than this is refused unread (the lessons shipped are a few KiB).
@@ -37,7 +41,7 @@ constexpr std::uintmax_t kMaxLessonFileBytes = std::uintmax_t(1) << 20;
 /// A lesson, with its variants in the order the seed document teaches them.
 /// File format:
 /// {"id","title","seed","lecture","authors","source","pattern","summary","steps":[{"variant","narrative"}],
-/// "scenes":[{"variant","view","step","block","blocks","n","input","note","pair_picture","pair_with"}]}
+/// "scenes":[{"variant","view","step","block","blocks","n","input","note","pair_picture","pair_with","report"}]}
 /// ("scenes" optional; in a scene only variant and note are required).
 /// `seed` is the document's file name (for the docs); `lecture` its own title, `authors` the names it
 /// gives ("" when it names none) and `source` the course or publication, for the reader. "pattern" names

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "registry.hpp"
 #include "views/compare_model.hpp"
@@ -32,26 +33,22 @@ const std::vector<KeyHelp>& key_help() {
        "Race timeline (interleaving) / scan Ladder (all steps) / Pair (two variants side by side, one step)"},
       {"x", "Grid tab: every warp of the launch by step (wheel zooms to one warp, a click opens that block)"},
       {"n  /  p", "next / previous variant of the lesson"},
-      {"r", "run the selected variant"},
-      {"R", "run every variant of the lesson"},
+      {"r  /  R", "run the selected variant / every variant of the lesson"},
       {"\u2190  \u2192",
        "previous / next step (Tree, Warps, Banks, Source, Memory, Scan, Atomics, Race, Ladder, Pair); no press is "
        "lost"},
       {"space", "play / pause the steps"},
       {"[  /  ]", "previous / next block of the trace (past the last: the trace takes one more block, up to 8)"},
-      {"l", "Live on / off (Plots; needs a GPU)"},
-      {"w", "sweep the compared variants (Plots; needs a GPU)"},
+      {"l  /  w", "Live on / off; sweep the compared variants (Plots; both need a GPU)"},
       {"Esc", "cancel the sweep; close this help"},
       {"+  /  -", "larger / smaller text (presentation: 1.5x to 2.5x)"},
       {"Ctrl+=  Ctrl+-  Ctrl+0",
        "zoom the tree, warp grid or scan graph in / out / to fit (also: wheel, drag, double click)"},
-      {"h", "high-contrast colours on / off"},
-      {"f", "focus: the views alone, full width (f again: lessons and parameters back)"},
+      {"h  /  f", "high-contrast colours on / off; focus: the views alone, full width (f again: the panels back)"},
       {"o", "pointer: a bright ring follows the mouse"},
       {"d  /  e", "pen on / off (drag to draw over the views) / erase the drawing (a new scene erases it too)"},
       {"b", "Compare: next correct baseline for the speedup column (racy and wrong ones skipped)"},
-      {"m", "Compare: next metric for the bars"},
-      {"a", "Compare: all variants / the lesson's"},
+      {"m  /  a", "Compare: next metric for the bars; all variants / the lesson's"},
       {"t", "Plots: time or GB/s on the y axis"},
   };
   return keys;
@@ -161,16 +158,29 @@ void DrawHelpOverlay(AppState& s) {
   if (!pr.show_help) return;
   const Theme& t = theme();
   const ImGuiIO& io = ImGui::GetIO();
+  // The window never leaves the screen: at most the display less a margin; the descriptions wrap inside
+  // it, and when the rows still do not fit the text shrinks (not below the smallest readable size) until
+  // they do. The scale found is kept for the next frame (the rows' height is known once drawn).
+  static float text_k = 1.f;
+  const ImVec2 margin = t.px(16, 16);
+  const ImVec2 size(std::min(io.DisplaySize.x - 2 * margin.x, t.px(1400)), io.DisplaySize.y - 2 * margin.y);
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always,
                           ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(size, ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(1.f);
   ImGui::SetNextWindowFocus();  // above the main window, whatever was clicked last
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize |
-                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove;
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, t.px(20, 16));
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize;
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, t.px(20, 8));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, t.px(2));
   if (ImGui::Begin("Keys  (F1 or ? closes)", &pr.show_help, flags)) {
+    ImGui::SetWindowFontScale(text_k);
+    const float top = ImGui::GetCursorPosY();
+    ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, t.px(6, 2));
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, t.px(8, 2));
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+      ImGui::TableSetupColumn("keys", ImGuiTableColumnFlags_WidthFixed);
+      ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
       for (const auto& k : key_help()) {
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
@@ -180,14 +190,23 @@ void DrawHelpOverlay(AppState& s) {
         ImGui::PopStyleColor();
         ImGui::PopFont();
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextUnformatted(k.what);
+        ImGui::TextWrapped("%s", k.what);
       }
       ImGui::EndTable();
     }
+    ImGui::PopStyleVar(2);
     ImGui::Spacing();
     TextDim("Text scale " + std::to_string(int(t.scale() * 100 + 0.5f)) + " %   \u00b7   " +
-            (HighContrast() ? "high contrast on" : "high contrast off") +
-            "   \u00b7   start with --font-scale 2 --high-contrast --focus for a lecture hall");
+                (HighContrast() ? "high contrast on" : "high contrast off") +
+                "   \u00b7   start with --font-scale 2 --high-contrast --focus for a lecture hall",
+            true);
+    // Fit the rows to the window's height for the next frame: shrink when they overflow, grow back when
+    // there is room, between the smallest readable text and the body size.
+    const float used = ImGui::GetCursorPosY() - top, room = ImGui::GetWindowHeight() - top - t.px(16);
+    if (used > room && text_k > kMinTextFraction)
+      text_k = std::max(kMinTextFraction, text_k * room / used * 0.98f);
+    else if (used < room * 0.85f && text_k < 1.f)
+      text_k = std::min(1.f, text_k * std::sqrt(room / used));
   }
   ImGui::End();
   ImGui::PopStyleVar(2);

@@ -5,6 +5,7 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "help_overlay.hpp"
 #include "presenter.hpp"
@@ -70,6 +71,12 @@ void MainWindow::exchange(AppState& s, RunWorker& worker, const std::string& rep
       }
     }
   }
+  // A scene that ranks runs on a GPU machine with no run yet: the bundled report, with a line saying so.
+  if (s.device.opened)
+    s.fall_back_for_scene([&](const std::string& name) {
+      if (!name.empty()) return (std::filesystem::path(reports_dir) / name).string();
+      return s.auto_replay ? AppState::startup_report(reports_dir) : std::string();
+    });
 }
 
 void MainWindow::draw(AppState& s, ImVec2 size) {

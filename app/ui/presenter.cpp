@@ -47,6 +47,7 @@ void DrawSceneLine(const AppState& s) {
   ItemTooltip("PageDown / PageUp: next / previous scene (what presenter clickers send); Left / Right: steps");
   ImGui::SameLine();
   TextWrappedColored(t.colors().text, scene_line_text(s));
+  if (!s.scene_report_line.empty()) TextWrappedColored(t.colors().lesson, s.scene_report_line);
 }
 
 std::string scene_line_text(const AppState& s) {

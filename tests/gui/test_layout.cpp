@@ -537,3 +537,75 @@ TEST_F(Presentation, TheOpenTabIsWholeInTheTabBar) {
 
 }  // namespace
 }  // namespace ws::ui
+
+namespace ws::ui {
+namespace {
+
+// The F1 help at 1920x1080, text at 2x: the window lies inside the screen, every row and the footer fit
+// without scrolling (descriptions wrap inside it), and its text is no smaller than 28 px.
+TEST_F(Presentation, HelpOverlayFitsTheScreenWithoutScrolling) {
+  s.perf.present.show_help = true;
+  show("tree", 6);
+  ImGuiWindow* w = ImGui::FindWindowByName("Keys  (F1 or ? closes)");
+  ASSERT_NE(w, nullptr);
+  const ImVec2 d = ImGui::GetIO().DisplaySize;
+  EXPECT_GE(w->Pos.x, 0.f);
+  EXPECT_GE(w->Pos.y, 0.f);
+  EXPECT_LE(w->Pos.x + w->Size.x, d.x);
+  EXPECT_LE(w->Pos.y + w->Size.y, d.y);
+  EXPECT_EQ(w->ScrollMax.y, 0.f) << "the rows overflow the window";
+  EXPECT_EQ(w->ScrollMax.x, 0.f) << "a row is wider than the window";
+  EXPECT_GE(theme().px(Theme::kBaseFontPx) * w->FontWindowScale + 0.5f, kMinPx) << "the rows' text scale";
+}
+
+}  // namespace
+}  // namespace ws::ui
+
+namespace ws::ui {
+namespace {
+
+// The convolution scenes' point is the tile map: it is on screen under the note, whole; a 1D scene also
+// shows the block's window of N with every element's index and who loads it, in text of 28 px or more.
+TEST_F(Presentation, ConvolutionScenesShowTheTileMapOnScreen) {
+  ASSERT_TRUE(s.select_lesson(std::string("stevens")));
+  int shown = 0;
+  for (int k = 0; k < s.scene_count(); ++k) {
+    if (s.lesson()->scenes[std::size_t(k)].view != "conv") continue;
+    SCOPED_TRACE("stevens scene " + std::to_string(k + 1));
+    ASSERT_EQ(s.open_scene(k, MainWindow::views()), "");
+    const LayoutProbe& p = show("conv", 5);
+    ASSERT_TRUE(p.pictures.count("conv tile map"));
+    EXPECT_TRUE(p.region.contains(p.pictures.at("conv tile map"))) << "the tile map is cut or below the fold";
+    if (p.pictures.count("conv input window")) {
+      EXPECT_TRUE(p.region.contains(p.pictures.at("conv input window")));
+      EXPECT_GT(p.pictures.at("conv input window").width(), 0.5f * p.region.width());
+      const int tile = s.params.pattern.tile, mask = s.params.pattern.mask_width;
+      if (tile > 0) EXPECT_EQ(p.counts.at("conv input window cells"), tile + 2 * (mask / 2));
+    }
+    EXPECT_GE(p.min_text_px, kMinPx);
+    ++shown;
+  }
+  EXPECT_GE(shown, 3);
+}
+
+// Nothing a scene shows is drawn below 28 px: every scene of every lesson, its own view, at 1920x1080 with
+// text at 2x (the probe records every text a view draws at its own size).
+TEST_F(Presentation, EverySceneDrawsNoTextBelowTwentyEightPixels) {
+  int checked = 0, measured = 0;
+  for (const std::string& lesson : lessons_with_scenes(s)) {
+    ASSERT_TRUE(s.select_lesson(lesson));
+    for (int k = 0; k < s.scene_count(); ++k) {
+      SCOPED_TRACE(lesson + " scene " + std::to_string(k + 1));
+      ASSERT_EQ(s.open_scene(k, MainWindow::views()), "");
+      const LayoutProbe& p = show(s.view, 4);
+      if (p.min_text_px > 0) EXPECT_GE(p.min_text_px, kMinPx) << "view " << s.view;
+      ++checked;
+      measured += p.min_text_px > 0;
+    }
+  }
+  EXPECT_GE(checked, 70);
+  EXPECT_GE(measured, 40) << "too few scenes drew text of their own: the probe saw nothing";
+}
+
+}  // namespace
+}  // namespace ws::ui

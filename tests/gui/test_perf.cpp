@@ -293,6 +293,19 @@ TEST(Compare, RowsSpeedupBestAndChanges) {
   EXPECT_NE(csv.find("harris.impl3"), std::string::npos);
 }
 
+// "What changed" wraps at spaces: none inside a quantity (a number and its unit, the two sides of an
+// arrow) may break, the others may.
+TEST(Compare, WhatChangedKeepsNumbersWithTheirUnitsAndArrows) {
+  const std::string nb = "\u00a0";
+  EXPECT_EQ(keep_quantities_together("reduce2 \u2192 reduce3: 0.409 \u2192 0.073 ms (5.6x faster); occupancy % 81 "
+                                     "\u2192 69; predicted worst bank conflict 16-way \u2192 1-way; 12 % \u2192 0 %"),
+            "reduce2 \u2192 reduce3: 0.409" + nb + "\u2192" + nb + "0.073" + nb + "ms (5.6x faster); occupancy % 81" +
+                nb + "\u2192" + nb + "69; predicted worst bank conflict 16-way" + nb + "\u2192" + nb + "1-way; 12" +
+                nb + "%" + nb + "\u2192" + nb + "0" + nb + "%");
+  EXPECT_EQ(keep_quantities_together("no numbers here"), "no numbers here");
+  EXPECT_EQ(keep_quantities_together(""), "");
+}
+
 TEST(Compare, MeasuredColumnsFromACuptiReport) {
   // Recorded on the H200 with run --metrics (the metrics fixture): the strided index (impl2) has many
   // times the shared-load bank conflicts per instruction of sequential addressing (impl3).

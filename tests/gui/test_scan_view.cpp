@@ -80,4 +80,24 @@ TEST(ScanGraph, TraceSourceGivesTheScanTraceAndCubHasNone) {
   EXPECT_FALSE(scan_graph(Trace{}, 8).note.empty());
 }
 
+// The naive scan keeps no shared array: the view shows the input x (global) above the threads' running
+// sums, each step an edge from x[j] to every thread still adding; the last sums are the slide's output.
+TEST(ScanGraph, NaiveScanShowsTheInputAndEachThreadsSum) {
+  const ScanGraph g = scan_graph(slide_trace("stevens.scan_naive", 8), 8);
+  ASSERT_TRUE(g.note.empty());
+  EXPECT_TRUE(g.registers);
+  EXPECT_EQ(g.top, "x");
+  ASSERT_GE(g.steps.size(), 8u);  // j = 0 .. 7, then the store
+  const std::vector<double> x{3, 1, 7, 0, 4, 1, 6, 3};
+  EXPECT_EQ(g.steps[0].before, x);
+  EXPECT_EQ(g.steps[0].after, std::vector<double>(8, 3));  // j = 0: every thread starts its sum at x[0]
+  EXPECT_EQ(g.steps[0].edges.size(), 8u);
+  const ScanStepView& j1 = g.steps[1];  // threads 1..7 read x[1] and add it to x[0]
+  ASSERT_EQ(j1.edges.size(), 7u);
+  for (const ScanEdge& e : j1.edges) EXPECT_EQ(e.from, 1);
+  EXPECT_EQ(j1.after, (std::vector<double>{3, 4, 4, 4, 4, 4, 4, 4}));
+  EXPECT_EQ(g.steps[7].after, (std::vector<double>{3, 4, 11, 11, 15, 16, 22, 25}));
+  EXPECT_EQ(g.steps[7].edges.size(), 1u);  // only thread 7 still adds at j = 7
+}
+
 }  // namespace ws::ui

@@ -437,6 +437,83 @@ TEST(Scenes, EverySceneOfEveryLessonOpensItsViewAndTrace) {
   }
 }
 
+// On a GPU machine before any run, a scene that ranks runs (EPITA's Compare of reduce8_fixed) shows the
+// bundled report with a line saying so, instead of "no runs"; a run of its variant on this GPU takes over
+// and the line goes. A scene of a step-through view needs no report and gets no line.
+TEST(Scenes, ASceneOnAGpuWithoutRunsFallsBackToTheBundledReportAndSaysSo) {
+  AppState s;
+  s.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  s.device.opened = true;
+  s.device.device.available = true;
+  s.device.device.name = "NVIDIA Test GPU";
+  ASSERT_TRUE(s.select_lesson(std::string("epita")));
+  int compare = -1, tree = -1;
+  for (int i = 0; i < s.scene_count(); ++i) {
+    const Scene& sc = s.lesson()->scenes[std::size_t(i)];
+    if (sc.view == "compare" && compare < 0) compare = i;
+    if (sc.view == "tree" && tree < 0) tree = i;
+  }
+  ASSERT_GE(compare, 0);
+  ASSERT_GE(tree, 0);
+  const std::string bundled = std::string(WS_GUI_ASSETS) + "/reports/nvidia-h100-lessons.json";
+  int asked = 0;
+  auto path = [&](const std::string& name) {
+    ++asked;
+    return name.empty() ? bundled : std::string(WS_GUI_ASSETS) + "/reports/" + name;
+  };
+  ASSERT_EQ(s.open_scene(tree, MainWindow::views()), "");
+  s.fall_back_for_scene(path);
+  EXPECT_EQ(s.scene_report_line, "");
+  EXPECT_EQ(asked, 0) << "a step-through scene needs no report";
+  ASSERT_EQ(s.open_scene(compare, MainWindow::views()), "");
+  s.fall_back_for_scene(path);
+  EXPECT_EQ(asked, 1);
+  ASSERT_TRUE(s.showing_replay());
+  EXPECT_NE(s.scene_report_line.find("No run on this GPU yet"), std::string::npos) << s.scene_report_line;
+  EXPECT_NE(s.scene_report_line.find("R runs the lesson"), std::string::npos);
+  s.fall_back_for_scene(path);  // the next frame: same scene, nothing asked again
+  EXPECT_EQ(asked, 1);
+  RunResult r;
+  r.variant = s.scene()->variant;
+  s.add_result(r);  // this GPU's run comes in: the session is shown, the line goes
+  s.fall_back_for_scene(path);
+  EXPECT_FALSE(s.showing_replay());
+  EXPECT_EQ(s.scene_report_line, "");
+}
+
+// A scene that plots a sweep names its recording (Scene::report): without a GPU it opens that report, whose
+// sweep has the scene's variant (the plot's title names the recording); the next ranking scene goes back to
+// the bundled default report.
+TEST(Scenes, APlotsSceneOpensItsBundledSweep) {
+  AppState s;
+  s.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  s.device.opened = true;  // no device
+  ASSERT_TRUE(s.select_lesson(std::string("epita")));
+  const std::string dir = std::string(WS_GUI_ASSETS) + "/reports/";
+  auto path = [&](const std::string& name) { return dir + (name.empty() ? "nvidia-h100-lessons.json" : name); };
+  int plots = -1, compare = -1;
+  for (int i = 0; i < s.scene_count(); ++i) {
+    const Scene& sc = s.lesson()->scenes[std::size_t(i)];
+    if (sc.view == "plots" && !sc.report.empty()) plots = i;
+    if (sc.view == "compare" && compare < 0) compare = i;
+  }
+  ASSERT_GE(plots, 0) << "EPITA's Plots scene names its sweep";
+  ASSERT_EQ(s.open_scene(plots, MainWindow::views()), "");
+  s.fall_back_for_scene(path);
+  ASSERT_TRUE(s.showing_replay());
+  ASSERT_FALSE(s.shown().sweeps.empty());
+  bool has = false;
+  for (const auto& w : s.shown().sweeps)
+    for (const auto& r : w.runs) has |= r.variant == s.scene()->variant;
+  EXPECT_TRUE(has);
+  EXPECT_NE(s.replay_path.find("nvidia-h200-sweep.json"), std::string::npos);
+  EXPECT_EQ(s.scene_report_line, "") << "without a GPU the sweep's own title says where it comes from";
+  ASSERT_EQ(s.open_scene(compare, MainWindow::views()), "");
+  s.fall_back_for_scene(path);
+  EXPECT_TRUE(s.shown().sweeps.empty()) << "back on the bundled default report";
+  EXPECT_NE(s.replay_path.find("nvidia-h100-lessons.json"), std::string::npos);
+}
+
 // After n / p the scene line no longer describes the scene's variant: it says which variant is shown now
 // and gives that variant's narrative from the lesson; back on the scene's variant, the note returns.
 TEST(Scenes, TheSceneLineFollowsNAndP) {

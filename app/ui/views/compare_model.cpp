@@ -232,6 +232,36 @@ std::string what_changed(const CompareRow& a, const CompareRow& b) {
   return out;
 }
 
+std::string keep_quantities_together(const std::string& text) {
+  static const std::string arrow = "\u2192", nbsp = "\u00a0";
+  static const char* units[] = {"ms", "%", "x", "GB/s", "us", "s"};
+  auto has_digit = [](const std::string& w) {  // a quantity: "0.073", "16-way", "-3"
+    const std::size_t i = !w.empty() && w[0] == '-' ? 1 : 0;
+    return i < w.size() && w[i] >= '0' && w[i] <= '9';
+  };
+  auto is_unit = [&](std::string w) {
+    while (!w.empty() && (w.back() == ';' || w.back() == ',' || w.back() == ')' || w.back() == ':')) w.pop_back();
+    for (const char* u : units)
+      if (w == u) return true;
+    return false;
+  };
+  // Split on plain spaces, then decide for each space from the words beside it.
+  std::vector<std::string> words;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i)
+    if (i == text.size() || text[i] == ' ') {
+      words.push_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  std::string out = words[0];
+  for (std::size_t k = 1; k < words.size(); ++k) {
+    const std::string &l = words[k - 1], &r = words[k];
+    const bool glue = ((has_digit(l) || is_unit(l)) && (r == arrow || is_unit(r))) || (l == arrow && has_digit(r));
+    out += (glue ? nbsp : " ") + r;
+  }
+  return out;
+}
+
 std::string run_flag(const RunResult& r) {
   if (r.status == RunStatus::Ok || r.status == RunStatus::Skipped) return "";
   if (r.status == RunStatus::Race || r.status == RunStatus::SlideBug)

@@ -103,6 +103,11 @@ std::optional<double> compare_value(const CompareRow& r, CompareMetric m);
 /// predicted worst bank conflict 16-way -> 1-way". Only quantities both rows have and that differ. When
 /// either run's check is not ok the times are given without a speedup, and the line says which is wrong.
 std::string what_changed(const CompareRow& a, const CompareRow& b);
+
+/// `text` with the spaces inside a quantity made non-breaking (U+00A0), so that wrapped text never
+/// parts a number from its unit or from the arrow of a change: "0.409 \u2192 0.073 ms", "12 %",
+/// "16-way \u2192 1-way" stay on one line; other spaces are left as they are.
+std::string keep_quantities_together(const std::string& text);
 /// The mark a flagged row carries where the eye lands first: "WRONG: slide-bug", "WRONG: race",
 /// "WRONG" ("" for a row whose check is ok or that has no run).
 std::string flag_text(const CompareRow& r);

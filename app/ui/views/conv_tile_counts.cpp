@@ -20,6 +20,7 @@ ConvTileCounts count_tile_loads(const ConvGeometry& g, const Trace& t, std::int6
     const bool staging = s.phase == TracePhase::Load || s.phase == TracePhase::Halo;
     const bool compute = s.phase == TracePhase::Compute;
     std::map<int, int> loads, stores;  // per thread, this step: staging loads of N, shared stores
+    std::map<int, int> pending;        // per thread: staged loads not yet stored to shared memory
     for (const ThreadOp& op : s.ops) {
       if (op.thread < 0 || op.thread >= g.threads())
         throw std::invalid_argument("count_tile_loads: thread " + std::to_string(op.thread) + " is outside the block");
@@ -27,8 +28,11 @@ ConvTileCounts count_tile_loads(const ConvGeometry& g, const Trace& t, std::int6
       if (op.kind == OpKind::Load && op.space == Space::Global && op.buffer == sim::kConvInput) {
         if (compute) {
           ++th.direct;
+          if (g.dims == 1) ++c.direct_reads[op.address];
         } else if (staging) {
           ++loads[op.thread];
+          ++pending[op.thread];
+          if (g.dims == 1) c.staged_by.emplace(op.address, op.thread);
           const std::int64_t row = g.dims == 2 ? op.address / g.width : 0,
                              col = g.dims == 2 ? op.address % g.width : op.address;
           if (row >= rows || col >= g.width)
@@ -40,6 +44,10 @@ ConvTileCounts count_tile_loads(const ConvGeometry& g, const Trace& t, std::int6
         }
       } else if (staging && op.kind == OpKind::Store && op.space == Space::Shared) {
         ++stores[op.thread];
+        if (pending[op.thread] > 0)
+          --pending[op.thread];
+        else
+          c.ghost_slots.emplace(op.address, op.thread);  // a 0 stored without a load
       } else if (op.kind == OpKind::Store && op.space == Space::Global && op.buffer == sim::kConvOutput) {
         const std::int64_t row = g.dims == 2 ? op.address / g.width : 0,
                            col = g.dims == 2 ? op.address % g.width : op.address;

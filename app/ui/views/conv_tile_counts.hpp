@@ -3,6 +3,7 @@
 // Left Halo" .. "Ghost Cells" (1D) and "Taking Care of Boundaries" (2D).
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,14 @@ struct ConvTileCounts {
   std::vector<ConvThreadLoads> threads;
   ConvThreadLoads total;  ///< sums (computes/writes: unused)
   int computing = 0, writing = 0;
+  /// 1D: per element of N (its index), the thread that stages it (loads it into shared memory or
+  /// registers in a load or halo step); an element staged twice keeps its first loader.
+  std::map<std::int64_t, int> staged_by;
+  /// 1D: per element of N, its loads in the mask loop (a basic kernel reads an element once per output
+  /// that uses it, up to Mask_Width times).
+  std::map<std::int64_t, int> direct_reads;
+  /// Per shared slot, the thread that stores 0 there without a load (a ghost cell).
+  std::map<std::int64_t, int> ghost_slots;
   /// Global loads of N that bring the tile into shared memory or registers: internal + halo + padding.
   int staged() const { return total.staged(); }
 };

@@ -5,6 +5,53 @@
 
 namespace ws::ui {
 
+namespace {
+
+/// A kernel without a shared array ("A Naive Inclusive Parallel Scan": thread i adds x[0..i] from global
+/// memory into a register): rows become the input x and the threads' running sums, an edge per global
+/// load of x[j] that a thread adds in (or starts its sum with). Folded loop steps record no ops: their
+/// sums are the values the threads store at the end.
+void register_sums(const Trace& t, ScanGraph& g) {
+  const std::size_t n = std::size_t(g.elements);
+  if (n == 0) return;
+  std::vector<double> x(n, 0), sum(n, 0), stored(n, 0);
+  bool any_load = false, any_store = false;
+  for (const Step& s : t.steps)
+    for (const ThreadOp& op : s.ops)
+      if (op.space == Space::Global && op.address >= 0 && std::size_t(op.address) < n) {
+        if (op.kind == OpKind::Load && op.buffer == 0) x[std::size_t(op.address)] = op.value, any_load = true;
+        if (op.kind == OpKind::Store && op.thread >= 0 && std::size_t(op.thread) < n)
+          stored[std::size_t(op.thread)] = op.value, any_store = true;
+      }
+  if (!any_load) return;
+  g.registers = true;
+  g.top = "x";
+  g.bottom = "sums";
+  g.slots = int(n);
+  for (std::size_t k = 0; k < g.steps.size(); ++k) {
+    ScanStepView& v = g.steps[k];
+    const Step& s = t.steps[k];
+    v.before = x;
+    v.edges.clear();
+    for (std::size_t i = 0; i < s.ops.size(); ++i) {
+      const ThreadOp& op = s.ops[i];
+      if (op.space != Space::Global || op.kind != OpKind::Load || op.buffer != 0) continue;
+      if (op.thread < 0 || std::size_t(op.thread) >= n) continue;
+      // The thread's next op: an add of the loaded value (sum += x[j]), or none (sum = x[0]).
+      const bool adds = i + 1 < s.ops.size() && s.ops[i + 1].thread == op.thread && s.ops[i + 1].kind == OpKind::Add &&
+                        s.ops[i + 1].space == Space::Register;
+      double& r = sum[std::size_t(op.thread)];
+      r = adds ? s.ops[i + 1].value : op.value;
+      v.edges.push_back(ScanEdge{op.thread, op.address, op.thread, r});
+    }
+    if (s.ops.empty() && !s.working_threads.empty() && any_store) sum = stored;  // a folded loop: its end
+    if (s.phase == TracePhase::Store && any_store) sum = stored;
+    v.after = sum;
+  }
+}
+
+}  // namespace
+
 ScanGraph scan_graph(const Trace& t, std::int64_t elements) {
   ScanGraph g;
   g.elements = std::max<std::int64_t>(0, elements);
@@ -52,6 +99,7 @@ ScanGraph scan_graph(const Trace& t, std::int64_t elements) {
     v.additions_so_far = g.additions;
     g.steps.push_back(std::move(v));
   }
+  if (g.slots == 0) register_sums(t, g);
   return g;
 }
 

@@ -37,6 +37,11 @@ struct ScanGraph {
   std::int64_t additions = 0;   ///< all steps
   std::int64_t sequential = 0;  ///< elements - 1: the sequential scan's additions for the same elements
   std::string note;             ///< non-empty when there is nothing to draw, says why
+  /// True when the kernel keeps no shared array (the naive scan): each step's `before` is then the input
+  /// x in global memory and `after` each thread's running sum (a register, by thread), an edge reading
+  /// x[from] into thread `to`'s sum.
+  bool registers = false;
+  std::string top = "before", bottom = "after";  ///< the two rows' names
 };
 
 /// Builds the scan view's model from a trace. `elements` is what the traced block scans (the view passes

@@ -302,6 +302,7 @@ void CompareView::draw(AppState& s) {
       std::min(avail.y - changes_min, row_h * float(rows.size() + 1) + (fit.scrolls_x ? st.ScrollbarSize : 2.f));
   ImGui::BeginChild("compare_table", ImVec2(0, std::max(theme().px(100), table_h)));
   ImGui::SetWindowFontScale(k);
+  layout_probe().text(ImGui::GetFontSize());  // the table's text, scaled to fit
   ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(st.CellPadding.x, fit.cell_pad_y));
   draw_table(s, rows, fit);
   ImGui::PopStyleVar();
@@ -581,7 +582,7 @@ void CompareView::draw_changes(AppState& s, const std::vector<CompareRow>& rows)
     if (prev) {
       ImGui::Bullet();
       ImGui::SameLine();
-      ImGui::TextWrapped("%s", what_changed(*prev, *it).c_str());
+      ImGui::TextWrapped("%s", keep_quantities_together(what_changed(*prev, *it)).c_str());
       ++shown;
     }
     prev = &*it;

@@ -105,24 +105,17 @@ void ConvView::draw_body(const ConvPreview& p) {
   }
   block_x_ = std::clamp<int>(block_x_, 0, int(p.setup.g.grid_x - 1));
   block_y_ = std::clamp<int>(block_y_, 0, int(p.setup.g.grid_y - 1));
-  // 1D: the signals and the tile map (what one block loads, the slides' small example) come first, the
-  // bandwidth tables below; 2D: the tables first (block = tile + mask - 1), the images and the map beside.
+  // The tile map (what each thread of one block loads: the slides' point) comes first, on screen under
+  // a scene's note; 1D: the signals below it, 2D: the images beside it; the bandwidth tables last.
   if (p.dims == 2) {
-    analysis(p);
+    tile_map(p);  // the images beside the map
+  } else {
+    tile_map(p);
     ImGui::Separator();
+    signals(p);
   }
-  signals(p);
-  if (p.dims == 2)
-    ImGui::SameLine(0, theme().px(40));  // images and the tile map side by side
-  else
-    ImGui::Separator();
-  ImGui::BeginGroup();
-  tile_map(p);
-  ImGui::EndGroup();
-  if (p.dims == 1) {
-    ImGui::Separator();
-    analysis(p);
-  }
+  ImGui::Separator();
+  analysis(p);
   textures_stale_ = false;
 }
 
@@ -327,7 +320,10 @@ void ConvView::signals(const ConvPreview& p) {
   const float avail = ImGui::GetContentRegionAvail().x;
   if (p.dims == 2) {
     std::vector<double> in(p.input.f32.begin(), p.input.f32.end());
-    const float side = std::min(t.px(250), (avail - t.px(80)) / 4);
+    // Beside the tile map the images take what is left of the view's height (their titles and legend
+    // line above and below), not less than a readable thumbnail.
+    const float room_y = ImGui::GetContentRegionAvail().y - 4 * ImGui::GetTextLineHeightWithSpacing();
+    const float side = std::max(t.px(100), std::min({t.px(250), (avail - t.px(40)) / 2, room_y}));
     ImGui::BeginGroup();
     SectionTitle("Input and output");
     image(("input " + std::to_string(p.input.cols) + " x " + std::to_string(p.input.rows) + " (" + p.input.kind + ")")
@@ -352,7 +348,9 @@ void ConvView::signals(const ConvPreview& p) {
     ImGui::AlignTextToFramePadding();  // the same baseline beside the first plot's frame (SameLine keeps its padding)
     TextEllipsis(title, w);
     layout_probe().picture(std::string(probe) + " title", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
-    ImGui::PlotLines(id, v.data(), int(v.size()), 0, nullptr, FLT_MAX, FLT_MAX, ImVec2(w, t.px(90)));
+    ImGui::PushStyleColor(ImGuiCol_PlotLines, t.colors().accent);  // not the default 1-px grey
+    ImGui::PlotLines(id, v.data(), int(v.size()), 0, nullptr, FLT_MAX, FLT_MAX, ImVec2(w, t.px(70)));
+    ImGui::PopStyleColor();
     layout_probe().picture(std::string(probe) + " plot", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
     ImGui::EndGroup();
   };
@@ -393,37 +391,60 @@ void ConvView::tile_map(const ConvPreview& p) {
   const ConvTileCounts& c = *counts_;
   const ConvThreadLoads& sum = c.total;
   const bool regs = g.kind == ConvKind::Register2D;
-  legend_item(role_color(sim::ConvLoad::Internal), ("internal loads " + std::to_string(sum.internal)).c_str());
-  legend_item(role_color(sim::ConvLoad::Halo), ("halo loads " + std::to_string(sum.halo)).c_str());
-  if (sum.padding)
-    legend_item(role_color(sim::ConvLoad::Halo),
-                ("past the end (zero padding) " + std::to_string(sum.padding)).c_str());
-  ImGui::NewLine();
-  legend_item(role_color(sim::ConvLoad::Ghost),
-              ("ghost cells: 0 stored, no load " + std::to_string(sum.ghost)).c_str());
-  legend_item(role_color(sim::ConvLoad::None), regs ? "loads nothing" : "no shared load");
-  ImGui::NewLine();
-  std::string line = std::to_string(c.staged()) +
-                     (regs ? " global loads into registers (no shared memory)" : " global loads into shared memory");
-  if (sum.direct)
-    line += ", " + std::to_string(sum.direct) + " loads of N in the mask loop" +
-            (g.kind == ConvKind::TiledCache1D ? " (the halo, through the caches)" : "");
-  line += "; " + std::to_string(c.computing) + " of " + std::to_string(g.threads()) + " threads compute (dot), " +
-          std::to_string(c.writing) + " write inside the array (ring)." + (g.dims == 1 ? " A row per warp." : "");
-  TextDim(line, true);
-  ItemTooltip(
-      "a cell's colour: the thread's most frequent load; its lower third: a halo load or ghost cell it makes "
-      "besides (1D: the first and last Mask_Width/2 threads). Counted from the sim model's trace of this block.");
+  auto legend = [&] {
+    legend_item(role_color(sim::ConvLoad::Internal), ("internal loads " + std::to_string(sum.internal)).c_str());
+    legend_item(role_color(sim::ConvLoad::Halo), ("halo loads " + std::to_string(sum.halo)).c_str());
+    if (sum.padding)
+      legend_item(role_color(sim::ConvLoad::Halo),
+                  ("past the end (zero padding) " + std::to_string(sum.padding)).c_str());
+    ImGui::NewLine();
+    legend_item(role_color(sim::ConvLoad::Ghost),
+                ("ghost cells: 0 stored, no load " + std::to_string(sum.ghost)).c_str());
+    legend_item(role_color(sim::ConvLoad::None), regs ? "loads nothing" : "no shared load");
+    ImGui::NewLine();
+    std::string line = std::to_string(c.staged()) +
+                       (regs ? " global loads into registers (no shared memory)" : " global loads into shared memory");
+    if (sum.direct)
+      line += ", " + std::to_string(sum.direct) + " loads of N in the mask loop" +
+              (g.kind == ConvKind::TiledCache1D ? " (the halo, through the caches)" : "");
+    line += "; " + std::to_string(c.computing) + " of " + std::to_string(g.threads()) + " threads compute (dot), " +
+            std::to_string(c.writing) + " write inside the array (ring)." + (g.dims == 1 ? " A row per warp." : "");
+    TextDim(line, true);
+    ItemTooltip(
+        "a cell's colour: the thread's most frequent load; its lower third: a halo load or ghost cell it makes "
+        "besides (1D: the first and last Mask_Width/2 threads). Counted from the sim model's trace of this block.");
+  };
+  if (g.dims == 1) {
+    legend();
+    input_window(p, c);
+    thread_grid(p, c, ImGui::GetContentRegionAvail().x - t.px(10), t.px(300));
+    return;
+  }
+  // 2D: the block's threads as large as the view's remaining height allows, the legend and the images
+  // beside them.
+  const float grid_w = ImGui::GetContentRegionAvail().x * 0.5f;
+  ImGui::BeginGroup();
+  thread_grid(p, c, grid_w, std::max(t.px(150), ImGui::GetContentRegionAvail().y - t.px(12)));
+  ImGui::EndGroup();
+  ImGui::SameLine(0, t.px(30));
+  ImGui::BeginGroup();
+  legend();
+  signals(p);
+  ImGui::EndGroup();
+}
+
+void ConvView::thread_grid(const ConvPreview& p, const ConvTileCounts& counts, float max_w, float max_h) {
+  const Theme& t = theme();
+  const ConvGeometry& g = p.setup.g;
   // 1D blocks: one warp (32 threads) per row; 2D: block_y rows of block_x threads.
   const int cols = g.dims == 1 ? std::min(32, g.block_x) : g.block_x;
   const int rows = (g.threads() + cols - 1) / cols;
   const float cell =
-      std::clamp(std::min((ImGui::GetContentRegionAvail().x - t.px(10)) / float(cols), t.px(300) / float(rows)),
-                 t.px(4), t.px(26));
+      std::clamp(std::min(max_w / float(cols), max_h / float(rows)), t.px(4), g.dims == 1 ? t.px(44) : t.px(26));
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (int k = 0; k < g.threads(); ++k) {
-    const ConvThreadLoads& r = c.threads[std::size_t(k)];
+    const ConvThreadLoads& r = counts.threads[std::size_t(k)];
     const float x = at.x + float(k % cols) * cell, y = at.y + float(k / cols) * cell;
     const sim::ConvLoad main = main_load(r);
     dl->AddRectFilled(ImVec2(x + 1, y + 1), ImVec2(x + cell - 1, y + cell - 1), role_color(main));
@@ -439,12 +460,25 @@ void ConvView::tile_map(const ConvPreview& p) {
     if (r.writes && cell >= t.px(10))
       dl->AddCircle(ImVec2(x + cell / 2, y + cell / 2), cell * 0.32f, ImGui::GetColorU32(t.colors().ok), 0, t.px(1.5f));
   }
-  ImGui::Dummy(ImVec2(float(cols) * cell, float(rows) * cell));
+  // Thread ids under a 1D map's row when each fits its cell at the smallest readable size.
+  const float id_fs = t.min_text();
+  const bool ids = g.dims == 1 &&
+                   ImGui::GetFont()->CalcTextSizeA(id_fs, 1e9f, 0, ("t" + std::to_string(cols - 1)).c_str()).x <= cell;
+  if (ids)
+    for (int k = 0; k < std::min(cols, g.threads()); ++k) {
+      const std::string tl = "t" + std::to_string(k);
+      const float tw = ImGui::GetFont()->CalcTextSizeA(id_fs, 1e9f, 0, tl.c_str()).x;
+      DrawText(dl, ImGui::GetFont(), id_fs,
+               ImVec2(at.x + (float(k) + 0.5f) * cell - tw * 0.5f, at.y + float(rows) * cell),
+               ImGui::GetColorU32(t.colors().text_dim), tl.c_str());
+    }
+  ImGui::Dummy(ImVec2(float(cols) * cell, float(rows) * cell + (ids ? id_fs * 1.2f : 0.f)));
+  layout_probe().picture("conv tile map", at, ImVec2(at.x + float(cols) * cell, at.y + float(rows) * cell));
   if (ImGui::IsItemHovered()) {
     const ImVec2 m = ImGui::GetMousePos();
     const int k = int((m.y - at.y) / cell) * cols + int((m.x - at.x) / cell);
     if (k >= 0 && k < g.threads()) {
-      const ConvThreadLoads& r = c.threads[std::size_t(k)];
+      const ConvThreadLoads& r = counts.threads[std::size_t(k)];
       ImGui::SetTooltip(
           "thread %d (warp %d, lane %d; tx %d, ty %d): loads %d internal, %d halo, %d past the end; "
           "%d ghost cells; %d loads of N in the mask loop; %s",
@@ -453,6 +487,87 @@ void ConvView::tile_map(const ConvPreview& p) {
                      : "does not compute");
     }
   }
+}
+
+void ConvView::input_window(const ConvPreview& p, const ConvTileCounts& c) {
+  const Theme& t = theme();
+  const ConvGeometry& g = p.setup.g;
+  const std::int64_t r = g.mask_width / 2, x0 = std::int64_t(block_x_) * g.tile_x;
+  const std::int64_t first = x0 - r, count = g.tile_x + 2 * r;  // N[x0 - r .. x0 + tile + r)
+  const bool direct = c.total.direct > 0 && c.staged() == 0;    // a basic kernel: no staging at all
+  ImFont* font = ImGui::GetFont();
+  ImFont* mono = t.fonts().mono;
+  const char* row1 = "N";
+  const char* row2 = direct ? "reads" : "loaded by";
+  const float fs = ImGui::GetFontSize(), min_fs = t.min_text();
+  const float gutter =
+      std::max(font->CalcTextSizeA(min_fs, 1e9f, 0, row2).x, font->CalcTextSizeA(fs, 1e9f, 0, "P").x) + t.px(10);
+  const float avail = ImGui::GetContentRegionAvail().x - gutter - t.px(8);
+  // As many cells as keep an index readable at the smallest text size (the window's left part when
+  // the tile is wide), at most a comfortable width each.
+  const float digit = mono->CalcTextSizeA(min_fs, 1e9f, 0, "0").x;
+  const std::size_t widest = std::max(std::to_string(first).size(), std::to_string(first + count - 1).size());
+  const int fit = std::max(1, int(avail / (digit * float(widest) + t.px(8))));
+  const int shown = int(std::min<std::int64_t>(count, fit));
+  const float cw = std::min(avail / float(shown), t.px(70));
+  const float box_h = std::max(min_fs * 1.3f, std::min(fs * 1.25f, t.px(28)));
+  TextDim(direct ? "Block " + std::to_string(block_x_) + "'s window of N (tile " + std::to_string(g.tile_x) +
+                       ", Mask_Width/2 = " + std::to_string(r) +
+                       " each side): the basic kernel loads each element from global memory once per output that "
+                       "uses it (below each: its loads)"
+                 : "Block " + std::to_string(block_x_) + "'s window of N (tile " + std::to_string(g.tile_x) +
+                       ", n = Mask_Width/2 = " + std::to_string(r) +
+                       " halo each side) goes to shared memory once; below each element: the thread that loads it",
+          true);
+  if (shown < count)
+    TextDim("first " + std::to_string(shown) + " of its " + std::to_string(count) +
+            " elements (a smaller tile shows all)");
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 dim = ImGui::GetColorU32(t.colors().text_dim);
+  const float y_in = o.y, y_by = y_in + box_h + t.px(4), y_out = y_by + min_fs * 1.3f + t.px(10);
+  DrawText(dl, font, fs, ImVec2(o.x, y_in + (box_h - fs) * 0.5f), dim, row1);
+  DrawText(dl, font, min_fs, ImVec2(o.x, y_by), dim, row2);
+  DrawText(dl, font, fs, ImVec2(o.x, y_out + (box_h - fs) * 0.5f), dim, "P");
+  auto cell_text = [&](float x0c, float y, const std::string& txt, ImU32 fill, float size) {
+    const ImVec2 ts = mono->CalcTextSizeA(size, 1e9f, 0, txt.c_str());
+    if (ts.x <= cw - t.px(2))
+      DrawText(dl, mono, size, ImVec2(x0c + (cw - t.px(2) - ts.x) * 0.5f, y + (box_h - ts.y) * 0.5f), TextOn(fill),
+               txt.c_str());
+  };
+  for (int k = 0; k < shown; ++k) {
+    const std::int64_t i = first + k;
+    const bool outside = i < 0 || i >= g.width;
+    const sim::ConvLoad role = outside                        ? sim::ConvLoad::Ghost
+                               : i >= x0 && i < x0 + g.tile_x ? sim::ConvLoad::Internal
+                                                              : sim::ConvLoad::Halo;
+    const float x = o.x + gutter + float(k) * cw;
+    const ImU32 fill = Legible(role_color(role));
+    dl->AddRectFilled(ImVec2(x, y_in), ImVec2(x + cw - t.px(2), y_in + box_h), fill, t.px(3));
+    const float size = std::max(min_fs, std::min(fs, box_h * 0.75f));
+    cell_text(x, y_in, std::to_string(i), fill,
+              mono->CalcTextSizeA(size, 1e9f, 0, std::to_string(i).c_str()).x <= cw - t.px(2) ? size : min_fs);
+    std::string by;
+    if (direct) {
+      const auto it = c.direct_reads.find(i);
+      by = it == c.direct_reads.end() ? (outside ? "0" : "") : std::to_string(it->second) + "x";
+    } else if (const auto it = c.staged_by.find(i); it != c.staged_by.end()) {
+      by = "t" + std::to_string(it->second);
+    } else if (const auto gs = c.ghost_slots.find(i - first); outside && gs != c.ghost_slots.end()) {
+      by = "t" + std::to_string(gs->second) + ": 0";  // stores 0 in the ghost cell's slot, loads nothing
+    }
+    const float bw = font->CalcTextSizeA(min_fs, 1e9f, 0, by.c_str()).x;
+    if (!by.empty() && bw <= cw - t.px(2))
+      DrawText(dl, font, min_fs, ImVec2(x + (cw - t.px(2) - bw) * 0.5f, y_by), dim, by.c_str());
+    if (role == sim::ConvLoad::Internal) {  // the output tile, under its own inputs; thread k writes P[x0 + k]
+      const ImU32 out = Legible(ImGui::GetColorU32(t.colors().ok));
+      dl->AddRectFilled(ImVec2(x, y_out), ImVec2(x + cw - t.px(2), y_out + box_h), out, t.px(3));
+      cell_text(x, y_out, "t" + std::to_string(i - x0), out, min_fs);
+    }
+  }
+  ImGui::Dummy(ImVec2(gutter + float(shown) * cw, y_out + box_h - o.y + t.px(8)));
+  layout_probe().picture("conv input window", o, ImVec2(o.x + gutter + float(shown) * cw, y_out + box_h));
+  layout_probe().counts["conv input window cells"] = shown;
 }
 
 }  // namespace ws::ui

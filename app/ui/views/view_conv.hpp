@@ -26,6 +26,13 @@ class ConvView {
   float reduction_table_width(const ConvPreview& p) const;
   void signals(const ConvPreview& p);
   void tile_map(const ConvPreview& p);
+  /// The block's threads as cells (1D: a row per warp; 2D: block_y rows of block_x), each coloured by
+  /// its loads, within max_w x max_h pixels.
+  void thread_grid(const ConvPreview& p, const ConvTileCounts& counts, float max_w, float max_h);
+  /// 1D: the block's input window N[x0 - r .. x0 + tile + r) as cells (internal, halo, ghost) with the
+  /// thread that stages each element (tiled kernels) or how often the mask loop reads it (basic kernels),
+  /// above the output tile P[x0 ..] and the thread writing each: the slides' "Analysis - Small 1D Example".
+  void input_window(const ConvPreview& p, const ConvTileCounts& c);
   void image(const char* title, ImageTexture& tex, ConstSpan<double> values, std::int64_t rows, std::int64_t cols,
              bool overlay, const ConvPreview& p, float side);
 

@@ -8,6 +8,7 @@
 
 #include "trace/analyses.hpp"
 #include "views/view_steps.hpp"
+#include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
@@ -121,7 +122,7 @@ void MemoryView::draw(AppState& s) {
       const float fs = th.px(14);
       const ImVec2 ts = th.fonts().regular->CalcTextSizeA(fs, 1e9f, 0, n.c_str());
       if (ts.x <= w + gap)
-        dl->AddText(th.fonts().regular, fs, ImVec2(x + (w - ts.x) * 0.5f, o.y + box_h + th.px(2)), dim, n.c_str());
+        DrawText(dl, th.fonts().regular, fs, ImVec2(x + (w - ts.x) * 0.5f, o.y + box_h + th.px(2)), dim, n.c_str());
       x += w + gap;
     }
     ImGui::SetCursorScreenPos(o);

@@ -107,14 +107,21 @@ void ScanView::draw(AppState& s) {
       if (i < int(st.after.size())) widest = std::max(widest, format_value(st.after[std::size_t(i)], tr.type).size());
     }
     const float digit = th.fonts().mono->CalcTextSizeA(th.min_text(), 1e9f, 0, "0").x;
-    const float gutter_est = ImGui::CalcTextSize("before").x + th.px(18);
+    const float gutter_est =
+        ImGui::CalcTextSize(g.top.size() > g.bottom.size() ? g.top.c_str() : g.bottom.c_str()).x + th.px(18);
     const float need = digit * float(widest) + th.px(6);
     const int fit = int((ImGui::GetContentRegionAvail().x - gutter_est) / need);
     slots = std::max(std::min(slots, 8), std::min(slots, fit));
   }
   if (elements > slots)
     TextDim("showing elements 0.." + std::to_string(slots - 1) + " of " + std::to_string(elements) +
-            " (as many as fit with readable values; a smaller block, where the kernel takes one, shows them all)");
+                " (as many as fit with readable values; a smaller block, where the kernel takes one, shows them all)",
+            true);
+  else if (!Handout() && g.registers)
+    TextDim(
+        "no shared array: top, the input x in global memory; bottom, each thread's sum (a register) after the step; "
+        "an edge: a thread reads x[j] from global memory and adds it (colour = warp)",
+        true);
   else if (!Handout())
     TextEllipsis(
         std::string("top: before the step, bottom: after it; an edge runs from each element added in to the element it "
@@ -127,7 +134,9 @@ void ScanView::draw(AppState& s) {
   const float min_fs = th.min_text();
   ImFont* regular = th.fonts().regular;
   const float side_fs = std::max(min_fs, std::min(ImGui::GetFontSize(), avail.y * 0.08f));
-  const float gutter = regular->CalcTextSizeA(side_fs, 1e9f, 0, "before").x + th.px(10);
+  const float gutter = std::max(regular->CalcTextSizeA(side_fs, 1e9f, 0, g.top.c_str()).x,
+                                regular->CalcTextSizeA(side_fs, 1e9f, 0, g.bottom.c_str()).x) +
+                       th.px(10);
   const float slot_w = (avail.x - gutter - th.px(8)) / float(slots);
   const float box_h = std::clamp((avail.y - th.px(24)) * 0.25f, min_fs * 1.3f, th.px(34));
   const float gap = std::max(avail.y - 2 * box_h - min_fs * 1.4f, th.px(20));
@@ -135,13 +144,16 @@ void ScanView::draw(AppState& s) {
   ImDrawList* cdl = ImGui::GetWindowDrawList();
   const float top_y = o.y, bot_y = o.y + box_h + gap;
   DrawText(cdl, regular, side_fs, ImVec2(o.x, top_y + (box_h - side_fs) * 0.5f),
-           ImGui::GetColorU32(th.colors().text_dim), "before");
+           ImGui::GetColorU32(th.colors().text_dim), g.top.c_str());
   DrawText(cdl, regular, side_fs, ImVec2(o.x, bot_y + (box_h - side_fs) * 0.5f),
-           ImGui::GetColorU32(th.colors().text_dim), "after");
+           ImGui::GetColorU32(th.colors().text_dim), g.bottom.c_str());
   layout_probe().picture("scan graph", o, ImVec2(o.x + gutter + slot_w * float(slots), bot_y + box_h));
   std::vector<int> writer(std::size_t(slots), -1);
-  for (const ScanEdge& e : st.edges)
+  std::vector<int> reader(std::size_t(slots), -1);  // no shared array: the x[j] the step's threads read
+  for (const ScanEdge& e : st.edges) {
     if (e.to >= 0 && e.to < slots) writer[std::size_t(e.to)] = e.thread;
+    if (g.registers && e.from >= 0 && e.from < slots) reader[std::size_t(e.from)] = e.thread;
+  }
   ImFont* mono = th.fonts().mono;
   const float fs = std::clamp(std::min(box_h * 0.7f, ImGui::GetFontSize()), min_fs, ImGui::GetFontSize());
   auto box = [&](float y, int i, double value, bool lit, int thread) {
@@ -155,7 +167,8 @@ void ScanView::draw(AppState& s) {
       DrawText(cdl, mono, fs, ImVec2((x0 + x1 - ts.x) * 0.5f, y + (box_h - ts.y) * 0.5f), TextOn(fill), v.c_str());
   };
   for (int i = 0; i < slots; ++i) {
-    if (i < int(st.before.size())) box(top_y, i, st.before[std::size_t(i)], false, 0);
+    if (i < int(st.before.size()))
+      box(top_y, i, st.before[std::size_t(i)], reader[std::size_t(i)] >= 0, std::max(0, reader[std::size_t(i)]));
     if (i < int(st.after.size()))
       box(bot_y, i, st.after[std::size_t(i)], writer[std::size_t(i)] >= 0, std::max(0, writer[std::size_t(i)]));
   }
@@ -165,8 +178,9 @@ void ScanView::draw(AppState& s) {
     const ImU32 col = WarpColor(e.thread / 32, 0.9f);
     // Two edges into each updated element: its own old value and the one added in.
     cdl->AddLine(ImVec2(cx(e.from), top_y + box_h), ImVec2(cx(e.to), bot_y), col, th.px(1.6f));
-    cdl->AddLine(ImVec2(cx(e.to), top_y + box_h), ImVec2(cx(e.to), bot_y),
-                 ImGui::GetColorU32(ImVec4(0.6f, 0.62f, 0.66f, 0.5f)), th.px(1.f));
+    if (!g.registers)  // a register sum's old value is not in the top row (that is the input x)
+      cdl->AddLine(ImVec2(cx(e.to), top_y + box_h), ImVec2(cx(e.to), bot_y),
+                   ImGui::GetColorU32(ImVec4(0.6f, 0.62f, 0.66f, 0.5f)), th.px(1.f));
   }
   // Thread ids under the updated elements when each fits its slot at the smallest readable size.
   for (const ScanEdge& e : st.edges) {

@@ -89,6 +89,12 @@ std::string gpu_fault_marks_dir() {
   return "/tmp/warpscope-" + std::to_string(::getuid()) + "/gpu-faults";
 }
 
+long long gpu_fault_marks_stamp() {
+  struct stat st {};
+  if (::stat(gpu_fault_marks_dir().c_str(), &st) != 0) return -1;
+  return static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+}
+
 std::string mark_gpu_faulted(const GpuIdentity& gpu, const std::string& why) {
   if (gpu.uuid.empty() && gpu.pci_bus_id.empty()) return "the GPU that faulted has neither UUID nor PCI bus id";
   const std::string dir = gpu_fault_marks_dir();

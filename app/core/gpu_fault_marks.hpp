@@ -38,6 +38,10 @@ bool same_gpu(const GpuIdentity& a, const GpuIdentity& b);
 /// else /tmp/warpscope-UID/gpu-faults.
 std::string gpu_fault_marks_dir();
 
+/// The marks directory's modification time in ns (-1 when it does not exist): a new or replaced mark changes
+/// it, so a caller polling every frame reads the marks again only when this changes (one stat a call).
+long long gpu_fault_marks_stamp();
+
 /// Records that `gpu` faulted now (one file per GPU, replaced atomically; the directory is made with mode
 /// 0700 and must belong to this user). Returns "" or one line saying why no mark was written. A GPU with
 /// neither UUID nor PCI bus id is not marked (returns a line).

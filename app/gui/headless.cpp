@@ -2,7 +2,6 @@
 
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
-#include <sys/stat.h>
 #define GL_GLEXT_PROTOTYPES
 #include <GL/gl.h>
 #include <GL/glext.h>
@@ -205,11 +204,7 @@ std::string HeadlessGl::reopen() {
 bool HeadlessGl::on_faulted_gpu() const {
   if (!on_device_ || !device_.nvidia) return false;
   // Read the marks again only when their directory changed (a mark is a file renamed into it): one stat a frame.
-  struct stat st {};
-  const long long stamp = ::stat(gpu_fault_marks_dir().c_str(), &st) == 0
-                              ? (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec
-                              : -1;
-  if (stamp != marks_stamp_) {
+  if (const long long stamp = gpu_fault_marks_stamp(); stamp != marks_stamp_) {
     marks_stamp_ = stamp;
     faulted_ = faulted_device(device_, gpu_fault_marks());
   }

@@ -6,8 +6,6 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
-#include <sys/stat.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -128,11 +126,7 @@ class FaultMarkWatch {
   bool marked(const GlWindow& gw) {
     if (test_) return !gw.mesa_egl;
     if (!gw.nvidia) return false;
-    struct stat st {};
-    const long long stamp = ::stat(gpu_fault_marks_dir().c_str(), &st) == 0
-                                ? (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec
-                                : -1;
-    if (stamp != stamp_) {
+    if (const long long stamp = gpu_fault_marks_stamp(); stamp != stamp_) {
       stamp_ = stamp;
       marks_ = gpu_fault_marks();
     }

@@ -20,6 +20,11 @@
 # its worker every S s and goes on in a fresh one; the GUI leaves the GPU for Mesa (scripts/device-mesa.sh
 # install) at the first fault. Only the worker load runs; the workers' memory is listed, not judged (each lives
 # S s); the verdict also asks the longest gap between two drawn frames <= 1000 ms and no Xid of the GUI.
+# SOAK_USER_FAULT_EVERY=S (issue 24, the user's path): the GUI's editor holds a copy of epita.reduce3 with a
+# wrong index (tests/gui/fixtures/reduce3_edited_fault.cu: an illegal address on the GPU) and Live runs it again
+# every S s, as Ctrl+Enter does (WARPSCOPE_TEST_EDIT_RUN_EVERY_S): the normal worker faults, restarts, and Live
+# goes on. The GUI starts on the GPU (no mark needed) and must leave it for Mesa before the first run: no reset,
+# no gap over a second. Verdict as for SOAK_FAULT_EVERY, with the editor's runs that came back faulted counted.
 # SOAK_GDB=1 runs the GUI under a debugger that prints its threads' stacks if it stops on a signal.
 # Every SOAK_EVERY (10) s one CSV row per process: VmRSS (/proc/PID/status), the process's device
 # memory (nvidia-smi --query-compute-apps) and the GPU's used memory. Writes to $OUT (default ./out):
@@ -65,6 +70,16 @@ if [ -n "${SOAK_FAULT_EVERY:-}" ]; then
   SOAK_LOADS=${SOAK_LOADS:-worker}
   [ -d /tmp/ws-mesa/lib ] && source <(bash scripts/device-mesa.sh env)
 fi
+fault_every="${SOAK_FAULT_EVERY:-}"; fault_mode=""
+[ -n "$fault_every" ] && fault_mode=worker
+if [ -n "${SOAK_USER_FAULT_EVERY:-}" ]; then
+  [ -z "$fault_every" ] || { echo "device-soak: SOAK_FAULT_EVERY and SOAK_USER_FAULT_EVERY exclude each other" >&2; exit 2; }
+  fault_every=$SOAK_USER_FAULT_EVERY; fault_mode=user
+  export WARPSCOPE_TEST_EDIT_RUN_EVERY_S="$fault_every" XDG_DATA_HOME="$OUT/xdg-data"
+  worker_name='warpscope-cli worker'
+  SOAK_LOADS=${SOAK_LOADS:-worker}
+  [ -d /tmp/ws-mesa/lib ] && source <(bash scripts/device-mesa.sh env)
+fi
 xids_at_start=$(dmesg 2>/dev/null | grep -i xid | wc -l)
 if [ "${SOAK_BACKEND:-cuda}" = sim ]; then
   # The model's host time stands for launch times (test mode only), so Live plots points here too.
@@ -81,6 +96,7 @@ fi
 # Load 1: the GUI's Live through its worker, for the whole soak.
 gui_args=(--screenshot "$OUT/soak-live.png" --view plots --lesson "$lesson" --live-seconds "$seconds" "${gpu_args[@]}")
 [ -n "${SOAK_GUI_N:-}" ] && gui_args+=(--n "$SOAK_GUI_N")  # the GUI's n for Live (default: the GUI's own)
+[ "$fault_mode" = user ] && gui_args+=(--variant epita.reduce3 --edit --edit-text tests/gui/fixtures/reduce3_edited_fault.cu)
 if [ -n "${SOAK_GDB:-}" ]; then
   # SOAK_GDB=1: the GUI under a debugger (gdb, else the toolkit's cuda-gdb) that prints every thread's
   # stack if it stops on a signal; with WARPSCOPE_GL_DEBUG=1 the driver's GL messages go to the log too.
@@ -168,8 +184,10 @@ cat "$OUT/soak-inprocess.txt" >> "$log" 2>/dev/null
 dmesg 2>/dev/null | grep -i xid | tail -n +$((xids_at_start + 1)) | cut -c1-200 > "$OUT/soak-xids.txt"
 gap_ms=$(sed -n 's/.*the longest gap between two was \([0-9]*\) ms.*/\1/p' "$log" | tail -1)
 
-python3 - "$csv" "$settle" "$limit" "$gui_rc" "$seconds" "$loads" "${SOAK_FAULT_EVERY:-}" "${gap_ms:-}" \
-    "$OUT/soak-xids.txt" > "$OUT/soak-verdict.txt" <<'EOF'
+edit_faults=$(grep -c "the editor's run [0-9]* came back: faulted" "$log")
+edit_runs=$(grep -c "the editor's run [0-9]* came back" "$log")
+python3 - "$csv" "$settle" "$limit" "$gui_rc" "$seconds" "$loads" "$fault_every" "${gap_ms:-}" \
+    "$OUT/soak-xids.txt" "$fault_mode" "$edit_runs" "$edit_faults" > "$OUT/soak-verdict.txt" <<'EOF'
 # Per series (load, role; a restarted worker is a new pid, so a new series): the value at the settle
 # time, the peak after it and the last, and whether the peak stays within the limit.
 import csv, sys
@@ -178,10 +196,18 @@ settle, limit, gui_rc, seconds = float(sys.argv[2]), float(sys.argv[3]), int(sys
 loads = sys.argv[6].split(',')
 fault_every, gap_ms, xids = sys.argv[7], sys.argv[8], [l for l in open(sys.argv[9]) if l.strip()]
 ok = gui_rc == 0
+fault_mode, edit_runs, edit_faults = sys.argv[10], int(sys.argv[11]), int(sys.argv[12])
 if fault_every:
-    faults = sum('ws_gpu_fault_wo' in l for l in xids)
-    gui_xids = sum('name=warpscope' in l for l in xids)
-    print(f'faults injected every {fault_every} s: {faults} Xid lines of the fault worker, {gui_xids} of the GUI')
+    worker = 'ws_gpu_fault_wo' if fault_mode == 'worker' else 'warpscope-cli'
+    faults = sum(f'name={worker}' in l for l in xids)
+    gui_xids = sum('name=warpscope,' in l for l in xids)  # the GUI's own process ("warpscope-cli" is its worker)
+    print(f'faults injected every {fault_every} s: {faults} Xid lines of the {"fault worker" if fault_mode == "worker" else "worker"}, '
+          f'{gui_xids} of the GUI')
+    if fault_mode == 'user':
+        print(f"the editor's faulting kernel: {edit_runs} runs came back, {edit_faults} of them faulted")
+        if edit_faults == 0:
+            ok = False
+            print("FAIL: no run of the editor's kernel faulted")
     print(f'longest gap between two drawn frames: {gap_ms or "?"} ms (at most 1000)')
     if gui_xids or not gap_ms or int(gap_ms) > 1000:
         ok = False

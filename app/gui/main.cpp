@@ -144,6 +144,9 @@ int main(int argc, char** argv) {
   app.add_flag("--edit-run", edit_run,
                "with --edit: compile and run the text once (Ctrl+Enter); a screenshot waits for the result, prints "
                "it on stderr and then shows --view if given");
+  app.add_option("--tour", o.tour,
+                 "render headless, in one process, every view tab with the selected variant and every scene of every "
+                 "lesson into this folder (view-VIEW.png, scene-LESSON-NN.png)");
   app.add_option("--export-dir", o.export_dir,
                  "folder the CSV and PNG export buttons write to (default: the current folder)");
   try {
@@ -152,8 +155,8 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) { return fail(2, e.what()); }
   o.frames_given = app.count("--frames") > 0;
-  const bool headless =
-      !o.screenshot.empty() || o.benchmark_frames > 0 || !o.export_steps.empty() || !o.export_view.empty();
+  const bool headless = !o.screenshot.empty() || o.benchmark_frames > 0 || !o.export_steps.empty() ||
+                        !o.export_view.empty() || !o.tour.empty();
   if (app.count("--gif-fps") && o.export_steps.empty()) return fail(2, "--gif-fps needs --export-steps DIR");
 
   // Output files are checked before anything renders (a directory that is missing, or the report read).
@@ -165,6 +168,14 @@ int main(int argc, char** argv) {
     std::error_code ec;
     if (std::filesystem::exists(o.export_steps, ec) && !std::filesystem::is_directory(o.export_steps, ec))
       return fail(2, "--export-steps '" + o.export_steps + "' is a file, not a folder");
+  }
+
+  if (!o.tour.empty()) {
+    std::error_code ec;
+    if (std::filesystem::exists(o.tour, ec) && !std::filesystem::is_directory(o.tour, ec))
+      return fail(2, "--tour '" + o.tour + "' is a file, not a folder");
+    if (std::filesystem::create_directories(o.tour, ec); ec)
+      return fail(2, "--tour: cannot make the folder '" + o.tour + "': " + ec.message());
   }
 
   const auto& views = ui::MainWindow::views();
@@ -261,6 +272,7 @@ int main(int argc, char** argv) {
   }
   ui::RunWorker& worker = *worker_ptr;
   if (o.benchmark_frames > 0) return run_benchmark(s, worker, o);
+  if (!o.tour.empty()) return run_tour(s, worker, o);
   return headless ? run_screenshot(s, worker, o) : run_window(s, worker, o);
 }
 

@@ -34,6 +34,7 @@ struct Options {
   double live_seconds = 0;         ///< headless: run Live for this long before the screenshot (needs a GPU)
   int benchmark_frames = 0;        ///< > 0: render this many frames headless and print the timing JSON line
   std::string export_dir = ".";    ///< where the CSV/PNG export buttons write
+  std::string tour;                ///< headless: a folder for every view tab and every scene of every lesson (PNGs)
   std::string export_view;         ///< headless: the centre view alone, no controls, at width x height (PNG or SVG)
   std::string export_steps;        ///< headless: a folder for every trace step of the centre view (PNGs, GIF)
   double gif_fps = 0;              ///< --gif-fps: the step GIF's frames per second (0 = the player's speed)
@@ -56,6 +57,12 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o);
 /// Renders o.frames frames into an EGL FBO and writes o.screenshot (when given); with o.export_steps,
 /// exports the trace's steps there first. Returns 0, or 1 with a line on stderr.
 int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o);
+
+/// --tour DIR: in this one process, every view tab with the selected variant (DIR/view-VIEW.png) and every
+/// scene of every lesson (DIR/scene-LESSON-NN.png, NN from 01), each after o.frames frames, at
+/// o.width x o.height. The gpu-gui suite's long-process round (issue 24). Returns 0 when every picture was
+/// written; 1 with a line on stderr when one failed or the GL context was lost for good.
+int run_tour(ui::AppState& s, ui::RunWorker& worker, const Options& o);
 
 /// Lets the views draw images as OpenGL textures (image_texture_gl.cpp); call with the GL context current.
 void install_gl_image_textures();

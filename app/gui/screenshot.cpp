@@ -219,6 +219,42 @@ bool is_svg_path(const std::string& path) {
   return ext == ".svg";
 }
 
+/// Test hook for the soak (scripts/device-soak.sh SOAK_USER_FAULT_EVERY, issue 24): with
+/// WARPSCOPE_TEST_EDIT_RUN_EVERY_S=S and the editor open (--edit, --edit-text), Live runs the editor's kernel
+/// again every S seconds, as a student pressing Ctrl+Enter would, so that a faulting kernel goes the user's
+/// path (RunWorker holds it until the picture left the GPU). Each finished run's status is printed on
+/// stderr with the Live second it came back at. Without the variable it does nothing.
+class EditRunsDuringLive {
+ public:
+  EditRunsDuringLive() {
+    if (const char* e = std::getenv("WARPSCOPE_TEST_EDIT_RUN_EVERY_S")) every_s_ = next_s_ = std::atof(e);
+  }
+  void tick(ui::AppState& s, double live_s) {
+    if (every_s_ <= 0 || !s.edit.is_open()) return;
+    const bool busy = s.edit.compiling() || s.edit.running();
+    if (waiting_ && !busy) {
+      waiting_ = false;
+      std::fprintf(stderr, "warpscope: Live %.1f s: the editor's run %d came back: %s\n", live_s, runs_,
+                   s.edit.status().c_str());
+    }
+    const VariantInfo* v = find_variant(s.edit.variant());
+    if (!busy && live_s >= next_s_ && v) {
+      // What Ctrl+Enter sends (KernelEditor::compile_and_run) while another view is open.
+      s.to_run.push_back(s.edit.run_request(s.params.to_request(v->id)));
+      s.edit.run_queued(s.session.runs);
+      waiting_ = true;
+      ++runs_;
+      next_s_ = live_s + every_s_;
+      std::fprintf(stderr, "warpscope: Live %.1f s: the editor's run %d sent\n", live_s, runs_);
+    }
+  }
+
+ private:
+  double every_s_ = 0, next_s_ = 0;
+  int runs_ = 0;
+  bool waiting_ = false;
+};
+
 void print_messages(const ui::AppState& s) {
   for (const auto& m : s.messages)
     if (m.level != ui::Message::Info) std::fprintf(stderr, "warpscope: %s\n", m.text.c_str());
@@ -271,7 +307,9 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
       auto last = t0;
       double longest_gap_ms = 0;  // between two finished frames: how long the picture stood still
       long frames = 0;
+      EditRunsDuringLive edit_runs;  // test only: the editor's kernel again every S s (the soak's faults)
       while (ms_since(t0) < o.live_seconds * 1000 && h.lost().empty()) {
+        edit_runs.tick(s, ms_since(t0) / 1000);
         h.frame(s, worker);
         longest_gap_ms = std::max(longest_gap_ms, ms_since(last));
         last = Clock::now();
@@ -421,6 +459,60 @@ int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   worker.stop();
   print_messages(s);
   return 0;
+}
+
+int run_tour(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
+  HeadlessSession h;
+  if (std::string err = h.open(s, worker, o); !err.empty()) {
+    std::fprintf(stderr, "warpscope: %s\n", err.c_str());
+    return 1;
+  }
+  const auto t0 = Clock::now();
+  int written = 0, failed = 0;
+  // One picture: the frames a screenshot draws (the Grid view until its blocks are computed), then the PNG.
+  auto shoot = [&](const std::string& name) {
+    for (int i = 0; i < o.frames && h.lost().empty(); ++i) h.frame(s, worker);
+    if (!wait_for_grid(h, s, worker, 300))
+      s.message(ui::Message::Warning, name + ": the Grid view was still computing");
+    if (!h.lost().empty()) return;
+    const std::string path = o.tour + "/" + name + ".png";
+    if (std::string err = h.save(path); !err.empty()) {
+      std::fprintf(stderr, "warpscope: --tour: %s\n", err.c_str());
+      ++failed;
+    } else {
+      ++written;
+    }
+  };
+  const std::vector<std::string>& views = ui::MainWindow::views();
+  const std::string variant = s.variant() ? s.variant()->id : std::string();
+  for (const std::string& v : views) {
+    if (!h.lost().empty()) break;
+    if (!variant.empty()) s.select_variant(variant);
+    s.view = v;
+    shoot("view-" + v);
+  }
+  for (const ui::LessonEntry& l : s.lessons()) {
+    s.select_lesson(l.lesson.id);
+    for (int k = 0; k < s.scene_count() && h.lost().empty(); ++k) {
+      char name[160];
+      std::snprintf(name, sizeof name, "scene-%s-%02d", l.lesson.id.c_str(), k + 1);
+      if (std::string err = s.open_scene(k, views); !err.empty()) {
+        std::fprintf(stderr, "warpscope: --tour: %s: %s\n", name, err.c_str());
+        ++failed;
+        continue;
+      }
+      shoot(name);
+    }
+  }
+  worker.stop();
+  print_messages(s);
+  if (!h.lost().empty()) {
+    std::fprintf(stderr, "warpscope: --tour: %s %d pictures were written before it.\n", h.lost().c_str(), written);
+    return 1;
+  }
+  std::fprintf(stderr, "warpscope: --tour: %d pictures written to %s in %.1f s (one process)%s\n", written,
+               o.tour.c_str(), ms_since(t0) / 1000, failed ? (", " + std::to_string(failed) + " failed").c_str() : "");
+  return failed ? 1 : 0;
 }
 
 }  // namespace ws::gui

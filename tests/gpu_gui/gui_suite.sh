@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The GUI on NVIDIA's driver (ctest label gpu-gui; on the GPU machine only, never in CI): every view tab and
-# every scene of every lesson rendered headless at 1920x1080 on the GPU, each in a fresh process, then Live
-# through the worker for LIVE_SECONDS (30) with at least 1000 launches shown, then a queue whose middle run
-# faults on the GPU (tests/gpu/fault_worker.cpp), then all of it again on the GPU the fault left behind.
+# every scene of every lesson rendered headless at 1920x1080 on the GPU, each in a fresh process and then all in
+# one long process (warpscope --tour), then Live through the worker for LIVE_SECONDS (30) with at least 1000
+# launches shown, then a queue whose middle run faults on the GPU (tests/gpu/fault_worker.cpp), then all of it
+# again on the GPU the fault left behind.
 #
 #   bash tests/gpu_gui/gui_suite.sh BUILD_DIR OUT_DIR
 #
@@ -63,13 +64,31 @@ one_round() {
     shot "view-$v" --view "$v" --variant $(variant_of "$v") --font-scale 1.5
   done
   say "== $round: every scene of every lesson"
+  scenes_total=0
   for f in "$root"/assets/lessons/*.json; do
     lesson=$(basename "$f" .json)
     count=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1])).get("scenes", [])))' "$f")
+    scenes_total=$((scenes_total + count))
     for ((k = 1; k <= count; ++k)); do
       shot "scene-$lesson-$(printf %02d "$k")" --lesson "$lesson" --scene "$k" --font-scale 2 --high-contrast --focus
     done
   done
+  say "== $round: every view and every scene again, in one long process (--tour)"
+  local t0=$SECONDS expect
+  expect=$(( $(echo $views | wc -w) + scenes_total ))
+  timeout 1200 "$gui" --tour "$out/$round/tour" --width 1920 --height 1080 --variant epita.reduce3 --font-scale 1.5 \
+    > "$out/last.log" 2>&1
+  local rc=$? shown=0 bad=0 png
+  for png in "$out/$round"/tour/*.png; do
+    [ -f "$png" ] || continue
+    shown=$((shown + 1))
+    "$check" "$png" --size 1920 1080 --min-colors 40 --min-foreground 0.01 > /dev/null 2>&1 || { bad=$((bad + 1)); say "     blank: $png"; }
+  done
+  if [ $rc -ne 0 ] || [ "$shown" -ne "$expect" ] || [ "$bad" -ne 0 ]; then
+    fail "$round/tour: exit $rc, $shown of $expect pictures, $bad blank: $(grep -v '^$' "$out/last.log" | tail -1 | cut -c1-300)"
+  else
+    say "ok   $round/tour: $shown pictures in one process ($((SECONDS - t0)) s$(grep -q 'reset this OpenGL context' "$out/last.log" && echo ", GL reset(s) survived"))"
+  fi
   say "== $round: Live through the worker, $LIVE_SECONDS s"
   shot live --view plots --lesson epita --live-seconds "$LIVE_SECONDS"
   launches=$(sed -n 's/.*Live ran .*: \([0-9]*\) launches shown.*/\1/p' "$out/last.log" | tail -1)

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "patterns/reduction/reference.hpp"
+#include "user_kernel.hpp"
 
 namespace ws {
 
@@ -55,7 +56,9 @@ std::string format_host_times(const HostTimes& h) {
 
 RunResult unrun_result(const RunRequest& req, RunStatus status, const std::string& message) {
   RunResult r;
-  r.variant = req.variant;
+  // A user's kernel is never shown under the slide's variant it was launched like (a fault or an error of the
+  // edited copy is its own row, where the editor looks for it).
+  r.variant = req.kernel.empty() ? req.variant : user_kernel_label(req.kernel);
   r.backend = req.backend;
   r.n = req.n;
   r.type = req.type;

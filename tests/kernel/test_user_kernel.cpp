@@ -176,3 +176,18 @@ TEST(UserKernelRequest, TheWatchdogLeavesRoomForTheCompileLimit) {
   req.kernel.source = "extern \"C\" __global__ void kernel(const int* in, int* out, unsigned n) {}\n";
   EXPECT_GE(3 * expected_seconds(req), kMaxKernelCompileSeconds + 3 * plain);
 }
+
+// Issue 24's soak found it: a faulted run of the editor's copy came back named after epita.reduce3 itself, so
+// Results showed the slide's kernel faulting and the editor waited for its own row for ever.
+TEST(UserKernelLabel, ARunThatDidNotRunKeepsTheUsersLabelNotTheVariantItRunsLike) {
+  RunRequest req;
+  req.variant = "epita.reduce3";
+  req.kernel.source = "extern \"C\" __global__ void kernel(const int*, int*, unsigned) {}";
+  req.kernel.like = "epita.reduce3";
+  EXPECT_EQ(unrun_result(req, RunStatus::Faulted, "illegal address").variant, "epita.reduce3 (edited)");
+  req.kernel.like.clear();
+  req.kernel.file = "/home/student/my_reduce.cu";
+  EXPECT_EQ(unrun_result(req, RunStatus::Error, "no GPU").variant, "my_reduce.cu (your kernel)");
+  req.kernel = UserKernel{};
+  EXPECT_EQ(unrun_result(req, RunStatus::Faulted, "x").variant, "epita.reduce3");
+}

@@ -18,6 +18,7 @@
 #include "paths.hpp"
 #include "registry.hpp"
 #include "run_worker.hpp"
+#include "step_export.hpp"
 #include "user_kernel.hpp"
 #include "worker_client.hpp"
 
@@ -146,6 +147,9 @@ int main(int argc, char** argv) {
                "it on stderr and then shows --view if given");
   app.add_option("--export-dir", o.export_dir,
                  "folder the CSV and PNG export buttons write to (default: the current folder)");
+  app.add_flag("--force,-f", o.force,
+               "replace existing files: --screenshot, --export-view, --export-steps' pictures and the export "
+               "buttons' files (without it an existing file is kept: refused, or the buttons write a new name)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) { return app.exit(e); } catch (const CLI::CallForVersion& e) {
@@ -159,12 +163,14 @@ int main(int argc, char** argv) {
   // Output files are checked before anything renders (a directory that is missing, or the report read).
   for (const auto& [path, what] : {std::pair{o.screenshot, "--screenshot"}, std::pair{o.export_view, "--export-view"}})
     if (!path.empty())
-      if (std::string err = check_output_path(path, {o.report}, what); !err.empty()) return fail(2, err);
+      if (std::string err = check_output_path(path, {o.report}, what, output_policy(o.force)); !err.empty())
+        return fail(2, err);
 
   if (!o.export_steps.empty()) {
     std::error_code ec;
     if (std::filesystem::exists(o.export_steps, ec) && !std::filesystem::is_directory(o.export_steps, ec))
       return fail(2, "--export-steps '" + o.export_steps + "' is a file, not a folder");
+    if (std::string err = check_steps_folder(o.export_steps, o.force); !err.empty()) return fail(2, err);
   }
 
   const auto& views = ui::MainWindow::views();
@@ -244,6 +250,7 @@ int main(int argc, char** argv) {
   s.perf.present.focus = o.focus;
   s.perf.present.show_help = o.show_keys;
   s.perf.export_dir = o.export_dir;
+  s.perf.export_force = o.force;
 
   // GPU work goes to a worker process, so that a faulting kernel costs one run, not the session;
   // builds without CUDA have nothing to put there (sim and replay run here) unless --gpu names a worker.

@@ -3,6 +3,8 @@
 #include <GL/gl.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -12,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "file_write.hpp"
 #include "gl_recovery.hpp"
 #include "headless.hpp"
 #include "main_window.hpp"
@@ -339,7 +342,15 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     std::fprintf(stderr, "warpscope: %s No picture is written.\n", h.lost().c_str());
     return 1;
   }
-  const std::string err = o.screenshot.empty() ? std::string() : h.save(o.screenshot);
+  std::string err;
+  if (!o.screenshot.empty()) {  // checked at the start; a file that appeared since is kept too
+    err = check_output_path(o.screenshot, {}, "--screenshot", output_policy(o.force));
+    // --force replaces a symbolic link itself, never its target: the link goes, the picture takes its name.
+    struct stat there {};
+    if (err.empty() && o.force && ::lstat(o.screenshot.c_str(), &there) == 0 && S_ISLNK(there.st_mode))
+      ::unlink(o.screenshot.c_str());
+    if (err.empty()) err = h.save(o.screenshot);
+  }
   worker.stop();
   print_messages(s);
   if (!err.empty()) {

@@ -71,7 +71,7 @@ shot() {  # NAME [VAR=VALUE ...] -- warpscope options...
   while [ "$1" != -- ]; do envs+=("$1"); shift; done
   shift
   local t0=$SECONDS
-  timeout 120 env "${envs[@]}" "$gui" --screenshot "$SHOTS/$name.png" "$@" > /tmp/shot.log 2>&1
+  timeout 120 env "${envs[@]}" "$gui" --force --screenshot "$SHOTS/$name.png" "$@" > /tmp/shot.log 2>&1
   local rc=$?
   say "   gui $name (${envs[*]}): exit $rc in $((SECONDS - t0)) s; $(grep -E 'reset|Live ran|error|abort|Drawing|picture' /tmp/shot.log | head -3 | cut -c1-300 | tr '\n' ' ')"
   new_xids

@@ -85,9 +85,9 @@ say "== sweep: exit $? in ${SECONDS} s -> $sweep"
 grep -E " 2\^$to " "$OUT/sweep.txt" >> "$LOG"; rm -f "$OUT/sweep.txt"
 
 shot() { say "== $1"; "${@:2}" >> "$LOG" 2>&1; say "   exit $?"; }
-shot compare.png $gui --screenshot "$OUT/compare.png" --view compare --lesson epita --report "$sweep"
-shot plots.png $gui --screenshot "$OUT/plots.png" --view plots --lesson epita --report "$sweep" --live-seconds "${WS_LIVE_SECONDS:-5}"
-shot present.png $gui --screenshot "$OUT/present.png" --view compare --lesson harris --report "$sweep" \
+shot compare.png $gui --force --screenshot "$OUT/compare.png" --view compare --lesson epita --report "$sweep"
+shot plots.png $gui --force --screenshot "$OUT/plots.png" --view plots --lesson epita --report "$sweep" --live-seconds "${WS_LIVE_SECONDS:-5}"
+shot present.png $gui --force --screenshot "$OUT/present.png" --view compare --lesson harris --report "$sweep" \
     --font-scale 2 --high-contrast --focus --width 1920 --height 1080
 for v in compare plots; do
   $gui --benchmark-frames 200 --view "$v" --report "$sweep" >> "$OUT/benchmark.txt" 2>> "$LOG"

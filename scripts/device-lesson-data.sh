@@ -35,7 +35,7 @@ gpu=$($cli device --json | python3 -c 'import json,sys; print(json.load(sys.stdi
 if [ "${WS_SKIP_GUI:-0}" != 1 ]; then
 say "== GUI queue with a fault in the middle ($FAULT_VARIANT)"
 WARPSCOPE_CLI="$PWD/build/tests/ws_gpu_fault_worker" WS_FAULT_VARIANT="$FAULT_VARIANT" WS_FAULT_KIND=oob_write \
-  timeout 200 $gui --screenshot "$OUT/gui-fault-queue.png" --lesson epita --view results --n 2^24 \
+  timeout 200 $gui --force --screenshot "$OUT/gui-fault-queue.png" --lesson epita --view results --n 2^24 \
   --queue epita.reduce2,epita.reduce3,"$FAULT_VARIANT",epita.reduce5,epita.reduce6,harris.impl7 \
   --width 1920 --height 1080 --font-scale 1.5 >> "$LOG" 2>&1
 say "   exit $?"

@@ -94,7 +94,7 @@ else
 fi
 
 # Load 1: the GUI's Live through its worker, for the whole soak.
-gui_args=(--screenshot "$OUT/soak-live.png" --view plots --lesson "$lesson" --live-seconds "$seconds" "${gpu_args[@]}")
+gui_args=(--force --screenshot "$OUT/soak-live.png" --view plots --lesson "$lesson" --live-seconds "$seconds" "${gpu_args[@]}")
 [ -n "${SOAK_GUI_N:-}" ] && gui_args+=(--n "$SOAK_GUI_N")  # the GUI's n for Live (default: the GUI's own)
 [ "$fault_mode" = user ] && gui_args+=(--variant epita.reduce3 --edit --edit-text tests/gui/fixtures/reduce3_edited_fault.cu)
 if [ -n "${SOAK_GDB:-}" ]; then

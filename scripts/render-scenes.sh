@@ -23,7 +23,7 @@ for lesson in $lessons; do
           "$root/assets/lessons/$lesson.json")
   for ((k = 1; k <= count; ++k)); do
     png=$(printf '%s/%s-%02d.png' "$out" "$lesson" "$k")
-    "$app" --lesson "$lesson" --scene "$k" --screenshot "$png" --width 1920 --height 1080 \
+    "$app" --lesson "$lesson" --scene "$k" --force --screenshot "$png" --width 1920 --height 1080 \
       --font-scale 2 --high-contrast --focus --frames 3
     note=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["scenes"][int(sys.argv[2]) - 1]["note"][:110])' \
            "$root/assets/lessons/$lesson.json" "$k")

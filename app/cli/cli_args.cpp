@@ -285,13 +285,17 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
   auto* compare = report->add_subcommand(
       "compare",
       "compare two reports per variant: time, GB/s and metrics side by side, ratios B / A, and each "
-      "run against the baseline of its own pattern");
+      "run against the baseline of its own pattern; and their sweeps point by point (the same variant, type "
+      "and n or kept fraction): GPU time and GB/s, or the CPU model's host time for sim sweeps, with ratios B / A");
   compare->add_option("reports", out.files, "report A, report B")->required()->expected(2);
   compare->add_option("--variants", out.which, "all | a lesson | a pattern | comma-separated ids (default all)");
-  compare->add_flag("--json", out.json, "JSON object (format warpscope-compare)");
-  compare->add_flag("--csv", out.csv, "one row per variant");
+  compare->add_flag("--json", out.json,
+                    "JSON object (format warpscope-compare): the variants, and sweep_points with the points found "
+                    "in only one report");
+  compare->add_flag("--csv", out.csv, "one row per variant, then one per sweep point (column sweep = true)");
   examples(compare, {"warpscope-cli report compare assets/reports/nvidia-h100.json assets/reports/nvidia-h200.json",
-                     "warpscope-cli report compare a.json b.json --variants reduction --csv > ratios.csv"});
+                     "warpscope-cli report compare a.json b.json --variants reduction --csv > ratios.csv",
+                     "warpscope-cli report compare sweep-h100.json sweep-h200.json --variants epita.reduce3"});
   auto* merge = report->add_subcommand(
       "merge",
       "merge reports of one device: runs that did not run in the first are taken from the others, "

@@ -79,13 +79,6 @@ std::string check_output(const RunOptions& o, const std::string& path, const std
   return check_output_path(path, inputs, what, output_policy(o.force));
 }
 
-OutputPolicy output_policy(bool force) {
-  OutputPolicy p;
-  p.overwrite = force;
-  p.replace_symlink = force;
-  return p;
-}
-
 int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv) {
   RunRequest req;
   std::string err = o.params.output_path.empty() ? "" : check_output(o, o.params.output_path, "--output");

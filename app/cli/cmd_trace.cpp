@@ -132,9 +132,15 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
   std::string err = pattern_option_refusal(o, {variant});
   if (err.empty()) err = to_request(o, variant, req);
   PreparedRun p;
-  if (err.empty()) err = prepare_run(req, p);  // variant, backend, type, n, input, launch rules
+  try {
+    if (err.empty()) err = prepare_run(req, p);  // variant, backend, type, n, input, launch rules
+  } catch (const std::exception& e) {            // generating the input can still run out of memory
+    return fail(kFailed, describe_exception(e, estimate_request_host_bytes(req)));
+  }
   if (!err.empty()) return fail(kBadRequest, err);
   const VariantInfo& v = *p.variant;
+  // What the model's run of the whole input needs, for the "needs about X" of an out-of-memory line.
+  const std::int64_t need = estimate_run_host_bytes(v, p.input.n(), p.input.type);
   if (v.cpu_only) return fail(kBadRequest, v.id + " runs on the host CPU: it has no GPU threads to trace");
   if (blocks < 1 || blocks > 8) return fail(kBadRequest, "--blocks " + std::to_string(blocks) + " is outside 1..8");
   // cuda: the device's shape decides default grids, and the model runs the same launch.
@@ -163,7 +169,7 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
     sim::SimOutput& out = outs[std::size_t(k)];
     try {
       out = sim::simulate(v, p.input, launch, req.params, int(block_index) + k);
-    } catch (const std::exception& e) { return fail(kFailed, describe_exception(e)); }
+    } catch (const std::exception& e) { return fail(kFailed, describe_exception(e, need)); }
     if (gpu) {
       Trace recorded;
       err = gpu->record_trace(v, p.input, launch, int(block_index) + k, out.trace, recorded, req.params);
@@ -194,7 +200,7 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
   }
   try {
     check_run(spec, v, req.params, p.input, want, nullptr, checked);
-  } catch (const std::exception& e) { return fail(kFailed, describe_exception(e)); }
+  } catch (const std::exception& e) { return fail(kFailed, describe_exception(e, need)); }
   out.result = checked.result;
   const double expected = checked.expected;
   if (csv) {

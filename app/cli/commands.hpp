@@ -97,8 +97,6 @@ std::string to_request(const RunOptions& o, const std::string& variant, RunReque
 /// writable, it is not the --input or --mask file, and it does not exist (nor is a symbolic link) unless
 /// o.force. `what` names the option. Returns "" or one line.
 std::string check_output(const RunOptions& o, const std::string& path, const std::string& what);
-/// What an output write may replace: an existing file or link only with --force (file_write.hpp).
-OutputPolicy output_policy(bool force);
 
 int cmd_run(const std::string& variant, const RunOptions& o, bool json, bool csv);
 

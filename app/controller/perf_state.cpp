@@ -1,11 +1,19 @@
 #include "perf_state.hpp"
 
 #include <algorithm>
+#include <filesystem>
 
 #include "app_state.hpp"
 #include "registry.hpp"
 
 namespace ws::ui {
+
+std::string export_path(const PerfState& p, const std::string& name) {
+  const std::string path = (std::filesystem::path(p.export_dir) / name).string();
+  return p.export_force ? path : unused_path(path);
+}
+
+OutputPolicy export_policy(const PerfState& p) { return output_policy(p.export_force); }
 
 std::vector<std::string> chosen_variants(const AppState& s) {
   std::vector<std::string> out;

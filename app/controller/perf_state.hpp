@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "file_write.hpp"
 #include "live.hpp"
 #include "run_worker.hpp"
 #include "sweep.hpp"
@@ -63,9 +64,13 @@ struct PerfState {
 
   // Exports (intents; the gui layer writes PNGs after rendering a frame)
   std::string export_dir = ".";
+  /// --force: an export replaces a file of its name; without it nothing is replaced (the buttons take a new
+  /// name, export_path; --export-view and --screenshot refuse an existing file).
+  bool export_force = false;
   std::string png_request;           ///< path of a PNG to write of png_rect
   std::string png_error;             ///< why the last PNG export failed ("" = it was written)
   float png_rect[4] = {0, 0, 0, 0};  ///< x, y, w, h in pixels of the last frame
+  bool png_ready = false;            ///< the frame just drawn is png_request's picture (the open view alone)
   std::string steps_request;         ///< a folder to export every trace step of the centre view to
   std::string steps_error;           ///< why the last step export failed ("" = it was written)
   float steps_gif_fps = 0;           ///< the step GIF's frames per second (0 = the player's speed)
@@ -75,6 +80,13 @@ struct PerfState {
   std::string svg_error;          ///< why the last SVG export failed ("" = it was written)
   int svg_size[2] = {1600, 900};  ///< the SVG's width and height in pixels
 };
+
+/// Where an export button writes `name` (a file or folder): in p.export_dir, under a new name (NAME-2.EXT, ...)
+/// where one of that name exists, unless p.export_force.
+std::string export_path(const PerfState& p, const std::string& name);
+
+/// What an export may replace at its path: output_policy(p.export_force) (file_write.hpp).
+OutputPolicy export_policy(const PerfState& p);
 
 /// The variants Compare, Sweep and Live use: the picked ones, or else the selected lesson's, in
 /// lesson order (picked ones in registry order).

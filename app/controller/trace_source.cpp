@@ -11,6 +11,7 @@
 #include "format.hpp"
 #include "inputs.hpp"
 #include "launch_rules.hpp"
+#include "limits.hpp"
 #include "patterns.hpp"
 #include "patterns/atomics/reference.hpp"
 #include "sim/sim.hpp"
@@ -88,8 +89,9 @@ std::optional<Trace> compute_conv_trace(const VariantInfo& v, const TraceKey& ke
   }
   try {
     return std::move(sim::simulate(v, in, launch, req.params, 0).trace);
-  } catch (const std::exception& e) {
-    why = "the trace model of " + v.id + " failed: " + e.what();
+  } catch (const std::exception& e) {  // std::bad_alloc in words: what the model's run needs, what is free
+    why =
+        "the trace model of " + v.id + " failed: " + describe_exception(e, estimate_run_host_bytes(v, in.n(), in.type));
     return std::nullopt;
   }
 }
@@ -190,8 +192,9 @@ std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, st
     }
     if (out.trace.block_size == 0) out.trace.block_size = launch.block;
     return std::move(out.trace);
-  } catch (const std::exception& e) {
-    why = "the trace model of " + v.id + " failed: " + e.what();
+  } catch (const std::exception& e) {  // std::bad_alloc in words: what the model's run needs, what is free
+    why =
+        "the trace model of " + v.id + " failed: " + describe_exception(e, estimate_run_host_bytes(v, in.n(), in.type));
     return std::nullopt;
   }
 }

@@ -187,6 +187,28 @@ std::string write_file_atomic(const std::string& path, const std::string& text, 
       path, [&](std::FILE* f) { return std::fwrite(text.data(), 1, text.size(), f) == text.size(); }, policy);
 }
 
+OutputPolicy output_policy(bool force) {
+  OutputPolicy p;
+  p.overwrite = force;
+  p.replace_symlink = force;
+  return p;
+}
+
+std::string unused_path(const std::string& path) {
+  struct stat there {};
+  if (::lstat(path.c_str(), &there) != 0) return path;
+  const fs::path p(path);
+  const std::string dir = p.parent_path().string(), stem = p.stem().string(), ext = p.extension().string();
+  std::string candidate = path;
+  for (int k = 2; k <= 9999; ++k) {
+    candidate = (dir.empty() ? fs::path(stem + "-" + std::to_string(k) + ext)
+                             : fs::path(dir) / (stem + "-" + std::to_string(k) + ext))
+                    .string();
+    if (::lstat(candidate.c_str(), &there) != 0) return candidate;
+  }
+  return candidate;
+}
+
 std::string check_output_path(const std::string& path, const std::vector<std::string>& inputs, const std::string& what,
                               const OutputPolicy& policy) {
   if (path.empty()) return what + " needs a file name";

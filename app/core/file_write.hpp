@@ -17,6 +17,15 @@ struct OutputPolicy {
   bool replace_symlink = false;  ///< an existing symbolic link at the path is replaced by the file (never its target)
 };
 
+/// What an output option may replace: with --force (`force`) an existing file, or a symbolic link itself (never
+/// its target); without it nothing that exists (the command line's and the GUI's rule).
+OutputPolicy output_policy(bool force);
+
+/// `path` where nothing exists there (not even a dangling link), else the first free "STEM-K.EXT" beside it
+/// (K = 2, 3, ...; "warpscope-compare-2.png", a folder "warpscope-steps-x-2"): a new name for a file that must
+/// not replace one. Gives up after 9999 names and returns the last one tried (which a write then refuses).
+std::string unused_path(const std::string& path);
+
 /// Writes `path` atomically: `write` fills a temporary file `.NAME.PID.K.tmp` in `path`'s directory (it
 /// returns false, or the stream errors, on failure), which is flushed, fsync'ed and renamed onto `path`
 /// itself. A symbolic link at `path` is refused unless policy.replace_symlink (then the link itself is

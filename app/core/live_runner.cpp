@@ -27,7 +27,7 @@ std::size_t LiveRunner::step(Backend* backend, const std::string& no_device_reas
     try {
       err = prepare_run(req, p, nullptr, &shape);
     } catch (const std::exception& e) {  // generating the input can run out of memory
-      err = describe_exception(e);
+      err = describe_exception(e, estimate_request_host_bytes(req));
     }
     if (!err.empty()) {
       errors_[i] = err;

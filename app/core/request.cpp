@@ -267,6 +267,20 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
 
 }  // namespace
 
+std::int64_t estimate_request_host_bytes(const RunRequest& req) {
+  const VariantInfo* v = find_variant(req.variant);
+  if (!v || !is_generated_kind(req.input)) return -1;
+  const std::int64_t w = req.params.width, h = req.params.height;
+  if (pattern_of(*v).build_input && w > 0 && h > 0)  // a generated image: its size is the request's
+    return w <= kMaxN && h <= kMaxN / w ? estimate_run_host_bytes(*v, w * h, DType::Float32) : -1;
+  std::int64_t n = req.n;
+  if (n <= 0) {
+    n = v->rules.default_n ? v->rules.default_n : kDefaultN;
+    if (v->rules.max_n) n = std::min(n, v->rules.max_n);
+  }
+  return n > 0 && n <= kMaxN ? estimate_run_host_bytes(*v, n, req.type) : -1;
+}
+
 RunResult execute(const RunRequest& req, Backend* backend, const std::string& no_device_reason) {
   PreparedRun p;
   std::string err;
@@ -275,8 +289,7 @@ RunResult execute(const RunRequest& req, Backend* backend, const std::string& no
   try {
     err = prepare_run(req, p, nullptr, &shape);
   } catch (const std::exception& e) {  // generating the input can still run out of memory
-    const VariantInfo* v = find_variant(req.variant);
-    err = describe_exception(e, v && req.n > 0 ? estimate_run_host_bytes(*v, req.n, req.type) : -1);
+    err = describe_exception(e, estimate_request_host_bytes(req));
   }
   if (!err.empty()) return unrun_result(req, RunStatus::Error, err);
   return execute_prepared(req, p, backend, no_device_reason);

@@ -39,6 +39,11 @@ struct PreparedRun {
 std::string prepare_run(const RunRequest& req, PreparedRun& out, Input* lend = nullptr,
                         const DeviceShape* shape = nullptr);
 
+/// Host bytes `req` allocates at its peak (estimate_run_host_bytes) at the size it runs: width x height for a
+/// generated image of a pattern that builds its input, else n (or the variant's default n); -1 for an unknown
+/// variant or an input file (its size is known once read). For the "needs about X" of an out-of-memory line.
+std::int64_t estimate_request_host_bytes(const RunRequest& req);
+
 /// Runs a request: validates (before any device is touched), then runs on `backend` (cuda requests),
 /// on the sim backend's CPU model (sim requests: `backend` is not needed; untimed, backend "sim",
 /// checked against the reference like any run) or on the host (cpu_only variants, either backend).

@@ -40,6 +40,40 @@ using nlohmann::json;
 
 namespace {
 
+/// Host bytes a worker request needs at its peak, for the "needs about X" of its out-of-memory line: a run's
+/// or trace's request (estimate_request_host_bytes), Live's requests together, a sweep's largest point;
+/// -1 where that is not known (a request that does not parse, an input file).
+std::int64_t request_host_bytes(const std::string& type, const json& req) {
+  try {
+    if ((type == "run" || type == "trace") && req.contains("request"))
+      return estimate_request_host_bytes(request_from_json(req["request"]));
+    if (type == "live_batch" && req.contains("requests") && req["requests"].is_array()) {
+      std::int64_t sum = 0;
+      for (const json& r : req["requests"]) {
+        const std::int64_t bytes = estimate_request_host_bytes(request_from_json(r));
+        if (bytes < 0) return -1;
+        sum += bytes;
+      }
+      return sum;
+    }
+    if (type == "sweep" && req.contains("sweep")) {
+      const SweepSpec spec = sweep_from_json(req["sweep"]).spec;
+      std::int64_t most = -1;
+      for (const std::string& id : spec.variants) {
+        RunRequest r;
+        r.variant = id;
+        r.type = spec.type;
+        r.input = spec.input;
+        r.n = spec.by_keep() ? spec.n : std::int64_t(1) << std::clamp(spec.to_log2, 0, 30);
+        most = std::max(most, estimate_request_host_bytes(r));
+      }
+      return most;
+    }
+  } catch (const std::exception&) {  // not parseable: the line says what failed without the amount
+  }
+  return -1;
+}
+
 /// After stdin ends, a request still running this long is abandoned: its client is gone (a hung
 /// kernel on a remote machine must not keep the GPU forever).
 constexpr auto kOrphanGrace = std::chrono::seconds(30);
@@ -239,7 +273,9 @@ class Server {
       json response;
       try {
         response = handle(id, type, req);
-      } catch (const std::exception& e) { response = worker_error(id, type + ": " + describe_exception(e)); }
+      } catch (const std::exception& e) {
+        response = worker_error(id, type + ": " + describe_exception(e, request_host_bytes(type, req)));
+      }
       // A kernel fault leaves the CUDA context unusable for the life of this process: say so, and end.
       if (had_cuda && !cuda_->device().available) { response = worker_faulted(id, cuda_->device().error); }
       {

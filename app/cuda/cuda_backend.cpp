@@ -9,6 +9,7 @@
 #include "cupti/cupti_tracker.hpp"
 #include "device_info.hpp"
 #include "launch_rules.hpp"
+#include "limits.hpp"
 #include "pattern_runner.hpp"
 #include "user_kernel_run.hpp"
 
@@ -54,7 +55,7 @@ RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const In
     r = req.kernel.empty() ? runner(ctx_, v, req, in, launch) : run_user_kernel(ctx_, v, req, in, launch);
   } catch (const std::exception& e) {
     r = RunResult{};
-    fail(r, v, e.what());
+    fail(r, v, describe_exception(e, estimate_run_host_bytes(v, in.n(), in.type)));  // std::bad_alloc in words
   }
   r.backend = BackendKind::Cuda;  // execute fills the request's fields (variant, n, type, input, seed)
   r.device = ctx_.device.name;

@@ -77,7 +77,8 @@ std::string encode(std::FILE* f, const std::vector<RgbFrame>& frames, int delay_
 
 }  // namespace
 
-std::string write_gif_atomic(const std::string& path, const std::vector<RgbFrame>& frames, int delay_cs) {
+std::string write_gif_atomic(const std::string& path, const std::vector<RgbFrame>& frames, int delay_cs,
+                             const OutputPolicy& policy) {
   if (frames.empty()) return "no frames to write to " + path;
   for (std::size_t k = 0; k < frames.size(); ++k) {
     const RgbFrame& f = frames[k];
@@ -86,10 +87,13 @@ std::string write_gif_atomic(const std::string& path, const std::vector<RgbFrame
              std::to_string(f.rgb.size()) + " bytes: not a GIF frame";
   }
   std::string why;
-  const std::string err = write_file_atomic(path, [&](std::FILE* f) {
-    why = encode(f, frames, std::clamp(delay_cs, 0, 65535));
-    return why.empty();
-  });
+  const std::string err = write_file_atomic(
+      path,
+      [&](std::FILE* f) {
+        why = encode(f, frames, std::clamp(delay_cs, 0, 65535));
+        return why.empty();
+      },
+      policy);
   return why.empty() ? err : path + ": " + why;
 }
 

@@ -18,6 +18,7 @@
 #include "paths.hpp"
 #include "registry.hpp"
 #include "run_worker.hpp"
+#include "step_export.hpp"
 #include "user_kernel.hpp"
 #include "worker_client.hpp"
 
@@ -149,6 +150,9 @@ int main(int argc, char** argv) {
                  "lesson into this folder (view-VIEW.png, scene-LESSON-NN.png)");
   app.add_option("--export-dir", o.export_dir,
                  "folder the CSV and PNG export buttons write to (default: the current folder)");
+  app.add_flag("--force,-f", o.force,
+               "replace existing files: --screenshot, --export-view, --export-steps' pictures and the export "
+               "buttons' files (without it an existing file is kept: refused, or the buttons write a new name)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) { return app.exit(e); } catch (const CLI::CallForVersion& e) {
@@ -162,12 +166,14 @@ int main(int argc, char** argv) {
   // Output files are checked before anything renders (a directory that is missing, or the report read).
   for (const auto& [path, what] : {std::pair{o.screenshot, "--screenshot"}, std::pair{o.export_view, "--export-view"}})
     if (!path.empty())
-      if (std::string err = check_output_path(path, {o.report}, what); !err.empty()) return fail(2, err);
+      if (std::string err = check_output_path(path, {o.report}, what, output_policy(o.force)); !err.empty())
+        return fail(2, err);
 
   if (!o.export_steps.empty()) {
     std::error_code ec;
     if (std::filesystem::exists(o.export_steps, ec) && !std::filesystem::is_directory(o.export_steps, ec))
       return fail(2, "--export-steps '" + o.export_steps + "' is a file, not a folder");
+    if (std::string err = check_steps_folder(o.export_steps, o.force); !err.empty()) return fail(2, err);
   }
 
   if (!o.tour.empty()) {
@@ -176,6 +182,12 @@ int main(int argc, char** argv) {
       return fail(2, "--tour '" + o.tour + "' is a file, not a folder");
     if (std::filesystem::create_directories(o.tour, ec); ec)
       return fail(2, "--tour: cannot make the folder '" + o.tour + "': " + ec.message());
+    for (std::filesystem::directory_iterator it(o.tour, ec), end; !o.force && !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      if ((name.rfind("view-", 0) == 0 || name.rfind("scene-", 0) == 0) && it->path().extension() == ".png")
+        return fail(2, "--tour '" + o.tour + "' already holds " + name +
+                           ": it is kept (give --force to replace the tour's pictures, or another folder)");
+    }
   }
 
   const auto& views = ui::MainWindow::views();
@@ -255,6 +267,7 @@ int main(int argc, char** argv) {
   s.perf.present.focus = o.focus;
   s.perf.present.show_help = o.show_keys;
   s.perf.export_dir = o.export_dir;
+  s.perf.export_force = o.force;
 
   // GPU work goes to a worker process, so that a faulting kernel costs one run, not the session;
   // builds without CUDA have nothing to put there (sim and replay run here) unless --gpu names a worker.

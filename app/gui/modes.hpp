@@ -35,6 +35,7 @@ struct Options {
   int benchmark_frames = 0;        ///< > 0: render this many frames headless and print the timing JSON line
   std::string export_dir = ".";    ///< where the CSV/PNG export buttons write
   std::string tour;                ///< headless: a folder for every view tab and every scene of every lesson (PNGs)
+  bool force = false;              ///< --force: outputs and exports replace existing files
   std::string export_view;         ///< headless: the centre view alone, no controls, at width x height (PNG or SVG)
   std::string export_steps;        ///< headless: a folder for every trace step of the centre view (PNGs, GIF)
   double gif_fps = 0;              ///< --gif-fps: the step GIF's frames per second (0 = the player's speed)

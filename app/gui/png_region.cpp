@@ -14,13 +14,17 @@
 
 namespace ws::gui {
 
-std::string write_png_atomic(const std::string& path, int w, int h, const std::vector<unsigned char>& rgb) {
-  return write_file_atomic(path, [&](std::FILE* f) {
-    const auto put = [](void* ctx, void* data, int size) {
-      std::fwrite(data, 1, std::size_t(size), static_cast<std::FILE*>(ctx));
-    };
-    return stbi_write_png_to_func(put, f, w, h, 3, rgb.data(), w * 3) != 0;
-  });
+std::string write_png_atomic(const std::string& path, int w, int h, const std::vector<unsigned char>& rgb,
+                             const OutputPolicy& policy) {
+  return write_file_atomic(
+      path,
+      [&](std::FILE* f) {
+        const auto put = [](void* ctx, void* data, int size) {
+          std::fwrite(data, 1, std::size_t(size), static_cast<std::FILE*>(ctx));
+        };
+        return stbi_write_png_to_func(put, f, w, h, 3, rgb.data(), w * 3) != 0;
+      },
+      policy);
 }
 
 std::string read_region_rgb(int x, int y, int w, int h, int fb_width, int fb_height, int& out_w, int& out_h,
@@ -42,19 +46,21 @@ std::string read_region_rgb(int x, int y, int w, int h, int fb_width, int fb_hei
   return "";
 }
 
-std::string save_region_png(const std::string& path, int x, int y, int w, int h, int fb_width, int fb_height) {
+std::string save_region_png(const std::string& path, int x, int y, int w, int h, int fb_width, int fb_height,
+                            const OutputPolicy& policy) {
   std::vector<unsigned char> rgb;
   if (std::string err = read_region_rgb(x, y, w, h, fb_width, fb_height, w, h, rgb); !err.empty()) return err;
-  return write_png_atomic(path, w, h, rgb);
+  return write_png_atomic(path, w, h, rgb, policy);
 }
 
 void handle_png_request(ui::AppState& s, int fb_width, int fb_height, float fb_scale) {
-  if (s.perf.png_request.empty()) return;
+  if (s.perf.png_request.empty() || !s.perf.png_ready) return;  // the frame drawn was not yet the view alone
   const float* r = s.perf.png_rect;
   const std::string path = s.perf.png_request;
   s.perf.png_request.clear();
+  s.perf.png_ready = false;
   const std::string err = save_region_png(path, int(r[0] * fb_scale), int(r[1] * fb_scale), int(r[2] * fb_scale),
-                                          int(r[3] * fb_scale), fb_width, fb_height);
+                                          int(r[3] * fb_scale), fb_width, fb_height, ui::export_policy(s.perf));
   s.perf.png_error = err;
   if (err.empty())
     s.message(ui::Message::Info, "saved " + path);

@@ -3,6 +3,8 @@
 #include <GL/gl.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -12,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "file_write.hpp"
 #include "gl_recovery.hpp"
 #include "headless.hpp"
 #include "main_window.hpp"
@@ -377,7 +380,15 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     std::fprintf(stderr, "warpscope: %s No picture is written.\n", h.lost().c_str());
     return 1;
   }
-  const std::string err = o.screenshot.empty() ? std::string() : h.save(o.screenshot);
+  std::string err;
+  if (!o.screenshot.empty()) {  // checked at the start; a file that appeared since is kept too
+    err = check_output_path(o.screenshot, {}, "--screenshot", output_policy(o.force));
+    // --force replaces a symbolic link itself, never its target: the link goes, the picture takes its name.
+    struct stat there {};
+    if (err.empty() && o.force && ::lstat(o.screenshot.c_str(), &there) == 0 && S_ISLNK(there.st_mode))
+      ::unlink(o.screenshot.c_str());
+    if (err.empty()) err = h.save(o.screenshot);
+  }
   worker.stop();
   print_messages(s);
   if (!err.empty()) {
@@ -476,7 +487,9 @@ int run_tour(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
       s.message(ui::Message::Warning, name + ": the Grid view was still computing");
     if (!h.lost().empty()) return;
     const std::string path = o.tour + "/" + name + ".png";
-    if (std::string err = h.save(path); !err.empty()) {
+    std::string err = check_output_path(path, {}, "--tour", output_policy(o.force));
+    if (err.empty()) err = h.save(path);
+    if (!err.empty()) {
       std::fprintf(stderr, "warpscope: --tour: %s\n", err.c_str());
       ++failed;
     } else {

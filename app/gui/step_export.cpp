@@ -15,6 +15,19 @@ std::string step_png_name(int step) {
   return name;
 }
 
+std::string check_steps_folder(const std::string& dir, bool force) {
+  std::error_code ec;
+  if (force || !std::filesystem::is_directory(dir, ec)) return "";
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const bool step = name.size() >= 12 && name.rfind("step_", 0) == 0 && name.substr(name.size() - 4) == ".png";
+    if (step || name == "steps.gif")
+      return "--export-steps '" + dir + "' already holds " + name +
+             ": it is kept (give --force to replace the step pictures, or another folder)";
+  }
+  return "";
+}
+
 void StepExporter::finish(ui::AppState& s, const std::string& error) {
   busy_ = false;
   frames_.clear();
@@ -54,7 +67,8 @@ void StepExporter::after_frame(ui::AppState& s, int fb_width, int fb_height, flo
       !err.empty())
     return finish(s, err);
   const std::string png = (std::filesystem::path(dir_) / step_png_name(step_)).string();
-  if (std::string err = write_png_atomic(png, f.w, f.h, f.rgb); !err.empty()) return finish(s, err);
+  if (std::string err = write_png_atomic(png, f.w, f.h, f.rgb, ui::export_policy(s.perf)); !err.empty())
+    return finish(s, err);
   frames_.push_back(std::move(f));
   if (++step_ < steps_) {
     s.trace.step = step_;
@@ -63,7 +77,8 @@ void StepExporter::after_frame(ui::AppState& s, int fb_width, int fb_height, flo
   // --gif-fps, else the player's speed; GIF delays are whole centiseconds, and viewers slow any below 2.
   const float fps = s.perf.steps_gif_fps > 0 ? s.perf.steps_gif_fps : std::max(0.25f, s.trace.speed);
   const int delay_cs = std::max(2, int(100.f / fps + 0.5f));
-  finish(s, write_gif_atomic((std::filesystem::path(dir_) / "steps.gif").string(), frames_, delay_cs));
+  finish(s, write_gif_atomic((std::filesystem::path(dir_) / "steps.gif").string(), frames_, delay_cs,
+                             ui::export_policy(s.perf)));
 }
 
 }  // namespace ws::gui

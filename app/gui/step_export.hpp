@@ -14,6 +14,10 @@ namespace ws::gui {
 /// File name of step k's PNG inside the export folder: "step_007.png" (at least three digits).
 std::string step_png_name(int step);
 
+/// Checks a step export's folder before it starts: unless `force`, it must not hold a step picture
+/// (step_NNN.png) or steps.gif already, which the export would replace. Returns "" or one line.
+std::string check_steps_folder(const std::string& dir, bool force);
+
 class StepExporter {
  public:
   /// Call after a frame was rendered, with its pixels in the bound read buffer. Starts the export that

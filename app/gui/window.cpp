@@ -263,6 +263,8 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     apply_presentation(s);
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    // While a PNG request stands the frames draw the view alone for the file: they are not shown.
+    const bool png_frame = !s.perf.png_request.empty();
     ImGui::NewFrame();
     window.draw(s, io.DisplaySize);
     ImGui::Render();
@@ -281,7 +283,7 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
       glReadBuffer(GL_BACK);
       steps.after_frame(s, fw, fh, io.DisplayFramebufferScale.x);
     }
-    glfwSwapBuffers(gw.win);
+    if (!png_frame) glfwSwapBuffers(gw.win);
     trim_free_memory_now_and_then();
     if (const std::string reset = recovery.check(gw.lost()); !reset.empty()) {
       // A new window and context, ImGui's GL objects, fonts and our textures made again; the session,

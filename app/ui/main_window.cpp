@@ -104,8 +104,14 @@ void MainWindow::draw(AppState& s, ImVec2 size) {
     }
     flush(true);
   }
-  SetHandout(s.perf.present.handout);
-  if (s.perf.present.handout) return draw_handout(s, size);
+  // A PNG asked for (a view's button, --export-view) is of the open view alone, as a handout picture: the
+  // frames until it is saved draw that, the first one to let the view's children settle to the layout.
+  const bool png_frame = !s.perf.png_request.empty();
+  const bool handout = s.perf.present.handout || png_frame;
+  s.perf.png_ready = png_frame && handout_frames_ > 0;
+  handout_frames_ = handout ? handout_frames_ + 1 : 0;
+  SetHandout(handout);
+  if (handout) return draw_handout(s, size);
   const Theme& t = theme();
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(size);

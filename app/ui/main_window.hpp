@@ -77,6 +77,7 @@ class MainWindow {
   StatusBar status_;
   std::size_t dismissed_ = 0;  ///< messages before this index were dismissed
   std::string applied_view_;   ///< the view last forced open from s.view
+  int handout_frames_ = 0;     ///< frames in a row drawn as the view alone (a handout or a PNG request)
 };
 
 }  // namespace ws::ui

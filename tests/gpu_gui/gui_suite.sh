@@ -31,7 +31,7 @@ fail() { say "FAIL $*"; failures=$((failures + 1)); }
 shot() {
   local name=$1; shift
   local png=$out/$round/$name.png t0=$SECONDS
-  timeout 300 "$gui" --screenshot "$png" --width 1920 --height 1080 "$@" > "$out/last.log" 2>&1
+  timeout 300 "$gui" --force --screenshot "$png" --width 1920 --height 1080 "$@" > "$out/last.log" 2>&1
   local rc=$?
   local resets; resets=$(grep -c "reset this OpenGL context" "$out/last.log")
   if [ $rc -ne 0 ]; then
@@ -76,7 +76,7 @@ one_round() {
   say "== $round: every view and every scene again, in one long process (--tour)"
   local t0=$SECONDS expect
   expect=$(( $(echo $views | wc -w) + scenes_total ))
-  timeout 1200 "$gui" --tour "$out/$round/tour" --width 1920 --height 1080 --variant epita.reduce3 --font-scale 1.5 \
+  timeout 1200 "$gui" --force --tour "$out/$round/tour" --width 1920 --height 1080 --variant epita.reduce3 --font-scale 1.5 \
     > "$out/last.log" 2>&1
   local rc=$? shown=0 bad=0 png
   for png in "$out/$round"/tour/*.png; do

@@ -5,7 +5,7 @@
 set -uo pipefail
 gui=$1 out=$2 limit=${3:-200}
 peak_rss_mib() {  # runs warpscope for $1 frames, prints its peak VmRSS in MiB (sampled every 0.1 s)
-  "$gui" --screenshot "$out/frames_memory.png" --frames "$1" --view results & local pid=$! peak=0 kib
+  "$gui" --force --screenshot "$out/frames_memory.png" --frames "$1" --view results & local pid=$! peak=0 kib
   while kill -0 "$pid" 2>/dev/null; do
     kib=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
     [ -n "$kib" ] && [ "$kib" -gt "$peak" ] && peak=$kib

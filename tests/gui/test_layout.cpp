@@ -21,6 +21,7 @@
 #include "views/view_steps.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
+#include "widgets/widgets.hpp"
 
 namespace ws::ui {
 namespace {
@@ -105,6 +106,34 @@ TEST_F(Presentation, BanksOfOneWarpFitEveryAccessOfTheStep) {
   expect_fits(p, "banks");
   EXPECT_EQ(p.counts.at("bank accesses"), 3);
   EXPECT_GE(p.min_text_px, kMinPx);
+}
+
+// A view's PNG button in the window: the file is the view alone over the whole window (as --export-view
+// draws it), not the centre panel with the tab bar, parameters and the view's own buttons.
+TEST_F(Presentation, APngButtonsPictureIsTheViewAloneOverTheWholeWindow) {
+  s.perf.present.focus = false;
+  ASSERT_TRUE(s.select_variant("epita.reduce3"));
+  s.refresh_trace();
+  show("tree");
+  EXPECT_GT(s.perf.png_rect[0], 100.f);       // the window whole: the centre panel, right of the lesson browser
+  s.perf.png_request = "warpscope-tree.png";  // what the button sets
+  show("tree", 1);
+  EXPECT_FALSE(s.perf.png_ready) << "the first frame of the view alone settles its layout; it is not saved";
+  EXPECT_TRUE(Handout());
+  const LayoutProbe& p = show("tree", 1);
+  EXPECT_TRUE(s.perf.png_ready);
+  EXPECT_EQ(s.perf.png_rect[0], 0.f);
+  EXPECT_EQ(s.perf.png_rect[1], 0.f);
+  EXPECT_EQ(s.perf.png_rect[2], 1920.f);
+  EXPECT_EQ(s.perf.png_rect[3], 1080.f);
+  EXPECT_LT(p.region.x0, 30.f);  // the view itself starts at the window's left edge
+  EXPECT_LT(p.region.y0, 30.f);
+  expect_fits(p, "tree");
+  s.perf.png_request.clear();  // saved (handle_png_request): the window is drawn whole again
+  show("tree", 1);
+  EXPECT_FALSE(Handout());
+  EXPECT_FALSE(s.perf.png_ready);
+  EXPECT_GT(s.perf.png_rect[0], 100.f);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gif_write.hpp"
+#include "perf_state.hpp"
 #include "registry.hpp"
 #include "trace_source.hpp"
 
@@ -192,6 +193,62 @@ TEST(HandoutExport, AViewWithoutStepsIsRefusedAndSvgIsWrittenOnlyForCharts) {
   // The tree is a picture of cells and text, not a chart: refused with the views that have SVG, exit 1.
   EXPECT_EQ(run_gui("--export-view \"" + (dir / "tree.svg").string() + "\" --view tree", err), 1);
   EXPECT_NE(slurp(err).find("the tree view has no chart to write as SVG"), std::string::npos) << slurp(err);
+  fs::remove_all(dir);
+}
+
+TEST(GuiOutputs, AnExistingPictureIsKeptUnlessForce) {
+  const fs::path dir = fresh_dir("force");
+  fs::create_directories(dir / "steps");
+  const fs::path err = dir / "err.txt", shot = dir / "shot.png", view = dir / "view.png", link = dir / "link.png";
+  for (const fs::path& f : {shot, view, dir / "steps" / "step_000.png", dir / "target.png"}) std::ofstream(f) << "old";
+  fs::create_symlink(dir / "target.png", link);
+  const std::string small = " --width 320 --height 240";
+  // Each refused with one line naming --force, exit 2, the old file whole.
+  EXPECT_EQ(run_gui("--screenshot \"" + shot.string() + "\"" + small, err), 2);
+  EXPECT_NE(slurp(err).find("--screenshot '" + shot.string() + "' exists: it is kept (give --force"), std::string::npos)
+      << slurp(err);
+  EXPECT_EQ(run_gui("--export-view \"" + view.string() + "\" --view tree" + small, err), 2);
+  EXPECT_NE(slurp(err).find("--export-view '" + view.string() + "' exists"), std::string::npos) << slurp(err);
+  EXPECT_EQ(run_gui("--export-steps \"" + (dir / "steps").string() +
+                        "\" --view tree --variant epita.reduce2 --block 16 --n 16" + small,
+                    err),
+            2);
+  EXPECT_NE(slurp(err).find("already holds step_000.png: it is kept (give --force"), std::string::npos) << slurp(err);
+  EXPECT_EQ(run_gui("--screenshot \"" + link.string() + "\"" + small, err), 2);
+  const std::string link_err = slurp(err);
+  EXPECT_NE(link_err.find("is a symbolic link: it is not followed"), std::string::npos) << link_err;
+  EXPECT_EQ(std::count(link_err.begin(), link_err.end(), '\n'), 1) << link_err;  // one line
+  for (const fs::path& f : {shot, view, dir / "steps" / "step_000.png", dir / "target.png"})
+    EXPECT_EQ(slurp(f), "old") << f;
+  // With --force: replaced (the link itself, not its target).
+  ASSERT_EQ(run_gui("--force --screenshot \"" + shot.string() + "\"" + small, err), 0) << slurp(err);
+  EXPECT_EQ(read_png(shot).w, 320);
+  ASSERT_EQ(run_gui("-f --export-view \"" + view.string() + "\" --view tree" + small, err), 0) << slurp(err);
+  EXPECT_EQ(read_png(view).h, 240);
+  ASSERT_EQ(run_gui("--force --export-steps \"" + (dir / "steps").string() +
+                        "\" --view tree --variant epita.reduce2 --block 16 --n 16" + small,
+                    err),
+            0)
+      << slurp(err);
+  EXPECT_EQ(read_png(dir / "steps" / "step_000.png").w, 320);
+  ASSERT_EQ(run_gui("--force --screenshot \"" + link.string() + "\"" + small, err), 0) << slurp(err);
+  EXPECT_FALSE(fs::is_symlink(link));
+  EXPECT_EQ(slurp(dir / "target.png"), "old");
+  fs::remove_all(dir);
+}
+
+TEST(GuiOutputs, TheExportButtonsTakeANewNameUnlessForce) {
+  const fs::path dir = fresh_dir("buttons");
+  fs::create_directories(dir);
+  ui::PerfState p;
+  p.export_dir = dir.string();
+  EXPECT_EQ(ui::export_path(p, "warpscope-compare.png"), (dir / "warpscope-compare.png").string());
+  std::ofstream(dir / "warpscope-compare.png") << "old";
+  EXPECT_EQ(ui::export_path(p, "warpscope-compare.png"), (dir / "warpscope-compare-2.png").string());
+  EXPECT_FALSE(ui::export_policy(p).overwrite);
+  p.export_force = true;  // --force: the name itself, replaced
+  EXPECT_EQ(ui::export_path(p, "warpscope-compare.png"), (dir / "warpscope-compare.png").string());
+  EXPECT_TRUE(ui::export_policy(p).overwrite);
   fs::remove_all(dir);
 }
 

@@ -9,7 +9,7 @@ _warpscope_cli() {
     words=("${COMP_WORDS[@]}")
     cword=$COMP_CWORD
   }
-  local subcommands="list device run trace metrics report sweep worker"
+  local subcommands="list device run grade trace metrics report sweep worker"
   local run_opts="--n --block --grid --repeat --type --input --seed --backend --metrics --gpu --watchdog
     --connect-timeout --exclusive --mask-width --tile --width --height --mask --keep"
   local cmd="" tool="" i
@@ -38,12 +38,14 @@ _warpscope_cli() {
     --mask) COMPREPLY=($(compgen -W "box gauss" -- "$cur") $(compgen -f -- "$cur")); return ;;
     --metrics) COMPREPLY=($(compgen -W "default all pcsampling" -- "$cur")); return ;;
     --out | -o | --output | --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --kernel) COMPREPLY=($(compgen -f -X '!*.cu' -- "$cur") $(compgen -d -- "$cur")); return ;;
   esac
   local opts
   case $cmd in
     "") COMPREPLY=($(compgen -W "$subcommands --help --version" -- "$cur")); return ;;
     list | metrics | device) opts="--json --csv --help" ;;
-    run) opts="--variant $run_opts --warmup --output --json --csv --force --help" ;;
+    run) opts="--variant $run_opts --warmup --output --json --csv --force --kernel --pattern --entry --like --help" ;;
+    grade) opts="--exercise --kernel --gpu --json --help" ;;
     trace) opts="--variant --n --block --grid --block-index --blocks --type --input --seed --backend --exclusive
       --mask-width --tile --width --height --mask --keep --json --csv --ops --values --help" ;;
     report)

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "limits.hpp"
 #include "patterns.hpp"
 #include "sim/model_kit.hpp"
 
@@ -110,9 +111,9 @@ RunResult SimBackend::run(const VariantInfo& v, const RunRequest& req, const Inp
     r.output_cols = o.output_cols;
     if (o.trace.launch.block > 0 && o.trace.launch.grid > 0) r.launch = o.trace.launch;  // as the model ran it
     r.status = RunStatus::Ran;
-  } catch (const std::exception& e) {
+  } catch (const std::exception& e) {  // std::bad_alloc in words: what the run needs, what is free
     r.status = RunStatus::Error;
-    r.message = e.what();
+    r.message = describe_exception(e, estimate_run_host_bytes(v, in.n(), in.type));
   }
   return r;
 }

@@ -306,6 +306,8 @@ std::string sweep_csv(const Sweep& s) {
   return out;
 }
 
-std::string write_text_file(const std::string& path, const std::string& text) { return write_file_atomic(path, text); }
+std::string write_text_file(const std::string& path, const std::string& text, const OutputPolicy& policy) {
+  return write_file_atomic(path, text, policy);
+}
 
 }  // namespace ws::ui

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "file_write.hpp"
 
 #include "report.hpp"
 #include "variant.hpp"
@@ -121,6 +122,6 @@ namespace ws::ui {
 std::string compare_csv(const std::vector<CompareRow>& rows);
 /// A sweep as CSV: variant,n,status,time_ms,gbps,pct_theoretical (empty cells when untimed).
 std::string sweep_csv(const Sweep& s);
-/// Writes `text` to `path`; returns "" or one line.
-std::string write_text_file(const std::string& path, const std::string& text);
+/// Writes `text` to `path` (write_file_atomic; `policy`: what may be replaced there); returns "" or one line.
+std::string write_text_file(const std::string& path, const std::string& text, const OutputPolicy& policy);
 }  // namespace ws::ui

@@ -378,16 +378,15 @@ void CompareView::draw_controls(AppState& s, const std::vector<CompareRow>& rows
   ImGui::Combo("bars", &s.perf.bar_metric, compare_metric_names(), int(CompareMetric::Count));
   SameLineIfFits(ButtonWidth("CSV"));
   if (ImGui::Button("CSV")) {
-    const std::string path = (std::filesystem::path(s.perf.export_dir) / "warpscope-compare.csv").string();
-    if (std::string err = write_text_file(path, compare_csv(rows)); !err.empty())
+    const std::string path = export_path(s.perf, "warpscope-compare.csv");
+    if (std::string err = write_text_file(path, compare_csv(rows), export_policy(s.perf)); !err.empty())
       s.message(Message::Error, err);
     else
       s.message(Message::Info, "wrote " + path);
   }
   ItemTooltip("export this table as CSV (warpscope-compare.csv in the export folder)");
   SameLineIfFits(ButtonWidth("PNG"));
-  if (ImGui::Button("PNG"))
-    s.perf.png_request = (std::filesystem::path(s.perf.export_dir) / "warpscope-compare.png").string();
+  if (ImGui::Button("PNG")) s.perf.png_request = export_path(s.perf, "warpscope-compare.png");
   ItemTooltip("save this view as a PNG for slides (warpscope-compare.png in the export folder)");
 }
 

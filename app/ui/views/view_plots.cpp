@@ -24,9 +24,10 @@ namespace {
 void serve_svg_request(PerfState& p, const PlotConfig& cfg, const std::vector<PlotSeries>& series,
                        const std::vector<PlotReference>& refs) {
   if (p.svg_request.empty()) return;
-  p.svg_error =
-      write_text_file(p.svg_request, PlotSvg(cfg, series, refs, p.svg_size[0], p.svg_size[1],
-                                             ImGui::GetColorU32(ImGuiCol_WindowBg), ImGui::GetColorU32(ImGuiCol_Text)));
+  p.svg_error = write_text_file(p.svg_request,
+                                PlotSvg(cfg, series, refs, p.svg_size[0], p.svg_size[1],
+                                        ImGui::GetColorU32(ImGuiCol_WindowBg), ImGui::GetColorU32(ImGuiCol_Text)),
+                                export_policy(p));
   p.svg_request.clear();
 }
 
@@ -167,7 +168,7 @@ void PlotsView::draw_controls(AppState& s) {
       "widen the axes to the runs whose check is not ok (race, slide-bug: hatched or dotted, marked WRONG); off, "
       "such a bar or line runs off the top, marked off scale");
   SameLineIfFits(ButtonWidth("PNG"), t.px(24));
-  if (ImGui::Button("PNG")) p.png_request = (std::filesystem::path(p.export_dir) / "warpscope-plots.png").string();
+  if (ImGui::Button("PNG")) p.png_request = export_path(p, "warpscope-plots.png");
   ItemTooltip("save this view as a PNG for slides (warpscope-plots.png in the export folder)");
   SameLineIfFits(ButtonWidth("CSV"));
   if (ImGui::Button("CSV")) {
@@ -177,8 +178,9 @@ void PlotsView::draw_controls(AppState& s) {
     } else {
       const int i =
           p.sweep_shown < 0 || p.sweep_shown >= int(rep.sweeps.size()) ? int(rep.sweeps.size()) - 1 : p.sweep_shown;
-      const std::string path = (std::filesystem::path(p.export_dir) / "warpscope-sweep.csv").string();
-      if (std::string err = write_text_file(path, sweep_csv(rep.sweeps[std::size_t(i)])); !err.empty())
+      const std::string path = export_path(p, "warpscope-sweep.csv");
+      if (std::string err = write_text_file(path, sweep_csv(rep.sweeps[std::size_t(i)]), export_policy(p));
+          !err.empty())
         s.message(Message::Error, err);
       else
         s.message(Message::Info, "wrote " + path);

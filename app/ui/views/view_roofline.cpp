@@ -67,13 +67,13 @@ void RooflineView::draw(AppState& s) {
 
   // Controls: the exports, then what is not on the chart.
   if (!Handout()) {
-    if (ImGui::Button("PNG"))
-      s.perf.png_request = (std::filesystem::path(s.perf.export_dir) / "warpscope-roofline.png").string();
+    if (ImGui::Button("PNG")) s.perf.png_request = export_path(s.perf, "warpscope-roofline.png");
     ItemTooltip("save this view as a PNG for slides (warpscope-roofline.png in the export folder)");
     ImGui::SameLine();
     if (ImGui::Button("SVG")) {
-      const std::string path = (std::filesystem::path(s.perf.export_dir) / "warpscope-roofline.svg").string();
-      if (std::string err = write_text_file(path, roofline_svg(rl, title, 1600, 900)); !err.empty())
+      const std::string path = export_path(s.perf, "warpscope-roofline.svg");
+      if (std::string err = write_text_file(path, roofline_svg(rl, title, 1600, 900), export_policy(s.perf));
+          !err.empty())
         s.message(Message::Error, err);
       else
         s.message(Message::Info, "wrote " + path);
@@ -103,8 +103,8 @@ void RooflineView::draw(AppState& s) {
     }
   }
   if (!rl.points.empty() && !s.perf.svg_request.empty()) {  // --export-view FILE.svg: the chart as drawn
-    s.perf.svg_error =
-        write_text_file(s.perf.svg_request, roofline_svg(rl, title, s.perf.svg_size[0], s.perf.svg_size[1]));
+    s.perf.svg_error = write_text_file(
+        s.perf.svg_request, roofline_svg(rl, title, s.perf.svg_size[0], s.perf.svg_size[1]), export_policy(s.perf));
     s.perf.svg_request.clear();
   }
   if (rl.points.empty()) {

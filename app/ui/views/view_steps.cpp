@@ -125,8 +125,7 @@ bool TraceHeader(AppState& s) {
   }
 
   ImGui::BeginDisabled(!s.perf.steps_request.empty());
-  if (ImGui::Button("Export steps"))
-    s.perf.steps_request = (std::filesystem::path(s.perf.export_dir) / ("warpscope-steps-" + tr.variant)).string();
+  if (ImGui::Button("Export steps")) s.perf.steps_request = export_path(s.perf, "warpscope-steps-" + tr.variant);
   ImGui::EndDisabled();
   ItemTooltip(
       "this view at every step: one PNG per step and an animated GIF at the playback speed, into "

@@ -372,6 +372,16 @@ TEST(CliManners, VersionExamplesProgramNameAndUnknownSubcommand) {
   EXPECT_EQ(both.code, 2);
 }
 
+// `report compare` compares the reports' sweeps point by point too: its --help (and so its man page) says so.
+TEST(CliManners, ReportCompareHelpSaysItComparesSweeps) {
+  const CliOut h = run_cli("report compare --help");
+  ASSERT_EQ(h.code, 0) << h.out;
+  EXPECT_NE(h.out.find("and their sweeps point by point"), std::string::npos) << h.out;
+  EXPECT_NE(h.out.find("the CPU model's host time for sim sweeps"), std::string::npos) << h.out;
+  EXPECT_NE(h.out.find("one per sweep point"), std::string::npos) << h.out;
+  EXPECT_NE(h.out.find("sweep_points"), std::string::npos) << h.out;
+}
+
 // Issue's item 8: `report` printed its table on stderr; progress was "\rN/M" never cleared, even in a pipe.
 TEST(CliManners, TablesOnStdoutProgressOnStderrOneLinePerItemInAPipe) {
   const std::string dir = fresh_dir("streams");

@@ -202,3 +202,20 @@ TEST(FileWrite, TheCliRefusesAnOutputThatIsItsInputBeforeRunning) {
   EXPECT_NE(o.out.find("does not exist"), std::string::npos) << o.out;
   EXPECT_EQ(o.out.find("epita.reduce3"), std::string::npos) << "ran before the check: " << o.out;
 }
+
+TEST(FileWrite, AnUnusedPathNumbersANewNameBesideWhatExists) {
+  const std::string d = fresh_dir("unused");
+  EXPECT_EQ(unused_path(d + "/a.png"), d + "/a.png");  // nothing there: the name itself
+  std::ofstream(d + "/a.png") << "old";
+  EXPECT_EQ(unused_path(d + "/a.png"), d + "/a-2.png");
+  std::ofstream(d + "/a-2.png") << "old";
+  fs::create_symlink(d + "/nowhere", d + "/a-3.png");  // a dangling link is something there too
+  EXPECT_EQ(unused_path(d + "/a.png"), d + "/a-4.png");
+  fs::create_directories(d + "/steps");  // folders (the step export's) take a number the same way
+  EXPECT_EQ(unused_path(d + "/steps"), d + "/steps-2");
+  EXPECT_EQ(slurp(d + "/a.png"), "old");
+  // --force's policy replaces a file or a link itself; without it nothing.
+  EXPECT_TRUE(output_policy(true).overwrite && output_policy(true).replace_symlink);
+  EXPECT_FALSE(output_policy(false).overwrite || output_policy(false).replace_symlink);
+  fs::remove_all(d);
+}

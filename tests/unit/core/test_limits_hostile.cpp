@@ -2,6 +2,7 @@
 // fields, duplicate keys), PNG inflation bombs, files that cannot be opened, reports whose numbers lie.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <new>
 #include <string>
 #include <vector>
@@ -24,6 +26,7 @@
 #include "report.hpp"
 #include "report_text.hpp"
 #include "sweep.hpp"
+#include "worker_server.hpp"
 
 extern "C" unsigned char* stbi_zlib_compress(unsigned char* data, int data_len, int* out_len, int quality);
 
@@ -304,6 +307,73 @@ TEST(Limits, AnOutOfMemoryLineNamesTheAddressSpaceLimit) {
                       : 1);
       },
       ::testing::ExitedWithCode(0), "");
+}
+
+/// The worker run in a child process under an address-space limit of `address_space` bytes, with `extra`
+/// answering first: `requests` (JSON lines) go to its stdin, which then ends; returns what it wrote.
+std::string worker_answers(const WorkerServerOptions& options, const std::string& requests, rlim_t address_space) {
+  int to_worker[2], from_worker[2];
+  if (pipe(to_worker) != 0 || pipe(from_worker) != 0) return "pipe failed";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(to_worker[1]);
+    close(from_worker[0]);
+    rlimit lim;
+    lim.rlim_cur = lim.rlim_max = address_space;
+    setrlimit(RLIMIT_AS, &lim);
+    std::_Exit(run_worker_server(to_worker[0], from_worker[1], options));
+  }
+  close(to_worker[0]);
+  close(from_worker[1]);
+  if (write(to_worker[1], requests.data(), requests.size()) != ssize_t(requests.size())) return "write failed";
+  close(to_worker[1]);
+  std::string out;
+  char buf[4096];
+  for (ssize_t got; (got = read(from_worker[0], buf, sizeof buf)) > 0;) out.append(buf, std::size_t(got));
+  close(from_worker[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return out;
+}
+
+TEST(Limits, AWorkersOutOfMemoryLineSaysWhatTheRequestNeeds) {
+  // The worker answered "trace: out of host memory: an allocation failed, ..." where the CLI's own path
+  // said what was needed: a request that runs out of memory in the worker names its size too.
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer's shadow memory cannot live under an address-space limit";
+#endif
+  WorkerServerOptions o;
+  o.extra = [](const json& req, Backend*, json&) -> bool {
+    if (req.value("type", "") != "shutdown") throw std::bad_alloc();  // what a request's allocation throws
+    return false;
+  };
+  const std::string answers = worker_answers(
+      o,
+      R"({"id": 1, "type": "trace", "request": {"variant": "epita.reduce3", "n": 268435456, "backend": "sim"}})"
+      "\n"
+      R"({"id": 2, "type": "run", "request": {"variant": "stevens.conv1d_tiled", "n": 1048576, "backend": "sim"}})"
+      "\n"
+      R"({"id": 3, "type": "live_batch", "seconds": 0, "requests": [{"variant": "epita.reduce3", "n": 1048576},)"
+      R"( {"variant": "epita.reduce3", "n": 1048576}]})"
+      "\n"
+      R"({"id": 4, "type": "sweep", "sweep": {"variants": ["epita.reduce3"], "from_log2": 10, "to_log2": 20,)"
+      R"( "backend": "sim", "runs": []}})"
+      "\n",
+      rlim_t(64) << 30);
+  std::map<std::int64_t, std::string> message;
+  for (std::size_t at = 0, end; (end = answers.find('\n', at)) != std::string::npos; at = end + 1) {
+    const json a = json::parse(answers.substr(at, end - at));
+    if (a.value("type", "") == "error") message[a["id"].get<std::int64_t>()] = a["message"];
+  }
+  ASSERT_EQ(message.size(), 4u) << answers;
+  // n = 2^28 int32: 1 GiB of input; a 1-D convolution of 2^20 keeps 4 + 28 bytes per element (32 MiB).
+  const std::string limit = ", address space limited to 64.0 GiB (ulimit -v) (try a smaller n or image)";
+  EXPECT_EQ(message[1].rfind("trace: out of host memory: needs about 1.0 GiB, this machine has ", 0), 0u) << message[1];
+  EXPECT_NE(message[1].find(limit), std::string::npos) << message[1];
+  EXPECT_EQ(message[2].rfind("run: out of host memory: needs about 32.0 MiB, this machine has ", 0), 0u) << message[2];
+  EXPECT_EQ(message[3].rfind("live_batch: out of host memory: needs about 8.0 MiB, ", 0), 0u) << message[3];
+  EXPECT_EQ(message[4].rfind("sweep: out of host memory: needs about 4.0 MiB, ", 0), 0u) << message[4];
+  for (const auto& [id, line] : message) EXPECT_NE(line.find(limit), std::string::npos) << line;
 }
 
 TEST(Limits, ASweepThatRunsOutOfMemoryKeepsItsFinishedPoints) {

@@ -8,6 +8,8 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "app_state.hpp"
@@ -521,6 +523,71 @@ TEST_F(Presentation, ValuesInColouredBoxesContrastSevenToOne) {
   const ImU32 slate = ImGui::GetColorU32(ImVec4(0.32f, 0.35f, 0.40f, 1.f));
   EXPECT_EQ(TextOn(slate), IM_COL32_WHITE);
   EXPECT_LT(ContrastRatio(ImGui::GetColorU32(theme().colors().badge_text), slate), 3.f);
+}
+
+// Live: a variant whose latest launch checked wrong (reduce8, the slide's bug) has its WRONG flag on its line
+// inside the Live plot and in its legend entry, and its far higher GB/s stays off the y axis.
+TEST_F(Presentation, LiveMarksAWrongResultsLineAndKeepsItOffTheAxis) {
+  ASSERT_TRUE(s.select_lesson(std::string("epita")));
+  for (int i = 0; i < 50; ++i) {
+    s.perf.live.series["epita.reduce3"].push(i, 0.1, 1000 + i);
+    s.perf.live.series["epita.reduce8"].push(i, 0.01, 90000);
+  }
+  RunResult ok, bad;
+  ok.variant = "epita.reduce3", ok.status = RunStatus::Ok;
+  bad.variant = "epita.reduce8", bad.status = RunStatus::SlideBug;
+  s.perf.live.add_result(ok);
+  s.perf.live.add_result(bad);
+  const LayoutProbe& p = show("plots", 3);
+  ASSERT_TRUE(p.pictures.count("plot ##live")) << "no Live plot";
+  const ProbeRect& live = p.pictures.at("plot ##live");
+  int flags_on_line = 0, legend_flags = 0, huge_ticks = 0;
+  for (const ProbeLabel& l : p.labels) {
+    if (l.box.y0 < live.y0 - 1 || l.box.y1 > live.y1 + 1) continue;  // the sweep plot's or the bars' labels
+    if (l.text.rfind("WRONG", 0) == 0 && live.contains(l.box)) ++flags_on_line;
+    if (l.text.find("reduce8") != std::string::npos && l.text.find("WRONG") != std::string::npos) ++legend_flags;
+    if (l.box.x1 <= live.x0) {  // a y tick: its value without thousands separators
+      std::string digits;
+      for (char c : l.text)
+        if (c != ',' && c != ' ') digits += c;
+      huge_ticks += std::strtod(digits.c_str(), nullptr) > 5000;
+    }
+  }
+  std::string seen;
+  for (const ProbeLabel& l : p.labels) seen += " '" + l.text + "' @" + std::to_string(int(l.box.y0));
+  EXPECT_EQ(flags_on_line, 1) << "live plot y " << live.y0 << ".." << live.y1 << ", labels:" << seen;
+  EXPECT_EQ(legend_flags, 1);
+  EXPECT_EQ(huge_ticks, 0) << "the wrong line's 90,000 GB/s set the y axis";
+}
+
+/// "#RRGGBB" of an ImU32 colour.
+std::string rgb_hex(ImU32 c) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "#%02X%02X%02X", unsigned(c >> IM_COL32_R_SHIFT) & 0xff,
+                unsigned(c >> IM_COL32_G_SHIFT) & 0xff, unsigned(c >> IM_COL32_B_SHIFT) & 0xff);
+  return buf;
+}
+
+// High contrast, as drawn: in every scene of every lesson, every glyph on the screen (labels, tables, the
+// Source view's code, values in boxes, plot labels) against what lies under it contrasts 7:1 or more.
+TEST_F(Presentation, EverySceneDrawsItsTextAtSevenToOneInHighContrast) {
+  int checked = 0;
+  for (const std::string& lesson : lessons_with_scenes(s)) {
+    ASSERT_TRUE(s.select_lesson(lesson));
+    for (int k = 0; k < s.scene_count(); ++k) {
+      ASSERT_EQ(s.open_scene(k, MainWindow::views()), "") << lesson << " scene " << k + 1;
+      SCOPED_TRACE(lesson + " scene " + std::to_string(k + 1) + ", view " + s.view);
+      show(s.view, 4);
+      ASSERT_TRUE(HighContrast());
+      const TextContrast c =
+          measure_text_contrast(*ImGui::GetDrawData(), *ImGui::GetIO().Fonts, ImGui::GetColorU32(ImGuiCol_WindowBg));
+      ASSERT_GT(c.min_ratio, 0.f) << "no glyph measured";
+      EXPECT_GE(c.min_ratio, 7.f) << "'" << char(c.codepoint < 128 ? c.codepoint : '?') << "' at (" << c.where.x << ", "
+                                  << c.where.y << "): text " << rgb_hex(c.text) << " on " << rgb_hex(c.back);
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 70);
 }
 
 // The open tab's label is whole after a scene opens a tab far to the right (Pair), by the third frame,

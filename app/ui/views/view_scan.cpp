@@ -85,8 +85,11 @@ void ScanView::draw(AppState& s) {
         dl->AddRectFilled(ImVec2(x0, o.y), ImVec2(x0 + (x1 - x0) * frac, o.y + h), ImGui::GetColorU32(th.colors().ok));
       if (cell >= th.px(40)) {
         const std::string t = std::to_string(st.active_lanes[std::size_t(w)]) + "/32";
-        dl->AddText(ImVec2(x0 + th.px(4), o.y + (h - ImGui::GetFontSize()) * 0.5f),
-                    ImGui::GetColorU32(th.colors().text), t.c_str());
+        // The count straddles the green and the slate: on a dark backing of its own it reads on both.
+        const ImVec2 at(x0 + th.px(4), o.y + (h - ImGui::GetFontSize()) * 0.5f), ts = ImGui::CalcTextSize(t.c_str());
+        dl->AddRectFilled(ImVec2(at.x - th.px(2), at.y), ImVec2(at.x + ts.x + th.px(2), at.y + ts.y),
+                          ImGui::GetColorU32(ImGuiCol_WindowBg, 0.85f), th.px(3));
+        dl->AddText(at, ImGui::GetColorU32(th.colors().text), t.c_str());
       }
     }
   }

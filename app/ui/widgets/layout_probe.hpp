@@ -63,6 +63,22 @@ float cap_height_px(const ImFont& font, float size_px);
 /// in multi-line text fields) lose their corner UVs and are not counted.
 DrawnText measure_drawn_text(const ImDrawData& dd, const ImFontAtlas& atlas, ProbeRect within = {});
 
+/// The least contrasting text of a frame, as drawn.
+struct TextContrast {
+  float min_ratio = 0;       ///< WCAG contrast of the worst glyph against what lies under it, 0 = no glyph
+  unsigned codepoint = 0;    ///< that glyph
+  ImVec2 where;              ///< its top-left on screen
+  ImU32 text = 0, back = 0;  ///< its colour and its background's, both opaque
+};
+
+/// For every glyph quad of `atlas`'s fonts in `dd`: its colour blended over what its draw list filled under
+/// it before, over `background`; returns the glyph whose WCAG contrast is the lowest. A fill is a run of
+/// solid triangles (the atlas' white pixel) of one colour: a rectangle, a rounded box's fan; it counts where
+/// its extent covers the whole glyph (lines thinner than the glyph do not) and one of its triangles holds the
+/// glyph's centre. Each window's draw list starts from `background` (the high-contrast windows are black);
+/// images (other textures) are not seen.
+TextContrast measure_text_contrast(const ImDrawData& dd, const ImFontAtlas& atlas, ImU32 background);
+
 /// The probe of the running GUI (one window, one probe).
 LayoutProbe& layout_probe();
 

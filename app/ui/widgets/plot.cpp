@@ -506,9 +506,8 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
       const float y = legend_lo.y + pad * 0.5f + row * float(i);
       legend_swatch(dl, series[i], ImVec2(legend_lo.x + pad, y + row * 0.3f),
                     ImVec2(legend_lo.x + pad + sw, y + row * 0.7f), t.px(3));
-      dl->AddText(ImVec2(legend_lo.x + 2 * pad + sw, y), text, series[i].label.c_str());
+      put_text(ImVec2(legend_lo.x + 2 * pad + sw, y), text, series[i].label);
     }
-    layout_probe().label("legend", legend_lo, legend_hi);
   }
   if (hover.series >= 0) {
     const auto& s = series[std::size_t(hover.series)];

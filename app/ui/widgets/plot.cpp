@@ -368,10 +368,24 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
     dl->AddRectFilled(ImVec2(box.x, box.y), ImVec2(box.z, box.w), ImGui::GetColorU32(ImGuiCol_WindowBg, backing));
     // Moved away from what it names (its line, its bar's top): a leader line joins them.
     const float lx = std::clamp(anchor.x, box.x, box.z);
-    if (anchor.y < box.y - 2 * gap) dl->AddLine(anchor, ImVec2(lx, box.y), col, t.px(1.5f));
-    if (anchor.y > box.w + 2 * gap) dl->AddLine(anchor, ImVec2(lx, box.w), col, t.px(1.5f));
+    const float edge = anchor.y < box.y - 2 * gap ? box.y : anchor.y > box.w + 2 * gap ? box.w : anchor.y;
+    if (edge != anchor.y) {
+      dl->AddLine(anchor, ImVec2(lx, edge), col, t.px(1.5f));
+      // Later labels and leaders keep off this leader too.
+      placed.push_back(ImVec4(std::min(anchor.x, lx) - 1, std::min(anchor.y, edge), std::max(anchor.x, lx) + 1,
+                              std::max(anchor.y, edge)));
+    }
     dl->AddText(ImVec2(box.x + m, box.y), col, txt.c_str());
     layout_probe().label(txt, ImVec2(box.x, box.y), ImVec2(box.z, box.w));
+  };
+  // A label moved away from what it names keeps its leader line clear of the labels already placed.
+  auto leader_clear = [&](const ImVec4& box, ImVec2 anchor) {
+    const float lx = std::clamp(anchor.x, box.x, box.z);
+    const float edge = anchor.y < box.y ? box.y : anchor.y > box.w ? box.w : anchor.y;
+    if (std::fabs(edge - anchor.y) <= 2 * gap) return true;
+    return std::none_of(placed.begin(), placed.end(), [&](const ImVec4& t) {
+      return segment_hits_rect(anchor, ImVec2(lx, edge), ImVec2(t.x, t.y), ImVec2(t.z, t.w));
+    });
   };
   // The few-series legend sits inside the plot, in the emptiest corner: chosen first, so that the labels
   // below keep off it.
@@ -419,7 +433,8 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
     const float below = fl.at.y + (fl.bar ? t.px(16) : gap);  // under an off-scale bar's triangle
     for (int k = 0; k < 12; ++k)
       for (float y : {fl.at.y - ts.y - gap - float(k) * (ts.y + gap), below + float(k) * (ts.y + gap)})
-        if (y >= f.min.y && y + ts.y <= f.max.y) spots.push_back(ImVec4(x - m, y, x + ts.x + m, y + ts.y));
+        if (y >= f.min.y && y + ts.y <= f.max.y && leader_clear(ImVec4(x - m, y, x + ts.x + m, y + ts.y), fl.at))
+          spots.push_back(ImVec4(x - m, y, x + ts.x + m, y + ts.y));
     const int at = label_box_clear_of(spots, {}, placed);
     if (at < 0) {
       ++left_out;
@@ -431,23 +446,44 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
   layout_probe().counts["plot wrong series"] += flagged;
   layout_probe().counts["plot wrong series marked"] += flags_drawn;
   // Reference labels over the data, so bars never hide them, each where its box crosses no curve and
-  // no other label: beside its line at the right end, the left end or along it, above or below; else
-  // up to three label heights away with a leader line.
+  // no other label: beside its line at the right end, the left end or along it, above or below; else, with
+  // a legend at the right that has room below its entries, as an entry there (a dashed swatch in the line's
+  // colour); else up to seven label heights away with a leader line that crosses no label.
+  std::vector<const PlotReference*> in_legend;
+  int legend_free = 0;  // rows left under the last column of a legend at the right
+  if (legend_at == Right) {
+    const int per_col = std::max(1, int((f.max.y - f.min.y) / row));
+    legend_free = per_col - (int(series.size()) - (legend_cols - 1) * legend_rows);
+  }
   for (const auto& r : refs) {
     if (cfg.y.log && !(r.value > 0)) continue;
     const float y = f.map(cfg.x.lo, r.value).y;
     if (y < f.min.y || y > f.max.y) continue;
     const ImVec2 ts = ImGui::CalcTextSize(r.label.c_str());
-    std::vector<ImVec4> spots;
     const float along = std::max(0.f, f.max.x - f.min.x - ts.x - t.px(12));
-    for (int k = 0; k < 4; ++k)
-      for (float frac : {1.f, 0.f, 0.9f, 0.1f, 0.75f, 0.25f, 0.5f, 0.6f, 0.4f}) {
-        const float x = f.min.x + t.px(6) + frac * along;
-        for (float top : {y - ts.y - t.px(1) - float(k) * (ts.y + gap), y + t.px(2) + float(k) * (ts.y + gap)})
-          if (top >= f.min.y && top + ts.y <= f.max.y && x + ts.x <= f.max.x)
-            spots.push_back(ImVec4(x - m, top, x + ts.x + m, top + ts.y));
-      }
-    const int at = label_box_clear_of(spots, curves, placed);
+    auto spots_at = [&](int k0, int k1) {
+      std::vector<ImVec4> spots;
+      for (int k = k0; k < k1; ++k)
+        for (float frac : {1.f, 0.f, 0.9f, 0.1f, 0.8f, 0.2f, 0.7f, 0.3f, 0.6f, 0.4f, 0.5f}) {
+          const float x = f.min.x + t.px(6) + frac * along;
+          for (float top : {y - ts.y - t.px(1) - float(k) * (ts.y + gap), y + t.px(2) + float(k) * (ts.y + gap)})
+            if (top >= f.min.y && top + ts.y <= f.max.y && x + ts.x <= f.max.x &&
+                leader_clear(ImVec4(x - m, top, x + ts.x + m, top + ts.y), ImVec2(x + ts.x * 0.5f, y)))
+              spots.push_back(ImVec4(x - m, top, x + ts.x + m, top + ts.y));
+        }
+      return spots;
+    };
+    std::vector<ImVec4> spots = spots_at(0, 1);
+    int at = label_box_clear_of(spots, curves, placed);
+    if (at < 0 && legend_free > int(in_legend.size()) &&
+        f.max.x + pad + legend_col_w * float(legend_cols - 1) + 2 * pad + sw + ts.x <= origin.x + size.x) {
+      in_legend.push_back(&r);
+      continue;
+    }
+    if (at < 0) {
+      spots = spots_at(1, 8);
+      at = label_box_clear_of(spots, curves, placed);
+    }
     if (at < 0) {
       ++left_out;
       continue;
@@ -498,6 +534,15 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
       const PlotSeries& e = series[shown[i]];
       legend_swatch(dl, e, ImVec2(x + pad, y + row * 0.3f), ImVec2(x + pad + sw, y + row * 0.7f), t.px(3));
       put_text(ImVec2(x + 2 * pad + sw, y), text, e.label);
+    }
+    // Reference lines with no free place beside them: under the last column, in their own colour.
+    const int last_col_rows = int(series.size()) - (legend_cols - 1) * legend_rows;
+    for (std::size_t j = 0; j < in_legend.size(); ++j) {
+      const float x = f.max.x + pad + legend_col_w * float(legend_cols - 1);
+      const float y = f.min.y + row * float(last_col_rows + int(j));
+      dashed_line(dl, ImVec2(x + pad, y + row * 0.5f), ImVec2(x + pad + sw, y + row * 0.5f), in_legend[j]->color,
+                  t.px(5), t.px(2));
+      put_text(ImVec2(x + 2 * pad + sw, y), in_legend[j]->color, in_legend[j]->label);
     }
   }
   if (legend_inside) {

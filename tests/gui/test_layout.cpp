@@ -84,6 +84,20 @@ TEST_F(Presentation, WarpsGridOfABlockFitsWithReadableLabels) {
   EXPECT_GE(p.min_text_px, kMinPx);
 }
 
+// 32 warps of a 1024-thread block: the rows flatten, but the grid still spans the view's width.
+TEST_F(Presentation, WarpsGridOf32WarpsUsesTheWidth) {
+  ASSERT_TRUE(s.select_variant("epita.reduce3"));
+  s.params.block = 1024;
+  s.params.set_n(1024);
+  s.refresh_trace();
+  ASSERT_TRUE(s.trace.trace) << s.trace.why_none;
+  s.trace.step = 5;
+  const LayoutProbe& p = show("warps");
+  expect_fits(p, "warp grid");
+  EXPECT_GT(p.pictures.at("warp grid").width(), 0.95f * p.region.width());
+  EXPECT_GE(p.min_text_px, kMinPx);
+}
+
 TEST_F(Presentation, TreeOf32ThreadsFitsWithValuesAndThreadIds) {
   ASSERT_TRUE(s.select_variant("epita.reduce3"));
   s.params.block = 32;

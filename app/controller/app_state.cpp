@@ -255,6 +255,15 @@ std::string AppState::open_scene(int index, const std::vector<std::string>& view
   // The Pair view shows what the scene names, else Tree beside the lesson's next variant.
   pair_picture = sc->pair_picture == "warps" ? 1 : sc->pair_picture == "banks" ? 2 : 0;
   pair_second = sc->pair_with;
+  // A scene's own comparison replaces the picks while it is open; the next scene without one goes back to
+  // the lesson's. Picks made while no such scene was open stay.
+  if (!sc->compare.empty()) {
+    perf.picked = std::set<std::string>(sc->compare.begin(), sc->compare.end());
+    picked_by_scene_ = true;
+  } else if (picked_by_scene_) {
+    perf.picked.clear();
+    picked_by_scene_ = false;
+  }
   perf.present.strokes.clear();
   trace.blocks = std::max(1, sc->blocks);  // a scene shows block 0 of its trace (one block unless it says); [ and ]
   trace.block_index = 0;

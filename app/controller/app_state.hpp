@@ -213,6 +213,7 @@ class AppState {
   std::string variant_;
   int scene_ = -1;
   std::string scene_checked_;       ///< lesson and scene fall_back_for_scene last looked at
+  bool picked_by_scene_ = false;    ///< perf.picked holds a scene's "compare" list, not the user's pick
   bool replay_from_scene_ = false;  ///< the replay is a report a scene named (Scene::report)
   /// Racy variants teach with ones (the expected sum is n, so the lost additions show); others random.
   void apply_default_input();

@@ -83,6 +83,18 @@ Scene parse_scene(const nlohmann::json& j, const std::string& where) {
     if (sc.report.empty() || sc.report.find_first_of("/\\") != std::string::npos || sc.report[0] == '.')
       throw std::runtime_error(where + ": 'report' must be a file name of assets/reports, not '" + sc.report + "'");
   }
+  if (j.contains("compare")) {
+    const auto& c = j["compare"];
+    if (!c.is_array() || c.empty() || c.size() > 64)
+      throw std::runtime_error(where + ": 'compare' must be a list of 1 to 64 variant ids");
+    for (const auto& id : c) {
+      if (!id.is_string() || !find_variant(id.get<std::string>()))
+        throw std::runtime_error(where + ": unknown variant " +
+                                 (id.is_string() ? "'" + id.get<std::string>() + "'" : std::string("(not a string)")) +
+                                 " in 'compare'");
+      sc.compare.push_back(id.get<std::string>());
+    }
+  }
   std::vector<double> values;
   if (std::string err = parse_scene_input(sc.input, values); !err.empty()) throw std::runtime_error(where + ": " + err);
   return sc;

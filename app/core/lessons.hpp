@@ -33,6 +33,10 @@ struct Scene {
   /// session has no run of its variant, e.g. a recorded sweep for Plots' curves; "" = the app's bundled
   /// default report.
   std::string report;
+  /// The variants Compare, Plots and Live compare while the scene is open (registry ids, lesson order kept
+  /// by the registry); empty = the lesson's. A sweep of a whole lesson is a tangle of lines from the back
+  /// row: a scene names the few its slide compares.
+  std::vector<std::string> compare;
 };
 
 /// A lesson file larger than this is refused unread (the lessons shipped are a few KiB).
@@ -41,7 +45,8 @@ constexpr std::uintmax_t kMaxLessonFileBytes = std::uintmax_t(1) << 20;
 /// A lesson, with its variants in the order the seed document teaches them.
 /// File format:
 /// {"id","title","seed","lecture","authors","source","pattern","summary","steps":[{"variant","narrative"}],
-/// "scenes":[{"variant","view","step","block","blocks","n","input","note","pair_picture","pair_with","report"}]}
+/// "scenes":[{"variant","view","step","block","blocks","n","input","note","pair_picture","pair_with","report",
+/// "compare":["id",...]}]}
 /// ("scenes" optional; in a scene only variant and note are required).
 /// `seed` is the document's file name (for the docs); `lecture` its own title, `authors` the names it
 /// gives ("" when it names none) and `source` the course or publication, for the reader. "pattern" names

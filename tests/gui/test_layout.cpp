@@ -8,6 +8,8 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "app_state.hpp"
@@ -80,6 +82,20 @@ TEST_F(Presentation, WarpsGridOfABlockFitsWithReadableLabels) {
   expect_fits(p, "warp grid");
   EXPECT_GT(p.pictures.at("warp grid").height(), 0.4f * p.region.height());
   EXPECT_EQ(p.counts.at("warp labels every"), 1);  // 8 warps: every one named
+  EXPECT_GE(p.min_text_px, kMinPx);
+}
+
+// 32 warps of a 1024-thread block: the rows flatten, but the grid still spans the view's width.
+TEST_F(Presentation, WarpsGridOf32WarpsUsesTheWidth) {
+  ASSERT_TRUE(s.select_variant("epita.reduce3"));
+  s.params.block = 1024;
+  s.params.set_n(1024);
+  s.refresh_trace();
+  ASSERT_TRUE(s.trace.trace) << s.trace.why_none;
+  s.trace.step = 5;
+  const LayoutProbe& p = show("warps");
+  expect_fits(p, "warp grid");
+  EXPECT_GT(p.pictures.at("warp grid").width(), 0.95f * p.region.width());
   EXPECT_GE(p.min_text_px, kMinPx);
 }
 
@@ -552,6 +568,71 @@ TEST_F(Presentation, ValuesInColouredBoxesContrastSevenToOne) {
   EXPECT_LT(ContrastRatio(ImGui::GetColorU32(theme().colors().badge_text), slate), 3.f);
 }
 
+// Live: a variant whose latest launch checked wrong (reduce8, the slide's bug) has its WRONG flag on its line
+// inside the Live plot and in its legend entry, and its far higher GB/s stays off the y axis.
+TEST_F(Presentation, LiveMarksAWrongResultsLineAndKeepsItOffTheAxis) {
+  ASSERT_TRUE(s.select_lesson(std::string("epita")));
+  for (int i = 0; i < 50; ++i) {
+    s.perf.live.series["epita.reduce3"].push(i, 0.1, 1000 + i);
+    s.perf.live.series["epita.reduce8"].push(i, 0.01, 90000);
+  }
+  RunResult ok, bad;
+  ok.variant = "epita.reduce3", ok.status = RunStatus::Ok;
+  bad.variant = "epita.reduce8", bad.status = RunStatus::SlideBug;
+  s.perf.live.add_result(ok);
+  s.perf.live.add_result(bad);
+  const LayoutProbe& p = show("plots", 3);
+  ASSERT_TRUE(p.pictures.count("plot ##live")) << "no Live plot";
+  const ProbeRect& live = p.pictures.at("plot ##live");
+  int flags_on_line = 0, legend_flags = 0, huge_ticks = 0;
+  for (const ProbeLabel& l : p.labels) {
+    if (l.box.y0 < live.y0 - 1 || l.box.y1 > live.y1 + 1) continue;  // the sweep plot's or the bars' labels
+    if (l.text.rfind("WRONG", 0) == 0 && live.contains(l.box)) ++flags_on_line;
+    if (l.text.find("reduce8") != std::string::npos && l.text.find("WRONG") != std::string::npos) ++legend_flags;
+    if (l.box.x1 <= live.x0) {  // a y tick: its value without thousands separators
+      std::string digits;
+      for (char c : l.text)
+        if (c != ',' && c != ' ') digits += c;
+      huge_ticks += std::strtod(digits.c_str(), nullptr) > 5000;
+    }
+  }
+  std::string seen;
+  for (const ProbeLabel& l : p.labels) seen += " '" + l.text + "' @" + std::to_string(int(l.box.y0));
+  EXPECT_EQ(flags_on_line, 1) << "live plot y " << live.y0 << ".." << live.y1 << ", labels:" << seen;
+  EXPECT_EQ(legend_flags, 1);
+  EXPECT_EQ(huge_ticks, 0) << "the wrong line's 90,000 GB/s set the y axis";
+}
+
+/// "#RRGGBB" of an ImU32 colour.
+std::string rgb_hex(ImU32 c) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "#%02X%02X%02X", unsigned(c >> IM_COL32_R_SHIFT) & 0xff,
+                unsigned(c >> IM_COL32_G_SHIFT) & 0xff, unsigned(c >> IM_COL32_B_SHIFT) & 0xff);
+  return buf;
+}
+
+// High contrast, as drawn: in every scene of every lesson, every glyph on the screen (labels, tables, the
+// Source view's code, values in boxes, plot labels) against what lies under it contrasts 7:1 or more.
+TEST_F(Presentation, EverySceneDrawsItsTextAtSevenToOneInHighContrast) {
+  int checked = 0;
+  for (const std::string& lesson : lessons_with_scenes(s)) {
+    ASSERT_TRUE(s.select_lesson(lesson));
+    for (int k = 0; k < s.scene_count(); ++k) {
+      ASSERT_EQ(s.open_scene(k, MainWindow::views()), "") << lesson << " scene " << k + 1;
+      SCOPED_TRACE(lesson + " scene " + std::to_string(k + 1) + ", view " + s.view);
+      show(s.view, 4);
+      ASSERT_TRUE(HighContrast());
+      const TextContrast c =
+          measure_text_contrast(*ImGui::GetDrawData(), *ImGui::GetIO().Fonts, ImGui::GetColorU32(ImGuiCol_WindowBg));
+      ASSERT_GT(c.min_ratio, 0.f) << "no glyph measured";
+      EXPECT_GE(c.min_ratio, 7.f) << "'" << char(c.codepoint < 128 ? c.codepoint : '?') << "' at (" << c.where.x << ", "
+                                  << c.where.y << "): text " << rgb_hex(c.text) << " on " << rgb_hex(c.back);
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 70);
+}
+
 // The open tab's label is whole after a scene opens a tab far to the right (Pair), by the third frame,
 // where a --screenshot is taken: the tab bar does not animate its way there.
 TEST_F(Presentation, TheOpenTabIsWholeInTheTabBar) {
@@ -617,23 +698,113 @@ TEST_F(Presentation, ConvolutionScenesShowTheTileMapOnScreen) {
   EXPECT_GE(shown, 3);
 }
 
-// Nothing a scene shows is drawn below 28 px: every scene of every lesson, its own view, at 1920x1080 with
-// text at 2x (the probe records every text a view draws at its own size).
+// The measure behind the scene check sees what is drawn: ImGui's own text at the body size, then the same
+// word at 24 px (a window font scale, which no view reports), each glyph counted, the smaller one found.
+TEST_F(Presentation, TheGlyphMeasureFindsTextDrawnBelowTwentyEightPixels) {
+  const ImFont& body = *theme().fonts().regular;
+  for (int frame = 0; frame < 2; ++frame) {  // a new auto-sized window is drawn from its second frame
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(100, 100));
+    ImGui::Begin("measure", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoTitleBar);
+    ImGui::SetWindowFontScale(1.f);
+    ImGui::TextUnformatted("HHH");
+    ImGui::SetWindowFontScale(24.f / body.FontSize);
+    ImGui::TextUnformatted("H H");  // the space has no quad
+    ImGui::End();
+    ImGui::Render();
+  }
+  DrawnText d = measure_drawn_text(*ImGui::GetDrawData(), *ImGui::GetIO().Fonts);
+  EXPECT_EQ(d.glyphs, 5);
+  EXPECT_EQ(d.codepoint, unsigned('H'));
+  EXPECT_NEAR(d.min_cap_px, cap_height_px(body, 24.f), 0.01f);
+  EXPECT_LT(d.min_cap_px, cap_height_px(body, kMinPx));
+  EXPECT_NEAR(cap_height_px(body, 2 * Theme::kBaseFontPx), cap_height_px(body, body.FontSize), 0.01f);
+  // Only what lies inside a rectangle: the first line alone, at the body size.
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const ProbeRect first{0, 0, 1920, 100 + st.WindowPadding.y + body.FontSize * 0.9f};
+  d = measure_drawn_text(*ImGui::GetDrawData(), *ImGui::GetIO().Fonts, first);
+  EXPECT_EQ(d.glyphs, 3);
+  EXPECT_NEAR(d.min_cap_px, cap_height_px(body, body.FontSize), 0.01f);
+}
+
+// Nothing a scene shows is smaller than the smallest text size (Theme::kMinTextPx at font scale 2), measured
+// as a viewer sees it: the cap height of every glyph in the frame's draw lists, anywhere on the screen (the
+// note, the tabs, the view, the Source view's code, table cells), whichever font drew it. The bar is the
+// rasterised 'H' of the body face (DejaVu Sans) at that size. ImGui sizes a font by ascent + descent, not
+// by its em: its size 28 is a 24.1 px em (DejaVu: 2048 units per em, 2384 from ascent to descent) with
+// capitals 18.2 px tall.
 TEST_F(Presentation, EverySceneDrawsNoTextBelowTwentyEightPixels) {
-  int checked = 0, measured = 0;
+  ASSERT_NE(theme().fonts().regular, nullptr);
+  const float bar = cap_height_px(*theme().fonts().regular, theme().min_text());
+  ASSERT_GT(bar, 0.6f * kMinPx) << "the body font has no 'H'";
+  EXPECT_LT(bar, 0.8f * kMinPx) << "a cap height is less than the font size";
+  int checked = 0, sources = 0;
   for (const std::string& lesson : lessons_with_scenes(s)) {
     ASSERT_TRUE(s.select_lesson(lesson));
     for (int k = 0; k < s.scene_count(); ++k) {
-      SCOPED_TRACE(lesson + " scene " + std::to_string(k + 1));
-      ASSERT_EQ(s.open_scene(k, MainWindow::views()), "");
-      const LayoutProbe& p = show(s.view, 4);
-      if (p.min_text_px > 0) EXPECT_GE(p.min_text_px, kMinPx) << "view " << s.view;
+      ASSERT_EQ(s.open_scene(k, MainWindow::views()), "") << lesson << " scene " << k + 1;
+      SCOPED_TRACE(lesson + " scene " + std::to_string(k + 1) + ", view " + s.view);
+      show(s.view, 4);
+      const DrawnText d = measure_drawn_text(*ImGui::GetDrawData(), *ImGui::GetIO().Fonts);
+      ASSERT_GT(d.glyphs, 100) << "the frame drew almost no text: the measure found no glyphs";
+      EXPECT_GE(d.min_cap_px + 0.01f, bar) << "'" << char(d.codepoint < 128 ? d.codepoint : '?') << "' (U+" << std::hex
+                                           << d.codepoint << std::dec << ") at (" << d.where.x << ", " << d.where.y
+                                           << ") is " << d.min_cap_px << " px tall; 28 px type has " << bar;
       ++checked;
-      measured += p.min_text_px > 0;
+      sources += s.view == "source";
     }
   }
   EXPECT_GE(checked, 70);
-  EXPECT_GE(measured, 40) << "too few scenes drew text of their own: the probe saw nothing";
+  EXPECT_GE(sources, 2) << "no scene of the Source view was measured";
+}
+
+}  // namespace
+}  // namespace ws::ui
+
+namespace ws::ui {
+namespace {
+
+/// Whether two label boxes share an area (touching edges do not count).
+bool overlap(const ProbeRect& a, const ProbeRect& b) {
+  return a.x0 < b.x1 && a.x1 > b.x0 && a.y0 < b.y1 && a.y1 > b.y0;
+}
+
+// EPITA's last scene is a plot to read from the back row: the bundled H200 sweep of the few variants the
+// slide compares, with its plot area at least half the view's height (it was about 180 px of 1080) and no
+// text of the plot (title, ticks, legend, reference lines, the WRONG flag) over another.
+TEST_F(Presentation, EpitaSweepSceneFillsTheViewAndNoLabelOverlapsAnother) {
+  ASSERT_TRUE(s.select_lesson(std::string("epita")));
+  int scene = -1;
+  for (int k = 0; k < s.scene_count(); ++k)
+    if (s.lesson()->scenes[std::size_t(k)].view == "plots") scene = k;
+  ASSERT_GE(scene, 0) << "EPITA has no Plots scene";
+  ASSERT_EQ(s.open_scene(scene, MainWindow::views()), "");
+  // What MainWindow::exchange does each frame: the scene's named report opens (no GPU, no runs here).
+  s.fall_back_for_scene([](const std::string& name) { return std::string(WS_GUI_ASSETS) + "/reports/" + name; });
+  ASSERT_TRUE(s.showing_replay());
+  EXPECT_EQ(chosen_variants(s).size(), s.lesson()->scenes[std::size_t(scene)].compare.size());
+  const LayoutProbe& p = show("plots", 4);
+  ASSERT_TRUE(p.pictures.count("plot ##sweep")) << "no sweep plot: the scene's report was not opened";
+  const ProbeRect& plot = p.pictures.at("plot ##sweep");
+  EXPECT_TRUE(p.region.contains(plot));
+  EXPECT_GE(plot.height(), 0.5f * p.region.height()) << "the plot is " << plot.height() << " px tall";
+  EXPECT_GE(plot.width(), 0.5f * p.region.width());
+  EXPECT_EQ(p.counts.at("plot labels left out"), 0);
+  EXPECT_GE(p.counts.at("plot wrong series"), 1);  // reduce8, the slide's bug
+  EXPECT_EQ(p.counts.at("plot wrong series marked"), p.counts.at("plot wrong series"));
+  ASSERT_GE(p.labels.size(), 10u);  // title, axis titles, ticks, legend, three reference lines, the flag
+  int references = 0;
+  for (const ProbeLabel& l : p.labels)  // beside its line in the plot, or in the legend at its right
+    references += l.text.find(" GB/s") != std::string::npos &&
+                  (plot.contains(l.box) || (l.box.x0 >= plot.x1 && l.box.y0 >= plot.y0 && l.box.y1 <= plot.y1));
+  EXPECT_EQ(references, 3) << "theoretical peak, device copy and cub.reduce: each line keeps its label";
+  for (std::size_t i = 0; i < p.labels.size(); ++i)
+    for (std::size_t j = i + 1; j < p.labels.size(); ++j)
+      EXPECT_FALSE(overlap(p.labels[i].box, p.labels[j].box))
+          << "'" << p.labels[i].text << "' overlaps '" << p.labels[j].text << "'";
+  // Back to a scene without a list of its own: the lesson's variants again.
+  ASSERT_EQ(s.open_scene(0, MainWindow::views()), "");
+  EXPECT_EQ(chosen_variants(s).size(), s.lesson()->steps.size());
 }
 
 }  // namespace

@@ -77,6 +77,22 @@ TEST(PlotStyle, ReferenceLabelsAvoidCurves) {
   EXPECT_EQ(free_label_box({}, curves, {}), -1);
 }
 
+// A reference line's label may cross a curve but never another label: label_box_clear_of takes the spot
+// no curve crosses, else the least crossed of those clear of every label, else none (-1: left out).
+TEST(PlotStyle, ALabelNeverGoesOverAnotherLabel) {
+  const std::vector<std::vector<ImVec2>> curves = {{ImVec2(0, 100), ImVec2(300, 100), ImVec2(400, 0)}};
+  const std::vector<ImVec4> spots = {ImVec4(320, 40, 390, 60), ImVec4(10, 40, 80, 60), ImVec4(10, 90, 80, 110)};
+  EXPECT_EQ(label_box_clear_of(spots, curves, {}), 1);
+  const ImVec4 taken(0, 35, 100, 65);  // over spot 1
+  // Spot 1 (no curve) is under the label; spots 0 and 2 each cross the curve once: the first of them.
+  EXPECT_EQ(label_box_clear_of(spots, curves, {taken}), 0);
+  EXPECT_EQ(label_box_clear_of({spots[1], spots[2], spots[0]}, curves, {taken}), 1);
+  // Every spot under another label: none.
+  EXPECT_EQ(label_box_clear_of({spots[1]}, curves, {taken}), -1);
+  EXPECT_FALSE(boxes_overlap(ImVec4(0, 0, 10, 10), ImVec4(10, 0, 20, 10)));  // touching edges do not overlap
+  EXPECT_TRUE(boxes_overlap(ImVec4(0, 0, 10, 10), ImVec4(9, 9, 20, 20)));
+}
+
 // A sim sweep has no GPU time: the plot shows the model's host time per n (plots_host_time), never 0s.
 TEST(PlotStyle, SimSweepPlotsTheModelsHostTime) {
   Sweep sw;

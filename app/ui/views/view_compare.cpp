@@ -467,7 +467,7 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, c
     if (const VariantInfo* sel = s.variant(); sel && sel->id == r.variant) {
       // The selected variant's row (a scene's, n/p's): lightly highlighted, and scrolled into view.
       ImVec4 hl = pal.accent;
-      hl.w = 0.30f;
+      hl.w = HighContrast() ? 0.16f : 0.30f;  // dark enough for every text colour on it at 7:1
       ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(hl));
       const float top = ImGui::GetWindowPos().y + row_height(fit),
                   bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight() -

@@ -82,6 +82,11 @@ void PlotsView::draw(AppState& s) {
   }
   draw_controls(s);
   const float avail = ImGui::GetContentRegionAvail().y;
+  // No GPU here: Live can never start (the controls' line says so), so the sweep plot takes the whole height.
+  if (!why_no_timing(s).empty() && s.perf.live.series.empty()) {
+    draw_sweep(s, avail);
+    return;
+  }
   // Without live data the Live area is one line of text: the sweep plot takes the rest.
   const float live_min = ImGui::GetTextLineHeightWithSpacing() * 2;
   // With live data Live gets 55 % of the height (its legend often sits below it): at least three y ticks.
@@ -91,18 +96,9 @@ void PlotsView::draw(AppState& s) {
   draw_live(s, ImGui::GetContentRegionAvail().y);
 }
 
-void PlotsView::draw_controls(AppState& s) {
+void PlotsView::draw_timing_controls(AppState& s, const std::vector<std::string>& ids, bool filters) {
   const Theme& t = theme();
   PerfState& p = s.perf;
-  const std::string why = why_no_timing(s);
-  const std::vector<std::string> ids = chosen_variants(s);
-
-  const bool filters = std::any_of(ids.begin(), ids.end(), [](const std::string& id) {
-    const VariantInfo* v = find_variant(id);
-    return v && is_filter_variant(*v);
-  });
-  if (!filters) p.sweep_by_keep = false;
-  ImGui::AlignTextToFramePadding();
   if (p.sweep_by_keep) {
     TextDim("Sweep kept 0..1 at");
     ImGui::SameLine();
@@ -124,7 +120,7 @@ void PlotsView::draw_controls(AppState& s) {
         "slides) instead of over n");
   }
   SameLineIfFits(ButtonWidth("Sweep"));
-  ImGui::BeginDisabled(!why.empty() || p.sweeping || ids.empty());
+  ImGui::BeginDisabled(p.sweeping || ids.empty());
   if (ImGui::Button("Sweep")) {
     SweepSpec spec = make_sweep_spec(s, ids);
     if (std::string err = validate_sweep(spec); !err.empty())
@@ -133,8 +129,7 @@ void PlotsView::draw_controls(AppState& s) {
       p.sweep_to_start = spec;
   }
   ImGui::EndDisabled();
-  ItemTooltip(why.empty() ? "run the compared variants at every n of the range (each with its own default launch)"
-                          : why);
+  ItemTooltip("run the compared variants at every n of the range (each with its own default launch)");
   if (p.sweeping) {
     ImGui::SameLine();
     const float frac = p.sweep_total > 0 ? float(p.sweep_done) / float(p.sweep_total) : 0.f;
@@ -144,21 +139,40 @@ void PlotsView::draw_controls(AppState& s) {
     if (ImGui::Button("Cancel")) p.sweep_cancel = true;
   }
   SameLineIfFits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("Live").x, t.px(24));
-  ImGui::BeginDisabled(!why.empty() || ids.empty());
+  ImGui::BeginDisabled(ids.empty());
   bool live = p.live_wanted;
   if (ImGui::Checkbox("Live", &live)) {
     p.live_wanted = live;
     if (live) p.live_variants = ids;
   }
   ImGui::EndDisabled();
-  ItemTooltip(why.empty() ? "launch the compared variants again and again; the plot scrolls (L toggles)" : why);
+  ItemTooltip("launch the compared variants again and again; the plot scrolls (L toggles)");
   SameLineIfFits(t.px(110));
   ImGui::SetNextItemWidth(t.px(110));
   ImGui::BeginDisabled(p.live_wanted);
   ImGui::SliderInt("##live_n", &p.live_log2, 10, 28, "n = 2^%d");
   ImGui::EndDisabled();
   ItemTooltip("n of the Live launches");
-  SameLineIfFits(ImGui::GetFrameHeight() * 2 + ImGui::CalcTextSize("GB/s time").x + t.px(20), t.px(24));
+}
+
+void PlotsView::draw_controls(AppState& s) {
+  const Theme& t = theme();
+  PerfState& p = s.perf;
+  const std::string why = why_no_timing(s);
+  const std::vector<std::string> ids = chosen_variants(s);
+
+  const bool filters = std::any_of(ids.begin(), ids.end(), [](const std::string& id) {
+    const VariantInfo* v = find_variant(id);
+    return v && is_filter_variant(*v);
+  });
+  if (!filters) p.sweep_by_keep = false;
+  ImGui::AlignTextToFramePadding();
+  // Without a GPU, Sweep and Live could never run: their controls give their room to the plot, and one
+  // line (the reason on hover) says why they are missing.
+  if (why.empty()) {
+    draw_timing_controls(s, ids, filters);
+    SameLineIfFits(ImGui::GetFrameHeight() * 2 + ImGui::CalcTextSize("GB/s time").x + t.px(20), t.px(24));
+  }
   if (ImGui::RadioButton("GB/s", !s.perf.plot_time)) s.perf.plot_time = false;
   ImGui::SameLine();
   if (ImGui::RadioButton("time", s.perf.plot_time)) s.perf.plot_time = true;
@@ -188,7 +202,9 @@ void PlotsView::draw_controls(AppState& s) {
   }
   ItemTooltip("export the sweep shown as CSV (warpscope-sweep.csv in the export folder)");
   if (!why.empty()) {
-    TextDim("Live and Sweep are off here: no CUDA device (hover for why).");
+    const char* off = "Sweep and Live are off (hover for why)";
+    SameLineIfFits(ImGui::CalcTextSize(off).x, t.px(24));
+    TextDim(off);
     ItemTooltip(why);
   }
   if (!p.live_stopped.empty()) TextWrappedColored(t.colors().lesson, "Live stopped: " + p.live_stopped);

@@ -30,6 +30,8 @@ class PlotsView {
 
  private:
   void draw_controls(AppState& s);
+  /// Sweep's range and button, Live and its n: only where a GPU can time them.
+  void draw_timing_controls(AppState& s, const std::vector<std::string>& ids, bool filters);
   void draw_sweep(AppState& s, float height);
   void draw_live(AppState& s, float height);
   /// Without a sweep: the report's runs of the compared variants as bars.

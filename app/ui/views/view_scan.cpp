@@ -74,8 +74,10 @@ void ScanView::draw(AppState& s) {
     const int warps = int(st.active_lanes.size());
     const float cell =
         std::clamp((ImGui::GetContentRegionAvail().x - th.px(8)) / float(std::max(1, warps)), th.px(6), th.px(90));
-    const float h = th.px(22);
-    ImGui::Dummy(ImVec2(cell * float(warps), h + th.px(4)));
+    const float h = th.px(16);
+    const bool counts = cell >= th.px(40);  // each bar's count under it, on the background: read on any fill
+    const float text_h = counts ? ImGui::GetFontSize() + th.px(2) : 0.f;
+    ImGui::Dummy(ImVec2(cell * float(warps), h + text_h + th.px(4)));
     const ImVec2 o = ImGui::GetItemRectMin();
     for (int w = 0; w < warps; ++w) {
       const float x0 = o.x + float(w) * cell, x1 = x0 + cell - th.px(2);
@@ -83,10 +85,9 @@ void ScanView::draw(AppState& s) {
       const float frac = float(st.active_lanes[std::size_t(w)]) / 32.f;
       if (frac > 0)
         dl->AddRectFilled(ImVec2(x0, o.y), ImVec2(x0 + (x1 - x0) * frac, o.y + h), ImGui::GetColorU32(th.colors().ok));
-      if (cell >= th.px(40)) {
+      if (counts) {
         const std::string t = std::to_string(st.active_lanes[std::size_t(w)]) + "/32";
-        dl->AddText(ImVec2(x0 + th.px(4), o.y + (h - ImGui::GetFontSize()) * 0.5f),
-                    ImGui::GetColorU32(th.colors().text), t.c_str());
+        dl->AddText(ImVec2(x0, o.y + h + th.px(2)), ImGui::GetColorU32(th.colors().text), t.c_str());
       }
     }
   }

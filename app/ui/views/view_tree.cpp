@@ -38,11 +38,17 @@ void TreeView::draw(AppState& s) {
   const bool show_future = s.trace.show_future_values;
 
   if (!Handout()) {
+    const std::string hint = std::string("colour = warp, t = thread; hover a node for its operation; ") + ZoomHint();
     ImGui::Checkbox("show the values of steps not reached yet", &s.trace.show_future_values);
-    ItemTooltip("off: rows below the current step show their shape only, so the class can predict the numbers");
-    ImGui::SameLine(0, th.px(24));
-    TextEllipsis(std::string("colour = warp, t = thread; hover a node for its operation; ") + ZoomHint(),
-                 ImGui::GetContentRegionAvail().x, &th.colors().text_dim);
+    ItemTooltip("off: rows below the current step show their shape only, so the class can predict the numbers\n" +
+                hint);
+    // The hint where at least its first part fits (a half of Pair has room for "col..." only: left out).
+    const float room =
+        ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x - ImGui::GetItemRectMax().x - th.px(24);
+    if (room >= ImGui::CalcTextSize("colour = warp, t = thread; ...").x) {
+      ImGui::SameLine(0, th.px(24));
+      TextEllipsis(hint, ImGui::GetContentRegionAvail().x, &th.colors().text_dim);
+    }
   }
 
   const ZoomCanvas c = zoom_.begin("tree_canvas");

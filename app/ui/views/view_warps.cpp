@@ -83,7 +83,8 @@ void WarpsView::draw(AppState& s) {
   ImFont* regular = th.fonts().regular;
   const float body = ImGui::GetFontSize();
   // Cell size first at the body font's label width, then labels sized to the cell. Cells are square
-  // up to 8 warps; with more they keep the width and flatten (at most 4:1) so the grid fills the view.
+  // up to 8 warps; with more they keep the width and flatten (at most 8:1, so 32 warps of a 1024-thread
+  // block still span the width of a 1920-px screen) so the grid fills the view.
   const float label_w1 = regular->CalcTextSizeA(1.f, 1e9f, 0, ("warp " + std::to_string(warps - 1)).c_str()).x;
   float fs = body;
   float cell = 0, cell_h = 0, label_w = 0;
@@ -92,7 +93,7 @@ void WarpsView::draw(AppState& s) {
     const float head = fs * 1.2f;
     const float w_fit = (c.size.x - label_w - th.px(4)) / 32.f, h_fit = (c.size.y - head - th.px(4)) / float(warps);
     cell_h = std::min(w_fit, h_fit);
-    cell = std::min(w_fit, 4.f * cell_h);
+    cell = std::min(w_fit, 8.f * cell_h);
     fs = std::clamp(std::min(cell, cell_h) * 0.8f, min_fs, body);
   }
   const float head_h = fs * 1.2f;

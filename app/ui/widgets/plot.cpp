@@ -183,24 +183,30 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
   const ImU32 dim = ImGui::GetColorU32(pal.text_dim);
   const ImU32 grid = ImGui::GetColorU32(ImGuiCol_TableBorderLight);
   const ImU32 axis = ImGui::GetColorU32(ImGuiCol_Border);
+  // Every text of the plot at the cursor's font, its box noted in the layout probe.
+  auto put_text = [&](ImVec2 pos, ImU32 col, const std::string& str) {
+    dl->AddText(pos, col, str.c_str());
+    const ImVec2 ts = ImGui::CalcTextSize(str.c_str());
+    layout_probe().label(str, pos, ImVec2(pos.x + ts.x, pos.y + ts.y));
+  };
 
   float top = origin.y;
   bool y_label_done = false;
   if (!cfg.title.empty()) {
     ImGui::PushFont(t.fonts().bold);
-    dl->AddText(ImVec2(origin.x, top), text, cfg.title.c_str());
+    put_text(ImVec2(origin.x, top), text, cfg.title);
     const float title_w = ImGui::CalcTextSize(cfg.title.c_str()).x;
     ImGui::PopFont();
     // The y axis title shares the title's line when it fits (more height for the data).
     const float yl_w = ImGui::CalcTextSize(cfg.y_label.c_str()).x;
     if (!cfg.y_label.empty() && title_w + t.px(24) + yl_w <= size.x) {
-      dl->AddText(ImVec2(origin.x + title_w + t.px(24), top), dim, cfg.y_label.c_str());
+      put_text(ImVec2(origin.x + title_w + t.px(24), top), dim, cfg.y_label);
       y_label_done = true;
     }
     top += font * 1.3f;
   }
   if (!cfg.y_label.empty() && !y_label_done) {
-    dl->AddText(ImVec2(origin.x, top), dim, cfg.y_label.c_str());
+    put_text(ImVec2(origin.x, top), dim, cfg.y_label);
     top += font * 1.2f;
   }
   float bottom = origin.y + size.y - font * (cfg.x_label.empty() ? 1.5f : 2.7f);
@@ -257,6 +263,7 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
     xticks.push_back(Tick{double(i + 1), cfg.x_categories[i], true});
   const bool legend_outside = legend_at != Inside;
   if (f.max.x - f.min.x < t.px(40) || f.max.y - f.min.y < t.px(30)) return hover;
+  layout_probe().picture(std::string("plot ") + id, f.min, f.max);
 
   dl->AddRectFilled(f.min, f.max, ImGui::GetColorU32(ImGuiCol_FrameBg, 0.35f));
   // Grid and tick labels.
@@ -266,7 +273,7 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
     dl->AddLine(ImVec2(f.min.x, y), ImVec2(f.max.x, y), grid, tk.major ? 1.f : 0.5f);
     if (!tk.label.empty()) {
       const ImVec2 ts = ImGui::CalcTextSize(tk.label.c_str());
-      dl->AddText(ImVec2(f.min.x - t.px(6) - ts.x, y - ts.y * 0.5f), dim, tk.label.c_str());
+      put_text(ImVec2(f.min.x - t.px(6) - ts.x, y - ts.y * 0.5f), dim, tk.label);
     }
   }
   float last_label_end = -1e9f;
@@ -278,7 +285,7 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
       const ImVec2 ts = ImGui::CalcTextSize(tk.label.c_str());
       const float lx = std::clamp(x - ts.x * 0.5f, origin.x, origin.x + size.x - ts.x);
       if (lx > last_label_end + t.px(6)) {  // never overlap labels
-        dl->AddText(ImVec2(lx, f.max.y + t.px(4)), dim, tk.label.c_str());
+        put_text(ImVec2(lx, f.max.y + t.px(4)), dim, tk.label);
         last_label_end = lx + ts.x;
       }
     }
@@ -286,7 +293,7 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
   dl->AddRect(f.min, f.max, axis);
   if (!cfg.x_label.empty()) {
     const ImVec2 ts = ImGui::CalcTextSize(cfg.x_label.c_str());
-    dl->AddText(ImVec2(f.max.x - ts.x, f.max.y + font * 1.35f), dim, cfg.x_label.c_str());
+    put_text(ImVec2(f.max.x - ts.x, f.max.y + font * 1.35f), dim, cfg.x_label);
   }
 
   dl->PushClipRect(f.min, f.max, true);
@@ -351,47 +358,140 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
           if (s.style == PlotSeries::Scatter) curves.push_back({f.map(s.x[i], s.y[i])});
         }
   }
-  std::vector<ImVec4> placed;  // label boxes drawn so far
+  // Every label box inside the frame goes into `placed`, and none is drawn over another: a label that
+  // finds no free place (a frame far too small) is left out and counted, never stacked.
+  std::vector<ImVec4> placed;
+  int left_out = 0;
+  const float gap = t.px(4), m = t.px(3);
+  auto draw_label = [&](const ImVec4& box, const std::string& txt, ImU32 col, float backing, ImVec2 anchor) {
+    placed.push_back(box);
+    dl->AddRectFilled(ImVec2(box.x, box.y), ImVec2(box.z, box.w), ImGui::GetColorU32(ImGuiCol_WindowBg, backing));
+    // Moved away from what it names (its line, its bar's top): a leader line joins them.
+    const float lx = std::clamp(anchor.x, box.x, box.z);
+    const float edge = anchor.y < box.y - 2 * gap ? box.y : anchor.y > box.w + 2 * gap ? box.w : anchor.y;
+    if (edge != anchor.y) {
+      dl->AddLine(anchor, ImVec2(lx, edge), col, t.px(1.5f));
+      // Later labels and leaders keep off this leader too.
+      placed.push_back(ImVec4(std::min(anchor.x, lx) - 1, std::min(anchor.y, edge), std::max(anchor.x, lx) + 1,
+                              std::max(anchor.y, edge)));
+    }
+    dl->AddText(ImVec2(box.x + m, box.y), col, txt.c_str());
+    layout_probe().label(txt, ImVec2(box.x, box.y), ImVec2(box.z, box.w));
+  };
+  // A label moved away from what it names keeps its leader line clear of the labels already placed.
+  auto leader_clear = [&](const ImVec4& box, ImVec2 anchor) {
+    const float lx = std::clamp(anchor.x, box.x, box.z);
+    const float edge = anchor.y < box.y ? box.y : anchor.y > box.w ? box.w : anchor.y;
+    if (std::fabs(edge - anchor.y) <= 2 * gap) return true;
+    return std::none_of(placed.begin(), placed.end(), [&](const ImVec4& t) {
+      return segment_hits_rect(anchor, ImVec2(lx, edge), ImVec2(t.x, t.y), ImVec2(t.z, t.w));
+    });
+  };
+  // The few-series legend sits inside the plot, in the emptiest corner: chosen first, so that the labels
+  // below keep off it.
+  const bool legend_inside = cfg.legend && !series.empty() && !legend_outside;
+  ImVec2 legend_lo, legend_hi;
+  if (legend_inside) {
+    float w = 0;
+    for (const auto& s : series) w = std::max(w, ImGui::CalcTextSize(s.label.c_str()).x);
+    const ImVec2 box(sw + w + 3 * pad, row * float(series.size()) + pad);
+    // The corner whose box covers the fewest data points (top-left on ties).
+    const ImVec2 corners[4] = {ImVec2(f.min.x + pad, f.min.y + pad), ImVec2(f.max.x - pad - box.x, f.min.y + pad),
+                               ImVec2(f.min.x + pad, f.max.y - pad - box.y),
+                               ImVec2(f.max.x - pad - box.x, f.max.y - pad - box.y)};
+    int best_corner = 0;
+    long best_count = -1;
+    for (int c = 0; c < 4; ++c) {
+      long count = 0;
+      const ImVec2 lo = corners[c], hi(lo.x + box.x, lo.y + box.y);
+      for (const auto& s : series) {
+        const int step = std::max(1, s.count / 2000);  // a sample is enough for long series
+        for (int i = 0; i < s.count; i += step) {
+          if (!finite_point(f, s.x[i], s.y[i])) continue;
+          const ImVec2 p = f.map(s.x[i], s.y[i]);
+          if (s.style == PlotSeries::Bars ? (p.x >= lo.x && p.x <= hi.x && p.y <= hi.y)
+                                          : (p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y))
+            count += step;
+        }
+      }
+      if (best_count < 0 || count < best_count) best_count = count, best_corner = c;
+    }
+    legend_lo = corners[best_corner];
+    legend_hi = ImVec2(legend_lo.x + box.x, legend_lo.y + box.y);
+    placed.push_back(ImVec4(legend_lo.x, legend_lo.y, legend_hi.x, legend_hi.y));
+  }
   // The wrong results' flags first (reference labels are then placed around them), in the failure colour
-  // on a backing box, above a bar (inside its top when there is no room above) or left of a line's end.
-  int flagged = 0;
+  // on a backing box: above a bar (inside its top when there is no room above) or left of a line's end,
+  // else as near as a free place allows, one label height at a time up or down.
+  int flagged = 0, flags_drawn = 0;
   for (const auto& s : series) flagged += !s.flag.empty() && s.count > 0;
   for (const FlagLabel& fl : flag_labels) {
     const ImVec2 ts = ImGui::CalcTextSize(fl.text.c_str());
-    const float m = t.px(3);
     float x = fl.bar ? fl.at.x - ts.x * 0.5f : fl.at.x - ts.x - t.px(8);
-    float y = fl.bar ? fl.at.y - ts.y - t.px(4) : fl.at.y - ts.y - t.px(4);
     x = std::clamp(x, f.min.x + m, std::max(f.min.x + m, f.max.x - ts.x - m));
-    if (y < f.min.y + m) y = fl.bar ? f.min.y + t.px(16) : fl.at.y + t.px(4);
-    placed.push_back(ImVec4(x - m, y, x + ts.x + m, y + ts.y));  // reference labels keep off it
-    dl->AddRectFilled(ImVec2(x - m, y), ImVec2(x + ts.x + m, y + ts.y), ImGui::GetColorU32(ImGuiCol_WindowBg, 0.9f));
-    dl->AddText(ImVec2(x, y), ImGui::GetColorU32(theme().colors().bad), fl.text.c_str());
+    std::vector<ImVec4> spots;
+    const float below = fl.at.y + (fl.bar ? t.px(16) : gap);  // under an off-scale bar's triangle
+    for (int k = 0; k < 12; ++k)
+      for (float y : {fl.at.y - ts.y - gap - float(k) * (ts.y + gap), below + float(k) * (ts.y + gap)})
+        if (y >= f.min.y && y + ts.y <= f.max.y && leader_clear(ImVec4(x - m, y, x + ts.x + m, y + ts.y), fl.at))
+          spots.push_back(ImVec4(x - m, y, x + ts.x + m, y + ts.y));
+    const int at = label_box_clear_of(spots, {}, placed);
+    if (at < 0) {
+      ++left_out;
+      continue;
+    }
+    draw_label(spots[std::size_t(at)], fl.text, ImGui::GetColorU32(theme().colors().bad), 0.9f, fl.at);
+    ++flags_drawn;
   }
   layout_probe().counts["plot wrong series"] += flagged;
-  layout_probe().counts["plot wrong series marked"] += int(flag_labels.size());
-  // Reference labels over the data, so bars never hide them, each where its box crosses no curve:
-  // the right end above or below its line, else the left end, else along the line; never on another.
+  layout_probe().counts["plot wrong series marked"] += flags_drawn;
+  // Reference labels over the data, so bars never hide them, each where its box crosses no curve and
+  // no other label: beside its line at the right end, the left end or along it, above or below; else, with
+  // a legend at the right that has room below its entries, as an entry there (a dashed swatch in the line's
+  // colour); else up to seven label heights away with a leader line that crosses no label.
+  std::vector<const PlotReference*> in_legend;
+  int legend_free = 0;  // rows left under the last column of a legend at the right
+  if (legend_at == Right) {
+    const int per_col = std::max(1, int((f.max.y - f.min.y) / row));
+    legend_free = per_col - (int(series.size()) - (legend_cols - 1) * legend_rows);
+  }
   for (const auto& r : refs) {
     if (cfg.y.log && !(r.value > 0)) continue;
     const float y = f.map(cfg.x.lo, r.value).y;
     if (y < f.min.y || y > f.max.y) continue;
     const ImVec2 ts = ImGui::CalcTextSize(r.label.c_str());
-    const float m = t.px(3);
-    std::vector<ImVec4> spots;
-    const float xs[] = {f.max.x - ts.x - t.px(6), f.min.x + t.px(6), f.min.x + (f.max.x - f.min.x - ts.x) * 0.75f,
-                        f.min.x + (f.max.x - f.min.x - ts.x) * 0.5f, f.min.x + (f.max.x - f.min.x - ts.x) * 0.25f};
-    for (float x : xs)
-      for (float top : {y - ts.y - t.px(1), y + t.px(2)})
-        if (top >= f.min.y && top + ts.y <= f.max.y && x >= f.min.x)
-          spots.push_back(ImVec4(x - m, top, x + ts.x + m, top + ts.y));
-    if (spots.empty())
-      spots.push_back(ImVec4(f.max.x - ts.x - t.px(6) - m, std::max(f.min.y, y - ts.y), f.max.x - t.px(6) + m,
-                             std::max(f.min.y, y - ts.y) + ts.y));
-    const ImVec4 box = spots[std::size_t(free_label_box(spots, curves, placed))];
-    placed.push_back(box);
-    dl->AddRectFilled(ImVec2(box.x, box.y), ImVec2(box.z, box.w), ImGui::GetColorU32(ImGuiCol_WindowBg, 0.8f));
-    dl->AddText(ImVec2(box.x + m, box.y), r.color, r.label.c_str());
+    const float along = std::max(0.f, f.max.x - f.min.x - ts.x - t.px(12));
+    auto spots_at = [&](int k0, int k1) {
+      std::vector<ImVec4> spots;
+      for (int k = k0; k < k1; ++k)
+        for (float frac : {1.f, 0.f, 0.9f, 0.1f, 0.8f, 0.2f, 0.7f, 0.3f, 0.6f, 0.4f, 0.5f}) {
+          const float x = f.min.x + t.px(6) + frac * along;
+          for (float top : {y - ts.y - t.px(1) - float(k) * (ts.y + gap), y + t.px(2) + float(k) * (ts.y + gap)})
+            if (top >= f.min.y && top + ts.y <= f.max.y && x + ts.x <= f.max.x &&
+                leader_clear(ImVec4(x - m, top, x + ts.x + m, top + ts.y), ImVec2(x + ts.x * 0.5f, y)))
+              spots.push_back(ImVec4(x - m, top, x + ts.x + m, top + ts.y));
+        }
+      return spots;
+    };
+    std::vector<ImVec4> spots = spots_at(0, 1);
+    int at = label_box_clear_of(spots, curves, placed);
+    if (at < 0 && legend_free > int(in_legend.size()) &&
+        f.max.x + pad + legend_col_w * float(legend_cols - 1) + 2 * pad + sw + ts.x <= origin.x + size.x) {
+      in_legend.push_back(&r);
+      continue;
+    }
+    if (at < 0) {
+      spots = spots_at(1, 8);
+      at = label_box_clear_of(spots, curves, placed);
+    }
+    if (at < 0) {
+      ++left_out;
+      continue;
+    }
+    const ImVec4& box = spots[std::size_t(at)];
+    draw_label(box, r.label, r.color, 0.8f, ImVec2(std::clamp((box.x + box.z) * 0.5f, f.min.x, f.max.x), y));
   }
+  layout_probe().counts["plot labels left out"] += left_out;
   // Hover: the nearest point on screen.
   if (hovered) {
     const ImVec2 m = ImGui::GetIO().MousePos;
@@ -427,49 +527,31 @@ PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeri
       const float y = (right ? f.min.y : origin.y + size.y - row * float(legend_rows)) + row * float(line);
       if (int(i) == legend_shown) {
         if (legend_shown < int(series.size()))
-          dl->AddText(ImVec2(x + 2 * pad + sw, y), dim,
-                      ("+" + std::to_string(int(series.size()) - legend_shown) + " more").c_str());
+          put_text(ImVec2(x + 2 * pad + sw, y), dim, "+" + std::to_string(int(series.size()) - legend_shown) + " more");
         break;
       }
       if (i >= shown.size()) break;
       const PlotSeries& e = series[shown[i]];
       legend_swatch(dl, e, ImVec2(x + pad, y + row * 0.3f), ImVec2(x + pad + sw, y + row * 0.7f), t.px(3));
-      dl->AddText(ImVec2(x + 2 * pad + sw, y), text, e.label.c_str());
+      put_text(ImVec2(x + 2 * pad + sw, y), text, e.label);
+    }
+    // Reference lines with no free place beside them: under the last column, in their own colour.
+    const int last_col_rows = int(series.size()) - (legend_cols - 1) * legend_rows;
+    for (std::size_t j = 0; j < in_legend.size(); ++j) {
+      const float x = f.max.x + pad + legend_col_w * float(legend_cols - 1);
+      const float y = f.min.y + row * float(last_col_rows + int(j));
+      dashed_line(dl, ImVec2(x + pad, y + row * 0.5f), ImVec2(x + pad + sw, y + row * 0.5f), in_legend[j]->color,
+                  t.px(5), t.px(2));
+      put_text(ImVec2(x + 2 * pad + sw, y), in_legend[j]->color, in_legend[j]->label);
     }
   }
-  // Few series: the legend sits inside the plot, in the emptiest corner.
-  if (cfg.legend && !series.empty() && !legend_outside) {
-    float w = 0;
-    for (const auto& s : series) w = std::max(w, ImGui::CalcTextSize(s.label.c_str()).x);
-    const ImVec2 box(sw + w + 3 * pad, row * float(series.size()) + pad);
-    // The corner whose box covers the fewest data points (top-left on ties).
-    const ImVec2 corners[4] = {ImVec2(f.min.x + pad, f.min.y + pad), ImVec2(f.max.x - pad - box.x, f.min.y + pad),
-                               ImVec2(f.min.x + pad, f.max.y - pad - box.y),
-                               ImVec2(f.max.x - pad - box.x, f.max.y - pad - box.y)};
-    int best_corner = 0;
-    long best_count = -1;
-    for (int c = 0; c < 4; ++c) {
-      long count = 0;
-      const ImVec2 lo = corners[c], hi(lo.x + box.x, lo.y + box.y);
-      for (const auto& s : series) {
-        const int step = std::max(1, s.count / 2000);  // a sample is enough for long series
-        for (int i = 0; i < s.count; i += step) {
-          if (!finite_point(f, s.x[i], s.y[i])) continue;
-          const ImVec2 p = f.map(s.x[i], s.y[i]);
-          if (s.style == PlotSeries::Bars ? (p.x >= lo.x && p.x <= hi.x && p.y <= hi.y)
-                                          : (p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y))
-            count += step;
-        }
-      }
-      if (best_count < 0 || count < best_count) best_count = count, best_corner = c;
-    }
-    const ImVec2 a = corners[best_corner];
-    const ImVec2 b(a.x + box.x, a.y + box.y);
-    dl->AddRectFilled(a, b, ImGui::GetColorU32(ImGuiCol_WindowBg, 0.85f), t.px(3));
+  if (legend_inside) {
+    dl->AddRectFilled(legend_lo, legend_hi, ImGui::GetColorU32(ImGuiCol_WindowBg, 0.85f), t.px(3));
     for (std::size_t i = 0; i < series.size(); ++i) {
-      const float y = a.y + pad * 0.5f + row * float(i);
-      legend_swatch(dl, series[i], ImVec2(a.x + pad, y + row * 0.3f), ImVec2(a.x + pad + sw, y + row * 0.7f), t.px(3));
-      dl->AddText(ImVec2(a.x + 2 * pad + sw, y), text, series[i].label.c_str());
+      const float y = legend_lo.y + pad * 0.5f + row * float(i);
+      legend_swatch(dl, series[i], ImVec2(legend_lo.x + pad, y + row * 0.3f),
+                    ImVec2(legend_lo.x + pad + sw, y + row * 0.7f), t.px(3));
+      put_text(ImVec2(legend_lo.x + 2 * pad + sw, y), text, series[i].label);
     }
   }
   if (hover.series >= 0) {

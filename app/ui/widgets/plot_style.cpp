@@ -87,4 +87,17 @@ int free_label_box(const std::vector<ImVec4>& candidates, const std::vector<std:
   return best;
 }
 
+bool boxes_overlap(const ImVec4& a, const ImVec4& b) { return a.x < b.z && a.z > b.x && a.y < b.w && a.w > b.y; }
+
+int label_box_clear_of(const std::vector<ImVec4>& candidates, const std::vector<std::vector<ImVec2>>& curves,
+                       const std::vector<ImVec4>& taken) {
+  std::vector<ImVec4> clear;
+  std::vector<int> index;
+  for (std::size_t c = 0; c < candidates.size(); ++c)
+    if (std::none_of(taken.begin(), taken.end(), [&](const ImVec4& t) { return boxes_overlap(candidates[c], t); }))
+      clear.push_back(candidates[c]), index.push_back(int(c));
+  const int best = free_label_box(clear, curves, {});
+  return best < 0 ? -1 : index[std::size_t(best)];
+}
+
 }  // namespace ws::ui

@@ -44,4 +44,13 @@ bool segment_hits_rect(ImVec2 a, ImVec2 b, ImVec2 lo, ImVec2 hi);
 int free_label_box(const std::vector<ImVec4>& candidates, const std::vector<std::vector<ImVec2>>& curves,
                    const std::vector<ImVec4>& taken);
 
+/// True when boxes a and b (x, y = top-left; z, w = bottom-right) share an area (touching edges do not).
+bool boxes_overlap(const ImVec4& a, const ImVec4& b);
+
+/// Like free_label_box, but a box overlapping one of `taken` is never chosen: the first candidate that
+/// crosses no curve and overlaps no taken box, else the one overlapping none that the fewest curve
+/// segments cross. Returns -1 when every candidate overlaps a taken box (the label is left out).
+int label_box_clear_of(const std::vector<ImVec4>& candidates, const std::vector<std::vector<ImVec2>>& curves,
+                       const std::vector<ImVec4>& taken);
+
 }  // namespace ws::ui

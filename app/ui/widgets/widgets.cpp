@@ -62,8 +62,9 @@ void Badge(const char* label, const ImVec4& color) {
   ImVec2 pos = ImGui::GetCursorScreenPos();
   pos.y += (line_h - size.y) * 0.5f;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(pos, ImVec2(pos.x + size.x, pos.y + size.y), ImGui::GetColorU32(color), t.px(4));
-  dl->AddText(ImVec2(pos.x + pad.x, pos.y + pad.y), ImGui::GetColorU32(t.colors().badge_text), label);
+  const ImU32 fill = Legible(ImGui::GetColorU32(color));  // its label at 7:1 or more
+  dl->AddRectFilled(pos, ImVec2(pos.x + size.x, pos.y + size.y), fill, t.px(4));
+  dl->AddText(ImVec2(pos.x + pad.x, pos.y + pad.y), TextOn(fill), label);
   ImGui::Dummy(ImVec2(size.x, line_h));
 }
 

@@ -83,7 +83,7 @@ TEST(LessonScenes, ParsesEveryFieldAndDefaultsTheOptionalOnes) {
               {"variant":"epita.reduce2","note":"only the required fields"},
               {"variant":"epita.race","n":1048576,"input":"ones","note":"race"},
               {"variant":"epita.reduce2","view":"pair","pair_picture":"banks","pair_with":"epita.reduce3",
-               "note":"pair"}]})",
+               "compare":["epita.reduce3","cub.reduce"],"note":"pair"}]})",
                                 "scenes.json");
   ASSERT_EQ(l.scenes.size(), 4u);
   const Scene& a = l.scenes[0];
@@ -104,6 +104,8 @@ TEST(LessonScenes, ParsesEveryFieldAndDefaultsTheOptionalOnes) {
   EXPECT_EQ(b.pair_with, "");
   EXPECT_EQ(l.scenes[3].pair_picture, "banks");
   EXPECT_EQ(l.scenes[3].pair_with, "epita.reduce3");
+  EXPECT_TRUE(b.compare.empty());
+  EXPECT_EQ(l.scenes[3].compare, (std::vector<std::string>{"epita.reduce3", "cub.reduce"}));
   EXPECT_EQ(l.scenes[2].n, 1 << 20);
   std::vector<double> v;
   EXPECT_EQ(parse_scene_input("3, 1 7", v), "");
@@ -133,6 +135,14 @@ TEST(LessonScenes, BadScenesNameTheFileTheSceneAndTheField) {
             std::string::npos);
   EXPECT_NE(error_of(R"([{"variant":"epita.reduce3","note":"x","pair_with":"epita.nope"}])")
                 .find("unknown variant 'epita.nope' in 'pair_with'"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"([{"variant":"epita.reduce3","note":"x","compare":["epita.reduce3","epita.nope"]}])")
+                .find("unknown variant 'epita.nope' in 'compare'"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"([{"variant":"epita.reduce3","note":"x","compare":[]}])").find("'compare' must be a list"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"([{"variant":"epita.reduce3","note":"x","compare":"epita.reduce3"}])")
+                .find("'compare' must be a list"),
             std::string::npos);
   EXPECT_NE(
       error_of(R"([{"variant":"epita.reduce3","note":"x"},{"variant":"epita.reduce3","note":"x","input":"3 x 1"}])")

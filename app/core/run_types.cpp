@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "patterns/reduction/reference.hpp"
+#include "user_kernel.hpp"
 
 namespace ws {
 
@@ -55,7 +56,7 @@ std::string format_host_times(const HostTimes& h) {
 
 RunResult unrun_result(const RunRequest& req, RunStatus status, const std::string& message) {
   RunResult r;
-  r.variant = req.variant;
+  r.variant = req.kernel.empty() ? req.variant : user_kernel_label(req.kernel);  // the name its run would carry
   r.backend = req.backend;
   r.n = req.n;
   r.type = req.type;

@@ -119,7 +119,7 @@ struct RunResult {
   SanitizerVerdict sanitizer;  ///< compute-sanitizer's verdicts on the variant (report JSON "sanitizer", optional)
 };
 
-/// A result for a request that did not run: the request's variant, backend, n, type, input, seed,
+/// A result for a request that did not run: the request's variant (a user's kernel: user_kernel_label), backend, n, type, input, seed,
 /// launch and params, with `status` (Error, Faulted) and its one-line `message`.
 RunResult unrun_result(const RunRequest& req, RunStatus status, const std::string& message);
 

@@ -127,8 +127,8 @@ bool GradeReport::passed() const {
   return true;
 }
 
-Grading::Grading(const Exercise& ex, std::string source, std::string file)
-    : ex_(ex), source_(std::move(source)), file_(std::move(file)) {
+Grading::Grading(const Exercise& ex, std::string source, std::string file, std::string label)
+    : ex_(ex), source_(std::move(source)), file_(std::move(file)), label_(std::move(label)) {
   g_.exercise = ex_.id;
   g_.file = file_;
   pending_ = case_request(0);

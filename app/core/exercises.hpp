@@ -67,16 +67,17 @@ struct GradeReport {
 /// (median of its repeats); the ratio of the faster medians must be >= ex.min_speed.
 class Grading {
  public:
-  /// Starts grading `source` (a .cu named `file`) against `ex` (copied: the grading outlives the caller's list).
-  Grading(const Exercise& ex, std::string source, std::string file);
+  /// Starts grading `source` (a .cu named `file`) against `ex` (copied: the grading outlives the caller's list);
+  /// `label`: the name of the submission's runs ("" = "ID (check)").
+  Grading(const Exercise& ex, std::string source, std::string file, std::string label = "");
   /// The request to run next; nullptr when the grading is over. The same request until take() is called.
   const RunRequest* next() const { return done_ ? nullptr : &pending_; }
   /// Whether `r` is the result of next()'s request: a run of the submission carries kernel_run_label(); the
   /// reference's run is any run of the reference variant at the speed check's n (an equal measurement).
   bool answers(const RunResult& r) const;
-  /// The name the submission's runs carry in results ("epita.reduce2_to_reduce3 (check)"), so a GUI tells
-  /// them from its other runs and keeps the hidden cases out of its tables.
-  std::string kernel_run_label() const { return ex_.id + " (check)"; }
+  /// The name the submission's runs carry in results ("epita.reduce2_to_reduce3 (check)", or the label given),
+  /// so a GUI tells them from its other runs and keeps the hidden cases out of its tables.
+  std::string kernel_run_label() const { return label_.empty() ? ex_.id + " (check)" : label_; }
   /// Takes the result of next()'s request (from the backend or a worker; never a different request's).
   void take(const RunResult& r);
   bool done() const { return done_; }
@@ -92,7 +93,7 @@ class Grading {
   void start_speed();
   void finish();
   Exercise ex_;
-  std::string source_, file_;
+  std::string source_, file_, label_;
   GradeReport g_;
   GradeCheck compiles_{"compiles", false, true, ""};
   std::vector<GradeCheck> cases_;

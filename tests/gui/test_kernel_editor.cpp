@@ -13,6 +13,7 @@
 #include "kernel_compile.hpp"
 #include "kernel_edit.hpp"
 #include "registry.hpp"
+#include "user_kernel.hpp"
 #include "views/compare_model.hpp"
 
 namespace ws::ui {
@@ -22,6 +23,15 @@ KernelCopy copy_of(const std::string& id) {
   const VariantInfo* v = find_variant(id);
   EXPECT_NE(v, nullptr) << id;
   return v ? make_kernel_copy(*v, find_section(id)) : KernelCopy{};
+}
+
+/// A finished run of the editor's reduce3 copy with `status` and `message`.
+RunResult edited_run(RunStatus status, const std::string& message) {
+  RunResult r;
+  r.variant = "epita.reduce3 (edited)";
+  r.status = status;
+  r.message = message;
+  return r;
 }
 
 std::string temp_dir(const std::string& name) {
@@ -164,11 +174,7 @@ TEST(KernelEditModel, RunRequestAndItsResult) {
   e.run_queued(runs);
   EXPECT_TRUE(e.running());
   EXPECT_FALSE(e.take_run(runs));
-  RunResult failed;
-  failed.variant = "epita.reduce3 (edited)";
-  failed.status = RunStatus::Error;
-  failed.message = "reduce3.edited.cu:23: error: expected a \";\"";
-  runs.push_back(failed);
+  runs.push_back(edited_run(RunStatus::Error, "reduce3.edited.cu:23: error: expected a \";\""));
   ASSERT_TRUE(e.take_run(runs));
   EXPECT_FALSE(e.running());
   EXPECT_TRUE(e.status_bad());
@@ -176,14 +182,68 @@ TEST(KernelEditModel, RunRequestAndItsResult) {
   EXPECT_EQ(e.line_marks()[22], 2);
 
   e.run_queued(runs);
-  RunResult wrong;
-  wrong.variant = "epita.reduce3 (edited)";
-  wrong.status = RunStatus::Wrong;
-  wrong.message = "sum 1234 != reference 5678";
-  runs.push_back(wrong);
+  runs.push_back(edited_run(RunStatus::Wrong, "sum 1234 != reference 5678"));
   ASSERT_TRUE(e.take_run(runs));
   EXPECT_TRUE(e.status_bad());
   EXPECT_NE(e.status().find("wrong"), std::string::npos) << e.status();
+}
+
+TEST(KernelEditExercise, CheckGradesThroughTheRunQueueAndKeepsItsRunsOutOfTheSession) {
+  const Exercise* ex = find_exercise(gui_exercises(), "epita.reduce2_to_reduce3");
+  ASSERT_NE(ex, nullptr);
+  ASSERT_EQ(exercises_of("epita.reduce3").size(), 1u);
+  EXPECT_EQ(exercises_of("epita.reduce3")[0], ex);
+  EXPECT_TRUE(exercises_of("epita.reduce2").empty());
+  ASSERT_NE(find_exercise(gui_exercises(), "stevens.kogge_stone_db"), nullptr);  // no `like`: its reference
+  EXPECT_EQ(exercises_of("stevens.kogge_stone").size(), 1u);
+
+  KernelEdit e;
+  ASSERT_EQ(e.open_exercise(*ex, "-"), "");
+  ASSERT_NE(e.exercise(), nullptr);
+  EXPECT_EQ(e.variant(), "epita.reduce3");
+  EXPECT_EQ(e.file(), "reduce2_to_reduce3.cu");
+  EXPECT_NE(e.text.find("TODO"), std::string::npos);  // the starter
+  EXPECT_FALSE(e.next_check_request());               // nothing before Check
+  e.check();
+  ASSERT_TRUE(e.checking());
+  EXPECT_TRUE(e.running());  // a screenshot waits for the verdict
+  std::optional<RunRequest> req = e.next_check_request();
+  ASSERT_TRUE(req);
+  EXPECT_EQ(req->kernel.source, e.text);
+  EXPECT_EQ(req->kernel.like, "epita.reduce3");
+  EXPECT_FALSE(e.next_check_request());  // one at a time
+  // The editor's own run and other variants' runs are not the check's.
+  EXPECT_FALSE(e.take_check_result(edited_run(RunStatus::Ok, "")));
+  RunResult wrong = unrun_result(*req, RunStatus::Wrong, "expected 5, got 4");
+  EXPECT_EQ(wrong.variant, user_kernel_label(req->kernel));
+  ASSERT_TRUE(e.take_check_result(wrong));
+  // Every case runs (a wrong one does not stop them), then the verdict; no speed run without correctness.
+  for (std::size_t i = 1; i < ex->cases.size(); ++i) {
+    req = e.next_check_request();
+    ASSERT_TRUE(req) << i;
+    RunResult ok = unrun_result(*req, RunStatus::Ok, "");
+    ASSERT_TRUE(e.take_check_result(ok));
+  }
+  EXPECT_FALSE(e.checking());
+  ASSERT_NE(e.grade(), nullptr);
+  EXPECT_FALSE(e.grade()->passed());
+  EXPECT_TRUE(e.status_bad());
+  EXPECT_EQ(e.status(), "NOT PASSED epita.reduce2_to_reduce3: " + std::to_string(ex->cases.size()) + " of " +
+                            std::to_string(ex->cases.size() + 2) + " checks (case 1: wrong result)");
+  // A cancelled check: its request may still come back; it is dropped, not shown.
+  e.check();
+  req = e.next_check_request();
+  ASSERT_TRUE(req);
+  e.cancel_check();
+  EXPECT_FALSE(e.checking());
+  EXPECT_TRUE(e.take_check_result(unrun_result(*req, RunStatus::Ok, "")));
+  EXPECT_NE(e.status().find("cancelled"), std::string::npos) << e.status();
+  // A variant's copy has no exercise and no check.
+  e.open("epita.reduce3", PatternKind::Reduction, copy_of("epita.reduce3").text, "", "-");
+  EXPECT_EQ(e.exercise(), nullptr);
+  e.check();
+  EXPECT_FALSE(e.checking());
+  EXPECT_EQ(e.file(), "reduce3.edited.cu");
 }
 
 TEST(KernelEditModel, CompileErrorsLandOnTheirLines) {

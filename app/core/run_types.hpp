@@ -119,8 +119,8 @@ struct RunResult {
   SanitizerVerdict sanitizer;  ///< compute-sanitizer's verdicts on the variant (report JSON "sanitizer", optional)
 };
 
-/// A result for a request that did not run: the request's variant (a user's kernel: user_kernel_label), backend, n, type, input, seed,
-/// launch and params, with `status` (Error, Faulted) and its one-line `message`.
+/// A result for a request that did not run: the request's variant (a user's kernel: user_kernel_label),
+/// backend, n, type, input, seed, launch and params, with `status` (Error, Faulted) and its one-line `message`.
 RunResult unrun_result(const RunRequest& req, RunStatus status, const std::string& message);
 
 /// Sets correct/status/message from the check's `mismatch` ("" when the run equals the reference, else

@@ -291,11 +291,17 @@ RunRequest KernelEdit::run_request(RunRequest base) const {
 
 void KernelEdit::run_queued(const std::vector<RunResult>& runs) {
   save();
+  ran_texts_[run_label()] = RanText{original_, text};
   run_pending_ = true;
   runs_before_ = std::size_t(
       std::count_if(runs.begin(), runs.end(), [&](const RunResult& r) { return r.variant == run_label(); }));
   status_ = "running " + run_label() + "...";
   status_bad_ = false;
+}
+
+const KernelEdit::RanText* KernelEdit::ran_text(const std::string& label) const {
+  const auto it = ran_texts_.find(label);
+  return it == ran_texts_.end() ? nullptr : &it->second;
 }
 
 bool KernelEdit::take_run(const std::vector<RunResult>& runs) {

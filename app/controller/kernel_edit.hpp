@@ -6,6 +6,7 @@
 // `warpscope-cli run --kernel FILE --like VARIANT`.
 #pragma once
 #include <future>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -119,6 +120,13 @@ class KernelEdit {
   RunRequest run_request(RunRequest base) const;
   /// Notes that a run of the text was queued while the session held `runs` (take_run() takes its result).
   void run_queued(const std::vector<RunResult>& runs);
+  /// The texts behind an edited run: the copy as made from the variant, and the text that ran.
+  struct RanText {
+    std::string original, text;
+  };
+  /// What the latest run queued under `label` (run_label(): "epita.reduce3 (edited)") ran, for Compare's code
+  /// diff against the original; nullptr when no such run was queued in this session (a replayed report's).
+  const RanText* ran_text(const std::string& label) const;
   /// True while a queued run's result, or a check's, has not come back.
   bool running() const { return run_pending_ || checking(); }
   /// Takes the edited run's result when `runs` (the session's) holds a new run named run_label():
@@ -165,6 +173,7 @@ class KernelEdit {
   std::optional<Grading> grading_;
   bool check_sent_ = false;  ///< grading_'s next request is in the run queue
   std::optional<GradeReport> grade_;
+  std::map<std::string, RanText> ran_texts_;  ///< by run label, the latest queued
   int checks_ = 0;  ///< checks started: each one's runs carry their own label ("ID (check 3)")
   std::string variant_, original_, note_, save_path_;
   PatternKind pattern_ = PatternKind::Reduction;

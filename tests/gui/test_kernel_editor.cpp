@@ -87,6 +87,42 @@ TEST(KernelCopy, ChangedLineMarks) {
   EXPECT_EQ(changed_line_marks(a, "a\nb\nx\nc\nd\n"), (std::vector<int>{0, 0, 1, 0, 0, 0}));
 }
 
+TEST(KernelCopy, CodeDiffRowsKeepTheChangesWithContextAndNumberBothSides) {
+  const std::string a = "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\n";
+  EXPECT_TRUE(code_diff_rows(a, a).empty());
+  // l3 removed, X added after l6: one gap between the two hunks, one before the first is not needed.
+  const auto rows = code_diff_rows(a, "l1\nl2\nl4\nl5\nl6\nX\nl7\nl8\n", 1);
+  std::vector<std::string> got;
+  for (const CodeDiffRow& r : rows)
+    got.push_back(r.kind == CodeDiffRow::Gap
+                      ? "gap " + std::to_string(r.skipped)
+                      : std::string(r.kind == CodeDiffRow::Added     ? "+"
+                                    : r.kind == CodeDiffRow::Removed ? "-"
+                                                                     : " ") +
+                            std::to_string(r.old_line) + "/" + std::to_string(r.new_line) + " " + r.text);
+  EXPECT_EQ(got, (std::vector<std::string>{"gap 1", " 2/2 l2", "-3/0 l3", " 4/3 l4", "gap 1", " 6/5 l6", "+0/6 X",
+                                           " 7/7 l7", "gap 1"}));
+  // The lines the editor's margin marks are the diff's added lines.
+  const auto marks = changed_line_marks(a, "l1\nl2\nl4\nl5\nl6\nX\nl7\nl8\n");
+  EXPECT_EQ(marks[5], 1);
+  EXPECT_EQ(marks[2], 2);  // l3 deleted above l4
+}
+
+TEST(KernelEditModel, TheTextOfEachRunIsKeptForCompare) {
+  KernelEdit e;
+  const std::string copy = copy_of("epita.reduce3").text;
+  e.open("epita.reduce3", PatternKind::Reduction, copy, "", "-");
+  EXPECT_EQ(e.ran_text(e.run_label()), nullptr);
+  e.text += "// mine\n";
+  e.run_queued({});
+  const KernelEdit::RanText* t = e.ran_text("epita.reduce3 (edited)");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->original, copy);
+  EXPECT_EQ(t->text, copy + "// mine\n");
+  e.text += "// later, not run\n";
+  EXPECT_EQ(e.ran_text("epita.reduce3 (edited)")->text, copy + "// mine\n");
+}
+
 TEST(KernelEditModel, DiagnosticLinesAndFind) {
   const auto d = parse_diagnostic_lines(
       "reduce3.edited.cu:14: error: identifier \"strde\" is undefined\n"

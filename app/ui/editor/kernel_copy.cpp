@@ -347,6 +347,41 @@ KernelCopy make_kernel_copy(const VariantInfo& v, const SourceSection& sec) {
   return out;
 }
 
+std::vector<CodeDiffRow> code_diff_rows(const std::string& original, const std::string& edited, int context) {
+  const std::vector<DiffLine> d = diff_lines(original, edited);
+  std::vector<CodeDiffRow> all;
+  all.reserve(d.size());
+  int o = 0, n = 0;
+  for (const DiffLine& l : d) {
+    CodeDiffRow r;
+    r.text = l.text;
+    if (l.kind == DiffLine::Same) r.kind = CodeDiffRow::Context, r.old_line = ++o, r.new_line = ++n;
+    if (l.kind == DiffLine::Added) r.kind = CodeDiffRow::Added, r.new_line = ++n;
+    if (l.kind == DiffLine::Removed) r.kind = CodeDiffRow::Removed, r.old_line = ++o;
+    all.push_back(std::move(r));
+  }
+  // Keep the changes and the context within `context` rows of one; the rest become gaps.
+  std::vector<bool> keep(all.size(), false);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (all[i].kind == CodeDiffRow::Context) continue;
+    const std::size_t a = i >= std::size_t(context) ? i - std::size_t(context) : 0;
+    for (std::size_t k = a; k < all.size() && k <= i + std::size_t(context); ++k) keep[k] = true;
+  }
+  std::vector<CodeDiffRow> out;
+  if (std::none_of(keep.begin(), keep.end(), [](bool k) { return k; })) return out;
+  for (std::size_t i = 0; i < all.size();) {
+    if (keep[i]) {
+      out.push_back(std::move(all[i++]));
+      continue;
+    }
+    CodeDiffRow gap;
+    gap.kind = CodeDiffRow::Gap;
+    while (i < all.size() && !keep[i]) ++gap.skipped, ++i;
+    out.push_back(gap);
+  }
+  return out;
+}
+
 std::vector<int> changed_line_marks(const std::string& original, const std::string& edited) {
   std::vector<int> marks;
   bool removed = false;

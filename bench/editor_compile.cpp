@@ -35,8 +35,7 @@ double editor_compile_ms(ws::ui::KernelEdit& e, const std::string& text, int cc_
   e.text = text;
   const double t0 = now_ms();
   e.compile(cc_major, cc_minor);
-  while (!e.poll(5)) {
-  }
+  while (!e.poll(5)) {}
   status = e.status();
   return now_ms() - t0;
 }

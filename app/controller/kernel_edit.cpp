@@ -116,6 +116,23 @@ KernelEdit::~KernelEdit() {
 
 void KernelEdit::open(const std::string& variant, PatternKind pattern, const std::string& original,
                       const std::string& note, const std::string& save_dir) {
+  open_as(variant, pattern, original, note, save_dir, file_safe(variant) + ".cu");
+  exercise_.reset();
+}
+
+std::string KernelEdit::open_exercise(const Exercise& ex, const std::string& save_dir) {
+  std::string starter;
+  if (std::string err = read_file_bounded(ex.starter_path, kMaxKernelSourceBytes, "exercise starter", starter);
+      !err.empty())
+    return err;
+  open_as(ex.like.empty() ? ex.reference : ex.like, ex.pattern, starter, "", save_dir,
+          "exercise." + file_safe(ex.id) + ".cu");
+  exercise_ = ex;
+  return "";
+}
+
+void KernelEdit::open_as(const std::string& variant, PatternKind pattern, const std::string& original,
+                         const std::string& note, const std::string& save_dir, const std::string& save_name) {
   if (open_) save();
   open_ = true;
   variant_ = variant;
@@ -124,14 +141,14 @@ void KernelEdit::open(const std::string& variant, PatternKind pattern, const std
   note_ = note;
   text = original;
   restored_ = false;
-  diagnostics_.clear();
-  status_.clear();
-  status_bad_ = false;
+  clear_results();
   run_pending_ = false;
+  grading_.reset();
+  grade_.reset();
   dirty_ = false;
   save_error_.clear();
   const std::string dir = save_dir.empty() ? edits_dir() : save_dir == "-" ? "" : save_dir;
-  save_path_ = dir.empty() ? "" : dir + "/" + file_safe(variant) + ".cu";
+  save_path_ = dir.empty() ? "" : dir + "/" + save_name;
   if (save_path_.empty()) return;
   std::error_code ec;
   const auto size = std::filesystem::file_size(save_path_, ec);
@@ -144,7 +161,16 @@ void KernelEdit::open(const std::string& variant, PatternKind pattern, const std
   restored_ = true;
 }
 
-std::string KernelEdit::file() const { return short_name(variant_) + ".edited.cu"; }
+void KernelEdit::clear_results() {
+  diagnostics_.clear();
+  ++diagnostics_generation_;
+  status_.clear();
+  status_bad_ = false;
+}
+
+std::string KernelEdit::file() const {
+  return exercise_ ? short_name(exercise_->id) + ".cu" : short_name(variant_) + ".edited.cu";
+}
 
 std::string KernelEdit::run_label() const {
   UserKernel k;
@@ -173,9 +199,7 @@ std::string KernelEdit::save() {
 void KernelEdit::reset() {
   text = original_;
   restored_ = false;
-  diagnostics_.clear();
-  status_.clear();
-  status_bad_ = false;
+  clear_results();
   dirty_ = true;
   save();
 }
@@ -190,10 +214,7 @@ std::string KernelEdit::open_file(const std::string& path) {
   std::string got;
   if (std::string err = read_file_bounded(path, kMaxKernelSourceBytes, "kernel file", got); !err.empty()) return err;
   text = std::move(got);
-  diagnostics_.clear();
-  ++diagnostics_generation_;
-  status_.clear();
-  status_bad_ = false;
+  clear_results();
   changed();
   return "";
 }
@@ -270,11 +291,17 @@ RunRequest KernelEdit::run_request(RunRequest base) const {
 
 void KernelEdit::run_queued(const std::vector<RunResult>& runs) {
   save();
+  ran_texts_[run_label()] = RanText{original_, text};
   run_pending_ = true;
   runs_before_ = std::size_t(
       std::count_if(runs.begin(), runs.end(), [&](const RunResult& r) { return r.variant == run_label(); }));
   status_ = "running " + run_label() + "...";
   status_bad_ = false;
+}
+
+const KernelEdit::RanText* KernelEdit::ran_text(const std::string& label) const {
+  const auto it = ran_texts_.find(label);
+  return it == ran_texts_.end() ? nullptr : &it->second;
 }
 
 bool KernelEdit::take_run(const std::vector<RunResult>& runs) {
@@ -304,6 +331,81 @@ bool KernelEdit::take_run(const std::vector<RunResult>& runs) {
   status_ = head;
   status_bad_ = st != RunStatus::Ok;
   return true;
+}
+
+void KernelEdit::check() {
+  if (!exercise_ || !open_ || checking()) return;
+  save();
+  grading_.emplace(*exercise_, text, file(), exercise_->id + " (check " + std::to_string(++checks_) + ")");
+  check_sent_ = false;
+  grade_.reset();
+  status_ = check_progress();
+  status_bad_ = false;
+}
+
+std::optional<RunRequest> KernelEdit::next_check_request() {
+  if (!grading_ || check_sent_) return std::nullopt;
+  const RunRequest* r = grading_->next();
+  if (!r) return std::nullopt;
+  check_sent_ = true;
+  return *r;
+}
+
+bool KernelEdit::take_check_result(const RunResult& r) {
+  if (!grading_ || !check_sent_ || !grading_->answers(r)) {
+    // A cancelled check's run that still came back: its hidden case stays out of the session too.
+    return exercise_ && r.variant.rfind(exercise_->id + " (check ", 0) == 0;
+  }
+  check_sent_ = false;
+  if (grading_->runs_done() == 0) {  // the first case compiles the text: its messages land on their lines
+    diagnostics_ = parse_diagnostic_lines(r.message, file());
+    ++diagnostics_generation_;
+  }
+  grading_->take(r);
+  if (!grading_->done()) {
+    status_ = check_progress();
+    return true;
+  }
+  grade_ = grading_->report();
+  grading_.reset();
+  const GradeReport& g = *grade_;
+  std::string text_of = format_grade(g);
+  if (!text_of.empty() && text_of.back() == '\n') text_of.pop_back();
+  status_ = text_of.substr(text_of.rfind('\n') + 1);  // the verdict line
+  for (const GradeCheck& c : g.checks)
+    if (c.ran && !c.passed) {
+      status_ += " (" + c.name + ": " + c.detail.substr(0, c.detail.find('\n')) + ")";
+      break;
+    }
+  status_bad_ = !g.passed();
+  return true;
+}
+
+void KernelEdit::cancel_check() {
+  if (!grading_) return;
+  grading_.reset();
+  check_sent_ = false;
+  status_ = "check cancelled: press Check to start it again";
+  status_bad_ = true;
+}
+
+std::string KernelEdit::check_progress() const {
+  if (!grading_) return "";
+  return "checking " + grading_->exercise().id + " on the GPU: run " + std::to_string(grading_->runs_done() + 1) +
+         " of at most " + std::to_string(grading_->runs_most()) + " (hidden cases, then the speed against " +
+         (grading_->exercise().reference.empty() ? std::string("nothing") : grading_->exercise().reference) + ")";
+}
+
+const std::vector<Exercise>& gui_exercises() {
+  static const std::vector<Exercise> all = load_exercises();
+  return all;
+}
+
+std::vector<const Exercise*> exercises_of(const std::string& variant_id) {
+  std::vector<const Exercise*> out;
+  for (const Exercise& e : gui_exercises())
+    if ((e.like.empty() ? e.reference : e.like) == variant_id) out.push_back(&e);
+  return out;
 }
 
 std::vector<int> KernelEdit::line_marks() const {

@@ -6,10 +6,13 @@
 // `warpscope-cli run --kernel FILE --like VARIANT`.
 #pragma once
 #include <future>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "exercises.hpp"
 #include "kernel_compile.hpp"
 #include "run_types.hpp"
 #include "user_kernel.hpp"
@@ -35,7 +38,14 @@ std::size_t find_text(const std::string& text, const std::string& needle, std::s
 /// ~/.local/share/warpscope/edits. "" when neither HOME nor XDG_DATA_HOME is set.
 std::string edits_dir();
 
-/// The editor's model: one copy of one variant at a time.
+/// The exercises (assets/exercises, load_exercises), read once; problems in the files leave an exercise out.
+const std::vector<Exercise>& gui_exercises();
+
+/// The exercises a student opens from `variant_id`'s Source view: those whose `like` is the variant, or whose
+/// `reference` is when they have no `like`.
+std::vector<const Exercise*> exercises_of(const std::string& variant_id);
+
+/// The editor's model: one copy of one variant, or one exercise, at a time.
 class KernelEdit {
  public:
   KernelEdit();
@@ -48,6 +58,13 @@ class KernelEdit {
   /// `note`: one line about the copy (kept for the view). Clears diagnostics and results.
   void open(const std::string& variant, PatternKind pattern, const std::string& original, const std::string& note,
             const std::string& save_dir = "");
+  /// Opens exercise `ex` (exercises.hpp): its starter.cu (or the copy saved in `save_dir`, as open()), run with
+  /// the launch of its `like` variant (else its reference's). Ctrl+Enter is then check(): the grading of
+  /// `warpscope-cli grade`. Returns "" or why the starter cannot be read (the editor stays as it was).
+  std::string open_exercise(const Exercise& ex, const std::string& save_dir = "");
+  /// The exercise open in the editor, or nullptr when it holds a variant's copy.
+  const Exercise* exercise() const { return exercise_ ? &*exercise_ : nullptr; }
+
   /// Closes the editor (the text stays saved).
   void close() { open_ = false; }
   bool is_open() const { return open_; }
@@ -56,7 +73,8 @@ class KernelEdit {
   PatternKind pattern() const { return pattern_; }
   const std::string& original() const { return original_; }
   const std::string& note() const { return note_; }
-  /// The program name compiler messages and per-line metrics use: "reduce3.edited.cu" for epita.reduce3.
+  /// The program name compiler messages and per-line metrics use: "reduce3.edited.cu" for epita.reduce3,
+  /// "reduce2_to_reduce3.cu" for the exercise epita.reduce2_to_reduce3.
   std::string file() const;
   /// The name the edited run carries in results and Compare: "epita.reduce3 (edited)".
   std::string run_label() const;
@@ -69,9 +87,10 @@ class KernelEdit {
   std::string text;
 
   // Intents for the Source view's next frame (the command line's --edit, --edit-text, --edit-run).
-  bool request_open = false;  ///< open the editor on the selected variant
-  std::string request_text;   ///< with request_open: this text instead of the copy ("" = the copy)
-  bool request_run = false;   ///< compile and run (Ctrl+Enter) once the editor is open
+  bool request_open = false;     ///< open the editor on the selected variant
+  std::string request_text;      ///< with request_open: this text instead of the copy ("" = the copy)
+  std::string request_exercise;  ///< with request_open: open this exercise (its id) instead of the variant's copy
+  bool request_run = false;      ///< compile and run (Ctrl+Enter) once the editor is open
   /// Notes an edit: the text is saved at once, or within a second when the previous save was under a second
   /// ago (poll() saves it). Returns "" or why the save failed (the view says so; the text stays in memory).
   std::string changed();
@@ -101,11 +120,35 @@ class KernelEdit {
   RunRequest run_request(RunRequest base) const;
   /// Notes that a run of the text was queued while the session held `runs` (take_run() takes its result).
   void run_queued(const std::vector<RunResult>& runs);
-  /// True while a queued run's result has not come back.
-  bool running() const { return run_pending_; }
+  /// The texts behind an edited run: the copy as made from the variant, and the text that ran.
+  struct RanText {
+    std::string original, text;
+  };
+  /// What the latest run queued under `label` (run_label(): "epita.reduce3 (edited)") ran, for Compare's code
+  /// diff against the original; nullptr when no such run was queued in this session (a replayed report's).
+  const RanText* ran_text(const std::string& label) const;
+  /// True while a queued run's result, or a check's, has not come back.
+  bool running() const { return run_pending_ || checking(); }
   /// Takes the edited run's result when `runs` (the session's) holds a new run named run_label():
   /// its compiler messages become diagnostics(), its check status(). True when it did.
   bool take_run(const std::vector<RunResult>& runs);
+
+  /// Starts checking the text against the open exercise (the Check button): a Grading whose requests
+  /// next_check_request() hands to the run queue one at a time. Ignored without an exercise or while one runs.
+  void check();
+  /// True while a check has not given its verdict.
+  bool checking() const { return grading_.has_value(); }
+  /// The check's next request for the run queue, once (nullopt while its previous one runs, or none).
+  std::optional<RunRequest> next_check_request();
+  /// Offers a finished run to the check: true when it is the check's (the caller keeps it out of the session's
+  /// runs: the hidden cases are not shown), including late results of a check no longer waited for.
+  bool take_check_result(const RunResult& r);
+  /// Ends a check whose queued request may have been dropped (Cancel): the status says so.
+  void cancel_check();
+  /// The latest check's verdicts (nullptr before any): one per check, as `warpscope-cli grade` prints them.
+  const GradeReport* grade() const { return grade_ ? &*grade_ : nullptr; }
+  /// The latest check's progress, e.g. "checking: 3 of 9 runs" ("" when none runs).
+  std::string check_progress() const;
 
   /// Compiler messages of the latest compile or run, on the text's lines (line 0: no line).
   const std::vector<KernelDiagnostic>& diagnostics() const { return diagnostics_; }
@@ -120,7 +163,18 @@ class KernelEdit {
   bool status_bad() const { return status_bad_; }
 
  private:
+  /// open()'s work, the saved copy named `save_name` (a file name) in the save folder.
+  void open_as(const std::string& variant, PatternKind pattern, const std::string& original, const std::string& note,
+               const std::string& save_dir, const std::string& save_name);
+  /// Forgets the latest compile's and run's messages and status (a new text or copy).
+  void clear_results();
   bool open_ = false;
+  std::optional<Exercise> exercise_;
+  std::optional<Grading> grading_;
+  bool check_sent_ = false;  ///< grading_'s next request is in the run queue
+  std::optional<GradeReport> grade_;
+  std::map<std::string, RanText> ran_texts_;  ///< by run label, the latest queued
+  int checks_ = 0;  ///< checks started: each one's runs carry their own label ("ID (check 3)")
   std::string variant_, original_, note_, save_path_;
   PatternKind pattern_ = PatternKind::Reduction;
   bool restored_ = false;

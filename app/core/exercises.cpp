@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <system_error>
+#include <utility>
 
 #include "paths.hpp"
 #include "registry.hpp"
@@ -126,103 +127,138 @@ bool GradeReport::passed() const {
   return true;
 }
 
+Grading::Grading(const Exercise& ex, std::string source, std::string file, std::string label)
+    : ex_(ex), source_(std::move(source)), file_(std::move(file)), label_(std::move(label)) {
+  g_.exercise = ex_.id;
+  g_.file = file_;
+  pending_ = case_request(0);
+}
+
+int Grading::runs_most() const { return int(ex_.cases.size()) + (ex_.min_speed > 0 ? 4 : 0); }
+
+RunRequest Grading::case_request(std::size_t i) const {
+  RunRequest r;
+  r.kernel.source = source_;
+  r.kernel.file = file_;
+  r.kernel.pattern = ex_.pattern;
+  r.kernel.like = ex_.like;
+  r.kernel.label = kernel_run_label();
+  r.backend = BackendKind::Cuda;
+  if (i < ex_.cases.size()) {
+    r.n = ex_.cases[i].n;
+    r.input = ex_.cases[i].input;
+    r.seed = ex_.cases[i].seed;
+    r.repeat = 1;
+    r.warmup = 0;
+  }
+  return r;
+}
+
+bool Grading::answers(const RunResult& r) const {
+  if (done_) return false;
+  if (!pending_.kernel.empty()) return r.variant == kernel_run_label();
+  return r.variant == pending_.variant && r.n == pending_.n && r.backend == BackendKind::Cuda;
+}
+
+void Grading::take(const RunResult& r) {
+  if (done_) return;
+  ++runs_done_;
+  if (g_.device.empty()) g_.device = r.device;
+  if (speed_step_ < 0) {
+    GradeCheck c{"case " + std::to_string(case_ + 1), false, true, ""};
+    bool compile_error = false;
+    if (case_ == 0) {
+      // A compile error comes back as an error whose message starts with the file's name.
+      compile_error = r.status == RunStatus::Error && r.message.rfind(file_ + ":", 0) == 0;
+      compiles_.passed = !compile_error;
+      compiles_.detail = compiles_.passed ? r.code_path : r.message;
+    }
+    if (compile_error) {
+      stop_ = true;
+      c.ran = false;
+      c.detail = "not run";
+    } else {
+      c.passed = r.status == RunStatus::Ok;
+      // The verdict without the case's values: a hidden case stays hidden.
+      c.detail = c.passed                         ? "correct"
+                 : r.status == RunStatus::Wrong   ? "wrong result"
+                 : r.status == RunStatus::Faulted ? "the kernel faulted or hung: " + r.message
+                                                  : "did not run: " + r.message;
+      if (r.status == RunStatus::Faulted) stop_ = true;
+    }
+    cases_.push_back(std::move(c));
+    for (++case_; stop_ && case_ < ex_.cases.size(); ++case_)
+      cases_.push_back({"case " + std::to_string(case_ + 1), false, false, "not run"});
+    if (case_ < ex_.cases.size()) {
+      pending_ = case_request(case_);
+      return;
+    }
+    g_.checks.push_back(compiles_);
+    for (GradeCheck& k : cases_) g_.checks.push_back(std::move(k));
+    if (ex_.min_speed > 0) return start_speed();
+    return finish();
+  }
+  // The speed check: reference and submission alternated, so both see the same clocks.
+  GradeCheck& speed = g_.checks.back();
+  const std::int64_t n = pending_.n;
+  if (r.status != RunStatus::Ok || !r.timed) {
+    speed.detail = speed_step_ % 2 == 0 ? "the reference " + ex_.reference + " did not run: " + r.message
+                                        : "the submission did not run at n = " + std::to_string(n) + ": " + r.message;
+    return finish();
+  }
+  double& best = speed_step_ % 2 == 0 ? best_ref_ : best_mine_;
+  best = best == 0 ? r.timing.median_ms : std::min(best, r.timing.median_ms);
+  if (++speed_step_ < 4) {
+    if (speed_step_ % 2 == 0) {
+      pending_ = RunRequest{};
+      pending_.variant = ex_.reference;
+      pending_.n = n;
+      pending_.repeat = 20;
+      pending_.backend = BackendKind::Cuda;
+    } else {
+      pending_ = case_request(ex_.cases.size());
+      pending_.n = n;
+      pending_.repeat = 20;
+    }
+    return;
+  }
+  g_.speed_ratio = best_mine_ > 0 ? best_ref_ / best_mine_ : 0;
+  speed.passed = g_.speed_ratio >= ex_.min_speed;
+  speed.detail = fmt("%.2fx", g_.speed_ratio) + " of " + ex_.reference +
+                 "'s speed (goal >= " + fmt("%.2fx", ex_.min_speed) + "): " + fmt("%.4f ms", best_mine_) + " against " +
+                 fmt("%.4f ms", best_ref_) + " at n = " + std::to_string(n) + ", same process";
+  finish();
+}
+
+void Grading::start_speed() {
+  GradeCheck speed{"speed", false, !stop_, ""};
+  bool all_correct = true;
+  for (const GradeCheck& c : g_.checks) all_correct = all_correct && c.passed;
+  if (!all_correct) {
+    speed.ran = false;
+    speed.detail = "not run: the submission must be correct first";
+    g_.checks.push_back(speed);
+    return finish();
+  }
+  g_.checks.push_back(speed);
+  speed_step_ = 0;
+  pending_ = RunRequest{};
+  pending_.variant = ex_.reference;
+  pending_.n = ex_.speed_n > 0 ? ex_.speed_n : std::int64_t(1) << 24;
+  pending_.repeat = 20;
+  pending_.backend = BackendKind::Cuda;
+}
+
+void Grading::finish() {
+  done_ = true;
+  pending_ = RunRequest{};
+}
+
 GradeReport grade_exercise(const Exercise& ex, const std::string& source, const std::string& file,
                            const std::function<RunResult(const RunRequest&)>& run) {
-  GradeReport g;
-  g.exercise = ex.id;
-  g.file = file;
-  auto request = [&](std::int64_t n, const std::string& input, std::uint64_t seed) {
-    RunRequest r;
-    r.kernel.source = source;
-    r.kernel.file = file;
-    r.kernel.pattern = ex.pattern;
-    r.kernel.like = ex.like;
-    r.n = n;
-    r.input = input;
-    r.seed = seed;
-    r.backend = BackendKind::Cuda;
-    return r;
-  };
-  GradeCheck compiles{"compiles", false, true, ""};
-  bool stop = false;
-  std::vector<GradeCheck> cases;
-  for (std::size_t i = 0; i < ex.cases.size(); ++i) {
-    GradeCheck c{"case " + std::to_string(i + 1), false, !stop, ""};
-    if (stop) {
-      c.detail = "not run";
-      cases.push_back(c);
-      continue;
-    }
-    RunRequest req = request(ex.cases[i].n, ex.cases[i].input, ex.cases[i].seed);
-    req.repeat = 1;
-    req.warmup = 0;
-    const RunResult r = run(req);
-    if (g.device.empty()) g.device = r.device;
-    if (i == 0) {
-      // A compile error comes back as an error whose message starts with the file's name.
-      const bool compile_error = r.status == RunStatus::Error && r.message.rfind(file + ":", 0) == 0;
-      compiles.passed = !compile_error;
-      compiles.detail = compiles.passed ? r.code_path : r.message;
-      if (!compiles.passed) {
-        stop = true;
-        c.ran = false;
-        c.detail = "not run";
-        cases.push_back(c);
-        continue;
-      }
-    }
-    c.passed = r.status == RunStatus::Ok;
-    // The verdict without the case's values: a hidden case stays hidden.
-    c.detail = c.passed                         ? "correct"
-               : r.status == RunStatus::Wrong   ? "wrong result"
-               : r.status == RunStatus::Faulted ? "the kernel faulted or hung: " + r.message
-                                                : "did not run: " + r.message;
-    if (r.status == RunStatus::Faulted) stop = true;
-    cases.push_back(c);
-  }
-  g.checks.push_back(compiles);
-  for (GradeCheck& c : cases) g.checks.push_back(std::move(c));
-  if (ex.min_speed > 0) {
-    GradeCheck speed{"speed", false, !stop, ""};
-    bool all_correct = true;
-    for (const GradeCheck& c : g.checks) all_correct = all_correct && c.passed;
-    if (!all_correct) {
-      speed.ran = false;
-      speed.detail = "not run: the submission must be correct first";
-    } else {
-      const std::int64_t n = ex.speed_n > 0 ? ex.speed_n : std::int64_t(1) << 24;
-      RunRequest mine = request(n, "random", 1);
-      mine.repeat = 20;
-      RunRequest ref;
-      ref.variant = ex.reference;
-      ref.n = n;
-      ref.repeat = 20;
-      ref.backend = BackendKind::Cuda;
-      double best_mine = 0, best_ref = 0;
-      std::string why;
-      for (int round = 0; round < 2 && why.empty(); ++round) {  // alternated, so both see the same clocks
-        const RunResult a = run(ref);
-        const RunResult b = run(mine);
-        if (a.status != RunStatus::Ok || !a.timed) why = "the reference " + ex.reference + " did not run: " + a.message;
-        if (b.status != RunStatus::Ok || !b.timed)
-          why = "the submission did not run at n = " + std::to_string(n) + ": " + b.message;
-        if (!why.empty()) break;
-        best_ref = best_ref == 0 ? a.timing.median_ms : std::min(best_ref, a.timing.median_ms);
-        best_mine = best_mine == 0 ? b.timing.median_ms : std::min(best_mine, b.timing.median_ms);
-      }
-      if (!why.empty()) {
-        speed.detail = why;
-      } else {
-        g.speed_ratio = best_mine > 0 ? best_ref / best_mine : 0;
-        speed.passed = g.speed_ratio >= ex.min_speed;
-        speed.detail = fmt("%.2fx", g.speed_ratio) + " of " + ex.reference +
-                       "'s speed (goal >= " + fmt("%.2fx", ex.min_speed) + "): " + fmt("%.4f ms", best_mine) +
-                       " against " + fmt("%.4f ms", best_ref) + " at n = " + std::to_string(n) + ", same process";
-      }
-    }
-    g.checks.push_back(speed);
-  }
-  return g;
+  Grading g(ex, source, file);
+  while (const RunRequest* r = g.next()) g.take(run(*r));
+  return g.report();
 }
 
 std::string format_grade(const GradeReport& g) {

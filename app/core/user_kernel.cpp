@@ -335,6 +335,7 @@ std::string kernel_include_dir() {
 }
 
 std::string user_kernel_label(const UserKernel& k) {
+  if (!k.label.empty()) return k.label;
   if (!k.like.empty()) return k.like + " (edited)";
   return base_name(k.file) + " (your kernel)";
 }

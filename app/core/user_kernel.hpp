@@ -95,8 +95,8 @@ std::string user_kernel_variant(const UserKernel& k, VariantInfo& out);
 /// $WARPSCOPE_KERNELS, share/warpscope/kernels beside an installed program, or the source tree's kernels/.
 std::string kernel_include_dir();
 
-/// The name a user's kernel run carries in results and Compare: "epita.reduce3 (edited)" with
-/// `like`, else "FILE (your kernel)" with the file's base name.
+/// The name a user's kernel run carries in results and Compare: `k.label` when given, else
+/// "epita.reduce3 (edited)" with `like`, else "FILE (your kernel)" with the file's base name.
 std::string user_kernel_label(const UserKernel& k);
 
 }  // namespace ws

@@ -16,6 +16,7 @@ struct UserKernel {
                                    ///< instantiation ("reduce3<int>")
   PatternKind pattern = PatternKind::Reduction;  ///< whose contract the kernel follows
   std::string like;                              ///< "" or a variant id whose launch geometry and name the run takes
+  std::string label;  ///< "" or the name the run carries in results instead of user_kernel_label()'s default
   bool empty() const { return source.empty(); }
 };
 

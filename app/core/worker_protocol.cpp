@@ -49,6 +49,7 @@ json request_to_json(const RunRequest& r) {
                    {"entry", r.kernel.entry},
                    {"pattern", to_string(r.kernel.pattern)},
                    {"like", r.kernel.like}};
+  if (!r.kernel.empty() && !r.kernel.label.empty()) j["kernel"]["label"] = r.kernel.label;
   // Paths are bytes: one that is not UTF-8 (a Latin-1 file name) travels as hex beside its escaped text.
   if (!is_valid_utf8(r.input)) j["input"] = escape_invalid_utf8(r.input), j["input_hex"] = bytes_to_hex(r.input);
   if (!is_valid_utf8(r.params.mask))
@@ -81,6 +82,7 @@ RunRequest request_from_json(const json& j) {
     r.kernel.file = field_or<std::string>(k, "file", r.kernel.file, "kernel");
     r.kernel.entry = field_or<std::string>(k, "entry", "", "kernel");
     r.kernel.like = field_or<std::string>(k, "like", "", "kernel");
+    r.kernel.label = field_or<std::string>(k, "label", "", "kernel");
     const std::string pattern = field_or<std::string>(k, "pattern", "reduction", "kernel");
     if (!parse_pattern(pattern, r.kernel.pattern))
       throw std::runtime_error("request: " + unknown_pattern_message(pattern));

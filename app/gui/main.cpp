@@ -143,8 +143,12 @@ int main(int argc, char** argv) {
   app.add_option("--edit-text", edit_text,
                  "with --edit: the editor's text from this .cu file instead of the copy (at most 1 MiB)");
   app.add_flag("--edit-run", edit_run,
-               "with --edit: compile and run the text once (Ctrl+Enter); a screenshot waits for the result, prints "
-               "it on stderr and then shows --view if given");
+               "with --edit or --exercise: compile and run (an exercise: check) the text once (Ctrl+Enter); a "
+               "screenshot waits for the result, prints it on stderr and then shows --view if given");
+  std::string exercise;
+  app.add_option("--exercise", exercise,
+                 "open exercise ID in the editor (its starter, statement and Check button; warpscope-cli grade's "
+                 "checks), on the variant whose launch it takes");
   app.add_option("--tour", o.tour,
                  "render headless, in one process, every view tab with the selected variant and every scene of every "
                  "lesson into this folder (view-VIEW.png, scene-LESSON-NN.png)");
@@ -232,7 +236,22 @@ int main(int argc, char** argv) {
   }
   s.perf.steps_gif_fps = float(o.gif_fps);
   if (o.step >= 0) s.trace.pending_step = o.step;  // kept when a report opening recomputes the trace
-  if ((!edit_text.empty() || edit_run) && !edit) return fail(2, "--edit-text and --edit-run go with --edit");
+  if (!exercise.empty()) {
+    const Exercise* ex = find_exercise(ui::gui_exercises(), exercise);
+    if (!ex) {
+      std::string ids;
+      for (const Exercise& e : ui::gui_exercises()) ids += (ids.empty() ? "" : ", ") + e.id;
+      return fail(2, "unknown exercise '" + exercise + "' (exercises: " + (ids.empty() ? "none found" : ids) + ")");
+    }
+    if (!o.variant.empty() && o.variant != (ex->like.empty() ? ex->reference : ex->like))
+      return fail(2, "--exercise " + exercise + " opens on " + (ex->like.empty() ? ex->reference : ex->like) +
+                         ", not --variant " + o.variant);
+    s.select_variant(ex->like.empty() ? ex->reference : ex->like);
+    s.edit.request_exercise = exercise;
+    edit = true;
+  }
+  if ((!edit_text.empty() || edit_run) && !edit)
+    return fail(2, "--edit-text and --edit-run go with --edit or --exercise");
   if (edit) {
     if (app.count("--view") && o.view != "source") o.after_edit_view = o.view;  // pictures: Compare after the run
     s.view = "source";

@@ -31,6 +31,7 @@ void MainWindow::exchange(AppState& s, RunWorker& worker, const std::string& rep
   if (s.cancel_requested) {
     const int n = worker.cancel_queued();
     s.cancel_requested = false;
+    s.edit.cancel_check();  // its queued run may be among those dropped
     s.message(Message::Info, "cancelled " + std::to_string(n) + " queued runs");
   }
   send_perf_intents(s, worker);
@@ -48,10 +49,13 @@ void MainWindow::exchange(AppState& s, RunWorker& worker, const std::string& rep
   s.device.worker = snap.worker;
   s.device.worker_restarts = snap.worker_restarts;
   s.device.worker_fault = snap.worker_fault;
-  for (auto& r : snap.finished) s.add_result(std::move(r));
-  // The kernel editor's compile (a thread) and run (a row of the session) come back whatever view is open.
+  // An exercise's Check runs are the grading's, not rows of the session: its hidden cases stay hidden.
+  for (auto& r : snap.finished)
+    if (!s.edit.take_check_result(r)) s.add_result(std::move(r));
+  // The kernel editor's compile (a thread), run (a row of the session) and check come back whatever view is open.
   s.edit.poll();
   s.edit.take_run(s.session.runs);
+  if (std::optional<RunRequest> next = s.edit.next_check_request()) s.to_run.push_back(std::move(*next));
   if (first_open) {
     // A worker on another machine that cannot be reached or has no GPU: say why where it shows.
     if (!snap.device.available && !snap.worker_where.empty() && snap.worker_where != "local") {

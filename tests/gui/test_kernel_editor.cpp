@@ -13,6 +13,7 @@
 #include "kernel_compile.hpp"
 #include "kernel_edit.hpp"
 #include "registry.hpp"
+#include "user_kernel.hpp"
 #include "views/compare_model.hpp"
 
 namespace ws::ui {
@@ -22,6 +23,15 @@ KernelCopy copy_of(const std::string& id) {
   const VariantInfo* v = find_variant(id);
   EXPECT_NE(v, nullptr) << id;
   return v ? make_kernel_copy(*v, find_section(id)) : KernelCopy{};
+}
+
+/// A finished run of the editor's reduce3 copy with `status` and `message`.
+RunResult edited_run(RunStatus status, const std::string& message) {
+  RunResult r;
+  r.variant = "epita.reduce3 (edited)";
+  r.status = status;
+  r.message = message;
+  return r;
 }
 
 std::string temp_dir(const std::string& name) {
@@ -75,6 +85,42 @@ TEST(KernelCopy, ChangedLineMarks) {
   EXPECT_EQ(changed_line_marks(a, "a\nB\nc\nd\n"), (std::vector<int>{0, 1, 0, 0, 0}));
   EXPECT_EQ(changed_line_marks(a, "a\nc\nd\n"), (std::vector<int>{0, 2, 0, 0}));  // b deleted above c
   EXPECT_EQ(changed_line_marks(a, "a\nb\nx\nc\nd\n"), (std::vector<int>{0, 0, 1, 0, 0, 0}));
+}
+
+TEST(KernelCopy, CodeDiffRowsKeepTheChangesWithContextAndNumberBothSides) {
+  const std::string a = "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\n";
+  EXPECT_TRUE(code_diff_rows(a, a).empty());
+  // l3 removed, X added after l6: one gap between the two hunks, one before the first is not needed.
+  const auto rows = code_diff_rows(a, "l1\nl2\nl4\nl5\nl6\nX\nl7\nl8\n", 1);
+  std::vector<std::string> got;
+  for (const CodeDiffRow& r : rows)
+    got.push_back(r.kind == CodeDiffRow::Gap
+                      ? "gap " + std::to_string(r.skipped)
+                      : std::string(r.kind == CodeDiffRow::Added     ? "+"
+                                    : r.kind == CodeDiffRow::Removed ? "-"
+                                                                     : " ") +
+                            std::to_string(r.old_line) + "/" + std::to_string(r.new_line) + " " + r.text);
+  EXPECT_EQ(got, (std::vector<std::string>{"gap 1", " 2/2 l2", "-3/0 l3", " 4/3 l4", "gap 1", " 6/5 l6", "+0/6 X",
+                                           " 7/7 l7", "gap 1"}));
+  // The lines the editor's margin marks are the diff's added lines.
+  const auto marks = changed_line_marks(a, "l1\nl2\nl4\nl5\nl6\nX\nl7\nl8\n");
+  EXPECT_EQ(marks[5], 1);
+  EXPECT_EQ(marks[2], 2);  // l3 deleted above l4
+}
+
+TEST(KernelEditModel, TheTextOfEachRunIsKeptForCompare) {
+  KernelEdit e;
+  const std::string copy = copy_of("epita.reduce3").text;
+  e.open("epita.reduce3", PatternKind::Reduction, copy, "", "-");
+  EXPECT_EQ(e.ran_text(e.run_label()), nullptr);
+  e.text += "// mine\n";
+  e.run_queued({});
+  const KernelEdit::RanText* t = e.ran_text("epita.reduce3 (edited)");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->original, copy);
+  EXPECT_EQ(t->text, copy + "// mine\n");
+  e.text += "// later, not run\n";
+  EXPECT_EQ(e.ran_text("epita.reduce3 (edited)")->text, copy + "// mine\n");
 }
 
 TEST(KernelEditModel, DiagnosticLinesAndFind) {
@@ -164,11 +210,7 @@ TEST(KernelEditModel, RunRequestAndItsResult) {
   e.run_queued(runs);
   EXPECT_TRUE(e.running());
   EXPECT_FALSE(e.take_run(runs));
-  RunResult failed;
-  failed.variant = "epita.reduce3 (edited)";
-  failed.status = RunStatus::Error;
-  failed.message = "reduce3.edited.cu:23: error: expected a \";\"";
-  runs.push_back(failed);
+  runs.push_back(edited_run(RunStatus::Error, "reduce3.edited.cu:23: error: expected a \";\""));
   ASSERT_TRUE(e.take_run(runs));
   EXPECT_FALSE(e.running());
   EXPECT_TRUE(e.status_bad());
@@ -176,14 +218,68 @@ TEST(KernelEditModel, RunRequestAndItsResult) {
   EXPECT_EQ(e.line_marks()[22], 2);
 
   e.run_queued(runs);
-  RunResult wrong;
-  wrong.variant = "epita.reduce3 (edited)";
-  wrong.status = RunStatus::Wrong;
-  wrong.message = "sum 1234 != reference 5678";
-  runs.push_back(wrong);
+  runs.push_back(edited_run(RunStatus::Wrong, "sum 1234 != reference 5678"));
   ASSERT_TRUE(e.take_run(runs));
   EXPECT_TRUE(e.status_bad());
   EXPECT_NE(e.status().find("wrong"), std::string::npos) << e.status();
+}
+
+TEST(KernelEditExercise, CheckGradesThroughTheRunQueueAndKeepsItsRunsOutOfTheSession) {
+  const Exercise* ex = find_exercise(gui_exercises(), "epita.reduce2_to_reduce3");
+  ASSERT_NE(ex, nullptr);
+  ASSERT_EQ(exercises_of("epita.reduce3").size(), 1u);
+  EXPECT_EQ(exercises_of("epita.reduce3")[0], ex);
+  EXPECT_TRUE(exercises_of("epita.reduce2").empty());
+  ASSERT_NE(find_exercise(gui_exercises(), "stevens.kogge_stone_db"), nullptr);  // no `like`: its reference
+  EXPECT_EQ(exercises_of("stevens.kogge_stone").size(), 1u);
+
+  KernelEdit e;
+  ASSERT_EQ(e.open_exercise(*ex, "-"), "");
+  ASSERT_NE(e.exercise(), nullptr);
+  EXPECT_EQ(e.variant(), "epita.reduce3");
+  EXPECT_EQ(e.file(), "reduce2_to_reduce3.cu");
+  EXPECT_NE(e.text.find("TODO"), std::string::npos);  // the starter
+  EXPECT_FALSE(e.next_check_request());               // nothing before Check
+  e.check();
+  ASSERT_TRUE(e.checking());
+  EXPECT_TRUE(e.running());  // a screenshot waits for the verdict
+  std::optional<RunRequest> req = e.next_check_request();
+  ASSERT_TRUE(req);
+  EXPECT_EQ(req->kernel.source, e.text);
+  EXPECT_EQ(req->kernel.like, "epita.reduce3");
+  EXPECT_FALSE(e.next_check_request());  // one at a time
+  // The editor's own run and other variants' runs are not the check's.
+  EXPECT_FALSE(e.take_check_result(edited_run(RunStatus::Ok, "")));
+  RunResult wrong = unrun_result(*req, RunStatus::Wrong, "expected 5, got 4");
+  EXPECT_EQ(wrong.variant, user_kernel_label(req->kernel));
+  ASSERT_TRUE(e.take_check_result(wrong));
+  // Every case runs (a wrong one does not stop them), then the verdict; no speed run without correctness.
+  for (std::size_t i = 1; i < ex->cases.size(); ++i) {
+    req = e.next_check_request();
+    ASSERT_TRUE(req) << i;
+    RunResult ok = unrun_result(*req, RunStatus::Ok, "");
+    ASSERT_TRUE(e.take_check_result(ok));
+  }
+  EXPECT_FALSE(e.checking());
+  ASSERT_NE(e.grade(), nullptr);
+  EXPECT_FALSE(e.grade()->passed());
+  EXPECT_TRUE(e.status_bad());
+  EXPECT_EQ(e.status(), "NOT PASSED epita.reduce2_to_reduce3: " + std::to_string(ex->cases.size()) + " of " +
+                            std::to_string(ex->cases.size() + 2) + " checks (case 1: wrong result)");
+  // A cancelled check: its request may still come back; it is dropped, not shown.
+  e.check();
+  req = e.next_check_request();
+  ASSERT_TRUE(req);
+  e.cancel_check();
+  EXPECT_FALSE(e.checking());
+  EXPECT_TRUE(e.take_check_result(unrun_result(*req, RunStatus::Ok, "")));
+  EXPECT_NE(e.status().find("cancelled"), std::string::npos) << e.status();
+  // A variant's copy has no exercise and no check.
+  e.open("epita.reduce3", PatternKind::Reduction, copy_of("epita.reduce3").text, "", "-");
+  EXPECT_EQ(e.exercise(), nullptr);
+  e.check();
+  EXPECT_FALSE(e.checking());
+  EXPECT_EQ(e.file(), "reduce3.edited.cu");
 }
 
 TEST(KernelEditModel, CompileErrorsLandOnTheirLines) {
@@ -227,6 +323,33 @@ TEST(KernelEditModel, EveryEditableReductionCopyCompiles) {
       EXPECT_FALSE(e.status_bad()) << v.id << ": " << e.status();
   }
   EXPECT_GE(compiled, 30) << "of " << editable;
+}
+
+TEST(KernelEditModel, EveryEditableCopyCompilesOrItsNoteSaysWhy) {
+  if (!built_with_nvrtc()) GTEST_SKIP() << "this build has no NVRTC";
+  // Every pattern: a copy either compiles under NVRTC or carries the one line that says why (arguments the
+  // contract does not pass, a __constant__ array filled by host code). The look-back scan compiles: its
+  // tile status and counter come from the scan contract's scratch, its headers and constants from its file.
+  for (const VariantInfo& v : all_variants()) {
+    if (!why_not_editable(v).empty()) continue;
+    const KernelCopy c = make_kernel_copy(v, find_section(v.id));
+    KernelEdit e;
+    e.open(v.id, v.pattern, c.text, c.note, "-");
+    e.compile();
+    ASSERT_TRUE(e.poll(60000)) << v.id;
+    if (e.status_bad()) EXPECT_FALSE(c.note.empty()) << v.id << " does not compile and says nothing: " << e.status();
+    if (v.id == "scan.decoupled_lookback") EXPECT_FALSE(e.status_bad()) << e.status();
+  }
+  const KernelCopy conv = copy_of("stevens.conv1d_const");
+  EXPECT_NE(conv.note.find("__constant__"), std::string::npos) << conv.note;
+  EXPECT_NE(conv.text.find("// TODO: M is the slide's mask in __constant__ memory"), std::string::npos);
+  const KernelCopy scan = copy_of("scan.decoupled_lookback");
+  EXPECT_NE(scan.text.find("(unsigned long long*)scratch, (unsigned int*)(scratch + 2 * gridDim.x)"), std::string::npos)
+      << scan.text;
+  EXPECT_NE(scan.text.find("#include \"scan/lookback.cuh\""), std::string::npos);
+  EXPECT_NE(scan.text.find("constexpr int kRows = 4, kVec = 4;"), std::string::npos);
+  // Headers are taken only for names the kernel uses: conv1d_basic's copy does not pull arch_paths.cuh.
+  EXPECT_EQ(copy_of("stevens.conv1d_basic").text.find("arch_paths"), std::string::npos);
 }
 
 TEST(KernelCopy, WhatCannotBeEdited) {

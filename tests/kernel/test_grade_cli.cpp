@@ -15,6 +15,7 @@
 #include "lessons.hpp"
 #include "paths.hpp"
 #include "unit/cli/cli_runner.hpp"
+#include "user_kernel.hpp"
 
 using namespace ws;
 using ws::test::run_cli;
@@ -139,4 +140,61 @@ TEST(GradeCli, UnknownExerciseAndMissingOptions) {
   out = run_cli("grade --exercise amp.cascade");
   EXPECT_EQ(out.code, 2) << out.out;
   EXPECT_NE(out.out.find("grade needs --exercise ID and --kernel FILE.cu"), std::string::npos) << out.out;
+}
+
+// The steps a GUI's Check takes one frame at a time: the requests in order, each answered by its own result.
+TEST(Grading, StepsThroughTheCasesThenAlternatesReferenceAndSubmission) {
+  const auto all = load_exercises();
+  const Exercise* ex = find_exercise(all, "epita.reduce2_to_reduce3");
+  ASSERT_NE(ex, nullptr);
+  Grading g(*ex, "// src\n", "mine.cu");
+  std::vector<std::string> order;
+  while (const RunRequest* r = g.next()) {
+    RunResult res;
+    res.variant = r->kernel.empty() ? r->variant : user_kernel_label(r->kernel);
+    res.n = r->n;
+    res.status = RunStatus::Ok;
+    res.timed = true;
+    res.timing.median_ms = r->kernel.empty() ? 2.0 : 1.0;  // the submission twice as fast
+    res.device = "test";
+    EXPECT_TRUE(g.answers(res));
+    RunResult other = res;
+    other.variant = "epita.reduce3 (edited)";  // the editor's own run: not the grading's
+    EXPECT_FALSE(g.answers(other));
+    order.push_back(r->kernel.empty() ? "ref " + std::to_string(r->n) : "mine " + std::to_string(r->n));
+    g.take(res);
+  }
+  ASSERT_EQ(order.size(), ex->cases.size() + 4);
+  EXPECT_EQ(order[0], "mine " + std::to_string(ex->cases[0].n));
+  const std::string n = std::to_string(ex->speed_n);
+  EXPECT_EQ(std::vector<std::string>(order.end() - 4, order.end()),
+            (std::vector<std::string>{"ref " + n, "mine " + n, "ref " + n, "mine " + n}));
+  EXPECT_TRUE(g.done());
+  EXPECT_TRUE(g.report().passed());
+  EXPECT_DOUBLE_EQ(g.report().speed_ratio, 2.0);
+  EXPECT_EQ(g.runs_done(), g.runs_most());
+}
+
+TEST(Grading, AFaultStopsTheCasesAndItsRunStillAnswers) {
+  const auto all = load_exercises();
+  const Exercise* ex = find_exercise(all, "harris.warp_unroll");
+  ASSERT_NE(ex, nullptr);
+  Grading g(*ex, "// src\n", "mine.cu");
+  const RunRequest* r = g.next();
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->repeat, 1);
+  // A worker that died with the kernel: the run did not happen, and carries the grading's name.
+  const RunResult fault = unrun_result(*r, RunStatus::Faulted, "the worker died (signal 11)");
+  EXPECT_EQ(fault.variant, g.kernel_run_label());
+  ASSERT_TRUE(g.answers(fault));
+  g.take(fault);
+  EXPECT_TRUE(g.done());
+  EXPECT_EQ(g.next(), nullptr);
+  const GradeReport& rep = g.report();
+  ASSERT_EQ(rep.checks.size(), ex->cases.size() + 2);  // compiles, the cases, speed
+  EXPECT_TRUE(rep.checks[0].passed);
+  EXPECT_NE(rep.checks[1].detail.find("faulted"), std::string::npos) << rep.checks[1].detail;
+  EXPECT_FALSE(rep.checks[2].ran);
+  EXPECT_FALSE(rep.checks.back().ran);
+  EXPECT_FALSE(rep.passed());
 }

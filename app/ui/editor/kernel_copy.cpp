@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 
 #include "user_kernel.hpp"
 
@@ -100,6 +103,8 @@ std::string concrete_type(const std::string& type, const std::vector<std::string
   flush();
   // "unsigned int int" from "unsigned int": the word after unsigned was already int
   for (std::size_t at; (at = out.find("unsigned int int")) != std::string::npos;) out.replace(at, 16, "unsigned int");
+  for (const char* w : {"long", "short", "char"})  // "unsigned long long" keeps its own words
+    for (std::size_t at; (at = out.find(std::string("unsigned int ") + w)) != std::string::npos;) out.erase(at + 9, 4);
   return out;
 }
 
@@ -174,6 +179,64 @@ std::string helpers_called(const std::string& file_text, const std::string& code
       out += "\n";
     }
   return out;
+}
+
+/// Whether `code` uses a name the kernel header `path` (under kernel_include_dir()) declares: an identifier
+/// there followed by '(' or '<', or after `struct`, `class` or `#define`; CUDA's own `__` names do not count.
+bool uses_header(const std::string& path, const std::string& code) {
+  std::ifstream in(kernel_include_dir() + "/" + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string h = ss.str();
+  std::string prev;
+  for (std::size_t i = 0; i < h.size();) {
+    if (!(std::isalpha((unsigned char)h[i]) || h[i] == '_')) {
+      ++i;
+      continue;
+    }
+    std::size_t e = i;
+    while (e < h.size() && (std::isalnum((unsigned char)h[e]) || h[e] == '_')) ++e;
+    const std::string word = h.substr(i, e - i);
+    std::size_t k = e;
+    while (k < h.size() && h[k] == ' ') ++k;
+    const bool declared =
+        (k < h.size() && (h[k] == '(' || h[k] == '<')) || prev == "struct" || prev == "class" || prev == "define";
+    static const char* const kKeywords[] = {"if",       "for",      "while",       "switch",           "return",
+                                            "sizeof",   "defined",  "static_cast", "reinterpret_cast", "const_cast",
+                                            "alignof",  "decltype", "template",    "static_assert",    "asm",
+                                            "volatile", "min",      "max"};
+    const bool keyword = std::find(std::begin(kKeywords), std::end(kKeywords), word) != std::end(kKeywords);
+    if (declared && !keyword && word.rfind("__", 0) != 0 && has_word(code, word)) return true;
+    prev = word;
+    i = e;
+  }
+  return false;
+}
+
+/// What the kernel needs from the top of its file besides helpers: the device headers it includes (`.cuh`, not
+/// the trace record's) whose names `code` uses, and the one-line `constexpr` constants at file scope whose names
+/// it uses (decoupled_lookback.cu's kRows, kVec), in file order.
+std::string file_context(const std::string& file_text, const std::string& code) {
+  std::string includes, constants;
+  for (const std::string& l : split_lines(file_text)) {
+    const std::string t = trim(code_of(l));
+    if (t.rfind("#include \"", 0) == 0 && t.find(".cuh\"") != std::string::npos &&
+        t.find("trace_record") == std::string::npos) {
+      const std::string path = t.substr(10, t.find('"', 10) - 10);
+      if (uses_header(path, code)) includes += t + "\n";
+      continue;
+    }
+    if (l.rfind("constexpr ", 0) != 0 || t.back() != ';') continue;  // at file scope: not indented
+    // "constexpr int kRows = 4, kVec = 4;": every declared name counts.
+    bool used = false;
+    for (const std::string& decl : split_top(t.substr(0, t.size() - 1))) {
+      std::string type, name;
+      split_decl(decl.substr(0, decl.find('=')), type, name);
+      used |= !name.empty() && has_word(code, name);
+    }
+    if (used) constants += l + "\n";
+  }
+  return includes + constants;
 }
 
 }  // namespace
@@ -284,6 +347,7 @@ KernelCopy make_kernel_copy(const VariantInfo& v, const SourceSection& sec) {
   // The call: each of the kernel's parameters gets the next contract argument of its kind.
   const std::vector<KernelParam> kparams = parse_kernel_params(signature);
   std::vector<bool> used(cparams.size(), false);
+  bool scratch_tail = false;  ///< the scan scratch's part after its 2 * grid tile words is given
   std::string args, unmatched;
   for (const KernelParam& k : kparams) {
     if (!k.pointer && concrete_type(k.type, type_params, elem) == "bool") {  // the scans' `exclusive`
@@ -297,6 +361,17 @@ KernelCopy make_kernel_copy(const VariantInfo& v, const SourceSection& sec) {
         break;
       }
     if (pick == cparams.size()) {
+      // The scan contract's scratch holds 2 * grid ints (per-tile words: a single-pass scan's tile status)
+      // then 2 ints (flags, a tile counter): a second writable pointer gets the part after the tile words.
+      const auto scratch =
+          std::find_if(cparams.begin(), cparams.end(), [](const KernelParam& c) { return c.name == "scratch"; });
+      if (k.pointer && !k.is_const && scratch != cparams.end() && used[std::size_t(scratch - cparams.begin())] &&
+          !scratch_tail) {
+        scratch_tail = true;
+        args += (args.empty() ? "" : ", ") +
+                ("(" + concrete_type(k.type, type_params, elem) + ")(" + scratch->name + " + 2 * gridDim.x)");
+        continue;
+      }
       unmatched += (unmatched.empty() ? "" : ", ") + k.type + " " + k.name;
       continue;
     }
@@ -339,11 +414,66 @@ KernelCopy make_kernel_copy(const VariantInfo& v, const SourceSection& sec) {
       std::string code;
       for (std::size_t i = 0; i <= end && i < lines.size(); ++i) code += code_of(lines[i]) + "\n";
       const std::string helpers = helpers_called(f.text, code);
+      const std::string context = file_context(f.text, code + helpers);
+      if (!context.empty())
+        head += "// From " + sec.file + ": the headers and constants the kernel uses.\n" + context + "\n";
       if (!helpers.empty()) head += "// From " + sec.file + ": the helpers the kernel calls.\n" + helpers;
+      // A __constant__ array is filled by the variant's host code (cudaMemcpyToSymbol), which a copy does not
+      // run: the copy cannot read it, and says so rather than read memory nobody wrote.
+      for (const std::string& l : split_lines(f.text)) {
+        if (l.rfind("__constant__", 0) != 0) continue;
+        const std::string t = trim(code_of(l));
+        std::string type, cname;
+        split_decl(t.substr(0, t.find('[')), type, cname);
+        if (cname.empty() || !has_word(code + helpers, cname)) continue;
+        out.note = name + " reads " + cname + " from __constant__ memory, which " + v.id +
+                   "'s host code fills (cudaMemcpyToSymbol) and a copy does not run: read the contract's mask "
+                   "where the slide reads " +
+                   cname + " (the copy does not compile until then)";
+        head += "// TODO: " + cname +
+                " is the slide's mask in __constant__ memory, filled by host code a copy does not\n"
+                "// run. Pass the contract's `mask` to the kernel and read mask[j] where it reads " +
+                cname + "[j].\n";
+      }
     }
   out.kernel_line = int(std::count(head.begin(), head.end(), '\n') + 1 + long(g));
   out.text = head + body + "\n// The contract's entry (docs/your-kernel.md): warpscope passes these arguments.\n" +
              sig + " {\n" + call + "}\n";
+  return out;
+}
+
+std::vector<CodeDiffRow> code_diff_rows(const std::string& original, const std::string& edited, int context) {
+  const std::vector<DiffLine> d = diff_lines(original, edited);
+  std::vector<CodeDiffRow> all;
+  all.reserve(d.size());
+  int o = 0, n = 0;
+  for (const DiffLine& l : d) {
+    CodeDiffRow r;
+    r.text = l.text;
+    if (l.kind == DiffLine::Same) r.kind = CodeDiffRow::Context, r.old_line = ++o, r.new_line = ++n;
+    if (l.kind == DiffLine::Added) r.kind = CodeDiffRow::Added, r.new_line = ++n;
+    if (l.kind == DiffLine::Removed) r.kind = CodeDiffRow::Removed, r.old_line = ++o;
+    all.push_back(std::move(r));
+  }
+  // Keep the changes and the context within `context` rows of one; the rest become gaps.
+  std::vector<bool> keep(all.size(), false);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (all[i].kind == CodeDiffRow::Context) continue;
+    const std::size_t a = i >= std::size_t(context) ? i - std::size_t(context) : 0;
+    for (std::size_t k = a; k < all.size() && k <= i + std::size_t(context); ++k) keep[k] = true;
+  }
+  std::vector<CodeDiffRow> out;
+  if (std::none_of(keep.begin(), keep.end(), [](bool k) { return k; })) return out;
+  for (std::size_t i = 0; i < all.size();) {
+    if (keep[i]) {
+      out.push_back(std::move(all[i++]));
+      continue;
+    }
+    CodeDiffRow gap;
+    gap.kind = CodeDiffRow::Gap;
+    while (i < all.size() && !keep[i]) ++gap.skipped, ++i;
+    out.push_back(gap);
+  }
   return out;
 }
 

@@ -47,4 +47,18 @@ KernelCopy make_kernel_copy(const VariantInfo& v, const SourceSection& sec);
 /// (deleted above) when it is otherwise unchanged.
 std::vector<int> changed_line_marks(const std::string& original, const std::string& edited);
 
+/// One row of a code diff to show: a line (kept as context, added or removed) or a gap of unchanged lines.
+struct CodeDiffRow {
+  enum Kind { Context, Added, Removed, Gap } kind = Context;
+  int old_line = 0;  ///< 1-based line in the original (Context, Removed), else 0
+  int new_line = 0;  ///< 1-based line in the edited text (Context, Added), else 0
+  std::string text;  ///< the line; for a Gap, empty (`skipped` says how many lines it stands for)
+  int skipped = 0;
+};
+
+/// The changed lines of `edited` against `original` (the same line diff as changed_line_marks), each run of
+/// changes with up to `context` unchanged lines around it, and a Gap row for the unchanged lines between.
+/// Empty when the texts have the same lines.
+std::vector<CodeDiffRow> code_diff_rows(const std::string& original, const std::string& edited, int context = 1);
+
 }  // namespace ws::ui

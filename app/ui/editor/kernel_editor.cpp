@@ -51,7 +51,25 @@ void KernelEditor::open(AppState& s, const VariantInfo& v) {
   marks_for_.clear();
 }
 
+void KernelEditor::open_exercise(AppState& s, const Exercise& ex) {
+  if (std::string err = s.edit.open_exercise(ex); !err.empty()) {
+    s.message(Message::Error, "exercise " + ex.id + ": " + err);
+    return;
+  }
+  find_from_ = 0;
+  marked_line_ = 0;
+  goto_line_ = 0;
+  const std::size_t todo = s.edit.text.find("TODO");  // the part to write in view
+  if (todo != std::string::npos) goto_line_ = marked_line_ = line_of_offset(s.edit.text, todo);
+  focus_text_ = true;
+  marks_for_.clear();
+}
+
 void KernelEditor::compile_and_run(AppState& s) {
+  if (s.device.opened && s.device.device.available && s.edit.exercise()) {
+    s.edit.check();  // MainWindow::exchange queues its runs one at a time
+    return;
+  }
   if (s.device.opened && s.device.device.available) {
     const VariantInfo* v = find_variant(s.edit.variant());
     if (!v) return;
@@ -82,15 +100,22 @@ bool KernelEditor::draw(AppState& s) {
   ItemTooltip("the variant's source as it was built; your copy stays saved" +
               (e.save_path().empty() ? std::string() : " (" + e.save_path() + ")"));
   const bool busy = e.compiling() || e.running();
-  const char* run_label = "Compile and run (Ctrl+Enter)";
+  const Exercise* ex = e.exercise();
+  const char* run_label = ex ? "Check (Ctrl+Enter)" : "Compile and run (Ctrl+Enter)";
   SameLineIfFits(ButtonWidth(run_label));
   ImGui::BeginDisabled(busy);
   if (ImGui::Button(run_label)) run = true;
   ImGui::EndDisabled();
-  ItemTooltip("compiled with NVRTC (-lineinfo) where the GPU is, launched with " + e.variant() +
-              "'s launch, checked against the CPU and timed: a row '" + e.run_label() + "' in Results and Compare");
-  SameLineIfFits(ButtonWidth("Reset to the slide"));
-  if (ImGui::Button("Reset to the slide")) {
+  ItemTooltip(ex ? "grades the text as warpscope-cli grade --exercise " + ex->id +
+                       " does, on the GPU the runs go to: compiled with NVRTC, checked against the CPU reference on "
+                       "hidden cases, then timed against " +
+                       ex->reference + " in the same worker"
+                 : "compiled with NVRTC (-lineinfo) where the GPU is, launched with " + e.variant() +
+                       "'s launch, checked against the CPU and timed: a row '" + e.run_label() +
+                       "' in Results and Compare");
+  const char* reset_label = ex ? "Reset to the starter" : "Reset to the slide";
+  SameLineIfFits(ButtonWidth(reset_label));
+  if (ImGui::Button(reset_label)) {
     e.reset();
     marks_for_.clear();
   }
@@ -142,7 +167,8 @@ bool KernelEditor::draw(AppState& s) {
   // Row 2: the state in one line each: the result, why it cannot run here, the copy's note, restored text.
   if (!e.status().empty()) TextEllipsis(e.status(), ImGui::GetContentRegionAvail().x, e.status_bad() ? &p.bad : &p.ok);
   if (s.device.opened && !s.device.device.available) {
-    const std::string line = "Running it needs an NVIDIA GPU (here, --gpu ssh:HOST or --gpu 'slurm:ARGS'); " +
+    const std::string line = std::string(ex ? "Checking" : "Running") +
+                             " it needs an NVIDIA GPU (here, --gpu ssh:HOST or --gpu 'slurm:ARGS'); " +
                              std::string(built_with_nvrtc() ? "Ctrl+Enter compiles it here and shows its errors."
                                                             : "this build has no NVRTC to compile it either.");
     TextEllipsis(line, ImGui::GetContentRegionAvail().x, &p.lesson);
@@ -168,6 +194,9 @@ bool KernelEditor::draw(AppState& s) {
         break;
       }
   }
+  // An exercise's statement stands beside the text, in a third of the width.
+  const float side_w = ex ? std::clamp(ImGui::GetContentRegionAvail().x * 0.34f, th.px(320), th.px(640)) : 0.f;
+  if (ex) ImGui::BeginChild("editor_text", ImVec2(ImGui::GetContentRegionAvail().x - side_w, 0), false);
   const float msg_h = diags.empty()
                           ? 0.f
                           : std::min<float>(5.f, float(diags.size())) * ImGui::GetTextLineHeightWithSpacing() +
@@ -280,8 +309,65 @@ bool KernelEditor::draw(AppState& s) {
     }
     ImGui::EndChild();
   }
+  if (ex) {
+    ImGui::EndChild();
+    ImGui::SameLine();
+    draw_exercise(s, *ex);
+  }
   if (run && !busy) compile_and_run(s);
   return true;
+}
+
+void KernelEditor::draw_exercise(const AppState& s, const Exercise& ex) {
+  const Theme& th = theme();
+  const Palette& p = th.colors();
+  const KernelEdit& e = s.edit;
+  ImGui::BeginChild("exercise", ImVec2(0, 0), true);
+  const ImVec2 top = ImGui::GetWindowPos();
+  ImGui::PushFont(th.fonts().heading);
+  ImGui::TextWrapped("%s", ex.title.c_str());
+  ImGui::PopFont();
+  TextDim("exercise " + ex.id + " (lesson " + ex.lesson + ")", true);
+  ImGui::Spacing();
+  ImGui::TextWrapped("%s", ex.statement.c_str());
+  ImGui::Spacing();
+  std::string goal =
+      "Goal: correct on " + std::to_string(ex.cases.size()) + " hidden cases (sizes and inputs not shown)";
+  if (ex.min_speed > 0) {
+    char ratio[32];
+    std::snprintf(ratio, sizeof ratio, "%.2fx", ex.min_speed);
+    goal += ", and at least " + std::string(ratio) + " of " + ex.reference + "'s speed, timed in the same worker";
+  }
+  TextWrappedColored(p.accent, goal + ".");
+  ImGui::Spacing();
+  SectionTitle("Check");
+  if (e.checking()) {
+    TextWrappedColored(p.text_dim, e.check_progress());
+  } else if (const GradeReport* g = e.grade()) {
+    for (const GradeCheck& c : g->checks) {
+      const char* tag = !c.ran ? "SKIP" : c.passed ? "PASS" : "FAIL";
+      TextWrappedColored(!c.ran     ? p.text_dim
+                         : c.passed ? p.ok
+                                    : p.bad,
+                         std::string(tag) + "  " + c.name + (c.detail.empty() ? "" : ": " + c.detail));
+    }
+    ImGui::Spacing();
+    ImGui::PushFont(th.fonts().bold);
+    TextWrappedColored(g->passed() ? p.ok : p.bad, g->passed() ? "Passed: every check" : "Not passed yet");
+    ImGui::PopFont();
+  } else {
+    TextDim("Ctrl+Enter (Check) grades the text on the GPU as warpscope-cli grade does; the verdicts come here.", true);
+  }
+  ImGui::Spacing();
+  if (!ex.hints.empty() && ImGui::CollapsingHeader(("Hints (" + std::to_string(ex.hints.size()) + ")").c_str()))
+    for (const std::string& h : ex.hints) {
+      ImGui::Bullet();
+      ImGui::SameLine();
+      ImGui::TextWrapped("%s", h.c_str());
+    }
+  layout_probe().picture("exercise statement", top,
+                         ImVec2(top.x + ImGui::GetWindowWidth(), top.y + ImGui::GetWindowHeight()));
+  ImGui::EndChild();
 }
 
 }  // namespace ws::ui

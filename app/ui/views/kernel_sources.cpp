@@ -140,24 +140,32 @@ SourceSection section_for_trace(const std::string& id, const Trace& t) {
 
 std::vector<DiffLine> diff_lines(const std::string& a, const std::string& b) {
   const std::vector<std::string> x = split_lines(a), y = split_lines(b);
-  const std::size_t n = x.size(), m = y.size();
-  // lcs[i][j]: longest common subsequence of x[i..] and y[j..].
-  std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(m + 1, 0));
-  for (std::size_t i = n; i-- > 0;)
-    for (std::size_t j = m; j-- > 0;)
-      lcs[i][j] = x[i] == y[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+  // The lines both texts start and end with are the same rows of any longest common subsequence: the table
+  // covers only the middle, so an edit of a few lines in a long file costs a few rows, not lines^2.
+  std::size_t head = 0, tail = 0;
+  while (head < x.size() && head < y.size() && x[head] == y[head]) ++head;
+  while (tail < x.size() - head && tail < y.size() - head && x[x.size() - 1 - tail] == y[y.size() - 1 - tail]) ++tail;
+  const std::size_t n = x.size() - tail, m = y.size() - tail;
+  // lcs[i - head][j - head]: longest common subsequence of x[i..n) and y[j..m).
+  std::vector<std::vector<int>> lcs(n - head + 1, std::vector<int>(m - head + 1, 0));
+  for (std::size_t i = n; i-- > head;)
+    for (std::size_t j = m; j-- > head;)
+      lcs[i - head][j - head] = x[i] == y[j] ? lcs[i - head + 1][j - head + 1] + 1
+                                             : std::max(lcs[i - head + 1][j - head], lcs[i - head][j - head + 1]);
   std::vector<DiffLine> out;
-  std::size_t i = 0, j = 0;
+  for (std::size_t k = 0; k < head; ++k) out.push_back({DiffLine::Same, x[k]});
+  std::size_t i = head, j = head;
   while (i < n || j < m) {
     if (i < n && j < m && x[i] == y[j]) {
       out.push_back({DiffLine::Same, x[i]});
       ++i, ++j;
-    } else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1])) {
+    } else if (i < n && (j == m || lcs[i - head + 1][j - head] >= lcs[i - head][j - head + 1])) {
       out.push_back({DiffLine::Removed, x[i++]});
     } else {
       out.push_back({DiffLine::Added, y[j++]});
     }
   }
+  for (std::size_t k = x.size() - tail; k < x.size(); ++k) out.push_back({DiffLine::Same, x[k]});
   return out;
 }
 

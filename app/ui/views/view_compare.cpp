@@ -572,8 +572,21 @@ void CompareView::draw_changes(AppState& s, const std::vector<CompareRow>& rows)
   if (!l) return;
   SectionTitle("What changed, step by step");
   ImGui::BeginChild("changes", ImVec2(0, 0));
-  const CompareRow* prev = nullptr;
+  // First each edited copy against its original (what the user just did): its effect in numbers, its code diff.
   int shown = 0;
+  for (const auto& r : rows) {
+    const auto paren = r.variant.find(" (edited)");
+    if (paren == std::string::npos) continue;
+    const auto base = std::find_if(rows.begin(), rows.end(),
+                                   [&](const CompareRow& o) { return o.variant == r.variant.substr(0, paren); });
+    if (base == rows.end()) continue;
+    ImGui::Bullet();
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s", what_changed(*base, r).c_str());
+    if (const KernelEdit::RanText* ran = s.edit.ran_text(r.variant)) draw_code_diff(r.variant, *ran);
+    ++shown;
+  }
+  const CompareRow* prev = nullptr;
   for (const auto& step : l->steps) {
     const auto it =
         std::find_if(rows.begin(), rows.end(), [&](const CompareRow& r) { return r.variant == step.variant; });
@@ -586,21 +599,65 @@ void CompareView::draw_changes(AppState& s, const std::vector<CompareRow>& rows)
     }
     prev = &*it;
   }
-  // Each edited copy against its original: the code's effect in numbers.
-  for (const auto& r : rows) {
-    const auto paren = r.variant.find(" (edited)");
-    if (paren == std::string::npos) continue;
-    const auto base = std::find_if(rows.begin(), rows.end(),
-                                   [&](const CompareRow& o) { return o.variant == r.variant.substr(0, paren); });
-    if (base == rows.end()) continue;
-    ImGui::Bullet();
-    ImGui::SameLine();
-    ImGui::TextWrapped("%s", what_changed(*base, r).c_str());
-    ++shown;
-  }
   if (!shown)
     TextDim("Compare two or more variants of one lesson to see what changed between consecutive steps.", true);
   ImGui::EndChild();
+}
+
+void CompareView::draw_code_diff(const std::string& label, const KernelEdit::RanText& ran) {
+  const Theme& th = theme();
+  const Palette& p = th.colors();
+  CodeDiff& d = code_diffs_[label];
+  if (d.original != ran.original || d.text != ran.text || (d.rows.empty() && d.original.empty()))
+    d = CodeDiff{ran.original, ran.text, code_diff_rows(ran.original, ran.text)};
+  int added = 0, removed = 0;
+  for (const CodeDiffRow& r : d.rows) added += r.kind == CodeDiffRow::Added, removed += r.kind == CodeDiffRow::Removed;
+  ImGui::Indent(th.px(24));
+  if (d.rows.empty()) {
+    TextDim("code: the same lines as the copy of the slide's kernel", true);
+    ImGui::Unindent(th.px(24));
+    return;
+  }
+  const std::string base = label.substr(0, label.find(" ("));
+  TextDim("code: " + std::to_string(added) + " line" + (added == 1 ? "" : "s") + " added, " + std::to_string(removed) +
+              " removed against the copy of " + base + " (numbers: the copy's, then the edited text's)",
+          true);
+  ImGui::PushFont(th.fonts().mono);
+  layout_probe().text(ImGui::GetFontSize());
+  const float line_h = ImGui::GetTextLineHeightWithSpacing();
+  const float num_w = ImGui::CalcTextSize("0000").x;
+  const float width = ImGui::GetContentRegionAvail().x;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 top = ImGui::GetCursorScreenPos();
+  constexpr std::size_t kMaxRows = 80;  // a rewritten file is read in the editor, not here
+  for (std::size_t i = 0; i < d.rows.size() && i < kMaxRows; ++i) {
+    const CodeDiffRow& r = d.rows[i];
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    if (r.kind == CodeDiffRow::Gap) {
+      TextDim("      ... " + std::to_string(r.skipped) + " unchanged line" + (r.skipped == 1 ? "" : "s"));
+      continue;
+    }
+    const bool add = r.kind == CodeDiffRow::Added, del = r.kind == CodeDiffRow::Removed;
+    const ImVec4& fg = add ? p.ok : del ? p.bad : p.text_dim;
+    if (add || del)
+      dl->AddRectFilled(o, ImVec2(o.x + width, o.y + line_h), ImGui::GetColorU32(ImVec4(fg.x, fg.y, fg.z, 0.16f)));
+    const std::string a = r.old_line ? std::to_string(r.old_line) : "",
+                      b = r.new_line ? std::to_string(r.new_line) : "";
+    ImGui::SetCursorScreenPos(ImVec2(o.x + num_w - ImGui::CalcTextSize(a.c_str()).x, o.y));
+    ImGui::TextColored(p.text_dim, "%s", a.c_str());
+    ImGui::SameLine(0, 0);
+    ImGui::SetCursorScreenPos(ImVec2(o.x + 2 * num_w + th.px(8) - ImGui::CalcTextSize(b.c_str()).x, o.y));
+    ImGui::TextColored(p.text_dim, "%s", b.c_str());
+    ImGui::SameLine(0, 0);
+    ImGui::SetCursorScreenPos(ImVec2(o.x + 2 * num_w + th.px(20), o.y));
+    ImGui::TextColored(add || del ? fg : p.text, "%s %s", add ? "+" : del ? "-" : " ", r.text.c_str());
+  }
+  if (d.rows.size() > kMaxRows)
+    TextDim("      ... " + std::to_string(d.rows.size() - kMaxRows) +
+            " more rows: the editor marks every changed line");
+  layout_probe().picture("compare code diff", top, ImVec2(top.x + width, ImGui::GetCursorScreenPos().y));
+  ImGui::PopFont();
+  ImGui::Unindent(th.px(24));
 }
 
 }  // namespace ws::ui

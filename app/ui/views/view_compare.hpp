@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app_state.hpp"
+#include "editor/kernel_copy.hpp"
 #include "views/compare_model.hpp"
 
 namespace ws::ui {
@@ -42,6 +43,9 @@ class CompareView {
   /// The table with its text at `fit.scale` times the body size and its columns as wide as `fit` says.
   void draw_table(AppState& s, const std::vector<CompareRow>& rows, const CompareFit& fit);
   void draw_changes(AppState& s, const std::vector<CompareRow>& rows);
+  /// Under an edited run's "what changed" line: the lines its text changed against the copy of the variant
+  /// (code_diff_rows, the editor's line diff), numbered in both, added green and removed red.
+  void draw_code_diff(const std::string& label, const KernelEdit::RanText& ran);
   /// Sim predictions for `ids` (computed once per variant, n and type).
   const std::map<std::string, Predicted>& predictions(const AppState& s, const std::vector<std::string>& ids);
 
@@ -50,6 +54,12 @@ class CompareView {
   std::string slides_error_shown_;  ///< the slide-timings problem already reported (once, not every frame)
   std::string scrolled_to_;         ///< the selected variant whose row was last scrolled into view
   std::vector<float> widths_;       ///< the column widths last set (CompareFit::column_width)
+  /// code_diff_rows per edited run label, with the texts they were computed from.
+  struct CodeDiff {
+    std::string original, text;
+    std::vector<CodeDiffRow> rows;
+  };
+  std::map<std::string, CodeDiff> code_diffs_;
 };
 
 }  // namespace ws::ui

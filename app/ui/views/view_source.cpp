@@ -40,7 +40,12 @@ void SourceView::draw(AppState& s) {
   // The editor: opened by "Edit a copy" (or --edit), on the selected variant; another variant closes it.
   if (s.edit.request_open) {
     s.edit.request_open = false;
-    editor_.open(s, *v);
+    const Exercise* ex = find_exercise(gui_exercises(), s.edit.request_exercise);
+    if (ex)
+      editor_.open_exercise(s, *ex);
+    else
+      editor_.open(s, *v);
+    s.edit.request_exercise.clear();
     if (!s.edit.request_text.empty()) {
       s.edit.text = std::move(s.edit.request_text);
       s.edit.request_text.clear();
@@ -90,6 +95,13 @@ void SourceView::draw(AppState& s) {
   ItemTooltip(not_editable.empty() ? "edit a copy of this kernel and run it (Ctrl+Enter) with " + v->id +
                                          "'s launch: checked, timed, a row of its own in Results and Compare"
                                    : not_editable);
+  // The lesson's exercises that take this variant's launch: a starter to complete and a Check button.
+  for (const Exercise* ex : exercises_of(v->id)) {
+    const std::string label = "Exercise: " + ex->title + "##" + ex->id;
+    SameLineIfFits(ImGui::CalcTextSize(label.c_str(), nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x);
+    if (ImGui::Button(label.c_str())) editor_.open_exercise(s, *ex);
+    ItemTooltip(ex->statement);
+  }
   ImGui::SameLine();
   ImGui::BeginDisabled(prev.empty());
   ImGui::Checkbox(prev.empty() ? (focus ? "diff" : "diff against the previous variant (this is the first)")

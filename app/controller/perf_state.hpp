@@ -73,6 +73,9 @@ struct PerfState {
   bool png_ready = false;            ///< the frame just drawn is png_request's picture (the open view alone)
   std::string steps_request;         ///< a folder to export every trace step of the centre view to
   std::string steps_error;           ///< why the last step export failed ("" = it was written)
+  /// A step export is under way (set by the exporter): the frames until it ends draw the view alone, as a
+  /// handout picture, and the window does not show them.
+  bool steps_busy = false;
   float steps_gif_fps = 0;           ///< the step GIF's frames per second (0 = the player's speed)
   /// Path of an SVG of the open view's chart (Plots, Roofline) to write; the view serves it while drawing
   /// and clears it (still set after a frame: the view has no chart to write as SVG).

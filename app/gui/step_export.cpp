@@ -29,7 +29,7 @@ std::string check_steps_folder(const std::string& dir, bool force) {
 }
 
 void StepExporter::finish(ui::AppState& s, const std::string& error) {
-  busy_ = false;
+  busy_ = s.perf.steps_busy = false;
   frames_.clear();
   s.trace.step = saved_step_;
   s.perf.steps_error = error;
@@ -47,7 +47,7 @@ void StepExporter::after_frame(ui::AppState& s, int fb_width, int fb_height, flo
     s.perf.steps_request.clear();
     saved_step_ = s.trace.step;
     steps_ = s.trace.steps();
-    busy_ = true;
+    busy_ = s.perf.steps_busy = true;
     if (steps_ == 0)
       return finish(
           s, "there is no trace to export" + (s.trace.why_none.empty() ? std::string() : ": " + s.trace.why_none));

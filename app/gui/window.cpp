@@ -263,8 +263,9 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     apply_presentation(s);
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
-    // While a PNG request stands the frames draw the view alone for the file: they are not shown.
-    const bool png_frame = !s.perf.png_request.empty();
+    // While a PNG request or a step export stands the frames draw the view alone for the files: they are
+    // not shown.
+    const bool png_frame = !s.perf.png_request.empty() || steps.busy() || !s.perf.steps_request.empty();
     ImGui::NewFrame();
     window.draw(s, io.DisplaySize);
     ImGui::Render();

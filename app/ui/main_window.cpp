@@ -108,10 +108,12 @@ void MainWindow::draw(AppState& s, ImVec2 size) {
     }
     flush(true);
   }
-  // A PNG asked for (a view's button, --export-view) is of the open view alone, as a handout picture: the
-  // frames until it is saved draw that, the first one to let the view's children settle to the layout.
+  // A PNG asked for (a view's button, --export-view) or a step export (the button, --export-steps) is of
+  // the open view alone, as a handout picture: the frames until it is saved draw that, the first one to
+  // let the view's children settle to the layout (a step export saves from the frame after its request).
   const bool png_frame = !s.perf.png_request.empty();
-  const bool handout = s.perf.present.handout || png_frame;
+  const bool steps_frame = s.perf.steps_busy || !s.perf.steps_request.empty();
+  const bool handout = s.perf.present.handout || png_frame || steps_frame;
   s.perf.png_ready = png_frame && handout_frames_ > 0;
   handout_frames_ = handout ? handout_frames_ + 1 : 0;
   SetHandout(handout);

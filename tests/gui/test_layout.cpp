@@ -152,6 +152,30 @@ TEST_F(Presentation, APngButtonsPictureIsTheViewAloneOverTheWholeWindow) {
   EXPECT_GT(s.perf.png_rect[0], 100.f);
 }
 
+// The window's Export steps button: every step picture is the view alone over the whole window, as
+// --export-steps draws it, from the frame after the request (the exporter's first) to its end.
+TEST_F(Presentation, TheExportStepsButtonsPicturesAreTheViewAlone) {
+  s.perf.present.focus = false;
+  ASSERT_TRUE(s.select_variant("epita.reduce3"));
+  s.refresh_trace();
+  show("tree");
+  EXPECT_FALSE(Handout());
+  s.perf.steps_request = "warpscope-steps-epita.reduce3";  // what the button sets
+  show("tree", 1);
+  EXPECT_TRUE(Handout()) << "the frame the exporter starts after settles the view-alone layout";
+  s.perf.steps_request.clear(), s.perf.steps_busy = true;  // StepExporter::after_frame took the request
+  const LayoutProbe& p = show("tree", 1);
+  EXPECT_TRUE(Handout());
+  EXPECT_EQ(s.perf.png_rect[0], 0.f);  // the rectangle the exporter reads
+  EXPECT_EQ(s.perf.png_rect[2], 1920.f);
+  EXPECT_EQ(s.perf.png_rect[3], 1080.f);
+  EXPECT_LT(p.region.x0, 30.f);
+  s.perf.steps_busy = false;  // the last step saved
+  show("tree", 1);
+  EXPECT_FALSE(Handout());
+  EXPECT_GT(s.perf.png_rect[0], 100.f);
+}
+
 }  // namespace
 }  // namespace ws::ui
 

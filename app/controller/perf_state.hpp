@@ -76,7 +76,7 @@ struct PerfState {
   /// A step export is under way (set by the exporter): the frames until it ends draw the view alone, as a
   /// handout picture, and the window does not show them.
   bool steps_busy = false;
-  float steps_gif_fps = 0;           ///< the step GIF's frames per second (0 = the player's speed)
+  float steps_gif_fps = 0;  ///< the step GIF's frames per second (0 = the player's speed)
   /// Path of an SVG of the open view's chart (Plots, Roofline) to write; the view serves it while drawing
   /// and clears it (still set after a frame: the view has no chart to write as SVG).
   std::string svg_request;

@@ -286,8 +286,11 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
     ImGui::SetScrollY(std::max(0.f, float(scroll_row) * row_h - ImGui::GetWindowHeight() * 0.4f));
     center_frames_ = 4;  // then, where every row is built, centred on the row as laid out (wrapped cells included)
   }
+  const bool centring = center_frames_ > 0 && !clip;
+  float selected_bottom = -1;  // the selected row's bottom, in content coordinates
   bool first_selected = true;
-  int selected_visible = -1;  // -1: no row of the selected variant
+  int selected_visible = -1;    // -1: no row of the selected variant
+  std::vector<float> row_tops;  // where each row built so far starts, in the table's content coordinates
   // Short reports build every row: their check cells may wrap, and the clipper needs rows of one height.
   ImGuiListClipper clipper;
   if (clip) clipper.Begin(int(order_.size()));
@@ -305,6 +308,8 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
       // The check cell first: it may wrap to two lines, and the row's selectable should cover them.
       ImGui::TableSetColumnIndex(ColCheck);
       const float row_top = ImGui::GetCursorScreenPos().y;
+      const float row_top_content =
+          row_top - ImGui::GetStyle().CellPadding.y - ImGui::GetWindowPos().y + ImGui::GetScrollY();
       ImGui::AlignTextToFramePadding();
       ImGui::PushStyleColor(ImGuiCol_Text, status_color(run));
       if (run.status == RunStatus::Error || run.status == RunStatus::Faulted || clip) {
@@ -346,11 +351,21 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
         s.select_variant(run.variant);
       if (is_sel && first_selected) {
         first_selected = false;
-        if (center_frames_ > 0 && !clip) ImGui::SetScrollHereY(0.4f), --center_frames_;
+        if (center_frames_ > 0 && !clip) {
+          // About 40 % down the view, with a whole row at the top (no row cut in half under the header): the
+          // rows above it, back while they fit in that 40 %.
+          const float view_h = ImGui::GetWindowHeight() - (row_tops.empty() ? row_top_content : row_tops.front());
+          float target = row_top_content;
+          for (auto it = row_tops.rbegin(); it != row_tops.rend() && row_top_content - *it <= 0.4f * view_h; ++it)
+            target = *it;
+          ImGui::SetScrollY(std::max(0.f, target - (row_tops.empty() ? row_top_content : row_tops.front())));
+          --center_frames_;
+        }
         // On screen: the row lies wholly between the frozen header row and the table's bottom.
         const float top = ImGui::GetWindowPos().y + ImGui::GetFontSize() + 2 * ImGui::GetStyle().CellPadding.y;
         const float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
         selected_visible = ImGui::GetItemRectMin().y >= top - 1.f && ImGui::GetItemRectMax().y <= bottom + 1.f;
+        selected_bottom = ImGui::GetItemRectMax().y - ImGui::GetWindowPos().y + ImGui::GetScrollY();
         layout_probe().picture("results selected row", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
       }
       ImGui::PopFont();
@@ -399,10 +414,26 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
       TextRight(run.timed ? format_pct(run.pct_copy) : "-");
       ItemTooltip("of the device-to-device copy bandwidth measured at start-up");
 
+      if (!clip) row_tops.push_back(row_top_content);
       ImGui::PopID();
     }
   ImGui::PopStyleColor();
   if (selected_visible >= 0) layout_probe().counts["results selected row visible"] = selected_visible;
+  if (!row_tops.empty()) {  // a row half under the frozen header (its top hidden, its bottom shown)
+    const float edge = ImGui::GetScrollY() + row_tops.front();
+    int cut = 0;
+    for (std::size_t i = 0; i + 1 < row_tops.size(); ++i) {
+      if (!(row_tops[i] < edge - 1 && row_tops[i + 1] > edge + 1)) continue;
+      // Near the end the view cannot scroll as far as centring asked: back to that row's top, so it shows
+      // whole and the bottom row shows there is more below, while the selected row stays on screen.
+      const float back = row_tops[i] - row_tops.front();
+      if (centring && selected_bottom - (back + row_tops.front()) <= ImGui::GetWindowHeight() - row_tops.front())
+        ImGui::SetScrollY(back);
+      else
+        cut = 1;
+    }
+    layout_probe().counts["results top row cut"] = cut;
+  }
   ImGui::EndTable();
 }
 

@@ -506,7 +506,8 @@ std::vector<std::string> lessons_with_scenes(const AppState& s) {
 
 // Every scene of every lesson, with the report the app opens by default: the scene's variant, when the
 // report has a run of it, has its row wholly on screen in Results and in Compare (never below the fold,
-// never under the frozen header): scene 16 of EPITA is about reduce8's wrong-result row.
+// never under the frozen header), and no row above it is cut in half at the top: scene 16 of EPITA is about
+// reduce8's wrong-result row.
 TEST_F(Presentation, EverySceneKeepsTheSelectedRunOnScreenInResultsAndCompare) {
   ASSERT_EQ(s.open_report(std::string(WS_GUI_ASSETS) + "/reports/nvidia-h100-lessons.json"), "");
   const std::vector<std::string> lessons = lessons_with_scenes(s);
@@ -523,6 +524,7 @@ TEST_F(Presentation, EverySceneKeepsTheSelectedRunOnScreenInResultsAndCompare) {
       const LayoutProbe& r = show("results", 5);
       ASSERT_TRUE(r.counts.count("results selected row visible")) << "no row of " << s.variant()->id;
       EXPECT_EQ(r.counts.at("results selected row visible"), 1) << s.variant()->id << "'s row is off screen";
+      EXPECT_EQ(r.counts.at("results top row cut"), 0) << "the top row is cut in half under the header";
       const LayoutProbe& c = show("compare", 4);
       if (c.counts.count("compare selected row visible"))
         EXPECT_EQ(c.counts.at("compare selected row visible"), 1) << s.variant()->id << "'s row is off screen";

@@ -291,8 +291,8 @@ void CompareView::draw(AppState& s) {
         ImGui::GetContentRegionAvail().x, &theme().colors().text_dim);
   // The whole table in view: its text shrinks (to 0.7 of the body text at the least) before anything
   // scrolls; "what changed" gets the lines left under it.
-  // In focus mode the table comes first: "what changed" starts under it, one scroll away.
-  const float changes_min = s.perf.present.focus ? 0.f : ImGui::GetTextLineHeightWithSpacing() * 3.5f;
+  // In focus mode too: a scene that compares steps points at both (Harris 13, amp 11).
+  const float changes_min = ImGui::GetTextLineHeightWithSpacing() * 3.5f;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const CompareFit fit = compare_table_fit(rows, ImVec2(avail.x, avail.y - changes_min));
   const float k = fit.scale;

@@ -60,7 +60,7 @@ void DrawAccess(const WarpAccess& a, const Step& step, int w, float height) {
   const bool numbers = regular->CalcTextSizeA(num_fs, 1e9f, 0, "31").x <= box - 2.f;
   const float box_h = std::max(num_fs * 1.25f, std::min(height * 0.24f, th.px(30)));
   const float nx_h = num_fs + th.px(2);  // room under the banks for "Nx"
-  const float lane_y = o.y, bank_y = o.y + std::max(height - box_h - nx_h, box_h + th.px(14));
+  const float lane_y = o.y, bank_y = o.y + std::max(height - box_h - nx_h, box_h + th.px(8));
   const ImU32 dim = ImGui::GetColorU32(p.text_dim), text = ImGui::GetColorU32(p.badge_text);
   const float fs = num_fs;
   DrawText(dl, regular, side_fs, ImVec2(o.x, lane_y + (box_h - side_fs) * 0.5f), dim, "lanes");

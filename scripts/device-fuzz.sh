@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The libFuzzer targets for a long run on the GPU machine's 16 cores (the 2 cores here take 80 minutes for
 # 10 minutes a target; there all eight run at once). The binaries are built here by scripts/fuzz.sh
-# (clang, ASan + UBSan: they link only libc, libm, libstdc++ and libgcc) and carried packed:
+# (clang, ASan + UBSan: they link only libc, libm, libstdc++ and libgcc, and fuzz_font Debian's libstb, packed
+# with them) and carried packed:
 #
 #   bash scripts/device-fuzz.sh pack            here: strip the debug info of build-fuzz/'s targets into
 #                                               build-fuzzbin/fuzz.tar.xz (about 8 MB); carry ["build-fuzzbin"]
@@ -12,11 +13,13 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 W=/tmp/ws-fuzz
-targets=(report trace lesson numbers mask image cli output)
+targets=(report trace lesson numbers mask image cli output font)
 case "${1:-}" in
   pack)
     t=$(mktemp -d)
     for n in "${targets[@]}"; do strip --strip-debug -o "$t/fuzz_$n" "build-fuzz/tests/fuzz/fuzz_$n" || exit 1; done
+    # fuzz_font links Debian's libstb, which the GPU machine lacks: it travels beside the binaries.
+    ldd build-fuzz/tests/fuzz/fuzz_font | awk '/libstb/ {print $3}' | xargs -r -I{} cp -L {} "$t/"
     mkdir -p build-fuzzbin && tar cJf build-fuzzbin/fuzz.tar.xz -C "$t" . && ls -la build-fuzzbin/fuzz.tar.xz
     ;;
   run)
@@ -29,7 +32,7 @@ case "${1:-}" in
         report|trace|lesson) dict=(-dict=tests/fuzz/json.dict) ;;
         cli) dict=(-dict=tests/fuzz/cli.dict) ;;
       esac
-      ( "$W/bin/fuzz_$n" "$W/corpus/$n" "tests/fuzz/corpus/$n" "${dict[@]}" -max_total_time="$seconds" \
+      ( LD_LIBRARY_PATH="$W/bin" "$W/bin/fuzz_$n" "$W/corpus/$n" "tests/fuzz/corpus/$n" "${dict[@]}" -max_total_time="$seconds" \
           -max_len=65536 -rss_limit_mb=2048 -timeout=10 -artifact_prefix="$W/crashes/$n/" -print_final_stats=1 \
           >"$W/fuzz_$n.log" 2>&1
         echo $? >"$W/fuzz_$n.rc" ) &

@@ -4,7 +4,7 @@
 # dictionary. New inputs and crashes go to build-fuzz/corpus/<target>/ and build-fuzz/crashes/<target>/;
 # a crash, a leak or a sanitizer report fails the script (add the crashing input to the seed corpus
 # once it is fixed).
-#   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: report trace lesson numbers mask image cli output
+#   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: report trace lesson numbers mask image cli output font
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v clang++ >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
@@ -14,7 +14,7 @@ fi
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(report trace lesson numbers mask image cli output)
+[ ${#targets[@]} -gt 0 ] || targets=(report trace lesson numbers mask image cli output font)
 
 CXX=clang++ CC=clang cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWS_FUZZ=ON \
   -DWS_WITH_CUDA=OFF -DWS_WITH_GUI=OFF -DWS_WITH_TESTS=OFF >/dev/null

@@ -739,6 +739,21 @@ TEST(Fonts, AFontDamagedInsideFallsBackInsteadOfCrashingTheAtlas) {
   }
 }
 
+// fuzz_font's seeds (tests/fuzz/make_font_seeds.py): the minimal font built from nothing is a font; a cmap
+// whose encoding records run past its table (fuzz_font's first find) crashed stbtt_InitFont in the app's
+// own process before its parse moved into the checking child; a loca past the glyphs is refused before
+// any atlas (the child's build read past the file without crashing; the app's would have too).
+TEST(Fonts, FuzzSeedsAreJudgedAndADamagedCmapNoLongerCrashesTheCheck) {
+  const std::string corpus = std::string(WS_GUI_TEST_DIR) + "/../fuzz/corpus/font/";
+  EXPECT_EQ(font_file_problem(corpus + "tiny.ttf"), "");
+  for (const char* bad :
+       {"cmap-records-past-table.ttf", "tiny-loca-past-glyphs.ttf", "tiny-cmap-format-9.ttf", "tiny-cut-off.ttf"}) {
+    const std::string why = font_file_problem(corpus + bad);
+    EXPECT_NE(why, "") << bad;
+    EXPECT_EQ(why.find('\n'), std::string::npos) << bad;
+  }
+}
+
 }  // namespace
 
 namespace {

@@ -1,23 +1,13 @@
 #include "widgets/theme.hpp"
 
-#include <fcntl.h>
-#include <stb_truetype.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "widgets/font_check.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <map>
-#include <mutex>
 #include <vector>
 
 namespace ws::ui {
@@ -26,16 +16,6 @@ namespace {
 
 ImVec4 rgb(int hex, float a = 1.f) {
   return ImVec4(((hex >> 16) & 0xff) / 255.f, ((hex >> 8) & 0xff) / 255.f, (hex & 0xff) / 255.f, a);
-}
-
-// Latin-1 and Latin Extended-A (authors' names: Filipovič), plus the punctuation, arrows, maths and
-// shapes the views print (× · – … → ≈ ≤ ▶ ●).
-const ImWchar kGlyphRanges[] = {
-    0x0020, 0x017F, 0x2000, 0x206F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0,
-};
-
-std::uint32_t be32(const unsigned char* p) {
-  return std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3];
 }
 
 /// Loads the font at `path`, or returns nullptr and says why in `why` ("" when the file is absent).
@@ -49,87 +29,12 @@ ImFont* load(ImGuiIO& io, const std::string& path, float size_px, std::string& w
   cfg.OversampleH = 2;
   cfg.OversampleV = 1;
   cfg.PixelSnapH = true;
-  ImFont* f = io.Fonts->AddFontFromFileTTF(path.c_str(), size_px, &cfg, kGlyphRanges);
+  ImFont* f = io.Fonts->AddFontFromFileTTF(path.c_str(), size_px, &cfg, kFontGlyphRanges);
   if (!f) why = "ImGui could not read it";
   return f;
 }
 
-/// Builds `path` into a throwaway ImGui atlas in a child process, so that a font whose tables are
-/// damaged inside (a loca offset past its glyphs, a cmap pointing nowhere) crashes the child, not the
-/// app: stb_truetype trusts those tables (SIGSEGV in stbrp_pack_rects, an assertion in
-/// stbtt_FindGlyphIndex). Returns "" when the atlas built, else what happened to the child.
-std::string atlas_build_problem(const std::string& path) {
-  static std::mutex mu;
-  static std::map<std::string, std::string> verdicts;  // a path is checked once per process
-  std::lock_guard<std::mutex> lock(mu);
-  if (const auto it = verdicts.find(path); it != verdicts.end()) return it->second;
-  std::fflush(nullptr);
-  const pid_t pid = ::fork();
-  if (pid < 0) return "";  // cannot check: use it as before
-  if (pid == 0) {
-    // The child: bounded in memory and time, no core dump; its only answer is its exit status.
-    const rlimit core{0, 0};
-    ::setrlimit(RLIMIT_CORE, &core);
-    // An address-space bound, except under AddressSanitizer: its shadow memory alone reserves terabytes of
-    // address space, so any bound would abort the child before the font is read.
-#if !defined(__SANITIZE_ADDRESS__)
-    const rlimit mem{rlim_t(2) << 30, rlim_t(2) << 30};
-    ::setrlimit(RLIMIT_AS, &mem);
-#endif
-    ::alarm(20);
-    const int devnull = ::open("/dev/null", O_WRONLY);
-    if (devnull >= 0) ::dup2(devnull, 2);  // an assertion's text is the parent's to word
-    ImFontAtlas atlas;
-    ImFontConfig cfg;
-    cfg.OversampleH = 2;
-    cfg.OversampleV = 1;
-    cfg.PixelSnapH = true;
-    const bool ok =
-        atlas.AddFontFromFileTTF(path.c_str(), Theme::kBaseFontPx * 1.3f, &cfg, kGlyphRanges) && atlas.Build();
-    ::_exit(ok ? 0 : 1);
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-  std::string why;
-  if (WIFSIGNALED(status))
-    why = std::string("building its glyphs crashed a test process (") + strsignal(WTERMSIG(status)) +
-          "): its tables are damaged";
-  else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    why = "ImGui could not build its glyphs";
-  verdicts[path] = why;
-  return why;
-}
-
 }  // namespace
-
-std::string font_file_problem(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return "not a regular file";
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) return "cannot read its size";
-  if (size < 12) return size == 0 ? "the file is empty" : "the file is too short to be a font";
-  if (size > (std::uintmax_t(64) << 20)) return "the file is larger than 64 MiB";
-  std::ifstream f(path, std::ios::binary);
-  std::vector<unsigned char> data{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-  if (!f.eof() && !f) return "cannot read it";
-  if (data.size() != size) return "the file changed while it was read";
-  const std::uint32_t tag = be32(data.data());
-  if (tag != 0x00010000u && tag != 0x74727565u /* true */ && tag != 0x4F54544Fu /* OTTO */)
-    return "not a TrueType/OpenType font";
-  // Every table the directory lists must lie inside the file (a truncated download does not).
-  const std::size_t tables = std::size_t(data[4]) << 8 | data[5];
-  if (tables == 0 || 12 + 16 * tables > data.size()) return "its table directory is cut off";
-  for (std::size_t i = 0; i < tables; ++i) {
-    const unsigned char* rec = data.data() + 12 + 16 * i;
-    const std::uint64_t off = be32(rec + 8), len = be32(rec + 12);
-    if (off + len > data.size()) return "a table lies past the end of the file (truncated?)";
-  }
-  if (stbtt_GetFontOffsetForIndex(data.data(), 0) != 0) return "not a TrueType/OpenType font";
-  stbtt_fontinfo info;
-  if (!stbtt_InitFont(&info, data.data(), 0))
-    return "a table the renderer needs (cmap, head, hhea, hmtx, glyphs) is missing";
-  return atlas_build_problem(path);
-}
 
 Theme& theme() {
   static Theme t;

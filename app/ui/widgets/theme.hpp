@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "widgets/font_check.hpp"  // font_file_problem: a font is checked before ImGui is given it
+
 namespace ws::ui {
 
 /// Colours with a meaning; everything else comes from ImGui's style.
@@ -21,10 +23,6 @@ struct Fonts {
   ImFont* mono = nullptr;
   ImFont* heading = nullptr;  ///< 1.3x regular, bold
 };
-
-/// Why the font file at `path` cannot be given to ImGui ("" = it can): not a regular file, empty,
-/// not a TrueType/OpenType font, a table past the end of the file, a table stb_truetype needs missing.
-std::string font_file_problem(const std::string& path);
 
 /// Fonts, colours and sizes. One instance, set up before the renderer builds the font texture.
 class Theme {

@@ -39,6 +39,15 @@ if [ "$phase" = tests ]; then
   grep -B2 -A8 "Failure" "$W/gpu-tests.log" | cut -c1-220 | head -60
   timeout 100 build/tests/ws_gpu_context_tests > "$W/context-tests.log" 2>&1
   echo "== ws_gpu_context_tests: exit $?"; grep -E "^\[  PASSED  \]|^\[  FAILED  \]" "$W/context-tests.log"
+  # The other GPU test programs (ctest label gpu): the editor's copies, traced edits, ...
+  for t in build/tests/ws_gpu_*_tests; do
+    case $(basename "$t") in ws_gpu_tests|ws_gpu_context_tests) continue ;; esac
+    t0=$SECONDS
+    timeout 300 "$t" > "$W/$(basename "$t").log" 2>&1
+    echo "== $(basename "$t"): exit $? ($((SECONDS - t0)) s)"
+    grep -E "^\[  PASSED  \]|^\[  FAILED  \]|^\[ gpu " "$W/$(basename "$t").log" | cut -c1-200 | tail -70
+    grep -B2 -A8 "Failure" "$W/$(basename "$t").log" | cut -c1-220 | head -40
+  done
 elif [ "$phase" = gui ]; then
   if [ ! -x build/app/gui/warpscope ] || [ ! -x build/tests/ws_gpu_fault_worker ]; then
     cmake --preset default -DCMAKE_CUDA_ARCHITECTURES=90 > "$W/configure.log" 2>&1 || { tail -30 "$W/configure.log"; exit 1; }

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Issue 25's loop on the GPU machine, after `bash scripts/device-session.sh tests` built build/ there:
+# an edited kernel through a local worker and through `--gpu ssh:localhost` (sshd from scripts/device-ssh.sh,
+# carried in build-ssh/), timed against the goals (bench/edit_run.cpp), a user's file run and an exercise
+# graded both ways, and the bottleneck search where the CLI has it. Logs in $OUT/editor/.
+#   carry ["build-ssh"], then: bash scripts/device-editor.sh
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT="${OUT:-$PWD/out}"
+L="$OUT/editor"
+mkdir -p "$L"
+cli=build/app/cli/warpscope-cli
+bash scripts/device-ssh.sh up || exit 1
+eval "$(bash scripts/device-ssh.sh env)"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+step() {  # step NAME COMMAND...: runs it, keeps its output, prints its tail and exit status
+  local name=$1
+  shift
+  local t0=$SECONDS
+  "$@" >"$L/$name.log" 2>&1
+  local rc=$?
+  echo "== $name: exit $rc ($((SECONDS - t0)) s)"
+  tail -n "${TAIL:-12}" "$L/$name.log" | cut -c1-240
+}
+TAIL=8 step edit-run-local build/bench/ws_edit_run --rounds 5 --gpu local
+TAIL=8 step edit-run-ssh build/bench/ws_edit_run --rounds 5 --gpu ssh:localhost
+for where in local ssh:localhost; do
+  TAIL=4 step "kernel-$where" $cli run --kernel tests/kernels/reduce_good.cu --pattern reduction --like epita.reduce3 \
+    --n 16777216 --gpu "$where"
+  TAIL=4 step "kernel-error-$where" $cli run --kernel tests/kernels/reduce_broken.cu --pattern reduction \
+    --like epita.reduce3 --gpu "$where"
+  TAIL=14 step "grade-$where" $cli grade --exercise epita.reduce2_to_reduce3 \
+    --kernel assets/exercises/epita.reduce2_to_reduce3/solution.cu --gpu "$where"
+  TAIL=6 step "grade-starter-$where" $cli grade --exercise epita.reduce2_to_reduce3 \
+    --kernel assets/exercises/epita.reduce2_to_reduce3/starter.cu --gpu "$where"
+done
+if $cli bound --help >/dev/null 2>&1; then
+  for v in epita.reduce2 epita.reduce3 harris.impl4 harris.impl7; do
+    TAIL=12 step "bound-$v" $cli bound --variant "$v" --n 16777216 --gpu local
+  done
+  TAIL=12 step bound-ssh $cli bound --variant harris.impl4 --n 16777216 --gpu ssh:localhost
+fi
+exit 0

@@ -105,10 +105,18 @@ std::string human_metrics(const KernelMetrics& m) {
     out += buf;
   }
   if (!m.lines.empty()) {
-    out += "  per line:                        warp inst   lanes/inst\n";
+    // Memory per line where the line has it: shared wavefronts per shared instruction (bank-conflict ways),
+    // sectors per global request.
+    out += "  per line:                        warp inst   lanes/inst   wavefronts/shared inst   sectors/request\n";
     for (const auto& l : m.lines) {
-      std::snprintf(buf, sizeof buf, "    %-24s %14.0f %11.1f\n", (l.file + ":" + std::to_string(l.line)).c_str(),
-                    l.warp_instructions, l.lanes_per_instruction());
+      char ways[32] = "", sectors[32] = "";
+      if (l.shared_instructions() > 0 && l.shared_wavefronts > 0)
+        std::snprintf(ways, sizeof ways, "%.2f", l.wavefronts_per_shared_instruction());
+      if (l.global_requests() > 0 && l.global_sectors > 0)
+        std::snprintf(sectors, sizeof sectors, "%.2f", l.sectors_per_request());
+      std::snprintf(buf, sizeof buf, "    %-24s %14.0f %11.1f %24s %17s\n",
+                    (l.file + ":" + std::to_string(l.line)).c_str(), l.warp_instructions, l.lanes_per_instruction(),
+                    ways, sectors);
       out += buf;
     }
   }

@@ -173,7 +173,18 @@ json metrics_to_json(const KernelMetrics& m) {
                      {"line", l.line},
                      {"warp_instructions", l.warp_instructions},
                      {"thread_instructions", l.thread_instructions},
-                     {"lanes_per_instruction", l.lanes_per_instruction()}});
+                     {"lanes_per_instruction", l.lanes_per_instruction()},
+                     {"shared_loads", l.shared_loads},
+                     {"shared_stores", l.shared_stores},
+                     {"shared_atomics", l.shared_atomics},
+                     {"shared_wavefronts", l.shared_wavefronts},
+                     {"wavefronts_per_shared_instruction", l.wavefronts_per_shared_instruction()},
+                     {"bank_conflicts", l.bank_conflicts()},
+                     {"global_loads", l.global_loads},
+                     {"global_stores", l.global_stores},
+                     {"global_atomics", l.global_atomics},
+                     {"global_sectors", l.global_sectors},
+                     {"sectors_per_request", l.sectors_per_request()}});
   j["lines"] = lines;
   if (m.pc_sampling.collected) j["pc_sampling"] = pc_sampling_to_json(m.pc_sampling);
   return j;
@@ -199,6 +210,15 @@ KernelMetrics metrics_from_json(const json& j) {
       x.line = get<int>(l, "line", what);
       x.warp_instructions = get<double>(l, "warp_instructions", what);
       x.thread_instructions = get<double>(l, "thread_instructions", what);
+      // The memory counters came later: reports without them read as 0 (not counted).
+      x.shared_loads = get_or<double>(l, "shared_loads", 0);
+      x.shared_stores = get_or<double>(l, "shared_stores", 0);
+      x.shared_atomics = get_or<double>(l, "shared_atomics", 0);
+      x.shared_wavefronts = get_or<double>(l, "shared_wavefronts", 0);
+      x.global_loads = get_or<double>(l, "global_loads", 0);
+      x.global_stores = get_or<double>(l, "global_stores", 0);
+      x.global_atomics = get_or<double>(l, "global_atomics", 0);
+      x.global_sectors = get_or<double>(l, "global_sectors", 0);
       m.lines.push_back(x);
     }
   if (j.contains("pc_sampling")) m.pc_sampling = pc_sampling_from_json(j["pc_sampling"]);

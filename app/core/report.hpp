@@ -66,7 +66,10 @@ PatternParams params_from_json(const nlohmann::json& j);
 /// Hardware metrics of a run as JSON (the run object's "metrics", present when metrics were asked):
 /// {"asked","collected","error","passes","profile_ms","values":{name: value in the catalog's unit},
 ///  "warnings":[str],"kernel","occupancy_limiter","lines":[{"file","line","warp_instructions",
-///  "thread_instructions","lanes_per_instruction"}],"pc_sampling" (when sampled: pc_sampling_to_json)}.
+///  "thread_instructions","lanes_per_instruction","shared_loads","shared_stores","shared_atomics",
+///  "shared_wavefronts","wavefronts_per_shared_instruction","bank_conflicts","global_loads","global_stores",
+///  "global_atomics","global_sectors","sectors_per_request"}] (counts warp-level, as LineMetrics; the
+///  ratios are written for readers and recomputed on load),"pc_sampling" (when sampled: pc_sampling_to_json)}.
 /// Reports without it load with no metrics.
 nlohmann::json metrics_to_json(const KernelMetrics& m);
 /// Inverse of metrics_to_json; throws std::runtime_error on a malformed line entry.

@@ -1,5 +1,6 @@
 #include "user_kernel.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -97,7 +98,8 @@ std::string parse_kernel_header(const std::string& source, const std::string& fi
     while (words >> word) {
       const std::size_t eq = word.find('=');
       if (eq == std::string::npos || eq == 0 || eq + 1 == word.size())
-        return where + "'" + word + "' is not key=value (keys: block, items, grid, shared, entry, pattern)";
+        return where + "'" + word +
+               "' is not key=value (keys: block, items, grid, shared, entry, pattern, mask_symbol)";
       const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
       std::int64_t v = 0;
       if (key == "block") {
@@ -113,10 +115,16 @@ std::string parse_kernel_header(const std::string& source, const std::string& fi
         out.grid = v;
       } else if (key == "shared") {
         if (shared_bytes(value, 1, 1) < 0)
-          return where + "shared=" + value + " must be bytes: a number, block*K or items*block*K";
+          return where + "shared=" + value + " must be bytes: a number, block*K or items*block*K, or a sum of them";
         out.shared = value;
       } else if (key == "entry") {
         out.entry = value;
+      } else if (key == "mask_symbol") {
+        const bool ident = (std::isalpha(static_cast<unsigned char>(value[0])) || value[0] == '_') &&
+                           std::all_of(value.begin(), value.end(),
+                                       [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+        if (!ident) return where + "mask_symbol=" + value + " must name a __constant__ array (an identifier)";
+        out.mask_symbol = value;
       } else if (key == "pattern") {
         PatternKind p;
         if (!parse_pattern(value, p) || !kernel_contract(p)) {
@@ -127,7 +135,7 @@ std::string parse_kernel_header(const std::string& source, const std::string& fi
         }
         out.pattern = value;
       } else {
-        return where + "unknown key '" + key + "' (keys: block, items, grid, shared, entry, pattern)";
+        return where + "unknown key '" + key + "' (keys: block, items, grid, shared, entry, pattern, mask_symbol)";
       }
     }
   }
@@ -136,6 +144,12 @@ std::string parse_kernel_header(const std::string& source, const std::string& fi
 
 std::int64_t shared_bytes(const std::string& expr, int block, int items) {
   if (expr.empty()) return 0;
+  // A sum of terms: "block*4+56" (a tile and its halo).
+  if (const std::size_t plus = expr.find('+'); plus != std::string::npos) {
+    const std::int64_t a = plus > 0 ? shared_bytes(expr.substr(0, plus), block, items) : -1;
+    const std::int64_t b = plus + 1 < expr.size() ? shared_bytes(expr.substr(plus + 1), block, items) : -1;
+    return a < 0 || b < 0 || a + b > (std::int64_t(1) << 32) ? -1 : a + b;
+  }
   std::int64_t product = 1;
   std::size_t start = 0;
   while (start <= expr.size()) {

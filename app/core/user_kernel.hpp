@@ -37,8 +37,10 @@ std::vector<PatternKind> kernel_contract_patterns();
 /// The comment header of a kernel file: lines `// warpscope: key=value key=value ...` anywhere in the
 /// file (usually at the top). Keys: block (threads), items (input elements per thread: grid = ceil(n /
 /// (block * items))), grid (fixed blocks: grid-stride kernels), shared (dynamic shared bytes: a number,
-/// or `block*K` / `K*block`, or `items*block*K`), entry (kernel name), pattern (reduction, scan, ...).
-/// 0 / "" = not given.
+/// or `block*K` / `K*block`, or `items*block*K`, or a sum of them: `block*4+56`), entry (kernel name),
+/// pattern (reduction, scan, ...), mask_symbol (convolution: a file-scope `__constant__ float NAME[...]`
+/// the worker fills with the run's mask before the launch, as the slides' host code does with
+/// cudaMemcpyToSymbol). 0 / "" = not given.
 struct KernelHeader {
   int block = 0;
   int items = 0;
@@ -46,7 +48,8 @@ struct KernelHeader {
   std::string shared;  ///< as written; shared_bytes() evaluates it
   std::string entry;
   std::string pattern;
-  int line = 0;  ///< 1-based line of the first header line (0: no header)
+  std::string mask_symbol;  ///< the __constant__ float array that gets the mask ("" = none)
+  int line = 0;             ///< 1-based line of the first header line (0: no header)
 };
 
 /// Parses the header; returns "" or one line `FILE:LINE: warpscope header: ...` naming the bad key or value.

@@ -29,6 +29,8 @@ namespace {
 struct Driver {
   CUresult (*module_load_data)(CUmodule*, const void*) = nullptr;
   CUresult (*module_get_function)(CUfunction*, CUmodule, const char*) = nullptr;
+  CUresult (*module_get_global)(CUdeviceptr*, std::size_t*, CUmodule, const char*) = nullptr;
+  CUresult (*memcpy_htod)(CUdeviceptr, const void*, std::size_t) = nullptr;
   CUresult (*func_get_attribute)(int*, CUfunction_attribute, CUfunction) = nullptr;
   CUresult (*func_set_attribute)(CUfunction, CUfunction_attribute, int) = nullptr;
   CUresult (*launch_kernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
@@ -51,6 +53,8 @@ const Driver& driver() {
     Driver x;
     entry("cuModuleLoadData", x.module_load_data);
     entry("cuModuleGetFunction", x.module_get_function);
+    entry("cuModuleGetGlobal", x.module_get_global);
+    entry("cuMemcpyHtoD", x.memcpy_htod);
     entry("cuFuncGetAttribute", x.func_get_attribute);
     entry("cuFuncSetAttribute", x.func_set_attribute);
     entry("cuLaunchKernel", x.launch_kernel);
@@ -69,18 +73,39 @@ void check(CUresult e, const std::string& what) {
 
 /// Modules loaded in this process, by compile key (kernel_cache_key): a second run of the same source
 /// neither compiles nor loads. Never unloaded: a worker lives for one session.
+struct Loaded {
+  CUmodule module = nullptr;
+  CUfunction function = nullptr;
+};
 std::mutex g_modules_mutex;
-std::map<std::string, CUfunction> g_functions;
+std::map<std::string, Loaded> g_functions;
 
-CUfunction load(const CompileResult& c) {
+Loaded load(const CompileResult& c) {
   const std::lock_guard<std::mutex> lock(g_modules_mutex);
   if (auto it = g_functions.find(c.key); it != g_functions.end()) return it->second;
-  CUmodule m = nullptr;
-  check(driver().module_load_data(&m, c.image.data()), "loading the compiled kernel (cuModuleLoadData)");
-  CUfunction f = nullptr;
-  check(driver().module_get_function(&f, m, c.lowered_entry.c_str()), "finding the kernel in its module");
-  g_functions[c.key] = f;
-  return f;
+  Loaded l;
+  check(driver().module_load_data(&l.module, c.image.data()), "loading the compiled kernel (cuModuleLoadData)");
+  check(driver().module_get_function(&l.function, l.module, c.lowered_entry.c_str()),
+        "finding the kernel in its module");
+  g_functions[c.key] = l;
+  return l;
+}
+
+/// Copies the run's mask into the module's `__constant__ float NAME[...]` (the header's mask_symbol), as
+/// the slides' host code does with cudaMemcpyToSymbol. Throws one line when the module has no such
+/// symbol or it holds fewer floats than the mask.
+void fill_mask_symbol(CUmodule m, const std::string& name, const std::vector<float>& mask, const std::string& file) {
+  CUdeviceptr sym = 0;
+  std::size_t bytes = 0;
+  if (driver().module_get_global(&sym, &bytes, m, name.c_str()) != CUDA_SUCCESS)
+    throw std::runtime_error(file + ": mask_symbol=" + name + " names no __constant__ array of the compiled kernel " +
+                             "(declare `__constant__ float " + name + "[...]` at file scope, outside any namespace)");
+  const std::size_t need = mask.size() * sizeof(float);
+  if (bytes < need)
+    throw std::runtime_error(file + ": __constant__ " + name + " holds " + std::to_string(bytes / sizeof(float)) +
+                             " floats, the run's mask " + std::to_string(mask.size()) + " (--mask-width): declare it " +
+                             "with at least " + std::to_string(mask.size()));
+  check(driver().memcpy_htod(sym, mask.data(), need), "filling __constant__ " + name + " with the mask");
 }
 
 std::string seconds(double ms) {
@@ -117,7 +142,8 @@ RunResult run_user_kernel(CudaContext& ctx, const VariantInfo& v, const RunReque
     if (d.severity == "warning") r.message += format_diagnostics({d}, k.file);
   while (!r.message.empty() && r.message.back() == '\n') r.message.pop_back();
   WS_CUDA(cudaFree(nullptr));  // the runtime's primary context current on this thread, for the driver calls
-  const CUfunction f = load(c);
+  const Loaded loaded = load(c);
+  const CUfunction f = loaded.function;
 
   // The launch against the function's own limits: a clear refusal, not a launch error.
   const int block = launch.block;
@@ -200,12 +226,17 @@ RunResult run_user_kernel(CudaContext& ctx, const VariantInfo& v, const RunReque
       WS_CUDA(cudaMemsetAsync(d_out, 0xff, out_bytes, ctx.stream));  // NaN where no thread writes
       d_scratch = ctx.buffer("user_mask", mask.size() * sizeof(float));
       WS_CUDA(cudaMemcpyAsync(d_scratch, mask.data(), mask.size() * sizeof(float), cudaMemcpyHostToDevice, ctx.stream));
+      // A kernel that reads the mask from __constant__ memory gets it there too (the header names the array).
+      if (!h.mask_symbol.empty()) fill_mask_symbol(loaded.module, h.mask_symbol, mask, k.file);
       break;
     }
     default:
       throw std::runtime_error(std::string("the ") + to_string(v.pattern) +
                                " pattern cannot run a user's kernel in this build");
   }
+  if (!h.mask_symbol.empty() && v.pattern != PatternKind::Convolution)
+    throw std::runtime_error(k.file + ": mask_symbol=" + h.mask_symbol +
+                             " is for the convolution contract's mask, not " + to_string(v.pattern));
   WS_CUDA(cudaStreamSynchronize(ctx.stream));
   r.host_ms.upload = clock.lap();
 

@@ -152,6 +152,29 @@ TEST(GpuUserKernel, BankConflictsAndPerLineCountersLandOnTheEditedLine) {
       "[ gpu      ] 2-way kernel: %.0f shared store bank conflicts (clean: %.0f); line 9: %.0f warp inst, "
       "%.2f lanes\n",
       st_a, st_b, store->warp_instructions, store->lanes_per_instruction());
+  // The per-line memory counters (SASS metrics of Nsight Compute's source page): line 9's store takes two
+  // wavefronts, the clean kernel's store (its line 7) one; a warp's coalesced int load reads 4 sectors.
+  std::string warnings;
+  for (const std::string& w : a.metrics.warnings) warnings += "\n  " + w;
+  const LineMetrics* load = find_line(a, "reduce_bank2.cu", 8);
+  const LineMetrics* clean_store = find_line(b, "reduce_good.cu", 7);
+  ASSERT_NE(load, nullptr);
+  ASSERT_NE(clean_store, nullptr);
+  std::printf(
+      "[ gpu      ] line 9: %.0f shared st, %.0f ld, %.0f wavefronts (%.2f per instruction, %.0f conflicts); clean "
+      "line 7: %.0f shared st, %.0f wavefronts (%.2f); line 8: %.0f global ld, %.0f sectors (%.2f per request)%s\n",
+      store->shared_stores, store->shared_loads, store->shared_wavefronts, store->wavefronts_per_shared_instruction(),
+      store->bank_conflicts(), clean_store->shared_stores, clean_store->shared_wavefronts,
+      clean_store->wavefronts_per_shared_instruction(), load->global_loads, load->global_sectors,
+      load->sectors_per_request(), warnings.c_str());
+  ASSERT_GT(store->shared_stores, 0) << "no shared store counted on line 9" << warnings;
+  ASSERT_GT(store->shared_wavefronts, 0) << "no shared wavefronts counted" << warnings;
+  EXPECT_NEAR(store->wavefronts_per_shared_instruction(), 2.0, 0.25);
+  EXPECT_NEAR(store->bank_conflicts(), store->shared_stores, 0.15 * store->shared_stores);
+  EXPECT_NEAR(clean_store->wavefronts_per_shared_instruction(), 1.0, 0.1);
+  ASSERT_GT(load->global_loads, 0) << "no global load counted on line 8" << warnings;
+  ASSERT_GT(load->global_sectors, 0) << "no global sectors counted" << warnings;
+  EXPECT_NEAR(load->sectors_per_request(), 4.0, 0.25);
 }
 
 // docs/your-kernel.md's worked examples, one per contract, checked against each pattern's reference.

@@ -8,6 +8,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -17,6 +18,7 @@
 #include "registry.hpp"
 #include "roofline.hpp"
 #include "sanitizer.hpp"
+#include "views/kernel_sources.hpp"
 #include "views/race_timeline.hpp"
 #include "views/scan_graph.hpp"
 #include "views/view_roofline.hpp"
@@ -306,6 +308,72 @@ TEST_F(Presentation, KernelEditorOpensReadableAndMarksTheLineOfACompileError) {
   ASSERT_TRUE(s.select_variant("epita.reduce4"));
   show("source");
   EXPECT_FALSE(s.edit.is_open());
+}
+
+// Per-line memory counters of a run: the editor's margin writes the bank-conflict ways ("2.0 w/i") on the
+// shared store's line and the sectors per request ("4.0 s/r") on the global load's, inside the margin on their
+// own rows; the Source view of a variant gets them as a "memory" column.
+TEST_F(Presentation, LineMemoryCountersShowInTheEditorMarginAndTheSourceColumns) {
+  ASSERT_TRUE(s.select_variant("epita.reduce3"));
+  s.edit.request_open = true;
+  show("source");
+  ASSERT_TRUE(s.edit.is_open());
+  RunResult m;
+  m.variant = s.edit.run_label();
+  m.status = RunStatus::Ok;
+  m.metrics.asked = "lines";
+  m.metrics.collected = true;
+  // Lines of the kernel, which the editor opens in view.
+  const std::size_t at = s.edit.text.find("__device__ void reduce3");
+  ASSERT_NE(at, std::string::npos);
+  const int k = int(std::count(s.edit.text.begin(), s.edit.text.begin() + long(at), '\n')) + 1;
+  LineMetrics store{s.edit.file(), k + 1, 8192, 8192 * 32};
+  store.shared_stores = 8192;
+  store.shared_wavefronts = 2 * 8192;
+  LineMetrics load{s.edit.file(), k + 2, 8192, 8192 * 32};
+  load.global_loads = 8192;
+  load.global_sectors = 4 * 8192;
+  const LineMetrics plain{s.edit.file(), k + 3, 100, 3200};  // no memory instruction: no label
+  m.metrics.lines = {store, load, plain};
+  s.session.runs.push_back(m);
+  const LayoutProbe& p = show("source");
+  ASSERT_TRUE(p.pictures.count("editor line counters"));
+  const ProbeRect& margin = p.pictures.at("editor line counters");
+  const ProbeLabel* ways = nullptr;
+  const ProbeLabel* sectors = nullptr;
+  for (const ProbeLabel& l : p.labels) {
+    if (l.text == "2.0 w/i") ways = &l;
+    if (l.text == "4.0 s/r") sectors = &l;
+  }
+  ASSERT_NE(ways, nullptr);
+  ASSERT_NE(sectors, nullptr);
+  EXPECT_TRUE(margin.contains(ways->box)) << ways->box.x0 << ".." << ways->box.x1;
+  EXPECT_TRUE(margin.contains(sectors->box));
+  EXPECT_NEAR(sectors->box.y0 - ways->box.y0, ways->box.height(), 1.f);  // the next line's row
+  EXPECT_GE(p.min_text_px, kMinPx);
+
+  // The Source view of a variant with such a run: a memory column, a value on each line in view.
+  const SourceSection sec = find_section("epita.reduce4");
+  ASSERT_FALSE(sec.line_numbers.empty());
+  ASSERT_TRUE(s.select_variant("epita.reduce4"));
+  show("source");
+  ASSERT_FALSE(s.edit.is_open());
+  RunResult v;
+  v.variant = "epita.reduce4";
+  v.status = RunStatus::Ok;
+  v.metrics.asked = "lines";
+  v.metrics.collected = true;
+  // Every line of the section carries a 2-way store (the view scrolls to the step's lines: some are in view).
+  for (int line : sec.line_numbers) {
+    store.file = sec.file;
+    store.line = line;
+    v.metrics.lines.push_back(store);
+  }
+  s.session.runs.push_back(v);
+  const LayoutProbe& q = show("source");
+  ASSERT_TRUE(q.counts.count("source memory counters"));
+  EXPECT_GT(q.counts.at("source memory counters"), 5);
+  EXPECT_LE(q.counts.at("source memory counters"), int(sec.line_numbers.size()));
 }
 
 TEST_F(Presentation, SourceScrollsTheStepsHighlightedLineIntoView) {

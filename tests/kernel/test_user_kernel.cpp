@@ -33,15 +33,29 @@ TEST(UserKernelHeader, NamesTheBadKeyAndLine) {
   EXPECT_EQ(parse_kernel_header("\n// warpscope: block=2048\n", "k.cu", h),
             "k.cu:2: warpscope header: block=2048 must be 1..1024 threads");
   EXPECT_EQ(parse_kernel_header("// warpscope: threads=32\n", "k.cu", h),
-            "k.cu:1: warpscope header: unknown key 'threads' (keys: block, items, grid, shared, entry, pattern)");
+            "k.cu:1: warpscope header: unknown key 'threads' (keys: block, items, grid, shared, entry, pattern, "
+            "mask_symbol)");
   EXPECT_EQ(parse_kernel_header("// warpscope: block\n", "k.cu", h),
-            "k.cu:1: warpscope header: 'block' is not key=value (keys: block, items, grid, shared, entry, pattern)");
-  EXPECT_NE(parse_kernel_header("// warpscope: shared=block+4\n", "k.cu", h).find("shared=block+4 must be bytes"),
+            "k.cu:1: warpscope header: 'block' is not key=value (keys: block, items, grid, shared, entry, pattern, "
+            "mask_symbol)");
+  EXPECT_NE(parse_kernel_header("// warpscope: shared=block-4\n", "k.cu", h).find("shared=block-4 must be bytes"),
             std::string::npos);
   EXPECT_NE(parse_kernel_header("// warpscope: pattern=fixture\n", "k.cu", h).find("is not one of reduction, scan"),
             std::string::npos);
   EXPECT_EQ(parse_kernel_header("// no header here\nint x;\n", "k.cu", h), "");
   EXPECT_EQ(h.line, 0);
+}
+
+// A convolution kernel that reads its mask from __constant__ memory names the array; the worker fills it.
+TEST(UserKernelHeader, MaskSymbolNamesAnIdentifier) {
+  KernelHeader h;
+  ASSERT_EQ(parse_kernel_header("// warpscope: pattern=convolution mask_symbol=M\n", "k.cu", h), "");
+  EXPECT_EQ(h.mask_symbol, "M");
+  ASSERT_EQ(parse_kernel_header("// warpscope: mask_symbol=_mask_2\n", "k.cu", h), "");
+  EXPECT_EQ(h.mask_symbol, "_mask_2");
+  EXPECT_EQ(parse_kernel_header("// warpscope: mask_symbol=M[0]\n", "k.cu", h),
+            "k.cu:1: warpscope header: mask_symbol=M[0] must name a __constant__ array (an identifier)");
+  EXPECT_NE(parse_kernel_header("// warpscope: mask_symbol=2M\n", "k.cu", h), "");
 }
 
 TEST(UserKernelHeader, SharedBytesForms) {
@@ -52,6 +66,9 @@ TEST(UserKernelHeader, SharedBytesForms) {
   EXPECT_EQ(shared_bytes("items*block*4", 256, 2), 2048);
   EXPECT_EQ(shared_bytes("block*", 256, 1), -1);
   EXPECT_EQ(shared_bytes("n*4", 256, 1), -1);
+  EXPECT_EQ(shared_bytes("block*4+56", 256, 1), 1080);  // a tile and the halo of the widest mask
+  EXPECT_EQ(shared_bytes("block*4+", 256, 1), -1);
+  EXPECT_EQ(shared_bytes("+4", 256, 1), -1);
 }
 
 TEST(UserKernelLimits, RefusesLargeEmptyAndEscapingIncludes) {

@@ -1,6 +1,8 @@
 // Per source line metrics with the CUPTI SASS Metrics API (cupti_sass_metrics.h): the kernels are
-// patched to count smsp__sass_inst_executed (warp instructions) and
-// smsp__sass_thread_inst_executed_pred_on (lanes on) per SASS instruction; program counters are
+// patched to count smsp__sass_inst_executed (warp instructions),
+// smsp__sass_thread_inst_executed_pred_on (lanes on) and the memory counters of Nsight Compute's source
+// page (shared and global instructions, shared wavefronts, global sectors) per SASS instruction; a memory
+// counter the chip does not offer is left out with a warning. Program counters are
 // mapped to source lines with cuptiGetSassToSourceCorrelation on the module's cubin (kernels are
 // built with -lineinfo), as Nsight Compute's source page does. Call sequence: toolkit sample
 // sass_metrics (config, enable, run, flush, disable, unset).
@@ -16,6 +18,7 @@
 
 namespace ws::cuda {
 
+/// What one patched run counted: per source line, and each SASS metric summed over the kernel.
 struct LineProfile {
   std::vector<LineMetrics> lines;        ///< sorted by file, then line; lines with no instruction left out
   std::map<std::string, double> totals;  ///< every SASS metric collected, summed over all instructions

@@ -6,6 +6,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "patterns/convolution/conv_inputs.hpp"
 #include "user_kernel.hpp"
 
 namespace ws::ui {
@@ -347,19 +348,34 @@ KernelCopy make_kernel_copy(const VariantInfo& v, const SourceSection& sec) {
   // The call: each of the kernel's parameters gets the next contract argument of its kind.
   const std::vector<KernelParam> kparams = parse_kernel_params(signature);
   std::vector<bool> used(cparams.size(), false);
+  // A parameter named as a contract argument of its kind takes that one (conv1d's Mask_Width the contract's
+  // mask_width, though n comes first); the others take the next of their kind in order.
+  auto lower = [](std::string t) {
+    for (char& ch : t) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+    return t;
+  };
+  auto same_kind = [](const KernelParam& a, const KernelParam& b) {
+    return a.pointer == b.pointer && (!a.pointer || a.is_const == b.is_const);
+  };
+  std::vector<std::size_t> named(kparams.size(), cparams.size());
+  for (std::size_t i = 0; i < kparams.size(); ++i)
+    for (std::size_t c = 0; c < cparams.size(); ++c)
+      if (!used[c] && same_kind(cparams[c], kparams[i]) && lower(cparams[c].name) == lower(kparams[i].name)) {
+        named[i] = c;
+        used[c] = true;
+        break;
+      }
   bool scratch_tail = false;  ///< the scan scratch's part after its 2 * grid tile words is given
   std::string args, unmatched;
-  for (const KernelParam& k : kparams) {
+  for (std::size_t ki = 0; ki < kparams.size(); ++ki) {
+    const KernelParam& k = kparams[ki];
     if (!k.pointer && concrete_type(k.type, type_params, elem) == "bool") {  // the scans' `exclusive`
       args += std::string(args.empty() ? "" : ", ") + "false /* " + k.name + ": the contract's scan is inclusive */";
       continue;
     }
-    std::size_t pick = cparams.size();
-    for (std::size_t c = 0; c < cparams.size(); ++c)
-      if (!used[c] && cparams[c].pointer == k.pointer && (!k.pointer || cparams[c].is_const == k.is_const)) {
-        pick = c;
-        break;
-      }
+    std::size_t pick = named[ki];
+    for (std::size_t c = 0; c < cparams.size() && pick == cparams.size(); ++c)
+      if (!used[c] && same_kind(cparams[c], k)) pick = c;
     if (pick == cparams.size()) {
       // The scan contract's scratch holds 2 * grid ints (per-tile words: a single-pass scan's tile status)
       // then 2 ints (flags, a tile counter): a second writable pointer gets the part after the tile words.
@@ -396,7 +412,7 @@ KernelCopy make_kernel_copy(const VariantInfo& v, const SourceSection& sec) {
                " once, and warpscope adds its output's partials on the host";
   }
 
-  std::string body;
+  std::string body, mask_symbol;
   for (std::size_t i = 0; i <= end && i < lines.size(); ++i) {
     std::string l = lines[i];
     if (i == g) {
@@ -414,28 +430,48 @@ KernelCopy make_kernel_copy(const VariantInfo& v, const SourceSection& sec) {
       std::string code;
       for (std::size_t i = 0; i <= end && i < lines.size(); ++i) code += code_of(lines[i]) + "\n";
       const std::string helpers = helpers_called(f.text, code);
-      const std::string context = file_context(f.text, code + helpers);
-      if (!context.empty())
-        head += "// From " + sec.file + ": the headers and constants the kernel uses.\n" + context + "\n";
-      if (!helpers.empty()) head += "// From " + sec.file + ": the helpers the kernel calls.\n" + helpers;
-      // A __constant__ array is filled by the variant's host code (cudaMemcpyToSymbol), which a copy does not
-      // run: the copy cannot read it, and says so rather than read memory nobody wrote.
+      // A __constant__ array the kernel reads: a convolution's mask (the slides' M, filled by the launcher's
+      // cudaMemcpyToSymbol). The copy keeps its declaration and names it in the header (mask_symbol), and
+      // the worker fills it with the run's mask before the launch. Any other is filled by nobody: a note.
+      std::string constants;
       for (const std::string& l : split_lines(f.text)) {
         if (l.rfind("__constant__", 0) != 0) continue;
         const std::string t = trim(code_of(l));
         std::string type, cname;
         split_decl(t.substr(0, t.find('[')), type, cname);
         if (cname.empty() || !has_word(code + helpers, cname)) continue;
+        constants += t + "\n";
+        if (v.pattern == PatternKind::Convolution && type.find("float") != std::string::npos &&
+            t.find('[') != std::string::npos && mask_symbol.empty()) {
+          mask_symbol = cname;
+          continue;
+        }
         out.note = name + " reads " + cname + " from __constant__ memory, which " + v.id +
-                   "'s host code fills (cudaMemcpyToSymbol) and a copy does not run: read the contract's mask "
-                   "where the slide reads " +
-                   cname + " (the copy does not compile until then)";
-        head += "// TODO: " + cname +
-                " is the slide's mask in __constant__ memory, filled by host code a copy does not\n"
-                "// run. Pass the contract's `mask` to the kernel and read mask[j] where it reads " +
-                cname + "[j].\n";
+                   "'s host code fills (cudaMemcpyToSymbol) and a copy does not run: only a convolution's mask "
+                   "is filled for you (header key mask_symbol)";
       }
+      const std::string context = file_context(f.text, code + helpers + constants);
+      if (!context.empty())
+        head += "// From " + sec.file + ": the headers and constants the kernel uses.\n" + context + "\n";
+      if (!mask_symbol.empty())
+        head += "// The slide's mask in __constant__ memory: warpscope fills " + mask_symbol +
+                " with the run's mask before each run\n// (mask_symbol in the header), as the slide's host code "
+                "does with cudaMemcpyToSymbol.\n";
+      if (!constants.empty()) head += constants + "\n";
+      if (!helpers.empty()) head += "// From " + sec.file + ": the helpers the kernel calls.\n" + helpers;
     }
+  // The header's keys beyond pattern and entry: the mask's symbol, and a convolution tile's halo in shared
+  // memory (the tiled kernels keep TILE_SIZE + Mask_Width - 1 inputs there: room for the widest mask).
+  std::string keys;
+  if (!mask_symbol.empty()) keys += " mask_symbol=" + mask_symbol;
+  bool dynamic = false;
+  for (std::size_t i = g; i <= end && i < lines.size(); ++i) dynamic |= has_word(code_of(lines[i]), "dynamic_shared");
+  if (v.pattern == PatternKind::Convolution && dynamic)
+    keys += " shared=block*4+" + std::to_string((kMaxMaskWidth - 1) * 4);
+  if (!keys.empty()) {
+    const std::string at = " entry=kernel\n";
+    if (const auto k = head.find(at); k != std::string::npos) head.insert(k + at.size() - 1, keys);
+  }
   out.kernel_line = int(std::count(head.begin(), head.end(), '\n') + 1 + long(g));
   out.text = head + body + "\n// The contract's entry (docs/your-kernel.md): warpscope passes these arguments.\n" +
              sig + " {\n" + call + "}\n";

@@ -12,6 +12,7 @@
 #include "kernel_compile.hpp"
 #include "metric_catalog.hpp"
 #include "registry.hpp"
+#include "views/line_counters.hpp"
 #include "views/stall_bars.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
@@ -215,7 +216,13 @@ bool KernelEditor::draw(AppState& s) {
   // Stall reasons per line (PC sampling: --metrics pcsampling), a bar left of the counters.
   const StallColumn stalls = mr ? stall_column(mr->metrics.pc_sampling, e.file()) : StallColumn{};
   const float stall_w = stalls.empty() ? 0.f : StallColumnWidth();
-  const float inst_w = (inst.empty() ? 0.f : ImGui::CalcTextSize("000.0 M").x + th.px(8)) + stall_w;
+  // Memory per line, right of the counters: bank-conflict ways ("2.0 w/i") or sectors per request ("4.0 s/r").
+  const std::map<int, LineMetrics> per_line =
+      mr ? lines_of_file(mr->metrics.lines, e.file()) : std::map<int, LineMetrics>{};
+  const bool mem =
+      std::any_of(per_line.begin(), per_line.end(), [](const auto& l) { return !line_memory_label(l.second).empty(); });
+  const float mem_w = mem ? ImGui::CalcTextSize("00.0 w/i").x + th.px(8) : 0.f;
+  const float inst_w = (inst.empty() ? 0.f : ImGui::CalcTextSize("000.0 M").x + th.px(8)) + stall_w + mem_w;
   const float num_w = ImGui::CalcTextSize("0000").x;
   const float margin_w = inst_w + num_w + th.px(28);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -275,11 +282,31 @@ bool KernelEditor::draw(AppState& s) {
       StallBar(dl, ImVec2(origin.x, y), stall_w - th.px(4), line_h, st->second, stalls);
     if (auto it = inst.find(i + 1); it != inst.end()) {
       const std::string v = format_metric_value(kInst, it->second);
-      dl->AddText(ImVec2(origin.x + inst_w - th.px(6) - ImGui::CalcTextSize(v.c_str()).x, y),
+      dl->AddText(ImVec2(origin.x + inst_w - mem_w - th.px(6) - ImGui::CalcTextSize(v.c_str()).x, y),
                   ImGui::GetColorU32(p.accent), v.c_str());
+    }
+    if (auto it = per_line.find(i + 1); mem && it != per_line.end()) {
+      const std::string v = line_memory_label(it->second);
+      const ImVec2 a(origin.x + inst_w - th.px(6) - ImGui::CalcTextSize(v.c_str()).x, y);
+      if (!v.empty()) {
+        dl->AddText(a, ImGui::GetColorU32(line_memory_costly(it->second) ? p.lesson : p.text_dim), v.c_str());
+        layout_probe().label(v, a, ImVec2(origin.x + inst_w - th.px(6), y + line_h));
+      }
     }
   }
   dl->PopClipRect();
+  // Hovering the counters: the line's counters in words, and what the memory column means.
+  if (!per_line.empty() && ImGui::IsMouseHoveringRect(ImVec2(origin.x, fmin.y), ImVec2(origin.x + inst_w, fmax.y))) {
+    const int hovered = int((io.MousePos.y - top) / line_h) + 1;
+    const auto it = per_line.find(hovered);
+    const std::string tip = (it != per_line.end() ? line_counters_tooltip(it->second) + "\n\n" : std::string()) +
+                            (mem ? kLineMemoryLegend : "warp instructions issued per line");
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.f);
+    ImGui::TextUnformatted(tip.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
   if (!changed_.empty() && std::any_of(changed_.begin(), changed_.end(), [](int m) { return m != 0; }))
     layout_probe().picture("editor changed lines", ImVec2(fmin.x - th.px(7), fmin.y), ImVec2(fmin.x, fmax.y));
   if (!inst.empty() || !stalls.empty())

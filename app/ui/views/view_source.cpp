@@ -9,6 +9,7 @@
 
 #include "editor/kernel_copy.hpp"
 #include "metric_catalog.hpp"
+#include "views/line_counters.hpp"
 #include "views/stall_bars.hpp"
 #include "views/view_metrics.hpp"
 #include "views/view_steps.hpp"
@@ -149,14 +150,23 @@ void SourceView::draw(AppState& s) {
     for (const LineMetrics& lm : mr->metrics.lines)
       if (lm.file == section_.file) per_line[lm.line] = &lm;
   const bool columns = !per_line.empty();
+  const std::map<int, LineMetrics> summed =
+      mr ? lines_of_file(mr->metrics.lines, section_.file) : std::map<int, LineMetrics>{};
+  const bool mem_col =
+      std::any_of(summed.begin(), summed.end(), [](const auto& l) { return !line_memory_label(l.second).empty(); });
   // Stall reasons per line (PC sampling): a bar column after the counters.
   const StallColumn stalls = mr ? stall_column(mr->metrics.pc_sampling, section_.file) : StallColumn{};
   const float stall_w = stalls.empty() ? 0 : StallColumnWidth();
   if (!stalls.empty()) StallLegend(stalls);
   if (columns)
-    TextEllipsis("columns from the " + std::string(s.showing_replay() ? "opened report" : "session") +
-                     "'s run with metrics: warp instructions issued per line, and active lanes per instruction (of 32)",
-                 ImGui::GetContentRegionAvail().x, &p.text_dim);
+    TextEllipsis(
+        "columns from the " + std::string(s.showing_replay() ? "opened report" : "session") +
+            "'s run with metrics: warp instructions issued per line, and active lanes per instruction (of 32)" +
+            (mem_col ? "; memory: shared wavefronts per instruction (w/i, bank-conflict ways) or sectors per "
+                       "global request (s/r)"
+                     : ""),
+        ImGui::GetContentRegionAvail().x, &p.text_dim);
+  if (columns && mem_col) ItemTooltip(kLineMemoryLegend);
 
   // In focus mode the code is set at 0.75 of the body text (15 px x the font scale: 30 px at 2x, above
   // the 14 px x scale floor), so a step's line shows with a screenful of its context.
@@ -172,7 +182,8 @@ void SourceView::draw(AppState& s) {
   const float mark_w = ImGui::CalcTextSize("+ ").x * code_k;
   const float inst_w = columns ? std::max(ImGui::CalcTextSize("000.0 M").x * code_k, header_w("warp inst")) : 0;
   const float lanes_w = columns ? std::max(ImGui::CalcTextSize("00.0").x * code_k, header_w("lanes")) : 0;
-  const float cols_w = (columns ? inst_w + lanes_w + th.px(24) : 0) + stall_w;
+  const float mem_w = mem_col ? std::max(ImGui::CalcTextSize("00.0 w/i").x * code_k, header_w("memory")) : 0;
+  const float cols_w = (columns ? inst_w + lanes_w + th.px(24) : 0) + (mem_col ? mem_w + th.px(12) : 0) + stall_w;
   ImGui::PopFont();
   if (headers) {
     // Headers over the per-line columns, aligned with the list below (inside its border and padding).
@@ -190,6 +201,7 @@ void SourceView::draw(AppState& s) {
       const float lanes_right = x0 + th.px(16) + inst_w + lanes_w;
       right("lanes",
             std::max(lanes_right, x0 + th.px(4) + inst_w + th.px(8) + bold->CalcTextSizeA(fs, 1e9f, 0, "lanes").x));
+      if (mem_col) right("memory", x0 + th.px(28) + inst_w + lanes_w + mem_w);
     }
     if (stall_w > 0) DrawText(hdl, bold, fs, ImVec2(x0 + cols_w - stall_w + th.px(4), h.y), col, "stalls");
     right("line", x0 + cols_w + th.px(8) + num_w);
@@ -259,6 +271,15 @@ void SourceView::draw(AppState& s) {
           const float lv = float(lm->second->lanes_per_instruction());
           ImGui::SetCursorScreenPos(ImVec2(o.x + th.px(16) + inst_w + lanes_w - ImGui::CalcTextSize(lanes).x, o.y));
           ImGui::TextColored(lv < 16 ? p.lesson : p.ok, "%s", lanes);
+          if (mem_col) {
+            const LineMetrics& sum = summed.at(lm->first);
+            const std::string m = line_memory_label(sum);
+            ImGui::SetCursorScreenPos(
+                ImVec2(o.x + th.px(28) + inst_w + lanes_w + mem_w - ImGui::CalcTextSize(m.c_str()).x, o.y));
+            ImGui::TextColored(line_memory_costly(sum) ? p.lesson : p.text_dim, "%s", m.c_str());
+            if (!m.empty()) ++layout_probe().counts["source memory counters"];
+            ItemTooltip(line_counters_tooltip(sum) + "\n\n" + kLineMemoryLegend);
+          }
         }
       }
       if (stall_w > 0)

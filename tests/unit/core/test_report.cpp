@@ -115,6 +115,73 @@ TEST(Report, MetricsRoundTripAndOldRunsLoadWithout) {
   EXPECT_THROW(run_from_json(j), std::runtime_error);
 }
 
+// The per-line memory counters (SASS metrics of Nsight Compute's source page) and the ratios read from
+// them: wavefronts per shared instruction (the bank-conflict ways) and sectors per global request.
+TEST(Report, PerLineMemoryCountersRoundTripWithTheirRatios) {
+  LineMetrics store{"reduce_bank2.cu", 9, 8192, 8192 * 32};
+  store.shared_stores = 8192;
+  store.shared_wavefronts = 2 * 8192;  // 2-way: every store takes two passes
+  LineMetrics load{"reduce_bank2.cu", 8, 8192, 8192 * 32};
+  load.global_loads = 8192;
+  load.global_sectors = 4 * 8192;  // 32 lanes x 4 bytes, coalesced: 4 sectors of 32 bytes
+  LineMetrics tree{"reduce_bank2.cu", 12, 1000, 9000};
+  tree.shared_loads = 600;
+  tree.shared_stores = 300;
+  tree.shared_atomics = 100;
+  tree.shared_wavefronts = 1000;  // conflict-free
+  tree.global_atomics = 10;
+  tree.global_sectors = 10;
+  EXPECT_DOUBLE_EQ(store.wavefronts_per_shared_instruction(), 2.0);
+  EXPECT_DOUBLE_EQ(store.bank_conflicts(), 8192);
+  EXPECT_DOUBLE_EQ(load.sectors_per_request(), 4.0);
+  EXPECT_DOUBLE_EQ(load.wavefronts_per_shared_instruction(), 0);  // no shared instruction: no ratio
+  EXPECT_DOUBLE_EQ(tree.shared_instructions(), 1000);
+  EXPECT_DOUBLE_EQ(tree.wavefronts_per_shared_instruction(), 1.0);
+  EXPECT_DOUBLE_EQ(tree.bank_conflicts(), 0);
+  EXPECT_DOUBLE_EQ(tree.sectors_per_request(), 1.0);
+  LineMetrics uncounted = store;  // the GPU offered no wavefront metric: no ways, no conflicts
+  uncounted.shared_wavefronts = 0;
+  EXPECT_DOUBLE_EQ(uncounted.wavefronts_per_shared_instruction(), 0);
+  EXPECT_DOUBLE_EQ(uncounted.bank_conflicts(), 0);
+
+  RunResult a;
+  a.variant = "reduce_bank2.cu (your kernel)";
+  a.backend = BackendKind::Cuda;
+  a.status = RunStatus::Ok;
+  a.metrics.asked = "lines";
+  a.metrics.collected = true;
+  a.metrics.lines = {load, store, tree};
+  const nlohmann::json j = run_to_json(a);
+  const nlohmann::json& js = j["metrics"]["lines"][1];
+  EXPECT_DOUBLE_EQ(js["wavefronts_per_shared_instruction"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(js["bank_conflicts"].get<double>(), 8192);
+  EXPECT_DOUBLE_EQ(j["metrics"]["lines"][0]["sectors_per_request"].get<double>(), 4.0);
+  const RunResult b = run_from_json(nlohmann::json::parse(j.dump()));
+  ASSERT_EQ(b.metrics.lines.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const LineMetrics &x = a.metrics.lines[i], &y = b.metrics.lines[i];
+    EXPECT_EQ(y.line, x.line);
+    EXPECT_EQ(y.shared_loads, x.shared_loads);
+    EXPECT_EQ(y.shared_stores, x.shared_stores);
+    EXPECT_EQ(y.shared_atomics, x.shared_atomics);
+    EXPECT_EQ(y.shared_wavefronts, x.shared_wavefronts);
+    EXPECT_EQ(y.global_loads, x.global_loads);
+    EXPECT_EQ(y.global_stores, x.global_stores);
+    EXPECT_EQ(y.global_atomics, x.global_atomics);
+    EXPECT_EQ(y.global_sectors, x.global_sectors);
+  }
+  // A report written before the memory counters loads with none (0: not counted), not an error.
+  nlohmann::json old = j;
+  for (const char* k : {"shared_loads", "shared_stores", "shared_atomics", "shared_wavefronts", "global_loads",
+                        "global_stores", "global_atomics", "global_sectors", "wavefronts_per_shared_instruction",
+                        "bank_conflicts", "sectors_per_request"})
+    old["metrics"]["lines"][1].erase(k);
+  const RunResult c = run_from_json(old);
+  EXPECT_EQ(c.metrics.lines[1].warp_instructions, 8192);
+  EXPECT_EQ(c.metrics.lines[1].shared_wavefronts, 0);
+  EXPECT_EQ(c.metrics.lines[1].wavefronts_per_shared_instruction(), 0);
+}
+
 TEST(Report, HostTimesRoundTripAndOldRunsLoadWithout) {
   RunResult r;
   r.variant = "epita.reduce3";

@@ -85,6 +85,25 @@ TEST(WorkerProtocol, WireRunKeepsOutputsLongerThanAReport) {
   EXPECT_EQ(run_to_json(back), run_to_json(r));
 }
 
+// A worker's run carries its per-line memory counters to the GUI (the editor's margin draws them).
+TEST(WorkerProtocol, WireRunKeepsPerLineMemoryCounters) {
+  RunResult r;
+  r.variant = "reduce_bank2.cu (your kernel)";
+  r.status = RunStatus::Ok;
+  r.metrics.asked = "lines";
+  r.metrics.collected = true;
+  LineMetrics l{"reduce_bank2.cu", 9, 8192, 8192 * 32};
+  l.shared_stores = 8192;
+  l.shared_wavefronts = 16384;
+  l.global_loads = 10;
+  l.global_sectors = 40;
+  r.metrics.lines = {l};
+  const RunResult back = run_from_wire(nlohmann::json::parse(run_to_wire(r).dump()));
+  ASSERT_EQ(back.metrics.lines.size(), 1u);
+  EXPECT_DOUBLE_EQ(back.metrics.lines[0].wavefronts_per_shared_instruction(), 2.0);
+  EXPECT_DOUBLE_EQ(back.metrics.lines[0].sectors_per_request(), 4.0);
+}
+
 TEST(WorkerProtocol, HelloAndOneLine) {
   WorkerHello h;
   h.host = "gpu7";

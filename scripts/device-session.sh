@@ -66,6 +66,8 @@ elif [ "$phase" = gui ]; then
   # both rounds; the scenes of the second round (after the fault).
   (cd build/tests/gpu_gui && tar czf "$OUT/gui-views.tgz" round-*/view-* round-*/live.png round-*/fault-queue.png \
      && tar czf "$OUT/gui-scenes.tgz" round-2/scene-*)
+  # The editor's pictures (the lecturer's demo without reduce3's barrier, a fault, a compile error, ...).
+  (cd build/tests && tar czf "$OUT/gui-editor.tgz" editor_*.png 2>/dev/null)
 else
   [ -x "$cli" ] || { echo "no $cli: run the tests phase first (on this warm machine)"; exit 2; }
   gpu=$($cli device --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["name"].replace("NVIDIA ","").replace(" ","-").lower())')

@@ -34,6 +34,15 @@ for where in local ssh:localhost; do
   TAIL=6 step "grade-starter-$where" $cli grade --exercise epita.reduce2_to_reduce3 \
     --kernel assets/exercises/epita.reduce2_to_reduce3/starter.cu --gpu "$where"
 done
+# The GUI's editor with its worker over ssh: the lecturer's demo (reduce3 without the loop's barrier) and the
+# copy as made, pictures in $OUT/editor (EGL headless; Mesa beside NVIDIA when scripts/device-mesa.sh installed it).
+export LD_LIBRARY_PATH="$PWD/.deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+[ -f .deps/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] && export WARPSCOPE_FONTS="$PWD/.deps/usr/share/fonts/truetype/dejavu"
+[ -d /tmp/ws-mesa/lib ] && source <(bash scripts/device-mesa.sh env)
+for case in ok:"" nosync:tests/gui/fixtures/reduce3_edited_nosync.cu; do
+  name=${case%%:*} text=${case#*:}
+  TAIL=6 step "gui-ssh-$name" build/app/gui/warpscope --gpu ssh:localhost --force --screenshot "$L/gui-ssh-$name.png"     --width 1920 --height 1080 --variant epita.reduce3 --edit --edit-run ${text:+--edit-text "$text"}
+done
 if $cli bound --help >/dev/null 2>&1; then
   for v in epita.reduce2 epita.reduce3 harris.impl4 harris.impl7; do
     TAIL=12 step "bound-$v" $cli bound --variant "$v" --n 16777216 --gpu local

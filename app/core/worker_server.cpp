@@ -25,6 +25,7 @@
 #include "sweep.hpp"
 #include "trace/trace_compare.hpp"
 #include "trace/trace_store.hpp"
+#include "user_trace.hpp"
 #include "worker_protocol.hpp"
 
 #ifndef WS_VERSION
@@ -307,6 +308,10 @@ class Server {
   json trace(std::int64_t id, const json& j) {
     const RunRequest req = request_from_json(j.at("request"));
     const long long block_index = j.value("block_index", 0LL);
+    if (!req.kernel.empty()) {
+      if (req.backend == BackendKind::Cuda && !cuda_) return worker_error(id, no_device_hint(cuda_error_));
+      return user_trace(id, req, int(block_index), req.backend == BackendKind::Cuda ? cuda_.get() : nullptr);
+    }
     PreparedRun p;
     if (std::string err = prepare_run(req, p); !err.empty()) return worker_error(id, err);
     const VariantInfo& v = *p.variant;
@@ -321,7 +326,6 @@ class Server {
     if (block_index < 0 || block_index >= launch.grid)
       return worker_error(id, "block index " + std::to_string(block_index) + " is outside the grid of " +
                                   std::to_string(launch.grid) + " blocks");
-    if (!req.kernel.empty()) return user_trace(id, req, p, launch, int(block_index), gpu);
     if (!sim::has_model(v.id)) return worker_error(id, v.id + " has no sim model in this build");
     sim::SimOutput out = sim::simulate(v, p.input, launch, req.params, int(block_index));
     std::string difference;
@@ -345,49 +349,20 @@ class Server {
                             {"grid", launch.grid}});
   }
 
-  /// A trace of a user's kernel (req.kernel: a traced edit, trace/user_trace_build.hpp), recorded on the GPU and
-  /// compared, without lines, with the sim trace of the variant it is like on the same input: "difference" says
-  /// where the edit made the kernel do something else ("" = the same steps and operations).
-  json user_trace(std::int64_t id, const RunRequest& req, const PreparedRun& p, const LaunchConfig& launch,
-                  int block_index, Backend* gpu) {
-    const VariantInfo& v = *p.variant;
-    if (!gpu)
-      return worker_error(id, "a trace of " + req.kernel.file +
-                                  " is recorded on a GPU: the simulator has no model of "
-                                  "your code (--backend cuda)");
-    Trace model;
-    sim::SimOutput like_out;
-    const VariantInfo* like = req.kernel.like.empty() ? nullptr : find_variant(req.kernel.like);
-    if (like && sim::has_model(like->id)) {
-      like_out = sim::simulate(*like, p.input, launch, req.params, block_index);
-      model = like_out.trace;
-    } else {
-      model.variant = v.id;
-      model.n = p.input.n();
-      model.type = p.input.type;
-      model.launch = launch;
-      model.block_index = block_index;
-      model.block_size = launch.block;
-    }
+  /// A trace of a user's kernel (req.kernel: a traced edit), recorded on the GPU (trace_user_kernel).
+  json user_trace(std::int64_t id, const RunRequest& req, int block_index, Backend* gpu) {
     Trace recorded;
-    if (std::string err = gpu->record_user_trace(v, req, p.input, launch, block_index, model, recorded); !err.empty())
-      return worker_error(id, err);
     std::string difference;
-    if (like && !model.steps.empty()) {
-      Trace bare = recorded;  // the user's lines are not the model's: compare the operations
-      bare.source_file.clear();
-      difference = compare_traces(model, bare);
-      recorded.compared_with_model = true;
-      recorded.model_difference = difference;
-    }
+    if (std::string err = trace_user_kernel(req, block_index, gpu, recorded, difference); !err.empty())
+      return worker_error(id, err);
     return worker_response(id, "trace",
                            {{"trace", trace_to_store_json(recorded)},
                             {"recorded", true},
                             {"difference", difference},
                             {"result", recorded.block_result},
                             {"launches", 1},
-                            {"block", launch.block},
-                            {"grid", launch.grid}});
+                            {"block", recorded.launch.block},
+                            {"grid", recorded.launch.grid}});
   }
 
   json sweep(std::int64_t id, const json& j) {

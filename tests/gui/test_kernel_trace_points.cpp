@@ -3,10 +3,13 @@
 // build of an edited reduce3 through NVRTC (no GPU needed: it compiles for sm_90).
 #include <gtest/gtest.h>
 
+#include "app_state.hpp"
+#include "editor/edit_step_trace.hpp"
 #include "editor/kernel_copy.hpp"
 #include "editor/kernel_trace_points.hpp"
 #include "kernel_compile.hpp"
 #include "registry.hpp"
+#include "run_worker.hpp"
 #include "trace/user_trace_build.hpp"
 #include "views/kernel_sources.hpp"
 
@@ -112,6 +115,46 @@ TEST(KernelTracePoints, TheTracedBuildOfAnEditedReduce3Compiles) {
   ASSERT_EQ(b.status, CompileStatus::Failed);
   ASSERT_FALSE(b.diagnostics.empty());
   EXPECT_EQ(b.diagnostics[0].line, line_of(copy, kLoop));
+}
+
+TEST(KernelTracePoints, TheStepViewsSayWhyAnEditShowsNoSteps) {
+  AppState s;
+  ASSERT_TRUE(s.select_variant("epita.reduce3"));
+  const std::string copy = make_kernel_copy(reduce3(), find_section("epita.reduce3")).text;
+  s.edit.open("epita.reduce3", PatternKind::Reduction, copy, "", "-");
+  s.edit.set_traced_copy(traced_kernel_copy(reduce3()));
+  RunWorker worker([](std::string& error) -> std::unique_ptr<Backend> {
+    error = "no device in this test";
+    return nullptr;
+  });
+  RunWorker::Snapshot snap;
+  // The copy as made is the variant: its own steps.
+  exchange_edit_trace(s, worker, snap, false);
+  s.refresh_trace();
+  ASSERT_TRUE(s.trace.trace.has_value()) << s.trace.why_none;
+  // An edit that dropped a trace point: one line naming it, and no steps (not the original's).
+  s.edit.text = replaced(copy, kTree, "if (tid < stride / 2) partialSum[tid] += partialSum[tid + stride];");
+  exchange_edit_trace(s, worker, snap, false);
+  s.refresh_trace();
+  EXPECT_FALSE(s.trace.trace.has_value());
+  EXPECT_NE(s.trace.why_none.find("the statement trace point reduce3_tree records: steps not recorded"),
+            std::string::npos)
+      << s.trace.why_none;
+  // An edit that kept them: its steps come from a run on a GPU, until then the views say so.
+  s.edit.text = replaced(copy, kLoop, "stride >= 32; stride /= 2");
+  exchange_edit_trace(s, worker, snap, false);
+  s.refresh_trace();
+  EXPECT_FALSE(s.trace.trace.has_value());
+  EXPECT_NE(s.trace.why_none.find("recorded on the GPU after it runs there"), std::string::npos) << s.trace.why_none;
+  // A recording of that text arrives: the views draw it.
+  KernelEdit::StepTrace st;
+  st.text = s.edit.text;
+  st.trace = *compute_trace(reduce3(), s.trace_key(), st.why);
+  s.edit.set_step_trace(st);
+  s.refresh_trace();
+  EXPECT_TRUE(s.trace.trace.has_value()) << s.trace.why_none;
+  EXPECT_EQ(s.trace.origin, "edit");
+  worker.stop();
 }
 
 }  // namespace

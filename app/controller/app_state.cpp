@@ -481,6 +481,7 @@ void AppState::message(Message::Level level, const std::string& text) { messages
 TraceKey AppState::trace_key() const {
   TraceKey k;
   if (const VariantInfo* v = variant()) k.variant = v->id;
+  if (edit.steps_are_the_edits(k.variant)) k.edit_trace = 1 + edit.step_trace_generation();
   k.n = params.n();
   k.block = params.block;
   k.type = params.type;
@@ -506,6 +507,25 @@ TraceKey AppState::trace_key() const {
   return k;
 }
 
+void AppState::show_edit_trace(const TraceKey& k) {
+  const KernelEdit::StepTrace* st = edit.step_trace();
+  trace.recorded_available = false;
+  trace.origin = "edit";
+  trace.origin_note.clear();
+  if (!st || st->text != edit.text) {
+    trace.why_none = "the edited kernel's steps are recorded on the GPU after it runs there (Ctrl+Enter)";
+  } else if (!st->trace) {
+    trace.why_none = st->why;
+  } else if (st->block_index != k.block_index) {
+    trace.why_none = "the edited kernel's steps were recorded for block " + std::to_string(st->block_index) +
+                     ": run it again (Ctrl+Enter) to record block " + std::to_string(k.block_index);
+  } else {
+    trace.trace = *st->trace;
+    trace.origin_note =
+        "the edited kernel's steps, recorded on the GPU by its traced build (lines of " + st->trace->source_file + ")";
+  }
+}
+
 void AppState::refresh_trace() {
   const TraceKey k = trace_key();
   if (trace.key && *trace.key == k) return;
@@ -519,6 +539,12 @@ void AppState::refresh_trace() {
   // it is of what the parameters ask (recording_mismatch); otherwise the sim model runs now, and the
   // header says why.
   const VariantInfo* v = variant();
+  if (k.edit_trace > 0) {
+    show_edit_trace(k);
+    if (!same_variant) trace.step = 0;
+    trace.step = std::clamp(trace.step, 0, std::max(0, trace.steps() - 1));
+    return;
+  }
   const Trace* recorded = nullptr;
   std::string mismatch;
   if (replay && v)

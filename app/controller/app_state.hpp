@@ -196,6 +196,9 @@ class AppState {
   /// Recomputes the trace when the selection or parameters changed (one block: fast enough for the
   /// UI thread). Keeps the step index when only the input changed and it is still in range.
   void refresh_trace();
+  /// refresh_trace() while the editor holds an edit of the selected variant: the edit's recorded steps
+  /// (KernelEdit::step_trace) or one line why there are none.
+  void show_edit_trace(const TraceKey& k);
 
   /// Compare, Plots, Sweep, Live and exports (perf_state.hpp).
   PerfState perf;

@@ -142,6 +142,10 @@ void KernelEdit::open_as(const std::string& variant, PatternKind pattern, const 
   text = original;
   restored_ = false;
   clear_results();
+  traced_.clear();
+  step_trace_.reset();
+  ++step_trace_generation_;
+  trace_pending.clear();
   run_pending_ = false;
   grading_.reset();
   grade_.reset();
@@ -159,6 +163,15 @@ void KernelEdit::open_as(const std::string& variant, PatternKind pattern, const 
   if (in.bad() || saved.str() == original) return;
   text = saved.str();
   restored_ = true;
+}
+
+void KernelEdit::set_step_trace(StepTrace t) {
+  step_trace_ = std::move(t);
+  ++step_trace_generation_;
+}
+
+bool KernelEdit::steps_are_the_edits(const std::string& variant_id) const {
+  return open_ && !exercise_ && variant_ == variant_id && text != original_;
 }
 
 void KernelEdit::clear_results() {

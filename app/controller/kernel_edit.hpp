@@ -15,6 +15,7 @@
 #include "exercises.hpp"
 #include "kernel_compile.hpp"
 #include "run_types.hpp"
+#include "trace/trace.hpp"
 #include "user_kernel.hpp"
 
 namespace ws::ui {
@@ -150,6 +151,30 @@ class KernelEdit {
   /// The latest check's progress, e.g. "checking: 3 of 9 runs" ("" when none runs).
   std::string check_progress() const;
 
+  /// The step views' trace of an edit (docs/your-kernel.md, "Step views of an edited copy"): what the edited
+  /// kernel did on the GPU, or why the views show none (never the original's trace as the edit's).
+  struct StepTrace {
+    std::string text;            ///< the text it is of
+    int block_index = 0;         ///< the block it recorded
+    std::optional<Trace> trace;  ///< recorded on the GPU; empty: `why` says why
+    std::string why;
+  };
+  /// The copy with the variant's trace instrumentation (traced_kernel_copy(); "" = none), set by the view that
+  /// opens the copy (open() clears it).
+  void set_traced_copy(std::string traced) { traced_ = std::move(traced); }
+  const std::string& traced_copy() const { return traced_; }
+  /// Replaces the step trace (app/ui/editor/edit_step_trace); bumps step_trace_generation().
+  void set_step_trace(StepTrace t);
+  /// The latest step trace, nullptr before any.
+  const StepTrace* step_trace() const { return step_trace_ ? &*step_trace_ : nullptr; }
+  /// Counts set_step_trace() calls, so the step views recompute when it changes.
+  int step_trace_generation() const { return step_trace_generation_; }
+  /// Whether the step views of `variant_id` show the edit's steps rather than the variant's: the editor holds a
+  /// copy of that variant (not an exercise) whose text differs from the copy as made.
+  bool steps_are_the_edits(const std::string& variant_id) const;
+  /// The text a trace was asked for and has not come back ("" = none).
+  std::string trace_pending;
+
   /// Compiler messages of the latest compile or run, on the text's lines (line 0: no line).
   const std::vector<KernelDiagnostic>& diagnostics() const { return diagnostics_; }
   /// Counts the times diagnostics() was replaced (by a compile or a run), so a view can react to new ones.
@@ -169,6 +194,9 @@ class KernelEdit {
   /// Forgets the latest compile's and run's messages and status (a new text or copy).
   void clear_results();
   bool open_ = false;
+  std::string traced_;
+  std::optional<StepTrace> step_trace_;
+  int step_trace_generation_ = 0;
   std::optional<Exercise> exercise_;
   std::optional<Grading> grading_;
   bool check_sent_ = false;  ///< grading_'s next request is in the run queue

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <tuple>
 
 #include "limits.hpp"
 #include "live_pipeline.hpp"
@@ -9,6 +10,8 @@
 #include "registry.hpp"
 #include "request.hpp"
 #include "sweep.hpp"
+#include "trace/trace_store.hpp"
+#include "user_trace.hpp"
 #include "worker_protocol.hpp"
 
 namespace ws::ui {
@@ -58,6 +61,17 @@ void RunWorker::submit(const std::vector<RunRequest>& requests) {
   cv_.notify_all();
 }
 
+void RunWorker::submit_trace(const RunRequest& req, int block_index) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_) return;
+    traces_.emplace_back(req, block_index);
+    shared_.busy = true;
+    live_interrupt_ = true;
+  }
+  cv_.notify_all();
+}
+
 void RunWorker::hold_user_kernels(bool hold) {
   std::lock_guard<std::mutex> lock(mutex_);
   hold_user_kernels_ = hold;
@@ -82,6 +96,7 @@ int RunWorker::cancel_queued() {
   std::lock_guard<std::mutex> lock(mutex_);
   const int dropped = int(queue_.size());
   queue_.clear();
+  traces_.clear();
   shared_.batch_total -= dropped;
   if (shared_.running.empty()) shared_.busy = false;
   return dropped;
@@ -91,6 +106,7 @@ RunWorker::Snapshot RunWorker::take() {
   std::lock_guard<std::mutex> lock(mutex_);
   Snapshot s = shared_;
   shared_.finished.clear();
+  shared_.traces.clear();
   shared_.sweep_runs.clear();
   shared_.sweeps_finished.clear();
   shared_.live_points.clear();
@@ -137,6 +153,7 @@ void RunWorker::stop() {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
     queue_.clear();
+    traces_.clear();
     live_.clear();
     shared_.live = false;
     live_interrupt_ = true;
@@ -258,20 +275,26 @@ void RunWorker::loop() {
 
   for (;;) {
     RunRequest req;
-    enum { Run, SweepJob, LiveJob } job = Run;
+    int trace_block = 0;
+    enum { Run, TraceJob, SweepJob, LiveJob } job = Run;
     SweepSpec sweep;
     bool live_changed = false;
     std::vector<RunRequest> live_requests;
     int new_generation = -1;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      cv_.wait(lock, [this] { return stopping_ || !queue_.empty() || sweep_ || !live_.empty(); });
+      cv_.wait(lock, [this] { return stopping_ || !queue_.empty() || !traces_.empty() || sweep_ || !live_.empty(); });
       if (stopping_) break;
       live_interrupt_ = false;
       if (!queue_.empty()) {
         req = queue_.front();
         queue_.pop_front();
         shared_.running = req.variant;
+      } else if (!traces_.empty()) {
+        job = TraceJob;
+        std::tie(req, trace_block) = traces_.front();
+        traces_.pop_front();
+        shared_.running = "trace of " + req.kernel.file;
       } else if (sweep_) {
         job = SweepJob;
         sweep = *sweep_;
@@ -335,6 +358,37 @@ void RunWorker::loop() {
       if (stalled) stop_live();  // no timings to show (no device, untimed backend): stop rather than spin
       continue;
     }
+    if (job == TraceJob) {
+      TraceDone done;
+      done.request = req;
+      done.block_index = trace_block;
+      Trace t;
+      if (client && req.backend == BackendKind::Cuda) {
+        const WorkerReply reply = client->call(
+            "trace", {{"request", request_to_json(req)}, {"block_index", trace_block}}, expected_seconds(req));
+        if (reply.kind == WorkerReply::Kind::Faulted) note_fault(*client, reply.text);
+        try {
+          if (reply.ok())
+            done.trace = trace_from_store_json(reply.message.at("trace"));
+          else
+            done.error = reply.text;
+        } catch (const std::exception& e) {
+          done.error = std::string("the worker's answer is not a trace: ") + e.what();
+        }
+      } else {
+        std::string difference;
+        try {
+          done.error = trace_user_kernel(req, trace_block, backend.get(), t, difference);
+        } catch (const std::exception& e) { done.error = describe_exception(e); }
+        if (done.error.empty()) done.trace = std::move(t);
+      }
+      std::lock_guard<std::mutex> lock(mutex_);
+      shared_.traces.push_back(std::move(done));
+      shared_.running.clear();
+      if (queue_.empty() && traces_.empty()) shared_.busy = false;
+      if (stopping_) break;
+      continue;
+    }
     RunResult r;
     if (client && req.backend == BackendKind::Cuda) {
       r = client->run(req);
@@ -347,7 +401,7 @@ void RunWorker::loop() {
       shared_.finished.push_back(std::move(r));
       ++shared_.batch_done;
       shared_.running.clear();
-      if (queue_.empty()) shared_.busy = false;
+      if (queue_.empty() && traces_.empty()) shared_.busy = false;
       if (stopping_) break;
     }
   }

@@ -25,6 +25,14 @@
 
 namespace ws::ui {
 
+/// The step trace of a user's kernel recorded for the GUI (submit_trace), or why there is none.
+struct TraceDone {
+  RunRequest request;
+  int block_index = 0;
+  std::optional<Trace> trace;
+  std::string error;  ///< "" with a trace
+};
+
 class RunWorker {
  public:
   /// Opens the backend (on the worker thread); nullptr + a one-line error when there is no device.
@@ -50,10 +58,11 @@ class RunWorker {
     std::vector<LivePoint> live_points;   ///< launches since the previous take()
     std::vector<RunResult> live_results;  ///< the live runs those launches came from (metrics, checks)
     // The worker process (WorkerLaunch mode only).
-    std::string worker;        ///< e.g. "worker 4711 on gpu7 (ssh:gpu7)"; "" in-process
-    int worker_restarts = 0;   ///< fresh workers started after a fault
-    std::string worker_fault;  ///< the latest fault's one-line reason
-    std::string worker_where;  ///< where a worker was asked for ("local", "ssh:gpu7"), "" in-process
+    std::string worker;             ///< e.g. "worker 4711 on gpu7 (ssh:gpu7)"; "" in-process
+    int worker_restarts = 0;        ///< fresh workers started after a fault
+    std::string worker_fault;       ///< the latest fault's one-line reason
+    std::string worker_where;       ///< where a worker was asked for ("local", "ssh:gpu7"), "" in-process
+    std::vector<TraceDone> traces;  ///< users' kernels' step traces finished since the previous take()
   };
 
   /// Starts the thread, which first calls `open` (about 0.2 s for CUDA).
@@ -68,6 +77,9 @@ class RunWorker {
 
   /// Queues requests to run in order; ignored after stop().
   void submit(const std::vector<RunRequest>& requests);
+  /// Queues the step trace of block `block_index` of a user's kernel (req.kernel, a traced edit: trace_user_kernel),
+  /// after the queued runs; it comes back in Snapshot::traces. Ignored after stop().
+  void submit_trace(const RunRequest& req, int block_index);
   /// Drops the queued requests (not the one running, not the held ones); returns how many were dropped.
   int cancel_queued();
   /// A user's own kernel (RunRequest::kernel) may fault, and NVIDIA's driver resets a GL context that draws on
@@ -109,7 +121,8 @@ class RunWorker {
   mutable std::mutex mutex_;
   std::condition_variable cv_;
   std::deque<RunRequest> queue_;
-  std::vector<RunRequest> held_;  // submitted while holding, behind a user's kernel
+  std::deque<std::pair<RunRequest, int>> traces_;  ///< submit_trace's requests and blocks
+  std::vector<RunRequest> held_;                   // submitted while holding, behind a user's kernel
   bool hold_user_kernels_ = false;
   bool stopping_ = false;
   std::optional<SweepSpec> sweep_;  ///< queued or running

@@ -36,11 +36,14 @@ struct TraceKey {
   /// a window of `blocks` blocks; `grid` is then the requested grid (0 = the launch rules').
   bool whole_launch = false;
   std::int64_t grid = 0;
+  /// 0, or while the editor holds an edit of the variant (KernelEdit::steps_are_the_edits) 1 + its step trace's
+  /// generation: the views show the edit's steps or why there are none.
+  int edit_trace = 0;
   bool operator==(const TraceKey& o) const {
     return variant == o.variant && n == o.n && block == o.block && block_index == o.block_index && blocks == o.blocks &&
-           whole_launch == o.whole_launch && grid == o.grid && type == o.type && input == o.input && seed == o.seed &&
-           use_recorded == o.use_recorded && report_created == o.report_created && exclusive == o.exclusive &&
-           keep == o.keep;
+           edit_trace == o.edit_trace && whole_launch == o.whole_launch && grid == o.grid && type == o.type &&
+           input == o.input && seed == o.seed && use_recorded == o.use_recorded && report_created == o.report_created &&
+           exclusive == o.exclusive && keep == o.keep;
   }
   bool operator!=(const TraceKey& o) const { return !(*this == o); }
 };

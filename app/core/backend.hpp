@@ -30,6 +30,17 @@ class Backend {
     (void)v, (void)in, (void)launch, (void)block_index, (void)model, (void)out, (void)params;
     return "the " + name() + " backend does not record traces on a device";
   }
+  /// Records on the device the trace of block `block_index` of a user's kernel (req.kernel.source: a traced
+  /// edit, with its variant's instrumentation put back; trace/user_trace_build.hpp), run as `v`
+  /// (user_kernel_variant's) with `launch`. `model`: the sim trace of the variant it is like on the same input
+  /// (step labels where the step counts agree; n, type and launch). The trace's lines are the user's
+  /// (Trace::source_file = req.kernel.file). Returns "" or a one-line reason (no device, no trace points, a
+  /// compile error as `FILE:LINE: error: ...`, a CUDA error).
+  virtual std::string record_user_trace(const VariantInfo& v, const RunRequest& req, const Input& in,
+                                        const LaunchConfig& launch, int block_index, const Trace& model, Trace& out) {
+    (void)v, (void)req, (void)in, (void)launch, (void)block_index, (void)model, (void)out;
+    return "the " + name() + " backend does not record traces on a device";
+  }
 };
 
 }  // namespace ws

@@ -3,6 +3,7 @@
 // there is no compiler. NVRTC needs no GPU: it compiles for a named architecture.
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "user_kernel.hpp"
@@ -29,6 +30,11 @@ struct CompileOptions {
   /// "-" = no disk cache). Modules are also kept in memory for the life of the process.
   std::string cache_dir;
   std::vector<std::string> include_dirs;  ///< "" = warpscope's kernels/ (kernel_include_dir()); CUDA's always
+  std::vector<std::string> defines;       ///< macros defined on the command line (-D): "WS_TRACE_BUILD"
+  std::vector<std::string> pre_includes;  ///< headers included before the source (--pre-include)
+  /// Headers given by text, (include name, text): NVRTC finds them before its include path. A traced build's
+  /// trace_points.hpp (trace/user_trace_build.hpp).
+  std::vector<std::pair<std::string, std::string>> headers;
 };
 
 /// A compiled module and what the compiler said.

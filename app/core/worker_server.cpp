@@ -25,6 +25,7 @@
 #include "sweep.hpp"
 #include "trace/trace_compare.hpp"
 #include "trace/trace_store.hpp"
+#include "user_trace.hpp"
 #include "worker_protocol.hpp"
 
 #ifndef WS_VERSION
@@ -307,6 +308,10 @@ class Server {
   json trace(std::int64_t id, const json& j) {
     const RunRequest req = request_from_json(j.at("request"));
     const long long block_index = j.value("block_index", 0LL);
+    if (!req.kernel.empty()) {
+      if (req.backend == BackendKind::Cuda && !cuda_) return worker_error(id, no_device_hint(cuda_error_));
+      return user_trace(id, req, int(block_index), req.backend == BackendKind::Cuda ? cuda_.get() : nullptr);
+    }
     PreparedRun p;
     if (std::string err = prepare_run(req, p); !err.empty()) return worker_error(id, err);
     const VariantInfo& v = *p.variant;
@@ -342,6 +347,22 @@ class Server {
                             {"launches", out.launches},
                             {"block", launch.block},
                             {"grid", launch.grid}});
+  }
+
+  /// A trace of a user's kernel (req.kernel: a traced edit), recorded on the GPU (trace_user_kernel).
+  json user_trace(std::int64_t id, const RunRequest& req, int block_index, Backend* gpu) {
+    Trace recorded;
+    std::string difference;
+    if (std::string err = trace_user_kernel(req, block_index, gpu, recorded, difference); !err.empty())
+      return worker_error(id, err);
+    return worker_response(id, "trace",
+                           {{"trace", trace_to_store_json(recorded)},
+                            {"recorded", true},
+                            {"difference", difference},
+                            {"result", recorded.block_result},
+                            {"launches", 1},
+                            {"block", recorded.launch.block},
+                            {"grid", recorded.launch.grid}});
   }
 
   json sweep(std::int64_t id, const json& j) {

@@ -34,6 +34,10 @@ class CudaBackend final : public Backend {
   /// overflow, a CUDA error). Defined in gpu_trace.cpp.
   std::string record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int block_index,
                            const Trace& model, Trace& out, const PatternParams& params = PatternParams{}) override;
+  /// A user's traced kernel (Backend::record_user_trace; record_user_kernel_trace() in user_kernel_run.hpp).
+  /// Defined in gpu_trace.cpp.
+  std::string record_user_trace(const VariantInfo& v, const RunRequest& req, const Input& in,
+                                const LaunchConfig& launch, int block_index, const Trace& model, Trace& out) override;
 
  private:
   /// After a failure: clears the runtime's last error; when the context is lost, marks the device

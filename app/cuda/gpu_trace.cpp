@@ -1,7 +1,8 @@
 // CudaBackend::record_trace: the step trace of one block, recorded on the GPU by the trace build of the
 // kernels. The input is uploaded exactly as for a timed run; the instrumented
 // launcher runs once; the events of the traced block come back and become a Trace. Reductions and the
-// scan lesson's block scans (kernels/scan/stevens_scan.cu) have a trace build.
+// scan lesson's block scans (kernels/scan/stevens_scan.cu) have a trace build; a user's edited copy has one
+// where its edit kept the variant's trace points (record_user_trace: NVRTC, user_kernel_run.hpp).
 #include <functional>
 #include <map>
 #include <string>
@@ -12,6 +13,7 @@
 #include "patterns/reduction_upload.hpp"
 #include "patterns/scan_upload.hpp"
 #include "trace/trace_compare.hpp"
+#include "user_kernel_run.hpp"
 
 namespace ws::cuda {
 
@@ -121,6 +123,46 @@ std::string CudaBackend::record_trace(const VariantInfo& v, const Input& in, con
     std::vector<TraceEvent> host(written);
     if (written) WS_CUDA(cudaMemcpy(host.data(), events, written * sizeof(TraceEvent), cudaMemcpyDeviceToHost));
     out = trace_from_events(host, model, ctx_.device.name);
+    return "";
+  } catch (const std::exception& e) {
+    const std::string lost = settle("the traced " + v.id);
+    return lost.empty() ? e.what() : lost;
+  }
+}
+
+std::string CudaBackend::record_user_trace(const VariantInfo& v, const RunRequest& req, const Input& in,
+                                           const LaunchConfig& launch, int block_index, const Trace& model,
+                                           Trace& out) {
+  if (!ctx_.device.available)
+    return context_lost_ ? not_run_message(ctx_.device.error) : "CUDA device unavailable: " + ctx_.device.error;
+  cudaGetLastError();
+  if (block_index < 0 || (launch.grid > 0 && block_index >= launch.grid))
+    return "block index " + std::to_string(block_index) + " is outside the grid of " + std::to_string(launch.grid) +
+           " blocks";
+  try {
+    auto* events = static_cast<TraceEvent*>(ctx_.buffer("trace_events", kTraceCapacity * sizeof(TraceEvent)));
+    auto* count = static_cast<unsigned long long*>(ctx_.buffer("trace_count", sizeof(unsigned long long)));
+    auto* enabled = static_cast<int*>(ctx_.buffer("trace_enabled", sizeof(int)));
+    WS_CUDA(cudaMemset(count, 0, sizeof(unsigned long long)));
+    TraceSink sink;
+    sink.events = events;
+    sink.count = count;
+    sink.capacity = kTraceCapacity;
+    sink.block = block_index;
+    sink.enabled = enabled;
+    const RunResult r = run_user_kernel_traced(ctx_, v, req, in, launch, sink);
+    if (r.status == RunStatus::Error) return r.message;
+    unsigned long long written = 0;
+    WS_CUDA(cudaMemcpy(&written, count, sizeof written, cudaMemcpyDeviceToHost));
+    if (written > kTraceCapacity)
+      return "the trace of block " + std::to_string(block_index) + " needs " + std::to_string(written) +
+             " events, more than the " + std::to_string(kTraceCapacity) +
+             " the recorder holds: use a smaller n or block";
+    std::vector<TraceEvent> host(written);
+    if (written) WS_CUDA(cudaMemcpy(host.data(), events, written * sizeof(TraceEvent), cudaMemcpyDeviceToHost));
+    out = trace_from_events(host, model, ctx_.device.name);
+    out.variant = v.id;
+    out.source_file = req.kernel.file;  // the events' lines are the user's (the trace points of the text)
     return "";
   } catch (const std::exception& e) {
     const std::string lost = settle("the traced " + v.id);

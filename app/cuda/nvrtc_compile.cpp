@@ -133,10 +133,13 @@ CompileResult compile_user_kernel(const std::string& source, const CompileOption
   for (const std::string& d : split_dirs(WS_CUDA_INCLUDE_DIRS)) includes.push_back(d);
   for (const std::string& d : includes)
     if (!d.empty()) options.push_back("--include-path=" + d);
+  for (const std::string& d : o.defines) options.push_back("-D" + d);
+  for (const std::string& h : o.pre_includes) options.push_back("--pre-include=" + h);
   const std::string entry = o.entry.empty() ? "kernel" : o.entry;
   // The file name is part of the key: the module's line table names it (per-line metrics, messages).
   std::vector<std::string> keyed = options;
   keyed.push_back("file=" + o.file);
+  for (const auto& [name, text] : o.headers) keyed.push_back("header " + name + "\n" + text);
   r.key = kernel_cache_key(source, entry, o.cc_major, o.cc_minor, keyed, nvrtc_version());
   {
     const std::lock_guard<std::mutex> lock(g_cache_mutex);
@@ -158,7 +161,13 @@ CompileResult compile_user_kernel(const std::string& source, const CompileOption
   }
 
   nvrtcProgram prog = nullptr;
-  if (nvrtcResult e = nvrtcCreateProgram(&prog, source.c_str(), o.file.c_str(), 0, nullptr, nullptr);
+  std::vector<const char*> header_texts, header_names;
+  for (const auto& [name, text] : o.headers) {
+    header_names.push_back(name.c_str());
+    header_texts.push_back(text.c_str());
+  }
+  if (nvrtcResult e = nvrtcCreateProgram(&prog, source.c_str(), o.file.c_str(), int(o.headers.size()),
+                                         header_texts.data(), header_names.data());
       e != NVRTC_SUCCESS) {
     r.status = CompileStatus::NoCompiler;
     r.error = std::string("NVRTC could not create a program: ") + nvrtcGetErrorString(e);

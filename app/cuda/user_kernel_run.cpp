@@ -18,6 +18,7 @@
 #include "parallel.hpp"
 #include "patterns/convolution/conv_inputs.hpp"
 #include "timing.hpp"
+#include "trace/user_trace_build.hpp"
 #include "user_kernel.hpp"
 
 namespace ws::cuda {
@@ -78,17 +79,31 @@ struct Loaded {
   CUfunction function = nullptr;
 };
 std::mutex g_modules_mutex;
-std::map<std::string, Loaded> g_functions;
+std::map<std::string, Loaded> g_modules;
 
 Loaded load(const CompileResult& c) {
   const std::lock_guard<std::mutex> lock(g_modules_mutex);
-  if (auto it = g_functions.find(c.key); it != g_functions.end()) return it->second;
+  if (auto it = g_modules.find(c.key); it != g_modules.end()) return it->second;
   Loaded l;
   check(driver().module_load_data(&l.module, c.image.data()), "loading the compiled kernel (cuModuleLoadData)");
   check(driver().module_get_function(&l.function, l.module, c.lowered_entry.c_str()),
         "finding the kernel in its module");
-  g_functions[c.key] = l;
+  g_modules[c.key] = l;
   return l;
+}
+
+/// Points the traced module's recorder at `sink` and switches it on: its one launch records block sink.block.
+void arm_user_trace(const Loaded& l, const TraceSink& sink) {
+  CUdeviceptr symbol = 0;
+  std::size_t bytes = 0;
+  check(driver().module_get_global(&symbol, &bytes, l.module, kUserTraceSinkSymbol),
+        "finding the trace sink in the traced kernel's module");
+  if (bytes != sizeof sink)
+    throw std::runtime_error("the traced kernel's trace sink has " + std::to_string(bytes) + " bytes, not " +
+                             std::to_string(sizeof sink));
+  WS_CUDA(cudaMemcpy(reinterpret_cast<void*>(symbol), &sink, sizeof sink, cudaMemcpyHostToDevice));
+  const int on = 1;
+  WS_CUDA(cudaMemcpy(sink.enabled, &on, sizeof on, cudaMemcpyHostToDevice));
 }
 
 /// Copies the run's mask into the module's `__constant__ float NAME[...]` (the header's mask_symbol), as
@@ -114,10 +129,9 @@ std::string seconds(double ms) {
   return buf;
 }
 
-}  // namespace
-
-RunResult run_user_kernel(CudaContext& ctx, const VariantInfo& v, const RunRequest& req, const Input& in,
-                          const LaunchConfig& launch) {
+/// run_user_kernel, or with `sink` its traced build, launched once untimed (run_user_kernel_traced).
+RunResult run(CudaContext& ctx, const VariantInfo& v, const RunRequest& req, const Input& in,
+              const LaunchConfig& launch, const TraceSink* sink) {
   const UserKernel& k = req.kernel;
   KernelHeader h;
   if (std::string e = parse_kernel_header(k.source, k.file, h); !e.empty()) throw std::runtime_error(e);
@@ -128,6 +142,8 @@ RunResult run_user_kernel(CudaContext& ctx, const VariantInfo& v, const RunReque
   co.cc_minor = ctx.device.cc_minor;
   co.file = k.file;
   co.entry = !k.entry.empty() ? k.entry : !h.entry.empty() ? h.entry : "kernel";
+  if (sink)
+    if (std::string why = traced_compile_options(k.source, co); !why.empty()) throw std::runtime_error(why);
   const CompileResult c = compile_user_kernel(k.source, co);
   if (!c.ok()) {
     r.status = RunStatus::Error;
@@ -135,8 +151,9 @@ RunResult run_user_kernel(CudaContext& ctx, const VariantInfo& v, const RunReque
     r.message = c.status == CompileStatus::Failed && !all.empty() ? all.substr(0, all.size() - 1) : c.error;
     return r;
   }
-  r.code_path = c.cached ? "your kernel: module cached (" + c.key + ")"
-                         : "your kernel: NVRTC " + nvrtc_version() + ", sm_" + std::to_string(co.cc_major) +
+  const std::string what = sink ? "your kernel's traced build" : "your kernel";
+  r.code_path = c.cached ? what + ": module cached (" + c.key + ")"
+                         : what + ": NVRTC " + nvrtc_version() + ", sm_" + std::to_string(co.cc_major) +
                                std::to_string(co.cc_minor) + ", compiled in " + seconds(c.ms);
   for (const KernelDiagnostic& d : c.diagnostics)
     if (d.severity == "warning") r.message += format_diagnostics({d}, k.file);
@@ -260,8 +277,15 @@ RunResult run_user_kernel(CudaContext& ctx, const VariantInfo& v, const RunReque
       launch_with(reduce_params);  // reduction and histogram share the (in, out, n) shape
     }
   };
-  r.timing = time_launches(ctx, enqueue, req.warmup, req.repeat);
-  r.timed = req.repeat > 0;
+  if (sink) {
+    arm_user_trace(loaded, *sink);
+    enqueue();
+    WS_CUDA(cudaStreamSynchronize(ctx.stream));
+    WS_CUDA(cudaGetLastError());
+  } else {
+    r.timing = time_launches(ctx, enqueue, req.warmup, req.repeat);
+    r.timed = req.repeat > 0;
+  }
   r.launches = 1;
   r.launch = LaunchConfig{block, grid};
   r.host_ms.launches = clock.lap();
@@ -295,11 +319,23 @@ RunResult run_user_kernel(CudaContext& ctx, const VariantInfo& v, const RunReque
   }
   r.host_ms.download = clock.lap();
   r.status = RunStatus::Ran;
-  if (!req.metrics.empty()) {
+  if (!req.metrics.empty() && !sink) {
     r.metrics = collect_metrics(req.metrics, 0, ctx.stream, enqueue);
     r.host_ms.metrics = clock.lap();
   }
   return r;
+}
+
+}  // namespace
+
+RunResult run_user_kernel(CudaContext& ctx, const VariantInfo& v, const RunRequest& req, const Input& in,
+                          const LaunchConfig& launch) {
+  return run(ctx, v, req, in, launch, nullptr);
+}
+
+RunResult run_user_kernel_traced(CudaContext& ctx, const VariantInfo& v, const RunRequest& req, const Input& in,
+                                 const LaunchConfig& launch, const TraceSink& sink) {
+  return run(ctx, v, req, in, launch, &sink);
 }
 
 }  // namespace ws::cuda

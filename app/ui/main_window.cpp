@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "editor/edit_step_trace.hpp"
 #include "help_overlay.hpp"
 #include "presenter.hpp"
 #include "views/view_steps.hpp"
@@ -54,7 +55,8 @@ void MainWindow::exchange(AppState& s, RunWorker& worker, const std::string& rep
     if (!s.edit.take_check_result(r)) s.add_result(std::move(r));
   // The kernel editor's compile (a thread), run (a row of the session) and check come back whatever view is open.
   s.edit.poll();
-  s.edit.take_run(s.session.runs);
+  const bool edited_ran = s.edit.take_run(s.session.runs);
+  exchange_edit_trace(s, worker, snap, edited_ran);
   if (std::optional<RunRequest> next = s.edit.next_check_request()) s.to_run.push_back(std::move(*next));
   if (first_open) {
     // A worker on another machine that cannot be reached or has no GPU: say why where it shows.

@@ -10,13 +10,19 @@
 //
 // Only block `sink.block` of the traced launch records (see TraceSink); all other blocks and
 // launches run the plain code plus one test per WS_T statement.
+//
+// NVRTC compiles the same recorder into the traced build of an edited copy (app/cuda/user_kernel_trace.cpp):
+// there (__CUDACC_RTC__) the host side below is left out, and the sink is the extern "C" symbol
+// `ws_trace_sink`, which the host fills with cuModuleGetGlobal before the one launch that records.
 #pragma once
 
 #ifdef WS_TRACE_BUILD
 
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
 
 #include "common/check_cuda.hpp"
+#endif
 #include "common/trace_event.hpp"
 #include "trace_points.hpp"
 
@@ -34,8 +40,14 @@ namespace ws::kernels::traced {
 /// Global buffers (ThreadOp::buffer), as the sim models name them (sim/model_kit.hpp).
 constexpr int kInput = 0, kPartials = 1, kAccumulator = 2;
 
+#ifdef __CUDACC_RTC__
+extern "C" {
+__device__ TraceSink ws_trace_sink;  // NVRTC's module: one kernel file, found by name
+}
+#else
 // One sink per translation unit (no relocatable device code): set by arm() below.
 static __device__ TraceSink ws_trace_sink;
+#endif
 
 /// A thread's recorder: a step counter and the appends. Mirrors sim::kit::Recorder.
 struct Cursor {
@@ -140,6 +152,7 @@ struct Cursor {
   }
 };
 
+#ifndef __CUDACC_RTC__
 // Host side of this translation unit: which launch records, switched on the stream. Everything here is
 // static: each file has its own sink and state (an inline function with external linkage would be
 // merged across files by the linker in unoptimized builds).
@@ -169,9 +182,11 @@ static inline void ws_trace_arm(const TraceSink& sink, int traced_launch, cudaSt
   ws_trace_stream = stream;
   ws_trace_set_enabled(traced_launch == 0);
 }
+#endif  // __CUDACC_RTC__
 
 }  // namespace ws::kernels::traced
 
+#ifndef __CUDACC_RTC__
 #undef WS_LAUNCHED
 #define WS_LAUNCHED()                                                                  \
   (::ws::kernels::check_cuda(cudaGetLastError(), "kernel launch", __FILE__, __LINE__), \
@@ -182,6 +197,7 @@ static inline void ws_trace_arm(const TraceSink& sink, int traced_launch, cudaSt
   void name(const ::ws::TraceSink& sink, int traced_launch, cudaStream_t stream) { \
     ws_trace_arm(sink, traced_launch, stream);                                     \
   }
+#endif
 
 #else  // the timed build: no trace code at all
 

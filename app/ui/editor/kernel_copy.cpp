@@ -132,15 +132,20 @@ std::string function_name(const std::string& code) {
   return name;
 }
 
-/// The `__device__` functions of `file_text` (instrumentation removed) that `code` calls and does not
-/// define, with the comment lines right above each and their own helpers, in file order: the helpers a
+/// The `__device__` functions of `file_text` (instrumentation removed, unless `keep_trace`) that `code` calls and
+/// does not define, with the comment lines right above each and their own helpers, in file order: the helpers a
 /// variant shares with an earlier one (epita.full_unroll calls reduce6's warpReduce).
-std::string helpers_called(const std::string& file_text, const std::string& code) {
+std::string helpers_called(const std::string& file_text, const std::string& code, bool keep_trace) {
   std::vector<std::string> lines;
+  std::vector<bool> trace_only;  ///< the line is inside an `#ifdef WS_TRACE_BUILD` region (harris.cu's recorders)
+  bool in_region = false;
   for (const std::string& l : split_lines(file_text)) {
     const std::string c = strip_trace_instrumentation(l);
-    if (c != l && trim(c).empty()) continue;
-    lines.push_back(c);
+    if (c != l && trim(c).empty() && !keep_trace) continue;
+    if (trim(l) == "#ifdef WS_TRACE_BUILD") in_region = true;
+    lines.push_back(keep_trace ? l : c);
+    trace_only.push_back(in_region);
+    if (in_region && trim(l).rfind("#endif", 0) == 0) in_region = false;
   }
   struct Helper {
     std::string name;
@@ -176,8 +181,11 @@ std::string helpers_called(const std::string& file_text, const std::string& code
   std::string out;
   for (std::size_t h = 0; h < helpers.size(); ++h)
     if (take[h]) {
+      // A recorder only the trace build has stays in its region (instrumentation, kernel_trace_points).
+      const bool region = trace_only[helpers[h].first];
+      if (region) out += "#ifdef WS_TRACE_BUILD\n";
       for (std::size_t i = helpers[h].first; i <= helpers[h].last; ++i) out += lines[i] + "\n";
-      out += "\n";
+      out += region ? "\n#endif\n" : "\n";
     }
   return out;
 }
@@ -285,6 +293,9 @@ KernelCopy make_kernel_copy(const VariantInfo& v, const SourceSection& sec) {
   std::vector<std::size_t> globals;
   for (std::size_t i = 0; i < lines.size(); ++i)
     if (has_word(code_of(lines[i]), "__global__")) globals.push_back(i);
+  // A section with its trace instrumentation (traced_kernel_copy): the copy keeps it, and reads its signature
+  // and helpers as the plain copy does.
+  const bool keep_trace = sec.text.find("WS_T(") != std::string::npos;
   const KernelContract* contract = kernel_contract(v.pattern);
   const std::string pattern = to_string(v.pattern);
 
@@ -313,7 +324,7 @@ KernelCopy make_kernel_copy(const VariantInfo& v, const SourceSection& sec) {
   std::string signature, bounds;
   std::size_t sig_end = g;
   for (std::size_t i = g; i < lines.size(); ++i) {
-    signature += code_of(lines[i]) + " ";
+    signature += code_of(strip_trace_instrumentation(lines[i])) + " ";
     sig_end = i;
     if (code_of(lines[i]).find('{') != std::string::npos) break;
   }
@@ -428,8 +439,9 @@ KernelCopy make_kernel_copy(const VariantInfo& v, const SourceSection& sec) {
   for (const KernelFile& f : kernel_files())
     if (f.name == sec.file) {
       std::string code;
-      for (std::size_t i = 0; i <= end && i < lines.size(); ++i) code += code_of(lines[i]) + "\n";
-      const std::string helpers = helpers_called(f.text, code);
+      for (std::size_t i = 0; i <= end && i < lines.size(); ++i)
+        code += code_of(strip_trace_instrumentation(lines[i])) + "\n";
+      const std::string helpers = helpers_called(f.text, code, keep_trace);
       // A __constant__ array the kernel reads: a convolution's mask (the slides' M, filled by the launcher's
       // cudaMemcpyToSymbol). The copy keeps its declaration and names it in the header (mask_symbol), and
       // the worker fills it with the run's mask before the launch. Any other is filled by nobody: a note.

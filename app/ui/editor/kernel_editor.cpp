@@ -9,6 +9,7 @@
 #include <map>
 
 #include "editor/kernel_copy.hpp"
+#include "editor/kernel_trace_points.hpp"
 #include "kernel_compile.hpp"
 #include "metric_catalog.hpp"
 #include "registry.hpp"
@@ -45,6 +46,7 @@ const RunResult* edited_metrics_run(const AppState& s) {
 void KernelEditor::open(AppState& s, const VariantInfo& v) {
   const KernelCopy copy = make_kernel_copy(v, find_section(v.id));
   s.edit.open(v.id, v.pattern, copy.text, copy.note);
+  s.edit.set_traced_copy(traced_kernel_copy(v));  // the step views' trace of an edit (edit_step_trace)
   find_from_ = 0;
   marked_line_ = 0;
   goto_line_ = copy.kernel_line;  // the slide's kernel in view, its comment above it, rather than the copy's header

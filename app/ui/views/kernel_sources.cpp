@@ -44,7 +44,7 @@ std::string strip_trace_instrumentation(const std::string& line) {
 
 std::string variant_source(const std::string& id) { return find_section(id).text; }
 
-SourceSection find_section(const std::string& id) {
+SourceSection find_section(const std::string& id, bool keep_trace) {
   if (id == "amp.sequential")
     return {
         "", 1, "// amp.sequential runs on the CPU (std::accumulate over the input): there is no kernel.\n", {1}, {1}};
@@ -80,8 +80,8 @@ SourceSection find_section(const std::string& id) {
       SourceSection sec{f.name, int(i) + 1, "", {}, {}};
       const std::vector<int> shown = display_numbers();
       for (std::size_t k = i; k < end; ++k) {
-        const std::string code = strip_trace_instrumentation(lines[k]);
-        if (code != lines[k] && trim_left(code).empty()) continue;  // an instrumentation-only line
+        const std::string code = keep_trace ? lines[k] : strip_trace_instrumentation(lines[k]);
+        if (!keep_trace && code != lines[k] && trim_left(code).empty()) continue;  // an instrumentation-only line
         sec.text += code + "\n";
         sec.line_numbers.push_back(int(k) + 1);
         sec.display_numbers.push_back(shown[k]);

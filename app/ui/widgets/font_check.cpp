@@ -24,7 +24,6 @@ const ImWchar kFontGlyphRanges[] = {
     0x0020, 0x017F, 0x2000, 0x206F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0,
 };
 
-
 namespace {
 
 std::uint32_t be32(const unsigned char* p) {
@@ -74,7 +73,6 @@ std::string font_data_problem(const std::vector<unsigned char>& data) {
   return "";
 }
 
-
 std::string font_atlas_problem(const std::string& path, float size_px, bool remember) {
   static std::mutex mu;
   static std::map<std::string, std::string> verdicts;  // a path is checked once per process
@@ -108,8 +106,7 @@ std::string font_atlas_problem(const std::string& path, float size_px, bool reme
     cfg.OversampleH = 2;
     cfg.OversampleV = 1;
     cfg.PixelSnapH = true;
-    const bool ok =
-        atlas.AddFontFromFileTTF(path.c_str(), size_px, &cfg, kFontGlyphRanges) && atlas.Build();
+    const bool ok = atlas.AddFontFromFileTTF(path.c_str(), size_px, &cfg, kFontGlyphRanges) && atlas.Build();
     ::_exit(ok ? 0 : 1);
   }
   int status = 0;
@@ -127,7 +124,6 @@ std::string font_atlas_problem(const std::string& path, float size_px, bool reme
   if (remember) verdicts[path] = why;
   return why;
 }
-
 
 std::string font_file_problem(const std::string& path) {
   std::error_code ec;

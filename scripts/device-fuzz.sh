@@ -6,7 +6,7 @@
 #
 #   bash scripts/device-fuzz.sh pack            here: strip the debug info of build-fuzz/'s targets into
 #                                               build-fuzzbin/fuzz.tar.xz (about 8 MB); carry ["build-fuzzbin"]
-#   setsid bash scripts/device-fuzz.sh run 600 &   there: every target at once for 600 s on a copy of its seed
+#   setsid bash scripts/device-fuzz.sh run 600 [TARGET...] &   there: every target at once for 600 s on a copy of its seed
 #                                               corpus, with scripts/fuzz.sh's options; logs in /tmp/ws-fuzz
 #   bash scripts/device-fuzz.sh report          there: one line per target (ok / FAILED, inputs, corpus),
 #                                               the failures' reports; exit 1 on a failure, 3 while running
@@ -24,6 +24,7 @@ case "${1:-}" in
     ;;
   run)
     seconds=${2:-600}
+    [ $# -gt 2 ] && targets=("${@:3}")  # run SECONDS [TARGET...]: only these
     rm -rf "$W" && mkdir -p "$W/bin" && tar xJf build-fuzzbin/fuzz.tar.xz -C "$W/bin" || exit 1
     for n in "${targets[@]}"; do
       mkdir -p "$W/corpus/$n" "$W/crashes/$n"

@@ -71,6 +71,9 @@ struct VariantInfo {
   bool writes_input = false;   ///< kernel overwrites its input: the backend restores it before every launch
   bool cautionary = false;     ///< reproduces a bug of the slide on purpose; `caution` explains it
   std::string caution;         ///< explanation shown next to a cautionary or lock-step-dependent variant
+  /// Why a copy of this variant's kernel ("Edit a copy") cannot do what the variant does ("" = it can): a
+  /// launcher a one-kernel contract cannot reproduce.
+  std::string not_editable;
   /// Input the GUI starts this variant with ("" = random): the racy ones use "ones", so that the
   /// expected sum is n and every lost addition shows (seed 000, slide "Data Race").
   std::string default_input;

@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -204,6 +205,7 @@ RunResult run(CudaContext& ctx, const VariantInfo& v, const RunRequest& req, con
   std::size_t out_bytes = 0, scratch_bytes = 0;
   int mask_width = req.params.mask_width;
   std::vector<float> mask;
+  std::vector<int> max_identity;  // a max reduction's starting values (int only: atomicMax has no float form)
   // Reductions: zeros past n up to the last block's window, so the slides' unguarded loads stay safe.
   const std::int64_t capacity = round_up(std::max(n, grid * block * items), std::int64_t(block) * items);
   switch (v.pattern) {
@@ -214,6 +216,14 @@ RunResult run(CudaContext& ctx, const VariantInfo& v, const RunRequest& req, con
                               ctx.stream));
       out_bytes = std::size_t(grid) * sizeof(int);
       d_out = ctx.buffer("user_out", out_bytes);
+      if (v.op == ReduceOp::Max) {
+        // A maximum's identity is the smallest int, not 0 (cs121.atomic_max's launcher sets its global maximum
+        // so): the padding past n and every output start there, as the variant's own buffers do.
+        max_identity.assign(std::max<std::size_t>(std::size_t(capacity - n), std::size_t(grid)),
+                            std::numeric_limits<int>::min());
+        WS_CUDA(cudaMemcpy(static_cast<char*>(d_in) + std::size_t(n) * elem, max_identity.data(),
+                           std::size_t(capacity - n) * elem, cudaMemcpyHostToDevice));
+      }
       break;
     }
     case PatternKind::Scan: {
@@ -273,7 +283,10 @@ RunResult run(CudaContext& ctx, const VariantInfo& v, const RunRequest& req, con
     } else if (v.pattern == PatternKind::Convolution) {
       launch_with(conv_params);  // writes every output: nothing to reset
     } else {
-      WS_CUDA(cudaMemsetAsync(d_out, 0, out_bytes, ctx.stream));
+      if (max_identity.empty())
+        WS_CUDA(cudaMemsetAsync(d_out, 0, out_bytes, ctx.stream));
+      else
+        WS_CUDA(cudaMemcpyAsync(d_out, max_identity.data(), out_bytes, cudaMemcpyHostToDevice, ctx.stream));
       launch_with(reduce_params);  // reduction and histogram share the (in, out, n) shape
     }
   };
@@ -293,9 +306,13 @@ RunResult run(CudaContext& ctx, const VariantInfo& v, const RunRequest& req, con
   if (v.pattern == PatternKind::Reduction) {
     std::vector<std::int32_t> partials(static_cast<std::size_t>(grid));
     WS_CUDA(cudaMemcpy(partials.data(), d_out, out_bytes, cudaMemcpyDeviceToHost));
-    std::uint32_t s = 0;
-    for (std::int32_t p : partials) s += std::uint32_t(p);  // int32 wraps, as on the GPU
-    r.result = double(std::int32_t(s));
+    if (v.op == ReduceOp::Max) {  // a max: the largest of the outputs (each started at the smallest int)
+      r.result = double(*std::max_element(partials.begin(), partials.end()));
+    } else {
+      std::uint32_t s = 0;
+      for (std::int32_t p : partials) s += std::uint32_t(p);  // int32 wraps, as on the GPU
+      r.result = double(std::int32_t(s));
+    }
   } else if (v.pattern == PatternKind::Scan) {
     r.output.resize(std::size_t(n));
     ctx.download(d_out, out_bytes, [&](std::size_t off, const void* host, std::size_t len) {

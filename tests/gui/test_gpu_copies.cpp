@@ -40,6 +40,10 @@ TEST(GpuCopies, EveryCopyRunsWhereItsVariantRanAndGivesItsAnswer) {
       std::printf("[ gpu      ] %-30s copy does not run; its note says why: %.110s\n", v.id.c_str(), copy.note.c_str());
       continue;
     }
+    if (a.status == RunStatus::Error) {  // the size this test asks is beyond the variant (one-block scans)
+      EXPECT_EQ(b.status, RunStatus::Error) << v.id << " (copy): " << b.message;
+      continue;
+    }
     ++ran;
     ASSERT_NE(a.status, RunStatus::Faulted) << v.id << ": " << a.message;
     ASSERT_NE(b.status, RunStatus::Faulted) << v.id << " (copy): " << b.message;

@@ -253,6 +253,7 @@ std::string file_context(const std::string& file_text, const std::string& code) 
 std::string why_not_editable(const VariantInfo& v) {
   if (v.cpu_only) return v.id + " runs on the CPU: there is no kernel to edit";
   if (v.baseline) return v.id + " is a library call (CUB): its kernels are not in the lesson's source";
+  if (!v.not_editable.empty()) return v.id + ": " + v.not_editable;
   if (!kernel_contract(v.pattern))
     return std::string("kernels of your own cannot follow the ") + to_string(v.pattern) + " pattern yet";
   if (v.pattern == PatternKind::Atomics && v.atomics != AtomicsKind::Histogram)

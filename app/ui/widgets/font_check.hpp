@@ -22,7 +22,7 @@ extern const ImWchar kFontGlyphRanges[];
 std::string font_data_problem(const std::vector<unsigned char>& data);
 
 /// Builds the font at `path` at `size_px` with kFontGlyphRanges into a throwaway ImGui atlas in a child
-/// process (2 GiB of address space, 20 s, no core dump), after stb_truetype's own parse of it there.
+/// process (2 GiB of address space, 5 s, no core dump), after stb_truetype's own parse of it there.
 /// Returns "" when the atlas built, else one line (not a font to stb_truetype, a table it needs missing,
 /// the child crashed: "its tables are damaged", or ImGui refused). `remember`: each path's verdict is
 /// kept for the process's life (the app asks once per face); a fuzzer passes false.

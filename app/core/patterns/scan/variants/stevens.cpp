@@ -111,6 +111,9 @@ std::vector<VariantInfo> stevens_scan_variants() {
   v.rules.pow2_block = true;
   v.rules.min_block = 64;
   v.rules.note = "Brent-Kung block scans need a power-of-two block; two elements per thread";
+  v.not_editable =
+      "its launcher runs three kernels (block scans, a scan of the block totals, the add-back), and a copy runs "
+      "one: the ws_gpu_copy_tests copy scanned each block alone";
   t.push_back(v);
 
   v = make(

@@ -1,5 +1,6 @@
 // warpscope: pattern=reduction block=256 items=1 shared=block*4
-// epita.reduce3 ("Efficient Reduction Trees" of the EPITA lecture) written against the reduction contract, one launch: the original the two copies
+// epita.reduce3 ("Efficient Reduction Trees" of the EPITA lecture) written against the reduction contract, one launch:
+// the original the two copies
 // beside it are timed against ("Code Optimizations", J. Filipovic, slides "Code Modifications").
 extern "C" __global__ void kernel(const int* in, int* out, unsigned n) {
   extern __shared__ int partialSum[];

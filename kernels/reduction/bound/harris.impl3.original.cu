@@ -1,5 +1,6 @@
 // warpscope: pattern=reduction block=256 items=1 shared=block*4
-// harris.impl3 (slide "Implementation 3") written against the reduction contract, one launch: the original the two copies
+// harris.impl3 (slide "Implementation 3") written against the reduction contract, one launch: the original the two
+// copies
 // beside it are timed against ("Code Optimizations", J. Filipovic, slides "Code Modifications").
 extern "C" __global__ void kernel(const int* in, int* out, unsigned n) {
   extern __shared__ int sv[];

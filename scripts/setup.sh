@@ -7,6 +7,8 @@
 set -euo pipefail
 preset="${1:-default}"
 cd "$(dirname "$0")/.."
+# `setup.sh web`: the browser build into build-web/ (Emscripten; scripts/setup-web.sh).
+if [ "$preset" = web ]; then exec bash scripts/setup-web.sh; fi
 
 packages=(cmake ninja-build g++ pkg-config git
           nlohmann-json3-dev libcli11-dev libgtest-dev

@@ -199,7 +199,11 @@ void GridJob::start(const VariantInfo& v, const GridKey& key) {
   }
   cancel_ = false;
   running_ = true;
+#ifdef WS_NO_THREADS
+  run(v, key);  // the browser build has no threads: the whole grid in this frame
+#else
   thread_ = std::thread([this, v, key] { run(v, key); });
+#endif
 }
 
 void GridJob::stop() {

@@ -244,7 +244,13 @@ void KernelEdit::compile(int cc_major, int cc_minor) {
   compiled_text_ = text;
   status_ = "compiling " + o.file + " (NVRTC, sm_" + std::to_string(cc_major) + std::to_string(cc_minor) + ")...";
   status_bad_ = false;
+#ifdef WS_NO_THREADS
+  std::promise<CompileResult> done;  // no threads in the browser build (and no compiler: it answers at once)
+  done.set_value(compile_user_kernel(text, o));
+  compile_ = done.get_future();
+#else
   compile_ = std::async(std::launch::async, [src = text, o] { return compile_user_kernel(src, o); });
+#endif
 }
 
 bool KernelEdit::compiling() const { return compile_.valid(); }

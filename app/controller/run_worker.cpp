@@ -17,12 +17,16 @@
 namespace ws::ui {
 
 RunWorker::RunWorker(Opener open) : open_(std::move(open)) {
+#ifndef WS_NO_THREADS
   thread_ = std::thread([this] { loop(); });
+#endif
 }
 
 RunWorker::RunWorker(WorkerLaunch launch, WorkerClientOptions options)
     : launch_(std::move(launch)), launch_options_(std::move(options)) {
+#ifndef WS_NO_THREADS
   thread_ = std::thread([this] { loop(); });
+#endif
 }
 
 std::string RunWorker::worker_line(const WorkerClient& c) const {
@@ -103,6 +107,13 @@ int RunWorker::cancel_queued() {
 }
 
 RunWorker::Snapshot RunWorker::take() {
+#ifdef WS_NO_THREADS
+  if (!in_loop_) {
+    in_loop_ = true;
+    loop();  // the next job, if any
+    in_loop_ = false;
+  }
+#endif
   std::lock_guard<std::mutex> lock(mutex_);
   Snapshot s = shared_;
   shared_.finished.clear();
@@ -115,6 +126,13 @@ RunWorker::Snapshot RunWorker::take() {
 }
 
 bool RunWorker::wait_opened(std::chrono::milliseconds timeout) {
+#ifdef WS_NO_THREADS
+  if (!shared_.opened && !in_loop_) {
+    in_loop_ = true;
+    loop();
+    in_loop_ = false;
+  }
+#endif
   std::unique_lock<std::mutex> lock(mutex_);
   return cv_.wait_for(lock, timeout, [this] { return shared_.opened; });
 }
@@ -170,7 +188,15 @@ void RunWorker::loop() {
   std::unique_ptr<Backend> backend;
   std::unique_ptr<WorkerClient> client;  // GPU work in a worker process (WorkerLaunch mode)
   std::string error;
-  if (launch_) {
+#ifdef WS_NO_THREADS
+  // take() calls this once per frame: the backend (none in the browser: sim and replay) opens once.
+  const bool open_now = !shared_.opened;
+  int jobs = 0;
+  if (!open_now) error = shared_.open_error;
+#else
+  const bool open_now = true;
+#endif
+  if (open_now && launch_) {
     client = std::make_unique<WorkerClient>(*launch_, launch_options_);
     error = client->start();
     const auto& kinds = client->hello().backends;
@@ -182,7 +208,7 @@ void RunWorker::loop() {
     } else if (!error.empty()) {
       client.reset();
     }
-  } else {
+  } else if (open_now) {
     try {
       backend = open_ ? open_(error) : nullptr;
     } catch (const std::exception& e) {
@@ -190,7 +216,7 @@ void RunWorker::loop() {
       error = describe_exception(e);
     }
   }
-  {
+  if (open_now) {
     std::lock_guard<std::mutex> lock(mutex_);
     shared_.opened = true;
     if (launch_) shared_.worker_where = launch_->where;
@@ -283,8 +309,12 @@ void RunWorker::loop() {
     int new_generation = -1;
     {
       std::unique_lock<std::mutex> lock(mutex_);
+#ifdef WS_NO_THREADS
+      if (stopping_ || jobs++ > 0 || (queue_.empty() && traces_.empty() && !sweep_ && live_.empty())) break;
+#else
       cv_.wait(lock, [this] { return stopping_ || !queue_.empty() || !traces_.empty() || sweep_ || !live_.empty(); });
       if (stopping_) break;
+#endif
       live_interrupt_ = false;
       if (!queue_.empty()) {
         req = queue_.front();

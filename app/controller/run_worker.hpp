@@ -2,7 +2,8 @@
 // either to an in-process Backend (the Opener) or, with a WorkerLaunch, to a `warpscope-cli worker`
 // process (worker_client.hpp): a run that faults there costs that run ("faulted"), and a fresh worker
 // takes the next one. Sim runs stay in this process. The UI only submits requests and takes
-// snapshots, so the window never blocks.
+// snapshots, so the window never blocks. The browser build has no threads (WS_NO_THREADS): there take()
+// runs the next job itself, one per call (per frame), so that the page draws the progress between jobs.
 #pragma once
 #include <chrono>
 #include <condition_variable>
@@ -133,6 +134,7 @@ class RunWorker {
   std::atomic<bool> live_interrupt_{false};
   Snapshot shared_;
   std::thread thread_;
+  bool in_loop_ = false;  ///< WS_NO_THREADS: take() is running loop()
 };
 
 }  // namespace ws::ui

@@ -94,12 +94,18 @@ void release_temporary(int slot) {
 /// Without `overwrite` an existing `to` is kept: EEXIST.
 int rename_onto(const std::string& from, const std::string& to, bool overwrite) {
   if (overwrite) return ::rename(from.c_str(), to.c_str()) == 0 ? 0 : errno;
+#ifdef __EMSCRIPTEN__
+  // The browser's file system: no renameat2 and no link(), and nothing else writes there meanwhile.
+  if (::access(to.c_str(), F_OK) == 0) return EEXIST;
+  return ::rename(from.c_str(), to.c_str()) == 0 ? 0 : errno;
+#else
   if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return 0;
   if (errno != EINVAL && errno != ENOSYS) return errno;
   // A file system without RENAME_NOREPLACE: link() refuses an existing name too.
   if (::link(from.c_str(), to.c_str()) != 0) return errno;
   ::unlink(from.c_str());
   return 0;
+#endif
 }
 
 }  // namespace

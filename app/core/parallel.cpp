@@ -17,6 +17,9 @@ std::atomic<int> g_threads{0};
 int host_threads() {
   const int set = g_threads.load();
   if (set > 0) return set;
+#ifdef WS_NO_THREADS
+  return 1;  // the browser build: no threads to hand chunks to
+#endif
   const unsigned hw = std::thread::hardware_concurrency();
   return hw > 0 ? int(hw) : 1;
 }

@@ -3,9 +3,7 @@
 // time), drawn into a framebuffer texture that the view shows as an ImGui image. GL entry points come
 // from libOpenGL (glvnd) as in headless.cpp; the window's GLX context and the headless EGL one both
 // dispatch through it.
-#define GL_GLEXT_PROTOTYPES
-#include <GL/gl.h>
-#include <GL/glext.h>
+#include "gl_api.hpp"
 
 #include <cstdint>
 #include <cstdio>
@@ -24,8 +22,30 @@ namespace ws::gui {
 
 namespace {
 
+#ifdef __EMSCRIPTEN__
+constexpr int kMinGlVersion = 30;  // WebGL2 is OpenGL ES 3.0
+constexpr const char* kMinGlName = "OpenGL ES 3.0 (WebGL2)";
+#else
+constexpr int kMinGlVersion = 33;
+constexpr const char* kMinGlName = "OpenGL 3.3";
+#endif
+
+/// The GLSL of shaders/ (written for GLSL 3.30 core) for this context: unchanged on the desktop; in the
+/// browser its first line becomes GLSL ES 3.00's, with the precisions ES asks for.
+std::string glsl_for_context(const char* src) {
+  std::string text = src;
+#ifdef __EMSCRIPTEN__
+  const std::string desktop = "#version 330 core";
+  if (text.compare(0, desktop.size(), desktop) == 0)
+    text.replace(0, desktop.size(),
+                 "#version 300 es\nprecision highp float;\nprecision highp int;\nprecision highp usampler2D;");
+#endif
+  return text;
+}
+
 struct GlGrid {
-  std::string vert_src = shaders::kGridHeatmapVert, frag_src = shaders::kGridHeatmapFrag;
+  std::string vert_src = glsl_for_context(shaders::kGridHeatmapVert);
+  std::string frag_src = glsl_for_context(shaders::kGridHeatmapFrag);
   std::string source_error;  ///< the shader files could not be read (--shader-dir)
   bool tried = false;        ///< program built (or failed: `failure` says why)
   std::string failure;
@@ -67,7 +87,7 @@ GLuint compile(GLenum kind, const std::string& src, const char* name, std::strin
   return 0;
 }
 
-/// Builds the program once; "" or why not (no GL 3.3, compile or link error).
+/// Builds the program once; "" or why not (no GL 3.3 / ES 3.0, compile or link error).
 std::string build(GlGrid& g) {
   if (g.tried) return g.failure;
   g.tried = true;
@@ -75,9 +95,10 @@ std::string build(GlGrid& g) {
   glGetIntegerv(GL_MAJOR_VERSION, &major);
   glGetIntegerv(GL_MINOR_VERSION, &minor);
   glGetError();  // GL_MAJOR_VERSION is unknown before 3.0: the check below then fails with 0.0
-  if (major * 10 + minor < 33) {
+  if (major * 10 + minor < kMinGlVersion) {
     const char* ver = reinterpret_cast<const char*>(glGetString(GL_VERSION));
-    return g.failure = std::string("the Grid view needs OpenGL 3.3; this context is ") + (ver ? ver : "unknown");
+    return g.failure =
+               std::string("the Grid view needs ") + kMinGlName + "; this context is " + (ver ? ver : "unknown");
   }
   if (!g.source_error.empty()) return g.failure = g.source_error;
   std::string err;

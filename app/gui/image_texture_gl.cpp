@@ -1,6 +1,6 @@
 // OpenGL textures for the views' images (app/ui/widgets/image_texture.hpp): GL 1.1 calls, exported by the GL
 // library itself, on the context the window or the headless renderer made current.
-#include <GL/gl.h>
+#include "gl_api.hpp"
 
 #include <cstdint>
 

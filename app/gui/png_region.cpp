@@ -1,8 +1,8 @@
 #include "png_region.hpp"
 
-#include <GL/gl.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <stb_image_write.h>
+#include "gl_api.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -16,6 +16,7 @@
 #include "main_window.hpp"
 #include "memory_trim.hpp"
 #include "modes.hpp"
+#include "nav_keys.hpp"
 #include "png_region.hpp"
 #include "step_export.hpp"
 #include "views/grid_renderer.hpp"
@@ -27,23 +28,6 @@ namespace ws::gui {
 namespace {
 void glfw_error(int code, const char* text) { std::fprintf(stderr, "warpscope: GLFW error %d: %s\n", code, text); }
 
-/// Queues every press and auto-repeat of the step and scene keys. ImGui 1.86 keeps only whether a key is
-/// down, so a press and release within one frame (a quick clicker, a busy frame) would be lost; ImGui's
-/// own key callback, installed after this one, chains to it.
-void queue_nav_key(GLFWwindow* win, int key, int /*scancode*/, int action, int /*mods*/) {
-  if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
-  auto* s = static_cast<ui::AppState*>(glfwGetWindowUserPointer(win));
-  if (!s) return;
-  switch (key) {
-    case GLFW_KEY_LEFT: s->nav_keys.push_back(ui::NavKey::Left); break;
-    case GLFW_KEY_RIGHT: s->nav_keys.push_back(ui::NavKey::Right); break;
-    case GLFW_KEY_PAGE_UP: s->nav_keys.push_back(ui::NavKey::PageUp); break;
-    case GLFW_KEY_PAGE_DOWN: s->nav_keys.push_back(ui::NavKey::PageDown); break;
-    case GLFW_KEY_F1: s->nav_keys.push_back(ui::NavKey::Help); break;
-    case GLFW_KEY_ESCAPE: s->nav_keys.push_back(ui::NavKey::Escape); break;
-    default: break;
-  }
-}
 using ResetStatusFn = GLenum (*)();
 
 /// A window with an OpenGL 3.3 core context, robust (reset notification) where the driver has it, current

@@ -78,6 +78,10 @@ std::string font_atlas_problem(const std::string& path, float size_px, bool reme
   static std::map<std::string, std::string> verdicts;  // a path is checked once per process
   std::lock_guard<std::mutex> lock(mu);
   if (const auto it = verdicts.find(path); remember && it != verdicts.end()) return it->second;
+#ifdef WS_NO_THREADS
+  (void)size_px;
+  return "";  // the browser build has no child processes; its fonts are the ones bundled with the page
+#endif
   std::fflush(nullptr);
   const pid_t pid = ::fork();
   if (pid < 0) return "";  // cannot check: use it as before

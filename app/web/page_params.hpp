@@ -1,0 +1,23 @@
+// The page's URL parameters: ?lesson=ID&scene=K&view=NAME&variant=ID&report=URL, as the desktop's
+// --lesson, --scene, --view, --variant and --report.
+#pragma once
+#include <string>
+
+#include "app_state.hpp"
+
+namespace ws::web {
+
+/// The parameters of the page's address ("" / 0 when absent).
+struct PageParams {
+  std::string lesson, view, variant, report;
+  int scene = 0;  ///< 1-based, 0 = none
+};
+
+/// Reads location.search (percent-decoded; unknown keys are ignored).
+PageParams read_page_params();
+
+/// Applies them to `s` in the desktop's order (lesson, scene, then view and variant override the scene).
+/// Returns "" or the first refusal (unknown lesson, scene, view or variant), which the page shows.
+std::string apply_page_params(ui::AppState& s, const PageParams& p);
+
+}  // namespace ws::web

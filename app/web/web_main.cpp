@@ -1,0 +1,160 @@
+// warpscope in a browser: the desktop GUI's window (app/ui) on a WebGL2 canvas, one frame per
+// requestAnimationFrame (emscripten_set_main_loop). Sim and replay only: no CUDA, no worker, no threads.
+// Page parameters: ?lesson=ID&scene=K&view=NAME&variant=ID&report=URL (page_params.hpp).
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <emscripten.h>
+#include <imgui.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "app_state.hpp"
+#include "backend_factory.hpp"
+#include "browser_files.hpp"
+#include "frame_capture.hpp"
+#include "gl_api.hpp"
+#include "main_window.hpp"
+#include "modes.hpp"
+#include "nav_keys.hpp"
+#include "page_params.hpp"
+#include "paths.hpp"
+#include "png_region.hpp"
+#include "run_worker.hpp"
+#include "widgets/theme.hpp"
+
+namespace ws::web {
+
+namespace {
+
+/// Everything the page keeps between frames.
+struct Page {
+  ui::AppState s;
+  std::unique_ptr<ui::RunWorker> worker;
+  ui::MainWindow window;
+  GLFWwindow* win = nullptr;
+  int frames = 0;
+};
+
+Page* g_page = nullptr;
+
+std::string reports_dir() { return assets_dir() + "/reports"; }
+
+/// One frame: the canvas follows the browser window, results come in, the window is drawn.
+void frame(void* arg) {
+  Page& p = *static_cast<Page*>(arg);
+  const int w = EM_ASM_INT(return window.innerWidth), h = EM_ASM_INT(return window.innerHeight);
+  int cw = 0, ch = 0;
+  glfwGetWindowSize(p.win, &cw, &ch);
+  if (w > 0 && h > 0 && (w != cw || h != ch)) glfwSetWindowSize(p.win, w, h);
+  ui::MainWindow::exchange(p.s, *p.worker, reports_dir());
+  gui::apply_presentation(p.s);
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  p.window.draw(p.s, ImGui::GetIO().DisplaySize);
+  ImGui::Render();
+  int fw = 0, fh = 0;
+  glfwGetFramebufferSize(p.win, &fw, &fh);
+  glViewport(0, 0, fw, fh);
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  glClearColor(bg.x, bg.y, bg.z, 1.f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (!p.s.perf.png_request.empty()) gui::handle_png_request(p.s, fw, fh, ImGui::GetIO().DisplayFramebufferScale.x);
+  capture_if_asked(fw, fh);  // before the browser shows (and may clear) the drawing buffer
+  offer_exports(p.s.perf.export_dir);
+  ++p.frames;
+  EM_ASM({ Module.wsFrames = $0; }, p.frames);
+}
+
+void on_drop(GLFWwindow* /*win*/, int count, const char** paths) {
+  if (g_page && count > 0) open_report_file(g_page->s, paths[0]);
+}
+
+}  // namespace
+
+/// The page's status for its scripts and tests: {"frames", "lesson", "scene" (1-based, 0 = none), "view",
+/// "variant", "scenes" (of the lesson), "replay" (the replayed report's path), "busy"} as JSON. The text
+/// lives until the next call.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* ws_status() {
+  static std::string text;
+  if (!g_page) return "{}";
+  const ui::AppState& s = g_page->s;
+  const Lesson* l = s.lesson();
+  const VariantInfo* v = s.variant();
+  text = "{\"frames\":" + std::to_string(g_page->frames) + ",\"lesson\":\"" + (l ? l->id : "") +
+         "\",\"scene\":" + std::to_string(s.scene_index() + 1) + ",\"view\":\"" + s.view + "\",\"variant\":\"" +
+         (v ? v->id : "") + "\",\"scenes\":" + std::to_string(s.scene_count()) + ",\"replay\":\"" + s.replay_path +
+         "\",\"busy\":" + (s.device.busy ? "true" : "false") + "}";
+  return text.c_str();
+}
+
+/// Shows centre view `name` (as the view tabs do); false for an unknown name.
+extern "C" EMSCRIPTEN_KEEPALIVE int ws_set_view(const char* name) {
+  if (!g_page || !name) return 0;
+  for (const auto& v : ui::MainWindow::views())
+    if (v == name) {
+      g_page->s.view = v;
+      return 1;
+    }
+  return 0;
+}
+
+/// Replays the report at `path` in the page's file system (the file picker and drag and drop put it there).
+extern "C" EMSCRIPTEN_KEEPALIVE void ws_open_report(const char* path) {
+  if (g_page && path) open_report_file(g_page->s, path);
+}
+
+int main() {
+  setenv("WARPSCOPE_DATA", "/warpscope", 1);  // the lessons and reports preloaded with the page
+  static Page page;
+  g_page = &page;
+  ui::AppState& s = page.s;
+  s.load(assets_dir() + "/lessons");
+  s.perf.export_dir = kExportDir;
+  std::error_code ec;
+  std::filesystem::create_directories(kExportDir, ec);
+  const PageParams params = read_page_params();
+  if (std::string err = apply_page_params(s, params); !err.empty()) s.message(ui::Message::Error, err);
+  s.refresh_trace();
+  if (!params.report.empty()) fetch_report(s, params.report);
+
+  page.worker = std::make_unique<ui::RunWorker>([](std::string& error) { return open_cuda_backend(error); });
+  if (!glfwInit()) {
+    std::fprintf(stderr, "warpscope: GLFW could not start\n");
+    return 1;
+  }
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  const int w = EM_ASM_INT(return window.innerWidth), h = EM_ASM_INT(return window.innerHeight);
+  page.win = glfwCreateWindow(w > 0 ? w : 1280, h > 0 ? h : 720, "warpscope", nullptr, nullptr);
+  if (!page.win) {
+    std::fprintf(stderr, "warpscope: no WebGL2 context on this page\n");
+    return 1;
+  }
+  glfwMakeContextCurrent(page.win);
+  glfwSetWindowUserPointer(page.win, &s);
+  glfwSetKeyCallback(page.win, gui::queue_nav_key);  // before ImGui's, which then calls it first
+  glfwSetDropCallback(page.win, on_drop);
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;
+  ImGui_ImplGlfw_InitForOpenGL(page.win, true);
+  ImGui_ImplOpenGL3_Init("#version 300 es");
+  gui::install_gl_image_textures();
+  gui::install_gl_grid_renderer("");
+  if (std::string warn = ui::theme().apply(1.f); !warn.empty()) s.message(ui::Message::Warning, warn);
+  emscripten_set_main_loop_arg(frame, &page, 0, true);  // 0: the browser's requestAnimationFrame
+  return 0;
+}
+
+}  // namespace ws::web
+
+int main() { return ws::web::main(); }

@@ -1,5 +1,6 @@
-// The page's URL parameters: ?lesson=ID&scene=K&view=NAME&variant=ID&report=URL, as the desktop's
-// --lesson, --scene, --view, --variant and --report.
+// The page's URL parameters: ?lesson=ID&scene=K&view=NAME&variant=ID&report=URL&font_scale=X&high_contrast=1
+// &focus=1, as the desktop's --lesson, --scene, --view, --variant, --report, --font-scale, --high-contrast
+// and --focus.
 #pragma once
 #include <string>
 
@@ -10,7 +11,9 @@ namespace ws::web {
 /// The parameters of the page's address ("" / 0 when absent).
 struct PageParams {
   std::string lesson, view, variant, report;
-  int scene = 0;  ///< 1-based, 0 = none
+  int scene = 0;           ///< 1-based, 0 = none
+  float font_scale = 1.f;  ///< text and layout scale (0.5 to 4)
+  bool high_contrast = false, focus = false;
 };
 
 /// Reads location.search (percent-decoded; unknown keys are ignored).

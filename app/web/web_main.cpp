@@ -1,6 +1,6 @@
 // warpscope in a browser: the desktop GUI's window (app/ui) on a WebGL2 canvas, one frame per
 // requestAnimationFrame (emscripten_set_main_loop). Sim and replay only: no CUDA, no worker, no threads.
-// Page parameters: ?lesson=ID&scene=K&view=NAME&variant=ID&report=URL (page_params.hpp).
+// Page parameters: ?lesson=ID&scene=K&view=NAME&report=URL and more (page_params.hpp).
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
@@ -150,7 +150,7 @@ int main() {
   ImGui_ImplOpenGL3_Init("#version 300 es");
   gui::install_gl_image_textures();
   gui::install_gl_grid_renderer("");
-  if (std::string warn = ui::theme().apply(1.f); !warn.empty()) s.message(ui::Message::Warning, warn);
+  if (std::string warn = ui::theme().apply(params.font_scale); !warn.empty()) s.message(ui::Message::Warning, warn);
   emscripten_set_main_loop_arg(frame, &page, 0, true);  // 0: the browser's requestAnimationFrame
   return 0;
 }

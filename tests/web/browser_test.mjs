@@ -3,7 +3,8 @@
 // the first frame, five scenes by PageDown, three views, a report by URL, the canvas pixels read back
 // (not blank, not uniform, different between views) and a console without errors.
 //   node tests/web/browser_test.mjs [--build DIR] [--shots DIR] [--size 1920x1080] [--tour epita,stevens]
-// --shots saves every picture as PNG; --tour only photographs every scene of those lessons into --shots.
+// --shots saves every picture as PNG; --tour only photographs every scene of those lessons into --shots,
+// with --query's parameters added to the address (e.g. font_scale=2&high_contrast=1&focus=1).
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -12,7 +13,7 @@ import { launchChromium } from './cdp_pipe.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
-const opt = { build: path.join(repo, 'build-web'), shots: '', size: '1600x900', tour: '' };
+const opt = { build: path.join(repo, 'build-web'), shots: '', size: '1600x900', tour: '', query: '' };
 for (let i = 2; i < process.argv.length; i += 2) opt[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
 const [width, height] = opt.size.split('x').map(Number);
 const types = {
@@ -135,10 +136,13 @@ try {
   await send('Page.enable');
   if (opt.tour) {
     for (const lesson of opt.tour.split(',')) {
-      await open(`?lesson=${lesson}&scene=1`);
+      await open(`?lesson=${lesson}&scene=1${opt.query ? '&' + opt.query : ''}`);
       const scenes = (await status()).scenes;
       for (let k = 1; k <= scenes; ++k) {
-        if (k > 1) await open(`?lesson=${lesson}&scene=${k}`);
+        if (k > 1) {
+          await pressKey('PageDown', 34);
+          await waitFor(`${lesson} scene ${k}`, (x) => x.scene === k);
+        }
         await settle();
         const shot = await capture(`${lesson}-${String(k).padStart(2, '0')}`);
         check(shot.colours > 8, `${lesson} scene ${k}: ${shot.colours} colours`);

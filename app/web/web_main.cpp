@@ -39,6 +39,7 @@ struct Page {
   ui::MainWindow window;
   GLFWwindow* win = nullptr;
   int frames = 0;
+  double build_ms = 0;  ///< the last frame's ImGui build (NewFrame to Render), CPU milliseconds
 };
 
 Page* g_page = nullptr;
@@ -56,9 +57,11 @@ void frame(void* arg) {
   gui::apply_presentation(p.s);
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  const double t0 = emscripten_get_now();
   ImGui::NewFrame();
   p.window.draw(p.s, ImGui::GetIO().DisplaySize);
   ImGui::Render();
+  p.build_ms = emscripten_get_now() - t0;
   int fw = 0, fh = 0;
   glfwGetFramebufferSize(p.win, &fw, &fh);
   glViewport(0, 0, fw, fh);
@@ -80,7 +83,8 @@ void on_drop(GLFWwindow* /*win*/, int count, const char** paths) {
 }  // namespace
 
 /// The page's status for its scripts and tests: {"frames", "lesson", "scene" (1-based, 0 = none), "view",
-/// "variant", "scenes" (of the lesson), "replay" (the replayed report's path), "busy"} as JSON. The text
+/// "variant", "scenes" (of the lesson), "replay" (the replayed report's path), "busy", "build_ms" (the last
+/// frame's ImGui build)} as JSON. The text
 /// lives until the next call.
 extern "C" EMSCRIPTEN_KEEPALIVE const char* ws_status() {
   static std::string text;
@@ -91,7 +95,8 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* ws_status() {
   text = "{\"frames\":" + std::to_string(g_page->frames) + ",\"lesson\":\"" + (l ? l->id : "") +
          "\",\"scene\":" + std::to_string(s.scene_index() + 1) + ",\"view\":\"" + s.view + "\",\"variant\":\"" +
          (v ? v->id : "") + "\",\"scenes\":" + std::to_string(s.scene_count()) + ",\"replay\":\"" + s.replay_path +
-         "\",\"busy\":" + (s.device.busy ? "true" : "false") + "}";
+         "\",\"busy\":" + (s.device.busy ? "true" : "false") + ",\"build_ms\":" + std::to_string(g_page->build_ms) +
+         "}";
   return text.c_str();
 }
 

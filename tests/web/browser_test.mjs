@@ -81,6 +81,15 @@ async function settle() {
   const s = await waitFor('the runs to finish', (x) => x.busy === false);
   await waitFor('three more frames', (x) => x.frames >= s.frames + 3);
 }
+/** The median ImGui frame build (NewFrame to Render) over ten frames, in ms. */
+async function buildMs() {
+  const ms = [];
+  for (let last = -1; ms.length < 10; await sleep(10)) {
+    const s = await status();
+    if (s.frames !== last) ms.push(s.build_ms), last = s.frames;
+  }
+  return ms.sort((a, b) => a - b)[5];
+}
 /** Reads the next frame's pixels (ws_capture) and sums them up in the page: sampled colours and a hash. */
 async function capture(name) {
   const shot = await evaluate(`new Promise((resolve) => {
@@ -168,6 +177,7 @@ try {
     for (const v of ['tree', 'warps', 'compare']) {
       check(await evaluate(`Module.ccall('ws_set_view', 'number', ['string'], ['${v}'])`) === 1, `view ${v} exists`);
       await settle();
+      console.log(`view ${v}: frame build ${(await buildMs()).toFixed(2)} ms (median of 10)`);
       views.push(await capture(`view-${v}`));
       check(views.at(-1).colours > 8, `view ${v}: ${views.at(-1).colours} colours`);
     }

@@ -106,6 +106,7 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.rules.note =
         "threads 0..255 merge the per-warp bins, so the block needs at least 256 threads; each thread reads 16 bytes "
         "per pass";
+    v.copy_shared = "block*32";  // 256 int bins per warp: block / 32 x 256 x 4 bytes
     v.atomics = AtomicsKind::Histogram;
     t.push_back(v);
   }

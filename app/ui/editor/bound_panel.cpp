@@ -34,7 +34,7 @@ void copy_field(const char* title, const char* id, std::string& text, float heig
 void runs_table(const std::vector<RunResult>& runs) {
   const Palette& p = theme().colors();
   const char* names[3] = {"original", "memory-only", "compute-only"};
-  if (!ImGui::BeginTable("bound_runs", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
+  if (!ImGui::BeginTable("bound_runs", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
   for (const char* h : {"copy", "time ms", "x orig", "DRAM MB", "occupancy", "check"}) ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   const double t0 = runs.empty() ? 0 : bound_measure(runs[0]).ms;
@@ -53,11 +53,11 @@ void runs_table(const std::vector<RunResult>& runs) {
     ImGui::TableNextColumn();
     TextRight(m.occupancy_pct >= 0 ? fmt("%.1f %%", m.occupancy_pct) : "-");
     ImGui::TableNextColumn();
-    // The copies' answers are wrong by design: only the original's check matters (format_bound says the same).
+    // The copies' answers are wrong by design, not checked: only the original's check matters (as format_bound).
     if (i == 0 || failed)
       ImGui::TextColored(runs[i].status == RunStatus::Ok ? p.ok : p.bad, "%s", to_string(runs[i].status));
     else
-      ImGui::TextColored(p.text_dim, "ran (a copy: not checked)");
+      ImGui::TextColored(p.text_dim, "a copy");
   }
   ImGui::EndTable();
 }
@@ -104,39 +104,36 @@ bool draw_bound_panel(AppState& s, float width) {
               " does; the runs are rows of Results too");
   ImGui::SameLine();
   if (ImGui::Button("Close##bound")) open = false;
+  const BoundReading* r = b.reading();
   const std::string status = b.status();
-  if (!status.empty()) {
-    const bool bad =
-        !b.running() && (!b.reading() || !b.reading()->fair() || b.reading()->verdict == BoundVerdict::NotTimed ||
-                         b.reading()->verdict == BoundVerdict::Unclear);
-    TextWrappedColored(b.running() ? p.text_dim : bad ? p.lesson : p.ok, status);
-  }
-  const float avail = ImGui::GetContentRegionAvail().y;
-  const bool results = b.reading() != nullptr;
-  const float copy_h = std::max(th.px(90), avail * (results ? 0.2f : 0.4f));
-  copy_field("Memory-only copy", "##bound_memory", b.memory, copy_h);
-  copy_field("Compute-only copy", "##bound_compute", b.compute, copy_h);
-  if (const BoundReading* r = b.reading()) {
-    SectionTitle("The three runs");
+  if (!status.empty() && (!r || b.running()))  // running, or why it cannot run; else the verdict says it
+    TextWrappedColored(b.running() ? p.text_dim : p.lesson, status);
+  if (r && !b.running()) {
+    // The verdict first, so it is in view whatever the copies' length; then the numbers it rests on.
+    ImGui::PushFont(th.fonts().heading);
+    const bool unsure = r->verdict == BoundVerdict::Unclear || r->verdict == BoundVerdict::NotTimed;
+    TextWrappedColored(unsure ? p.lesson : p.accent, std::string("Verdict: ") + to_string(r->verdict));
+    ImGui::PopFont();
+    ImGui::TextWrapped("%s", r->reason.c_str());
     runs_table(b.runs());
     for (const BoundCheck& c : r->checks) {
       const bool failed = c.state == BoundCheck::Failed;
-      const char* tag = c.state == BoundCheck::Passed ? "fair  " : failed ? "UNFAIR" : "?     ";
       TextWrappedColored(c.state == BoundCheck::Passed ? p.ok
                          : failed                      ? p.bad
                                                        : p.text_dim,
-                         std::string(tag) + "  " + c.name + ": " + c.detail);
+                         std::string(c.state == BoundCheck::Passed ? "fair: "
+                                     : failed                      ? "UNFAIR: "
+                                                                   : "unknown: ") +
+                             c.name + " (" + c.detail + ")");
     }
-    ImGui::Spacing();
-    ImGui::PushFont(th.fonts().heading);
-    TextWrappedColored(
-        r->verdict == BoundVerdict::Unclear || r->verdict == BoundVerdict::NotTimed ? p.lesson : p.accent,
-        std::string("Verdict: ") + to_string(r->verdict));
-    ImGui::PopFont();
-    ImGui::TextWrapped("%s", r->reason.c_str());
     layout_probe().picture("bound verdict", top,
                            ImVec2(top.x + ImGui::GetWindowWidth(), ImGui::GetCursorScreenPos().y));
   }
+  // The two copies share the rest of the height.
+  const float titles = 2 * (ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y);
+  const float copy_h = std::max(th.px(90), (ImGui::GetContentRegionAvail().y - titles) / 2);
+  copy_field("Memory-only copy", "##bound_memory", b.memory, copy_h);
+  copy_field("Compute-only copy", "##bound_compute", b.compute, copy_h);
   ImGui::EndChild();
   if (!open) b.close();
   return open;

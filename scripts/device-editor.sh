@@ -44,8 +44,11 @@ export LD_LIBRARY_PATH="$PWD/.deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$
   name=${case%%:*} text=${case#*:}
   TAIL=6 step "gui-ssh-$name" build/app/gui/warpscope --gpu ssh:localhost --force --screenshot "$L/gui-ssh-$name.png"     --width 1920 --height 1080 --variant epita.reduce3 --edit --edit-run ${text:+--edit-text "$text"}
 done
+# The editor's Find the bound on the real GPU (local worker): the three runs and the slides' verdict beside the text.
+[ "${EDITOR_GUI:-1}" = 1 ] && TAIL=8 step gui-bound build/app/gui/warpscope --force --screenshot "$L/gui-bound.png" \
+  --width 1920 --height 1080 --variant epita.reduce3 --edit --edit-bound
 if $cli bound --help >/dev/null 2>&1; then
-  for v in epita.reduce2 epita.reduce3 harris.impl4 harris.impl7; do
+  for v in epita.reduce3 harris.impl1 harris.impl3 harris.impl4; do
     TAIL=12 step "bound-$v" $cli bound --variant "$v" --n 16777216 --gpu local
   done
   TAIL=12 step bound-ssh $cli bound --variant harris.impl4 --n 16777216 --gpu ssh:localhost

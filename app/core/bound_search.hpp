@@ -18,7 +18,10 @@ namespace ws {
 /// What the reading needs of one of the three runs. Unknown values are negative.
 struct BoundMeasure {
   double ms = -1;             ///< median kernel time, milliseconds (<= 0: not timed)
-  double dram_bytes = -1;     ///< DRAM bytes read + written (CUPTI dram__bytes_read.sum + dram__bytes_write.sum)
+  /// DRAM bytes read (CUPTI dram__bytes_read.sum): the loads the slides compare. Not the writes: a run's DRAM
+  /// writes include the write-back of lines its input's upload left dirty in L2 (on the H200 about 30 MB of a
+  /// 67 MB input for whichever run comes first after the upload), which says nothing about the kernel.
+  double dram_bytes = -1;
   double occupancy_pct = -1;  ///< achieved occupancy, % (sm__warps_active.avg.pct_of_peak_sustained_active)
 };
 

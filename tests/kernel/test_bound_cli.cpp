@@ -33,7 +33,7 @@ TEST(CliBound, ThreeRunsReadAsTheSlidesSay) {
   const auto out = run_cli("bound --variant epita.reduce3 --n 2^20 --gpu local");
   EXPECT_EQ(out.code, 0) << out.out;
   EXPECT_TRUE(has(out.out, "epita.reduce3: written for epita.reduce3 as the slides do it")) << out.out;
-  EXPECT_TRUE(has(out.out, "copy             time ms   x orig      DRAM MB  occupancy  check")) << out.out;
+  EXPECT_TRUE(has(out.out, "copy             time ms   x orig   DRAM rd MB  occupancy  check")) << out.out;
   EXPECT_TRUE(has(out.out, "original          1.0000     1.00        67.10     90.0 %  ok")) << out.out;
   EXPECT_TRUE(has(out.out, "memory-only       0.9500     0.95        67.00     89.0 %  ran (answer not checked"))
       << out.out;

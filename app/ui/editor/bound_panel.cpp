@@ -30,12 +30,12 @@ void copy_field(const char* title, const char* id, std::string& text, float heig
   ImGui::PopFont();
 }
 
-/// The three runs: time, x of the original, DRAM MB, occupancy, the check.
+/// The three runs: time, x of the original, DRAM MB read, occupancy, the check.
 void runs_table(const std::vector<RunResult>& runs) {
   const Palette& p = theme().colors();
   const char* names[3] = {"original", "memory-only", "compute-only"};
   if (!ImGui::BeginTable("bound_runs", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
-  for (const char* h : {"copy", "time ms", "x orig", "DRAM MB", "occupancy", "check"}) ImGui::TableSetupColumn(h);
+  for (const char* h : {"copy", "time ms", "x orig", "DRAM rd MB", "occupancy", "check"}) ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   const double t0 = runs.empty() ? 0 : bound_measure(runs[0]).ms;
   for (std::size_t i = 0; i < runs.size() && i < 3; ++i) {

@@ -17,7 +17,7 @@ namespace ws {
 
 /// What the reading needs of one of the three runs. Unknown values are negative.
 struct BoundMeasure {
-  double ms = -1;             ///< median kernel time, milliseconds (<= 0: not timed)
+  double ms = -1;  ///< median kernel time, milliseconds (<= 0: not timed)
   /// DRAM bytes read (CUPTI dram__bytes_read.sum): the loads the slides compare. Not the writes: a run's DRAM
   /// writes include the write-back of lines its input's upload left dirty in L2 (on the H200 about 30 MB of a
   /// 67 MB input for whichever run comes first after the upload), which says nothing about the kernel.

@@ -23,8 +23,8 @@ struct LaneColors {
 
 LaneColors lane_colors() {
   const Palette& p = theme().colors();
-  return {ImGui::GetColorU32(p.ok), ImGui::GetColorU32(p.lesson), ImGui::GetColorU32(ImVec4(0.25f, 0.27f, 0.31f, 1.f)),
-          ImGui::GetColorU32(ImVec4(0.12f, 0.13f, 0.15f, 1.f))};
+  return {ImGui::GetColorU32(p.ok), ImGui::GetColorU32(p.lesson), ImGui::GetColorU32(p.cell_empty),
+          ImGui::GetColorU32(p.cell_missing)};
 }
 
 void Counter(const char* label, const std::string& value, const ImVec4& color) {

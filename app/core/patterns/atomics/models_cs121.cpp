@@ -1,4 +1,4 @@
-// Sim models of the CS121 atomics lesson (seed 003_156a830321b56386.txt, "GPUs and CUDA 3: Intrinsics"),
+// Sim models of the CS121 atomics lesson ("GPUs and CUDA 3: Intrinsics", CS121, Fall 2022),
 // one per variant of kernels/atomics/*.cu: same indexing, guards, loops and launches.
 //
 // Stated interleaving (every model): blocks run one after another in block order, and the atomics of a

@@ -1,4 +1,4 @@
-// Sim models of "Parallel Reduction using C++ AMP" (seed 004_24e80cac4a038870.txt), one per kernel
+// Sim models of "Parallel Reduction using C++ AMP" ("Parallel Reduction using C++ AMP", MSDN), one per kernel
 // of kernels/reduction/amp.cu (the post translated to CUDA: tile = block, tile_static = __shared__),
 // at thread granularity.
 //

@@ -1,4 +1,4 @@
-// Sim models of the CS121 reduction lesson (seed 003_156a830321b56386.txt, "GPUs and CUDA 3:
+// Sim models of the CS121 reduction lesson ("GPUs and CUDA 3: Intrinsics", CS121, Fall 2022, "GPUs and CUDA 3:
 // Intrinsics"), one per variant of kernels/reduction/cs121.cu: same indexing, guards, padding (max
 // inputs are padded with INT_MIN) and launches. Atomics are applied in block order, then thread order.
 // Warp shuffles run in lock-step: every lane reads its source lane's value before any lane updates.

@@ -1,5 +1,5 @@
-// Sim models of the EPITA reduction lesson (seed 000_27438c05e47b0926.txt, "GPU Computing: Reduction
-// Pattern"), one per kernel of kernels/reduction/epita.cu, with the same indexing, loop bounds, guards,
+// Sim models of the EPITA reduction lesson ("Reduction Pattern", Carlinet and Chazalon, EPITA GPU Computing,
+// Fall 2023), one per kernel of kernels/reduction/epita.cu, with the same indexing, loop bounds, guards,
 // padding (reads past n give 0) and launches. Every block runs the same code; only the traced block
 // has a Recorder. Atomics are applied in block order, then thread order (the GPU's order varies; int32
 // results do not depend on it, float32 ones only by rounding).

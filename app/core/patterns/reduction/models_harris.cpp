@@ -1,5 +1,5 @@
 // Sim models of the Harris / Filipovic sum reductions ("Code Optimizations", seed
-// 002_7b2a1433db94dde3.txt), one per kernel of kernels/reduction/harris.cu, at thread granularity.
+// "Code Optimizations", Filipovic, Fall 2020), one per kernel of kernels/reduction/harris.cu, at thread granularity.
 //
 // Each model mirrors its kernel and launcher: the same indexing, loop bounds, guards and passes.
 // The first pass reads the input zero-padded to whole windows (the CUDA backend's padding); every

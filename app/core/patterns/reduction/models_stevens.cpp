@@ -1,4 +1,4 @@
-// Sim models of the reduction trees of Stevens CS 677 Lecture 6 (seed 001_9970031c1e4143ff.txt,
+// Sim models of the reduction trees of Stevens CS 677 Lecture 6 ("CS 677 Lecture 6", Mordohai,
 // "Reduction Trees"), one per kernel of kernels/reduction/stevens.cu, at thread granularity.
 //
 // Both kernels load two elements per thread into partialSum[2 * blockDim.x] and run their tree; the

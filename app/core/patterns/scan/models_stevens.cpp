@@ -1,4 +1,4 @@
-// Sim models of the scan variants (001_9970031c1e4143ff.txt, scan slides; docs/patterns.md): the same
+// Sim models of the scan variants ("CS 677 Lecture 6", Mordohai, scan slides; docs/patterns.md): the same
 // arithmetic as kernels/scan/*.cu in the same order, thread by thread, with the traced block's steps
 // (which thread adds which pair, active lanes) and the run's addition count.
 #include <atomic>

@@ -14,9 +14,7 @@
 #include "limits.hpp"
 #include "pattern_kind.hpp"
 
-#ifndef WS_VERSION
-#define WS_VERSION "0"
-#endif
+#include "version.hpp"
 
 namespace ws::cli {
 

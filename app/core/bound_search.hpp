@@ -1,5 +1,5 @@
 // Searching for a kernel's bound by code modifications, as "Code Optimizations" (Jiří Filipovič, Fall
-// 2020; seed 002_7b2a1433db94dde3.txt) teaches it on its two "Code Modifications" slides: time the kernel,
+// 2020) teaches it on its two "Code Modifications" slides: time the kernel,
 // a memory-only copy (the computation commented out, the loaded data still used so the compiler keeps the
 // loads; the profiler confirms the same bytes move) and a compute-only copy (the data movement commented
 // out, the result stored under a condition false at run time but not at compile time), with occupancy held
@@ -75,7 +75,8 @@ struct BoundReading {
 /// single-bound rule fits too, the one nearer 1 wins); otherwise Unclear. Checks: the memory-only copy
 /// moves the original's DRAM bytes (within tol.bytes), the compute-only copy moves little (under 10 % of
 /// them), and each copy's achieved occupancy equals the original's (within tol.occupancy, relative).
-/// Source: seed 002_7b2a1433db94dde3.txt, slides "Code Modifications" (the second: occupancy and the rules).
+/// Source: "Code Optimizations", Filipovic, Fall 2020, slides "Code Modifications" (the second: occupancy,
+/// the rules).
 BoundReading read_bound(const BoundMeasure& original, const BoundMeasure& memory, const BoundMeasure& compute,
                         const BoundTolerance& tol = BoundTolerance{});
 

@@ -218,7 +218,7 @@ TEST(UserKernelLabel, ARunThatDidNotRunKeepsTheUsersLabelNotTheVariantItRunsLike
   req.kernel.like = "epita.reduce3";
   EXPECT_EQ(unrun_result(req, RunStatus::Faulted, "illegal address").variant, "epita.reduce3 (edited)");
   req.kernel.like.clear();
-  req.kernel.file = "/home/student/my_reduce.cu";
+  req.kernel.file = "/tmp/student/my_reduce.cu";
   EXPECT_EQ(unrun_result(req, RunStatus::Error, "no GPU").variant, "my_reduce.cu (your kernel)");
   req.kernel = UserKernel{};
   EXPECT_EQ(unrun_result(req, RunStatus::Faulted, "x").variant, "epita.reduce3");

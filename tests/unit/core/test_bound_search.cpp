@@ -1,5 +1,5 @@
-// The slides' reading of a bound search ("Code Optimizations", J. Filipovic, slides "Code Modifications",
-// seed 002_7b2a1433db94dde3.txt) on made-up numbers: each rule, the tolerance, the fairness checks, and the
+// The slides' reading of a bound search ("Code Optimizations", Filipovic, Fall 2020, slides "Code Modifications")
+// on made-up numbers: each rule, the tolerance, the fairness checks, and the
 // copies and requests a search makes (no GPU, no compiler).
 #include <gtest/gtest.h>
 

@@ -38,7 +38,9 @@ std::vector<RunRequest> BoundEdit::requests(const RunRequest& base, const std::s
   BoundCopies c;
   c.memory = memory;
   c.compute = compute;
-  return bound_requests(base, pattern_, variant_, original, c, variant_);
+  RunRequest b = base;
+  b.n = std::max<std::int64_t>(b.n, kBoundMinN);  // the input must not fit in L2 (see kBoundMinN)
+  return bound_requests(b, pattern_, variant_, original, c, variant_);
 }
 
 void BoundEdit::queued(const std::vector<RunResult>& runs) {

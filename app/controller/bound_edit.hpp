@@ -41,7 +41,13 @@ class BoundEdit {
   /// The three requests, in the order original, memory-only, compute-only: `original` (the editor's text) and
   /// the two copies, run like the variant with `base` (the parameters' request: n, input, repeat) and
   /// kBoundMetrics, labelled as bound_labels(variant) says.
+  /// Their n is at least kBoundMinN (base.n where larger).
   std::vector<RunRequest> requests(const RunRequest& base, const std::string& original) const;
+
+  /// The smallest n the panel's search runs at: 2^24 int32 = 67 MB, beyond the H200's 60 MB L2. With an input
+  /// the L2 holds (the GUI's default 2^20 = 4 MB), the copies after the original read it from L2 and the memory-only
+  /// copy showed 0.0 MB of DRAM reads against the original's 4.2 MB on the H200: no fairness check could pass.
+  static constexpr std::int64_t kBoundMinN = std::int64_t(1) << 24;
   /// Notes that the three were queued while the session held `runs`; take() waits for their results.
   void queued(const std::vector<RunResult>& runs);
   /// True while the three's results have not all come back.

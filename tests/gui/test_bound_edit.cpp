@@ -46,6 +46,7 @@ TEST(BoundEdit, FindTheBoundMakesBothCopiesAndReadsTheThreeRuns) {
   EXPECT_EQ(reqs[1].kernel.source, b.memory);
   EXPECT_EQ(reqs[2].kernel.source, b.compute);
   EXPECT_EQ(reqs[1].metrics, kBoundMetrics);
+  for (const RunRequest& r : reqs) EXPECT_EQ(r.n, BoundEdit::kBoundMinN) << "an input the L2 holds hides the loads";
 
   std::vector<RunResult> session = {run_of("epita.reduce3 (memory-only)", 5, 5, 5)};  // an earlier search's
   b.queued(session);

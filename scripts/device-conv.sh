@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Convolution lesson on the GPU machine (seed 001_9970031c1e4143ff.txt), in one `device` call. Carry
+# Convolution lesson on the GPU machine ("CS 677 Lecture 6", Mordohai), in one `device` call. Carry
 # .deps as scripts/device-check.sh says. Builds the device preset, runs the convolution GPU tests
 # (ctest label gpu, names matching conv), then benchmarks with the device copy bandwidth measured in
 # the same process (warpscope-cli report: the backend measures a device-to-device copy at start-up):

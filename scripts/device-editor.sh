@@ -3,7 +3,8 @@
 # an edited kernel through a local worker and through `--gpu ssh:localhost` (sshd from scripts/device-ssh.sh,
 # carried in build-ssh/), timed against the goals (bench/edit_run.cpp), a user's file run and an exercise
 # graded both ways, and the bottleneck search where the CLI has it. Logs in $OUT/editor/.
-#   carry ["build-ssh"], then: bash scripts/device-editor.sh
+#   carry ["build-ssh"], then: bash scripts/device-editor.sh    (EDITOR_GUI=0: without the GUI's pictures, e.g.
+#   where a fault test ran and Mesa is not installed: NVIDIA's GL would hang beside CUDA after the fault)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-$PWD/out}"
@@ -39,12 +40,15 @@ done
 export LD_LIBRARY_PATH="$PWD/.deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 [ -f .deps/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] && export WARPSCOPE_FONTS="$PWD/.deps/usr/share/fonts/truetype/dejavu"
 [ -d /tmp/ws-mesa/lib ] && source <(bash scripts/device-mesa.sh env)
-for case in ok:"" nosync:tests/gui/fixtures/reduce3_edited_nosync.cu; do
+[ "${EDITOR_GUI:-1}" = 1 ] && for case in ok:"" nosync:tests/gui/fixtures/reduce3_edited_nosync.cu; do
   name=${case%%:*} text=${case#*:}
   TAIL=6 step "gui-ssh-$name" build/app/gui/warpscope --gpu ssh:localhost --force --screenshot "$L/gui-ssh-$name.png"     --width 1920 --height 1080 --variant epita.reduce3 --edit --edit-run ${text:+--edit-text "$text"}
 done
+# The editor's Find the bound on the real GPU (local worker): the three runs and the slides' verdict beside the text.
+[ "${EDITOR_GUI:-1}" = 1 ] && TAIL=8 step gui-bound build/app/gui/warpscope --force --screenshot "$L/gui-bound.png" \
+  --width 1920 --height 1080 --variant epita.reduce3 --edit --edit-bound
 if $cli bound --help >/dev/null 2>&1; then
-  for v in epita.reduce2 epita.reduce3 harris.impl4 harris.impl7; do
+  for v in epita.reduce3 harris.impl1 harris.impl3 harris.impl4; do
     TAIL=12 step "bound-$v" $cli bound --variant "$v" --n 16777216 --gpu local
   done
   TAIL=12 step bound-ssh $cli bound --variant harris.impl4 --n 16777216 --gpu ssh:localhost

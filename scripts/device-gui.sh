@@ -10,7 +10,7 @@
 #        libx11-dev x11proto-dev, and the glvnd libraries the dev symlinks point to) are unpacked into
 #        .deps/ (next to nlohmann-json, CLI11 and gtest from the README's recipe).
 #      - The glvnd loader (libegl1 libglvnd0 libopengl0 libgl1 libglx0) goes to .gl/ as .debs: the
-#        device has NVIDIA's EGL driver but no loader (see /work/.library/device/README.md).
+#        device has NVIDIA's EGL driver but no loader (see the device machine's own README).
 #   2. On the device (one `run`, carry [".deps", ".gl"], about 3-6 minutes):
 #        bash scripts/device-gui.sh
 #      It unpacks .gl/*.deb into / (as the device README says: only there), builds preset `default`

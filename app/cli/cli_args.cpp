@@ -14,9 +14,7 @@
 #include "limits.hpp"
 #include "pattern_kind.hpp"
 
-#ifndef WS_VERSION
-#define WS_VERSION "0"
-#endif
+#include "version.hpp"
 
 namespace ws::cli {
 
@@ -104,7 +102,8 @@ void examples(CLI::App* c, std::initializer_list<const char*> lines) {
 }
 
 /// The subcommands, in help order.
-const char* const kSubcommands[] = {"list", "device", "run", "grade", "trace", "metrics", "report", "sweep", "worker"};
+const char* const kSubcommands[] = {"list",  "device",  "run",    "grade", "bound",
+                                    "trace", "metrics", "report", "sweep", "worker"};
 
 /// Records which pattern options were given on the command line (their values alone cannot say).
 void note_given(CLI::App* c, RunOptions& o) {
@@ -217,6 +216,40 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
   grade->add_option("--gpu", out.run.gpu,
                     "run through a worker process: local | ssh:HOST | slurm:ARGS (default: in this process)");
   grade->add_flag("--json", out.json, "one JSON object");
+
+  auto* bound = app.add_subcommand(
+      "bound",
+      "find a kernel's bound as the Filipovic slides teach it: the original, a memory-only and a compute-only "
+      "copy, timed with DRAM bytes and occupancy, and the slides' verdict");
+  bound->add_option("--variant", out.variant, "variant id (hand-written copies: the variants bound names)");
+  bound->add_option("--kernel", out.run.kernel_file,
+                    "your .cu file, run like --variant (copies start from its text, with the slides' steps as TODOs)");
+  bound->add_option("--n", out.run.n, "number of elements: 1048576, 2^20 or 1<<20 (default 2^20)");
+  bound->add_option("--block", out.run.block, "threads per block (default: the variant's)")
+      ->check(fits<int>(kBlockLimit));
+  bound->add_option("--repeat", out.run.repeat, "timed launches; the median is compared (default 10)")
+      ->check(fits<int>("at most 100000 timed launches"));
+  bound->add_option("--seed", out.run.seed, "seed of the random input (default 1)")
+      ->check(fits<unsigned long long>(kSeedLimit));
+  bound->add_option("--gpu", out.run.gpu,
+                    "run through a worker process: local | ssh:HOST | slurm:ARGS (default: in this process)");
+  bound
+      ->add_option("--watchdog", out.run.watchdog_s,
+                   "with --gpu: seconds a request may go without an answer before the worker is killed")
+      ->check(finite(0, kMaxWaitSeconds, "seconds"));
+  bound
+      ->add_option("--connect-timeout", out.run.connect_timeout_s,
+                   "with --gpu: seconds to wait for the worker's hello (default 60)")
+      ->check(finite(0, kMaxWaitSeconds, "seconds"));
+  bool bound_hand = false, bound_text = false;
+  bound->add_flag("--hand-written", bound_hand,
+                  "use kernels/<pattern>/bound/<variant>.{memory,compute}.cu (the default without --kernel)");
+  bound->add_flag("--from-text", bound_text,
+                  "copies of the original's text with the slides' steps as TODO comments (the default with --kernel)");
+  bound->add_flag("--json", out.json, "one JSON object (format warpscope-bound)");
+  examples(bound, {"warpscope-cli bound --variant epita.reduce3 --n 2^24",
+                   "warpscope-cli bound --variant harris.impl1 --gpu ssh:gpuhost --json",
+                   "warpscope-cli bound --variant epita.reduce3 --kernel my_reduce.cu"});
 
   auto* trace = app.add_subcommand(
       "trace", "step through one block of a variant: active lanes, divergence, bank conflicts per step");
@@ -365,7 +398,7 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
       std::find(std::begin(kSubcommands), std::end(kSubcommands), std::string(argv[1])) == std::end(kSubcommands)) {
     res.exit = kBadRequest;
     res.text = "unknown subcommand '" + printable(argv[1]) +
-               "' (subcommands: list, device, run, grade, trace, metrics, report, sweep, worker; try --help)";
+               "' (subcommands: list, device, run, grade, bound, trace, metrics, report, sweep, worker; try --help)";
     return res;
   }
   try {
@@ -410,6 +443,7 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
                                                                                           {report, "report"},
                                                                                           {sweep, "sweep"},
                                                                                           {grade, "grade"},
+                                                                                          {bound, "bound"},
                                                                                           {worker, "worker"}})
     if (*sub) out.command = name;
   if (out.command == "run" && out.variant.empty() == out.run.kernel_file.empty()) {
@@ -429,6 +463,18 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
     res.text = "grade needs --exercise ID and --kernel FILE.cu";
     return res;
   }
+  if (out.command == "bound" && out.variant.empty()) {
+    res.exit = kBadRequest;
+    res.text = "bound needs --variant ID (with --kernel FILE.cu: the variant your kernel runs like)";
+    return res;
+  }
+  if (out.command == "bound" && bound_hand && bound_text) {
+    res.exit = kBadRequest;
+    res.text = "choose one of --hand-written and --from-text";
+    return res;
+  }
+  if (bound_hand) out.bound_copies = BoundCopySource::HandWritten;
+  if (bound_text) out.bound_copies = BoundCopySource::FromText;
   for (const auto& [sub, name] : std::initializer_list<std::pair<CLI::App*, const char*>>{
            {show, "show"}, {compare, "compare"}, {merge, "merge"}, {filter, "filter"}})
     if (*sub) out.tool = name;

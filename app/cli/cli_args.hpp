@@ -12,7 +12,7 @@ namespace ws::cli {
 
 /// What the command line asks for. Which fields matter depends on `command`.
 struct CliCommand {
-  std::string command;  ///< list, device, run, trace, metrics, report, sweep, worker, grade
+  std::string command;  ///< list, device, run, trace, metrics, report, sweep, worker, grade, bound
   bool json = false, csv = false;
   std::string variant;                         ///< run, trace: --variant
   RunOptions run;                              ///< run and report: their run and pattern options
@@ -30,6 +30,7 @@ struct CliCommand {
   std::vector<std::string> files;              ///< report tools: the reports read
   bool force = false;                          ///< report tools: --force (replace an existing --out)
   std::string exercise;                        ///< grade: --exercise
+  BoundCopySource bound_copies = BoundCopySource::Default;  ///< bound: --hand-written / --from-text
 };
 
 /// The outcome of parsing. exit < 0: `out` is ready to dispatch. Otherwise the process ends with `exit`:

@@ -60,6 +60,23 @@ int kernel_without_gpu(const RunRequest& req, const std::string& why);
 /// prints a verdict per check (hidden cases by number only) and returns 0 only when every check passed.
 int cmd_grade(const std::string& exercise, const std::string& kernel_file, const RunOptions& o, bool json);
 
+/// Where `bound`'s memory-only and compute-only copies come from.
+enum class BoundCopySource {
+  Default,      ///< the hand-written pair for a variant alone, starting points (TODOs) with --kernel
+  HandWritten,  ///< --hand-written: kernels/<pattern>/bound/<variant>.{memory,compute}.cu, an error when none
+  FromText,     ///< --from-text: the original's text twice, the slides' steps as TODO comments (make_bound_copies)
+};
+
+/// warpscope-cli bound: the bottleneck search of "Code Optimizations" (J. Filipovic, slides "Code
+/// Modifications"). Runs the original (`variant`'s hand-written kernels/<pattern>/bound/<variant>.original.cu,
+/// or o.kernel_file run like `variant`), its memory-only and its compute-only copy, in that order and in one
+/// worker session (o.gpu) or process, each with kBoundMetrics (DRAM bytes, achieved occupancy), then prints
+/// format_bound's table and the slides' verdict (json: bound_to_json with "variant" and "copies"). Exit 0 when
+/// the original checks ok (the copies' answers are wrong by design), 2 for a bad request (unknown variant, no
+/// copies, unreadable kernel; one line), 3 without a GPU (one line: here, over ssh, through Slurm, as run
+/// --kernel says it), 1 when a run fails (4 when it faults).
+int cmd_bound(const std::string& variant, const RunOptions& o, BoundCopySource source, bool json);
+
 /// "" when every pattern option given (RunOptions::given) applies to one of `variants`, else one line:
 /// "--mask-width applies to convolutions only (epita.reduce3 is a reduction)".
 std::string pattern_option_refusal(const RunOptions& o, const std::vector<std::string>& variants);

@@ -1,4 +1,5 @@
-// warpscope-cli: the headless face of warpscope (list, device, run, trace, metrics, report, sweep, worker).
+// warpscope-cli: the headless face of warpscope (list, device, run, grade, bound, trace, metrics, report, sweep,
+// worker).
 // The command line is parsed in cli_args.cpp; this file only dispatches.
 #include <cstdio>
 #include <exception>
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
     if (c.command == "device") return cmd_device(c.json, c.csv);
     if (c.command == "run") return cmd_run(c.variant, c.run, c.json, c.csv);
     if (c.command == "metrics") return cmd_metrics(c.json, c.csv);
+    if (c.command == "bound") return cmd_bound(c.variant, c.run, c.bound_copies, c.json);
     if (c.command == "grade") return cmd_grade(c.exercise, c.run.kernel_file, c.run, c.json);
     if (c.command == "trace")
       return cmd_trace(c.variant, c.trace, c.block_index, c.json, c.ops, c.values, c.blocks, c.csv);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "bound_edit.hpp"
 #include "grid_summary.hpp"
 #include "kernel_edit.hpp"
 #include "lessons.hpp"
@@ -208,6 +209,8 @@ class AppState {
 
   /// The Source view's editor of a variant's kernel ("Edit a copy", kernel_edit.hpp).
   KernelEdit edit;
+  /// The editor's "Find the bound": the copies, the three runs and the slides' reading (bound_edit.hpp).
+  BoundEdit bound;
 
  private:
   std::vector<LessonEntry> lessons_;

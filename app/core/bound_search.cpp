@@ -15,7 +15,6 @@ namespace ws {
 namespace {
 
 constexpr const char* kDramRead = "dram__bytes_read.sum";
-constexpr const char* kDramWrite = "dram__bytes_write.sum";
 constexpr const char* kOccupancy = "sm__warps_active.avg.pct_of_peak_sustained_active";
 /// The compute-only copy should move almost nothing: under this fraction of the original's bytes.
 constexpr double kComputeBytesFraction = 0.10;
@@ -207,8 +206,8 @@ BoundMeasure bound_measure(const RunResult& r) {
   BoundMeasure m;
   if (r.timed && r.timing.median_ms > 0) m.ms = r.timing.median_ms;
   const auto& v = r.metrics.values;
-  const auto rd = v.find(kDramRead), wr = v.find(kDramWrite), oc = v.find(kOccupancy);
-  if (rd != v.end() && wr != v.end()) m.dram_bytes = rd->second + wr->second;
+  const auto rd = v.find(kDramRead), oc = v.find(kOccupancy);
+  if (rd != v.end()) m.dram_bytes = rd->second;  // reads only: see BoundMeasure::dram_bytes
   if (oc != v.end()) m.occupancy_pct = oc->second;
   return m;
 }
@@ -268,7 +267,7 @@ std::string format_bound(const std::vector<RunResult>& runs, const BoundReading&
   std::ostringstream o;
   const char* names[3] = {"original", "memory-only", "compute-only"};
   char line[256];
-  std::snprintf(line, sizeof line, "%-13s %10s %8s %12s %10s  %s\n", "copy", "time ms", "x orig", "DRAM MB",
+  std::snprintf(line, sizeof line, "%-13s %10s %8s %12s %10s  %s\n", "copy", "time ms", "x orig", "DRAM rd MB",
                 "occupancy", "check");
   o << line;
   const double t0 = runs.empty() ? 0 : bound_measure(runs[0]).ms;

@@ -1,5 +1,5 @@
 // Searching for a kernel's bound by code modifications, as "Code Optimizations" (Jiří Filipovič, Fall
-// 2020; seed 002_7b2a1433db94dde3.txt) teaches it on its two "Code Modifications" slides: time the kernel,
+// 2020) teaches it on its two "Code Modifications" slides: time the kernel,
 // a memory-only copy (the computation commented out, the loaded data still used so the compiler keeps the
 // loads; the profiler confirms the same bytes move) and a compute-only copy (the data movement commented
 // out, the result stored under a condition false at run time but not at compile time), with occupancy held
@@ -17,8 +17,11 @@ namespace ws {
 
 /// What the reading needs of one of the three runs. Unknown values are negative.
 struct BoundMeasure {
-  double ms = -1;             ///< median kernel time, milliseconds (<= 0: not timed)
-  double dram_bytes = -1;     ///< DRAM bytes read + written (CUPTI dram__bytes_read.sum + dram__bytes_write.sum)
+  double ms = -1;  ///< median kernel time, milliseconds (<= 0: not timed)
+  /// DRAM bytes read (CUPTI dram__bytes_read.sum): the loads the slides compare. Not the writes: a run's DRAM
+  /// writes include the write-back of lines its input's upload left dirty in L2 (on the H200 about 30 MB of a
+  /// 67 MB input for whichever run comes first after the upload), which says nothing about the kernel.
+  double dram_bytes = -1;
   double occupancy_pct = -1;  ///< achieved occupancy, % (sm__warps_active.avg.pct_of_peak_sustained_active)
 };
 
@@ -72,7 +75,8 @@ struct BoundReading {
 /// single-bound rule fits too, the one nearer 1 wins); otherwise Unclear. Checks: the memory-only copy
 /// moves the original's DRAM bytes (within tol.bytes), the compute-only copy moves little (under 10 % of
 /// them), and each copy's achieved occupancy equals the original's (within tol.occupancy, relative).
-/// Source: seed 002_7b2a1433db94dde3.txt, slides "Code Modifications" (the second: occupancy and the rules).
+/// Source: "Code Optimizations", Filipovic, Fall 2020, slides "Code Modifications" (the second: occupancy,
+/// the rules).
 BoundReading read_bound(const BoundMeasure& original, const BoundMeasure& memory, const BoundMeasure& compute,
                         const BoundTolerance& tol = BoundTolerance{});
 

@@ -32,7 +32,7 @@ struct Input {
 };
 
 /// Period of the "sequence" input: value(i) = i % 4096, the C++ AMP post's "repeated consecutive
-/// sequence" (004_24e80cac4a038870.txt, "main - Entry point") with a period longer than any block's
+/// sequence" ("Parallel Reduction using C++ AMP", MSDN, "main - Entry point") with a period longer than any block's
 /// window (at most 2048 elements here), so no block sees a value twice and its prefix sums climb. At
 /// the default n = 2^20 the int32 sum is 2^19 * 4095 = 2,146,959,360 < 2^31: exact; from 2^21 on it
 /// wraps, on the GPU and in the reference alike. Bytes (uint8) use value(i) = i % 256.

@@ -6,16 +6,16 @@ namespace ws {
 
 // Per-seed tables (app/core/patterns/<pattern>/variants/<lesson>.cpp); all_variants() concatenates them.
 // A new table is declared and listed here, nowhere else.
-std::vector<VariantInfo> epita_variants();   // 000_27438c05e47b0926.txt
-std::vector<VariantInfo> harris_variants();  // 002_7b2a1433db94dde3.txt
-std::vector<VariantInfo> cs121_variants();   // 003_156a830321b56386.txt
-std::vector<VariantInfo> amp_variants();     // 004_24e80cac4a038870.txt
+std::vector<VariantInfo> epita_variants();   // "Reduction Pattern", Carlinet and Chazalon, Fall 2023
+std::vector<VariantInfo> harris_variants();  // "Code Optimizations", Filipovic, Fall 2020
+std::vector<VariantInfo> cs121_variants();   // "GPUs and CUDA 3: Intrinsics", CS121, Fall 2022
+std::vector<VariantInfo> amp_variants();     // "Parallel Reduction using C++ AMP", MSDN
 std::vector<VariantInfo> cub_variants();     // library baselines
 // The other patterns: one table per lesson and pattern, each with its pattern's own baselines too
 // (cub.scan, cub.histogram, ...).
-std::vector<VariantInfo> stevens_conv_variants();   // 001_9970031c1e4143ff.txt: convolution, reduction trees
-std::vector<VariantInfo> stevens_scan_variants();   // 001_9970031c1e4143ff.txt: scan (+ decoupled look-back, cub.scan)
-std::vector<VariantInfo> cs121_atomics_variants();  // 003_156a830321b56386.txt: atomics, histograms, filters
+std::vector<VariantInfo> stevens_conv_variants();   // "CS 677 Lecture 6", Mordohai: convolution, reduction trees
+std::vector<VariantInfo> stevens_scan_variants();   // "CS 677 Lecture 6", Mordohai: scan (+ look-back, cub)
+std::vector<VariantInfo> cs121_atomics_variants();  // CS121 "GPUs and CUDA 3": atomics, histograms, filters
 
 // Variants of patterns added with register_pattern() (patterns.cpp): test fixtures.
 std::vector<VariantInfo> registered_variants();

@@ -20,12 +20,7 @@
 
 #include "types.hpp"
 
-#ifndef WS_VERSION
-#define WS_VERSION "0"
-#endif
-#ifndef WS_GIT_REV
-#define WS_GIT_REV "unknown"
-#endif
+#include "version.hpp"
 
 namespace ws {
 

@@ -1,6 +1,6 @@
 // Sweeps: the chosen variants at n = 2^from .. 2^to, of every 1-D pattern
 // (reductions, scans, histograms and filters, 1-D convolutions), or a filter sweep over the fraction of
-// values kept at one n (seed 003_156a830321b56386.txt, slides "Aggregation and atomics" and
+// values kept at one n ("GPUs and CUDA 3: Intrinsics", CS121, Fall 2022, slides "Aggregation and atomics" and
 // "Performance": throughput against the filter ratio). Each point gets one input per kind of input
 // (input_share_key), shared by the variants that read the same one, and every run goes through
 // execute_prepared(), so a sweep's runs are ordinary RunResults: checked against the CPU reference and

@@ -296,6 +296,7 @@ std::string user_kernel_variant(const UserKernel& k, VariantInfo& out) {
   const VariantInfo* base = find_variant(c->base_variant);
   if (!base) return std::string("the contract's base variant ") + c->base_variant + " is not in this build";
   out = *base;
+  out.op = like ? like->op : base->op;  // a copy of a maximum is checked against the maximum, not a sum
   out.id = user_kernel_label(k);
   out.lesson = like ? like->lesson : "yours";
   out.title = out.id;

@@ -74,6 +74,10 @@ struct VariantInfo {
   /// Why a copy of this variant's kernel ("Edit a copy") cannot do what the variant does ("" = it can): a
   /// launcher a one-kernel contract cannot reproduce.
   std::string not_editable;
+  /// The dynamic shared memory a copy of this variant's kernel needs, as the kernel header's `shared=` value
+  /// (bytes: a number, block*K, items*block*K or a sum; docs/your-kernel.md), where the contract's default
+  /// (block x items x element bytes) is not it; "" = the default.
+  std::string copy_shared;
   /// Input the GUI starts this variant with ("" = random): the racy ones use "ones", so that the
   /// expected sum is n and every lost addition shows (seed 000, slide "Data Race").
   std::string default_input;

@@ -28,12 +28,7 @@
 #include "user_trace.hpp"
 #include "worker_protocol.hpp"
 
-#ifndef WS_VERSION
-#define WS_VERSION "0"
-#endif
-#ifndef WS_GIT_REV
-#define WS_GIT_REV "unknown"
-#endif
+#include "version.hpp"
 
 namespace ws {
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "common/check_cuda.hpp"
 #include "cuda_fault.hpp"
 #include "cupti/cupti_metrics.hpp"
 #include "cupti/cupti_range_profiler.hpp"

@@ -7,7 +7,6 @@
 #include "backend.hpp"
 #include "cuda_context.hpp"
 #include "gpu_fault_marks.hpp"
-#include "reduction/reduce_launch.hpp"
 #include "trace/trace.hpp"
 
 namespace ws::cuda {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/check_cuda.hpp"
 #include "parallel.hpp"
-#include "reduction/reduce_launch.hpp"
 
 namespace ws::cuda {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "reduction/reduce_launch.hpp"
+#include "common/check_cuda.hpp"
 
 namespace ws::cuda {
 

@@ -160,7 +160,7 @@ std::string CudaBackend::record_user_trace(const VariantInfo& v, const RunReques
              " the recorder holds: use a smaller n or block";
     std::vector<TraceEvent> host(written);
     if (written) WS_CUDA(cudaMemcpy(host.data(), events, written * sizeof(TraceEvent), cudaMemcpyDeviceToHost));
-    out = trace_from_events(host, model, ctx_.device.name);
+    out = trace_from_events(host, model, ctx_.device.name, /*pad_to_model=*/false);
     out.variant = v.id;
     out.source_file = req.kernel.file;  // the events' lines are the user's (the trace points of the text)
     return "";

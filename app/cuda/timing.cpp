@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "reduction/reduce_launch.hpp"
+#include "common/check_cuda.hpp"
 
 namespace ws::cuda {
 

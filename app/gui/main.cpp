@@ -137,7 +137,7 @@ int main(int argc, char** argv) {
          "--queue", o.queue,
          "with --screenshot: run these variants (comma-separated ids) with the parameters first and wait for them")
       ->delimiter(',');
-  bool edit = false, edit_run = false;
+  bool edit = false, edit_run = false, edit_bound = false;
   std::string edit_text;
   app.add_flag("--edit", edit, "open the Source view's editor on a copy of the selected variant's kernel");
   app.add_option("--edit-text", edit_text,
@@ -145,6 +145,9 @@ int main(int argc, char** argv) {
   app.add_flag("--edit-run", edit_run,
                "with --edit or --exercise: compile and run (an exercise: check) the text once (Ctrl+Enter); a "
                "screenshot waits for the result, prints it on stderr and then shows --view if given");
+  app.add_flag("--edit-bound", edit_bound,
+               "with --edit: press Find the bound (the memory-only and compute-only copies) and Run the three; a "
+               "screenshot waits for the three, prints the verdict on stderr and shows the panel");
   std::string exercise;
   app.add_option("--exercise", exercise,
                  "open exercise ID in the editor (its starter, statement and Check button; warpscope-cli grade's "
@@ -252,11 +255,13 @@ int main(int argc, char** argv) {
   }
   if ((!edit_text.empty() || edit_run) && !edit)
     return fail(2, "--edit-text and --edit-run go with --edit or --exercise");
+  if (edit_bound && (!edit || !exercise.empty())) return fail(2, "--edit-bound goes with --edit");
   if (edit) {
     if (app.count("--view") && o.view != "source") o.after_edit_view = o.view;  // pictures: Compare after the run
     s.view = "source";
     s.edit.request_open = true;
     s.edit.request_run = edit_run;
+    s.bound.request_open = s.bound.request_run = edit_bound;
     if (!edit_text.empty()) {
       std::string text;
       if (std::string err = read_file_bounded(edit_text, kMaxKernelSourceBytes, "--edit-text", text); !err.empty())

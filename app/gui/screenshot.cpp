@@ -288,13 +288,20 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   }
   // The kernel editor's compile or run (--edit-run) is in the picture: wait for it (at most 120 s).
   for (const auto t0 = Clock::now();
-       (s.edit.request_run || s.edit.compiling() || s.edit.running() || (s.edit.is_open() && s.device.busy)) &&
+       (s.edit.request_run || s.edit.compiling() || s.edit.running() || (s.edit.is_open() && s.device.busy) ||
+        s.bound.request_open || s.bound.request_run || s.bound.running()) &&
        ms_since(t0) < 120e3;) {
     h.frame(s, worker);
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   if (s.edit.is_open()) {
     std::fprintf(stderr, "warpscope: --edit: %s\n", s.edit.status().empty() ? "open" : s.edit.status().c_str());
+    if (s.bound.is_open())  // Find the bound: where the copies came from, then the three runs' verdict
+      std::fprintf(stderr, "warpscope: --edit-bound: copies (%s): memory-only %d lines, compute-only %d lines; %s\n",
+                   s.bound.hand_written() ? "hand-written" : "from the text",
+                   int(std::count(s.bound.memory.begin(), s.bound.memory.end(), '\n')),
+                   int(std::count(s.bound.compute.begin(), s.bound.compute.end(), '\n')),
+                   s.bound.status().empty() ? "not run" : s.bound.status().c_str());
     if (!o.after_edit_view.empty()) s.view = o.after_edit_view;
     for (int i = 0; i < 3; ++i) h.frame(s, worker);
   }

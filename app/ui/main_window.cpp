@@ -56,6 +56,7 @@ void MainWindow::exchange(AppState& s, RunWorker& worker, const std::string& rep
   // The kernel editor's compile (a thread), run (a row of the session) and check come back whatever view is open.
   s.edit.poll();
   const bool edited_ran = s.edit.take_run(s.session.runs);
+  s.bound.take(s.session.runs);  // the editor's Find the bound: its three runs are rows of the session
   exchange_edit_trace(s, worker, snap, edited_ran);
   if (std::optional<RunRequest> next = s.edit.next_check_request()) s.to_run.push_back(std::move(*next));
   if (first_open) {

@@ -12,13 +12,6 @@
 
 namespace ws::ui {
 
-namespace {
-
-// A saturated yellow that reads on the dark and the high-contrast theme and is no warp or status colour.
-constexpr ImU32 kInk = IM_COL32(255, 214, 0, 255);
-
-}  // namespace
-
 std::string note_for_screen(const std::string& note) {
   // NNN_HEX.txt, then ", " or ": " (the seeds' file names: three digits, '_', hex digits, ".txt").
   std::size_t i = 0;
@@ -96,17 +89,17 @@ void DrawPresenterOverlay(AppState& s) {
   ImDrawList* dl = ImGui::GetForegroundDrawList();
   const float width = t.px(5);
   for (const auto& st : pr.strokes) {
-    if (st.size() == 2) dl->AddCircleFilled(ImVec2(st[0], st[1]), width * 0.6f, kInk);
+    if (st.size() == 2) dl->AddCircleFilled(ImVec2(st[0], st[1]), width * 0.6f, t.colors().pen_ink);
     for (std::size_t i = 2; i + 1 < st.size(); i += 2)
-      dl->AddLine(ImVec2(st[i - 2], st[i - 1]), ImVec2(st[i], st[i + 1]), kInk, width);
+      dl->AddLine(ImVec2(st[i - 2], st[i - 1]), ImVec2(st[i], st[i + 1]), t.colors().pen_ink, width);
   }
   if ((pr.pointer || pr.pen) && ImGui::IsMousePosValid()) {
     const ImVec2 m = io.MousePos;
     if (pr.pointer) {
-      dl->AddCircleFilled(m, t.px(34), IM_COL32(255, 214, 0, 70), 48);
-      dl->AddCircle(m, t.px(34), kInk, 48, t.px(4));
+      dl->AddCircleFilled(m, t.px(34), t.colors().pointer_fill, 48);
+      dl->AddCircle(m, t.px(34), t.colors().pen_ink, 48, t.px(4));
     } else {
-      dl->AddCircle(m, t.px(8), kInk, 24, t.px(2));
+      dl->AddCircle(m, t.px(8), t.colors().pen_ink, 24, t.px(2));
     }
   }
 }

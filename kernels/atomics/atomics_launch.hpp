@@ -2,7 +2,7 @@
 // (kernels/atomics): one host launcher per variant that enqueues its memsets and kernel(s) on a stream.
 // Launchers never synchronize, never copy to the host and never allocate: the runner owns the buffers
 // (sized with the entry's scratch_bytes) and times everything a launcher enqueues with CUDA events.
-// Seed 003_156a830321b56386.txt ("GPUs and CUDA 3: Intrinsics"); docs/patterns.md.
+// "GPUs and CUDA 3: Intrinsics", CS121, Fall 2022 ("GPUs and CUDA 3: Intrinsics"); docs/patterns.md.
 #pragma once
 #include <cuda_runtime.h>
 

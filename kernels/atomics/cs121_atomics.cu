@@ -1,5 +1,5 @@
 // The CS121 atomics lesson: the race, atomics, histograms and filters of "GPUs and CUDA 3: Intrinsics"
-// (CS121 Parallel Computing, Fall 2022), seed /work/shared/seeds/003_156a830321b56386.txt, in teaching
+// (CS121 Parallel Computing, Fall 2022), "GPUs and CUDA 3: Intrinsics", CS121, Fall 2022, in teaching
 // order, each followed by its host launcher. Indexing, guards and synchronization are the slides';
 // where a slide's code does not compile today the change is named above the kernel.
 // No instrumented build (no GPU-recorded traces): the WS_AT markers only name the statements whose

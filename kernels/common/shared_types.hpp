@@ -7,7 +7,7 @@
 namespace ws {
 
 /// Element type of a run's input. int32 sums wrap modulo 2^32 (as the GPU's int adds do).
-/// uint8: bytes, the input of the histograms (003_156a830321b56386.txt, "Computing a histogram").
+/// uint8: bytes, the input of the histograms ("GPUs and CUDA 3", CS121, slide "Computing a histogram").
 enum class DType { Int32, Float32, UInt8 };
 
 /// Largest n a request may ask for (elements): 2^30, so indices stay in 32-bit ints as the slides write them.

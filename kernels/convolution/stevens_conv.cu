@@ -1,4 +1,4 @@
-// Convolution kernels of Stevens CS 677 Lecture 6 (Mordohai), seed 001_9970031c1e4143ff.txt, in
+// Convolution kernels of Stevens CS 677 Lecture 6 (Mordohai), "CS 677 Lecture 6", Mordohai, in
 // teaching order, each followed by its host launcher. float32 throughout, as on the slides.
 //
 // The 1D kernels are the slides' code: one output per thread, ghost cells 0, P[i] written and the

@@ -1,5 +1,5 @@
 // Sum reductions of "Parallel Reduction using C++ AMP" (MSDN blog, Parallel Programming in Native
-// Code): seed 004_24e80cac4a038870.txt, translated from C++ AMP to CUDA:
+// Code): "Parallel Reduction using C++ AMP", MSDN, translated from C++ AMP to CUDA:
 //   parallel_for_each over extent<1>(k)  -> a launch of ceil(k / block) blocks, threads idx >= k return
 //   tile of _tile_size threads            -> a block of blockDim.x threads (the tile size)
 //   tile_static array                      -> __shared__ array (dynamic, blockDim.x elements)
@@ -44,7 +44,7 @@ void expect_first_dispatch(const ReduceArgs& a, const char* id, std::int64_t thr
 
 // ---------------------------------------------------------------------------------------------
 // amp.simple_1
-// Seed 004_24e80cac4a038870.txt, section "reduction_simple_1" (simple model, no tiles).
+// "Parallel Reduction using C++ AMP", MSDN, section "reduction_simple_1" (simple model, no tiles).
 // One dispatch per halving of the count m: s = m/2 threads, thread idx adds a[idx + s] into
 // a[idx], in place. When m is odd, a[m - 1] = a[2s] has no partner and would be cut off, so the
 // last thread of the dispatch first adds it to a separate tail sum. Two reads and one write per
@@ -95,7 +95,7 @@ ReduceOutcome run_simple_1(const ReduceArgs& a) {
 
 // ---------------------------------------------------------------------------------------------
 // amp.simple_2
-// Seed 004_24e80cac4a038870.txt, section "reduction_simple_2".
+// "Parallel Reduction using C++ AMP", MSDN, section "reduction_simple_2".
 // Changed from simple_1: each thread sums a window of window_width = 8 values spaced s = m/8
 // apart (a[idx], a[idx + s], ..., a[idx + 7s]) and writes one result, so about log8 n dispatches
 // and ~1.28n memory accesses replace log2 n and ~3n. The cut-off tail [8s, m) is now up to seven
@@ -157,7 +157,7 @@ ReduceOutcome run_simple_2(const ReduceArgs& a) {
 
 // ---------------------------------------------------------------------------------------------
 // amp.tiled_1
-// Seed 004_24e80cac4a038870.txt, section "reduction_tiled_1".
+// "Parallel Reduction using C++ AMP", MSDN, section "reduction_tiled_1".
 // Changed from the simple model: tiles. Each thread copies one element into the tile's shared
 // array, then the tile reduces it there with barriers between steps; thread 0 writes the tile's
 // sum. In step s the threads with tid % (2*s) == 0 work: spread over every warp, so all warps
@@ -190,7 +190,7 @@ __global__ void tiled_1(const T* src, T* dst) {
 
 // ---------------------------------------------------------------------------------------------
 // amp.tiled_2
-// Seed 004_24e80cac4a038870.txt, section "reduction_tiled_2".
+// "Parallel Reduction using C++ AMP", MSDN, section "reduction_tiled_2".
 // Changed from tiled_1: thread tid works on index = 2*s*tid, so the active threads are
 // consecutive and whole warps fall idle instead of every warp diverging. The 2s-strided
 // shared-memory accesses now land in the same banks (bank conflicts: tiled_3 fixes them).
@@ -222,7 +222,7 @@ __global__ void tiled_2(const T* src, T* dst) {
 
 // ---------------------------------------------------------------------------------------------
 // amp.tiled_3
-// Seed 004_24e80cac4a038870.txt, section "reduction_tiled_3".
+// "Parallel Reduction using C++ AMP", MSDN, section "reduction_tiled_3".
 // Changed from tiled_2: sequential addressing. The stride starts at half the tile and halves;
 // thread tid adds tile_data[tid + s], so a warp touches consecutive words: no bank conflicts.
 // Erratum: the post's loop step reads `s /= 1`, which never ends; the text means s /= 2.
@@ -253,7 +253,7 @@ __global__ void tiled_3(const T* src, T* dst) {
 
 // ---------------------------------------------------------------------------------------------
 // amp.tiled_4
-// Seed 004_24e80cac4a038870.txt, section "reduction_tiled_4".
+// "Parallel Reduction using C++ AMP", MSDN, section "reduction_tiled_4".
 // Changed from tiled_3: half as many threads. Each tile covers 2 * tile_size elements and every
 // thread reads two of them, adds them and stores the sum in shared memory, so no thread idles in
 // the first step. The tree is tiled_3's. Reads stay below grid * 2 * tile_size, in the padding.
@@ -286,7 +286,7 @@ __global__ void tiled_4(const T* src, T* dst) {
 
 // ---------------------------------------------------------------------------------------------
 // amp.cascade
-// Seed 004_24e80cac4a038870.txt, section "reduction_cascade".
+// "Parallel Reduction using C++ AMP", MSDN, section "reduction_cascade".
 // Changed from tiled_4: a fixed number of tiles (the grid) and a single dispatch. Each thread
 // walks the whole input with a stride of tiles * tile_size, adding each element into its own
 // shared slot, then the tile reduces the slots with tiled_3/4's tree. One partial per tile is

@@ -1,5 +1,5 @@
 // The CS121 reduction lesson: the max and sum kernels of "GPUs and CUDA 3: Intrinsics" (CS121 Parallel
-// Computing, Fall 2022), seed /work/shared/seeds/003_156a830321b56386.txt, in teaching order, each
+// Computing, Fall 2022), "GPUs and CUDA 3: Intrinsics", CS121, Fall 2022, in teaching order, each
 // followed by its host launcher. Indexing, synchronization and launch shapes are the slides'.
 //
 // The max kernels are int only (atomicMax has no float form); the sum kernels are templated on the

@@ -1,5 +1,5 @@
 // The EPITA reduction lesson: every kernel of "GPU Computing: Reduction Pattern" (Carlinet, Chazalon,
-// Fall 2023, after Mark Harris), seed /work/shared/seeds/000_27438c05e47b0926.txt, in teaching order,
+// Fall 2023, after Mark Harris), "Reduction Pattern", Carlinet and Chazalon, Fall 2023, in teaching order,
 // each followed by its host launcher. The kernels keep the slides' indexing, synchronization and
 // launch shape, including the two bugs the lesson is about (the racy `*sum +=` and reduce1 without
 // __syncthreads) and reduce8's overlapping windows (see the seeds' README errata).

@@ -1,5 +1,5 @@
 // Sum reductions of "Code Optimizations" (Jiri Filipovic, Fall 2020, after Mark Harris's
-// "Optimizing Parallel Reduction in CUDA"): seed 002_7b2a1433db94dde3.txt.
+// "Optimizing Parallel Reduction in CUDA"): "Code Optimizations", Filipovic, Fall 2020.
 //
 // Teaching order: the naive pairwise launches, the shared-memory multi-pass scheme
 // ("Exploiting Data Locality"), then Implementations 1..7, each changing one thing.
@@ -147,7 +147,7 @@ __device__ void record_pair_add(const Cursor& c, long long i, long long i2, unsi
 
 // ---------------------------------------------------------------------------------------------
 // harris.naive
-// Seed 002_7b2a1433db94dde3.txt, slide "Naive Approach": "for even i perform v[i] += v[i+1];
+// "Code Optimizations", Filipovic, Fall 2020, slide "Naive Approach": "for even i perform v[i] += v[i+1];
 // repeat for n/2". Launch k (stride s = 2^k) gives one thread to every pair (i, i + s) with
 // i = 2*s*t, in place in global memory; the kernel boundary is the global barrier between
 // steps. 2n loads, n stores, log2 n launches: three memory accesses per addition.
@@ -190,7 +190,7 @@ ReduceOutcome run_naive(const ReduceArgs& a) {
 
 // ---------------------------------------------------------------------------------------------
 // harris.multipass
-// Seed 002_7b2a1433db94dde3.txt, slide "Exploiting Data Locality".
+// "Code Optimizations", Filipovic, Fall 2020, slide "Exploiting Data Locality".
 // Changed from the naive approach: each block loads m = blockDim.x numbers into shared memory
 // once, reduces them there in log2 m steps and stores a single number, so a pass reads n and
 // writes n/m values, and log_m n launches replace log2 n. The slide gives no code: the tree
@@ -234,7 +234,7 @@ ReduceOutcome run_multipass(const ReduceArgs& a) {
 
 // ---------------------------------------------------------------------------------------------
 // harris.impl1
-// Seed 002_7b2a1433db94dde3.txt, slide "Implementation 1" (GTX 280: 3.77 GB/s).
+// "Code Optimizations", Filipovic, Fall 2020, slide "Implementation 1" (GTX 280: 3.77 GB/s).
 // The first code of the multi-pass scheme: interleaved addressing, the active threads are those
 // with tid % (2*s) == 0. Every warp stays busy with a few active lanes (divergence), and `%` is
 // slow. The load is unguarded: a.data and the later passes' inputs are zero-padded to a whole
@@ -262,7 +262,7 @@ __global__ void impl1(const T* v, T* out) {
 
 // ---------------------------------------------------------------------------------------------
 // harris.impl2
-// Seed 002_7b2a1433db94dde3.txt, slide "Implementation 2" (GTX 280: 8.33 GB/s).
+// "Code Optimizations", Filipovic, Fall 2020, slide "Implementation 2" (GTX 280: 8.33 GB/s).
 // Changed from Implementation 1: thread tid works on index = 2*s*tid, so the active threads are
 // consecutive (whole warps idle instead of every warp diverging) and the modulo is gone. The
 // stride-2s accesses now hit the same shared-memory banks: bank conflicts.
@@ -290,7 +290,7 @@ __global__ void impl2(const T* v, T* out) {
 
 // ---------------------------------------------------------------------------------------------
 // harris.impl3
-// Seed 002_7b2a1433db94dde3.txt, slide "Implementation 3" (GTX 280: 16.34 GB/s).
+// "Code Optimizations", Filipovic, Fall 2020, slide "Implementation 3" (GTX 280: 16.34 GB/s).
 // Changed from Implementation 2: sequential addressing. The stride starts at half the block and
 // halves; thread tid adds sv[tid + s], so a warp reads consecutive words: no divergence and no
 // bank conflicts. Still, half of the threads never add anything after the load.
@@ -317,7 +317,7 @@ __global__ void impl3(const T* v, T* out) {
 
 // ---------------------------------------------------------------------------------------------
 // harris.impl4
-// Seed 002_7b2a1433db94dde3.txt, slide "Implementation 4" (GTX 280: 27.16 GB/s).
+// "Code Optimizations", Filipovic, Fall 2020, slide "Implementation 4" (GTX 280: 27.16 GB/s).
 // Changed from Implementation 3: each block covers 2*blockDim.x elements and every thread adds
 // its two elements while loading, so no thread idles in the first step and half as many blocks
 // run. Reads stay below grid * 2 * blockDim.x, inside the zero padding.
@@ -345,7 +345,7 @@ __global__ void impl4(const T* v, T* out) {
 
 // ---------------------------------------------------------------------------------------------
 // harris.impl5
-// Seed 002_7b2a1433db94dde3.txt, slide "Implementation 5" (GTX 280: 37.68 GB/s).
+// "Code Optimizations", Filipovic, Fall 2020, slide "Implementation 5" (GTX 280: 37.68 GB/s).
 // Changed from Implementation 4: once s <= 32 only warp 0 works, so the last six steps are
 // unrolled and run without __syncthreads(), through a `volatile` pointer so that every step
 // really reads shared memory; the running sum stays in the register mySum.
@@ -403,7 +403,7 @@ __global__ void impl5(const T* v, T* out) {
 
 // ---------------------------------------------------------------------------------------------
 // harris.impl5_shfl
-// Seed 002_7b2a1433db94dde3.txt, slide "Implementation 5" (the warp-shuffle form, c.c. >= 3.0).
+// "Code Optimizations", Filipovic, Fall 2020, slide "Implementation 5" (the warp-shuffle form, c.c. >= 3.0).
 // Changed from harris.impl5: the last warp passes mySum between lanes with __shfl_down_sync
 // instead of through shared memory. The _sync intrinsic synchronizes the lanes named in its mask,
 // so this is correct under independent thread scheduling too ("safe for all GPUs").
@@ -449,7 +449,7 @@ __global__ void impl5_shfl(const T* v, T* out) {
 
 // ---------------------------------------------------------------------------------------------
 // harris.impl6
-// Seed 002_7b2a1433db94dde3.txt, slide "Implementation 6" (GTX 280: 50.64 GB/s).
+// "Code Optimizations", Filipovic, Fall 2020, slide "Implementation 6" (GTX 280: 50.64 GB/s).
 // Changed from Implementation 5: the block size is a template parameter, so the tree loop is
 // unrolled completely: each `if (blockSize >= ...)` is decided at compile time and the loop
 // counter, its test and its shift disappear. The slide starts at 512 threads; the tree here starts
@@ -509,7 +509,7 @@ __global__ void impl6(const T* v, T* out) {
 
 // ---------------------------------------------------------------------------------------------
 // harris.impl7
-// Seed 002_7b2a1433db94dde3.txt, slide "Implementation 7" (GTX 280: 77.21 GB/s).
+// "Code Optimizations", Filipovic, Fall 2020, slide "Implementation 7" (GTX 280: 77.21 GB/s).
 // Changed from Implementation 6: fewer blocks than windows. Each thread first adds pairs
 // v[i] + v[i + blockSize] while striding over the input by the whole grid (gridSize), then the
 // block runs Implementation 6's tree once. More sequential work per thread, fewer tree steps per

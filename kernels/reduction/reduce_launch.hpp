@@ -56,7 +56,7 @@ std::vector<LauncherEntry> epita_launchers();
 std::vector<LauncherEntry> harris_launchers();
 std::vector<LauncherEntry> cs121_launchers();
 std::vector<LauncherEntry> amp_launchers();
-std::vector<LauncherEntry> stevens_launchers();  // 001_9970031c1e4143ff.txt, "Reduction Trees"
+std::vector<LauncherEntry> stevens_launchers();  // "CS 677 Lecture 6", Mordohai, "Reduction Trees"
 std::vector<LauncherEntry> cub_launchers();
 
 /// The trace build of the same kernel files (library ws_kernels_traced, compiled with -DWS_TRACE_BUILD;

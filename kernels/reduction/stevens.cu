@@ -1,4 +1,4 @@
-// The reduction trees of Stevens CS 677 Lecture 6 (Mordohai), seed 001_9970031c1e4143ff.txt,
+// The reduction trees of Stevens CS 677 Lecture 6 (Mordohai), "CS 677 Lecture 6", Mordohai,
 // section "Reduction Trees": the divergent tree (slide "Vector Reduction with Branch Divergence",
 // drawn without code on the slide; the code is the textbook's, Kirk and Hwu) and the compact tree
 // (slides "A Better Reduction Kernel" and "Parallel Algorithm Overhead").

@@ -1,5 +1,5 @@
-// epita.tuned's kernel (beyond the slides: warpscope's own reduction after the EPITA lesson, seed
-// 000_27438c05e47b0926.txt, to show what is left between full_unroll and a library and how to close
+// epita.tuned's kernel (beyond the slides: warpscope's own reduction after the EPITA lesson,
+// "Reduction Pattern", Carlinet, Chazalon, 2023, to show the gap between full_unroll and a library and how to close
 // it). Templated on how the input is spread over the blocks and how it is loaded, so that the A/B
 // harness (bench/reduce_ab.cu) times the candidates from this one source; the product (epita.cu)
 // instantiates one of them.

@@ -1,4 +1,4 @@
-// The scan part of Stevens CS 677 Lecture 6 (Mordohai), seed /work/shared/seeds/001_9970031c1e4143ff.txt,
+// The scan part of Stevens CS 677 Lecture 6 (Mordohai), "CS 677 Lecture 6", Mordohai,
 // in teaching order, each kernel followed by its host launcher: the naive scan, Kogge-Stone with two
 // barriers per step, double-buffered Kogge-Stone, and the work-efficient Brent-Kung sequel the slides
 // announce ("To be continued"), then a hierarchical scan of any length built from Brent-Kung block scans.

@@ -1,4 +1,4 @@
-// GPU tests of the convolution lesson (ctest label gpu, device only), seed 001_9970031c1e4143ff.txt:
+// GPU tests of the convolution lesson (ctest label gpu, device only), "CS 677 Lecture 6", Mordohai:
 // every convolution variant equals the CPU reference for odd mask widths 1..15, awkward sizes and
 // tiles, the slide's 7x7 example gives P[2][2] = 321, and the GPU output equals the sim model's
 // (the register-tiled kernel on both its float4 and scalar paths).

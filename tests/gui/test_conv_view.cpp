@@ -139,7 +139,7 @@ double cell(const BandwidthTable& t, int mask, int tile) {
 }
 
 TEST(ConvBandwidthTable, MatchesTheSlidesTables) {
-  // Seed 001_9970031c1e4143ff.txt, slide "Bandwidth Reduction in 1D": Tile_Width 16..256.
+  // "CS 677 Lecture 6", Mordohai, slide "Bandwidth Reduction in 1D": Tile_Width 16..256.
   const BandwidthTable one = bandwidth_table(1, 0, 0);
   const int tiles1[] = {16, 32, 64, 128, 256};
   const double mask5[] = {4.0, 4.4, 4.7, 4.9, 4.9}, mask9[] = {6.0, 7.2, 8.0, 8.5, 8.7};

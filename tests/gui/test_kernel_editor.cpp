@@ -59,6 +59,16 @@ TEST(KernelCopy, Reduce3KeepsTheSlideAndCallsItFromTheContractEntry) {
   EXPECT_NE(lines[std::size_t(c.kernel_line - 1)].find("__device__ void reduce3"), std::string::npos);
 }
 
+// cs121.hist_shared_vec keeps 256 int bins per warp in dynamic shared memory: its copy asks for them in its
+// header (the contract's default, block x 16 bytes, was half of it: the copy faulted on the H200).
+TEST(KernelCopy, AHistogramWithBinsPerWarpAsksForItsSharedMemory) {
+  const KernelCopy c = copy_of("cs121.hist_shared_vec");
+  EXPECT_NE(c.text.find("// warpscope: pattern=atomics entry=kernel shared=block*32\n"), std::string::npos)
+      << c.text.substr(0, 400);
+  EXPECT_EQ(shared_bytes("block*32", 512, 16), 512 / 32 * 256 * 4);
+  EXPECT_EQ(copy_of("cs121.hist_shared").text.find("shared="), std::string::npos);
+}
+
 TEST(KernelCopy, ArgumentsFollowTheKernelsOwnOrderAndTemplateValuesTakeTheBlock) {
   EXPECT_NE(copy_of("epita.reduce7").text.find("  reduce7<int>(out, in, n);"), std::string::npos);
   EXPECT_NE(copy_of("harris.impl1").text.find("  impl1<int>(in, out);"), std::string::npos);

@@ -1,7 +1,8 @@
 // The slides' pictures, checked against the models: the race as an interleaving timeline
 // (race_timeline: its lost updates are exactly what the race costs), and a block scan's steps as the
-// stacked ladder (scan_ladder: a row per step, an arrow per addition), seeds 000_27438c05e47b0926.txt
-// ("Data Race") and 001_9970031c1e4143ff.txt ("A Kogge-Stone Parallel Scan Algorithm").
+// stacked ladder (scan_ladder: a row per step, an arrow per addition), after "Reduction Pattern",
+// Carlinet and Chazalon, Fall 2023 ("Data Race") and "CS 677 Lecture 6", Mordohai ("A Kogge-Stone
+// Parallel Scan Algorithm").
 #include <gtest/gtest.h>
 
 #include <numeric>
@@ -101,8 +102,9 @@ TEST(RaceTimeline, RowsAreCappedButCountsCoverTheBlock) {
 }
 
 TEST(RaceTimeline, Cs121CounterRaceLosesAllButOneIncrementPerWarp) {
-  // `*d_a += 1` by 1000 x 1000 threads (003_156a830321b56386.txt, "Race conditions"): the traced block's
-  // 1000 increments, of which each warp keeps one; the model's whole count is 32 per block.
+  // `*d_a += 1` by 1000 x 1000 threads ("GPUs and CUDA 3: Intrinsics", CS121, Fall 2022, slide "Race
+  // conditions"): the traced block's 1000 increments, of which each warp keeps one; the model's whole count
+  // is 32 per block.
   const SimRun r = run("cs121.race", "ones", 1000000, 1000);
   const RaceTimeline T = race_timeline(r.trace);
   ASSERT_EQ(T.note, "");

@@ -1,5 +1,5 @@
 // The scan view's model (scan_graph): edges, active lanes and work counts from the sim traces of the
-// slides' Kogge-Stone and Brent-Kung scans (001_9970031c1e4143ff.txt), and from the app's trace source.
+// slides' Kogge-Stone and Brent-Kung scans ("CS 677 Lecture 6", Mordohai), and from the app's trace source.
 #include <gtest/gtest.h>
 
 #include "launch_rules.hpp"

@@ -149,6 +149,21 @@ TEST(UserKernelVariant, TakesTheLikeVariantsLaunchAndName) {
   EXPECT_NE(user_kernel_variant(k, v).find("unknown variant 'epita.nope'"), std::string::npos);
 }
 
+// cs121.atomic_max's copy computes a maximum: its check must expect the maximum (the H200's copy test found the
+// copy's right answer, 1000, judged against the input's sum).
+TEST(UserKernelVariant, ACopyOfAMaximumIsCheckedAsAMaximum) {
+  UserKernel k;
+  k.pattern = PatternKind::Reduction;
+  k.source = "extern \"C\" __global__ void kernel(const int* in, int* out, unsigned n) {}\n";
+  k.file = "max.cu";
+  VariantInfo v;
+  ASSERT_EQ(user_kernel_variant(k, v), "");
+  EXPECT_EQ(v.op, ReduceOp::Sum);
+  k.like = "cs121.atomic_max";
+  ASSERT_EQ(user_kernel_variant(k, v), "");
+  EXPECT_EQ(v.op, ReduceOp::Max);
+}
+
 TEST(UserKernelVariant, EveryContractHasItsBaseVariant) {
   for (PatternKind p : kernel_contract_patterns()) {
     const KernelContract* c = kernel_contract(p);
@@ -203,7 +218,7 @@ TEST(UserKernelLabel, ARunThatDidNotRunKeepsTheUsersLabelNotTheVariantItRunsLike
   req.kernel.like = "epita.reduce3";
   EXPECT_EQ(unrun_result(req, RunStatus::Faulted, "illegal address").variant, "epita.reduce3 (edited)");
   req.kernel.like.clear();
-  req.kernel.file = "/home/student/my_reduce.cu";
+  req.kernel.file = "/tmp/student/my_reduce.cu";
   EXPECT_EQ(unrun_result(req, RunStatus::Error, "no GPU").variant, "my_reduce.cu (your kernel)");
   req.kernel = UserKernel{};
   EXPECT_EQ(unrun_result(req, RunStatus::Faulted, "x").variant, "epita.reduce3");

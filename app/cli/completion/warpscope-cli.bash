@@ -9,7 +9,7 @@ _warpscope_cli() {
     words=("${COMP_WORDS[@]}")
     cword=$COMP_CWORD
   }
-  local subcommands="list device run grade trace metrics report sweep worker"
+  local subcommands="list device run grade bound trace metrics report sweep worker"
   local run_opts="--n --block --grid --repeat --type --input --seed --backend --metrics --gpu --watchdog
     --connect-timeout --exclusive --mask-width --tile --width --height --mask --keep"
   local cmd="" tool="" i
@@ -46,6 +46,8 @@ _warpscope_cli() {
     list | metrics | device) opts="--json --csv --help" ;;
     run) opts="--variant $run_opts --warmup --output --json --csv --force --kernel --pattern --entry --like --help" ;;
     grade) opts="--exercise --kernel --gpu --json --help" ;;
+    bound) opts="--variant --kernel --n --block --repeat --seed --gpu --watchdog --connect-timeout --hand-written
+      --from-text --json --help" ;;
     trace) opts="--variant --n --block --grid --block-index --blocks --type --input --seed --backend --exclusive
       --mask-width --tile --width --height --mask --keep --json --csv --ops --values --help" ;;
     report)

@@ -1,5 +1,6 @@
-// Helpers shared by the sim models (models_*.cpp): element policies, a padded view of the input,
-// a step recorder for the traced block, and the trace header. Header-only, internal to app/core/sim.
+// The sim models' recording kit (models_*.cpp, conv_sim.cpp): element policies, a padded view of the
+// input, a step recorder for the traced block, the per-block loop, the tree step and the trace header.
+// Header-only, internal to app/core/sim.
 #pragma once
 #include <algorithm>
 #include <climits>
@@ -185,6 +186,14 @@ class Recorder {
   int file_ = -1;
 };
 
+/// The per-block loop of a model: body(b, rec) for b = first .. last - 1, in order, where `rec` is
+/// `recorder` for block `trace_block` and null for every other block, so the traced block runs exactly
+/// the code of the others. A body that is done with its block returns.
+template <class Body>
+void for_blocks(std::int64_t first, std::int64_t last, std::int64_t trace_block, Recorder& recorder, Body&& body) {
+  for (std::int64_t b = first; b < last; ++b) body(b, b == trace_block ? &recorder : nullptr);
+}
+
 /// A SimOutput with the trace header filled in (variant, n, type, launch, block). Throws
 /// std::runtime_error when the launch is unresolved or trace_block is outside the grid.
 inline SimOutput start(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int trace_block) {
@@ -339,6 +348,19 @@ class Rec {
  private:
   kit::Recorder* r_;
 };
+
+/// One thread's step of a shared-memory tree, tile[a] += tile[a + s] (harris's sv, amp's tile_data):
+/// access 0 loads tile[a], 1 loads tile[a + s], 2 stores tile[a]; thread `tid` works.
+template <class P>
+void tree_add(std::vector<typename P::T>& tile, int tid, std::int64_t a, std::int64_t s, Rec<P>& rec) {
+  const auto x = tile[std::size_t(a)], y = tile[std::size_t(a + s)];
+  tile[std::size_t(a)] = P::combine(x, y);
+  rec.load_shared(tid, 0, a, x);
+  rec.load_shared(tid, 1, a + s, y);
+  rec.add(tid, a + s, tile[std::size_t(a)]);
+  rec.store_shared(tid, 2, a, tile[std::size_t(a)]);
+  rec.work(tid);
+}
 
 /// tile[tid] = src[blockIdx.x * blockDim.x + tid] for every thread of block `b`: the unguarded one-element
 /// load that starts several lessons' tree kernels (harris Implementations 1-3, amp reduction_tiled_1..3).

@@ -31,7 +31,7 @@ struct SimOutput {
   HostVector<double> output;
   std::int64_t output_rows = 0, output_cols = 0;
   /// Scan models: additions the whole run performs (all blocks, all launches), to compare with the
-  /// sequential scan's n - 1 (001_9970031c1e4143ff.txt, "Work Efficiency Analysis"); -1 when not counted.
+  /// sequential scan's n - 1 ("CS 677 Lecture 6", Mordohai, "Work Efficiency Analysis"); -1 when not counted.
   std::int64_t additions = -1;
 };
 
@@ -55,7 +55,7 @@ std::vector<ModelEntry> epita_models();
 std::vector<ModelEntry> harris_models();
 std::vector<ModelEntry> cs121_models();
 std::vector<ModelEntry> amp_models();
-std::vector<ModelEntry> stevens_reduction_models();  // 001_9970031c1e4143ff.txt, reduction trees
+std::vector<ModelEntry> stevens_reduction_models();  // "CS 677 Lecture 6", Mordohai, reduction trees
 std::vector<ModelEntry> reduction_models();
 /// Per-pattern model tables (patterns/<pattern>/models_<lesson>.cpp).
 std::vector<ModelEntry> scan_models();

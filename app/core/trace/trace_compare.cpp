@@ -64,7 +64,8 @@ std::string step_name(const Step& s) { return "step " + std::to_string(s.index) 
 
 }  // namespace
 
-Trace trace_from_events(const std::vector<TraceEvent>& events, const Trace& model, const std::string& source) {
+Trace trace_from_events(const std::vector<TraceEvent>& events, const Trace& model, const std::string& source,
+                        bool pad_to_model) {
   Trace t;
   t.variant = model.variant;
   t.source = source;
@@ -88,7 +89,8 @@ Trace trace_from_events(const std::vector<TraceEvent>& events, const Trace& mode
   // A step in which no thread of the block recorded anything (e.g. harris.naive's last launches,
   // whose pairs all lie before the traced block) leaves no event: pad to the model's count, so such
   // steps compare as empty (a step the GPU missed while the model has work there is still reported).
-  const int steps = std::max(extra > 0 ? gpu_steps - extra : gpu_steps, model_steps);
+  const int recorded_steps = extra > 0 ? gpu_steps - extra : gpu_steps;
+  const int steps = pad_to_model ? std::max(recorded_steps, model_steps) : recorded_steps;
   const bool labels = steps == model_steps;
 
   t.steps.resize(std::size_t(steps));

@@ -18,7 +18,11 @@ namespace ws {
 /// (words never stored read 0; shared atomics add their value; the array is as long as the model's, or
 /// the largest address + 1).
 /// `source` names where the trace came from (the GPU's name). Events with step < 0 are dropped.
-Trace trace_from_events(const std::vector<TraceEvent>& events, const Trace& model, const std::string& source);
+/// `pad_to_model`: a built-in variant's recording is padded to the model's step count (a step in which no thread
+/// of the block recorded leaves no event); a user's kernel is not (false): its edit may end the kernel earlier
+/// than the model of the variant it is like, and empty steps after its end would hide that.
+Trace trace_from_events(const std::vector<TraceEvent>& events, const Trace& model, const std::string& source,
+                        bool pad_to_model = true);
 
 /// Compares a recorded trace with the model's: the number of steps, the source file, and per step
 /// the working threads, the source lines, and every thread's operations as a multiset of (kind, space,

@@ -12,7 +12,7 @@ nlohmann::json value_json(DType type, double v) {
 }
 }  // namespace
 
-nlohmann::json trace_to_json(const Trace& t, bool with_ops) {
+nlohmann::json trace_header_json(const Trace& t) {
   nlohmann::json j;
   j["variant"] = t.variant;
   j["source"] = t.source;
@@ -21,9 +21,14 @@ nlohmann::json trace_to_json(const Trace& t, bool with_ops) {
   j["block"] = t.launch.block;
   j["grid"] = t.launch.grid;
   j["block_index"] = t.block_index;
-  j["warps"] = t.warps();
   j["racy_model"] = t.racy_model;
   j["interleaving"] = t.interleaving;
+  return j;
+}
+
+nlohmann::json trace_to_json(const Trace& t, bool with_ops) {
+  nlohmann::json j = trace_header_json(t);
+  j["warps"] = t.warps();
   j["block_result"] = value_json(t.type, t.block_result);
   j["source_file"] = t.source_file;
   nlohmann::json steps = nlohmann::json::array();

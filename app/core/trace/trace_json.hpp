@@ -22,6 +22,10 @@
 
 namespace ws {
 
+/// The header both trace formats share (this one and the stored trace of trace_store.hpp): "variant",
+/// "source", "n", "type", "block", "grid", "block_index", "racy_model", "interleaving".
+nlohmann::json trace_header_json(const Trace& t);
+
 /// The trace above as JSON. with_ops adds every thread operation of every step (large: about 4 ops per
 /// thread per step).
 nlohmann::json trace_to_json(const Trace& t, bool with_ops = false);

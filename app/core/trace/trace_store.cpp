@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "json_read.hpp"
+#include "trace/trace_json.hpp"
 
 namespace ws {
 
@@ -24,19 +25,10 @@ Space space_from(const std::string& s) {
 }  // namespace
 
 nlohmann::json trace_to_store_json(const Trace& t) {
-  nlohmann::json j;
-  j["variant"] = t.variant;
-  j["source"] = t.source;
-  j["n"] = t.n;
-  j["type"] = to_string(t.type);
-  j["block"] = t.launch.block;
-  j["grid"] = t.launch.grid;
-  j["block_index"] = t.block_index;
+  nlohmann::json j = trace_header_json(t);
   j["block_size"] = t.block_size;
   j["input"] = t.input;
   j["seed"] = t.seed;
-  j["racy_model"] = t.racy_model;
-  j["interleaving"] = t.interleaving;
   j["block_result"] = t.block_result;
   j["compared_with_model"] = t.compared_with_model;
   j["model_difference"] = t.model_difference;

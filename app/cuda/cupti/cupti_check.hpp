@@ -1,5 +1,5 @@
-// One checking macro for CUPTI calls (STYLE.md: "CUPTI calls wrapped in one checking macro that
-// records file and line"). Failures throw CuptiError, which keeps the result code so callers can
+// One checking macro for CUPTI calls, as WS_CUDA is for CUDA calls (kernels/common/check_cuda.hpp): it
+// records file and line. Failures throw CuptiError, which keeps the result code so callers can
 // tell missing privileges from an unsupported GPU.
 #pragma once
 #include <cupti.h>

@@ -1,4 +1,4 @@
-// The CUDA runner of the convolution pattern (docs/patterns.md): seed 001_9970031c1e4143ff.txt's
+// The CUDA runner of the convolution pattern (docs/patterns.md): "CS 677 Lecture 6", Mordohai's
 // kernels through kernels/convolution/conv_launch.hpp.
 #include <cuda_runtime.h>
 

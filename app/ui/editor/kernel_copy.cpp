@@ -481,6 +481,8 @@ KernelCopy make_kernel_copy(const VariantInfo& v, const SourceSection& sec) {
   for (std::size_t i = g; i <= end && i < lines.size(); ++i) dynamic |= has_word(code_of(lines[i]), "dynamic_shared");
   if (v.pattern == PatternKind::Convolution && dynamic)
     keys += " shared=block*4+" + std::to_string((kMaxMaskWidth - 1) * 4);
+  else if (!v.copy_shared.empty())
+    keys += " shared=" + v.copy_shared;
   if (!keys.empty()) {
     const std::string at = " entry=kernel\n";
     if (const auto k = head.find(at); k != std::string::npos) head.insert(k + at.size() - 1, keys);

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <map>
 
+#include "editor/bound_panel.hpp"
 #include "editor/kernel_copy.hpp"
 #include "editor/kernel_trace_points.hpp"
 #include "kernel_compile.hpp"
@@ -47,6 +48,7 @@ void KernelEditor::open(AppState& s, const VariantInfo& v) {
   const KernelCopy copy = make_kernel_copy(v, find_section(v.id));
   s.edit.open(v.id, v.pattern, copy.text, copy.note);
   s.edit.set_traced_copy(traced_kernel_copy(v));  // the step views' trace of an edit (edit_step_trace)
+  s.bound.close();                                // a search is of one variant's text
   find_from_ = 0;
   marked_line_ = 0;
   goto_line_ = copy.kernel_line;  // the slide's kernel in view, its comment above it, rather than the copy's header
@@ -93,6 +95,13 @@ bool KernelEditor::draw(AppState& s) {
   bool run = std::exchange(e.request_run, false);
   e.poll();  // also done by MainWindow::exchange each frame, for a result that comes while another view is open
   e.take_run(s.session.runs);
+  // Find the bound (--edit-bound presses both of its buttons once the run worker has said where the GPU is).
+  if (std::exchange(s.bound.request_open, false) && !e.exercise()) find_the_bound(s);
+  if (s.bound.request_run && s.device.opened) {
+    s.bound.request_run = false;
+    if (s.bound.is_open()) run_the_three(s);
+  }
+  s.bound.take(s.session.runs);
 
   // Row 1: back, compile and run, reset, find.
   if (ImGui::Button("Back to the slide")) {
@@ -121,6 +130,14 @@ bool KernelEditor::draw(AppState& s) {
   if (ImGui::Button(reset_label)) {
     e.reset();
     marks_for_.clear();
+  }
+  if (!ex) {
+    SameLineIfFits(ButtonWidth("Find the bound"));
+    if (ImGui::Button("Find the bound")) find_the_bound(s);
+    ItemTooltip(
+        "the bottleneck search of \"Code Optimizations\" (J. Filipovic, slides \"Code Modifications\"): a "
+        "memory-only and a compute-only copy of this text to adjust, then the three runs and the slides' "
+        "verdict: memory, compute or latency bound");
   }
   SameLineIfFits(th.px(200) + ButtonWidth("Next") + ImGui::GetStyle().ItemSpacing.x, th.px(24));
   ImGui::SetNextItemWidth(th.px(200));
@@ -170,8 +187,7 @@ bool KernelEditor::draw(AppState& s) {
   // Row 2: the state in one line each: the result, why it cannot run here, the copy's note, restored text.
   if (!e.status().empty()) TextEllipsis(e.status(), ImGui::GetContentRegionAvail().x, e.status_bad() ? &p.bad : &p.ok);
   if (s.device.opened && !s.device.device.available) {
-    const std::string line = std::string(ex ? "Checking" : "Running") +
-                             " it needs an NVIDIA GPU (here, --gpu ssh:HOST or --gpu 'slurm:ARGS'); " +
+    const std::string line = needs_gpu_line(ex ? "Checking it" : "Running it") + "; " +
                              std::string(built_with_nvrtc() ? "Ctrl+Enter compiles it here and shows its errors."
                                                             : "this build has no NVRTC to compile it either.");
     TextEllipsis(line, ImGui::GetContentRegionAvail().x, &p.lesson);
@@ -197,9 +213,12 @@ bool KernelEditor::draw(AppState& s) {
         break;
       }
   }
-  // An exercise's statement stands beside the text, in a third of the width.
-  const float side_w = ex ? std::clamp(ImGui::GetContentRegionAvail().x * 0.34f, th.px(320), th.px(640)) : 0.f;
-  if (ex) ImGui::BeginChild("editor_text", ImVec2(ImGui::GetContentRegionAvail().x - side_w, 0), false);
+  // An exercise's statement stands beside the text, in a third of the width; Find the bound's panel in 45 %.
+  const bool bound = !ex && s.bound.is_open();
+  const float side_w = ex      ? std::clamp(ImGui::GetContentRegionAvail().x * 0.34f, th.px(320), th.px(640))
+                       : bound ? std::max(ImGui::GetContentRegionAvail().x * 0.45f, th.px(360))
+                               : 0.f;
+  if (ex || bound) ImGui::BeginChild("editor_text", ImVec2(ImGui::GetContentRegionAvail().x - side_w, 0), false);
   const float msg_h = diags.empty()
                           ? 0.f
                           : std::min<float>(5.f, float(diags.size())) * ImGui::GetTextLineHeightWithSpacing() +
@@ -342,6 +361,10 @@ bool KernelEditor::draw(AppState& s) {
     ImGui::EndChild();
     ImGui::SameLine();
     draw_exercise(s, *ex);
+  } else if (bound) {
+    ImGui::EndChild();
+    ImGui::SameLine();
+    draw_bound_panel(s, 0.f);
   }
   if (run && !busy) compile_and_run(s);
   return true;

@@ -1,5 +1,5 @@
 // The slides' bandwidth-reduction tables of tiled convolution, computed for more tile sizes and mask
-// widths: seed 001_9970031c1e4143ff.txt, slides "Bandwidth Reduction in 1D" (Mask_Width * TILE_SIZE /
+// widths: "CS 677 Lecture 6", Mordohai, slides "Bandwidth Reduction in 1D" (Mask_Width * TILE_SIZE /
 // (TILE_SIZE + Mask_Width - 1); tiles 16..256, masks 5 and 9) and "Bandwidth Reduction in 2D"
 // (TILE_SIZE^2 * KERNEL_SIZE^2 / (TILE_SIZE + KERNEL_SIZE - 1)^2; tiles 8..64, kernels 5 and 9).
 #pragma once

@@ -1,5 +1,5 @@
 // The Convolution tab's tile map, counted from the sim model's trace of one block (what the kernel
-// does, load by load), not from a rule per thread: seed 001_9970031c1e4143ff.txt, slides "Loading
+// does, load by load), not from a rule per thread: "CS 677 Lecture 6", Mordohai, slides "Loading
 // Left Halo" .. "Ghost Cells" (1D) and "Taking Care of Boundaries" (2D).
 #pragma once
 #include <cstdint>

@@ -1,6 +1,7 @@
 // The race view's model (no ImGui): a racy trace as an interleaving timeline, one row per thread and
 // one column per moment, with each thread's read of the shared location, its add and its write, and the
-// lost updates: which write overwrote which (the "Data Race" slide of 000_27438c05e47b0926.txt:
+// lost updates: which write overwrote which (the "Data Race" slide of "Reduction Pattern", Carlinet and
+// Chazalon, Fall 2023:
 // read tmp <- *sum, compute tmp + buffer[x], write tmp -> *sum).
 //
 // The order of events is the one racy models state (Trace::interleaving): warps one after another, each

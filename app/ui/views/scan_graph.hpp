@@ -1,5 +1,5 @@
 // The scan view's model (no ImGui): per trace step, which thread adds which pair of the block's array
-// (the Kogge-Stone and Brent-Kung graphs of 001_9970031c1e4143ff.txt), the active lanes per warp, and
+// (the Kogge-Stone and Brent-Kung graphs of "CS 677 Lecture 6", Mordohai), the active lanes per warp, and
 // the work count: additions so far against the sequential scan's n - 1 ("Work Efficiency Analysis").
 #pragma once
 #include <cstdint>
@@ -59,7 +59,7 @@ struct LadderRow {
 };
 
 /// All steps of a block scan at once, as the Kogge-Stone and Brent-Kung slides draw them
-/// (001_9970031c1e4143ff.txt, "A Kogge-Stone Parallel Scan Algorithm", iterations 1-3 stacked): the
+/// ("CS 677 Lecture 6", Mordohai, "A Kogge-Stone Parallel Scan Algorithm", iterations 1-3 stacked): the
 /// input row, then one row per step with shared additions, in step order. Values and edges are cut
 /// to the first `max_slots` elements (and to g.elements). Empty when no step adds shared pairs.
 std::vector<LadderRow> scan_ladder(const ScanGraph& g, int max_slots);

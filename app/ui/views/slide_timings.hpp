@@ -34,7 +34,7 @@ const SlideTiming* find_slide_timing(const std::vector<SlideTiming>& timings, co
 std::string slide_timing_text(const SlideTiming& t);
 
 /// "GTX 1060, sum of 132 M integers: 7.02 ms (slide "Performance summary", seed
-/// 000_27438c05e47b0926.txt; row "Global atomicAdd")" and the note: the cell's tooltip.
+/// "Reduction Pattern", Carlinet and Chazalon, Fall 2023; row "Global atomicAdd")" and the note: the cell's tooltip.
 std::string slide_timing_source(const SlideTiming& t);
 
 }  // namespace ws::ui

@@ -16,7 +16,7 @@ namespace {
 constexpr std::size_t kTopPerLine = 3;
 constexpr std::size_t kLegend = 6;
 
-ImU32 OtherColor() { return IM_COL32(0x70, 0x74, 0x7C, 255); }
+ImU32 OtherColor() { return theme().colors().stall_other; }
 
 std::string percent(double part, double whole) {
   char b[32];

@@ -37,9 +37,6 @@ std::string address_label(const Trace& t, const AtomicAddress& a) {
   }
 }
 
-const ImU32 kNone = IM_COL32(31, 33, 38, 255);
-const ImU32 kIdle = IM_COL32(64, 69, 79, 255);
-
 /// Bars of atomics per address; the longest chain in red.
 void DrawBars(const AtomicsPicture& pic, float height) {
   const Theme& th = theme();
@@ -163,7 +160,10 @@ void DrawWarps(const Trace& t, const AtomicsPicture& pic, float height) {
     const std::uint32_t exists = existing_lanes(t.block_size, w);
     for (int l = 0; l < 32; ++l) {
       const std::uint32_t bit = 1u << l;
-      const ImU32 c = !(exists & bit) ? kNone : (wa.atomic_lanes & bit) ? atomic : (wa.working & bit) ? working : kIdle;
+      const ImU32 c = !(exists & bit)           ? theme().colors().atomics_missing
+                      : (wa.atomic_lanes & bit) ? atomic
+                      : (wa.working & bit)      ? working
+                                                : theme().colors().atomics_idle;
       const float x = o.x + label_w + float(l) * cell;
       dl->AddRectFilled(ImVec2(x + 1, y + 1), ImVec2(x + cell - 1, y + cell - 1), c, th.px(2));
     }
@@ -279,7 +279,7 @@ void AtomicsView::draw(AppState& s) {
     }
   }
   SectionTitle("LANES PER WARP");
-  LegendSwatch(IM_COL32(64, 69, 79, 255), "idle");
+  LegendSwatch(theme().colors().atomics_idle, "idle");
   LegendSwatch(ImGui::GetColorU32(p.ok), "works, no atomic");
   // Warp-aggregated atomics (one lane per warp issues for the warp's working lanes) say so.
   bool aggregated = false, per_lane = false;

@@ -82,7 +82,7 @@ void DrawAccess(const WarpAccess& a, const Step& step, int w, float height) {
     // lane
     const bool part = a.lane_word[std::size_t(i)] >= 0;
     const ImVec2 la(cx(i) - box * 0.5f, lane_y), lb(cx(i) + box * 0.5f, lane_y + box_h);
-    dl->AddRectFilled(la, lb, part ? WarpColor(w) : ImGui::GetColorU32(ImVec4(0.25f, 0.27f, 0.31f, 1.f)), th.px(3));
+    dl->AddRectFilled(la, lb, part ? WarpColor(w) : ImGui::GetColorU32(theme().colors().cell_empty), th.px(3));
     if (numbers)
       DrawText(dl, regular, fs, ImVec2(cx(i) - ts.x * 0.5f, lane_y + (box_h - ts.y) * 0.5f), part ? text : dim,
                n.c_str());
@@ -90,7 +90,7 @@ void DrawAccess(const WarpAccess& a, const Step& step, int w, float height) {
     const int words = a.bank_words[std::size_t(i)];
     const ImU32 bc = words > 1    ? ImGui::GetColorU32(p.bad)
                      : words == 1 ? ImGui::GetColorU32(p.ok)
-                                  : ImGui::GetColorU32(ImVec4(0.25f, 0.27f, 0.31f, 1.f));
+                                  : ImGui::GetColorU32(theme().colors().cell_empty);
     const ImVec2 ba(cx(i) - box * 0.5f, bank_y), bb(cx(i) + box * 0.5f, bank_y + box_h);
     dl->AddRectFilled(ba, bb, bc, th.px(3));
     if (numbers)

@@ -29,8 +29,8 @@ ImU32 role_color(sim::ConvLoad l) {
   switch (l) {
     case sim::ConvLoad::Internal: return ImGui::GetColorU32(p.accent);
     case sim::ConvLoad::Halo: return ImGui::GetColorU32(p.lesson);
-    case sim::ConvLoad::Ghost: return IM_COL32(110, 110, 120, 255);
-    default: return IM_COL32(45, 48, 56, 255);
+    case sim::ConvLoad::Ghost: return p.conv_ghost;
+    default: return p.conv_unloaded;
   }
 }
 

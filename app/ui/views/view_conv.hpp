@@ -1,4 +1,4 @@
-// Convolution tab (seed 001_9970031c1e4143ff.txt): the mask's shape and the image size (tile and mask
+// Convolution tab ("CS 677 Lecture 6", Mordohai): the mask's shape and the image size (tile and mask
 // width are in the parameters panel), the slides' bandwidth-reduction numbers for that tile and mask
 // and their table over more sizes, input and output (images side by side as textures, 1D signals as
 // plots), and the tile map: per block, what each thread loads (internal, halo, ghost cells) and

@@ -84,7 +84,7 @@ void MemoryView::draw(AppState& s) {
       ImGui::CalcTextSize(many_access || many_buffers ? "warp 31 \u00b7 access 1 partials" : "warp 31").x + th.px(16);
   const float result_w = ImGui::CalcTextSize("32 sectors (minimum 4)").x + th.px(28);
   const float box_h = th.px(28), row_h = box_h + th.px(22);
-  const ImU32 empty = ImGui::GetColorU32(ImVec4(0.25f, 0.27f, 0.31f, 1.f));
+  const ImU32 empty = ImGui::GetColorU32(theme().colors().cell_empty);
   const ImU32 dim = ImGui::GetColorU32(p.text_dim);
   // One colour for words read, whatever the warp: the other views' amber and red mean divergence and
   // conflicts, so only the sector count and the red border say "uncoalesced" here.

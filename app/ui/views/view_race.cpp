@@ -160,8 +160,8 @@ void RaceView::draw(AppState& s) {
     ImVec2 a, b;
     box_of(e, a, b);
     const bool reached = show_future || e.step <= step;
-    ImU32 fill = ImGui::GetColorU32(ImVec4(0.32f, 0.35f, 0.40f, 1.f));
-    if (e.kind == RaceEvent::Read) fill = ImGui::GetColorU32(ImVec4(0.20f, 0.42f, 0.75f, 1.f));
+    ImU32 fill = ImGui::GetColorU32(theme().colors().thread_idle);
+    if (e.kind == RaceEvent::Read) fill = ImGui::GetColorU32(theme().colors().race_read);
     if (e.kind == RaceEvent::Add) fill = WarpColor(e.thread / 32, 0.85f);
     if (e.kind == RaceEvent::Write) fill = e.lost ? lost_col : ok_col;
     fill = Legible(fill);  // its value in TextOn(fill), 7:1 or more
@@ -170,7 +170,7 @@ void RaceView::draw(AppState& s) {
     else
       dl->AddRect(a, b, fill, th.px(3), 0, th.px(1.5f)), ++hidden;
     if (reached && e.lost) {  // crossed out, under its value
-      const ImU32 mark = ImGui::GetColorU32(ImVec4(0.f, 0.f, 0.f, 0.45f));
+      const ImU32 mark = ImGui::GetColorU32(theme().colors().race_mark);
       dl->AddLine(a, b, mark, th.px(2.f));
       dl->AddLine(ImVec2(a.x, b.y), ImVec2(b.x, a.y), mark, th.px(2.f));
     }

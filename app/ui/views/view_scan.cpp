@@ -81,7 +81,7 @@ void ScanView::draw(AppState& s) {
     const ImVec2 o = ImGui::GetItemRectMin();
     for (int w = 0; w < warps; ++w) {
       const float x0 = o.x + float(w) * cell, x1 = x0 + cell - th.px(2);
-      dl->AddRectFilled(ImVec2(x0, o.y), ImVec2(x1, o.y + h), ImGui::GetColorU32(ImVec4(0.25f, 0.27f, 0.31f, 1.f)));
+      dl->AddRectFilled(ImVec2(x0, o.y), ImVec2(x1, o.y + h), ImGui::GetColorU32(theme().colors().cell_empty));
       const float frac = float(st.active_lanes[std::size_t(w)]) / 32.f;
       if (frac > 0)
         dl->AddRectFilled(ImVec2(x0, o.y), ImVec2(x0 + (x1 - x0) * frac, o.y + h), ImGui::GetColorU32(th.colors().ok));
@@ -159,8 +159,7 @@ void ScanView::draw(AppState& s) {
   const float fs = std::clamp(std::min(box_h * 0.7f, ImGui::GetFontSize()), min_fs, ImGui::GetFontSize());
   auto box = [&](float y, int i, double value, bool lit, int thread) {
     const float x0 = o.x + gutter + float(i) * slot_w, x1 = x0 + slot_w - th.px(2);
-    const ImU32 fill =
-        Legible(lit ? WarpColor(thread / 32, 1.f) : ImGui::GetColorU32(ImVec4(0.32f, 0.35f, 0.40f, 1.f)));
+    const ImU32 fill = Legible(lit ? WarpColor(thread / 32, 1.f) : ImGui::GetColorU32(theme().colors().thread_idle));
     cdl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, y + box_h), fill, th.px(3));
     const std::string v = format_value(value, tr.type);
     const ImVec2 ts = mono->CalcTextSizeA(fs, 1e9f, 0, v.c_str());
@@ -181,7 +180,7 @@ void ScanView::draw(AppState& s) {
     cdl->AddLine(ImVec2(cx(e.from), top_y + box_h), ImVec2(cx(e.to), bot_y), col, th.px(1.6f));
     if (!g.registers)  // a register sum's old value is not in the top row (that is the input x)
       cdl->AddLine(ImVec2(cx(e.to), top_y + box_h), ImVec2(cx(e.to), bot_y),
-                   ImGui::GetColorU32(ImVec4(0.6f, 0.62f, 0.66f, 0.5f)), th.px(1.f));
+                   ImGui::GetColorU32(theme().colors().graph_edge), th.px(1.f));
   }
   // Thread ids under the updated elements when each fits its slot at the smallest readable size.
   for (const ScanEdge& e : st.edges) {

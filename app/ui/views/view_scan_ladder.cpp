@@ -131,7 +131,7 @@ void ScanLadderView::draw(AppState& s) {
       const float x0 = o.x + gutter + float(i) * slot_w + th.px(2), x1 = x0 + slot_w - th.px(4);
       const bool written = writer[std::size_t(i)] >= 0;
       const ImU32 fill = Legible(written ? WarpColor(writer[std::size_t(i)] / 32, 1.f)
-                                         : ImGui::GetColorU32(ImVec4(0.32f, 0.35f, 0.40f, 1.f)));
+                                         : ImGui::GetColorU32(theme().colors().thread_idle));
       const bool input = row.step < 0;
       if (reached && (written || input))
         dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, y + box_h), fill, th.px(3));
@@ -149,7 +149,7 @@ void ScanLadderView::draw(AppState& s) {
     const float y_from = row_y(r - 1) + box_h, y_to = y;
     for (const ScanEdge& e : row.edges) {
       dl->AddLine(ImVec2(cx(e.to), y_from), ImVec2(cx(e.to), y_to),
-                  ImGui::GetColorU32(ImVec4(0.6f, 0.62f, 0.66f, 0.6f)), th.px(1.5f));
+                  ImGui::GetColorU32(theme().colors().graph_edge_ladder), th.px(1.5f));
       DrawArrow(dl, ImVec2(cx(e.from), y_from), ImVec2(cx(e.to), y_to), WarpColor(e.thread / 32, reached ? 1.f : 0.45f),
                 th.px(2.f), std::min(th.px(9), slot_w * 0.35f));
       ++arrows;

@@ -1,6 +1,6 @@
 // Ladder view: every step of a block scan at once, one row per step under the input row, an arrow from
 // x[i - stride] of the row above to each x[i] it updates, the values in the boxes (scan_ladder() in
-// scan_graph.hpp): the stacked Kogge-Stone iterations of 001_9970031c1e4143ff.txt, and Brent-Kung's
+// scan_graph.hpp): the stacked Kogge-Stone iterations of "CS 677 Lecture 6", Mordohai, and Brent-Kung's
 // up-sweep tree above its down-sweep tree. The current step's row is lit; rows not reached yet show
 // their shape only until asked. Fits the view; zoom and pan (zoom_pan.hpp).
 #pragma once

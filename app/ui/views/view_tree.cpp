@@ -104,7 +104,7 @@ void TreeView::draw(AppState& s) {
     const float y0 = o.y + float(r) * row_h;
     if (r == cur_row)
       dl->AddRectFilled(ImVec2(o.x, y0), ImVec2(o.x + canvas_w, y0 + row_h),
-                        ImGui::GetColorU32(ImVec4(0.30f, 0.64f, 1.f, 0.16f)), th.px(4));
+                        ImGui::GetColorU32(theme().colors().tree_highlight), th.px(4));
     if (gutter_text)
       DrawText(dl, regular, gutter_fs, ImVec2(o.x + th.px(4), y0 + box_y * row_h - gutter_fs * 0.5f),
                r == cur_row ? ImGui::GetColorU32(th.colors().text) : dim, row_label(r).c_str());
@@ -134,11 +134,11 @@ void TreeView::draw(AppState& s) {
     const float round = values ? th.px(4) : 0.f;
     if (future && !show_future) {
       // The shape of what is to come: an outline in the warp's colour, no number.
-      dl->AddRectFilled(a, b, ImGui::GetColorU32(ImVec4(0.16f, 0.17f, 0.20f, 1.f)), round);
+      dl->AddRectFilled(a, b, ImGui::GetColorU32(theme().colors().tree_node_bg), round);
       dl->AddRect(a, b, WarpColor(std::max(0, n.thread) / kWarpSize, 0.7f), round, 0, std::max(1.f, th.px(1.5f)));
       ++hidden;
     } else {
-      const ImU32 fill = n.thread < 0 ? ImGui::GetColorU32(ImVec4(0.32f, 0.35f, 0.40f, 1.f))
+      const ImU32 fill = n.thread < 0 ? ImGui::GetColorU32(theme().colors().thread_idle)
                                       : WarpColor(n.thread / kWarpSize, future ? 0.35f : 1.f);
       dl->AddRectFilled(a, b, fill, round);
       if (n.row == cur_row && cur_row > 0) dl->AddRect(a, b, IM_COL32_WHITE, th.px(4), 0, th.px(2));

@@ -23,8 +23,8 @@ struct LaneColors {
 
 LaneColors lane_colors() {
   const Palette& p = theme().colors();
-  return {ImGui::GetColorU32(p.ok), ImGui::GetColorU32(p.lesson), ImGui::GetColorU32(ImVec4(0.25f, 0.27f, 0.31f, 1.f)),
-          ImGui::GetColorU32(ImVec4(0.12f, 0.13f, 0.15f, 1.f))};
+  return {ImGui::GetColorU32(p.ok), ImGui::GetColorU32(p.lesson), ImGui::GetColorU32(p.cell_empty),
+          ImGui::GetColorU32(p.cell_missing)};
 }
 
 void Counter(const char* label, const std::string& value, const ImVec4& color) {
@@ -91,7 +91,8 @@ void WarpsView::draw(AppState& s) {
   for (int pass = 0; pass < 2; ++pass) {
     label_w = label_w1 * fs + th.px(10);
     const float head = fs * 1.2f;
-    const float w_fit = (c.size.x - label_w - th.px(4)) / 32.f, h_fit = (c.size.y - head - th.px(4)) / float(warps);
+    const float w_fit = (c.size.x - label_w - th.px(4)) / float(kWarpSize),
+                h_fit = (c.size.y - head - th.px(4)) / float(warps);
     cell_h = std::min(w_fit, h_fit);
     cell = std::min(w_fit, 8.f * cell_h);
     fs = std::clamp(std::min(cell, cell_h) * 0.8f, min_fs, body);
@@ -103,7 +104,7 @@ void WarpsView::draw(AppState& s) {
   // Lane numbers: every lane when they fit, else every 4th or 8th.
   const float num_w = regular->CalcTextSizeA(fs, 1e9f, 0, "31").x + th.px(4);
   const int lane_every = num_w <= cell ? 1 : num_w <= 4 * cell ? 4 : 8;
-  for (int l = 0; l < 32; l += lane_every) {
+  for (int l = 0; l < kWarpSize; l += lane_every) {
     const std::string t = std::to_string(l);
     const float tw = regular->CalcTextSizeA(fs, 1e9f, 0, t.c_str()).x;
     const float x = o.x + label_w + float(l) * cell + (lane_every == 1 ? (cell - tw) * 0.5f : 0.f);
@@ -122,7 +123,7 @@ void WarpsView::draw(AppState& s) {
       DrawText(dl, regular, fs, ImVec2(o.x, y + (cell_h - fs) * 0.5f), div ? ImGui::GetColorU32(p.lesson) : dim,
                t.c_str());
     }
-    for (int l = 0; l < 32; ++l) {
+    for (int l = 0; l < kWarpSize; ++l) {
       const bool exists = (exist >> l) & 1u, on = (m >> l) & 1u;
       const ImU32 col = !exists ? lc.none : on ? lc.active : m ? lc.divergent : lc.idle_warp;
       const ImVec2 a(o.x + label_w + float(l) * cell, y);
@@ -130,7 +131,7 @@ void WarpsView::draw(AppState& s) {
                         ImVec2(a.x + cell - gap * 0.5f, a.y + cell_h - gap * 0.5f), col, gap > 0 ? th.px(2) : 0.f);
     }
     if (div) {  // outline the whole divergent warp so it reads from the back row
-      dl->AddRect(ImVec2(o.x + label_w - 1, y), ImVec2(o.x + label_w + 32 * cell + 1, y + cell_h),
+      dl->AddRect(ImVec2(o.x + label_w - 1, y), ImVec2(o.x + label_w + kWarpSize * cell + 1, y + cell_h),
                   ImGui::GetColorU32(p.lesson), 0, 0, std::max(1.f, th.px(1.5f)));
     }
   }
@@ -140,7 +141,7 @@ void WarpsView::draw(AppState& s) {
     ImVec2 ends[2];
     int k = 0;
     for (const HazardAccess* a : {&h->first, &h->second}) {
-      const int w = a->thread / 32, l = a->thread % 32;
+      const int w = a->thread / kWarpSize, l = a->thread % kWarpSize;
       if (w >= warps) continue;
       const ImVec2 lo(o.x + label_w + float(l) * cell, gy + float(w) * cell_h);
       dl->AddRect(lo, ImVec2(lo.x + cell, lo.y + cell_h), HazardColor(), 0, 0, std::max(2.f, th.px(3)));
@@ -150,14 +151,14 @@ void WarpsView::draw(AppState& s) {
     if (k == 2) dl->AddLine(ends[0], ends[1], HazardColor(), std::max(1.5f, th.px(2)));
   }
   layout_probe().counts["warp hazard marks"] = hazard_marks;
-  layout_probe().picture("warp grid", o, ImVec2(o.x + label_w + 32 * cell, gy + float(warps) * cell_h));
+  layout_probe().picture("warp grid", o, ImVec2(o.x + label_w + kWarpSize * cell, gy + float(warps) * cell_h));
   layout_probe().counts["warp labels every"] = warp_every;
   const ImVec2 grid_mouse = ImGui::GetIO().MousePos;
   if (ImGui::IsWindowHovered()) {
     const int l = int(std::floor((grid_mouse.x - o.x - label_w) / cell)),
               w = int(std::floor((grid_mouse.y - gy) / cell_h));
-    if (l >= 0 && l < 32 && w >= 0 && w < warps) {
-      const int thread = w * 32 + l;
+    if (l >= 0 && l < kWarpSize && w >= 0 && w < warps) {
+      const int thread = w * kWarpSize + l;
       const bool on = (masks[std::size_t(w)] >> l) & 1u;
       ImGui::SetTooltip("thread %d (warp %d, lane %d): %s", thread, w, l,
                         on                      ? "working"

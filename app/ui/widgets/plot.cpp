@@ -155,14 +155,7 @@ void line_points(const Frame& f, const PlotSeries& s, std::vector<ImVec2>& out) 
 
 }  // namespace
 
-ImU32 SeriesColor(int i) {
-  static const ImU32 colors[] = {IM_COL32(0x4D, 0xA3, 0xFF, 255), IM_COL32(0xFF, 0xB5, 0x2E, 255),
-                                 IM_COL32(0x5B, 0xD7, 0x5B, 255), IM_COL32(0xFF, 0x5A, 0x5A, 255),
-                                 IM_COL32(0xC5, 0x9B, 0xFF, 255), IM_COL32(0x3F, 0xD6, 0xD0, 255),
-                                 IM_COL32(0xFF, 0x7E, 0xC8, 255), IM_COL32(0xE8, 0xE8, 0x5A, 255),
-                                 IM_COL32(0xB0, 0xB8, 0xC4, 255), IM_COL32(0xFF, 0x8C, 0x42, 255)};
-  return colors[((i % 10) + 10) % 10];
-}
+ImU32 SeriesColor(int i) { return theme().colors().series[((i % 10) + 10) % 10]; }
 
 PlotHover Plot(const char* id, const PlotConfig& cfg, const std::vector<PlotSeries>& series,
                const std::vector<PlotReference>& refs, ImVec2 size) {

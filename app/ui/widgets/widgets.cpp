@@ -159,7 +159,7 @@ void TextRich(const std::string& text, const ImVec4* color) {
     if (tok.code) {
       const float h = ImGui::GetTextLineHeight();
       ImGui::GetWindowDrawList()->AddRectFilled(pos, ImVec2(pos.x + w, pos.y + h),
-                                                ImGui::GetColorU32(ImVec4(1, 1, 1, 0.09f)), t.px(3));
+                                                ImGui::GetColorU32(t.colors().hover_wash), t.px(3));
       ImGui::SetCursorScreenPos(ImVec2(pos.x + code_pad.x, pos.y));
     }
     // A single word wider than the line wraps inside itself rather than running off the panel.

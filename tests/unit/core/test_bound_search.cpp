@@ -1,5 +1,5 @@
-// The slides' reading of a bound search ("Code Optimizations", J. Filipovic, slides "Code Modifications",
-// seed 002_7b2a1433db94dde3.txt) on made-up numbers: each rule, the tolerance, the fairness checks, and the
+// The slides' reading of a bound search ("Code Optimizations", Filipovic, Fall 2020, slides "Code Modifications")
+// on made-up numbers: each rule, the tolerance, the fairness checks, and the
 // copies and requests a search makes (no GPU, no compiler).
 #include <gtest/gtest.h>
 
@@ -102,7 +102,7 @@ TEST(BoundSearch, MeasureOfARunAndTheTable) {
   o.metrics.values["sm__warps_active.avg.pct_of_peak_sustained_active"] = 91;
   const BoundMeasure m = bound_measure(o);
   EXPECT_DOUBLE_EQ(m.ms, 0.05);
-  EXPECT_DOUBLE_EQ(m.dram_bytes, 67.4e6);
+  EXPECT_DOUBLE_EQ(m.dram_bytes, 67.1e6) << "reads only: writes carry the upload's dirty L2 lines";
   EXPECT_DOUBLE_EQ(m.occupancy_pct, 91);
   RunResult mem = o, comp = o;
   mem.status = comp.status = RunStatus::Wrong;
@@ -112,7 +112,7 @@ TEST(BoundSearch, MeasureOfARunAndTheTable) {
   const BoundReading r = read_bound(bound_measure(o), bound_measure(mem), bound_measure(comp));
   EXPECT_EQ(r.verdict, BoundVerdict::Memory);
   const std::string table = format_bound(runs, r);
-  EXPECT_NE(table.find("memory-only       0.0500     1.00        67.40     91.0 %"), std::string::npos) << table;
+  EXPECT_NE(table.find("memory-only       0.0500     1.00        67.10     91.0 %"), std::string::npos) << table;
   EXPECT_NE(table.find("verdict: memory bound"), std::string::npos) << table;
   EXPECT_NE(table.find("answer not checked"), std::string::npos) << table;
   const std::string json = bound_to_json(runs, r);

@@ -50,7 +50,7 @@ TEST(Lessons, CiteTheLectureByItsTitleAndAuthorsNotItsFileName) {
     EXPECT_EQ(c.find(l.seed), std::string::npos) << c;
     cited[l.id] = c;
   }
-  // The documents' own first lines (../shared/seeds): title, then the authors where they name any.
+  // The documents' own first lines (docs/lectures.md): title, then the authors where they name any.
   EXPECT_EQ(cited["epita"].rfind(
                 "\u201cReduction Pattern\u201d, Edwin Carlinet, Joseph Chazalon  \u00b7  EPITA GPU Computing", 0),
             0u)

@@ -1,5 +1,5 @@
 // Sweeps of the array patterns (scan, histograms and filters, 1-D convolution) on the sim backend, the
-// kept-fraction sweep of the filters (seed 003_156a830321b56386.txt, slide "Performance":
+// kept-fraction sweep of the filters ("GPUs and CUDA 3: Intrinsics", CS121, Fall 2022, slide "Performance":
 // throughput against the filter ratio), its report round trip, and the refusals.
 #include <gtest/gtest.h>
 

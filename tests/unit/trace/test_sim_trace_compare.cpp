@@ -292,3 +292,19 @@ TEST(TraceStore, ReportsCarryTracesAndRejectBrokenOnes) {
 }
 
 }  // namespace
+
+// A user's edit may end the kernel earlier than the model of the variant it is like (reduce3's copy whose loop
+// stops at stride 32: the load, three strides, the commit). Not padded to the model's steps, the recording keeps
+// its own count, so the step views and the comparison show where the edit ends (GpuEditedTrace.ALoopStopped...).
+TEST(TraceCompare, AUsersRecordingIsNotPaddedToTheModelsSteps) {
+  const Trace m = model_trace("epita.reduce3", 1000, 256);
+  ASSERT_EQ(m.steps.size(), 10u);
+  std::vector<TraceEvent> ev;
+  for (const TraceEvent& e : events_of(m))
+    if (e.step < 5) ev.push_back(e);
+  EXPECT_EQ(trace_from_events(ev, m, "Test GPU").steps.size(), 10u) << "a built-in variant's recording is padded";
+  const Trace user = trace_from_events(ev, m, "Test GPU", /*pad_to_model=*/false);
+  ASSERT_EQ(user.steps.size(), 5u);
+  EXPECT_EQ(user.steps[4].label, "step 4") << "step counts differ: no label of the model's";
+  EXPECT_NE(compare_traces(m, user).find("the model has 10 steps, the GPU recorded 5"), std::string::npos);
+}

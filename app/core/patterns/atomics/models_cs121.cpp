@@ -1,4 +1,4 @@
-// Sim models of the CS121 atomics lesson (seed 003_156a830321b56386.txt, "GPUs and CUDA 3: Intrinsics"),
+// Sim models of the CS121 atomics lesson ("GPUs and CUDA 3: Intrinsics", CS121, Fall 2022),
 // one per variant of kernels/atomics/*.cu: same indexing, guards, loops and launches.
 //
 // Stated interleaving (every model): blocks run one after another in block order, and the atomics of a
@@ -167,8 +167,7 @@ SimOutput hist_global(const VariantInfo& v, const Input& in, const LaunchConfig&
   const std::int64_t n = in.n(), stride = std::int64_t(launch.block) * launch.grid;
   std::vector<std::int64_t> hist(kHistogramBins, 0);
   Recorder recorder(out.trace);
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     const std::int64_t first = b * launch.block;
     const std::int64_t passes = first < n ? (n - first + stride - 1) / stride : 0;
     if (rec) rec->at(pts::kFile, pts::hist_global_add);
@@ -191,7 +190,7 @@ SimOutput hist_global(const VariantInfo& v, const Input& in, const LaunchConfig&
       steps.after(k);
     }
     if (rec) out.trace.block_result = double(block_count);
-  }
+  });
   out.output = as_doubles(hist);
   out.result = double(n);
   out.launches = 1;
@@ -213,8 +212,7 @@ SimOutput hist_shared(const VariantInfo& v, const Input& in, const LaunchConfig&
   std::vector<std::int64_t> hist(kHistogramBins, 0);
   std::vector<double> local(kHistogramBins);
   Recorder recorder(out.trace);
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     std::fill(local.begin(), local.end(), 0.0);
     if (rec) {
       rec->at(pts::kFile, pts::hist_shared_zero);
@@ -269,7 +267,7 @@ SimOutput hist_shared(const VariantInfo& v, const Input& in, const LaunchConfig&
       rec->end();
       out.trace.block_result = block_count;
     }
-  }
+  });
   out.output = as_doubles(hist);
   out.result = double(n);
   out.launches = 1;
@@ -293,8 +291,7 @@ SimOutput hist_shared_vec(const VariantInfo& v, const Input& in, const LaunchCon
   std::vector<std::int64_t> hist(kHistogramBins, 0);
   std::vector<double> sub(std::size_t(warps) * kHistogramBins);
   Recorder recorder(out.trace);
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     std::fill(sub.begin(), sub.end(), 0.0);
     if (rec) {
       rec->at(pts::kFile, pts::vec_zero);
@@ -391,7 +388,7 @@ SimOutput hist_shared_vec(const VariantInfo& v, const Input& in, const LaunchCon
       rec->end();
       out.trace.block_result = block_count;
     }
-  }
+  });
   out.output = as_doubles(hist);
   out.result = double(n);
   out.launches = 1;
@@ -434,15 +431,14 @@ SimOutput filter_global(const VariantInfo& v, const Input& in, const LaunchConfi
   HostVector<double> dst;
   Recorder recorder(out.trace);
   const FilterWalk walk = filter_walk(in, launch.grid, launch.block, trace_block);
-  for (std::int64_t b = walk.from; b < walk.to; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(walk.from, walk.to, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     const std::int64_t first = b * launch.block;
     const std::int64_t nres_before = walk.skipped + std::int64_t(dst.size());
     for (int t = 0; t < launch.block && first + t < n; ++t) {
       const std::int32_t x = in.i32[std::size_t(first + t)];
       if (x > 0) dst.push_back(x);
     }
-    if (!rec) continue;
+    if (!rec) return;  // an untraced block: nothing more to record
     rec->at(pts::kFile, pts::filter_global_test);
     rec->begin(TracePhase::Load, "src[i] (i < n)");
     for (int t = 0; t < launch.block && first + t < n; ++t) {
@@ -469,7 +465,7 @@ SimOutput filter_global(const VariantInfo& v, const Input& in, const LaunchConfi
     }
     rec->end();
     out.trace.block_result = double(pos - nres_before);
-  }
+  });
   finish_filter(out, dst, walk, in);
   return out;
 }
@@ -488,8 +484,7 @@ SimOutput filter_shared(const VariantInfo& v, const Input& in, const LaunchConfi
   Recorder recorder(out.trace);
   const FilterWalk walk = filter_walk(in, launch.grid, std::int64_t(kFilterSharedItems) * launch.block, trace_block);
   auto nres = [&] { return walk.skipped + std::int64_t(dst.size()); };  // *nres: what earlier blocks reserved
-  for (std::int64_t b = walk.from; b < walk.to; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(walk.from, walk.to, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     std::int64_t i0 = b * std::int64_t(kFilterSharedItems) * launch.block;
     double block_kept = 0;
     for (int iter = 0; iter < kFilterSharedItems; ++iter, i0 += launch.block) {
@@ -549,7 +544,7 @@ SimOutput filter_shared(const VariantInfo& v, const Input& in, const LaunchConfi
       block_kept += double(l_n);
     }
     if (rec) out.trace.block_result = block_kept;
-  }
+  });
   finish_filter(out, dst, walk, in);
   return out;
 }
@@ -572,8 +567,7 @@ SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchCon
   const int warps = int(warps_of(launch.block));
   std::vector<std::uint32_t> masks(static_cast<std::size_t>(warps));
   const FilterWalk walk = filter_walk(in, launch.grid, launch.block, trace_block);
-  for (std::int64_t b = walk.from; b < walk.to; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(walk.from, walk.to, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     const std::int64_t first = b * launch.block;
     const std::int64_t nres_before = walk.skipped + std::int64_t(dst.size());
     std::fill(masks.begin(), masks.end(), 0u);
@@ -584,7 +578,7 @@ SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchCon
         dst.push_back(x);  // warps in order, lanes in order: the slots atomicAggInc hands out
       }
     }
-    if (!rec) continue;
+    if (!rec) return;  // an untraced block: nothing more to record
     auto kept = [&](int t) { return first + t < n && in.i32[std::size_t(first + t)] > 0; };
     rec->at(pts::kFile, pts::warp_agg_test);
     rec->begin(TracePhase::Load, "if (i >= n) return; src[i]");
@@ -632,7 +626,7 @@ SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchCon
       }
     rec->end();
     out.trace.block_result = double(ctr - nres_before);
-  }
+  });
   finish_filter(out, dst, walk, in);
   return out;
 }

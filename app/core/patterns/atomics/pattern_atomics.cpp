@@ -1,6 +1,6 @@
 // The atomics pattern's spec (docs/patterns.md): validation, CPU references, the comparison (filters
 // whose slots come from atomics are compared as multisets), bytes for GB/s, the summary value, and the
-// filters' --keep inputs. Seed 003_156a830321b56386.txt; references in reference_atomics.hpp.
+// filters' --keep inputs. "GPUs and CUDA 3: Intrinsics", CS121, Fall 2022; references in reference_atomics.hpp.
 #include <atomic>
 
 #include "parallel.hpp"

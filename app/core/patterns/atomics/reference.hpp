@@ -1,4 +1,4 @@
-// CPU references of the atomics lesson (seed 003_156a830321b56386.txt, "GPUs and CUDA 3: Intrinsics"):
+// CPU references of the atomics lesson ("GPUs and CUDA 3: Intrinsics", CS121, Fall 2022):
 // the race counter, the 256-bin byte histogram and the filter that keeps the positive values, plus
 // the comparisons every atomics run is checked with. Pure functions, no state, no CUDA.
 #pragma once

@@ -1,4 +1,4 @@
-// The bandwidth-reduction analysis of tiled convolution, seed 001_9970031c1e4143ff.txt (Stevens CS 677
+// The bandwidth-reduction analysis of tiled convolution, "CS 677 Lecture 6", Mordohai (Stevens CS 677
 // Lecture 6), slides "A simple way to calculate tiling benefit", "Ghost Elements", "Bandwidth
 // Reduction in 1D", "8x8 Output Tile" and "Bandwidth Reduction in 2D". Pure functions, no CUDA.
 #pragma once

@@ -1,4 +1,4 @@
-// Launch shapes of the convolution variants (seed 001_9970031c1e4143ff.txt): block, grid, output tile
+// Launch shapes of the convolution variants ("CS 677 Lecture 6", Mordohai): block, grid, output tile
 // and buffer capacity, derived from the variant and the run's parameters. Pure; shared by the CUDA
 // runner, the sim models and the tile-map view so that all three agree.
 #pragma once

@@ -1,4 +1,4 @@
-// Inputs of the convolution lesson (seed 001_9970031c1e4143ff.txt): masks (box, gauss, file) and
+// Inputs of the convolution lesson ("CS 677 Lecture 6", Mordohai): masks (box, gauss, file) and
 // 1D/2D input arrays (generated, text files, PNG/JPEG images through stb_image from libstb-dev).
 #pragma once
 #include <cstdint>

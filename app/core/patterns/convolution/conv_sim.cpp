@@ -16,42 +16,16 @@ namespace {
 using I64 = std::int64_t;
 using F = kit::SumF32;
 
-/// The recorder of the traced block, or nothing: every call is a no-op when `r` is null.
-struct Rec {
-  kit::Recorder* r = nullptr;
+/// kit::Rec for the stevens_conv.cu kernels: at() takes the line alone, and stores to global memory
+/// go to the output buffer P.
+struct Rec : kit::Rec<F> {
+  using kit::Rec<F>::Rec;
+  using kit::Rec<F>::at;
+  using kit::Rec<F>::store_global;
   /// The stevens_conv.cu statement the next ops come from (kit::Recorder::at).
-  void at(int line) {
-    if (r) r->at(trace_points::stevens_conv::kFile, line);
-  }
-  void begin(TracePhase phase, const std::string& label) {
-    if (r) r->begin(phase, label);
-  }
-  void load_global(int t, int access, I64 addr, float v, int buffer) {
-    if (r) r->load(t, Space::Global, access, addr, v, buffer);
-  }
-  void store_global(int t, int access, I64 addr, float v) {
-    if (r) r->store(t, Space::Global, access, addr, v, kConvOutput);
-  }
-  void load_shared(int t, int access, I64 addr, float v) {
-    if (r) r->load(t, Space::Shared, access, addr, v);
-  }
-  void store_shared(int t, int access, I64 addr, float v) {
-    if (r) r->store(t, Space::Shared, access, addr, v);
-  }
-  void add(int t, I64 operand, float v) {
-    if (r) r->reg(t, OpKind::Add, operand, v);
-  }
-  void work(int t) {
-    if (r) r->work(t);
-  }
-  void end() {
-    if (r) r->end();
-  }
-  void end(const std::vector<float>& shared) {
-    if (!r) return;
-    r->shared<F>(shared);
-    r->end();
-  }
+  void at(int line) { at(trace_points::stevens_conv::kFile, line); }
+  /// P[addr] = v by thread t.
+  void store_global(int t, int access, I64 addr, float v) { store_global(t, access, addr, v, kConvOutput); }
 };
 
 /// Shared state of one simulated launch.
@@ -592,8 +566,7 @@ HostVector<double> simulate_conv(const ConvGeometry& g, ConstSpan<float> input, 
         interior_outputs(L, bx, by);
         continue;
       }
-      Rec rec;
-      if (traced) rec.r = &recorder;
+      Rec rec(traced ? &recorder : nullptr);
       switch (g.kind) {
         case ConvKind::Basic1D: basic_1d(L, bx, true, rec); break;
         case ConvKind::Const1D: basic_1d(L, bx, false, rec); break;

@@ -1,4 +1,4 @@
-// Thread-level CPU models of the convolution kernels of seed 001_9970031c1e4143ff.txt
+// Thread-level CPU models of the convolution kernels of "CS 677 Lecture 6", Mordohai
 // (kernels/convolution/stevens_conv.cu): the same indexing, guards, shared-memory tiles and order of
 // additions, block by block. Used by the sim backend's convolution models and by the tests.
 #pragma once

@@ -1,4 +1,4 @@
-// Sim models of the convolution variants of seed 001_9970031c1e4143ff.txt (docs/patterns.md): each runs
+// Sim models of the convolution variants of "CS 677 Lecture 6", Mordohai (docs/patterns.md): each runs
 // the thread-level model of its kernel (conv_sim.cpp) on the run's input, mask and launch shape.
 #include <stdexcept>
 

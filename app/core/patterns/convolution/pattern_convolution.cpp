@@ -1,4 +1,4 @@
-// The convolution pattern's spec (docs/patterns.md): seed 001_9970031c1e4143ff.txt, 1D and 2D
+// The convolution pattern's spec (docs/patterns.md): "CS 677 Lecture 6", Mordohai, 1D and 2D
 // float32 convolution with ghost cells 0. Inputs: conv_inputs.hpp; reference: reference_conv.hpp.
 #include "patterns/convolution/pattern_convolution.hpp"
 

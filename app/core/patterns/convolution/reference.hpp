@@ -1,4 +1,4 @@
-// CPU references of the convolution lesson (seed 001_9970031c1e4143ff.txt, Stevens CS 677 Lecture 6):
+// CPU references of the convolution lesson ("CS 677 Lecture 6", Mordohai, Stevens CS 677 Lecture 6):
 // what every convolution run (sim or GPU) is checked against. Pure functions, no CUDA.
 #pragma once
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Sim models of "Parallel Reduction using C++ AMP" (seed 004_24e80cac4a038870.txt), one per kernel
+// Sim models of "Parallel Reduction using C++ AMP" ("Parallel Reduction using C++ AMP", MSDN), one per kernel
 // of kernels/reduction/amp.cu (the post translated to CUDA: tile = block, tile_static = __shared__),
 // at thread granularity.
 //
@@ -35,9 +35,12 @@ using kit::kInput;
 using kit::kPartials;
 
 using kit::ceil_div;
+using kit::for_blocks;
 using kit::padded_input;
 using kit::Rec;
+using kit::Recorder;
 using kit::round_up_to;
+using kit::tree_add;
 namespace pts = trace_points::amp;
 
 /// The host's sum of the partials a launcher leaves (cuda_backend.cpp combine()): int32 wrapping
@@ -179,19 +182,6 @@ SimOutput simple_2(const VariantInfo& v, const Input& in, const LaunchConfig& l,
 // ---------------------------------------------------------------------------------------------
 // Tiled model: pieces of the tile kernels (each the same lines in amp.cu)
 
-/// One thread's tree addition tile_data[a] += tile_data[a + s]: access 0 loads tile_data[a],
-/// 1 loads tile_data[a + s], 2 stores tile_data[a].
-template <class P>
-void tree_add(std::vector<typename P::T>& tile, int tid, I64 a, I64 s, Rec<P>& rec) {
-  const auto x = tile[a], y = tile[a + s];
-  tile[a] = P::combine(x, y);
-  rec.load_shared(tid, 0, a, x);
-  rec.load_shared(tid, 1, a + s, y);
-  rec.add(tid, a + s, tile[a]);
-  rec.store_shared(tid, 2, a, tile[a]);
-  rec.work(tid);
-}
-
 /// Sequential addressing (reduction_tiled_3, _4 and cascade): for s = tile_size/2; s > 0; s /= 2:
 /// if (tid < s) tile_data[tid] += tile_data[tid + s]. Only the working threads tid < s are visited.
 template <class P>
@@ -302,12 +292,12 @@ SimOutput run_tiled(const VariantInfo& v, const Input& in, const LaunchConfig& l
   I64 m = n, grid = l.grid;
   do {
     std::vector<T> dst(std::size_t(round_up_to(grid, window)), P::identity());
-    for (I64 b = 0; b < grid; ++b) {
-      const bool traced = out.launches == 0 && b == trace_block;
-      Rec<P> rec(traced ? &recorder : nullptr);
+    const int traced_block = out.launches == 0 ? trace_block : -1;  // pass 1 only
+    kit::for_blocks(0, grid, traced_block, recorder, [&](std::int64_t b, kit::Recorder* traced) {
+      Rec<P> rec(traced);
       dst[std::size_t(b)] = kernel(src, l.block, b, rec);
       if (traced) out.trace.block_result = P::to_double(dst[std::size_t(b)]);
-    }
+    });
     ++out.launches;
     src = std::move(dst);
     m = grid;
@@ -390,11 +380,11 @@ SimOutput cascade(const VariantInfo& v, const Input& in, const LaunchConfig& l, 
   kit::Recorder recorder(out.trace);
   const std::vector<T> a = padded_input<P>(in, n);
   std::vector<T> partial(std::size_t(l.grid));
-  for (I64 b = 0; b < l.grid; ++b) {
-    Rec<P> rec(b == trace_block ? &recorder : nullptr);
+  for_blocks(0, l.grid, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced);
     partial[std::size_t(b)] = cascade_block(a, n, l.block, l.grid, b, rec);
     if (rec.on()) out.trace.block_result = P::to_double(partial[std::size_t(b)]);
-  }
+  });
   out.launches = 1;
   out.result = host_combine<P>(partial);
   return out;

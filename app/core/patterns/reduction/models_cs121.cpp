@@ -1,4 +1,4 @@
-// Sim models of the CS121 reduction lesson (seed 003_156a830321b56386.txt, "GPUs and CUDA 3:
+// Sim models of the CS121 reduction lesson ("GPUs and CUDA 3: Intrinsics", CS121, Fall 2022, "GPUs and CUDA 3:
 // Intrinsics"), one per variant of kernels/reduction/cs121.cu: same indexing, guards, padding (max
 // inputs are padded with INT_MIN) and launches. Atomics are applied in block order, then thread order.
 // Warp shuffles run in lock-step: every lane reads its source lane's value before any lane updates.
@@ -121,8 +121,7 @@ SimOutput atomic_max(const VariantInfo& v, const Input& in, const LaunchConfig& 
   const unsigned threads = unsigned(launch.block);
   Recorder recorder(out.trace);
   P::T global_max = P::identity();  // init_max
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     const std::int64_t first = b * threads;
     if (rec) {
       at(rec, pts::max_global_load);
@@ -149,7 +148,7 @@ SimOutput atomic_max(const VariantInfo& v, const Input& in, const LaunchConfig& 
       rec->end();
       out.trace.block_result = d<P>(block_max);
     }
-  }
+  });
   out.result = d<P>(global_max);
   out.launches = 2;
   return out;
@@ -171,8 +170,7 @@ SimOutput local_max(const VariantInfo& v, const Input& in, const LaunchConfig& l
   std::vector<P::T> local(kNumLocals, P::identity());
   P::T global_max = P::identity();
   std::vector<char> grew(threads);
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     const std::int64_t first = b * threads;
     P::T block_max = P::identity();
     for (unsigned t = 0; t < threads; ++t) {
@@ -187,7 +185,7 @@ SimOutput local_max(const VariantInfo& v, const Input& in, const LaunchConfig& l
         block_max = P::combine(block_max, val);
       }
     }
-    if (!rec) continue;
+    if (!rec) return;  // an untraced block: nothing more to record
     at(rec, pts::max_local_load);
     rec->begin(TracePhase::Load, "val = vals[i]");
     for (unsigned t = 0; t < threads; ++t) {
@@ -213,7 +211,7 @@ SimOutput local_max(const VariantInfo& v, const Input& in, const LaunchConfig& l
     }
     rec->end();
     out.trace.block_result = d<P>(block_max);
-  }
+  });
   out.result = d<P>(global_max);
   out.launches = 2;
   return out;
@@ -231,8 +229,7 @@ SimOutput block_reduce(const VariantInfo& v, const Input& in, const LaunchConfig
   Vec<P> val(threads), shared(32, P::identity());
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     const std::int64_t first = b * threads;
     at(rec, pts::block_reduce_load);
     if (rec) rec->begin(TracePhase::Load, "val = i < n ? in[i] : 0");
@@ -259,7 +256,7 @@ SimOutput block_reduce(const VariantInfo& v, const Input& in, const LaunchConfig
       rec->end();
       out.trace.block_result = d<P>(block_sum);
     }
-  }
+  });
   out.result = d<P>(sum);
   out.launches = 1;
   return out;
@@ -282,8 +279,7 @@ SimOutput device_reduce(const VariantInfo& v, const Input& in, const LaunchConfi
   const std::int64_t grid_size = std::int64_t(threads) * launch.grid;
   Vec<P> val(threads), shared(32, P::identity()), partials(std::size_t(launch.grid));
   Recorder recorder(out.trace);
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     std::fill(val.begin(), val.end(), P::identity());  // T sum = 0
     const std::int64_t first = b * threads;
     const std::int64_t passes = first < g.n ? (g.n - first + grid_size - 1) / grid_size : 0;
@@ -314,7 +310,7 @@ SimOutput device_reduce(const VariantInfo& v, const Input& in, const LaunchConfi
       rec->end();
       out.trace.block_result = d<P>(partials[std::size_t(b)]);
     }
-  }
+  });
   // Second launch: one block of 1024 threads over N = grid partials (guarded: i < N).
   Vec<P> second(1024, P::identity());
   for (std::int64_t i = 0; i < launch.grid; ++i)

@@ -1,5 +1,5 @@
-// Sim models of the EPITA reduction lesson (seed 000_27438c05e47b0926.txt, "GPU Computing: Reduction
-// Pattern"), one per kernel of kernels/reduction/epita.cu, with the same indexing, loop bounds, guards,
+// Sim models of the EPITA reduction lesson ("Reduction Pattern", Carlinet and Chazalon, EPITA GPU Computing,
+// Fall 2023), one per kernel of kernels/reduction/epita.cu, with the same indexing, loop bounds, guards,
 // padding (reads past n give 0) and launches. Every block runs the same code; only the traced block
 // has a Recorder. Atomics are applied in block order, then thread order (the GPU's order varies; int32
 // results do not depend on it, float32 ones only by rounding).
@@ -271,8 +271,7 @@ SimOutput race(const VariantInfo& v, const Input& in, const LaunchConfig& launch
   const unsigned threads = unsigned(launch.block);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     const std::int64_t first = b * threads;
     at(rec, pts::race_add);
     if (rec) {
@@ -307,7 +306,7 @@ SimOutput race(const VariantInfo& v, const Input& in, const LaunchConfig& launch
       rec->end();
       out.trace.block_result = d<P>(contribution);
     }
-  }
+  });
   return finish(std::move(out), d<P>(sum), 1);
 }
 
@@ -320,8 +319,7 @@ SimOutput reduce0(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   const unsigned threads = unsigned(launch.block);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     const std::int64_t first = b * threads;
     at(rec, pts::reduce0_add);
     if (rec) {
@@ -347,7 +345,7 @@ SimOutput reduce0(const VariantInfo& v, const Input& in, const LaunchConfig& lau
       rec->end();
       out.trace.block_result = d<P>(block_sum);
     }
-  }
+  });
   return finish(std::move(out), d<P>(sum), 1);
 }
 
@@ -367,8 +365,7 @@ SimOutput reduce1_nosync(const VariantInfo& v, const Input& in, const LaunchConf
   Vec<P> vals(threads);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     const std::int64_t first = b * threads;
     // The lesson: none of these steps ends in a __syncthreads.
     zero_local_and_load<P>(vals, g, b, threads, pts::nosync_zero, pts::nosync_add, rec);
@@ -396,7 +393,7 @@ SimOutput reduce1_nosync(const VariantInfo& v, const Input& in, const LaunchConf
         rec->end();
       }
     }
-  }
+  });
   return finish(std::move(out), d<P>(sum), 1);
 }
 
@@ -410,8 +407,7 @@ SimOutput reduce1(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   Vec<P> vals(threads);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     zero_local_and_load<P>(vals, g, b, threads, pts::reduce1_zero, pts::reduce1_add, rec);
     typename P::T local = P::identity();
     if (rec) rec->begin(TracePhase::Atomic, "atomicAdd(&local_sum, buffer[x])");
@@ -423,7 +419,7 @@ SimOutput reduce1(const VariantInfo& v, const Input& in, const LaunchConfig& lau
     at(rec, pts::reduce1_commit);
     commit_local<P>(local, sum, "atomicAdd(sum, local_sum) (thread 0)", rec);
     if (rec) out.trace.block_result = d<P>(local);
-  }
+  });
   return finish(std::move(out), d<P>(sum), 1);
 }
 
@@ -437,8 +433,7 @@ SimOutput reduce2(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   Vec<P> s(threads);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     at(rec, pts::reduce2_load);
     load_one_per_thread<P>(s, g, b, threads, rec);
     at(rec, pts::reduce2_tree);
@@ -446,7 +441,7 @@ SimOutput reduce2(const VariantInfo& v, const Input& in, const LaunchConfig& lau
     at(rec, pts::reduce2_commit);
     commit_partial0<P>(s, sum, rec);
     if (rec) out.trace.block_result = d<P>(s[0]);
-  }
+  });
   return finish(std::move(out), d<P>(sum), 1);
 }
 
@@ -459,8 +454,7 @@ SimOutput reduce3(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   Vec<P> s(threads);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     at(rec, pts::reduce3_load);
     load_one_per_thread<P>(s, g, b, threads, rec);
     at(rec, pts::reduce3_tree);
@@ -468,7 +462,7 @@ SimOutput reduce3(const VariantInfo& v, const Input& in, const LaunchConfig& lau
     at(rec, pts::reduce3_commit);
     commit_partial0<P>(s, sum, rec);
     if (rec) out.trace.block_result = d<P>(s[0]);
-  }
+  });
   return finish(std::move(out), d<P>(sum), 1);
 }
 
@@ -483,8 +477,7 @@ SimOutput reduce4(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   Vec<P> s(2 * std::size_t(threads));
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     const std::int64_t start_x = 2 * b * threads;
     if (rec)
       rec->begin(TracePhase::Load, "partialSum[t] = buffer[x]; partialSum[t + blockDim.x] = buffer[x + blockDim.x]");
@@ -511,7 +504,7 @@ SimOutput reduce4(const VariantInfo& v, const Input& in, const LaunchConfig& lau
     at(rec, pts::reduce4_commit);
     commit_partial0<P>(s, sum, rec);
     if (rec) out.trace.block_result = d<P>(s[0]);
-  }
+  });
   return finish(std::move(out), d<P>(sum), 1);
 }
 
@@ -525,8 +518,7 @@ SimOutput add_twice(const VariantInfo& v, const Input& in, const LaunchConfig& l
   Vec<P> s(threads);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     at(rec, pts::add_twice_load);
     if (rec) rec->begin(TracePhase::Load, "partialSum[tid] = buffer[x] + buffer[x + blockDim.x]");
     for (unsigned tid = 0; tid < threads; ++tid) {
@@ -550,7 +542,7 @@ SimOutput add_twice(const VariantInfo& v, const Input& in, const LaunchConfig& l
     at(rec, pts::add_twice_commit);
     commit_partial0<P>(s, sum, rec);
     if (rec) out.trace.block_result = d<P>(s[0]);
-  }
+  });
   return finish(std::move(out), d<P>(sum), 1);
 }
 
@@ -563,15 +555,14 @@ SimOutput reduce5(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   Vec<P> s(threads);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     cascade_into_shared<P>(s, g, b, threads, launch.grid, pts::reduce5_zero, pts::reduce5_cascade, rec);
     at(rec, pts::reduce5_tree);
     sequential_tree<P>(s, threads, threads / 2, 0, rec);
     at(rec, pts::reduce5_commit);
     commit_partial0<P>(s, sum, rec);
     if (rec) out.trace.block_result = d<P>(s[0]);
-  }
+  });
   return finish(std::move(out), d<P>(sum), 1);
 }
 
@@ -591,8 +582,7 @@ SimOutput reduce6(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   Vec<P> s(threads);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     cascade_into_shared<P>(s, g, b, threads, launch.grid, pts::reduce6_zero, pts::reduce6_cascade, rec);
     at(rec, pts::reduce6_tree);
     sequential_tree<P>(s, threads, threads / 2, 32, rec);
@@ -600,7 +590,7 @@ SimOutput reduce6(const VariantInfo& v, const Input& in, const LaunchConfig& lau
     at(rec, pts::reduce6_commit);
     commit_partial0<P>(s, sum, rec);
     if (rec) out.trace.block_result = d<P>(s[0]);
-  }
+  });
   return finish(std::move(out), d<P>(sum), 1);
 }
 
@@ -620,8 +610,7 @@ SimOutput full_unroll(const VariantInfo& v, const Input& in, const LaunchConfig&
   Vec<P> s(threads);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     // `#pragma unroll 4` keeps the order
     cascade_into_shared<P>(s, g, b, threads, launch.grid, pts::full_unroll_zero, pts::full_unroll_cascade, rec);
     if (threads >= 1024) at(rec, pts::full_unroll_512), unrolled_tree_step<P>(s, threads, 512, rec);
@@ -632,7 +621,7 @@ SimOutput full_unroll(const VariantInfo& v, const Input& in, const LaunchConfig&
     at(rec, pts::full_unroll_commit);
     commit_partial0<P>(s, sum, rec);
     if (rec) out.trace.block_result = d<P>(s[0]);
-  }
+  });
   return finish(std::move(out), d<P>(sum), 1);
 }
 
@@ -647,8 +636,7 @@ SimOutput reduce7(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   Vec<P> acc(threads);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     std::fill(acc.begin(), acc.end(), P::identity());
     const std::int64_t first = b * threads, passes = passes_of(g.n, b, threads, launch.grid);
     at(rec, pts::reduce7_cascade);
@@ -682,7 +670,7 @@ SimOutput reduce7(const VariantInfo& v, const Input& in, const LaunchConfig& lau
       rec->end();
       out.trace.block_result = d<P>(block_sum);
     }
-  }
+  });
   return finish(std::move(out), d<P>(sum), 1);
 }
 
@@ -699,8 +687,7 @@ SimOutput reduce8(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   Vec<P> thread_sum(threads);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for (std::int64_t b = 0; b < launch.grid; ++b) {
-    Recorder* rec = b == trace_block ? &recorder : nullptr;
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
     const std::int64_t first = b * block_step;  // i = first + tid
     at(rec, Fixed ? pts::reduce8_fixed_zero : pts::reduce8_zero);
     if (rec) {
@@ -746,7 +733,7 @@ SimOutput reduce8(const VariantInfo& v, const Input& in, const LaunchConfig& lau
     at(rec, Fixed ? pts::reduce8_fixed_commit : pts::reduce8_commit);
     commit_local<P>(block_sum, sum, "atomicAdd(sum, block_sum) (thread 0)", rec);
     if (rec) out.trace.block_result = d<P>(block_sum);
-  }
+  });
   return finish(std::move(out), d<P>(sum), 1);
 }
 

@@ -1,5 +1,5 @@
 // Sim models of the Harris / Filipovic sum reductions ("Code Optimizations", seed
-// 002_7b2a1433db94dde3.txt), one per kernel of kernels/reduction/harris.cu, at thread granularity.
+// "Code Optimizations", Filipovic, Fall 2020), one per kernel of kernels/reduction/harris.cu, at thread granularity.
 //
 // Each model mirrors its kernel and launcher: the same indexing, loop bounds, guards and passes.
 // The first pass reads the input zero-padded to whole windows (the CUDA backend's padding); every
@@ -33,6 +33,7 @@ using kit::ceil_div;
 using kit::padded_input;
 using kit::Rec;
 using kit::round_up_to;
+using kit::tree_add;
 namespace pts = trace_points::harris;
 
 /// Stated in the trace of the models whose last warp relies on lock-step execution (sim.hpp).
@@ -88,18 +89,6 @@ void load_two(const std::vector<typename P::T>& v, I64 b, std::vector<typename P
     rec.work(tid);
   }
   rec.end(sv);
-}
-
-/// One thread's tree addition sv[a] += sv[a + s]: access 0 loads sv[a], 1 loads sv[a + s], 2 stores.
-template <class P>
-void tree_add(std::vector<typename P::T>& sv, int tid, I64 a, I64 s, Rec<P>& rec) {
-  const auto x = sv[a], y = sv[a + s];
-  sv[a] = P::combine(x, y);
-  rec.load_shared(tid, 0, a, x);
-  rec.load_shared(tid, 1, a + s, y);
-  rec.add(tid, a + s, sv[a]);
-  rec.store_shared(tid, 2, a, sv[a]);
-  rec.work(tid);
 }
 
 /// Sequential addressing, slide "Implementation 3": for s = B/2; s > last; s >>= 1: if (tid < s)
@@ -428,12 +417,12 @@ SimOutput run_passes(const VariantInfo& v, const Input& in, const LaunchConfig& 
   I64 m = n, grid = l.grid;
   do {
     std::vector<T> dst(std::size_t(round_up_to(grid, window)), P::identity());
-    for (I64 b = 0; b < grid; ++b) {
-      const bool traced = out.launches == 0 && b == trace_block;
-      Rec<P> rec(traced ? &recorder : nullptr);
+    const int traced_block = out.launches == 0 ? trace_block : -1;  // pass 1 only
+    kit::for_blocks(0, grid, traced_block, recorder, [&](std::int64_t b, kit::Recorder* traced) {
+      Rec<P> rec(traced);
       dst[std::size_t(b)] = kernel(src, m, l.block, grid, b, rec);
       if (traced) out.trace.block_result = P::to_double(dst[std::size_t(b)]);
-    }
+    });
     ++out.launches;
     src = std::move(dst);
     m = grid;

@@ -1,4 +1,4 @@
-// Sim models of the reduction trees of Stevens CS 677 Lecture 6 (seed 001_9970031c1e4143ff.txt,
+// Sim models of the reduction trees of Stevens CS 677 Lecture 6 ("CS 677 Lecture 6", Mordohai,
 // "Reduction Trees"), one per kernel of kernels/reduction/stevens.cu, at thread granularity.
 //
 // Both kernels load two elements per thread into partialSum[2 * blockDim.x] and run their tree; the
@@ -26,6 +26,7 @@ using kit::kInput;
 using kit::kPartials;
 using kit::Rec;
 using kit::round_up_to;
+using kit::tree_add;
 namespace pts = trace_points::stevens;
 
 /// The kernel lines of one stevens.cu kernel: its two loads, its tree statement and its final store.
@@ -56,17 +57,6 @@ void load_pair(const std::vector<typename P::T>& v, I64 b, std::vector<typename 
     rec.work(t);
   }
   rec.end(ps);
-}
-
-template <class P>
-void tree_add(std::vector<typename P::T>& ps, int t, I64 a, I64 stride, Rec<P>& rec) {
-  const auto x = ps[std::size_t(a)], y = ps[std::size_t(a + stride)];
-  ps[std::size_t(a)] = P::combine(x, y);
-  rec.load_shared(t, 0, a, x);
-  rec.load_shared(t, 1, a + stride, y);
-  rec.add(t, a + stride, ps[std::size_t(a)]);
-  rec.store_shared(t, 2, a, ps[std::size_t(a)]);
-  rec.work(t);
 }
 
 template <class P>
@@ -129,12 +119,12 @@ SimOutput passes(const VariantInfo& v, const Input& in, const LaunchConfig& l, i
   I64 grid = l.grid;
   for (;;) {
     std::vector<T> dst(std::size_t(round_up_to(grid, window)), P::identity());
-    for (I64 b = 0; b < grid; ++b) {
-      const bool traced = out.launches == 0 && b == trace_block;
-      Rec<P> rec(traced ? &recorder : nullptr);
+    const int traced_block = out.launches == 0 ? trace_block : -1;  // pass 1 only
+    kit::for_blocks(0, grid, traced_block, recorder, [&](std::int64_t b, kit::Recorder* traced) {
+      Rec<P> rec(traced);
       dst[std::size_t(b)] = Kernel(src, int(B), b, rec);
       if (traced) out.trace.block_result = P::to_double(dst[std::size_t(b)]);
-    }
+    });
     ++out.launches;
     src = std::move(dst);
     if (grid == 1) break;

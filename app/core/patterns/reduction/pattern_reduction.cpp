@@ -39,7 +39,7 @@ double bytes(const VariantInfo&, const PatternParams&, const Input& in) {
 
 double summary(const VariantInfo&, const ArrayOutput& out) { return out.values.empty() ? 0.0 : out.values[0]; }
 
-/// amp.sequential: std::accumulate (004_24e80cac4a038870.txt, "sequential_reduction"). int32 wraps
+/// amp.sequential: std::accumulate ("Parallel Reduction using C++ AMP", MSDN, "sequential_reduction"). int32 wraps
 /// modulo 2^32 like the GPU's 32-bit adds; float32 is accumulated in double, so the lesson's CPU
 /// baseline is the reference itself.
 void run_cpu(const VariantInfo&, const PatternParams&, const Input& in, ArrayOutput& out) {

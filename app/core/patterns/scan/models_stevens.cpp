@@ -1,4 +1,4 @@
-// Sim models of the scan variants (001_9970031c1e4143ff.txt, scan slides; docs/patterns.md): the same
+// Sim models of the scan variants ("CS 677 Lecture 6", Mordohai, scan slides; docs/patterns.md): the same
 // arithmetic as kernels/scan/*.cu in the same order, thread by thread, with the traced block's steps
 // (which thread adds which pair, active lanes) and the run's addition count.
 #include <atomic>
@@ -396,8 +396,8 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
   Recorder r(out.trace);
   namespace dl = trace_points::decoupled_lookback;
   const int file = dl::kFile;
-  for (std::int64_t b = 0; b < tiles; ++b) {
-    Rec<P> rec(b == trace_block ? &r : nullptr);
+  for_blocks(0, tiles, trace_block, r, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced);
     const std::int64_t base = b * tile;
     // Thread-level: per row k and thread t, the 4 values and their serial sum.
     std::vector<T> x(static_cast<std::size_t>(tile));
@@ -535,7 +535,7 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
       }
     if (rec.on()) rec.end();
     if (b == trace_block) out.trace.block_result = P::to_double(aggregate);
-  }
+  });
   to_output<P>(out, y);
   out.additions = adds;
   out.launches = 1;

@@ -1,4 +1,4 @@
-// CPU reference of the scan pattern (001_9970031c1e4143ff.txt, "(Inclusive) Prefix-Sum (Scan) Definition").
+// CPU reference of the scan pattern ("CS 677 Lecture 6", Mordohai, "(Inclusive) Prefix-Sum (Scan) Definition").
 #pragma once
 #include <vector>
 

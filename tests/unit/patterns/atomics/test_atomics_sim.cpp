@@ -1,4 +1,4 @@
-// The atomics lesson (seed 003_156a830321b56386.txt): uint8 inputs, CPU references, comparisons,
+// The atomics lesson ("GPUs and CUDA 3: Intrinsics", CS121, Fall 2022): uint8 inputs, CPU references, comparisons,
 // and the sim models of every atomics variant against the references on awkward sizes.
 #include <gtest/gtest.h>
 

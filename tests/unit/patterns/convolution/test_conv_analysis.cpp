@@ -1,4 +1,4 @@
-// The bandwidth-reduction analysis of tiled convolution, seed 001_9970031c1e4143ff.txt.
+// The bandwidth-reduction analysis of tiled convolution, "CS 677 Lecture 6", Mordohai.
 #include <gtest/gtest.h>
 
 #include <cmath>

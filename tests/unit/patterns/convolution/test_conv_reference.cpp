@@ -1,4 +1,4 @@
-// CPU references of the convolution lesson, seed 001_9970031c1e4143ff.txt.
+// CPU references of the convolution lesson, "CS 677 Lecture 6", Mordohai.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// Thread-level models of the convolution kernels (seed 001_9970031c1e4143ff.txt): outputs against the
+// Thread-level models of the convolution kernels ("CS 677 Lecture 6", Mordohai): outputs against the
 // CPU reference for every kernel, mask width and awkward size; tile maps against the slides' counts.
 #include <gtest/gtest.h>
 

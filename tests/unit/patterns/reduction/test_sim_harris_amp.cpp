@@ -1,5 +1,5 @@
-// Sim models of the Harris (002_7b2a1433db94dde3.txt) and C++ AMP (004_24e80cac4a038870.txt)
-// reductions: results against the CPU reference, and trace facts derived by hand from the slides.
+// Sim models of the Harris ("Code Optimizations", Filipovic, Fall 2020) and C++ AMP ("Parallel Reduction
+// using C++ AMP", MSDN) reductions: results against the CPU reference, and trace facts derived by hand from the slides.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Sim models of the reduction trees of seed 001_9970031c1e4143ff.txt ("Reduction Trees"): results
+// Sim models of the reduction trees of "CS 677 Lecture 6", Mordohai ("Reduction Trees"): results
 // against the CPU reference, and the slides' statements about active threads checked on the traces.
 #include <gtest/gtest.h>
 

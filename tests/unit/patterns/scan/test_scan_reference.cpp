@@ -1,4 +1,4 @@
-// CPU reference of the scan (001_9970031c1e4143ff.txt): the slides' own examples, wrapping, float.
+// CPU reference of the scan ("CS 677 Lecture 6", Mordohai): the slides' own examples, wrapping, float.
 #include <gtest/gtest.h>
 
 #include <climits>

@@ -1,4 +1,4 @@
-// Scan variants on the sim backend (001_9970031c1e4143ff.txt, scan slides): outputs equal the CPU reference
+// Scan variants on the sim backend ("CS 677 Lecture 6", Mordohai, scan slides): outputs equal the CPU reference
 // for awkward sizes, inclusive and exclusive; the slides' examples; traces and work counts.
 #include <gtest/gtest.h>
 

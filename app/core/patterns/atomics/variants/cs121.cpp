@@ -1,4 +1,4 @@
-// Metadata of the CS121 atomics lesson (seed 003_156a830321b56386.txt: "GPUs and CUDA 3: Intrinsics",
+// Metadata of the CS121 atomics lesson ("GPUs and CUDA 3: Intrinsics", CS121, Fall 2022,
 // CS121 Parallel Computing, Fall 2022), in teaching order after the lesson's reductions: the race,
 // atomics, histograms and filters, and their CUB baselines. Kernels: kernels/atomics/*.cu; CPU
 // references: app/core/patterns/atomics/reference.hpp; sim models: app/core/patterns/atomics/models_cs121.cpp.
@@ -106,6 +106,7 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.rules.note =
         "threads 0..255 merge the per-warp bins, so the block needs at least 256 threads; each thread reads 16 bytes "
         "per pass";
+    v.copy_shared = "block*32";  // 256 int bins per warp: block / 32 x 256 x 4 bytes
     v.atomics = AtomicsKind::Histogram;
     t.push_back(v);
   }

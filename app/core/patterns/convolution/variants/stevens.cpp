@@ -1,4 +1,4 @@
-// Convolution variants of Stevens CS 677 Lecture 6 (Mordohai): seed 001_9970031c1e4143ff.txt, in
+// Convolution variants of Stevens CS 677 Lecture 6 (Mordohai): "CS 677 Lecture 6", Mordohai, in
 // teaching order. Kernels: kernels/convolution/stevens_conv.cu; launch shapes: conv_geometry.cpp.
 #include "registry.hpp"
 

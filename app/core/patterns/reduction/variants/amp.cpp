@@ -1,5 +1,5 @@
 // Variants of "Parallel Reduction using C++ AMP" (MSDN blog, Parallel Programming in Native Code):
-// seed 004_24e80cac4a038870.txt. Kernels: kernels/reduction/amp.cu (C++ AMP translated to CUDA:
+// "Parallel Reduction using C++ AMP", MSDN. Kernels: kernels/reduction/amp.cu (C++ AMP translated to CUDA:
 // tile = block, tile_static = __shared__, barrier.wait() = __syncthreads()). Teaching order.
 #include "registry.hpp"
 

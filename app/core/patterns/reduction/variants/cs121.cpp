@@ -1,4 +1,4 @@
-// Metadata of the CS121 reduction lesson (seed 003_156a830321b56386.txt: "GPUs and CUDA 3: Intrinsics",
+// Metadata of the CS121 reduction lesson ("GPUs and CUDA 3: Intrinsics", CS121, Fall 2022,
 // CS121 Parallel Computing, Fall 2022), in teaching order. The kernels are in
 // kernels/reduction/cs121.cu; the lesson text in assets/lessons/cs121.json.
 #include "registry.hpp"

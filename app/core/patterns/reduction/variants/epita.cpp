@@ -1,5 +1,5 @@
-// Metadata of the EPITA reduction lesson (seed 000_27438c05e47b0926.txt: "GPU Computing: Reduction
-// Pattern", Carlinet and Chazalon, Fall 2023, after Mark Harris), in teaching order. The kernels are in
+// Metadata of the EPITA reduction lesson ("Reduction Pattern", Carlinet and Chazalon, EPITA GPU Computing,
+// Fall 2023, after Mark Harris), in teaching order. The kernels are in
 // kernels/reduction/epita.cu; the lesson text in assets/lessons/epita.json.
 #include <algorithm>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Variants of "Code Optimizations" (Jiri Filipovic, Fall 2020, after Mark Harris):
-// seed 002_7b2a1433db94dde3.txt. Kernels: kernels/reduction/harris.cu. Teaching order.
+// "Code Optimizations", Filipovic, Fall 2020. Kernels: kernels/reduction/harris.cu. Teaching order.
 #include "registry.hpp"
 
 namespace ws {

@@ -1,4 +1,4 @@
-// The reduction trees of Stevens CS 677 Lecture 6 (Mordohai): seed 001_9970031c1e4143ff.txt, section
+// The reduction trees of Stevens CS 677 Lecture 6 (Mordohai): "CS 677 Lecture 6", Mordohai, section
 // "Reduction Trees". Kernels: kernels/reduction/stevens.cu. Teaching order.
 #include "registry.hpp"
 

@@ -1,4 +1,4 @@
-// Scan variants of seed 001 (001_9970031c1e4143ff.txt: Stevens CS 677 Lecture 6, scan slides), in
+// Scan variants of seed 001 ("CS 677 Lecture 6", Mordohai: Stevens CS 677 Lecture 6, scan slides), in
 // teaching order, then the single-pass scan after Merrill and Garland (2016) and the CUB baseline.
 // Kernels: kernels/scan/*.cu; sim models: app/core/patterns/scan/models_stevens.cpp;
 // lesson: assets/lessons/stevens.json.

@@ -335,14 +335,17 @@ void AppState::fall_back_for_scene(const std::function<std::string(const std::st
 std::string AppState::open_report(const std::string& path) {
   if (path.empty()) return "no report path given";
   try {
-    Report r = load_report(path);
-    replay = std::move(r);
-    replay_path = path;
-    show_replay = true;
-    report_path = path;
-    replay_from_scene_ = false;  // fall_back_for_scene marks its own
+    show_report(path, load_report(path));
     return "";
   } catch (const std::exception& e) { return describe_exception(e); }
+}
+
+void AppState::show_report(const std::string& path, Report r) {
+  replay = std::move(r);
+  replay_path = path;
+  show_replay = true;
+  report_path = path;
+  replay_from_scene_ = false;  // fall_back_for_scene marks its own
 }
 
 std::string AppState::save_session(const std::string& path) {
@@ -389,7 +392,7 @@ std::string AppState::newest_report(const std::string& dir) {
   return best;
 }
 
-std::string AppState::startup_report(const std::string& dir) {
+std::string AppState::startup_report(const std::string& dir, Report* loaded) {
   // DEFAULT names one report file: a line, so 4 KiB is plenty (a device or a huge file is not read).
   std::string text, name;
   if (read_file_bounded((std::filesystem::path(dir) / "DEFAULT").string(), 4096, "DEFAULT file", text).empty()) {
@@ -398,15 +401,35 @@ std::string AppState::startup_report(const std::string& dir) {
     const auto p = std::filesystem::path(dir) / name;
     std::error_code ec;
     if (!name.empty() && name.find('/') == std::string::npos && std::filesystem::is_regular_file(p, ec)) {
+      // The last file that read as a report (the GUI's thread alone calls this).
+      static struct {
+        std::string path;
+        std::uintmax_t size = 0;
+        std::filesystem::file_time_type time;
+      } checked;
+      std::error_code size_ec, time_ec;
+      const std::uintmax_t size = std::filesystem::file_size(p, size_ec);
+      const auto time = std::filesystem::last_write_time(p, time_ec);
+      const bool known = !size_ec && !time_ec;
+      if (!loaded && known && checked.path == p.string() && checked.size == size && checked.time == time)
+        return p.string();
       try {
-        load_report(p.string());
+        Report r = load_report(p.string());
+        if (known) checked = {p.string(), size, time};
+        if (loaded) *loaded = std::move(r);
         return p.string();
       } catch (const std::exception&) {
         // Not a report: fall back to the newest.
       }
     }
   }
-  return newest_report(dir);
+  std::string newest = newest_report(dir);
+  if (loaded && !newest.empty()) {
+    try {
+      *loaded = load_report(newest);
+    } catch (const std::exception&) { newest.clear(); }  // gone or changed since
+  }
+  return newest;
 }
 
 std::string AppState::why_not_runnable(const VariantInfo& v) const {

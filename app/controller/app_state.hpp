@@ -131,6 +131,8 @@ class AppState {
   bool showing_replay() const { return show_replay && replay.has_value(); }
   /// Opens a report file as the replay and shows it. Returns "" or a one-line error (nothing changes).
   std::string open_report(const std::string& path);
+  /// Shows `r`, read from `path` already (startup_report's), as the replay.
+  void show_report(const std::string& path, Report r);
   /// Writes the session's runs to `path`. Returns "" or a one-line error.
   std::string save_session(const std::string& path);
   /// Adds a finished run to the session report and shows the session.
@@ -152,7 +154,10 @@ class AppState {
   /// The report the GUI replays at start without a GPU: the file named on the first line of
   /// `dir`/DEFAULT when that names a report in `dir`, else newest_report(dir). Lets a checkout keep its
   /// main recording (all reductions, with GPU traces) first while newer, narrower ones sit beside it.
-  static std::string startup_report(const std::string& dir);
+  /// The report it read to check it comes out in `loaded` when given (the bundled one is 10 MB: the page
+  /// and the GUI parse it once at start), and a file checked before (same path, size and time) is not
+  /// parsed again.
+  static std::string startup_report(const std::string& dir, Report* loaded = nullptr);
 
   // Device
   DeviceStatus device;

@@ -72,10 +72,9 @@ void MainWindow::exchange(AppState& s, RunWorker& worker, const std::string& rep
       s.session.runs = std::move(runs);
     }
     if (!snap.device.available && !s.replay && s.auto_replay) {
-      const std::string newest = AppState::startup_report(reports_dir);
-      if (!newest.empty()) {
-        if (std::string err = s.open_report(newest); !err.empty()) s.message(Message::Error, err);
-      }
+      Report loaded;  // read once: the bundled report is 10 MB
+      if (const std::string newest = AppState::startup_report(reports_dir, &loaded); !newest.empty())
+        s.show_report(newest, std::move(loaded));
     }
   }
   // A scene that ranks runs on a GPU machine with no run yet: the bundled report, with a line saying so.

@@ -41,9 +41,11 @@ if [ ! -x "$tool" ] || [ "${sources[0]}" -nt "$tool" ] || [ "${sources[1]}" -nt 
   g++ -std=c++17 -O1 -Iapp/core "${sources[@]}" -o "$tool"
 fi
 
+# Rebuilds of the same sources come from ccache, as the desktop build's do: emcc runs its clang through it.
+if command -v ccache >/dev/null 2>&1; then export EM_COMPILER_WRAPPER=ccache; fi
 # Debian's emcc needs acorn from Debian's node modules when node itself comes from elsewhere.
 export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
-emcmake cmake -S . -B build-web/cmake -G Ninja -DCMAKE_BUILD_TYPE=Release \
+emcmake cmake -S . -B build-web/cmake -G Ninja -DCMAKE_BUILD_TYPE=MinSizeRel \
   -DWS_IMGUI_SOURCE_DIR="$PWD/$imgui" -DWS_HOST_GEN_TRACE_POINTS="$PWD/$tool" -DWS_WEB_OUT="$PWD/build-web" >/dev/null
 cmake --build build-web/cmake -j "$(nproc)" --target warpscope_web
 for f in build-web/index.{html,js,wasm,data}; do echo "setup-web: $f $(stat -c %s "$f") bytes"; done

@@ -5,7 +5,9 @@
 #include <tuple>
 
 #include "limits.hpp"
+#ifndef WS_NO_WORKERS
 #include "live_pipeline.hpp"
+#endif
 #include "live_runner.hpp"
 #include "registry.hpp"
 #include "request.hpp"
@@ -29,6 +31,7 @@ RunWorker::RunWorker(WorkerLaunch launch, WorkerClientOptions options)
 #endif
 }
 
+#ifndef WS_NO_WORKERS
 std::string RunWorker::worker_line(const WorkerClient& c) const {
   const WorkerHello& h = c.hello();
   return "worker " + std::to_string(h.pid) + " on " + h.host + " (" + c.launch().where + ")";
@@ -41,6 +44,7 @@ void RunWorker::note_fault(WorkerClient& client, const std::string& why) {
   shared_.worker_restarts = client.restarts();
   shared_.worker = err.empty() ? worker_line(client) : "no worker: " + err;
 }
+#endif
 
 RunWorker::~RunWorker() { stop(); }
 
@@ -186,7 +190,9 @@ void RunWorker::stop() {
 
 void RunWorker::loop() {
   std::unique_ptr<Backend> backend;
+#ifndef WS_NO_WORKERS
   std::unique_ptr<WorkerClient> client;  // GPU work in a worker process (WorkerLaunch mode)
+#endif
   std::string error;
 #ifdef WS_NO_THREADS
   // take() calls this once per frame: the backend (none in the browser: sim and replay) opens once.
@@ -196,6 +202,7 @@ void RunWorker::loop() {
 #else
   const bool open_now = true;
 #endif
+#ifndef WS_NO_WORKERS
   if (open_now && launch_) {
     client = std::make_unique<WorkerClient>(*launch_, launch_options_);
     error = client->start();
@@ -208,7 +215,9 @@ void RunWorker::loop() {
     } else if (!error.empty()) {
       client.reset();
     }
-  } else if (open_now) {
+  } else
+#endif
+      if (open_now) {
     try {
       backend = open_ ? open_(error) : nullptr;
     } catch (const std::exception& e) {
@@ -220,11 +229,14 @@ void RunWorker::loop() {
     std::lock_guard<std::mutex> lock(mutex_);
     shared_.opened = true;
     if (launch_) shared_.worker_where = launch_->where;
+#ifndef WS_NO_WORKERS
     if (client) {
       shared_.device = client->hello().device;
       shared_.backend_name = to_string(BackendKind::Cuda);
       shared_.worker = worker_line(*client);
-    } else if (backend) {
+    } else
+#endif
+        if (backend) {
       shared_.device = backend->device();
       shared_.backend_name = backend->name();
     } else {
@@ -238,10 +250,8 @@ void RunWorker::loop() {
   // Live: the requests of the latest set_live(), prepared once (live_runner.hpp); through a worker
   // process, batches kept in flight there (live_pipeline.hpp).
   std::unique_ptr<LiveRunner> runner;
-  std::unique_ptr<LivePipeline> pipeline;
   std::vector<std::int64_t> launches;  // per live request: launches shown so far
   int live_generation = -1;
-  int live_faults = 0;  // consecutive faulted live batches
   // Under the mutex: Live ends and says why through the results already pushed; batches still in
   // flight are dropped when they come back.
   auto stop_live = [this] {
@@ -254,6 +264,9 @@ void RunWorker::loop() {
       shared_.live_points.erase(shared_.live_points.begin(), shared_.live_points.end() - 50000);
     while (shared_.live_results.size() > 64) shared_.live_results.erase(shared_.live_results.begin());
   };
+#ifndef WS_NO_WORKERS
+  std::unique_ptr<LivePipeline> pipeline;
+  int live_faults = 0;  // consecutive faulted live batches
   // One batch from the worker: its launches and newest runs, as in-process Live would have shown them.
   auto take_batch = [&](const LivePipeline::Reply& rep) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -298,6 +311,9 @@ void RunWorker::loop() {
     }
     pipeline.reset();
   };
+#else
+  auto finish_pipeline = [] {};  // no worker process, no batches in flight
+#endif
 
   for (;;) {
     RunRequest req;
@@ -342,7 +358,9 @@ void RunWorker::loop() {
       live_generation = new_generation;
       runner = std::make_unique<LiveRunner>(live_requests);
       launches.assign(live_requests.size(), 0);
+#ifndef WS_NO_WORKERS
       live_faults = 0;
+#endif
     }
     if (job == SweepJob) {
       auto progress = [this](const SweepProgress& p) {
@@ -351,11 +369,14 @@ void RunWorker::loop() {
         shared_.sweep_runs.push_back(*p.last);
       };
       Sweep done;
+#ifndef WS_NO_WORKERS
       if (client && sweep.backend == BackendKind::Cuda) {
         std::string err;
         done = client->sweep(sweep, "", &cancel_sweep_, progress, err);
         if (!err.empty() && !client->running()) note_fault(*client, err);
-      } else {
+      } else
+#endif
+      {
         done = run_sweep(sweep, backend.get(), error, &cancel_sweep_, progress);
       }
       std::lock_guard<std::mutex> lock(mutex_);
@@ -368,6 +389,7 @@ void RunWorker::loop() {
     }
     if (job == LiveJob) {
       if (!runner || runner->requests().empty()) continue;
+#ifndef WS_NO_WORKERS
       if (client && runner->requests().front().backend == BackendKind::Cuda) {
         if (!pipeline) pipeline = std::make_unique<LivePipeline>(*client, runner->requests());
         const LivePipeline::Reply rep = pipeline->next(&live_interrupt_);
@@ -375,6 +397,7 @@ void RunWorker::loop() {
         take_batch(rep);
         continue;
       }
+#endif
       RunResult r;
       const std::size_t i = runner->step(backend.get(), error, r);
       std::vector<LivePoint> pts = live_points(r, launches[i]);
@@ -393,6 +416,7 @@ void RunWorker::loop() {
       done.request = req;
       done.block_index = trace_block;
       Trace t;
+#ifndef WS_NO_WORKERS
       if (client && req.backend == BackendKind::Cuda) {
         const WorkerReply reply = client->call(
             "trace", {{"request", request_to_json(req)}, {"block_index", trace_block}}, expected_seconds(req));
@@ -405,7 +429,9 @@ void RunWorker::loop() {
         } catch (const std::exception& e) {
           done.error = std::string("the worker's answer is not a trace: ") + e.what();
         }
-      } else {
+      } else
+#endif
+      {
         std::string difference;
         try {
           done.error = trace_user_kernel(req, trace_block, backend.get(), t, difference);
@@ -420,10 +446,13 @@ void RunWorker::loop() {
       continue;
     }
     RunResult r;
+#ifndef WS_NO_WORKERS
     if (client && req.backend == BackendKind::Cuda) {
       r = client->run(req);
       if (r.status == RunStatus::Faulted) note_fault(*client, r.message);
-    } else {
+    } else
+#endif
+    {
       r = execute(req, backend.get(), error);  // never throws
     }
     {
@@ -435,9 +464,13 @@ void RunWorker::loop() {
       if (stopping_) break;
     }
   }
+#ifndef WS_NO_WORKERS
   pipeline.reset();  // batches still in flight are answered before the worker's shutdown
-  backend.reset();   // the backend is created and destroyed on this thread
-  client.reset();    // shuts the worker down
+#endif
+  backend.reset();  // the backend is created and destroyed on this thread
+#ifndef WS_NO_WORKERS
+  client.reset();  // shuts the worker down
+#endif
 }
 
 }  // namespace ws::ui

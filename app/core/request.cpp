@@ -250,10 +250,12 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
     check_run(spec, v, req.params, p.input, want, backend && !v.cpu_only ? &backend->device() : nullptr, r);
   } catch (const std::exception& e) { return fail(describe_exception(e, need)); }
   host.check = clock.lap();
+#ifndef WS_NO_WORKERS  // the browser: no worker processes (and no CUDA, so no PC samples to take)
   if (r.metrics.pc_sampling_needs_fresh_process) {
     sample_pcs_in_fresh_worker(req, r);
     host.metrics += clock.lap();
   }
+#endif
   if (!req.metrics.empty() && r.backend != BackendKind::Cuda && r.metrics.asked.empty()) {
     r.metrics.asked = req.metrics;  // counters exist on a GPU only: say where to find them
     r.metrics.error =

@@ -14,7 +14,10 @@ execute_process(COMMAND git rev-parse --short HEAD WORKING_DIRECTORY ${CMAKE_SOU
 if(NOT WS_GIT_REV)
   set(WS_GIT_REV "unknown")
 endif()
-add_compile_definitions(WS_NO_THREADS=1)
+# No threads (WS_NO_THREADS) and no worker processes (WS_NO_WORKERS: app/core leaves the worker protocol,
+# its client, server and live pipeline out; RunWorker runs everything in the page).
+add_compile_definitions(WS_NO_THREADS=1 WS_NO_WORKERS=1)
+set(WS_NO_WORKERS ON)
 # The code catches exceptions (JSON parse errors, refusals): WebAssembly's own exception handling.
 add_compile_options(-fwasm-exceptions)
 add_link_options(-fwasm-exceptions)

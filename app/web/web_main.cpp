@@ -40,6 +40,10 @@ struct Page {
   GLFWwindow* win = nullptr;
   int frames = 0;
   double build_ms = 0;  ///< the last frame's ImGui build (NewFrame to Render), CPU milliseconds
+  // Where the first frame's time goes, in performance.now() milliseconds (from the page's navigation): main()
+  // entered (the page, .wasm and .data loaded), main() done (lessons, fonts), the first frame's exchange (the
+  // bundled report opened) and its end.
+  double t_main = 0, t_ready = 0, first_exchange_ms = 0, t_first = 0;
 };
 
 Page* g_page = nullptr;
@@ -53,7 +57,9 @@ void frame(void* arg) {
   int cw = 0, ch = 0;
   glfwGetWindowSize(p.win, &cw, &ch);
   if (w > 0 && h > 0 && (w != cw || h != ch)) glfwSetWindowSize(p.win, w, h);
+  const double t_exchange = emscripten_get_now();
   ui::MainWindow::exchange(p.s, *p.worker, reports_dir());
+  if (p.frames == 0) p.first_exchange_ms = emscripten_get_now() - t_exchange;
   gui::apply_presentation(p.s);
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
@@ -72,7 +78,7 @@ void frame(void* arg) {
   if (!p.s.perf.png_request.empty()) gui::handle_png_request(p.s, fw, fh, ImGui::GetIO().DisplayFramebufferScale.x);
   capture_if_asked(fw, fh);  // before the browser shows (and may clear) the drawing buffer
   offer_exports(p.s.perf.export_dir);
-  ++p.frames;
+  if (++p.frames == 1) p.t_first = emscripten_get_now();
   EM_ASM({ Module.wsFrames = $0; }, p.frames);
 }
 
@@ -84,8 +90,8 @@ void on_drop(GLFWwindow* /*win*/, int count, const char** paths) {
 
 /// The page's status for its scripts and tests: {"frames", "lesson", "scene" (1-based, 0 = none), "view",
 /// "variant", "scenes" (of the lesson), "replay" (the replayed report's path), "busy", "build_ms" (the last
-/// frame's ImGui build)} as JSON. The text
-/// lives until the next call.
+/// frame's ImGui build), "startup_ms" (performance.now() at main()'s start and end, the first frame's exchange
+/// in ms, performance.now() at the first frame's end)} as JSON. The text lives until the next call.
 extern "C" EMSCRIPTEN_KEEPALIVE const char* ws_status() {
   static std::string text;
   if (!g_page) return "{}";
@@ -96,7 +102,10 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* ws_status() {
          "\",\"scene\":" + std::to_string(s.scene_index() + 1) + ",\"view\":\"" + s.view + "\",\"variant\":\"" +
          (v ? v->id : "") + "\",\"scenes\":" + std::to_string(s.scene_count()) + ",\"replay\":\"" + s.replay_path +
          "\",\"busy\":" + (s.device.busy ? "true" : "false") + ",\"build_ms\":" + std::to_string(g_page->build_ms) +
-         "}";
+         ",\"startup_ms\":{\"main\":" + std::to_string(g_page->t_main) +
+         ",\"ready\":" + std::to_string(g_page->t_ready) +
+         ",\"first_exchange\":" + std::to_string(g_page->first_exchange_ms) +
+         ",\"first_frame\":" + std::to_string(g_page->t_first) + "}}";
   return text.c_str();
 }
 
@@ -119,6 +128,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE void ws_open_report(const char* path) {
 int main() {
   setenv("WARPSCOPE_DATA", "/warpscope", 1);  // the lessons and reports preloaded with the page
   static Page page;
+  page.t_main = emscripten_get_now();
   g_page = &page;
   ui::AppState& s = page.s;
   s.load(assets_dir() + "/lessons");
@@ -156,6 +166,7 @@ int main() {
   gui::install_gl_image_textures();
   gui::install_gl_grid_renderer("");
   if (std::string warn = ui::theme().apply(params.font_scale); !warn.empty()) s.message(ui::Message::Warning, warn);
+  page.t_ready = emscripten_get_now();
   emscripten_set_main_loop_arg(frame, &page, 0, true);  // 0: the browser's requestAnimationFrame
   return 0;
 }

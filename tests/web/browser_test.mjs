@@ -159,7 +159,10 @@ try {
     }
   } else {
     const firstMs = await open('');
-    console.log(`first frame: ${firstMs} ms`);
+    const t = (await status()).startup_ms;  // where the time went, by the page's clock (from navigation)
+    console.log(`first frame: ${firstMs} ms` + (!t ? '' : ` (page: main() at ${t.main.toFixed(0)} ms, ` +
+                `ready at ${t.ready.toFixed(0)} ms, first exchange ${t.first_exchange.toFixed(0)} ms, ` +
+                `first frame drawn at ${t.first_frame.toFixed(0)} ms)`));
     await settle();
     const start = await capture('start');
     check(start.width === width && start.height === height, `canvas ${start.width}x${start.height}`);

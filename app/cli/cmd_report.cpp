@@ -15,7 +15,7 @@
 #include "sim/sim.hpp"
 #include "sweep.hpp"
 #include "table.hpp"
-#include "trace/trace_compare.hpp"
+#include "trace_request.hpp"
 
 namespace ws::cli {
 
@@ -61,32 +61,30 @@ int record_traces(const std::vector<std::string>& ids, long long n, Backend* gpu
   for (const auto& id : ids) {
     const VariantInfo& v = *find_variant(id);
     if (v.cpu_only || !v.traceable || !sim::has_model(id) || (gpu && v.racy)) continue;
-    LaunchConfig launch;
-    const std::string refused =
-        resolve_launch(v, n, DType::Int32, LaunchConfig{}, gpu ? gpu->device().shape() : DeviceShape{}, launch);
-    if (!refused.empty()) {
+    PreparedTrace prepared;
+    std::string refused;
+    const TraceStatus ready =
+        prepare_trace(v, n, DType::Int32, TraceAsk{}, gpu ? gpu->device().shape() : DeviceShape{}, prepared, refused);
+    if (ready != TraceStatus::Ok) {
       if (!pattern_of(v).scalar_result)
         std::fprintf(stderr, "%-22s trace: not stored (%s)\n", id.c_str(), refused.c_str());
       continue;
     }
-    sim::SimOutput out;
+    TraceOutcome traced;
     try {
-      out = sim::simulate(v, in, launch, PatternParams{}, 0);
+      traced = execute_trace(prepared, in, PatternParams{}, gpu, TraceRecording::StepsOnly);
     } catch (const std::exception&) { continue; }
-    if (out.trace.steps.empty()) continue;  // result-only models (cub.reduce)
-    if (!gpu) {
-      report.traces.push_back(std::move(out.trace));
+    if (traced.status != TraceStatus::Ok) {
+      std::fprintf(stderr, "%-22s trace: %s\n", id.c_str(), traced.message.c_str());
+      if (traced.status != TraceStatus::NoTraceBuild) ++failures;  // not instrumented: a note, not a failure
       continue;
     }
-    Trace recorded;
-    const std::string err = gpu->record_trace(v, in, launch, 0, out.trace, recorded, PatternParams{});
-    if (!err.empty()) {
-      std::fprintf(stderr, "%-22s trace: %s\n", id.c_str(), err.c_str());
-      if (err.find("has no trace build") == std::string::npos) ++failures;  // not instrumented: a note, not a failure
+    if (traced.outs[0].trace.steps.empty()) continue;  // result-only models (cub.reduce)
+    if (!traced.recorded) {
+      report.traces.push_back(std::move(traced.outs[0].trace));
       continue;
     }
-    recorded.compared_with_model = true;
-    recorded.model_difference = compare_traces(out.trace, recorded);
+    Trace& recorded = traced.outs[0].trace;
     std::fprintf(stderr, "%-22s trace: %zu steps recorded on the GPU, %s\n", id.c_str(), recorded.steps.size(),
                  recorded.model_difference.empty() ? "equal to the model" : recorded.model_difference.c_str());
     if (!recorded.model_difference.empty()) ++failures;

@@ -18,8 +18,8 @@
 #include "table.hpp"
 #include "trace/analyses.hpp"
 #include "trace/hazards.hpp"
-#include "trace/trace_compare.hpp"
 #include "trace/trace_json.hpp"
+#include "trace_request.hpp"
 
 namespace ws::cli {
 
@@ -124,6 +124,15 @@ void print_values(const Trace& t) {
   }
 }
 
+/// Why `blocks` blocks from `block_index` are not all inside a grid of `grid` blocks, in the CLI's options.
+std::string outside_grid(std::int64_t grid, long long block_index, int blocks) {
+  if (block_index < 0 || block_index >= grid)
+    return "--block-index " + std::to_string(block_index) + " is outside the grid of " + std::to_string(grid) +
+           " blocks (0.." + std::to_string(grid - 1) + ")";
+  return "--blocks " + std::to_string(blocks) + " from block " + std::to_string(block_index) +
+         " runs past the grid of " + std::to_string(grid) + " blocks (use a larger --n or --grid)";
+}
+
 }  // namespace
 
 int cmd_trace(const std::string& variant, const RunOptions& o, long long block_index, bool json, bool ops, bool values,
@@ -141,7 +150,7 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
   const VariantInfo& v = *p.variant;
   // What the model's run of the whole input needs, for the "needs about X" of an out-of-memory line.
   const std::int64_t need = estimate_run_host_bytes(v, p.input.n(), p.input.type);
-  if (v.cpu_only) return fail(kBadRequest, v.id + " runs on the host CPU: it has no GPU threads to trace");
+  if (check_traceable(v, err) != TraceStatus::Ok) return fail(kBadRequest, err);
   if (blocks < 1 || blocks > 8) return fail(kBadRequest, "--blocks " + std::to_string(blocks) + " is outside 1..8");
   // cuda: the device's shape decides default grids, and the model runs the same launch.
   std::unique_ptr<Backend> gpu;
@@ -150,35 +159,24 @@ int cmd_trace(const std::string& variant, const RunOptions& o, long long block_i
     gpu = open_cuda_backend(why);
     if (!gpu) return fail(kNoDevice, no_device_hint(why));
   }
-  LaunchConfig launch;
-  err = resolve_launch(v, p.input.n(), req.type, req.launch, gpu ? gpu->device().shape() : DeviceShape{}, launch);
-  if (!err.empty()) return fail(kBadRequest, err);
-  if (block_index < 0 || block_index >= launch.grid)
-    return fail(kBadRequest, "--block-index " + std::to_string(block_index) + " is outside the grid of " +
-                                 std::to_string(launch.grid) + " blocks (0.." + std::to_string(launch.grid - 1) + ")");
-  if (block_index + blocks > launch.grid)
-    return fail(kBadRequest, "--blocks " + std::to_string(blocks) + " from block " + std::to_string(block_index) +
-                                 " runs past the grid of " + std::to_string(launch.grid) +
-                                 " blocks (use a larger --n or --grid)");
-  if (!sim::has_model(v.id)) return fail(kFailed, v.id + " has no sim model in this build");
-  // One model run per traced block: the result is the same every time, only the recorder moves.
-  std::vector<sim::SimOutput> outs(static_cast<std::size_t>(blocks));
-  std::vector<std::string> differences(
-      static_cast<std::size_t>(blocks));  // cuda: how each recording differs ("" = equal)
-  for (int k = 0; k < blocks; ++k) {
-    sim::SimOutput& out = outs[std::size_t(k)];
-    try {
-      out = sim::simulate(v, p.input, launch, req.params, int(block_index) + k);
-    } catch (const std::exception& e) { return fail(kFailed, describe_exception(e, need)); }
-    if (gpu) {
-      Trace recorded;
-      err = gpu->record_trace(v, p.input, launch, int(block_index) + k, out.trace, recorded, req.params);
-      if (!err.empty())  // a lost context is a fault of its own kind (exit 4), as for run
-        return fail(err.rfind("the CUDA context was lost", 0) == 0 ? kFaulted : kFailed, err);
-      differences[std::size_t(k)] = compare_traces(out.trace, recorded);
-      out.trace = std::move(recorded);
-    }
+  PreparedTrace prepared;
+  const TraceAsk ask{req.launch, block_index, blocks};
+  switch (prepare_trace(v, p.input.n(), req.type, ask, gpu ? gpu->device().shape() : DeviceShape{}, prepared, err)) {
+    case TraceStatus::Ok: break;
+    case TraceStatus::OutsideGrid: return fail(kBadRequest, outside_grid(prepared.launch.grid, block_index, blocks));
+    case TraceStatus::NoModel: return fail(kFailed, err);
+    default: return fail(kBadRequest, err);
   }
+  TraceOutcome traced;
+  try {
+    traced = execute_trace(prepared, p.input, req.params, gpu.get());
+  } catch (const std::exception& e) { return fail(kFailed, describe_exception(e, need)); }
+  // A lost context is a fault of its own kind (exit 4), as for run.
+  if (traced.status != TraceStatus::Ok)
+    return fail(traced.status == TraceStatus::Faulted ? kFaulted : kFailed, traced.message);
+  const LaunchConfig& launch = prepared.launch;
+  std::vector<sim::SimOutput>& outs = traced.outs;
+  const std::vector<std::string>& differences = traced.differences;
   sim::SimOutput& out = outs[0];
   // The model's whole output is checked against the reference as a run is (check_run: the pattern's
   // compare, its summary of a 2-D output taken with its rows and columns), so a wrong trace is as loud

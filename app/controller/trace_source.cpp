@@ -16,6 +16,7 @@
 #include "patterns/atomics/reference.hpp"
 #include "sim/sim.hpp"
 #include "trace/analyses.hpp"
+#include "trace_request.hpp"
 
 namespace ws::ui {
 
@@ -80,15 +81,16 @@ std::optional<Trace> compute_conv_trace(const VariantInfo& v, const TraceKey& ke
   else
     req.n = std::max<std::int64_t>(1, std::min<std::int64_t>(key.n, 4096));
   Input in;
-  LaunchConfig launch;
+  PreparedTrace prepared;
   std::string err = spec.build_input ? spec.build_input(v, req, in) : v.id + " does not build its own input";
-  if (err.empty()) err = resolve_launch(v, in.n(), in.type, req.launch, DeviceShape{}, launch);
-  if (!err.empty()) {
+  const bool ready = err.empty() && prepare_trace(v, in.n(), in.type, TraceAsk{req.launch, 0, 1}, DeviceShape{},
+                                                  prepared, err) == TraceStatus::Ok;
+  if (!ready) {
     why = "cannot trace " + v.id + ": " + err;
     return std::nullopt;
   }
   try {
-    return std::move(sim::simulate(v, in, launch, req.params, 0).trace);
+    return std::move(execute_trace(prepared, in, req.params, nullptr).outs[0].trace);
   } catch (const std::exception& e) {  // std::bad_alloc in words: what the model's run needs, what is free
     why =
         "the trace model of " + v.id + " failed: " + describe_exception(e, estimate_run_host_bytes(v, in.n(), in.type));
@@ -154,17 +156,18 @@ std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, st
   const std::int64_t asked = from_file ? file_in.n() : key.n;
   std::int64_t n = 0;
   const LaunchConfig wanted = trace_launch_request(v, key, asked, n);
-  LaunchConfig launch;
-  if (std::string err = resolve_launch(v, n, type, wanted, DeviceShape{}, launch); !err.empty()) {
-    why = "cannot trace " + v.id + ": " + err;
-    return std::nullopt;
+  PreparedTrace prepared;
+  std::string refused;
+  switch (prepare_trace(v, n, type, TraceAsk{wanted, key.block_index, 1}, DeviceShape{}, prepared, refused)) {
+    case TraceStatus::Ok: break;
+    case TraceStatus::OutsideGrid:
+      why = "cannot trace block " + std::to_string(key.block_index) + " of " + v.id +
+            ": the grid of n = " + format_grouped(n) + " has " + std::to_string(prepared.launch.grid) +
+            (prepared.launch.grid == 1 ? " block" : " blocks");
+      return std::nullopt;
+    default: why = "cannot trace " + v.id + ": " + refused; return std::nullopt;
   }
-  if (key.block_index < 0 || key.block_index >= launch.grid) {
-    why = "cannot trace block " + std::to_string(key.block_index) + " of " + v.id +
-          ": the grid of n = " + format_grouped(n) + " has " + std::to_string(launch.grid) +
-          (launch.grid == 1 ? " block" : " blocks");
-    return std::nullopt;
-  }
+  const LaunchConfig& launch = prepared.launch;
   Input in;
   const bool filter_keep = v.atomics == AtomicsKind::Filter && key.input == "random";  // --keep shapes it
   std::string input_err;
@@ -184,7 +187,7 @@ std::optional<Trace> compute_trace(const VariantInfo& v, const TraceKey& key, st
   try {
     PatternParams params;
     params.exclusive = key.exclusive;
-    sim::SimOutput out = sim::simulate(v, in, launch, params, key.block_index);
+    sim::SimOutput out = std::move(execute_trace(prepared, in, params, nullptr).outs[0]);
     if (out.trace.steps.empty()) {
       why = v.id + ": the model computes the result only, its trace has no steps" +
             (out.trace.interleaving.empty() ? std::string() : " (" + out.trace.interleaving + ")");

@@ -1,10 +1,10 @@
 #include "user_trace.hpp"
 
-#include "launch_rules.hpp"
 #include "registry.hpp"
 #include "request.hpp"
 #include "sim/sim.hpp"
 #include "trace/trace_compare.hpp"
+#include "trace_request.hpp"
 
 namespace ws {
 
@@ -17,13 +17,12 @@ std::string trace_user_kernel(const RunRequest& req, int block_index, Backend* g
   PreparedRun p;
   if (std::string err = prepare_run(req, p); !err.empty()) return err;
   const VariantInfo& v = *p.variant;
-  LaunchConfig launch;
-  if (std::string err = resolve_launch(v, p.input.n(), req.type, req.launch, gpu->device().shape(), launch);
-      !err.empty())
+  PreparedTrace prepared;
+  const TraceAsk ask{req.launch, block_index, 1};
+  if (std::string err;
+      resolve_trace_launch(v, p.input.n(), req.type, ask, gpu->device().shape(), prepared, err) != TraceStatus::Ok)
     return err;
-  if (block_index < 0 || block_index >= launch.grid)
-    return "block index " + std::to_string(block_index) + " is outside the grid of " + std::to_string(launch.grid) +
-           " blocks";
+  const LaunchConfig& launch = prepared.launch;
   Trace model;
   const VariantInfo* like = req.kernel.like.empty() ? nullptr : find_variant(req.kernel.like);
   const bool modelled = like && sim::has_model(like->id);

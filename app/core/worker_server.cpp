@@ -23,8 +23,8 @@
 #include "request.hpp"
 #include "sim/sim.hpp"
 #include "sweep.hpp"
-#include "trace/trace_compare.hpp"
 #include "trace/trace_store.hpp"
+#include "trace_request.hpp"
 #include "user_trace.hpp"
 #include "worker_protocol.hpp"
 
@@ -309,31 +309,21 @@ class Server {
     }
     PreparedRun p;
     if (std::string err = prepare_run(req, p); !err.empty()) return worker_error(id, err);
-    const VariantInfo& v = *p.variant;
-    if (v.cpu_only) return worker_error(id, v.id + " runs on the host CPU: it has no GPU threads to trace");
+    std::string err;
+    if (check_traceable(*p.variant, err) != TraceStatus::Ok) return worker_error(id, err);
     Backend* gpu = req.backend == BackendKind::Cuda ? cuda_.get() : nullptr;
     if (req.backend == BackendKind::Cuda && !gpu) return worker_error(id, no_device_hint(cuda_error_));
-    LaunchConfig launch;
-    if (std::string err =
-            resolve_launch(v, p.input.n(), req.type, req.launch, gpu ? gpu->device().shape() : DeviceShape{}, launch);
-        !err.empty())
+    PreparedTrace prepared;
+    const TraceAsk ask{req.launch, block_index, 1};
+    if (prepare_trace(*p.variant, p.input.n(), req.type, ask, gpu ? gpu->device().shape() : DeviceShape{}, prepared,
+                      err) != TraceStatus::Ok)
       return worker_error(id, err);
-    if (block_index < 0 || block_index >= launch.grid)
-      return worker_error(id, "block index " + std::to_string(block_index) + " is outside the grid of " +
-                                  std::to_string(launch.grid) + " blocks");
-    if (!sim::has_model(v.id)) return worker_error(id, v.id + " has no sim model in this build");
-    sim::SimOutput out = sim::simulate(v, p.input, launch, req.params, int(block_index));
-    std::string difference;
-    if (gpu) {
-      Trace recorded;
-      if (std::string err = gpu->record_trace(v, p.input, launch, int(block_index), out.trace, recorded, req.params);
-          !err.empty())
-        return worker_error(id, err);
-      difference = compare_traces(out.trace, recorded);
-      recorded.compared_with_model = true;
-      recorded.model_difference = difference;
-      out.trace = std::move(recorded);
-    }
+    // The model's out-of-memory throws on to execute_loop, which words it for the request.
+    TraceOutcome traced = execute_trace(prepared, p.input, req.params, gpu);
+    if (traced.status != TraceStatus::Ok) return worker_error(id, traced.message);
+    const sim::SimOutput& out = traced.outs[0];
+    const std::string& difference = traced.differences[0];
+    const LaunchConfig& launch = prepared.launch;
     return worker_response(id, "trace",
                            {{"trace", trace_to_store_json(out.trace)},
                             {"recorded", gpu != nullptr},

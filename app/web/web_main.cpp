@@ -17,6 +17,7 @@
 #include "app_state.hpp"
 #include "backend_factory.hpp"
 #include "browser_files.hpp"
+#include "bundled_recordings.hpp"
 #include "frame_capture.hpp"
 #include "gl_api.hpp"
 #include "main_window.hpp"
@@ -44,11 +45,23 @@ struct Page {
   // entered (the page, .wasm and .data loaded), main() done (lessons, fonts), the first frame's exchange (the
   // bundled report opened) and its end.
   double t_main = 0, t_ready = 0, first_exchange_ms = 0, t_first = 0;
+  double t_recordings = 0;  ///< performance.now() when the bundled recordings were first in the replay (0: not yet)
+  BundledRecordings recordings{assets_dir() + "/reports", assets_dir() + "/recordings"};
 };
 
 Page* g_page = nullptr;
 
 std::string reports_dir() { return assets_dir() + "/reports"; }
+
+/// Whether this frame may draw a GPU recording: any view but those that show none, or a queued key that may
+/// open a scene (its view is drawn in the same frame).
+bool may_show_a_recording(const ui::AppState& s) {
+  static const char* const kWithout[] = {"results", "metrics", "compare", "plots", "roofline"};
+  if (!s.nav_keys.empty()) return true;
+  for (const char* v : kWithout)
+    if (s.view == v) return false;
+  return true;
+}
 
 /// One frame: the canvas follows the browser window, results come in, the window is drawn.
 void frame(void* arg) {
@@ -60,6 +73,9 @@ void frame(void* arg) {
   const double t_exchange = emscripten_get_now();
   ui::MainWindow::exchange(p.s, *p.worker, reports_dir());
   if (p.frames == 0) p.first_exchange_ms = emscripten_get_now() - t_exchange;
+  // The bundled report's recordings (most of its bytes): after the first frame, or before it when it needs them.
+  p.recordings.supply(p.s, p.frames > 0 || may_show_a_recording(p.s));
+  if (p.t_recordings == 0 && p.s.replay && !p.s.replay->traces.empty()) p.t_recordings = emscripten_get_now();
   gui::apply_presentation(p.s);
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
@@ -89,9 +105,11 @@ void on_drop(GLFWwindow* /*win*/, int count, const char** paths) {
 }  // namespace
 
 /// The page's status for its scripts and tests: {"frames", "lesson", "scene" (1-based, 0 = none), "view",
-/// "variant", "scenes" (of the lesson), "replay" (the replayed report's path), "busy", "build_ms" (the last
-/// frame's ImGui build), "startup_ms" (performance.now() at main()'s start and end, the first frame's exchange
-/// in ms, performance.now() at the first frame's end)} as JSON. The text lives until the next call.
+/// "variant", "scenes" (of the lesson), "replay" (the replayed report's path), "replay_traces" (its GPU
+/// recordings), "trace_origin" ("report", "sim", ...), "busy", "build_ms" (the last frame's ImGui build),
+/// "startup_ms" (performance.now() at main()'s start and end, the first frame's exchange in ms, performance.now()
+/// at the first frame's end and when the bundled recordings were in, 0 = not yet)} as JSON. The text lives until
+/// the next call.
 extern "C" EMSCRIPTEN_KEEPALIVE const char* ws_status() {
   static std::string text;
   if (!g_page) return "{}";
@@ -101,11 +119,14 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* ws_status() {
   text = "{\"frames\":" + std::to_string(g_page->frames) + ",\"lesson\":\"" + (l ? l->id : "") +
          "\",\"scene\":" + std::to_string(s.scene_index() + 1) + ",\"view\":\"" + s.view + "\",\"variant\":\"" +
          (v ? v->id : "") + "\",\"scenes\":" + std::to_string(s.scene_count()) + ",\"replay\":\"" + s.replay_path +
-         "\",\"busy\":" + (s.device.busy ? "true" : "false") + ",\"build_ms\":" + std::to_string(g_page->build_ms) +
+         "\",\"replay_traces\":" + std::to_string(s.replay ? s.replay->traces.size() : 0) + ",\"trace_origin\":\"" +
+         s.trace.origin + "\",\"busy\":" + (s.device.busy ? "true" : "false") +
+         ",\"build_ms\":" + std::to_string(g_page->build_ms) +
          ",\"startup_ms\":{\"main\":" + std::to_string(g_page->t_main) +
          ",\"ready\":" + std::to_string(g_page->t_ready) +
          ",\"first_exchange\":" + std::to_string(g_page->first_exchange_ms) +
-         ",\"first_frame\":" + std::to_string(g_page->t_first) + "}}";
+         ",\"first_frame\":" + std::to_string(g_page->t_first) +
+         ",\"recordings\":" + std::to_string(g_page->t_recordings) + "}}";
   return text.c_str();
 }
 

@@ -180,6 +180,13 @@ try {
     for (const v of ['tree', 'warps', 'compare']) {
       check(await evaluate(`Module.ccall('ws_set_view', 'number', ['string'], ['${v}'])`) === 1, `view ${v} exists`);
       await settle();
+      if (v === 'tree') {
+        // The bundled report opens without its GPU recordings; they are in before a step view is drawn.
+        const st = await status();
+        console.log(`view tree: ${st.replay_traces} recordings in ${st.replay}, trace from ${st.trace_origin}` +
+                    ` (recordings in at ${st.startup_ms.recordings.toFixed(0)} ms)`);
+        check(st.replay_traces > 0, `the bundled report's recordings are in the replay (${st.replay_traces})`);
+      }
       console.log(`view ${v}: frame build ${(await buildMs()).toFixed(2)} ms (median of 10)`);
       views.push(await capture(`view-${v}`));
       check(views.at(-1).colours > 8, `view ${v}: ${views.at(-1).colours} colours`);

@@ -3,6 +3,7 @@
 // 1 wrong result or a runtime error, 2 bad request, 3 no CUDA device, 4 a kernel faulted the GPU (the
 // CUDA context was lost: in-process, nothing after it ran on the GPU; through --gpu, its worker restarted).
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -86,6 +87,19 @@ std::string pattern_option_refusal(const RunOptions& o, const std::vector<std::s
 std::unique_ptr<WorkerClient> start_gpu_worker(const RunOptions& o, std::string& error);
 /// "" when the worker runs `backend`; otherwise one line naming the machine and why not.
 std::string worker_lacks(const WorkerClient& client, BackendKind backend);
+
+/// Where a user's kernels run for `bound` and `grade`: the worker `o.gpu` names, or this process's CUDA
+/// backend. `run` executes one request there; `worker` / `backend` own what it uses.
+struct KernelRunner {
+  std::unique_ptr<WorkerClient> worker;
+  std::unique_ptr<Backend> backend;
+  std::function<RunResult(const RunRequest&)> run;
+};
+
+/// Opens a KernelRunner. Returns -1 on success; otherwise prints one line on stderr and returns the exit
+/// code: kFailed when the worker cannot start, kNoDevice when it has no CUDA backend ("warpscope-cli: `what`
+/// runs ...: <why>") or this process has no GPU (kernel_without_gpu(probe, ...)'s line and code).
+int open_kernel_runner(const RunOptions& o, const RunRequest& probe, const std::string& what, KernelRunner& out);
 
 /// A Backend whose runs and trace recordings go to a worker: the device is the worker's. Used where the
 /// CLI's code takes a Backend (report --traces). Generated inputs only (the worker regenerates them from

@@ -3,7 +3,7 @@
 //   1. the hand-written ring against NCCL's ring (NCCL_ALGO=Ring) in the same process, --rounds rounds that
 //      alternate them (and the tree against NCCL's tree), each a run_allreduce_on_gpus of 5 warm-ups and 20
 //      timed repeats (median); the ratio ring busbw / nccl_ring busbw per round and its median over rounds
-//      (goal >= 0.9);
+//      (goal >= 0.9); the same ring with pushed copies instead of pulled ones (methods.hpp) beside it;
 //   2. NCCL's ring timed as nccl-tests times it (5 warm-ups, then 20 back-to-back ncclAllReduce and the
 //      elapsed time / 20), and per iteration between events (median and mean of 20), against the run's
 //      median of (1) (goal: within 5 %);
@@ -16,12 +16,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <numeric>
 #include <string>
 #include <vector>
 
 #include "collective/allreduce_run.hpp"
 #include "collective/gpu_group.hpp"
+#include "collective/methods.hpp"
 #include "collective/nccl_api.hpp"
 #include "collective/schedule.hpp"
 #include "common/check_cuda.hpp"
@@ -41,13 +43,40 @@ AllReduceResult run(Method m, int gpus, std::int64_t length) {
   return run_allreduce_on_gpus(r);
 }
 
-void print_run(const AllReduceResult& r) {
+/// The hand-written ring with pushed copies (methods.hpp's CopyDirection::Push; the product pulls), through
+/// the same runner, for the choice between the two.
+AllReduceResult run_ring_push(int gpus, std::int64_t length) {
+  AllReduceRequest r;
+  r.method = Method::Ring;
+  r.gpus = gpus;
+  r.length = length;
+  r.warmup = 5;
+  r.repeats = 20;
+  AllReduceResult out;
+  out.method = Method::Ring;
+  out.gpus = gpus;
+  out.length = length;
+  try {
+    out.error = cc::enable_peer_access(gpus);
+    if (!out.error.empty()) return out;
+    cc::run_schedule_all_reduce(r, gpus, out, cc::CopyDirection::Push);
+    out.algbw_gbs = algorithm_bandwidth_gbs(length * 4, out.median_ms);
+    out.busbw_gbs = bus_bandwidth_gbs(length * 4, out.median_ms, gpus);
+  } catch (const std::exception& e) {
+    out.ran = false;
+    out.error = e.what();
+  }
+  return out;
+}
+
+void print_run(const AllReduceResult& r, const char* name = nullptr) {
+  if (!name) name = to_string(r.method);
   if (!r.ran) {
-    std::printf("#   %-10s did not run: %s\n", to_string(r.method), r.error.c_str());
+    std::printf("#   %-10s did not run: %s\n", name, r.error.c_str());
     return;
   }
-  std::printf("#   %-10s %8.4f ms  algbw %7.1f GB/s  busbw %7.1f GB/s  %s", to_string(r.method), r.median_ms,
-              r.algbw_gbs, r.busbw_gbs, r.correct ? "correct" : ("WRONG: " + r.detail).c_str());
+  std::printf("#   %-10s %8.4f ms  algbw %7.1f GB/s  busbw %7.1f GB/s  %s", name, r.median_ms, r.algbw_gbs, r.busbw_gbs,
+              r.correct ? "correct" : ("WRONG: " + r.detail).c_str());
   if (!r.step_ms.empty()) {
     std::printf("  steps ms:");
     for (double s : r.step_ms) std::printf(" %.4f", s);
@@ -128,7 +157,7 @@ int main(int argc, char** argv) {
 
   // 1. Hand-written against NCCL at 256 MiB per GPU, alternating, same process.
   const std::int64_t length = std::int64_t(1) << 26;
-  std::vector<double> ring_ratio, tree_ratio;
+  std::vector<double> ring_ratio, tree_ratio, push_ratio;
   double nccl_ring_median = 0;
   bool all_correct = true;
   std::vector<double> nccl_ring_ms;
@@ -138,10 +167,14 @@ int main(int argc, char** argv) {
     const AllReduceResult nring = run(Method::NcclRing, gpus, length);
     const AllReduceResult tree = run(Method::Tree, gpus, length);
     const AllReduceResult ntree = run(Method::NcclTree, gpus, length);
+    const AllReduceResult push = run_ring_push(gpus, length);
     for (const AllReduceResult* r : {&ring, &nring, &tree, &ntree}) {
       print_run(*r);
       all_correct = all_correct && r->ran && r->correct;
     }
+    print_run(push, "ring_push");
+    all_correct = all_correct && push.ran && push.correct;
+    if (push.ran && nring.ran && nring.busbw_gbs > 0) push_ratio.push_back(push.busbw_gbs / nring.busbw_gbs);
     if (round == 1 && ring.ran)
       std::printf("#   devices %s; link %s (%.0f GB/s per direction); peer copy GPU 0 -> 1 %.1f GB/s\n",
                   ring.device_names.empty() ? "?" : ring.device_names[0].c_str(), ring.link.c_str(), ring.link_gbs,
@@ -156,6 +189,9 @@ int main(int argc, char** argv) {
                 cc::median(ring_ratio), ring_ratio.size(), *std::min_element(ring_ratio.begin(), ring_ratio.end()),
                 *std::max_element(ring_ratio.begin(), ring_ratio.end()),
                 cc::median(ring_ratio) >= 0.9 ? "met" : "MISSED");
+  if (!push_ratio.empty())
+    std::printf("# ring with pushed copies / nccl_ring bus bandwidth: %.3fx (median of %zu rounds)\n",
+                cc::median(push_ratio), push_ratio.size());
   if (!tree_ratio.empty())
     std::printf("# tree / nccl_tree bus bandwidth: %.3fx (median of %zu rounds)\n", cc::median(tree_ratio),
                 tree_ratio.size());

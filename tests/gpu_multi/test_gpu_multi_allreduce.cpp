@@ -83,7 +83,7 @@ TEST_P(EveryMethod, CorrectOnAwkwardLengths) {
       for (double ms : r.step_ms) EXPECT_GE(ms, 0.0);
       // The steps split each repeat's time (start, barriers, stop): their medians add up to about the median.
       const double sum = std::accumulate(r.step_ms.begin(), r.step_ms.end(), 0.0);
-      EXPECT_NEAR(sum, r.median_ms, 0.25 * r.median_ms + 0.02);
+      EXPECT_NEAR(sum, r.median_ms, 0.25 * r.median_ms + 0.05);
     } else {
       EXPECT_TRUE(r.step_ms.empty());
     }

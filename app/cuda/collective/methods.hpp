@@ -16,8 +16,15 @@ namespace ws::cuda::collective {
 /// elements with epita.tuned's launcher; the partials meet on the host or on GPU 0.
 void run_scalar_reduce(const ws::collective::AllReduceRequest& r, int gpus, ws::collective::AllReduceResult& out);
 
+/// Who issues a step's peer copy in the hand-written ring and tree. Pull (the product's): the receiver's
+/// stream copies from the sender (its copy engine reads over the link) and adds on the same stream. Push:
+/// the sender's stream copies into the receiver (writes over the link) and records an event the receiver's
+/// add waits for. The benchmark (bench/allreduce_bench.cpp) times both.
+enum class CopyDirection { Pull, Push };
+
 /// Ring and Tree (collective/schedule_run.cpp): the hand-written all-reduce, step by step.
-void run_schedule_all_reduce(const ws::collective::AllReduceRequest& r, int gpus, ws::collective::AllReduceResult& out);
+void run_schedule_all_reduce(const ws::collective::AllReduceRequest& r, int gpus, ws::collective::AllReduceResult& out,
+                             CopyDirection direction = CopyDirection::Pull);
 
 /// NcclRing and NcclTree (collective/nccl_run.cpp). NCCL missing: out.error set, ran false, no throw.
 void run_nccl_all_reduce(const ws::collective::AllReduceRequest& r, int gpus, ws::collective::AllReduceResult& out);

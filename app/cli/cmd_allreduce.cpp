@@ -217,9 +217,16 @@ void print_steps(Algorithm a, int gpus, std::int64_t length, const std::vector<d
 
 /// `--sweep`: busbw per size and method, and the first size where `a` beats `b`.
 void print_sweep(const std::vector<AllReduceResult>& results, const Plan& p) {
+  // The all-reduces' bus bandwidth; host_add and peer_to_gpu0 (one value per GPU crosses a link) their
+  // algorithm bandwidth, starred.
+  bool scalar = false;
   std::printf("%-11s", "bytes");
-  for (Method m : p.methods) std::printf(" %12s", to_string(m));
-  std::printf("   busbw GB/s, %d GPUs\n", results.empty() ? p.gpus : results[0].gpus);
+  for (Method m : p.methods) {
+    scalar = scalar || !is_all_reduce(m);
+    std::printf(" %13s", (std::string(to_string(m)) + (is_all_reduce(m) ? " " : "*")).c_str());
+  }
+  std::printf("   busbw GB/s, %d GPUs%s\n", results.empty() ? p.gpus : results[0].gpus,
+              scalar ? " (*: algbw, one value per GPU crosses a link)" : "");
   auto find = [&](Method m, std::int64_t length) -> const AllReduceResult* {
     for (const AllReduceResult& r : results)
       if (r.method == m && r.length == length && r.ran) return &r;
@@ -236,20 +243,26 @@ void print_sweep(const std::vector<AllReduceResult>& results, const Plan& p) {
   if (has(Method::NcclRing) && has(Method::NcclTree))
     pairs.push_back({Method::NcclRing, Method::NcclTree, "nccl_ring beats nccl_tree"});
   for (std::int64_t length : p.lengths) {
-    std::printf("%-11s", format_bytes(std::uintmax_t(length) * 4).c_str());
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%-11s", format_bytes(std::uintmax_t(length) * 4).c_str());
+    std::string line = buf;
     for (Method m : p.methods) {
       const AllReduceResult* r = find(m, length);
-      std::printf(" %12s", r && is_all_reduce(m) ? gbs_cell(r->busbw_gbs).c_str() : "-");
+      std::snprintf(buf, sizeof buf, " %12s ",
+                    r ? gbs_cell(is_all_reduce(m) ? r->busbw_gbs : r->algbw_gbs).c_str() : "-");
+      line += buf;
     }
     std::string mark;
     for (Pair& pr : pairs) {
       const AllReduceResult *ring = find(pr.ring, length), *tree = find(pr.tree, length);
       if (pr.found < 0 && ring && tree && ring->busbw_gbs > tree->busbw_gbs) {
         pr.found = length;
-        mark += std::string(mark.empty() ? "   <- " : ", ") + pr.name;
+        mark += std::string(mark.empty() ? "  <- " : ", ") + pr.name;
       }
     }
-    std::printf("%s\n", mark.c_str());
+    line += mark;
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    std::printf("%s\n", line.c_str());
   }
   for (const Pair& pr : pairs) {
     if (pr.found < 0)
@@ -284,6 +297,11 @@ int cmd_allreduce(const AllReduceOptions& o, bool json) {
     q.length = p.lengths.front();
     const AllReduceResult r = run_allreduce_on_gpus(q);
     std::fprintf(stderr, "warpscope-cli: %s\n", r.error.empty() ? "no CUDA device is visible" : r.error.c_str());
+    return kNoDevice;
+  }
+  if (!sim && p.gpus > visible_gpu_count()) {
+    std::fprintf(stderr, "warpscope-cli: --gpus %d: this machine shows %d GPU%s (run the sim: --backend sim)\n", p.gpus,
+                 visible_gpu_count(), visible_gpu_count() == 1 ? "" : "s");
     return kNoDevice;
   }
   std::vector<AllReduceResult> results;

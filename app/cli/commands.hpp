@@ -202,8 +202,8 @@ struct AllReduceOptions {
 /// GB/s, link, correct); --steps adds the ring's and tree's steps with each chunk's contributors; --sweep
 /// prints busbw per size and method and the ring/tree crossover; json prints the results as a
 /// "warpscope-allreduce" file (collective/allreduce_json.hpp). Exit 0, 2 for a bad request (one line),
-/// 3 with cuda where no GPU is visible or the build has no CUDA (the entry point's one line), 1 when a
-/// method did not run or its result was wrong.
+/// 3 with cuda where no GPU is visible or the build has no CUDA (the entry point's one line) or fewer GPUs
+/// than --gpus are visible, 1 when a method did not run or its result was wrong.
 int cmd_allreduce(const AllReduceOptions& o, bool json);
 
 // Formatting (format.cpp)

@@ -131,3 +131,19 @@ TEST(CliExitCodes, AllReduceJsonIsAFileTheReaderTakesBack) {
   ASSERT_EQ(code, 0) << sweep;
   EXPECT_EQ(ws::collective::allreduce_results_from_json(nlohmann::json::parse(sweep)).size(), 3u);
 }
+
+TEST(CliMessages, AllReduceStepsCoverTwoToEightGpus) {
+  for (int n = 2; n <= 8; ++n) {
+    const ws::test::CliOut o =
+        run_cli("allreduce --method ring,tree --gpus " + std::to_string(n) + " --length 100 --steps");
+    ASSERT_EQ(o.code, 0) << o.out;
+    const std::string ring_last =
+        "step " + std::to_string(2 * (n - 1)) + "/" + std::to_string(2 * (n - 1)) + "  all-gather";
+    EXPECT_NE(o.out.find(ring_last), std::string::npos) << n << "\n" << o.out;
+    EXPECT_NE(o.out.find("GPU " + std::to_string(n - 1) + ":"), std::string::npos) << n;
+    EXPECT_EQ(o.out.find("GPU " + std::to_string(n) + ":"), std::string::npos) << n;
+    // The last picture of each schedule: every chunk of every GPU holds all n.
+    const std::string tail = o.out.substr(o.out.rfind("step "));
+    EXPECT_EQ(tail.find('+'), std::string::npos) << n << "\n" << tail;
+  }
+}

@@ -195,6 +195,31 @@ struct SweepOptions {
 int cmd_sweep(const SweepOptions& s, const RunOptions& o, bool json, bool csv,
               ProgressMode progress = ProgressMode::Auto);
 
+/// Options of `allreduce` (cmd_allreduce.cpp), as typed; cmd_allreduce checks them.
+struct AllReduceOptions {
+  std::string method =
+      "all";     ///< --method: ring | tree | nccl_ring | nccl_tree | host_add | peer_to_gpu0 | all, or a comma list
+  int gpus = 0;  ///< --gpus: 1..8 (not given: 4 in the sim, every visible GPU with cuda)
+  bool gpus_given = false;
+  std::string length;                      ///< --length: elements per GPU (1048576, 2^20, 1<<20); "" = 2^26 (256 MiB)
+  std::string bytes;                       ///< --bytes: bytes per GPU (4096, 4KiB, 256MiB, 1GiB; a multiple of 4)
+  std::string sweep;                       ///< --sweep FROM:TO in bytes (4KiB:1GiB): doubling sizes
+  std::string link;                        ///< --link: the sim's machine, nvlink4 (default) | pcie5
+  BackendKind backend = BackendKind::Sim;  ///< --backend: sim (default) | cuda
+  bool steps = false;                      ///< --steps: the ring's and the tree's steps with contributors
+  int warmup = 3, repeats = 20;            ///< --warmup, --repeat: cuda only
+};
+
+/// `warpscope-cli allreduce`: the lesson "Reduction across GPUs" (issue 30, docs/collective.md). Runs each
+/// method of o.method on o.gpus GPUs, in the sim (collective/allreduce_sim.hpp) or on this machine's GPUs
+/// (collective::run_allreduce_on_gpus), and prints a table (method, GPUs, bytes, ms, algbw, busbw, peer
+/// GB/s, link, correct); --steps adds the ring's and tree's steps with each chunk's contributors; --sweep
+/// prints busbw per size and method and the ring/tree crossover; json prints the results as a
+/// "warpscope-allreduce" file (collective/allreduce_json.hpp). Exit 0, 2 for a bad request (one line),
+/// 3 with cuda where no GPU is visible or the build has no CUDA (the entry point's one line) or fewer GPUs
+/// than --gpus are visible, 1 when a method did not run or its result was wrong.
+int cmd_allreduce(const AllReduceOptions& o, bool json);
+
 // Formatting (format.cpp)
 std::string human_run(const RunResult& r);
 /// The table of a report's runs (report, report show): variant, n, time, GB/s, % peak, host ms, check.

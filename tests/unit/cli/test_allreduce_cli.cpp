@@ -10,16 +10,10 @@
 #include "unit/cli/cli_runner.hpp"
 
 using ws::test::count_lines;
+using ws::test::expect_one_line;
 using ws::test::run_cli;
 
 namespace {
-
-void expect_one_line(const std::string& args, int code, const std::string& needle) {
-  const ws::test::CliOut o = run_cli(args);
-  EXPECT_EQ(o.code, code) << args << "\n" << o.out;
-  EXPECT_EQ(count_lines(o.out), 1) << args << "\n" << o.out;
-  EXPECT_NE(o.out.find(needle), std::string::npos) << args << "\n" << o.out;
-}
 
 /// The output of `allreduce ARGS` with stderr dropped (JSON on stdout).
 std::string stdout_of(const std::string& args, int& code) {

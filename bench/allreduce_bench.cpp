@@ -3,7 +3,8 @@
 //   1. the hand-written ring against NCCL's ring (NCCL_ALGO=Ring) in the same process, --rounds rounds that
 //      alternate them (and the tree against NCCL's tree), each a run_allreduce_on_gpus of 5 warm-ups and 20
 //      timed repeats (median); the ratio ring busbw / nccl_ring busbw per round and its median over rounds
-//      (goal >= 0.9); the same ring with pushed copies instead of pulled ones (methods.hpp) beside it;
+//      (goal >= 0.9); the same ring with pushed copies, sliced copies and pulled copies then adds
+//      (methods.hpp's CopyDirection; the product's add reads the peer) beside it;
 //   2. NCCL's ring timed as nccl-tests times it (5 warm-ups, then 20 back-to-back ncclAllReduce and the
 //      elapsed time / 20), and per iteration between events (median and mean of 20), against the run's
 //      median of (1) (goal: within 5 %);
@@ -43,9 +44,9 @@ AllReduceResult run(Method m, int gpus, std::int64_t length) {
   return run_allreduce_on_gpus(r);
 }
 
-/// The hand-written ring with pushed copies (methods.hpp's CopyDirection::Push; the product pulls), through
-/// the same runner, for the choice between the two.
-AllReduceResult run_ring_push(int gpus, std::int64_t length) {
+/// The hand-written ring with another way of moving and adding its chunks (methods.hpp's CopyDirection: Pull,
+/// Push, PullSliced; the product's is PeerRead), through the same runner, for the choice between them.
+AllReduceResult run_ring_mode(int gpus, std::int64_t length, cc::CopyDirection mode) {
   AllReduceRequest r;
   r.method = Method::Ring;
   r.gpus = gpus;
@@ -59,7 +60,7 @@ AllReduceResult run_ring_push(int gpus, std::int64_t length) {
   try {
     out.error = cc::enable_peer_access(gpus);
     if (!out.error.empty()) return out;
-    cc::run_schedule_all_reduce(r, gpus, out, cc::CopyDirection::Push);
+    cc::run_schedule_all_reduce(r, gpus, out, mode);
     out.algbw_gbs = algorithm_bandwidth_gbs(length * 4, out.median_ms);
     out.busbw_gbs = bus_bandwidth_gbs(length * 4, out.median_ms, gpus);
   } catch (const std::exception& e) {
@@ -157,7 +158,7 @@ int main(int argc, char** argv) {
 
   // 1. Hand-written against NCCL at 256 MiB per GPU, alternating, same process.
   const std::int64_t length = std::int64_t(1) << 26;
-  std::vector<double> ring_ratio, tree_ratio, push_ratio;
+  std::vector<double> ring_ratio, tree_ratio, push_ratio, sliced_ratio, pull_ratio;
   double nccl_ring_median = 0;
   bool all_correct = true;
   std::vector<double> nccl_ring_ms;
@@ -167,14 +168,20 @@ int main(int argc, char** argv) {
     const AllReduceResult nring = run(Method::NcclRing, gpus, length);
     const AllReduceResult tree = run(Method::Tree, gpus, length);
     const AllReduceResult ntree = run(Method::NcclTree, gpus, length);
-    const AllReduceResult push = run_ring_push(gpus, length);
+    const AllReduceResult push = run_ring_mode(gpus, length, cc::CopyDirection::Push);
+    const AllReduceResult sliced = run_ring_mode(gpus, length, cc::CopyDirection::PullSliced);
+    const AllReduceResult pull = run_ring_mode(gpus, length, cc::CopyDirection::Pull);
     for (const AllReduceResult* r : {&ring, &nring, &tree, &ntree}) {
       print_run(*r);
       all_correct = all_correct && r->ran && r->correct;
     }
     print_run(push, "ring_push");
-    all_correct = all_correct && push.ran && push.correct;
+    print_run(sliced, "ring_slice");
+    print_run(pull, "ring_pull");
+    for (const AllReduceResult* r : {&push, &sliced, &pull}) all_correct = all_correct && r->ran && r->correct;
     if (push.ran && nring.ran && nring.busbw_gbs > 0) push_ratio.push_back(push.busbw_gbs / nring.busbw_gbs);
+    if (sliced.ran && nring.ran && nring.busbw_gbs > 0) sliced_ratio.push_back(sliced.busbw_gbs / nring.busbw_gbs);
+    if (pull.ran && nring.ran && nring.busbw_gbs > 0) pull_ratio.push_back(pull.busbw_gbs / nring.busbw_gbs);
     if (round == 1 && ring.ran)
       std::printf("#   devices %s; link %s (%.0f GB/s per direction); peer copy GPU 0 -> 1 %.1f GB/s\n",
                   ring.device_names.empty() ? "?" : ring.device_names[0].c_str(), ring.link.c_str(), ring.link_gbs,
@@ -192,6 +199,12 @@ int main(int argc, char** argv) {
   if (!push_ratio.empty())
     std::printf("# ring with pushed copies / nccl_ring bus bandwidth: %.3fx (median of %zu rounds)\n",
                 cc::median(push_ratio), push_ratio.size());
+  if (!sliced_ratio.empty())
+    std::printf("# ring with sliced copies / nccl_ring bus bandwidth: %.3fx (median of %zu rounds)\n",
+                cc::median(sliced_ratio), sliced_ratio.size());
+  if (!pull_ratio.empty())
+    std::printf("# ring with pulled copies then adds / nccl_ring bus bandwidth: %.3fx (median of %zu rounds)\n",
+                cc::median(pull_ratio), pull_ratio.size());
   if (!tree_ratio.empty())
     std::printf("# tree / nccl_tree bus bandwidth: %.3fx (median of %zu rounds)\n", cc::median(tree_ratio),
                 tree_ratio.size());

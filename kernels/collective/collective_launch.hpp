@@ -10,7 +10,8 @@
 namespace ws::kernels::collective {
 
 /// dst[i] += src[i] for i in [0, n): the receiver's add of one ring or tree step, after the peer copy
-/// brought the sender's chunk into `src` (a receive buffer on the same device as `dst`). float32,
+/// brought the sender's chunk into `src` (a receive buffer on the same device as `dst`), or straight from
+/// the sender's chunk on another GPU when peer access is enabled (CopyDirection::PeerRead). float32,
 /// n >= 0 elements (n = 0 enqueues nothing). Throws std::runtime_error on a bad launch.
 void launch_add_into(float* dst, const float* src, std::int64_t n, cudaStream_t stream);
 

@@ -16,15 +16,22 @@ namespace ws::cuda::collective {
 /// elements with epita.tuned's launcher; the partials meet on the host or on GPU 0.
 void run_scalar_reduce(const ws::collective::AllReduceRequest& r, int gpus, ws::collective::AllReduceResult& out);
 
-/// Who issues a step's peer copy in the hand-written ring and tree. Pull (the product's): the receiver's
-/// stream copies from the sender (its copy engine reads over the link) and adds on the same stream. Push:
-/// the sender's stream copies into the receiver (writes over the link) and records an event the receiver's
-/// add waits for. The benchmark (bench/allreduce_bench.cpp) times both.
-enum class CopyDirection { Pull, Push };
+/// How a step of the hand-written ring and tree moves a chunk and adds it. Pull: the receiver's stream
+/// copies from the sender (its copy engine reads over the link) and adds on the same stream. Push: the
+/// sender's stream copies into the receiver (writes over the link) and records an event the receiver's
+/// add waits for. PullSliced: Pull in four slices on a second stream of the receiver, each
+/// slice's add starting as soon as its copy landed, so the adds hide behind the copies. PeerRead: no copy
+/// for an added chunk: the receiver's add kernel reads the sender's chunk over the link itself (loads
+/// through peer access), one pass instead of a copy and an add; moves without an add are Pull's copies.
+/// PeerRead is the product's: on 4 x H200 (NVLink 4), 256 MiB per GPU, the ring's bus bandwidth was
+/// 0.994x NCCL's ring against Pull's 0.895x, PullSliced's 0.823x and Push's 0.249x (2 GPUs: 1.171x, 1.091x,
+/// 1.094x, 0.569x; docs/device/h200-allreduce.md). The benchmark (bench/allreduce_bench.cpp) times all four
+/// against NCCL in the same run.
+enum class CopyDirection { Pull, Push, PullSliced, PeerRead };
 
 /// Ring and Tree (collective/schedule_run.cpp): the hand-written all-reduce, step by step.
 void run_schedule_all_reduce(const ws::collective::AllReduceRequest& r, int gpus, ws::collective::AllReduceResult& out,
-                             CopyDirection direction = CopyDirection::Pull);
+                             CopyDirection direction = CopyDirection::PeerRead);
 
 /// NcclRing and NcclTree (collective/nccl_run.cpp). NCCL missing: out.error set, ran false, no throw.
 void run_nccl_all_reduce(const ws::collective::AllReduceRequest& r, int gpus, ws::collective::AllReduceResult& out);

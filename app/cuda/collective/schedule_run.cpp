@@ -6,7 +6,8 @@
 // (cudaMemcpyPeerAsync on its stream). Between steps, every GPU waits for every other (events): the steps
 // are the sim's, and GPU 0's clock times each one. Ring: Patarasuk and Yuan's bandwidth-optimal
 // all-reduce (reduce-scatter, then all-gather); tree: the reduction lessons' pairwise tree ("Reduction
-// Pattern", EPITA 2023; CS121 "GPUs and CUDA 3: Intrinsics") over whole vectors, then back down (collective/schedule.hpp).
+// Pattern", EPITA 2023; CS121 "GPUs and CUDA 3: Intrinsics") over whole vectors, then back down
+// (collective/schedule.hpp).
 #include <algorithm>
 
 #include "collective/collective_launch.hpp"

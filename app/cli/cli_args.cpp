@@ -102,8 +102,8 @@ void examples(CLI::App* c, std::initializer_list<const char*> lines) {
 }
 
 /// The subcommands, in help order.
-const char* const kSubcommands[] = {"list",  "device",  "run",    "grade", "bound",
-                                    "trace", "metrics", "report", "sweep", "worker"};
+const char* const kSubcommands[] = {"list",    "device", "run",   "grade",  "bound",    "trace",
+                                    "metrics", "report", "sweep", "worker", "allreduce"};
 
 /// Records which pattern options were given on the command line (their values alone cannot say).
 void note_given(CLI::App* c, RunOptions& o) {
@@ -383,6 +383,42 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
       app.add_subcommand("worker", "answer the worker protocol on stdin/stdout (JSON lines; docs/worker-protocol.md)");
   examples(worker, {"echo '{\"type\":\"shutdown\"}' | warpscope-cli worker"});
 
+  auto* allreduce = app.add_subcommand(
+      "allreduce",
+      "reduction across GPUs: the ring, the tree, NCCL and two simpler methods, in the sim or on this machine's GPUs");
+  AllReduceOptions& ar = out.allreduce;
+  allreduce->add_option(
+      "--method", ar.method,
+      "ring | tree | nccl_ring | nccl_tree | host_add | peer_to_gpu0 | all, or a comma list (default all)");
+  allreduce
+      ->add_option_function<int>(
+          "--gpus",
+          [&ar](int n) {
+            ar.gpus = n;
+            ar.gpus_given = true;
+          },
+          "GPUs, 1 to 8 (default: 4 in the sim, every visible GPU with --backend cuda)")
+      ->check(fits<int>("1 to 8 GPUs"));
+  allreduce->add_option("--length", ar.length,
+                        "float32 elements per GPU: 1048576, 2^20 or 1<<20 (default 2^26 = 256 MiB)");
+  allreduce->add_option("--bytes", ar.bytes, "instead of --length: bytes per GPU, 4096, 4KiB, 256MiB or 1GiB");
+  allreduce->add_option("--sweep", ar.sweep,
+                        "message sizes FROM:TO in bytes, doubling (4KiB:1GiB): busbw and the crossover");
+  allreduce->add_option("--link", ar.link, "the sim's machine: nvlink4 (H100/H200, default) | pcie5");
+  add_backend_option(allreduce, ar.backend, "sim | cuda (default sim: the model of docs/collective.md)");
+  allreduce->add_flag("--steps", ar.steps, "print the ring's and the tree's steps: chunks moved, time, contributors");
+  allreduce->add_option("--warmup", ar.warmup, "cuda: untimed repetitions (default 3)")
+      ->check(fits<int>("at most 1000 untimed repetitions"))
+      ->check(CLI::Range(0, 1000));
+  allreduce->add_option("--repeat", ar.repeats, "cuda: timed repetitions, the median is reported (default 20)")
+      ->check(fits<int>("1 to 100000 timed repetitions"))
+      ->check(CLI::Range(1, 100000));
+  allreduce->add_flag("--json", out.json, "the results as JSON (format warpscope-allreduce)");
+  examples(allreduce, {"warpscope-cli allreduce --gpus 4 --bytes 256MiB",
+                       "warpscope-cli allreduce --method ring --gpus 4 --bytes 64MiB --steps",
+                       "warpscope-cli allreduce --method ring,tree --gpus 8 --sweep 4KiB:1GiB",
+                       "warpscope-cli allreduce --backend cuda --gpus 2 --json > allreduce-2gpu.json"});
+
   CliParse res;
   // Every message quotes arguments as typed: one holding a newline would break the one-line error
   // (and the tables) in two. No option takes one, so it is refused before anything else.
@@ -398,7 +434,8 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
       std::find(std::begin(kSubcommands), std::end(kSubcommands), std::string(argv[1])) == std::end(kSubcommands)) {
     res.exit = kBadRequest;
     res.text = "unknown subcommand '" + printable(argv[1]) +
-               "' (subcommands: list, device, run, grade, bound, trace, metrics, report, sweep, worker; try --help)";
+               "' (subcommands: list, device, run, grade, bound, trace, metrics, report, sweep, worker, allreduce; try "
+               "--help)";
     return res;
   }
   try {
@@ -444,7 +481,8 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
                                                                                           {sweep, "sweep"},
                                                                                           {grade, "grade"},
                                                                                           {bound, "bound"},
-                                                                                          {worker, "worker"}})
+                                                                                          {worker, "worker"},
+                                                                                          {allreduce, "allreduce"}})
     if (*sub) out.command = name;
   if (out.command == "run" && out.variant.empty() == out.run.kernel_file.empty()) {
     res.exit = kBadRequest;

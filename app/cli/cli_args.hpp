@@ -12,7 +12,7 @@ namespace ws::cli {
 
 /// What the command line asks for. Which fields matter depends on `command`.
 struct CliCommand {
-  std::string command;  ///< list, device, run, trace, metrics, report, sweep, worker, grade, bound
+  std::string command;  ///< list, device, run, trace, metrics, report, sweep, worker, grade, bound, allreduce
   bool json = false, csv = false;
   std::string variant;                         ///< run, trace: --variant
   RunOptions run;                              ///< run and report: their run and pattern options
@@ -31,6 +31,7 @@ struct CliCommand {
   bool force = false;                          ///< report tools: --force (replace an existing --out)
   std::string exercise;                        ///< grade: --exercise
   BoundCopySource bound_copies = BoundCopySource::Default;  ///< bound: --hand-written / --from-text
+  AllReduceOptions allreduce;                               ///< allreduce: its options
 };
 
 /// The outcome of parsing. exit < 0: `out` is ready to dispatch. Otherwise the process ends with `exit`:

@@ -104,26 +104,9 @@ int cmd_bound(const std::string& variant, const RunOptions& o, BoundCopySource s
     std::fprintf(stderr, "warpscope-cli: %s\n", first_line(err).c_str());
     return kBadRequest;
   }
-  std::unique_ptr<WorkerClient> worker;
-  std::unique_ptr<Backend> backend;
-  std::function<RunResult(const RunRequest&)> run;
-  std::string why;
-  if (!o.gpu.empty()) {
-    worker = start_gpu_worker(o, why);
-    if (!worker) {
-      std::fprintf(stderr, "warpscope-cli: %s\n", why.c_str());
-      return kFailed;
-    }
-    if (std::string lack = worker_lacks(*worker, BackendKind::Cuda); !lack.empty()) {
-      std::fprintf(stderr, "warpscope-cli: bound times kernels on a GPU: %s\n", lack.c_str());
-      return kNoDevice;
-    }
-    run = [&](const RunRequest& r) { return worker->run(r); };
-  } else {
-    backend = open_cuda_backend(why);
-    if (!backend) return kernel_without_gpu(reqs[0], why);  // the same line as run --kernel
-    run = [&](const RunRequest& r) { return execute(r, backend.get()); };
-  }
+  KernelRunner runner;
+  if (int code = open_kernel_runner(o, reqs[0], "bound times kernels on a GPU", runner); code >= 0) return code;
+  const auto& run = runner.run;
   const char* names[3] = {"original", "memory-only copy", "compute-only copy"};
   std::vector<RunResult> runs;
   for (std::size_t i = 0; i < reqs.size(); ++i) {

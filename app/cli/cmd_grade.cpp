@@ -30,26 +30,9 @@ int cmd_grade(const std::string& exercise, const std::string& kernel_file, const
     std::fprintf(stderr, "warpscope-cli: %s\n", e.c_str());
     return kBadRequest;
   }
-  std::unique_ptr<WorkerClient> worker;
-  std::unique_ptr<Backend> backend;
-  std::function<RunResult(const RunRequest&)> run;
-  std::string why;
-  if (!o.gpu.empty()) {
-    worker = start_gpu_worker(o, why);
-    if (!worker) {
-      std::fprintf(stderr, "warpscope-cli: %s\n", why.c_str());
-      return kFailed;
-    }
-    if (std::string lack = worker_lacks(*worker, BackendKind::Cuda); !lack.empty()) {
-      std::fprintf(stderr, "warpscope-cli: grading runs the kernel on a GPU: %s\n", lack.c_str());
-      return kNoDevice;
-    }
-    run = [&](const RunRequest& r) { return worker->run(r); };
-  } else {
-    backend = open_cuda_backend(why);
-    if (!backend) return kernel_without_gpu(probe, why);
-    run = [&](const RunRequest& r) { return execute(r, backend.get()); };
-  }
+  KernelRunner runner;
+  if (int code = open_kernel_runner(o, probe, "grading runs the kernel on a GPU", runner); code >= 0) return code;
+  const auto& run = runner.run;
   const GradeReport g = grade_exercise(*ex, probe.kernel.source, probe.kernel.file, run);
   if (json)
     std::printf("%s\n", grade_to_json(g).c_str());

@@ -3,6 +3,7 @@
 // 1 wrong result or a runtime error, 2 bad request, 3 no CUDA device, 4 a kernel faulted the GPU (the
 // CUDA context was lost: in-process, nothing after it ran on the GPU; through --gpu, its worker restarted).
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -86,6 +87,19 @@ std::string pattern_option_refusal(const RunOptions& o, const std::vector<std::s
 std::unique_ptr<WorkerClient> start_gpu_worker(const RunOptions& o, std::string& error);
 /// "" when the worker runs `backend`; otherwise one line naming the machine and why not.
 std::string worker_lacks(const WorkerClient& client, BackendKind backend);
+
+/// Where a user's kernels run for `bound` and `grade`: the worker `o.gpu` names, or this process's CUDA
+/// backend. `run` executes one request there; `worker` / `backend` own what it uses.
+struct KernelRunner {
+  std::unique_ptr<WorkerClient> worker;
+  std::unique_ptr<Backend> backend;
+  std::function<RunResult(const RunRequest&)> run;
+};
+
+/// Opens a KernelRunner. Returns -1 on success; otherwise prints one line on stderr and returns the exit
+/// code: kFailed when the worker cannot start, kNoDevice when it has no CUDA backend ("warpscope-cli: `what`
+/// runs ...: <why>") or this process has no GPU (kernel_without_gpu(probe, ...)'s line and code).
+int open_kernel_runner(const RunOptions& o, const RunRequest& probe, const std::string& what, KernelRunner& out);
 
 /// A Backend whose runs and trace recordings go to a worker: the device is the worker's. Used where the
 /// CLI's code takes a Backend (report --traces). Generated inputs only (the worker regenerates them from
@@ -180,6 +194,31 @@ struct SweepOptions {
 /// Rows go to stdout as the table (each point as it finishes); with json/csv progress goes to stderr.
 int cmd_sweep(const SweepOptions& s, const RunOptions& o, bool json, bool csv,
               ProgressMode progress = ProgressMode::Auto);
+
+/// Options of `allreduce` (cmd_allreduce.cpp), as typed; cmd_allreduce checks them.
+struct AllReduceOptions {
+  std::string method =
+      "all";     ///< --method: ring | tree | nccl_ring | nccl_tree | host_add | peer_to_gpu0 | all, or a comma list
+  int gpus = 0;  ///< --gpus: 1..8 (not given: 4 in the sim, every visible GPU with cuda)
+  bool gpus_given = false;
+  std::string length;                      ///< --length: elements per GPU (1048576, 2^20, 1<<20); "" = 2^26 (256 MiB)
+  std::string bytes;                       ///< --bytes: bytes per GPU (4096, 4KiB, 256MiB, 1GiB; a multiple of 4)
+  std::string sweep;                       ///< --sweep FROM:TO in bytes (4KiB:1GiB): doubling sizes
+  std::string link;                        ///< --link: the sim's machine, nvlink4 (default) | pcie5
+  BackendKind backend = BackendKind::Sim;  ///< --backend: sim (default) | cuda
+  bool steps = false;                      ///< --steps: the ring's and the tree's steps with contributors
+  int warmup = 3, repeats = 20;            ///< --warmup, --repeat: cuda only
+};
+
+/// `warpscope-cli allreduce`: the lesson "Reduction across GPUs" (issue 30, docs/collective.md). Runs each
+/// method of o.method on o.gpus GPUs, in the sim (collective/allreduce_sim.hpp) or on this machine's GPUs
+/// (collective::run_allreduce_on_gpus), and prints a table (method, GPUs, bytes, ms, algbw, busbw, peer
+/// GB/s, link, correct); --steps adds the ring's and tree's steps with each chunk's contributors; --sweep
+/// prints busbw per size and method and the ring/tree crossover; json prints the results as a
+/// "warpscope-allreduce" file (collective/allreduce_json.hpp). Exit 0, 2 for a bad request (one line),
+/// 3 with cuda where no GPU is visible or the build has no CUDA (the entry point's one line) or fewer GPUs
+/// than --gpus are visible, 1 when a method did not run or its result was wrong.
+int cmd_allreduce(const AllReduceOptions& o, bool json);
 
 // Formatting (format.cpp)
 std::string human_run(const RunResult& r);

@@ -1,6 +1,7 @@
 // --gpu local|ssh:HOST|slurm:ARGS: run/report/sweep through a worker process (worker_client.hpp).
 #include <cstdio>
 
+#include "backend_factory.hpp"
 #include "commands.hpp"
 #include "report.hpp"
 #include "request.hpp"
@@ -30,6 +31,27 @@ std::string worker_lacks(const WorkerClient& client, BackendKind backend) {
   const WorkerHello& h = client.hello();
   return "the worker on " + h.host + " has no " + to_string(backend) + " backend" +
          (backend == BackendKind::Cuda && !h.device.error.empty() ? " (" + h.device.error + ")" : "");
+}
+
+int open_kernel_runner(const RunOptions& o, const RunRequest& probe, const std::string& what, KernelRunner& out) {
+  std::string why;
+  if (!o.gpu.empty()) {
+    out.worker = start_gpu_worker(o, why);
+    if (!out.worker) {
+      std::fprintf(stderr, "warpscope-cli: %s\n", why.c_str());
+      return kFailed;
+    }
+    if (std::string lack = worker_lacks(*out.worker, BackendKind::Cuda); !lack.empty()) {
+      std::fprintf(stderr, "warpscope-cli: %s: %s\n", what.c_str(), lack.c_str());
+      return kNoDevice;
+    }
+    out.run = [w = out.worker.get()](const RunRequest& r) { return w->run(r); };
+    return -1;
+  }
+  out.backend = open_cuda_backend(why);
+  if (!out.backend) return kernel_without_gpu(probe, why);  // the same line as run --kernel
+  out.run = [b = out.backend.get()](const RunRequest& r) { return execute(r, b); };
+  return -1;
 }
 
 WorkerTraceBackend::WorkerTraceBackend(WorkerClient& client) : client_(client) { device_ = client.hello().device; }

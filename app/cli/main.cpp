@@ -1,5 +1,5 @@
 // warpscope-cli: the headless face of warpscope (list, device, run, grade, bound, trace, metrics, report, sweep,
-// worker).
+// worker, allreduce).
 // The command line is parsed in cli_args.cpp; this file only dispatches.
 #include <cstdio>
 #include <exception>
@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
     if (c.command == "report")
       return cmd_report(c.which, c.run, c.out_path, c.title, c.json, c.trace_n, c.csv, c.progress);
     if (c.command == "sweep") return cmd_sweep(c.sweep, c.sweep_run, c.json, c.csv, c.progress);
+    if (c.command == "allreduce") return cmd_allreduce(c.allreduce, c.json);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "warpscope-cli: %s\n", ws::describe_exception(e).c_str());
     return kFailed;

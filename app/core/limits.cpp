@@ -15,7 +15,6 @@
 #include <new>
 
 #include "patterns.hpp"
-#include "patterns/atomics/reference.hpp"
 
 namespace ws {
 
@@ -111,11 +110,12 @@ namespace {
 
 std::int64_t elem_bytes(DType type) { return type == DType::UInt8 ? 1 : 4; }
 
-/// Whether the run's output has one element per input element (scans, convolutions, filters).
+/// Whether the run's output has one element per input element (scans, convolutions, filters):
+/// PatternSpec::array_output.
 bool array_output(const VariantInfo& v) {
-  if (pattern_of(v).scalar_result) return false;
-  const AtomicsKind k = v.atomics;
-  return k != AtomicsKind::Counter && k != AtomicsKind::Histogram;  // filters keep up to n; histograms 256 bins
+  const PatternSpec& spec = pattern_of(v);
+  if (spec.scalar_result) return false;
+  return spec.array_output ? spec.array_output(v) : true;
 }
 
 }  // namespace

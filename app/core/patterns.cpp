@@ -9,7 +9,6 @@
 
 #include "file_write.hpp"
 #include "parallel.hpp"
-#include "patterns/reduction/reference.hpp"
 
 namespace ws {
 

@@ -73,6 +73,17 @@ struct PatternSpec {
   /// Sets the params an input decides as the run uses them (a convolution's mask file gives its width,
   /// whatever --mask-width says). nullptr: the params are used as given.
   void (*resolve_params)(const VariantInfo& v, PatternParams& p) = nullptr;
+  /// Whether a run's output holds one element per input element, for the memory estimates (limits.hpp):
+  /// the atomics' filters do (they keep up to n), their counter and histograms do not (a count, 256 bins).
+  /// nullptr: every variant of a pattern without scalar_result does.
+  bool (*array_output)(const VariantInfo& v) = nullptr;
+  /// What tells this pattern's generated inputs apart besides n, the input kind and the seed, for runs
+  /// that share one input (sweep.hpp's input_share_key): "" when they are plain numbers of the requested
+  /// type (e.g. "filter 0.5" for a filter's random input, "conv2d|640x480"). nullptr: "".
+  std::string (*input_key)(const VariantInfo& v, const RunRequest& req) = nullptr;
+  /// The element type of the variant's input when a request asks for `requested` (convolutions read
+  /// float32 whatever --type says). nullptr: `requested`.
+  DType (*input_type)(const VariantInfo& v, DType requested) = nullptr;
 };
 
 /// Every pattern, in teaching order (PatternKind's): reduction, scan, convolution, atomics.

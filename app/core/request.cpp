@@ -11,7 +11,6 @@
 #include "metric_catalog.hpp"
 #include "paths.hpp"
 #include "patterns.hpp"
-#include "patterns/reduction/reference.hpp"
 #include "pc_sampling_worker.hpp"
 #include "registry.hpp"
 #include "sim/sim.hpp"

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "patterns/reduction/reference.hpp"
 #include "user_kernel.hpp"
 
 namespace ws {

@@ -14,8 +14,6 @@
 #include "launch_rules.hpp"
 #include "limits.hpp"
 #include "patterns.hpp"
-#include "patterns/atomics/reference.hpp"
-#include "patterns/convolution/pattern_convolution.hpp"
 #include "registry.hpp"
 #include "report.hpp"
 #include "request.hpp"
@@ -42,16 +40,11 @@ bool is_filter_variant(const VariantInfo& v) { return v.atomics == AtomicsKind::
 
 std::string input_share_key(const VariantInfo& v, const RunRequest& req) {
   std::string kind = std::string("numbers|") + to_string(req.type);
-  if (v.rules.bytes_input) {
+  const PatternSpec& spec = pattern_of(v);
+  if (v.rules.bytes_input)
     kind = "bytes";
-  } else if (is_filter_variant(v) && req.input == "random") {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "filter %.17g", req.params.keep_fraction);
-    kind = buf;
-  } else if (conv_dims(v) > 0) {
-    kind = "conv" + std::to_string(conv_dims(v)) + "d|" + std::to_string(req.params.width) + "x" +
-           std::to_string(req.params.height);
-  }
+  else if (std::string own = spec.input_key ? spec.input_key(v, req) : ""; !own.empty())
+    kind = own;
   return kind + "|" + std::to_string(req.n) + "|" + req.input + "|" + std::to_string(req.seed);
 }
 
@@ -210,7 +203,10 @@ Sweep run_sweep(const SweepSpec& spec, Backend* backend, const std::string& no_d
       if (cancelled() || out_of_memory) break;
       const RunRequest req = point_request(spec, id, n, keep);
       const VariantInfo& v = *find_variant(id);
-      const DType type = v.rules.bytes_input ? DType::UInt8 : conv_dims(v) > 0 ? DType::Float32 : spec.type;
+      const PatternSpec& pattern = pattern_of(v);
+      const DType type = v.rules.bytes_input  ? DType::UInt8
+                         : pattern.input_type ? pattern.input_type(v, spec.type)
+                                              : spec.type;
       LaunchConfig launch;
       std::string why = resolve_launch(v, n, type, req.launch, DeviceShape{}, launch);
       RunResult r;

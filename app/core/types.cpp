@@ -1,5 +1,7 @@
 #include "types.hpp"
 
+#include <cstdio>
+
 namespace ws {
 
 const char* to_string(DType t) {
@@ -26,6 +28,15 @@ bool parse_dtype(const std::string& s, DType& out) {
     return true;
   }
   return false;
+}
+
+std::string format_value(DType type, double v) {
+  char buf[64];
+  if (dtype_is_integer(type))
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.7g", v);
+  return buf;
 }
 
 }  // namespace ws

@@ -18,6 +18,8 @@ bool parse_dtype(const std::string& s, DType& out);
 inline std::size_t dtype_size(DType t) { return t == DType::UInt8 ? 1 : 4; }
 /// True for the integer types (int32, uint8): results compare exactly and print without decimals.
 inline bool dtype_is_integer(DType t) { return t != DType::Float32; }
+/// Formats a value of type `type` for people: integers without decimals, floats with 7 significant digits.
+std::string format_value(DType type, double v);
 
 /// Launch configuration of a kernel: threads per block and blocks per grid.
 /// 0 means "let the variant choose" (its default block, and a grid derived from n or the device).

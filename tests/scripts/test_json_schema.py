@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every JSON document warpscope writes validates against docs/warpscope.schema.json: the bundled reports
 and each --json output kind of warpscope-cli (run, sweep, trace, variants, device, metrics, report, report
-show, compare, filter), made here with the sim backend. The CSV of the same command holds the same values,
+show, compare, filter, allreduce), made here with the sim backend. The CSV of the same command holds the same values,
 with the same types, as its JSON flattened the way pandas.json_normalize does (null -> empty cell).
 Usage: test_json_schema.py WARPSCOPE_CLI SOURCE_DIR. Exit 77 (skipped) without python3-jsonschema."""
 import csv
@@ -105,6 +105,8 @@ with tempfile.TemporaryDirectory() as tmp:
     doc = run_json("metrics", ["metrics", "--json"])
     same_as_json("metrics --csv", run(["metrics", "--csv"]), doc.get("metrics", []))
     run_json("device", ["device", "--json"], codes=(0, 3))
+    run_json("allreduce", ["allreduce", "--gpus", "4", "--bytes", "64KiB", "--json"])
+    run_json("allreduce sweep", ["allreduce", "--method", "ring,tree", "--gpus", "2", "--sweep", "4KiB:64KiB", "--json"])
     r = ["run", "--variant", "epita.reduce3", "--type", "float32", "--n", "100000"] + sim
     doc = run_json("run", r + ["--json"])
     same_as_json("run --csv", run(r + ["--csv"]), [{k: v for k, v in doc.items() if k not in ("format", "version")}])

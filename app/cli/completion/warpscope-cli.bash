@@ -9,7 +9,7 @@ _warpscope_cli() {
     words=("${COMP_WORDS[@]}")
     cword=$COMP_CWORD
   }
-  local subcommands="list device run grade bound trace metrics report sweep worker"
+  local subcommands="list device run grade bound trace metrics report sweep worker allreduce"
   local run_opts="--n --block --grid --repeat --type --input --seed --backend --metrics --gpu --watchdog
     --connect-timeout --exclusive --mask-width --tile --width --height --mask --keep"
   local cmd="" tool="" i
@@ -33,6 +33,8 @@ _warpscope_cli() {
       return
       ;;
     --backend) COMPREPLY=($(compgen -W "cuda sim" -- "$cur")); return ;;
+    --method) COMPREPLY=($(compgen -W "all ring tree nccl_ring nccl_tree host_add peer_to_gpu0" -- "$cur")); return ;;
+    --link) COMPREPLY=($(compgen -W "nvlink4 pcie5" -- "$cur")); return ;;
     --type) COMPREPLY=($(compgen -W "int32 float32 uint8" -- "$cur")); return ;;
     --input) COMPREPLY=($(compgen -W "random ones sequence" -- "$cur") $(compgen -f -- "$cur")); return ;;
     --mask) COMPREPLY=($(compgen -W "box gauss" -- "$cur") $(compgen -f -- "$cur")); return ;;
@@ -67,6 +69,7 @@ _warpscope_cli() {
     sweep) opts="--variants --from --to --out --title --keep-fraction $run_opts --json --csv --force --progress
       --quiet --help" ;;
     worker) opts="--help" ;;
+    allreduce) opts="--method --gpus --length --bytes --sweep --link --backend --steps --warmup --repeat --json --help" ;;
   esac
   COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 }

@@ -291,10 +291,16 @@ class Rec {
  public:
   using T = typename P::T;
   explicit Rec(kit::Recorder* r = nullptr) : r_(r) {}
+  /// `file`: the trace_points.hpp file (e.g. trace_points::epita::kFile) whose lines at(line) names.
+  Rec(kit::Recorder* r, int file) : r_(r), file_(file) {}
   bool on() const { return r_ != nullptr; }
   /// See Recorder::at.
   void at(int file, int line) {
     if (r_) r_->at(file, line);
+  }
+  /// A line of the file given at construction (see Recorder::at).
+  void at(int line) {
+    if (r_) r_->at(file_, line);
   }
   void begin(TracePhase phase, const std::string& label) {
     if (r_) r_->begin(phase, label);
@@ -316,9 +322,21 @@ class Rec {
   void store_global(int t, int access, std::int64_t addr, T v, int buffer) {
     if (r_) r_->store(t, Space::Global, access, addr, P::to_double(v), buffer);
   }
+  /// `buffer`: the global buffer (kInput, kPartials, kAccumulator, or a pattern's own).
+  void atomic_global(int t, int access, std::int64_t addr, T v, int buffer) {
+    if (r_) r_->atomic(t, Space::Global, access, addr, P::to_double(v), buffer);
+  }
+  /// An atomic on shared memory; `v` = the operand the thread contributes.
+  void atomic_shared(int t, int access, std::int64_t addr, T v, int buffer = 0) {
+    if (r_) r_->atomic(t, Space::Shared, access, addr, P::to_double(v), buffer);
+  }
   /// Register add; `operand` = the address (or source lane) of the value added in; `v` = the result.
   void add(int t, std::int64_t operand, T v) {
     if (r_) r_->reg(t, OpKind::Add, operand, P::to_double(v));
+  }
+  /// Register combine of the policy (P::kOp: add for sums, max for MaxI32); as add() otherwise.
+  void combine(int t, std::int64_t operand, T v) {
+    if (r_) r_->reg(t, P::kOp, operand, P::to_double(v));
   }
   void shuffle(int t, int src_lane, T v) {
     if (r_) r_->shuffle(t, src_lane, P::to_double(v));
@@ -343,10 +361,24 @@ class Rec {
     r_->template shared<P>(sv);
     r_->end();
   }
+  /// Ends a step whose block keeps a single shared value (e.g. a __shared__ local_sum), keeping it.
+  void end(T single) {
+    if (!r_) return;
+    r_->template shared<P>(single);
+    r_->end();
+  }
+  /// Keeps the block's shared array (or its single shared value) after the current step without ending it.
+  void shared(const std::vector<T>& sv) {
+    if (r_) r_->template shared<P>(sv);
+  }
+  void shared(T single) {
+    if (r_) r_->template shared<P>(single);
+  }
   kit::Recorder* raw() const { return r_; }
 
  private:
   kit::Recorder* r_;
+  int file_ = -1;
 };
 
 /// One thread's step of a shared-memory tree, tile[a] += tile[a + s] (harris's sv, amp's tile_data):

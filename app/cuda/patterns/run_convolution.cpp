@@ -7,12 +7,12 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/check_cuda.hpp"
 #include "convolution/conv_launch.hpp"
 #include "cupti/cupti_metrics.hpp"
 #include "parallel.hpp"
 #include "pattern_runner.hpp"
 #include "patterns/convolution/pattern_convolution.hpp"
-#include "reduction/reduce_launch.hpp"  // WS_CUDA
 #include "timing.hpp"
 
 namespace ws::cuda {

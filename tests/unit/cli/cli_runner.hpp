@@ -1,5 +1,6 @@
 // Runs the warpscope-cli binary (WS_CLI_PATH) for the CLI tests: exit code and stdout + stderr.
 #pragma once
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <array>
 #include <cstdio>
@@ -27,6 +28,14 @@ inline int count_lines(const std::string& s) {
   int n = 0;
   for (char c : s) n += c == '\n';
   return n;
+}
+
+/// Expects `warpscope-cli ARGS` to exit with `code` after exactly one line of output that contains `needle`.
+inline void expect_one_line(const std::string& args, int code, const std::string& needle) {
+  const CliOut o = run_cli(args);
+  EXPECT_EQ(o.code, code) << args << "\n" << o.out;
+  EXPECT_EQ(count_lines(o.out), 1) << args << "\n" << o.out;
+  EXPECT_NE(o.out.find(needle), std::string::npos) << args << "\n" << o.out;
 }
 
 }  // namespace ws::test

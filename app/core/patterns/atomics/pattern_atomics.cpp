@@ -2,6 +2,8 @@
 // whose slots come from atomics are compared as multisets), bytes for GB/s, the summary value, and the
 // filters' --keep inputs. "GPUs and CUDA 3: Intrinsics", CS121, Fall 2022; references in reference_atomics.hpp.
 #include <atomic>
+#include <cstdio>
+#include <string>
 
 #include "parallel.hpp"
 #include "patterns.hpp"
@@ -104,6 +106,19 @@ std::string make_input_for(const VariantInfo& v, const RunRequest& req, std::int
 /// One operation per element: a counter's increment, a histogram bin's increment, a filter's comparison.
 double operations(const VariantInfo&, const PatternParams&, std::int64_t n) { return double(n); }
 
+/// The filters' output keeps up to n values; the counter's is one count, the histograms' 256 bins.
+bool array_output(const VariantInfo& v) {
+  return v.atomics != AtomicsKind::Counter && v.atomics != AtomicsKind::Histogram;
+}
+
+/// A filter's random input depends on --keep (make_filter_input); every other input is plain numbers.
+std::string input_key(const VariantInfo& v, const RunRequest& req) {
+  if (v.atomics != AtomicsKind::Filter || req.input != "random") return "";
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "filter %.17g", req.params.keep_fraction);
+  return buf;
+}
+
 }  // namespace
 
 PatternSpec atomics_pattern() {
@@ -120,6 +135,8 @@ PatternSpec atomics_pattern() {
   p.sweep_refusal = sweep_refusal;
   p.operations = operations;
   p.sim_models = sim::atomics_models;
+  p.array_output = array_output;
+  p.input_key = input_key;
   return p;
 }
 

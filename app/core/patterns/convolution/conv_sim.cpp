@@ -16,17 +16,9 @@ namespace {
 using I64 = std::int64_t;
 using F = kit::SumF32;
 
-/// kit::Rec for the stevens_conv.cu kernels: at() takes the line alone, and stores to global memory
-/// go to the output buffer P.
-struct Rec : kit::Rec<F> {
-  using kit::Rec<F>::Rec;
-  using kit::Rec<F>::at;
-  using kit::Rec<F>::store_global;
-  /// The stevens_conv.cu statement the next ops come from (kit::Recorder::at).
-  void at(int line) { at(trace_points::stevens_conv::kFile, line); }
-  /// P[addr] = v by thread t.
-  void store_global(int t, int access, I64 addr, float v) { store_global(t, access, addr, v, kConvOutput); }
-};
+/// The stevens_conv.cu kernels' recorder: at(line) names a line of stevens_conv.cu; stores to global
+/// memory go to the output buffer P (kConvOutput).
+using Rec = kit::Rec<F>;
 
 /// Shared state of one simulated launch.
 struct Launch {
@@ -48,7 +40,7 @@ void store_1d(Launch& L, I64 b, const std::vector<float>& pv, Rec& rec, int line
   for (int t = 0; t < B; ++t) {
     const I64 i = b * B + t;
     L.p[std::size_t(i)] = pv[std::size_t(t)];
-    rec.store_global(t, 0, i, pv[std::size_t(t)]);
+    rec.store_global(t, 0, i, pv[std::size_t(t)], kConvOutput);
     rec.work(t);
   }
   rec.end();
@@ -221,7 +213,7 @@ void basic_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
       const I64 col = bx * g.block_x + tx, row = by * g.block_y + ty;
       if (row >= g.height || col >= g.width) continue;
       L.p[std::size_t(row * g.width + col)] = pv[std::size_t(t)];
-      rec.store_global(t, 0, row * g.width + col, pv[std::size_t(t)]);
+      rec.store_global(t, 0, row * g.width + col, pv[std::size_t(t)], kConvOutput);
       rec.work(t);
     }
   rec.end();
@@ -276,7 +268,7 @@ void tiled_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
       if (row_o >= g.height || col_o >= g.width) continue;
       const int t = ty * BS + tx;
       L.p[std::size_t(row_o * g.width + col_o)] = pv[std::size_t(t)];
-      rec.store_global(t, 0, row_o * g.width + col_o, pv[std::size_t(t)]);
+      rec.store_global(t, 0, row_o * g.width + col_o, pv[std::size_t(t)], kConvOutput);
       rec.work(t);
     }
   rec.end();
@@ -343,7 +335,7 @@ void coarse_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
         const I64 row_o = by * TY + ty * C + k;
         if (row_o >= g.height || col_o >= g.width) continue;
         L.p[std::size_t(row_o * g.width + col_o)] = out[std::size_t(t * C + k)];
-        rec.store_global(t, k, row_o * g.width + col_o, out[std::size_t(t * C + k)]);
+        rec.store_global(t, k, row_o * g.width + col_o, out[std::size_t(t * C + k)], kConvOutput);
         wrote = true;
       }
       if (wrote) rec.work(t);
@@ -427,7 +419,7 @@ void register_2d(Launch& L, I64 bx, I64 by, Rec& rec) {
       for (int q = 0; q < RC && x0 + q < g.width; ++q) {
         const float o = out[std::size_t((t * RR + k) * RC + q)];
         L.p[std::size_t((y0 + k) * g.width + x0 + q)] = o;
-        rec.store_global(t, vec ? k : k * RC + q, (y0 + k) * g.width + x0 + q, o);
+        rec.store_global(t, vec ? k : k * RC + q, (y0 + k) * g.width + x0 + q, o, kConvOutput);
       }
     rec.work(t);
   }
@@ -566,7 +558,7 @@ HostVector<double> simulate_conv(const ConvGeometry& g, ConstSpan<float> input, 
         interior_outputs(L, bx, by);
         continue;
       }
-      Rec rec(traced ? &recorder : nullptr);
+      Rec rec(traced ? &recorder : nullptr, trace_points::stevens_conv::kFile);
       switch (g.kind) {
         case ConvKind::Basic1D: basic_1d(L, bx, true, rec); break;
         case ConvKind::Const1D: basic_1d(L, bx, false, rec); break;

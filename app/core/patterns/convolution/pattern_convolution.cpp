@@ -166,6 +166,16 @@ double operations(const VariantInfo& v, const PatternParams& p, std::int64_t n) 
   return double(n) * taps;
 }
 
+/// Runs share an input when they convolve the same signal or image: its dimensions and size.
+std::string input_key(const VariantInfo& v, const RunRequest& req) {
+  if (conv_dims(v) == 0) return "";
+  return "conv" + std::to_string(conv_dims(v)) + "d|" + std::to_string(req.params.width) + "x" +
+         std::to_string(req.params.height);
+}
+
+/// The kernels convolve float32 signals and images, whatever --type asks for.
+DType input_type(const VariantInfo& v, DType requested) { return conv_dims(v) > 0 ? DType::Float32 : requested; }
+
 }  // namespace
 
 PatternSpec convolution_pattern() {
@@ -183,6 +193,8 @@ PatternSpec convolution_pattern() {
   p.operations = operations;
   p.sim_models = sim::conv_models;
   p.resolve_params = resolve_params;
+  p.input_key = input_key;
+  p.input_type = input_type;
   return p;
 }
 

@@ -16,11 +16,6 @@ namespace {
 using namespace kit;
 namespace pts = trace_points::cs121;
 
-/// The statement of kernels/reduction/cs121.cu the next recorded ops come from (a WS_AT point).
-void at(Recorder* rec, int line) {
-  if (rec) rec->at(pts::kFile, line);
-}
-
 template <class P>
 using Vec = std::vector<typename P::T>;
 
@@ -37,30 +32,27 @@ constexpr int kNumLocals = 256;
 /// A lane whose source lane + offset is >= 32 receives its own value (shfl_down semantics), so it adds
 /// its value to itself. One "warp" step per offset; ops: Shuffle (operand = source lane), then Add.
 template <class P>
-void warp_reduce_sum(Vec<P>& val, unsigned warps, const Vec<P>& shared, const std::string& suffix, Recorder* rec) {
+void warp_reduce_sum(Vec<P>& val, unsigned warps, const Vec<P>& shared, const std::string& suffix, Rec<P>& rec) {
   typename P::T next[32];
-  at(rec, pts::warp_shfl);
+  rec.at(pts::warp_shfl);
   for (unsigned offset = 16; offset > 0; offset /= 2) {
-    if (rec) rec->begin(TracePhase::Warp, "offset " + std::to_string(offset) + suffix);
+    rec.begin(TracePhase::Warp, "offset " + std::to_string(offset) + suffix);
     for (unsigned w = 0; w < warps; ++w) {
       typename P::T* lanes = val.data() + std::size_t(w) * 32;
       for (unsigned lane = 0; lane < 32; ++lane) {
         const unsigned src = lane + offset < 32 ? lane + offset : lane;
         next[lane] = P::combine(lanes[lane], lanes[src]);
-        if (rec) {
+        if (rec.on()) {
           const int t = int(w * 32 + lane);
-          rec->shuffle(t, int(src), d<P>(lanes[src]));
-          rec->reg(t, P::kOp, -1, d<P>(next[lane]));
-          rec->work(t);
+          rec.shuffle(t, int(src), lanes[src]);
+          rec.combine(t, -1, next[lane]);
+          rec.work(t);
         }
       }
       for (unsigned lane = 0; lane < 32; ++lane) lanes[lane] = next[lane];
     }
-    if (rec) {
-      rec->shared<P>(shared);
-      rec->end();
-      rec->no_barrier_after();  // shuffles: one warp in lock-step (the _sync intrinsics)
-    }
+    rec.end(shared);
+    rec.no_barrier_after();  // shuffles: one warp in lock-step (the _sync intrinsics)
   }
 }
 
@@ -69,39 +61,29 @@ void warp_reduce_sum(Vec<P>& val, unsigned warps, const Vec<P>& shared, const st
 /// take 0), the first warp sums them. Returns thread 0's value. `shared` is the 32-slot array (slots
 /// never written keep what they held; the model starts them at 0).
 template <class P>
-typename P::T block_reduce_sum(Vec<P>& val, Vec<P>& shared, Recorder* rec) {
+typename P::T block_reduce_sum(Vec<P>& val, Vec<P>& shared, Rec<P>& rec) {
   const unsigned threads = unsigned(val.size()), warps = threads / 32;
   warp_reduce_sum<P>(val, warps, shared, "", rec);
-  at(rec, pts::block_store);
-  if (rec) rec->begin(TracePhase::Combine, "shared[wid] = val (lane 0 of each warp)");
+  rec.at(pts::block_store);
+  rec.begin(TracePhase::Combine, "shared[wid] = val (lane 0 of each warp)");
   for (unsigned w = 0; w < warps; ++w) {
     shared[w] = val[std::size_t(w) * 32];
-    if (rec) {
-      rec->store(int(w * 32), Space::Shared, 0, w, d<P>(shared[w]));
-      rec->work(int(w * 32));
-    }
+    rec.store_shared(int(w * 32), 0, w, shared[w]);
+    rec.work(int(w * 32));
   }
-  if (rec) {
-    rec->shared<P>(shared);
-    rec->end();
-    at(rec, pts::block_load);
-    rec->begin(TracePhase::Combine, "val = shared[lane] (threads < warps; others 0)");
-  }
+  rec.end(shared);
+  rec.at(pts::block_load);
+  rec.begin(TracePhase::Combine, "val = shared[lane] (threads < warps; others 0)");
   for (unsigned t = 0; t < threads; ++t) {
     if (t < warps) {
       val[t] = shared[t % 32];
-      if (rec) {
-        rec->load(int(t), Space::Shared, 0, t % 32, d<P>(val[t]));
-        rec->work(int(t));
-      }
+      rec.load_shared(int(t), 0, t % 32, val[t]);
+      rec.work(int(t));
     } else {
       val[t] = P::identity();
     }
   }
-  if (rec) {
-    rec->shared<P>(shared);
-    rec->end();
-  }
+  rec.end(shared);
   warp_reduce_sum<P>(val, 1, shared, ", first warp", rec);
   return val[0];
 }
@@ -121,31 +103,30 @@ SimOutput atomic_max(const VariantInfo& v, const Input& in, const LaunchConfig& 
   const unsigned threads = unsigned(launch.block);
   Recorder recorder(out.trace);
   P::T global_max = P::identity();  // init_max
-  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced, pts::kFile);
     const std::int64_t first = b * threads;
-    if (rec) {
-      at(rec, pts::max_global_load);
-      rec->begin(TracePhase::Load, "val = vals[i]");
+    if (rec.on()) {
+      rec.at(pts::max_global_load);
+      rec.begin(TracePhase::Load, "val = vals[i]");
       for (unsigned t = 0; t < threads; ++t) {
-        rec->load(int(t), Space::Global, 0, first + t, d<P>(g.at(first + t)), kInput);
-        rec->work(int(t));
+        rec.load_global(int(t), 0, first + t, g.at(first + t), kInput);
+        rec.work(int(t));
       }
-      rec->end();
-      at(rec, pts::max_global_atomic);
-      rec->begin(TracePhase::Atomic, "atomicMax(global_max, val)");
+      rec.end();
+      rec.at(pts::max_global_atomic);
+      rec.begin(TracePhase::Atomic, "atomicMax(global_max, val)");
     }
     P::T block_max = P::identity();
     for (unsigned t = 0; t < threads; ++t) {
       const P::T val = g.at(first + t);
       global_max = P::combine(global_max, val);
       block_max = P::combine(block_max, val);
-      if (rec) {
-        rec->atomic(int(t), Space::Global, 0, 0, d<P>(val), kAccumulator);
-        rec->work(int(t));
-      }
+      rec.atomic_global(int(t), 0, 0, val, kAccumulator);
+      rec.work(int(t));
     }
-    if (rec) {
-      rec->end();
+    if (rec.on()) {
+      rec.end();
       out.trace.block_result = d<P>(block_max);
     }
   });
@@ -170,7 +151,8 @@ SimOutput local_max(const VariantInfo& v, const Input& in, const LaunchConfig& l
   std::vector<P::T> local(kNumLocals, P::identity());
   P::T global_max = P::identity();
   std::vector<char> grew(threads);
-  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced, pts::kFile);
     const std::int64_t first = b * threads;
     P::T block_max = P::identity();
     for (unsigned t = 0; t < threads; ++t) {
@@ -185,31 +167,31 @@ SimOutput local_max(const VariantInfo& v, const Input& in, const LaunchConfig& l
         block_max = P::combine(block_max, val);
       }
     }
-    if (!rec) return;  // an untraced block: nothing more to record
-    at(rec, pts::max_local_load);
-    rec->begin(TracePhase::Load, "val = vals[i]");
+    if (!rec.on()) return;  // an untraced block: nothing more to record
+    rec.at(pts::max_local_load);
+    rec.begin(TracePhase::Load, "val = vals[i]");
     for (unsigned t = 0; t < threads; ++t) {
-      rec->load(int(t), Space::Global, 0, first + t, d<P>(g.at(first + t)), kInput);
-      rec->work(int(t));
+      rec.load_global(int(t), 0, first + t, g.at(first + t), kInput);
+      rec.work(int(t));
     }
-    rec->end();
-    at(rec, pts::max_local_atomic);
-    rec->begin(TracePhase::Atomic, "old_max = atomicMax(&local_max[i % num_locals], val)");
+    rec.end();
+    rec.at(pts::max_local_atomic);
+    rec.begin(TracePhase::Atomic, "old_max = atomicMax(&local_max[i % num_locals], val)");
     for (unsigned t = 0; t < threads; ++t) {
-      rec->atomic(int(t), Space::Global, 0, (first + t) % kNumLocals, d<P>(g.at(first + t)), kPartials);
-      rec->work(int(t));
+      rec.atomic_global(int(t), 0, (first + t) % kNumLocals, g.at(first + t), kPartials);
+      rec.work(int(t));
     }
-    rec->end();
-    at(rec, pts::max_local_global);
-    rec->begin(TracePhase::Atomic,
-               "if (old_max < val) atomicMax(global_max, val) (which threads win depends on the order of the atomics; "
-               "modelled: blocks, then threads, in order)");
+    rec.end();
+    rec.at(pts::max_local_global);
+    rec.begin(TracePhase::Atomic,
+              "if (old_max < val) atomicMax(global_max, val) (which threads win depends on the order of the atomics; "
+              "modelled: blocks, then threads, in order)");
     for (unsigned t = 0; t < threads; ++t) {
       if (!grew[t]) continue;
-      rec->atomic(int(t), Space::Global, 0, 0, d<P>(g.at(first + t)), kAccumulator);
-      rec->work(int(t));
+      rec.atomic_global(int(t), 0, 0, g.at(first + t), kAccumulator);
+      rec.work(int(t));
     }
-    rec->end();
+    rec.end();
     out.trace.block_result = d<P>(block_max);
   });
   out.result = d<P>(global_max);
@@ -229,31 +211,28 @@ SimOutput block_reduce(const VariantInfo& v, const Input& in, const LaunchConfig
   Vec<P> val(threads), shared(32, P::identity());
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced, pts::kFile);
     const std::int64_t first = b * threads;
-    at(rec, pts::block_reduce_load);
-    if (rec) rec->begin(TracePhase::Load, "val = i < n ? in[i] : 0");
+    rec.at(pts::block_reduce_load);
+    rec.begin(TracePhase::Load, "val = i < n ? in[i] : 0");
     for (unsigned t = 0; t < threads; ++t) {
       const std::int64_t i = first + t;
       val[t] = i < g.n ? g.at(i) : P::identity();
-      if (rec && i < g.n) {
-        rec->load(int(t), Space::Global, 0, i, d<P>(val[t]), kInput);
-        rec->work(int(t));
+      if (rec.on() && i < g.n) {
+        rec.load_global(int(t), 0, i, val[t], kInput);
+        rec.work(int(t));
       }
     }
-    if (rec) {
-      rec->shared<P>(shared);
-      rec->end();
-    }
+    rec.end(shared);
     const typename P::T block_sum = block_reduce_sum<P>(val, shared, rec);
     sum = P::combine(sum, block_sum);
-    if (rec) {
-      at(rec, pts::block_reduce_atomic);
-      rec->begin(TracePhase::Atomic, "atomicAdd(sum, val) (thread 0)");
-      rec->atomic(0, Space::Global, 0, 0, d<P>(block_sum), kAccumulator);
-      rec->work(0);
-      rec->shared<P>(shared);
-      rec->end();
+    if (rec.on()) {
+      rec.at(pts::block_reduce_atomic);
+      rec.begin(TracePhase::Atomic, "atomicAdd(sum, val) (thread 0)");
+      rec.atomic_global(0, 0, 0, block_sum, kAccumulator);
+      rec.work(0);
+      rec.end(shared);
       out.trace.block_result = d<P>(block_sum);
     }
   });
@@ -279,35 +258,33 @@ SimOutput device_reduce(const VariantInfo& v, const Input& in, const LaunchConfi
   const std::int64_t grid_size = std::int64_t(threads) * launch.grid;
   Vec<P> val(threads), shared(32, P::identity()), partials(std::size_t(launch.grid));
   Recorder recorder(out.trace);
-  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced, pts::kFile);
     std::fill(val.begin(), val.end(), P::identity());  // T sum = 0
     const std::int64_t first = b * threads;
     const std::int64_t passes = first < g.n ? (g.n - first + grid_size - 1) / grid_size : 0;
-    at(rec, pts::device_cascade);
-    LoopSteps steps(rec, TracePhase::Load, "pass", passes);
+    rec.at(pts::device_cascade);
+    LoopSteps steps(rec.raw(), TracePhase::Load, "pass", passes);
     for (std::int64_t k = 0; k < passes; ++k) {
       steps.before(k);
       const std::int64_t base = first + k * grid_size;
       for (unsigned t = 0; t < threads && base + t < g.n; ++t) {
         const typename P::T x = g.at(base + t);
         val[t] = P::combine(val[t], x);
-        if (rec) {
-          rec->load(int(t), Space::Global, 0, base + t, d<P>(x), kInput);
-          rec->reg(int(t), P::kOp, base + t, d<P>(val[t]));
-          rec->work(int(t));
-        }
+        rec.load_global(int(t), 0, base + t, x, kInput);
+        rec.combine(int(t), base + t, val[t]);
+        rec.work(int(t));
       }
-      if (rec) rec->shared<P>(shared);
+      rec.shared(shared);
       steps.after(k);
     }
     partials[std::size_t(b)] = block_reduce_sum<P>(val, shared, rec);
-    if (rec) {
-      at(rec, pts::device_store);
-      rec->begin(TracePhase::Combine, "out[blockIdx.x] = sum (thread 0)");
-      rec->store(0, Space::Global, 0, b, d<P>(partials[std::size_t(b)]), kPartials);
-      rec->work(0);
-      rec->shared<P>(shared);
-      rec->end();
+    if (rec.on()) {
+      rec.at(pts::device_store);
+      rec.begin(TracePhase::Combine, "out[blockIdx.x] = sum (thread 0)");
+      rec.store_global(0, 0, b, partials[std::size_t(b)], kPartials);
+      rec.work(0);
+      rec.end(shared);
       out.trace.block_result = d<P>(partials[std::size_t(b)]);
     }
   });
@@ -315,7 +292,8 @@ SimOutput device_reduce(const VariantInfo& v, const Input& in, const LaunchConfi
   Vec<P> second(1024, P::identity());
   for (std::int64_t i = 0; i < launch.grid; ++i)
     second[std::size_t(i % 1024)] = P::combine(second[std::size_t(i % 1024)], partials[std::size_t(i)]);
-  out.result = d<P>(block_reduce_sum<P>(second, shared, nullptr));
+  Rec<P> untraced;
+  out.result = d<P>(block_reduce_sum<P>(second, shared, untraced));
   out.launches = 2;
   return out;
 }

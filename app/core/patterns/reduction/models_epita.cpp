@@ -18,11 +18,6 @@ namespace {
 using namespace kit;
 namespace pts = trace_points::epita;
 
-/// The statement of kernels/reduction/epita.cu the next recorded ops come from (a WS_AT point).
-void at(Recorder* rec, int line) {
-  if (rec) rec->at(pts::kFile, line);
-}
-
 template <class P>
 using Vec = std::vector<typename P::T>;
 
@@ -37,50 +32,42 @@ double d(typename P::T v) {
 /// One tree addition `partialSum[tid] += partialSum[tid + stride]` of thread `tid`, recorded as
 /// access 0 = load s[tid], 1 = load s[other], 2 = store s[tid].
 template <class P>
-void tree_add(Vec<P>& s, unsigned tid, unsigned other, Recorder* rec) {
+void tree_add(Vec<P>& s, unsigned tid, unsigned other, Rec<P>& rec) {
   const typename P::T a = s[tid], b = s[other], r = P::combine(a, b);
   s[tid] = r;
-  if (rec) {
-    rec->load(int(tid), Space::Shared, 0, tid, d<P>(a));
-    rec->load(int(tid), Space::Shared, 1, other, d<P>(b));
-    rec->reg(int(tid), P::kOp, other, d<P>(r));
-    rec->store(int(tid), Space::Shared, 2, tid, d<P>(r));
-    rec->work(int(tid));
-  }
+  rec.load_shared(int(tid), 0, tid, a);
+  rec.load_shared(int(tid), 1, other, b);
+  rec.combine(int(tid), other, r);
+  rec.store_shared(int(tid), 2, tid, r);
+  rec.work(int(tid));
 }
 
 /// Sequential addressing (slide "Efficient Reduction Trees"):
 /// for (stride = first; stride > last; stride /= 2) { if (tid < stride) s[tid] += s[tid + stride]; __syncthreads(); }
 /// (last = 0 is the slide's `stride >= 1`; reduce6 stops at `s > 32`). `threads` = blockDim.x.
 template <class P>
-void sequential_tree(Vec<P>& s, unsigned threads, unsigned first, unsigned last, Recorder* rec) {
+void sequential_tree(Vec<P>& s, unsigned threads, unsigned first, unsigned last, Rec<P>& rec) {
   for (unsigned stride = first; stride > last; stride /= 2) {
-    if (rec) rec->begin(TracePhase::Tree, "stride " + std::to_string(stride));
+    rec.begin(TracePhase::Tree, "stride", stride);
     for (unsigned tid = 0; tid < stride && tid < threads; ++tid) tree_add<P>(s, tid, tid + stride, rec);
-    if (rec) {
-      rec->shared<P>(s);
-      rec->end();
-    }
+    rec.end(s);
   }
 }
 
 /// One full-unroll step `if (BlockSize >= limit) { if (tid < stride) ...; __syncthreads(); }`.
 template <class P>
-void unrolled_tree_step(Vec<P>& s, unsigned threads, unsigned stride, Recorder* rec) {
+void unrolled_tree_step(Vec<P>& s, unsigned threads, unsigned stride, Rec<P>& rec) {
   sequential_tree<P>(s, threads, stride, stride / 2, rec);
 }
 
 /// Interleaved addressing (slide "Reduction Pattern: tree reduction without atomics"):
 /// for (stride = 1; stride < blockDim.x; stride *= 2) { if (tid % (2 * stride) == 0) s[tid] += s[tid + stride]; ... }
 template <class P>
-void interleaved_tree(Vec<P>& s, unsigned threads, Recorder* rec) {
+void interleaved_tree(Vec<P>& s, unsigned threads, Rec<P>& rec) {
   for (unsigned stride = 1; stride < threads; stride *= 2) {
-    if (rec) rec->begin(TracePhase::Tree, "stride " + std::to_string(stride));
+    rec.begin(TracePhase::Tree, "stride", stride);
     for (unsigned tid = 0; tid < threads; tid += 2 * stride) tree_add<P>(s, tid, tid + stride, rec);
-    if (rec) {
-      rec->shared<P>(s);
-      rec->end();
-    }
+    rec.end(s);
   }
 }
 
@@ -88,66 +75,53 @@ void interleaved_tree(Vec<P>& s, unsigned threads, Recorder* rec) {
 /// `s[tid] += s[tid + offset]`, offset 32 .. 1, with no barrier. Modelled in lock-step: in each
 /// statement all 32 lanes load before any lane stores (the slide's assumption).
 template <class P>
-void volatile_warp_reduce(Vec<P>& s, Recorder* rec) {
+void volatile_warp_reduce(Vec<P>& s, Rec<P>& rec) {
   typename P::T next[32];
   const int lines[] = {pts::warp_32, pts::warp_16, pts::warp_8, pts::warp_4, pts::warp_2, pts::warp_1};
   int statement = 0;
   for (unsigned offset = 32; offset >= 1; offset /= 2) {
-    at(rec, lines[statement++]);
-    if (rec) rec->begin(TracePhase::Warp, "offset " + std::to_string(offset));
+    rec.at(lines[statement++]);
+    rec.begin(TracePhase::Warp, "offset", offset);
     for (unsigned lane = 0; lane < 32; ++lane) {
       const typename P::T a = s[lane], b = s[lane + offset];
       next[lane] = P::combine(a, b);
-      if (rec) {
-        rec->load(int(lane), Space::Shared, 0, lane, d<P>(a));
-        rec->load(int(lane), Space::Shared, 1, lane + offset, d<P>(b));
-        rec->reg(int(lane), P::kOp, lane + offset, d<P>(next[lane]));
-        rec->store(int(lane), Space::Shared, 2, lane, d<P>(next[lane]));
-        rec->work(int(lane));
-      }
+      rec.load_shared(int(lane), 0, lane, a);
+      rec.load_shared(int(lane), 1, lane + offset, b);
+      rec.combine(int(lane), lane + offset, next[lane]);
+      rec.store_shared(int(lane), 2, lane, next[lane]);
+      rec.work(int(lane));
     }
     for (unsigned lane = 0; lane < 32; ++lane) s[lane] = next[lane];
-    if (rec) {
-      rec->shared<P>(s);
-      rec->end();
-      rec->no_barrier_after();  // warp-synchronous: one warp in lock-step (sim/hazards.hpp)
-    }
+    rec.end(s);
+    rec.no_barrier_after();  // warp-synchronous: one warp in lock-step (sim/hazards.hpp)
   }
 }
 
 /// `if (tid == 0) atomicAdd(sum, partialSum[0]);`: access 0 = load s[0], 1 = the global atomic.
 template <class P>
-void commit_partial0(const Vec<P>& s, typename P::T& sum, Recorder* rec) {
+void commit_partial0(const Vec<P>& s, typename P::T& sum, Rec<P>& rec) {
   sum = P::combine(sum, s[0]);
-  if (rec) {
-    rec->begin(TracePhase::Combine, "atomicAdd(sum, partialSum[0])");
-    rec->load(0, Space::Shared, 0, 0, d<P>(s[0]));
-    rec->atomic(0, Space::Global, 1, 0, d<P>(s[0]), kAccumulator);
-    rec->work(0);
-    rec->shared<P>(s);
-    rec->end();
-  }
+  rec.begin(TracePhase::Combine, "atomicAdd(sum, partialSum[0])");
+  rec.load_shared(0, 0, 0, s[0]);
+  rec.atomic_global(0, 1, 0, s[0], kAccumulator);
+  rec.work(0);
+  rec.end(s);
 }
 
 /// One element per thread into shared memory, unguarded (reduce2/reduce3's collaborative loading):
 /// `partialSum[tid] = buffer[blockIdx.x * blockDim.x + tid]`: access 0 = global load, 1 = shared store.
 template <class P>
-void load_one_per_thread(Vec<P>& s, const GlobalView<P>& g, std::int64_t b, unsigned threads, Recorder* rec) {
-  if (rec) rec->begin(TracePhase::Load, "partialSum[tid] = buffer[i]");
+void load_one_per_thread(Vec<P>& s, const GlobalView<P>& g, std::int64_t b, unsigned threads, Rec<P>& rec) {
+  rec.begin(TracePhase::Load, "partialSum[tid] = buffer[i]");
   const std::int64_t first = b * threads;
   for (unsigned tid = 0; tid < threads; ++tid) {
     const std::int64_t i = first + tid;
     s[tid] = g.at(i);
-    if (rec) {
-      rec->load(int(tid), Space::Global, 0, i, d<P>(s[tid]), kInput);
-      rec->store(int(tid), Space::Shared, 1, tid, d<P>(s[tid]));
-      rec->work(int(tid));
-    }
+    rec.load_global(int(tid), 0, i, s[tid], kInput);
+    rec.store_shared(int(tid), 1, tid, s[tid]);
+    rec.work(int(tid));
   }
-  if (rec) {
-    rec->shared<P>(s);
-    rec->end();
-  }
+  rec.end(s);
 }
 
 /// Algorithm cascading into shared memory (slide "Algorithm Cascading"):
@@ -155,22 +129,21 @@ void load_one_per_thread(Vec<P>& s, const GlobalView<P>& g, std::int64_t b, unsi
 /// Steps: "partialSum[t] = 0", then one per pass (access 0 = global load, 1 = load s[t], 2 = store s[t]).
 template <class P>
 void cascade_into_shared(Vec<P>& s, const GlobalView<P>& g, std::int64_t b, unsigned threads, std::int64_t grid,
-                         int zero_line, int add_line, Recorder* rec) {
+                         int zero_line, int add_line, Rec<P>& rec) {
   std::fill(s.begin(), s.end(), P::identity());
-  at(rec, zero_line);
-  if (rec) {
-    rec->begin(TracePhase::Load, "partialSum[t] = 0");
+  rec.at(zero_line);
+  if (rec.on()) {
+    rec.begin(TracePhase::Load, "partialSum[t] = 0");
     for (unsigned t = 0; t < threads; ++t) {
-      rec->store(int(t), Space::Shared, 0, t, d<P>(P::identity()));
-      rec->work(int(t));
+      rec.store_shared(int(t), 0, t, P::identity());
+      rec.work(int(t));
     }
-    rec->shared<P>(s);
-    rec->end();
+    rec.end(s);
   }
   const std::int64_t n = g.n, first = b * threads, grid_size = std::int64_t(threads) * grid;
   const std::int64_t passes = first < n ? (n - first + grid_size - 1) / grid_size : 0;
-  at(rec, add_line);
-  LoopSteps steps(rec, TracePhase::Load, "pass", passes);
+  rec.at(add_line);
+  LoopSteps steps(rec.raw(), TracePhase::Load, "pass", passes);
   for (std::int64_t k = 0; k < passes; ++k) {
     steps.before(k);
     const std::int64_t base = first + k * grid_size;
@@ -178,15 +151,13 @@ void cascade_into_shared(Vec<P>& s, const GlobalView<P>& g, std::int64_t b, unsi
       const std::int64_t x = base + t;
       const typename P::T a = s[t], v = g.at(x), r = P::combine(a, v);
       s[t] = r;
-      if (rec) {
-        rec->load(int(t), Space::Global, 0, x, d<P>(v), kInput);
-        rec->load(int(t), Space::Shared, 1, t, d<P>(a));
-        rec->reg(int(t), P::kOp, x, d<P>(r));
-        rec->store(int(t), Space::Shared, 2, t, d<P>(r));
-        rec->work(int(t));
-      }
+      rec.load_global(int(t), 0, x, v, kInput);
+      rec.load_shared(int(t), 1, t, a);
+      rec.combine(int(t), x, r);
+      rec.store_shared(int(t), 2, t, r);
+      rec.work(int(t));
     }
-    if (rec) rec->shared<P>(s);
+    rec.shared(s);
     steps.after(k);
   }
 }
@@ -197,48 +168,42 @@ void cascade_into_shared(Vec<P>& s, const GlobalView<P>& g, std::int64_t b, unsi
 /// (the next ops stay at add_line).
 template <class P>
 void zero_local_and_load(Vec<P>& vals, const GlobalView<P>& g, std::int64_t b, unsigned threads, int zero_line,
-                         int add_line, Recorder* rec) {
+                         int add_line, Rec<P>& rec) {
   const std::int64_t first = b * threads;
   for (unsigned t = 0; t < threads; ++t) vals[t] = g.at(first + t);
-  if (!rec) return;
-  rec->begin(TracePhase::Load, "local_sum = 0 (thread 0); buffer[x]");
-  at(rec, zero_line);
-  rec->store(0, Space::Shared, 0, 0, d<P>(P::identity()));
-  rec->work(0);
-  at(rec, add_line);
+  if (!rec.on()) return;
+  rec.begin(TracePhase::Load, "local_sum = 0 (thread 0); buffer[x]");
+  rec.at(zero_line);
+  rec.store_shared(0, 0, 0, P::identity());
+  rec.work(0);
+  rec.at(add_line);
   for (unsigned t = 0; t < threads && first + t < g.n; ++t) {
-    rec->load(int(t), Space::Global, 1, first + t, d<P>(vals[t]), kInput);
-    rec->work(int(t));
+    rec.load_global(int(t), 1, first + t, vals[t], kInput);
+    rec.work(int(t));
   }
-  rec->shared<P>(P::identity());
-  rec->end();
+  rec.end(P::identity());
 }
 
 /// Shared atomics `atomicAdd(&local_sum, buffer[x])` of threads [from, to) with x < size, in thread order.
 template <class P>
 void shared_atomics(const Vec<P>& vals, typename P::T& local, std::int64_t first, std::int64_t n, unsigned from,
-                    unsigned to, Recorder* rec) {
+                    unsigned to, Rec<P>& rec) {
   for (unsigned t = from; t < to && first + t < n; ++t) {
     local = P::combine(local, vals[t]);
-    if (rec) {
-      rec->atomic(int(t), Space::Shared, 0, 0, d<P>(vals[t]));
-      rec->work(int(t));
-    }
+    rec.atomic_shared(int(t), 0, 0, vals[t]);
+    rec.work(int(t));
   }
 }
 
 /// `if (threadIdx.x == 0) atomicAdd(sum, local_sum)`: access 0 = load local_sum, 1 = global atomic.
 template <class P>
-void commit_local(typename P::T local, typename P::T& sum, const std::string& label, Recorder* rec) {
+void commit_local(typename P::T local, typename P::T& sum, const std::string& label, Rec<P>& rec) {
   sum = P::combine(sum, local);
-  if (rec) {
-    rec->begin(TracePhase::Combine, label);
-    rec->load(0, Space::Shared, 0, 0, d<P>(local));
-    rec->atomic(0, Space::Global, 1, 0, d<P>(local), kAccumulator);
-    rec->work(0);
-    rec->shared<P>(local);
-    rec->end();
-  }
+  rec.begin(TracePhase::Combine, label);
+  rec.load_shared(0, 0, 0, local);
+  rec.atomic_global(0, 1, 0, local, kAccumulator);
+  rec.work(0);
+  rec.end(local);
 }
 
 /// Passes of a grid-stride loop for block b: ceil((n - b * block) / (block * grid)), 0 past the input.
@@ -271,17 +236,18 @@ SimOutput race(const VariantInfo& v, const Input& in, const LaunchConfig& launch
   const unsigned threads = unsigned(launch.block);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced, pts::kFile);
     const std::int64_t first = b * threads;
-    at(rec, pts::race_add);
-    if (rec) {
-      rec->begin(TracePhase::Load, "buffer[x]");
+    rec.at(pts::race_add);
+    if (rec.on()) {
+      rec.begin(TracePhase::Load, "buffer[x]");
       for (unsigned t = 0; t < threads && first + t < g.n; ++t) {
-        rec->load(int(t), Space::Global, 0, first + t, d<P>(g.at(first + t)), kInput);
-        rec->work(int(t));
+        rec.load_global(int(t), 0, first + t, g.at(first + t), kInput);
+        rec.work(int(t));
       }
-      rec->end();
-      rec->begin(TracePhase::Combine, "*sum += buffer[x] (racy: read, add, write)");
+      rec.end();
+      rec.begin(TracePhase::Combine, "*sum += buffer[x] (racy: read, add, write)");
     }
     typename P::T contribution = P::identity();
     for (unsigned w = 0; w * 32 < threads; ++w) {
@@ -293,17 +259,15 @@ SimOutput race(const VariantInfo& v, const Input& in, const LaunchConfig& launch
         const typename P::T x = g.at(first + t), written = P::combine(read, x);
         sum = written;  // the later lane overwrites the earlier one
         last = x;
-        if (rec) {
-          rec->load(int(t), Space::Global, 0, 0, d<P>(read), kAccumulator);
-          rec->reg(int(t), P::kOp, first + t, d<P>(written));
-          rec->store(int(t), Space::Global, 1, 0, d<P>(written), kAccumulator);
-          rec->work(int(t));
-        }
+        rec.load_global(int(t), 0, 0, read, kAccumulator);
+        rec.combine(int(t), first + t, written);
+        rec.store_global(int(t), 1, 0, written, kAccumulator);
+        rec.work(int(t));
       }
       contribution = P::combine(contribution, last);
     }
-    if (rec) {
-      rec->end();
+    if (rec.on()) {
+      rec.end();
       out.trace.block_result = d<P>(contribution);
     }
   });
@@ -319,30 +283,29 @@ SimOutput reduce0(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   const unsigned threads = unsigned(launch.block);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced, pts::kFile);
     const std::int64_t first = b * threads;
-    at(rec, pts::reduce0_add);
-    if (rec) {
-      rec->begin(TracePhase::Load, "buffer[x]");
+    rec.at(pts::reduce0_add);
+    if (rec.on()) {
+      rec.begin(TracePhase::Load, "buffer[x]");
       for (unsigned t = 0; t < threads && first + t < g.n; ++t) {
-        rec->load(int(t), Space::Global, 0, first + t, d<P>(g.at(first + t)), kInput);
-        rec->work(int(t));
+        rec.load_global(int(t), 0, first + t, g.at(first + t), kInput);
+        rec.work(int(t));
       }
-      rec->end();
-      rec->begin(TracePhase::Atomic, "atomicAdd(sum, buffer[x])");
+      rec.end();
+      rec.begin(TracePhase::Atomic, "atomicAdd(sum, buffer[x])");
     }
     typename P::T block_sum = P::identity();
     for (unsigned t = 0; t < threads && first + t < g.n; ++t) {
       const typename P::T x = g.at(first + t);
       sum = P::combine(sum, x);
       block_sum = P::combine(block_sum, x);
-      if (rec) {
-        rec->atomic(int(t), Space::Global, 0, 0, d<P>(x), kAccumulator);
-        rec->work(int(t));
-      }
+      rec.atomic_global(int(t), 0, 0, x, kAccumulator);
+      rec.work(int(t));
     }
-    if (rec) {
-      rec->end();
+    if (rec.on()) {
+      rec.end();
       out.trace.block_result = d<P>(block_sum);
     }
   });
@@ -365,33 +328,28 @@ SimOutput reduce1_nosync(const VariantInfo& v, const Input& in, const LaunchConf
   Vec<P> vals(threads);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced, pts::kFile);
     const std::int64_t first = b * threads;
     // The lesson: none of these steps ends in a __syncthreads.
     zero_local_and_load<P>(vals, g, b, threads, pts::nosync_zero, pts::nosync_add, rec);
-    if (rec) rec->no_barrier_after();
+    rec.no_barrier_after();
     typename P::T local = P::identity();
-    if (rec) rec->begin(TracePhase::Atomic, "warp 0: atomicAdd(&local_sum, buffer[x])");
+    rec.begin(TracePhase::Atomic, "warp 0: atomicAdd(&local_sum, buffer[x])");
     shared_atomics<P>(vals, local, first, g.n, 0, std::min(32u, threads), rec);
-    if (rec) {
-      rec->shared<P>(local);
-      rec->end();
-      rec->no_barrier_after();
-    }
-    at(rec, pts::nosync_commit);
+    rec.end(local);
+    rec.no_barrier_after();
+    rec.at(pts::nosync_commit);
     commit_local<P>(local, sum, "thread 0: atomicAdd(sum, local_sum), before warps 1.. (no barrier)", rec);
-    if (rec) {
-      rec->no_barrier_after();
+    if (rec.on()) {
+      rec.no_barrier_after();
       out.trace.block_result = d<P>(local);
     }
-    at(rec, pts::nosync_add);
+    rec.at(pts::nosync_add);
     if (threads > 32) {
-      if (rec) rec->begin(TracePhase::Atomic, "warps 1..: atomicAdd(&local_sum, buffer[x]) after the commit (lost)");
+      rec.begin(TracePhase::Atomic, "warps 1..: atomicAdd(&local_sum, buffer[x]) after the commit (lost)");
       shared_atomics<P>(vals, local, first, g.n, 32, threads, rec);
-      if (rec) {
-        rec->shared<P>(local);
-        rec->end();
-      }
+      rec.end(local);
     }
   });
   return finish(std::move(out), d<P>(sum), 1);
@@ -407,18 +365,16 @@ SimOutput reduce1(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   Vec<P> vals(threads);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced, pts::kFile);
     zero_local_and_load<P>(vals, g, b, threads, pts::reduce1_zero, pts::reduce1_add, rec);
     typename P::T local = P::identity();
-    if (rec) rec->begin(TracePhase::Atomic, "atomicAdd(&local_sum, buffer[x])");
+    rec.begin(TracePhase::Atomic, "atomicAdd(&local_sum, buffer[x])");
     shared_atomics<P>(vals, local, b * threads, g.n, 0, threads, rec);
-    if (rec) {
-      rec->shared<P>(local);
-      rec->end();
-    }
-    at(rec, pts::reduce1_commit);
+    rec.end(local);
+    rec.at(pts::reduce1_commit);
     commit_local<P>(local, sum, "atomicAdd(sum, local_sum) (thread 0)", rec);
-    if (rec) out.trace.block_result = d<P>(local);
+    if (rec.on()) out.trace.block_result = d<P>(local);
   });
   return finish(std::move(out), d<P>(sum), 1);
 }
@@ -433,14 +389,15 @@ SimOutput reduce2(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   Vec<P> s(threads);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
-    at(rec, pts::reduce2_load);
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced, pts::kFile);
+    rec.at(pts::reduce2_load);
     load_one_per_thread<P>(s, g, b, threads, rec);
-    at(rec, pts::reduce2_tree);
+    rec.at(pts::reduce2_tree);
     interleaved_tree<P>(s, threads, rec);
-    at(rec, pts::reduce2_commit);
+    rec.at(pts::reduce2_commit);
     commit_partial0<P>(s, sum, rec);
-    if (rec) out.trace.block_result = d<P>(s[0]);
+    if (rec.on()) out.trace.block_result = d<P>(s[0]);
   });
   return finish(std::move(out), d<P>(sum), 1);
 }
@@ -454,14 +411,15 @@ SimOutput reduce3(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   Vec<P> s(threads);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
-    at(rec, pts::reduce3_load);
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced, pts::kFile);
+    rec.at(pts::reduce3_load);
     load_one_per_thread<P>(s, g, b, threads, rec);
-    at(rec, pts::reduce3_tree);
+    rec.at(pts::reduce3_tree);
     sequential_tree<P>(s, threads, threads / 2, 0, rec);
-    at(rec, pts::reduce3_commit);
+    rec.at(pts::reduce3_commit);
     commit_partial0<P>(s, sum, rec);
-    if (rec) out.trace.block_result = d<P>(s[0]);
+    if (rec.on()) out.trace.block_result = d<P>(s[0]);
   });
   return finish(std::move(out), d<P>(sum), 1);
 }
@@ -477,33 +435,30 @@ SimOutput reduce4(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   Vec<P> s(2 * std::size_t(threads));
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced, pts::kFile);
     const std::int64_t start_x = 2 * b * threads;
-    if (rec)
-      rec->begin(TracePhase::Load, "partialSum[t] = buffer[x]; partialSum[t + blockDim.x] = buffer[x + blockDim.x]");
+    rec.begin(TracePhase::Load, "partialSum[t] = buffer[x]; partialSum[t + blockDim.x] = buffer[x + blockDim.x]");
     for (unsigned t = 0; t < threads; ++t) {
       const std::int64_t x0 = start_x + t, x1 = x0 + threads;
       s[t] = x0 < g.n ? g.at(x0) : P::identity();
       s[t + threads] = x1 < g.n ? g.at(x1) : P::identity();
-      if (rec) {
-        at(rec, pts::reduce4_load_low);
-        if (x0 < g.n) rec->load(int(t), Space::Global, 0, x0, d<P>(s[t]), kInput);
-        rec->store(int(t), Space::Shared, 1, t, d<P>(s[t]));
-        at(rec, pts::reduce4_load_high);
-        if (x1 < g.n) rec->load(int(t), Space::Global, 2, x1, d<P>(s[t + threads]), kInput);
-        rec->store(int(t), Space::Shared, 3, t + threads, d<P>(s[t + threads]));
-        rec->work(int(t));
+      if (rec.on()) {
+        rec.at(pts::reduce4_load_low);
+        if (x0 < g.n) rec.load_global(int(t), 0, x0, s[t], kInput);
+        rec.store_shared(int(t), 1, t, s[t]);
+        rec.at(pts::reduce4_load_high);
+        if (x1 < g.n) rec.load_global(int(t), 2, x1, s[t + threads], kInput);
+        rec.store_shared(int(t), 3, t + threads, s[t + threads]);
+        rec.work(int(t));
       }
     }
-    if (rec) {
-      rec->shared<P>(s);
-      rec->end();
-    }
-    at(rec, pts::reduce4_tree);
+    rec.end(s);
+    rec.at(pts::reduce4_tree);
     sequential_tree<P>(s, threads, threads, 0, rec);
-    at(rec, pts::reduce4_commit);
+    rec.at(pts::reduce4_commit);
     commit_partial0<P>(s, sum, rec);
-    if (rec) out.trace.block_result = d<P>(s[0]);
+    if (rec.on()) out.trace.block_result = d<P>(s[0]);
   });
   return finish(std::move(out), d<P>(sum), 1);
 }
@@ -518,30 +473,26 @@ SimOutput add_twice(const VariantInfo& v, const Input& in, const LaunchConfig& l
   Vec<P> s(threads);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
-    at(rec, pts::add_twice_load);
-    if (rec) rec->begin(TracePhase::Load, "partialSum[tid] = buffer[x] + buffer[x + blockDim.x]");
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced, pts::kFile);
+    rec.at(pts::add_twice_load);
+    rec.begin(TracePhase::Load, "partialSum[tid] = buffer[x] + buffer[x + blockDim.x]");
     for (unsigned tid = 0; tid < threads; ++tid) {
       const std::int64_t x = b * (2 * std::int64_t(threads)) + tid;
       const typename P::T a = g.at(x), c = g.at(x + threads);
       s[tid] = P::combine(a, c);
-      if (rec) {
-        rec->load(int(tid), Space::Global, 0, x, d<P>(a), kInput);
-        rec->load(int(tid), Space::Global, 1, x + threads, d<P>(c), kInput);
-        rec->reg(int(tid), P::kOp, x + threads, d<P>(s[tid]));
-        rec->store(int(tid), Space::Shared, 2, tid, d<P>(s[tid]));
-        rec->work(int(tid));
-      }
+      rec.load_global(int(tid), 0, x, a, kInput);
+      rec.load_global(int(tid), 1, x + threads, c, kInput);
+      rec.combine(int(tid), x + threads, s[tid]);
+      rec.store_shared(int(tid), 2, tid, s[tid]);
+      rec.work(int(tid));
     }
-    if (rec) {
-      rec->shared<P>(s);
-      rec->end();
-    }
-    at(rec, pts::add_twice_tree);
+    rec.end(s);
+    rec.at(pts::add_twice_tree);
     sequential_tree<P>(s, threads, threads / 2, 0, rec);
-    at(rec, pts::add_twice_commit);
+    rec.at(pts::add_twice_commit);
     commit_partial0<P>(s, sum, rec);
-    if (rec) out.trace.block_result = d<P>(s[0]);
+    if (rec.on()) out.trace.block_result = d<P>(s[0]);
   });
   return finish(std::move(out), d<P>(sum), 1);
 }
@@ -555,13 +506,14 @@ SimOutput reduce5(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   Vec<P> s(threads);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced, pts::kFile);
     cascade_into_shared<P>(s, g, b, threads, launch.grid, pts::reduce5_zero, pts::reduce5_cascade, rec);
-    at(rec, pts::reduce5_tree);
+    rec.at(pts::reduce5_tree);
     sequential_tree<P>(s, threads, threads / 2, 0, rec);
-    at(rec, pts::reduce5_commit);
+    rec.at(pts::reduce5_commit);
     commit_partial0<P>(s, sum, rec);
-    if (rec) out.trace.block_result = d<P>(s[0]);
+    if (rec.on()) out.trace.block_result = d<P>(s[0]);
   });
   return finish(std::move(out), d<P>(sum), 1);
 }
@@ -582,14 +534,15 @@ SimOutput reduce6(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   Vec<P> s(threads);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced, pts::kFile);
     cascade_into_shared<P>(s, g, b, threads, launch.grid, pts::reduce6_zero, pts::reduce6_cascade, rec);
-    at(rec, pts::reduce6_tree);
+    rec.at(pts::reduce6_tree);
     sequential_tree<P>(s, threads, threads / 2, 32, rec);
     volatile_warp_reduce<P>(s, rec);
-    at(rec, pts::reduce6_commit);
+    rec.at(pts::reduce6_commit);
     commit_partial0<P>(s, sum, rec);
-    if (rec) out.trace.block_result = d<P>(s[0]);
+    if (rec.on()) out.trace.block_result = d<P>(s[0]);
   });
   return finish(std::move(out), d<P>(sum), 1);
 }
@@ -610,17 +563,18 @@ SimOutput full_unroll(const VariantInfo& v, const Input& in, const LaunchConfig&
   Vec<P> s(threads);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced, pts::kFile);
     // `#pragma unroll 4` keeps the order
     cascade_into_shared<P>(s, g, b, threads, launch.grid, pts::full_unroll_zero, pts::full_unroll_cascade, rec);
-    if (threads >= 1024) at(rec, pts::full_unroll_512), unrolled_tree_step<P>(s, threads, 512, rec);
-    if (threads >= 512) at(rec, pts::full_unroll_256), unrolled_tree_step<P>(s, threads, 256, rec);
-    if (threads >= 256) at(rec, pts::full_unroll_128), unrolled_tree_step<P>(s, threads, 128, rec);
-    if (threads >= 128) at(rec, pts::full_unroll_64), unrolled_tree_step<P>(s, threads, 64, rec);
+    if (threads >= 1024) rec.at(pts::full_unroll_512), unrolled_tree_step<P>(s, threads, 512, rec);
+    if (threads >= 512) rec.at(pts::full_unroll_256), unrolled_tree_step<P>(s, threads, 256, rec);
+    if (threads >= 256) rec.at(pts::full_unroll_128), unrolled_tree_step<P>(s, threads, 128, rec);
+    if (threads >= 128) rec.at(pts::full_unroll_64), unrolled_tree_step<P>(s, threads, 64, rec);
     volatile_warp_reduce<P>(s, rec);
-    at(rec, pts::full_unroll_commit);
+    rec.at(pts::full_unroll_commit);
     commit_partial0<P>(s, sum, rec);
-    if (rec) out.trace.block_result = d<P>(s[0]);
+    if (rec.on()) out.trace.block_result = d<P>(s[0]);
   });
   return finish(std::move(out), d<P>(sum), 1);
 }
@@ -636,38 +590,35 @@ SimOutput reduce7(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   Vec<P> acc(threads);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced, pts::kFile);
     std::fill(acc.begin(), acc.end(), P::identity());
     const std::int64_t first = b * threads, passes = passes_of(g.n, b, threads, launch.grid);
-    at(rec, pts::reduce7_cascade);
-    LoopSteps steps(rec, TracePhase::Load, "pass", passes);
+    rec.at(pts::reduce7_cascade);
+    LoopSteps steps(rec.raw(), TracePhase::Load, "pass", passes);
     for (std::int64_t k = 0; k < passes; ++k) {
       steps.before(k);
       const std::int64_t base = first + k * grid_size;
       for (unsigned t = 0; t < threads && base + t < g.n; ++t) {
         const typename P::T x = g.at(base + t);
         acc[t] = P::combine(acc[t], x);
-        if (rec) {
-          rec->load(int(t), Space::Global, 0, base + t, d<P>(x), kInput);
-          rec->reg(int(t), P::kOp, base + t, d<P>(acc[t]));
-          rec->work(int(t));
-        }
+        rec.load_global(int(t), 0, base + t, x, kInput);
+        rec.combine(int(t), base + t, acc[t]);
+        rec.work(int(t));
       }
       steps.after(k);
     }
-    at(rec, pts::reduce7_atomic);
-    if (rec) rec->begin(TracePhase::Atomic, "atomicAdd(sum, private_acc)");
+    rec.at(pts::reduce7_atomic);
+    rec.begin(TracePhase::Atomic, "atomicAdd(sum, private_acc)");
     typename P::T block_sum = P::identity();
     for (unsigned t = 0; t < threads; ++t) {  // every thread, even one whose accumulator stayed 0
       sum = P::combine(sum, acc[t]);
       block_sum = P::combine(block_sum, acc[t]);
-      if (rec) {
-        rec->atomic(int(t), Space::Global, 0, 0, d<P>(acc[t]), kAccumulator);
-        rec->work(int(t));
-      }
+      rec.atomic_global(int(t), 0, 0, acc[t], kAccumulator);
+      rec.work(int(t));
     }
-    if (rec) {
-      rec->end();
+    if (rec.on()) {
+      rec.end();
       out.trace.block_result = d<P>(block_sum);
     }
   });
@@ -687,52 +638,40 @@ SimOutput reduce8(const VariantInfo& v, const Input& in, const LaunchConfig& lau
   Vec<P> thread_sum(threads);
   Recorder recorder(out.trace);
   typename P::T sum = P::identity();
-  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced, pts::kFile);
     const std::int64_t first = b * block_step;  // i = first + tid
-    at(rec, Fixed ? pts::reduce8_fixed_zero : pts::reduce8_zero);
-    if (rec) {
-      rec->begin(TracePhase::Load, "block_sum = 0 (thread 0)");
-      rec->store(0, Space::Shared, 0, 0, d<P>(P::identity()));
-      rec->work(0);
-      rec->shared<P>(P::identity());
-      rec->end();
-    }
+    rec.at(Fixed ? pts::reduce8_fixed_zero : pts::reduce8_zero);
+    rec.begin(TracePhase::Load, "block_sum = 0 (thread 0)");
+    rec.store_shared(0, 0, 0, P::identity());
+    rec.work(0);
+    rec.end(P::identity());
     std::fill(thread_sum.begin(), thread_sum.end(), P::identity());
     typename P::T block_sum = P::identity();
-    at(rec, Fixed ? pts::reduce8_fixed_cascade : pts::reduce8_cascade);
+    rec.at(Fixed ? pts::reduce8_fixed_cascade : pts::reduce8_cascade);
     for (int k = 0; k < 32; ++k) {
-      if (rec) rec->begin(TracePhase::Load, "pass " + std::to_string(k));
+      rec.begin(TracePhase::Load, "pass", k);
       for (unsigned t = 0; t < threads; ++t) {
         const std::int64_t x = first + t + std::int64_t(k) * 32;
         const typename P::T val = g.at(x);
         thread_sum[t] = P::combine(thread_sum[t], val);
-        if (rec) {
-          rec->load(int(t), Space::Global, 0, x, d<P>(val), kInput);
-          rec->reg(int(t), P::kOp, x, d<P>(thread_sum[t]));
-          rec->work(int(t));
-        }
+        rec.load_global(int(t), 0, x, val, kInput);
+        rec.combine(int(t), x, thread_sum[t]);
+        rec.work(int(t));
       }
-      if (rec) {
-        rec->shared<P>(block_sum);
-        rec->end();
-      }
+      rec.end(block_sum);
     }
-    at(rec, Fixed ? pts::reduce8_fixed_atomic : pts::reduce8_atomic);
-    if (rec) rec->begin(TracePhase::Atomic, "atomicAdd(&block_sum, thread_sum)");
+    rec.at(Fixed ? pts::reduce8_fixed_atomic : pts::reduce8_atomic);
+    rec.begin(TracePhase::Atomic, "atomicAdd(&block_sum, thread_sum)");
     for (unsigned t = 0; t < threads; ++t) {
       block_sum = P::combine(block_sum, thread_sum[t]);
-      if (rec) {
-        rec->atomic(int(t), Space::Shared, 0, 0, d<P>(thread_sum[t]));
-        rec->work(int(t));
-      }
+      rec.atomic_shared(int(t), 0, 0, thread_sum[t]);
+      rec.work(int(t));
     }
-    if (rec) {
-      rec->shared<P>(block_sum);
-      rec->end();
-    }
-    at(rec, Fixed ? pts::reduce8_fixed_commit : pts::reduce8_commit);
+    rec.end(block_sum);
+    rec.at(Fixed ? pts::reduce8_fixed_commit : pts::reduce8_commit);
     commit_local<P>(block_sum, sum, "atomicAdd(sum, block_sum) (thread 0)", rec);
-    if (rec) out.trace.block_result = d<P>(block_sum);
+    if (rec.on()) out.trace.block_result = d<P>(block_sum);
   });
   return finish(std::move(out), d<P>(sum), 1);
 }

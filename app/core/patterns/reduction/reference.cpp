@@ -96,13 +96,4 @@ bool results_match(DType type, double got, double expected, const Input& in) {
   return std::fabs(got - expected) <= rel * abs_sum(in) + 1e-6;
 }
 
-std::string format_value(DType type, double v) {
-  char buf[64];
-  if (dtype_is_integer(type))
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-  else
-    std::snprintf(buf, sizeof buf, "%.7g", v);
-  return buf;
-}
-
 }  // namespace ws

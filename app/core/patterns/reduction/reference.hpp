@@ -21,7 +21,4 @@ double abs_sum(const Input& in);
 /// behave randomly stays below it; one float accumulator that stagnates (2^26 atomicAdds) does not.
 bool results_match(DType type, double got, double expected, const Input& in);
 
-/// Formats a result for people: integers without decimals, floats with 7 significant digits.
-std::string format_value(DType type, double v);
-
 }  // namespace ws

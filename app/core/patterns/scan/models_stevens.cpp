@@ -147,30 +147,30 @@ SimOutput naive(const VariantInfo& v, const Input& in, const LaunchConfig& launc
 /// Kogge-Stone over sh[0..m) in place, as "A Kogge-Stone Parallel Scan Algorithm": for stride 1, 2, 4, ...
 /// < m, threads j in [stride, m) compute T[j] + T[j - stride] (barrier) and write T[j]. Returns additions.
 template <class P>
-std::int64_t kogge_stone_block(std::vector<typename P::T>& sh, int m, Rec<P>* rec) {
+std::int64_t kogge_stone_block(std::vector<typename P::T>& sh, int m, Rec<P>& rec) {
   std::int64_t adds = 0;
   std::vector<typename P::T> temp(sh.size());
   for (int stride = 1; stride < m; stride *= 2) {
-    if (rec) rec->at(pts::kFile, pts::ks_add);
-    if (rec) rec->begin(TracePhase::Step, "stride", stride);
+    rec.at(pts::kFile, pts::ks_add);
+    rec.begin(TracePhase::Step, "stride", stride);
     for (int j = stride; j < m; ++j) {
       temp[std::size_t(j)] = P::combine(sh[std::size_t(j)], sh[std::size_t(j - stride)]);
-      if (rec) {
-        rec->load_shared(j, 0, j, sh[std::size_t(j)]);
-        rec->load_shared(j, 1, j - stride, sh[std::size_t(j - stride)]);
-        rec->add(j, j - stride, temp[std::size_t(j)]);
-        rec->work(j);
+      if (rec.on()) {
+        rec.load_shared(j, 0, j, sh[std::size_t(j)]);
+        rec.load_shared(j, 1, j - stride, sh[std::size_t(j - stride)]);
+        rec.add(j, j - stride, temp[std::size_t(j)]);
+        rec.work(j);
       }
     }
     // second __syncthreads: every read is done before anyone writes
-    if (rec) rec->barrier_before_access(2);
-    if (rec) rec->at(pts::kFile, pts::ks_write);
+    rec.barrier_before_access(2);
+    rec.at(pts::kFile, pts::ks_write);
     for (int j = stride; j < m; ++j) {
       sh[std::size_t(j)] = temp[std::size_t(j)];
-      if (rec) rec->store_shared(j, 2, j, sh[std::size_t(j)]);
+      rec.store_shared(j, 2, j, sh[std::size_t(j)]);
     }
     adds += m - stride;
-    if (rec) rec->end(sh);
+    rec.end(sh);
   }
   return adds;
 }
@@ -182,31 +182,31 @@ std::int64_t kogge_stone_block(std::vector<typename P::T>& sh, int m, Rec<P>* re
 /// warps, so every lane's bank is the same as in the real buffers. ThreadOp::buffer says which array
 /// (0 = the first; the source alternates), so that the hazard detector tells them apart.
 template <class P>
-std::int64_t kogge_stone_db_block(std::vector<typename P::T>& sh, int m, Rec<P>* rec) {
+std::int64_t kogge_stone_db_block(std::vector<typename P::T>& sh, int m, Rec<P>& rec) {
   std::int64_t adds = 0;
   std::vector<typename P::T> src = sh, dst(sh.size(), P::identity());
   int sb = 0;  // ThreadOp::buffer of the array that is the source this step (the other is written)
-  if (rec) rec->at(pts::kFile, pts::ksdb_add);
+  rec.at(pts::kFile, pts::ksdb_add);
   for (int stride = 1; stride < m; stride *= 2, sb = 1 - sb) {
-    if (rec) rec->begin(TracePhase::Step, "stride", stride);
+    rec.begin(TracePhase::Step, "stride", stride);
     for (int j = 0; j < int(sh.size()); ++j) {
       if (j >= stride && j < m) {
         dst[std::size_t(j)] = P::combine(src[std::size_t(j)], src[std::size_t(j - stride)]);
-        if (rec) {
-          rec->load_shared(j, 0, j, src[std::size_t(j)], sb);
-          rec->load_shared(j, 1, j - stride, src[std::size_t(j - stride)], sb);
-          rec->add(j, j - stride, dst[std::size_t(j)]);
-          rec->work(j);
+        if (rec.on()) {
+          rec.load_shared(j, 0, j, src[std::size_t(j)], sb);
+          rec.load_shared(j, 1, j - stride, src[std::size_t(j - stride)], sb);
+          rec.add(j, j - stride, dst[std::size_t(j)]);
+          rec.work(j);
         }
       } else {
         dst[std::size_t(j)] = src[std::size_t(j)];
-        if (rec && j < m) rec->load_shared(j, 0, j, src[std::size_t(j)], sb);
+        if (j < m) rec.load_shared(j, 0, j, src[std::size_t(j)], sb);
       }
-      if (rec && j < m) rec->store_shared(j, 2, j, dst[std::size_t(j)], 1 - sb);
+      if (j < m) rec.store_shared(j, 2, j, dst[std::size_t(j)], 1 - sb);
     }
     adds += m - stride;
     std::swap(src, dst);
-    if (rec) rec->end(src);
+    rec.end(src);
   }
   sh = src;
   return adds;
@@ -223,41 +223,41 @@ inline int pow2_ceil(int m) {
 /// T[index] += T[index - stride] when index < m), then down-sweep from stride pow2_ceil(m) / 4 down to 1
 /// (T[index + stride] += T[index] when index + stride < m). Returns additions.
 template <class P>
-std::int64_t brent_kung_block(std::vector<typename P::T>& sh, int m, Rec<P>* rec) {
+std::int64_t brent_kung_block(std::vector<typename P::T>& sh, int m, Rec<P>& rec) {
   std::int64_t adds = 0;
   for (int stride = 1; stride < m; stride *= 2) {
-    if (rec) rec->at(pts::kFile, pts::bk_up);
-    if (rec) rec->begin(TracePhase::UpSweep, "stride", stride);
+    rec.at(pts::kFile, pts::bk_up);
+    rec.begin(TracePhase::UpSweep, "stride", stride);
     for (int t = 0;; ++t) {
       const std::int64_t index = std::int64_t(t + 1) * 2 * stride - 1;
       if (index >= m) break;
       sh[std::size_t(index)] = P::combine(sh[std::size_t(index)], sh[std::size_t(index - stride)]);
       ++adds;
-      if (rec) {
-        rec->load_shared(t, 0, index - stride, sh[std::size_t(index - stride)]);
-        rec->add(t, index - stride, sh[std::size_t(index)]);
-        rec->store_shared(t, 1, index, sh[std::size_t(index)]);
-        rec->work(t);
+      if (rec.on()) {
+        rec.load_shared(t, 0, index - stride, sh[std::size_t(index - stride)]);
+        rec.add(t, index - stride, sh[std::size_t(index)]);
+        rec.store_shared(t, 1, index, sh[std::size_t(index)]);
+        rec.work(t);
       }
     }
-    if (rec) rec->end(sh);
+    rec.end(sh);
   }
   for (int stride = pow2_ceil(m) / 4; stride > 0; stride /= 2) {
-    if (rec) rec->at(pts::kFile, pts::bk_down);
-    if (rec) rec->begin(TracePhase::DownSweep, "stride", stride);
+    rec.at(pts::kFile, pts::bk_down);
+    rec.begin(TracePhase::DownSweep, "stride", stride);
     for (int t = 0;; ++t) {
       const std::int64_t index = std::int64_t(t + 1) * 2 * stride - 1;
       if (index + stride >= m) break;
       sh[std::size_t(index + stride)] = P::combine(sh[std::size_t(index + stride)], sh[std::size_t(index)]);
       ++adds;
-      if (rec) {
-        rec->load_shared(t, 0, index, sh[std::size_t(index)]);
-        rec->add(t, index, sh[std::size_t(index + stride)]);
-        rec->store_shared(t, 1, index + stride, sh[std::size_t(index + stride)]);
-        rec->work(t);
+      if (rec.on()) {
+        rec.load_shared(t, 0, index, sh[std::size_t(index)]);
+        rec.add(t, index, sh[std::size_t(index + stride)]);
+        rec.store_shared(t, 1, index + stride, sh[std::size_t(index + stride)]);
+        rec.work(t);
       }
     }
-    if (rec) rec->end(sh);
+    rec.end(sh);
   }
   return adds;
 }
@@ -291,9 +291,9 @@ SimOutput single_block(const VariantInfo& v, const Input& in, const LaunchConfig
                               pts::bk_store_high};
   if (rec.on()) record_load(rec, g, 0, B, per, B, n, pp.exclusive, sh, load_lines);
   std::int64_t adds = 0;
-  if (A == BlockAlgo::KoggeStone) adds = kogge_stone_block<P>(sh, m, rec.on() ? &rec : nullptr);
-  if (A == BlockAlgo::KoggeStoneDB) adds = kogge_stone_db_block<P>(sh, m, rec.on() ? &rec : nullptr);
-  if (A == BlockAlgo::BrentKung) adds = brent_kung_block<P>(sh, m, rec.on() ? &rec : nullptr);
+  if (A == BlockAlgo::KoggeStone) adds = kogge_stone_block<P>(sh, m, rec);
+  if (A == BlockAlgo::KoggeStoneDB) adds = kogge_stone_db_block<P>(sh, m, rec);
+  if (A == BlockAlgo::BrentKung) adds = brent_kung_block<P>(sh, m, rec);
   if (rec.on()) record_store(rec, 0, B, per, B, n, sh, store_lines);
   sh.resize(std::size_t(m));
   to_output<P>(out, sh);
@@ -306,7 +306,7 @@ SimOutput single_block(const VariantInfo& v, const Input& in, const LaunchConfig
 // ---- stevens.scan_hierarchical: Brent-Kung block scans of 2B-element sections writing block totals, a scan
 // of the totals (the same kernel, recursively), and an add-back of the scanned totals of earlier sections.
 template <class P>
-std::int64_t hierarchical_level(std::vector<typename P::T>& data, int B, int& launches, Rec<P>* rec) {
+std::int64_t hierarchical_level(std::vector<typename P::T>& data, int B, int& launches) {
   const std::int64_t n = std::int64_t(data.size());
   const std::int64_t section = 2 * std::int64_t(B);
   const std::int64_t blocks = ceil_div(n, section);
@@ -322,15 +322,15 @@ std::int64_t hierarchical_level(std::vector<typename P::T>& data, int B, int& la
       const int m = int(std::min(section, n - b * section));
       std::fill(sh.begin(), sh.end(), P::identity());
       for (int i = 0; i < m; ++i) sh[std::size_t(i)] = data[std::size_t(b * section + i)];
-      Rec<P>* r = b == 0 ? rec : nullptr;
-      here += brent_kung_block<P>(sh, m, r);
+      Rec<P> untraced;  // the traced block's section is recorded apart (hierarchical())
+      here += brent_kung_block<P>(sh, m, untraced);
       for (int i = 0; i < m; ++i) data[std::size_t(b * section + i)] = sh[std::size_t(i)];
       sums[std::size_t(b)] = sh[std::size_t(m - 1)];
     }
     adds += here;
   });
   if (blocks > 1) {
-    adds += hierarchical_level<P>(sums, B, launches, nullptr);
+    adds += hierarchical_level<P>(sums, B, launches);
     ++launches;  // add-back: section b >= 1 adds the scanned total of sections 0..b-1
     parallel_chunks(n - section, 4 * kHostChunk, [&](std::int64_t b, std::int64_t e, std::int64_t) {
       for (std::int64_t i = section + b; i < section + e; ++i)
@@ -362,12 +362,12 @@ SimOutput hierarchical(const VariantInfo& v, const Input& in, const LaunchConfig
     std::vector<typename P::T> sh(std::size_t(section), P::identity());
     for (std::int64_t i = 0; i < section; ++i) sh[std::size_t(i)] = shifted(g, base + i, pp.exclusive);  // as loaded
     record_load(rec, g, base, B, 2, B, n, pp.exclusive, sh, {pts::bk_load_low, pts::bk_load_high});
-    brent_kung_block<P>(sh, m, &rec);
+    brent_kung_block<P>(sh, m, rec);
     record_store(rec, base, B, 2, B, n, sh, {pts::bk_store_low, pts::bk_store_high});
     out.trace.block_result = P::to_double(sh[std::size_t(m - 1)]);
   }
   int launches = 0;
-  out.additions = hierarchical_level<P>(data, B, launches, nullptr);
+  out.additions = hierarchical_level<P>(data, B, launches);
   out.launches = launches;
   to_output<P>(out, data);
   return out;

@@ -1,0 +1,158 @@
+// GPU tests of the lesson "Reduction across GPUs" (issue 30; ctest label gpu-multi: a machine with two or
+// more GPUs, never CI): every method of run_allreduce_on_gpus on 2 GPUs (and on 4 where the machine has
+// them; fewer: skipped, saying why) is correct on awkward lengths; the hand-written ring's and tree's step
+// times follow collective::make_schedule step for step; the host run of the same schedule
+// (collective::apply_schedule) gives exactly the reference the GPUs are checked against; bandwidths follow
+// from the median time as schedule.hpp defines them.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "collective/allreduce_run.hpp"
+#include "collective/schedule.hpp"
+
+using namespace ws::collective;
+
+namespace {
+
+/// Skips the calling test when the machine shows fewer than `gpus` GPUs.
+#define WS_NEED_GPUS(gpus)                                                           \
+  do {                                                                               \
+    const int visible_ = visible_gpu_count();                                        \
+    if (visible_ < (gpus))                                                           \
+      GTEST_SKIP() << "needs " << (gpus) << " GPUs; this machine shows " << visible_ \
+                   << " (run on the multi-GPU machine: scripts/device-multi.sh)";    \
+  } while (0)
+
+AllReduceResult run(Method m, int gpus, std::int64_t length, int warmup = 1, int repeats = 3) {
+  AllReduceRequest r;
+  r.method = m;
+  r.gpus = gpus;
+  r.length = length;
+  r.warmup = warmup;
+  r.repeats = repeats;
+  return run_allreduce_on_gpus(r);
+}
+
+bool is_nccl(Method m) { return m == Method::NcclRing || m == Method::NcclTree; }
+
+/// The element-wise sum over GPUs of input_value, as the runs check it.
+std::vector<float> reference(int gpus, std::int64_t length) {
+  std::vector<float> ref(std::size_t(length), 0.0f);
+  for (int g = 0; g < gpus; ++g)
+    for (std::int64_t i = 0; i < length; ++i) ref[std::size_t(i)] += float(input_value(g, i));
+  return ref;
+}
+
+class EveryMethod : public ::testing::TestWithParam<std::tuple<Method, int>> {};
+
+TEST_P(EveryMethod, CorrectOnAwkwardLengths) {
+  const auto [method, gpus] = GetParam();
+  WS_NEED_GPUS(gpus);
+  // One element (chunks of the ring empty on all but one GPU), not a multiple of the GPUs or of 4 floats,
+  // and a few MiB.
+  for (std::int64_t length :
+       {std::int64_t(1), std::int64_t(1000), std::int64_t(3) * 1024 + 7, (std::int64_t(1) << 20) + 37}) {
+    SCOPED_TRACE("length " + std::to_string(length));
+    const AllReduceResult r = run(method, gpus, length);
+    if (is_nccl(method) && !r.ran && r.error.find("NCCL") != std::string::npos) GTEST_SKIP() << r.error;
+    ASSERT_TRUE(r.ran) << r.error;
+    EXPECT_TRUE(r.error.empty()) << r.error;
+    EXPECT_TRUE(r.correct) << r.detail;
+    EXPECT_FALSE(r.simulated);
+    EXPECT_EQ(r.method, method);
+    EXPECT_EQ(r.gpus, gpus);
+    EXPECT_EQ(r.length, length);
+    EXPECT_EQ(int(r.device_names.size()), gpus);
+    EXPECT_GT(r.median_ms, 0.0);
+    // Bandwidths from the median over length * 4 bytes (nccl-tests' definitions, schedule.hpp).
+    const std::int64_t bytes = length * 4;
+    EXPECT_DOUBLE_EQ(r.algbw_gbs, algorithm_bandwidth_gbs(bytes, r.median_ms));
+    EXPECT_DOUBLE_EQ(r.busbw_gbs, bus_bandwidth_gbs(bytes, r.median_ms, gpus));
+    EXPECT_NEAR(r.busbw_gbs, r.algbw_gbs * 2.0 * (gpus - 1) / gpus, 1e-9 * r.algbw_gbs);
+    EXPECT_GT(r.peer_gbs, 0.0);
+    EXPECT_FALSE(r.link.empty());
+    if (method == Method::Ring || method == Method::Tree) {
+      const Schedule s = make_schedule(method == Method::Ring ? Algorithm::Ring : Algorithm::Tree, gpus);
+      ASSERT_EQ(r.step_ms.size(), s.steps.size());
+      for (double ms : r.step_ms) EXPECT_GE(ms, 0.0);
+      // The steps split each repeat's time (start, barriers, stop): their medians add up to about the median.
+      const double sum = std::accumulate(r.step_ms.begin(), r.step_ms.end(), 0.0);
+      EXPECT_NEAR(sum, r.median_ms, 0.25 * r.median_ms + 0.05);
+    } else {
+      EXPECT_TRUE(r.step_ms.empty());
+    }
+  }
+}
+
+std::string method_name(const ::testing::TestParamInfo<std::tuple<Method, int>>& p) {
+  return std::string(to_string(std::get<0>(p.param))) + "_" + std::to_string(std::get<1>(p.param)) + "gpus";
+}
+
+INSTANTIATE_TEST_SUITE_P(GpuMulti, EveryMethod,
+                         ::testing::Combine(::testing::Values(Method::HostAdd, Method::PeerToGpu0, Method::Ring,
+                                                              Method::Tree, Method::NcclRing, Method::NcclTree),
+                                            ::testing::Values(2, 4)),
+                         method_name);
+
+// The reference the GPU runs are checked against is exactly what the schedule's host run computes (the sim's
+// pictures): so a correct GPU ring or tree ends with the host run's vectors, bit for bit.
+TEST(GpuMultiAllReduce, HostScheduleRunEqualsTheReference) {
+  for (int gpus : {2, 4})
+    for (Algorithm a : {Algorithm::Ring, Algorithm::Tree})
+      for (std::int64_t length : {std::int64_t(1000), (std::int64_t(1) << 20) + 37}) {
+        const Schedule s = make_schedule(a, gpus);
+        std::vector<std::vector<float>> buffers(static_cast<std::size_t>(gpus),
+                                                std::vector<float>(static_cast<std::size_t>(length)));
+        for (int g = 0; g < gpus; ++g)
+          for (std::int64_t i = 0; i < length; ++i) buffers[std::size_t(g)][std::size_t(i)] = float(input_value(g, i));
+        apply_schedule(s, buffers);
+        const std::vector<float> ref = reference(gpus, length);
+        for (int g = 0; g < gpus; ++g) EXPECT_EQ(buffers[std::size_t(g)], ref) << to_string(a) << ", GPU " << g;
+      }
+}
+
+// The lesson's default size, 256 MiB per GPU, on every visible GPU: the ring runs correct and its steps
+// take about equal times (each moves one chunk of the same size).
+TEST(GpuMultiAllReduce, RingAt256MiBOnEveryVisibleGpu) {
+  WS_NEED_GPUS(2);
+  const AllReduceResult r = run(Method::Ring, 0, std::int64_t(1) << 26, 2, 5);
+  ASSERT_TRUE(r.ran) << r.error;
+  EXPECT_TRUE(r.correct) << r.detail;
+  EXPECT_EQ(r.gpus, std::min(visible_gpu_count(), kMaxGpus));
+  EXPECT_GT(r.busbw_gbs, 0.0);
+  std::printf("ring, %d GPUs, 256 MiB: %.3f ms, bus %.1f GB/s, peer copy %.1f GB/s, link %s (%.0f GB/s)\n", r.gpus,
+              r.median_ms, r.busbw_gbs, r.peer_gbs, r.link.c_str(), r.link_gbs);
+}
+
+TEST(GpuMultiAllReduce, HostAddRunsOnOneGpu) {
+  WS_NEED_GPUS(1);
+  const AllReduceResult r = run(Method::HostAdd, 1, 12345);
+  ASSERT_TRUE(r.ran) << r.error;
+  EXPECT_TRUE(r.correct) << r.detail;
+  EXPECT_EQ(r.busbw_gbs, 0.0);  // nothing crosses a link
+  EXPECT_EQ(r.peer_gbs, 0.0);
+}
+
+TEST(GpuMultiAllReduce, RefusesWhatTheMachineCannotRun) {
+  WS_NEED_GPUS(1);
+  const int visible = visible_gpu_count();
+  if (visible < kMaxGpus) {
+    const AllReduceResult r = run(Method::Ring, visible + 1, 1024);
+    EXPECT_FALSE(r.ran);
+    EXPECT_NE(r.error.find("asks for " + std::to_string(visible + 1) + " GPUs"), std::string::npos) << r.error;
+  }
+  const AllReduceResult one = run(Method::Ring, 1, 1024);
+  EXPECT_FALSE(one.ran);
+  EXPECT_NE(one.error.find("at least 2 GPUs"), std::string::npos) << one.error;
+  const AllReduceResult empty = run(Method::Tree, 0, 0);
+  EXPECT_FALSE(empty.ran);
+  EXPECT_NE(empty.error.find("length"), std::string::npos) << empty.error;
+}
+
+}  // namespace

@@ -40,7 +40,7 @@ for g in "${counts[@]}"; do
 NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,ENV \
   timeout 300 build-device/bench/ws_allreduce_bench --gpus "$g" "$@" > "$OUT/allreduce-bench-${g}gpu.txt" \
   2> "$OUT/allreduce-bench-${g}gpu.err" || bench_rc=1
-grep -v '^#' "$OUT/allreduce-bench-${g}gpu.txt" > "$OUT/allreduce-sweep-${g}gpu.csv"
+grep -E "^(method,|[a-z_]+,[0-9]+,)" "$OUT/allreduce-bench-${g}gpu.txt" > "$OUT/allreduce-sweep-${g}gpu.csv"
 echo "== allreduce bench on $g GPUs: exit $bench_rc at $((SECONDS - start)) s"
 grep '^#' "$OUT/allreduce-bench-${g}gpu.txt" | grep -vE "^#   (tree|nccl_tree)" | tail -40
 echo "== NCCL_ALGO as NCCL read it at each communicator's init:"

@@ -81,6 +81,9 @@ AllReduceResult run_allreduce_on_gpus(const AllReduceRequest& r) {
       out.link = link.name;
       out.link_gbs = link.gbs;
       try {  // the run stands without it: a failed measurement leaves peer_gbs 0
+        // The link's copy, not a copy staged through the host: HostAdd enabled no peer access above (it
+        // needs none); where it cannot be enabled, the copy measured is the one the machine offers.
+        (void)cc::enable_peer_access(gpus);
         out.peer_gbs = cc::peer_copy_gbs(0, 1, bytes, std::clamp(r.warmup, 1, 3), std::clamp(r.repeats, 1, 10));
       } catch (const std::exception&) { out.peer_gbs = 0; }
     }

@@ -48,6 +48,13 @@ std::string sum_label_short(GpuMask m, int gpus) {
   return std::to_string(c) + " of " + std::to_string(gpus);
 }
 
+std::string sum_label_tiny(GpuMask m, int gpus) {
+  const int c = popcount(m);
+  if (c <= 1) return sum_label(m, gpus);
+  if (m == all_gpus_mask(gpus)) return "all";
+  return std::to_string(c) + "/" + std::to_string(gpus);
+}
+
 std::string device_phrase(const std::vector<std::string>& names) {
   if (names.empty()) return "GPUs";
   std::vector<std::pair<std::string, int>> counts;
@@ -172,13 +179,12 @@ std::vector<std::string> load_allreduce_reports(const std::string& dir, std::vec
   return read;
 }
 
-std::string gpu_variants_line(bool device_available, int gpus, const std::string& why_none) {
-  const std::string head = "GPU variants cannot run here: ";
-  if (!device_available)
-    return head + "no CUDA device" + (why_none.empty() ? "" : " (" + why_none + ")") +
-           "; the pictures are the sim's, or a bundled report's";
+std::string gpu_variants_line(bool device_available, int gpus) {
+  const std::string head = "GPU variants cannot run here: ",
+                    tail = "; steps and times from the sim or a bundled report";
+  if (!device_available) return head + "no CUDA device" + tail;
   if (gpus >= 0 && gpus < 2)
-    return head + "only " + std::to_string(gpus) + " GPU visible, all-reduce needs 2 or more; showing the sim";
+    return head + "only " + std::to_string(gpus) + " GPU visible, all-reduce needs 2 or more" + tail;
   if (gpus < 0)
     return "GPU variants run from the command line (warpscope-cli allreduce --backend cuda); the window draws the "
            "sim or a bundled report";

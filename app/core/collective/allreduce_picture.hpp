@@ -24,6 +24,8 @@ inline constexpr int kPictureMaxBytesLog2 = 30;
 std::string sum_label(GpuMask m, int gpus);
 /// The same, short enough for a narrow box: "g3" for one GPU, "3 of 8" for several, "all 8" for every GPU.
 std::string sum_label_short(GpuMask m, int gpus);
+/// The shortest, for the smallest boxes (8 chunks at 2x text): "g3", "3/8", "all".
+std::string sum_label_tiny(GpuMask m, int gpus);
 
 /// One step as drawn: its phase, its moves, what every chunk of every GPU sums after it
 /// (after[gpu][chunk], shape gpus x chunks) and before it (before, the same shape), and its time in ms.
@@ -97,11 +99,11 @@ AllReduceSweep make_sweep(int gpus, int from_log2, int to_log2, const std::vecto
 std::vector<std::string> load_allreduce_reports(const std::string& dir, std::vector<AllReduceResult>& out,
                                                 std::vector<std::string>& problems);
 
-/// Why the lesson's GPU variants cannot run here, in one line, or "" when they can. `device_available`:
-/// a CUDA device was opened; `gpus`: how many are visible (-1 when unknown: the GUI's worker reports one
-/// device). Examples: "GPU variants cannot run here: no CUDA device (<why>); showing the sim" and
-/// "... only 1 GPU visible, all-reduce needs 2 or more".
-std::string gpu_variants_line(bool device_available, int gpus, const std::string& why_none);
+/// Why the lesson's GPU variants cannot run here, in one line short enough for one line of the view, or ""
+/// when they can. `device_available`: a CUDA device was opened; `gpus`: how many are visible (-1 when
+/// unknown: the GUI's worker reports one device). "GPU variants cannot run here: no CUDA device; steps and
+/// times from the sim or a bundled report", "... only 1 GPU visible, all-reduce needs 2 or more; ...".
+std::string gpu_variants_line(bool device_available, int gpus);
 
 /// Bytes as the view prints them: "4 KiB", "256 MiB", "1 GiB" (powers of two), else "<n> B".
 std::string bytes_text(std::int64_t bytes);

@@ -82,40 +82,45 @@ void AllReduceView::draw(AppState& s) {
   const AllReducePicture p =
       make_picture(a.algorithm, a.gpus, std::int64_t(1) << a.bytes_log2, report_, nvlink4_model());
 
-  if (!Handout()) draw_controls(s, steps);
-  // Why the lesson's GPU variants do not run here: one line, always visible.
-  const std::string why = s.device.opened ? gpu_variants_line(s.device.device.available,
-                                                              s.device.device.available ? -1 : 0, s.device.device.error)
-                                          : "";
-  if (!why.empty()) TextEllipsis(why, ImGui::GetContentRegionAvail().x, &t.colors().lesson), ItemTooltip(why);
-  for (const auto& pr : report_problems_) TextEllipsis(pr, ImGui::GetContentRegionAvail().x, &t.colors().bad);
-
-  // The step's headline: where we are, how long it takes and where that number comes from.
-  std::string head = std::string(to_string(a.algorithm)) + " all-reduce, " + std::to_string(a.gpus) + " GPUs, " +
-                     bytes_text(p.bytes) + " per GPU  \u00b7  ";
+  // The step's headline: where we are and how long it takes (the controls say what runs, except in a handout),
+  // on the controls' line where it fits, then where the time comes from.
+  std::string head = Handout() ? std::string(to_string(a.algorithm)) + ", " + std::to_string(a.gpus) + " GPUs, " +
+                                     bytes_text(p.bytes) + " per GPU  \u00b7  "
+                               : std::string();
   if (a.step == 0)
     head += "before step 1: each GPU holds only its own vector";
   else
     head += "step " + std::to_string(a.step) + " of " + std::to_string(steps) + " (" +
             to_string(p.steps[std::size_t(a.step - 1)].phase) + "): " + ms_text(p.steps[std::size_t(a.step - 1)].ms);
+  if (!Handout()) draw_controls(s, steps);
   ImGui::PushFont(t.fonts().bold);
+  if (!Handout()) SameLineIfFits(ImGui::CalcTextSize(head.c_str()).x, t.px(24));
   TextEllipsis(head, ImGui::GetContentRegionAvail().x, &t.colors().accent);
   ImGui::PopFont();
   ItemTooltip(head);
   const std::string src = "times " + p.source;
+  SameLineIfFits(ImGui::CalcTextSize(src.c_str()).x, t.px(24));
   TextEllipsis(src, ImGui::GetContentRegionAvail().x, p.measured ? &t.colors().ok : &t.colors().lesson);
   ItemTooltip(src + (report_files_.empty() ? "\nno warpscope-allreduce report in assets/reports"
                                            : "\nbundled reports read: " + std::to_string(report_files_.size())));
+  // Why the lesson's GPU variants do not run here: one line, always visible.
+  const std::string why =
+      s.device.opened ? gpu_variants_line(s.device.device.available, s.device.device.available ? -1 : 0) : "";
+  if (!why.empty()) {
+    TextEllipsis(why, ImGui::GetContentRegionAvail().x, &t.colors().lesson);
+    ItemTooltip(why + (s.device.device.error.empty() ? "" : "\n" + s.device.device.error));
+  }
+  for (const auto& pr : report_problems_) TextEllipsis(pr, ImGui::GetContentRegionAvail().x, &t.colors().bad);
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float left_w = std::floor(avail.x * 0.56f);
+  const float left_w = std::floor(avail.x * (p.chunks > 4 ? 0.62f : 0.56f));
   ImGui::BeginChild("##allreduce_picture", ImVec2(left_w, avail.y), false, ImGuiWindowFlags_NoScrollbar);
   draw_picture(s, p, ImGui::GetContentRegionAvail());
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("##allreduce_numbers", ImVec2(0, avail.y), false, ImGuiWindowFlags_NoScrollbar);
   const float h = ImGui::GetContentRegionAvail().y;
-  draw_step_times(s, p, std::floor(h * 0.42f));
+  draw_step_times(s, p, std::floor(h * 0.4f));
   draw_sweep(s, ImGui::GetContentRegionAvail());
   ImGui::EndChild();
 }
@@ -125,20 +130,25 @@ void AllReduceView::draw_controls(AppState& s, int steps) {
   auto& a = s.allreduce;
   int alg = a.algorithm == Algorithm::Ring ? 0 : 1;
   ImGui::AlignTextToFramePadding();
-  if (ImGui::RadioButton("ring", &alg, 0) | ImGui::RadioButton("tree", &alg, 1)) a.step = 0;
+  bool changed = ImGui::RadioButton("ring", &alg, 0);
+  ImGui::SameLine();
+  changed |= ImGui::RadioButton("tree", &alg, 1);
+  if (changed) a.step = 0;
   ItemTooltip(
       "ring: reduce-scatter then all-gather, 2(n-1) steps, each GPU sends 1/n of the vector per step\n"
       "tree: binomial tree to GPU 0, then back, 2 log2(n) steps, each sender sends the whole vector");
   a.algorithm = alg == 0 ? Algorithm::Ring : Algorithm::Tree;
-  ImGui::SameLine(0, t.px(24));
+  const float sp = t.px(24);
+  SameLineIfFits(t.px(150) + ImGui::CalcTextSize("GPUs").x, sp);
   ImGui::SetNextItemWidth(t.px(150));
   if (ImGui::SliderInt("GPUs", &a.gpus, 2, kMaxGpus)) a.step = 0;
-  ImGui::SameLine(0, t.px(24));
+  SameLineIfFits(t.px(190) + ImGui::CalcTextSize("per GPU").x, sp);
   ImGui::SetNextItemWidth(t.px(190));
   const std::string size = bytes_text(std::int64_t(1) << a.bytes_log2);
   ImGui::SliderInt("per GPU", &a.bytes_log2, kPictureMinBytesLog2, kPictureMaxBytesLog2, size.c_str());
   ItemTooltip("message size per GPU (float32): 4 KiB to 1 GiB");
   // The step controls of the trace views: previous / next, play, the slider (Left / Right, Space).
+  SameLineIfFits(2 * ImGui::GetFrameHeight() + ButtonWidth("Pause") + t.px(200), sp);
   if (ImGui::ArrowButton("##ar_prev", ImGuiDir_Left)) a.step = std::max(0, a.step - 1), a.playing = false;
   ImGui::SameLine();
   if (ImGui::ArrowButton("##ar_next", ImGuiDir_Right)) a.step = std::min(steps, a.step + 1);
@@ -149,7 +159,7 @@ void AllReduceView::draw_controls(AppState& s, int steps) {
   }
   ItemTooltip("Left / Right: previous / next step; Space: play / pause");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(std::min(t.px(420), ImGui::GetContentRegionAvail().x));
+  ImGui::SetNextItemWidth(std::min(t.px(300), ImGui::GetContentRegionAvail().x));
   char fmt[48];
   std::snprintf(fmt, sizeof fmt, a.step == 0 ? "start" : "step %%d / %d", steps);
   ImGui::SliderInt("##ar_step", &a.step, 0, steps, fmt);
@@ -164,20 +174,21 @@ void AllReduceView::draw_picture(const AppState& s, const AllReducePicture& p, I
   const std::vector<ChunkMove>& moves = k == 0 ? kNone : p.steps[std::size_t(k - 1)].moves;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 o = ImGui::GetCursorScreenPos();
-  const float legend_h = ImGui::GetTextLineHeightWithSpacing() * 2;
+  const float legend_h = ImGui::GetTextLineHeightWithSpacing();
   const float label_w = ImGui::CalcTextSize("GPU 8").x + t.px(12);
   const float head_h = ImGui::GetTextLineHeightWithSpacing();
   const float rows_h = std::max(t.px(40), size.y - legend_h - head_h);
   const float row_h = rows_h / float(p.gpus);
-  const float gap_x = t.px(44);  // arrows curve through the gaps beside the boxes
   const float col_w = std::min(t.px(360), (size.x - label_w) / float(p.chunks));
-  const float box_w = col_w - gap_x, box_h = std::max(t.px(10), row_h - t.px(8));
+  const float gap_x = std::min(t.px(44), col_w * 0.28f);  // arrows curve through the gaps beside the boxes
+  const float box_w = col_w - gap_x, box_h = std::max(t.px(10), row_h - t.px(5));
   auto box_min = [&](int gpu, int chunk) {
-    return ImVec2(o.x + label_w + float(chunk) * col_w, o.y + head_h + float(gpu) * row_h + t.px(4));
+    return ImVec2(o.x + label_w + float(chunk) * col_w, o.y + head_h + float(gpu) * row_h + t.px(2.5f));
   };
   // Column heads: the chunk (a 1/n slice of the vector in the ring, the whole vector in the tree).
   for (int ch = 0; ch < p.chunks; ++ch) {
-    const std::string l = p.chunks == 1 ? "whole vector" : "chunk " + std::to_string(ch);
+    std::string l = p.chunks == 1 ? "whole vector" : "chunk " + std::to_string(ch);
+    if (ImGui::CalcTextSize(l.c_str()).x > col_w - t.px(4)) l = "c" + std::to_string(ch);
     dl->AddText(ImVec2(box_min(0, ch).x, o.y), ImGui::GetColorU32(c.text_dim), l.c_str());
   }
   std::vector<std::vector<int>> received(std::size_t(p.gpus), std::vector<int>(std::size_t(p.chunks), 0));
@@ -198,8 +209,10 @@ void AllReduceView::draw_picture(const AppState& s, const AllReducePicture& p, I
       const ImVec2 a = box_min(g, ch), b(a.x + box_w, a.y + box_h);
       dl->AddRectFilled(a, b, Legible(fill), t.px(4));
       if (received[std::size_t(g)][std::size_t(ch)] != 0) dl->AddRect(a, b, amber, t.px(4), 0, t.px(4));
+      // The longest label that fits: "g0+g1+g2", "3 of 8", "3/8".
       std::string label = sum_label(m, p.gpus);
       if (ImGui::CalcTextSize(label.c_str()).x > box_w - t.px(8)) label = sum_label_short(m, p.gpus);
+      if (ImGui::CalcTextSize(label.c_str()).x > box_w - t.px(8)) label = sum_label_tiny(m, p.gpus);
       if (ImGui::CalcTextSize(label.c_str()).x <= box_w - t.px(4) && ImGui::GetFontSize() <= box_h) {
         const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
         dl->AddText(ImVec2(a.x + (box_w - ts.x) * 0.5f, a.y + (box_h - ts.y) * 0.5f), TextOn(Legible(fill)),
@@ -221,45 +234,50 @@ void AllReduceView::draw_picture(const AppState& s, const AllReducePicture& p, I
     dl->AddText(ImVec2(to.x + hs + t.px(2), to.y - ImGui::GetFontSize() - t.px(1)), amber, op);
   }
   ImGui::Dummy(ImVec2(size.x, head_h + rows_h));
-  TextDim(
-      "box: the GPUs whose values that copy of the chunk sums (green: all); arrow: sent this step, "
-      "+ added, = copied",
-      true);
+  const std::string legend = "box: GPUs summed  \u00b7  green: all  \u00b7  arrow: sent (+ add, = copy)";
+  TextEllipsis(legend, size.x, &c.text_dim);
+  ItemTooltip(legend);
 }
 
 void AllReduceView::draw_step_times(const AppState& s, const AllReducePicture& p, float height) {
   const Theme& t = theme();
   const auto& c = t.colors();
   ImGui::PushFont(t.fonts().bold);
-  TextEllipsis(std::string("step times (") + (p.measured ? "measured" : "simulated") + ")",
-               ImGui::GetContentRegionAvail().x);
+  TextEllipsis(std::string("step times, ") + (p.measured ? "measured" : "simulated"), ImGui::GetContentRegionAvail().x);
   ImGui::PopFont();
   const std::string total = "total " + ms_text(p.total_ms) + "  \u00b7  busbw " + gbs_text(p.busbw_gbs);
   TextEllipsis(total, ImGui::GetContentRegionAvail().x);
   ItemTooltip("busbw = bytes / time x 2(n-1)/n (nccl-tests' all-reduce bus bandwidth); algbw " + gbs_text(p.algbw_gbs));
+  // One column per step, the current one amber, step numbers under them where they fit.
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 o = ImGui::GetCursorScreenPos();
   const float w = ImGui::GetContentRegionAvail().x;
-  const float rows_h = std::max(t.px(20), height - 2 * ImGui::GetTextLineHeightWithSpacing());
-  const float row_h = std::min(ImGui::GetTextLineHeightWithSpacing() * 1.2f, rows_h / float(p.steps.size()));
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float bars_h = std::max(t.px(24), height - 3 * line);
+  const float col = w / float(p.steps.size());
   double max_ms = 0;
   for (const auto& st : p.steps) max_ms = std::max(max_ms, st.ms);
-  const float label_w = ImGui::CalcTextSize("14 reduce-scatter").x + t.px(8);
-  const float value_w = ImGui::CalcTextSize("000.00 ms").x + t.px(8);
-  const float bar_w = std::max(t.px(20), w - label_w - value_w);
+  const bool numbers = ImGui::CalcTextSize("14").x <= col - t.px(2);
+  int hovered = -1;
   for (std::size_t k = 0; k < p.steps.size(); ++k) {
-    const float y = o.y + float(k) * row_h;
     const bool cur = int(k) + 1 == s.allreduce.step;
-    const ImU32 col = ImGui::GetColorU32(cur ? c.lesson : c.text_dim);
-    const std::string l = std::to_string(k + 1) + " " + to_string(p.steps[k].phase);
-    if (ImGui::GetFontSize() <= row_h) dl->AddText(ImVec2(o.x, y), col, l.c_str());
-    const float bw = max_ms > 0 ? float(p.steps[k].ms / max_ms) * bar_w : 0.f;
-    dl->AddRectFilled(ImVec2(o.x + label_w, y + row_h * 0.15f), ImVec2(o.x + label_w + bw, y + row_h * 0.85f),
+    const float x = o.x + float(k) * col;
+    const float bh = max_ms > 0 ? float(p.steps[k].ms / max_ms) * bars_h : 0.f;
+    dl->AddRectFilled(ImVec2(x + col * 0.12f, o.y + bars_h - bh), ImVec2(x + col * 0.88f, o.y + bars_h),
                       ImGui::GetColorU32(cur ? c.lesson : c.accent), t.px(2));
-    const std::string v = ms_text(p.steps[k].ms);
-    if (ImGui::GetFontSize() <= row_h) dl->AddText(ImVec2(o.x + label_w + bw + t.px(6), y), col, v.c_str());
+    const std::string n = std::to_string(k + 1);
+    if (numbers || cur) {
+      const float tw = ImGui::CalcTextSize(n.c_str()).x;
+      dl->AddText(ImVec2(x + (col - tw) * 0.5f, o.y + bars_h + t.px(2)),
+                  ImGui::GetColorU32(cur ? c.lesson : c.text_dim), n.c_str());
+    }
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    if (m.x >= x && m.x < x + col && m.y >= o.y && m.y < o.y + bars_h + line) hovered = int(k);
   }
-  ImGui::Dummy(ImVec2(w, std::max(rows_h, row_h * float(p.steps.size()))));
+  ImGui::Dummy(ImVec2(w, bars_h + line));
+  if (hovered >= 0 && ImGui::IsItemHovered())
+    ImGui::SetTooltip("step %d (%s): %s", hovered + 1, to_string(p.steps[std::size_t(hovered)].phase),
+                      ms_text(p.steps[std::size_t(hovered)].ms).c_str());
 }
 
 void AllReduceView::draw_sweep(const AppState& s, ImVec2 size) {
@@ -300,14 +318,24 @@ void AllReduceView::draw_sweep(const AppState& s, ImVec2 size) {
     cross = w.ring_leads_everywhere ? "ring ahead at every size" : "tree ahead at every size";
   }
   PlotConfig cfg;
-  cfg.title =
-      "bus bandwidth, " + std::to_string(w.gpus) + " GPUs (" + (w.measured ? "measured" : "simulated") + "): " + cross;
+  cfg.title = "busbw, " + std::to_string(w.gpus) + " GPUs, " + (w.measured ? "measured" : "simulated") + ": " + cross;
   cfg.x_label = "bytes per GPU";
   cfg.y_label = "busbw";
   cfg.x = AxisSpec{double(std::int64_t(1) << kPictureMinBytesLog2), double(std::int64_t(1) << kPictureMaxBytesLog2),
                    true, 2, AxisUnit::Bytes};
   cfg.y = AxisSpec{std::max(1e-3, lo / 1.6), std::max(1.0, hi * 1.6), true, 10, AxisUnit::GBps};
   cfg.max_x_ticks = 5;
+  if (size.y < t.px(220)) {  // no room for a readable plot (large text): the numbers it would show
+    const SweepPoint& here =
+        w.points[std::size_t(std::clamp(s.allreduce.bytes_log2 - kPictureMinBytesLog2, 0, int(w.points.size()) - 1))];
+    ImGui::TextWrapped("%s", cfg.title.c_str());
+    ItemTooltip(w.source);
+    if (!w.measured)
+      TextEllipsis("at " + bytes_text(here.bytes) + ": ring " + gbs_text(here.ring_busbw_gbs) + ", tree " +
+                       gbs_text(here.tree_busbw_gbs),
+                   ImGui::GetContentRegionAvail().x);
+    return;
+  }
   Plot("##allreduce_sweep", cfg, series, {}, size);
   ItemTooltip(w.source);
 }

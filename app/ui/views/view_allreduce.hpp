@@ -4,6 +4,8 @@
 // measurement when it holds the run, else the sim's model, labelled which), and the message-size sweep
 // of ring against tree with the crossover. What it draws is computed by collective/allreduce_picture.hpp.
 #pragma once
+#include <imgui.h>
+
 #include <optional>
 #include <string>
 #include <vector>

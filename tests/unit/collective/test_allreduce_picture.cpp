@@ -38,6 +38,9 @@ TEST(AllReducePicture, SumLabelsNameTheGpusOrCountThem) {
   EXPECT_EQ(sum_label_short(0b1000, 4), "g3");
   EXPECT_EQ(sum_label_short(0b10000011, 8), "3 of 8");
   EXPECT_EQ(sum_label_short(0xff, 8), "all 8");
+  EXPECT_EQ(sum_label_tiny(0b10000011, 8), "3/8");
+  EXPECT_EQ(sum_label_tiny(0xff, 8), "all");
+  EXPECT_EQ(sum_label_tiny(0b100, 8), "g2");
 }
 
 TEST(AllReducePicture, RingOnFourGpusStepsTheScheduleWithTheModelsTimes) {
@@ -173,13 +176,13 @@ TEST(AllReduceReports, OnlyAllReduceFilesOfTheFolderAreRead) {
 }
 
 TEST(AllReduceReports, TheLineSaysWhyGpuVariantsCannotRun) {
-  EXPECT_EQ(gpu_variants_line(false, 0, "no CUDA in this build"),
-            "GPU variants cannot run here: no CUDA device (no CUDA in this build); the pictures are the sim's, or a "
-            "bundled report's");
-  EXPECT_EQ(gpu_variants_line(true, 1, ""),
-            "GPU variants cannot run here: only 1 GPU visible, all-reduce needs 2 or more; showing the sim");
-  EXPECT_EQ(gpu_variants_line(true, 2, ""), "");
-  EXPECT_NE(gpu_variants_line(true, -1, "").find("warpscope-cli allreduce --backend cuda"), std::string::npos);
+  EXPECT_EQ(gpu_variants_line(false, 0),
+            "GPU variants cannot run here: no CUDA device; steps and times from the sim or a bundled report");
+  EXPECT_EQ(gpu_variants_line(true, 1),
+            "GPU variants cannot run here: only 1 GPU visible, all-reduce needs 2 or more; steps and times from the "
+            "sim or a bundled report");
+  EXPECT_EQ(gpu_variants_line(true, 2), "");
+  EXPECT_NE(gpu_variants_line(true, -1).find("warpscope-cli allreduce --backend cuda"), std::string::npos);
   EXPECT_EQ(bytes_text(4096), "4 KiB");
   EXPECT_EQ(bytes_text(std::int64_t(1) << 30), "1 GiB");
   EXPECT_EQ(bytes_text(12), "12 B");

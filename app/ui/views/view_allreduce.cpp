@@ -9,6 +9,7 @@
 
 #include "collective/link_model.hpp"
 #include "paths.hpp"
+#include "widgets/layout_probe.hpp"
 #include "widgets/plot.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
@@ -194,6 +195,12 @@ void AllReduceView::draw_picture(const AppState& s, const AllReducePicture& p, I
   std::vector<std::vector<int>> received(std::size_t(p.gpus), std::vector<int>(std::size_t(p.chunks), 0));
   for (const auto& m : moves) received[std::size_t(m.dst_gpu)][std::size_t(m.chunk)] = m.add ? 1 : 2;
   const ImU32 amber = ImGui::GetColorU32(c.lesson);
+  LayoutProbe& probe = layout_probe();  // for the tests: the picture's extent, its labels, boxes and arrows
+  probe.counts["allreduce boxes"] = p.gpus * p.chunks;
+  probe.counts["allreduce box labels"] = 0;
+  probe.counts["allreduce arrows"] = int(moves.size());
+  probe.picture("allreduce picture", box_min(0, 0),
+                ImVec2(box_min(p.gpus - 1, p.chunks - 1).x + col_w, box_min(p.gpus - 1, p.chunks - 1).y + box_h));
   for (int g = 0; g < p.gpus; ++g) {
     const ImVec2 lmin = box_min(g, 0);
     const std::string gl = "GPU " + std::to_string(g);
@@ -215,8 +222,11 @@ void AllReduceView::draw_picture(const AppState& s, const AllReducePicture& p, I
       if (ImGui::CalcTextSize(label.c_str()).x > box_w - t.px(8)) label = sum_label_tiny(m, p.gpus);
       if (ImGui::CalcTextSize(label.c_str()).x <= box_w - t.px(4) && ImGui::GetFontSize() <= box_h) {
         const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
-        dl->AddText(ImVec2(a.x + (box_w - ts.x) * 0.5f, a.y + (box_h - ts.y) * 0.5f), TextOn(Legible(fill)),
-                    label.c_str());
+        const ImVec2 at(a.x + (box_w - ts.x) * 0.5f, a.y + (box_h - ts.y) * 0.5f);
+        dl->AddText(at, TextOn(Legible(fill)), label.c_str());
+        probe.label(label, at, ImVec2(at.x + ts.x, at.y + ts.y));
+        ++probe.counts["allreduce box labels"];
+        probe.text(ImGui::GetFontSize());
       }
     }
   }

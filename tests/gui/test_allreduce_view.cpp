@@ -5,15 +5,21 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 
 #include "app_state.hpp"
+#include "collective/allreduce_json.hpp"
 #include "collective/allreduce_picture.hpp"
+#include "collective/allreduce_sim.hpp"
 #include "collective/link_model.hpp"
 #include "main_window.hpp"
 #include "views/view_allreduce.hpp"
 #include "widgets/layout_probe.hpp"
+#include "widgets/plot_axis.hpp"
 #include "widgets/theme.hpp"
 
 namespace ws::ui {
@@ -89,6 +95,55 @@ TEST_P(AllReduceTab, EverySceneDrawsTheModelsSumsInEveryBox) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Scales, AllReduceTab, ::testing::Values(1.f, 2.f));
+
+// A warpscope-allreduce report in the data folder's reports/ (as the lead's GPU run will be bundled): the tab
+// shows its measured step times for the run it holds, and the sim's for any other.
+TEST_P(AllReduceTab, ABundledReportsStepTimesReplaceTheModels) {
+  namespace fs = std::filesystem;
+  const fs::path data = fs::path(::testing::TempDir()) / "ws_allreduce_data";
+  fs::remove_all(data);
+  fs::create_directories(data / "reports");
+  collective::AllReduceResult r;
+  r.method = collective::Method::Ring;
+  r.gpus = 2;
+  r.length = std::int64_t(1) << 26;  // 256 MiB of float32
+  r.ran = r.correct = true;
+  r.step_ms = {0.40, 0.35};
+  r.median_ms = 0.75;
+  r.device_names = {"NVIDIA H200", "NVIDIA H200"};
+  std::ofstream(data / "reports" / "allreduce-2gpu.json") << collective::allreduce_results_to_json({r}).dump();
+  const char* old = std::getenv("WARPSCOPE_DATA");
+  const std::string keep = old ? old : "";
+  setenv("WARPSCOPE_DATA", data.c_str(), 1);
+  s.view = "allreduce";
+  s.allreduce.algorithm = collective::Algorithm::Ring;
+  s.allreduce.gpus = 2;
+  s.allreduce.bytes_log2 = 28;
+  s.allreduce.step = 1;
+  const LayoutProbe& p = show();
+  EXPECT_EQ(p.counts.at("allreduce measured"), 1);
+  EXPECT_EQ(p.counts.at("allreduce step us"), 400);
+  s.allreduce.step = 2;
+  EXPECT_EQ(show().counts.at("allreduce step us"), 350);
+  s.allreduce.gpus = 4;  // not in the report: the model
+  s.allreduce.step = 1;
+  const LayoutProbe& q = show();
+  EXPECT_EQ(q.counts.at("allreduce measured"), 0);
+  EXPECT_EQ(q.counts.at("allreduce step us"),
+            int(std::lround(collective::model_step_ms(collective::ring_schedule(4), std::int64_t(1) << 26,
+                                                      collective::nvlink4_model())[0] *
+                            1000)));
+  if (old)
+    setenv("WARPSCOPE_DATA", keep.c_str(), 1);
+  else
+    unsetenv("WARPSCOPE_DATA");
+}
+
+TEST(AllReduceAxis, BytesAreWrittenInBinaryUnits) {
+  EXPECT_EQ(format_axis_value(4096, AxisUnit::Bytes), "4 KiB");
+  EXPECT_EQ(format_axis_value(double(std::int64_t(256) << 20), AxisUnit::Bytes), "256 MiB");
+  EXPECT_EQ(format_axis_value(double(std::int64_t(1) << 30), AxisUnit::Bytes), "1 GiB");
+}
 
 TEST(AllReduceKeys, LeftAndRightStepThroughTheSchedule) {
   ImGui::CreateContext();

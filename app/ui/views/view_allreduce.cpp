@@ -199,6 +199,8 @@ void AllReduceView::draw_picture(const AppState& s, const AllReducePicture& p, I
   probe.counts["allreduce boxes"] = p.gpus * p.chunks;
   probe.counts["allreduce box labels"] = 0;
   probe.counts["allreduce arrows"] = int(moves.size());
+  probe.counts["allreduce measured"] = p.measured ? 1 : 0;
+  probe.counts["allreduce step us"] = k == 0 ? 0 : int(std::lround(p.steps[std::size_t(k - 1)].ms * 1000));
   probe.picture("allreduce picture", box_min(0, 0),
                 ImVec2(box_min(p.gpus - 1, p.chunks - 1).x + col_w, box_min(p.gpus - 1, p.chunks - 1).y + box_h));
   for (int g = 0; g < p.gpus; ++g) {
@@ -328,7 +330,9 @@ void AllReduceView::draw_sweep(const AppState& s, ImVec2 size) {
     cross = w.ring_leads_everywhere ? "ring ahead at every size" : "tree ahead at every size";
   }
   PlotConfig cfg;
-  cfg.title = "busbw, " + std::to_string(w.gpus) + " GPUs, " + (w.measured ? "measured" : "simulated") + ": " + cross;
+  // The crossover is named in the legend (its marker, or the ring's label when there is none), not the title.
+  cfg.title = "busbw, " + std::to_string(w.gpus) + " GPUs, " + (w.measured ? "measured" : "simulated");
+  if (w.crossover < 0) series[w.ring_leads_everywhere ? 0 : 1].label += ", ahead at every size";
   cfg.x_label = "bytes per GPU";
   cfg.y_label = "busbw";
   cfg.x = AxisSpec{double(std::int64_t(1) << kPictureMinBytesLog2), double(std::int64_t(1) << kPictureMaxBytesLog2),
@@ -338,7 +342,7 @@ void AllReduceView::draw_sweep(const AppState& s, ImVec2 size) {
   if (size.y < t.px(220)) {  // no room for a readable plot (large text): the numbers it would show
     const SweepPoint& here =
         w.points[std::size_t(std::clamp(s.allreduce.bytes_log2 - kPictureMinBytesLog2, 0, int(w.points.size()) - 1))];
-    ImGui::TextWrapped("%s", cfg.title.c_str());
+    ImGui::TextWrapped("%s: %s", cfg.title.c_str(), cross.c_str());
     ItemTooltip(w.source);
     if (!w.measured)
       TextEllipsis("at " + bytes_text(here.bytes) + ": ring " + gbs_text(here.ring_busbw_gbs) + ", tree " +

@@ -91,7 +91,7 @@ void AppState::load(const std::string& lessons_dir) {
     }
     if (std::find(it->lesson.patterns.begin(), it->lesson.patterns.end(), v.pattern) == it->lesson.patterns.end())
       it->lesson.patterns.push_back(v.pattern);
-    it->lesson.steps.push_back(LessonStep{v.id, ""});
+    it->lesson.steps.push_back(LessonStep{v.id, "", std::nullopt});
   }
   if (!lessons_.empty()) select_lesson(0);
 }
@@ -255,6 +255,16 @@ std::string AppState::open_scene(int index, const std::vector<std::string>& view
   // The Pair view shows what the scene names, else Tree beside the lesson's next variant.
   pair_picture = sc->pair_picture == "warps" ? 1 : sc->pair_picture == "banks" ? 2 : 0;
   pair_second = sc->pair_with;
+  if (sc->collective) {  // the All-reduce view's picture (lesson "Reduction across GPUs")
+    const CollectiveStep& c = *sc->collective;
+    allreduce.algorithm = c.algorithm();
+    allreduce.gpus = c.gpus;
+    if (c.bytes > 0)
+      for (int e = 0; e < 31; ++e)
+        if ((std::int64_t(1) << e) == c.bytes) allreduce.bytes_log2 = e;
+    allreduce.step = c.step;
+    allreduce.playing = false;
+  }
   // A scene's own comparison replaces the picks while it is open; the next scene without one goes back to
   // the lesson's. Picks made while no such scene was open stay.
   if (!sc->compare.empty()) {

@@ -10,6 +10,7 @@
 
 #include "backend.hpp"
 #include "bound_edit.hpp"
+#include "collective/schedule.hpp"
 #include "grid_summary.hpp"
 #include "kernel_edit.hpp"
 #include "lessons.hpp"
@@ -191,6 +192,17 @@ class AppState {
   /// the right ("" = the lesson's variant after the selected one).
   int pair_picture = 0;
   std::string pair_second;
+
+  /// The All-reduce tab (issue 30): what it draws and where its step slider stands; a scene with a
+  /// "collective" sets them (open_scene), the view's controls and Left/Right change them.
+  struct AllReduceView {
+    collective::Algorithm algorithm = collective::Algorithm::Ring;
+    int gpus = 4;          ///< 2..collective::kMaxGpus
+    int bytes_log2 = 28;   ///< bytes per GPU = 2^bytes_log2 (12..30: 4 KiB .. 1 GiB)
+    int step = 0;          ///< 0 = before any step, k = after step k of the schedule
+    bool playing = false;  ///< Space: one step per 1 / speed seconds, as the trace views' player
+    double clock = 0;      ///< seconds towards the next step while playing
+  } allreduce;
 
   /// Presses of Left/Right/PageUp/PageDown since the last frame, oldest first (MainWindow::draw drains them).
   std::vector<NavKey> nav_keys;

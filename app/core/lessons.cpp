@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "collective/allreduce_picture.hpp"
 #include "inputs.hpp"
 #include "json_read.hpp"
 #include "launch_rules.hpp"
@@ -95,12 +96,41 @@ Scene parse_scene(const nlohmann::json& j, const std::string& where) {
       sc.compare.push_back(id.get<std::string>());
     }
   }
+  if (j.contains("collective")) sc.collective = parse_collective_step(j["collective"], where);
   std::vector<double> values;
   if (std::string err = parse_scene_input(sc.input, values); !err.empty()) throw std::runtime_error(where + ": " + err);
   return sc;
 }
 
 }  // namespace
+
+CollectiveStep parse_collective_step(const nlohmann::json& j, const std::string& where) {
+  const std::string w = where + ": 'collective'";
+  if (!j.is_object()) throw std::runtime_error(w + " must be an object ({\"method\": \"ring\", \"gpus\": 4, ...})");
+  CollectiveStep c;
+  const std::string method = field(j, "method", w);
+  if (!collective::parse_method(method, c.method))
+    throw std::runtime_error(w + ": unknown method '" + method +
+                             "' (host_add, peer_to_gpu0, ring, tree, nccl_ring, nccl_tree)");
+  if (j.contains("gpus")) {
+    c.gpus = non_negative_int(j, "gpus", w);
+    if (c.gpus < 2 || c.gpus > collective::kMaxGpus) throw std::runtime_error(w + ": 'gpus' must be 2 to 8");
+  }
+  if (j.contains("bytes")) {
+    const std::string b = field(j, "bytes", w);
+    for (int e = collective::kPictureMinBytesLog2; e <= collective::kPictureMaxBytesLog2; ++e) {
+      std::string t = collective::bytes_text(std::int64_t(1) << e), packed = t;
+      packed.erase(std::remove(packed.begin(), packed.end(), ' '), packed.end());
+      if (b == t || b == packed) c.bytes = std::int64_t(1) << e;
+    }
+    if (c.bytes == 0) throw std::runtime_error(w + ": 'bytes' must be a power of two from \"4 KiB\" to \"1 GiB\"");
+  }
+  c.step = non_negative_int(j, "step", w);
+  const int steps = int(collective::make_schedule(c.algorithm(), c.gpus).steps.size());
+  if (c.step > steps)
+    throw std::runtime_error(w + ": 'step' must be 0 to " + std::to_string(steps) + " (the schedule's steps)");
+  return c;
+}
 
 std::string parse_scene_input(const std::string& input, std::vector<double>& values) {
   values.clear();
@@ -145,8 +175,10 @@ Lesson parse_lesson_keeping(const std::string& json_text, const std::string& ori
   for (const auto& s : j["steps"]) {
     if (!s.is_object())
       throw std::runtime_error(origin + ": step " + std::to_string(l.steps.size()) + " is not an object");
-    LessonStep st{field(s, "variant", origin), field(s, "narrative", origin)};
+    LessonStep st{field(s, "variant", origin), field(s, "narrative", origin), std::nullopt};
     if (!find_variant(st.variant)) throw std::runtime_error(origin + ": unknown variant '" + st.variant + "'");
+    if (s.contains("collective"))
+      st.collective = parse_collective_step(s["collective"], origin + ": step " + std::to_string(l.steps.size() + 1));
     l.steps.push_back(std::move(st));
   }
   if (j.contains("scenes")) {
@@ -203,7 +235,9 @@ std::vector<Lesson> load_lessons(const std::string& dir, std::vector<std::string
       problems->push_back(std::string(e.what()) + " (lesson skipped)");
     }
   }
-  std::sort(out.begin(), out.end(), [](const Lesson& a, const Lesson& b) { return a.seed < b.seed; });
+  // Lessons on one seed (cs121 and the multi-GPU lesson after it) in id order.
+  std::sort(out.begin(), out.end(),
+            [](const Lesson& a, const Lesson& b) { return a.seed != b.seed ? a.seed < b.seed : a.id < b.id; });
   return out;
 }
 

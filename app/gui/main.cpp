@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   app.add_option("--screenshot", o.screenshot, "render headless (EGL, no X server) to this PNG and exit");
   app.add_option("--view", o.view,
                  "centre tab to show: results, tree, warps, banks, source, memory, metrics, scan, conv, atomics, "
-                 "compare, plots, roofline, race, ladder, pair, grid");
+                 "compare, plots, roofline, race, ladder, pair, grid, allreduce");
   app.add_option("--block", o.block,
                  "threads per block (0 = the variant's default); the trace covers --trace-blocks blocks")
       ->check(whole())

@@ -136,8 +136,16 @@ void LessonBrowser::draw_list(AppState& s) {
         const bool selected = s.variant() == v;
         const float x0 = ImGui::GetCursorPosX();
         if (ImGui::Selectable("##step", selected, ImGuiSelectableFlags_AllowItemOverlap,
-                              ImVec2(0, ImGui::GetFrameHeight())))
+                              ImVec2(0, ImGui::GetFrameHeight()))) {
           s.select_variant(v->id);
+          if (const auto& c = l.steps[j].collective) {  // "Reduction across GPUs": its picture in All-reduce
+            s.view = "allreduce";
+            s.allreduce.algorithm = c->algorithm();
+            s.allreduce.gpus = c->gpus;
+            s.allreduce.step = 0;
+            s.allreduce.playing = false;
+          }
+        }
         if (selected && scrolled_to_ != v->id) {
           ImGui::SetScrollHereY(0.5f);
           scrolled_to_ = v->id;
@@ -152,7 +160,12 @@ void LessonBrowser::draw_list(AppState& s) {
         TextDim(std::to_string(j + 1) + ".");
         ImGui::SameLine(x0 + ImGui::CalcTextSize("00.").x + ImGui::GetStyle().ItemSpacing.x);
         ImGui::PushFont(t.fonts().mono);
-        ImGui::TextUnformatted(short_id(v->id).c_str());
+        // A collective step: the one-device reduction and how the GPUs combine ("device_reduce + ring x4").
+        const auto& c = l.steps[j].collective;
+        ImGui::TextUnformatted((short_id(v->id) + (c ? std::string(" + ") + collective::to_string(c->method) + " x" +
+                                                           std::to_string(c->gpus)
+                                                     : std::string()))
+                                   .c_str());
         ImGui::PopFont();
         ImGui::SameLine();
         const float title_w = right - badge_w - ImGui::GetCursorPosX() - ImGui::GetStyle().ItemSpacing.x;

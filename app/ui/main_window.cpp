@@ -20,7 +20,7 @@ namespace ws::ui {
 const std::vector<std::string>& MainWindow::views() {
   static const std::vector<std::string> names = {"results",  "tree", "warps",  "banks",   "source",  "memory",
                                                  "metrics",  "scan", "conv",   "atomics", "compare", "plots",
-                                                 "roofline", "race", "ladder", "pair",    "grid"};
+                                                 "roofline", "race", "ladder", "pair",    "grid",    "allreduce"};
   return names;
 }
 
@@ -95,7 +95,8 @@ void MainWindow::draw(AppState& s, ImVec2 size) {
   if (!ImGui::GetIO().WantTextInput) {
     std::vector<NavKey> arrows;
     auto flush = [&](bool with_space) {
-      if (!is_step_view(s.view)) return;
+      if (s.view == "allreduce") HandleAllReduceKeys(s, arrows, with_space);  // its own steps: the schedule's
+      if (!is_step_view(s.view)) return arrows.clear();
       s.refresh_trace();
       HandleStepKeys(s.trace, arrows, with_space);
       arrows.clear();
@@ -262,7 +263,8 @@ bool MainWindow::draw_view(AppState& s, const std::string& name) {
   if (name == "race") return trace_view(race_);
   if (name == "ladder") return trace_view(ladder_);
   if (name == "pair") return trace_view(pair_);
-  if (name == "grid") return grid_.draw(s), true;  // every warp of the launch at once, drawn by shaders
+  if (name == "grid") return grid_.draw(s), true;            // every warp of the launch at once, drawn by shaders
+  if (name == "allreduce") return allreduce_.draw(s), true;  // reduction across GPUs: the schedule, not a trace
   return false;
 }
 
@@ -298,7 +300,7 @@ void MainWindow::draw_views(AppState& s) {
   // body text) rather than cut to "R...", and scrolls sideways if even that is too wide.
   static const char* const kLabels[] = {"Results",  "Tree", "Warps",       "Banks",   "Source",  "Memory",
                                         "Metrics",  "Scan", "Convolution", "Atomics", "Compare", "Plots",
-                                        "Roofline", "Race", "Ladder",      "Pair",    "Grid"};
+                                        "Roofline", "Race", "Ladder",      "Pair",    "Grid",    "All-reduce"};
   const ImGuiStyle& st = ImGui::GetStyle();
   float text = 0, frame = 0;  // the labels' text and the tabs' padding, which the font scale leaves alone
   for (const char* l : kLabels)

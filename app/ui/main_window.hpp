@@ -13,6 +13,7 @@
 #include "results_table.hpp"
 #include "run_worker.hpp"
 #include "status_bar.hpp"
+#include "views/view_allreduce.hpp"
 #include "views/view_atomics.hpp"
 #include "views/view_banks.hpp"
 #include "views/view_compare.hpp"
@@ -35,7 +36,7 @@ namespace ws::ui {
 class MainWindow {
  public:
   /// Names of the centre tabs, for --view ("results" first, then tree, warps, banks, source, memory,
-  /// metrics, scan, conv, atomics, compare, plots, race, ladder, pair, grid).
+  /// metrics, scan, conv, atomics, compare, plots, roofline, race, ladder, pair, grid, allreduce).
   static const std::vector<std::string>& views();
   /// Moves queued runs to the worker and finished results, progress and the device into `s`.
   /// On the first snapshot with no device, opens the newest report in `reports_dir` as a replay.
@@ -74,6 +75,7 @@ class MainWindow {
   ScanLadderView ladder_;
   PairView pair_;
   GridView grid_;
+  AllReduceView allreduce_;
   StatusBar status_;
   std::size_t dismissed_ = 0;  ///< messages before this index were dismissed
   std::string applied_view_;   ///< the view last forced open from s.view

@@ -43,7 +43,7 @@ shot() {
   fi
 }
 
-views="results tree warps banks source memory metrics scan conv atomics compare plots roofline race ladder pair grid"
+views="results tree warps banks source memory metrics scan conv atomics compare plots roofline race ladder pair grid allreduce"
 variant_of() {
   case $1 in
     scan) echo stevens.kogge_stone ;;

@@ -230,6 +230,12 @@ std::string format_axis_value(double v, AxisUnit unit, double step) {
     case AxisUnit::Ratio:
       return (step > 0 ? strip_zeros(fixed(v, step_decimals(step))) : format_significant(v, 3)) + "x";
     case AxisUnit::Launch: return fixed(std::round(v), 0);
+    case AxisUnit::Bytes: {
+      static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+      if (const int k = pow2_exponent(v); k >= 0)
+        return std::to_string(1 << (k % 10)) + " " + kUnits[std::min(k / 10, 4)];
+      return format_significant(v, 3) + " B";
+    }
     case AxisUnit::Plain:
     default:
       if (std::fabs(v) >= 1e6 || (v != 0 && std::fabs(v) < 1e-4)) {

@@ -16,6 +16,7 @@ enum class AxisUnit {
   Percent,  ///< "25 %"
   Ratio,    ///< a speedup: "2x", "0.5x"
   Launch,   ///< launch index: a plain integer
+  Bytes,    ///< a message size in bytes: powers of two as "4 KiB", "256 MiB", "1 GiB", else "1.5e+06 B"
 };
 
 /// One axis: range (lo < hi, both > 0 on a log axis), scale and unit.

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -152,13 +153,17 @@ TEST(LessonScenes, BadScenesNameTheFileTheSceneAndTheField) {
 
 TEST(LessonScenes, EveryLectureHasAtLeastEightScenesCitingTheirSeed) {
   const auto lessons = load_lessons(assets_dir() + "/lessons");
-  EXPECT_EQ(lessons.size(), 5u);
+  EXPECT_EQ(lessons.size(), 6u);
   for (const auto& l : lessons) {
     SCOPED_TRACE(l.id);
     EXPECT_GE(l.scenes.size(), 8u);
     const std::string seed_prefix = l.seed.substr(0, 3);  // "000", "001"
     for (const Scene& sc : l.scenes) {
-      EXPECT_NE(sc.note.find(seed_prefix), std::string::npos) << "scene note must cite the seed file: " << sc.note;
+      // "Reduction across GPUs" builds on three seeds (000, 002, 003): each note opens with the one it cites.
+      const bool cites = l.id == "multigpu" ? (sc.note.rfind("000_", 0) == 0 || sc.note.rfind("002_", 0) == 0 ||
+                                               sc.note.rfind("003_", 0) == 0)
+                                            : sc.note.find(seed_prefix) != std::string::npos;
+      EXPECT_TRUE(cites) << "scene note must cite the seed file: " << sc.note;
       // Slides, or the sections of the one document that is a blog post (004, C++ AMP).
       EXPECT_TRUE(sc.note.find("slide") != std::string::npos || sc.note.find("section") != std::string::npos)
           << "scene note must cite the slide: " << sc.note;
@@ -216,4 +221,63 @@ TEST(Lessons, ADuplicateIdAndAnOversizedFileAreSkipped) {
   EXPECT_NE(problems[0].find("lesson id 'epita' is already taken by"), std::string::npos) << problems[0];
   EXPECT_NE(problems[1].find("zz_huge.json' is 1.0 MiB, more than the 1.0 MiB a lesson may have"), std::string::npos)
       << problems[1];
+}
+
+// The collective step kind (docs/collective.md): "Reduction across GPUs" names, for each step and scene, the
+// one-device reduction each GPU runs and how the GPUs combine; the scenes open the All-reduce view.
+TEST(LessonCollective, ReductionAcrossGpusContinuesTheReductionLessons) {
+  const auto lessons = load_lessons(assets_dir() + "/lessons");
+  const auto it = std::find_if(lessons.begin(), lessons.end(), [](const Lesson& l) { return l.id == "multigpu"; });
+  ASSERT_NE(it, lessons.end());
+  EXPECT_EQ(it->title, "Reduction across GPUs");
+  EXPECT_EQ(it - lessons.begin(), 4) << "after cs121 (same seed, id order), before amp";
+  ASSERT_EQ(it->steps.size(), 3u);
+  EXPECT_EQ(it->steps[0].variant, "cs121.device_reduce");
+  ASSERT_TRUE(it->steps[0].collective);
+  EXPECT_EQ(it->steps[0].collective->method, collective::Method::HostAdd);
+  EXPECT_EQ(it->steps[0].collective->gpus, 2);
+  EXPECT_EQ(it->steps[2].collective->method, collective::Method::Ring);
+  EXPECT_EQ(it->steps[2].collective->algorithm(), collective::Algorithm::Ring);
+  int ring = 0, tree = 0;
+  for (const Scene& sc : it->scenes) {
+    SCOPED_TRACE(sc.note);
+    EXPECT_EQ(sc.view, "allreduce");
+    ASSERT_TRUE(sc.collective);
+    (sc.collective->algorithm() == collective::Algorithm::Ring ? ring : tree)++;
+  }
+  EXPECT_GE(ring, 3);
+  EXPECT_GE(tree, 3);
+  EXPECT_EQ(it->scenes[8].collective->bytes, 4096);
+  EXPECT_EQ(it->scenes[9].collective->bytes, std::int64_t(256) << 20);
+  EXPECT_EQ(it->scenes[9].collective->step, 14);  // the ring's last step on 8 GPUs
+  // The other lessons have no collective step.
+  for (const auto& l : lessons)
+    if (l.id != "multigpu")
+      for (const auto& s : l.steps) EXPECT_FALSE(s.collective) << l.id;
+}
+
+TEST(LessonCollective, ABadCollectiveIsRefusedWithItsField) {
+  auto error_of = [](const std::string& collective) {
+    try {
+      parse_lesson(R"({"id":"a","title":"t","seed":"s","source":"s","pattern":"reduction","summary":"s",
+                       "steps":[{"variant":"cub.reduce","narrative":"n","collective":)" +
+                       collective + "}]}",
+                   "bad.json");
+    } catch (const std::exception& e) { return std::string(e.what()); }
+    return std::string();
+  };
+  EXPECT_EQ(error_of(R"({"method":"ring","gpus":8,"bytes":"1 GiB","step":14})"), "");
+  EXPECT_EQ(error_of(R"({"method":"nccl_tree","bytes":"64KiB"})"), "");
+  EXPECT_EQ(
+      error_of(R"({"method":"butterfly"})"),
+      "bad.json: step 1: 'collective': unknown method 'butterfly' (host_add, peer_to_gpu0, ring, tree, nccl_ring, "
+      "nccl_tree)");
+  EXPECT_EQ(error_of(R"({"method":"ring","gpus":1})"), "bad.json: step 1: 'collective': 'gpus' must be 2 to 8");
+  EXPECT_EQ(error_of(R"({"method":"ring","gpus":9})"), "bad.json: step 1: 'collective': 'gpus' must be 2 to 8");
+  EXPECT_EQ(error_of(R"({"method":"ring","bytes":"3 KiB"})"),
+            "bad.json: step 1: 'collective': 'bytes' must be a power of two from \"4 KiB\" to \"1 GiB\"");
+  EXPECT_EQ(error_of(R"({"method":"tree","gpus":4,"step":5})"),
+            "bad.json: step 1: 'collective': 'step' must be 0 to 4 (the schedule's steps)");
+  EXPECT_EQ(error_of(R"("ring")"),
+            "bad.json: step 1: 'collective' must be an object ({\"method\": \"ring\", \"gpus\": 4, ...})");
 }

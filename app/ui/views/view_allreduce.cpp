@@ -1,0 +1,357 @@
+#include "views/view_allreduce.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "collective/link_model.hpp"
+#include "paths.hpp"
+#include "widgets/layout_probe.hpp"
+#include "widgets/plot.hpp"
+#include "widgets/theme.hpp"
+#include "widgets/widgets.hpp"
+
+namespace ws::ui {
+
+using namespace collective;
+
+namespace {
+
+int schedule_steps(const AppState& s) {
+  return int(make_schedule(s.allreduce.algorithm, std::clamp(s.allreduce.gpus, 2, kMaxGpus)).steps.size());
+}
+
+std::string ms_text(double ms) {
+  char b[32];
+  if (ms >= 1)
+    std::snprintf(b, sizeof b, "%.2f ms", ms);
+  else
+    std::snprintf(b, sizeof b, "%.0f us", ms * 1000);
+  return b;
+}
+
+std::string gbs_text(double gbs) {
+  char b[32];
+  std::snprintf(b, sizeof b, gbs >= 10 ? "%.0f GB/s" : "%.2f GB/s", gbs);
+  return b;
+}
+
+ImU32 mix(const ImVec4& a, const ImVec4& b, float t) {
+  return ImGui::GetColorU32(ImVec4(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t, 1.f));
+}
+
+}  // namespace
+
+void HandleAllReduceKeys(AppState& s, const std::vector<NavKey>& keys, bool space) {
+  if (ImGui::GetIO().WantTextInput) return;
+  auto& a = s.allreduce;
+  const int steps = schedule_steps(s);
+  for (NavKey k : keys) {
+    if (k == NavKey::Left) a.step = std::max(0, a.step - 1), a.playing = false;
+    if (k == NavKey::Right) a.step = std::min(steps, a.step + 1);
+  }
+  if (space && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) {
+    if (!a.playing && a.step >= steps) a.step = 0;  // play again from the start
+    a.playing = !a.playing;
+    a.clock = 0;
+  }
+}
+
+void AllReduceView::load_reports() {
+  if (loaded_) return;
+  loaded_ = true;
+  report_files_ =
+      load_allreduce_reports((std::filesystem::path(assets_dir()) / "allreduce").string(), report_, report_problems_);
+}
+
+void AllReduceView::draw(AppState& s) {
+  load_reports();
+  const Theme& t = theme();
+  auto& a = s.allreduce;
+  a.gpus = std::clamp(a.gpus, 2, kMaxGpus);
+  a.bytes_log2 = std::clamp(a.bytes_log2, kPictureMinBytesLog2, kPictureMaxBytesLog2);
+  const int steps = schedule_steps(s);
+  if (a.playing) {  // the trace views' player: s.trace.speed steps per second
+    a.clock += ImGui::GetIO().DeltaTime;
+    if (a.clock >= 1.0 / std::max(0.25f, s.trace.speed)) a.clock = 0, a.step = std::min(steps, a.step + 1);
+    if (a.step >= steps) a.playing = false;
+  }
+  a.step = std::clamp(a.step, 0, steps);
+  const AllReducePicture p =
+      make_picture(a.algorithm, a.gpus, std::int64_t(1) << a.bytes_log2, report_, nvlink4_model());
+
+  // The step's headline: where we are and how long it takes (the controls say what runs, except in a handout),
+  // on the controls' line where it fits, then where the time comes from.
+  std::string head = Handout() ? std::string(to_string(a.algorithm)) + ", " + std::to_string(a.gpus) + " GPUs, " +
+                                     bytes_text(p.bytes) + " per GPU  \u00b7  "
+                               : std::string();
+  if (a.step == 0)
+    head += "before step 1: each GPU holds only its own vector";
+  else
+    head += "step " + std::to_string(a.step) + " of " + std::to_string(steps) + " (" +
+            to_string(p.steps[std::size_t(a.step - 1)].phase) + "): " + ms_text(p.steps[std::size_t(a.step - 1)].ms);
+  if (!Handout()) draw_controls(s, steps);
+  ImGui::PushFont(t.fonts().bold);
+  if (!Handout()) SameLineIfFits(ImGui::CalcTextSize(head.c_str()).x, t.px(24));
+  TextEllipsis(head, ImGui::GetContentRegionAvail().x, &t.colors().accent);
+  ImGui::PopFont();
+  ItemTooltip(head);
+  const std::string src = "times " + p.source;
+  SameLineIfFits(ImGui::CalcTextSize(src.c_str()).x, t.px(24));
+  TextEllipsis(src, ImGui::GetContentRegionAvail().x, p.measured ? &t.colors().ok : &t.colors().lesson);
+  ItemTooltip(src + (report_files_.empty() ? "\nno warpscope-allreduce report in assets/allreduce"
+                                           : "\nbundled reports read: " + std::to_string(report_files_.size())));
+  // Why the lesson's GPU variants do not run here: one line, always visible.
+  const std::string why =
+      s.device.opened ? gpu_variants_line(s.device.device.available, s.device.device.available ? -1 : 0) : "";
+  if (!why.empty()) {
+    TextEllipsis(why, ImGui::GetContentRegionAvail().x, &t.colors().lesson);
+    ItemTooltip(why + (s.device.device.error.empty() ? "" : "\n" + s.device.device.error));
+  }
+  for (const auto& pr : report_problems_) TextEllipsis(pr, ImGui::GetContentRegionAvail().x, &t.colors().bad);
+
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float left_w = std::floor(avail.x * (p.chunks > 4 ? 0.62f : 0.56f));
+  ImGui::BeginChild("##allreduce_picture", ImVec2(left_w, avail.y), false, ImGuiWindowFlags_NoScrollbar);
+  draw_picture(s, p, ImGui::GetContentRegionAvail());
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("##allreduce_numbers", ImVec2(0, avail.y), false, ImGuiWindowFlags_NoScrollbar);
+  const float h = ImGui::GetContentRegionAvail().y;
+  draw_step_times(s, p, std::floor(h * 0.4f));
+  draw_sweep(s, ImGui::GetContentRegionAvail());
+  ImGui::EndChild();
+}
+
+void AllReduceView::draw_controls(AppState& s, int steps) {
+  const Theme& t = theme();
+  auto& a = s.allreduce;
+  int alg = a.algorithm == Algorithm::Ring ? 0 : 1;
+  ImGui::AlignTextToFramePadding();
+  bool changed = ImGui::RadioButton("ring", &alg, 0);
+  ImGui::SameLine();
+  changed |= ImGui::RadioButton("tree", &alg, 1);
+  if (changed) a.step = 0;
+  ItemTooltip(
+      "ring: reduce-scatter then all-gather, 2(n-1) steps, each GPU sends 1/n of the vector per step\n"
+      "tree: binomial tree to GPU 0, then back, 2 log2(n) steps, each sender sends the whole vector");
+  a.algorithm = alg == 0 ? Algorithm::Ring : Algorithm::Tree;
+  const float sp = t.px(24);
+  SameLineIfFits(t.px(150) + ImGui::CalcTextSize("GPUs").x, sp);
+  ImGui::SetNextItemWidth(t.px(150));
+  if (ImGui::SliderInt("GPUs", &a.gpus, 2, kMaxGpus)) a.step = 0;
+  SameLineIfFits(t.px(190) + ImGui::CalcTextSize("per GPU").x, sp);
+  ImGui::SetNextItemWidth(t.px(190));
+  const std::string size = bytes_text(std::int64_t(1) << a.bytes_log2);
+  ImGui::SliderInt("per GPU", &a.bytes_log2, kPictureMinBytesLog2, kPictureMaxBytesLog2, size.c_str());
+  ItemTooltip("message size per GPU (float32): 4 KiB to 1 GiB");
+  // The step controls of the trace views: previous / next, play, the slider (Left / Right, Space).
+  SameLineIfFits(2 * ImGui::GetFrameHeight() + ButtonWidth("Pause") + t.px(200), sp);
+  if (ImGui::ArrowButton("##ar_prev", ImGuiDir_Left)) a.step = std::max(0, a.step - 1), a.playing = false;
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##ar_next", ImGuiDir_Right)) a.step = std::min(steps, a.step + 1);
+  ImGui::SameLine();
+  if (ImGui::Button(a.playing ? "Pause" : "Play")) {
+    if (!a.playing && a.step >= steps) a.step = 0;
+    a.playing = !a.playing, a.clock = 0;
+  }
+  ItemTooltip("Left / Right: previous / next step; Space: play / pause");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(std::min(t.px(300), ImGui::GetContentRegionAvail().x));
+  char fmt[48];
+  std::snprintf(fmt, sizeof fmt, a.step == 0 ? "start" : "step %%d / %d", steps);
+  ImGui::SliderInt("##ar_step", &a.step, 0, steps, fmt);
+}
+
+void AllReduceView::draw_picture(const AppState& s, const AllReducePicture& p, ImVec2 size) {
+  const Theme& t = theme();
+  const auto& c = t.colors();
+  const int k = s.allreduce.step;
+  const std::vector<std::vector<GpuMask>>& masks = k == 0 ? p.steps.front().before : p.steps[std::size_t(k - 1)].after;
+  static const std::vector<ChunkMove> kNone;
+  const std::vector<ChunkMove>& moves = k == 0 ? kNone : p.steps[std::size_t(k - 1)].moves;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  const float legend_h = ImGui::GetTextLineHeightWithSpacing();
+  const float label_w = ImGui::CalcTextSize("GPU 8").x + t.px(12);
+  const float head_h = ImGui::GetTextLineHeightWithSpacing();
+  const float rows_h = std::max(t.px(40), size.y - legend_h - head_h);
+  const float row_h = rows_h / float(p.gpus);
+  const float col_w = std::min(t.px(360), (size.x - label_w) / float(p.chunks));
+  const float gap_x = std::min(t.px(44), col_w * 0.28f);  // arrows curve through the gaps beside the boxes
+  const float box_w = col_w - gap_x, box_h = std::max(t.px(10), row_h - t.px(5));
+  auto box_min = [&](int gpu, int chunk) {
+    return ImVec2(o.x + label_w + float(chunk) * col_w, o.y + head_h + float(gpu) * row_h + t.px(2.5f));
+  };
+  // Column heads: the chunk (a 1/n slice of the vector in the ring, the whole vector in the tree).
+  for (int ch = 0; ch < p.chunks; ++ch) {
+    std::string l = p.chunks == 1 ? "whole vector" : "chunk " + std::to_string(ch);
+    if (ImGui::CalcTextSize(l.c_str()).x > col_w - t.px(4)) l = "c" + std::to_string(ch);
+    dl->AddText(ImVec2(box_min(0, ch).x, o.y), ImGui::GetColorU32(c.text_dim), l.c_str());
+  }
+  std::vector<std::vector<int>> received(std::size_t(p.gpus), std::vector<int>(std::size_t(p.chunks), 0));
+  for (const auto& m : moves) received[std::size_t(m.dst_gpu)][std::size_t(m.chunk)] = m.add ? 1 : 2;
+  const ImU32 amber = ImGui::GetColorU32(c.lesson);
+  LayoutProbe& probe = layout_probe();  // for the tests: the picture's extent, its labels, boxes and arrows
+  probe.counts["allreduce boxes"] = p.gpus * p.chunks;
+  probe.counts["allreduce box labels"] = 0;
+  probe.counts["allreduce arrows"] = int(moves.size());
+  probe.counts["allreduce measured"] = p.measured ? 1 : 0;
+  probe.counts["allreduce step us"] = k == 0 ? 0 : int(std::lround(p.steps[std::size_t(k - 1)].ms * 1000));
+  probe.picture("allreduce picture", box_min(0, 0),
+                ImVec2(box_min(p.gpus - 1, p.chunks - 1).x + col_w, box_min(p.gpus - 1, p.chunks - 1).y + box_h));
+  for (int g = 0; g < p.gpus; ++g) {
+    const ImVec2 lmin = box_min(g, 0);
+    const std::string gl = "GPU " + std::to_string(g);
+    dl->AddText(ImVec2(o.x, lmin.y + (box_h - ImGui::GetFontSize()) * 0.5f), ImGui::GetColorU32(c.text), gl.c_str());
+    for (int ch = 0; ch < p.chunks; ++ch) {
+      const GpuMask m = masks[std::size_t(g)][std::size_t(ch)];
+      int n = 0;
+      for (int b = 0; b < kMaxGpus; ++b) n += (m >> b) & 1;
+      const bool full = m == all_gpus_mask(p.gpus);
+      // Fill: grey holding one GPU's values, bluer with every contributor, green when it holds the sum.
+      const ImU32 fill = full ? ImGui::GetColorU32(c.ok)
+                              : mix(c.cell_empty, c.accent, p.gpus > 1 ? float(n - 1) / float(p.gpus - 1) : 0.f);
+      const ImVec2 a = box_min(g, ch), b(a.x + box_w, a.y + box_h);
+      dl->AddRectFilled(a, b, Legible(fill), t.px(4));
+      if (received[std::size_t(g)][std::size_t(ch)] != 0) dl->AddRect(a, b, amber, t.px(4), 0, t.px(4));
+      // The longest label that fits: "g0+g1+g2", "3 of 8", "3/8".
+      std::string label = sum_label(m, p.gpus);
+      if (ImGui::CalcTextSize(label.c_str()).x > box_w - t.px(8)) label = sum_label_short(m, p.gpus);
+      if (ImGui::CalcTextSize(label.c_str()).x > box_w - t.px(8)) label = sum_label_tiny(m, p.gpus);
+      if (ImGui::CalcTextSize(label.c_str()).x <= box_w - t.px(4) && ImGui::GetFontSize() <= box_h) {
+        const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
+        const ImVec2 at(a.x + (box_w - ts.x) * 0.5f, a.y + (box_h - ts.y) * 0.5f);
+        dl->AddText(at, TextOn(Legible(fill)), label.c_str());
+        probe.label(label, at, ImVec2(at.x + ts.x, at.y + ts.y));
+        ++probe.counts["allreduce box labels"];
+        probe.text(ImGui::GetFontSize());
+      }
+    }
+  }
+  // The step's moves: from the sender's copy of the chunk to the receiver's, curving through the gap on
+  // the right of the column; "+" where the receiver adds, "=" where it overwrites.
+  for (const auto& m : moves) {
+    const ImVec2 sa = box_min(m.src_gpu, m.chunk), da = box_min(m.dst_gpu, m.chunk);
+    const ImVec2 from(sa.x + box_w, sa.y + box_h * 0.5f), to(da.x + box_w + t.px(2), da.y + box_h * 0.5f);
+    const float bulge = std::min(gap_x - t.px(6), t.px(16) + std::fabs(to.y - from.y) * 0.15f);
+    dl->AddBezierCubic(from, ImVec2(from.x + bulge * 1.6f, from.y), ImVec2(to.x + bulge * 1.6f, to.y), to, amber,
+                       t.px(3));
+    const float hs = t.px(9);  // arrowhead pointing left into the receiver
+    dl->AddTriangleFilled(to, ImVec2(to.x + hs, to.y - hs * 0.6f), ImVec2(to.x + hs, to.y + hs * 0.6f), amber);
+    const char* op = m.add ? "+" : "=";
+    dl->AddText(ImVec2(to.x + hs + t.px(2), to.y - ImGui::GetFontSize() - t.px(1)), amber, op);
+  }
+  ImGui::Dummy(ImVec2(size.x, head_h + rows_h));
+  const std::string legend = "box: GPUs summed  \u00b7  green: all  \u00b7  arrow: sent (+ add, = copy)";
+  TextEllipsis(legend, size.x, &c.text_dim);
+  ItemTooltip(legend);
+}
+
+void AllReduceView::draw_step_times(const AppState& s, const AllReducePicture& p, float height) {
+  const Theme& t = theme();
+  const auto& c = t.colors();
+  ImGui::PushFont(t.fonts().bold);
+  TextEllipsis(std::string("step times, ") + (p.measured ? "measured" : "simulated"), ImGui::GetContentRegionAvail().x);
+  ImGui::PopFont();
+  const std::string total = "total " + ms_text(p.total_ms) + "  \u00b7  busbw " + gbs_text(p.busbw_gbs);
+  TextEllipsis(total, ImGui::GetContentRegionAvail().x);
+  ItemTooltip("busbw = bytes / time x 2(n-1)/n (nccl-tests' all-reduce bus bandwidth); algbw " + gbs_text(p.algbw_gbs));
+  // One column per step, the current one amber, step numbers under them where they fit.
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  const float w = ImGui::GetContentRegionAvail().x;
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float bars_h = std::max(t.px(24), height - 3 * line);
+  const float col = w / float(p.steps.size());
+  double max_ms = 0;
+  for (const auto& st : p.steps) max_ms = std::max(max_ms, st.ms);
+  const bool numbers = ImGui::CalcTextSize("14").x <= col - t.px(2);
+  int hovered = -1;
+  for (std::size_t k = 0; k < p.steps.size(); ++k) {
+    const bool cur = int(k) + 1 == s.allreduce.step;
+    const float x = o.x + float(k) * col;
+    const float bh = max_ms > 0 ? float(p.steps[k].ms / max_ms) * bars_h : 0.f;
+    dl->AddRectFilled(ImVec2(x + col * 0.12f, o.y + bars_h - bh), ImVec2(x + col * 0.88f, o.y + bars_h),
+                      ImGui::GetColorU32(cur ? c.lesson : c.accent), t.px(2));
+    const std::string n = std::to_string(k + 1);
+    if (numbers || cur) {
+      const float tw = ImGui::CalcTextSize(n.c_str()).x;
+      dl->AddText(ImVec2(x + (col - tw) * 0.5f, o.y + bars_h + t.px(2)),
+                  ImGui::GetColorU32(cur ? c.lesson : c.text_dim), n.c_str());
+    }
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    if (m.x >= x && m.x < x + col && m.y >= o.y && m.y < o.y + bars_h + line) hovered = int(k);
+  }
+  ImGui::Dummy(ImVec2(w, bars_h + line));
+  if (hovered >= 0 && ImGui::IsItemHovered())
+    ImGui::SetTooltip("step %d (%s): %s", hovered + 1, to_string(p.steps[std::size_t(hovered)].phase),
+                      ms_text(p.steps[std::size_t(hovered)].ms).c_str());
+}
+
+void AllReduceView::draw_sweep(const AppState& s, ImVec2 size) {
+  const Theme& t = theme();
+  const AllReduceSweep w =
+      make_sweep(s.allreduce.gpus, kPictureMinBytesLog2, kPictureMaxBytesLog2, report_, nvlink4_model());
+  sweep_x_.clear(), ring_y_.clear(), tree_y_.clear(), cross_x_.clear(), cross_y_.clear();
+  double lo = 1e300, hi = 0;
+  for (const auto& pt : w.points) {
+    sweep_x_.push_back(double(pt.bytes));
+    ring_y_.push_back(pt.ring_busbw_gbs);
+    tree_y_.push_back(pt.tree_busbw_gbs);
+    lo = std::min({lo, pt.ring_busbw_gbs, pt.tree_busbw_gbs});
+    hi = std::max({hi, pt.ring_busbw_gbs, pt.tree_busbw_gbs});
+  }
+  std::vector<PlotSeries> series(2);
+  series[0].label = "ring";
+  series[1].label = "tree";
+  series[0].set_style(0), series[1].set_style(1);
+  series[0].x = series[1].x = sweep_x_.data();
+  series[0].y = ring_y_.data(), series[1].y = tree_y_.data();
+  series[0].count = series[1].count = int(sweep_x_.size());
+  std::string cross;
+  if (w.crossover >= 0) {
+    const SweepPoint& pt = w.points[std::size_t(w.crossover)];
+    cross_x_.push_back(double(pt.bytes)), cross_y_.push_back(pt.ring_busbw_gbs);
+    PlotSeries m;
+    m.label = "crossover: ring ahead from " + bytes_text(pt.bytes);
+    m.color = ImGui::GetColorU32(t.colors().bad);
+    m.style = PlotSeries::Scatter;
+    m.marker = PlotMarker::Diamond;
+    m.thickness = 6.f;
+    m.x = cross_x_.data(), m.y = cross_y_.data(), m.count = 1;
+    m.keep_in_legend = true;
+    series.push_back(m);
+    cross = "ring ahead from " + bytes_text(pt.bytes);
+  } else {
+    cross = w.ring_leads_everywhere ? "ring ahead at every size" : "tree ahead at every size";
+  }
+  PlotConfig cfg;
+  // The crossover is named in the legend (its marker, or the ring's label when there is none), not the title.
+  cfg.title = "busbw, " + std::to_string(w.gpus) + " GPUs, " + (w.measured ? "measured" : "simulated");
+  if (w.crossover < 0) series[w.ring_leads_everywhere ? 0 : 1].label += ", ahead at every size";
+  cfg.x_label = "bytes per GPU";
+  cfg.y_label = "busbw";
+  cfg.x = AxisSpec{double(std::int64_t(1) << kPictureMinBytesLog2), double(std::int64_t(1) << kPictureMaxBytesLog2),
+                   true, 2, AxisUnit::Bytes};
+  cfg.y = AxisSpec{std::max(1e-3, lo / 1.6), std::max(1.0, hi * 1.6), true, 10, AxisUnit::GBps};
+  cfg.max_x_ticks = 5;
+  if (size.y < t.px(220)) {  // no room for a readable plot (large text): the numbers it would show
+    const SweepPoint& here =
+        w.points[std::size_t(std::clamp(s.allreduce.bytes_log2 - kPictureMinBytesLog2, 0, int(w.points.size()) - 1))];
+    ImGui::TextWrapped("%s: %s", cfg.title.c_str(), cross.c_str());
+    ItemTooltip(w.source);
+    if (!w.measured)
+      TextEllipsis("at " + bytes_text(here.bytes) + ": ring " + gbs_text(here.ring_busbw_gbs) + ", tree " +
+                       gbs_text(here.tree_busbw_gbs),
+                   ImGui::GetContentRegionAvail().x);
+    return;
+  }
+  Plot("##allreduce_sweep", cfg, series, {}, size);
+  ItemTooltip(w.source);
+}
+
+}  // namespace ws::ui

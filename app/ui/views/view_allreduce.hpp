@@ -1,0 +1,41 @@
+// The All-reduce tab (issue 30, lesson "Reduction across GPUs"): n GPUs as rows of chunk boxes, each
+// box saying which GPUs' values it sums after the current step ("g0+g1", "all 4"), the step's moves as
+// arrows from the sending GPU's chunk to the receiving one, the time of every step (a bundled report's
+// measurement when it holds the run, else the sim's model, labelled which), and the message-size sweep
+// of ring against tree with the crossover. What it draws is computed by collective/allreduce_picture.hpp.
+#pragma once
+#include <imgui.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app_state.hpp"
+#include "collective/allreduce_picture.hpp"
+
+namespace ws::ui {
+
+/// Left/Right presses: the previous / next step of the All-reduce view (AppState::allreduce.step, 0..steps);
+/// with `space`, Space plays or pauses, as HandleStepKeys does for the trace views. Ignored while a text
+/// field has the keyboard.
+void HandleAllReduceKeys(AppState& s, const std::vector<NavKey>& keys, bool space);
+
+class AllReduceView {
+ public:
+  void draw(AppState& s);
+
+ private:
+  /// The bundled warpscope-allreduce reports of assets/allreduce, read on the first draw.
+  void load_reports();
+  void draw_controls(AppState& s, int steps);
+  void draw_picture(const AppState& s, const collective::AllReducePicture& p, ImVec2 size);
+  void draw_step_times(const AppState& s, const collective::AllReducePicture& p, float height);
+  void draw_sweep(const AppState& s, ImVec2 size);
+
+  bool loaded_ = false;
+  std::vector<collective::AllReduceResult> report_;
+  std::vector<std::string> report_files_, report_problems_;
+  std::vector<double> sweep_x_, ring_y_, tree_y_, cross_x_, cross_y_;  ///< the sweep plot's buffers
+};
+
+}  // namespace ws::ui

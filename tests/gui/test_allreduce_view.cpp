@@ -1,0 +1,171 @@
+// The All-reduce tab (app/ui/views/view_allreduce.cpp), drawn without a window: every scene of the lesson
+// "Reduction across GPUs" at 1920x1080 with 2x text (focus, as a lecture shows it) and at 1600x900: the
+// picture lies in the view, every chunk box carries its label, the labels are the model's sums
+// (collective::make_picture), the arrows are the step's moves, and no text is below 28 px at 2x.
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include "app_state.hpp"
+#include "collective/allreduce_json.hpp"
+#include "collective/allreduce_picture.hpp"
+#include "collective/allreduce_sim.hpp"
+#include "collective/link_model.hpp"
+#include "main_window.hpp"
+#include "views/view_allreduce.hpp"
+#include "widgets/layout_probe.hpp"
+#include "widgets/plot_axis.hpp"
+#include "widgets/theme.hpp"
+
+namespace ws::ui {
+namespace {
+
+class AllReduceTab : public ::testing::TestWithParam<float> {
+ protected:
+  void SetUp() override {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    const bool large = GetParam() > 1.f;
+    io.DisplaySize = large ? ImVec2(1920, 1080) : ImVec2(1600, 900);
+    theme().apply(GetParam());
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    s.load(std::string(WS_GUI_ASSETS) + "/lessons");
+    s.device.opened = true;  // no device: the line saying why GPU variants cannot run
+    s.perf.present.focus = large;
+  }
+  void TearDown() override { ImGui::DestroyContext(); }
+  const LayoutProbe& show(int frames = 4) {
+    for (int i = 0; i < frames; ++i) {
+      ImGui::GetIO().DeltaTime = 1.f / 60.f;
+      ImGui::NewFrame();
+      win.draw(s, ImGui::GetIO().DisplaySize);
+      ImGui::Render();
+    }
+    return layout_probe();
+  }
+  AppState s;
+  MainWindow win;
+};
+
+TEST_P(AllReduceTab, EverySceneDrawsTheModelsSumsInEveryBox) {
+  ASSERT_TRUE(s.select_lesson("multigpu"));
+  ASSERT_GE(s.scene_count(), 8);
+  for (int k = 0; k < s.scene_count(); ++k) {
+    SCOPED_TRACE("scene " + std::to_string(k + 1));
+    ASSERT_EQ(s.open_scene(k, MainWindow::views()), "");
+    ASSERT_EQ(s.view, "allreduce");
+    const CollectiveStep& c = *s.scene()->collective;
+    EXPECT_EQ(s.allreduce.gpus, c.gpus);
+    EXPECT_EQ(s.allreduce.algorithm, c.algorithm());
+    EXPECT_EQ(s.allreduce.step, c.step);
+    const LayoutProbe& p = show();
+    ASSERT_EQ(p.view, "allreduce");
+    ASSERT_TRUE(p.pictures.count("allreduce picture"));
+    EXPECT_TRUE(p.region.contains(p.pictures.at("allreduce picture"))) << "the picture runs out of the view";
+    const collective::AllReducePicture m = collective::make_picture(
+        c.algorithm(), c.gpus, std::int64_t(1) << s.allreduce.bytes_log2, {}, collective::nvlink4_model());
+    const auto& masks = c.step == 0 ? m.steps.front().before : m.steps[std::size_t(c.step - 1)].after;
+    EXPECT_EQ(p.counts.at("allreduce boxes"), c.gpus * m.chunks);
+    EXPECT_EQ(p.counts.at("allreduce box labels"), c.gpus * m.chunks) << "a box without its sum";
+    EXPECT_EQ(p.counts.at("allreduce arrows"), c.step == 0 ? 0 : int(m.steps[std::size_t(c.step - 1)].moves.size()));
+    // Each label is one of the model's three forms of that box's sum.
+    std::multiset<std::string> got;
+    for (const ProbeLabel& l : p.labels) got.insert(l.text);
+    std::size_t i = 0;
+    for (const auto& gpu : masks)
+      for (collective::GpuMask mask : gpu) {
+        const std::set<std::string> forms = {collective::sum_label(mask, c.gpus),
+                                             collective::sum_label_short(mask, c.gpus),
+                                             collective::sum_label_tiny(mask, c.gpus)};
+        bool found = false;
+        for (const auto& f : forms) found |= got.count(f) > 0;
+        EXPECT_TRUE(found) << "no label for box " << i << " (" << *forms.begin() << ")";
+        ++i;
+      }
+    if (GetParam() > 1.f) EXPECT_GE(p.min_text_px, 28.f);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Scales, AllReduceTab, ::testing::Values(1.f, 2.f));
+
+// A warpscope-allreduce report in the data folder's allreduce/ (where the GPU runs are bundled): the tab
+// shows its measured step times for the run it holds, and the sim's for any other.
+TEST_P(AllReduceTab, ABundledReportsStepTimesReplaceTheModels) {
+  namespace fs = std::filesystem;
+  const fs::path data = fs::path(::testing::TempDir()) / "ws_allreduce_data";
+  fs::remove_all(data);
+  fs::create_directories(data / "allreduce");
+  collective::AllReduceResult r;
+  r.method = collective::Method::Ring;
+  r.gpus = 2;
+  r.length = std::int64_t(1) << 26;  // 256 MiB of float32
+  r.ran = r.correct = true;
+  r.step_ms = {0.40, 0.35};
+  r.median_ms = 0.75;
+  r.device_names = {"NVIDIA H200", "NVIDIA H200"};
+  std::ofstream(data / "allreduce" / "allreduce-2gpu.json") << collective::allreduce_results_to_json({r}).dump();
+  const char* old = std::getenv("WARPSCOPE_DATA");
+  const std::string keep = old ? old : "";
+  setenv("WARPSCOPE_DATA", data.c_str(), 1);
+  s.view = "allreduce";
+  s.allreduce.algorithm = collective::Algorithm::Ring;
+  s.allreduce.gpus = 2;
+  s.allreduce.bytes_log2 = 28;
+  s.allreduce.step = 1;
+  const LayoutProbe& p = show();
+  EXPECT_EQ(p.counts.at("allreduce measured"), 1);
+  EXPECT_EQ(p.counts.at("allreduce step us"), 400);
+  s.allreduce.step = 2;
+  EXPECT_EQ(show().counts.at("allreduce step us"), 350);
+  s.allreduce.gpus = 4;  // not in the report: the model
+  s.allreduce.step = 1;
+  const LayoutProbe& q = show();
+  EXPECT_EQ(q.counts.at("allreduce measured"), 0);
+  EXPECT_EQ(q.counts.at("allreduce step us"),
+            int(std::lround(collective::model_step_ms(collective::ring_schedule(4), std::int64_t(1) << 26,
+                                                      collective::nvlink4_model())[0] *
+                            1000)));
+  if (old)
+    setenv("WARPSCOPE_DATA", keep.c_str(), 1);
+  else
+    unsetenv("WARPSCOPE_DATA");
+}
+
+TEST(AllReduceAxis, BytesAreWrittenInBinaryUnits) {
+  EXPECT_EQ(format_axis_value(4096, AxisUnit::Bytes), "4 KiB");
+  EXPECT_EQ(format_axis_value(double(std::int64_t(256) << 20), AxisUnit::Bytes), "256 MiB");
+  EXPECT_EQ(format_axis_value(double(std::int64_t(1) << 30), AxisUnit::Bytes), "1 GiB");
+}
+
+TEST(AllReduceKeys, LeftAndRightStepThroughTheSchedule) {
+  ImGui::CreateContext();
+  ImGui::GetIO().DisplaySize = ImVec2(800, 600);
+  unsigned char* pixels = nullptr;
+  int w = 0, h = 0;
+  ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  ImGui::NewFrame();
+  AppState s;
+  s.allreduce.gpus = 4;  // the ring: 6 steps
+  HandleAllReduceKeys(s, {NavKey::Right, NavKey::Right}, false);
+  EXPECT_EQ(s.allreduce.step, 2);
+  HandleAllReduceKeys(s, std::vector<NavKey>(10, NavKey::Right), false);
+  EXPECT_EQ(s.allreduce.step, 6);
+  HandleAllReduceKeys(s, std::vector<NavKey>(10, NavKey::Left), false);
+  EXPECT_EQ(s.allreduce.step, 0);
+  s.allreduce.algorithm = collective::Algorithm::Tree;  // 4 steps
+  HandleAllReduceKeys(s, std::vector<NavKey>(10, NavKey::Right), false);
+  EXPECT_EQ(s.allreduce.step, 4);
+  ImGui::EndFrame();
+  ImGui::DestroyContext();
+}
+
+}  // namespace
+}  // namespace ws::ui

@@ -38,6 +38,15 @@ std::string sweep_refusal(const VariantInfo& v) {
 
 bool is_filter_variant(const VariantInfo& v) { return v.atomics == AtomicsKind::Filter; }
 
+/// The filters' ids in registry order, comma-separated: read from the registry, so a new filter is named
+/// without an edit here.
+std::string filter_variant_ids() {
+  std::string ids;
+  for (const VariantInfo& v : all_variants())
+    if (is_filter_variant(v)) ids += (ids.empty() ? "" : ", ") + v.id;
+  return ids;
+}
+
 std::string input_share_key(const VariantInfo& v, const RunRequest& req) {
   std::string kind = std::string("numbers|") + to_string(req.type);
   const PatternSpec& spec = pattern_of(v);
@@ -131,9 +140,7 @@ std::string validate_sweep(const SweepSpec& spec) {
     if (std::string why = sweep_refusal(*v); !why.empty()) return why;
     if (spec.by_keep() && !is_filter_variant(*v))
       return "a kept-fraction sweep times filters: " + id + " is a " + std::string(to_string(v->pattern)) +
-             " variant (the filters: cs121.filter_global, cs121.filter_shared, cs121.filter_warp_agg, "
-             "cs121.filter_scan, "
-             "cs121.filter_scan_vec, cub.select)";
+             " variant (the filters: " + filter_variant_ids() + ")";
   }
   if (spec.by_keep()) {
     if (spec.n < 1 || spec.n > kMaxN)

@@ -1,8 +1,10 @@
 // CudaBackend::record_trace: the step trace of one block, recorded on the GPU by the trace build of the
-// kernels. The input is uploaded exactly as for a timed run; the instrumented
-// launcher runs once; the events of the traced block come back and become a Trace. Reductions and the
-// scan lesson's block scans (kernels/scan/stevens_scan.cu) have a trace build; a user's edited copy has one
-// where its edit kept the variant's trace points (record_user_trace: NVRTC, user_kernel_run.hpp).
+// kernels. The input is uploaded exactly as for a timed run; the instrumented launcher runs once; the events
+// of the traced block come back and become a Trace. Which kernel files have a trace build is not listed
+// here: traced_kernels.hpp's tables are generated from the files CMake finds by their marker (reductions
+// and scans). A user's edited copy has one where its edit kept the variant's trace points
+// (record_user_trace: NVRTC, user_kernel_run.hpp).
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <string>
@@ -13,6 +15,7 @@
 #include "patterns/reduction_upload.hpp"
 #include "patterns/scan_upload.hpp"
 #include "trace/trace_compare.hpp"
+#include "traced_kernels.hpp"
 #include "user_kernel_run.hpp"
 
 namespace ws::cuda {
@@ -24,16 +27,12 @@ struct TracedLauncher {
   kernels::traced::ArmFunction arm = nullptr;
 };
 
+/// Reduction variants with a trace build: the launchers of every traced reduction file (traced_kernels.hpp).
 const std::map<std::string, TracedLauncher>& traced_launchers() {
   static const std::map<std::string, TracedLauncher> table = [] {
     std::map<std::string, TracedLauncher> m;
-    auto add = [&](const std::vector<kernels::LauncherEntry>& entries, kernels::traced::ArmFunction arm) {
-      for (const auto& e : entries) m[e.id] = TracedLauncher{e.launch, arm};
-    };
-    add(kernels::traced::epita_launchers(), kernels::traced::epita_arm);
-    add(kernels::traced::harris_launchers(), kernels::traced::harris_arm);
-    add(kernels::traced::cs121_launchers(), kernels::traced::cs121_arm);
-    add(kernels::traced::amp_launchers(), kernels::traced::amp_arm);
+    for (const TracedReductionFile& f : traced_reduction_files())
+      for (const auto& e : f.launchers()) m[e.id] = TracedLauncher{e.launch, f.arm};
     return m;
   }();
   return table;
@@ -48,8 +47,8 @@ struct TracedScan {
 const std::map<std::string, TracedScan>& traced_scans() {
   static const std::map<std::string, TracedScan> table = [] {
     std::map<std::string, TracedScan> m;
-    for (const auto& e : kernels::traced::stevens_scan_launchers())
-      m[e.id] = TracedScan{e, kernels::traced::stevens_scan_arm};
+    for (const TracedScanFile& f : traced_scan_files())
+      for (const auto& e : f.launchers()) m[e.id] = TracedScan{e, f.arm};
     return m;
   }();
   return table;
@@ -67,6 +66,14 @@ std::string no_trace_reason(const VariantInfo& v) {
 constexpr unsigned long long kTraceCapacity = 4ull << 20;
 
 }  // namespace
+
+std::vector<std::string> gpu_traced_variant_ids() {
+  std::vector<std::string> ids;
+  for (const auto& [id, launcher] : traced_launchers()) ids.push_back(id);
+  for (const auto& [id, scan] : traced_scans()) ids.push_back(id);
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
 
 std::string CudaBackend::record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch,
                                       int block_index, const Trace& model, Trace& out, const PatternParams& params) {

@@ -54,6 +54,19 @@ struct MaxI32 {
   static const Src* data(const Input& in) { return in.i32.data(); }
 };
 
+/// Exact integers in int64 (the atomics lesson's bins, counts, offsets and int32 values): adds that
+/// never wrap at the sizes modelled (n <= kMaxN = 2^30), recorded as the doubles they equal.
+struct CountI64 {
+  using T = std::int64_t;
+  using Src = std::int32_t;
+  static constexpr OpKind kOp = OpKind::Add;
+  static T identity() { return 0; }
+  static T combine(T a, T b) { return a + b; }
+  static T from(Src x) { return T(x); }
+  static double to_double(T v) { return double(v); }
+  static const Src* data(const Input& in) { return in.i32.data(); }
+};
+
 /// The device input as the kernels see it: n elements, then the op's identity for any index >= n
 /// (the CUDA backend pads to the last block's window with 0 for sums, INT_MIN for max).
 template <class P>

@@ -50,10 +50,12 @@ std::atomic<bool> g_fast_paths{true};
 bool fast_paths() { return g_fast_paths.load(); }
 void set_fast_paths(bool on) { g_fast_paths.store(on); }
 
+/// Every reduction lesson's models (generated/reduction_models.cpp: one call per
+/// patterns/reduction/models_<lesson>.cpp, found by app/core/CMakeLists.txt, not listed here).
+std::vector<ModelEntry> lesson_reduction_models();
+
 std::vector<ModelEntry> reduction_models() {
-  std::vector<ModelEntry> all;
-  for (const auto& table : {epita_models(), harris_models(), cs121_models(), amp_models(), stevens_reduction_models()})
-    all.insert(all.end(), table.begin(), table.end());
+  std::vector<ModelEntry> all = lesson_reduction_models();
   all.push_back({"cub.reduce", by_type<cub_reduce<SumI32>, cub_reduce<SumF32>>});
   return all;
 }

@@ -186,7 +186,12 @@ TEST(SweepPatterns, KeptFractionSweepKeepsThatFractionAndValidates) {
   // Only filters, one n in range, fractions in 0..1, random input.
   SweepSpec bad = spec;
   bad.variants.push_back("stevens.scan_hierarchical");
-  EXPECT_NE(validate_sweep(bad).find("times filters"), std::string::npos);
+  const std::string refusal = validate_sweep(bad);
+  EXPECT_NE(refusal.find("times filters"), std::string::npos);
+  // It names the filters from the registry: every one of them, a new one too, and nothing else.
+  std::string named;
+  for (const std::string& id : spec.variants) named += (named.empty() ? "" : ", ") + id;
+  EXPECT_NE(refusal.find("(the filters: " + named + ")"), std::string::npos) << refusal;
   bad = spec;
   bad.n = 0;
   EXPECT_NE(validate_sweep(bad).find("n <= 2^30"), std::string::npos);

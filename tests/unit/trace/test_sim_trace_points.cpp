@@ -99,6 +99,48 @@ TEST(TracePoints, TableMatchesTheKernelSources) {
   EXPECT_GT(checked, 50);
 }
 
+/// The trace build is found, not listed: kernels/CMakeLists.txt compiles again every kernels/*/*.cu with a
+/// line `WS_TRACE_NS_BEGIN`, and app/cuda generates gpu_trace.cpp's tables from those files' names. This
+/// holds the convention the generated tables rely on, for every such file (a new one too): it closes the
+/// namespace, arms with <name>_arm, sits in a folder gpu_trace.cpp uploads (reduction or scan), and its
+/// pattern's launch header declares <name>_launchers and <name>_arm in ws::kernels::traced.
+TEST(TracePoints, EveryTracedKernelFileFollowsTheTraceBuildConvention) {
+  int traced = 0;
+  for (const auto& folder : std::filesystem::directory_iterator(kernel_dir())) {
+    if (!folder.is_directory()) continue;
+    for (const auto& file : std::filesystem::directory_iterator(folder.path())) {
+      if (file.path().extension() != ".cu") continue;
+      std::ifstream in(file.path(), std::ios::binary);
+      std::ostringstream text;
+      text << in.rdbuf();
+      const std::vector<std::string> lines = lines_of(text.str());
+      auto has_line = [&](const std::string& start) {
+        for (const std::string& l : lines)
+          if (l.rfind(start, 0) == 0) return true;
+        return false;
+      };
+      if (!has_line("WS_TRACE_NS_BEGIN")) continue;
+      ++traced;
+      const std::string name = file.path().stem().string(), where = file.path().string();
+      const std::string pattern = folder.path().filename().string();
+      EXPECT_TRUE(has_line("WS_TRACE_NS_END")) << where;
+      EXPECT_TRUE(has_line("WS_TRACE_ARM_FUNCTION(" + name + "_arm)")) << where;
+      EXPECT_TRUE(pattern == "reduction" || pattern == "scan")
+          << where << ": gpu_trace.cpp uploads reductions and scans only (app/cuda/CMakeLists.txt stops there)";
+      const std::string header_name = pattern == "reduction" ? "reduce_launch.hpp" : pattern + "_launch.hpp";
+      std::ifstream hin(folder.path() / header_name, std::ios::binary);
+      std::ostringstream header;
+      header << hin.rdbuf();
+      const std::string h = header.str();
+      const std::size_t ns = h.find("namespace traced {");
+      ASSERT_NE(ns, std::string::npos) << header_name;
+      EXPECT_NE(h.find(name + "_launchers();", ns), std::string::npos) << header_name << " lacks " << name;
+      EXPECT_NE(h.find("void " + name + "_arm(", ns), std::string::npos) << header_name << " lacks " << name;
+    }
+  }
+  EXPECT_GE(traced, 5);  // epita, harris, cs121, amp, stevens_scan
+}
+
 /// The kernel line each named point stands for holds the statement the lesson talks about.
 TEST(TracePoints, PointsNameTheirStatements) {
   const std::vector<std::string> epita = lines_of(read_kernel("epita.cu"));

@@ -24,6 +24,9 @@ namespace {
 using namespace kit;
 namespace pts = trace_points::cs121_atomics;
 
+/// Every value the models record (bins, counts, offsets, the int32 inputs) is an exact integer.
+using P = CountI64;
+
 constexpr int kOut = 1, kCounter = 2, kStatus = 3;
 
 void require_type(const VariantInfo& v, const Input& in, DType t) {
@@ -110,18 +113,19 @@ SimOutput race(const VariantInfo& v, const Input& in, const LaunchConfig& launch
       "every warp adds 1";
   const std::int64_t per_block = warps_of(launch.block);
   if (trace_block >= 0) {
-    Recorder rec(out.trace);
+    Recorder recorder(out.trace);
+    Rec<P> rec(&recorder, pts::kFile);
     const std::int64_t base = trace_block * per_block;  // value of *d_a when the traced block starts
-    rec.at(pts::kFile, pts::race_add);
+    rec.at(pts::race_add);
     rec.begin(TracePhase::Load, "old = *d_a (each warp reads the same value)");
     for (int t = 0; t < launch.block; ++t) {
-      rec.load(t, Space::Global, 0, 0, double(base + t / 32), kCounter);
+      rec.load_global(t, 0, 0, base + t / 32, kCounter);
       rec.work(t);
     }
     rec.end();
     rec.begin(TracePhase::Store, "*d_a = old + 1 (lanes overwrite each other)");
     for (int t = 0; t < launch.block; ++t) {
-      rec.store(t, Space::Global, 0, 0, double(base + t / 32 + 1), kCounter);
+      rec.store_global(t, 0, 0, base + t / 32 + 1, kCounter);
       rec.work(t);
     }
     rec.end();
@@ -139,11 +143,12 @@ SimOutput atomic_counter(const VariantInfo& v, const Input& in, const LaunchConf
                          int trace_block) {
   SimOutput out = start(v, in, launch, trace_block);
   if (trace_block >= 0) {
-    Recorder rec(out.trace);
-    rec.at(pts::kFile, pts::counter_add);
+    Recorder recorder(out.trace);
+    Rec<P> rec(&recorder, pts::kFile);
+    rec.at(pts::counter_add);
     rec.begin(TracePhase::Atomic, "atomicAdd(d_a, 1)");
     for (int t = 0; t < launch.block; ++t) {
-      rec.atomic(t, Space::Global, 0, 0, 1.0, kCounter);
+      rec.atomic_global(t, 0, 0, 1, kCounter);
       rec.work(t);
     }
     rec.end();
@@ -167,11 +172,12 @@ SimOutput hist_global(const VariantInfo& v, const Input& in, const LaunchConfig&
   const std::int64_t n = in.n(), stride = std::int64_t(launch.block) * launch.grid;
   std::vector<std::int64_t> hist(kHistogramBins, 0);
   Recorder recorder(out.trace);
-  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced, pts::kFile);
     const std::int64_t first = b * launch.block;
     const std::int64_t passes = first < n ? (n - first + stride - 1) / stride : 0;
-    if (rec) rec->at(pts::kFile, pts::hist_global_add);
-    LoopSteps steps(rec, TracePhase::Atomic, "pass", passes);
+    rec.at(pts::hist_global_add);
+    LoopSteps steps(rec.raw(), TracePhase::Atomic, "pass", passes);
     std::int64_t block_count = 0;
     for (std::int64_t k = 0; k < passes; ++k) {
       steps.before(k);
@@ -181,15 +187,13 @@ SimOutput hist_global(const VariantInfo& v, const Input& in, const LaunchConfig&
         const int bin = in.u8[std::size_t(i)];
         ++hist[std::size_t(bin)];
         ++block_count;
-        if (rec) {
-          rec->load(t, Space::Global, 0, i / 4, double(bin), 0);
-          rec->atomic(t, Space::Global, 1, bin, 1.0, kOut);
-          rec->work(t);
-        }
+        rec.load_global(t, 0, i / 4, bin, kInput);
+        rec.atomic_global(t, 1, bin, 1, kOut);
+        rec.work(t);
       }
       steps.after(k);
     }
-    if (rec) out.trace.block_result = double(block_count);
+    if (rec.on()) out.trace.block_result = double(block_count);
   });
   out.output = as_doubles(hist);
   out.result = double(n);
@@ -210,62 +214,53 @@ SimOutput hist_shared(const VariantInfo& v, const Input& in, const LaunchConfig&
   SimOutput out = start(v, in, launch, trace_block);
   const std::int64_t n = in.n(), stride = std::int64_t(launch.block) * launch.grid;
   std::vector<std::int64_t> hist(kHistogramBins, 0);
-  std::vector<double> local(kHistogramBins);
+  std::vector<std::int64_t> local(kHistogramBins);  // the block's __shared__ local_hist
   Recorder recorder(out.trace);
-  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
-    std::fill(local.begin(), local.end(), 0.0);
-    if (rec) {
-      rec->at(pts::kFile, pts::hist_shared_zero);
-      rec->begin(TracePhase::Load, "local_hist[threadIdx.x] = 0 (threads < 256)");
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced, pts::kFile);
+    std::fill(local.begin(), local.end(), 0);
+    if (rec.on()) {
+      rec.at(pts::hist_shared_zero);
+      rec.begin(TracePhase::Load, "local_hist[threadIdx.x] = 0 (threads < 256)");
       for (int t = 0; t < kHistogramBins; ++t) {
-        rec->store(t, Space::Shared, 0, t, 0.0);
-        rec->work(t);
+        rec.store_shared(t, 0, t, 0);
+        rec.work(t);
       }
-      rec->shared<SumI32>(std::vector<std::uint32_t>(kHistogramBins, 0));
-      rec->end();
+      rec.end(local);
     }
     const std::int64_t first = b * launch.block;
     const std::int64_t passes = first < n ? (n - first + stride - 1) / stride : 0;
-    if (rec) rec->at(pts::kFile, pts::hist_shared_add);
-    LoopSteps steps(rec, TracePhase::Atomic, "pass", passes);
+    rec.at(pts::hist_shared_add);
+    LoopSteps steps(rec.raw(), TracePhase::Atomic, "pass", passes);
     for (std::int64_t k = 0; k < passes; ++k) {
       steps.before(k);
       const std::int64_t base = first + k * stride;
       for (int t = 0; t < launch.block && base + t < n; ++t) {
         const std::int64_t i = base + t;
         const int bin = in.u8[std::size_t(i)];
-        local[std::size_t(bin)] += 1;
-        if (rec) {
-          rec->load(t, Space::Global, 0, i / 4, double(bin), 0);
-          rec->atomic(t, Space::Shared, 1, bin, 1.0);
-          rec->work(t);
-        }
+        ++local[std::size_t(bin)];
+        rec.load_global(t, 0, i / 4, bin, kInput);
+        rec.atomic_shared(t, 1, bin, 1);
+        rec.work(t);
       }
-      if (rec) {
-        Step& s = out.trace.steps.back();
-        s.has_shared = true;
-        s.shared_after = local;
-      }
+      rec.shared(local);
       steps.after(k);
     }
-    double block_count = 0;
+    std::int64_t block_count = 0;
     for (int t = 0; t < kHistogramBins; ++t) {
-      hist[std::size_t(t)] += std::int64_t(local[std::size_t(t)]);
+      hist[std::size_t(t)] += local[std::size_t(t)];
       block_count += local[std::size_t(t)];
     }
-    if (rec) {
-      rec->at(pts::kFile, pts::hist_shared_flush);
-      rec->begin(TracePhase::Combine, "atomicAdd(&hist[threadIdx.x], local_hist[threadIdx.x]) (threads < 256)");
+    if (rec.on()) {
+      rec.at(pts::hist_shared_flush);
+      rec.begin(TracePhase::Combine, "atomicAdd(&hist[threadIdx.x], local_hist[threadIdx.x]) (threads < 256)");
       for (int t = 0; t < kHistogramBins; ++t) {
-        rec->load(t, Space::Shared, 0, t, local[std::size_t(t)]);
-        rec->atomic(t, Space::Global, 1, t, local[std::size_t(t)], kOut);
-        rec->work(t);
+        rec.load_shared(t, 0, t, local[std::size_t(t)]);
+        rec.atomic_global(t, 1, t, local[std::size_t(t)], kOut);
+        rec.work(t);
       }
-      Step& s = out.trace.steps.back();
-      s.has_shared = true;
-      s.shared_after = local;
-      rec->end();
-      out.trace.block_result = block_count;
+      rec.end(local);
+      out.trace.block_result = double(block_count);
     }
   });
   out.output = as_doubles(hist);
@@ -289,104 +284,84 @@ SimOutput hist_shared_vec(const VariantInfo& v, const Input& in, const LaunchCon
   const std::int64_t n = in.n(), chunks = n / 16, stride = std::int64_t(launch.block) * launch.grid;
   const int warps = launch.block / 32;
   std::vector<std::int64_t> hist(kHistogramBins, 0);
-  std::vector<double> sub(std::size_t(warps) * kHistogramBins);
+  std::vector<std::int64_t> sub(std::size_t(warps) * kHistogramBins);  // the block's per-warp bins
   Recorder recorder(out.trace);
-  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
-    std::fill(sub.begin(), sub.end(), 0.0);
-    if (rec) {
-      rec->at(pts::kFile, pts::vec_zero);
-      rec->begin(TracePhase::Load, "warp_hist[*] = 0 (block-stride loop)");
+  for_blocks(0, launch.grid, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced, pts::kFile);
+    std::fill(sub.begin(), sub.end(), 0);
+    if (rec.on()) {
+      rec.at(pts::vec_zero);
+      rec.begin(TracePhase::Load, "warp_hist[*] = 0 (block-stride loop)");
       for (std::size_t j = 0; j < sub.size(); ++j) {
-        rec->store(int(j % std::size_t(launch.block)), Space::Shared, int(j / std::size_t(launch.block)),
-                   std::int64_t(j), 0.0);
-        rec->work(int(j % std::size_t(launch.block)));
+        const int t = int(j % std::size_t(launch.block));
+        rec.store_shared(t, int(j / std::size_t(launch.block)), std::int64_t(j), 0);
+        rec.work(t);
       }
-      Step& s = out.trace.steps.back();
-      s.has_shared = true;
-      s.shared_after = sub;
-      rec->end();
+      rec.end(sub);
     }
     const std::int64_t first = b * launch.block;
     const std::int64_t passes = first < chunks ? (chunks - first + stride - 1) / stride : 0;
-    LoopSteps steps(rec, TracePhase::Atomic, "pass", passes);
+    LoopSteps steps(rec.raw(), TracePhase::Atomic, "pass", passes);
     for (std::int64_t k = 0; k < passes; ++k) {
       steps.before(k);
       const std::int64_t base = first + k * stride;
       for (int t = 0; t < launch.block && base + t < chunks; ++t) {
         const std::int64_t c = base + t;
         const std::int64_t w = t / 32;
-        if (rec) {
-          rec->at(pts::kFile, pts::vec_load);
-          for (int q = 0; q < 4; ++q)
-            rec->load(t, Space::Global, 0, 4 * c + q, double(in.u8[std::size_t(16 * c + 4 * q)]), 0);
-          rec->work(t);
+        if (rec.on()) {
+          rec.at(pts::vec_load);
+          for (int q = 0; q < 4; ++q) rec.load_global(t, 0, 4 * c + q, in.u8[std::size_t(16 * c + 4 * q)], kInput);
+          rec.work(t);
         }
         // Byte j of the chunk is byte j % 4 of word j / 4: the kernel's j % 4-th atomicAdd line.
         static constexpr int kByteLine[4] = {pts::vec_add_byte0, pts::vec_add_byte1, pts::vec_add_byte2,
                                              pts::vec_add_byte3};
         for (int j = 0; j < 16; ++j) {
           const int bin = in.u8[std::size_t(16 * c + j)];
-          sub[std::size_t(w * kHistogramBins + bin)] += 1;
-          if (rec) {
-            rec->at(pts::kFile, kByteLine[j % 4]);
-            rec->atomic(t, Space::Shared, 1 + j, w * kHistogramBins + bin, 1.0);
-          }
+          ++sub[std::size_t(w * kHistogramBins + bin)];
+          rec.at(kByteLine[j % 4]);
+          rec.atomic_shared(t, 1 + j, w * kHistogramBins + bin, 1);
         }
       }
-      if (rec) {
-        Step& s = out.trace.steps.back();
-        s.has_shared = true;
-        s.shared_after = sub;
-      }
+      rec.shared(sub);
       steps.after(k);
     }
     if (b == 0) {
       const int tail = int(n % 16);
-      if (rec) rec->at(pts::kFile, pts::vec_tail);
-      if (rec && tail)
-        rec->begin(TracePhase::Atomic,
-                   "tail: atomicAdd(&mine[vals[chunks * 16 + threadIdx.x]], 1) (threads < size % 16)");
+      rec.at(pts::vec_tail);
+      if (rec.on() && tail)
+        rec.begin(TracePhase::Atomic,
+                  "tail: atomicAdd(&mine[vals[chunks * 16 + threadIdx.x]], 1) (threads < size % 16)");
       for (int t = 0; t < tail; ++t) {
         const int bin = in.u8[std::size_t(chunks * 16 + t)];
-        sub[std::size_t(bin)] += 1;  // threads < 16 are in warp 0
-        if (rec) {
-          rec->load(t, Space::Global, 0, (chunks * 16 + t) / 4, double(bin), 0);
-          rec->atomic(t, Space::Shared, 1, bin, 1.0);
-          rec->work(t);
-        }
+        ++sub[std::size_t(bin)];  // threads < 16 are in warp 0
+        rec.load_global(t, 0, (chunks * 16 + t) / 4, bin, kInput);
+        rec.atomic_shared(t, 1, bin, 1);
+        rec.work(t);
       }
-      if (rec && tail) {
-        Step& s = out.trace.steps.back();
-        s.has_shared = true;
-        s.shared_after = sub;
-        rec->end();
-      }
+      if (tail) rec.end(sub);
     }
-    double block_count = 0;
-    if (rec)
-      rec->begin(TracePhase::Combine,
-                 "sum of warp_hist[w * 256 + threadIdx.x] over warps; atomicAdd(&hist[threadIdx.x], sum)");
+    std::int64_t block_count = 0;
+    if (rec.on())
+      rec.begin(TracePhase::Combine,
+                "sum of warp_hist[w * 256 + threadIdx.x] over warps; atomicAdd(&hist[threadIdx.x], sum)");
     for (int t = 0; t < kHistogramBins; ++t) {
-      double sum = 0;
-      if (rec) rec->at(pts::kFile, pts::vec_sum);
+      std::int64_t sum = 0;
+      rec.at(pts::vec_sum);
       for (int w = 0; w < warps; ++w) {
-        sum += sub[std::size_t(w * kHistogramBins + t)];
-        if (rec) rec->load(t, Space::Shared, w, w * kHistogramBins + t, sub[std::size_t(w * kHistogramBins + t)]);
+        const std::int64_t mine = sub[std::size_t(w * kHistogramBins + t)];
+        sum += mine;
+        rec.load_shared(t, w, w * kHistogramBins + t, mine);
       }
-      hist[std::size_t(t)] += std::int64_t(sum);
+      hist[std::size_t(t)] += sum;
       block_count += sum;
-      if (rec) {
-        rec->at(pts::kFile, pts::vec_flush);
-        rec->atomic(t, Space::Global, warps, t, sum, kOut);
-        rec->work(t);
-      }
+      rec.at(pts::vec_flush);
+      rec.atomic_global(t, warps, t, sum, kOut);
+      rec.work(t);
     }
-    if (rec) {
-      Step& s = out.trace.steps.back();
-      s.has_shared = true;
-      s.shared_after = sub;
-      rec->end();
-      out.trace.block_result = block_count;
+    if (rec.on()) {
+      rec.end(sub);
+      out.trace.block_result = double(block_count);
     }
   });
   out.output = as_doubles(hist);
@@ -431,39 +406,40 @@ SimOutput filter_global(const VariantInfo& v, const Input& in, const LaunchConfi
   HostVector<double> dst;
   Recorder recorder(out.trace);
   const FilterWalk walk = filter_walk(in, launch.grid, launch.block, trace_block);
-  for_blocks(walk.from, walk.to, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
+  for_blocks(walk.from, walk.to, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
     const std::int64_t first = b * launch.block;
     const std::int64_t nres_before = walk.skipped + std::int64_t(dst.size());
     for (int t = 0; t < launch.block && first + t < n; ++t) {
       const std::int32_t x = in.i32[std::size_t(first + t)];
       if (x > 0) dst.push_back(x);
     }
-    if (!rec) return;  // an untraced block: nothing more to record
-    rec->at(pts::kFile, pts::filter_global_test);
-    rec->begin(TracePhase::Load, "src[i] (i < n)");
+    if (!traced) return;  // an untraced block: nothing more to record
+    Rec<P> rec(traced, pts::kFile);
+    rec.at(pts::filter_global_test);
+    rec.begin(TracePhase::Load, "src[i] (i < n)");
     for (int t = 0; t < launch.block && first + t < n; ++t) {
-      rec->load(t, Space::Global, 0, first + t, in.i32[std::size_t(first + t)], 0);
-      rec->work(t);
+      rec.load_global(t, 0, first + t, in.i32[std::size_t(first + t)], kInput);
+      rec.work(t);
     }
-    rec->end();
-    rec->at(pts::kFile, pts::filter_global_keep);
-    rec->begin(TracePhase::Atomic, "pos = atomicAdd(nres, 1) (src[i] > 0)");
+    rec.end();
+    rec.at(pts::filter_global_keep);
+    rec.begin(TracePhase::Atomic, "pos = atomicAdd(nres, 1) (src[i] > 0)");
     std::int64_t pos = nres_before;
     std::vector<std::int64_t> slot(std::size_t(launch.block), -1);
     for (int t = 0; t < launch.block && first + t < n; ++t) {
       if (in.i32[std::size_t(first + t)] <= 0) continue;
       slot[std::size_t(t)] = pos++;
-      rec->atomic(t, Space::Global, 0, 0, 1.0, kCounter);
-      rec->work(t);
+      rec.atomic_global(t, 0, 0, 1, kCounter);
+      rec.work(t);
     }
-    rec->end();
-    rec->begin(TracePhase::Store, "dst[pos] = src[i]");
+    rec.end();
+    rec.begin(TracePhase::Store, "dst[pos] = src[i]");
     for (int t = 0; t < launch.block; ++t) {
       if (slot[std::size_t(t)] < 0) continue;
-      rec->store(t, Space::Global, 0, slot[std::size_t(t)], in.i32[std::size_t(first + t)], kOut);
-      rec->work(t);
+      rec.store_global(t, 0, slot[std::size_t(t)], in.i32[std::size_t(first + t)], kOut);
+      rec.work(t);
     }
-    rec->end();
+    rec.end();
     out.trace.block_result = double(pos - nres_before);
   });
   finish_filter(out, dst, walk, in);
@@ -484,66 +460,54 @@ SimOutput filter_shared(const VariantInfo& v, const Input& in, const LaunchConfi
   Recorder recorder(out.trace);
   const FilterWalk walk = filter_walk(in, launch.grid, std::int64_t(kFilterSharedItems) * launch.block, trace_block);
   auto nres = [&] { return walk.skipped + std::int64_t(dst.size()); };  // *nres: what earlier blocks reserved
-  for_blocks(walk.from, walk.to, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
+  for_blocks(walk.from, walk.to, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
+    Rec<P> rec(traced, pts::kFile);
     std::int64_t i0 = b * std::int64_t(kFilterSharedItems) * launch.block;
-    double block_kept = 0;
+    std::int64_t block_kept = 0;
     for (int iter = 0; iter < kFilterSharedItems; ++iter, i0 += launch.block) {
-      std::int64_t l_n = 0;
-      const std::string round = "round " + std::to_string(iter) + ": ";
-      if (rec) rec->begin(TracePhase::Atomic, round + "l_n = 0; pos = atomicAdd(&l_n, 1) (src[i] > 0)");
-      if (rec) {
-        rec->at(pts::kFile, pts::filter_shared_zero);
-        rec->store(0, Space::Shared, 0, 0, 0.0);
-      }
+      std::int64_t l_n = 0;  // the block's __shared__ l_n
+      const std::string round = rec.on() ? "round " + std::to_string(iter) + ": " : std::string();
+      if (rec.on()) rec.begin(TracePhase::Atomic, round + "l_n = 0; pos = atomicAdd(&l_n, 1) (src[i] > 0)");
+      rec.at(pts::filter_shared_zero);
+      rec.store_shared(0, 0, 0, 0);
       for (int t = 0; t < launch.block; ++t) {
         pos[std::size_t(t)] = -1;
         const std::int64_t i = i0 + t;
         if (i >= n) continue;
         const std::int32_t d = in.i32[std::size_t(i)];
-        if (rec) {
-          rec->at(pts::kFile, pts::filter_shared_load);
-          rec->load(t, Space::Global, 1, i, d, 0);
-        }
+        rec.at(pts::filter_shared_load);
+        rec.load_global(t, 1, i, d, kInput);
         if (d > 0) {
           pos[std::size_t(t)] = l_n++;
-          if (rec) {
-            rec->at(pts::kFile, pts::filter_shared_count);
-            rec->atomic(t, Space::Shared, 2, 0, 1.0);
-            rec->work(t);
-          }
+          rec.at(pts::filter_shared_count);
+          rec.atomic_shared(t, 2, 0, 1);
+          rec.work(t);
         }
       }
-      if (rec) {
-        rec->shared<SumI32>(std::uint32_t(l_n));
-        rec->end();
-        rec->begin(TracePhase::Atomic, round + "l_n = atomicAdd(nres, l_n) (thread 0)");
-        rec->at(pts::kFile, pts::filter_shared_reserve);
-        rec->atomic(0, Space::Global, 0, 0, double(l_n), kCounter);
-        rec->work(0);
-        rec->shared<SumI32>(std::uint32_t(nres()));
-        rec->end();
-        rec->begin(TracePhase::Store, round + "dst[pos + l_n] = d");
+      if (rec.on()) {
+        rec.end(l_n);
+        rec.begin(TracePhase::Atomic, round + "l_n = atomicAdd(nres, l_n) (thread 0)");
+        rec.at(pts::filter_shared_reserve);
+        rec.atomic_global(0, 0, 0, l_n, kCounter);
+        rec.work(0);
+        rec.end(nres());
+        rec.begin(TracePhase::Store, round + "dst[pos + l_n] = d");
       }
       const std::int64_t base = nres();
       for (int t = 0; t < launch.block; ++t) {
         if (pos[std::size_t(t)] < 0) continue;
         const std::int32_t d = in.i32[std::size_t(i0 + t)];
         dst.push_back(d);
-        if (rec) {
-          rec->at(pts::kFile, pts::filter_shared_offset);
-          rec->load(t, Space::Shared, 0, 0, double(base));
-          rec->at(pts::kFile, pts::filter_shared_store);
-          rec->store(t, Space::Global, 1, base + pos[std::size_t(t)], d, kOut);
-          rec->work(t);
-        }
+        rec.at(pts::filter_shared_offset);
+        rec.load_shared(t, 0, 0, base);
+        rec.at(pts::filter_shared_store);
+        rec.store_global(t, 1, base + pos[std::size_t(t)], d, kOut);
+        rec.work(t);
       }
-      if (rec) {
-        rec->shared<SumI32>(std::uint32_t(base));
-        rec->end();
-      }
-      block_kept += double(l_n);
+      rec.end(base);
+      block_kept += l_n;
     }
-    if (rec) out.trace.block_result = block_kept;
+    if (rec.on()) out.trace.block_result = double(block_kept);
   });
   finish_filter(out, dst, walk, in);
   return out;
@@ -567,7 +531,7 @@ SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchCon
   const int warps = int(warps_of(launch.block));
   std::vector<std::uint32_t> masks(static_cast<std::size_t>(warps));
   const FilterWalk walk = filter_walk(in, launch.grid, launch.block, trace_block);
-  for_blocks(walk.from, walk.to, trace_block, recorder, [&](std::int64_t b, Recorder* rec) {
+  for_blocks(walk.from, walk.to, trace_block, recorder, [&](std::int64_t b, Recorder* traced) {
     const std::int64_t first = b * launch.block;
     const std::int64_t nres_before = walk.skipped + std::int64_t(dst.size());
     std::fill(masks.begin(), masks.end(), 0u);
@@ -578,22 +542,23 @@ SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchCon
         dst.push_back(x);  // warps in order, lanes in order: the slots atomicAggInc hands out
       }
     }
-    if (!rec) return;  // an untraced block: nothing more to record
+    if (!traced) return;  // an untraced block: nothing more to record
+    Rec<P> rec(traced, pts::kFile);
     auto kept = [&](int t) { return first + t < n && in.i32[std::size_t(first + t)] > 0; };
-    rec->at(pts::kFile, pts::warp_agg_test);
-    rec->begin(TracePhase::Load, "if (i >= n) return; src[i]");
+    rec.at(pts::warp_agg_test);
+    rec.begin(TracePhase::Load, "if (i >= n) return; src[i]");
     for (int t = 0; t < launch.block && first + t < n; ++t) {
-      rec->load(t, Space::Global, 0, first + t, in.i32[std::size_t(first + t)], 0);
-      rec->work(t);
+      rec.load_global(t, 0, first + t, in.i32[std::size_t(first + t)], kInput);
+      rec.work(t);
     }
-    rec->end();
-    rec->at(pts::kFile, pts::warp_agg_ballot);
-    rec->begin(TracePhase::Warp, "mask = __ballot_sync(__activemask(), 1) (src[i] > 0)");
+    rec.end();
+    rec.at(pts::warp_agg_ballot);
+    rec.begin(TracePhase::Warp, "mask = __ballot_sync(__activemask(), 1) (src[i] > 0)");
     for (int t = 0; t < launch.block; ++t)
-      if (kept(t)) rec->work(t);  // the ballot's mask is the step's active mask
-    rec->end();
-    rec->at(pts::kFile, pts::warp_agg_atomic);
-    rec->begin(TracePhase::Atomic, "leader = __ffs(mask) - 1: atomicAdd(ctr, __popc(mask))");
+      if (kept(t)) rec.work(t);  // the ballot's mask is the step's active mask
+    rec.end();
+    rec.at(pts::warp_agg_atomic);
+    rec.begin(TracePhase::Atomic, "leader = __ffs(mask) - 1: atomicAdd(ctr, __popc(mask))");
     std::vector<std::int64_t> res(static_cast<std::size_t>(warps));
     std::int64_t ctr = nres_before;
     for (int w = 0; w < warps; ++w) {
@@ -601,30 +566,30 @@ SimOutput filter_warp_agg(const VariantInfo& v, const Input& in, const LaunchCon
       const std::uint32_t m = masks[std::size_t(w)];
       if (!m) continue;
       const int leader = __builtin_ffs(int(m)) - 1;
-      rec->atomic(w * 32 + leader, Space::Global, 0, 0, double(__builtin_popcount(m)), kCounter);
+      rec.atomic_global(w * 32 + leader, 0, 0, __builtin_popcount(m), kCounter);
       ctr += __builtin_popcount(m);
     }
     for (int t = 0; t < launch.block; ++t)
-      if (kept(t)) rec->work(t);  // the whole mask waits in atomicAggInc; only the leader issues the atomic
-    rec->end();
-    rec->at(pts::kFile, pts::warp_agg_shfl);
-    rec->begin(TracePhase::Warp, "res = __shfl_sync(mask, res, leader)");
+      if (kept(t)) rec.work(t);  // the whole mask waits in atomicAggInc; only the leader issues the atomic
+    rec.end();
+    rec.at(pts::warp_agg_shfl);
+    rec.begin(TracePhase::Warp, "res = __shfl_sync(mask, res, leader)");
     for (int t = 0; t < launch.block; ++t)
       if (kept(t)) {
-        rec->shuffle(t, __builtin_ffs(int(masks[std::size_t(t / 32)])) - 1, double(res[std::size_t(t / 32)]));
-        rec->work(t);
+        rec.shuffle(t, __builtin_ffs(int(masks[std::size_t(t / 32)])) - 1, res[std::size_t(t / 32)]);
+        rec.work(t);
       }
-    rec->end();
-    rec->at(pts::kFile, pts::warp_agg_store);
-    rec->begin(TracePhase::Store, "dst[res + __popc(mask & ((1 << lane) - 1))] = src[i]");
+    rec.end();
+    rec.at(pts::warp_agg_store);
+    rec.begin(TracePhase::Store, "dst[res + __popc(mask & ((1 << lane) - 1))] = src[i]");
     for (int t = 0; t < launch.block; ++t)
       if (kept(t)) {
         const std::uint32_t below = masks[std::size_t(t / 32)] & ((1u << (t % 32)) - 1u);
-        rec->store(t, Space::Global, 0, res[std::size_t(t / 32)] + __builtin_popcount(below),
-                   in.i32[std::size_t(first + t)], kOut);
-        rec->work(t);
+        rec.store_global(t, 0, res[std::size_t(t / 32)] + __builtin_popcount(below), in.i32[std::size_t(first + t)],
+                         kOut);
+        rec.work(t);
       }
-    rec->end();
+    rec.end();
     out.trace.block_result = double(ctr - nres_before);
   });
   finish_filter(out, dst, walk, in);
@@ -649,7 +614,7 @@ SimOutput filter_scan(const VariantInfo& v, const Input& in, const LaunchConfig&
   const std::int64_t n = in.n();
   constexpr int B = kFilterScanBlock, K = kFilterScanItems, W = B / 32;
   HostVector<double> dst;
-  std::vector<std::uint32_t> cnt(std::size_t(K * W));
+  std::vector<std::int64_t> cnt(std::size_t(K * W));
   Recorder recorder(out.trace);
   const FilterWalk walk = filter_walk(in, launch.grid, std::int64_t(B) * K, trace_block);
   for (std::int64_t tile = walk.from; tile < walk.to; ++tile) {
@@ -658,64 +623,62 @@ SimOutput filter_scan(const VariantInfo& v, const Input& in, const LaunchConfig&
     for (std::int64_t i = base; i < std::min(n, base + std::int64_t(B) * K); ++i)
       if (in.i32[std::size_t(i)] > 0) dst.push_back(in.i32[std::size_t(i)]);
     if (tile != trace_block) continue;
-    Recorder* rec = &recorder;
+    Rec<P> rec(&recorder, pts::kFile);
     auto at = [&](int k, int t) { return base + std::int64_t(k) * B + t; };
     auto kept = [&](int k, int t) { return at(k, t) < n && in.i32[std::size_t(at(k, t))] > 0; };
-    rec->at(pts::kFile, pts::scan_load);
-    rec->begin(TracePhase::Load, "v[k] = src[tile * 4096 + k * 256 + t] (16 striped loads)");
+    rec.at(pts::scan_load);
+    rec.begin(TracePhase::Load, "v[k] = src[tile * 4096 + k * 256 + t] (16 striped loads)");
     for (int t = 0; t < B; ++t) {
       for (int k = 0; k < K; ++k)
-        if (at(k, t) < n) rec->load(t, Space::Global, k, at(k, t), in.i32[std::size_t(at(k, t))], 0);
-      if (at(0, t) < n) rec->work(t);
+        if (at(k, t) < n) rec.load_global(t, k, at(k, t), in.i32[std::size_t(at(k, t))], kInput);
+      if (at(0, t) < n) rec.work(t);
     }
-    rec->end();
-    rec->at(pts::kFile, pts::scan_count);
-    rec->begin(TracePhase::Count, "cnt[k * 8 + warp] = __popc(__ballot_sync(full, v[k] > 0)) (lane 0)");
+    rec.end();
+    rec.at(pts::scan_count);
+    rec.begin(TracePhase::Count, "cnt[k * 8 + warp] = __popc(__ballot_sync(full, v[k] > 0)) (lane 0)");
     for (int k = 0; k < K; ++k)
       for (int w = 0; w < W; ++w) {
-        std::uint32_t c = 0;
+        std::int64_t c = 0;
         for (int l = 0; l < 32; ++l) c += kept(k, w * 32 + l);
         cnt[std::size_t(k * W + w)] = c;
-        rec->store(w * 32, Space::Shared, k, k * W + w, double(c));
-        rec->work(w * 32);
+        rec.store_shared(w * 32, k, k * W + w, c);
+        rec.work(w * 32);
       }
-    rec->shared<SumI32>(cnt);
-    rec->end();
-    rec->at(pts::kFile, pts::scan_counts);
-    rec->begin(TracePhase::Scan, "warp 0: exclusive scan of the 128 counts");
-    std::vector<std::uint32_t> prefix(cnt.size());
-    std::uint32_t run = 0;
+    rec.end(cnt);
+    rec.at(pts::scan_counts);
+    rec.begin(TracePhase::Scan, "warp 0: exclusive scan of the 128 counts");
+    std::vector<std::int64_t> prefix(cnt.size());
+    std::int64_t run = 0;
     for (std::size_t j = 0; j < cnt.size(); ++j) {
       prefix[j] = run;
       run += cnt[j];
     }
     for (int l = 0; l < 32; ++l) {
-      for (int q = 0; q < 4; ++q) rec->load(l, Space::Shared, q, l * 4 + q, double(cnt[std::size_t(l * 4 + q)]));
-      rec->work(l);
+      for (int q = 0; q < 4; ++q) rec.load_shared(l, q, l * 4 + q, cnt[std::size_t(l * 4 + q)]);
+      rec.work(l);
     }
-    rec->shared<SumI32>(prefix);
-    rec->end();
-    rec->begin(TracePhase::LookBack, "warp 0: read the status of up to 32 earlier tiles, publish this tile's prefix");
+    rec.end(prefix);
+    rec.begin(TracePhase::LookBack, "warp 0: read the status of up to 32 earlier tiles, publish this tile's prefix");
     if (tile > 0) {  // the stated interleaving: the predecessor's inclusive prefix is already there
-      rec->at(pts::kFile, pts::scan_peek);
-      rec->load(0, Space::Global, 0, tile - 1, double(before), kStatus);
+      rec.at(pts::scan_peek);
+      rec.load_global(0, 0, tile - 1, before, kStatus);
     }
-    rec->at(pts::kFile, tile > 0 ? pts::scan_publish_prefix : pts::scan_publish_first);
-    rec->store(0, Space::Global, 1, tile, double(before + run), kStatus);
-    rec->work(0);
-    rec->end();
-    rec->at(pts::kFile, pts::scan_store);
-    rec->begin(TracePhase::Store, "dst[offset + prefix[k * 8 + warp] + kept lanes below] = v[k]");
+    rec.at(tile > 0 ? pts::scan_publish_prefix : pts::scan_publish_first);
+    rec.store_global(0, 1, tile, before + run, kStatus);
+    rec.work(0);
+    rec.end();
+    rec.at(pts::scan_store);
+    rec.begin(TracePhase::Store, "dst[offset + prefix[k * 8 + warp] + kept lanes below] = v[k]");
     for (int k = 0; k < K; ++k)
       for (int t = 0; t < B; ++t) {
         if (!kept(k, t)) continue;
-        std::uint32_t below = 0;
+        std::int64_t below = 0;
         for (int l = 0; l < t % 32; ++l) below += kept(k, (t / 32) * 32 + l);
-        rec->store(t, Space::Global, k, before + prefix[std::size_t(k * W + t / 32)] + below,
-                   in.i32[std::size_t(at(k, t))], kOut);
-        rec->work(t);
+        rec.store_global(t, k, before + prefix[std::size_t(k * W + t / 32)] + below, in.i32[std::size_t(at(k, t))],
+                         kOut);
+        rec.work(t);
       }
-    rec->end();
+    rec.end();
     out.trace.block_result = double(run);
   }
   finish_filter(out, dst, walk, in);
@@ -747,66 +710,64 @@ SimOutput filter_scan_vec(const VariantInfo& v, const Input& in, const LaunchCon
     const std::int64_t tile = trace_block, base = tile * T;
     const std::int64_t before = kept_before(in, base);
     Recorder recorder(out.trace);
-    Recorder* rec = &recorder;
+    Rec<P> rec(&recorder, pts::kFile);
     auto at = [&](int r, int t, int j) { return base + std::int64_t(r) * B * 4 + 4 * t + j; };
     auto kept = [&](int r, int t, int j) { return at(r, t, j) < n && in.i32[std::size_t(at(r, t, j))] > 0; };
     // A whole tile takes the int4 loads; the last, partial one loads component by component.
     const bool whole = base + T <= n;
     static constexpr int kLoadLine[4] = {pts::svec_load_x, pts::svec_load_y, pts::svec_load_z, pts::svec_load_w};
-    rec->begin(TracePhase::Load, "v[r] = src4[tile * 8 * blockDim.x + r * blockDim.x + t] (8 int4 loads)");
+    rec.begin(TracePhase::Load, "v[r] = src4[tile * 8 * blockDim.x + r * blockDim.x + t] (8 int4 loads)");
     for (int t = 0; t < B; ++t) {
       for (int r = 0; r < R; ++r)
         for (int j = 0; j < 4; ++j)
           if (at(r, t, j) < n) {
-            rec->at(pts::kFile, whole ? pts::svec_load : kLoadLine[j]);
-            rec->load(t, Space::Global, r, at(r, t, j), in.i32[std::size_t(at(r, t, j))], 0);
+            rec.at(whole ? pts::svec_load : kLoadLine[j]);
+            rec.load_global(t, r, at(r, t, j), in.i32[std::size_t(at(r, t, j))], kInput);
           }
-      if (at(0, t, 0) < n) rec->work(t);
+      if (at(0, t, 0) < n) rec.work(t);
     }
-    rec->end();
-    std::vector<std::uint32_t> cnt(std::size_t(R * W));
-    rec->at(pts::kFile, pts::svec_count);
-    rec->begin(TracePhase::Count, "cnt[r * W + warp] = __reduce_add_sync(full, kept values of row r) (lane 0)");
+    rec.end();
+    std::vector<std::int64_t> cnt(std::size_t(R * W));
+    rec.at(pts::svec_count);
+    rec.begin(TracePhase::Count, "cnt[r * W + warp] = __reduce_add_sync(full, kept values of row r) (lane 0)");
     for (int r = 0; r < R; ++r)
       for (int w = 0; w < W; ++w) {
-        std::uint32_t c = 0;
+        std::int64_t c = 0;
         for (int l = 0; l < 32; ++l)
           for (int j = 0; j < 4; ++j) c += kept(r, w * 32 + l, j);
         cnt[std::size_t(r * W + w)] = c;
-        rec->store(w * 32, Space::Shared, r, r * W + w, double(c));
-        rec->work(w * 32);
+        rec.store_shared(w * 32, r, r * W + w, c);
+        rec.work(w * 32);
       }
-    rec->shared<SumI32>(cnt);
-    rec->end();
-    rec->at(pts::kFile, pts::svec_counts);
-    rec->begin(TracePhase::Scan, "warp 0: exclusive scan of the 8 * W counts");
-    std::vector<std::uint32_t> prefix(cnt.size());
-    std::uint32_t total = 0;
+    rec.end(cnt);
+    rec.at(pts::svec_counts);
+    rec.begin(TracePhase::Scan, "warp 0: exclusive scan of the 8 * W counts");
+    std::vector<std::int64_t> prefix(cnt.size());
+    std::int64_t total = 0;
     for (std::size_t k = 0; k < cnt.size(); ++k) {
       prefix[k] = total;
       total += cnt[k];
     }
     const int per = R * W / 32;
     for (int l = 0; l < 32; ++l) {
-      for (int q = 0; q < per; ++q) rec->load(l, Space::Shared, q, l * per + q, double(cnt[std::size_t(l * per + q)]));
-      rec->work(l);
+      for (int q = 0; q < per; ++q) rec.load_shared(l, q, l * per + q, cnt[std::size_t(l * per + q)]);
+      rec.work(l);
     }
-    rec->shared<SumI32>(prefix);
-    rec->end();
-    rec->begin(TracePhase::LookBack, "warp 0: read the status of up to 32 earlier tiles, publish this tile's prefix");
+    rec.end(prefix);
+    rec.begin(TracePhase::LookBack, "warp 0: read the status of up to 32 earlier tiles, publish this tile's prefix");
     if (tile > 0) {
-      rec->at(pts::kFile, pts::svec_peek);
-      rec->load(0, Space::Global, 0, tile - 1, double(before), kStatus);
+      rec.at(pts::svec_peek);
+      rec.load_global(0, 0, tile - 1, before, kStatus);
     }
-    rec->at(pts::kFile, tile > 0 ? pts::svec_publish_prefix : pts::svec_publish_first);
-    rec->store(0, Space::Global, 1, tile, double(before + std::int64_t(total)), kStatus);
-    rec->work(0);
-    rec->end();
+    rec.at(tile > 0 ? pts::svec_publish_prefix : pts::svec_publish_first);
+    rec.store_global(0, 1, tile, before + total, kStatus);
+    rec.work(0);
+    rec.end();
     const std::int64_t shift = before % 4;
-    std::vector<std::uint32_t> stage(std::size_t(T + 4), 0);  // int32 bits, as SumI32 holds them
+    std::vector<std::int64_t> stage(std::size_t(T + 4), 0);  // the block's __shared__ stage
     static constexpr int kStageLine[4] = {pts::svec_stage_x, pts::svec_stage_y, pts::svec_stage_z, pts::svec_stage_w};
-    rec->begin(TracePhase::Stage,
-               "stage[offset % 4 + cnt prefix + kept lanes below + kept earlier in the int4] = value");
+    rec.begin(TracePhase::Stage,
+              "stage[offset % 4 + cnt prefix + kept lanes below + kept earlier in the int4] = value");
     for (int r = 0; r < R; ++r)
       for (int t = 0; t < B; ++t) {
         std::int64_t pos = shift + prefix[std::size_t(r * W + t / 32)];
@@ -815,27 +776,25 @@ SimOutput filter_scan_vec(const VariantInfo& v, const Input& in, const LaunchCon
         bool any = false;
         for (int j = 0; j < 4; ++j)
           if (kept(r, t, j)) {
-            stage[std::size_t(pos)] = std::uint32_t(in.i32[std::size_t(at(r, t, j))]);
-            rec->at(pts::kFile, kStageLine[j]);
-            rec->store(t, Space::Shared, 4 * r + j, pos, double(in.i32[std::size_t(at(r, t, j))]));
+            stage[std::size_t(pos)] = in.i32[std::size_t(at(r, t, j))];
+            rec.at(kStageLine[j]);
+            rec.store_shared(t, 4 * r + j, pos, stage[std::size_t(pos)]);
             ++pos;
             any = true;
           }
-        if (any) rec->work(t);
+        if (any) rec.work(t);
       }
-    rec->shared<SumI32>(stage);
-    rec->end();
-    rec->begin(TracePhase::Store, "dst4[(offset - offset % 4) / 4 + q] = stage4[q] (ends value by value)");
+    rec.end(stage);
+    rec.begin(TracePhase::Store, "dst4[(offset - offset % 4) / 4 + q] = stage4[q] (ends value by value)");
     const std::int64_t end = shift + total, quads = (end + 3) / 4;
     for (std::int64_t q = 0; q < quads; ++q) {
       const int t = int(q % B), access = int(q / B);
-      rec->at(pts::kFile, 4 * q >= shift && 4 * q + 4 <= end ? pts::svec_store_quad : pts::svec_store_end);
+      rec.at(4 * q >= shift && 4 * q + 4 <= end ? pts::svec_store_quad : pts::svec_store_end);
       for (std::int64_t j = 4 * q; j < 4 * q + 4; ++j)
-        if (j >= shift && j < end)
-          rec->store(t, Space::Global, access, before - shift + j, double(std::int32_t(stage[std::size_t(j)])), kOut);
-      rec->work(t);
+        if (j >= shift && j < end) rec.store_global(t, access, before - shift + j, stage[std::size_t(j)], kOut);
+      rec.work(t);
     }
-    rec->end();
+    rec.end();
     out.trace.block_result = double(total);
   }
   out.result = double(dst.size());

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -202,6 +203,61 @@ TEST(AtomicsSim, HistogramsEqualTheReferenceOnAwkwardSizes) {
       const auto o = run_model(id, in, 0);
       EXPECT_EQ(compare_exact(o.output, want), "");
       EXPECT_EQ(o.result, double(n));
+    }
+  }
+}
+
+TEST(AtomicsSim, HistogramCountsAreExactIntegersEqualToACpuHistogram) {
+  // The models count in int64 (kit::CountI64): every bin, every traced shared bin and every flushed count
+  // is an exact integer, and the bins equal this test's own count of the bytes, whatever the size (the
+  // vec kernel's 16-byte chunks and tail), the block and the grid (several grid-stride passes, folded
+  // past 31), for a spread input and for one where every byte falls in the same bin.
+  struct Case {
+    std::int64_t n;
+    int block, grid;
+  };
+  for (const Case c : {Case{1, 256, 0}, Case{15, 256, 0}, Case{17, 512, 0}, Case{4097, 256, 3}, Case{65537, 288, 7},
+                       Case{(1 << 20) + 13, 1024, 0}, Case{(1 << 21) + 15, 256, 2}}) {
+    for (const char* kind : {"random", "ones"}) {
+      Input in;
+      ASSERT_EQ(make_input(kind, c.n, DType::UInt8, std::uint64_t(c.n), in), "");
+      std::vector<std::int64_t> cpu(kHistogramBins, 0);
+      for (const std::uint8_t x : in.u8) ++cpu[x];
+      for (const char* id : {"cs121.hist_global", "cs121.hist_shared", "cs121.hist_shared_vec"}) {
+        const VariantInfo* v = find_variant(id);
+        ASSERT_NE(v, nullptr) << id;
+        LaunchConfig launch;
+        ASSERT_EQ(resolve_launch(*v, in.n(), in.type, LaunchConfig{c.block, c.grid}, DeviceShape{}, launch), "") << id;
+        for (const int traced : {0, int(launch.grid - 1)}) {
+          SCOPED_TRACE(std::string(id) + " " + kind + " n=" + std::to_string(c.n) +
+                       " block=" + std::to_string(launch.block) + " grid=" + std::to_string(launch.grid) +
+                       " traced=" + std::to_string(traced));
+          const auto o = sim::simulate(*v, in, launch, PatternParams{}, traced);
+          ASSERT_EQ(o.output.size(), std::size_t(kHistogramBins));
+          double total = 0;
+          for (int b = 0; b < kHistogramBins; ++b) {
+            const double got = o.output[std::size_t(b)];
+            EXPECT_EQ(got, std::floor(got)) << "bin " << b;
+            EXPECT_EQ(std::int64_t(got), cpu[std::size_t(b)]) << "bin " << b;
+            total += got;
+          }
+          EXPECT_EQ(total, double(c.n));
+          EXPECT_EQ(o.result, double(c.n));
+          EXPECT_EQ(o.trace.block_result, std::floor(o.trace.block_result));
+          double flushed = 0;  // hist_global's atomics add 1 each; the others' flush adds the block's bins
+          for (const Step& s : o.trace.steps) {
+            for (const double x : s.shared_after) EXPECT_TRUE(x >= 0 && x == std::floor(x)) << s.label << ": " << x;
+            for (const ThreadOp& op : s.ops) {
+              EXPECT_EQ(op.value, std::floor(op.value)) << s.label;
+              if (op.kind == OpKind::Atomic && op.space == Space::Global) flushed += op.value;
+            }
+          }
+          // Every op is recorded unless passes were folded (hist_global's atomics are then partly unrecorded).
+          const bool folded = std::any_of(o.trace.steps.begin(), o.trace.steps.end(),
+                                          [](const Step& s) { return s.label.find("folded") != std::string::npos; });
+          if (!folded || std::string(id) != "cs121.hist_global") EXPECT_EQ(flushed, o.trace.block_result);
+        }
+      }
     }
   }
 }

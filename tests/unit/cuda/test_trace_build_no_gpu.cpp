@@ -1,0 +1,67 @@
+// The trace build's tables without a GPU: gpu_trace.cpp's launchers come from the kernel files CMake found by
+// their WS_TRACE_NS_BEGIN line (traced_kernels.hpp), and every variant that should be recordable is.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "registry.hpp"
+#include "traced_kernels.hpp"
+
+namespace ws {
+namespace {
+
+/// A variant the GPU should record: traceable, not racy, neither host code nor a library call, and no
+/// stated reason why not (VariantInfo::no_gpu_trace).
+bool should_record(const VariantInfo& v) {
+  return v.traceable && !v.racy && !v.cpu_only && !v.baseline && v.no_gpu_trace.empty();
+}
+
+TEST(TraceBuild, TablesComeFromTheMarkedKernelFiles) {
+  // epita, harris, cs121, amp (reduction) and stevens_scan carry the marker today; more may follow.
+  EXPECT_GE(cuda::traced_reduction_files().size(), 4u);
+  EXPECT_GE(cuda::traced_scan_files().size(), 1u);
+  for (const auto& f : cuda::traced_reduction_files()) {
+    ASSERT_NE(f.launchers, nullptr);
+    EXPECT_NE(f.arm, nullptr);
+    EXPECT_FALSE(f.launchers().empty());
+  }
+  for (const auto& f : cuda::traced_scan_files()) {
+    ASSERT_NE(f.launchers, nullptr);
+    EXPECT_NE(f.arm, nullptr);
+    EXPECT_FALSE(f.launchers().empty());
+  }
+}
+
+// A new variant of a lesson with a trace build is picked up (its launcher is in its kernel file's traced
+// launchers, compiled from the same list as the timed ones) or it says why not (no_gpu_trace); a new
+// traced kernel file is picked up by CMake; every id the tables hold is a registered variant with kernels.
+// (The tables hold every launcher of a traced file: racy and untraceable ones too, which record_trace
+// refuses before it looks there.)
+TEST(TraceBuild, EveryRecordableVariantOfATracedLessonHasATracedLauncher) {
+  const std::vector<std::string> ids = cuda::gpu_traced_variant_ids();
+  ASSERT_FALSE(ids.empty());
+  EXPECT_TRUE(std::is_sorted(ids.begin(), ids.end()));
+  std::set<std::pair<PatternKind, std::string>> lessons;  // a lesson id may span patterns (stevens)
+  for (const std::string& id : ids) {
+    const VariantInfo* v = find_variant(id);
+    ASSERT_NE(v, nullptr) << id << " has a traced launcher but is not a registered variant";
+    EXPECT_FALSE(v->cpu_only || v->baseline) << id << " has a traced launcher but is host code or a library call";
+    lessons.insert({v->pattern, v->lesson});
+  }
+  int checked = 0;
+  for (const VariantInfo& v : all_variants()) {
+    if (!lessons.count({v.pattern, v.lesson}) || !should_record(v)) continue;
+    EXPECT_TRUE(std::binary_search(ids.begin(), ids.end(), v.id))
+        << v.id << " is traceable and its lesson has a trace build, but no traced launcher records it (add it to "
+        << "its kernel file's launchers, or say why in no_gpu_trace)";
+    ++checked;
+  }
+  EXPECT_GE(checked, 30);
+}
+
+}  // namespace
+}  // namespace ws

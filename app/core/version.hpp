@@ -1,6 +1,6 @@
 // The build's version and git revision: CMake sets WS_VERSION (PROJECT_VERSION) and WS_GIT_REV on the
-// files that print them (app/core/CMakeLists.txt, app/cli/CMakeLists.txt); these are the fallbacks for
-// a file compiled without them.
+// files that print them (app/core/CMakeLists.txt, app/cli/CMakeLists.txt, app/gui/CMakeLists.txt); these
+// are the one copy of the fallbacks for a file compiled without them.
 #pragma once
 
 #ifndef WS_VERSION

@@ -20,11 +20,8 @@
 #include "run_worker.hpp"
 #include "step_export.hpp"
 #include "user_kernel.hpp"
+#include "version.hpp"
 #include "worker_client.hpp"
-
-#ifndef WS_VERSION
-#define WS_VERSION "0"
-#endif
 
 namespace ws::gui {
 
@@ -64,9 +61,7 @@ int main(int argc, char** argv) {
   app.add_option("--variant", o.variant, "variant to select, e.g. epita.reduce3 (selects its lesson)");
   app.add_option("--report", o.report, "report JSON to replay (recorded by warpscope on a GPU)");
   app.add_option("--screenshot", o.screenshot, "render headless (EGL, no X server) to this PNG and exit");
-  app.add_option("--view", o.view,
-                 "centre tab to show: results, tree, warps, banks, source, memory, metrics, scan, conv, atomics, "
-                 "compare, plots, roofline, race, ladder, pair, grid, allreduce");
+  app.add_option("--view", o.view, "centre tab to show: " + ui::view_id_list());
   app.add_option("--block", o.block,
                  "threads per block (0 = the variant's default); the trace covers --trace-blocks blocks")
       ->check(whole())
@@ -113,8 +108,8 @@ int main(int argc, char** argv) {
                  "render headless the view (--view) alone, without tabs or controls, at --width x --height to this "
                  "PNG, or SVG (FILE.svg: plots and roofline), and exit");
   app.add_option("--export-steps", o.export_steps,
-                 "render headless every step of a step view (tree, warps, banks, source, memory, scan, atomics, race, "
-                 "ladder, pair) alone at --width x --height to DIR/step_000.png ... and DIR/steps.gif, and exit");
+                 "render headless every step of a step view (" + ui::view_id_list(true) +
+                     ") alone at --width x --height to DIR/step_000.png ... and DIR/steps.gif, and exit");
   app.add_option("--gif-fps", o.gif_fps, "frames per second of --export-steps' steps.gif (default: 2, the player's)")
       ->check(finite(0.1, 50.0));
   std::string grid_color;
@@ -197,12 +192,8 @@ int main(int argc, char** argv) {
     }
   }
 
-  const auto& views = ui::MainWindow::views();
-  if (std::find(views.begin(), views.end(), o.view) == views.end()) {
-    std::string list;
-    for (const auto& v : views) list += (list.empty() ? "" : ", ") + v;
-    return fail(2, "unknown view '" + o.view + "' (views: " + list + ")");
-  }
+  const auto& views = ui::view_ids();
+  if (!ui::find_view(o.view)) return fail(2, "unknown view '" + o.view + "' (views: " + ui::view_id_list() + ")");
 
   ui::AppState s;
   s.load((std::filesystem::path(assets_dir()) / "lessons").string());
@@ -231,12 +222,9 @@ int main(int argc, char** argv) {
     s.trace.blocks = std::max(o.trace_blocks, o.block_index + 1);
     s.trace.block_index = o.block_index;
   }
-  if (!o.export_steps.empty() && !ui::MainWindow::is_step_view(s.view)) {
-    std::string steps;
-    for (const auto& v : views)
-      if (ui::MainWindow::is_step_view(v)) steps += (steps.empty() ? "" : ", ") + v;
-    return fail(2, "--export-steps: the " + s.view + " view has no steps (views with steps: " + steps + ")");
-  }
+  if (!o.export_steps.empty() && !ui::MainWindow::is_step_view(s.view))
+    return fail(
+        2, "--export-steps: the " + s.view + " view has no steps (views with steps: " + ui::view_id_list(true) + ")");
   s.perf.steps_gif_fps = float(o.gif_fps);
   if (o.step >= 0) s.trace.pending_step = o.step;  // kept when a report opening recomputes the trace
   if (!exercise.empty()) {

@@ -17,12 +17,11 @@
 
 namespace ws::ui {
 
-const std::vector<std::string>& MainWindow::views() {
-  static const std::vector<std::string> names = {"results",  "tree", "warps",  "banks",   "source",  "memory",
-                                                 "metrics",  "scan", "conv",   "atomics", "compare", "plots",
-                                                 "roofline", "race", "ladder", "pair",    "grid",    "allreduce"};
-  return names;
+MainWindow::MainWindow() {
+  for (const ViewInfo& v : all_views()) views_.push_back(v.make());
 }
+
+const std::vector<std::string>& MainWindow::views() { return view_ids(); }
 
 void MainWindow::exchange(AppState& s, RunWorker& worker, const std::string& reports_dir) {
   if (!s.to_run.empty()) {
@@ -95,8 +94,9 @@ void MainWindow::draw(AppState& s, ImVec2 size) {
   if (!ImGui::GetIO().WantTextInput) {
     std::vector<NavKey> arrows;
     auto flush = [&](bool with_space) {
-      if (s.view == "allreduce") HandleAllReduceKeys(s, arrows, with_space);  // its own steps: the schedule's
-      if (!is_step_view(s.view)) return arrows.clear();
+      const ViewInfo* open = find_view(s.view);
+      if (open && open->keys) open->keys(s, arrows, with_space);  // its own steps (All-reduce: the schedule's)
+      if (!open || !open->steps) return arrows.clear();
       s.refresh_trace();
       HandleStepKeys(s.trace, arrows, with_space);
       arrows.clear();
@@ -240,38 +240,20 @@ void MainWindow::draw_message(AppState& s) {
 }
 
 bool MainWindow::draw_view(AppState& s, const std::string& name) {
-  // The step-through views share one trace and one step index; the keys step whichever is open.
-  auto trace_view = [&](auto& view) {
-    s.refresh_trace();
-    view.draw(s);
+  const std::vector<ViewInfo>& views = all_views();
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    if (views[i].id != name) continue;
+    // The step-through views share one trace and one step index; the keys step whichever is open.
+    if (views[i].steps) s.refresh_trace();
+    views_[i]->draw(s);
     return true;
-  };
-  if (name == "results") return results_.draw(s), true;
-  if (name == "tree") return trace_view(tree_);
-  if (name == "warps") return trace_view(warps_);
-  if (name == "banks") return trace_view(banks_);
-  if (name == "source") return trace_view(source_);
-  if (name == "memory") return trace_view(memory_);
-  if (name == "metrics") return metrics_.draw(s), true;
-  if (name == "scan") return trace_view(scan_);
-  if (name == "conv") return conv_.draw(s), true;
-  if (name == "atomics") return trace_view(atomics_);
-  if (name == "compare") return compare_.draw(s), true;
-  if (name == "plots") return plots_.draw(s), true;
-  if (name == "roofline") return roofline_.draw(s), true;
-  // The slides' own pictures: the race as a timeline, a block scan's steps stacked, two variants side by side.
-  if (name == "race") return trace_view(race_);
-  if (name == "ladder") return trace_view(ladder_);
-  if (name == "pair") return trace_view(pair_);
-  if (name == "grid") return grid_.draw(s), true;            // every warp of the launch at once, drawn by shaders
-  if (name == "allreduce") return allreduce_.draw(s), true;  // reduction across GPUs: the schedule, not a trace
+  }
   return false;
 }
 
 bool MainWindow::is_step_view(const std::string& name) {
-  static const char* const kStepViews[] = {"tree", "warps",   "banks", "source", "memory",
-                                           "scan", "atomics", "race",  "ladder", "pair"};
-  return std::find(std::begin(kStepViews), std::end(kStepViews), name) != std::end(kStepViews);
+  const ViewInfo* v = find_view(name);
+  return v && v->steps;
 }
 
 void MainWindow::draw_handout(AppState& s, ImVec2 size) {
@@ -298,13 +280,11 @@ void MainWindow::draw_handout(AppState& s, ImVec2 size) {
 void MainWindow::draw_views(AppState& s) {
   // Labels at full length: at large text scales the tab row is drawn smaller (down to 0.7 of the
   // body text) rather than cut to "R...", and scrolls sideways if even that is too wide.
-  static const char* const kLabels[] = {"Results",  "Tree", "Warps",       "Banks",   "Source",  "Memory",
-                                        "Metrics",  "Scan", "Convolution", "Atomics", "Compare", "Plots",
-                                        "Roofline", "Race", "Ladder",      "Pair",    "Grid",    "All-reduce"};
+  const std::vector<ViewInfo>& views = all_views();
   const ImGuiStyle& st = ImGui::GetStyle();
   float text = 0, frame = 0;  // the labels' text and the tabs' padding, which the font scale leaves alone
-  for (const char* l : kLabels)
-    text += ImGui::CalcTextSize(l).x, frame += 2 * st.FramePadding.x + st.ItemInnerSpacing.x;
+  for (const ViewInfo& v : views)
+    text += ImGui::CalcTextSize(v.label.c_str()).x, frame += 2 * st.FramePadding.x + st.ItemInnerSpacing.x;
   const float tab_scale =
       std::clamp((ImGui::GetContentRegionAvail().x - frame - st.FramePadding.x) / text, kMinTextFraction, 1.f);
   if (!ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyScroll)) return;
@@ -338,9 +318,9 @@ void MainWindow::draw_views(AppState& s) {
     }
     return open;
   };
-  for (std::size_t i = 0; i < views().size(); ++i)
-    if (tab(kLabels[i], views()[i].c_str())) {
-      draw_view(s, views()[i]);
+  for (const ViewInfo& v : views)
+    if (tab(v.label.c_str(), v.id.c_str())) {
+      draw_view(s, v.id);
       ImGui::EndTabItem();
     }
   applied_view_ = s.view;

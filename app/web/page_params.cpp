@@ -55,13 +55,12 @@ PageParams read_page_params() {
 }
 
 std::string apply_page_params(ui::AppState& s, const PageParams& p) {
-  const auto& views = ui::MainWindow::views();
+  const auto& views = ui::view_ids();
   if (!p.lesson.empty() && !s.select_lesson(p.lesson)) return "unknown lesson '" + p.lesson + "' in the address";
   if (p.scene > 0)
     if (std::string err = s.open_scene(p.scene - 1, views); !err.empty()) return err;
   if (!p.view.empty()) {
-    if (std::find(views.begin(), views.end(), p.view) == views.end())
-      return "unknown view '" + p.view + "' in the address";
+    if (!ui::find_view(p.view)) return "unknown view '" + p.view + "' in the address";
     s.view = p.view;
   }
   s.perf.present.high_contrast = p.high_contrast;

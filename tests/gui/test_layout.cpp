@@ -21,6 +21,7 @@
 #include "views/kernel_sources.hpp"
 #include "views/race_timeline.hpp"
 #include "views/scan_graph.hpp"
+#include "views/view_pair.hpp"
 #include "views/view_roofline.hpp"
 #include "views/view_steps.hpp"
 #include "widgets/layout_probe.hpp"

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <thread>
 
 #include "app_state.hpp"
@@ -15,6 +16,7 @@
 #include "registry.hpp"
 #include "run_worker.hpp"
 #include "views/view_pair.hpp"
+#include "views/view_registry.hpp"
 #include "widgets/theme.hpp"
 
 namespace {
@@ -413,6 +415,31 @@ TEST_F(Frames, PageDownWalksTheScenesAndNoArrowPressIsLost) {
   frames(s, win, 1);
   EXPECT_EQ(s.scene_index(), int(l->scenes.size()) - 1);
   EXPECT_NE(s.open_scene(999, MainWindow::views()), "");
+}
+
+// The views are listed once (views/view_registry.cpp): the tabs, the number keys, --view and the stepping keys
+// read that list.
+TEST(Views, OneListNamesEveryTabOnce) {
+  const std::vector<ViewInfo>& views = all_views();
+  ASSERT_GE(views.size(), 10u);
+  EXPECT_EQ(views.front().id, "results");  // key 1
+  EXPECT_EQ(views[9].label, "Atomics");    // key 0: the tenth tab (help_overlay.cpp)
+  std::set<std::string> ids, labels;
+  for (const ViewInfo& v : views) {
+    SCOPED_TRACE(v.id);
+    EXPECT_TRUE(ids.insert(v.id).second) << "an id twice";
+    EXPECT_TRUE(labels.insert(v.label).second) << "a label twice";
+    EXPECT_FALSE(v.label.empty());
+    ASSERT_NE(v.make, nullptr);
+    EXPECT_NE(v.make(), nullptr);
+    EXPECT_EQ(find_view(v.id), &v);
+    EXPECT_EQ(MainWindow::is_step_view(v.id), v.steps);
+  }
+  EXPECT_EQ(MainWindow::views(), view_ids());
+  EXPECT_EQ(find_view("no-such-view"), nullptr);
+  EXPECT_FALSE(MainWindow::is_step_view("no-such-view"));
+  EXPECT_EQ(view_id_list().rfind("results, tree, ", 0), 0u);
+  EXPECT_EQ(view_id_list(true).rfind("tree, warps, ", 0), 0u) << "the step views alone";
 }
 
 TEST(Scenes, EverySceneOfEveryLessonOpensItsViewAndTrace) {

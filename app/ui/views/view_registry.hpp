@@ -1,0 +1,45 @@
+// The centre views, in one list (issue 29): per view its id (--view's name, the page's view=, AppState::view),
+// the tab's label, whether it steps through the trace, its own keys if any, and how to make the object
+// that draws it. The tab row, the number keys, the stepping keys, --view and --export-steps (their help
+// and their checks), the page's address and the tour all read this list; view_registry.cpp holds it, in
+// tab order. A new view is its own view_<name>.{hpp,cpp} and one line there.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app_state.hpp"
+
+namespace ws::ui {
+
+/// What a view keeps between frames (its zoom, scroll, caches), one per window, behind one call.
+class ViewPanel {
+ public:
+  virtual ~ViewPanel() = default;
+  /// Draws the view's content at the cursor.
+  virtual void draw(AppState& s) = 0;
+};
+
+/// One centre view.
+struct ViewInfo {
+  std::string id;     ///< --view's name, the page's view=, AppState::view: "results", "tree", ...
+  std::string label;  ///< the tab's text: "Results", "Tree", ...
+  /// A step-through view (one picture per trace step): its draw gets the trace refreshed first, the arrow
+  /// keys and Space step the shared trace while it is open, and --export-steps takes it.
+  bool steps = false;
+  /// The view's own arrow keys and Space while it is open (before the trace's, for a step view); null: none.
+  void (*keys)(AppState& s, const std::vector<NavKey>& keys, bool space) = nullptr;
+  /// Makes the view's state and drawing (MainWindow makes one of each view).
+  std::unique_ptr<ViewPanel> (*make)() = nullptr;
+};
+
+/// Every centre view in tab order (1 selects the first, "results").
+const std::vector<ViewInfo>& all_views();
+/// The ids of all_views(), in the same order.
+const std::vector<std::string>& view_ids();
+/// The view with this id; null for an unknown one.
+const ViewInfo* find_view(const std::string& id);
+/// The ids joined with ", " (every view, or the step views alone), as help and error messages list them.
+std::string view_id_list(bool steps_only = false);
+
+}  // namespace ws::ui

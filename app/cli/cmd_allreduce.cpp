@@ -156,7 +156,8 @@ std::string sim_note(const Plan& p) {
   std::string note = "simulated (docs/collective.md): alpha-beta model of " + p.link.name + ", peer copies " +
                      cell("%.0f", p.link.peer_gbs) + " GB/s, NCCL " + cell("%.0f", p.link.nccl_ring_busbw_gbs) + "/" +
                      cell("%.0f", p.link.nccl_tree_busbw_gbs) + " GB/s, step latency " +
-                     cell("%.0f", p.link.step_alpha_us) + " us; nothing was measured";
+                     cell("%.0f", p.link.step_gpu_us) + " us a GPU + " + cell("%.0f", p.link.step_move_us) +
+                     " us a chunk move; nothing was measured";
   const std::int64_t largest = *std::max_element(p.lengths.begin(), p.lengths.end());
   if (sim_checked_elements(largest) < largest)
     note += "\nchecked the first " + std::to_string(kSimCheckElements) +

@@ -12,8 +12,8 @@
 #include "main_window.hpp"
 #include "page_params.hpp"
 #include "paths.hpp"
-#include "widgets/theme.hpp"
 #include "report.hpp"
+#include "widgets/theme.hpp"
 
 namespace ws::web {
 
@@ -27,31 +27,24 @@ constexpr const char* kFormat = "warpscope-browser-session";
 EM_JS(int, storage_length, (const char* key), {
   try {
     const v = localStorage.getItem(UTF8ToString(key));
-    return v === null ? -1 : lengthBytesUTF8(v);
-  } catch (e) {
-    return -1;
-  }
+    return v == = null ? -1 : lengthBytesUTF8(v);
+  } catch (e) { return -1; }
 });
 EM_JS(void, storage_read, (const char* key, char* out, int size), {
   try {
     stringToUTF8(localStorage.getItem(UTF8ToString(key)) || "", out, size);
-  } catch (e) {
-    stringToUTF8("", out, size);
-  }
+  } catch (e) { stringToUTF8("", out, size); }
 });
 EM_JS(int, storage_write, (const char* key, const char* text), {
   try {
     localStorage.setItem(UTF8ToString(key), UTF8ToString(text));
     return 1;
-  } catch (e) {
-    return 0;
-  }
+  } catch (e) { return 0; }
 });
 EM_JS(void, storage_remove, (const char* key), {
   try {
     localStorage.removeItem(UTF8ToString(key));
-  } catch (e) {
-  }
+  } catch (e) {}
 });
 
 std::string stored_text() {
@@ -76,9 +69,9 @@ std::string signature(const ui::AppState& s) {
   const Lesson* l = s.lesson();
   const VariantInfo* v = s.variant();
   const ui::RunParams& p = s.params;
-  return sig + "|" + (l ? l->id : "") + "|" + std::to_string(s.scene_index()) + "|" + s.view + "|" +
-         (v ? v->id : "") + "|" + std::to_string(p.n()) + "/" + std::to_string(int(p.type)) + "/" +
-         std::to_string(p.input) + "/" + std::to_string(p.seed) + "|" + std::to_string(ui::theme().scale()) +
+  return sig + "|" + (l ? l->id : "") + "|" + std::to_string(s.scene_index()) + "|" + s.view + "|" + (v ? v->id : "") +
+         "|" + std::to_string(p.n()) + "/" + std::to_string(int(p.type)) + "/" + std::to_string(p.input) + "/" +
+         std::to_string(p.seed) + "|" + std::to_string(ui::theme().scale()) +
          std::to_string(s.perf.present.high_contrast) + std::to_string(s.perf.present.focus) + "|" +
          (user_replay(s) ? s.replay_path : "");
 }
@@ -136,7 +129,8 @@ std::string BrowserSession::restore(ui::AppState& s, bool place_given, bool look
       if (std::string err = apply_page_params(s, place); !err.empty())
         where = " (the place it was left at is gone: " + err + ")";
       else if (const Lesson* l = s.lesson())
-        where = ", back at " + l->title + (s.scene_index() >= 0 ? ", scene " + std::to_string(s.scene_index() + 1) : "");
+        where =
+            ", back at " + l->title + (s.scene_index() >= 0 ? ", scene " + std::to_string(s.scene_index() + 1) : "");
     }
     last_ = signature(s);
     return "restored this browser's last session: " + std::to_string(r.runs.size()) + " runs, " +
@@ -156,14 +150,16 @@ void BrowserSession::save_if_changed(ui::AppState& s) {
   nlohmann::json j;
   j["format"] = kFormat;
   j["version"] = 1;
-  j["place"] = {{"lesson", l ? l->id : ""},
-                {"scene", s.scene_index() + 1},
-                {"view", s.view},
-                {"variant", v ? v->id : ""}};
+  j["place"] = {
+      {"lesson", l ? l->id : ""}, {"scene", s.scene_index() + 1}, {"view", s.view}, {"variant", v ? v->id : ""}};
   const ui::RunParams& p = s.params;
-  j["params"] = {{"n_pow2", p.n_pow2}, {"n_log2", p.n_log2},   {"n_exact", p.n_exact},
-                 {"type", to_string(p.type)}, {"input", p.input < ui::kInputGenerators ? p.input : 0},
-                 {"input_auto", p.input_auto}, {"seed", p.seed}};
+  j["params"] = {{"n_pow2", p.n_pow2},
+                 {"n_log2", p.n_log2},
+                 {"n_exact", p.n_exact},
+                 {"type", to_string(p.type)},
+                 {"input", p.input < ui::kInputGenerators ? p.input : 0},
+                 {"input_auto", p.input_auto},
+                 {"seed", p.seed}};
   j["present"] = {{"font_scale", ui::theme().scale()},
                   {"high_contrast", s.perf.present.high_contrast},
                   {"focus", s.perf.present.focus}};

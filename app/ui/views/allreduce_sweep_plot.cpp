@@ -85,8 +85,8 @@ void AllReduceSweepPlot::draw(int gpus, int here_log2, ImVec2 size) {
   cfg.y = AxisSpec{std::max(1e-3, lo / 1.6), std::max(1.0, hi * 1.6), true, 10, AxisUnit::GBps};
   cfg.max_x_ticks = 5;
   if (size.y < t.px(220)) {  // no room for a readable plot (large text): the numbers it would show
-    const co::SweepPoint& here = w.points[std::size_t(
-        std::clamp(here_log2 - co::kPictureMinBytesLog2, 0, int(w.points.size()) - 1))];
+    const co::SweepPoint& here =
+        w.points[std::size_t(std::clamp(here_log2 - co::kPictureMinBytesLog2, 0, int(w.points.size()) - 1))];
     ImGui::TextWrapped("%s: %s", cfg.title.c_str(), cross.c_str());
     ItemTooltip(w.source);
     if (!w.measured)

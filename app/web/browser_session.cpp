@@ -24,10 +24,12 @@ constexpr const char* kFormat = "warpscope-browser-session";
 
 // localStorage through the page's JavaScript; every call is guarded (storage may be off: private windows,
 // a sandboxed frame), an unavailable storage reads as empty and refuses writes.
+// The JavaScript stays as written: clang-format would turn its === into "== =".
+// clang-format off
 EM_JS(int, storage_length, (const char* key), {
   try {
     const v = localStorage.getItem(UTF8ToString(key));
-    return v == = null ? -1 : lengthBytesUTF8(v);
+    return v === null ? -1 : lengthBytesUTF8(v);
   } catch (e) { return -1; }
 });
 EM_JS(void, storage_read, (const char* key, char* out, int size), {
@@ -46,6 +48,7 @@ EM_JS(void, storage_remove, (const char* key), {
     localStorage.removeItem(UTF8ToString(key));
   } catch (e) {}
 });
+// clang-format on
 
 std::string stored_text() {
   const int n = storage_length(kKey);

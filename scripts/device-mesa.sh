@@ -5,8 +5,8 @@
 # carried by its own device call (with the tree, one call's carry stays under the device tool's 64 MiB):
 #
 #   bash scripts/device-mesa.sh prepare   here: apt-get download, extract, xz, split into .mesa-a/ .mesa-b/
-#                                         (git-ignored; about 46 MB; xz -9e takes minutes on 2 cores)
-#   carry [".mesa-a"], then carry [".mesa-b"]  (the first part stays on the warm machine)
+#                                         .mesa-c/ (git-ignored; about 50 MB; xz -9e takes minutes on 2 cores)
+#   carry [".mesa-a"], then [".mesa-b"], then [".mesa-c"]  (the parts stay on the warm machine)
 #   bash scripts/device-mesa.sh install   there: joins the parts into /tmp/ws-mesa, writes its EGL vendor file
 #   source <(bash scripts/device-mesa.sh env)   the variables that let glvnd's EGL list Mesa beside NVIDIA
 set -euo pipefail
@@ -27,17 +27,35 @@ case "${1:-}" in
     for f in "$lib"/*.so.[0-9]* "$work"/root/lib/x86_64-linux-gnu/*.so.[0-9]*; do
       [ -e "$f" ] && cp -L "$f" "$work/bundle/lib/"
     done
-    rm -rf .mesa-a .mesa-b && mkdir -p .mesa-a .mesa-b
+    rm -rf .mesa-a .mesa-b .mesa-c && mkdir -p .mesa-a .mesa-b .mesa-c
     tar -C "$work/bundle" -cf - . | xz -9e -T"$(nproc)" > "$work/mesa.tar.xz"
     split -b 23M -d "$work/mesa.tar.xz" "$work/part."
-    mv "$work/part.00" .mesa-a/ && mv "$work/part.01" .mesa-b/
+    # Up to three parts (Debian's updates grew the archive past two once, and the third was lost): each part
+    # in its own folder, its count beside the first, so install refuses a partial set.
+    parts=$(ls "$work"/part.* | wc -l)
+    [ "$parts" -le 3 ] || { echo "device-mesa: $parts parts of 23 MB: more than three carries" >&2; exit 1; }
+    echo "$parts" > .mesa-a/count
+    i=0
+    for d in .mesa-a .mesa-b .mesa-c; do
+      [ -f "$work/part.0$i" ] && mv "$work/part.0$i" "$d/"
+      i=$((i + 1))
+    done
     rm -rf "$work"
-    du -sh .mesa-a .mesa-b
+    du -sh .mesa-a .mesa-b .mesa-c
     ;;
   install)
-    [ -f .mesa-a/part.00 ] && [ -f .mesa-b/part.01 ] || { echo "device-mesa: carry .mesa-a and .mesa-b first" >&2; exit 2; }
+    parts=$(cat .mesa-a/count 2>/dev/null || echo 2)
+    files=()
+    i=0
+    for d in .mesa-a .mesa-b .mesa-c; do
+      [ "$i" -lt "$parts" ] && files+=("$d/part.0$i")
+      i=$((i + 1))
+    done
+    for f in "${files[@]}"; do
+      [ -f "$f" ] || { echo "device-mesa: carry .mesa-a, .mesa-b and .mesa-c first (no $f)" >&2; exit 2; }
+    done
     rm -rf "$MESA" && mkdir -p "$MESA/egl_vendor.d"
-    cat .mesa-a/part.00 .mesa-b/part.01 | xz -d | tar -C "$MESA" -xf -
+    cat "${files[@]}" | xz -d | tar -C "$MESA" -xf -
     printf '{"file_format_version":"1.0.0","ICD":{"library_path":"%s/lib/libEGL_mesa.so.0"}}\n' "$MESA" \
       > "$MESA/egl_vendor.d/50_mesa.json"
     echo "device-mesa: Mesa in $MESA ($(du -sh "$MESA" | cut -f1))"

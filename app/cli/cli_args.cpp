@@ -413,11 +413,23 @@ CliParse parse_command_line(int argc, const char* const* argv, CliCommand& out) 
   allreduce->add_option("--repeat", ar.repeats, "cuda: timed repetitions, the median is reported (default 20)")
       ->check(fits<int>("1 to 100000 timed repetitions"))
       ->check(CLI::Range(1, 100000));
+  allreduce->add_option("--gpu", ar.gpu,
+                        "run in a worker process, on all of its machine's GPUs: local | ssh:HOST | slurm:ARGS "
+                        "(default: in this process)");
+  allreduce
+      ->add_option("--watchdog", ar.watchdog_s,
+                   "with --gpu: seconds a request may go without an answer before the worker is killed")
+      ->check(finite(0, kMaxWaitSeconds, "seconds"));
+  allreduce
+      ->add_option("--connect-timeout", ar.connect_timeout_s,
+                   "with --gpu: seconds to wait for the worker's hello (default 60)")
+      ->check(finite(0, kMaxWaitSeconds, "seconds"));
   allreduce->add_flag("--json", out.json, "the results as JSON (format warpscope-allreduce)");
   examples(allreduce, {"warpscope-cli allreduce --gpus 4 --bytes 256MiB",
                        "warpscope-cli allreduce --method ring --gpus 4 --bytes 64MiB --steps",
                        "warpscope-cli allreduce --method ring,tree --gpus 8 --sweep 4KiB:1GiB",
-                       "warpscope-cli allreduce --backend cuda --gpus 2 --json > allreduce-2gpu.json"});
+                       "warpscope-cli allreduce --backend cuda --gpus 2 --json > allreduce-2gpu.json",
+                       "warpscope-cli allreduce --backend cuda --method ring --gpus 4 --gpu slurm:'--gres=gpu:4'"});
 
   CliParse res;
   // Every message quotes arguments as typed: one holding a newline would break the one-line error

@@ -2,9 +2,12 @@
 // methods in the sim (collective/allreduce_sim.hpp) or on this machine's GPUs (collective::run_allreduce_on_gpus),
 // prints their table, the ring's and the tree's steps with the contributors of every chunk (--steps), a
 // message-size sweep with the ring/tree crossover (--sweep), or the results as JSON (collective/allreduce_json.hpp).
+// With --gpu the same requests go to a worker (one "allreduce" request per method and size), which runs them on
+// its machine's GPUs: a local one, ssh:HOST, or a Slurm job step (slurm:'--gres=gpu:4').
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +19,8 @@
 #include "json_read.hpp"
 #include "launch_rules.hpp"
 #include "limits.hpp"
+#include "worker_client.hpp"
+#include "worker_protocol.hpp"
 
 namespace ws::cli {
 
@@ -113,8 +118,111 @@ std::string make_plan(const AllReduceOptions& o, bool json, Plan& p) {
     return "--link chooses the sim's machine; a cuda run reads its link from the GPUs";
   if (!link_model_by_name(o.link.empty() ? "nvlink4" : o.link, p.link))
     return "unknown link '" + o.link + "' (nvlink4: H100/H200 NVLink 4, pcie5: PCIe 5 x16)";
+  if (!o.gpu.empty()) {
+    WorkerLaunch launch;
+    if (std::string bad = parse_gpu_spec(o.gpu, "warpscope-cli", launch); !bad.empty()) return bad;
+  }
   return "";
 }
+
+/// Where the methods run: this process (the sim, or this machine's GPUs), or a worker (--gpu). run() answers
+/// one request; a worker that cannot answer ends the command.
+class Runner {
+ public:
+  Runner(const AllReduceOptions& o, const Plan& p) : o_(o), p_(p) {}
+
+  /// Checks that the methods can run at all: the GPUs here, or a worker started that answers all-reduce
+  /// requests. -1, or the exit code after one line on stderr.
+  int open() {
+    if (o_.gpu.empty()) {
+      if (o_.backend == BackendKind::Sim) return -1;
+      return check_gpus(visible_gpu_count(), "", [&] {
+        AllReduceRequest q;
+        q.method = p_.methods.front();
+        q.gpus = p_.gpus;
+        q.length = p_.lengths.front();
+        return run_allreduce_on_gpus(q);
+      });
+    }
+    RunOptions ro;
+    ro.gpu = o_.gpu;
+    ro.watchdog_s = o_.watchdog_s;
+    ro.connect_timeout_s = o_.connect_timeout_s;
+    std::string why;
+    worker_ = start_gpu_worker(ro, why);  // its line names the worker's host and device on stderr
+    if (!worker_) return fail(why, kFailed);
+    if (!worker_->offers("allreduce")) return fail(missing_capability_message(worker_->hello(), "allreduce"), kFailed);
+    return -1;
+  }
+
+  /// Runs `q`: sets `r` and returns -1, or the exit code after one line on stderr (the worker failed, faulted,
+  /// or its machine cannot run the cuda methods at all).
+  int run(const AllReduceRequest& q, AllReduceResult& r) {
+    const bool sim = o_.backend == BackendKind::Sim;
+    if (!worker_) {
+      r = sim ? simulate_allreduce(q, p_.link) : run_allreduce_on_gpus(q);
+      return -1;
+    }
+    AllReduceAsk ask;
+    ask.run = q;
+    ask.backend = o_.backend;
+    ask.link = o_.link.empty() ? "nvlink4" : o_.link;
+    int visible = 0;
+    const WorkerReply reply = worker_->allreduce(ask, r, visible);
+    if (!reply.ok()) return fail(reply.text, reply.kind == WorkerReply::Kind::Faulted ? kFaulted : kFailed);
+    if (answered_++ > 0 || sim) return -1;
+    // The first cuda answer: the same checks as in-process, with the worker's machine's GPUs.
+    const std::string host = worker_->hello().host;
+    const AllReduceResult first = r;
+    if (int code = check_gpus(visible, host, [&] { return first; }); code >= 0) return code;
+    if (r.ran)
+      std::fprintf(stderr, "warpscope-cli: all-reduce on %s: %s\n", host.c_str(), devices_text(r, visible).c_str());
+    return -1;
+  }
+
+ private:
+  /// The in-process checks of a cuda run, for `visible` GPUs on `host` ("": this machine, else the worker's):
+  /// none visible is the entry point's line (`refusal()`'s error), fewer than --gpus a line naming both.
+  template <typename Refusal>
+  int check_gpus(int visible, const std::string& host, Refusal refusal) {
+    if (visible == 0) {
+      // The entry point says why (a build without CUDA, no driver, no GPU) in one line.
+      const AllReduceResult r = refusal();
+      return fail((host.empty() ? "" : "the worker on " + host + ": ") +
+                      (r.error.empty() ? "no CUDA device is visible" : r.error),
+                  kNoDevice);
+    }
+    if (p_.gpus > visible)
+      return fail("--gpus " + std::to_string(p_.gpus) + ": " +
+                      (host.empty() ? std::string("this machine") : "the worker's machine, " + host + ",") + " shows " +
+                      std::to_string(visible) + " GPU" + (visible == 1 ? "" : "s") + " (run the sim: --backend sim)",
+                  kNoDevice);
+    return -1;
+  }
+
+  /// "4 of 4 GPUs: 4 x NVIDIA H200" (names as the run reported them, repeats counted).
+  static std::string devices_text(const AllReduceResult& r, int visible) {
+    std::string names;
+    for (std::size_t i = 0; i < r.device_names.size();) {
+      std::size_t j = i;
+      while (j < r.device_names.size() && r.device_names[j] == r.device_names[i]) ++j;
+      names += (names.empty() ? "" : ", ") + (j - i > 1 ? std::to_string(j - i) + " x " : "") + r.device_names[i];
+      i = j;
+    }
+    return std::to_string(r.gpus) + " of " + std::to_string(visible) + " GPU" + (visible == 1 ? "" : "s") +
+           (names.empty() ? "" : ": " + names);
+  }
+
+  static int fail(const std::string& line, int code) {
+    std::fprintf(stderr, "warpscope-cli: %s\n", line.c_str());
+    return code;
+  }
+
+  const AllReduceOptions& o_;
+  const Plan& p_;
+  std::unique_ptr<WorkerClient> worker_;
+  int answered_ = 0;
+};
 
 /// A bandwidth: one decimal, three below 10 GB/s (a 4-KiB message's bandwidth is a fraction of a GB/s).
 std::string gbs_cell(double v) {
@@ -156,7 +264,8 @@ std::string sim_note(const Plan& p) {
   std::string note = "simulated (docs/collective.md): alpha-beta model of " + p.link.name + ", peer copies " +
                      cell("%.0f", p.link.peer_gbs) + " GB/s, NCCL " + cell("%.0f", p.link.nccl_ring_busbw_gbs) + "/" +
                      cell("%.0f", p.link.nccl_tree_busbw_gbs) + " GB/s, step latency " +
-                     cell("%.0f", p.link.step_alpha_us) + " us; nothing was measured";
+                     cell("%.0f", p.link.step_gpu_us) + " us a GPU + " + cell("%.0f", p.link.step_move_us) +
+                     " us a chunk move; nothing was measured";
   const std::int64_t largest = *std::max_element(p.lengths.begin(), p.lengths.end());
   if (sim_checked_elements(largest) < largest)
     note += "\nchecked the first " + std::to_string(kSimCheckElements) +
@@ -289,24 +398,17 @@ int cmd_allreduce(const AllReduceOptions& o, bool json) {
     return kBadRequest;
   }
   const bool sim = o.backend == BackendKind::Sim;
-  if (!sim && visible_gpu_count() == 0) {
-    // The entry point says why (a build without CUDA, no driver, no GPU) in one line.
-    AllReduceRequest q;
-    q.method = p.methods.front();
-    q.gpus = p.gpus;
-    q.length = p.lengths.front();
-    const AllReduceResult r = run_allreduce_on_gpus(q);
-    std::fprintf(stderr, "warpscope-cli: %s\n", r.error.empty() ? "no CUDA device is visible" : r.error.c_str());
-    return kNoDevice;
-  }
-  if (!sim && p.gpus > visible_gpu_count()) {
-    std::fprintf(stderr, "warpscope-cli: --gpus %d: this machine shows %d GPU%s (run the sim: --backend sim)\n", p.gpus,
-                 visible_gpu_count(), visible_gpu_count() == 1 ? "" : "s");
-    return kNoDevice;
-  }
+  Runner runner(o, p);
+  if (const int code = runner.open(); code >= 0) return code;
   std::vector<AllReduceResult> results;
   int code = kOk;
-  if (!json && !p.sweep) std::printf("%s", table_header().c_str());
+  // The table's header: through a worker, once its first answer came (a worker's machine without a GPU is
+  // known from that answer, and is one line).
+  bool header = !json && !p.sweep;
+  if (header && o.gpu.empty()) {
+    std::printf("%s", table_header().c_str());
+    header = false;
+  }
   for (std::int64_t length : p.lengths)
     for (Method m : p.methods) {
       AllReduceRequest q;
@@ -315,7 +417,13 @@ int cmd_allreduce(const AllReduceOptions& o, bool json) {
       q.length = length;
       q.warmup = o.warmup;
       q.repeats = o.repeats;
-      AllReduceResult r = sim ? simulate_allreduce(q, p.link) : run_allreduce_on_gpus(q);
+      AllReduceResult r;
+      if (const int stop = runner.run(q, r); stop >= 0) return stop;
+      if (header) {
+        std::printf("%s", table_header().c_str());
+        std::fflush(stdout);
+        header = false;
+      }
       if (!r.ran) {
         std::fprintf(stderr, "warpscope-cli: %s on %d GPUs: %s\n", to_string(m), q.gpus, r.error.c_str());
         code = kFailed;

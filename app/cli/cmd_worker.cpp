@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "backend_factory.hpp"
+#include "collective/allreduce_run.hpp"
 #include "commands.hpp"
 #include "worker_server.hpp"
 
@@ -14,6 +15,9 @@ namespace ws::cli {
 int cmd_worker() {
   WorkerServerOptions o;
   o.open_cuda = [](std::string& error) { return open_cuda_backend(error); };
+  // All-reduce requests run on every GPU of this machine (or the job step's: srun --gres=gpu:4).
+  o.run_allreduce = [](const collective::AllReduceRequest& r) { return collective::run_allreduce_on_gpus(r); };
+  o.visible_gpus = [] { return collective::visible_gpu_count(); };
   const char* test = std::getenv("WARPSCOPE_WORKER_TEST");
   o.test_hooks = test && std::strcmp(test, "1") == 0;
   if (o.test_hooks) {

@@ -208,6 +208,9 @@ struct AllReduceOptions {
   BackendKind backend = BackendKind::Sim;  ///< --backend: sim (default) | cuda
   bool steps = false;                      ///< --steps: the ring's and the tree's steps with contributors
   int warmup = 3, repeats = 20;            ///< --warmup, --repeat: cuda only
+  std::string gpu;                         ///< --gpu: "" = in-process; local | ssh:HOST | slurm:ARGS = in a worker
+  double watchdog_s = 0;                   ///< --watchdog: with --gpu, as run's
+  double connect_timeout_s = 0;            ///< --connect-timeout: with --gpu, as run's
 };
 
 /// `warpscope-cli allreduce`: the lesson "Reduction across GPUs" (issue 30, docs/collective.md). Runs each
@@ -215,9 +218,13 @@ struct AllReduceOptions {
 /// (collective::run_allreduce_on_gpus), and prints a table (method, GPUs, bytes, ms, algbw, busbw, peer
 /// GB/s, link, correct); --steps adds the ring's and tree's steps with each chunk's contributors; --sweep
 /// prints busbw per size and method and the ring/tree crossover; json prints the results as a
-/// "warpscope-allreduce" file (collective/allreduce_json.hpp). Exit 0, 2 for a bad request (one line),
-/// 3 with cuda where no GPU is visible or the build has no CUDA (the entry point's one line) or fewer GPUs
-/// than --gpus are visible, 1 when a method did not run or its result was wrong.
+/// "warpscope-allreduce" file (collective/allreduce_json.hpp). With o.gpu every method and size goes to a
+/// worker (one "allreduce" request each, docs/worker-protocol.md), which runs it on its machine's GPUs (or in
+/// the sim): stdout is what the same command prints in-process; stderr names the worker's host and, with
+/// cuda, the GPUs the run used. Exit 0, 2 for a bad request (one line, before any worker starts), 3 with cuda
+/// where no GPU is visible (here or to the worker) or the build has no CUDA (the entry point's one line) or
+/// fewer GPUs than --gpus are visible, 1 when a method did not run or its result was wrong, or the worker
+/// could not start or does not answer all-reduce requests (one line), 4 when a request cost the worker.
 int cmd_allreduce(const AllReduceOptions& o, bool json);
 
 // Formatting (format.cpp)

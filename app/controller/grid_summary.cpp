@@ -1,6 +1,7 @@
 #include "grid_summary.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 
 #include "format.hpp"
@@ -166,6 +167,7 @@ bool GridState::refresh(const VariantInfo* v, const GridKey& key, double now) {
     warp0 = initial_warp0, warp1 = initial_warp1;
     last_take = -1e9;
   }
+  job->pump(kGridSliceMs);
   const bool running = job->running();
   if (running && now - last_take < 0.25) return false;
   if (!job->take(data, version)) return false;
@@ -187,6 +189,17 @@ std::string compute_grid(const VariantInfo& v, const GridKey& key, GridSummary& 
   return "";
 }
 
+struct GridJob::Work {
+  VariantInfo v;
+  Input in;
+  LaunchConfig launch;
+  PatternParams params;
+  std::int64_t next = 0;  ///< the next block to compute
+};
+
+GridJob::GridJob() = default;
+GridJob::~GridJob() { stop(); }
+
 void GridJob::start(const VariantInfo& v, const GridKey& key) {
   stop();
   key_ = key;
@@ -197,12 +210,31 @@ void GridJob::start(const VariantInfo& v, const GridKey& key) {
     error_.clear();
     ++version_;
   }
+  work_.reset();
   cancel_ = false;
   running_ = true;
 #ifdef WS_NO_THREADS
-  run(v, key);  // the browser build has no threads: the whole grid in this frame
+  running_ = begin(v, key);  // the browser build has no threads: pump() computes the blocks, a slice a frame
 #else
   thread_ = std::thread([this, v, key] { run(v, key); });
+#endif
+}
+
+void GridJob::pump(double budget_ms) {
+#ifdef WS_NO_THREADS
+  const auto t0 = std::chrono::steady_clock::now();
+  auto elapsed_ms = [&] {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
+  while (running_ && !cancel_) {
+    if (!advance(1)) {
+      work_.reset();
+      running_ = false;
+    }
+    if (elapsed_ms() >= budget_ms) break;
+  }
+#else
+  (void)budget_ms;  // the job's thread computes the blocks
 #endif
 }
 
@@ -232,44 +264,63 @@ void GridJob::progress(std::int64_t& done, std::int64_t& total) const {
 }
 
 void GridJob::run(VariantInfo v, GridKey key) {
+  if (begin(v, key)) {
+    // Blocks in batches over the host threads; each batch's traces are summarized under the lock, so the
+    // view sees whole blocks only.
+    const std::int64_t batch = std::max(1, host_threads()) * 4;
+    while (!cancel_ && advance(batch)) {}
+  }
+  work_.reset();  // the input, no longer needed
+  running_ = false;
+}
+
+bool GridJob::begin(const VariantInfo& v, const GridKey& key) {
   auto fail = [&](const std::string& why) {
     std::lock_guard<std::mutex> lock(mu_);
     error_ = why;
     ++version_;
+    return false;
   };
-  // Nothing may leave this thread: an exception here (std::bad_alloc included) would end the program.
+  // Nothing may leave the job's thread: an exception here (std::bad_alloc included) would end the program.
   try {
-    Input in;
-    LaunchConfig launch;
-    if (std::string why = prepare(v, key, in, launch); !why.empty()) {
-      fail(why);
-      running_ = false;
-      return;
-    }
+    auto w = std::make_unique<Work>();
+    w->v = v;
+    if (std::string why = prepare(v, key, w->in, w->launch); !why.empty()) return fail(why);
+    w->params = params_of(key);
     GridSummary local;
-    init_grid_summary(local, v.id, in.n(), launch);
+    init_grid_summary(local, v.id, w->in.n(), w->launch);
     {
       std::lock_guard<std::mutex> lock(mu_);
-      summary_ = local;
+      summary_ = std::move(local);
       ++version_;
     }
-    const PatternParams params = params_of(key);
-    // Blocks in batches over the host threads; each batch's traces are summarized under the lock, so the
-    // view sees whole blocks only.
-    const std::int64_t batch = std::max(1, host_threads()) * 4;
-    for (std::int64_t b0 = 0; b0 < launch.grid && !cancel_; b0 += batch) {
-      const std::int64_t count = std::min(batch, launch.grid - b0);
-      std::vector<Trace> traces(static_cast<std::size_t>(count));
-      parallel_chunks(count, 1, [&](std::int64_t i, std::int64_t, std::int64_t) {
-        if (!cancel_) traces[std::size_t(i)] = sim::simulate(v, in, launch, params, int(b0 + i)).trace;
-      });
-      if (cancel_) break;
-      std::lock_guard<std::mutex> lock(mu_);
-      for (std::int64_t i = 0; i < count; ++i) summarize_block(traces[std::size_t(i)], b0 + i, summary_);
-      ++version_;
-    }
-  } catch (const std::exception& e) { fail("the grid of " + v.id + " failed: " + describe_exception(e)); }
-  running_ = false;
+    work_ = std::move(w);
+    return true;
+  } catch (const std::exception& e) { return fail("the grid of " + v.id + " failed: " + describe_exception(e)); }
+}
+
+bool GridJob::advance(std::int64_t count) {
+  if (!work_) return false;
+  Work& w = *work_;
+  try {
+    count = std::min(count, w.launch.grid - w.next);
+    if (count <= 0) return false;
+    std::vector<Trace> traces(static_cast<std::size_t>(count));
+    parallel_chunks(count, 1, [&](std::int64_t i, std::int64_t, std::int64_t) {
+      if (!cancel_) traces[std::size_t(i)] = sim::simulate(w.v, w.in, w.launch, w.params, int(w.next + i)).trace;
+    });
+    if (cancel_) return false;
+    std::lock_guard<std::mutex> lock(mu_);
+    for (std::int64_t i = 0; i < count; ++i) summarize_block(traces[std::size_t(i)], w.next + i, summary_);
+    ++version_;
+    w.next += count;
+    return w.next < w.launch.grid;
+  } catch (const std::exception& e) {
+    std::lock_guard<std::mutex> lock(mu_);
+    error_ = "the grid of " + w.v.id + " failed: " + describe_exception(e);
+    ++version_;
+    return false;
+  }
 }
 
 }  // namespace ws::ui

@@ -30,6 +30,9 @@ constexpr int kGridStepStride = 64;
 /// A cell value meaning "this block has no such step" (ragged tails) or "not computed yet".
 constexpr std::uint8_t kGridNoStep = 255;
 
+/// Without threads (the web page): the Grid view's job computes blocks for about this long per frame.
+constexpr double kGridSliceMs = 30;
+
 /// Per-warp, per-step values of every block of one launch. Cell (warp, step) of metric m is
 /// values[m][warp * kGridStepStride + step]; warp = block * warps_per_block + warp in block.
 /// Active lanes: 0..32 (lanes in the step's working threads). Bank ways: the warp's highest n-way
@@ -80,10 +83,10 @@ struct GridKey {
 /// block; the cost is one model run per block (blocks x n element steps), so the view fills in as blocks finish.
 class GridJob {
  public:
-  GridJob() = default;
+  GridJob();
   GridJob(const GridJob&) = delete;
   GridJob& operator=(const GridJob&) = delete;
-  ~GridJob() { stop(); }
+  ~GridJob();
   /// Starts computing `key` (stops a job in progress). Refusals (no model, too many warps, launch
   /// rules, convolution) come back at once through error().
   void start(const VariantInfo& v, const GridKey& key);
@@ -97,9 +100,19 @@ class GridJob {
   bool running() const { return running_.load(); }
   /// Blocks done and in all (0 / 0 before the launch is known).
   void progress(std::int64_t& done, std::int64_t& total) const;
+  /// Builds without threads (the web page, WS_NO_THREADS): computes the next blocks of the running job for
+  /// about `budget_ms` of this thread's time, at least one block, so the page draws between slices and the
+  /// view's progress bar moves. Elsewhere the job's thread does the work and this returns at once.
+  void pump(double budget_ms);
 
  private:
+  struct Work;  ///< the running job's input and launch, and the next block
   void run(VariantInfo v, GridKey key);
+  /// Prepares the input and the launch, and publishes the empty summary. False (error() set) on a refusal.
+  bool begin(const VariantInfo& v, const GridKey& key);
+  /// Computes and summarizes the next `count` blocks. False when none is left (or it failed: error() set).
+  bool advance(std::int64_t count);
+  std::unique_ptr<Work> work_;
   GridKey key_;
   bool started_ = false;
   std::thread thread_;
@@ -123,6 +136,7 @@ struct GridState {
   double last_take = -1e9;    ///< `now` of the last copy of a running job's summary
   /// Starts the job when `key` (or the variant) changed and copies its latest summary: at once when
   /// it finished, at most every 0.25 s of `now` (seconds) while it runs. Returns whether `data` changed.
+  /// Without threads (the web page) it first computes the job's next slice (GridJob::pump, kGridSliceMs).
   bool refresh(const VariantInfo* v, const GridKey& key, double now);
   /// Every block of the launch is in `data`.
   bool complete() const { return data.launch.grid > 0 && data.blocks_done == data.launch.grid; }

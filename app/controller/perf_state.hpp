@@ -67,6 +67,9 @@ struct PerfState {
   /// --force: an export replaces a file of its name; without it nothing is replaced (the buttons take a new
   /// name, export_path; --export-view and --screenshot refuse an existing file).
   bool export_force = false;
+  /// The web page: export_dir is a folder whose files the page hands to the browser as downloads, and Save
+  /// session writes there too (warpscope-session.json) rather than to the report field's path.
+  bool exports_are_downloads = false;
   std::string png_request;           ///< path of a PNG to write of png_rect
   std::string png_error;             ///< why the last PNG export failed ("" = it was written)
   float png_rect[4] = {0, 0, 0, 0};  ///< x, y, w, h in pixels of the last frame

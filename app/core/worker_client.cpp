@@ -18,6 +18,7 @@
 #include <sstream>
 #include <thread>
 
+#include "collective/schedule.hpp"
 #include "report.hpp"
 #include "types.hpp"
 #include "user_kernel.hpp"
@@ -126,6 +127,24 @@ double expected_seconds(const RunRequest& req) {
   // A user's kernel compiles first: its limit fits in the watchdog (3 x this) with the run's own time.
   if (!req.kernel.empty()) s += kMaxKernelCompileSeconds / 3;
   return s;
+}
+
+double expected_seconds(const AllReduceAsk& ask) {
+  const double gpus = ask.run.gpus > 0 ? ask.run.gpus : collective::kMaxGpus;
+  const double bytes = double(ask.run.length) * 4 * gpus;
+  // The model checks at most 2^20 elements per GPU on the host.
+  if (ask.backend == BackendKind::Sim) return 1 + double(std::min<std::int64_t>(ask.run.length, 1 << 20)) * gpus * 1e-6;
+  const double repeats = double(std::max(0, ask.run.warmup) + std::max(1, ask.run.repeats) + 2);
+  return 20 + bytes * 3 / 1e9 + repeats * bytes / 20e9;  // start-up; inputs made, uploaded and checked; the runs
+}
+
+std::string missing_capability_message(const WorkerHello& hello, const std::string& type) {
+  std::string offered;
+  for (const std::string& c : hello.capabilities) offered += (offered.empty() ? "" : ", ") + c;
+  return "the worker on " + (hello.host.empty() ? std::string("an unknown host") : hello.host) +
+         (hello.version.empty() ? "" : " runs warpscope " + hello.version + ", which") + " does not answer '" + type +
+         "' requests (it answers " + (offered.empty() ? "none named" : offered) +
+         "): install this warpscope version there";
 }
 
 WorkerClient::WorkerClient(WorkerLaunch launch, WorkerClientOptions options)
@@ -477,6 +496,35 @@ RunResult WorkerClient::run(const RunRequest& req) {
   r = unrun_result(req, reply.kind == WorkerReply::Kind::Faulted ? RunStatus::Faulted : RunStatus::Error, reply.text);
   r.device = hello_.device.name;
   return r;
+}
+
+bool WorkerClient::offers(const std::string& type) const {
+  return std::find(hello_.capabilities.begin(), hello_.capabilities.end(), type) != hello_.capabilities.end();
+}
+
+WorkerReply WorkerClient::allreduce(const AllReduceAsk& ask, collective::AllReduceResult& out, int& visible_gpus) {
+  WorkerReply reply;
+  if (!running()) {
+    if (std::string err = start(); !err.empty()) {
+      reply.kind = WorkerReply::Kind::Error;
+      reply.text = err;
+      return reply;
+    }
+  }
+  if (!offers("allreduce")) {
+    reply.kind = WorkerReply::Kind::Error;
+    reply.text = missing_capability_message(hello_, "allreduce");
+    return reply;
+  }
+  reply = call("allreduce", {{"request", allreduce_ask_to_json(ask)}}, expected_seconds(ask));
+  if (!reply.ok()) return reply;
+  try {
+    out = allreduce_answer_from_json(reply.message, visible_gpus);
+  } catch (const std::exception& e) {
+    reply.kind = WorkerReply::Kind::Error;
+    reply.text = std::string("the worker's answer is not an all-reduce result: ") + e.what();
+  }
+  return reply;
 }
 
 Sweep WorkerClient::sweep(const SweepSpec& spec, const std::string& title, const std::atomic<bool>* cancel,

@@ -61,6 +61,15 @@ struct WorkerReply {
 /// Seconds a request is expected to take, from n, the launches and the backend (a generous estimate:
 /// the watchdog is 3x this, at least WorkerClientOptions::min_watchdog_s).
 double expected_seconds(const RunRequest& req);
+/// Seconds an all-reduce request is expected to take (the watchdog is 3x this, at least min_watchdog_s): the
+/// sim's model is quick; on GPUs, starting NCCL and enabling peer access, every GPU's upload and check on the
+/// host, and the warm-up and timed repetitions, each at a modest bandwidth.
+double expected_seconds(const AllReduceAsk& ask);
+
+/// The one line for a worker whose hello does not offer request `type` (an older warpscope on the far side):
+/// "the worker on HOST runs warpscope VERSION, which does not answer 'allreduce' requests (it answers run, ...):
+/// install this warpscope version there".
+std::string missing_capability_message(const WorkerHello& hello, const std::string& type);
 
 class WorkerClient {
  public:
@@ -110,6 +119,16 @@ class WorkerClient {
   /// A run through the worker: the RunResult it answered, or one with status "error" (refused, or the
   /// worker could not be started) or "faulted" (the request cost the worker) and the reason as message.
   RunResult run(const RunRequest& req);
+  /// True when the worker running now (its hello's capabilities) answers requests of `type`.
+  bool offers(const std::string& type) const;
+
+  /// An all-reduce through the worker ("allreduce", docs/worker-protocol.md). Starts a worker first when none
+  /// runs. Ok: `out` is the worker's result (not run, with its one-line error, when the worker's machine
+  /// could not run it: no GPU, fewer GPUs than asked, no NCCL) and `visible_gpus` the GPUs it sees. Error:
+  /// the worker could not be started, does not offer "allreduce" (missing_capability_message), refused the
+  /// request, or answered something that is not a result; Faulted: the request cost the worker. Never throws.
+  WorkerReply allreduce(const AllReduceAsk& ask, collective::AllReduceResult& out, int& visible_gpus);
+
   /// Runs a sweep in the worker; `progress` after each run. On an error or fault `error` is set and the
   /// sweep holds the runs made before it, marked cancelled.
   Sweep sweep(const SweepSpec& spec, const std::string& title, const std::atomic<bool>* cancel,

@@ -3,6 +3,9 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "collective/allreduce_json.hpp"
+#include "collective/link_model.hpp"
+#include "collective/schedule.hpp"
 #include "json_read.hpp"
 #include "report.hpp"
 #include "types.hpp"
@@ -137,6 +140,57 @@ LiveBatch live_batch_from_json(const json& j) {
     b.requests.push_back(std::move(r));
   }
   return b;
+}
+
+json allreduce_ask_to_json(const AllReduceAsk& a) {
+  return {{"method", collective::to_string(a.run.method)},
+          {"gpus", a.run.gpus},
+          {"length", a.run.length},
+          {"warmup", a.run.warmup},
+          {"repeats", a.run.repeats},
+          {"backend", to_string(a.backend)},
+          {"link", a.link}};
+}
+
+AllReduceAsk allreduce_ask_from_json(const json& j) {
+  if (!j.is_object()) throw std::runtime_error("allreduce request: not an object");
+  AllReduceAsk a;
+  const auto where = [](const char* key) { return std::string("allreduce request: field '") + key + "'"; };
+  const auto has = [&](const char* key) { return j.contains(key) && !j.at(key).is_null(); };
+  if (has("method")) {
+    const std::string m = json_string(j["method"], where("method"));
+    if (!collective::parse_method(m, a.run.method))
+      throw std::runtime_error("allreduce request: unknown method '" + m +
+                               "' (ring, tree, nccl_ring, nccl_tree, host_add or peer_to_gpu0)");
+  }
+  if (has("gpus")) a.run.gpus = int(json_int(j["gpus"], 0, collective::kMaxGpus, where("gpus")));
+  if (has("length")) a.run.length = json_int(j["length"], 1, std::int64_t(1) << 30, where("length"));
+  if (has("warmup")) a.run.warmup = int(json_int(j["warmup"], 0, 1000, where("warmup")));
+  if (has("repeats")) a.run.repeats = int(json_int(j["repeats"], 1, 100000, where("repeats")));
+  if (has("backend")) {
+    const std::string b = json_string(j["backend"], where("backend"));
+    if (!parse_backend(b, a.backend)) throw std::runtime_error("allreduce request: " + unknown_backend_message(b));
+  }
+  if (has("link")) {
+    a.link = json_string(j["link"], where("link"));
+    collective::LinkModel unused;
+    if (!collective::link_model_by_name(a.link, unused))
+      throw std::runtime_error("allreduce request: unknown link '" + a.link + "' (nvlink4 or pcie5)");
+  }
+  return a;
+}
+
+json allreduce_answer_to_json(const collective::AllReduceResult& r, int visible_gpus) {
+  return {{"result", collective::allreduce_result_to_json(r)}, {"visible_gpus", visible_gpus}};
+}
+
+collective::AllReduceResult allreduce_answer_from_json(const json& j, int& visible_gpus) {
+  if (!j.is_object() || !j.contains("result")) throw std::runtime_error("allreduce: no 'result' object");
+  visible_gpus =
+      j.contains("visible_gpus") ? int(json_int(j["visible_gpus"], 0, 1 << 20, "allreduce: field 'visible_gpus'")) : 0;
+  try {
+    return collective::allreduce_result_from_json(j["result"]);
+  } catch (const std::exception& e) { throw std::runtime_error(std::string("allreduce: result: ") + e.what()); }
 }
 
 json hello_to_json(const WorkerHello& h) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "collective/allreduce_run.hpp"
 #include "live_runner.hpp"
 #include "run_types.hpp"
 
@@ -20,7 +21,8 @@ constexpr int kWorkerProtocolVersion = 2;
 
 /// Request types a worker answers (hello's "capabilities").
 inline const std::vector<std::string>& worker_request_types() {
-  static const std::vector<std::string> types = {"run", "trace", "sweep", "live_batch", "cancel", "shutdown"};
+  static const std::vector<std::string> types = {"run",       "trace",  "sweep",   "live_batch",
+                                                 "allreduce", "cancel", "shutdown"};
   return types;
 }
 
@@ -43,6 +45,30 @@ RunResult run_from_wire(const nlohmann::json& j);
 nlohmann::json live_batch_to_json(const LiveBatch& b);
 /// Inverse of live_batch_to_json. Throws std::runtime_error naming what is malformed.
 LiveBatch live_batch_from_json(const nlohmann::json& j);
+
+/// What an "allreduce" request asks (the lesson "Reduction across GPUs", docs/collective.md): one method at
+/// one size, in the sim or on the worker's GPUs. As JSON: {"method","gpus","length","warmup","repeats",
+/// "backend","link"}.
+struct AllReduceAsk {
+  collective::AllReduceRequest run;        ///< gpus 0: every GPU the worker sees (cuda), capped at 8
+  BackendKind backend = BackendKind::Sim;  ///< sim: collective::simulate_allreduce; cuda: the worker's GPUs
+  std::string link = "nvlink4";            ///< the sim's machine (collective::link_model_by_name); unused by cuda
+};
+
+/// An all-reduce request as JSON (the "request" of {"type":"allreduce"}).
+nlohmann::json allreduce_ask_to_json(const AllReduceAsk& a);
+/// Inverse of allreduce_ask_to_json; missing fields take AllReduceAsk's defaults, unknown fields are ignored (as
+/// request_from_json does). Throws std::runtime_error with one line naming the field: not an object, an unknown
+/// method, backend or link, gpus outside 0..8, length outside 1..2^30, warmup outside 0..1000, repeats outside
+/// 1..100000, a value of the wrong type.
+AllReduceAsk allreduce_ask_from_json(const nlohmann::json& j);
+
+/// An all-reduce's answer body: {"result": collective::allreduce_result_to_json(r), "visible_gpus": n} (n: the
+/// GPUs the worker's process sees, whatever the backend; 0 without CUDA).
+nlohmann::json allreduce_answer_to_json(const collective::AllReduceResult& r, int visible_gpus);
+/// Inverse of allreduce_answer_to_json (the result checked as collective::allreduce_result_from_json checks a
+/// file's). Throws std::runtime_error naming what is malformed.
+collective::AllReduceResult allreduce_answer_from_json(const nlohmann::json& j, int& visible_gpus);
 
 /// What `hello` says: the protocol version, the machine, the worker's process and build, the device
 /// (device_to_json; available = false with "error" when there is none), the backends it can run and the

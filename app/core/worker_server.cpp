@@ -14,6 +14,8 @@
 #include <mutex>
 #include <thread>
 
+#include "collective/allreduce_sim.hpp"
+#include "collective/link_model.hpp"
 #include "json_read.hpp"
 #include "launch_rules.hpp"
 #include "limits.hpp"
@@ -296,6 +298,7 @@ class Server {
     if (type == "trace") return trace(id, req);
     if (type == "sweep") return sweep(id, req);
     if (type == "live_batch") return live_batch(id, req);
+    if (type == "allreduce") return allreduce(id, req);
     if (o_.test_hooks && type.rfind("__test_", 0) == 0) return test_hook(id, type);
     return worker_error(id, "unknown request type '" + type + "'");
   }
@@ -383,6 +386,30 @@ class Server {
     }
     const LiveBatch b = live_->batch(cuda_.get(), cuda_error_, seconds, rounds, &cancel_);
     return worker_response(id, "live_batch", live_batch_to_json(b));
+  }
+
+  /// The lesson "Reduction across GPUs": one method at one size (AllReduceAsk), in the model or on every GPU
+  /// this process sees (options.run_allreduce). A run that cannot happen (no GPU, fewer than asked, no NCCL)
+  /// is still an "allreduce" answer, its result not ran and saying why, so the client words it as in-process.
+  json allreduce(std::int64_t id, const json& j) {
+    if (!j.contains("request") || !j["request"].is_object())
+      return worker_error(id, "allreduce: the request needs a \"request\" object");
+    const AllReduceAsk ask = allreduce_ask_from_json(j["request"]);
+    const int visible = o_.visible_gpus ? o_.visible_gpus() : 0;
+    collective::AllReduceResult r;
+    if (ask.backend == BackendKind::Sim) {
+      collective::LinkModel link;
+      collective::link_model_by_name(ask.link, link);  // checked by allreduce_ask_from_json
+      r = collective::simulate_allreduce(ask.run, link);
+    } else if (o_.run_allreduce) {
+      r = o_.run_allreduce(ask.run);
+    } else {
+      r.method = ask.run.method;
+      r.gpus = ask.run.gpus;
+      r.length = ask.run.length;
+      r.error = "this worker was started without multi-GPU support (run the sim: backend sim)";
+    }
+    return worker_response(id, "allreduce", allreduce_answer_to_json(r, visible));
   }
 
   json test_hook(std::int64_t id, const std::string& type) {

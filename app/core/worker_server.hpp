@@ -9,6 +9,7 @@
 #include <string>
 
 #include "backend.hpp"
+#include "collective/allreduce_run.hpp"
 
 namespace ws {
 
@@ -25,6 +26,12 @@ struct WorkerServerOptions {
   /// backend is the sim model, so clients' GPU paths can be tested on machines without a GPU.
   bool test_sim_as_cuda = false;
   bool test_sim_timed = false;  ///< with test_sim_as_cuda: runs carry the model's host time as launch times
+  /// The lesson "Reduction across GPUs" on the worker's GPUs: collective::run_allreduce_on_gpus and
+  /// collective::visible_gpu_count of the backend library the program links (ws_core leaves them to it).
+  /// "allreduce" requests with backend cuda run there, on every GPU the worker's process sees; sim ones run
+  /// the model here. Null run_allreduce: cuda requests come back not run, saying so; null visible_gpus: 0.
+  std::function<collective::AllReduceResult(const collective::AllReduceRequest&)> run_allreduce;
+  std::function<int()> visible_gpus;
   /// Extra request types (the GPU fault tests' kernels): called for a type the worker does not know, with
   /// the request and the CUDA backend (may be null). Returns false when it does not know the type either;
   /// otherwise sets `response` (worker_response / worker_error / worker_faulted; a "faulted" one ends the worker).

@@ -198,12 +198,18 @@ void MainWindow::draw_report_bar(AppState& s) {
   }
   ImGui::SameLine();
   if (ImGui::Button("Save session")) {
-    if (std::string err = s.save_session(s.report_path); !err.empty())
+    // The web page: to the browser's downloads (the page's file system is gone when the tab closes).
+    const bool download = s.perf.exports_are_downloads;
+    const std::string path = download ? export_path(s.perf, "warpscope-session.json") : s.report_path;
+    if (std::string err = s.save_session(path); !err.empty())
       s.message(Message::Error, err);
     else
-      s.message(Message::Info, "saved " + std::to_string(s.session.runs.size()) + " runs to " + s.report_path);
+      s.message(Message::Info,
+                "saved " + std::to_string(s.session.runs.size()) + " runs to " +
+                    (download ? "your downloads as " + std::filesystem::path(path).filename().string() : path));
   }
-  ItemTooltip("writes this session's runs to the path in the field");
+  ItemTooltip(s.perf.exports_are_downloads ? "downloads this session's runs as a report"
+                                           : "writes this session's runs to the path in the field");
 }
 
 void MainWindow::draw_narrative(AppState& s) {

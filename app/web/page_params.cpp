@@ -50,6 +50,8 @@ PageParams read_page_params() {
     if (key == "font_scale") p.font_scale = std::min(4.f, std::max(0.5f, float(std::atof(value.c_str()))));
     if (key == "high_contrast") p.high_contrast = value != "0";
     if (key == "focus") p.focus = value != "0";
+    if (key == "fresh") p.fresh = value != "0";
+    if (key == "font_scale" || key == "high_contrast" || key == "focus") p.names_a_look = true;
   }
   return p;
 }
@@ -63,8 +65,10 @@ std::string apply_page_params(ui::AppState& s, const PageParams& p) {
     if (!ui::find_view(p.view)) return "unknown view '" + p.view + "' in the address";
     s.view = p.view;
   }
-  s.perf.present.high_contrast = p.high_contrast;
-  s.perf.present.focus = p.focus;
+  if (p.names_a_look) {  // else the stored session's look stays (browser_session.hpp)
+    s.perf.present.high_contrast = p.high_contrast;
+    s.perf.present.focus = p.focus;
+  }
   if (!p.variant.empty() && !s.select_variant(p.variant)) return "unknown variant '" + p.variant + "' in the address";
   return "";
 }

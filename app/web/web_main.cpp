@@ -8,6 +8,7 @@
 #include <emscripten.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include "app_state.hpp"
 #include "backend_factory.hpp"
 #include "browser_files.hpp"
+#include "browser_session.hpp"
 #include "bundled_recordings.hpp"
 #include "frame_capture.hpp"
 #include "gl_api.hpp"
@@ -26,6 +28,7 @@
 #include "page_params.hpp"
 #include "paths.hpp"
 #include "png_region.hpp"
+#include "request.hpp"
 #include "run_worker.hpp"
 #include "widgets/theme.hpp"
 
@@ -47,6 +50,11 @@ struct Page {
   double t_main = 0, t_ready = 0, first_exchange_ms = 0, t_first = 0;
   double t_recordings = 0;  ///< performance.now() when the bundled recordings were first in the replay (0: not yet)
   BundledRecordings recordings{assets_dir() + "/reports", assets_dir() + "/recordings"};
+  BrowserSession stored;  ///< the session in the browser's storage
+  // The Grid view's job: when its blocks began (performance.now(), 0 = not running) and how long the last
+  // whole grid took in ms (its variant and n in grid_of), for ws_status.
+  double grid_t0 = 0, grid_ms = 0;
+  std::string grid_of;
 };
 
 Page* g_page = nullptr;
@@ -95,6 +103,14 @@ void frame(void* arg) {
   capture_if_asked(fw, fh);  // before the browser shows (and may clear) the drawing buffer
   offer_exports(p.s.perf.export_dir);
   if (++p.frames == 1) p.t_first = emscripten_get_now();
+  p.stored.save_if_changed(p.s);
+  const bool grid_running = p.s.grid.job->running();
+  if (grid_running && p.grid_t0 == 0) p.grid_t0 = emscripten_get_now();
+  if (!grid_running && p.grid_t0 > 0 && p.s.grid.complete()) {
+    p.grid_ms = emscripten_get_now() - p.grid_t0;
+    p.grid_of = p.s.grid.data.variant + " at n = " + std::to_string(p.s.grid.data.n);
+  }
+  if (!grid_running) p.grid_t0 = 0;
   EM_ASM({ Module.wsFrames = $0; }, p.frames);
 }
 
@@ -126,7 +142,13 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* ws_status() {
          ",\"ready\":" + std::to_string(g_page->t_ready) +
          ",\"first_exchange\":" + std::to_string(g_page->first_exchange_ms) +
          ",\"first_frame\":" + std::to_string(g_page->t_first) +
-         ",\"recordings\":" + std::to_string(g_page->t_recordings) + "}}";
+         ",\"recordings\":" + std::to_string(g_page->t_recordings) + "}" +
+         ",\"session_runs\":" + std::to_string(s.session.runs.size()) +
+         ",\"stored_bytes\":" + std::to_string(BrowserSession::stored_bytes()) +
+         ",\"grid\":{\"done\":" + std::to_string(s.grid.data.blocks_done) +
+         ",\"total\":" + std::to_string(s.grid.data.launch.grid) +
+         ",\"running\":" + (s.grid.job->running() ? "true" : "false") +
+         ",\"last_ms\":" + std::to_string(g_page->grid_ms) + ",\"last_of\":\"" + g_page->grid_of + "\"}}";
   return text.c_str();
 }
 
@@ -139,6 +161,24 @@ extern "C" EMSCRIPTEN_KEEPALIVE int ws_set_view(const char* name) {
       return 1;
     }
   return 0;
+}
+
+/// Runs `variant` on n = 2^`log2_n` random int32 with the sim backend, through execute() as `warpscope-cli run
+/// --backend sim` does (input, model, check against the CPU reference), in this frame. For the test and its
+/// figure: {"ms" (the whole call, performance.now()), "status", "result", "expected"} as JSON; the text lives
+/// until the next call. Not part of the page's own work: the step views simulate only the traced blocks.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* ws_sim_run(const char* variant, int log2_n) {
+  static std::string text;
+  RunRequest req;
+  req.variant = variant ? variant : "";
+  req.n = std::int64_t(1) << std::clamp(log2_n, 1, 30);
+  req.backend = BackendKind::Sim;
+  const double t0 = emscripten_get_now();
+  const RunResult r = execute(req, nullptr, "no CUDA in a browser");
+  const double ms = emscripten_get_now() - t0;
+  text = "{\"ms\":" + std::to_string(ms) + ",\"status\":\"" + to_string(r.status) +
+         "\",\"result\":" + std::to_string(r.result) + ",\"expected\":" + std::to_string(r.expected) + "}";
+  return text.c_str();
 }
 
 /// Replays the report at `path` in the page's file system (the file picker and drag and drop put it there).
@@ -154,9 +194,13 @@ int main() {
   ui::AppState& s = page.s;
   s.load(assets_dir() + "/lessons");
   s.perf.export_dir = kExportDir;
+  s.perf.exports_are_downloads = true;
   std::error_code ec;
   std::filesystem::create_directories(kExportDir, ec);
   const PageParams params = read_page_params();
+  if (params.fresh) BrowserSession::forget();
+  if (std::string line = page.stored.restore(s, params.names_a_place(), params.names_a_look); !line.empty())
+    s.message(line.rfind("restored", 0) == 0 ? ui::Message::Info : ui::Message::Warning, line);
   if (std::string err = apply_page_params(s, params); !err.empty()) s.message(ui::Message::Error, err);
   s.refresh_trace();
   if (!params.report.empty()) fetch_report(s, params.report);

@@ -3,7 +3,8 @@
 // them; fewer: skipped, saying why) is correct on awkward lengths; the hand-written ring's and tree's step
 // times follow collective::make_schedule step for step; the host run of the same schedule
 // (collective::apply_schedule) gives exactly the reference the GPUs are checked against; bandwidths follow
-// from the median time as schedule.hpp defines them.
+// from the median time as schedule.hpp defines them; the ring sent to a local worker (`warpscope-cli worker`,
+// the "allreduce" request) runs on the worker's GPUs and answers what the in-process run answers.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,8 +14,11 @@
 #include <tuple>
 #include <vector>
 
+#include "collective/allreduce_json.hpp"
 #include "collective/allreduce_run.hpp"
 #include "collective/schedule.hpp"
+#include "worker_client.hpp"
+#include "worker_protocol.hpp"
 
 using namespace ws::collective;
 
@@ -156,3 +160,60 @@ TEST(GpuMultiAllReduce, RefusesWhatTheMachineCannotRun) {
 }
 
 }  // namespace
+
+// The ring through a local worker (the "allreduce" request, as `allreduce --gpu local` sends it): the worker
+// runs it on every GPU it sees, correct, and its result's fields equal the in-process run's (times aside: each
+// run measures its own). A single-GPU run request after it still runs in the same worker (on its device).
+TEST(GpuMultiAllReduce, RingThroughALocalWorkerEqualsTheInProcessRun) {
+  WS_NEED_GPUS(2);
+  const int visible = visible_gpu_count();
+  const int gpus = std::min(visible, kMaxGpus);
+  const std::int64_t length = (std::int64_t(1) << 20) + 37;
+  ws::WorkerClientOptions o;
+  o.connect_timeout_s = 60;
+  ws::WorkerClient worker(ws::WorkerLaunch{{WS_CLI_PATH, "worker"}, "local"}, o);
+  ASSERT_EQ(worker.start(), "");
+  ASSERT_TRUE(worker.offers("allreduce"));
+  ws::AllReduceAsk ask;
+  ask.run.method = Method::Ring;
+  ask.run.gpus = 0;  // every GPU the worker sees
+  ask.run.length = length;
+  ask.run.warmup = 1;
+  ask.run.repeats = 3;
+  ask.backend = ws::BackendKind::Cuda;
+  AllReduceResult far;
+  int far_visible = 0;
+  const ws::WorkerReply reply = worker.allreduce(ask, far, far_visible);
+  ASSERT_TRUE(reply.ok()) << reply.text;
+  EXPECT_EQ(far_visible, visible);
+  ASSERT_TRUE(far.ran) << far.error;
+  EXPECT_TRUE(far.correct) << far.detail;
+  EXPECT_FALSE(far.simulated);
+  EXPECT_GT(far.median_ms, 0.0);
+  EXPECT_GT(far.busbw_gbs, 0.0);
+
+  const AllReduceResult here = run(Method::Ring, gpus, length);
+  ASSERT_TRUE(here.ran) << here.error;
+  EXPECT_EQ(far.method, here.method);
+  EXPECT_EQ(far.gpus, here.gpus);
+  EXPECT_EQ(far.length, here.length);
+  EXPECT_EQ(far.correct, here.correct);
+  EXPECT_EQ(far.simulated, here.simulated);
+  EXPECT_EQ(far.error, here.error);
+  EXPECT_EQ(far.detail, here.detail);
+  EXPECT_EQ(far.step_ms.size(), here.step_ms.size());
+  EXPECT_EQ(far.link, here.link);
+  EXPECT_DOUBLE_EQ(far.link_gbs, here.link_gbs);
+  EXPECT_EQ(far.device_names, here.device_names);
+  // The answer is the file's result object: it reads back as one.
+  EXPECT_NO_THROW(allreduce_result_from_json(allreduce_result_to_json(far)));
+
+  ws::RunRequest single;
+  single.variant = "epita.reduce3";
+  single.n = 1 << 20;
+  single.backend = ws::BackendKind::Cuda;
+  const ws::RunResult after = worker.run(single);
+  EXPECT_EQ(after.status, ws::RunStatus::Ok) << after.message;
+  EXPECT_EQ(after.device, worker.hello().device.name);
+  EXPECT_EQ(worker.restarts(), 0);
+}

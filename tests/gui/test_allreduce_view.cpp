@@ -17,6 +17,7 @@
 #include "collective/allreduce_sim.hpp"
 #include "collective/link_model.hpp"
 #include "main_window.hpp"
+#include "views/allreduce_sweep_plot.hpp"
 #include "views/view_allreduce.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/plot_axis.hpp"
@@ -165,6 +166,37 @@ TEST(AllReduceKeys, LeftAndRightStepThroughTheSchedule) {
   EXPECT_EQ(s.allreduce.step, 4);
   ImGui::EndFrame();
   ImGui::DestroyContext();
+}
+
+}  // namespace
+}  // namespace ws::ui
+
+namespace ws::ui {
+namespace {
+
+// Plots in the lesson "Reduction across GPUs" (issue 30: "a sweep over message size in Plots"): the all-reduce's
+// sweep, ring against tree with the crossover marked, inside the view at 1600x900 and at 2x on 1920x1080.
+TEST_P(AllReduceTab, PlotsShowsTheAllReduceSweepWithItsCrossover) {
+  ASSERT_TRUE(s.select_lesson("multigpu"));
+  s.view = "plots";
+  s.allreduce.gpus = 4;
+  const LayoutProbe& p = show();
+  ASSERT_EQ(p.view, "plots");
+  ASSERT_TRUE(p.pictures.count("plot ##allreduce_sweep")) << "no all-reduce sweep in Plots";
+  EXPECT_TRUE(p.region.contains(p.pictures.at("plot ##allreduce_sweep"))) << "the sweep runs out of the view";
+  const collective::AllReduceSweep w =
+      collective::make_sweep(4, collective::kPictureMinBytesLog2, collective::kPictureMaxBytesLog2,
+                             bundled_allreduce().results, collective::nvlink4_model());
+  ASSERT_GE(w.crossover, 0);
+  const std::string cross =
+      "crossover: ring ahead from " + collective::bytes_text(w.points[std::size_t(w.crossover)].bytes);
+  bool found = false;
+  for (const auto& l : p.labels) found |= l.text == cross;
+  EXPECT_TRUE(found) << "no label '" << cross << "'";
+  // Another lesson's Plots has no all-reduce sweep.
+  ASSERT_TRUE(s.select_lesson("epita"));
+  s.view = "plots";
+  EXPECT_FALSE(show().pictures.count("plot ##allreduce_sweep"));
 }
 
 }  // namespace

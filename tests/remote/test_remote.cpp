@@ -166,6 +166,31 @@ TEST_P(Remote, SweepEqualsInProcess) {
   EXPECT_EQ(b, a);
 }
 
+// allreduce --gpu: one "allreduce" request per method and size to the worker on the far side (the sim there,
+// as CI's cluster has no GPU); the table and the JSON are what the same command prints in-process.
+TEST_P(Remote, AllReduceEqualsInProcess) {
+  for (const char* args : {"--method ring,tree --gpus 4 --bytes 1MiB --json", "--gpus 2 --bytes 64KiB",
+                           "--method ring,tree --gpus 4 --sweep 4KiB:64KiB"}) {
+    const std::string common = std::string("allreduce --backend sim ") + args;
+    const CliResult local = cli(common);
+    const CliResult far = cli(common + gpu());
+    ASSERT_EQ(local.code, 0) << args << ": " << local.err;
+    EXPECT_EQ(far.code, 0) << args << ": " << far.err;
+    EXPECT_FALSE(far.out.empty()) << args;
+    EXPECT_EQ(far.out, local.out) << args;
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    EXPECT_TRUE(contains(far.err, std::string(" on ") + host + ": "))
+        << "stderr names the worker's machine: " << far.err;
+  }
+  // The cuda methods on the far side without a GPU: its one line, exit 3.
+  if (cli("device").code == 0) return;  // a GPU here, so there too (the far side is this machine)
+  const CliResult cuda = cli("allreduce --backend cuda --method ring --gpus 2" + gpu());
+  EXPECT_EQ(cuda.code, 3) << cuda.err;
+  EXPECT_TRUE(contains(cuda.err, "warpscope-cli: the worker on ")) << cuda.err;
+  EXPECT_EQ(cuda.out, "");
+}
+
 TEST_P(Remote, WorkerKilledOnTheFarSideCostsOneRequest) {
   auto c = client();
   ASSERT_TRUE(c);

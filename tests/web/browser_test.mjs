@@ -145,7 +145,7 @@ try {
   await send('Page.enable');
   if (opt.tour) {
     for (const lesson of opt.tour.split(',')) {
-      await open(`?lesson=${lesson}&scene=1${opt.query ? '&' + opt.query : ''}`);
+      await open(`?fresh=1&lesson=${lesson}&scene=1${opt.query ? '&' + opt.query : ''}`);
       const scenes = (await status()).scenes;
       for (let k = 1; k <= scenes; ++k) {
         if (k > 1) {
@@ -158,7 +158,7 @@ try {
       }
     }
   } else {
-    const firstMs = await open('');
+    const firstMs = await open('?fresh=1');  // the profile may keep an earlier run's session
     const t = (await status()).startup_ms;  // where the time went, by the page's clock (from navigation)
     console.log(`first frame: ${firstMs} ms` + (!t ? '' : ` (page: main() at ${t.main.toFixed(0)} ms, ` +
                 `ready at ${t.ready.toFixed(0)} ms, first exchange ${t.first_exchange.toFixed(0)} ms, ` +
@@ -198,6 +198,43 @@ try {
     const rep = await capture('report-epita-4');
     check(r.lesson === 'epita' && r.scene === 4, `?report=...&lesson=epita&scene=4 opens ${r.lesson} scene ${r.scene}`);
     check(rep.colours > 8, `report picture: ${rep.colours} colours`);
+
+    // A sim run of epita.reduce3 at n = 2^20 in the page (execute(), as `warpscope-cli run --backend sim`).
+    const sims = [];
+    for (let i = 0; i < 3; ++i)
+      sims.push(JSON.parse(await evaluate("Module.ccall('ws_sim_run', 'string', ['string', 'number'], " +
+                                          "['epita.reduce3', 20])")));
+    const simMs = sims.map((x) => x.ms).sort((a, b) => a - b)[1];
+    console.log(`sim run of epita.reduce3 at 2^20 in the page: ${simMs.toFixed(0)} ms (median of 3; ` +
+                `result ${sims[0].result}, expected ${sims[0].expected})`);
+    check(sims.every((x) => x.status === 'ok'), `the sim runs are checked ok (${sims.map((x) => x.status)})`);
+    check(simMs <= 1000, `a sim run of epita.reduce3 at 2^20 takes <= 1 s in the page (${simMs.toFixed(0)} ms)`);
+
+    // The Grid view runs the model once per block of the launch (4,096 blocks at 2^20): without threads the
+    // page computes it a slice per frame, so it keeps drawing while the grid fills in.
+    await open('?lesson=epita&variant=epita.reduce3&view=grid');
+    const g0 = await waitFor('the grid to start', (x) => x.grid.total > 0);
+    await sleep(4000);
+    const g1 = await status();
+    console.log(`grid: ${g1.grid.done - g0.grid.done} of ${g1.grid.total} blocks in 4 s over ` +
+                `${g1.frames - g0.frames} frames (frame build ${g1.build_ms.toFixed(0)} ms, slice included)`);
+    check(g1.grid.done > g0.grid.done, `the grid fills in (${g0.grid.done} -> ${g1.grid.done} blocks)`);
+    // A slice is about 30 ms and at least one block (one traced model run): the page draws between slices
+    // (computed in one frame, the grid would have drawn one frame in minutes).
+    check(g1.frames - g0.frames >= 4, `the page drew while the grid was computed (${g1.frames - g0.frames} frames, ` +
+          `${g1.grid.done - g0.grid.done} blocks)`);
+    const gridShot = await capture('view-grid');
+    check(gridShot.colours > 8, `grid picture: ${gridShot.colours} colours`);
+
+    // The session in the browser's storage: the next visit without a place in its address comes back here.
+    await waitFor('the session stored', (x) => x.stored_bytes > 0);
+    await open('');
+    const back = await status();
+    check(back.lesson === 'epita' && back.view === 'grid' && back.variant === 'epita.reduce3',
+          `the next visit restores the place (${back.lesson}, ${back.view}, ${back.variant})`);
+    await open('?fresh=1');
+    const fresh = await status();
+    check(fresh.view !== 'grid', `?fresh=1 forgets it (view ${fresh.view})`);
   }
   check(errors.length === 0, 'no console error' + (errors.length ? ': ' + errors.slice(0, 5).join(' | ') : ''));
   exitCode = failures.length ? 1 : 0;

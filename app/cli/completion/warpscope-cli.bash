@@ -69,7 +69,8 @@ _warpscope_cli() {
     sweep) opts="--variants --from --to --out --title --keep-fraction $run_opts --json --csv --force --progress
       --quiet --help" ;;
     worker) opts="--help" ;;
-    allreduce) opts="--method --gpus --length --bytes --sweep --link --backend --steps --warmup --repeat --json --help" ;;
+    allreduce) opts="--method --gpus --length --bytes --sweep --link --backend --steps --warmup --repeat --gpu --watchdog
+      --connect-timeout --json --help" ;;
   esac
   COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 }

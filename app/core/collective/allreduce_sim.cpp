@@ -72,6 +72,10 @@ Algorithm schedule_algorithm(Method m) {
   throw std::invalid_argument(std::string(to_string(m)) + " reduces to one value: it has no all-reduce schedule");
 }
 
+double step_alpha_ms(const LinkModel& link, int gpus, int moves) {
+  return (link.step_gpu_us * gpus + link.step_move_us * moves) / 1000.0;
+}
+
 std::vector<double> model_step_ms(const Schedule& s, std::int64_t length, const LinkModel& link) {
   if (length < 1) throw std::invalid_argument("an all-reduce needs at least one element per GPU");
   std::vector<double> out;
@@ -85,9 +89,10 @@ std::vector<double> model_step_ms(const Schedule& s, std::int64_t length, const 
       adds = adds || m.add;
     }
     const double bytes = double(largest) * 4.0;
-    double ms = link.step_alpha_us / 1000.0 + transfer_ms(bytes, link.peer_gbs);
+    double ms = transfer_ms(bytes, link.peer_gbs);
     if (adds) ms += transfer_ms(3.0 * bytes, link.hbm_gbs);
-    out.push_back(ms);
+    // The host issues the step's copies and adds asynchronously: its fixed cost and the transfer overlap.
+    out.push_back(std::max(step_alpha_ms(link, s.gpus, int(st.moves.size())), ms));
   }
   return out;
 }

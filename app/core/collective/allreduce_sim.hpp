@@ -5,8 +5,10 @@
 // The cost model (alpha-beta, link_model.hpp's sources), for a vector of L float32 per GPU (B = 4L bytes):
 //   hand-written step k of a schedule (Ring, Tree): the moves of a step run at once, each on its own link
 //     (NVSwitch), so the step lasts as long as its largest chunk c_k bytes takes:
-//       step_ms[k] = alpha + c_k / peer_gbs  (+ 3 c_k / hbm_gbs when the receiver adds: it reads its chunk
-//       and the received one and writes the sum)
+//       step_ms[k] = max(alpha_k, c_k / peer_gbs (+ 3 c_k / hbm_gbs when the receiver adds: it reads its
+//       chunk and the received one and writes the sum)), alpha_k = step_gpu_us n + step_move_us (moves of
+//       step k): the host issues a step asynchronously, so its fixed cost and the transfer overlap (the
+//       bundled 4-GPU sweep: steps of 45 us up to 4 MiB chunks, then growing with the bytes)
 //     Ring: 2(n-1) steps with c = ceil(L/n) * 4 bytes; Tree: 2 ceil(log2 n) steps with c = B.
 //   NCCL (fused copy and add, pipelined): ms = S alpha_nccl + B * 2(n-1)/n / busbw, S = 2(n-1) (ring) or
 //     2 ceil(log2 n) (tree): the bus bandwidth of nccl-tests' definition, read backwards.
@@ -37,6 +39,10 @@ std::int64_t sim_checked_elements(std::int64_t length);
 /// The schedule behind an all-reduce method: Ring and NcclRing -> Algorithm::Ring, Tree and NcclTree ->
 /// Algorithm::Tree. Throws std::invalid_argument for HostAdd and PeerToGpu0 (no schedule).
 Algorithm schedule_algorithm(Method m);
+
+/// A hand-written step's fixed cost in ms: step_gpu_us x `gpus` + step_move_us x `moves` (link_model.hpp); the
+/// step takes at least this long, and longer when its transfer does.
+double step_alpha_ms(const LinkModel& link, int gpus, int moves);
 
 /// The modelled time of every step of `s` for `length` float32 per GPU, in ms (size = s.steps.size()),
 /// by the formula above. Throws std::invalid_argument when length < 1.

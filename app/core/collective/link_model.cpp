@@ -8,6 +8,8 @@ LinkModel nvlink4_model() {
   m.link_gbs = 450;
   m.peer_gbs = 390;
   m.step_alpha_us = 10;
+  m.step_gpu_us = 5;
+  m.step_move_us = 6;
   m.nccl_ring_busbw_gbs = 300;
   m.nccl_tree_busbw_gbs = 309;
   m.nccl_alpha_us = 5;
@@ -22,6 +24,8 @@ LinkModel pcie5_model() {
   m.link_gbs = 64;
   m.peer_gbs = 50;
   m.step_alpha_us = 15;
+  m.step_gpu_us = 5;
+  m.step_move_us = 6;
   m.nccl_ring_busbw_gbs = 45;
   m.nccl_tree_busbw_gbs = 45;
   m.nccl_alpha_us = 8;

@@ -15,10 +15,14 @@ namespace ws::collective {
 /// (2 x H200, NV18, NCCL 2.28.9, 2026-11-27) or a bundled report's; "datasheet" numbers are NVIDIA's;
 /// "estimate" numbers are ours and wait for the GPU run to replace them (docs/collective.md).
 struct LinkModel {
-  std::string name;                ///< the link as the table shows it: "NVLink 4 x18", "PCIe 5 x16"
-  double link_gbs = 0;             ///< theoretical bandwidth of one GPU's link, one direction
-  double peer_gbs = 0;             ///< beta of the hand-written steps: what one cudaMemcpyPeerAsync reaches
-  double step_alpha_us = 0;        ///< alpha of a hand-written step: copy launch, add launch, cross-stream wait
+  std::string name;          ///< the link as the table shows it: "NVLink 4 x18", "PCIe 5 x16"
+  double link_gbs = 0;       ///< theoretical bandwidth of one GPU's link, one direction
+  double peer_gbs = 0;       ///< beta of the hand-written steps: what one cudaMemcpyPeerAsync reaches
+  double step_alpha_us = 0;  ///< alpha of host_add / peer_to_gpu0: a launch and a wait
+  /// Alpha of a hand-written ring or tree step = step_gpu_us x GPUs + step_move_us x the step's chunk moves:
+  /// the host issues every GPU's copies, adds and cross-stream waits of a step in turn.
+  double step_gpu_us = 0;
+  double step_move_us = 0;
   double nccl_ring_busbw_gbs = 0;  ///< NCCL ring's bus bandwidth on large messages
   double nccl_tree_busbw_gbs = 0;  ///< NCCL tree's bus bandwidth on large messages
   double nccl_alpha_us = 0;        ///< NCCL's fixed cost per algorithm step (its kernels fuse copy and add)
@@ -36,14 +40,18 @@ struct LinkModel {
 ///     extrapolation the 4-GPU run will check.
 ///   hbm_gbs 3995: measured, the device-to-device copy of assets/reports/nvidia-h200.json (device.copy_gbps;
 ///     datasheet 4.8 TB/s).
+///   step_gpu_us 5, step_move_us 6: measured, fitted (least squares) to the hand-written steps of the bundled
+///     sweeps at 4 KiB..1 MiB per GPU, where alpha is all of a step (assets/allreduce/nvidia-h200x{2,4}-sweep.json:
+///     mean step 18.0 us ring / 12.5 us tree on 2 GPUs, 47.2 / 31.0 us on 4; the fit gives 22 / 16 and 44 / 29).
 ///   step_alpha_us 10, nccl_alpha_us 5, host_sync_us 10: estimates (a CUDA launch or a small copy costs a few
-///     microseconds; a hand-written step has two launches and a wait).
+///     microseconds).
 LinkModel nvlink4_model();
 
 /// PCIe 5 x16 between GPUs without NVLink (peer copies through the PCIe switch or root complex).
 ///   link_gbs 64: PCIe 5.0, 32 GT/s x 16 lanes with 128b/130b encoding = 63 GB/s per direction, rounded.
 ///   peer_gbs 50, nccl busbw 45 (ring and tree): estimates, about 80 % and 70 % of the link.
-///   step_alpha_us 15, nccl_alpha_us 8, host_sync_us 10: estimates. hbm_gbs as nvlink4_model's.
+///   step_alpha_us 15, nccl_alpha_us 8, host_sync_us 10: estimates. step_gpu_us, step_move_us and hbm_gbs as
+///     nvlink4_model's (host-side costs).
 LinkModel pcie5_model();
 
 /// The model named "nvlink4" or "pcie5"; false (out untouched) for any other name.

@@ -40,6 +40,22 @@ std::string refusal(const AllReduceRequest& r, int visible, int gpus) {
   return "";
 }
 
+/// Makes the caller's current device current again when a run ends, however it ends (the methods leave
+/// another device current; a worker's later single-GPU runs must stay on the device it opened).
+class CurrentDeviceGuard {
+ public:
+  CurrentDeviceGuard() { saved_ = cudaGetDevice(&device_) == cudaSuccess; }
+  ~CurrentDeviceGuard() {
+    if (saved_) (void)cudaSetDevice(device_);  // no check: a destructor must not throw
+  }
+  CurrentDeviceGuard(const CurrentDeviceGuard&) = delete;
+  CurrentDeviceGuard& operator=(const CurrentDeviceGuard&) = delete;
+
+ private:
+  int device_ = 0;
+  bool saved_ = false;
+};
+
 /// The first line of an exception's message (WS_CUDA's are one line already).
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
@@ -54,6 +70,7 @@ AllReduceResult run_allreduce_on_gpus(const AllReduceRequest& r) {
   out.gpus = gpus;
   out.error = refusal(r, visible, gpus);
   if (!out.error.empty()) return out;
+  const CurrentDeviceGuard keep_device;
   try {
     for (int g = 0; g < gpus; ++g) {
       cudaDeviceProp p{};

@@ -60,15 +60,8 @@ void HandleAllReduceKeys(AppState& s, const std::vector<NavKey>& keys, bool spac
   }
 }
 
-void AllReduceView::load_reports() {
-  if (loaded_) return;
-  loaded_ = true;
-  report_files_ =
-      load_allreduce_reports((std::filesystem::path(assets_dir()) / "allreduce").string(), report_, report_problems_);
-}
-
 void AllReduceView::draw(AppState& s) {
-  load_reports();
+  const BundledAllReduce& bundled = bundled_allreduce();
   const Theme& t = theme();
   auto& a = s.allreduce;
   a.gpus = std::clamp(a.gpus, 2, kMaxGpus);
@@ -81,7 +74,7 @@ void AllReduceView::draw(AppState& s) {
   }
   a.step = std::clamp(a.step, 0, steps);
   const AllReducePicture p =
-      make_picture(a.algorithm, a.gpus, std::int64_t(1) << a.bytes_log2, report_, nvlink4_model());
+      make_picture(a.algorithm, a.gpus, std::int64_t(1) << a.bytes_log2, bundled.results, nvlink4_model());
 
   // The step's headline: where we are and how long it takes (the controls say what runs, except in a handout),
   // on the controls' line where it fits, then where the time comes from.
@@ -102,8 +95,8 @@ void AllReduceView::draw(AppState& s) {
   const std::string src = "times " + p.source;
   SameLineIfFits(ImGui::CalcTextSize(src.c_str()).x, t.px(24));
   TextEllipsis(src, ImGui::GetContentRegionAvail().x, p.measured ? &t.colors().ok : &t.colors().lesson);
-  ItemTooltip(src + (report_files_.empty() ? "\nno warpscope-allreduce report in assets/allreduce"
-                                           : "\nbundled reports read: " + std::to_string(report_files_.size())));
+  ItemTooltip(src + (bundled.files.empty() ? "\nno warpscope-allreduce report in assets/allreduce"
+                                           : "\nbundled reports read: " + std::to_string(bundled.files.size())));
   // Why the lesson's GPU variants do not run here: one line, always visible.
   const std::string why =
       s.device.opened ? gpu_variants_line(s.device.device.available, s.device.device.available ? -1 : 0) : "";
@@ -111,7 +104,7 @@ void AllReduceView::draw(AppState& s) {
     TextEllipsis(why, ImGui::GetContentRegionAvail().x, &t.colors().lesson);
     ItemTooltip(why + (s.device.device.error.empty() ? "" : "\n" + s.device.device.error));
   }
-  for (const auto& pr : report_problems_) TextEllipsis(pr, ImGui::GetContentRegionAvail().x, &t.colors().bad);
+  for (const auto& pr : bundled.problems) TextEllipsis(pr, ImGui::GetContentRegionAvail().x, &t.colors().bad);
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float left_w = std::floor(avail.x * (p.chunks > 4 ? 0.62f : 0.56f));
@@ -122,7 +115,7 @@ void AllReduceView::draw(AppState& s) {
   ImGui::BeginChild("##allreduce_numbers", ImVec2(0, avail.y), false, ImGuiWindowFlags_NoScrollbar);
   const float h = ImGui::GetContentRegionAvail().y;
   draw_step_times(s, p, std::floor(h * 0.4f));
-  draw_sweep(s, ImGui::GetContentRegionAvail());
+  sweep_.draw(a.gpus, a.bytes_log2, ImGui::GetContentRegionAvail());
   ImGui::EndChild();
 }
 
@@ -290,68 +283,6 @@ void AllReduceView::draw_step_times(const AppState& s, const AllReducePicture& p
   if (hovered >= 0 && ImGui::IsItemHovered())
     ImGui::SetTooltip("step %d (%s): %s", hovered + 1, to_string(p.steps[std::size_t(hovered)].phase),
                       ms_text(p.steps[std::size_t(hovered)].ms).c_str());
-}
-
-void AllReduceView::draw_sweep(const AppState& s, ImVec2 size) {
-  const Theme& t = theme();
-  const AllReduceSweep w =
-      make_sweep(s.allreduce.gpus, kPictureMinBytesLog2, kPictureMaxBytesLog2, report_, nvlink4_model());
-  sweep_x_.clear(), ring_y_.clear(), tree_y_.clear(), cross_x_.clear(), cross_y_.clear();
-  double lo = 1e300, hi = 0;
-  for (const auto& pt : w.points) {
-    sweep_x_.push_back(double(pt.bytes));
-    ring_y_.push_back(pt.ring_busbw_gbs);
-    tree_y_.push_back(pt.tree_busbw_gbs);
-    lo = std::min({lo, pt.ring_busbw_gbs, pt.tree_busbw_gbs});
-    hi = std::max({hi, pt.ring_busbw_gbs, pt.tree_busbw_gbs});
-  }
-  std::vector<PlotSeries> series(2);
-  series[0].label = "ring";
-  series[1].label = "tree";
-  series[0].set_style(0), series[1].set_style(1);
-  series[0].x = series[1].x = sweep_x_.data();
-  series[0].y = ring_y_.data(), series[1].y = tree_y_.data();
-  series[0].count = series[1].count = int(sweep_x_.size());
-  std::string cross;
-  if (w.crossover >= 0) {
-    const SweepPoint& pt = w.points[std::size_t(w.crossover)];
-    cross_x_.push_back(double(pt.bytes)), cross_y_.push_back(pt.ring_busbw_gbs);
-    PlotSeries m;
-    m.label = "crossover: ring ahead from " + bytes_text(pt.bytes);
-    m.color = ImGui::GetColorU32(t.colors().bad);
-    m.style = PlotSeries::Scatter;
-    m.marker = PlotMarker::Diamond;
-    m.thickness = 6.f;
-    m.x = cross_x_.data(), m.y = cross_y_.data(), m.count = 1;
-    m.keep_in_legend = true;
-    series.push_back(m);
-    cross = "ring ahead from " + bytes_text(pt.bytes);
-  } else {
-    cross = w.ring_leads_everywhere ? "ring ahead at every size" : "tree ahead at every size";
-  }
-  PlotConfig cfg;
-  // The crossover is named in the legend (its marker, or the ring's label when there is none), not the title.
-  cfg.title = "busbw, " + std::to_string(w.gpus) + " GPUs, " + (w.measured ? "measured" : "simulated");
-  if (w.crossover < 0) series[w.ring_leads_everywhere ? 0 : 1].label += ", ahead at every size";
-  cfg.x_label = "bytes per GPU";
-  cfg.y_label = "busbw";
-  cfg.x = AxisSpec{double(std::int64_t(1) << kPictureMinBytesLog2), double(std::int64_t(1) << kPictureMaxBytesLog2),
-                   true, 2, AxisUnit::Bytes};
-  cfg.y = AxisSpec{std::max(1e-3, lo / 1.6), std::max(1.0, hi * 1.6), true, 10, AxisUnit::GBps};
-  cfg.max_x_ticks = 5;
-  if (size.y < t.px(220)) {  // no room for a readable plot (large text): the numbers it would show
-    const SweepPoint& here =
-        w.points[std::size_t(std::clamp(s.allreduce.bytes_log2 - kPictureMinBytesLog2, 0, int(w.points.size()) - 1))];
-    ImGui::TextWrapped("%s: %s", cfg.title.c_str(), cross.c_str());
-    ItemTooltip(w.source);
-    if (!w.measured)
-      TextEllipsis("at " + bytes_text(here.bytes) + ": ring " + gbs_text(here.ring_busbw_gbs) + ", tree " +
-                       gbs_text(here.tree_busbw_gbs),
-                   ImGui::GetContentRegionAvail().x);
-    return;
-  }
-  Plot("##allreduce_sweep", cfg, series, {}, size);
-  ItemTooltip(w.source);
 }
 
 }  // namespace ws::ui

@@ -12,6 +12,7 @@
 
 #include "app_state.hpp"
 #include "collective/allreduce_picture.hpp"
+#include "views/allreduce_sweep_plot.hpp"
 
 namespace ws::ui {
 
@@ -25,17 +26,11 @@ class AllReduceView {
   void draw(AppState& s);
 
  private:
-  /// The bundled warpscope-allreduce reports of assets/allreduce, read on the first draw.
-  void load_reports();
   void draw_controls(AppState& s, int steps);
   void draw_picture(const AppState& s, const collective::AllReducePicture& p, ImVec2 size);
   void draw_step_times(const AppState& s, const collective::AllReducePicture& p, float height);
-  void draw_sweep(const AppState& s, ImVec2 size);
 
-  bool loaded_ = false;
-  std::vector<collective::AllReduceResult> report_;
-  std::vector<std::string> report_files_, report_problems_;
-  std::vector<double> sweep_x_, ring_y_, tree_y_, cross_x_, cross_y_;  ///< the sweep plot's buffers
+  AllReduceSweepPlot sweep_;  ///< ring against tree over message size (shared with Plots)
 };
 
 }  // namespace ws::ui

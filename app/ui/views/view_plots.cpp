@@ -73,6 +73,17 @@ std::vector<PlotSeries> sweep_series(const Sweep& sw, const std::vector<std::str
   return series;
 }
 
+float PlotsView::draw_allreduce_sweep(AppState& s, float height) {
+  const Lesson* l = s.lesson();
+  if (!l || std::none_of(l->steps.begin(), l->steps.end(), [](const LessonStep& st) { return st.collective; }))
+    return 0;
+  const float y0 = ImGui::GetCursorPosY();
+  TextDim("All-reduce over message size (the All-reduce tab steps through one size):");
+  allreduce_.draw(std::clamp(s.allreduce.gpus, 2, collective::kMaxGpus), s.allreduce.bytes_log2,
+                  ImVec2(ImGui::GetContentRegionAvail().x, height));
+  return ImGui::GetCursorPosY() - y0;
+}
+
 void PlotsView::draw(AppState& s) {
   if (Handout()) {  // a handout picture: the plot alone, and Live only where it has launches
     draw_sweep(s,
@@ -81,6 +92,17 @@ void PlotsView::draw(AppState& s) {
     return;
   }
   draw_controls(s);
+  // The lesson "Reduction across GPUs": its sweep is over message size, ring against tree (issue 30); the one-GPU
+  // plots below get the rest when it can hold a readable plot, else the all-reduce sweep takes the view.
+  const float whole = ImGui::GetContentRegionAvail().y;
+  const bool room_below = whole * 0.45f >= theme().px(300);
+  if (draw_allreduce_sweep(
+          s, room_below ? std::floor(whole * 0.55f) : whole - 2 * ImGui::GetTextLineHeightWithSpacing()) > 0) {
+    if (!room_below) {
+      TextDim("the one-GPU plots need more room here: a smaller text scale shows them below, Compare ranks the runs");
+      return;
+    }
+  }
   const float avail = ImGui::GetContentRegionAvail().y;
   // No GPU here: Live can never start (the controls' line says so), so the sweep plot takes the whole height.
   if (!why_no_timing(s).empty() && s.perf.live.series.empty()) {

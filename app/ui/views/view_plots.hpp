@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app_state.hpp"
+#include "views/allreduce_sweep_plot.hpp"
 #include "widgets/plot.hpp"
 
 namespace ws::ui {
@@ -37,7 +38,12 @@ class PlotsView {
   /// Without a sweep: the report's runs of the compared variants as bars.
   void draw_runs(AppState& s, const Report& rep);
 
+  /// In the lesson "Reduction across GPUs": the all-reduce's message-size sweep above the one-GPU plots.
+  /// Returns the height it took (0 in other lessons).
+  float draw_allreduce_sweep(AppState& s, float height);
+
   std::vector<std::vector<double>> xs_, ys_;  ///< per-series buffers, reused across frames
+  AllReduceSweepPlot allreduce_;              ///< ring against tree over message size (issue 30)
 };
 
 }  // namespace ws::ui

@@ -1,13 +1,20 @@
 // warpscope-cli allreduce (app/cli/cmd_allreduce.cpp): the sim's table, --steps, --sweep's crossover, --json
-// read back by collective/allreduce_json.hpp, one-line refusals with the CLI's exit codes.
+// read back by collective/allreduce_json.hpp, one-line refusals with the CLI's exit codes; --gpu local through
+// a real worker process prints what the in-process command prints.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
 #include "collective/allreduce_json.hpp"
 #include "unit/cli/cli_runner.hpp"
+#include "worker_protocol.hpp"
 
 using ws::test::count_lines;
 using ws::test::expect_one_line;
@@ -20,6 +27,32 @@ std::string stdout_of(const std::string& args, int& code) {
   const ws::test::CliOut o = run_cli(args + " 2>/dev/null");
   code = o.code;
   return o.out;
+}
+
+/// `warpscope-cli ARGS` (ARGS may set the environment in front: "VAR=x" is put before the program) with stdout
+/// and stderr apart.
+struct SplitOut {
+  int code = -1;
+  std::string out, err;
+};
+SplitOut run_split(const std::string& args, const std::string& env = "") {
+  const std::string base = ::testing::TempDir() + "ws_allreduce_cli_" + std::to_string(::getpid());
+  const std::string cmd = env + " " + std::string(WS_CLI_PATH) + " " + args + " >" + base + ".out 2>" + base + ".err";
+  const int status = std::system(cmd.c_str());
+  auto slurp = [](const std::string& path) {
+    std::ifstream f(path);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+  };
+  SplitOut r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(base + ".out"), slurp(base + ".err")};
+  std::filesystem::remove(base + ".out");
+  std::filesystem::remove(base + ".err");
+  return r;
+}
+
+std::string host_name() {
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  return host;
 }
 
 }  // namespace
@@ -105,9 +138,9 @@ TEST(CliMessages, AllReduceSweepMarksTheRingTreeCrossover) {
   EXPECT_NE(o.out.find("64.0 MiB"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("<- ring beats tree"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("crossover: ring beats tree from"), std::string::npos) << o.out;
-  // Two GPUs: the same two steps and half the bytes, so the ring leads from the start.
-  const ws::test::CliOut two = run_cli("allreduce --method ring,tree --gpus 2 --sweep 4KiB:1MiB");
-  EXPECT_NE(two.out.find("ring beats tree from the smallest size"), std::string::npos) << two.out;
+  // Two GPUs: the same two steps, the ring's of half the bytes but two moves: the tree leads small messages.
+  const ws::test::CliOut two = run_cli("allreduce --method ring,tree --gpus 2 --sweep 4KiB:64MiB");
+  EXPECT_NE(two.out.find("crossover: ring beats tree from 8.0 MiB on"), std::string::npos) << two.out;
 }
 
 TEST(CliExitCodes, AllReduceJsonIsAFileTheReaderTakesBack) {
@@ -140,4 +173,89 @@ TEST(CliMessages, AllReduceStepsCoverTwoToEightGpus) {
     const std::string tail = o.out.substr(o.out.rfind("step "));
     EXPECT_EQ(tail.find('+'), std::string::npos) << n << "\n" << tail;
   }
+}
+
+// --gpu local: every method and size goes to a real `warpscope-cli worker` (one "allreduce" request each), and
+// stdout is what the command prints in-process; stderr names the worker and its machine.
+TEST(CliAllReduceWorker, ThroughALocalWorkerPrintsWhatInProcessPrints) {
+  for (const std::string args :
+       {"--gpus 4 --bytes 1MiB", "--method ring,tree --gpus 3 --length 9 --steps",
+        "--method ring,tree,nccl_ring,nccl_tree --gpus 4 --sweep 4KiB:256KiB", "--gpus 2 --bytes 64KiB --json",
+        "--method ring,peer_to_gpu0 --gpus 8 --bytes 4MiB --link pcie5", "--method tree --gpus 1 --length 5"}) {
+    const SplitOut here = run_split("allreduce --backend sim " + args);
+    const SplitOut far = run_split("allreduce --backend sim " + args + " --gpu local");
+    ASSERT_EQ(here.code, 0) << args << "\n" << here.err;
+    EXPECT_EQ(far.code, here.code) << args << "\n" << far.err;
+    EXPECT_FALSE(far.out.empty()) << args;
+    EXPECT_EQ(far.out, here.out) << args << "\n" << far.err;
+    EXPECT_NE(far.err.find("warpscope-cli: worker "), std::string::npos) << far.err;
+    EXPECT_NE(far.err.find(" on " + host_name() + ": "), std::string::npos)
+        << "stderr names the worker's machine: " << far.err;
+  }
+}
+
+TEST(CliAllReduceWorker, BadInputIsOneLineBeforeAnyWorkerStarts) {
+  expect_one_line("allreduce --gpu cluster", 2, "--gpu 'cluster' is not local, ssh:HOST or slurm:ARGS");
+  expect_one_line("allreduce --gpu ssh:", 2, "--gpu ssh:HOST needs a host name");
+  expect_one_line("allreduce --gpus 9 --gpu local", 2, "--gpus must be 1 to 8");
+  expect_one_line("allreduce --method butterfly --gpu local", 2, "unknown method 'butterfly'");
+  expect_one_line("allreduce --link pcie5 --backend cuda --gpu local", 2, "--link chooses the sim's machine");
+  expect_one_line("allreduce --gpu local --watchdog -1", 2, "--watchdog");
+}
+
+TEST(CliAllReduceWorker, CudaThroughAWorkerWithoutAGpuIsTheWorkersOneLine) {
+  if (run_cli("device").code == 0) GTEST_SKIP() << "a CUDA device is present";
+  const SplitOut o = run_split("allreduce --backend cuda --gpus 2 --method all --gpu local");
+  EXPECT_EQ(o.code, 3) << o.err;
+  EXPECT_EQ(o.out, "") << "no table header without a GPU";
+  // The worker's start line (its machine, no device), then the refusal its answer carried.
+  ASSERT_EQ(count_lines(o.err), 2) << o.err;
+  const std::string last = o.err.substr(o.err.find('\n') + 1);
+  EXPECT_EQ(last.rfind("warpscope-cli: the worker on " + host_name() + ": ", 0), 0u) << o.err;
+  // A CUDA build without a GPU says no GPU is visible; a build without CUDA (the ASan preset) says so.
+#if WS_HAVE_CUDA_BUILD
+  const std::string why = "no CUDA GPU is visible";
+#else
+  const std::string why = "this build has no CUDA backend";
+#endif
+  EXPECT_NE(last.find(why), std::string::npos) << o.err;
+  // The same command in-process says the same thing about this machine, with the same code.
+  const SplitOut here = run_split("allreduce --backend cuda --gpus 2 --method all");
+  EXPECT_EQ(here.code, 3);
+  EXPECT_NE(here.err.find(why), std::string::npos) << here.err;
+  EXPECT_EQ(count_lines(here.err), 1) << here.err;
+}
+
+TEST(CliAllReduceWorker, AWorkerWithoutTheCapabilityIsOneLineNamingIt) {
+  // An older warpscope as the local worker ($WARPSCOPE_CLI): its hello offers no "allreduce".
+  ws::WorkerHello old;
+  old.host = "oldhost";
+  old.pid = 1;
+  old.version = "0.0.9 (old)";
+  old.backends = {ws::BackendKind::Sim};
+  old.capabilities = {"run", "trace", "sweep", "live_batch", "cancel", "shutdown"};
+  const std::string script = ::testing::TempDir() + "ws_old_worker_" + std::to_string(::getpid()) + ".sh";
+  std::ofstream(script) << "#!/bin/sh\necho '" << ws::hello_to_json(old).dump() << "'\nexec cat >/dev/null\n";
+  std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+  const SplitOut o = run_split("allreduce --method ring --gpus 2 --gpu local", "WARPSCOPE_CLI=" + script);
+  std::filesystem::remove(script);
+  EXPECT_EQ(o.code, 1) << o.err;
+  EXPECT_EQ(o.out, "");
+  ASSERT_EQ(count_lines(o.err), 2) << o.err;  // the worker's start line, then why nothing ran
+  EXPECT_NE(o.err.find("warpscope-cli: the worker on oldhost runs warpscope 0.0.9 (old), which does not answer "
+                       "'allreduce' requests"),
+            std::string::npos)
+      << o.err;
+}
+
+TEST(CliAllReduceWorker, TheWorkerRefusesAnAllReduceWithADuplicateKey) {
+  const auto r = run_cli(
+      "worker <<'EOF'\n"
+      "{\"id\":1,\"type\":\"allreduce\",\"request\":{\"method\":\"ring\",\"method\":\"tree\"}}\n"
+      "{\"id\":2,\"type\":\"allreduce\",\"request\":{\"method\":\"tree\",\"gpus\":2,\"length\":8}}\n"
+      "{\"id\":3,\"type\":\"shutdown\"}\nEOF");
+  EXPECT_NE(r.out.find("duplicate key 'method'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"id\":2,\"result\":{"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"type\":\"allreduce\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"bye\""), std::string::npos) << r.out;
 }

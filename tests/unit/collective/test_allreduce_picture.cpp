@@ -79,8 +79,9 @@ TEST(AllReducePicture, TreeOnEightGpusReducesToGpu0ThenBroadcasts) {
   EXPECT_EQ(sum_label(p.steps[2].after[0][0], 8), "all 8");
   EXPECT_EQ(sum_label(p.steps[0].after[0][0], 8), "g0+g1");
   EXPECT_EQ(p.steps[3].phase, Phase::Broadcast);
-  // At 4 KiB the step is alpha-bound: 10 us plus a few ns of bytes.
-  EXPECT_NEAR(p.steps[0].ms, 0.010, 0.0005);
+  // At 4 KiB the step is alpha-bound: 5 us for each of 8 GPUs and 6 us for each of the first level's 4 moves.
+  EXPECT_NEAR(p.steps[0].ms, 0.064, 1e-12);
+  EXPECT_NEAR(p.steps[2].ms, 0.046, 1e-12);  // one move
 }
 
 TEST(AllReducePicture, AReportsStepTimesReplaceTheModelsWhenItHoldsTheRun) {
@@ -116,25 +117,27 @@ TEST(AllReducePicture, RefusesWhatItCannotDraw) {
   EXPECT_THROW(make_sweep(4, 20, 31, {}, nvlink4_model()), std::invalid_argument);
 }
 
-TEST(AllReduceSweep, TheModelsCrossoverOnFourGpusIsAt4MiB) {
+TEST(AllReduceSweep, TheModelsCrossoverOnFourGpusIsAt32MiB) {
   const AllReduceSweep w = make_sweep(4, 12, 30, {}, nvlink4_model());
   ASSERT_EQ(w.points.size(), 19u);  // 4 KiB .. 1 GiB
   EXPECT_FALSE(w.measured);
   EXPECT_EQ(w.points.front().bytes, 4096);
   EXPECT_EQ(w.points.back().bytes, std::int64_t(1) << 30);
   ASSERT_GE(w.crossover, 0);
-  EXPECT_EQ(bytes_text(w.points[std::size_t(w.crossover)].bytes), "4 MiB");  // docs/collective.md
-  EXPECT_LT(w.points[0].ring_busbw_gbs, w.points[0].tree_busbw_gbs);         // alpha-bound: the tree
+  EXPECT_EQ(bytes_text(w.points[std::size_t(w.crossover)].bytes), "32 MiB");  // docs/collective.md
+  EXPECT_LT(w.points[0].ring_busbw_gbs, w.points[0].tree_busbw_gbs);          // alpha-bound: the tree
   EXPECT_GT(w.points.back().ring_busbw_gbs, w.points.back().tree_busbw_gbs);
   EXPECT_DOUBLE_EQ(w.points.back().ring_busbw_gbs,
                    bus_bandwidth_gbs(1 << 30, model_ms(Method::Ring, 4, (1 << 30) / 4, nvlink4_model()), 4));
   EXPECT_FALSE(w.ring_leads_everywhere);
 }
 
-TEST(AllReduceSweep, OnTwoGpusTheRingLeadsEverywhere) {
+TEST(AllReduceSweep, OnTwoGpusTheTreeLeadsSmallMessagesUntil8MiB) {
+  // One move a step against the ring's two: the tree's steps cost less while alpha dominates.
   const AllReduceSweep w = make_sweep(2, 12, 30, {}, nvlink4_model());
-  EXPECT_EQ(w.crossover, -1);
-  EXPECT_TRUE(w.ring_leads_everywhere);
+  ASSERT_GE(w.crossover, 0);
+  EXPECT_EQ(bytes_text(w.points[std::size_t(w.crossover)].bytes), "8 MiB");
+  EXPECT_FALSE(w.ring_leads_everywhere);
 }
 
 TEST(AllReduceSweep, AReportWithRingAndTreeAtTwoSizesIsMeasured) {
@@ -186,4 +189,22 @@ TEST(AllReduceReports, TheLineSaysWhyGpuVariantsCannotRun) {
   EXPECT_EQ(bytes_text(4096), "4 KiB");
   EXPECT_EQ(bytes_text(std::int64_t(1) << 30), "1 GiB");
   EXPECT_EQ(bytes_text(12), "12 B");
+}
+
+// The model's step alpha (link_model.hpp: step_gpu_us, step_move_us) was fitted to the bundled sweeps' small
+// sizes; its ring/tree crossover must then land where the GPUs put it: 32 MiB on 4 H200s, 8 MiB on 2.
+TEST(AllReduceSweep, TheModelsCrossoverIsTheBundledMeasurements) {
+  const std::string root = std::string(WS_TEST_DIR) + "/../assets/allreduce/";
+  for (int gpus : {2, 4}) {
+    std::vector<AllReduceResult> measured_runs;
+    ASSERT_EQ(read_allreduce_file(root + "nvidia-h200x" + std::to_string(gpus) + "-sweep.json", measured_runs), "");
+    const AllReduceSweep gpu = make_sweep(gpus, 12, 30, measured_runs, nvlink4_model());
+    const AllReduceSweep model = make_sweep(gpus, 12, 30, {}, nvlink4_model());
+    ASSERT_TRUE(gpu.measured);
+    ASSERT_GE(gpu.crossover, 0);
+    ASSERT_GE(model.crossover, 0);
+    const double ratio =
+        double(model.points[std::size_t(model.crossover)].bytes) / double(gpu.points[std::size_t(gpu.crossover)].bytes);
+    EXPECT_EQ(ratio, 1.0) << gpus << " GPUs";
+  }
 }

@@ -35,14 +35,17 @@ TEST(CollectiveSim, EveryMethodIsCorrectOnAwkwardLengthsAndEveryGpuCount) {
       }
 }
 
-TEST(CollectiveSim, RingStepsFollowAlphaPlusChunkOverBetaPlusTheAdd) {
+TEST(CollectiveSim, RingStepsFollowChunkOverBetaPlusTheAddOnceBeyondAlpha) {
   const LinkModel link = nvlink4_model();
   const std::int64_t length = std::int64_t(1) << 26;  // 256 MiB per GPU
   const AllReduceResult r = simulate_allreduce(request(Method::Ring, 4, length), link);
   ASSERT_EQ(r.step_ms.size(), 6u);
   const double chunk = double(length / 4) * 4.0;
-  const double rs = link.step_alpha_us / 1e3 + chunk / (link.peer_gbs * 1e6) + 3 * chunk / (link.hbm_gbs * 1e6);
-  const double ag = link.step_alpha_us / 1e3 + chunk / (link.peer_gbs * 1e6);
+  // 64 MiB chunks: the transfer outlasts the step's fixed cost (44 us), which overlaps it.
+  EXPECT_DOUBLE_EQ(step_alpha_ms(link, 4, 4), 0.044);
+  const double rs = chunk / (link.peer_gbs * 1e6) + 3 * chunk / (link.hbm_gbs * 1e6);
+  const double ag = chunk / (link.peer_gbs * 1e6);
+  ASSERT_GT(ag, 0.044);
   for (int k = 0; k < 3; ++k) EXPECT_NEAR(r.step_ms[k], rs, 1e-12) << k;
   for (int k = 3; k < 6; ++k) EXPECT_NEAR(r.step_ms[k], ag, 1e-12) << k;
   EXPECT_NEAR(r.median_ms, 3 * rs + 3 * ag, 1e-9);
@@ -68,9 +71,13 @@ TEST(CollectiveSim, TreeWinsSmallMessagesAndRingLargeOnFourGpus) {
   const LinkModel link = nvlink4_model();
   EXPECT_LT(model_ms(Method::Tree, 4, 1024, link), model_ms(Method::Ring, 4, 1024, link));
   EXPECT_LT(model_ms(Method::Ring, 4, 1 << 26, link), model_ms(Method::Tree, 4, 1 << 26, link));
-  // Two GPUs: the same two steps, the ring's carry half the bytes, so the ring never loses.
-  for (std::int64_t length : {1, 1024, 1 << 26})
-    EXPECT_LE(model_ms(Method::Ring, 2, length, link), model_ms(Method::Tree, 2, length, link)) << length;
+  // Small messages are all alpha: 6 ring steps of 4 GPUs and 4 moves, 4 tree steps of 4 GPUs and 2, 1, 1, 2 moves.
+  EXPECT_NEAR(model_ms(Method::Ring, 4, 1024, link), 6 * 0.044, 1e-12);
+  EXPECT_NEAR(model_ms(Method::Tree, 4, 1024, link), 2 * 0.032 + 2 * 0.026, 1e-12);
+  // Two GPUs: the same two steps, the ring's carry half the bytes but two moves each: the tree leads until
+  // its whole-vector transfer outlasts the ring's alpha.
+  EXPECT_LT(model_ms(Method::Tree, 2, 1024, link), model_ms(Method::Ring, 2, 1024, link));
+  EXPECT_LT(model_ms(Method::Ring, 2, 1 << 26, link), model_ms(Method::Tree, 2, 1 << 26, link));
 }
 
 TEST(CollectiveSim, PcieIsSlowerThanNvlink) {

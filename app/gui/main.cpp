@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
       ->check(whole())
       ->check(CLI::Range(1, 10000));
   app.add_option("--step", o.step,
-                 "trace step the step-through views (tree, warps, banks, source, memory) open at (default: the first)")
+                 "trace step the step-through views (" + ui::view_id_list(true) + ") open at (default: the first)")
       ->check(whole())
       ->check(CLI::Range(0, 100000));
   app.add_option("--trace-blocks", o.trace_blocks,

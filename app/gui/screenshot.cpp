@@ -25,6 +25,7 @@
 #include "registry.hpp"
 #include "step_export.hpp"
 #include "views/grid_renderer.hpp"
+#include "widgets/image_texture.hpp"
 #include "widgets/theme.hpp"
 
 namespace ws::gui {

@@ -41,7 +41,7 @@ ReduceOutcome run_cub(const ReduceArgs& a) {
 
 }  // namespace
 
-std::vector<LauncherEntry> cub_launchers() {
+std::vector<LauncherEntry> cub_reduce_launchers() {
   return {
       {"cub.reduce", run_cub},
   };

@@ -51,29 +51,23 @@ struct LauncherEntry {
 constexpr std::int64_t kPadGranule = 32768;  ///< input padding granule (elements)
 constexpr int kResultElems = 64;
 
-/// Launcher tables, one per seed file (kernels/reduction/*.cu).
-std::vector<LauncherEntry> epita_launchers();
-std::vector<LauncherEntry> harris_launchers();
-std::vector<LauncherEntry> cs121_launchers();
-std::vector<LauncherEntry> amp_launchers();
-std::vector<LauncherEntry> stevens_launchers();  // "CS 677 Lecture 6", Mordohai, "Reduction Trees"
-std::vector<LauncherEntry> cub_launchers();
+/// Every reduction launcher: the tables of all kernels/reduction/*.cu, in file-name order. Each file
+/// <name>.cu defines `std::vector<LauncherEntry> <name>_launchers()` in ws::kernels (epita.cu:
+/// epita_launchers(), cub_reduce.cu: cub_reduce_launchers()); app/cuda/CMakeLists.txt generates this
+/// function and those declarations from the files' names (generated/reduction_launchers.cpp), so a new
+/// lesson's file is found, not listed.
+std::vector<LauncherEntry> reduction_launchers();
 
 /// The trace build of the same kernel files (library ws_kernels_traced, compiled with -DWS_TRACE_BUILD;
 /// see trace_record.cuh): the same launchers, whose kernels also record block `sink.block` of launch
 /// number `traced_launch` into `sink` once armed. Racy variants are not instrumented (their
-/// interleaving changes from run to run); cub.reduce has no trace build.
+/// interleaving changes from run to run); cub.reduce has no trace build. A traced file <name>.cu (a line
+/// WS_TRACE_NS_BEGIN) defines, in ws::kernels::traced, `std::vector<LauncherEntry> <name>_launchers()`
+/// and the ArmFunction `<name>_arm` (WS_TRACE_ARM_FUNCTION); app/cuda/CMakeLists.txt declares and
+/// tables them from the files kernels/CMakeLists.txt found by that line (generated/traced_reductions.cpp).
 namespace traced {
-std::vector<LauncherEntry> epita_launchers();
-std::vector<LauncherEntry> harris_launchers();
-std::vector<LauncherEntry> cs121_launchers();
-std::vector<LauncherEntry> amp_launchers();
 /// Arms the kernels of one file for the next launcher call on `stream`.
 using ArmFunction = void (*)(const TraceSink& sink, int traced_launch, cudaStream_t stream);
-void epita_arm(const TraceSink& sink, int traced_launch, cudaStream_t stream);
-void harris_arm(const TraceSink& sink, int traced_launch, cudaStream_t stream);
-void cs121_arm(const TraceSink& sink, int traced_launch, cudaStream_t stream);
-void amp_arm(const TraceSink& sink, int traced_launch, cudaStream_t stream);
 }  // namespace traced
 
 }  // namespace ws::kernels

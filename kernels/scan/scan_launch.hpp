@@ -48,11 +48,9 @@ std::vector<ScanLauncherEntry> cub_scan_launchers();
 
 /// The trace build of stevens_scan.cu (ws_kernels_traced, -DWS_TRACE_BUILD; see common/trace_record.cuh):
 /// the same launchers, whose kernels also record block `sink.block` of launch `traced_launch` once armed by
-/// stevens_scan_arm. Not traced: scan.decoupled_lookback (what its look-back reads depends on when other
-/// blocks publish, i.e. on timing) and cub.scan (library).
-namespace traced {
-std::vector<ScanLauncherEntry> stevens_scan_launchers();
-void stevens_scan_arm(const TraceSink& sink, int traced_launch, cudaStream_t stream);
-}  // namespace traced
+/// stevens_scan_arm, both in ws::kernels::traced; app/cuda/CMakeLists.txt declares and tables them from the
+/// file's name (generated/traced_scans.cpp), as it does for every traced scan file. Not traced:
+/// scan.decoupled_lookback (what its look-back reads depends on when other blocks publish, i.e. on
+/// timing) and cub.scan (library).
 
 }  // namespace ws::kernels

@@ -25,7 +25,7 @@ constexpr int kBlock = 1024;        // epita.tuned's default block (its VariantI
 constexpr int kItemsPerThread = 4;  // its window: one int4 per thread and tile row
 
 kernels::ReduceLauncher tuned_launcher() {
-  for (const kernels::LauncherEntry& e : kernels::epita_launchers())
+  for (const kernels::LauncherEntry& e : kernels::reduction_launchers())
     if (std::string(e.id) == "epita.tuned") return e.launch;
   throw std::runtime_error("epita.tuned has no launcher in this build");
 }

@@ -19,9 +19,7 @@ namespace {
 kernels::ReduceLauncher find_launcher(const std::string& id) {
   static const std::unordered_map<std::string, kernels::ReduceLauncher> table = [] {
     std::unordered_map<std::string, kernels::ReduceLauncher> t;
-    for (const auto& part : {kernels::epita_launchers(), kernels::harris_launchers(), kernels::cs121_launchers(),
-                             kernels::amp_launchers(), kernels::cub_launchers(), kernels::stevens_launchers()})
-      for (const auto& e : part) t[e.id] = e.launch;
+    for (const kernels::LauncherEntry& e : kernels::reduction_launchers()) t[e.id] = e.launch;
     return t;
   }();
   auto it = table.find(id);

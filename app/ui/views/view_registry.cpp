@@ -1,6 +1,7 @@
 #include "views/view_registry.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "results_table.hpp"
 #include "views/view_allreduce.hpp"
@@ -25,55 +26,54 @@ namespace ws::ui {
 
 namespace {
 
-/// A view whose class V has `void draw(AppState&)` (no base class: the views stay plain classes).
-template <class V>
-ViewInfo registered_view(const char* id, const char* label, bool steps,
-                         void (*keys)(AppState&, const std::vector<NavKey>&, bool) = nullptr) {
-  struct Panel final : ViewPanel {
-    V view;
-    void draw(AppState& s) override { view.draw(s); }
-  };
-  return ViewInfo{id, label, steps, keys, []() -> std::unique_ptr<ViewPanel> { return std::make_unique<Panel>(); }};
-}
+constexpr bool kSteps = true;  ///< a step-through view: the trace's steps (make_view_info's `steps`)
 
-constexpr bool kSteps = true;  ///< a step-through view: the trace's steps (registered_view's `steps`)
-
-}  // namespace
-
-const std::vector<ViewInfo>& all_views() {
+/// The built-in views, then the registered ones (register_view).
+std::vector<ViewInfo>& view_table() {
   // The tabs in order; the number keys 1-9 and 0 open the first ten. Labels at full length: the tab row
   // scales its text down rather than cutting them.
-  static const std::vector<ViewInfo> views = {
-      registered_view<ResultsTable>("results", "Results", false),
-      registered_view<TreeView>("tree", "Tree", kSteps),
-      registered_view<WarpsView>("warps", "Warps", kSteps),
-      registered_view<BanksView>("banks", "Banks", kSteps),
-      registered_view<SourceView>("source", "Source", kSteps),
-      registered_view<MemoryView>("memory", "Memory", kSteps),
-      registered_view<MetricsView>("metrics", "Metrics", false),
-      registered_view<ScanView>("scan", "Scan", kSteps),
-      registered_view<ConvView>("conv", "Convolution", false),
-      registered_view<AtomicsView>("atomics", "Atomics", kSteps),
-      registered_view<CompareView>("compare", "Compare", false),
-      registered_view<PlotsView>("plots", "Plots", false),
-      registered_view<RooflineView>("roofline", "Roofline", false),
+  static std::vector<ViewInfo> views = {
+      make_view_info<ResultsTable>("results", "Results", false),
+      make_view_info<TreeView>("tree", "Tree", kSteps),
+      make_view_info<WarpsView>("warps", "Warps", kSteps),
+      make_view_info<BanksView>("banks", "Banks", kSteps),
+      make_view_info<SourceView>("source", "Source", kSteps),
+      make_view_info<MemoryView>("memory", "Memory", kSteps),
+      make_view_info<MetricsView>("metrics", "Metrics", false),
+      make_view_info<ScanView>("scan", "Scan", kSteps),
+      make_view_info<ConvView>("conv", "Convolution", false),
+      make_view_info<AtomicsView>("atomics", "Atomics", kSteps),
+      make_view_info<CompareView>("compare", "Compare", false),
+      make_view_info<PlotsView>("plots", "Plots", false),
+      make_view_info<RooflineView>("roofline", "Roofline", false),
       // The slides' own pictures: the race as a timeline, a block scan's steps stacked, two variants side by side.
-      registered_view<RaceView>("race", "Race", kSteps),
-      registered_view<ScanLadderView>("ladder", "Ladder", kSteps),
-      registered_view<PairView>("pair", "Pair", kSteps),
-      registered_view<GridView>("grid", "Grid", false),  // every warp of the launch at once, drawn by shaders
+      make_view_info<RaceView>("race", "Race", kSteps),
+      make_view_info<ScanLadderView>("ladder", "Ladder", kSteps),
+      make_view_info<PairView>("pair", "Pair", kSteps),
+      make_view_info<GridView>("grid", "Grid", false),  // every warp of the launch at once, drawn by shaders
       // Reduction across GPUs: the schedule's steps (its own keys), not a trace's.
-      registered_view<AllReduceView>("allreduce", "All-reduce", false, HandleAllReduceKeys),
+      make_view_info<AllReduceView>("allreduce", "All-reduce", false, HandleAllReduceKeys),
   };
   return views;
 }
 
+}  // namespace
+
+const std::vector<ViewInfo>& all_views() { return view_table(); }
+
+void register_view(ViewInfo view) {
+  if (view.id.empty() || view.label.empty() || !view.make)
+    throw std::logic_error("register_view: a view needs an id, a label and a make function");
+  if (find_view(view.id)) throw std::logic_error("register_view: view id '" + view.id + "' is taken");
+  view_table().push_back(std::move(view));
+}
+
 const std::vector<std::string>& view_ids() {
-  static const std::vector<std::string> ids = [] {
-    std::vector<std::string> out;
-    for (const ViewInfo& v : all_views()) out.push_back(v.id);
-    return out;
-  }();
+  static std::vector<std::string> ids;
+  if (ids.size() != all_views().size()) {  // built on first use, again after a register_view()
+    ids.clear();
+    for (const ViewInfo& v : all_views()) ids.push_back(v.id);
+  }
   return ids;
 }
 

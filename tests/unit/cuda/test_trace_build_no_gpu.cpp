@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -61,6 +62,32 @@ TEST(TraceBuild, EveryRecordableVariantOfATracedLessonHasATracedLauncher) {
     ++checked;
   }
   EXPECT_GE(checked, 30);
+}
+
+// The timed reduction launchers come from every kernels/reduction/<name>.cu by its name (the generated
+// reduction_launchers()): every reduction variant that runs on the GPU has exactly one, and every launcher is
+// a registered reduction variant, so a lesson's new file is picked up and no id is shadowed by another file.
+TEST(TraceBuild, EveryGpuReductionVariantHasOneTimedLauncher) {
+  std::map<std::string, int> launchers;
+  for (const kernels::LauncherEntry& e : kernels::reduction_launchers()) {
+    ASSERT_NE(e.launch, nullptr) << e.id;
+    ++launchers[e.id];
+  }
+  for (const auto& [id, count] : launchers) {
+    EXPECT_EQ(count, 1) << id << " has " << count << " launchers";
+    const VariantInfo* v = find_variant(id);
+    ASSERT_NE(v, nullptr) << id << " has a launcher but is not a registered variant";
+    EXPECT_EQ(v->pattern, PatternKind::Reduction) << id;
+    EXPECT_FALSE(v->cpu_only) << id << " is host code but has a launcher";
+  }
+  int gpu_variants = 0;
+  for (const VariantInfo& v : all_variants()) {
+    if (v.pattern != PatternKind::Reduction || v.cpu_only) continue;
+    ++gpu_variants;
+    EXPECT_EQ(launchers.count(v.id), 1u) << v.id << " runs on the GPU but no kernels/reduction/*.cu launches it";
+  }
+  EXPECT_GE(gpu_variants, 30);
+  EXPECT_EQ(launchers.size(), std::size_t(gpu_variants));
 }
 
 }  // namespace

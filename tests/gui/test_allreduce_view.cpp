@@ -16,6 +16,7 @@
 #include "collective/allreduce_picture.hpp"
 #include "collective/allreduce_sim.hpp"
 #include "collective/link_model.hpp"
+#include "headless_imgui.hpp"
 #include "main_window.hpp"
 #include "views/allreduce_sweep_plot.hpp"
 #include "views/view_allreduce.hpp"
@@ -29,15 +30,8 @@ namespace {
 class AllReduceTab : public ::testing::TestWithParam<float> {
  protected:
   void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
     const bool large = GetParam() > 1.f;
-    io.DisplaySize = large ? ImVec2(1920, 1080) : ImVec2(1600, 900);
-    theme().apply(GetParam());
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    test::start_headless_imgui(large ? 1920 : 1600, large ? 1080 : 900, GetParam());
     s.load(std::string(WS_GUI_ASSETS) + "/lessons");
     s.device.opened = true;  // no device: the line saying why GPU variants cannot run
     s.perf.present.focus = large;

@@ -15,6 +15,7 @@
 
 #include "app_state.hpp"
 #include "grid_summary.hpp"
+#include "headless_imgui.hpp"
 #include "registry.hpp"
 #include "trace/analyses.hpp"
 #include "trace_source.hpp"
@@ -174,16 +175,7 @@ TEST(GridColors, LegendMatchesTheShadersScale) {
 /// ImGui frames of the Grid view alone, in a window of known place and size, without a renderer.
 class GridFrames : public ::testing::Test {
  protected:
-  void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1600, 900);
-    theme().apply(1.f);
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  }
+  void SetUp() override { test::start_headless_imgui(1600, 900); }
   void TearDown() override { ImGui::DestroyContext(); }
   void frame(AppState& s, GridView& view) {
     ImGui::GetIO().DeltaTime = 1.f / 60.f;

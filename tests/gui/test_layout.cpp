@@ -14,6 +14,7 @@
 #include <string>
 
 #include "app_state.hpp"
+#include "headless_imgui.hpp"
 #include "main_window.hpp"
 #include "registry.hpp"
 #include "roofline.hpp"
@@ -36,14 +37,7 @@ constexpr float kMinPx = 28.f;  // the issue's "smallest text >= 28 px" at font 
 class Presentation : public ::testing::Test {
  protected:
   void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1920, 1080);
-    theme().apply(2.f);
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    test::start_headless_imgui(1920, 1080, 2.f);
     s.load(std::string(WS_GUI_ASSETS) + "/lessons");
     s.device.opened = true;  // no device: simulation and replay
     s.perf.present.high_contrast = true;

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "app_state.hpp"
+#include "headless_imgui.hpp"
 #include "help_overlay.hpp"
 #include "live.hpp"
 #include "main_window.hpp"
@@ -591,17 +592,7 @@ TEST(Worker, KeptFractionSweepAndLiveOfTheOtherLessons) {
 /// One ImGui frame without a renderer (fonts built but never uploaded).
 class Frame {
  public:
-  Frame() {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1600, 900);
-    io.DeltaTime = 1 / 60.f;
-    theme().apply(1.f);
-    unsigned char* px = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&px, &w, &h);
-  }
+  Frame() { test::start_headless_imgui(1600, 900); }
   ~Frame() { ImGui::DestroyContext(); }
   void draw(MainWindow& win, AppState& s) {
     ImGui::NewFrame();

@@ -11,6 +11,7 @@
 
 #include "app_state.hpp"
 #include "format.hpp"
+#include "headless_imgui.hpp"
 #include "main_window.hpp"
 #include "presenter.hpp"
 #include "registry.hpp"
@@ -267,16 +268,7 @@ TEST(MainWindow, ExchangeRunsRequestsAndReplaysWithoutDevice) {
 /// Builds ImGui frames without a renderer: catches unbalanced Push/Pop and Begin/End in every view.
 class Frames : public ::testing::Test {
  protected:
-  void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1600, 900);
-    theme().apply(1.f);
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  }
+  void SetUp() override { test::start_headless_imgui(1600, 900); }
   void TearDown() override { ImGui::DestroyContext(); }
   void frames(AppState& s, MainWindow& win, int n = 3) {
     for (int i = 0; i < n; ++i) {

@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "editor/kernel_copy.hpp"
 #include "kernel_compile.hpp"
+#include "kernel_copy.hpp"
 #include "kernel_edit.hpp"
+#include "kernel_sources.hpp"
 #include "registry.hpp"
-#include "views/kernel_sources.hpp"
 
 namespace {
 

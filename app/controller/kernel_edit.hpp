@@ -1,7 +1,7 @@
 // The Source view's editor of a variant's kernel ("Edit a copy"): the text being edited, what the compiler
 // said about it (on its lines), and the intents the view writes (compile, run). No ImGui: the editor's
 // drawing (app/ui/editor) reads and writes this model; making the copy from the embedded source is
-// app/ui/editor/kernel_copy. Compiling here needs no GPU (NVRTC, kernel_compile.hpp) and runs on a thread of
+// app/controller/kernel_copy. Compiling here needs no GPU (NVRTC, kernel_compile.hpp) and runs on a thread of
 // its own; running goes through the GUI's run queue as a RunRequest carrying the kernel, the same path as
 // `warpscope-cli run --kernel FILE --like VARIANT`.
 #pragma once
@@ -163,7 +163,7 @@ class KernelEdit {
   /// opens the copy (open() clears it).
   void set_traced_copy(std::string traced) { traced_ = std::move(traced); }
   const std::string& traced_copy() const { return traced_; }
-  /// Replaces the step trace (app/ui/editor/edit_step_trace); bumps step_trace_generation().
+  /// Replaces the step trace (app/controller/edit_step_trace); bumps step_trace_generation().
   void set_step_trace(StepTrace t);
   /// The latest step trace, nullptr before any.
   const StepTrace* step_trace() const { return step_trace_ ? &*step_trace_ : nullptr; }

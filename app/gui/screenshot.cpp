@@ -27,6 +27,7 @@
 #include "views/grid_renderer.hpp"
 #include "widgets/image_texture.hpp"
 #include "widgets/theme.hpp"
+#include "worker_exchange.hpp"
 
 namespace ws::gui {
 
@@ -89,7 +90,7 @@ class HeadlessSession {
   /// One frame; returns the UI build time (NewFrame to Render) in ms.
   double frame(ui::AppState& s, ui::RunWorker& worker) {
     ImGuiIO& io = ImGui::GetIO();
-    ui::MainWindow::exchange(s, worker, reports_dir());
+    ui::exchange_with_worker(s, worker, reports_dir());
     // A run of this session just faulted on the GPU this picture draws on: move before the next CUDA work
     // (the worker's restart) makes the driver reset this context.
     if (lost_.empty() && !stay_on_faulted_gpu_ && gl_.on_faulted_gpu()) leave_gpu(s, worker, "");
@@ -141,7 +142,7 @@ class HeadlessSession {
       return false;
     }
     const std::string before = gl_.description();
-    const bool live = GlRecovery::stop_live(s, [&] { ui::MainWindow::exchange(s, worker, reports_dir()); });
+    const bool live = GlRecovery::stop_live(s, [&] { ui::exchange_with_worker(s, worker, reports_dir()); });
     ImGui_ImplOpenGL3_Shutdown();  // its objects' context is gone: the deletes are no-ops there
     abandon_gl_grid_renderer();
     ui::set_image_texture_api({});

@@ -22,6 +22,7 @@
 #include "views/grid_renderer.hpp"
 #include "widgets/image_texture.hpp"
 #include "widgets/theme.hpp"
+#include "worker_exchange.hpp"
 
 namespace ws::gui {
 
@@ -225,7 +226,7 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
       glfwWaitEventsTimeout(1.0 / 30.0);
     else
       glfwWaitEventsTimeout(0.25);
-    ui::MainWindow::exchange(s, worker, reports_dir());
+    ui::exchange_with_worker(s, worker, reports_dir());
     // A GPU of this machine faulted (a run of ours, or earlier): move the window to Mesa before the next CUDA
     // work makes the driver reset its context.
     if (fault_marks.marked(gw))
@@ -274,7 +275,7 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
       // A new window and context, ImGui's GL objects, fonts and our textures made again; the session,
       // queue, Live series and settings live in `s` and go on.
       const std::string before = gw.renderer;
-      const bool live = GlRecovery::stop_live(s, [&] { ui::MainWindow::exchange(s, worker, reports_dir()); });
+      const bool live = GlRecovery::stop_live(s, [&] { ui::exchange_with_worker(s, worker, reports_dir()); });
       gw.close(true);
       std::string err = recovery.may_recover() ? gw.open(s, o) : "too many resets";
       if (err.empty()) {

@@ -1,6 +1,6 @@
 // The one main window, fixed layout (ImGui 1.86 has no docking): report bar on top, lesson browser
-// left, parameters and view tabs in the centre, status bar at the bottom. It is also the one place
-// where the views' intents reach the RunWorker and its results reach the model.
+// left, parameters and view tabs in the centre, status bar at the bottom. The views' intents reach the
+// RunWorker, and its results the model, through the controller's exchange_with_worker (worker_exchange.hpp).
 #pragma once
 #include <imgui.h>
 
@@ -11,7 +11,6 @@
 #include "app_state.hpp"
 #include "lesson_browser.hpp"
 #include "parameters_panel.hpp"
-#include "run_worker.hpp"
 #include "status_bar.hpp"
 #include "views/view_registry.hpp"
 
@@ -22,9 +21,6 @@ class MainWindow {
   MainWindow();
   /// Names of the centre tabs in order, for --view: view_ids() (views/view_registry.cpp lists the views).
   static const std::vector<std::string>& views();
-  /// Moves queued runs to the worker and finished results, progress and the device into `s`.
-  /// On the first snapshot with no device, opens the newest report in `reports_dir` as a replay.
-  static void exchange(AppState& s, RunWorker& worker, const std::string& reports_dir);
   /// Draws the whole window over `size` pixels at (0, 0); with Presentation::handout, the open view alone.
   void draw(AppState& s, ImVec2 size);
   /// Whether `name` is a step-through view (one picture per trace step; ViewInfo::steps); --export-steps

@@ -73,8 +73,10 @@ file(GLOB ws_core_alone ${CMAKE_SOURCE_DIR}/app/core/patterns/*/pattern_*.cpp
      ${CMAKE_SOURCE_DIR}/app/core/patterns/*/models_*.cpp ${CMAKE_SOURCE_DIR}/app/core/patterns/*/variants/*.cpp)
 list(APPEND ws_core_alone ${CMAKE_SOURCE_DIR}/app/core/bound_search.cpp ${CMAKE_SOURCE_DIR}/app/core/trace/trace_compare.cpp)
 # views/view_allreduce.cpp: `using namespace collective` (collective::Step beside the trace views' ws::Step).
-set(ws_ui_alone editor/kernel_trace_points.cpp widgets/theme_contrast.cpp views/view_allreduce.cpp)
+set(ws_ui_alone widgets/theme_contrast.cpp views/view_allreduce.cpp)
 list(TRANSFORM ws_ui_alone PREPEND ${CMAKE_SOURCE_DIR}/app/ui/)
 set_source_files_properties(${ws_core_alone} DIRECTORY ${CMAKE_SOURCE_DIR}/app/core
                             PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
 set_source_files_properties(${ws_ui_alone} DIRECTORY ${CMAKE_SOURCE_DIR}/app/ui PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+set_source_files_properties(${CMAKE_SOURCE_DIR}/app/controller/kernel_trace_points.cpp DIRECTORY ${CMAKE_SOURCE_DIR}/app/controller
+                            PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)

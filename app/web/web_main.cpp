@@ -31,6 +31,7 @@
 #include "request.hpp"
 #include "run_worker.hpp"
 #include "widgets/theme.hpp"
+#include "worker_exchange.hpp"
 
 namespace ws::web {
 
@@ -79,7 +80,7 @@ void frame(void* arg) {
   glfwGetWindowSize(p.win, &cw, &ch);
   if (w > 0 && h > 0 && (w != cw || h != ch)) glfwSetWindowSize(p.win, w, h);
   const double t_exchange = emscripten_get_now();
-  ui::MainWindow::exchange(p.s, *p.worker, reports_dir());
+  ui::exchange_with_worker(p.s, *p.worker, reports_dir());
   if (p.frames == 0) p.first_exchange_ms = emscripten_get_now() - t_exchange;
   // The bundled report's recordings (most of its bytes): after the first frame, or before it when it needs them.
   p.recordings.supply(p.s, p.frames > 0 || may_show_a_recording(p.s));

@@ -1,16 +1,16 @@
 // The step views of an edited copy on the GPU (docs/your-kernel.md, "Step views of an edited copy"): reduce3's
-// copy, its trace points put back (editor/kernel_trace_points), recorded by its NVRTC traced build through a local
+// copy, its trace points put back (kernel_trace_points), recorded by its NVRTC traced build through a local
 // worker. The unchanged copy records the built-in variant's trace, on the copy's own lines; a copy whose loop
 // stops at stride 32 records the same steps up to there and then its commit where reduce3 goes on to stride 16.
 #include <gtest/gtest.h>
 
-#include "editor/kernel_copy.hpp"
-#include "editor/kernel_trace_points.hpp"
+#include "kernel_copy.hpp"
+#include "kernel_sources.hpp"
+#include "kernel_trace_points.hpp"
 #include "registry.hpp"
 #include "request.hpp"
 #include "trace/trace_compare.hpp"
 #include "trace/trace_store.hpp"
-#include "views/kernel_sources.hpp"
 #include "worker_client.hpp"
 
 using namespace ws;

@@ -1,4 +1,4 @@
-// Copies of the slides' kernels (the Source view's "Edit a copy", app/ui/editor/kernel_copy.cpp) run on the
+// Copies of the slides' kernels (the Source view's "Edit a copy", app/controller/kernel_copy.cpp) run on the
 // GPU as the editor sends them: the convolutions that read their mask from __constant__ memory keep it, and
 // the worker fills it (the header's mask_symbol) as the slides' host code does with cudaMemcpyToSymbol.
 // Its own executable (ws_gpu_editor_tests): it links the GUI's editor code, which ws_gpu_tests does not.
@@ -6,11 +6,11 @@
 
 #include <cstdio>
 
-#include "editor/kernel_copy.hpp"
 #include "gpu_device.hpp"
+#include "kernel_copy.hpp"
+#include "kernel_sources.hpp"
 #include "registry.hpp"
 #include "request.hpp"
-#include "views/kernel_sources.hpp"
 
 using namespace ws;
 

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "bound_edit.hpp"
-#include "editor/kernel_copy.hpp"
+#include "kernel_copy.hpp"
 #include "registry.hpp"
 
 namespace ws::ui {

@@ -1,4 +1,4 @@
-// Every variant's editable copy (the Source view's "Edit a copy", app/ui/editor/kernel_copy.hpp) on the GPU:
+// Every variant's editable copy (the Source view's "Edit a copy", app/controller/kernel_copy.hpp) on the GPU:
 // unchanged, it compiles with NVRTC, runs through the user-kernel path where its variant runs (the same
 // launch geometry, input and check) and gives the original's answer. A copy that cannot run says why in
 // its note. Prints each copy's time beside the original's (the same request, in one process).
@@ -8,10 +8,10 @@
 #include <memory>
 
 #include "backend_factory.hpp"
-#include "editor/kernel_copy.hpp"
+#include "kernel_copy.hpp"
+#include "kernel_sources.hpp"
 #include "registry.hpp"
 #include "request.hpp"
-#include "views/kernel_sources.hpp"
 
 using namespace ws;
 

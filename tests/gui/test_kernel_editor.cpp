@@ -9,8 +9,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "editor/kernel_copy.hpp"
 #include "kernel_compile.hpp"
+#include "kernel_copy.hpp"
 #include "kernel_edit.hpp"
 #include "registry.hpp"
 #include "user_kernel.hpp"

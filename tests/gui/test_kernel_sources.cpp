@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
+#include "kernel_sources.hpp"
 #include "registry.hpp"
 #include "trace_source.hpp"
-#include "views/kernel_sources.hpp"
 
 namespace ws::ui {
 namespace {

@@ -4,14 +4,14 @@
 #include <gtest/gtest.h>
 
 #include "app_state.hpp"
-#include "editor/edit_step_trace.hpp"
-#include "editor/kernel_copy.hpp"
-#include "editor/kernel_trace_points.hpp"
+#include "edit_step_trace.hpp"
 #include "kernel_compile.hpp"
+#include "kernel_copy.hpp"
+#include "kernel_sources.hpp"
+#include "kernel_trace_points.hpp"
 #include "registry.hpp"
 #include "run_worker.hpp"
 #include "trace/user_trace_build.hpp"
-#include "views/kernel_sources.hpp"
 
 namespace ws::ui {
 namespace {

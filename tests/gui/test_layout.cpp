@@ -15,11 +15,11 @@
 
 #include "app_state.hpp"
 #include "headless_imgui.hpp"
+#include "kernel_sources.hpp"
 #include "main_window.hpp"
 #include "registry.hpp"
 #include "roofline.hpp"
 #include "sanitizer.hpp"
-#include "views/kernel_sources.hpp"
 #include "views/race_timeline.hpp"
 #include "views/scan_graph.hpp"
 #include "views/view_pair.hpp"
@@ -868,7 +868,7 @@ TEST_F(Presentation, EpitaSweepSceneFillsTheViewAndNoLabelOverlapsAnother) {
     if (s.lesson()->scenes[std::size_t(k)].view == "plots") scene = k;
   ASSERT_GE(scene, 0) << "EPITA has no Plots scene";
   ASSERT_EQ(s.open_scene(scene, MainWindow::views()), "");
-  // What MainWindow::exchange does each frame: the scene's named report opens (no GPU, no runs here).
+  // What exchange_with_worker does each frame: the scene's named report opens (no GPU, no runs here).
   s.fall_back_for_scene([](const std::string& name) { return std::string(WS_GUI_ASSETS) + "/reports/" + name; });
   ASSERT_TRUE(s.showing_replay());
   EXPECT_EQ(chosen_variants(s).size(), s.lesson()->scenes[std::size_t(scene)].compare.size());

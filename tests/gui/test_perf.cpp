@@ -21,6 +21,7 @@
 #include "views/compare_model.hpp"
 #include "widgets/plot_axis.hpp"
 #include "widgets/theme.hpp"
+#include "worker_exchange.hpp"
 
 namespace {
 
@@ -488,7 +489,7 @@ TEST(Worker, GuiIntentsReachTheWorkerAndResultsTheSession) {
   s.load(std::string(WS_GUI_ASSETS) + "/lessons");
   RunWorker w([](std::string& e) { return synthetic(0ms, e); });
   ASSERT_TRUE(w.wait_opened(5s));
-  MainWindow::exchange(s, w, "");  // first snapshot: the (synthetic) device is open
+  exchange_with_worker(s, w, "");  // first snapshot: the (synthetic) device is open
   ASSERT_TRUE(s.device.device.available);
   EXPECT_EQ(why_no_timing(s), "");
   s.perf.sweep_from = 10;
@@ -498,7 +499,7 @@ TEST(Worker, GuiIntentsReachTheWorkerAndResultsTheSession) {
   EXPECT_EQ(s.perf.sweep_to_start->variants, std::vector<std::string>{"epita.reduce3"});  // host loops are left out
   const auto end = std::chrono::steady_clock::now() + 20s;
   while (s.session.sweeps.empty() && std::chrono::steady_clock::now() < end) {
-    MainWindow::exchange(s, w, "");
+    exchange_with_worker(s, w, "");
     std::this_thread::sleep_for(2ms);
   }
   ASSERT_EQ(s.session.sweeps.size(), 1u);
@@ -511,14 +512,14 @@ TEST(Worker, GuiIntentsReachTheWorkerAndResultsTheSession) {
   s.perf.live_variants = {"epita.reduce3"};
   s.perf.live_wanted = true;
   while (s.perf.live.points() < 50 && std::chrono::steady_clock::now() < end) {
-    MainWindow::exchange(s, w, "");
+    exchange_with_worker(s, w, "");
     std::this_thread::sleep_for(2ms);
   }
   EXPECT_GE(s.perf.live.points(), 50u);
   EXPECT_TRUE(s.perf.live_running);
   s.perf.live_wanted = false;
-  MainWindow::exchange(s, w, "");
-  MainWindow::exchange(s, w, "");
+  exchange_with_worker(s, w, "");
+  exchange_with_worker(s, w, "");
   EXPECT_FALSE(s.perf.live_running);
   // A saved session keeps its sweep.
   const std::string path = (std::filesystem::temp_directory_path() / "ws_session_sweep.json").string();
@@ -531,7 +532,7 @@ TEST(Worker, KeptFractionSweepAndLiveOfTheOtherLessons) {
   s.load(std::string(WS_GUI_ASSETS) + "/lessons");
   RunWorker w([](std::string& e) { return synthetic(0ms, e); });
   ASSERT_TRUE(w.wait_opened(5s));
-  MainWindow::exchange(s, w, "");
+  exchange_with_worker(s, w, "");
   ASSERT_TRUE(s.device.device.available);
   const std::vector<std::string> ids = {"cs121.race",          "cs121.hist_shared",         "cs121.filter_global",
                                         "cub.select",          "stevens.scan_hierarchical", "stevens.conv1d_tiled",
@@ -550,7 +551,7 @@ TEST(Worker, KeptFractionSweepAndLiveOfTheOtherLessons) {
   EXPECT_EQ(validate_sweep(*s.perf.sweep_to_start), "");
   const auto end = std::chrono::steady_clock::now() + 20s;
   while (s.session.sweeps.empty() && std::chrono::steady_clock::now() < end) {
-    MainWindow::exchange(s, w, "");
+    exchange_with_worker(s, w, "");
     std::this_thread::sleep_for(2ms);
   }
   ASSERT_EQ(s.session.sweeps.size(), 1u);
@@ -576,7 +577,7 @@ TEST(Worker, KeptFractionSweepAndLiveOfTheOtherLessons) {
   s.perf.live_variants = {"cs121.race", "stevens.scan_hierarchical", "cs121.hist_shared", "cs121.filter_warp_agg"};
   s.perf.live_wanted = true;
   while ((s.perf.live.series.size() < 3 || s.perf.live.points() < 60) && std::chrono::steady_clock::now() < end) {
-    MainWindow::exchange(s, w, "");
+    exchange_with_worker(s, w, "");
     std::this_thread::sleep_for(2ms);
   }
   EXPECT_TRUE(s.perf.live_running) << s.perf.live_stopped;
@@ -584,8 +585,8 @@ TEST(Worker, KeptFractionSweepAndLiveOfTheOtherLessons) {
   EXPECT_EQ(s.perf.live.series.count("cs121.race"), 0u);
   for (const auto& [id, r] : s.perf.live.latest) EXPECT_EQ(r.status, RunStatus::Ok) << id << ": " << r.message;
   s.perf.live_wanted = false;
-  MainWindow::exchange(s, w, "");
-  MainWindow::exchange(s, w, "");
+  exchange_with_worker(s, w, "");
+  exchange_with_worker(s, w, "");
   EXPECT_FALSE(s.perf.live_running);
 }
 

@@ -1,6 +1,6 @@
 // The traced build of a user's kernel (docs/your-kernel.md, "Step views of an edited copy"): the text of an
 // edited copy with its variant's trace instrumentation put back (WS_T lines, WS_AT markers, `#line` directives
-// that keep the edited text's line numbers; app/ui/editor/kernel_trace_points), compiled by NVRTC with the
+// that keep the edited text's line numbers; app/controller/kernel_trace_points), compiled by NVRTC with the
 // recorder of kernels/common/trace_record.cuh, as the build compiles the variants' trace build with nvcc.
 #pragma once
 #include <string>

@@ -9,9 +9,9 @@
 #include <map>
 
 #include "editor/bound_panel.hpp"
-#include "editor/kernel_copy.hpp"
-#include "editor/kernel_trace_points.hpp"
 #include "kernel_compile.hpp"
+#include "kernel_copy.hpp"
+#include "kernel_trace_points.hpp"
 #include "metric_catalog.hpp"
 #include "registry.hpp"
 #include "views/line_counters.hpp"
@@ -72,7 +72,7 @@ void KernelEditor::open_exercise(AppState& s, const Exercise& ex) {
 
 void KernelEditor::compile_and_run(AppState& s) {
   if (s.device.opened && s.device.device.available && s.edit.exercise()) {
-    s.edit.check();  // MainWindow::exchange queues its runs one at a time
+    s.edit.check();  // exchange_with_worker (app/controller/worker_exchange.cpp) queues its runs one at a time
     return;
   }
   if (s.device.opened && s.device.device.available) {
@@ -93,7 +93,7 @@ bool KernelEditor::draw(AppState& s) {
   const bool ctrl_enter = io.KeyCtrl && (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) ||
                                          ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter)));
   bool run = std::exchange(e.request_run, false);
-  e.poll();  // also done by MainWindow::exchange each frame, for a result that comes while another view is open
+  e.poll();  // also done by exchange_with_worker each frame, for a result that comes while another view is open
   e.take_run(s.session.runs);
   // Find the bound (--edit-bound presses both of its buttons once the run worker has said where the GPU is).
   if (std::exchange(s.bound.request_open, false) && !e.exercise()) find_the_bound(s);

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "app_state.hpp"
-#include "editor/kernel_copy.hpp"
+#include "kernel_copy.hpp"
 #include "views/compare_model.hpp"
 
 namespace ws::ui {

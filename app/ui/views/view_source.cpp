@@ -7,7 +7,7 @@
 #include <map>
 #include <string>
 
-#include "editor/kernel_copy.hpp"
+#include "kernel_copy.hpp"
 #include "metric_catalog.hpp"
 #include "views/line_counters.hpp"
 #include "views/stall_bars.hpp"

@@ -8,7 +8,7 @@
 
 #include "app_state.hpp"
 #include "editor/kernel_editor.hpp"
-#include "views/kernel_sources.hpp"
+#include "kernel_sources.hpp"
 
 namespace ws::ui {
 

@@ -1,4 +1,4 @@
-#include "views/kernel_sources.hpp"
+#include "kernel_sources.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "kernel_sources.hpp"
 #include "variant.hpp"
-#include "views/kernel_sources.hpp"
 
 namespace ws::ui {
 

@@ -34,7 +34,7 @@ struct SourceSection {
 /// instrumentation comes back blank.
 std::string strip_trace_instrumentation(const std::string& line);
 /// The section of `id` with its place (see variant_source()). `keep_trace`: the trace-build instrumentation
-/// stays in the text, every line of the file kept (the traced copy of an edited kernel, editor/kernel_trace_points).
+/// stays in the text, every line of the file kept (the traced copy of an edited kernel, kernel_trace_points).
 SourceSection find_section(const std::string& id, bool keep_trace = false);
 /// find_section(id) and, in file order, the regions (between "// ----" rules) of the helpers outside it
 /// whose lines `t`'s steps ran (harris.impl6's last warp is Implementation 5's helper), so every

@@ -1,6 +1,6 @@
-#include "editor/edit_step_trace.hpp"
+#include "edit_step_trace.hpp"
 
-#include "editor/kernel_trace_points.hpp"
+#include "kernel_trace_points.hpp"
 #include "registry.hpp"
 
 namespace ws::ui {

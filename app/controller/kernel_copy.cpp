@@ -1,4 +1,4 @@
-#include "editor/kernel_copy.hpp"
+#include "kernel_copy.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,9 +1,9 @@
-#include "editor/kernel_trace_points.hpp"
+#include "kernel_trace_points.hpp"
 
 #include <vector>
 
-#include "editor/kernel_copy.hpp"
-#include "views/kernel_sources.hpp"
+#include "kernel_copy.hpp"
+#include "kernel_sources.hpp"
 
 namespace ws::ui {
 

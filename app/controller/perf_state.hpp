@@ -106,7 +106,7 @@ std::string why_no_timing(const AppState& s);
 /// input) of the filters among `ids`.
 SweepSpec make_sweep_spec(const AppState& s, const std::vector<std::string>& ids);
 
-/// Moves sweep and Live intents to the worker (MainWindow::exchange calls it before take()).
+/// Moves sweep and Live intents to the worker (exchange_with_worker calls it before take()).
 void send_perf_intents(AppState& s, RunWorker& worker);
 /// Moves the snapshot's sweep runs, finished sweeps (into the session report, shown) and live
 /// points and results into `s`; switches the Live toggle off when the worker stopped Live.

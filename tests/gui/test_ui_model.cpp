@@ -19,6 +19,7 @@
 #include "views/view_pair.hpp"
 #include "views/view_registry.hpp"
 #include "widgets/theme.hpp"
+#include "worker_exchange.hpp"
 
 namespace {
 
@@ -240,7 +241,7 @@ TEST(MainWindow, ExchangeRunsRequestsAndReplaysWithoutDevice) {
   s.load(std::string(WS_GUI_ASSETS) + "/lessons");
   RunWorker w(no_backend);
   ASSERT_TRUE(w.wait_opened(std::chrono::seconds(5)));
-  MainWindow::exchange(s, w, dir.string());
+  exchange_with_worker(s, w, dir.string());
   EXPECT_TRUE(s.device.opened);
   EXPECT_FALSE(s.device.device.available);
   ASSERT_TRUE(s.showing_replay());  // no device: the newest report opens as a replay
@@ -253,7 +254,7 @@ TEST(MainWindow, ExchangeRunsRequestsAndReplaysWithoutDevice) {
     const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     do {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      MainWindow::exchange(s, w, dir.string());
+      exchange_with_worker(s, w, dir.string());
     } while (s.session.runs.empty() && std::chrono::steady_clock::now() < end);
     ASSERT_EQ(s.session.runs.size(), 1u);
     EXPECT_EQ(s.session.runs[0].status, RunStatus::Ok);

@@ -52,6 +52,7 @@ class WarmingBackend final : public Backend {
 
 struct Answers {
   std::string out, err;
+  pid_t pid = 0;
 };
 
 /// A worker in a child process with a WarmingBackend: `requests` on its stdin, which then ends.
@@ -78,6 +79,7 @@ Answers worker_with(bool fail, const std::string& requests) {
   close(to_worker[0]);
   close(from_worker[1]);
   Answers a;
+  a.pid = pid;
   if (write(to_worker[1], requests.data(), requests.size()) != ssize_t(requests.size())) a.out = "write failed";
   close(to_worker[1]);
   char buf[4096];
@@ -110,15 +112,18 @@ TEST(WorkerWarmUp, RunsOnceBeforeTheFirstRequestAndLogsIt) {
   EXPECT_NE(a.out.find(R"("id":1,"n":1)"), std::string::npos) << a.out;
   EXPECT_NE(a.out.find(R"("id":2,"n":1)"), std::string::npos) << a.out;
   EXPECT_NE(a.out.find(R"("bye")"), std::string::npos) << a.out;
-  EXPECT_NE(a.err.find("warpscope worker: metrics warm-up "), std::string::npos) << a.err;
-  EXPECT_NE(a.err.find(" ms: stand-in warm-up"), std::string::npos) << a.err;
+  // "warpscope worker PID: ...": WorkerClient's stderr tail skips it as it skips the start-up line.
+  EXPECT_NE(a.err.find("warpscope worker " + std::to_string(long(a.pid)) + ": metrics warm-up "), std::string::npos)
+      << a.err;
+  EXPECT_NE(a.err.find(" ms: stand-in warm-up\n"), std::string::npos) << a.err;
 }
 
 TEST(WorkerWarmUp, AFailedWarmUpIsOneLineAndTheWorkerGoesOn) {
   const Answers a = worker_with(true, kRequests);
   EXPECT_NE(a.out.find(R"("id":1,"n":1)"), std::string::npos) << a.out;
   EXPECT_NE(a.out.find(R"("bye")"), std::string::npos) << a.out;
-  EXPECT_NE(a.err.find("warpscope worker: metrics warm-up failed (the worker goes on): CUPTI said no\n"),
+  EXPECT_NE(a.err.find("warpscope worker " + std::to_string(long(a.pid)) +
+                       ": metrics warm-up failed (the worker goes on): CUPTI said no\n"),
             std::string::npos)
       << a.err;
 }

@@ -41,6 +41,10 @@ class Backend {
     (void)v, (void)req, (void)in, (void)launch, (void)block_index, (void)model, (void)out;
     return "the " + name() + " backend does not record traces on a device";
   }
+  /// Does now, once, the set-up a process's first hardware-metrics request would otherwise pay (the CUDA
+  /// backend: CudaBackend::warm_up_metrics). Returns one line saying what ran or why nothing did ("": this
+  /// backend has nothing to prepare); throws std::exception on failure, which the caller logs and ignores.
+  virtual std::string warm_up_metrics() { return ""; }
 };
 
 }  // namespace ws

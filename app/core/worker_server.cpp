@@ -153,6 +153,22 @@ class Server {
 
     std::thread reader([this] { read_loop(); });
     reader.detach();  // blocked in read(); the process ends with the executor
+    // CUPTI's first-request set-up now, not in the user's first metrics request (issue 31): warm_up_metrics.
+    // Logged as "warpscope worker PID: ...", a line WorkerClient's stderr tail skips like the start-up line.
+    if (cuda_) {
+      const auto t0 = std::chrono::steady_clock::now();
+      try {
+        if (const std::string did = cuda_->warm_up_metrics(); !did.empty())
+          std::fprintf(stderr, "warpscope worker %ld: metrics warm-up %.0f ms: %s\n", h.pid,
+                       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(),
+                       did.c_str());
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "warpscope worker %ld: metrics warm-up failed (the worker goes on): %s\n", h.pid,
+                     e.what());
+      } catch (...) {
+        std::fprintf(stderr, "warpscope worker %ld: metrics warm-up failed (the worker goes on)\n", h.pid);
+      }
+    }
     const int code = execute_loop();
     {
       std::lock_guard<std::mutex> lock(m_);

@@ -1,6 +1,8 @@
 #include "cuda_backend.hpp"
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 
 #include "common/check_cuda.hpp"
@@ -12,6 +14,7 @@
 #include "launch_rules.hpp"
 #include "limits.hpp"
 #include "pattern_runner.hpp"
+#include "request.hpp"
 #include "user_kernel_run.hpp"
 
 namespace ws::cuda {
@@ -64,6 +67,35 @@ RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const In
   // grids) reports it; the others launch the resolved 1D `launch` and leave r.launch empty.
   if (r.launch.block == 0) r.launch = launch;
   return r;
+}
+
+std::string CudaBackend::warm_up_metrics() {
+  if (const char* off = std::getenv("WS_NO_METRICS_WARMUP"); off && std::strcmp(off, "1") == 0)
+    return "skipped (WS_NO_METRICS_WARMUP=1)";
+  // pc_sampling_worker.cpp sets it in the worker it starts for one PC sampling collection: a profiling pass
+  // before that collection would leave it without PC records.
+  if (const char* pc = std::getenv("WARPSCOPE_PC_SAMPLING_WORKER"); pc && *pc)
+    return "skipped (a worker for one PC sampling collection)";
+  if (!ctx_.device.available) return "skipped (no usable device: " + ctx_.device.error + ")";
+  // An ordinary request, so it takes the path (and the kept session) a user's "default" request takes. It
+  // counts as that session's request 1: the session turns the accumulated counters back into each
+  // request's own (k A_k - (k-1) A_(k-1)), so the user's first request gets its own counts as a later
+  // request always has; the two rebuilt ratios' scale (learned on request 1) is CUPTI's constant
+  // (100 / peak warps per SM, and 1), not the kernel's. The SASS pass's counts are each collection's own
+  // (flushed at its end), so the warm-up's stay in the warm-up. Same metric spec as the UI's ("default" and
+  // "default,pcsampling" have the same range-profiler list): another list would close the session.
+  RunRequest req;
+  req.variant = kMetricsWarmUpVariant;
+  req.n = kMetricsWarmUpN;
+  req.repeat = 1;
+  req.warmup = 0;
+  req.backend = BackendKind::Cuda;
+  req.metrics = "default";
+  const RunResult r = execute(req, this);
+  if (r.status != RunStatus::Ok) throw std::runtime_error(req.variant + ": " + r.message);
+  if (!r.metrics.error.empty()) throw std::runtime_error(r.metrics.error);
+  if (!r.metrics.collected) throw std::runtime_error("no metric was collected");
+  return std::string("default set and per-line pass on ") + kMetricsWarmUpVariant + ", n = 2^16, values discarded";
 }
 
 std::string CudaBackend::settle(const std::string& what) {

@@ -3,8 +3,16 @@
 // with `--metrics SET` K times, and prints one JSON object: profile_ms of every collection (request
 // to values, host clock), passes, and the values of the last one. scripts/metrics_vs_ncu.py puts it
 // beside what ncu adds for the same kernel and metrics.
+//
+// --warm-up (anywhere on the line): before the K requests, the worker's start-up warm-up
+// (Backend::warm_up_metrics, issue 31), timed; profile_ms[0] is then "the first request after the
+// warm-up", without it "the first request cold". Both are first requests of their process (CUPTI's
+// set-up is once per process), so measuring both takes two runs of this program:
+//   ws_metrics_bench harris.impl2 2^24 default 4; ws_metrics_bench harris.impl2 2^24 default 4 --warm-up
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -15,8 +23,16 @@
 #include "request.hpp"
 
 int main(int argc, char** argv) {
+  bool warm_up = false;
+  int kept_args = 1;
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--warm-up")
+      warm_up = true;
+    else
+      argv[kept_args++] = argv[i];
+  argc = kept_args;
   if (argc < 4) {
-    std::fprintf(stderr, "usage: ws_metrics_bench VARIANT N METRICS [K]\n");
+    std::fprintf(stderr, "usage: ws_metrics_bench VARIANT N METRICS [K] [--warm-up]\n");
     return 2;
   }
   std::string err;
@@ -52,6 +68,14 @@ int main(int argc, char** argv) {
   out["profile_ms"] = nlohmann::json::array();
   out["lines_per_collection"] = nlohmann::json::array();
   out["passes"] = nlohmann::json::array();
+  out["warm_up"] = warm_up ? "" : "none (first request cold)";
+  if (warm_up) {
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      out["warm_up"] = backend->warm_up_metrics();
+    } catch (const std::exception& e) { out["warm_up"] = std::string("failed: ") + e.what(); }
+    out["warm_up_ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
   const int k = argc > 4 ? std::atoi(argv[4]) : 3;
   req.metrics = argv[3];
   ws::RunResult r;
@@ -71,6 +95,7 @@ int main(int argc, char** argv) {
     out["lines_per_collection"].push_back(r.metrics.lines.size());
     out["passes"].push_back(r.metrics.passes);
   }
+  if (!out["profile_ms"].empty()) out["first_request_ms"] = out["profile_ms"][0];
   out["last"] = ws::metrics_to_json(r.metrics);
   // Timing after profiling (the profiler may stay enabled on the context): compare with the first.
   req.metrics.clear();

@@ -2,6 +2,7 @@
 // 2^24 ints, 256 threads per block, as in the issue's H200 figures.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "backend_factory.hpp"
+#include "cupti/cupti_range_profiler.hpp"
 #include "metric_catalog.hpp"
 #include "request.hpp"
 
@@ -318,4 +320,44 @@ TEST(GpuMetrics, KeptSessionValuesEqualAFreshSessionsValues) {
   }
   // That later requests on the kept session skip the set-up (and so take less time) is measured by
   // bench/timing_after_profiling.cpp, not asserted here.
+}
+
+// The worker's warm-up at start (CudaBackend::warm_up_metrics, issue 31) runs the default set on
+// epita.reduce1 at 2^16 as the kept session's first request. A user's request after it must get its own
+// counts, none of the warm-up's: the same as a session of its own gives.
+TEST(GpuMetrics, ValuesAfterTheWorkerWarmUpEqualValuesWithoutIt) {
+  ASSERT_NE(backend(), nullptr);
+  const char* v = "harris.impl1";
+  ws::cuda::release_range_profiler_session();  // whatever an earlier test of this process left open
+  setenv("WS_CUPTI_FRESH_SESSION", "1", 1);    // without the warm-up: a session of its own, nothing accumulated
+  const RunResult fresh = run_with(v, "default");
+  unsetenv("WS_CUPTI_FRESH_SESSION");
+  unsetenv("WS_NO_METRICS_WARMUP");
+  const auto t0 = std::chrono::steady_clock::now();
+  std::string did;
+  EXPECT_NO_THROW(did = backend()->warm_up_metrics());
+  const double warm_up_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_NE(did.find("epita.reduce1"), std::string::npos) << did;
+  const RunResult warmed = run_with(v, "default");  // the kept session's request 2
+  std::printf("[ gpu      ] %s: own session %.1f ms; warm-up %.1f ms (%s), then %.1f ms; warp inst %.0f / %.0f\n", v,
+              fresh.metrics.profile_ms, warm_up_ms, did.c_str(), warmed.metrics.profile_ms,
+              value(fresh, "smsp__inst_executed.sum"), value(warmed, "smsp__inst_executed.sum"));
+  EXPECT_EQ(value(warmed, "smsp__inst_executed.sum"), value(fresh, "smsp__inst_executed.sum"));
+  EXPECT_EQ(value(warmed, "smsp__inst_executed_op_shared_ld.sum"),
+            value(fresh, "smsp__inst_executed_op_shared_ld.sum"));
+  const char* lanes = "smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio";
+  EXPECT_NEAR(value(warmed, lanes), value(fresh, lanes), 1e-5 * value(fresh, lanes));
+  EXPECT_NEAR(value(warmed, "sm__warps_active.avg.pct_of_peak_sustained_active"),
+              value(fresh, "sm__warps_active.avg.pct_of_peak_sustained_active"), 5.0);
+  EXPECT_NEAR(value(warmed, "dram__bytes_read.sum"), value(fresh, "dram__bytes_read.sum"),
+              0.05 * value(fresh, "dram__bytes_read.sum") + 1e5);
+  // The SASS pass (per line) after the warm-up's: the same lines, the same warp instructions on each.
+  ASSERT_EQ(warmed.metrics.lines.size(), fresh.metrics.lines.size());
+  for (std::size_t i = 0; i < fresh.metrics.lines.size(); ++i) {
+    EXPECT_EQ(warmed.metrics.lines[i].file + ":" + std::to_string(warmed.metrics.lines[i].line),
+              fresh.metrics.lines[i].file + ":" + std::to_string(fresh.metrics.lines[i].line));
+    EXPECT_EQ(warmed.metrics.lines[i].warp_instructions, fresh.metrics.lines[i].warp_instructions)
+        << "line " << fresh.metrics.lines[i].line;
+  }
+  ws::cuda::release_range_profiler_session();  // later tests start as without this one
 }

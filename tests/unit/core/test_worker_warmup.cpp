@@ -1,0 +1,129 @@
+// The worker's metrics warm-up at start (issue 31; Backend::warm_up_metrics, CudaBackend's on a GPU): it
+// runs once, after the hello and before the first request, and its failure never ends the worker. A stand-in
+// backend here (no GPU); the GPU test GpuMetrics.ValuesAfterTheWorkerWarmUpEqualValuesWithoutIt checks the
+// values.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "worker_protocol.hpp"
+#include "worker_server.hpp"
+
+using namespace ws;
+using nlohmann::json;
+
+namespace {
+
+/// A "GPU" whose warm-up counts its calls, or throws.
+class WarmingBackend final : public Backend {
+ public:
+  explicit WarmingBackend(bool fail) : fail_(fail) {
+    dev_.available = true;
+    dev_.name = "stand-in GPU";
+  }
+  std::string name() const override { return "cuda"; }
+  const DeviceInfo& device() const override { return dev_; }
+  RunResult run(const VariantInfo&, const RunRequest&, const Input&, const LaunchConfig&) override {
+    RunResult r;
+    r.status = RunStatus::Error;
+    r.message = "stand-in backend";
+    return r;
+  }
+  std::string warm_up_metrics() override {
+    ++warm_ups;
+    if (fail_) throw std::runtime_error("CUPTI said no");
+    return "stand-in warm-up";
+  }
+  int warm_ups = 0;
+
+ private:
+  bool fail_;
+  DeviceInfo dev_;
+};
+
+struct Answers {
+  std::string out, err;
+  pid_t pid = 0;
+};
+
+/// A worker in a child process with a WarmingBackend: `requests` on its stdin, which then ends.
+Answers worker_with(bool fail, const std::string& requests) {
+  char err_path[] = "/tmp/ws_warmup_stderr_XXXXXX";
+  const int err_fd = mkstemp(err_path);
+  int to_worker[2], from_worker[2];
+  if (err_fd < 0 || pipe(to_worker) != 0 || pipe(from_worker) != 0) return {"pipe failed", ""};
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(to_worker[1]);
+    close(from_worker[0]);
+    dup2(err_fd, 2);
+    WorkerServerOptions o;
+    o.open_cuda = [fail](std::string&) -> std::unique_ptr<Backend> { return std::make_unique<WarmingBackend>(fail); };
+    o.extra = [](const json& req, Backend* cuda, json& response) {
+      if (req.value("type", "") != "warm_ups") return false;
+      auto* b = dynamic_cast<WarmingBackend*>(cuda);
+      response = worker_response(req.value("id", 0LL), "warm_ups", {{"n", b ? b->warm_ups : -1}});
+      return true;
+    };
+    std::_Exit(run_worker_server(to_worker[0], from_worker[1], o));
+  }
+  close(to_worker[0]);
+  close(from_worker[1]);
+  Answers a;
+  a.pid = pid;
+  if (write(to_worker[1], requests.data(), requests.size()) != ssize_t(requests.size())) a.out = "write failed";
+  close(to_worker[1]);
+  char buf[4096];
+  for (ssize_t got; (got = read(from_worker[0], buf, sizeof buf)) > 0;) a.out.append(buf, std::size_t(got));
+  close(from_worker[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  std::ifstream in(err_path);
+  std::stringstream s;
+  s << in.rdbuf();
+  a.err = s.str();
+  close(err_fd);
+  std::remove(err_path);
+  return a;
+}
+
+const char* kRequests = R"({"id": 1, "type": "warm_ups"})"
+                        "\n"
+                        R"({"id": 2, "type": "warm_ups"})"
+                        "\n"
+                        R"({"id": 3, "type": "shutdown"})"
+                        "\n";
+
+}  // namespace
+
+TEST(WorkerWarmUp, RunsOnceBeforeTheFirstRequestAndLogsIt) {
+  const Answers a = worker_with(false, kRequests);
+  // The hello first (the warm-up runs after it), then the answers, each after the one warm-up.
+  EXPECT_NE(a.out.substr(0, a.out.find('\n')).find(R"("type":"hello")"), std::string::npos) << a.out;
+  EXPECT_NE(a.out.find(R"("id":1,"n":1)"), std::string::npos) << a.out;
+  EXPECT_NE(a.out.find(R"("id":2,"n":1)"), std::string::npos) << a.out;
+  EXPECT_NE(a.out.find(R"("bye")"), std::string::npos) << a.out;
+  // "warpscope worker PID: ...": WorkerClient's stderr tail skips it as it skips the start-up line.
+  EXPECT_NE(a.err.find("warpscope worker " + std::to_string(long(a.pid)) + ": metrics warm-up "), std::string::npos)
+      << a.err;
+  EXPECT_NE(a.err.find(" ms: stand-in warm-up\n"), std::string::npos) << a.err;
+}
+
+TEST(WorkerWarmUp, AFailedWarmUpIsOneLineAndTheWorkerGoesOn) {
+  const Answers a = worker_with(true, kRequests);
+  EXPECT_NE(a.out.find(R"("id":1,"n":1)"), std::string::npos) << a.out;
+  EXPECT_NE(a.out.find(R"("bye")"), std::string::npos) << a.out;
+  EXPECT_NE(a.err.find("warpscope worker " + std::to_string(long(a.pid)) +
+                       ": metrics warm-up failed (the worker goes on): CUPTI said no\n"),
+            std::string::npos)
+      << a.err;
+}

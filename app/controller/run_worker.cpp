@@ -188,256 +188,308 @@ void RunWorker::stop() {
   shared_.running.clear();
 }
 
-void RunWorker::loop() {
+/// What the loop's thread owns while it runs: the backend or the worker process, and Live's state.
+struct RunWorker::LoopState {
   std::unique_ptr<Backend> backend;
 #ifndef WS_NO_WORKERS
   std::unique_ptr<WorkerClient> client;  // GPU work in a worker process (WorkerLaunch mode)
+  std::unique_ptr<LivePipeline> pipeline;
+  int live_faults = 0;  // consecutive faulted live batches
 #endif
-  std::string error;
-#ifdef WS_NO_THREADS
-  // take() calls this once per frame: the backend (none in the browser: sim and replay) opens once.
-  const bool open_now = !shared_.opened;
-  int jobs = 0;
-  if (!open_now) error = shared_.open_error;
-#else
-  const bool open_now = true;
-#endif
-#ifndef WS_NO_WORKERS
-  if (open_now && launch_) {
-    client = std::make_unique<WorkerClient>(*launch_, launch_options_);
-    error = client->start();
-    const auto& kinds = client->hello().backends;
-    if (error.empty() && std::find(kinds.begin(), kinds.end(), BackendKind::Cuda) == kinds.end()) {
-      const WorkerHello& h = client->hello();
-      error = "the worker on " + h.host + " (" + launch_->where + ") has no CUDA device" +
-              (h.device.error.empty() ? "" : ": " + h.device.error);
-      client.reset();  // nothing for it to do: sim and replay stay here
-    } else if (!error.empty()) {
-      client.reset();
-    }
-  } else
-#endif
-      if (open_now) {
-    try {
-      backend = open_ ? open_(error) : nullptr;
-    } catch (const std::exception& e) {
-      backend.reset();
-      error = describe_exception(e);
-    }
-  }
-  if (open_now) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    shared_.opened = true;
-    if (launch_) shared_.worker_where = launch_->where;
-#ifndef WS_NO_WORKERS
-    if (client) {
-      shared_.device = client->hello().device;
-      shared_.backend_name = to_string(BackendKind::Cuda);
-      shared_.worker = worker_line(*client);
-    } else
-#endif
-        if (backend) {
-      shared_.device = backend->device();
-      shared_.backend_name = backend->name();
-    } else {
-      shared_.device.available = false;
-      shared_.device.error = error;
-    }
-    shared_.open_error = error;
-  }
-  cv_.notify_all();
-
+  std::string error;  // why there is no backend
   // Live: the requests of the latest set_live(), prepared once (live_runner.hpp); through a worker
   // process, batches kept in flight there (live_pipeline.hpp).
   std::unique_ptr<LiveRunner> runner;
   std::vector<std::int64_t> launches;  // per live request: launches shown so far
   int live_generation = -1;
-  // Under the mutex: Live ends and says why through the results already pushed; batches still in
-  // flight are dropped when they come back.
-  auto stop_live = [this] {
-    live_.clear();
-    ++live_generation_;
-    shared_.live = false;
-  };
-  auto trim_live = [this] {  // bounded even when nobody takes snapshots: keep the newest of a long backlog
-    if (shared_.live_points.size() > 100000)
-      shared_.live_points.erase(shared_.live_points.begin(), shared_.live_points.end() - 50000);
-    while (shared_.live_results.size() > 64) shared_.live_results.erase(shared_.live_results.begin());
-  };
+
+  /// True when GPU work of this request goes to the worker process.
+  bool to_worker(BackendKind kind) const {
 #ifndef WS_NO_WORKERS
-  std::unique_ptr<LivePipeline> pipeline;
-  int live_faults = 0;  // consecutive faulted live batches
-  // One batch from the worker: its launches and newest runs, as in-process Live would have shown them.
-  auto take_batch = [&](const LivePipeline::Reply& rep) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (live_generation != live_generation_ || rep.dropped) return;  // switched off or changed meanwhile
-    bool stop = false;
-    if (rep.kind == WorkerReply::Kind::Ok) {
-      bool any_points = false, any_run = false;
-      for (std::size_t i = 0; i < rep.batch.requests.size() && i < launches.size(); ++i) {
-        const LiveRequestRuns& got = rep.batch.requests[i];
-        if (!got.last) continue;
-        any_run = true;
-        const std::vector<LivePoint> pts = live_points(got.last->variant, got.times_ms, got.last->bytes, launches[i]);
-        launches[i] += std::int64_t(pts.size());
-        any_points |= !pts.empty();
-        shared_.live_points.insert(shared_.live_points.end(), pts.begin(), pts.end());
-        shared_.live_results.push_back(*got.last);
-      }
-      live_faults = 0;
-      // A failed run stops Live, as it does in-process; so does a batch that ran and timed nothing.
-      stop = rep.batch.failed || (any_run && !any_points);
-    } else {
-      RunResult bad;
-      bad.variant = runner ? runner->requests().front().variant : "";
-      bad.backend = BackendKind::Cuda;
-      bad.status = rep.kind == WorkerReply::Kind::Faulted ? RunStatus::Faulted : RunStatus::Error;
-      bad.message = rep.text;
-      shared_.live_results.push_back(bad);
-      // A fault costs one batch and Live goes on in the fresh worker; twice in a row and it stops
-      // rather than spin. A refusal stops it at once.
-      live_faults = rep.kind == WorkerReply::Kind::Faulted ? live_faults + 1 : 0;
-      stop = rep.kind == WorkerReply::Kind::Error || live_faults >= 2;
-    }
-    trim_live();
-    if (stop) stop_live();
-  };
-  // Ends the batches in flight (cancelled: the running one answers with what it ran).
-  auto finish_pipeline = [&] {
-    if (!pipeline) return;
-    for (const auto& rep : pipeline->drain()) {
-      if (rep.kind == WorkerReply::Kind::Faulted) note_fault(*client, rep.text);
-      take_batch(rep);
-    }
-    pipeline.reset();
-  };
+    return client && kind == BackendKind::Cuda;
 #else
-  auto finish_pipeline = [] {};  // no worker process, no batches in flight
+    (void)kind;
+    return false;
+#endif
+  }
+};
+
+/// The next piece of work, taken from the queues under the mutex.
+struct RunWorker::Job {
+  enum Kind { Run, Trace, Sweep, Live } kind = Run;
+  RunRequest request;
+  int trace_block = 0;
+  SweepSpec sweep;
+  bool live_changed = false;  // Live: the requests changed since the last live job
+  std::vector<RunRequest> live_requests;
+  int live_generation = -1;
+};
+
+void RunWorker::open_backend(LoopState& st) {
+#ifndef WS_NO_WORKERS
+  if (launch_) {
+    st.client = std::make_unique<WorkerClient>(*launch_, launch_options_);
+    st.error = st.client->start();
+    const auto& kinds = st.client->hello().backends;
+    if (st.error.empty() && std::find(kinds.begin(), kinds.end(), BackendKind::Cuda) == kinds.end()) {
+      const WorkerHello& h = st.client->hello();
+      st.error = "the worker on " + h.host + " (" + launch_->where + ") has no CUDA device" +
+                 (h.device.error.empty() ? "" : ": " + h.device.error);
+      st.client.reset();  // nothing for it to do: sim and replay stay here
+    } else if (!st.error.empty()) {
+      st.client.reset();
+    }
+  } else
+#endif
+  {
+    try {
+      st.backend = open_ ? open_(st.error) : nullptr;
+    } catch (const std::exception& e) {
+      st.backend.reset();
+      st.error = describe_exception(e);
+    }
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  shared_.opened = true;
+  if (launch_) shared_.worker_where = launch_->where;
+#ifndef WS_NO_WORKERS
+  if (st.client) {
+    shared_.device = st.client->hello().device;
+    shared_.backend_name = to_string(BackendKind::Cuda);
+    shared_.worker = worker_line(*st.client);
+  } else
+#endif
+      if (st.backend) {
+    shared_.device = st.backend->device();
+    shared_.backend_name = st.backend->name();
+  } else {
+    shared_.device.available = false;
+    shared_.device.error = st.error;
+  }
+  shared_.open_error = st.error;
+}
+
+bool RunWorker::next_job(LoopState& st, Job& job, int& jobs) {
+  std::unique_lock<std::mutex> lock(mutex_);
+#ifdef WS_NO_THREADS
+  if (stopping_ || jobs++ > 0 || (queue_.empty() && traces_.empty() && !sweep_ && live_.empty())) return false;
+#else
+  (void)jobs;
+  cv_.wait(lock, [this] { return stopping_ || !queue_.empty() || !traces_.empty() || sweep_ || !live_.empty(); });
+  if (stopping_) return false;
+#endif
+  live_interrupt_ = false;
+  if (!queue_.empty()) {
+    job.request = queue_.front();
+    queue_.pop_front();
+    shared_.running = job.request.variant;
+  } else if (!traces_.empty()) {
+    job.kind = Job::Trace;
+    std::tie(job.request, job.trace_block) = traces_.front();
+    traces_.pop_front();
+    shared_.running = "trace of " + job.request.kernel.file;
+  } else if (sweep_) {
+    job.kind = Job::Sweep;
+    job.sweep = *sweep_;
+    shared_.running = "sweep";
+  } else {
+    job.kind = Job::Live;
+    job.live_changed = st.live_generation != live_generation_;
+    if (job.live_changed) job.live_requests = live_, job.live_generation = live_generation_;
+  }
+  return true;
+}
+
+// Under the mutex: Live ends and says why through the results already pushed; batches still in flight
+// are dropped when they come back.
+void RunWorker::stop_live_locked() {
+  live_.clear();
+  ++live_generation_;
+  shared_.live = false;
+}
+
+// Under the mutex: bounded even when nobody takes snapshots: keep the newest of a long backlog.
+void RunWorker::trim_live_locked() {
+  if (shared_.live_points.size() > 100000)
+    shared_.live_points.erase(shared_.live_points.begin(), shared_.live_points.end() - 50000);
+  while (shared_.live_results.size() > 64) shared_.live_results.erase(shared_.live_results.begin());
+}
+
+#ifndef WS_NO_WORKERS
+void RunWorker::take_batch(LoopState& st, const LivePipeline::Reply& rep) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (st.live_generation != live_generation_ || rep.dropped) return;  // switched off or changed meanwhile
+  bool stop = false;
+  if (rep.kind == WorkerReply::Kind::Ok) {
+    bool any_points = false, any_run = false;
+    for (std::size_t i = 0; i < rep.batch.requests.size() && i < st.launches.size(); ++i) {
+      const LiveRequestRuns& got = rep.batch.requests[i];
+      if (!got.last) continue;
+      any_run = true;
+      const std::vector<LivePoint> pts = live_points(got.last->variant, got.times_ms, got.last->bytes, st.launches[i]);
+      st.launches[i] += std::int64_t(pts.size());
+      any_points |= !pts.empty();
+      shared_.live_points.insert(shared_.live_points.end(), pts.begin(), pts.end());
+      shared_.live_results.push_back(*got.last);
+    }
+    st.live_faults = 0;
+    // A failed run stops Live, as it does in-process; so does a batch that ran and timed nothing.
+    stop = rep.batch.failed || (any_run && !any_points);
+  } else {
+    RunResult bad;
+    bad.variant = st.runner ? st.runner->requests().front().variant : "";
+    bad.backend = BackendKind::Cuda;
+    bad.status = rep.kind == WorkerReply::Kind::Faulted ? RunStatus::Faulted : RunStatus::Error;
+    bad.message = rep.text;
+    shared_.live_results.push_back(bad);
+    // A fault costs one batch and Live goes on in the fresh worker; twice in a row and it stops
+    // rather than spin. A refusal stops it at once.
+    st.live_faults = rep.kind == WorkerReply::Kind::Faulted ? st.live_faults + 1 : 0;
+    stop = rep.kind == WorkerReply::Kind::Error || st.live_faults >= 2;
+  }
+  trim_live_locked();
+  if (stop) stop_live_locked();
+}
 #endif
 
-  for (;;) {
-    RunRequest req;
-    int trace_block = 0;
-    enum { Run, TraceJob, SweepJob, LiveJob } job = Run;
-    SweepSpec sweep;
-    bool live_changed = false;
-    std::vector<RunRequest> live_requests;
-    int new_generation = -1;
-    {
-      std::unique_lock<std::mutex> lock(mutex_);
-#ifdef WS_NO_THREADS
-      if (stopping_ || jobs++ > 0 || (queue_.empty() && traces_.empty() && !sweep_ && live_.empty())) break;
+void RunWorker::finish_pipeline(LoopState& st) {
+#ifndef WS_NO_WORKERS
+  if (!st.pipeline) return;
+  for (const auto& rep : st.pipeline->drain()) {
+    if (rep.kind == WorkerReply::Kind::Faulted) note_fault(*st.client, rep.text);
+    take_batch(st, rep);
+  }
+  st.pipeline.reset();
 #else
-      cv_.wait(lock, [this] { return stopping_ || !queue_.empty() || !traces_.empty() || sweep_ || !live_.empty(); });
-      if (stopping_) break;
+  (void)st;  // no worker process, no batches in flight
 #endif
-      live_interrupt_ = false;
-      if (!queue_.empty()) {
-        req = queue_.front();
-        queue_.pop_front();
-        shared_.running = req.variant;
-      } else if (!traces_.empty()) {
-        job = TraceJob;
-        std::tie(req, trace_block) = traces_.front();
-        traces_.pop_front();
-        shared_.running = "trace of " + req.kernel.file;
-      } else if (sweep_) {
-        job = SweepJob;
-        sweep = *sweep_;
-        shared_.running = "sweep";
-      } else {
-        job = LiveJob;
-        live_changed = live_generation != live_generation_;
-        if (live_changed) live_requests = live_, new_generation = live_generation_;
-      }
-    }
+}
+
+void RunWorker::run_sweep_job(LoopState& st, const SweepSpec& spec) {
+  auto progress = [this](const SweepProgress& p) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    shared_.sweep_done = p.done;
+    shared_.sweep_runs.push_back(*p.last);
+  };
+  Sweep done;
+#ifndef WS_NO_WORKERS
+  if (st.to_worker(spec.backend)) {
+    std::string err;
+    done = st.client->sweep(spec, "", &cancel_sweep_, progress, err);
+    if (!err.empty() && !st.client->running()) note_fault(*st.client, err);
+  } else
+#endif
+  {
+    done = run_sweep(spec, st.backend.get(), st.error, &cancel_sweep_, progress);
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  shared_.sweeps_finished.push_back(std::move(done));
+  shared_.sweeping = false;
+  shared_.running.clear();
+  sweep_.reset();
+}
+
+void RunWorker::run_live_job(LoopState& st) {
+  if (!st.runner || st.runner->requests().empty()) return;
+#ifndef WS_NO_WORKERS
+  if (st.to_worker(st.runner->requests().front().backend)) {
+    if (!st.pipeline) st.pipeline = std::make_unique<LivePipeline>(*st.client, st.runner->requests());
+    const LivePipeline::Reply rep = st.pipeline->next(&live_interrupt_);
+    if (rep.kind == WorkerReply::Kind::Faulted) note_fault(*st.client, rep.text);
+    take_batch(st, rep);
+    return;
+  }
+#endif
+  RunResult r;
+  const std::size_t i = st.runner->step(st.backend.get(), st.error, r);
+  std::vector<LivePoint> pts = live_points(r, st.launches[i]);
+  st.launches[i] += std::int64_t(pts.size());
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (st.live_generation != live_generation_) return;  // switched off or changed meanwhile
+  shared_.live_points.insert(shared_.live_points.end(), pts.begin(), pts.end());
+  const bool stalled = r.status == RunStatus::Error || pts.empty();
+  shared_.live_results.push_back(std::move(r));
+  trim_live_locked();
+  if (stalled) stop_live_locked();  // no timings to show (no device, untimed backend): stop rather than spin
+}
+
+TraceDone RunWorker::run_trace_job(LoopState& st, const RunRequest& req, int trace_block) {
+  TraceDone done;
+  done.request = req;
+  done.block_index = trace_block;
+#ifndef WS_NO_WORKERS
+  if (st.to_worker(req.backend)) {
+    const WorkerReply reply = st.client->call(
+        "trace", {{"request", request_to_json(req)}, {"block_index", trace_block}}, expected_seconds(req));
+    if (reply.kind == WorkerReply::Kind::Faulted) note_fault(*st.client, reply.text);
+    try {
+      if (reply.ok())
+        done.trace = trace_from_store_json(reply.message.at("trace"));
+      else
+        done.error = reply.text;
+    } catch (const std::exception& e) { done.error = std::string("the worker's answer is not a trace: ") + e.what(); }
+    return done;
+  }
+#endif
+  Trace t;
+  std::string difference;
+  try {
+    done.error = trace_user_kernel(req, trace_block, st.backend.get(), t, difference);
+  } catch (const std::exception& e) { done.error = describe_exception(e); }
+  if (done.error.empty()) done.trace = std::move(t);
+  return done;
+}
+
+RunResult RunWorker::run_request(LoopState& st, const RunRequest& req) {
+#ifndef WS_NO_WORKERS
+  if (st.to_worker(req.backend)) {
+    RunResult r = st.client->run(req);
+    if (r.status == RunStatus::Faulted) note_fault(*st.client, r.message);
+    return r;
+  }
+#endif
+  return execute(req, st.backend.get(), st.error);  // never throws
+}
+
+void RunWorker::loop() {
+  LoopState st;
+#ifdef WS_NO_THREADS
+  // take() calls this once per frame: the backend (none in the browser: sim and replay) opens once.
+  const bool open_now = !shared_.opened;
+  if (!open_now) st.error = shared_.open_error;
+#else
+  const bool open_now = true;
+#endif
+  if (open_now) open_backend(st);
+  cv_.notify_all();
+
+  int jobs = 0;  // WS_NO_THREADS: one job per call
+  for (;;) {
+    Job job;
+    if (!next_job(st, job, jobs)) break;
     // Other work, or other live requests: the batches in flight end first (their runs still count
     // when Live goes on with the same requests).
-    if (job != LiveJob || live_changed) finish_pipeline();
-    if (live_changed) {
-      live_generation = new_generation;
-      runner = std::make_unique<LiveRunner>(live_requests);
-      launches.assign(live_requests.size(), 0);
+    if (job.kind != Job::Live || job.live_changed) finish_pipeline(st);
+    if (job.live_changed) {
+      st.live_generation = job.live_generation;
+      st.runner = std::make_unique<LiveRunner>(job.live_requests);
+      st.launches.assign(job.live_requests.size(), 0);
 #ifndef WS_NO_WORKERS
-      live_faults = 0;
+      st.live_faults = 0;
 #endif
     }
-    if (job == SweepJob) {
-      auto progress = [this](const SweepProgress& p) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        shared_.sweep_done = p.done;
-        shared_.sweep_runs.push_back(*p.last);
-      };
-      Sweep done;
-#ifndef WS_NO_WORKERS
-      if (client && sweep.backend == BackendKind::Cuda) {
-        std::string err;
-        done = client->sweep(sweep, "", &cancel_sweep_, progress, err);
-        if (!err.empty() && !client->running()) note_fault(*client, err);
-      } else
-#endif
-      {
-        done = run_sweep(sweep, backend.get(), error, &cancel_sweep_, progress);
-      }
+    if (job.kind == Job::Live) {
+      run_live_job(st);
+      continue;
+    }
+    if (job.kind == Job::Sweep) {
+      run_sweep_job(st, job.sweep);
       std::lock_guard<std::mutex> lock(mutex_);
-      shared_.sweeps_finished.push_back(std::move(done));
-      shared_.sweeping = false;
-      shared_.running.clear();
-      sweep_.reset();
       if (stopping_) break;
       continue;
     }
-    if (job == LiveJob) {
-      if (!runner || runner->requests().empty()) continue;
-#ifndef WS_NO_WORKERS
-      if (client && runner->requests().front().backend == BackendKind::Cuda) {
-        if (!pipeline) pipeline = std::make_unique<LivePipeline>(*client, runner->requests());
-        const LivePipeline::Reply rep = pipeline->next(&live_interrupt_);
-        if (rep.kind == WorkerReply::Kind::Faulted) note_fault(*client, rep.text);
-        take_batch(rep);
-        continue;
-      }
-#endif
-      RunResult r;
-      const std::size_t i = runner->step(backend.get(), error, r);
-      std::vector<LivePoint> pts = live_points(r, launches[i]);
-      launches[i] += std::int64_t(pts.size());
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (live_generation != live_generation_) continue;  // switched off or changed meanwhile
-      shared_.live_points.insert(shared_.live_points.end(), pts.begin(), pts.end());
-      const bool stalled = r.status == RunStatus::Error || pts.empty();
-      shared_.live_results.push_back(std::move(r));
-      trim_live();
-      if (stalled) stop_live();  // no timings to show (no device, untimed backend): stop rather than spin
-      continue;
-    }
-    if (job == TraceJob) {
-      TraceDone done;
-      done.request = req;
-      done.block_index = trace_block;
-      Trace t;
-#ifndef WS_NO_WORKERS
-      if (client && req.backend == BackendKind::Cuda) {
-        const WorkerReply reply = client->call(
-            "trace", {{"request", request_to_json(req)}, {"block_index", trace_block}}, expected_seconds(req));
-        if (reply.kind == WorkerReply::Kind::Faulted) note_fault(*client, reply.text);
-        try {
-          if (reply.ok())
-            done.trace = trace_from_store_json(reply.message.at("trace"));
-          else
-            done.error = reply.text;
-        } catch (const std::exception& e) {
-          done.error = std::string("the worker's answer is not a trace: ") + e.what();
-        }
-      } else
-#endif
-      {
-        std::string difference;
-        try {
-          done.error = trace_user_kernel(req, trace_block, backend.get(), t, difference);
-        } catch (const std::exception& e) { done.error = describe_exception(e); }
-        if (done.error.empty()) done.trace = std::move(t);
-      }
+    if (job.kind == Job::Trace) {
+      TraceDone done = run_trace_job(st, job.request, job.trace_block);
       std::lock_guard<std::mutex> lock(mutex_);
       shared_.traces.push_back(std::move(done));
       shared_.running.clear();
@@ -445,31 +497,20 @@ void RunWorker::loop() {
       if (stopping_) break;
       continue;
     }
-    RunResult r;
-#ifndef WS_NO_WORKERS
-    if (client && req.backend == BackendKind::Cuda) {
-      r = client->run(req);
-      if (r.status == RunStatus::Faulted) note_fault(*client, r.message);
-    } else
-#endif
-    {
-      r = execute(req, backend.get(), error);  // never throws
-    }
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      shared_.finished.push_back(std::move(r));
-      ++shared_.batch_done;
-      shared_.running.clear();
-      if (queue_.empty() && traces_.empty()) shared_.busy = false;
-      if (stopping_) break;
-    }
+    RunResult r = run_request(st, job.request);
+    std::lock_guard<std::mutex> lock(mutex_);
+    shared_.finished.push_back(std::move(r));
+    ++shared_.batch_done;
+    shared_.running.clear();
+    if (queue_.empty() && traces_.empty()) shared_.busy = false;
+    if (stopping_) break;
   }
 #ifndef WS_NO_WORKERS
-  pipeline.reset();  // batches still in flight are answered before the worker's shutdown
+  st.pipeline.reset();  // batches still in flight are answered before the worker's shutdown
 #endif
-  backend.reset();  // the backend is created and destroyed on this thread
+  st.backend.reset();  // the backend is created and destroyed on this thread
 #ifndef WS_NO_WORKERS
-  client.reset();  // shuts the worker down
+  st.client.reset();  // shuts the worker down
 #endif
 }
 

@@ -20,6 +20,9 @@
 
 #include "backend.hpp"
 #include "live.hpp"
+#ifndef WS_NO_WORKERS
+#include "live_pipeline.hpp"
+#endif
 #include "run_types.hpp"
 #include "sweep.hpp"
 #include "worker_client.hpp"
@@ -111,7 +114,32 @@ class RunWorker {
   void set_live(const std::vector<RunRequest>& requests);
 
  private:
+  struct LoopState;  // what the loop's thread owns: backend or worker process, Live's runner (run_worker.cpp)
+  struct Job;        // the next piece of work taken from the queues
+
+  /// The thread's body: opens the backend, then takes jobs until stop() (WS_NO_THREADS: one per call).
   void loop();
+  /// Opens the in-process backend or starts the worker process, and publishes the device in the snapshot.
+  void open_backend(LoopState& st);
+  /// Waits for (threads) or takes (WS_NO_THREADS, the first call only) the next job: queued runs first,
+  /// then traces, the sweep, Live. False when the loop should end.
+  bool next_job(LoopState& st, Job& job, int& jobs);
+  /// One sweep, in-process or through the worker; its runs reach the snapshot as they finish.
+  void run_sweep_job(LoopState& st, const SweepSpec& spec);
+  /// One Live step: one launch in-process, or the next batch from the worker's pipeline.
+  void run_live_job(LoopState& st);
+  /// One user kernel's step trace (trace_user_kernel), in-process or through the worker.
+  TraceDone run_trace_job(LoopState& st, const RunRequest& req, int trace_block);
+  /// One queued run; never throws (a fault in the worker is its result's status).
+  RunResult run_request(LoopState& st, const RunRequest& req);
+  /// Ends the Live batches in flight in the worker (their runs still count).
+  void finish_pipeline(LoopState& st);
+#ifndef WS_NO_WORKERS
+  /// One Live batch from the worker: its launches and newest runs, as in-process Live shows them.
+  void take_batch(LoopState& st, const LivePipeline::Reply& rep);
+#endif
+  void stop_live_locked();  ///< under mutex_: Live ends (its results say why)
+  void trim_live_locked();  ///< under mutex_: keeps the newest points and results of a long backlog
   /// After a fault: records the reason, starts a fresh worker at once (so the status bar shows it).
   void note_fault(WorkerClient& client, const std::string& why);
   std::string worker_line(const WorkerClient& client) const;

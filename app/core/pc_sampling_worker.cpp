@@ -2,6 +2,9 @@
 
 #include <cstdlib>
 #include <exception>
+#include <future>
+#include <memory>
+#include <mutex>
 #include <string>
 
 #include "worker_client.hpp"
@@ -11,13 +14,99 @@ namespace ws {
 namespace {
 /// Set in the child's environment: a worker started for PC sampling never starts another.
 constexpr const char* kInFreshWorker = "WARPSCOPE_PC_SAMPLING_WORKER";
+
+bool in_fresh_worker() {
+  const char* env = std::getenv(kInFreshWorker);
+  return env && *env;
+}
+
+/// A fresh local worker for one PC sampling collection, started (hello read: its CUDA context exists);
+/// nullptr with `error` when it could not start.
+std::unique_ptr<WorkerClient> start_fresh_worker(const std::string& cli, std::string& error) {
+  WorkerClientOptions o;
+  o.env.emplace_back(kInFreshWorker, "1");
+  auto w = std::make_unique<WorkerClient>(WorkerLaunch{{cli, "worker"}, "local"}, o);
+  error = w->start();
+  if (!error.empty()) return nullptr;
+  return w;
+}
+
+/// The worker kept ready (prepare_pc_sampling_worker): started on a thread of its own, taken by the next
+/// request.
+struct ReadyWorker {
+  std::mutex m;
+  bool keep = false;  // prepare was called: start the next one after each use
+  std::string cli;
+  std::future<std::unique_ptr<WorkerClient>> next;
+  PcSamplingWorkerStats stats;
+
+  void start_next_locked() {
+    if (!keep || next.valid()) return;
+    ++stats.started;
+    next = std::async(std::launch::async, [cli = cli] {
+      std::string error;
+      return start_fresh_worker(cli, error);  // a failure: the request starts its own, and says why
+    });
+  }
+  /// The ready worker, waiting for its start if it is still starting; nullptr when none is kept.
+  std::unique_ptr<WorkerClient> take() {
+    std::future<std::unique_ptr<WorkerClient>> f;
+    {
+      std::lock_guard<std::mutex> lock(m);
+      if (!next.valid()) return nullptr;
+      f = std::move(next);
+    }
+    std::unique_ptr<WorkerClient> w = f.get();
+    return w && w->running() ? std::move(w) : nullptr;
+  }
+};
+
+ReadyWorker& ready_worker() {
+  static ReadyWorker r;
+  return r;
+}
 }  // namespace
+
+void prepare_pc_sampling_worker() {
+  if (in_fresh_worker()) return;
+  // The metrics warm-up's switch turns this off too (the cold figures of scripts/device-metrics-warmup.sh).
+  if (const char* off = std::getenv("WS_NO_METRICS_WARMUP"); off && std::string(off) == "1") return;
+  const std::string cli = find_local_cli();
+  if (cli.empty()) return;
+  try {
+    ReadyWorker& r = ready_worker();
+    std::lock_guard<std::mutex> lock(r.m);
+    r.keep = true;
+    r.cli = cli;
+    r.start_next_locked();
+  } catch (const std::exception&) {}  // no thread: the requests start their own workers, as before
+}
+
+void release_pc_sampling_worker() {
+  ReadyWorker& r = ready_worker();
+  std::future<std::unique_ptr<WorkerClient>> f;
+  {
+    std::lock_guard<std::mutex> lock(r.m);
+    r.keep = false;
+    f = std::move(r.next);
+  }
+  if (f.valid()) {
+    std::unique_ptr<WorkerClient> w = f.get();
+    if (w) w->stop();
+  }
+}
+
+PcSamplingWorkerStats pc_sampling_worker_stats() {
+  ReadyWorker& r = ready_worker();
+  std::lock_guard<std::mutex> lock(r.m);
+  return r.stats;
+}
 
 void sample_pcs_in_fresh_worker(const RunRequest& req, RunResult& r) {
   KernelMetrics& m = r.metrics;
   m.pc_sampling_needs_fresh_process = false;
   auto warn = [&](const std::string& why) { m.warnings.push_back("PC sampling: " + why); };
-  if (const char* env = std::getenv(kInFreshWorker); env && *env) {
+  if (in_fresh_worker()) {
     warn("not collected: even a fresh worker process had profiled before its PC sampling pass");
     return;
   }
@@ -33,11 +122,36 @@ void sample_pcs_in_fresh_worker(const RunRequest& req, RunResult& r) {
     sub.metrics = "pcsampling";
     sub.repeat = 1;
     sub.warmup = 0;
-    WorkerClientOptions o;
-    o.env.emplace_back(kInFreshWorker, "1");
-    WorkerClient worker(WorkerLaunch{{cli, "worker"}, "local"}, o);
-    RunResult got = worker.run(sub);
-    worker.stop();
+    ReadyWorker& ready = ready_worker();
+    std::unique_ptr<WorkerClient> worker = ready.take();
+    RunResult got;
+    bool from_ready = false;
+    if (worker) {
+      got = worker->run(sub);
+      worker->stop();
+      // A ready worker that died while it waited (another process's fault on the GPU) costs nothing:
+      // a worker started now runs the request, as it would have without one ready.
+      from_ready = got.status != RunStatus::Error && got.status != RunStatus::Faulted;
+    }
+    {
+      std::lock_guard<std::mutex> lock(ready.m);
+      if (from_ready) ++ready.stats.from_ready;
+      ready.start_next_locked();  // for the next request, while this one's result is checked
+    }
+    if (!from_ready) {
+      std::string error;
+      worker = start_fresh_worker(cli, error);
+      {
+        std::lock_guard<std::mutex> lock(ready.m);
+        ++ready.stats.started;
+      }
+      if (!worker) {
+        warn("not collected: the fresh worker process answered: " + error);
+        return;
+      }
+      got = worker->run(sub);
+      worker->stop();
+    }
     if (got.status == RunStatus::Error || got.status == RunStatus::Faulted) {
       warn("not collected: the fresh worker process answered: " + got.message);
       return;

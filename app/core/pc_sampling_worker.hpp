@@ -12,6 +12,25 @@ namespace ws {
 /// worker and moves its PC samples, ws__pc_samples and warnings into `r.metrics`, with a warning that
 /// says where they came from. A worker that cannot start, fails or faults leaves `r` checked and timed
 /// as it was, with the reason in r.metrics.warnings. Never throws.
+/// With prepare_pc_sampling_worker() called before, the fresh worker is one started in advance (its
+/// process start and CUDA context already paid), and the next one is started as this one is used.
 void sample_pcs_in_fresh_worker(const RunRequest& req, RunResult& r);
+
+/// Starts, in the background, the fresh worker process the next PC sampling request will use, and keeps
+/// one ready after each use from then on (issue 31: the user's request should not pay a process start and
+/// a CUDA context, about 0.9 s on the H200 machine). Called by `warpscope-cli worker` when it is idle
+/// after its metrics warm-up; a no-op in a worker started for PC sampling, or where no warpscope-cli is
+/// found. The ready worker holds a CUDA context of its own. Never throws.
+void prepare_pc_sampling_worker();
+
+/// Stops the worker kept ready (and stops keeping one): the serving worker calls it before it exits.
+void release_pc_sampling_worker();
+
+/// What the ready-worker keeping did in this process, for tests and logs.
+struct PcSamplingWorkerStats {
+  int started = 0;     ///< fresh worker processes started for PC sampling (ready or on demand)
+  int from_ready = 0;  ///< requests served by a worker that was started in advance
+};
+PcSamplingWorkerStats pc_sampling_worker_stats();
 
 }  // namespace ws

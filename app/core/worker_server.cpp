@@ -20,6 +20,7 @@
 #include "launch_rules.hpp"
 #include "limits.hpp"
 #include "live_runner.hpp"
+#include "pc_sampling_worker.hpp"
 #include "registry.hpp"
 #include "report.hpp"
 #include "request.hpp"
@@ -158,10 +159,13 @@ class Server {
     if (cuda_) {
       const auto t0 = std::chrono::steady_clock::now();
       try {
-        if (const std::string did = cuda_->warm_up_metrics(); !did.empty())
+        if (const std::string did = cuda_->warm_up_metrics(); !did.empty()) {
           std::fprintf(stderr, "warpscope worker %ld: metrics warm-up %.0f ms: %s\n", h.pid,
                        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(),
                        did.c_str());
+          // PC sampling's fresh process too: one started now waits for the first such request.
+          prepare_pc_sampling_worker();
+        }
       } catch (const std::exception& e) {
         std::fprintf(stderr, "warpscope worker %ld: metrics warm-up failed (the worker goes on): %s\n", h.pid,
                      e.what());
@@ -170,6 +174,7 @@ class Server {
       }
     }
     const int code = execute_loop();
+    release_pc_sampling_worker();  // the worker kept ready for PC sampling ends with this one
     {
       std::lock_guard<std::mutex> lock(m_);
       finished_ = true;

@@ -61,6 +61,20 @@ std::string font_data_problem(const std::vector<unsigned char>& data) {
     }
     return false;
   };
+  // The character map (cmap): its encoding records and the subtables they point at inside the table.
+  // stb_truetype's InitFont walks the records unchecked; whether reading past them crashed the checking
+  // child depended on what lay beyond the file in its memory (fuzz_font's first find, judged "fine" when
+  // the heap happened to be mapped there), so the structure is checked here, the same every time.
+  std::uint64_t cmap = 0, cmap_len = 0;
+  if (table("cmap", cmap, cmap_len)) {
+    if (cmap_len < 4) return "its character map (cmap) is cut short";
+    const std::size_t records = std::size_t(data[cmap + 2]) << 8 | data[cmap + 3];
+    if (4 + 8 * std::uint64_t(records) > cmap_len) return "its character map's records (cmap) run past its table";
+    for (std::size_t i = 0; i < records; ++i) {
+      const std::uint64_t sub = be32(data.data() + cmap + 4 + 8 * i + 4);
+      if (sub + 4 > cmap_len) return "its character map (cmap) points outside its table";
+    }
+  }
   std::uint64_t head = 0, head_len = 0, maxp = 0, maxp_len = 0, loca = 0, loca_len = 0, glyf = 0, glyf_len = 0;
   if (table("loca", loca, loca_len) && table("glyf", glyf, glyf_len)) {
     if (!table("head", head, head_len) || head_len < 54 || !table("maxp", maxp, maxp_len) || maxp_len < 6)

@@ -7,6 +7,10 @@
 #                a marker in their text, kernels/CMakeLists.txt); sorted by path
 #   FROM         with FILES: how they were found, for the generated file's first line
 #   PREFIX       optional: stripped from each file's name (without extension) to give @NAME@
+#   NAME_REGEX, NAME_REPLACE  optional, with GLOB and instead of PREFIX: @NAME@ is the file's path relative
+#                to the calling directory's source dir, rewritten by string(REGEX REPLACE) (e.g. the pattern
+#                folder and the file name of patterns/<pattern>/variants/<lesson>.cpp: "\\2_\\1" gives
+#                <lesson>_<pattern>); a path the regex does not match stops the configuration
 #   HEADER       the header the generated file includes
 #   NAMESPACE    the namespace of the declarations and FUNCTION
 #   ELEMENT      the type of the entries: FUNCTION returns std::vector<ELEMENT>
@@ -18,7 +22,7 @@
 #   SOURCES_VAR  optional: set in the caller's scope to the matched files
 # The glob is CONFIGURE_DEPENDS: a file added or removed re-runs CMake at the next build.
 function(ws_generate_registry)
-  set(one_value OUTPUT GLOB FROM PREFIX HEADER NAMESPACE DECL_NAMESPACE ELEMENT FUNCTION DECL CALL SOURCES_VAR)
+  set(one_value OUTPUT GLOB FROM PREFIX NAME_REGEX NAME_REPLACE HEADER NAMESPACE DECL_NAMESPACE ELEMENT FUNCTION DECL CALL SOURCES_VAR)
   # PARSE_ARGV keeps the semicolons of DECL and CALL inside their values.
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "${one_value}" "FILES")
   foreach(key IN ITEMS OUTPUT HEADER NAMESPACE ELEMENT FUNCTION DECL CALL)
@@ -31,6 +35,9 @@ function(ws_generate_registry)
   endif()
   if(arg_GLOB AND arg_FILES)
     message(FATAL_ERROR "ws_generate_registry: GLOB or FILES, not both")
+  endif()
+  if(arg_NAME_REGEX AND (arg_PREFIX OR NOT arg_GLOB OR NOT DEFINED arg_NAME_REPLACE))
+    message(FATAL_ERROR "ws_generate_registry: NAME_REGEX goes with GLOB and NAME_REPLACE, without PREFIX")
   endif()
 
   file(RELATIVE_PATH source_dir ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
@@ -52,6 +59,12 @@ function(ws_generate_registry)
     set(name ${stem})
     if(arg_PREFIX)
       string(REGEX REPLACE "^${arg_PREFIX}" "" name ${stem})
+    elseif(arg_NAME_REGEX)
+      file(RELATIVE_PATH rel ${CMAKE_CURRENT_SOURCE_DIR} ${f})
+      if(NOT rel MATCHES "${arg_NAME_REGEX}")
+        message(FATAL_ERROR "ws_generate_registry: ${source_dir}/${rel} does not match NAME_REGEX ${arg_NAME_REGEX}")
+      endif()
+      string(REGEX REPLACE "${arg_NAME_REGEX}" "${arg_NAME_REPLACE}" name "${rel}")
     endif()
     string(REPLACE "@NAME@" "${name}" decl "${arg_DECL}")
     string(REPLACE "@NAME@" "${name}" call "${arg_CALL}")

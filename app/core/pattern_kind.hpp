@@ -1,24 +1,33 @@
 // The pattern family of a variant (VariantInfo::pattern, PatternSpec::kind): an enum inside warpscope, its
-// name in the CLI's --variants, lesson JSON ("pattern") and `warpscope-cli list`. The values and their
-// names sit side by side here: a new pattern adds one line to each, in this file.
+// name in the CLI's --variants, lesson JSON ("pattern") and `warpscope-cli list`. No file lists the
+// built-in patterns by hand: app/core/CMakeLists.txt generates WS_PATTERN_KINDS (pattern_kinds.hpp, in the
+// build's generated/ folder) from the spec files, app/core/patterns/<name>/pattern_<name>.cpp, each of which
+// gives its place in teaching order on a line "// WS_PATTERN_ORDER <number>". The value is the folder's
+// name in CamelCase (scan: PatternKind::Scan), the name the folder's (docs/architecture.md, "Add a pattern").
 #pragma once
 #include <ostream>
 #include <string>
 #include <utility>
 
 #include "name_table.hpp"
+#include "pattern_kinds.hpp"  // generated: WS_PATTERN_KINDS(X), X(Value, "name") per built-in pattern
 
 namespace ws {
 
-/// A pattern family, in teaching order (all_patterns() lists the specs in this order).
-/// Fixture: kept for a pattern family that a test registers (register_pattern); no built-in one uses it.
-enum class PatternKind { Reduction, Scan, Convolution, Atomics, Fixture };  // Fixture last: tests walk up to it
+// clang-format off
+#define WS_PATTERN_KIND_VALUE(value, name) value,
+/// A pattern family, in teaching order (all_patterns() lists the specs in this order): the built-in ones
+/// of WS_PATTERN_KINDS, then Fixture, kept for a pattern family that a test registers (register_pattern);
+/// no built-in one uses it.
+enum class PatternKind { WS_PATTERN_KINDS(WS_PATTERN_KIND_VALUE) Fixture };  // Fixture last: tests walk up to it
+#undef WS_PATTERN_KIND_VALUE
 
 /// Every value and its name.
+#define WS_PATTERN_KIND_NAME(value, name) {PatternKind::value, name},
 inline constexpr std::pair<PatternKind, const char*> kPatternNames[] = {
-    {PatternKind::Reduction, "reduction"}, {PatternKind::Scan, "scan"},       {PatternKind::Convolution, "convolution"},
-    {PatternKind::Atomics, "atomics"},     {PatternKind::Fixture, "fixture"},
-};
+    WS_PATTERN_KINDS(WS_PATTERN_KIND_NAME) {PatternKind::Fixture, "fixture"}};
+#undef WS_PATTERN_KIND_NAME
+// clang-format on
 
 /// "reduction", "scan", "convolution", "atomics", "fixture".
 inline const char* to_string(PatternKind p) { return name_in(kPatternNames, p); }

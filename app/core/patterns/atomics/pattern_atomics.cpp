@@ -1,6 +1,9 @@
 // The atomics pattern's spec (docs/patterns.md): validation, CPU references, the comparison (filters
 // whose slots come from atomics are compared as multisets), bytes for GB/s, the summary value, and the
 // filters' --keep inputs. "GPUs and CUDA 3: Intrinsics", CS121, Fall 2022; references in reference_atomics.hpp.
+// The pattern's place in teaching order (PatternKind, all_patterns()), which app/core/CMakeLists.txt
+// reads to generate PatternKind: smaller first.
+// WS_PATTERN_ORDER 40
 #include <atomic>
 #include <cstdio>
 #include <string>

@@ -1,5 +1,8 @@
 // The convolution pattern's spec (docs/patterns.md): "CS 677 Lecture 6", Mordohai, 1D and 2D
 // float32 convolution with ghost cells 0. Inputs: conv_inputs.hpp; reference: reference_conv.hpp.
+// The pattern's place in teaching order (PatternKind, all_patterns()), which app/core/CMakeLists.txt
+// reads to generate PatternKind: smaller first.
+// WS_PATTERN_ORDER 30
 #include "patterns/convolution/pattern_convolution.hpp"
 
 #include <algorithm>

@@ -1,5 +1,8 @@
 // The reduction pattern's spec (docs/patterns.md): one value per run, checked against the CPU reference
 // with the float tolerance of reference.hpp; bytes for GB/s are the n elements read. Seeds 000-004.
+// The pattern's place in teaching order (PatternKind, all_patterns()), which app/core/CMakeLists.txt
+// reads to generate PatternKind: smaller first.
+// WS_PATTERN_ORDER 10
 #include <chrono>
 #include <cstdint>
 #include <numeric>

@@ -1,4 +1,7 @@
 // The scan pattern's spec: CPU reference, tolerance, bytes, and the sequential CPU variant.
+// The pattern's place in teaching order (PatternKind, all_patterns()), which app/core/CMakeLists.txt
+// reads to generate PatternKind: smaller first.
+// WS_PATTERN_ORDER 20
 #include <cmath>
 
 #include "parallel.hpp"

@@ -26,7 +26,9 @@ constexpr int kRaceBlock = 1000;
 
 }  // namespace
 
-std::vector<VariantInfo> cs121_atomics_variants() {
+/// The lesson's atomics variants in teaching order, and their place among the tables (registry.hpp):
+/// seed 003, after its reductions.
+LessonVariants cs121_atomics_variants() {
   std::vector<VariantInfo> t;
   {
     VariantInfo v = make("cs121.race", "Race: *d_a += 1", "Race conditions",
@@ -229,7 +231,7 @@ std::vector<VariantInfo> cs121_atomics_variants() {
     v.atomics = AtomicsKind::Filter;
     t.push_back(v);
   }
-  return t;
+  return {TeachingPlace{3, 1}, t};
 }
 
 }  // namespace ws

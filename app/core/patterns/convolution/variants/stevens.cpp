@@ -28,10 +28,9 @@ const char* k1DNote =
 
 }  // namespace
 
-std::vector<VariantInfo> stevens_reduction_variants();  // variants/stevens_reduction.cpp
-
-/// The convolution variants, then the reduction trees of the same lecture (registry.hpp).
-std::vector<VariantInfo> stevens_conv_variants() {
+/// The lesson's convolution variants in teaching order, and their place among the tables (registry.hpp):
+/// seed 001, whose lecture teaches convolution first.
+LessonVariants stevens_convolution_variants() {
   std::vector<VariantInfo> t;
   t.push_back(make("stevens.conv1d_basic", "1D basic (ghost cells 0)", "Simple 1D Covolution Kernel",
                    "One thread per output computes the weighted sum of the Mask_Width inputs centred on it; inputs "
@@ -92,8 +91,7 @@ std::vector<VariantInfo> stevens_conv_variants() {
            "not a multiple of 4 take scalar loads and stores."));
   t.back().conv = ConvKind::Register2D;
   for (auto& v : t) v.rules.max_block = 1024;
-  for (auto& v : stevens_reduction_variants()) t.push_back(v);
-  return t;
+  return {TeachingPlace{1, 0}, t};
 }
 
 }  // namespace ws

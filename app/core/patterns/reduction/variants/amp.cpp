@@ -38,7 +38,9 @@ LaunchRules rules(bool pow2, int items, bool grid_stride, const char* note) {
 
 }  // namespace
 
-std::vector<VariantInfo> amp_variants() {
+/// The lesson's reduction variants in teaching order, and their place among the tables (registry.hpp):
+/// seed 004, its only table.
+LessonVariants amp_reduction_variants() {
   std::vector<VariantInfo> t;
 
   t.push_back(make("amp.sequential", "CPU std::accumulate", "sequential_reduction",
@@ -106,7 +108,7 @@ std::vector<VariantInfo> amp_variants() {
                          "A grid-stride loop covers any n with any number of tiles; the tree needs a power-of-two "
                          "tile.")));
 
-  return t;
+  return {TeachingPlace{4, 0}, t};
 }
 
 }  // namespace ws

@@ -4,7 +4,9 @@
 
 namespace ws {
 
-std::vector<VariantInfo> cub_variants() {
+/// The lesson's reduction variants in teaching order, and their place among the tables (registry.hpp):
+/// the library baseline, after every seed.
+LessonVariants cub_reduction_variants() {
   VariantInfo v;
   v.id = "cub.reduce";
   v.lesson = "cub";
@@ -21,7 +23,7 @@ std::vector<VariantInfo> cub_variants() {
   v.rules.default_block = 256;
   v.rules.grid_stride = true;
   v.rules.note = "CUB chooses its own launch shape, so the requested block and grid are ignored";
-  return {v};
+  return {TeachingPlace{100, 0}, {v}};
 }
 
 }  // namespace ws

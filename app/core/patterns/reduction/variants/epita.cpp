@@ -58,7 +58,9 @@ double reduce8_slide_model(const Input& in, const LaunchConfig& launch) {
 
 }  // namespace
 
-std::vector<VariantInfo> epita_variants() {
+/// The lesson's reduction variants in teaching order, and their place among the tables (registry.hpp):
+/// seed 000, its only table.
+LessonVariants epita_reduction_variants() {
   std::vector<VariantInfo> t;
 
   {
@@ -262,7 +264,7 @@ std::vector<VariantInfo> epita_variants() {
         "warp shuffles need a whole number of warps (up to 32 of them), and the grid-stride loop accepts any grid";
     t.push_back(v);
   }
-  return t;
+  return {TeachingPlace{0, 0}, t};
 }
 
 }  // namespace ws

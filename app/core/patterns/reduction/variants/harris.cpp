@@ -45,7 +45,9 @@ LaunchRules rules(int min_block, bool pow2, int items, bool grid_stride, const c
 
 }  // namespace
 
-std::vector<VariantInfo> harris_variants() {
+/// The lesson's reduction variants in teaching order, and their place among the tables (registry.hpp):
+/// seed 002, its only table.
+LessonVariants harris_reduction_variants() {
   std::vector<VariantInfo> t;
 
   t.push_back(make("harris.naive", "Naive pairwise launches", "Naive Approach",
@@ -129,7 +131,7 @@ std::vector<VariantInfo> harris_variants() {
                          "two from 64 to 1024).")));
   t.back().caution = kLockStepCaution;
 
-  return t;
+  return {TeachingPlace{2, 0}, t};
 }
 
 }  // namespace ws

@@ -32,7 +32,9 @@ VariantInfo make(const char* id, const char* title, const char* slide, const cha
 
 }  // namespace
 
-std::vector<VariantInfo> stevens_reduction_variants() {
+/// The lesson's reduction variants in teaching order, and their place among the tables (registry.hpp):
+/// seed 001, after its convolutions: the reduction trees.
+LessonVariants stevens_reduction_variants() {
   std::vector<VariantInfo> t;
   t.push_back(make("stevens.reduce_divergent", "Tree with branch divergence", "Vector Reduction with Branch Divergence",
                    "Thread t owns partialSum[2t]; in the step with stride s the threads with t % s == 0 add the "
@@ -46,7 +48,7 @@ std::vector<VariantInfo> stevens_reduction_variants() {
       "The slide starts the loop at blockDim.x/2 while loading 2 * blockDim.x elements, which would skip "
       "the upper half; its own count of active threads (1024, 512, ... for a 1024-thread block) needs "
       "stride = blockDim.x first, as here.";
-  return t;
+  return {TeachingPlace{1, 1}, t};
 }
 
 }  // namespace ws

@@ -27,7 +27,9 @@ VariantInfo make(const char* id, const char* lesson, const char* title, const ch
 
 }  // namespace
 
-std::vector<VariantInfo> stevens_scan_variants() {
+/// The lesson's scan variants in teaching order, and their place among the tables (registry.hpp):
+/// seed 001, after its reduction trees.
+LessonVariants stevens_scan_variants() {
   std::vector<VariantInfo> t;
 
   VariantInfo v = make(
@@ -146,7 +148,7 @@ std::vector<VariantInfo> stevens_scan_variants() {
   v.rules.grid_stride = true;
   v.rules.note = "CUB chooses its own launch shape, so the requested block and grid are ignored";
   t.push_back(v);
-  return t;
+  return {TeachingPlace{1, 2}, t};
 }
 
 }  // namespace ws

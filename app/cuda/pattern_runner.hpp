@@ -65,9 +65,9 @@ using PatternTracedIds = std::vector<std::string> (*)();
 
 /// One pattern's runner, as patterns/run_<pattern>.cpp lists it (or register_pattern_run() adds it).
 struct PatternRunEntry {
-  PatternKind pattern;              ///< the VariantInfo::pattern it runs
-  PatternRun run;                   ///< the timed run
-  PatternRecord record = nullptr;   ///< the GPU trace of one block; nullptr when the pattern has none
+  PatternKind pattern;                ///< the VariantInfo::pattern it runs
+  PatternRun run;                     ///< the timed run
+  PatternRecord record = nullptr;     ///< the GPU trace of one block; nullptr when the pattern has none
   PatternTracedIds traced = nullptr;  ///< with `record`: the variants it records (nullptr: none)
 };
 

@@ -138,6 +138,8 @@ bool record_scan(CudaContext& ctx, const VariantInfo& v, const Input& in, const 
 
 }  // namespace
 
-std::vector<PatternRunEntry> scan_pattern_runs() { return {{PatternKind::Scan, run_scan, record_scan, traced_scan_ids}}; }
+std::vector<PatternRunEntry> scan_pattern_runs() {
+  return {{PatternKind::Scan, run_scan, record_scan, traced_scan_ids}};
+}
 
 }  // namespace ws::cuda

@@ -146,6 +146,7 @@ const std::map<std::string, TracedLauncher>& traced_launchers() {
   return table;
 }
 
+/// PatternTracedIds of reductions: the ids record_reduction records.
 std::vector<std::string> traced_reduction_ids() {
   std::vector<std::string> ids;
   for (const auto& [id, launcher] : traced_launchers()) ids.push_back(id);

@@ -119,6 +119,7 @@ const std::map<std::string, TracedScan>& traced_scans() {
   return table;
 }
 
+/// PatternTracedIds of scans: the ids record_scan records.
 std::vector<std::string> traced_scan_ids() {
   std::vector<std::string> ids;
   for (const auto& [id, scan] : traced_scans()) ids.push_back(id);

@@ -32,9 +32,11 @@ class CudaBackend final : public Backend {
   /// Records the trace of block `block_index` of the variant's traced launch on the GPU, with the trace
   /// build of its kernels (kernels/common/trace_record.cuh), and builds it with trace_from_events()
   /// against `model` (the sim trace of the same run: step labels, folding). Source = the GPU's name.
-  /// Reductions upload as a timed run does; scans as the scan runner does (scan_upload.hpp), with
-  /// params.exclusive. Returns "" or a one-line reason (no device, racy or uninstrumented variant, buffer
-  /// overflow, a CUDA error). Defined in gpu_trace.cpp.
+  /// The variant's pattern runner records it (PatternRunEntry::record: its traced launcher, uploaded as its
+  /// timed run uploads, with `params`, e.g. a scan's exclusive flag) into the shared trace sink that this
+  /// function arms and reads back. Returns "" or a one-line reason (no device, racy or uninstrumented
+  /// variant, gpu_trace_refusal; a block outside the grid, buffer overflow, a CUDA error). Defined in
+  /// gpu_trace.cpp.
   std::string record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int block_index,
                            const Trace& model, Trace& out, const PatternParams& params = PatternParams{}) override;
   /// A user's traced kernel (Backend::record_user_trace; record_user_kernel_trace() in user_kernel_run.hpp).

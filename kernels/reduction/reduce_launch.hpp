@@ -64,7 +64,7 @@ std::vector<LauncherEntry> reduction_launchers();
 /// interleaving changes from run to run); cub.reduce has no trace build. A traced file <name>.cu (a line
 /// WS_TRACE_NS_BEGIN) defines, in ws::kernels::traced, `std::vector<LauncherEntry> <name>_launchers()`
 /// and the ArmFunction `<name>_arm` (WS_TRACE_ARM_FUNCTION); app/cuda/CMakeLists.txt declares and
-/// tables them from the files kernels/CMakeLists.txt found by that line (generated/traced_reductions.cpp).
+/// tables them from the files kernels/CMakeLists.txt found by that line (patterns/reduction_traced.hpp).
 namespace traced {
 /// Arms the kernels of one file for the next launcher call on `stream`.
 using ArmFunction = void (*)(const TraceSink& sink, int traced_launch, cudaStream_t stream);

@@ -49,7 +49,7 @@ std::vector<ScanLauncherEntry> cub_scan_launchers();
 /// The trace build of stevens_scan.cu (ws_kernels_traced, -DWS_TRACE_BUILD; see common/trace_record.cuh):
 /// the same launchers, whose kernels also record block `sink.block` of launch `traced_launch` once armed by
 /// stevens_scan_arm, both in ws::kernels::traced; app/cuda/CMakeLists.txt declares and tables them from the
-/// file's name (generated/traced_scans.cpp), as it does for every traced scan file. Not traced:
+/// file's name (patterns/scan_traced.hpp; run_scan.cpp's record uses them), as for every traced scan. Not traced:
 /// scan.decoupled_lookback (what its look-back reads depends on when other blocks publish, i.e. on
 /// timing) and cub.scan (library).
 

@@ -1,15 +1,20 @@
 // The CUDA runner of the reduction pattern (docs/patterns.md): uploads the padded input, enqueues the
 // variant's launcher (kernels/reduction/reduce_launch.hpp), times it with time_launches (restoring the
-// input of variants that overwrite it) and combines the partial values the launcher leaves.
+// input of variants that overwrite it) and combines the partial values the launcher leaves. Its record
+// runs the same upload and the variant's instrumented launcher (the trace build of kernels/reduction/*.cu,
+// reduction_traced.hpp) into the shared trace sink (TraceRecorder, gpu_trace.cpp).
 #include <climits>
+#include <map>
 #include <stdexcept>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "cupti/cupti_metrics.hpp"
 #include "launch_rules.hpp"
 #include "pattern_runner.hpp"
-#include "patterns/reduction_upload.hpp"
+#include "patterns/reduction_traced.hpp"
+#include "reduction/reduce_launch.hpp"
 #include "timing.hpp"
 
 namespace ws::cuda {
@@ -45,8 +50,11 @@ double combine(const std::vector<unsigned char>& raw, std::int64_t count, DType 
   return s;
 }
 
-}  // namespace
-
+/// Copies the input to the device ("input"), padded with the op's identity up to the last block's window
+/// (block * items_per_thread) rounded to kPadGranule, so the slides' unguarded loads read harmless values;
+/// for variants that write their input, `a.data` is a working copy ("work") of `pristine`. Sizes the
+/// scratch and result buffers. Throws std::runtime_error on CUDA errors. A timed run and a recorded trace
+/// (record_reduction) upload through it, so a traced run reads exactly what a timed run reads.
 kernels::ReduceArgs upload_reduction(CudaContext& ctx, const VariantInfo& v, const Input& in,
                                      const LaunchConfig& launch, void*& pristine) {
   const std::size_t elem = dtype_size(in.type);
@@ -80,8 +88,6 @@ kernels::ReduceArgs upload_reduction(CudaContext& ctx, const VariantInfo& v, con
   a.stream = ctx.stream;
   return a;
 }
-
-namespace {
 
 RunResult run_reduction(CudaContext& ctx, const VariantInfo& v, const RunRequest& req, const Input& in,
                         const LaunchConfig& launch) {
@@ -123,8 +129,46 @@ RunResult run_reduction(CudaContext& ctx, const VariantInfo& v, const RunRequest
   return r;
 }
 
+/// A traced reduction launcher: the variant's launcher in the trace build and its file's arm function.
+struct TracedLauncher {
+  kernels::ReduceLauncher launch = nullptr;
+  TraceArm arm = nullptr;
+};
+
+/// Reduction variants with a trace build: the launchers of every traced reduction file (reduction_traced.hpp).
+const std::map<std::string, TracedLauncher>& traced_launchers() {
+  static const std::map<std::string, TracedLauncher> table = [] {
+    std::map<std::string, TracedLauncher> m;
+    for (const reduction_traced::File& f : reduction_traced::traced_files())
+      for (const auto& e : f.launchers()) m[e.id] = TracedLauncher{e.launch, f.arm};
+    return m;
+  }();
+  return table;
+}
+
+/// PatternTracedIds of reductions: the ids record_reduction records.
+std::vector<std::string> traced_reduction_ids() {
+  std::vector<std::string> ids;
+  for (const auto& [id, launcher] : traced_launchers()) ids.push_back(id);
+  return ids;
+}
+
+/// PatternRecord of reductions: the timed run's upload, then launch v.traced_launch of the variant's
+/// instrumented launcher records.
+bool record_reduction(CudaContext& ctx, const VariantInfo& v, const Input& in, const LaunchConfig& launch,
+                      const PatternParams&, TraceRecorder& rec) {
+  const auto it = traced_launchers().find(v.id);
+  if (it == traced_launchers().end()) return false;
+  void* pristine = nullptr;
+  const kernels::ReduceArgs a = upload_reduction(ctx, v, in, launch, pristine);
+  rec.record(it->second.arm, v.traced_launch, [a, f = it->second.launch] { f(a); });
+  return true;
+}
+
 }  // namespace
 
-std::vector<PatternRunEntry> reduction_pattern_runs() { return {{PatternKind::Reduction, run_reduction}}; }
+std::vector<PatternRunEntry> reduction_pattern_runs() {
+  return {{PatternKind::Reduction, run_reduction, record_reduction, traced_reduction_ids}};
+}
 
 }  // namespace ws::cuda

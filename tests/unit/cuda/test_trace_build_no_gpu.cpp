@@ -1,5 +1,6 @@
-// The trace build's tables without a GPU: gpu_trace.cpp's launchers come from the kernel files CMake found by
-// their WS_TRACE_NS_BEGIN line (traced_kernels.hpp), and every variant that should be recordable is.
+// The trace build's tables without a GPU: the reduction and scan runners' traced launchers (their `record`,
+// pattern_runner.hpp) come from the kernel files CMake found by their WS_TRACE_NS_BEGIN line
+// (traced_kernels.hpp, patterns/<pattern>_traced.hpp), and every variant that should be recordable is.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,8 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "pattern_runner.hpp"
+#include "patterns/reduction_traced.hpp"
+#include "patterns/scan_traced.hpp"
 #include "registry.hpp"
-#include "traced_kernels.hpp"
 
 namespace ws {
 namespace {
@@ -23,18 +26,51 @@ bool should_record(const VariantInfo& v) {
 
 TEST(TraceBuild, TablesComeFromTheMarkedKernelFiles) {
   // epita, harris, cs121, amp (reduction) and stevens_scan carry the marker today; more may follow.
-  EXPECT_GE(cuda::traced_reduction_files().size(), 4u);
-  EXPECT_GE(cuda::traced_scan_files().size(), 1u);
-  for (const auto& f : cuda::traced_reduction_files()) {
+  EXPECT_GE(cuda::reduction_traced::traced_files().size(), 4u);
+  EXPECT_GE(cuda::scan_traced::traced_files().size(), 1u);
+  for (const auto& f : cuda::reduction_traced::traced_files()) {
     ASSERT_NE(f.launchers, nullptr);
     EXPECT_NE(f.arm, nullptr);
     EXPECT_FALSE(f.launchers().empty());
   }
-  for (const auto& f : cuda::traced_scan_files()) {
+  for (const auto& f : cuda::scan_traced::traced_files()) {
     ASSERT_NE(f.launchers, nullptr);
     EXPECT_NE(f.arm, nullptr);
     EXPECT_FALSE(f.launchers().empty());
   }
+  // The runners that own them record with them: both have a record and list what it records.
+  for (const PatternKind p : {PatternKind::Reduction, PatternKind::Scan}) {
+    const cuda::PatternRunEntry* e = cuda::find_pattern_runner(p);
+    ASSERT_NE(e, nullptr) << to_string(p);
+    EXPECT_NE(e->record, nullptr) << to_string(p);
+    ASSERT_NE(e->traced, nullptr) << to_string(p);
+    EXPECT_FALSE(e->traced().empty()) << to_string(p);
+  }
+}
+
+// record_trace's refusals that need no GPU (gpu_trace_refusal, in record_trace's order after the device
+// check): a racy variant, then a variant whose runner has no record (convolution, atomics) or whose record has
+// no traced launcher for it (the stevens reduction trees, cub.scan), with the reason words they had before
+// the runners owned their traced launchers.
+TEST(TraceBuild, RefusalsNeedNoDevice) {
+  auto refusal = [](const std::string& id) {
+    const VariantInfo* v = find_variant(id);
+    return v ? cuda::gpu_trace_refusal(*v) : "no variant " + id;
+  };
+  EXPECT_EQ(refusal("epita.reduce3"), "");
+  EXPECT_EQ(refusal("stevens.kogge_stone"), "");
+  EXPECT_TRUE(cuda::has_gpu_trace(*find_variant("epita.reduce3")));
+  EXPECT_EQ(refusal("cub.reduce"), "cub.reduce has no trace build (library call)");
+  EXPECT_EQ(refusal("cub.scan"), "cub.scan has no trace build (library call)");
+  const cuda::PatternRunEntry* conv = cuda::find_pattern_runner(PatternKind::Convolution);
+  ASSERT_NE(conv, nullptr);
+  EXPECT_EQ(conv->record, nullptr) << "the convolution runner records no trace";
+  for (const VariantInfo& v : all_variants()) {
+    if (v.pattern != PatternKind::Convolution || v.racy) continue;
+    EXPECT_EQ(cuda::gpu_trace_refusal(v).rfind(v.id + " has no trace build (", 0), 0u) << cuda::gpu_trace_refusal(v);
+  }
+  for (const VariantInfo& v : all_variants())
+    if (v.racy) EXPECT_EQ(cuda::gpu_trace_refusal(v).rfind(v.id + " is racy: ", 0), 0u) << v.id;
 }
 
 // A new variant of a lesson with a trace build is picked up (its launcher is in its kernel file's traced

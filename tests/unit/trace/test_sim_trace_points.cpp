@@ -100,11 +100,13 @@ TEST(TracePoints, TableMatchesTheKernelSources) {
 }
 
 /// The trace build is found, not listed: kernels/CMakeLists.txt compiles again every kernels/*/*.cu with a
-/// line `WS_TRACE_NS_BEGIN`, and app/cuda generates gpu_trace.cpp's tables, and the declarations of what they
-/// call, from those files' names. This holds the convention the generated tables rely on, for every such
-/// file (a new one too): it closes the namespace, arms with <name>_arm, sits in a folder gpu_trace.cpp
-/// uploads (reduction or scan), and defines <name>_launchers(). The timed reduction table is generated from
-/// every kernels/reduction/<name>.cu the same way, so each of those defines <name>_launchers() too.
+/// line `WS_TRACE_NS_BEGIN`, and app/cuda generates each pattern's table of traced files (read by its runner's
+/// record), and the declarations of what they call, from those files' names. This holds the convention the
+/// generated tables rely on, for every such file (a new one too): it closes the namespace, arms with
+/// <name>_arm, its pattern's runner has a trace table (app/cuda/patterns/<pattern>_traced.hpp, whose
+/// `Launchers` names the launcher entry), and it defines <name>_launchers() returning that entry. The timed
+/// reduction table is generated from every kernels/reduction/<name>.cu the same way, so each of those defines
+/// <name>_launchers() too.
 TEST(TracePoints, EveryTracedKernelFileFollowsTheTraceBuildConvention) {
   int traced = 0, reductions = 0;
   for (const auto& folder : std::filesystem::directory_iterator(kernel_dir())) {
@@ -122,19 +124,31 @@ TEST(TracePoints, EveryTracedKernelFileFollowsTheTraceBuildConvention) {
       };
       const std::string name = file.path().stem().string(), where = file.path().string();
       const std::string pattern = folder.path().filename().string();
-      const std::string entry = pattern == "scan" ? "ScanLauncherEntry" : "LauncherEntry";
-      const bool defines_launchers = has_line("std::vector<" + entry + "> " + name + "_launchers() {");
+      auto defines_launchers = [&](const std::string& entry) {
+        return has_line("std::vector<" + entry + "> " + name + "_launchers() {");
+      };
       if (pattern == "reduction") {
         ++reductions;
-        EXPECT_TRUE(defines_launchers) << where << " lacks std::vector<LauncherEntry> " << name << "_launchers()";
+        EXPECT_TRUE(defines_launchers("LauncherEntry"))
+            << where << " lacks std::vector<LauncherEntry> " << name << "_launchers()";
       }
       if (!has_line("WS_TRACE_NS_BEGIN")) continue;
       ++traced;
       EXPECT_TRUE(has_line("WS_TRACE_NS_END")) << where;
       EXPECT_TRUE(has_line("WS_TRACE_ARM_FUNCTION(" + name + "_arm)")) << where;
-      EXPECT_TRUE(pattern == "reduction" || pattern == "scan")
-          << where << ": gpu_trace.cpp uploads reductions and scans only (app/cuda/CMakeLists.txt stops there)";
-      EXPECT_TRUE(defines_launchers) << where << " lacks std::vector<" << entry << "> " << name << "_launchers()";
+      // The launcher entry of the pattern's trace table: `using Launchers = std::vector<kernels::ENTRY>;`.
+      const std::string table = std::string(WS_TEST_DIR) + "/../app/cuda/patterns/" + pattern + "_traced.hpp";
+      std::ifstream header(table, std::ios::binary);
+      std::ostringstream header_text;
+      header_text << header.rdbuf();
+      const std::string key = "using Launchers = std::vector<kernels::";
+      const std::size_t at = header_text.str().find(key);
+      ASSERT_NE(at, std::string::npos) << where << ": its pattern's runner has no trace table (" << table
+                                       << " with its Launchers); app/cuda/CMakeLists.txt stops there";
+      const std::size_t from = at + key.size();
+      const std::string entry = header_text.str().substr(from, header_text.str().find('>', from) - from);
+      EXPECT_TRUE(defines_launchers(entry))
+          << where << " lacks std::vector<" << entry << "> " << name << "_launchers()";
     }
   }
   EXPECT_GE(traced, 5);      // epita, harris, cs121, amp, stevens_scan

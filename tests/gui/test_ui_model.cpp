@@ -25,6 +25,7 @@ namespace {
 
 using namespace ws;
 using namespace ws::ui;
+using namespace ws::controller;
 
 const std::string kFixture = std::string(WS_GUI_TEST_DIR) + "/fixtures/report_h200.json";
 

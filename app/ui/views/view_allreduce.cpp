@@ -16,6 +16,9 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::NavKey;
+
 using namespace collective;
 
 namespace {

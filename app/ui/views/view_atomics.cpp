@@ -15,6 +15,8 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+
 namespace {
 
 std::string address_label(const Trace& t, const AtomicAddress& a) {

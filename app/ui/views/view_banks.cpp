@@ -14,6 +14,10 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::WarpAccess;
+using controller::warp_shared_accesses;
+
 namespace {
 
 std::string access_title(const WarpAccess& a, const Step& step, int w) {

@@ -20,6 +20,20 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::CodeDiffRow;
+using controller::KernelEdit;
+using controller::Message;
+using controller::chosen_variants;
+using controller::code_diff_rows;
+using controller::export_path;
+using controller::export_policy;
+using controller::format_check;
+using controller::format_count;
+using controller::format_gbps;
+using controller::format_ms;
+using controller::format_pct;
+
 namespace {
 
 // The check comes second, frozen with the variant: a wrong result is marked where the eye lands first,

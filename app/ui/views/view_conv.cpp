@@ -16,6 +16,8 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+
 namespace {
 
 std::string fixed(double v, int decimals = 1) {

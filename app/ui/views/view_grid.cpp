@@ -13,6 +13,18 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::GridKey;
+using controller::GridMetric;
+using controller::GridState;
+using controller::GridSummary;
+using controller::Message;
+using controller::format_grouped;
+using controller::grid_metric_help;
+using controller::grid_metric_name;
+using controller::kGridNoStep;
+using controller::kGridStepStride;
+
 GridKey grid_key(const AppState& s) {
   GridKey k;
   if (const VariantInfo* v = s.variant()) k.variant = v->id;

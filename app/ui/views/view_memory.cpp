@@ -14,6 +14,8 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+
 namespace {
 
 constexpr int kWordsPerSector = kSectorBytes / kWordBytes;  // 8

@@ -15,6 +15,10 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::TraceKey;
+using controller::compute_trace;
+
 const RunResult* metrics_run(const AppState& s) {
   const VariantInfo* v = s.variant();
   if (!v) return nullptr;

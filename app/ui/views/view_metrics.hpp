@@ -12,11 +12,11 @@
 namespace ws::ui {
 
 /// The selected variant's newest run in s.shown() that asked for metrics; nullptr when none.
-const RunResult* metrics_run(const AppState& s);
+const RunResult* metrics_run(const controller::AppState& s);
 
 class MetricsView {
  public:
-  void draw(AppState& s);
+  void draw(controller::AppState& s);
 
  private:
   // Predictions of the run they were computed for (variant, n, block, grid).

@@ -14,6 +14,13 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::TraceKey;
+using controller::TraceState;
+using controller::compute_trace;
+using controller::describe_trace_config;
+using controller::recording_mismatch;
+
 const char* const PairView::kPictures[3] = {"tree", "warps", "banks"};
 
 namespace {

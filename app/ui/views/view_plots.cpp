@@ -17,6 +17,19 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::Message;
+using controller::PerfState;
+using controller::chosen_variants;
+using controller::export_path;
+using controller::export_policy;
+using controller::format_count;
+using controller::format_gbps;
+using controller::format_ms;
+using controller::make_sweep_spec;
+using controller::series_id;
+using controller::why_no_timing;
+
 namespace {
 
 /// Serves an SVG export request (PerfState::svg_request) with the plot about to be drawn: the first plot

@@ -15,6 +15,9 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::format_value;
+
 namespace {
 
 /// Header labels of a run of columns of one kind, longest first (the view takes the first that fits).

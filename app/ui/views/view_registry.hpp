@@ -18,7 +18,7 @@ class ViewPanel {
  public:
   virtual ~ViewPanel() = default;
   /// Draws the view's content at the cursor.
-  virtual void draw(AppState& s) = 0;
+  virtual void draw(controller::AppState& s) = 0;
 };
 
 /// One centre view.
@@ -29,7 +29,7 @@ struct ViewInfo {
   /// keys and Space step the shared trace while it is open, and --export-steps takes it.
   bool steps = false;
   /// The view's own arrow keys and Space while it is open (before the trace's, for a step view); null: none.
-  void (*keys)(AppState& s, const std::vector<NavKey>& keys, bool space) = nullptr;
+  void (*keys)(controller::AppState& s, const std::vector<controller::NavKey>& keys, bool space) = nullptr;
   /// Makes the view's state and drawing (MainWindow makes one of each view).
   std::unique_ptr<ViewPanel> (*make)() = nullptr;
 };
@@ -38,10 +38,10 @@ struct ViewInfo {
 /// classes): `id` and `label` as ViewInfo's, `steps` true for a step-through view, `keys` its own keys or null.
 template <class V>
 ViewInfo make_view_info(const char* id, const char* label, bool steps,
-                        void (*keys)(AppState&, const std::vector<NavKey>&, bool) = nullptr) {
+                        void (*keys)(controller::AppState&, const std::vector<controller::NavKey>&, bool) = nullptr) {
   struct Panel final : ViewPanel {
     V view;
-    void draw(AppState& s) override { view.draw(s); }
+    void draw(controller::AppState& s) override { view.draw(s); }
   };
   return ViewInfo{id, label, steps, keys, []() -> std::unique_ptr<ViewPanel> { return std::make_unique<Panel>(); }};
 }

@@ -17,6 +17,12 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::Message;
+using controller::chosen_variants;
+using controller::export_path;
+using controller::export_policy;
+
 namespace {
 
 std::string rate(double v, const char* unit) {

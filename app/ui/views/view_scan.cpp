@@ -15,6 +15,9 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::format_value;
+
 namespace {
 /// Elements drawn with their values at most; longer arrays (or values too wide for the view at the
 /// smallest text) show their first elements.

@@ -16,6 +16,9 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::format_value;
+
 namespace {
 
 std::string row_name(const LadderRow& r) {

@@ -19,6 +19,18 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::DiffLine;
+using controller::diff_code_lines;
+using controller::exercises_of;
+using controller::find_section;
+using controller::gui_exercises;
+using controller::section_for_trace;
+using controller::step_rows;
+using controller::step_rows_note;
+using controller::variant_source;
+using controller::why_not_editable;
+
 namespace {
 
 /// The variant before the selected one in its lesson, "" when it is the first (or not in one).

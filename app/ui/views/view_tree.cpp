@@ -14,6 +14,14 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::TreeLayout;
+using controller::TreeNode;
+using controller::describe_node;
+using controller::format_value;
+using controller::tree_layout;
+using controller::tree_node_text;
+
 void TreeView::draw(AppState& s) {
   if (!TraceHeader(s)) return;
   const Theme& th = theme();

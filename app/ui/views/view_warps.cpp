@@ -15,6 +15,8 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+
 namespace {
 
 struct LaneColors {

@@ -10,14 +10,15 @@
 #include "registry.hpp"
 #include "trace_source.hpp"
 #include "views/stall_bars.hpp"
+#include "views/view_registry.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
 
 using controller::AppState;
-using controller::TraceKey;
 using controller::compute_trace;
+using controller::TraceKey;
 
 const RunResult* metrics_run(const AppState& s) {
   const VariantInfo* v = s.variant();
@@ -178,5 +179,9 @@ void MetricsView::draw(AppState& s) {
   StallTableRows(m.pc_sampling);
   ImGui::EndTable();
 }
+
+/// The Metrics tab.
+/// Its tab stands at position 70 (all_views() sorts by it).
+ViewInfo metrics_view_info() { return make_view_info<MetricsView>(70, "metrics", "Metrics", false); }
 
 }  // namespace ws::ui

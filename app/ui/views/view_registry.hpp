@@ -8,9 +8,12 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "app_state.hpp"
+#include "view_context.hpp"
 
 namespace ws::ui {
 
@@ -41,14 +44,33 @@ struct ViewInfo {
 /// make_view_info's `steps` for a step-through view.
 inline constexpr bool kSteps = true;
 
-/// The entry of a view whose class V has `void draw(AppState&)` (no base class: the views stay plain
-/// classes): `id` and `label` as ViewInfo's, `steps` true for a step-through view, `keys` its own keys or null.
+/// Whether view class V draws from what it is given (`void draw(const controller::ViewContext&,
+/// controller::ViewActions&)`) rather than from the whole AppState (`void draw(controller::AppState&)`).
+template <class V, class = void>
+struct draws_from_context : std::false_type {};
+/// The specialisation for a class with the ViewContext draw.
+template <class V>
+struct draws_from_context<V,
+                          std::void_t<decltype(std::declval<V&>().draw(std::declval<const controller::ViewContext&>(),
+                                                                       std::declval<controller::ViewActions&>()))>>
+    : std::true_type {};
+
+/// The entry of a view whose class V has `void draw(const controller::ViewContext&, controller::ViewActions&)`
+/// or, not converted yet, `void draw(controller::AppState&)` (no base class: the views stay plain classes):
+/// `id` and `label` as ViewInfo's, `steps` true for a step-through view, `keys` its own keys or null.
 template <class V>
 ViewInfo make_view_info(const char* id, const char* label, bool steps,
                         void (*keys)(controller::AppState&, const std::vector<controller::NavKey>&, bool) = nullptr) {
   struct Panel final : ViewPanel {
     V view;
-    void draw(controller::AppState& s) override { view.draw(s); }
+    void draw(controller::AppState& s) override {
+      if constexpr (draws_from_context<V>::value) {
+        controller::ViewActions actions(s);
+        view.draw(controller::ViewContext::of(s), actions);
+      } else {
+        view.draw(s);
+      }
+    }
   };
   return ViewInfo{id, label, steps, keys, []() -> std::unique_ptr<ViewPanel> { return std::make_unique<Panel>(); }};
 }

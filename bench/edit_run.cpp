@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ws_edit_run: unknown variant '%s'\n", variant.c_str());
     return 2;
   }
-  const ui::KernelCopy copy = ui::make_kernel_copy(*v, ui::find_section(v->id));
+  const controller::KernelCopy copy = controller::make_kernel_copy(*v, controller::find_section(v->id));
   WorkerLaunch launch;
   if (std::string err = parse_gpu_spec(gpu, find_local_cli(), launch); !err.empty()) {
     std::fprintf(stderr, "ws_edit_run: %s\n", err.c_str());

@@ -30,7 +30,7 @@ double now_ms() {
 
 /// Wall time of one KernelEdit compile of `text`, from compile() to poll() taking the result; the editor's
 /// status line in `status`.
-double editor_compile_ms(ws::ui::KernelEdit& e, const std::string& text, int cc_major, int cc_minor,
+double editor_compile_ms(ws::controller::KernelEdit& e, const std::string& text, int cc_major, int cc_minor,
                          std::string& status) {
   e.text = text;
   const double t0 = now_ms();
@@ -74,8 +74,8 @@ int main(int argc, char** argv) {
   std::filesystem::create_directories(cache_dir, ec);
   ::setenv("XDG_CACHE_HOME", cache_dir.c_str(), 1);  // the editor's cache: $XDG_CACHE_HOME/warpscope/kernels
   const int major = int(cc), minor = int(cc * 10 + 0.5) % 10;
-  const ws::ui::KernelCopy copy = ws::ui::make_kernel_copy(*v, ws::ui::find_section(v->id));
-  ws::ui::KernelEdit e;
+  const ws::controller::KernelCopy copy = ws::controller::make_kernel_copy(*v, ws::controller::find_section(v->id));
+  ws::controller::KernelEdit e;
   e.open(v->id, v->pattern, copy.text, copy.note, "-");
   std::printf("%s's copy (%zu bytes), NVRTC %s, sm_%d%d, cache %s\n", variant.c_str(), copy.text.size(),
               ws::nvrtc_version().c_str(), major, minor, cache_dir.c_str());

@@ -14,7 +14,7 @@
 #include "registry.hpp"
 #include "trace/trace_compare.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 void RunParams::set_n(std::int64_t count) {
   if (count > 0 && (count & (count - 1)) == 0) {
@@ -633,4 +633,4 @@ void AppState::refresh_trace() {
   if (trace.trace) trace.bank_warp = std::clamp(trace.bank_warp, 0, std::max(0, trace.trace->warps() - 1));
 }
 
-}  // namespace ws::ui
+}  // namespace ws::controller

@@ -20,7 +20,7 @@
 #include "trace_source.hpp"
 #include "variant.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 /// Inputs offered by the parameters panel: the three generators, numbers typed in the panel
 /// ("3 1 7 0 4 1 6 3") and a file (text; PNG/JPEG for 2-D convolution), read by the CLI's loaders.
@@ -242,4 +242,4 @@ class AppState {
   void apply_default_input();
 };
 
-}  // namespace ws::ui
+}  // namespace ws::controller

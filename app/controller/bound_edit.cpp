@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace ws::ui {
+namespace ws::controller {
 
 namespace {
 
@@ -74,4 +74,4 @@ std::string BoundEdit::status() const {
   return std::string(to_string(reading_->verdict)) + (reading_->fair() ? "" : " (a copy is not fair: see the checks)");
 }
 
-}  // namespace ws::ui
+}  // namespace ws::controller

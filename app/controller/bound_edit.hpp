@@ -14,7 +14,7 @@
 #include "pattern_kind.hpp"
 #include "run_types.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 /// The bound search of the kernel open in the editor.
 class BoundEdit {
@@ -73,4 +73,4 @@ class BoundEdit {
   std::optional<BoundReading> reading_;
 };
 
-}  // namespace ws::ui
+}  // namespace ws::controller

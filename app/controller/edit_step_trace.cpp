@@ -3,7 +3,7 @@
 #include "kernel_trace_points.hpp"
 #include "registry.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 namespace {
 
@@ -72,4 +72,4 @@ void exchange_edit_trace(AppState& s, RunWorker& worker, RunWorker::Snapshot& sn
   e.set_step_trace(std::move(now));
 }
 
-}  // namespace ws::ui
+}  // namespace ws::controller

@@ -6,7 +6,7 @@
 #include "app_state.hpp"
 #include "run_worker.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 /// One frame's work, after the worker's snapshot: takes the edit's traces finished in `snap` (by text) into
 /// s.edit's step trace; when `edited_ran` (the edit's run came back this frame: KernelEdit::take_run) and the text
@@ -15,4 +15,4 @@ namespace ws::ui {
 /// it yet (the trace point the edit dropped, or that its steps are recorded after a run on a GPU).
 void exchange_edit_trace(AppState& s, RunWorker& worker, RunWorker::Snapshot& snap, bool edited_ran);
 
-}  // namespace ws::ui
+}  // namespace ws::controller

@@ -5,7 +5,7 @@
 #include "patterns/reduction/reference.hpp"
 #include "registry.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 std::string format_grouped(std::int64_t n) {
   std::string digits = std::to_string(n < 0 ? -n : n), out;
@@ -98,4 +98,4 @@ std::string series_id(const std::string& id) {
   return v && v->baseline ? id : short_id(id);
 }
 
-}  // namespace ws::ui
+}  // namespace ws::controller

@@ -5,7 +5,7 @@
 
 #include "run_types.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 /// "2^20" for powers of two from 2^10 up, else grouped digits "1,000,000".
 std::string format_count(std::int64_t n);
@@ -32,4 +32,4 @@ std::string series_id(const std::string& id);
 /// A date from an ISO-8601 stamp: "2026-11-21 23:09" ("" stays "").
 std::string format_created(const std::string& iso);
 
-}  // namespace ws::ui
+}  // namespace ws::controller

@@ -14,7 +14,7 @@
 #include "sim/sim.hpp"
 #include "trace/analyses.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 const char* grid_metric_name(GridMetric m) {
   switch (m) {
@@ -323,4 +323,4 @@ bool GridJob::advance(std::int64_t count) {
   }
 }
 
-}  // namespace ws::ui
+}  // namespace ws::controller

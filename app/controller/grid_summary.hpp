@@ -14,7 +14,7 @@
 #include "types.hpp"
 #include "variant.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 /// What a grid cell is coloured by.
 enum class GridMetric : int { ActiveLanes = 0, BankWays = 1, Sectors = 2, Count = 3 };
@@ -145,4 +145,4 @@ struct GridState {
 /// Computes the whole summary on the calling thread (tests, the frame benchmark). Returns "" or why not.
 std::string compute_grid(const VariantInfo& v, const GridKey& key, GridSummary& out);
 
-}  // namespace ws::ui
+}  // namespace ws::controller

@@ -9,7 +9,7 @@
 #include "patterns/convolution/conv_inputs.hpp"
 #include "user_kernel.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 namespace {
 
@@ -545,4 +545,4 @@ std::vector<int> changed_line_marks(const std::string& original, const std::stri
   return marks;
 }
 
-}  // namespace ws::ui
+}  // namespace ws::controller

@@ -9,7 +9,7 @@
 #include "kernel_sources.hpp"
 #include "variant.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 /// A copy of a variant's kernel to edit.
 struct KernelCopy {
@@ -61,4 +61,4 @@ struct CodeDiffRow {
 /// Empty when the texts have the same lines.
 std::vector<CodeDiffRow> code_diff_rows(const std::string& original, const std::string& edited, int context = 1);
 
-}  // namespace ws::ui
+}  // namespace ws::controller

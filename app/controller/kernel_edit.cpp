@@ -13,7 +13,7 @@
 #include "file_write.hpp"
 #include "limits.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 namespace {
 
@@ -437,4 +437,4 @@ std::vector<int> KernelEdit::line_marks() const {
   return marks;
 }
 
-}  // namespace ws::ui
+}  // namespace ws::controller

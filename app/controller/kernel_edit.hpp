@@ -18,7 +18,7 @@
 #include "trace/trace.hpp"
 #include "user_kernel.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 /// Diagnostics read back from `FILE:LINE: severity: message` lines (format_diagnostics' form, which a run's
 /// message carries when the worker's compile failed or warned); lines of other forms are skipped. `file`
@@ -219,4 +219,4 @@ class KernelEdit {
   std::string save_error_;
 };
 
-}  // namespace ws::ui
+}  // namespace ws::controller

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-namespace ws::ui {
+namespace ws::controller {
 
 namespace {
 
@@ -264,4 +264,4 @@ std::string step_rows_note(const SourceSection& sec, const Trace& t, const Step&
   return "step " + std::to_string(step.index) + "'s lines are outside this section";
 }
 
-}  // namespace ws::ui
+}  // namespace ws::controller

@@ -8,7 +8,7 @@
 #include "trace/trace.hpp"
 #include "trace/trace_points_scan.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 /// One embedded file: its name ("epita.cu") and its whole text.
 struct KernelFile {
@@ -76,4 +76,4 @@ std::vector<bool> step_rows(const SourceSection& sec, const Trace& t, const Step
 /// lines are in another file, or the step recorded no statement.
 std::string step_rows_note(const SourceSection& sec, const Trace& t, const Step& step);
 
-}  // namespace ws::ui
+}  // namespace ws::controller

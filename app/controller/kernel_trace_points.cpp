@@ -5,7 +5,7 @@
 #include "kernel_copy.hpp"
 #include "kernel_sources.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 namespace {
 
@@ -124,4 +124,4 @@ TracedEdit instrument_edit(const std::string& traced, const std::string& edited)
   return out;
 }
 
-}  // namespace ws::ui
+}  // namespace ws::controller

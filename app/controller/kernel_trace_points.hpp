@@ -8,7 +8,7 @@
 
 #include "variant.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 /// The copy of `v` as make_kernel_copy() makes it, with the variant's trace instrumentation kept (the WS_T
 /// lines of its section and helpers, and WS_T spans inside lines), and a first line naming the file's trace
@@ -32,4 +32,4 @@ struct TracedEdit {
 /// neighbour standing in when that one was edited. Other lines may change freely (a loop bound, an index).
 TracedEdit instrument_edit(const std::string& traced, const std::string& edited);
 
-}  // namespace ws::ui
+}  // namespace ws::controller

@@ -4,7 +4,7 @@
 
 #include "live_runner.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 LiveSeries::LiveSeries(std::size_t capacity)
     : capacity_(capacity < 1 ? 1 : capacity), x_(2 * capacity_), ms_(2 * capacity_), gbps_(2 * capacity_) {}
@@ -69,4 +69,4 @@ std::vector<LivePoint> live_points(const std::string& variant, const std::vector
   return out;
 }
 
-}  // namespace ws::ui
+}  // namespace ws::controller

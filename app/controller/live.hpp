@@ -8,7 +8,7 @@
 
 #include "run_types.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 /// One timed launch of a live variant: launch = running index since Live started for it (0-based),
 /// ms = that launch's time (CUDA events), gbps = bytes read / ms.
@@ -63,4 +63,4 @@ std::vector<LivePoint> live_points(const RunResult& r, std::int64_t first_launch
 std::vector<LivePoint> live_points(const std::string& variant, const std::vector<double>& times_ms, double bytes,
                                    std::int64_t first_launch);
 
-}  // namespace ws::ui
+}  // namespace ws::controller

@@ -6,7 +6,7 @@
 #include "app_state.hpp"
 #include "registry.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 std::string export_path(const PerfState& p, const std::string& name) {
   const std::string path = (std::filesystem::path(p.export_dir) / name).string();
@@ -142,4 +142,4 @@ void take_perf_results(AppState& s, RunWorker::Snapshot& snap) {
   }
 }
 
-}  // namespace ws::ui
+}  // namespace ws::controller

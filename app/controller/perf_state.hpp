@@ -13,7 +13,7 @@
 #include "run_worker.hpp"
 #include "sweep.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 class AppState;
 
@@ -112,4 +112,4 @@ void send_perf_intents(AppState& s, RunWorker& worker);
 /// points and results into `s`; switches the Live toggle off when the worker stopped Live.
 void take_perf_results(AppState& s, RunWorker::Snapshot& snap);
 
-}  // namespace ws::ui
+}  // namespace ws::controller

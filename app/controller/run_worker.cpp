@@ -16,7 +16,7 @@
 #include "user_trace.hpp"
 #include "worker_protocol.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 RunWorker::RunWorker(Opener open) : open_(std::move(open)) {
 #ifndef WS_NO_THREADS
@@ -514,4 +514,4 @@ void RunWorker::loop() {
 #endif
 }
 
-}  // namespace ws::ui
+}  // namespace ws::controller

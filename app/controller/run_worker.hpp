@@ -27,7 +27,7 @@
 #include "sweep.hpp"
 #include "worker_client.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 /// The step trace of a user's kernel recorded for the GUI (submit_trace), or why there is none.
 struct TraceDone {
@@ -165,4 +165,4 @@ class RunWorker {
   bool in_loop_ = false;  ///< WS_NO_THREADS: take() is running loop()
 };
 
-}  // namespace ws::ui
+}  // namespace ws::controller

@@ -18,7 +18,7 @@
 #include "trace/analyses.hpp"
 #include "trace_request.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 void TraceState::move(int delta) {
   pending_step = -1;
@@ -436,4 +436,4 @@ std::vector<WarpAccess> warp_shared_accesses(const Step& step, int w) {
   return out;
 }
 
-}  // namespace ws::ui
+}  // namespace ws::controller

@@ -11,7 +11,7 @@
 #include "types.hpp"
 #include "variant.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 /// Most blocks a step-through trace covers: enough for the lessons' points across blocks (cascade
 /// passes, multi-pass sums, privatized histograms) while every block stays a click away.
@@ -170,4 +170,4 @@ struct WarpAccess {
 /// The shared accesses of warp `w` in `step`, by access index.
 std::vector<WarpAccess> warp_shared_accesses(const Step& step, int w);
 
-}  // namespace ws::ui
+}  // namespace ws::controller

@@ -5,7 +5,7 @@
 #include "edit_step_trace.hpp"
 #include "perf_state.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 void exchange_with_worker(AppState& s, RunWorker& worker, const std::string& reports_dir) {
   if (!s.to_run.empty()) {
@@ -68,4 +68,4 @@ void exchange_with_worker(AppState& s, RunWorker& worker, const std::string& rep
     });
 }
 
-}  // namespace ws::ui
+}  // namespace ws::controller

@@ -7,7 +7,7 @@
 #include "app_state.hpp"
 #include "run_worker.hpp"
 
-namespace ws::ui {
+namespace ws::controller {
 
 /// Moves queued runs (s.to_run), a cancel and the performance intents to `worker`; takes its snapshot's
 /// finished results, progress and device into `s` (the editor's compile, run, check and step trace too).
@@ -15,4 +15,4 @@ namespace ws::ui {
 /// s.auto_replay); a scene that ranks runs with none yet falls back to the bundled report there.
 void exchange_with_worker(AppState& s, RunWorker& worker, const std::string& reports_dir);
 
-}  // namespace ws::ui
+}  // namespace ws::controller

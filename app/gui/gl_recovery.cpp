@@ -42,7 +42,7 @@ bool GlRecovery::may_recover() {
   return true;
 }
 
-bool GlRecovery::stop_live(ui::AppState& s, const std::function<void()>& pump) {
+bool GlRecovery::stop_live(controller::AppState& s, const std::function<void()>& pump) {
   const bool was_on = s.perf.live_wanted || s.perf.live_running;
   s.perf.live_wanted = false;
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(3);
@@ -53,17 +53,17 @@ bool GlRecovery::stop_live(ui::AppState& s, const std::function<void()>& pump) {
   return was_on;
 }
 
-void GlRecovery::recovered(ui::AppState& s, const std::string& reset, const std::string& now_on, bool same_gpu,
+void GlRecovery::recovered(controller::AppState& s, const std::string& reset, const std::string& now_on, bool same_gpu,
                            bool live_was_on) {
   std::string text = reset + "; " + kWhy + ". Drawing again in a new context on " + now_on + ".";
   if (live_was_on && same_gpu)
     text += " Live is paused (it draws beside CUDA work): press Live to go on.";
   else if (live_was_on)
     s.perf.live_wanted = true;  // another GPU draws: Live goes on
-  s.message(ui::Message::Warning, text);
+  s.message(controller::Message::Warning, text);
 }
 
-std::string GlRecovery::give_up(ui::AppState& s, const std::string& reset) {
+std::string GlRecovery::give_up(controller::AppState& s, const std::string& reset) {
   std::string error;
   const std::string saved = autosave_session(s, error);
   const std::string where =
@@ -73,7 +73,7 @@ std::string GlRecovery::give_up(ui::AppState& s, const std::string& reset) {
          "reset (nvidia-smi -r, as administrator); warpscope-cli runs everything without a picture.";
 }
 
-std::string autosave_session(ui::AppState& s, std::string& error) {
+std::string autosave_session(controller::AppState& s, std::string& error) {
   namespace fs = std::filesystem;
   fs::path dir;
   if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)

@@ -27,15 +27,16 @@ class GlRecovery {
   /// worker says Live stopped, at most 3 s. A GL context that lives through CUDA work on a GPU where a kernel
   /// faulted is reset again (docs/device/gl-after-fault.md), so the new one is made once that work is over.
   /// Returns whether Live was on.
-  static bool stop_live(ui::AppState& s, const std::function<void()>& pump);
+  static bool stop_live(controller::AppState& s, const std::function<void()>& pump);
   /// Tells the session once per reset, in the status bar: what happened, why (as far as known), where the
   /// picture is drawn now (`now_on`, the new context's renderer). Live (when `live_was_on`) goes on when the
   /// new context is on another GPU; on the same GPU (`same_gpu`) it stays paused and the message says so.
-  void recovered(ui::AppState& s, const std::string& reset, const std::string& now_on, bool same_gpu, bool live_was_on);
+  void recovered(controller::AppState& s, const std::string& reset, const std::string& now_on, bool same_gpu,
+                 bool live_was_on);
   /// No context can draw any more: saves the session (autosave_session) and returns the one line to print
   /// and show, saying where the session went and what to do (restart with software drawing, reset the GPU;
   /// warpscope-cli still runs everything).
-  std::string give_up(ui::AppState& s, const std::string& reset);
+  std::string give_up(controller::AppState& s, const std::string& reset);
 
   static constexpr int kMaxResets = 3;
   static constexpr std::chrono::seconds kWindow{60};
@@ -49,6 +50,6 @@ class GlRecovery {
 /// Saves the session's runs and sweeps as a report in $XDG_DATA_HOME/warpscope/autosave (or
 /// ~/.local/share/warpscope/autosave) as session-YYYYmmdd-HHMMSS.json. Returns the path, or "" with `error`
 /// set ("nothing to save" for an empty session, or why the file could not be written).
-std::string autosave_session(ui::AppState& s, std::string& error);
+std::string autosave_session(controller::AppState& s, std::string& error);
 
 }  // namespace ws::gui

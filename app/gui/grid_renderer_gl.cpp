@@ -53,7 +53,7 @@ struct GlGrid {
   int tex_width = 0;
   int color_w = 0, color_h = 0;
   std::uint64_t uploaded_version = 0;
-  const ui::GridSummary* uploaded = nullptr;
+  const controller::GridSummary* uploaded = nullptr;
   bool have_picture = false;
   ui::GridImageRequest last;  ///< what color_tex holds
 };
@@ -173,7 +173,7 @@ std::string upload(GlGrid& g, const ui::GridImageRequest& req) {
   if (width <= 0 || height > max_size)
     return "the grid's " + std::to_string(cells.size()) + " cells do not fit one texture (GL_MAX_TEXTURE_SIZE " +
            std::to_string(max_size) + ")";
-  std::vector<std::uint8_t> padded(std::size_t(width * std::max<std::int64_t>(height, 1)), ui::kGridNoStep);
+  std::vector<std::uint8_t> padded(std::size_t(width * std::max<std::int64_t>(height, 1)), controller::kGridNoStep);
   std::copy(cells.begin(), cells.end(), padded.begin());
   glBindTexture(GL_TEXTURE_2D, g.data_tex);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);  // integer textures take no filtering
@@ -239,7 +239,7 @@ ImTextureID render(const ui::GridImageRequest& req, std::string& error) {
   auto loc = [&](const char* name) { return glGetUniformLocation(g.program, name); };
   glUniform1i(loc("u_data"), 0);
   glUniform1i(loc("u_tex_width"), g.tex_width);
-  glUniform1i(loc("u_stride"), ui::kGridStepStride);
+  glUniform1i(loc("u_stride"), controller::kGridStepStride);
   glUniform1i(loc("u_warps"), GLint(req.data->warps()));
   glUniform1i(loc("u_steps"), req.data->steps);
   glUniform2f(loc("u_warp_range"), float(req.warp0), float(req.warp1));

@@ -45,7 +45,7 @@ CLI::Validator whole() {
   return CLI::Validator([=](std::string& text) { return check_integer_text("", text); }, "", "whole");
 }
 
-std::string join_ids(const std::vector<ui::LessonEntry>& lessons) {
+std::string join_ids(const std::vector<controller::LessonEntry>& lessons) {
   std::string out;
   for (const auto& e : lessons) out += (out.empty() ? "" : ", ") + e.lesson.id;
   return out;
@@ -195,7 +195,7 @@ int main(int argc, char** argv) {
   const auto& views = ui::view_ids();
   if (!ui::find_view(o.view)) return fail(2, "unknown view '" + o.view + "' (views: " + ui::view_id_list() + ")");
 
-  ui::AppState s;
+  controller::AppState s;
   s.load((std::filesystem::path(assets_dir()) / "lessons").string());
   s.view = o.view;
   if (!o.lesson.empty() && !s.select_lesson(o.lesson))
@@ -228,10 +228,10 @@ int main(int argc, char** argv) {
   s.perf.steps_gif_fps = float(o.gif_fps);
   if (o.step >= 0) s.trace.pending_step = o.step;  // kept when a report opening recomputes the trace
   if (!exercise.empty()) {
-    const Exercise* ex = find_exercise(ui::gui_exercises(), exercise);
+    const Exercise* ex = find_exercise(controller::gui_exercises(), exercise);
     if (!ex) {
       std::string ids;
-      for (const Exercise& e : ui::gui_exercises()) ids += (ids.empty() ? "" : ", ") + e.id;
+      for (const Exercise& e : controller::gui_exercises()) ids += (ids.empty() ? "" : ", ") + e.id;
       return fail(2, "unknown exercise '" + exercise + "' (exercises: " + (ids.empty() ? "none found" : ids) + ")");
     }
     if (!o.variant.empty() && o.variant != (ex->like.empty() ? ex->reference : ex->like))
@@ -262,14 +262,14 @@ int main(int argc, char** argv) {
     s.auto_replay = false;
     if (std::string err = s.open_report(o.report); !err.empty()) {
       if (headless) return fail(2, err);
-      s.message(ui::Message::Error, "cannot open report: " + err);
+      s.message(controller::Message::Error, "cannot open report: " + err);
     }
   }
 
   if (grid_color == "ways")
-    s.grid.metric = ui::GridMetric::BankWays;
+    s.grid.metric = controller::GridMetric::BankWays;
   else if (grid_color == "sectors")
-    s.grid.metric = ui::GridMetric::Sectors;
+    s.grid.metric = controller::GridMetric::Sectors;
   if (grid_warps.size() == 2) {
     if (grid_warps[1] < 1) return fail(2, "--grid-warps: COUNT must be at least 1 warp");
     s.grid.initial_warp0 = grid_warps[0], s.grid.initial_warp1 = grid_warps[0] + grid_warps[1];
@@ -283,19 +283,19 @@ int main(int argc, char** argv) {
 
   // GPU work goes to a worker process, so that a faulting kernel costs one run, not the session;
   // builds without CUDA have nothing to put there (sim and replay run here) unless --gpu names a worker.
-  std::unique_ptr<ui::RunWorker> worker_ptr;
+  std::unique_ptr<controller::RunWorker> worker_ptr;
   if (!gpu.empty() || built_with_cuda()) {
     WorkerLaunch launch;
     if (std::string err = parse_gpu_spec(gpu.empty() ? "local" : gpu, find_local_cli(), launch); !err.empty()) {
       if (!gpu.empty()) return fail(2, err);
-      worker_ptr = std::make_unique<ui::RunWorker>([](std::string& error) { return open_cuda_backend(error); });
+      worker_ptr = std::make_unique<controller::RunWorker>([](std::string& error) { return open_cuda_backend(error); });
     } else {
-      worker_ptr = std::make_unique<ui::RunWorker>(launch, WorkerClientOptions{});
+      worker_ptr = std::make_unique<controller::RunWorker>(launch, WorkerClientOptions{});
     }
   } else {
-    worker_ptr = std::make_unique<ui::RunWorker>([](std::string& error) { return open_cuda_backend(error); });
+    worker_ptr = std::make_unique<controller::RunWorker>([](std::string& error) { return open_cuda_backend(error); });
   }
-  ui::RunWorker& worker = *worker_ptr;
+  controller::RunWorker& worker = *worker_ptr;
   if (o.benchmark_frames > 0) return run_benchmark(s, worker, o);
   if (!o.tour.empty()) return run_tour(s, worker, o);
   return headless ? run_screenshot(s, worker, o) : run_window(s, worker, o);

@@ -49,21 +49,21 @@ struct Options {
 /// frame incl. glFinish), "view", "live_points", "sweep_lines", "sweep_points", "compare_rows", "grid_warps"
 /// (the Grid view's warps, waited for until every block is computed, then panned by one warp each
 /// timed frame so that each redraws its picture; 0 for other views)}.
-int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o);
+int run_benchmark(controller::AppState& s, controller::RunWorker& worker, const Options& o);
 
 /// GLFW + OpenGL 3.3 window until it is closed. Returns the exit status: kNoDisplay with one line on
 /// stderr (what to do instead) when there is no display, 1 when the window or GL context fails.
-int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o);
+int run_window(controller::AppState& s, controller::RunWorker& worker, const Options& o);
 
 /// Renders o.frames frames into an EGL FBO and writes o.screenshot (when given); with o.export_steps,
 /// exports the trace's steps there first. Returns 0, or 1 with a line on stderr.
-int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o);
+int run_screenshot(controller::AppState& s, controller::RunWorker& worker, const Options& o);
 
 /// --tour DIR: in this one process, every view tab with the selected variant (DIR/view-VIEW.png) and every
 /// scene of every lesson (DIR/scene-LESSON-NN.png, NN from 01), each after o.frames frames, at
 /// o.width x o.height. The gpu-gui suite's long-process round (issue 24). Returns 0 when every picture was
 /// written; 1 with a line on stderr when one failed or the GL context was lost for good.
-int run_tour(ui::AppState& s, ui::RunWorker& worker, const Options& o);
+int run_tour(controller::AppState& s, controller::RunWorker& worker, const Options& o);
 
 /// Lets the views draw images as OpenGL textures (image_texture_gl.cpp); call with the GL context current.
 void install_gl_image_textures();

@@ -53,22 +53,22 @@ std::string save_region_png(const std::string& path, int x, int y, int w, int h,
   return write_png_atomic(path, w, h, rgb, policy);
 }
 
-void handle_png_request(ui::AppState& s, int fb_width, int fb_height, float fb_scale) {
+void handle_png_request(controller::AppState& s, int fb_width, int fb_height, float fb_scale) {
   if (s.perf.png_request.empty() || !s.perf.png_ready) return;  // the frame drawn was not yet the view alone
   const float* r = s.perf.png_rect;
   const std::string path = s.perf.png_request;
   s.perf.png_request.clear();
   s.perf.png_ready = false;
   const std::string err = save_region_png(path, int(r[0] * fb_scale), int(r[1] * fb_scale), int(r[2] * fb_scale),
-                                          int(r[3] * fb_scale), fb_width, fb_height, ui::export_policy(s.perf));
+                                          int(r[3] * fb_scale), fb_width, fb_height, controller::export_policy(s.perf));
   s.perf.png_error = err;
   if (err.empty())
-    s.message(ui::Message::Info, "saved " + path);
+    s.message(controller::Message::Info, "saved " + path);
   else
-    s.message(ui::Message::Error, err);
+    s.message(controller::Message::Error, err);
 }
 
-void apply_presentation(ui::AppState& s) {
+void apply_presentation(controller::AppState& s) {
   float& req = s.perf.present.font_scale_request;
   if (req <= 0) return;
   if (ui::HighContrast()) ui::SetHighContrast(false);  // apply() resets the style; main_window re-applies

@@ -30,9 +30,9 @@ std::string save_region_png(const std::string& path, int x, int y, int w, int h,
 /// was that picture (s.perf.png_ready; MainWindow draws it once a request stands), with a message either
 /// way; nothing is replaced unless s.perf.export_force. `fb_scale` converts ImGui coordinates to
 /// framebuffer pixels.
-void handle_png_request(ui::AppState& s, int fb_width, int fb_height, float fb_scale);
+void handle_png_request(controller::AppState& s, int fb_width, int fb_height, float fb_scale);
 
 /// Before a frame: a font-scale request rebuilds the fonts and their texture (OpenGL3 backend).
-void apply_presentation(ui::AppState& s);
+void apply_presentation(controller::AppState& s);
 
 }  // namespace ws::gui

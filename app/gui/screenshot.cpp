@@ -48,7 +48,7 @@ double median(std::vector<double> v) {
 class HeadlessSession {
  public:
   /// "" or the error line.
-  std::string open(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
+  std::string open(controller::AppState& s, controller::RunWorker& worker, const Options& o) {
     // The picture must show the device line, so wait for the worker to open (or fail to open) it, and do so
     // before the GL context exists: the worker measures the copy bandwidth as it opens, and on a GPU where
     // a kernel has faulted NVIDIA's driver resets a GL context that lives through CUDA work
@@ -56,7 +56,8 @@ class HeadlessSession {
     if (!worker.wait_opened(std::chrono::seconds(60)))
       std::fprintf(stderr, "warpscope: the CUDA device did not open within 60 s; rendering without it\n");
     if (std::string err = gl_.open(o.width, o.height); !err.empty()) return "headless rendering: " + err;
-    if (!gl_.notice().empty()) s.message(ui::Message::Warning, gl_.notice());  // a GPU faulted earlier: Mesa draws
+    if (!gl_.notice().empty())
+      s.message(controller::Message::Warning, gl_.notice());  // a GPU faulted earlier: Mesa draws
     worker.hold_user_kernels(gl_.on_nvidia() && worker.runs_on_this_machine());
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
@@ -66,7 +67,7 @@ class HeadlessSession {
     io.DisplayFramebufferScale = ImVec2(1, 1);
     // Shown in the picture, and printed on stderr with the other warnings at the end (print_messages).
     if (std::string warn = ui::theme().apply(o.font_scale > 0 ? o.font_scale : 1.f); !warn.empty())
-      s.message(ui::Message::Warning, warn);
+      s.message(controller::Message::Warning, warn);
     if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
       ImGui::DestroyContext();
       return "headless rendering: ImGui's OpenGL 3 loader failed (is libGL.so.1 installed?)";
@@ -88,9 +89,9 @@ class HeadlessSession {
     ImGui::DestroyContext();
   }
   /// One frame; returns the UI build time (NewFrame to Render) in ms.
-  double frame(ui::AppState& s, ui::RunWorker& worker) {
+  double frame(controller::AppState& s, controller::RunWorker& worker) {
     ImGuiIO& io = ImGui::GetIO();
-    ui::exchange_with_worker(s, worker, reports_dir());
+    controller::exchange_with_worker(s, worker, reports_dir());
     // A run of this session just faulted on the GPU this picture draws on: move before the next CUDA work
     // (the worker's restart) makes the driver reset this context.
     if (lost_.empty() && !stay_on_faulted_gpu_ && gl_.on_faulted_gpu()) leave_gpu(s, worker, "");
@@ -136,13 +137,13 @@ class HeadlessSession {
  private:
   /// A new context after a GPU reset, with ImGui's GL objects, the fonts' texture, the views' textures and
   /// the Grid view's renderer made again in it; false (and lost_ says why) when no more can be made.
-  bool recover(ui::AppState& s, ui::RunWorker& worker, const std::string& reset) {
+  bool recover(controller::AppState& s, controller::RunWorker& worker, const std::string& reset) {
     if (!recovery_.may_recover()) {
       lost_ = recovery_.give_up(s, reset);
       return false;
     }
     const std::string before = gl_.description();
-    const bool live = GlRecovery::stop_live(s, [&] { ui::exchange_with_worker(s, worker, reports_dir()); });
+    const bool live = GlRecovery::stop_live(s, [&] { controller::exchange_with_worker(s, worker, reports_dir()); });
     ImGui_ImplOpenGL3_Shutdown();  // its objects' context is gone: the deletes are no-ops there
     abandon_gl_grid_renderer();
     ui::set_image_texture_api({});
@@ -161,7 +162,7 @@ class HeadlessSession {
   /// Makes the context again on another device (another GPU, Mesa) with every GL object, and says so once
   /// (`why` + where it draws now; "" for a fault mark: the device choice's own notice); where nothing else
   /// draws the picture stays (the reset path is left to recover it).
-  void leave_gpu(ui::AppState& s, ui::RunWorker& worker, const std::string& why) {
+  void leave_gpu(controller::AppState& s, controller::RunWorker& worker, const std::string& why) {
     const std::string before = gl_.description();
     ImGui_ImplOpenGL3_Shutdown();
     abandon_gl_grid_renderer();
@@ -177,12 +178,13 @@ class HeadlessSession {
     stay_on_faulted_gpu_ = gl_.on_faulted_gpu();  // nothing else draws here: do not try every frame
     worker.hold_user_kernels(gl_.on_nvidia() && worker.runs_on_this_machine());
     if (!gl_.notice().empty())
-      s.message(ui::Message::Warning, gl_.notice());
+      s.message(controller::Message::Warning, gl_.notice());
     else if (!why.empty() && gl_.description() != before)
-      s.message(ui::Message::Warning, why + gl_.description() + ".");
+      s.message(controller::Message::Warning, why + gl_.description() + ".");
     else if (why.empty() && !stay_on_faulted_gpu_)
-      s.message(ui::Message::Warning, "A CUDA kernel faulted on the GPU of " + before + ": the picture moved to " +
-                                          gl_.description() + " before NVIDIA's driver would reset it.");
+      s.message(controller::Message::Warning, "A CUDA kernel faulted on the GPU of " + before +
+                                                  ": the picture moved to " + gl_.description() +
+                                                  " before NVIDIA's driver would reset it.");
   }
 
   HeadlessGl gl_;
@@ -196,14 +198,14 @@ class HeadlessSession {
   StepExporter steps_;
 
  public:
-  bool exporting_steps(const ui::AppState& s) const { return steps_.busy() || !s.perf.steps_request.empty(); }
+  bool exporting_steps(const controller::AppState& s) const { return steps_.busy() || !s.perf.steps_request.empty(); }
   /// "" while the GL context is usable, else why not (the GPU reset it).
   const std::string& lost() const { return lost_; }
 };
 
 /// The Grid view fills in while its job runs: a picture or a benchmark of it waits for every block
 /// (at most `limit_s`), drawing frames meanwhile. Returns false when the limit ran out.
-bool wait_for_grid(HeadlessSession& h, ui::AppState& s, ui::RunWorker& worker, double limit_s) {
+bool wait_for_grid(HeadlessSession& h, controller::AppState& s, controller::RunWorker& worker, double limit_s) {
   if (s.view != "grid") return true;
   const auto t0 = Clock::now();
   h.frame(s, worker);
@@ -234,7 +236,7 @@ class EditRunsDuringLive {
   EditRunsDuringLive() {
     if (const char* e = std::getenv("WARPSCOPE_TEST_EDIT_RUN_EVERY_S")) every_s_ = next_s_ = std::atof(e);
   }
-  void tick(ui::AppState& s, double live_s) {
+  void tick(controller::AppState& s, double live_s) {
     if (every_s_ <= 0 || !s.edit.is_open()) return;
     const bool busy = s.edit.compiling() || s.edit.running();
     if (waiting_ && !busy) {
@@ -260,14 +262,14 @@ class EditRunsDuringLive {
   bool waiting_ = false;
 };
 
-void print_messages(const ui::AppState& s) {
+void print_messages(const controller::AppState& s) {
   for (const auto& m : s.messages)
-    if (m.level != ui::Message::Info) std::fprintf(stderr, "warpscope: %s\n", m.text.c_str());
+    if (m.level != controller::Message::Info) std::fprintf(stderr, "warpscope: %s\n", m.text.c_str());
 }
 
 }  // namespace
 
-int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
+int run_screenshot(controller::AppState& s, controller::RunWorker& worker, const Options& o) {
   HeadlessSession h;
   if (std::string err = h.open(s, worker, o); !err.empty()) {
     std::fprintf(stderr, "warpscope: %s\n", err.c_str());
@@ -308,13 +310,13 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     for (int i = 0; i < 3; ++i) h.frame(s, worker);
   }
   if (!wait_for_grid(h, s, worker, 300))
-    s.message(ui::Message::Warning, "the Grid view was still computing after 300 s");
+    s.message(controller::Message::Warning, "the Grid view was still computing after 300 s");
   if (o.live_seconds > 0) {
-    if (std::string why = ui::why_no_timing(s); !why.empty()) {
+    if (std::string why = controller::why_no_timing(s); !why.empty()) {
       std::fprintf(stderr, "warpscope: --live-seconds: %s\n", why.c_str());
     } else {
       s.perf.live_wanted = true;
-      s.perf.live_variants = ui::chosen_variants(s);
+      s.perf.live_variants = controller::chosen_variants(s);
       const auto t0 = Clock::now();
       auto last = t0;
       double longest_gap_ms = 0;  // between two finished frames: how long the picture stood still
@@ -356,7 +358,7 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
               "every view writes PNG)";
       }
       if (!err.empty()) {
-        s.message(ui::Message::Error, "--export-view: " + err);
+        s.message(controller::Message::Error, "--export-view: " + err);
         export_failed = true;
       }
     } else {
@@ -373,7 +375,7 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     for (int i = 0, most = s.trace.steps() + 8; i < most && h.exporting_steps(s); ++i) h.frame(s, worker);
     if (h.exporting_steps(s)) {
       s.perf.steps_error = "the step export did not finish";
-      s.message(ui::Message::Error, s.perf.steps_error);
+      s.message(controller::Message::Error, s.perf.steps_error);
     }
     export_failed = export_failed || !s.perf.steps_error.empty();
     if (s.perf.steps_error.empty())
@@ -407,7 +409,7 @@ int run_screenshot(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   return export_failed ? 1 : 0;  // the export's reason is among the messages printed above
 }
 
-int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
+int run_benchmark(controller::AppState& s, controller::RunWorker& worker, const Options& o) {
   HeadlessSession h;
   if (std::string err = h.open(s, worker, o); !err.empty()) {
     std::fprintf(stderr, "warpscope: %s\n", err.c_str());
@@ -422,23 +424,23 @@ int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   if (s.shown().runs.empty() && s.shown().sweeps.empty()) h.frame(s, worker);
   // One live series per variant of the report's runs (as Live of a lesson has), 10,000 points in all.
   const Report& rep = s.shown();
-  std::map<std::string, std::vector<ui::LivePoint>> by_variant;
+  std::map<std::string, std::vector<controller::LivePoint>> by_variant;
   auto take_samples = [&](const RunResult& r) {
     for (double ms : r.timing.samples_ms)
       if (ms > 0)
-        by_variant[r.variant].push_back(ui::LivePoint{r.variant + " (replayed)", 0, ms, r.bytes / (ms * 1e6)});
+        by_variant[r.variant].push_back(controller::LivePoint{r.variant + " (replayed)", 0, ms, r.bytes / (ms * 1e6)});
   };
   for (const auto& r : rep.runs) take_samples(r);
   if (by_variant.empty())
     for (const auto& sw : rep.sweeps)
       for (const auto& r : sw.runs) take_samples(r);
-  std::vector<ui::LivePoint> pts;
+  std::vector<controller::LivePoint> pts;
   // 10,000 points in all: the first 10,000 % series take one more.
   const std::size_t series = by_variant.size(), per = series ? 10000 / series : 0, extra = series ? 10000 % series : 0;
   std::size_t k = 0;
   for (auto& [id, v] : by_variant)
     for (std::size_t i = 0, count = per + (k++ < extra ? 1 : 0); i < count; ++i) {
-      ui::LivePoint p = v[i % v.size()];
+      controller::LivePoint p = v[i % v.size()];
       p.launch = std::int64_t(i);
       pts.push_back(p);
     }
@@ -447,7 +449,7 @@ int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   s.perf.live.add(pts);
   for (int i = 0; i < o.frames; ++i) h.frame(s, worker);
   if (!wait_for_grid(h, s, worker, 300))
-    s.message(ui::Message::Warning, "the Grid view was still computing after 300 s");
+    s.message(controller::Message::Warning, "the Grid view was still computing after 300 s");
   std::vector<double> build, frame;
   for (int i = 0; i < o.benchmark_frames; ++i) {
     // The Grid view pans by one warp each frame, so that every timed frame redraws its picture with
@@ -481,7 +483,7 @@ int run_benchmark(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   return 0;
 }
 
-int run_tour(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
+int run_tour(controller::AppState& s, controller::RunWorker& worker, const Options& o) {
   HeadlessSession h;
   if (std::string err = h.open(s, worker, o); !err.empty()) {
     std::fprintf(stderr, "warpscope: %s\n", err.c_str());
@@ -493,7 +495,7 @@ int run_tour(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   auto shoot = [&](const std::string& name) {
     for (int i = 0; i < o.frames && h.lost().empty(); ++i) h.frame(s, worker);
     if (!wait_for_grid(h, s, worker, 300))
-      s.message(ui::Message::Warning, name + ": the Grid view was still computing");
+      s.message(controller::Message::Warning, name + ": the Grid view was still computing");
     if (!h.lost().empty()) return;
     const std::string path = o.tour + "/" + name + ".png";
     std::string err = check_output_path(path, {}, "--tour", output_policy(o.force));
@@ -513,7 +515,7 @@ int run_tour(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
     s.view = v;
     shoot("view-" + v);
   }
-  for (const ui::LessonEntry& l : s.lessons()) {
+  for (const controller::LessonEntry& l : s.lessons()) {
     s.select_lesson(l.lesson.id);
     for (int k = 0; k < s.scene_count() && h.lost().empty(); ++k) {
       char name[160];

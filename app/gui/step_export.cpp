@@ -28,19 +28,19 @@ std::string check_steps_folder(const std::string& dir, bool force) {
   return "";
 }
 
-void StepExporter::finish(ui::AppState& s, const std::string& error) {
+void StepExporter::finish(controller::AppState& s, const std::string& error) {
   busy_ = s.perf.steps_busy = false;
   frames_.clear();
   s.trace.step = saved_step_;
   s.perf.steps_error = error;
   if (error.empty())
-    s.message(ui::Message::Info,
+    s.message(controller::Message::Info,
               "exported " + std::to_string(steps_) + " steps to " + dir_ + " (PNG per step, steps.gif)");
   else
-    s.message(ui::Message::Error, "step export: " + error);
+    s.message(controller::Message::Error, "step export: " + error);
 }
 
-void StepExporter::after_frame(ui::AppState& s, int fb_width, int fb_height, float fb_scale) {
+void StepExporter::after_frame(controller::AppState& s, int fb_width, int fb_height, float fb_scale) {
   if (!busy_) {
     if (s.perf.steps_request.empty()) return;
     dir_ = s.perf.steps_request;
@@ -67,7 +67,7 @@ void StepExporter::after_frame(ui::AppState& s, int fb_width, int fb_height, flo
       !err.empty())
     return finish(s, err);
   const std::string png = (std::filesystem::path(dir_) / step_png_name(step_)).string();
-  if (std::string err = write_png_atomic(png, f.w, f.h, f.rgb, ui::export_policy(s.perf)); !err.empty())
+  if (std::string err = write_png_atomic(png, f.w, f.h, f.rgb, controller::export_policy(s.perf)); !err.empty())
     return finish(s, err);
   frames_.push_back(std::move(f));
   if (++step_ < steps_) {
@@ -78,7 +78,7 @@ void StepExporter::after_frame(ui::AppState& s, int fb_width, int fb_height, flo
   const float fps = s.perf.steps_gif_fps > 0 ? s.perf.steps_gif_fps : std::max(0.25f, s.trace.speed);
   const int delay_cs = std::max(2, int(100.f / fps + 0.5f));
   finish(s, write_gif_atomic((std::filesystem::path(dir_) / "steps.gif").string(), frames_, delay_cs,
-                             ui::export_policy(s.perf)));
+                             controller::export_policy(s.perf)));
 }
 
 }  // namespace ws::gui

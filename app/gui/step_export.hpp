@@ -25,12 +25,12 @@ class StepExporter {
   /// the step the frame showed and moves the trace to the next one; after the last step writes the
   /// GIF and puts the trace back where it was. Outcome: a message, and s.perf.steps_error ("" = all
   /// written). `fb_scale` converts ImGui coordinates to framebuffer pixels.
-  void after_frame(ui::AppState& s, int fb_width, int fb_height, float fb_scale);
+  void after_frame(controller::AppState& s, int fb_width, int fb_height, float fb_scale);
   /// An export is under way (frames still to render).
   bool busy() const { return busy_; }
 
  private:
-  void finish(ui::AppState& s, const std::string& error);
+  void finish(controller::AppState& s, const std::string& error);
   bool busy_ = false;
   std::string dir_;
   int step_ = 0, steps_ = 0, saved_step_ = 0;

@@ -42,7 +42,7 @@ struct GlWindow {
   bool glfw_backend = false, gl_backend = false;
 
   /// "" or why no window could be made.
-  std::string open(ui::AppState& s, const Options& o) {
+  std::string open(controller::AppState& s, const Options& o) {
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -133,14 +133,14 @@ class FaultMarkWatch {
 /// drawing on the CPU, before that happens. Once per process (glvnd reads its vendor list once); returns the
 /// status line to show, or "" when it could not (no Mesa EGL: the reset path is left to recover).
 /// `user_kernel`: the reason is a user's kernel about to run on this machine's GPU, not a fault mark.
-std::string move_window_to_mesa(GlWindow& gw, ui::AppState& s, const Options& o, const FaultMarkWatch& watch,
+std::string move_window_to_mesa(GlWindow& gw, controller::AppState& s, const Options& o, const FaultMarkWatch& watch,
                                 bool user_kernel = false) {
   static bool tried = false;
   if (tried) return "";
   tried = true;
   const std::string vendor_file = mesa_egl_vendor_file();
   if (vendor_file.empty()) {
-    s.message(ui::Message::Warning,
+    s.message(controller::Message::Warning,
               "A CUDA kernel faulted on an NVIDIA GPU here, and NVIDIA's driver then resets OpenGL beside CUDA work on "
               "it: the window may be reset. Install Mesa's EGL (libegl-mesa0) to draw on the CPU instead.");
     return "";
@@ -153,7 +153,8 @@ std::string move_window_to_mesa(GlWindow& gw, ui::AppState& s, const Options& o,
     gw.close(false);
     gw.mesa_egl = false;  // back to the native context: the reset path still recovers
     if (std::string again = gw.open(s, o); !again.empty()) return "no window after leaving the GPU (" + again + ")";
-    s.message(ui::Message::Warning, "Mesa's EGL could not make the window (" + err + "); drawing stays on " + before);
+    s.message(controller::Message::Warning,
+              "Mesa's EGL could not make the window (" + err + "); drawing stays on " + before);
     return "";
   }
   const std::string gpu = watch.marks().empty() ? "an NVIDIA GPU" : "the " + watch.marks().front().gpu.name;
@@ -164,14 +165,14 @@ std::string move_window_to_mesa(GlWindow& gw, ui::AppState& s, const Options& o,
                   : "Drawing on the CPU (Mesa, " + gw.renderer + "): a CUDA kernel faulted on " + gpu +
                         ", and NVIDIA's driver then resets OpenGL beside CUDA work on that GPU until it is reset. "
                         "After a GPU reset, WARPSCOPE_IGNORE_GPU_FAULTS=1 draws on the GPU again.";
-  s.message(ui::Message::Warning, text);
+  s.message(controller::Message::Warning, text);
   std::fprintf(stderr, "warpscope: %s\n", text.c_str());
   return "";
 }
 
 }  // namespace
 
-int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
+int run_window(controller::AppState& s, controller::RunWorker& worker, const Options& o) {
   const char* x11 = std::getenv("DISPLAY");
   const char* wayland = std::getenv("WAYLAND_DISPLAY");
   if ((!x11 || !*x11) && (!wayland || !*wayland)) {
@@ -211,7 +212,7 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
   }
   if (std::string warn = ui::theme().apply(scale); !warn.empty()) {
     std::fprintf(stderr, "warpscope: %s\n", warn.c_str());
-    s.message(ui::Message::Warning, warn);
+    s.message(controller::Message::Warning, warn);
   }
   GlRecovery recovery;
   FaultMarkWatch fault_marks;
@@ -226,7 +227,7 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
       glfwWaitEventsTimeout(1.0 / 30.0);
     else
       glfwWaitEventsTimeout(0.25);
-    ui::exchange_with_worker(s, worker, reports_dir());
+    controller::exchange_with_worker(s, worker, reports_dir());
     // A GPU of this machine faulted (a run of ours, or earlier): move the window to Mesa before the next CUDA
     // work makes the driver reset its context.
     if (fault_marks.marked(gw))
@@ -275,7 +276,7 @@ int run_window(ui::AppState& s, ui::RunWorker& worker, const Options& o) {
       // A new window and context, ImGui's GL objects, fonts and our textures made again; the session,
       // queue, Live series and settings live in `s` and go on.
       const std::string before = gw.renderer;
-      const bool live = GlRecovery::stop_live(s, [&] { ui::exchange_with_worker(s, worker, reports_dir()); });
+      const bool live = GlRecovery::stop_live(s, [&] { controller::exchange_with_worker(s, worker, reports_dir()); });
       gw.close(true);
       std::string err = recovery.may_recover() ? gw.open(s, o) : "too many resets";
       if (err.empty()) {

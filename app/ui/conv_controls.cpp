@@ -10,6 +10,9 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::RunParams;
+
 namespace {
 
 /// The array the panel's choices are checked against: 1D n, 2D the chosen image (256 x 256 until set).

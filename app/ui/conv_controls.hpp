@@ -19,22 +19,22 @@ struct ConvChoice {
 /// The tiles offered for `v` with the current parameters. 1D: the tile is the block (1 output per
 /// thread), so the values are block sizes 8..1024 and 0 = the default 256; 2D: TILE_SIZE 4..32 and 0 =
 /// the variant's default (fixed-tile variants: only their tile).
-std::vector<ConvChoice> conv_tile_choices(const VariantInfo& v, const RunParams& p);
+std::vector<ConvChoice> conv_tile_choices(const VariantInfo& v, const controller::RunParams& p);
 
 /// Odd mask widths 1..15 with the current tile.
-std::vector<ConvChoice> conv_mask_choices(const VariantInfo& v, const RunParams& p);
+std::vector<ConvChoice> conv_mask_choices(const VariantInfo& v, const controller::RunParams& p);
 
 /// The tile as the run uses it: 1D the block (p.block), 2D p.pattern.tile.
-int conv_tile_value(const VariantInfo& v, const RunParams& p);
+int conv_tile_value(const VariantInfo& v, const controller::RunParams& p);
 
 /// Sets the tile: 1D writes p.block (and clears p.pattern.tile, which must agree with it), 2D
 /// p.pattern.tile.
-void set_conv_tile(const VariantInfo& v, RunParams& p, int tile);
+void set_conv_tile(const VariantInfo& v, controller::RunParams& p, int tile);
 
 /// Width of the two combos with their labels, for the panel's flow layout.
 float conv_controls_width();
 
 /// Draws the "tile" and "mask" combos for a convolution variant.
-void ConvLaunchControls(AppState& s, const VariantInfo& v);
+void ConvLaunchControls(controller::AppState& s, const VariantInfo& v);
 
 }  // namespace ws::ui

@@ -12,6 +12,14 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::chosen_variants;
+using controller::make_sweep_spec;
+using controller::Message;
+using controller::NavKey;
+using controller::Presentation;
+using controller::why_no_timing;
+
 namespace {
 
 void step_variant(AppState& s, int delta) {

@@ -20,9 +20,9 @@ const std::vector<KeyHelp>& key_help();
 /// n/p variant, r run, R run lesson, l Live, w sweep, Esc cancel/close, +/- font scale, h contrast,
 /// f focus (views only), o pointer, d pen, e erase. Arrows and PageUp/PageDown: MainWindow::draw (AppState::nav_keys).
 /// `views` are the tab names in order (1 selects views[0]).
-void HandleGlobalKeys(AppState& s, const std::vector<std::string>& views);
+void HandleGlobalKeys(controller::AppState& s, const std::vector<std::string>& views);
 
 /// The overlay listing key_help(), centred over the window, when s.perf.present.show_help.
-void DrawHelpOverlay(AppState& s);
+void DrawHelpOverlay(controller::AppState& s);
 
 }  // namespace ws::ui

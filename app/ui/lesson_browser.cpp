@@ -9,6 +9,9 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::short_id;
+
 namespace {
 
 struct BadgeSpec {

@@ -7,11 +7,11 @@ namespace ws::ui {
 class LessonBrowser {
  public:
   /// Draws into the current child window; clicks change the selection in `s`.
-  void draw(AppState& s);
+  void draw(controller::AppState& s);
 
  private:
-  void draw_list(AppState& s);
-  void draw_details(const AppState& s);
+  void draw_list(controller::AppState& s);
+  void draw_details(const controller::AppState& s);
   std::string scrolled_to_;  ///< scroll the list to a selection made elsewhere (results table, CLI)
 };
 

@@ -16,6 +16,11 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::export_path;
+using controller::Message;
+using controller::NavKey;
+
 MainWindow::MainWindow() {
   for (const ViewInfo& v : all_views()) views_.push_back(v.make());
 }

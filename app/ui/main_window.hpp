@@ -22,19 +22,19 @@ class MainWindow {
   /// Names of the centre tabs in order, for --view: view_ids() (views/view_registry.cpp lists the views).
   static const std::vector<std::string>& views();
   /// Draws the whole window over `size` pixels at (0, 0); with Presentation::handout, the open view alone.
-  void draw(AppState& s, ImVec2 size);
+  void draw(controller::AppState& s, ImVec2 size);
   /// Whether `name` is a step-through view (one picture per trace step; ViewInfo::steps); --export-steps
   /// takes only these.
   static bool is_step_view(const std::string& name);
 
  private:
-  void draw_report_bar(AppState& s);
-  void draw_message(AppState& s);
-  void draw_narrative(AppState& s);
-  void draw_views(AppState& s);
-  void draw_handout(AppState& s, ImVec2 size);
+  void draw_report_bar(controller::AppState& s);
+  void draw_message(controller::AppState& s);
+  void draw_narrative(controller::AppState& s);
+  void draw_views(controller::AppState& s);
+  void draw_handout(controller::AppState& s, ImVec2 size);
   /// Draws view `name`'s content at the cursor; false for an unknown name.
-  bool draw_view(AppState& s, const std::string& name);
+  bool draw_view(controller::AppState& s, const std::string& name);
 
   LessonBrowser browser_;
   ParametersPanel parameters_;

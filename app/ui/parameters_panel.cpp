@@ -18,6 +18,16 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::DeviceStatus;
+using controller::format_grouped;
+using controller::kInputFile;
+using controller::kInputGenerators;
+using controller::kInputKinds;
+using controller::kInputTyped;
+using controller::RunParams;
+using controller::short_id;
+
 namespace {
 
 /// Lays out label + control groups left to right, wrapping to a new line when a group won't fit.

@@ -10,10 +10,10 @@ namespace ws::ui {
 class ParametersPanel {
  public:
   /// Draws into the current window; Run buttons append to s.to_run, Cancel sets s.cancel_requested.
-  void draw(AppState& s);
+  void draw(controller::AppState& s);
 
  private:
-  void draw_status_line(AppState& s, const std::string& why_not);
+  void draw_status_line(controller::AppState& s, const std::string& why_not);
 
   std::string typed_edit_;   ///< the typed-numbers field as being edited
   std::string file_edit_;    ///< the file field as being edited

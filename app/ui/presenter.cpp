@@ -12,6 +12,10 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::Presentation;
+using controller::series_id;
+
 std::string note_for_screen(const std::string& note) {
   // NNN_HEX.txt, then ", " or ": " (the seeds' file names: three digits, '_', hex digits, ".txt").
   std::size_t i = 0;

@@ -15,13 +15,13 @@ std::string note_for_screen(const std::string& note);
 /// The text of the scene line: the open scene's note for the screen, or, once n / p left the scene's
 /// variant, "(left the scene's reduce2 for reduce3) " and the lesson's narrative of the variant shown.
 /// "" with no scene open.
-std::string scene_line_text(const AppState& s);
+std::string scene_line_text(const controller::AppState& s);
 
 /// One wrapped line over the views while a scene is open: "Scene 3 / 10  ·  note".
-void DrawSceneLine(const AppState& s);
+void DrawSceneLine(const controller::AppState& s);
 
 /// Over everything: the pen's strokes and, with the pointer or the pen on, a ring at the mouse. With
 /// the pen on, a left drag adds a stroke (the views under it get no clicks until d turns the pen off).
-void DrawPresenterOverlay(AppState& s);
+void DrawPresenterOverlay(controller::AppState& s);
 
 }  // namespace ws::ui

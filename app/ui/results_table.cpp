@@ -14,6 +14,18 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::format_check;
+using controller::format_count;
+using controller::format_created;
+using controller::format_gbps;
+using controller::format_grouped;
+using controller::format_launch;
+using controller::format_ms;
+using controller::format_pct;
+using controller::format_time_tooltip;
+using controller::short_id;
+
 namespace {
 
 /// Up to this many rows the table builds every row (and check cells may wrap to two lines).

@@ -12,11 +12,11 @@ class ResultsTable {
  public:
   /// Draws the report switcher (recorded file / this session) and the table; clicking a row
   /// selects its variant.
-  void draw(AppState& s);
+  void draw(controller::AppState& s);
 
  private:
-  void draw_source_switch(AppState& s);
-  void draw_table(AppState& s, const Report& r);
+  void draw_source_switch(controller::AppState& s);
+  void draw_table(controller::AppState& s, const Report& r);
   std::vector<int> order_;   ///< row order after sorting (indices into the report's runs)
   std::string scrolled_to_;  ///< the selected variant whose first row was last scrolled into view
   int center_frames_ = 0;    ///< frames left re-centring that row (rows above it settle their height first)

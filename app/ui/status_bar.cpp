@@ -8,6 +8,11 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::DeviceStatus;
+using controller::format_created;
+using controller::format_gbps;
+
 namespace {
 
 void dot(const ImVec4& color) {

@@ -10,7 +10,7 @@ class StatusBar {
   /// Height the bar needs at the current font and scale.
   static float height();
   /// Draws into the current window (a child of height()).
-  void draw(const AppState& s);
+  void draw(const controller::AppState& s);
 };
 
 /// The device part of the status line, e.g. "NVIDIA H200 · 132 SMs · peak 4814 GB/s · copy 4214 GB/s".

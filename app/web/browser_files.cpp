@@ -10,7 +10,7 @@ namespace ws::web {
 
 namespace {
 
-ui::AppState* g_fetch_state = nullptr;
+controller::AppState* g_fetch_state = nullptr;
 std::string g_fetch_url;
 
 void fetched(const char* path) {
@@ -18,17 +18,18 @@ void fetched(const char* path) {
 }
 
 void fetch_failed(const char* /*path*/) {
-  if (g_fetch_state) g_fetch_state->message(ui::Message::Error, "cannot download the report " + g_fetch_url);
+  if (g_fetch_state) g_fetch_state->message(controller::Message::Error, "cannot download the report " + g_fetch_url);
 }
 
 }  // namespace
 
-void open_report_file(ui::AppState& s, const std::string& path) {
+void open_report_file(controller::AppState& s, const std::string& path) {
   s.auto_replay = false;
-  if (std::string err = s.open_report(path); !err.empty()) s.message(ui::Message::Error, "cannot open report: " + err);
+  if (std::string err = s.open_report(path); !err.empty())
+    s.message(controller::Message::Error, "cannot open report: " + err);
 }
 
-void fetch_report(ui::AppState& s, const std::string& url) {
+void fetch_report(controller::AppState& s, const std::string& url) {
   g_fetch_state = &s;
   g_fetch_url = url;
   s.auto_replay = false;  // the bundled replay does not take the place of the one asked for

@@ -11,11 +11,11 @@ namespace ws::web {
 inline constexpr const char* kExportDir = "/exports";
 
 /// Replays the report at `path` (the page's file system); a refusal becomes the page's error message.
-void open_report_file(ui::AppState& s, const std::string& path);
+void open_report_file(controller::AppState& s, const std::string& path);
 
 /// Downloads `url` (same origin, or one that allows it) and replays it once it is in; a failure becomes the
 /// page's error message. `s` must outlive the download.
-void fetch_report(ui::AppState& s, const std::string& url);
+void fetch_report(controller::AppState& s, const std::string& url);
 
 /// Offers every file in `dir` to the browser as a download (its own name), then removes it.
 void offer_exports(const std::string& dir);

@@ -59,10 +59,10 @@ std::string stored_text() {
 }
 
 /// A report the student opened (file picker, drop, URL), not one bundled with the page.
-bool user_replay(const ui::AppState& s) { return s.replay && s.replay_path.rfind(assets_dir(), 0) != 0; }
+bool user_replay(const controller::AppState& s) { return s.replay && s.replay_path.rfind(assets_dir(), 0) != 0; }
 
 /// What a write would change: the runs and sweeps (count and newest) and the place.
-std::string signature(const ui::AppState& s) {
+std::string signature(const controller::AppState& s) {
   std::string sig = std::to_string(s.session.runs.size()) + "/" + std::to_string(s.session.sweeps.size());
   if (!s.session.runs.empty()) {
     const RunResult& r = s.session.runs.back();
@@ -71,7 +71,7 @@ std::string signature(const ui::AppState& s) {
   }
   const Lesson* l = s.lesson();
   const VariantInfo* v = s.variant();
-  const ui::RunParams& p = s.params;
+  const controller::RunParams& p = s.params;
   return sig + "|" + (l ? l->id : "") + "|" + std::to_string(s.scene_index()) + "|" + s.view + "|" + (v ? v->id : "") +
          "|" + std::to_string(p.n()) + "/" + std::to_string(int(p.type)) + "/" + std::to_string(p.input) + "/" +
          std::to_string(p.seed) + "|" + std::to_string(ui::theme().scale()) +
@@ -81,7 +81,7 @@ std::string signature(const ui::AppState& s) {
 
 }  // namespace
 
-std::string BrowserSession::restore(ui::AppState& s, bool place_given, bool look_given) {
+std::string BrowserSession::restore(controller::AppState& s, bool place_given, bool look_given) {
   const std::string text = stored_text();
   if (text.empty()) return "";
   try {
@@ -92,12 +92,12 @@ std::string BrowserSession::restore(ui::AppState& s, bool place_given, bool look
     s.session.sweeps = r.sweeps;
     if (j.contains("params")) {
       const nlohmann::json& q = j.at("params");
-      ui::RunParams& p = s.params;
+      controller::RunParams& p = s.params;
       p.n_pow2 = json_bool(q.at("n_pow2"), "params.n_pow2");
       p.n_log2 = int(json_int(q.at("n_log2"), 0, 30, "params.n_log2"));
       p.n_exact = json_int(q.at("n_exact"), 1, std::int64_t(1) << 30, "params.n_exact");
       if (!parse_dtype(json_string(q.at("type"), "params.type"), p.type)) throw std::runtime_error("params.type");
-      p.input = int(json_int(q.at("input"), 0, ui::kInputGenerators - 1, "params.input"));
+      p.input = int(json_int(q.at("input"), 0, controller::kInputGenerators - 1, "params.input"));
       p.input_auto = json_bool(q.at("input_auto"), "params.input_auto");
       p.seed = std::uint64_t(json_int(q.at("seed"), 0, std::int64_t(1) << 53, "params.seed"));
     }
@@ -144,7 +144,7 @@ std::string BrowserSession::restore(ui::AppState& s, bool place_given, bool look
   }
 }
 
-void BrowserSession::save_if_changed(ui::AppState& s) {
+void BrowserSession::save_if_changed(controller::AppState& s) {
   const std::string sig = signature(s);
   if (sig == last_) return;
   last_ = sig;
@@ -155,12 +155,12 @@ void BrowserSession::save_if_changed(ui::AppState& s) {
   j["version"] = 1;
   j["place"] = {
       {"lesson", l ? l->id : ""}, {"scene", s.scene_index() + 1}, {"view", s.view}, {"variant", v ? v->id : ""}};
-  const ui::RunParams& p = s.params;
+  const controller::RunParams& p = s.params;
   j["params"] = {{"n_pow2", p.n_pow2},
                  {"n_log2", p.n_log2},
                  {"n_exact", p.n_exact},
                  {"type", to_string(p.type)},
-                 {"input", p.input < ui::kInputGenerators ? p.input : 0},
+                 {"input", p.input < controller::kInputGenerators ? p.input : 0},
                  {"input_auto", p.input_auto},
                  {"seed", p.seed}};
   j["present"] = {{"font_scale", ui::theme().scale()},
@@ -190,7 +190,7 @@ void BrowserSession::save_if_changed(ui::AppState& s) {
       kept.runs.erase(kept.runs.begin(), kept.runs.begin() + std::ptrdiff_t((kept.runs.size() + 1) / 2));
   }
   if (!warned_)
-    s.message(ui::Message::Warning,
+    s.message(controller::Message::Warning,
               "the browser's storage is too small for this whole session: the next visit gets its place and "
               "newest runs only (Save session downloads all of it)");
   warned_ = true;

@@ -17,10 +17,10 @@ class BrowserSession {
   /// unless `place_given` and the look (font scale, high contrast, focus) unless `look_given` (the address
   /// named them). Returns the line the page shows ("" when nothing was stored; "restored ..." with
   /// the counts; or why the stored text was dropped: not JSON, not a session, a lesson that is gone).
-  std::string restore(ui::AppState& s, bool place_given, bool look_given);
+  std::string restore(controller::AppState& s, bool place_given, bool look_given);
   /// Writes the session when its runs, sweeps or place changed since the last write. When the browser's
   /// storage refuses it (quota), the newest runs that fit are kept and `s` gets one warning, once.
-  void save_if_changed(ui::AppState& s);
+  void save_if_changed(controller::AppState& s);
   /// Removes the stored session (?fresh=1).
   static void forget();
   /// The stored text's size in bytes (0 when none): for ws_status and the test.

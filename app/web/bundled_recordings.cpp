@@ -12,7 +12,7 @@ namespace ws::web {
 BundledRecordings::BundledRecordings(std::string reports_dir, std::string recordings_dir)
     : reports_dir_(std::move(reports_dir)), recordings_dir_(std::move(recordings_dir)) {}
 
-void BundledRecordings::supply(ui::AppState& s, bool now) {
+void BundledRecordings::supply(controller::AppState& s, bool now) {
   if (!now || !s.replay || !s.replay->traces.empty()) return;
   const std::filesystem::path path(s.replay_path);
   const std::string name = path.filename().string();
@@ -32,10 +32,12 @@ void BundledRecordings::supply(ui::AppState& s, bool now) {
         r->traces = std::move(full.traces);
         r->ok = true;
       } else {
-        s.message(ui::Message::Error, "the recordings of " + name + " are of another report (" + full.created + ")");
+        s.message(controller::Message::Error,
+                  "the recordings of " + name + " are of another report (" + full.created + ")");
       }
     } catch (const std::exception& e) {
-      s.message(ui::Message::Error, "the recordings of " + name + " could not be read: " + describe_exception(e));
+      s.message(controller::Message::Error,
+                "the recordings of " + name + " could not be read: " + describe_exception(e));
     }
   }
   if (!r->ok || r->traces.empty()) return;

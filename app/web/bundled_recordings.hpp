@@ -22,7 +22,7 @@ class BundledRecordings {
   /// puts them into the replay; the trace is then picked again, as the desktop picks it when it opens that
   /// report whole. `now`: the caller's rule (web_main: any frame after the first, or the first one when it
   /// may draw a step-through view). A report that cannot be read becomes the page's error message, once.
-  void supply(ui::AppState& s, bool now);
+  void supply(controller::AppState& s, bool now);
 
  private:
   struct Read {

@@ -56,7 +56,7 @@ PageParams read_page_params() {
   return p;
 }
 
-std::string apply_page_params(ui::AppState& s, const PageParams& p) {
+std::string apply_page_params(controller::AppState& s, const PageParams& p) {
   const auto& views = ui::view_ids();
   if (!p.lesson.empty() && !s.select_lesson(p.lesson)) return "unknown lesson '" + p.lesson + "' in the address";
   if (p.scene > 0)

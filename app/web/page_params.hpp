@@ -25,6 +25,6 @@ PageParams read_page_params();
 
 /// Applies them to `s` in the desktop's order (lesson, scene, then view and variant override the scene).
 /// Returns "" or the first refusal (unknown lesson, scene, view or variant), which the page shows.
-std::string apply_page_params(ui::AppState& s, const PageParams& p);
+std::string apply_page_params(controller::AppState& s, const PageParams& p);
 
 }  // namespace ws::web

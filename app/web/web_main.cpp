@@ -39,8 +39,8 @@ namespace {
 
 /// Everything the page keeps between frames.
 struct Page {
-  ui::AppState s;
-  std::unique_ptr<ui::RunWorker> worker;
+  controller::AppState s;
+  std::unique_ptr<controller::RunWorker> worker;
   ui::MainWindow window;
   GLFWwindow* win = nullptr;
   int frames = 0;
@@ -64,7 +64,7 @@ std::string reports_dir() { return assets_dir() + "/reports"; }
 
 /// Whether this frame may draw a GPU recording: any view but those that show none, or a queued key that may
 /// open a scene (its view is drawn in the same frame).
-bool may_show_a_recording(const ui::AppState& s) {
+bool may_show_a_recording(const controller::AppState& s) {
   static const char* const kWithout[] = {"results", "metrics", "compare", "plots", "roofline"};
   if (!s.nav_keys.empty()) return true;
   for (const char* v : kWithout)
@@ -80,7 +80,7 @@ void frame(void* arg) {
   glfwGetWindowSize(p.win, &cw, &ch);
   if (w > 0 && h > 0 && (w != cw || h != ch)) glfwSetWindowSize(p.win, w, h);
   const double t_exchange = emscripten_get_now();
-  ui::exchange_with_worker(p.s, *p.worker, reports_dir());
+  controller::exchange_with_worker(p.s, *p.worker, reports_dir());
   if (p.frames == 0) p.first_exchange_ms = emscripten_get_now() - t_exchange;
   // The bundled report's recordings (most of its bytes): after the first frame, or before it when it needs them.
   p.recordings.supply(p.s, p.frames > 0 || may_show_a_recording(p.s));
@@ -130,7 +130,7 @@ void on_drop(GLFWwindow* /*win*/, int count, const char** paths) {
 extern "C" EMSCRIPTEN_KEEPALIVE const char* ws_status() {
   static std::string text;
   if (!g_page) return "{}";
-  const ui::AppState& s = g_page->s;
+  const controller::AppState& s = g_page->s;
   const Lesson* l = s.lesson();
   const VariantInfo* v = s.variant();
   text = "{\"frames\":" + std::to_string(g_page->frames) + ",\"lesson\":\"" + (l ? l->id : "") +
@@ -192,7 +192,7 @@ int main() {
   static Page page;
   page.t_main = emscripten_get_now();
   g_page = &page;
-  ui::AppState& s = page.s;
+  controller::AppState& s = page.s;
   s.load(assets_dir() + "/lessons");
   s.perf.export_dir = kExportDir;
   s.perf.exports_are_downloads = true;
@@ -201,12 +201,12 @@ int main() {
   const PageParams params = read_page_params();
   if (params.fresh) BrowserSession::forget();
   if (std::string line = page.stored.restore(s, params.names_a_place(), params.names_a_look); !line.empty())
-    s.message(line.rfind("restored", 0) == 0 ? ui::Message::Info : ui::Message::Warning, line);
-  if (std::string err = apply_page_params(s, params); !err.empty()) s.message(ui::Message::Error, err);
+    s.message(line.rfind("restored", 0) == 0 ? controller::Message::Info : controller::Message::Warning, line);
+  if (std::string err = apply_page_params(s, params); !err.empty()) s.message(controller::Message::Error, err);
   s.refresh_trace();
   if (!params.report.empty()) fetch_report(s, params.report);
 
-  page.worker = std::make_unique<ui::RunWorker>([](std::string& error) { return open_cuda_backend(error); });
+  page.worker = std::make_unique<controller::RunWorker>([](std::string& error) { return open_cuda_backend(error); });
   if (!glfwInit()) {
     std::fprintf(stderr, "warpscope: GLFW could not start\n");
     return 1;
@@ -231,7 +231,8 @@ int main() {
   ImGui_ImplOpenGL3_Init("#version 300 es");
   gui::install_gl_image_textures();
   gui::install_gl_grid_renderer("");
-  if (std::string warn = ui::theme().apply(params.font_scale); !warn.empty()) s.message(ui::Message::Warning, warn);
+  if (std::string warn = ui::theme().apply(params.font_scale); !warn.empty())
+    s.message(controller::Message::Warning, warn);
   page.t_ready = emscripten_get_now();
   emscripten_set_main_loop_arg(frame, &page, 0, true);  // 0: the browser's requestAnimationFrame
   return 0;

@@ -30,7 +30,7 @@ RunRequest builtin_request() {
 /// The request that traces `edited` (the copy's text as the editor holds it) like epita.reduce3.
 RunRequest edited_request(const std::string& edited) {
   const VariantInfo* v = find_variant("epita.reduce3");
-  const ui::TracedEdit t = ui::instrument_edit(ui::traced_kernel_copy(*v), edited);
+  const controller::TracedEdit t = controller::instrument_edit(controller::traced_kernel_copy(*v), edited);
   EXPECT_EQ(t.why, "");
   RunRequest r;
   r.kernel.source = t.source;
@@ -74,7 +74,7 @@ TEST(GpuEditedTrace, AnUnchangedCopyRecordsTheVariantsTraceOnItsOwnLines) {
   WorkerClient w = start_worker();
   const VariantInfo* v = find_variant("epita.reduce3");
   ASSERT_NE(v, nullptr);
-  const std::string copy = ui::make_kernel_copy(*v, ui::find_section(v->id)).text;
+  const std::string copy = controller::make_kernel_copy(*v, controller::find_section(v->id)).text;
   for (int block : {0, 3}) {
     std::string builtin_diff, copy_diff;
     const Trace builtin = trace_of(w, builtin_request(), block, builtin_diff);
@@ -97,7 +97,7 @@ TEST(GpuEditedTrace, ALoopStoppedEarlyRecordsTheSameStepsUpToTheEditAndThenDiffe
   WorkerClient w = start_worker();
   const VariantInfo* v = find_variant("epita.reduce3");
   ASSERT_NE(v, nullptr);
-  const std::string copy = ui::make_kernel_copy(*v, ui::find_section(v->id)).text;
+  const std::string copy = controller::make_kernel_copy(*v, controller::find_section(v->id)).text;
   std::string edited = copy;
   const std::string loop = "stride >= 1; stride /= 2";
   ASSERT_NE(edited.find(loop), std::string::npos);

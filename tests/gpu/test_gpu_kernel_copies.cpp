@@ -20,7 +20,7 @@ namespace {
 RunRequest copy_request(const std::string& id, std::int64_t n, int mask_width) {
   const VariantInfo* v = find_variant(id);
   EXPECT_NE(v, nullptr) << id;
-  const ui::KernelCopy c = ui::make_kernel_copy(*v, ui::find_section(id));
+  const controller::KernelCopy c = controller::make_kernel_copy(*v, controller::find_section(id));
   EXPECT_EQ(c.note, "") << id;
   RunRequest r;
   r.kernel.source = c.text;
@@ -40,8 +40,8 @@ RunRequest copy_request(const std::string& id, std::int64_t n, int mask_width) {
 TEST(GpuKernelCopies, ConstantMaskConvolutionCopiesRunCorrect) {
   int ran = 0;
   for (const VariantInfo& v : all_variants()) {
-    if (v.pattern != PatternKind::Convolution || !ui::why_not_editable(v).empty()) continue;
-    const ui::KernelCopy c = ui::make_kernel_copy(v, ui::find_section(v.id));
+    if (v.pattern != PatternKind::Convolution || !controller::why_not_editable(v).empty()) continue;
+    const controller::KernelCopy c = controller::make_kernel_copy(v, controller::find_section(v.id));
     if (c.text.find("mask_symbol=") == std::string::npos) continue;
     for (int width : {3, 7, 15})
       for (std::int64_t n : {std::int64_t(1) << 20, std::int64_t(1024) * 37}) {

@@ -25,6 +25,10 @@
 #include "widgets/theme.hpp"
 
 namespace ws::ui {
+
+using controller::AppState;
+using controller::NavKey;
+
 namespace {
 
 class AllReduceTab : public ::testing::TestWithParam<float> {

@@ -7,6 +7,10 @@
 #include "views/view_atomics.hpp"
 
 namespace ws::ui {
+
+using controller::compute_trace;
+using controller::TraceKey;
+
 namespace {
 
 ThreadOp atomic_op(int thread, Space space, std::int64_t address, double value, int buffer) {

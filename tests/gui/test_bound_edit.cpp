@@ -9,6 +9,12 @@
 #include "registry.hpp"
 
 namespace ws::ui {
+
+using controller::BoundEdit;
+using controller::find_section;
+using controller::KernelCopy;
+using controller::make_kernel_copy;
+
 namespace {
 
 /// A timed run named `label`: `ms` per launch, `mb` of DRAM traffic, `occ` % achieved occupancy.

@@ -3,9 +3,13 @@
 // and plot helpers.
 #include <gtest/gtest.h>
 
+#include "app_state.hpp"
 #include "views/conv_preview.hpp"
 
 namespace ws::ui {
+
+using controller::RunParams;
+
 namespace {
 
 ConvPreviewKey key2d(const std::string& id, std::int64_t w, std::int64_t h, int mask, int tile) {

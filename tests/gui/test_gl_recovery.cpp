@@ -46,7 +46,7 @@ TEST(GlRecovery, AtMostThreeRecoveriesAMinute) {
 }
 
 TEST(GlRecovery, LiveStopsBeforeTheNewContextAndGoesOnOnlyOnAnotherGpu) {
-  ui::AppState s;
+  controller::AppState s;
   gui::GlRecovery r;
   s.perf.live_wanted = s.perf.live_running = true;
   int pumps = 0;
@@ -63,7 +63,7 @@ TEST(GlRecovery, LiveStopsBeforeTheNewContextAndGoesOnOnlyOnAnotherGpu) {
   r.recovered(s, "the GPU reset this OpenGL context", "EGL default display (NVIDIA H100)", true, true);
   EXPECT_FALSE(s.perf.live_wanted);
   EXPECT_NE(s.messages.back().text.find("Live is paused"), std::string::npos);
-  EXPECT_EQ(s.messages.back().level, ui::Message::Warning);
+  EXPECT_EQ(s.messages.back().level, controller::Message::Warning);
   EXPECT_FALSE(gui::GlRecovery::stop_live(s, [] {}));  // Live was off: nothing to stop or resume
 }
 
@@ -71,7 +71,7 @@ TEST(GlRecovery, GivingUpSavesTheSessionWhereItSaysAndTheReportReopens) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "ws_gl_recovery_test";
   std::filesystem::remove_all(dir);
   EnvVar xdg("XDG_DATA_HOME", dir.string());
-  ui::AppState s;
+  controller::AppState s;
   gui::GlRecovery r;
   // An empty session: nothing saved, and the line says so.
   std::string line = r.give_up(s, "the GPU reset this OpenGL context");

@@ -21,8 +21,8 @@ TEST(GpuCopies, EveryCopyRunsWhereItsVariantRanAndGivesItsAnswer) {
   ASSERT_TRUE(gpu) << why;
   int ran = 0, said_why = 0;
   for (const VariantInfo& v : all_variants()) {
-    if (!ui::why_not_editable(v).empty()) continue;
-    const ui::KernelCopy copy = ui::make_kernel_copy(v, ui::find_section(v.id));
+    if (!controller::why_not_editable(v).empty()) continue;
+    const controller::KernelCopy copy = controller::make_kernel_copy(v, controller::find_section(v.id));
     RunRequest original;
     original.variant = v.id;
     original.n = std::int64_t(1) << 20;

@@ -27,6 +27,7 @@ namespace {
 
 using namespace ws;
 using namespace ws::ui;
+using namespace ws::controller;
 
 GridKey key_of(const std::string& variant, std::int64_t n, int block = 0) {
   GridKey k;

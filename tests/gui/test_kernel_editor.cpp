@@ -17,6 +17,23 @@
 #include "views/compare_model.hpp"
 
 namespace ws::ui {
+
+using controller::changed_line_marks;
+using controller::code_diff_rows;
+using controller::CodeDiffRow;
+using controller::exercises_of;
+using controller::find_section;
+using controller::find_text;
+using controller::gui_exercises;
+using controller::KernelCopy;
+using controller::KernelEdit;
+using controller::line_of_offset;
+using controller::line_start_offset;
+using controller::make_kernel_copy;
+using controller::parse_diagnostic_lines;
+using controller::parse_kernel_params;
+using controller::why_not_editable;
+
 namespace {
 
 KernelCopy copy_of(const std::string& id) {

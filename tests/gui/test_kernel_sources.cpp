@@ -8,6 +8,23 @@
 #include "trace_source.hpp"
 
 namespace ws::ui {
+
+using controller::code_key;
+using controller::compute_trace;
+using controller::diff_code_lines;
+using controller::diff_lines;
+using controller::DiffLine;
+using controller::find_section;
+using controller::kernel_files;
+using controller::KernelFile;
+using controller::section_for_trace;
+using controller::SourceSection;
+using controller::step_rows;
+using controller::step_rows_note;
+using controller::strip_trace_instrumentation;
+using controller::TraceKey;
+using controller::variant_source;
+
 namespace {
 
 TEST(KernelSources, EveryFileEmbedded) {

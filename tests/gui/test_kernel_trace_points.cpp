@@ -14,6 +14,19 @@
 #include "trace/user_trace_build.hpp"
 
 namespace ws::ui {
+
+using controller::AppState;
+using controller::compute_trace;
+using controller::exchange_edit_trace;
+using controller::find_section;
+using controller::instrument_edit;
+using controller::KernelEdit;
+using controller::make_kernel_copy;
+using controller::RunWorker;
+using controller::traced_kernel_copy;
+using controller::TracedEdit;
+using controller::why_not_editable;
+
 namespace {
 
 std::string without_line_directives(const std::string& text) {

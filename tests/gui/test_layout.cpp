@@ -30,6 +30,18 @@
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
+
+using controller::AppState;
+using controller::chosen_variants;
+using controller::compute_trace;
+using controller::find_section;
+using controller::LessonEntry;
+using controller::Presentation;
+using controller::SourceSection;
+using controller::TraceKey;
+using controller::tree_layout;
+using controller::TreeLayout;
+
 namespace {
 
 constexpr float kMinPx = 28.f;  // the "smallest text >= 28 px" at font scale 2

@@ -12,7 +12,7 @@
 namespace {
 
 using namespace ws;
-using namespace ws::ui;
+using namespace ws::controller;
 using namespace std::chrono_literals;
 
 std::vector<RunRequest> live_requests() {

@@ -27,6 +27,7 @@ namespace {
 
 using namespace ws;
 using namespace ws::ui;
+using namespace ws::controller;
 using namespace std::chrono_literals;
 
 TEST(Axis, NiceNumbers) {

@@ -9,6 +9,10 @@
 #include "views/scan_graph.hpp"
 
 namespace ws::ui {
+
+using controller::compute_trace;
+using controller::TraceKey;
+
 namespace {
 
 Trace slide_trace(const char* id, int block) {

@@ -61,13 +61,13 @@ TEST(StepExport, OnePngPerStepAndAGifOfThemAll) {
   // reduce3 on a 16-thread block: the model's steps (load, strides 8 4 2 1, the block's atomicAdd).
   const VariantInfo* v = find_variant("epita.reduce3");
   ASSERT_NE(v, nullptr);
-  ui::TraceKey key;
+  controller::TraceKey key;
   key.variant = v->id;
   key.n = 16;
   key.block = 16;
   key.input = "sequence";
   std::string why;
-  const auto trace = ui::compute_trace(*v, key, why);
+  const auto trace = controller::compute_trace(*v, key, why);
   ASSERT_TRUE(trace) << why;
   const int steps = int(trace->steps.size());
   EXPECT_EQ(steps, 6);
@@ -240,15 +240,15 @@ TEST(GuiOutputs, AnExistingPictureIsKeptUnlessForce) {
 TEST(GuiOutputs, TheExportButtonsTakeANewNameUnlessForce) {
   const fs::path dir = fresh_dir("buttons");
   fs::create_directories(dir);
-  ui::PerfState p;
+  controller::PerfState p;
   p.export_dir = dir.string();
-  EXPECT_EQ(ui::export_path(p, "warpscope-compare.png"), (dir / "warpscope-compare.png").string());
+  EXPECT_EQ(controller::export_path(p, "warpscope-compare.png"), (dir / "warpscope-compare.png").string());
   std::ofstream(dir / "warpscope-compare.png") << "old";
-  EXPECT_EQ(ui::export_path(p, "warpscope-compare.png"), (dir / "warpscope-compare-2.png").string());
-  EXPECT_FALSE(ui::export_policy(p).overwrite);
+  EXPECT_EQ(controller::export_path(p, "warpscope-compare.png"), (dir / "warpscope-compare-2.png").string());
+  EXPECT_FALSE(controller::export_policy(p).overwrite);
   p.export_force = true;  // --force: the name itself, replaced
-  EXPECT_EQ(ui::export_path(p, "warpscope-compare.png"), (dir / "warpscope-compare.png").string());
-  EXPECT_TRUE(ui::export_policy(p).overwrite);
+  EXPECT_EQ(controller::export_path(p, "warpscope-compare.png"), (dir / "warpscope-compare.png").string());
+  EXPECT_TRUE(controller::export_policy(p).overwrite);
   fs::remove_all(dir);
 }
 

@@ -14,6 +14,22 @@
 #include "trace_source.hpp"
 
 namespace ws::ui {
+
+using controller::adopt_model_lines;
+using controller::AppState;
+using controller::compute_trace;
+using controller::describe_node;
+using controller::format_value;
+using controller::kMaxTraceBlocks;
+using controller::kTracePassesShown;
+using controller::TraceKey;
+using controller::TraceState;
+using controller::tree_layout;
+using controller::tree_node_text;
+using controller::TreeLayout;
+using controller::TreeNode;
+using controller::warp_shared_accesses;
+
 namespace {
 
 /// A sequential-addressing tree on `threads` shared words: load, then stride threads/2 .. 1.

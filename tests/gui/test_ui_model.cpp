@@ -16,6 +16,8 @@
 #include "presenter.hpp"
 #include "registry.hpp"
 #include "run_worker.hpp"
+#include "view_context.hpp"
+#include "views/view_metrics.hpp"
 #include "views/view_pair.hpp"
 #include "views/view_registry.hpp"
 #include "widgets/theme.hpp"
@@ -25,6 +27,7 @@ namespace {
 
 using namespace ws;
 using namespace ws::ui;
+using namespace ws::controller;
 
 const std::string kFixture = std::string(WS_GUI_TEST_DIR) + "/fixtures/report_h200.json";
 
@@ -131,6 +134,28 @@ TEST(AppState, OpensAndRejectsReports) {
   EXPECT_NE(s.open_report("/nonexistent.json"), "");
   EXPECT_TRUE(s.showing_replay());  // a failed open changes nothing
   EXPECT_NE(s.save_session("/tmp/x.json").find("nothing to save"), std::string::npos);
+}
+
+TEST(ViewContext, ShowsTheStateAndActionsChangeOnlyWhatTheyName) {
+  AppState s;
+  s.load(std::string(WS_GUI_ASSETS) + "/lessons");
+  ASSERT_EQ(s.open_report(kFixture), "");
+  const ViewContext c = ViewContext::of(s);
+  EXPECT_EQ(&c.shown, &s.shown());
+  EXPECT_TRUE(c.showing_replay);
+  EXPECT_EQ(c.variant, s.variant());
+  EXPECT_EQ(c.lesson, s.lesson());
+  EXPECT_EQ(c.step_index, s.step_index());
+  EXPECT_EQ(&c.params, &s.params);
+  EXPECT_EQ(&c.trace, &s.trace);
+  const std::string view = s.view;
+  ViewActions act(s);
+  act.set_metrics("default,pcsampling");
+  EXPECT_EQ(c.params.metrics, "default,pcsampling");  // the context reads the state, not a copy
+  EXPECT_EQ(s.view, view);
+  // The Metrics tab draws from the context: the Panel make_view_info makes calls that draw.
+  EXPECT_TRUE(draws_from_context<MetricsView>::value);
+  EXPECT_EQ(metrics_run(c), metrics_run(s));
 }
 
 TEST(AppState, NewestReportByCreatedStamp) {

@@ -14,7 +14,7 @@
 #include "run_worker.hpp"
 
 using namespace ws;
-using namespace ws::ui;
+using namespace ws::controller;
 using namespace std::chrono_literals;
 
 namespace {

@@ -13,6 +13,9 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::BoundEdit;
+
 namespace {
 
 std::string fmt(const char* f, double v) {

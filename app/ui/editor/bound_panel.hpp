@@ -14,14 +14,14 @@ namespace ws::ui {
 std::string needs_gpu_line(const std::string& what);
 
 /// Presses "Find the bound": makes the copies of the editor's text (BoundEdit::open) and opens the panel.
-void find_the_bound(AppState& s);
+void find_the_bound(controller::AppState& s);
 
 /// Presses "Run the three": queues the three requests where a GPU is (the GUI's run queue), else says in one
 /// line that running them needs a GPU (needs_gpu_line). Ignored while they run.
-void run_the_three(AppState& s);
+void run_the_three(controller::AppState& s);
 
 /// Draws the panel in the space given (a child window `width` wide, the rest of the height); false when the
 /// user closed it.
-bool draw_bound_panel(AppState& s, float width);
+bool draw_bound_panel(controller::AppState& s, float width);
 
 }  // namespace ws::ui

@@ -22,6 +22,17 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::changed_line_marks;
+using controller::find_section;
+using controller::find_text;
+using controller::KernelCopy;
+using controller::KernelEdit;
+using controller::line_of_offset;
+using controller::make_kernel_copy;
+using controller::Message;
+using controller::traced_kernel_copy;
+
 namespace {
 
 constexpr const char* kTextLabel = "##kernel_text";

@@ -15,19 +15,19 @@ namespace ws::ui {
 class KernelEditor {
  public:
   /// Opens the editor on a copy of `v` (kernel_copy.hpp; the user's saved edit of it when there is one).
-  void open(AppState& s, const VariantInfo& v);
+  void open(controller::AppState& s, const VariantInfo& v);
   /// Opens exercise `ex` (its starter, or the user's saved edit of it), its statement beside the text and a
   /// Check button that grades as `warpscope-cli grade` does. A starter that cannot be read is a message.
-  void open_exercise(AppState& s, const Exercise& ex);
+  void open_exercise(controller::AppState& s, const Exercise& ex);
   /// Draws the open editor in the space left; false when the user closed it ("Back to the slide").
-  bool draw(AppState& s);
+  bool draw(controller::AppState& s);
 
  private:
   /// Ctrl+Enter: runs (a variant's copy) or checks (an exercise) the text where a GPU is, else compiles it
   /// here and says why it cannot run.
-  void compile_and_run(AppState& s);
+  void compile_and_run(controller::AppState& s);
   /// The exercise's panel beside the text: title, statement, goal, the check's verdicts, hints.
-  void draw_exercise(const AppState& s, const Exercise& ex);
+  void draw_exercise(const controller::AppState& s, const Exercise& ex);
   std::string path_;           ///< the Save as / Open field
   std::string find_;           ///< the find box
   std::size_t find_from_ = 0;  ///< where the next search starts

@@ -14,6 +14,10 @@
 
 namespace ws::ui {
 
+using controller::compute_trace;
+using controller::series_id;
+using controller::TraceKey;
+
 namespace {
 
 std::optional<double> metric_value(const RunResult& r, const char* name) {

@@ -5,6 +5,8 @@
 
 namespace ws::ui {
 
+using controller::GridMetric;
+
 namespace {
 GridRendererApi g_api;
 bool g_set = false;

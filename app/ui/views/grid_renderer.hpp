@@ -19,18 +19,18 @@ struct GridColorMap {
 };
 /// The map of a metric: active lanes from dark (idle) to bright (all 32 lanes); conflicts and sectors
 /// from green (the best case) through yellow to red (32 ways, 32 sectors).
-const GridColorMap& grid_color_map(GridMetric m);
+const GridColorMap& grid_color_map(controller::GridMetric m);
 /// The value range [lo, hi] a metric's colour map spans (active lanes 0..32 linear, ways 1..32 and
 /// sectors 4..32 on log2; values below lo take the first colour).
-void grid_metric_range(GridMetric m, float& lo, float& hi);
+void grid_metric_range(controller::GridMetric m, float& lo, float& hi);
 /// The colour of value `v` under the metric's map (the legend and the hover swatch; the shader does the same).
-ImVec4 grid_color(GridMetric m, float v);
+ImVec4 grid_color(controller::GridMetric m, float v);
 
 /// One picture: the window of the grid to draw and the pixels to draw it into.
 struct GridImageRequest {
-  const GridSummary* data = nullptr;
+  const controller::GridSummary* data = nullptr;
   std::uint64_t data_version = 0;  ///< a new version re-uploads the data texture
-  GridMetric metric = GridMetric::ActiveLanes;
+  controller::GridMetric metric = controller::GridMetric::ActiveLanes;
   double warp0 = 0, warp1 = 1;      ///< warps shown, top to bottom (fractional: zoom)
   double step0 = 0, step1 = 1;      ///< steps shown, left to right
   int width = 1, height = 1;        ///< pixels of the image

@@ -9,6 +9,9 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::TraceKey;
+
 const std::vector<Hazard>& TraceHazards(const AppState& s) {
   // One cache for all views: they show the same trace.
   static const Trace* of = nullptr;

@@ -11,7 +11,7 @@
 namespace ws::ui {
 
 /// The hazards of s.trace.trace (empty when there is none), recomputed only when the trace changes.
-const std::vector<Hazard>& TraceHazards(const AppState& s);
+const std::vector<Hazard>& TraceHazards(const controller::AppState& s);
 
 /// The hazard colour: the theme's "bad" red, opaque.
 ImU32 HazardColor();

@@ -10,6 +10,8 @@
 
 namespace ws::ui {
 
+using controller::format_value;
+
 namespace {
 
 using Location = std::tuple<int, int, std::int64_t>;  // space, buffer, address

@@ -9,12 +9,16 @@
 
 #include "collective/link_model.hpp"
 #include "paths.hpp"
+#include "views/view_registry.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/plot.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
+
+using controller::AppState;
+using controller::NavKey;
 
 using namespace collective;
 
@@ -283,6 +287,12 @@ void AllReduceView::draw_step_times(const AppState& s, const AllReducePicture& p
   if (hovered >= 0 && ImGui::IsItemHovered())
     ImGui::SetTooltip("step %d (%s): %s", hovered + 1, to_string(p.steps[std::size_t(hovered)].phase),
                       ms_text(p.steps[std::size_t(hovered)].ms).c_str());
+}
+
+/// Reduction across GPUs: the schedule's steps (its own keys), not a trace's.
+/// Its tab stands at position 180 (all_views() sorts by it).
+ViewInfo allreduce_view_info() {
+  return make_view_info<AllReduceView>(180, "allreduce", "All-reduce", false, HandleAllReduceKeys);
 }
 
 }  // namespace ws::ui

@@ -19,16 +19,16 @@ namespace ws::ui {
 /// Left/Right presses: the previous / next step of the All-reduce view (AppState::allreduce.step, 0..steps);
 /// with `space`, Space plays or pauses, as HandleStepKeys does for the trace views. Ignored while a text
 /// field has the keyboard.
-void HandleAllReduceKeys(AppState& s, const std::vector<NavKey>& keys, bool space);
+void HandleAllReduceKeys(controller::AppState& s, const std::vector<controller::NavKey>& keys, bool space);
 
 class AllReduceView {
  public:
-  void draw(AppState& s);
+  void draw(controller::AppState& s);
 
  private:
-  void draw_controls(AppState& s, int steps);
-  void draw_picture(const AppState& s, const collective::AllReducePicture& p, ImVec2 size);
-  void draw_step_times(const AppState& s, const collective::AllReducePicture& p, float height);
+  void draw_controls(controller::AppState& s, int steps);
+  void draw_picture(const controller::AppState& s, const collective::AllReducePicture& p, ImVec2 size);
+  void draw_step_times(const controller::AppState& s, const collective::AllReducePicture& p, float height);
 
   AllReduceSweepPlot sweep_;  ///< ring against tree over message size (shared with Plots)
 };

@@ -8,12 +8,15 @@
 #include <tuple>
 
 #include "registry.hpp"
+#include "views/view_registry.hpp"
 #include "views/view_steps.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
+
+using controller::AppState;
 
 namespace {
 
@@ -295,5 +298,9 @@ void AtomicsView::draw(AppState& s) {
   DrawWarps(tr, pic, std::max(th.px(60), ImGui::GetContentRegionAvail().y - th.px(8)));
   ImGui::EndChild();
 }
+
+/// The Atomics tab.
+/// Its tab stands at position 100 (all_views() sorts by it).
+ViewInfo atomics_view_info() { return make_view_info<AtomicsView>(100, "atomics", "Atomics", kSteps); }
 
 }  // namespace ws::ui

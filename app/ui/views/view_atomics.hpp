@@ -42,7 +42,7 @@ AtomicsPicture atomics_picture(const Trace& t, const Step& step, int max_bars = 
 
 class AtomicsView {
  public:
-  void draw(AppState& s);
+  void draw(controller::AppState& s);
 };
 
 }  // namespace ws::ui

@@ -7,12 +7,17 @@
 
 #include "trace/analyses.hpp"
 #include "trace_source.hpp"
+#include "views/view_registry.hpp"
 #include "views/view_steps.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
+
+using controller::AppState;
+using controller::warp_shared_accesses;
+using controller::WarpAccess;
 
 namespace {
 
@@ -175,5 +180,9 @@ void BanksView::draw(AppState& s) {
   for (const WarpAccess& a : acc) DrawAccess(a, step, w, h);
   ImGui::EndChild();
 }
+
+/// The Banks tab.
+/// Its tab stands at position 40 (all_views() sorts by it).
+ViewInfo banks_view_info() { return make_view_info<BanksView>(40, "banks", "Banks", kSteps); }
 
 }  // namespace ws::ui

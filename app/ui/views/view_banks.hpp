@@ -7,7 +7,7 @@ namespace ws::ui {
 
 class BanksView {
  public:
-  void draw(AppState& s);
+  void draw(controller::AppState& s);
 };
 
 }  // namespace ws::ui

@@ -12,6 +12,7 @@
 #include "format.hpp"
 #include "registry.hpp"
 #include "views/slide_timings.hpp"
+#include "views/view_registry.hpp"
 #include "widgets/draw_shapes.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/plot_axis.hpp"
@@ -19,6 +20,20 @@
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
+
+using controller::AppState;
+using controller::chosen_variants;
+using controller::code_diff_rows;
+using controller::CodeDiffRow;
+using controller::export_path;
+using controller::export_policy;
+using controller::format_check;
+using controller::format_count;
+using controller::format_gbps;
+using controller::format_ms;
+using controller::format_pct;
+using controller::KernelEdit;
+using controller::Message;
 
 namespace {
 
@@ -659,5 +674,9 @@ void CompareView::draw_code_diff(const std::string& label, const KernelEdit::Ran
   ImGui::PopFont();
   ImGui::Unindent(th.px(24));
 }
+
+/// The Compare tab.
+/// Its tab stands at position 110 (all_views() sorts by it).
+ViewInfo compare_view_info() { return make_view_info<CompareView>(110, "compare", "Compare", false); }
 
 }  // namespace ws::ui

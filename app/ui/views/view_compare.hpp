@@ -36,18 +36,19 @@ CompareFit compare_table_fit(const std::vector<CompareRow>& rows, ImVec2 avail);
 
 class CompareView {
  public:
-  void draw(AppState& s);
+  void draw(controller::AppState& s);
 
  private:
-  void draw_controls(AppState& s, const std::vector<CompareRow>& rows);
+  void draw_controls(controller::AppState& s, const std::vector<CompareRow>& rows);
   /// The table with its text at `fit.scale` times the body size and its columns as wide as `fit` says.
-  void draw_table(AppState& s, const std::vector<CompareRow>& rows, const CompareFit& fit);
-  void draw_changes(AppState& s, const std::vector<CompareRow>& rows);
+  void draw_table(controller::AppState& s, const std::vector<CompareRow>& rows, const CompareFit& fit);
+  void draw_changes(controller::AppState& s, const std::vector<CompareRow>& rows);
   /// Under an edited run's "what changed" line: the lines its text changed against the copy of the variant
   /// (code_diff_rows, the editor's line diff), numbered in both, added green and removed red.
-  void draw_code_diff(const std::string& label, const KernelEdit::RanText& ran);
+  void draw_code_diff(const std::string& label, const controller::KernelEdit::RanText& ran);
   /// Sim predictions for `ids` (computed once per variant, n and type).
-  const std::map<std::string, Predicted>& predictions(const AppState& s, const std::vector<std::string>& ids);
+  const std::map<std::string, Predicted>& predictions(const controller::AppState& s,
+                                                      const std::vector<std::string>& ids);
 
   std::map<std::string, Predicted> predicted_;
   std::string predicted_key_;       ///< n and type the cache holds
@@ -57,7 +58,7 @@ class CompareView {
   /// code_diff_rows per edited run label, with the texts they were computed from.
   struct CodeDiff {
     std::string original, text;
-    std::vector<CodeDiffRow> rows;
+    std::vector<controller::CodeDiffRow> rows;
   };
   std::map<std::string, CodeDiff> code_diffs_;
 };

@@ -10,11 +10,14 @@
 #include "conv_controls.hpp"
 #include "patterns/convolution/conv_sim.hpp"
 #include "views/conv_bandwidth_table.hpp"
+#include "views/view_registry.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
+
+using controller::AppState;
 
 namespace {
 
@@ -569,5 +572,9 @@ void ConvView::input_window(const ConvPreview& p, const ConvTileCounts& c) {
   layout_probe().picture("conv input window", o, ImVec2(o.x + gutter + float(shown) * cw, y_out + box_h));
   layout_probe().counts["conv input window cells"] = shown;
 }
+
+/// The Convolution tab.
+/// Its tab stands at position 90 (all_views() sorts by it).
+ViewInfo conv_view_info() { return make_view_info<ConvView>(90, "conv", "Convolution", false); }
 
 }  // namespace ws::ui

@@ -15,10 +15,10 @@ namespace ws::ui {
 
 class ConvView {
  public:
-  void draw(AppState& s);
+  void draw(controller::AppState& s);
 
  private:
-  void controls(AppState& s, int dims);
+  void controls(controller::AppState& s, int dims);
   void draw_body(const ConvPreview& p);
   void analysis(const ConvPreview& p);
   void reduction_table(const ConvPreview& p);

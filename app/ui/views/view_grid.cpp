@@ -8,10 +8,23 @@
 
 #include "format.hpp"
 #include "grid_renderer.hpp"
+#include "views/view_registry.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
+
+using controller::AppState;
+using controller::format_grouped;
+using controller::grid_metric_help;
+using controller::grid_metric_name;
+using controller::GridKey;
+using controller::GridMetric;
+using controller::GridState;
+using controller::GridSummary;
+using controller::kGridNoStep;
+using controller::kGridStepStride;
+using controller::Message;
 
 GridKey grid_key(const AppState& s) {
   GridKey k;
@@ -268,5 +281,9 @@ void GridView::draw(AppState& s) {
   ImGui::SetCursorScreenPos(ImVec2(a.x, img_max.y + line_h + t.px(4)));
   if (!Handout()) TextEllipsis(under, avail.x);  // the mouse's hints; a handout picture has no mouse
 }
+
+/// Every warp of the launch at once, drawn by shaders.
+/// Its tab stands at position 170 (all_views() sorts by it).
+ViewInfo grid_view_info() { return make_view_info<GridView>(170, "grid", "Grid", false); }
 
 }  // namespace ws::ui

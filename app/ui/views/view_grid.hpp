@@ -10,15 +10,15 @@
 namespace ws::ui {
 
 /// The grid the parameters ask for: the selected variant over all n elements with the run's block and grid.
-GridKey grid_key(const AppState& s);
+controller::GridKey grid_key(const controller::AppState& s);
 
 /// Opens block `block` of the launch the Grid view shows in the step-through views, warp `warp` of
 /// it in the Banks view, at `step`; shows `view` ("warps").
-void open_grid_block(AppState& s, std::int64_t block, int warp, int step, const std::string& view);
+void open_grid_block(controller::AppState& s, std::int64_t block, int warp, int step, const std::string& view);
 
 class GridView {
  public:
-  void draw(AppState& s);
+  void draw(controller::AppState& s);
 
  private:
   bool dragging_ = false;

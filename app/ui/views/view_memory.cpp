@@ -7,12 +7,15 @@
 #include <string>
 
 #include "trace/analyses.hpp"
+#include "views/view_registry.hpp"
 #include "views/view_steps.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
+
+using controller::AppState;
 
 namespace {
 
@@ -134,5 +137,9 @@ void MemoryView::draw(AppState& s) {
   }
   ImGui::EndChild();
 }
+
+/// The Memory tab.
+/// Its tab stands at position 60 (all_views() sorts by it).
+ViewInfo memory_view_info() { return make_view_info<MemoryView>(60, "memory", "Memory", kSteps); }
 
 }  // namespace ws::ui

@@ -10,19 +10,28 @@
 #include "registry.hpp"
 #include "trace_source.hpp"
 #include "views/stall_bars.hpp"
+#include "views/view_registry.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
 
-const RunResult* metrics_run(const AppState& s) {
-  const VariantInfo* v = s.variant();
+using controller::AppState;
+using controller::compute_trace;
+using controller::TraceKey;
+using controller::ViewActions;
+using controller::ViewContext;
+
+const RunResult* metrics_run(const ViewContext& c) {
+  const VariantInfo* v = c.variant;
   if (!v) return nullptr;
-  const auto& runs = s.shown().runs;
+  const auto& runs = c.shown.runs;
   for (auto it = runs.rbegin(); it != runs.rend(); ++it)
     if (it->variant == v->id && !it->metrics.asked.empty()) return &*it;
   return nullptr;
 }
+
+const RunResult* metrics_run(const AppState& s) { return metrics_run(ViewContext::of(s)); }
 
 namespace {
 
@@ -41,23 +50,23 @@ std::string difference_note(const std::string& metric) {
 
 }  // namespace
 
-void MetricsView::draw(AppState& s) {
+void MetricsView::draw(const ViewContext& c, ViewActions& act) {
   const Theme& th = theme();
   const Palette& p = th.colors();
-  const VariantInfo* v = s.variant();
+  const VariantInfo* v = c.variant;
 
   if (!Handout()) {  // the switches; a handout picture shows the metrics only
-    bool ask = !s.params.metrics.empty();
+    bool ask = !c.params.metrics.empty();
     if (ImGui::Checkbox("collect hardware metrics on the next runs (default set)", &ask))
-      s.params.metrics = ask ? "default" : "";
+      act.set_metrics(ask ? "default" : "");
     ItemTooltip(
         "CUPTI Range Profiler and SASS metrics after the timed launches; needs an NVIDIA GPU. "
         "Without one, open a report recorded with --metrics (assets/reports/nvidia-h200-metrics.json).");
     if (ask) {
-      bool stalls = s.params.metrics.find("pcsampling") != std::string::npos;
+      bool stalls = c.params.metrics.find("pcsampling") != std::string::npos;
       ImGui::SameLine(0, th.px(20));
       if (ImGui::Checkbox("and stall reasons per line", &stalls))
-        s.params.metrics = stalls ? "default,pcsampling" : "default";
+        act.set_metrics(stalls ? "default,pcsampling" : "default");
       ItemTooltip(
           "CUPTI PC sampling: one more run of the kernels, sampled; the Source tab shows a bar of stall reasons per "
           "line.");
@@ -67,9 +76,9 @@ void MetricsView::draw(AppState& s) {
     TextDim("select a variant to see its metrics");
     return;
   }
-  const RunResult* r = metrics_run(s);
+  const RunResult* r = metrics_run(c);
   if (!r) {
-    TextDim("no run of " + v->id + " with metrics in the " + (s.showing_replay() ? "opened report" : "session") +
+    TextDim("no run of " + v->id + " with metrics in the " + (c.showing_replay ? "opened report" : "session") +
                 ": tick the box and press Run on a GPU, or open a report recorded with "
                 "warpscope-cli report --metrics default",
             true);
@@ -174,5 +183,9 @@ void MetricsView::draw(AppState& s) {
   StallTableRows(m.pc_sampling);
   ImGui::EndTable();
 }
+
+/// The Metrics tab.
+/// Its tab stands at position 70 (all_views() sorts by it).
+ViewInfo metrics_view_info() { return make_view_info<MetricsView>(70, "metrics", "Metrics", false); }
 
 }  // namespace ws::ui

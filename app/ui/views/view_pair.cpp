@@ -7,12 +7,20 @@
 #include <utility>
 
 #include "registry.hpp"
+#include "views/view_registry.hpp"
 #include "views/view_steps.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
+
+using controller::AppState;
+using controller::compute_trace;
+using controller::describe_trace_config;
+using controller::recording_mismatch;
+using controller::TraceKey;
+using controller::TraceState;
 
 const char* const PairView::kPictures[3] = {"tree", "warps", "banks"};
 
@@ -157,5 +165,9 @@ void PairView::draw(AppState& s) {
     for (const auto& [k, v] : counts[half]) probe.counts[side + k] = v;
   }
 }
+
+/// The slides' own pictures: two variants side by side.
+/// Its tab stands at position 160 (all_views() sorts by it).
+ViewInfo pair_view_info() { return make_view_info<PairView>(160, "pair", "Pair", kSteps); }
 
 }  // namespace ws::ui

@@ -18,15 +18,15 @@ class PairView {
   /// The pictures the pair can show: "tree", "warps", "banks".
   static const char* const kPictures[3];
   /// Draws AppState::pair_picture of the selected variant and of AppState::pair_second.
-  void draw(AppState& s);
+  void draw(controller::AppState& s);
   /// The variant drawn on the right: s.pair_second when set and not the selected one, else the
   /// lesson's variant after the selected one (before it for the last); "" when the lesson has one.
-  static std::string second_id(const AppState& s);
+  static std::string second_id(const controller::AppState& s);
 
  private:
-  void refresh_other(AppState& s, const std::string& id);
-  void draw_half(AppState& s, int half);
-  TraceState other_;
+  void refresh_other(controller::AppState& s, const std::string& id);
+  void draw_half(controller::AppState& s, int half);
+  controller::TraceState other_;
   TreeView tree_[2];
   WarpsView warps_[2];
   BanksView banks_[2];

@@ -10,12 +10,26 @@
 #include "format.hpp"
 #include "registry.hpp"
 #include "views/compare_model.hpp"
+#include "views/view_registry.hpp"
 #include "widgets/plot.hpp"
 #include "widgets/plot_svg.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
+
+using controller::AppState;
+using controller::chosen_variants;
+using controller::export_path;
+using controller::export_policy;
+using controller::format_count;
+using controller::format_gbps;
+using controller::format_ms;
+using controller::make_sweep_spec;
+using controller::Message;
+using controller::PerfState;
+using controller::series_id;
+using controller::why_no_timing;
 
 namespace {
 
@@ -503,5 +517,9 @@ void PlotsView::draw_live(AppState& s, float height) {
   Plot("##live", cfg, series, refs, ImVec2(0, ImGui::GetContentRegionAvail().y));
   ImGui::EndChild();
 }
+
+/// The Plots tab.
+/// Its tab stands at position 120 (all_views() sorts by it).
+ViewInfo plots_view_info() { return make_view_info<PlotsView>(120, "plots", "Plots", false); }
 
 }  // namespace ws::ui

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "views/view_registry.hpp"
 #include "views/view_steps.hpp"
 #include "widgets/draw_shapes.hpp"
 #include "widgets/layout_probe.hpp"
@@ -14,6 +15,9 @@
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
+
+using controller::AppState;
+using controller::format_value;
 
 namespace {
 
@@ -200,5 +204,9 @@ void RaceView::draw(AppState& s) {
   probe.counts["race hidden events"] = hidden;
   zoom_.end();
 }
+
+/// The slides' own pictures (race, ladder, pair): the race as a timeline.
+/// Its tab stands at position 140 (all_views() sorts by it).
+ViewInfo race_view_info() { return make_view_info<RaceView>(140, "race", "Race", kSteps); }
 
 }  // namespace ws::ui

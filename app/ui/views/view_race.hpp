@@ -14,11 +14,11 @@ namespace ws::ui {
 
 class RaceView {
  public:
-  void draw(AppState& s);
+  void draw(controller::AppState& s);
 
  private:
   const Trace* built_from_ = nullptr;  ///< the trace `timeline_` was built from
-  std::optional<TraceKey> key_;
+  std::optional<controller::TraceKey> key_;
   RaceTimeline timeline_;
   ZoomPan zoom_;
 };

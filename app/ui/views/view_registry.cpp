@@ -2,58 +2,27 @@
 
 #include <algorithm>
 #include <stdexcept>
-
-#include "results_table.hpp"
-#include "views/view_allreduce.hpp"
-#include "views/view_atomics.hpp"
-#include "views/view_banks.hpp"
-#include "views/view_compare.hpp"
-#include "views/view_conv.hpp"
-#include "views/view_grid.hpp"
-#include "views/view_memory.hpp"
-#include "views/view_metrics.hpp"
-#include "views/view_pair.hpp"
-#include "views/view_plots.hpp"
-#include "views/view_race.hpp"
-#include "views/view_roofline.hpp"
-#include "views/view_scan.hpp"
-#include "views/view_scan_ladder.hpp"
-#include "views/view_source.hpp"
-#include "views/view_tree.hpp"
-#include "views/view_warps.hpp"
+#include <string>
 
 namespace ws::ui {
 
 namespace {
 
-constexpr bool kSteps = true;  ///< a step-through view: the trace's steps (make_view_info's `steps`)
-
-/// The built-in views, then the registered ones (register_view).
+/// The built-in views in tab order, then the registered ones (register_view).
 std::vector<ViewInfo>& view_table() {
-  // The tabs in order; the number keys 1-9 and 0 open the first ten. Labels at full length: the tab row
-  // scales its text down rather than cutting them.
-  static std::vector<ViewInfo> views = {
-      make_view_info<ResultsTable>("results", "Results", false),
-      make_view_info<TreeView>("tree", "Tree", kSteps),
-      make_view_info<WarpsView>("warps", "Warps", kSteps),
-      make_view_info<BanksView>("banks", "Banks", kSteps),
-      make_view_info<SourceView>("source", "Source", kSteps),
-      make_view_info<MemoryView>("memory", "Memory", kSteps),
-      make_view_info<MetricsView>("metrics", "Metrics", false),
-      make_view_info<ScanView>("scan", "Scan", kSteps),
-      make_view_info<ConvView>("conv", "Convolution", false),
-      make_view_info<AtomicsView>("atomics", "Atomics", kSteps),
-      make_view_info<CompareView>("compare", "Compare", false),
-      make_view_info<PlotsView>("plots", "Plots", false),
-      make_view_info<RooflineView>("roofline", "Roofline", false),
-      // The slides' own pictures: the race as a timeline, a block scan's steps stacked, two variants side by side.
-      make_view_info<RaceView>("race", "Race", kSteps),
-      make_view_info<ScanLadderView>("ladder", "Ladder", kSteps),
-      make_view_info<PairView>("pair", "Pair", kSteps),
-      make_view_info<GridView>("grid", "Grid", false),  // every warp of the launch at once, drawn by shaders
-      // Reduction across GPUs: the schedule's steps (its own keys), not a trace's.
-      make_view_info<AllReduceView>("allreduce", "All-reduce", false, HandleAllReduceKeys),
-  };
+  static std::vector<ViewInfo> views = [] {
+    std::vector<ViewInfo> all = built_in_views();
+    std::stable_sort(all.begin(), all.end(),
+                     [](const ViewInfo& a, const ViewInfo& b) { return a.position < b.position; });
+    for (std::size_t i = 1; i < all.size(); ++i)
+      if (all[i].position == all[i - 1].position)
+        throw std::logic_error("views '" + all[i - 1].id + "' and '" + all[i].id + "' share tab position " +
+                               std::to_string(all[i].position));
+    for (std::size_t i = 0; i < all.size(); ++i)
+      for (std::size_t j = i + 1; j < all.size(); ++j)
+        if (all[i].id == all[j].id) throw std::logic_error("two built-in views have the id '" + all[i].id + "'");
+    return all;
+  }();
   return views;
 }
 

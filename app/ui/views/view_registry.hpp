@@ -1,15 +1,19 @@
 // The centre views, in one list (issue 29): per view its id (--view's name, the page's view=, AppState::view),
-// the tab's label, whether it steps through the trace, its own keys if any, and how to make the object
-// that draws it. The tab row, the number keys, the stepping keys, --view and --export-steps (their help
-// and their checks), the page's address and the tour all read this list; view_registry.cpp holds it, in
-// tab order. A new view is its own view_<name>.{hpp,cpp} and one line there (or, in a test, one
-// register_view() call: tests/fixture/test_stencil_view.cpp).
+// the tab's label, whether it steps through the trace, its own keys if any, its tab position and how to make
+// the object that draws it. The tab row, the number keys, the stepping keys, --view and --export-steps (their
+// help and their checks), the page's address and the tour all read this list. Each view registers itself:
+// app/ui/views/view_<name>.cpp defines `ViewInfo <name>_view_info()`, app/ui/CMakeLists.txt generates
+// built_in_views() from those files' names, and all_views() orders them by their positions. A new view is its
+// own view_<name>.{hpp,cpp} (or, in a test, one register_view() call: tests/fixture/test_stencil_view.cpp).
 #pragma once
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "app_state.hpp"
+#include "view_context.hpp"
 
 namespace ws::ui {
 
@@ -18,7 +22,7 @@ class ViewPanel {
  public:
   virtual ~ViewPanel() = default;
   /// Draws the view's content at the cursor.
-  virtual void draw(AppState& s) = 0;
+  virtual void draw(controller::AppState& s) = 0;
 };
 
 /// One centre view.
@@ -29,24 +33,63 @@ struct ViewInfo {
   /// keys and Space step the shared trace while it is open, and --export-steps takes it.
   bool steps = false;
   /// The view's own arrow keys and Space while it is open (before the trace's, for a step view); null: none.
-  void (*keys)(AppState& s, const std::vector<NavKey>& keys, bool space) = nullptr;
+  void (*keys)(controller::AppState& s, const std::vector<controller::NavKey>& keys, bool space) = nullptr;
   /// Makes the view's state and drawing (MainWindow makes one of each view).
   std::unique_ptr<ViewPanel> (*make)() = nullptr;
+  /// Where a built-in view's tab stands: all_views() sorts by it (10, 20, ...: a new view fits between two).
+  /// Each built-in view has its own; register_view() ignores it (a registered view comes after them).
+  int position = 0;
 };
 
-/// The entry of a view whose class V has `void draw(AppState&)` (no base class: the views stay plain
-/// classes): `id` and `label` as ViewInfo's, `steps` true for a step-through view, `keys` its own keys or null.
+/// make_view_info's `steps` for a step-through view.
+inline constexpr bool kSteps = true;
+
+/// Whether view class V draws from what it is given (`void draw(const controller::ViewContext&,
+/// controller::ViewActions&)`) rather than from the whole AppState (`void draw(controller::AppState&)`).
+template <class V, class = void>
+struct draws_from_context : std::false_type {};
+/// The specialisation for a class with the ViewContext draw.
+template <class V>
+struct draws_from_context<V,
+                          std::void_t<decltype(std::declval<V&>().draw(std::declval<const controller::ViewContext&>(),
+                                                                       std::declval<controller::ViewActions&>()))>>
+    : std::true_type {};
+
+/// The entry of a view whose class V has `void draw(const controller::ViewContext&, controller::ViewActions&)`
+/// or, not converted yet, `void draw(controller::AppState&)` (no base class: the views stay plain classes):
+/// `id` and `label` as ViewInfo's, `steps` true for a step-through view, `keys` its own keys or null.
 template <class V>
 ViewInfo make_view_info(const char* id, const char* label, bool steps,
-                        void (*keys)(AppState&, const std::vector<NavKey>&, bool) = nullptr) {
+                        void (*keys)(controller::AppState&, const std::vector<controller::NavKey>&, bool) = nullptr) {
   struct Panel final : ViewPanel {
     V view;
-    void draw(AppState& s) override { view.draw(s); }
+    void draw(controller::AppState& s) override {
+      if constexpr (draws_from_context<V>::value) {
+        controller::ViewActions actions(s);
+        view.draw(controller::ViewContext::of(s), actions);
+      } else {
+        view.draw(s);
+      }
+    }
   };
   return ViewInfo{id, label, steps, keys, []() -> std::unique_ptr<ViewPanel> { return std::make_unique<Panel>(); }};
 }
 
-/// Every centre view in tab order (1 selects the first, "results"), then those added by register_view().
+/// A built-in view's entry (what its `<name>_view_info()` returns): make_view_info<V>'s, at tab `position`.
+template <class V>
+ViewInfo make_view_info(int position, const char* id, const char* label, bool steps,
+                        void (*keys)(controller::AppState&, const std::vector<controller::NavKey>&, bool) = nullptr) {
+  ViewInfo v = make_view_info<V>(id, label, steps, keys);
+  v.position = position;
+  return v;
+}
+
+/// The built-in views, one per app/ui/views/view_<name>.cpp, in file-name order: generated by
+/// app/ui/CMakeLists.txt (ws_generate_registry) as calls of each file's `<name>_view_info()`.
+std::vector<ViewInfo> built_in_views();
+
+/// Every built-in view in tab order (by ViewInfo::position; 1 selects the first, "results"), then those
+/// added by register_view(). Throws std::logic_error when two built-in views share a position or an id.
 const std::vector<ViewInfo>& all_views();
 /// Adds a view after the built-in ones (a test's view, as register_pattern() adds a test's pattern), before
 /// any MainWindow is made (each makes one panel per view when it is built). Throws std::logic_error for an

@@ -11,11 +11,18 @@
 #include "format.hpp"
 #include "perf_state.hpp"
 #include "roofline.hpp"
+#include "views/view_registry.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
+
+using controller::AppState;
+using controller::chosen_variants;
+using controller::export_path;
+using controller::export_policy;
+using controller::Message;
 
 namespace {
 
@@ -221,5 +228,9 @@ void RooflineView::draw(AppState& s) {
     ImGui::SetTooltip("%s", b);
   }
 }
+
+/// The Roofline tab.
+/// Its tab stands at position 130 (all_views() sorts by it).
+ViewInfo roofline_view_info() { return make_view_info<RooflineView>(130, "roofline", "Roofline", false); }
 
 }  // namespace ws::ui

@@ -8,7 +8,7 @@ namespace ws::ui {
 
 class RooflineView {
  public:
-  void draw(AppState& s);
+  void draw(controller::AppState& s);
 
  private:
   bool range_wrong_ = false;  ///< the axes span the racy and slide-bug points too (asked with the checkbox)

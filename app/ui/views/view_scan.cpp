@@ -8,12 +8,16 @@
 
 #include "launch_rules.hpp"
 #include "registry.hpp"
+#include "views/view_registry.hpp"
 #include "views/view_steps.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
+
+using controller::AppState;
+using controller::format_value;
 
 namespace {
 /// Elements drawn with their values at most; longer arrays (or values too wide for the view at the
@@ -193,5 +197,9 @@ void ScanView::draw(AppState& s) {
   }
   zoom_.end();
 }
+
+/// The Scan tab.
+/// Its tab stands at position 80 (all_views() sorts by it).
+ViewInfo scan_view_info() { return make_view_info<ScanView>(80, "scan", "Scan", kSteps); }
 
 }  // namespace ws::ui

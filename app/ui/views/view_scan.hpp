@@ -14,11 +14,11 @@ namespace ws::ui {
 
 class ScanView {
  public:
-  void draw(AppState& s);
+  void draw(controller::AppState& s);
 
  private:
   const Trace* built_from_ = nullptr;  ///< the trace `graph_` was built from
-  std::optional<TraceKey> key_;
+  std::optional<controller::TraceKey> key_;
   ScanGraph graph_;
   ZoomPan zoom_;  ///< the graph's zoom and pan
 };

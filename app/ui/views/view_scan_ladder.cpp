@@ -8,6 +8,7 @@
 
 #include "launch_rules.hpp"
 #include "registry.hpp"
+#include "views/view_registry.hpp"
 #include "views/view_steps.hpp"
 #include "widgets/draw_shapes.hpp"
 #include "widgets/layout_probe.hpp"
@@ -15,6 +16,9 @@
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
+
+using controller::AppState;
+using controller::format_value;
 
 namespace {
 
@@ -162,5 +166,9 @@ void ScanLadderView::draw(AppState& s) {
   probe.counts["ladder hidden rows"] = hidden_rows;
   zoom_.end();
 }
+
+/// The slides' own pictures: a block scan's steps stacked.
+/// Its tab stands at position 150 (all_views() sorts by it).
+ViewInfo scan_ladder_view_info() { return make_view_info<ScanLadderView>(150, "ladder", "Ladder", kSteps); }
 
 }  // namespace ws::ui

@@ -18,11 +18,11 @@ class ScanLadderView {
  public:
   /// Elements the ladder draws at most (the slides draw 8 and 16).
   static constexpr int kMaxSlots = 32;
-  void draw(AppState& s);
+  void draw(controller::AppState& s);
 
  private:
   const Trace* built_from_ = nullptr;
-  std::optional<TraceKey> key_;
+  std::optional<controller::TraceKey> key_;
   ScanGraph graph_;
   std::vector<LadderRow> rows_;
   ZoomPan zoom_;

@@ -12,12 +12,25 @@
 #include "views/line_counters.hpp"
 #include "views/stall_bars.hpp"
 #include "views/view_metrics.hpp"
+#include "views/view_registry.hpp"
 #include "views/view_steps.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
+
+using controller::AppState;
+using controller::diff_code_lines;
+using controller::DiffLine;
+using controller::exercises_of;
+using controller::find_section;
+using controller::gui_exercises;
+using controller::section_for_trace;
+using controller::step_rows;
+using controller::step_rows_note;
+using controller::variant_source;
+using controller::why_not_editable;
 
 namespace {
 
@@ -302,5 +315,9 @@ void SourceView::draw(AppState& s) {
   ImGui::PopFont();
   ImGui::EndChild();
 }
+
+/// The Source tab.
+/// Its tab stands at position 50 (all_views() sorts by it).
+ViewInfo source_view_info() { return make_view_info<SourceView>(50, "source", "Source", kSteps); }
 
 }  // namespace ws::ui

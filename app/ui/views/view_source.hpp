@@ -14,7 +14,7 @@ namespace ws::ui {
 
 class SourceView {
  public:
-  void draw(AppState& s);
+  void draw(controller::AppState& s);
 
  private:
   KernelEditor editor_;
@@ -23,9 +23,9 @@ class SourceView {
   std::string id_, prev_;
   bool built_diff_ = false;
   std::string trace_key_;  ///< the trace the section was built for (its helpers join the section)
-  SourceSection section_;
-  std::vector<DiffLine> lines_;  ///< all Same without the diff
-  std::string scrolled_for_;     ///< the variant, step and diff the list last scrolled to
+  controller::SourceSection section_;
+  std::vector<controller::DiffLine> lines_;  ///< all Same without the diff
+  std::string scrolled_for_;                 ///< the variant, step and diff the list last scrolled to
 };
 
 }  // namespace ws::ui

@@ -11,6 +11,14 @@
 
 namespace ws::ui {
 
+using controller::AppState;
+using controller::export_path;
+using controller::format_grouped;
+using controller::kMaxTraceBlocks;
+using controller::kTracePassesShown;
+using controller::NavKey;
+using controller::TraceState;
+
 namespace {
 int g_compact_headers = 0;  // CompactTraceHeaders alive
 }  // namespace

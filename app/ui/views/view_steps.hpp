@@ -12,11 +12,11 @@ namespace ws::ui {
 
 /// Source line and step controls over a view (none in a handout picture: Handout()). Returns false (after
 /// saying why) when there is no trace to draw; the caller then draws nothing else.
-bool TraceHeader(AppState& s);
+bool TraceHeader(controller::AppState& s);
 /// Previous/next, play/pause, speed and the step slider of `t`, with the step's phase and label
 /// (`label` replaces them when non-empty). TraceHeader draws them; so do views showing two traces
 /// under one control. n >= 0: also the block switch of a trace over several blocks, for input size n.
-void StepControls(TraceState& t, const std::string& label = "", std::int64_t n = -1);
+void StepControls(controller::TraceState& t, const std::string& label = "", std::int64_t n = -1);
 /// While one is alive, TraceHeader draws a single line (variant and where the trace came from; the
 /// rest on hover) and no step controls: for two views side by side under one StepControls.
 class CompactTraceHeaders {
@@ -28,7 +28,7 @@ class CompactTraceHeaders {
 };
 /// Left/Right presses (one entry per press or auto-repeat, none lost): previous/next step; with
 /// `space`, Space: play/pause. Ignored while a text field has the keyboard.
-void HandleStepKeys(TraceState& t, const std::vector<NavKey>& keys, bool space);
+void HandleStepKeys(controller::TraceState& t, const std::vector<controller::NavKey>& keys, bool space);
 /// A distinct colour per warp (cycles through 8 hues), for nodes and labels.
 ImU32 WarpColor(int warp, float alpha = 1.f);
 

@@ -7,12 +7,21 @@
 
 #include "trace/analyses.hpp"
 #include "views/hazard_marks.hpp"
+#include "views/view_registry.hpp"
 #include "views/view_steps.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
+
+using controller::AppState;
+using controller::describe_node;
+using controller::format_value;
+using controller::tree_layout;
+using controller::tree_node_text;
+using controller::TreeLayout;
+using controller::TreeNode;
 
 void TreeView::draw(AppState& s) {
   if (!TraceHeader(s)) return;
@@ -201,5 +210,9 @@ void TreeView::draw(AppState& s) {
   }
   zoom_.end();
 }
+
+/// The Tree tab.
+/// Its tab stands at position 20 (all_views() sorts by it).
+ViewInfo tree_view_info() { return make_view_info<TreeView>(20, "tree", "Tree", kSteps); }
 
 }  // namespace ws::ui

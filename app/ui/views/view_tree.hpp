@@ -10,12 +10,12 @@ namespace ws::ui {
 
 class TreeView {
  public:
-  void draw(AppState& s);
+  void draw(controller::AppState& s);
 
  private:
   const Trace* laid_out_ = nullptr;  ///< the trace `layout_` was built from
-  std::optional<TraceKey> key_;
-  TreeLayout layout_;
+  std::optional<controller::TraceKey> key_;
+  controller::TreeLayout layout_;
   ZoomPan zoom_;  ///< back to "fit" when the trace changes
 };
 

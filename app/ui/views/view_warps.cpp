@@ -8,12 +8,15 @@
 
 #include "trace/analyses.hpp"
 #include "views/hazard_marks.hpp"
+#include "views/view_registry.hpp"
 #include "views/view_steps.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
 #include "widgets/widgets.hpp"
 
 namespace ws::ui {
+
+using controller::AppState;
 
 namespace {
 
@@ -208,5 +211,9 @@ void WarpsView::draw(AppState& s) {
     }
   }
 }
+
+/// The Warps tab.
+/// Its tab stands at position 30 (all_views() sorts by it).
+ViewInfo warps_view_info() { return make_view_info<WarpsView>(30, "warps", "Warps", kSteps); }
 
 }  // namespace ws::ui

@@ -9,7 +9,7 @@ namespace ws::ui {
 
 class WarpsView {
  public:
-  void draw(AppState& s);
+  void draw(controller::AppState& s);
 
  private:
   ZoomPan zoom_;  ///< the lane grid's zoom and pan

@@ -251,6 +251,7 @@ std::string AppState::open_scene(int index, const std::vector<std::string>& view
     message(Message::Warning, "scene " + std::to_string(index + 1) + ": " + e);
   lesson_ = keep_lesson;
   scene_ = index;
+  ++scene_serial_;
   if (!sc->view.empty()) view = sc->view;
   // The Pair view shows what the scene names, else Tree beside the lesson's next variant.
   pair_picture = sc->pair_picture == "warps" ? 1 : sc->pair_picture == "banks" ? 2 : 0;

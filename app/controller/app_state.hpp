@@ -107,6 +107,8 @@ class AppState {
   int scene_index() const { return scene_; }  ///< 0-based, -1 when no scene was opened
   const Scene* scene() const;                 ///< the open scene, nullptr if none
   int scene_count() const;                    ///< scenes of the selected lesson
+  /// How many scenes were opened so far (each open_scene that succeeds counts one).
+  int scene_serial() const { return scene_serial_; }
   /// Opens scene `index` (0-based) of the selected lesson: variant, view (must be one of `views`), n,
   /// block, input, then the step. Clears the pen drawings. Returns "" or a one-line error (the
   /// message is also posted; the previous scene stays).
@@ -235,6 +237,7 @@ class AppState {
   bool session_capped_ = false;  ///< the session reached kMaxReportRuns and said so
   std::string variant_;
   int scene_ = -1;
+  int scene_serial_ = 0;  ///< scene_serial()
   std::string scene_checked_;       ///< lesson and scene fall_back_for_scene last looked at
   bool picked_by_scene_ = false;    ///< perf.picked holds a scene's "compare" list, not the user's pick
   bool replay_from_scene_ = false;  ///< the replay is a report a scene named (Scene::report)

@@ -38,7 +38,10 @@ void MainWindow::draw(AppState& s, ImVec2 size) {
     std::vector<NavKey> arrows;
     auto flush = [&](bool with_space) {
       const ViewInfo* open = find_view(s.view);
-      if (open && open->keys) open->keys(s, arrows, with_space);  // its own steps (All-reduce: the schedule's)
+      if (open && open->keys) {  // its own steps (All-reduce: the schedule's)
+        controller::ViewActions act(s);
+        open->keys(act, arrows, with_space);
+      }  // its own steps (All-reduce: the schedule's)
       if (!open || !open->steps) return arrows.clear();
       s.refresh_trace();
       HandleStepKeys(s.trace, arrows, with_space);

@@ -153,14 +153,15 @@ TEST(AllReduceKeys, LeftAndRightStepThroughTheSchedule) {
   ImGui::NewFrame();
   AppState s;
   s.allreduce.gpus = 4;  // the ring: 6 steps
-  HandleAllReduceKeys(s, {NavKey::Right, NavKey::Right}, false);
+  controller::ViewActions act(s);
+  HandleAllReduceKeys(act, {NavKey::Right, NavKey::Right}, false);
   EXPECT_EQ(s.allreduce.step, 2);
-  HandleAllReduceKeys(s, std::vector<NavKey>(10, NavKey::Right), false);
+  HandleAllReduceKeys(act, std::vector<NavKey>(10, NavKey::Right), false);
   EXPECT_EQ(s.allreduce.step, 6);
-  HandleAllReduceKeys(s, std::vector<NavKey>(10, NavKey::Left), false);
+  HandleAllReduceKeys(act, std::vector<NavKey>(10, NavKey::Left), false);
   EXPECT_EQ(s.allreduce.step, 0);
   s.allreduce.algorithm = collective::Algorithm::Tree;  // 4 steps
-  HandleAllReduceKeys(s, std::vector<NavKey>(10, NavKey::Right), false);
+  HandleAllReduceKeys(act, std::vector<NavKey>(10, NavKey::Right), false);
   EXPECT_EQ(s.allreduce.step, 4);
   ImGui::EndFrame();
   ImGui::DestroyContext();

@@ -24,8 +24,8 @@ using namespace collective;
 
 namespace {
 
-int schedule_steps(const AppState& s) {
-  return int(make_schedule(s.allreduce.algorithm, std::clamp(s.allreduce.gpus, 2, kMaxGpus)).steps.size());
+int schedule_steps(const AppState::AllReduceView& a) {
+  return int(make_schedule(a.algorithm, std::clamp(a.gpus, 2, kMaxGpus)).steps.size());
 }
 
 std::string ms_text(double ms) {
@@ -49,10 +49,10 @@ ImU32 mix(const ImVec4& a, const ImVec4& b, float t) {
 
 }  // namespace
 
-void HandleAllReduceKeys(AppState& s, const std::vector<NavKey>& keys, bool space) {
+void HandleAllReduceKeys(controller::ViewActions& act, const std::vector<NavKey>& keys, bool space) {
   if (ImGui::GetIO().WantTextInput) return;
-  auto& a = s.allreduce;
-  const int steps = schedule_steps(s);
+  auto& a = act.allreduce();
+  const int steps = schedule_steps(a);
   for (NavKey k : keys) {
     if (k == NavKey::Left) a.step = std::max(0, a.step - 1), a.playing = false;
     if (k == NavKey::Right) a.step = std::min(steps, a.step + 1);
@@ -70,7 +70,7 @@ void AllReduceView::draw(AppState& s) {
   auto& a = s.allreduce;
   a.gpus = std::clamp(a.gpus, 2, kMaxGpus);
   a.bytes_log2 = std::clamp(a.bytes_log2, kPictureMinBytesLog2, kPictureMaxBytesLog2);
-  const int steps = schedule_steps(s);
+  const int steps = schedule_steps(s.allreduce);
   if (a.playing) {  // the trace views' player: s.trace.speed steps per second
     a.clock += ImGui::GetIO().DeltaTime;
     if (a.clock >= 1.0 / std::max(0.25f, s.trace.speed)) a.clock = 0, a.step = std::min(steps, a.step + 1);

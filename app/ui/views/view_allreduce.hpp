@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app_state.hpp"
+#include "view_context.hpp"
 #include "collective/allreduce_picture.hpp"
 #include "views/allreduce_sweep_plot.hpp"
 
@@ -19,7 +20,7 @@ namespace ws::ui {
 /// Left/Right presses: the previous / next step of the All-reduce view (AppState::allreduce.step, 0..steps);
 /// with `space`, Space plays or pauses, as HandleStepKeys does for the trace views. Ignored while a text
 /// field has the keyboard.
-void HandleAllReduceKeys(controller::AppState& s, const std::vector<controller::NavKey>& keys, bool space);
+void HandleAllReduceKeys(controller::ViewActions& act, const std::vector<controller::NavKey>& keys, bool space);
 
 class AllReduceView {
  public:

@@ -33,7 +33,7 @@ struct ViewInfo {
   /// keys and Space step the shared trace while it is open, and --export-steps takes it.
   bool steps = false;
   /// The view's own arrow keys and Space while it is open (before the trace's, for a step view); null: none.
-  void (*keys)(controller::AppState& s, const std::vector<controller::NavKey>& keys, bool space) = nullptr;
+  void (*keys)(controller::ViewActions& act, const std::vector<controller::NavKey>& keys, bool space) = nullptr;
   /// Makes the view's state and drawing (MainWindow makes one of each view).
   std::unique_ptr<ViewPanel> (*make)() = nullptr;
   /// Where a built-in view's tab stands: all_views() sorts by it (10, 20, ...: a new view fits between two).
@@ -60,7 +60,7 @@ struct draws_from_context<V,
 /// `id` and `label` as ViewInfo's, `steps` true for a step-through view, `keys` its own keys or null.
 template <class V>
 ViewInfo make_view_info(const char* id, const char* label, bool steps,
-                        void (*keys)(controller::AppState&, const std::vector<controller::NavKey>&, bool) = nullptr) {
+                        void (*keys)(controller::ViewActions&, const std::vector<controller::NavKey>&, bool) = nullptr) {
   struct Panel final : ViewPanel {
     V view;
     void draw(controller::AppState& s) override {
@@ -78,7 +78,7 @@ ViewInfo make_view_info(const char* id, const char* label, bool steps,
 /// A built-in view's entry (what its `<name>_view_info()` returns): make_view_info<V>'s, at tab `position`.
 template <class V>
 ViewInfo make_view_info(int position, const char* id, const char* label, bool steps,
-                        void (*keys)(controller::AppState&, const std::vector<controller::NavKey>&, bool) = nullptr) {
+                        void (*keys)(controller::ViewActions&, const std::vector<controller::NavKey>&, bool) = nullptr) {
   ViewInfo v = make_view_info<V>(id, label, steps, keys);
   v.position = position;
   return v;

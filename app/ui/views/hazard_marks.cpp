@@ -9,20 +9,20 @@
 
 namespace ws::ui {
 
-using controller::AppState;
+using controller::TraceState;
 using controller::TraceKey;
 
-const std::vector<Hazard>& TraceHazards(const AppState& s) {
+const std::vector<Hazard>& TraceHazards(const TraceState& trace) {
   // One cache for all views: they show the same trace.
   static const Trace* of = nullptr;
   static std::optional<TraceKey> key;
   static std::string source;
   static std::size_t steps = 0;
   static std::vector<Hazard> hazards;
-  const Trace* t = s.trace.trace ? &*s.trace.trace : nullptr;
-  if (t != of || key != s.trace.key || (t && (t->source != source || t->steps.size() != steps))) {
+  const Trace* t = trace.trace ? &*trace.trace : nullptr;
+  if (t != of || key != trace.key || (t && (t->source != source || t->steps.size() != steps))) {
     of = t;
-    key = s.trace.key;
+    key = trace.key;
     source = t ? t->source : "";
     steps = t ? t->steps.size() : 0;
     hazards = t ? shared_hazards(*t) : std::vector<Hazard>{};

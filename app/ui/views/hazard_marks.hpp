@@ -10,8 +10,8 @@
 
 namespace ws::ui {
 
-/// The hazards of s.trace.trace (empty when there is none), recomputed only when the trace changes.
-const std::vector<Hazard>& TraceHazards(const controller::AppState& s);
+/// The hazards of trace.trace (empty when there is none), recomputed only when the trace changes.
+const std::vector<Hazard>& TraceHazards(const controller::TraceState& trace);
 
 /// The hazard colour: the theme's "bad" red, opaque.
 ImU32 HazardColor();

@@ -16,7 +16,6 @@
 
 namespace ws::ui {
 
-using controller::AppState;
 
 namespace {
 
@@ -226,12 +225,13 @@ AtomicsPicture atomics_picture(const Trace& t, const Step& step, int max_bars) {
   return pic;
 }
 
-void AtomicsView::draw(AppState& s) {
-  if (!TraceHeader(s)) return;
+void AtomicsView::draw(const controller::ViewContext& ctx, controller::ViewActions& actions) {
+  if (!TraceHeader(ctx, actions)) return;
+  controller::TraceState& trace = actions.trace();  // the player's step, block and switches
   const Theme& th = theme();
   const Palette& p = th.colors();
-  const Trace& tr = *s.trace.trace;
-  const Step& step = tr.steps[std::size_t(s.trace.step)];
+  const Trace& tr = *trace.trace;
+  const Step& step = tr.steps[std::size_t(trace.step)];
   const AtomicsPicture pic = atomics_picture(tr, step);
 
   ImGui::Spacing();

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "app_state.hpp"
+#include "view_context.hpp"
 #include "trace/analyses.hpp"
 
 namespace ws::ui {
@@ -42,7 +42,7 @@ AtomicsPicture atomics_picture(const Trace& t, const Step& step, int max_bars = 
 
 class AtomicsView {
  public:
-  void draw(controller::AppState& s);
+  void draw(const controller::ViewContext& c, controller::ViewActions& act);
 };
 
 }  // namespace ws::ui

@@ -15,7 +15,6 @@
 
 namespace ws::ui {
 
-using controller::AppState;
 using controller::warp_shared_accesses;
 using controller::WarpAccess;
 
@@ -139,24 +138,25 @@ void DrawAccess(const WarpAccess& a, const Step& step, int w, float height) {
 
 }  // namespace
 
-void BanksView::draw(AppState& s) {
-  if (!TraceHeader(s)) return;
+void BanksView::draw(const controller::ViewContext& ctx, controller::ViewActions& actions) {
+  if (!TraceHeader(ctx, actions)) return;
+  controller::TraceState& trace = actions.trace();  // the player's step, block and switches
   const Theme& th = theme();
-  const Trace& tr = *s.trace.trace;
-  const Step& step = tr.steps[std::size_t(s.trace.step)];
+  const Trace& tr = *trace.trace;
+  const Step& step = tr.steps[std::size_t(trace.step)];
   const int warps = tr.warps();
-  s.trace.bank_warp = std::clamp(s.trace.bank_warp, 0, warps - 1);
+  trace.bank_warp = std::clamp(trace.bank_warp, 0, warps - 1);
 
   ImGui::AlignTextToFramePadding();
   if (Handout()) {
-    ImGui::Text("warp %d", s.trace.bank_warp);  // which warp the picture shows, without the slider
+    ImGui::Text("warp %d", trace.bank_warp);  // which warp the picture shows, without the slider
   } else {
     ImGui::TextUnformatted("warp");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(th.px(180));
-    ImGui::SliderInt("##bank_warp", &s.trace.bank_warp, 0, warps - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderInt("##bank_warp", &trace.bank_warp, 0, warps - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
   }
-  const int w = s.trace.bank_warp;
+  const int w = trace.bank_warp;
   ImGui::SameLine(0, th.px(24));
   const char* rule =
       "bank = word index % 32; lanes on the same word share it (broadcast), distinct words in one bank are "

@@ -15,7 +15,6 @@
 
 namespace ws::ui {
 
-using controller::AppState;
 
 namespace {
 
@@ -39,12 +38,13 @@ const char* buffer_name(int b) { return b == 0 ? "input" : b == 1 ? "partials" :
 
 }  // namespace
 
-void MemoryView::draw(AppState& s) {
-  if (!TraceHeader(s)) return;
+void MemoryView::draw(const controller::ViewContext& ctx, controller::ViewActions& actions) {
+  if (!TraceHeader(ctx, actions)) return;
+  controller::TraceState& trace = actions.trace();  // the player's step, block and switches
   const Theme& th = theme();
   const Palette& p = th.colors();
-  const Trace& tr = *s.trace.trace;
-  const Step& step = tr.steps[std::size_t(s.trace.step)];
+  const Trace& tr = *trace.trace;
+  const Step& step = tr.steps[std::size_t(trace.step)];
   TextDim(
       "A warp's global load is served in 32-byte sectors (8 words of 4 bytes); 32 lanes reading 32 consecutive "
       "words fill the minimum, 4 sectors (coalesced).",
@@ -63,7 +63,7 @@ void MemoryView::draw(AppState& s) {
       if (!global_load_sectors(tr, k).empty()) {
         const std::string b =
             "Go to step " + std::to_string(k.index) + " (" + to_string(k.phase) + "), the first with global loads";
-        if (!Handout() && ImGui::Button(b.c_str())) s.trace.step = k.index, s.trace.playing = false;
+        if (!Handout() && ImGui::Button(b.c_str())) trace.step = k.index, trace.playing = false;
         break;
       }
     return;

@@ -69,10 +69,12 @@ void PairView::refresh_other(AppState& s, const std::string& id) {
 }
 
 void PairView::draw_half(AppState& s, int half) {
+  controller::ViewActions act(s);
+  const controller::ViewContext ctx = controller::ViewContext::of(s);
   switch (s.pair_picture) {
-    case 0: tree_[half].draw(s); break;
-    case 1: warps_[half].draw(s); break;
-    default: banks_[half].draw(s); break;
+    case 0: tree_[half].draw(ctx, act); break;
+    case 1: warps_[half].draw(ctx, act); break;
+    default: banks_[half].draw(ctx, act); break;
   }
 }
 

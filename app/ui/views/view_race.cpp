@@ -16,7 +16,6 @@
 
 namespace ws::ui {
 
-using controller::AppState;
 using controller::format_value;
 
 namespace {
@@ -38,14 +37,15 @@ std::vector<const char*> kind_names(RaceEvent::Kind k, bool many) {
 
 }  // namespace
 
-void RaceView::draw(AppState& s) {
-  if (!TraceHeader(s)) return;
+void RaceView::draw(const controller::ViewContext& ctx, controller::ViewActions& actions) {
+  if (!TraceHeader(ctx, actions)) return;
+  controller::TraceState& trace = actions.trace();  // the player's step, block and switches
   const Theme& th = theme();
-  const Trace& tr = *s.trace.trace;
-  if (built_from_ != &tr || !key_ || !s.trace.key || *key_ != *s.trace.key) {
+  const Trace& tr = *trace.trace;
+  if (built_from_ != &tr || !key_ || !trace.key || *key_ != *trace.key) {
     timeline_ = race_timeline(tr);
     built_from_ = &tr;
-    key_ = s.trace.key;
+    key_ = trace.key;
     zoom_.reset();
   }
   const RaceTimeline& T = timeline_;
@@ -55,8 +55,8 @@ void RaceView::draw(AppState& s) {
     TextWrappedColored(th.colors().lesson, T.note);
     return;
   }
-  const int step = s.trace.step;
-  const bool show_future = s.trace.show_future_values;
+  const int step = trace.step;
+  const bool show_future = trace.show_future_values;
   const DType type = tr.type;
 
   // The lesson in one line: what the block's threads added, what survived, what was lost.
@@ -76,7 +76,7 @@ void RaceView::draw(AppState& s) {
   if (!Handout()) {
     SameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(future).x,
                    th.px(24));
-    ImGui::Checkbox(future, &s.trace.show_future_values);
+    ImGui::Checkbox(future, &trace.show_future_values);
     ItemTooltip("show the values of steps not reached yet");
   }
   if (T.threads < T.block_threads)

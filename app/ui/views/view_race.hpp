@@ -5,7 +5,7 @@
 #pragma once
 #include <optional>
 
-#include "app_state.hpp"
+#include "view_context.hpp"
 #include "trace_source.hpp"
 #include "views/race_timeline.hpp"
 #include "widgets/zoom_pan.hpp"
@@ -14,7 +14,7 @@ namespace ws::ui {
 
 class RaceView {
  public:
-  void draw(controller::AppState& s);
+  void draw(const controller::ViewContext& c, controller::ViewActions& act);
 
  private:
   const Trace* built_from_ = nullptr;  ///< the trace `timeline_` was built from

@@ -16,7 +16,6 @@
 
 namespace ws::ui {
 
-using controller::AppState;
 using controller::format_value;
 
 namespace {
@@ -25,11 +24,12 @@ namespace {
 constexpr int kMaxSlots = 64;
 }  // namespace
 
-void ScanView::draw(AppState& s) {
-  if (!TraceHeader(s)) return;
+void ScanView::draw(const controller::ViewContext& ctx, controller::ViewActions& actions) {
+  if (!TraceHeader(ctx, actions)) return;
+  controller::TraceState& trace = actions.trace();  // the player's step, block and switches
   const Theme& th = theme();
-  const Trace& tr = *s.trace.trace;
-  if (built_from_ != &tr || !key_ || !s.trace.key || *key_ != *s.trace.key) {
+  const Trace& tr = *trace.trace;
+  if (built_from_ != &tr || !key_ || !trace.key || *key_ != *trace.key) {
     // The traced block scans min(n - its start, its window) elements.
     std::int64_t elements = tr.n;
     if (const VariantInfo* v = find_variant(tr.variant)) {
@@ -38,7 +38,7 @@ void ScanView::draw(AppState& s) {
     }
     graph_ = scan_graph(tr, elements);
     built_from_ = &tr;
-    key_ = s.trace.key;
+    key_ = trace.key;
   }
   const ScanGraph& g = graph_;
   if (!g.note.empty()) {
@@ -46,7 +46,7 @@ void ScanView::draw(AppState& s) {
     TextWrappedColored(th.colors().lesson, g.note);
     return;
   }
-  const int cur = std::clamp(s.trace.step, 0, int(g.steps.size()) - 1);
+  const int cur = std::clamp(trace.step, 0, int(g.steps.size()) - 1);
   const ScanStepView& st = g.steps[std::size_t(cur)];
 
   // Work count: this step, so far, all steps, against the sequential scan of the same elements.

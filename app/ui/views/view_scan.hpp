@@ -5,7 +5,7 @@
 #pragma once
 #include <optional>
 
-#include "app_state.hpp"
+#include "view_context.hpp"
 #include "trace_source.hpp"
 #include "views/scan_graph.hpp"
 #include "widgets/zoom_pan.hpp"
@@ -14,7 +14,7 @@ namespace ws::ui {
 
 class ScanView {
  public:
-  void draw(controller::AppState& s);
+  void draw(const controller::ViewContext& c, controller::ViewActions& act);
 
  private:
   const Trace* built_from_ = nullptr;  ///< the trace `graph_` was built from

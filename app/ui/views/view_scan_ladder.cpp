@@ -17,7 +17,6 @@
 
 namespace ws::ui {
 
-using controller::AppState;
 using controller::format_value;
 
 namespace {
@@ -30,11 +29,12 @@ std::string row_name(const LadderRow& r) {
 
 }  // namespace
 
-void ScanLadderView::draw(AppState& s) {
-  if (!TraceHeader(s)) return;
+void ScanLadderView::draw(const controller::ViewContext& ctx, controller::ViewActions& actions) {
+  if (!TraceHeader(ctx, actions)) return;
+  controller::TraceState& trace = actions.trace();  // the player's step, block and switches
   const Theme& th = theme();
-  const Trace& tr = *s.trace.trace;
-  if (built_from_ != &tr || !key_ || !s.trace.key || *key_ != *s.trace.key) {
+  const Trace& tr = *trace.trace;
+  if (built_from_ != &tr || !key_ || !trace.key || *key_ != *trace.key) {
     std::int64_t elements = tr.n;  // the traced block scans min(n - its start, its window) elements
     if (const VariantInfo* v = find_variant(tr.variant)) {
       const std::int64_t window = window_elems(*v, tr.block_size);
@@ -43,7 +43,7 @@ void ScanLadderView::draw(AppState& s) {
     graph_ = scan_graph(tr, elements);
     rows_ = scan_ladder(graph_, kMaxSlots);
     built_from_ = &tr;
-    key_ = s.trace.key;
+    key_ = trace.key;
     zoom_.reset();
   }
   LayoutProbe& probe = layout_probe();
@@ -56,8 +56,8 @@ void ScanLadderView::draw(AppState& s) {
                                            : graph_.note);
     return;
   }
-  const int step = s.trace.step;
-  const bool show_future = s.trace.show_future_values;
+  const int step = trace.step;
+  const bool show_future = trace.show_future_values;
   const int rows = int(rows_.size());
   const int slots = int(rows_.front().values.size());
 
@@ -70,7 +70,7 @@ void ScanLadderView::draw(AppState& s) {
   if (!Handout()) {
     SameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(future).x,
                    th.px(24));
-    ImGui::Checkbox(future, &s.trace.show_future_values);
+    ImGui::Checkbox(future, &trace.show_future_values);
     ItemTooltip("show the values of steps not reached yet");
   }
   if (graph_.elements > kMaxSlots)

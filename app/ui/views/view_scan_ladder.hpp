@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "app_state.hpp"
+#include "view_context.hpp"
 #include "trace_source.hpp"
 #include "views/scan_graph.hpp"
 #include "widgets/zoom_pan.hpp"
@@ -18,7 +18,7 @@ class ScanLadderView {
  public:
   /// Elements the ladder draws at most (the slides draw 8 and 16).
   static constexpr int kMaxSlots = 32;
-  void draw(controller::AppState& s);
+  void draw(const controller::ViewContext& c, controller::ViewActions& act);
 
  private:
   const Trace* built_from_ = nullptr;

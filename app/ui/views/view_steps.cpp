@@ -11,7 +11,6 @@
 
 namespace ws::ui {
 
-using controller::AppState;
 using controller::export_path;
 using controller::format_grouped;
 using controller::kMaxTraceBlocks;
@@ -27,8 +26,7 @@ CompactTraceHeaders::CompactTraceHeaders() { ++g_compact_headers; }
 CompactTraceHeaders::~CompactTraceHeaders() { --g_compact_headers; }
 
 ImU32 WarpColor(int warp, float alpha) {
-  static const unsigned kHues[8] = {0x4DA3FF, 0xFFB52E, 0x5BD75B, 0xC59BFF, 0xFF7F7F, 0x3FD0C9, 0xE8E05A, 0xF08BD0};
-  const unsigned c = kHues[unsigned(warp) % 8];
+  const unsigned c = theme().colors().warp_hues[unsigned(warp) % 8];
   return ImGui::GetColorU32(
       ImVec4(float((c >> 16) & 0xff) / 255.f, float((c >> 8) & 0xff) / 255.f, float(c & 0xff) / 255.f, alpha));
 }
@@ -49,9 +47,9 @@ void HandleStepKeys(TraceState& t, const std::vector<NavKey>& keys, bool space) 
   }
 }
 
-bool TraceHeader(AppState& s) {
+bool TraceHeader(const controller::ViewContext& c, controller::ViewActions& act) {
   const Theme& th = theme();
-  TraceState& t = s.trace;
+  TraceState& t = act.trace();
   if (!t.trace) {
     ImGui::Spacing();
     TextWrappedColored(th.colors().lesson, t.why_none.empty() ? "no trace" : t.why_none);
@@ -89,7 +87,7 @@ bool TraceHeader(AppState& s) {
                             std::to_string(tr.launch.grid) + ", " + std::to_string(tr.block_size) + " threads (" +
                             std::to_string(tr.warps()) + (tr.warps() == 1 ? " warp)" : " warps)") +
                             "  \u00b7  n = " + format_grouped(tr.n) + " " + to_string(tr.type);
-  if (s.perf.present.focus) {
+  if (c.perf.present.focus) {
     // Focus mode: the views need the rows. Where the trace came from and why stay on one line (all of it
     // on hover), the recording switch beside it, then the step controls: two rows instead of five.
     const std::string full = "trace: " + src + "  \u00b7  " + where +
@@ -112,7 +110,7 @@ bool TraceHeader(AppState& s) {
           "on: the trace the instrumented kernel recorded on the GPU (stored in the open report)\n"
           "off: the sim model run now on the parameters' input");
     }
-    StepControls(t, "", s.params.n());
+    StepControls(t, "", c.params.n());
     return true;
   }
   TextDim("trace: " + src + "  \u00b7  " + where, true);
@@ -132,15 +130,20 @@ bool TraceHeader(AppState& s) {
         "off: the sim model run now on the parameters' input");
   }
 
-  ImGui::BeginDisabled(!s.perf.steps_request.empty());
-  if (ImGui::Button("Export steps")) s.perf.steps_request = export_path(s.perf, "warpscope-steps-" + tr.variant);
+  ImGui::BeginDisabled(!c.perf.steps_request.empty());
+  if (ImGui::Button("Export steps")) act.perf().steps_request = export_path(c.perf, "warpscope-steps-" + tr.variant);
   ImGui::EndDisabled();
   ItemTooltip(
       "this view at every step: one PNG per step and an animated GIF at the playback speed, into "
       "warpscope-steps-<variant> in the export folder (--export-dir; --export-steps DIR without a window)");
   ImGui::SameLine();
-  StepControls(t, "", s.params.n());
+  StepControls(t, "", c.params.n());
   return true;
+}
+
+bool TraceHeader(controller::AppState& s) {
+  controller::ViewActions act(s);
+  return TraceHeader(controller::ViewContext::of(s), act);
 }
 
 void StepControls(TraceState& t, const std::string& label, std::int64_t n) {

@@ -15,7 +15,6 @@
 
 namespace ws::ui {
 
-using controller::AppState;
 using controller::describe_node;
 using controller::format_value;
 using controller::tree_layout;
@@ -23,32 +22,33 @@ using controller::tree_node_text;
 using controller::TreeLayout;
 using controller::TreeNode;
 
-void TreeView::draw(AppState& s) {
-  if (!TraceHeader(s)) return;
+void TreeView::draw(const controller::ViewContext& ctx, controller::ViewActions& actions) {
+  if (!TraceHeader(ctx, actions)) return;
+  controller::TraceState& trace = actions.trace();  // the player's step, block and switches
   const Theme& th = theme();
-  const Trace& tr = *s.trace.trace;
-  if (laid_out_ != &tr || !key_ || !s.trace.key || *key_ != *s.trace.key) {
+  const Trace& tr = *trace.trace;
+  if (laid_out_ != &tr || !key_ || !trace.key || *key_ != *trace.key) {
     layout_ = tree_layout(tr);
     laid_out_ = &tr;
-    key_ = s.trace.key;
+    key_ = trace.key;
     zoom_.reset();
   }
   const TreeLayout& L = layout_;
-  const std::vector<const Hazard*> hazards = HazardLegend(TraceHazards(s), s.trace.step);
+  const std::vector<const Hazard*> hazards = HazardLegend(TraceHazards(trace), trace.step);
   if (!L.note.empty()) {
     ImGui::Spacing();
     TextWrappedColored(th.colors().lesson, L.note);
     return;
   }
   const int rows = int(L.row_step.size());
-  const int step = s.trace.step;
+  const int step = trace.step;
   const int cur_row = L.row_of_step(step);
   const int reached = L.last_row_reached(step);
-  const bool show_future = s.trace.show_future_values;
+  const bool show_future = trace.show_future_values;
 
   if (!Handout()) {
     const std::string hint = std::string("colour = warp, t = thread; hover a node for its operation; ") + ZoomHint();
-    ImGui::Checkbox("show the values of steps not reached yet", &s.trace.show_future_values);
+    ImGui::Checkbox("show the values of steps not reached yet", &trace.show_future_values);
     ItemTooltip("off: rows below the current step show their shape only, so the class can predict the numbers\n" +
                 hint);
     // The hint where at least its first part fits (a half of Pair has room for "col..." only: left out).

@@ -2,7 +2,7 @@
 // to each result, nodes coloured by warp and marked with the thread; the current step's row is lit and
 // rows not reached yet show their shape without numbers. Fits the view; zoom and pan (zoom_pan.hpp).
 #pragma once
-#include "app_state.hpp"
+#include "view_context.hpp"
 #include "trace_source.hpp"
 #include "widgets/zoom_pan.hpp"
 
@@ -10,7 +10,7 @@ namespace ws::ui {
 
 class TreeView {
  public:
-  void draw(controller::AppState& s);
+  void draw(const controller::ViewContext& c, controller::ViewActions& act);
 
  private:
   const Trace* laid_out_ = nullptr;  ///< the trace `layout_` was built from

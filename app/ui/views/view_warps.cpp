@@ -16,7 +16,6 @@
 
 namespace ws::ui {
 
-using controller::AppState;
 
 namespace {
 
@@ -47,12 +46,13 @@ void Counter(const char* label, const std::string& value, const ImVec4& color) {
 
 }  // namespace
 
-void WarpsView::draw(AppState& s) {
-  if (!TraceHeader(s)) return;
+void WarpsView::draw(const controller::ViewContext& ctx, controller::ViewActions& actions) {
+  if (!TraceHeader(ctx, actions)) return;
+  controller::TraceState& trace = actions.trace();  // the player's step, block and switches
   const Theme& th = theme();
   const Palette& p = th.colors();
-  const Trace& tr = *s.trace.trace;
-  const Step& step = tr.steps[std::size_t(s.trace.step)];
+  const Trace& tr = *trace.trace;
+  const Step& step = tr.steps[std::size_t(trace.step)];
   const int warps = tr.warps();
   const std::vector<std::uint32_t> masks = active_masks(tr, step);
   const WarpActivity act = warp_activity(tr, masks);
@@ -72,8 +72,8 @@ void WarpsView::draw(AppState& s) {
   LegendSwatch(lc.divergent, narrow ? "idle, warp diverges" : "idle lane in an active warp (divergence)");
   LegendSwatch(lc.idle_warp, narrow ? "warp idle" : "warp idle / retired");
   ImGui::NewLine();
-  const std::vector<Hazard>& all_hazards = TraceHazards(s);
-  const std::vector<const Hazard*> hazards = HazardLegend(all_hazards, s.trace.step);
+  const std::vector<Hazard>& all_hazards = TraceHazards(trace);
+  const std::vector<const Hazard*> hazards = HazardLegend(all_hazards, trace.step);
 
   // Layout: the grid fills what the strip below leaves (zoom and pan inside it); cells square. Labels
   // are never drawn below the smallest readable size: with many warps only every k-th is named.
@@ -179,7 +179,7 @@ void WarpsView::draw(AppState& s) {
       ImGui::GetContentRegionAvail().x, &p.text_dim);
   const ImVec2 so = ImGui::GetCursorScreenPos();
   ImDrawList* sdl = ImGui::GetWindowDrawList();
-  const int n_steps = s.trace.steps();
+  const int n_steps = trace.steps();
   const float sw = std::max(2.f, std::min((ImGui::GetContentRegionAvail().x - th.px(4)) / float(n_steps), th.px(48)));
   const float sh = std::max(1.f, (strip_h - th.px(6)) / float(warps));
   for (int k = 0; k < n_steps; ++k) {
@@ -197,8 +197,8 @@ void WarpsView::draw(AppState& s) {
     if (!hazards_at_step(all_hazards, k).empty())
       sdl->AddRectFilled(ImVec2(so.x + float(k) * sw, so.y - th.px(5)),
                          ImVec2(so.x + float(k + 1) * sw, so.y - th.px(1)), HazardColor());
-  sdl->AddRect(ImVec2(so.x + float(s.trace.step) * sw - 1, so.y - 2),
-               ImVec2(so.x + float(s.trace.step + 1) * sw + 1, so.y + strip_total_h + 2), IM_COL32_WHITE, 0, 0,
+  sdl->AddRect(ImVec2(so.x + float(trace.step) * sw - 1, so.y - 2),
+               ImVec2(so.x + float(trace.step + 1) * sw + 1, so.y + strip_total_h + 2), IM_COL32_WHITE, 0, 0,
                th.px(2.5f));
   ImGui::InvisibleButton("##strip", ImVec2(std::max(1.f, sw * float(n_steps)), strip_total_h));
   if (ImGui::IsItemHovered()) {
@@ -206,8 +206,8 @@ void WarpsView::draw(AppState& s) {
     const Step& st = tr.steps[std::size_t(k)];
     ImGui::SetTooltip("step %d: %s %s", k, to_string(st.phase), st.label.c_str());
     if (ImGui::IsItemClicked()) {
-      s.trace.step = k;
-      s.trace.playing = false;
+      trace.step = k;
+      trace.playing = false;
     }
   }
 }

@@ -2,14 +2,14 @@
 // divergence, idle warp), the step's counters, and a strip of every step's warp states. The grid
 // fits the view; zoom and pan (zoom_pan.hpp).
 #pragma once
-#include "app_state.hpp"
+#include "view_context.hpp"
 #include "widgets/zoom_pan.hpp"
 
 namespace ws::ui {
 
 class WarpsView {
  public:
-  void draw(controller::AppState& s);
+  void draw(const controller::ViewContext& c, controller::ViewActions& act);
 
  private:
   ZoomPan zoom_;  ///< the lane grid's zoom and pan

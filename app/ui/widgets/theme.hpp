@@ -55,6 +55,8 @@ struct Palette {
                       IM_COL32(0xFF, 0x5A, 0x5A, 255), IM_COL32(0xC5, 0x9B, 0xFF, 255), IM_COL32(0x3F, 0xD6, 0xD0, 255),
                       IM_COL32(0xFF, 0x7E, 0xC8, 255), IM_COL32(0xE8, 0xE8, 0x5A, 255), IM_COL32(0xB0, 0xB8, 0xC4, 255),
                       IM_COL32(0xFF, 0x8C, 0x42, 255)};
+  /// a warp's hue (0xRRGGBB) for tree nodes and labels, warp w takes warp_hues[w % 8] (WarpColor)
+  unsigned warp_hues[8] = {0x4DA3FF, 0xFFB52E, 0x5BD75B, 0xC59BFF, 0xFF7F7F, 0x3FD0C9, 0xE8E05A, 0xF08BD0};
 };
 
 /// Fonts in the atlas (all non-null once apply() ran; ImGui's built-in font if DejaVu is missing).

@@ -394,15 +394,16 @@ class Rec {
   int file_ = -1;
 };
 
-/// One thread's step of a shared-memory tree, tile[a] += tile[a + s] (harris's sv, amp's tile_data):
-/// access 0 loads tile[a], 1 loads tile[a + s], 2 stores tile[a]; thread `tid` works.
+/// One thread's step of a shared-memory tree, tile[a] = combine(tile[a], tile[a + s]) (epita's and stevens's
+/// partialSum, harris's sv, amp's tile_data): access 0 loads tile[a], 1 loads tile[a + s], 2 stores tile[a];
+/// the register operation is the policy's combine (an add for sums, a max for MaxI32); thread `tid` works.
 template <class P>
 void tree_add(std::vector<typename P::T>& tile, int tid, std::int64_t a, std::int64_t s, Rec<P>& rec) {
   const auto x = tile[std::size_t(a)], y = tile[std::size_t(a + s)];
   tile[std::size_t(a)] = P::combine(x, y);
   rec.load_shared(tid, 0, a, x);
   rec.load_shared(tid, 1, a + s, y);
-  rec.add(tid, a + s, tile[std::size_t(a)]);
+  rec.combine(tid, a + s, tile[std::size_t(a)]);
   rec.store_shared(tid, 2, a, tile[std::size_t(a)]);
   rec.work(tid);
 }

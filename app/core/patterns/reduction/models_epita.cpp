@@ -29,19 +29,6 @@ double d(typename P::T v) {
 // ---------------------------------------------------------------------------------------------------
 // Building blocks: the trees and the commit as the kernels write them.
 
-/// One tree addition `partialSum[tid] += partialSum[tid + stride]` of thread `tid`, recorded as
-/// access 0 = load s[tid], 1 = load s[other], 2 = store s[tid].
-template <class P>
-void tree_add(Vec<P>& s, unsigned tid, unsigned other, Rec<P>& rec) {
-  const typename P::T a = s[tid], b = s[other], r = P::combine(a, b);
-  s[tid] = r;
-  rec.load_shared(int(tid), 0, tid, a);
-  rec.load_shared(int(tid), 1, other, b);
-  rec.combine(int(tid), other, r);
-  rec.store_shared(int(tid), 2, tid, r);
-  rec.work(int(tid));
-}
-
 /// Sequential addressing (slide "Efficient Reduction Trees"):
 /// for (stride = first; stride > last; stride /= 2) { if (tid < stride) s[tid] += s[tid + stride]; __syncthreads(); }
 /// (last = 0 is the slide's `stride >= 1`; reduce6 stops at `s > 32`). `threads` = blockDim.x.
@@ -49,7 +36,7 @@ template <class P>
 void sequential_tree(Vec<P>& s, unsigned threads, unsigned first, unsigned last, Rec<P>& rec) {
   for (unsigned stride = first; stride > last; stride /= 2) {
     rec.begin(TracePhase::Tree, "stride", stride);
-    for (unsigned tid = 0; tid < stride && tid < threads; ++tid) tree_add<P>(s, tid, tid + stride, rec);
+    for (unsigned tid = 0; tid < stride && tid < threads; ++tid) tree_add<P>(s, int(tid), tid, stride, rec);
     rec.end(s);
   }
 }
@@ -66,7 +53,7 @@ template <class P>
 void interleaved_tree(Vec<P>& s, unsigned threads, Rec<P>& rec) {
   for (unsigned stride = 1; stride < threads; stride *= 2) {
     rec.begin(TracePhase::Tree, "stride", stride);
-    for (unsigned tid = 0; tid < threads; tid += 2 * stride) tree_add<P>(s, tid, tid + stride, rec);
+    for (unsigned tid = 0; tid < threads; tid += 2 * stride) tree_add<P>(s, int(tid), tid, stride, rec);
     rec.end(s);
   }
 }

@@ -253,9 +253,6 @@ std::string AppState::open_scene(int index, const std::vector<std::string>& view
   scene_ = index;
   ++scene_serial_;
   if (!sc->view.empty()) view = sc->view;
-  // The Pair view shows what the scene names, else Tree beside the lesson's next variant.
-  pair_picture = sc->pair_picture == "warps" ? 1 : sc->pair_picture == "banks" ? 2 : 0;
-  pair_second = sc->pair_with;
   if (sc->collective) {  // the All-reduce view's picture (lesson "Reduction across GPUs")
     const CollectiveStep& c = *sc->collective;
     allreduce.algorithm = c.algorithm();

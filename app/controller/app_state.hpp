@@ -190,11 +190,6 @@ class AppState {
   /// The tab the centre shows ("results", "tree", "warps", "banks"); set by --view and by clicks.
   std::string view = "results";
 
-  /// The Side by side tab: the picture both halves show (0 Tree, 1 Warps, 2 Banks) and the variant on
-  /// the right ("" = the lesson's variant after the selected one).
-  int pair_picture = 0;
-  std::string pair_second;
-
   /// The All-reduce tab (issue 30): what it draws and where its step slider stands; a scene with a
   /// "collective" sets them (open_scene), the view's controls and Left/Right change them.
   struct AllReduceView {
@@ -237,7 +232,7 @@ class AppState {
   bool session_capped_ = false;  ///< the session reached kMaxReportRuns and said so
   std::string variant_;
   int scene_ = -1;
-  int scene_serial_ = 0;  ///< scene_serial()
+  int scene_serial_ = 0;            ///< scene_serial()
   std::string scene_checked_;       ///< lesson and scene fall_back_for_scene last looked at
   bool picked_by_scene_ = false;    ///< perf.picked holds a scene's "compare" list, not the user's pick
   bool replay_from_scene_ = false;  ///< the replay is a report a scene named (Scene::report)

@@ -15,51 +15,58 @@ std::string export_path(const PerfState& p, const std::string& name) {
 
 OutputPolicy export_policy(const PerfState& p) { return output_policy(p.export_force); }
 
-std::vector<std::string> chosen_variants(const AppState& s) {
+std::vector<std::string> chosen_variants(const AppState& s) { return chosen_variants(s.perf, s.lesson()); }
+
+std::vector<std::string> chosen_variants(const PerfState& perf, const Lesson* lesson) {
   std::vector<std::string> out;
-  if (!s.perf.picked.empty()) {
+  if (!perf.picked.empty()) {
     for (const auto& v : all_variants())
-      if (s.perf.picked.count(v.id)) out.push_back(v.id);
+      if (perf.picked.count(v.id)) out.push_back(v.id);
     return out;
   }
-  if (const Lesson* l = s.lesson())
-    for (const auto& step : l->steps) out.push_back(step.variant);
+  if (lesson)
+    for (const auto& step : lesson->steps) out.push_back(step.variant);
   return out;
 }
 
-std::string why_no_timing(const AppState& s) {
-  if (!s.device.opened) return "opening the CUDA device...";
-  if (s.device.device.available) return "";
-  const std::string why = s.device.error.empty() ? s.device.device.error : s.device.error;
+std::string why_no_timing(const AppState& s) { return why_no_timing(s.device); }
+
+std::string why_no_timing(const DeviceStatus& device) {
+  if (!device.opened) return "opening the CUDA device...";
+  if (device.device.available) return "";
+  const std::string why = device.error.empty() ? device.device.error : device.error;
   return "Live and Sweep are off: they time launches on an NVIDIA GPU and there is none here" +
          (why.empty() ? std::string() : " (" + why + ")") + ". The plots show the report opened.";
 }
 
 SweepSpec make_sweep_spec(const AppState& s, const std::vector<std::string>& ids) {
+  return make_sweep_spec(s.perf, s.params, ids);
+}
+
+SweepSpec make_sweep_spec(const PerfState& perf, const RunParams& params, const std::vector<std::string>& ids) {
   SweepSpec spec;
   for (const auto& id : ids) {
     const VariantInfo* v = find_variant(id);
     // Host loops at 2^28 would stall the sweep; counters and 2-D convolutions have no n (sweep_refusal).
-    if (!v || v->cpu_only || !sweep_refusal(*v).empty() || (s.perf.sweep_by_keep && !is_filter_variant(*v))) continue;
+    if (!v || v->cpu_only || !sweep_refusal(*v).empty() || (perf.sweep_by_keep && !is_filter_variant(*v))) continue;
     // Variants the chosen type does not fit (int-only atomics, byte histograms under float32) stay out.
-    if ((v->rules.int_only && s.params.type != DType::Int32) ||
-        (v->rules.bytes_input && s.params.type == DType::Float32))
+    if ((v->rules.int_only && params.type != DType::Int32) || (v->rules.bytes_input && params.type == DType::Float32))
       continue;
     spec.variants.push_back(id);
   }
-  if (s.perf.sweep_by_keep) {
+  if (perf.sweep_by_keep) {
     for (int i = 0; i <= 10; ++i) spec.keep_fractions.push_back(i / 10.0);
-    spec.n = std::int64_t(1) << std::clamp(s.perf.keep_log2, kSweepMinLog2, kSweepMaxLog2);
+    spec.n = std::int64_t(1) << std::clamp(perf.keep_log2, kSweepMinLog2, kSweepMaxLog2);
   }
-  spec.from_log2 = std::min(s.perf.sweep_from, s.perf.sweep_to);
-  spec.to_log2 = std::max(s.perf.sweep_from, s.perf.sweep_to);
-  spec.type = s.params.type;
+  spec.from_log2 = std::min(perf.sweep_from, perf.sweep_to);
+  spec.to_log2 = std::max(perf.sweep_from, perf.sweep_to);
+  spec.type = params.type;
   spec.input =
-      s.perf.sweep_by_keep ? "random" : s.params.input_kind();  // a file is refused by validate_sweep, with its reason
-  spec.seed = s.params.seed;
-  spec.repeat = s.params.repeat;
+      perf.sweep_by_keep ? "random" : params.input_kind();  // a file is refused by validate_sweep, with its reason
+  spec.seed = params.seed;
+  spec.repeat = params.repeat;
   spec.backend = BackendKind::Cuda;
-  spec.params = s.params.pattern;  // scan / 1-D convolution / filter options of the parameters panel
+  spec.params = params.pattern;  // scan / 1-D convolution / filter options of the parameters panel
   spec.params.width = spec.params.height = 0;
   spec.params.output_path.clear();
   return spec;

@@ -13,9 +13,15 @@
 #include "run_worker.hpp"
 #include "sweep.hpp"
 
+namespace ws {
+struct Lesson;
+}
+
 namespace ws::controller {
 
 class AppState;
+struct DeviceStatus;
+struct RunParams;
 
 /// Presentation mode: requests the gui layer applies between frames.
 struct Presentation {
@@ -97,14 +103,20 @@ OutputPolicy export_policy(const PerfState& p);
 /// The variants Compare, Sweep and Live use: the picked ones, or else the selected lesson's, in
 /// lesson order (picked ones in registry order).
 std::vector<std::string> chosen_variants(const AppState& s);
+/// chosen_variants() from the parts it reads: the picks in `perf` and the selected lesson (null if none).
+std::vector<std::string> chosen_variants(const PerfState& perf, const Lesson* lesson);
 
 /// Why Live and Sweep cannot time anything here ("" when a CUDA device is open).
 std::string why_no_timing(const AppState& s);
+/// why_no_timing() from the device line alone.
+std::string why_no_timing(const DeviceStatus& device);
 
 /// A sweep spec over `ids` from the parameters (type, input, seed, repeat, pattern options) and the
 /// chosen range; with sweep_by_keep, a kept-fraction sweep (0, 0.1, .. 1 at n = 2^keep_log2, random
 /// input) of the filters among `ids`.
 SweepSpec make_sweep_spec(const AppState& s, const std::vector<std::string>& ids);
+/// make_sweep_spec() from the parts it reads: the sweep's settings in `perf` and the parameters.
+SweepSpec make_sweep_spec(const PerfState& perf, const RunParams& params, const std::vector<std::string>& ids);
 
 /// Moves sweep and Live intents to the worker (exchange_with_worker calls it before take()).
 void send_perf_intents(AppState& s, RunWorker& worker);

@@ -5,10 +5,16 @@
 namespace ws::controller {
 
 ViewContext ViewContext::of(const AppState& s) {
-  return ViewContext{s.shown(),   s.showing_replay(), s.lesson(), s.variant(),      s.step_index(),
-                     s.params,    s.device,           s.trace,    s.session,        s.replay ? &*s.replay : nullptr,
-                     s.replay_path, s.perf,           s.allreduce, s.grid,          s.edit,
-                     s.bound,     s.view,             s.scene(),  s.scene_serial(), s.trace_key()};
+  return ViewContext{s.shown(),        s.showing_replay(),
+                     s.lesson(),       s.variant(),
+                     s.step_index(),   s.params,
+                     s.device,         s.trace,
+                     s.session,        s.replay ? &*s.replay : nullptr,
+                     s.replay_path,    s.perf,
+                     s.allreduce,      s.grid,
+                     s.edit,           s.bound,
+                     s.view,           s.scene(),
+                     s.scene_serial(), s.trace_key()};
 }
 
 void ViewActions::set_metrics(const std::string& metrics) { s_.params.metrics = metrics; }
@@ -24,6 +30,7 @@ GridState& ViewActions::grid() { return s_.grid; }
 KernelEdit& ViewActions::edit() { return s_.edit; }
 BoundEdit& ViewActions::bound() { return s_.bound; }
 PatternParams& ViewActions::pattern_params() { return s_.params.pattern; }
+void ViewActions::set_block(int block) { s_.params.block = block; }
 void ViewActions::refresh_trace() { s_.refresh_trace(); }
 
 }  // namespace ws::controller

@@ -16,24 +16,25 @@ namespace ws::controller {
 
 /// The part of AppState a view draws from, read-only; made fresh each frame (ViewContext::of).
 struct ViewContext {
-  const Report& shown;                   ///< the report on screen: the session's runs or the opened replay
-  bool showing_replay = false;           ///< `shown` is the replay (a report opened from disk)
-  const Lesson* lesson = nullptr;        ///< the selected lesson, null if none
-  const VariantInfo* variant = nullptr;  ///< the selected variant, null if none
-  int step_index = -1;                   ///< the variant's position in its lesson (0-based), -1 if none
-  const RunParams& params;               ///< the parameters panel's values
-  const DeviceStatus& device;            ///< the device line (from the worker)
-  const TraceState& trace;               ///< the step-through trace of the selection
-  const Report& session;                 ///< this session's runs (whether or not shown)
-  const Report* replay = nullptr;        ///< the report opened from disk, null if none
-  const std::string& replay_path;        ///< its path, "" if none
-  const PerfState& perf;                 ///< Compare, Plots, Live, exports and the presentation switches
-  const AppState::AllReduceView& allreduce;  ///< the All-reduce picture and its step
-  const GridState& grid;                     ///< the Grid view's summary of every warp
-  const KernelEdit& edit;                    ///< the Source view's editor
-  const BoundEdit& bound;                    ///< the editor's "Find the bound"
-  const std::string& view;                   ///< the open view's id
-  const Scene* scene = nullptr;              ///< the open scene, null if none
+  using AllReduce = AppState::AllReduceView;  ///< the All-reduce picture's settings (a view names the type so)
+  const Report& shown;                        ///< the report on screen: the session's runs or the opened replay
+  bool showing_replay = false;                ///< `shown` is the replay (a report opened from disk)
+  const Lesson* lesson = nullptr;             ///< the selected lesson, null if none
+  const VariantInfo* variant = nullptr;       ///< the selected variant, null if none
+  int step_index = -1;                        ///< the variant's position in its lesson (0-based), -1 if none
+  const RunParams& params;                    ///< the parameters panel's values
+  const DeviceStatus& device;                 ///< the device line (from the worker)
+  const TraceState& trace;                    ///< the step-through trace of the selection
+  const Report& session;                      ///< this session's runs (whether or not shown)
+  const Report* replay = nullptr;             ///< the report opened from disk, null if none
+  const std::string& replay_path;             ///< its path, "" if none
+  const PerfState& perf;                      ///< Compare, Plots, Live, exports and the presentation switches
+  const AppState::AllReduceView& allreduce;   ///< the All-reduce picture and its step
+  const GridState& grid;                      ///< the Grid view's summary of every warp
+  const KernelEdit& edit;                     ///< the Source view's editor
+  const BoundEdit& bound;                     ///< the editor's "Find the bound"
+  const std::string& view;                    ///< the open view's id
+  const Scene* scene = nullptr;               ///< the open scene, null if none
   /// Counts the scenes opened so far (AppState::scene_serial): a view that takes options from a scene
   /// (Pair's picture and second variant) adopts them when this changes.
   int scene_serial = 0;
@@ -62,13 +63,15 @@ class ViewActions {
   void queue_run(RunRequest req);
 
   /// The parts whose controls sit in a view, for that view's controls to change:
-  TraceState& trace();                           ///< the trace's player: step, block, play
-  PerfState& perf();                             ///< Compare's picks, Plots' axes, export requests
-  AppState::AllReduceView& allreduce();          ///< the All-reduce picture and its step
-  GridState& grid();                             ///< the Grid view's summary and its warp window
-  KernelEdit& edit();                            ///< the Source view's editor
-  BoundEdit& bound();                            ///< the editor's "Find the bound"
-  PatternParams& pattern_params();               ///< the pattern's parameters (the Convolution view's filter)
+  TraceState& trace();                   ///< the trace's player: step, block, play
+  PerfState& perf();                     ///< Compare's picks, Plots' axes, export requests
+  AppState::AllReduceView& allreduce();  ///< the All-reduce picture and its step
+  GridState& grid();                     ///< the Grid view's summary and its warp window
+  KernelEdit& edit();                    ///< the Source view's editor
+  BoundEdit& bound();                    ///< the editor's "Find the bound"
+  PatternParams& pattern_params();       ///< the pattern's parameters (the Convolution view's filter)
+  /// Sets the parameters' threads per block (the Convolution view's 1D tile, in focus mode).
+  void set_block(int block);
   /// Recomputes the trace when the selection or parameters changed (AppState::refresh_trace).
   void refresh_trace();
 

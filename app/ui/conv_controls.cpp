@@ -10,7 +10,6 @@
 
 namespace ws::ui {
 
-using controller::AppState;
 using controller::RunParams;
 
 namespace {
@@ -121,9 +120,8 @@ float conv_controls_width() {
   return ImGui::CalcTextSize("tile").x + ImGui::CalcTextSize("mask").x + t.px(190 + 110 + 26) + 4 * st.ItemSpacing.x;
 }
 
-void ConvLaunchControls(AppState& s, const VariantInfo& v) {
+void ConvLaunchControls(RunParams& p, const VariantInfo& v) {
   const Theme& t = theme();
-  RunParams& p = s.params;
   ImGui::AlignTextToFramePadding();
   TextDim("tile");
   ImGui::SameLine();

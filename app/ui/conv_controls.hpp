@@ -34,7 +34,7 @@ void set_conv_tile(const VariantInfo& v, controller::RunParams& p, int tile);
 /// Width of the two combos with their labels, for the panel's flow layout.
 float conv_controls_width();
 
-/// Draws the "tile" and "mask" combos for a convolution variant.
-void ConvLaunchControls(controller::AppState& s, const VariantInfo& v);
+/// Draws the "tile" and "mask" combos for a convolution variant; a choice changes `p` (set_conv_tile, the mask width).
+void ConvLaunchControls(controller::RunParams& p, const VariantInfo& v);
 
 }  // namespace ws::ui

@@ -203,6 +203,13 @@ bool MainWindow::draw_view(AppState& s, const std::string& name) {
   return false;
 }
 
+ViewPanel* MainWindow::panel(const std::string& id) {
+  const std::vector<ViewInfo>& views = all_views();
+  for (std::size_t i = 0; i < views.size() && i < views_.size(); ++i)
+    if (views[i].id == id) return views_[i].get();
+  return nullptr;
+}
+
 bool MainWindow::is_step_view(const std::string& name) {
   const ViewInfo* v = find_view(name);
   return v && v->steps;

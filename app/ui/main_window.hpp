@@ -26,6 +26,8 @@ class MainWindow {
   /// Whether `name` is a step-through view (one picture per trace step; ViewInfo::steps); --export-steps
   /// takes only these.
   static bool is_step_view(const std::string& name);
+  /// The panel drawing view `id` in this window (ViewPanelOf<V> for a view of class V), null for an unknown id.
+  ViewPanel* panel(const std::string& id);
 
  private:
   void draw_report_bar(controller::AppState& s);

@@ -180,7 +180,7 @@ void ParametersPanel::draw(AppState& s) {
   // convolution: tile and mask width, within what the variant's launch allows
   if (v && (pattern_of(*v).options & kOptionImage)) {
     flow.next(conv_controls_width());
-    ConvLaunchControls(s, *v);
+    ConvLaunchControls(s.params, *v);
   }
   // seed
   {

@@ -14,7 +14,6 @@
 
 namespace ws::ui {
 
-using controller::AppState;
 using controller::format_check;
 using controller::format_count;
 using controller::format_created;
@@ -25,6 +24,8 @@ using controller::format_ms;
 using controller::format_pct;
 using controller::format_time_tooltip;
 using controller::short_id;
+using controller::ViewActions;
+using controller::ViewContext;
 
 namespace {
 
@@ -139,12 +140,14 @@ void draw_sanitizer(const RunResult& run, bool one_line) {
 
 }  // namespace
 
-void ResultsTable::draw(AppState& s) {
-  if (!Handout()) draw_source_switch(s);
-  const Report& r = s.shown();
+void ResultsTable::draw(const ViewContext& c, ViewActions& act) {
+  bool replay = c.showing_replay;
+  if (!Handout()) draw_source_switch(c, act, replay);
+  // The switch's click shows the other report this frame already.
+  const Report& r = replay && c.replay ? *c.replay : c.session;
   if (r.runs.empty()) {
     ImGui::Spacing();
-    if (!s.device.device.available && !s.replay)
+    if (!c.device.device.available && !c.replay)
       TextDim(
           "No runs to show. Without a CUDA device, open a report recorded on a GPU (the Report field above; "
           "assets/reports/ holds some), or run a CPU variant such as amp.sequential.",
@@ -153,14 +156,14 @@ void ResultsTable::draw(AppState& s) {
       TextDim("No runs yet in this session: pick a variant on the left and press Run, or Run lesson.", true);
     return;
   }
-  draw_table(s, r);
+  draw_table(c, act, r);
 }
 
-void ResultsTable::draw_source_switch(AppState& s) {
-  const std::string session_label = "this session (" + std::to_string(s.session.runs.size()) + " runs)";
-  if (s.replay) {
-    const Report& rep = *s.replay;
-    std::string name = std::filesystem::path(s.replay_path).filename().string();
+void ResultsTable::draw_source_switch(const ViewContext& c, ViewActions& act, bool& replay) {
+  const std::string session_label = "this session (" + std::to_string(c.session.runs.size()) + " runs)";
+  if (c.replay) {
+    const Report& rep = *c.replay;
+    std::string name = std::filesystem::path(c.replay_path).filename().string();
     std::string rec = "recorded: " + name;
     if (!rep.device.name.empty()) rec += "  \u00b7  " + rep.device.name;
     if (!rep.created.empty()) rec += "  \u00b7  " + format_created(rep.created).substr(0, 10);
@@ -172,23 +175,29 @@ void ResultsTable::draw_source_switch(AppState& s) {
     ImGui::AlignTextToFramePadding();
     TextDim("Showing");
     ImGui::SameLine();
-    if (ImGui::RadioButton(rec.c_str(), s.showing_replay())) s.show_replay = true;
-    ItemTooltip(s.replay_path + (rep.title.empty() ? "" : "\n" + rep.title));
+    if (ImGui::RadioButton(rec.c_str(), replay)) {
+      act.show_replay(true);
+      replay = true;
+    }
+    ItemTooltip(c.replay_path + (rep.title.empty() ? "" : "\n" + rep.title));
     ImGui::SameLine(0, theme().px(24));
-    if (ImGui::RadioButton(session_label.c_str(), !s.showing_replay())) s.show_replay = false;
+    if (ImGui::RadioButton(session_label.c_str(), !replay)) {
+      act.show_replay(false);
+      replay = false;
+    }
   } else {
     ImGui::AlignTextToFramePadding();
-    TextDim("Showing " + session_label + (s.device.device.available ? " on " + s.device.device.name : ""));
+    TextDim("Showing " + session_label + (c.device.device.available ? " on " + c.device.device.name : ""));
   }
 }
 
-void ResultsTable::draw_table(AppState& s, const Report& r) {
+void ResultsTable::draw_table(const ViewContext& c, ViewActions& act, const Report& r) {
   const Theme& t = theme();
   const Palette& pal = t.colors();
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                                 ImGuiTableFlags_BordersOuterH | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable | ImGuiTableFlags_PadOuterX;
-  const std::string lesson_prefix = s.lesson() ? s.lesson()->id + "." : std::string();
+  const std::string lesson_prefix = c.lesson ? c.lesson->id + "." : std::string();
   auto is_local = [&](const RunResult& run) {
     return !lesson_prefix.empty() && run.variant.rfind(lesson_prefix, 0) == 0;
   };
@@ -278,7 +287,7 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
     if (specs) specs->SpecsDirty = false;
   }
 
-  const VariantInfo* selected = s.variant();
+  const VariantInfo* selected = c.variant;
   // Rows of the selected variant are highlighted lightly, so an amber or red row stays amber or red.
   ImVec4 sel = pal.accent;
   sel.w = 0.30f;
@@ -360,7 +369,7 @@ void ResultsTable::draw_table(AppState& s, const Report& r) {
                             ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap,
                             ImVec2(0, row_h - ImGui::GetStyle().FramePadding.y)) &&
           v)
-        s.select_variant(run.variant);
+        act.select_variant(run.variant);
       if (is_sel && first_selected) {
         first_selected = false;
         if (center_frames_ > 0 && !clip) {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "app_state.hpp"
+#include "view_context.hpp"
 
 namespace ws::ui {
 
@@ -12,11 +12,12 @@ class ResultsTable {
  public:
   /// Draws the report switcher (recorded file / this session) and the table; clicking a row
   /// selects its variant.
-  void draw(controller::AppState& s);
+  void draw(const controller::ViewContext& c, controller::ViewActions& act);
 
  private:
-  void draw_source_switch(controller::AppState& s);
-  void draw_table(controller::AppState& s, const Report& r);
+  /// The switch; `replay` is whether the replay is shown, updated when a click changes it.
+  void draw_source_switch(const controller::ViewContext& c, controller::ViewActions& act, bool& replay);
+  void draw_table(const controller::ViewContext& c, controller::ViewActions& act, const Report& r);
   std::vector<int> order_;   ///< row order after sorting (indices into the report's runs)
   std::string scrolled_to_;  ///< the selected variant whose first row was last scrolled into view
   int center_frames_ = 0;    ///< frames left re-centring that row (rows above it settle their height first)

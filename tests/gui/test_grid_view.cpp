@@ -184,7 +184,8 @@ class GridFrames : public ::testing::Test {
     ImGui::SetNextWindowPos(ImVec2(0, 0));
     ImGui::SetNextWindowSize(ImVec2(1600, 900));
     ImGui::Begin("grid test", nullptr, ImGuiWindowFlags_NoDecoration);
-    view.draw(s);
+    controller::ViewActions act(s);
+    view.draw(controller::ViewContext::of(s), act);
     ImGui::End();
     ImGui::Render();
   }

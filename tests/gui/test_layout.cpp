@@ -498,7 +498,7 @@ TEST_F(Presentation, SideBySideTreesOfReduce2AndReduce3FitAtOneStep) {
   s.refresh_trace();
   ASSERT_TRUE(s.trace.trace) << s.trace.why_none;
   s.trace.step = 2;
-  EXPECT_EQ(PairView::second_id(s), "epita.reduce3");  // the lesson's next variant
+  EXPECT_EQ(PairView().second_id(controller::ViewContext::of(s)), "epita.reduce3");  // the lesson's next variant
   TraceKey k = s.trace_key();
   k.variant = "epita.reduce3";
   std::string why;
@@ -524,12 +524,14 @@ TEST_F(Presentation, SideBySideWarpsAndBanksFit) {
   ASSERT_TRUE(s.select_variant("harris.impl2"));
   s.refresh_trace();
   s.trace.step = 2;
-  s.pair_picture = 1;
+  auto* pair = dynamic_cast<ViewPanelOf<PairView>*>(win.panel("pair"));
+  ASSERT_NE(pair, nullptr);
+  pair->view.set_picture(1);  // the Warps button
   const LayoutProbe& w = show("pair");
   expect_fits(w, "warp grid");
   EXPECT_TRUE(w.pictures.count("pair left") && w.pictures.count("pair right"));
   EXPECT_GE(w.min_text_px, kMinPx);
-  s.pair_picture = 2;
+  pair->view.set_picture(2);  // the Banks button
   const LayoutProbe& b = show("pair");
   expect_fits(b, "banks");
   EXPECT_EQ(b.counts.at("left bank accesses"), 3);  // impl2 and impl3 at stride 2 / 64: two loads and a store

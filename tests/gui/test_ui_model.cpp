@@ -153,9 +153,11 @@ TEST(ViewContext, ShowsTheStateAndActionsChangeOnlyWhatTheyName) {
   act.set_metrics("default,pcsampling");
   EXPECT_EQ(c.params.metrics, "default,pcsampling");  // the context reads the state, not a copy
   EXPECT_EQ(s.view, view);
-  // The Metrics tab draws from the context: the Panel make_view_info makes calls that draw.
-  EXPECT_TRUE(draws_from_context<MetricsView>::value);
-  EXPECT_EQ(metrics_run(c), metrics_run(s));
+  // The Metrics tab's run is read from the context: the newest shown run of the selection that asked for metrics.
+  const RunResult* expected = nullptr;
+  for (const RunResult& r : s.shown().runs)
+    if (s.variant() && r.variant == s.variant()->id && !r.metrics.asked.empty()) expected = &r;
+  EXPECT_EQ(metrics_run(c), expected);
 }
 
 TEST(AppState, NewestReportByCreatedStamp) {
@@ -592,20 +594,28 @@ TEST(Scenes, PairScenesChooseThePictureAndTheSecondVariant) {
   }
   ASSERT_GE(warps_pair, 0) << "an EPITA scene shows two variants' warps side by side";
   EXPECT_EQ(s.view, "pair");
-  EXPECT_EQ(s.pair_picture, 1);
-  EXPECT_EQ(s.pair_second, "epita.reduce3");
-  EXPECT_EQ(PairView::second_id(s), "epita.reduce3");
+  const PairChoice asked = PairView::choice_of(*s.scene());
+  EXPECT_EQ(asked.picture, 1);
+  EXPECT_EQ(asked.second, "epita.reduce3");
+  // The Pair view takes the scene's choice (once per opened scene).
+  PairView pair;
+  pair.adopt(ViewContext::of(s));
+  EXPECT_EQ(pair.picture(), 1);
+  EXPECT_EQ(pair.second(), "epita.reduce3");
+  EXPECT_EQ(pair.second_id(ViewContext::of(s)), "epita.reduce3");
   EXPECT_EQ(s.variant()->id, "epita.reduce2");
   // The next scene names neither: the defaults come back.
   ASSERT_EQ(s.open_scene(warps_pair + 1, MainWindow::views()), "");
-  EXPECT_EQ(s.pair_picture, 0);
-  EXPECT_EQ(s.pair_second, "");
+  pair.adopt(ViewContext::of(s));
+  EXPECT_EQ(pair.picture(), 0);
+  EXPECT_EQ(pair.second(), "");
   // The Stevens lesson puts its two trees side by side the same way.
   ASSERT_TRUE(s.select_lesson(std::string("stevens")));
   bool found = false;
   for (int k = 0; k < s.scene_count() && !found; ++k) {
     ASSERT_EQ(s.open_scene(k, MainWindow::views()), "");
-    found = s.scene()->view == "pair" && s.pair_second == "stevens.reduce_compact" && s.pair_picture == 1;
+    pair.adopt(ViewContext::of(s));
+    found = s.scene()->view == "pair" && pair.second() == "stevens.reduce_compact" && pair.picture() == 1;
   }
   EXPECT_TRUE(found);
 }

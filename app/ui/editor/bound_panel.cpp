@@ -13,8 +13,9 @@
 
 namespace ws::ui {
 
-using controller::AppState;
 using controller::BoundEdit;
+using controller::ViewActions;
+using controller::ViewContext;
 
 namespace {
 
@@ -71,26 +72,26 @@ std::string needs_gpu_line(const std::string& what) {
   return what + " needs an NVIDIA GPU (here, --gpu ssh:HOST or --gpu 'slurm:ARGS')";
 }
 
-void find_the_bound(AppState& s) { s.bound.open(s.edit.variant(), s.edit.pattern(), s.edit.text); }
+void find_the_bound(ViewActions& act) { act.bound().open(act.edit().variant(), act.edit().pattern(), act.edit().text); }
 
-void run_the_three(AppState& s) {
-  if (s.bound.running()) return;
-  const VariantInfo* v = find_variant(s.bound.variant());
+void run_the_three(const ViewContext& c, ViewActions& act) {
+  if (act.bound().running()) return;
+  const VariantInfo* v = find_variant(act.bound().variant());
   if (!v) return;
-  if (!(s.device.opened && s.device.device.available)) {
-    s.bound.cannot_run(needs_gpu_line("Running the three") + ".");
+  if (!(c.device.opened && c.device.device.available)) {
+    act.bound().cannot_run(needs_gpu_line("Running the three") + ".");
     return;
   }
-  RunRequest base = s.params.to_request(v->id);
+  RunRequest base = c.params.to_request(v->id);
   base.backend = BackendKind::Cuda;
-  for (RunRequest& r : s.bound.requests(base, s.edit.text)) s.to_run.push_back(std::move(r));
-  s.bound.queued(s.session.runs);
+  for (RunRequest& r : act.bound().requests(base, act.edit().text)) act.queue_run(std::move(r));
+  act.bound().queued(c.session.runs);
 }
 
-bool draw_bound_panel(AppState& s, float width) {
+bool draw_bound_panel(const ViewContext& c, ViewActions& act, float width) {
   const Theme& th = theme();
   const Palette& p = th.colors();
-  BoundEdit& b = s.bound;
+  BoundEdit& b = act.bound();
   bool open = true;
   ImGui::BeginChild("bound_panel", ImVec2(width, 0), true);
   const ImVec2 top = ImGui::GetWindowPos();
@@ -100,7 +101,7 @@ bool draw_bound_panel(AppState& s, float width) {
   TextDim("\"Code Optimizations\", J. Filipovic: slides \"Code Modifications\"", true);
   TextWrappedColored(p.lesson, b.note());
   ImGui::BeginDisabled(b.running());
-  if (ImGui::Button("Run the three")) run_the_three(s);
+  if (ImGui::Button("Run the three")) run_the_three(c, act);
   ImGui::EndDisabled();
   ItemTooltip("the editor's text, the memory-only and the compute-only copy, run like " + b.variant() +
               " with DRAM bytes and achieved occupancy collected, as warpscope-cli bound --variant " + b.variant() +

@@ -22,7 +22,6 @@
 
 namespace ws::ui {
 
-using controller::AppState;
 using controller::changed_line_marks;
 using controller::find_section;
 using controller::find_text;
@@ -32,6 +31,8 @@ using controller::line_of_offset;
 using controller::make_kernel_copy;
 using controller::Message;
 using controller::traced_kernel_copy;
+using controller::ViewActions;
+using controller::ViewContext;
 
 namespace {
 
@@ -46,20 +47,20 @@ ImGuiWindow* text_child(ImGuiID id) {
 }
 
 /// The edited kernel's latest run with per-line metrics or PC samples, if any.
-const RunResult* edited_metrics_run(const AppState& s) {
-  for (auto it = s.session.runs.rbegin(); it != s.session.runs.rend(); ++it)
-    if (it->variant == s.edit.run_label() && (!it->metrics.lines.empty() || it->metrics.pc_sampling.collected))
+const RunResult* edited_metrics_run(const ViewContext& c) {
+  for (auto it = c.session.runs.rbegin(); it != c.session.runs.rend(); ++it)
+    if (it->variant == c.edit.run_label() && (!it->metrics.lines.empty() || it->metrics.pc_sampling.collected))
       return &*it;
   return nullptr;
 }
 
 }  // namespace
 
-void KernelEditor::open(AppState& s, const VariantInfo& v) {
+void KernelEditor::open(ViewActions& act, const VariantInfo& v) {
   const KernelCopy copy = make_kernel_copy(v, find_section(v.id));
-  s.edit.open(v.id, v.pattern, copy.text, copy.note);
-  s.edit.set_traced_copy(traced_kernel_copy(v));  // the step views' trace of an edit (edit_step_trace)
-  s.bound.close();                                // a search is of one variant's text
+  act.edit().open(v.id, v.pattern, copy.text, copy.note);
+  act.edit().set_traced_copy(traced_kernel_copy(v));  // the step views' trace of an edit (edit_step_trace)
+  act.bound().close();                                // a search is of one variant's text
   find_from_ = 0;
   marked_line_ = 0;
   goto_line_ = copy.kernel_line;  // the slide's kernel in view, its comment above it, rather than the copy's header
@@ -67,52 +68,52 @@ void KernelEditor::open(AppState& s, const VariantInfo& v) {
   marks_for_.clear();
 }
 
-void KernelEditor::open_exercise(AppState& s, const Exercise& ex) {
-  if (std::string err = s.edit.open_exercise(ex); !err.empty()) {
-    s.message(Message::Error, "exercise " + ex.id + ": " + err);
+void KernelEditor::open_exercise(ViewActions& act, const Exercise& ex) {
+  if (std::string err = act.edit().open_exercise(ex); !err.empty()) {
+    act.say(Message::Error, "exercise " + ex.id + ": " + err);
     return;
   }
   find_from_ = 0;
   marked_line_ = 0;
   goto_line_ = 0;
-  const std::size_t todo = s.edit.text.find("TODO");  // the part to write in view
-  if (todo != std::string::npos) goto_line_ = marked_line_ = line_of_offset(s.edit.text, todo);
+  const std::size_t todo = act.edit().text.find("TODO");  // the part to write in view
+  if (todo != std::string::npos) goto_line_ = marked_line_ = line_of_offset(act.edit().text, todo);
   focus_text_ = true;
   marks_for_.clear();
 }
 
-void KernelEditor::compile_and_run(AppState& s) {
-  if (s.device.opened && s.device.device.available && s.edit.exercise()) {
-    s.edit.check();  // exchange_with_worker (app/controller/worker_exchange.cpp) queues its runs one at a time
+void KernelEditor::compile_and_run(const ViewContext& c, ViewActions& act) {
+  if (c.device.opened && c.device.device.available && act.edit().exercise()) {
+    act.edit().check();  // exchange_with_worker (app/controller/worker_exchange.cpp) queues its runs one at a time
     return;
   }
-  if (s.device.opened && s.device.device.available) {
-    const VariantInfo* v = find_variant(s.edit.variant());
+  if (c.device.opened && c.device.device.available) {
+    const VariantInfo* v = find_variant(act.edit().variant());
     if (!v) return;
-    s.to_run.push_back(s.edit.run_request(s.params.to_request(v->id)));
-    s.edit.run_queued(s.session.runs);
+    act.queue_run(act.edit().run_request(c.params.to_request(v->id)));
+    act.edit().run_queued(c.session.runs);
     return;
   }
-  s.edit.compile();  // no GPU here: compile only (NVRTC needs none), so errors still land on their lines
+  act.edit().compile();  // no GPU here: compile only (NVRTC needs none), so errors still land on their lines
 }
 
-bool KernelEditor::draw(AppState& s) {
+bool KernelEditor::draw(const ViewContext& c, ViewActions& act) {
   const Theme& th = theme();
   const Palette& p = th.colors();
-  KernelEdit& e = s.edit;
+  KernelEdit& e = act.edit();
   const ImGuiIO& io = ImGui::GetIO();
   const bool ctrl_enter = io.KeyCtrl && (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) ||
                                          ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter)));
   bool run = std::exchange(e.request_run, false);
   e.poll();  // also done by exchange_with_worker each frame, for a result that comes while another view is open
-  e.take_run(s.session.runs);
+  e.take_run(c.session.runs);
   // Find the bound (--edit-bound presses both of its buttons once the run worker has said where the GPU is).
-  if (std::exchange(s.bound.request_open, false) && !e.exercise()) find_the_bound(s);
-  if (s.bound.request_run && s.device.opened) {
-    s.bound.request_run = false;
-    if (s.bound.is_open()) run_the_three(s);
+  if (std::exchange(act.bound().request_open, false) && !e.exercise()) find_the_bound(act);
+  if (act.bound().request_run && c.device.opened) {
+    act.bound().request_run = false;
+    if (act.bound().is_open()) run_the_three(c, act);
   }
-  s.bound.take(s.session.runs);
+  act.bound().take(c.session.runs);
 
   // Row 1: back, compile and run, reset, find.
   if (ImGui::Button("Back to the slide")) {
@@ -144,7 +145,7 @@ bool KernelEditor::draw(AppState& s) {
   }
   if (!ex) {
     SameLineIfFits(ButtonWidth("Find the bound"));
-    if (ImGui::Button("Find the bound")) find_the_bound(s);
+    if (ImGui::Button("Find the bound")) find_the_bound(act);
     ItemTooltip(
         "the bottleneck search of \"Code Optimizations\" (J. Filipovic, slides \"Code Modifications\"): a "
         "memory-only and a compute-only copy of this text to adjust, then the three runs and the slides' "
@@ -182,12 +183,12 @@ bool KernelEditor::draw(AppState& s) {
   ImGui::SameLine();
   if (ImGui::Button("Save as .cu")) {
     const std::string err = e.save_as(path_);
-    s.message(err.empty() ? Message::Info : Message::Error, err.empty() ? "saved the edited kernel to " + path_ : err);
+    act.say(err.empty() ? Message::Info : Message::Error, err.empty() ? "saved the edited kernel to " + path_ : err);
   }
   ImGui::SameLine();
   if (ImGui::Button("Open .cu")) {
     const std::string err = e.open_file(path_);
-    if (!err.empty()) s.message(Message::Error, err);
+    if (!err.empty()) act.say(Message::Error, err);
     marks_for_.clear();
   }
   ItemTooltip("replaces the text with the file's (your copy of " + e.variant() +
@@ -197,7 +198,7 @@ bool KernelEditor::draw(AppState& s) {
 
   // Row 2: the state in one line each: the result, why it cannot run here, the copy's note, restored text.
   if (!e.status().empty()) TextEllipsis(e.status(), ImGui::GetContentRegionAvail().x, e.status_bad() ? &p.bad : &p.ok);
-  if (s.device.opened && !s.device.device.available) {
+  if (c.device.opened && !c.device.device.available) {
     const std::string line = needs_gpu_line(ex ? "Checking it" : "Running it") + "; " +
                              std::string(built_with_nvrtc() ? "Ctrl+Enter compiles it here and shows its errors."
                                                             : "this build has no NVRTC to compile it either.");
@@ -225,7 +226,7 @@ bool KernelEditor::draw(AppState& s) {
       }
   }
   // An exercise's statement stands beside the text, in a third of the width; Find the bound's panel in 45 %.
-  const bool bound = !ex && s.bound.is_open();
+  const bool bound = !ex && act.bound().is_open();
   const float side_w = ex      ? std::clamp(ImGui::GetContentRegionAvail().x * 0.34f, th.px(320), th.px(640))
                        : bound ? std::max(ImGui::GetContentRegionAvail().x * 0.45f, th.px(360))
                                : 0.f;
@@ -235,7 +236,7 @@ bool KernelEditor::draw(AppState& s) {
                           : std::min<float>(5.f, float(diags.size())) * ImGui::GetTextLineHeightWithSpacing() +
                                 2 * ImGui::GetStyle().WindowPadding.y + ImGui::GetStyle().ItemSpacing.y;
   ImGui::PushFont(th.fonts().mono);
-  const RunResult* mr = edited_metrics_run(s);
+  const RunResult* mr = edited_metrics_run(c);
   std::map<int, double> inst;
   if (mr)
     for (const LineMetrics& lm : mr->metrics.lines)
@@ -371,20 +372,20 @@ bool KernelEditor::draw(AppState& s) {
   if (ex) {
     ImGui::EndChild();
     ImGui::SameLine();
-    draw_exercise(s, *ex);
+    draw_exercise(c, *ex);
   } else if (bound) {
     ImGui::EndChild();
     ImGui::SameLine();
-    draw_bound_panel(s, 0.f);
+    draw_bound_panel(c, act, 0.f);
   }
-  if (run && !busy) compile_and_run(s);
+  if (run && !busy) compile_and_run(c, act);
   return true;
 }
 
-void KernelEditor::draw_exercise(const AppState& s, const Exercise& ex) {
+void KernelEditor::draw_exercise(const ViewContext& c, const Exercise& ex) {
   const Theme& th = theme();
   const Palette& p = th.colors();
-  const KernelEdit& e = s.edit;
+  const KernelEdit& e = c.edit;
   ImGui::BeginChild("exercise", ImVec2(0, 0), true);
   const ImVec2 top = ImGui::GetWindowPos();
   ImGui::PushFont(th.fonts().heading);

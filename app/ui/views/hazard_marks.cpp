@@ -9,8 +9,8 @@
 
 namespace ws::ui {
 
-using controller::TraceState;
 using controller::TraceKey;
+using controller::TraceState;
 
 const std::vector<Hazard>& TraceHazards(const TraceState& trace) {
   // One cache for all views: they show the same trace.

@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "app_state.hpp"
 #include "trace/hazards.hpp"
+#include "trace_source.hpp"
 
 namespace ws::ui {
 

@@ -17,14 +17,15 @@
 
 namespace ws::ui {
 
-using controller::AppState;
 using controller::NavKey;
+using controller::ViewActions;
+using controller::ViewContext;
 
 using namespace collective;
 
 namespace {
 
-int schedule_steps(const AppState::AllReduceView& a) {
+int schedule_steps(const ViewContext::AllReduce& a) {
   return int(make_schedule(a.algorithm, std::clamp(a.gpus, 2, kMaxGpus)).steps.size());
 }
 
@@ -64,16 +65,16 @@ void HandleAllReduceKeys(controller::ViewActions& act, const std::vector<NavKey>
   }
 }
 
-void AllReduceView::draw(AppState& s) {
+void AllReduceView::draw(const ViewContext& c, ViewActions& act) {
   const BundledAllReduce& bundled = bundled_allreduce();
   const Theme& t = theme();
-  auto& a = s.allreduce;
+  auto& a = act.allreduce();
   a.gpus = std::clamp(a.gpus, 2, kMaxGpus);
   a.bytes_log2 = std::clamp(a.bytes_log2, kPictureMinBytesLog2, kPictureMaxBytesLog2);
-  const int steps = schedule_steps(s.allreduce);
-  if (a.playing) {  // the trace views' player: s.trace.speed steps per second
+  const int steps = schedule_steps(c.allreduce);
+  if (a.playing) {  // the trace views' player: c.trace.speed steps per second
     a.clock += ImGui::GetIO().DeltaTime;
-    if (a.clock >= 1.0 / std::max(0.25f, s.trace.speed)) a.clock = 0, a.step = std::min(steps, a.step + 1);
+    if (a.clock >= 1.0 / std::max(0.25f, c.trace.speed)) a.clock = 0, a.step = std::min(steps, a.step + 1);
     if (a.step >= steps) a.playing = false;
   }
   a.step = std::clamp(a.step, 0, steps);
@@ -90,7 +91,7 @@ void AllReduceView::draw(AppState& s) {
   else
     head += "step " + std::to_string(a.step) + " of " + std::to_string(steps) + " (" +
             to_string(p.steps[std::size_t(a.step - 1)].phase) + "): " + ms_text(p.steps[std::size_t(a.step - 1)].ms);
-  if (!Handout()) draw_controls(s, steps);
+  if (!Handout()) draw_controls(act, steps);
   ImGui::PushFont(t.fonts().bold);
   if (!Handout()) SameLineIfFits(ImGui::CalcTextSize(head.c_str()).x, t.px(24));
   TextEllipsis(head, ImGui::GetContentRegionAvail().x, &t.colors().accent);
@@ -103,29 +104,29 @@ void AllReduceView::draw(AppState& s) {
                                            : "\nbundled reports read: " + std::to_string(bundled.files.size())));
   // Why the lesson's GPU variants do not run here: one line, always visible.
   const std::string why =
-      s.device.opened ? gpu_variants_line(s.device.device.available, s.device.device.available ? -1 : 0) : "";
+      c.device.opened ? gpu_variants_line(c.device.device.available, c.device.device.available ? -1 : 0) : "";
   if (!why.empty()) {
     TextEllipsis(why, ImGui::GetContentRegionAvail().x, &t.colors().lesson);
-    ItemTooltip(why + (s.device.device.error.empty() ? "" : "\n" + s.device.device.error));
+    ItemTooltip(why + (c.device.device.error.empty() ? "" : "\n" + c.device.device.error));
   }
   for (const auto& pr : bundled.problems) TextEllipsis(pr, ImGui::GetContentRegionAvail().x, &t.colors().bad);
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float left_w = std::floor(avail.x * (p.chunks > 4 ? 0.62f : 0.56f));
   ImGui::BeginChild("##allreduce_picture", ImVec2(left_w, avail.y), false, ImGuiWindowFlags_NoScrollbar);
-  draw_picture(s, p, ImGui::GetContentRegionAvail());
+  draw_picture(c, p, ImGui::GetContentRegionAvail());
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("##allreduce_numbers", ImVec2(0, avail.y), false, ImGuiWindowFlags_NoScrollbar);
   const float h = ImGui::GetContentRegionAvail().y;
-  draw_step_times(s, p, std::floor(h * 0.4f));
+  draw_step_times(c, p, std::floor(h * 0.4f));
   sweep_.draw(a.gpus, a.bytes_log2, ImGui::GetContentRegionAvail());
   ImGui::EndChild();
 }
 
-void AllReduceView::draw_controls(AppState& s, int steps) {
+void AllReduceView::draw_controls(ViewActions& act, int steps) {
   const Theme& t = theme();
-  auto& a = s.allreduce;
+  auto& a = act.allreduce();
   int alg = a.algorithm == Algorithm::Ring ? 0 : 1;
   ImGui::AlignTextToFramePadding();
   bool changed = ImGui::RadioButton("ring", &alg, 0);
@@ -163,10 +164,10 @@ void AllReduceView::draw_controls(AppState& s, int steps) {
   ImGui::SliderInt("##ar_step", &a.step, 0, steps, fmt);
 }
 
-void AllReduceView::draw_picture(const AppState& s, const AllReducePicture& p, ImVec2 size) {
+void AllReduceView::draw_picture(const ViewContext& ctx, const AllReducePicture& p, ImVec2 size) {
   const Theme& t = theme();
   const auto& c = t.colors();
-  const int k = s.allreduce.step;
+  const int k = ctx.allreduce.step;
   const std::vector<std::vector<GpuMask>>& masks = k == 0 ? p.steps.front().before : p.steps[std::size_t(k - 1)].after;
   static const std::vector<ChunkMove> kNone;
   const std::vector<ChunkMove>& moves = k == 0 ? kNone : p.steps[std::size_t(k - 1)].moves;
@@ -248,7 +249,7 @@ void AllReduceView::draw_picture(const AppState& s, const AllReducePicture& p, I
   ItemTooltip(legend);
 }
 
-void AllReduceView::draw_step_times(const AppState& s, const AllReducePicture& p, float height) {
+void AllReduceView::draw_step_times(const ViewContext& ctx, const AllReducePicture& p, float height) {
   const Theme& t = theme();
   const auto& c = t.colors();
   ImGui::PushFont(t.fonts().bold);
@@ -269,7 +270,7 @@ void AllReduceView::draw_step_times(const AppState& s, const AllReducePicture& p
   const bool numbers = ImGui::CalcTextSize("14").x <= col - t.px(2);
   int hovered = -1;
   for (std::size_t k = 0; k < p.steps.size(); ++k) {
-    const bool cur = int(k) + 1 == s.allreduce.step;
+    const bool cur = int(k) + 1 == ctx.allreduce.step;
     const float x = o.x + float(k) * col;
     const float bh = max_ms > 0 ? float(p.steps[k].ms / max_ms) * bars_h : 0.f;
     dl->AddRectFilled(ImVec2(x + col * 0.12f, o.y + bars_h - bh), ImVec2(x + col * 0.88f, o.y + bars_h),

@@ -10,26 +10,25 @@
 #include <string>
 #include <vector>
 
-#include "app_state.hpp"
-#include "view_context.hpp"
 #include "collective/allreduce_picture.hpp"
+#include "view_context.hpp"
 #include "views/allreduce_sweep_plot.hpp"
 
 namespace ws::ui {
 
-/// Left/Right presses: the previous / next step of the All-reduce view (AppState::allreduce.step, 0..steps);
+/// Left/Right presses: the previous / next step of the All-reduce view (ViewContext::allreduce.step, 0..steps);
 /// with `space`, Space plays or pauses, as HandleStepKeys does for the trace views. Ignored while a text
 /// field has the keyboard.
 void HandleAllReduceKeys(controller::ViewActions& act, const std::vector<controller::NavKey>& keys, bool space);
 
 class AllReduceView {
  public:
-  void draw(controller::AppState& s);
+  void draw(const controller::ViewContext& c, controller::ViewActions& act);
 
  private:
-  void draw_controls(controller::AppState& s, int steps);
-  void draw_picture(const controller::AppState& s, const collective::AllReducePicture& p, ImVec2 size);
-  void draw_step_times(const controller::AppState& s, const collective::AllReducePicture& p, float height);
+  void draw_controls(controller::ViewActions& act, int steps);
+  void draw_picture(const controller::ViewContext& ctx, const collective::AllReducePicture& p, ImVec2 size);
+  void draw_step_times(const controller::ViewContext& ctx, const collective::AllReducePicture& p, float height);
 
   AllReduceSweepPlot sweep_;  ///< ring against tree over message size (shared with Plots)
 };

@@ -16,7 +16,6 @@
 
 namespace ws::ui {
 
-
 namespace {
 
 std::string address_label(const Trace& t, const AtomicAddress& a) {

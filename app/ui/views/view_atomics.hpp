@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "view_context.hpp"
 #include "trace/analyses.hpp"
+#include "view_context.hpp"
 
 namespace ws::ui {
 

@@ -21,7 +21,6 @@
 
 namespace ws::ui {
 
-using controller::AppState;
 using controller::chosen_variants;
 using controller::code_diff_rows;
 using controller::CodeDiffRow;
@@ -34,6 +33,8 @@ using controller::format_ms;
 using controller::format_pct;
 using controller::KernelEdit;
 using controller::Message;
+using controller::ViewActions;
+using controller::ViewContext;
 
 namespace {
 
@@ -264,30 +265,30 @@ CompareFit compare_table_fit(const std::vector<CompareRow>& rows, ImVec2 avail) 
   return fit;
 }
 
-const std::map<std::string, Predicted>& CompareView::predictions(const AppState& s,
+const std::map<std::string, Predicted>& CompareView::predictions(const ViewContext& c,
                                                                  const std::vector<std::string>& ids) {
-  const std::string key = std::to_string(s.params.n()) + "|" + to_string(s.params.type);
+  const std::string key = std::to_string(c.params.n()) + "|" + to_string(c.params.type);
   if (key != predicted_key_) predicted_.clear(), predicted_key_ = key;
   for (const auto& id : ids) {
     if (predicted_.count(id)) continue;
-    if (const VariantInfo* v = find_variant(id)) predicted_[id] = predict(*v, s.params.n(), s.params.type);
+    if (const VariantInfo* v = find_variant(id)) predicted_[id] = predict(*v, c.params.n(), c.params.type);
   }
   return predicted_;
 }
 
-void CompareView::draw(AppState& s) {
-  const Report& rep = s.shown();
+void CompareView::draw(const ViewContext& c, ViewActions& act) {
+  const Report& rep = c.shown;
   // An edited copy's run (the Source view's editor) sits right under its original.
-  const std::vector<std::string> ids = with_edited_runs(rep, chosen_variants(s));
-  std::vector<CompareRow> rows = build_compare(rep, ids, s.perf.baseline, predictions(s, ids));
+  const std::vector<std::string> ids = with_edited_runs(rep, chosen_variants(c.perf, c.lesson));
+  std::vector<CompareRow> rows = build_compare(rep, ids, c.perf.baseline, predictions(c, ids));
   std::string slides_error;
   const std::vector<SlideTiming>& slides = slide_timings(&slides_error);
   for (auto& r : rows) r.slide = find_slide_timing(slides, r.variant);
   if (!slides_error.empty() && slides_error != slides_error_shown_) {
-    s.message(Message::Warning, "Compare shows no slide timings: " + slides_error);
+    act.say(Message::Warning, "Compare shows no slide timings: " + slides_error);
     slides_error_shown_ = slides_error;
   }
-  if (!Handout()) draw_controls(s, rows);
+  if (!Handout()) draw_controls(c, act, rows);
   if (rows.empty()) {
     TextDim("Nothing to compare: pick variants (Pick...) or select a lesson.", true);
     return;
@@ -299,7 +300,7 @@ void CompareView::draw(AppState& s) {
         "The report shown has no runs of these variants: run them (Run lesson), or open a report recorded on a GPU. "
         "The predicted (sim) columns are filled anyway.",
         true);
-  if (!measured_columns(rows) && !s.perf.present.focus && !Handout())
+  if (!measured_columns(rows) && !c.perf.present.focus && !Handout())
     TextEllipsis(
         "purple sim columns: predictions of the thread-level model; measured (CUPTI) columns appear for runs "
         "with metrics",
@@ -319,18 +320,17 @@ void CompareView::draw(AppState& s) {
   ImGui::SetWindowFontScale(k);
   layout_probe().text(ImGui::GetFontSize());  // the table's text, scaled to fit
   ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(st.CellPadding.x, fit.cell_pad_y));
-  draw_table(s, rows, fit);
+  draw_table(c, rows, fit);
   ImGui::PopStyleVar();
   ImGui::SetWindowFontScale(1.f);
   ImGui::EndChild();
-  draw_changes(s, rows);
+  draw_changes(c, rows);
 }
 
-void CompareView::draw_controls(AppState& s, const std::vector<CompareRow>& rows) {
+void CompareView::draw_controls(const ViewContext& c, ViewActions& act, const std::vector<CompareRow>& rows) {
   const Theme& t = theme();
   ImGui::AlignTextToFramePadding();
-  const std::string src =
-      s.showing_replay() ? std::filesystem::path(s.replay_path).filename().string() : "this session";
+  const std::string src = c.showing_replay ? std::filesystem::path(c.replay_path).filename().string() : "this session";
   std::string n_note;  // the n column is left out when every run has the same n: the caption says it
   if (uniform_n(rows))
     for (const auto& r : rows)
@@ -343,8 +343,8 @@ void CompareView::draw_controls(AppState& s, const std::vector<CompareRow>& rows
   for (const auto& r : rows)
     if (r.slide && slide_devices.find(r.slide->device) == std::string::npos)
       slide_devices += (slide_devices.empty() ? "" : ", ") + r.slide->device;
-  TextDim(std::to_string(rows.size()) + (s.perf.picked.empty() ? " variants" : " picked") +
-          (s.perf.present.focus ? "" : "  \u00b7  " + src) + n_note);
+  TextDim(std::to_string(rows.size()) + (c.perf.picked.empty() ? " variants" : " picked") +
+          (c.perf.present.focus ? "" : "  \u00b7  " + src) + n_note);
   if (!slide_devices.empty()) {
     ImGui::SameLine();
     const std::string unit = slide_unit(rows);
@@ -352,25 +352,25 @@ void CompareView::draw_controls(AppState& s, const std::vector<CompareRow>& rows
                        unit.empty() ? "" : (", " + unit).c_str());
     ItemTooltip("the amber column holds the slide's own numbers, measured on the slide's GPU, not on this one");
   }
-  ItemTooltip(std::to_string(rows.size()) + (s.perf.picked.empty() ? " variants of the lesson" : " picked variants") +
+  ItemTooltip(std::to_string(rows.size()) + (c.perf.picked.empty() ? " variants of the lesson" : " picked variants") +
               ", runs from " + src);
   SameLineIfFits(ButtonWidth("Pick..."));
   if (ImGui::Button("Pick...")) ImGui::OpenPopup("compare_pick");
   ItemTooltip("choose the variants to compare (none picked = the selected lesson's)");
   if (ImGui::BeginPopup("compare_pick")) {
-    if (ImGui::SmallButton("lesson only (clear picks)")) s.perf.picked.clear();
+    if (ImGui::SmallButton("lesson only (clear picks)")) act.perf().picked.clear();
     ImGui::SameLine();
     if (ImGui::SmallButton("all")) {
-      for (const auto& v : all_variants()) s.perf.picked.insert(v.id);
+      for (const auto& v : all_variants()) act.perf().picked.insert(v.id);
     }
     ImGui::BeginChild("pick_list", ImVec2(t.px(360), t.px(420)));
     for (const auto& v : all_variants()) {
-      bool on = s.perf.picked.count(v.id) > 0;
+      bool on = c.perf.picked.count(v.id) > 0;
       if (ImGui::Checkbox(v.id.c_str(), &on)) {
         if (on)
-          s.perf.picked.insert(v.id);
+          act.perf().picked.insert(v.id);
         else
-          s.perf.picked.erase(v.id);
+          act.perf().picked.erase(v.id);
       }
     }
     ImGui::EndChild();
@@ -379,33 +379,33 @@ void CompareView::draw_controls(AppState& s, const std::vector<CompareRow>& rows
   const float combo_extra = ImGui::GetStyle().ItemInnerSpacing.x;
   SameLineIfFits(t.px(170) + combo_extra + ImGui::CalcTextSize("baseline").x);
   ImGui::SetNextItemWidth(t.px(170));
-  const std::string base_label = s.perf.baseline.empty() ? "first correct" : s.perf.baseline;
+  const std::string base_label = c.perf.baseline.empty() ? "first correct" : c.perf.baseline;
   if (ImGui::BeginCombo("baseline", base_label.c_str())) {
-    if (ImGui::Selectable("first correct", s.perf.baseline.empty())) s.perf.baseline.clear();
+    if (ImGui::Selectable("first correct", c.perf.baseline.empty())) act.perf().baseline.clear();
     for (const auto& r : rows)  // a wrong answer stays choosable, but says what it is
       if (ImGui::Selectable((r.variant + (r.flagged ? "  (" + flag_text(r) + ")" : "")).c_str(),
-                            s.perf.baseline == r.variant))
-        s.perf.baseline = r.variant;
+                            c.perf.baseline == r.variant))
+        act.perf().baseline = r.variant;
     ImGui::EndCombo();
   }
   SameLineIfFits(t.px(170) + combo_extra + ImGui::CalcTextSize("bars").x);
   ImGui::SetNextItemWidth(t.px(170));
-  ImGui::Combo("bars", &s.perf.bar_metric, compare_metric_names(), int(CompareMetric::Count));
+  ImGui::Combo("bars", &act.perf().bar_metric, compare_metric_names(), int(CompareMetric::Count));
   SameLineIfFits(ButtonWidth("CSV"));
   if (ImGui::Button("CSV")) {
-    const std::string path = export_path(s.perf, "warpscope-compare.csv");
-    if (std::string err = write_text_file(path, compare_csv(rows), export_policy(s.perf)); !err.empty())
-      s.message(Message::Error, err);
+    const std::string path = export_path(c.perf, "warpscope-compare.csv");
+    if (std::string err = write_text_file(path, compare_csv(rows), export_policy(c.perf)); !err.empty())
+      act.say(Message::Error, err);
     else
-      s.message(Message::Info, "wrote " + path);
+      act.say(Message::Info, "wrote " + path);
   }
   ItemTooltip("export this table as CSV (warpscope-compare.csv in the export folder)");
   SameLineIfFits(ButtonWidth("PNG"));
-  if (ImGui::Button("PNG")) s.perf.png_request = export_path(s.perf, "warpscope-compare.png");
+  if (ImGui::Button("PNG")) act.perf().png_request = export_path(c.perf, "warpscope-compare.png");
   ItemTooltip("save this view as a PNG for slides (warpscope-compare.png in the export folder)");
 }
 
-void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, const CompareFit& fit) {
+void CompareView::draw_table(const ViewContext& c, const std::vector<CompareRow>& rows, const CompareFit& fit) {
   const float k = fit.scale;
   const Theme& t = theme();
   const Palette& pal = t.colors();
@@ -459,7 +459,7 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, c
       return desc ? ka > kb : ka < kb;
     });
   }
-  const CompareMetric bar = CompareMetric(std::clamp(s.perf.bar_metric, 0, int(CompareMetric::Count) - 1));
+  const CompareMetric bar = CompareMetric(std::clamp(c.perf.bar_metric, 0, int(CompareMetric::Count) - 1));
   // The bars' scale: the rows checked ok (a wrong answer's bar runs off it, marked, rather than
   // shrinking every correct bar); all rows only when none is ok.
   double bar_max = 0, bar_max_all = 0;
@@ -479,7 +479,7 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, c
     const ImVec4 flag_col = r.flagged ? status_colour(*r.run) : pal.ok;
     if (r.best || r.flagged) ImGui::PushStyleColor(ImGuiCol_Text, flag_col);
     ImGui::TextUnformatted(cell_text(r, CVariant, prefix).c_str());
-    if (const VariantInfo* sel = s.variant(); sel && sel->id == r.variant) {
+    if (const VariantInfo* sel = c.variant; sel && sel->id == r.variant) {
       // The selected variant's row (a scene's, n/p's): lightly highlighted, and scrolled into view.
       ImVec4 hl = pal.accent;
       hl.w = HighContrast() ? 0.16f : 0.30f;  // dark enough for every text colour on it at 7:1
@@ -502,7 +502,7 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, c
       ImGui::SameLine();
       Badge("best", pal.ok);
     }
-    if (s.perf.baseline == r.variant || (s.perf.baseline.empty() && r.speedup == 1.0)) {
+    if (c.perf.baseline == r.variant || (c.perf.baseline.empty() && r.speedup == 1.0)) {
       ImGui::SameLine();
       Badge("base", pal.baseline);
     }
@@ -582,8 +582,8 @@ void CompareView::draw_table(AppState& s, const std::vector<CompareRow>& rows, c
   ImGui::EndTable();
 }
 
-void CompareView::draw_changes(AppState& s, const std::vector<CompareRow>& rows) {
-  const Lesson* l = s.lesson();
+void CompareView::draw_changes(const ViewContext& c, const std::vector<CompareRow>& rows) {
+  const Lesson* l = c.lesson;
   if (!l) return;
   SectionTitle("What changed, step by step");
   ImGui::BeginChild("changes", ImVec2(0, 0));
@@ -598,7 +598,7 @@ void CompareView::draw_changes(AppState& s, const std::vector<CompareRow>& rows)
     ImGui::Bullet();
     ImGui::SameLine();
     ImGui::TextWrapped("%s", what_changed(*base, r).c_str());
-    if (const KernelEdit::RanText* ran = s.edit.ran_text(r.variant)) draw_code_diff(r.variant, *ran);
+    if (const KernelEdit::RanText* ran = c.edit.ran_text(r.variant)) draw_code_diff(r.variant, *ran);
     ++shown;
   }
   const CompareRow* prev = nullptr;

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "app_state.hpp"
 #include "kernel_copy.hpp"
+#include "view_context.hpp"
 #include "views/compare_model.hpp"
 
 namespace ws::ui {
@@ -36,18 +36,19 @@ CompareFit compare_table_fit(const std::vector<CompareRow>& rows, ImVec2 avail);
 
 class CompareView {
  public:
-  void draw(controller::AppState& s);
+  void draw(const controller::ViewContext& c, controller::ViewActions& act);
 
  private:
-  void draw_controls(controller::AppState& s, const std::vector<CompareRow>& rows);
+  void draw_controls(const controller::ViewContext& c, controller::ViewActions& act,
+                     const std::vector<CompareRow>& rows);
   /// The table with its text at `fit.scale` times the body size and its columns as wide as `fit` says.
-  void draw_table(controller::AppState& s, const std::vector<CompareRow>& rows, const CompareFit& fit);
-  void draw_changes(controller::AppState& s, const std::vector<CompareRow>& rows);
+  void draw_table(const controller::ViewContext& c, const std::vector<CompareRow>& rows, const CompareFit& fit);
+  void draw_changes(const controller::ViewContext& c, const std::vector<CompareRow>& rows);
   /// Under an edited run's "what changed" line: the lines its text changed against the copy of the variant
   /// (code_diff_rows, the editor's line diff), numbered in both, added green and removed red.
   void draw_code_diff(const std::string& label, const controller::KernelEdit::RanText& ran);
   /// Sim predictions for `ids` (computed once per variant, n and type).
-  const std::map<std::string, Predicted>& predictions(const controller::AppState& s,
+  const std::map<std::string, Predicted>& predictions(const controller::ViewContext& c,
                                                       const std::vector<std::string>& ids);
 
   std::map<std::string, Predicted> predicted_;

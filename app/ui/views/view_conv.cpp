@@ -17,7 +17,8 @@
 
 namespace ws::ui {
 
-using controller::AppState;
+using controller::ViewActions;
+using controller::ViewContext;
 
 namespace {
 
@@ -68,8 +69,8 @@ void legend_item(ImU32 color, const char* label) {
 
 }  // namespace
 
-void ConvView::draw(AppState& s) {
-  const VariantInfo* v = s.variant();
+void ConvView::draw(const ViewContext& c, ViewActions& act) {
+  const VariantInfo* v = c.variant;
   if (!v || v->conv == ConvKind::None) {
     TextDim(
         "The Convolution tab follows the stevens.conv* variants (lesson \"Convolution, reduction trees and scan\"): "
@@ -78,18 +79,18 @@ void ConvView::draw(AppState& s) {
     return;
   }
   const int dims = conv_dims(*v);
-  if (!Handout()) controls(s, dims);
+  if (!Handout()) controls(c, act, dims);
   ConvPreviewKey key;
   key.variant = v->id;
-  key.params = s.params.pattern;
-  key.n = s.params.request_n();
-  key.input = s.params.input_kind();  // a file: text, or a PNG/JPEG image for 2-D
-  key.seed = s.params.seed;
-  key.block = dims == 1 ? s.params.block : 0;  // a 1D tile is the block
+  key.params = c.params.pattern;
+  key.n = c.params.request_n();
+  key.input = c.params.input_kind();  // a file: text, or a PNG/JPEG image for 2-D
+  key.seed = c.params.seed;
+  key.block = dims == 1 ? c.params.block : 0;  // a 1D tile is the block
   // Recompute when the selection, the parameters or the shown report (a new run's output) changed.
-  const std::size_t runs = s.shown().runs.size();
+  const std::size_t runs = c.shown.runs.size();
   if (!preview_ || preview_->key != key || runs != shown_runs_) {
-    preview_ = make_conv_preview(key, &s.shown());
+    preview_ = make_conv_preview(key, &c.shown);
     ++preview_gen_;
     shown_runs_ = runs;
     textures_stale_ = true;
@@ -122,16 +123,21 @@ void ConvView::draw_body(const ConvPreview& p) {
   textures_stale_ = false;
 }
 
-void ConvView::controls(AppState& s, int dims) {
+void ConvView::controls(const ViewContext& c, ViewActions& act, int dims) {
   const Theme& t = theme();
-  PatternParams& pp = s.params.pattern;
+  PatternParams& pp = act.pattern_params();
   if (dims == 2 && pp.width == 0) pp.width = pp.height = 256;  // 2D runs need an explicit size
   if (dims == 1 && pp.height != 0) pp.height = 0;
   if (dims == 1 && pp.width != 0) pp.width = 0;  // 1D signals take the parameters' n
   // Tile and mask width sit in the parameters panel (runs use them too); in focus mode, which hides
   // the panel, here. The mask's shape is always here.
-  if (s.perf.present.focus) {
-    if (const VariantInfo* v = s.variant()) ConvLaunchControls(s, *v);
+  if (c.perf.present.focus) {
+    if (const VariantInfo* v = c.variant) {
+      controller::RunParams p = c.params;  // the combos change a copy: its block and pattern go back through act
+      ConvLaunchControls(p, *v);
+      if (p.block != c.params.block) act.set_block(p.block);
+      act.pattern_params() = p.pattern;
+    }
     ImGui::SameLine(0, t.px(20));
   }
   const char* masks[] = {"box", "gauss"};

@@ -6,7 +6,7 @@
 #pragma once
 #include <optional>
 
-#include "app_state.hpp"
+#include "view_context.hpp"
 #include "views/conv_preview.hpp"
 #include "views/conv_tile_counts.hpp"
 #include "widgets/image_texture.hpp"
@@ -15,10 +15,10 @@ namespace ws::ui {
 
 class ConvView {
  public:
-  void draw(controller::AppState& s);
+  void draw(const controller::ViewContext& c, controller::ViewActions& act);
 
  private:
-  void controls(controller::AppState& s, int dims);
+  void controls(const controller::ViewContext& c, controller::ViewActions& act, int dims);
   void draw_body(const ConvPreview& p);
   void analysis(const ConvPreview& p);
   void reduction_table(const ConvPreview& p);

@@ -14,7 +14,6 @@
 
 namespace ws::ui {
 
-using controller::AppState;
 using controller::format_grouped;
 using controller::grid_metric_help;
 using controller::grid_metric_name;
@@ -25,28 +24,32 @@ using controller::GridSummary;
 using controller::kGridNoStep;
 using controller::kGridStepStride;
 using controller::Message;
+using controller::TraceState;
+using controller::ViewActions;
+using controller::ViewContext;
 
-GridKey grid_key(const AppState& s) {
+GridKey grid_key(const ViewContext& c) {
   GridKey k;
-  if (const VariantInfo* v = s.variant()) k.variant = v->id;
-  k.n = s.params.request_n();
-  k.block = s.params.block;
-  k.grid = s.params.grid;
-  k.type = s.params.type;
-  k.input = s.params.input_kind();
-  k.seed = s.params.seed;
-  k.exclusive = s.params.pattern.exclusive;
-  k.keep = s.params.pattern.keep_fraction;
+  if (const VariantInfo* v = c.variant) k.variant = v->id;
+  k.n = c.params.request_n();
+  k.block = c.params.block;
+  k.grid = c.params.grid;
+  k.type = c.params.type;
+  k.input = c.params.input_kind();
+  k.seed = c.params.seed;
+  k.exclusive = c.params.pattern.exclusive;
+  k.keep = c.params.pattern.keep_fraction;
   return k;
 }
 
-void open_grid_block(AppState& s, std::int64_t block, int warp, int step, const std::string& view) {
-  s.trace.whole_launch = true;
-  s.trace.block_index = int(block);
-  s.trace.bank_warp = std::max(0, warp);
-  s.trace.pending_step = std::max(0, step);
-  s.trace.step = std::max(0, step);
-  s.view = view;
+void open_grid_block(ViewActions& act, std::int64_t block, int warp, int step, const std::string& view) {
+  TraceState& t = act.trace();
+  t.whole_launch = true;
+  t.block_index = int(block);
+  t.bank_warp = std::max(0, warp);
+  t.pending_step = std::max(0, step);
+  t.step = std::max(0, step);
+  act.open_view(view);
 }
 
 namespace {
@@ -81,11 +84,11 @@ void draw_legend(GridMetric m) {
 
 }  // namespace
 
-void GridView::draw(AppState& s) {
+void GridView::draw(const ViewContext& c, ViewActions& act) {
   const Theme& t = theme();
   const Palette& p = t.colors();
-  GridState& g = s.grid;
-  g.refresh(s.variant(), grid_key(s), ImGui::GetTime());
+  GridState& g = act.grid();
+  g.refresh(c.variant, grid_key(c), ImGui::GetTime());
 
   // What the cells show, and the colour map's key.
   if (!Handout()) {
@@ -181,7 +184,7 @@ void GridView::draw(AppState& s) {
   else
     gl_error = "no OpenGL renderer: the Grid view draws with GLSL 3.30 shaders (in the window or headless)";
   if (tex == ImTextureID() && gl_error != reported_error_)
-    s.message(Message::Error, "Grid view: " + gl_error);  // once per reason
+    act.say(Message::Error, "Grid view: " + gl_error);  // once per reason
   reported_error_ = tex == ImTextureID() ? gl_error : std::string();
   if (tex != ImTextureID()) {
     dl->AddImage(tex, img_min, img_max, ImVec2(0, 1), ImVec2(1, 0));  // GL's rows start at the bottom
@@ -275,7 +278,7 @@ void GridView::draw(AppState& s) {
               (sectors ? std::to_string(sectors) + " sectors per request" : std::string("no global load"));
     }
     under = cell;
-    if (released && drag_total_ < t.px(4)) open_grid_block(s, b, wi, st, "warps");
+    if (released && drag_total_ < t.px(4)) open_grid_block(act, b, wi, st, "warps");
   }
   if (!active) dragging_ = false;
   ImGui::SetCursorScreenPos(ImVec2(a.x, img_max.y + line_h + t.px(4)));

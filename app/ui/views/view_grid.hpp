@@ -5,20 +5,20 @@
 #pragma once
 #include <string>
 
-#include "app_state.hpp"
+#include "view_context.hpp"
 
 namespace ws::ui {
 
 /// The grid the parameters ask for: the selected variant over all n elements with the run's block and grid.
-controller::GridKey grid_key(const controller::AppState& s);
+controller::GridKey grid_key(const controller::ViewContext& c);
 
 /// Opens block `block` of the launch the Grid view shows in the step-through views, warp `warp` of
 /// it in the Banks view, at `step`; shows `view` ("warps").
-void open_grid_block(controller::AppState& s, std::int64_t block, int warp, int step, const std::string& view);
+void open_grid_block(controller::ViewActions& act, std::int64_t block, int warp, int step, const std::string& view);
 
 class GridView {
  public:
-  void draw(controller::AppState& s);
+  void draw(const controller::ViewContext& c, controller::ViewActions& act);
 
  private:
   bool dragging_ = false;

@@ -15,7 +15,6 @@
 
 namespace ws::ui {
 
-
 namespace {
 
 constexpr int kWordsPerSector = kSectorBytes / kWordBytes;  // 8

@@ -16,7 +16,6 @@
 
 namespace ws::ui {
 
-using controller::AppState;
 using controller::compute_trace;
 using controller::TraceKey;
 using controller::ViewActions;
@@ -30,8 +29,6 @@ const RunResult* metrics_run(const ViewContext& c) {
     if (it->variant == v->id && !it->metrics.asked.empty()) return &*it;
   return nullptr;
 }
-
-const RunResult* metrics_run(const AppState& s) { return metrics_run(ViewContext::of(s)); }
 
 namespace {
 

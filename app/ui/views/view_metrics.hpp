@@ -7,15 +7,12 @@
 #include <map>
 #include <string>
 
-#include "app_state.hpp"
 #include "view_context.hpp"
 
 namespace ws::ui {
 
 /// The selected variant's newest run in c.shown that asked for metrics; nullptr when none.
 const RunResult* metrics_run(const controller::ViewContext& c);
-/// metrics_run() of the state's context (the Source view's column of metrics).
-const RunResult* metrics_run(const controller::AppState& s);
 
 /// The Metrics tab: draws from the context; its one action is the switch of the metrics the next runs collect.
 class MetricsView {

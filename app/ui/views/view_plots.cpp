@@ -18,7 +18,6 @@
 
 namespace ws::ui {
 
-using controller::AppState;
 using controller::chosen_variants;
 using controller::export_path;
 using controller::export_policy;
@@ -29,6 +28,8 @@ using controller::make_sweep_spec;
 using controller::Message;
 using controller::PerfState;
 using controller::series_id;
+using controller::ViewActions;
+using controller::ViewContext;
 using controller::why_no_timing;
 
 namespace {
@@ -87,31 +88,31 @@ std::vector<PlotSeries> sweep_series(const Sweep& sw, const std::vector<std::str
   return series;
 }
 
-float PlotsView::draw_allreduce_sweep(AppState& s, float height) {
-  const Lesson* l = s.lesson();
+float PlotsView::draw_allreduce_sweep(const ViewContext& c, float height) {
+  const Lesson* l = c.lesson;
   if (!l || std::none_of(l->steps.begin(), l->steps.end(), [](const LessonStep& st) { return st.collective; }))
     return 0;
   const float y0 = ImGui::GetCursorPosY();
   TextDim("All-reduce over message size (the All-reduce tab steps through one size):");
-  allreduce_.draw(std::clamp(s.allreduce.gpus, 2, collective::kMaxGpus), s.allreduce.bytes_log2,
+  allreduce_.draw(std::clamp(c.allreduce.gpus, 2, collective::kMaxGpus), c.allreduce.bytes_log2,
                   ImVec2(ImGui::GetContentRegionAvail().x, height));
   return ImGui::GetCursorPosY() - y0;
 }
 
-void PlotsView::draw(AppState& s) {
+void PlotsView::draw(const ViewContext& c, ViewActions& act) {
   if (Handout()) {  // a handout picture: the plot alone, and Live only where it has launches
-    draw_sweep(s,
-               s.perf.live.series.empty() ? ImGui::GetContentRegionAvail().y : ImGui::GetContentRegionAvail().y * 0.5f);
-    if (!s.perf.live.series.empty()) draw_live(s, ImGui::GetContentRegionAvail().y);
+    draw_sweep(c, act,
+               c.perf.live.series.empty() ? ImGui::GetContentRegionAvail().y : ImGui::GetContentRegionAvail().y * 0.5f);
+    if (!c.perf.live.series.empty()) draw_live(c, act, ImGui::GetContentRegionAvail().y);
     return;
   }
-  draw_controls(s);
+  draw_controls(c, act);
   // The lesson "Reduction across GPUs": its sweep is over message size, ring against tree (issue 30); the one-GPU
   // plots below get the rest when it can hold a readable plot, else the all-reduce sweep takes the view.
   const float whole = ImGui::GetContentRegionAvail().y;
   const bool room_below = whole * 0.45f >= theme().px(300);
   if (draw_allreduce_sweep(
-          s, room_below ? std::floor(whole * 0.55f) : whole - 2 * ImGui::GetTextLineHeightWithSpacing()) > 0) {
+          c, room_below ? std::floor(whole * 0.55f) : whole - 2 * ImGui::GetTextLineHeightWithSpacing()) > 0) {
     if (!room_below) {
       TextDim("the one-GPU plots need more room here: a smaller text scale shows them below, Compare ranks the runs");
       return;
@@ -119,22 +120,23 @@ void PlotsView::draw(AppState& s) {
   }
   const float avail = ImGui::GetContentRegionAvail().y;
   // No GPU here: Live can never start (the controls' line says so), so the sweep plot takes the whole height.
-  if (!why_no_timing(s).empty() && s.perf.live.series.empty()) {
-    draw_sweep(s, avail);
+  if (!why_no_timing(c.device).empty() && c.perf.live.series.empty()) {
+    draw_sweep(c, act, avail);
     return;
   }
   // Without live data the Live area is one line of text: the sweep plot takes the rest.
   const float live_min = ImGui::GetTextLineHeightWithSpacing() * 2;
   // With live data Live gets 55 % of the height (its legend often sits below it): at least three y ticks.
-  const float sweep_h = s.perf.live.series.empty() ? std::max(theme().px(200), avail - live_min)
+  const float sweep_h = c.perf.live.series.empty() ? std::max(theme().px(200), avail - live_min)
                                                    : std::max(theme().px(200), avail * 0.45f);
-  draw_sweep(s, sweep_h);
-  draw_live(s, ImGui::GetContentRegionAvail().y);
+  draw_sweep(c, act, sweep_h);
+  draw_live(c, act, ImGui::GetContentRegionAvail().y);
 }
 
-void PlotsView::draw_timing_controls(AppState& s, const std::vector<std::string>& ids, bool filters) {
+void PlotsView::draw_timing_controls(const ViewContext& c, ViewActions& act, const std::vector<std::string>& ids,
+                                     bool filters) {
   const Theme& t = theme();
-  PerfState& p = s.perf;
+  PerfState& p = act.perf();
   if (p.sweep_by_keep) {
     TextDim("Sweep kept 0..1 at");
     ImGui::SameLine();
@@ -158,9 +160,9 @@ void PlotsView::draw_timing_controls(AppState& s, const std::vector<std::string>
   SameLineIfFits(ButtonWidth("Sweep"));
   ImGui::BeginDisabled(p.sweeping || ids.empty());
   if (ImGui::Button("Sweep")) {
-    SweepSpec spec = make_sweep_spec(s, ids);
+    SweepSpec spec = make_sweep_spec(c.perf, c.params, ids);
     if (std::string err = validate_sweep(spec); !err.empty())
-      s.message(Message::Warning, err);
+      act.say(Message::Warning, err);
     else
       p.sweep_to_start = spec;
   }
@@ -191,11 +193,11 @@ void PlotsView::draw_timing_controls(AppState& s, const std::vector<std::string>
   ItemTooltip("n of the Live launches");
 }
 
-void PlotsView::draw_controls(AppState& s) {
+void PlotsView::draw_controls(const ViewContext& c, ViewActions& act) {
   const Theme& t = theme();
-  PerfState& p = s.perf;
-  const std::string why = why_no_timing(s);
-  const std::vector<std::string> ids = chosen_variants(s);
+  PerfState& p = act.perf();
+  const std::string why = why_no_timing(c.device);
+  const std::vector<std::string> ids = chosen_variants(c.perf, c.lesson);
 
   const bool filters = std::any_of(ids.begin(), ids.end(), [](const std::string& id) {
     const VariantInfo* v = find_variant(id);
@@ -206,12 +208,12 @@ void PlotsView::draw_controls(AppState& s) {
   // Without a GPU, Sweep and Live could never run: their controls give their room to the plot, and one
   // line (the reason on hover) says why they are missing.
   if (why.empty()) {
-    draw_timing_controls(s, ids, filters);
+    draw_timing_controls(c, act, ids, filters);
     SameLineIfFits(ImGui::GetFrameHeight() * 2 + ImGui::CalcTextSize("GB/s time").x + t.px(20), t.px(24));
   }
-  if (ImGui::RadioButton("GB/s", !s.perf.plot_time)) s.perf.plot_time = false;
+  if (ImGui::RadioButton("GB/s", !c.perf.plot_time)) act.perf().plot_time = false;
   ImGui::SameLine();
-  if (ImGui::RadioButton("time", s.perf.plot_time)) s.perf.plot_time = true;
+  if (ImGui::RadioButton("time", c.perf.plot_time)) act.perf().plot_time = true;
   SameLineIfFits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("scale to wrong").x, t.px(24));
   ImGui::Checkbox("scale to wrong", &p.range_wrong);
   ItemTooltip(
@@ -222,18 +224,18 @@ void PlotsView::draw_controls(AppState& s) {
   ItemTooltip("save this view as a PNG for slides (warpscope-plots.png in the export folder)");
   SameLineIfFits(ButtonWidth("CSV"));
   if (ImGui::Button("CSV")) {
-    const Report& rep = s.shown();
+    const Report& rep = c.shown;
     if (rep.sweeps.empty()) {
-      s.message(Message::Warning, "no sweep to export in the report shown");
+      act.say(Message::Warning, "no sweep to export in the report shown");
     } else {
       const int i =
           p.sweep_shown < 0 || p.sweep_shown >= int(rep.sweeps.size()) ? int(rep.sweeps.size()) - 1 : p.sweep_shown;
       const std::string path = export_path(p, "warpscope-sweep.csv");
       if (std::string err = write_text_file(path, sweep_csv(rep.sweeps[std::size_t(i)]), export_policy(p));
           !err.empty())
-        s.message(Message::Error, err);
+        act.say(Message::Error, err);
       else
-        s.message(Message::Info, "wrote " + path);
+        act.say(Message::Info, "wrote " + path);
     }
   }
   ItemTooltip("export the sweep shown as CSV (warpscope-sweep.csv in the export folder)");
@@ -246,30 +248,30 @@ void PlotsView::draw_controls(AppState& s) {
   if (!p.live_stopped.empty()) TextWrappedColored(t.colors().lesson, "Live stopped: " + p.live_stopped);
 }
 
-void PlotsView::draw_sweep(AppState& s, float height) {
+void PlotsView::draw_sweep(const ViewContext& c, ViewActions& act, float height) {
   const Theme& t = theme();
-  const Report& rep = s.shown();
+  const Report& rep = c.shown;
   const Sweep* sw = nullptr;
-  if (s.perf.sweep_partial && !s.showing_replay())
-    sw = &*s.perf.sweep_partial;
+  if (c.perf.sweep_partial && !c.showing_replay)
+    sw = &*c.perf.sweep_partial;
   else if (!rep.sweeps.empty())
-    sw = &rep.sweeps[std::size_t(s.perf.sweep_shown < 0 || s.perf.sweep_shown >= int(rep.sweeps.size())
+    sw = &rep.sweeps[std::size_t(c.perf.sweep_shown < 0 || c.perf.sweep_shown >= int(rep.sweeps.size())
                                      ? int(rep.sweeps.size()) - 1
-                                     : s.perf.sweep_shown)];
+                                     : c.perf.sweep_shown)];
   ImGui::BeginChild("sweep_plot", ImVec2(0, height));
   if (!sw) {
-    draw_runs(s, rep);
+    draw_runs(c, act, rep);
     ImGui::EndChild();
     return;
   }
-  const bool partial = s.perf.sweep_partial && sw == &*s.perf.sweep_partial;
+  const bool partial = c.perf.sweep_partial && sw == &*c.perf.sweep_partial;
   if (rep.sweeps.size() > 1 && !partial && !Handout()) {
     ImGui::SetNextItemWidth(t.px(420));
-    const int cur = s.perf.sweep_shown < 0 ? int(rep.sweeps.size()) - 1 : s.perf.sweep_shown;
+    const int cur = c.perf.sweep_shown < 0 ? int(rep.sweeps.size()) - 1 : c.perf.sweep_shown;
     if (ImGui::BeginCombo("sweep", rep.sweeps[std::size_t(cur)].title.c_str())) {
       for (int i = 0; i < int(rep.sweeps.size()); ++i)
         if (ImGui::Selectable((rep.sweeps[std::size_t(i)].title + "##" + std::to_string(i)).c_str(), i == cur))
-          s.perf.sweep_shown = i;
+          act.perf().sweep_shown = i;
       ImGui::EndCombo();
     }
   }
@@ -279,7 +281,7 @@ void PlotsView::draw_sweep(AppState& s, float height) {
   const bool by_keep = sw->spec.by_keep();
   std::vector<std::string> vars;
   {
-    const auto chosen = chosen_variants(s);
+    const auto chosen = chosen_variants(c.perf, c.lesson);
     for (const auto& v : sw->spec.variants)
       if (std::find(chosen.begin(), chosen.end(), v) != chosen.end()) vars.push_back(v);
     if (vars.empty()) {
@@ -297,7 +299,7 @@ void PlotsView::draw_sweep(AppState& s, float height) {
       }
     }
   }
-  const std::vector<PlotSeries> series = sweep_series(*sw, vars, s.perf.plot_time, xs_, ys_);
+  const std::vector<PlotSeries> series = sweep_series(*sw, vars, c.perf.plot_time, xs_, ys_);
   const bool host = plots_host_time(*sw);  // a sim sweep: the model's host time, not GPU time
   double ymin = 1e300, ymax = 0;
   struct Baseline {
@@ -311,9 +313,9 @@ void PlotsView::draw_sweep(AppState& s, float height) {
     Baseline b{vars[i], 0, -1};
     for (const RunResult* r : sw->runs_of(vars[i])) {
       if (!(host ? host_ok(*r) : timed_ok(*r))) continue;
-      const double y = host ? r->host_ms.total : s.perf.plot_time ? r->timing.median_ms : r->gbps;
+      const double y = host ? r->host_ms.total : c.perf.plot_time ? r->timing.median_ms : r->gbps;
       // A wrong answer's outlier stays off the axis range unless asked (it is drawn to the edge, marked).
-      if (r->status == RunStatus::Ok || s.perf.range_wrong) ymin = std::min(ymin, y), ymax = std::max(ymax, y);
+      if (r->status == RunStatus::Ok || c.perf.range_wrong) ymin = std::min(ymin, y), ymax = std::max(ymax, y);
       if (i == 0) elem = to_string(r->type);
       const bool better =
           by_keep ? std::fabs(r->params.keep_fraction - 0.5) < std::fabs(b.x - 0.5) : double(r->n) >= b.x;
@@ -343,14 +345,14 @@ void PlotsView::draw_sweep(AppState& s, float height) {
     // The slides' plot (seed 003, "Performance"): throughput against the filter ratio, both linear.
     cfg.x_label = "fraction of the values kept (filter ratio), n = " + format_count(sw->spec.n);
     cfg.x = AxisSpec{-0.02, 1.02, false, 10, AxisUnit::Plain};
-    cfg.y_label = s.perf.plot_time ? "median time per run" : "effective bandwidth GB/s (read n + write the kept)";
+    cfg.y_label = c.perf.plot_time ? "median time per run" : "effective bandwidth GB/s (read n + write the kept)";
   } else {
     cfg.x_label = "n (" + elem + " elements, log2)";
-    cfg.y_label = s.perf.plot_time ? "median time per run (log)" : "effective bandwidth GB/s (log)";
+    cfg.y_label = c.perf.plot_time ? "median time per run (log)" : "effective bandwidth GB/s (log)";
     cfg.x = fit_axis(double(std::int64_t(1) << sw->spec.from_log2), double(std::int64_t(1) << sw->spec.to_log2), true,
                      2, AxisUnit::Count);
   }
-  const bool plot_time = s.perf.plot_time || host;
+  const bool plot_time = c.perf.plot_time || host;
   if (host) {
     cfg.title += " (sim: host time of the CPU model, not GPU time)";
     cfg.y_label = "host time per run, CPU model (log)";
@@ -379,19 +381,19 @@ void PlotsView::draw_sweep(AppState& s, float height) {
     // Log y with a margin of 1.6x each way (not whole decades: they would waste half the height).
     cfg.y = AxisSpec{ymin / 1.6, ymax * 1.6, true, 10, plot_time ? AxisUnit::Ms : AxisUnit::GBps};
   }
-  serve_svg_request(s.perf, cfg, series, refs);
+  serve_svg_request(act.perf(), cfg, series, refs);
   Plot("##sweep", cfg, series, refs, ImVec2(0, ImGui::GetContentRegionAvail().y));
   ImGui::EndChild();
 }
 
-void PlotsView::draw_runs(AppState& s, const Report& rep) {
+void PlotsView::draw_runs(const ViewContext& c, ViewActions& act, const Report& rep) {
   const Theme& t = theme();
   if (!Handout())
     TextDim(
         "No sweep in the report shown (Sweep with a GPU, or open one recorded with warpscope-cli sweep --report): "
         "the bars are its runs of the compared variants.",
         true);
-  const std::vector<std::string> ids = chosen_variants(s);
+  const std::vector<std::string> ids = chosen_variants(c.perf, c.lesson);
   std::vector<PlotSeries> series;
   xs_.assign(ids.size(), {});
   ys_.assign(ids.size(), {});
@@ -403,10 +405,10 @@ void PlotsView::draw_runs(AppState& s, const Report& rep) {
       if (r.variant == ids[i] && timed_ok(r)) last = &r;
     if (!last) continue;
     xs_[i].push_back(double(i + 1));
-    ys_[i].push_back(s.perf.plot_time ? last->timing.median_ms : last->gbps);
+    ys_[i].push_back(c.perf.plot_time ? last->timing.median_ms : last->gbps);
     PlotSeries ps;
     ps.flag = run_flag(*last);
-    if (ps.flag.empty() || s.perf.range_wrong) ymax = std::max(ymax, ys_[i].back());
+    if (ps.flag.empty() || c.perf.range_wrong) ymax = std::max(ymax, ys_[i].back());
     n = std::max(n, last->n);
     ps.label = series_id(ids[i]) + (ps.flag.empty() ? "" : "  " + ps.flag);
     ps.set_style(int(i));
@@ -424,13 +426,13 @@ void PlotsView::draw_runs(AppState& s, const Report& rep) {
     for (const auto& y : ys_)
       for (double v : y) ymax = std::max(ymax, v);
   PlotConfig cfg;
-  cfg.title = std::string(s.perf.plot_time ? "time" : "GB/s") + " per variant, n = " + format_count(n) +
+  cfg.title = std::string(c.perf.plot_time ? "time" : "GB/s") + " per variant, n = " + format_count(n) +
               " (runs of the report)";
   cfg.x_label = "";
-  cfg.y_label = s.perf.plot_time ? "median time" : "effective bandwidth GB/s";
+  cfg.y_label = c.perf.plot_time ? "median time" : "effective bandwidth GB/s";
   cfg.x = AxisSpec{0.3, double(ids.size()) + 0.7, false, 10, AxisUnit::Launch};
   std::vector<PlotReference> refs;
-  if (!s.perf.plot_time) {
+  if (!c.perf.plot_time) {
     if (rep.device.theoretical_gbps > 0) {
       refs.push_back({"theoretical peak " + format_gbps(rep.device.theoretical_gbps) + " GB/s",
                       rep.device.theoretical_gbps, ImGui::GetColorU32(t.colors().bad)});
@@ -440,10 +442,10 @@ void PlotsView::draw_runs(AppState& s, const Report& rep) {
       refs.push_back({"device copy " + format_gbps(rep.device.copy_gbps) + " GB/s", rep.device.copy_gbps,
                       ImGui::GetColorU32(t.colors().lesson)});
   }
-  cfg.y = fit_axis(0, ymax, false, 10, s.perf.plot_time ? AxisUnit::Ms : AxisUnit::GBps);
+  cfg.y = fit_axis(0, ymax, false, 10, c.perf.plot_time ? AxisUnit::Ms : AxisUnit::GBps);
   cfg.legend = false;
   for (const auto& id : ids) cfg.x_categories.push_back(series_id(id));
-  serve_svg_request(s.perf, cfg, series, refs);
+  serve_svg_request(act.perf(), cfg, series, refs);
   Plot("##runs", cfg, series, refs, ImVec2(0, ImGui::GetContentRegionAvail().y));
 }
 
@@ -465,9 +467,9 @@ std::string live_metrics(const RunResult& r) {
 }
 }  // namespace
 
-void PlotsView::draw_live(AppState& s, float height) {
+void PlotsView::draw_live(const ViewContext& c, ViewActions& act, float height) {
   const Theme& t = theme();
-  PerfState& p = s.perf;
+  PerfState& p = act.perf();
   ImGui::BeginChild("live_plot", ImVec2(0, height));
   if (p.live.series.empty()) {
     ImGui::Spacing();
@@ -492,12 +494,12 @@ void PlotsView::draw_live(AppState& s, float height) {
     if (!ps.flag.empty()) ps.label = series_id(id) + "  " + ps.flag + "  " + format_ms(ls.median_ms(100)) + " ms";
     ps.set_style(i++);
     ps.x = ls.launches();
-    ps.y = s.perf.plot_time ? ls.ms() : ls.gbps();
+    ps.y = c.perf.plot_time ? ls.ms() : ls.gbps();
     ps.count = int(ls.size());
     ps.style = PlotSeries::Line;
     ps.thickness = 1.5f;
     xmin = std::min(xmin, ps.x[0]), xmax = std::max(xmax, ps.x[ps.count - 1]);
-    if (ps.flag.empty() || s.perf.range_wrong)  // a wrong answer's line stays off the range unless asked
+    if (ps.flag.empty() || c.perf.range_wrong)  // a wrong answer's line stays off the range unless asked
       for (int k = 0; k < ps.count; ++k) ymin = std::min(ymin, ps.y[k]), ymax = std::max(ymax, ps.y[k]);
     series.push_back(ps);
   }
@@ -508,12 +510,12 @@ void PlotsView::draw_live(AppState& s, float height) {
   cfg.title = std::string("Live") + (p.live_running ? "" : " (stopped)") + ": " + std::to_string(p.live.points()) +
               " launches shown, n = 2^" + std::to_string(p.live_log2) + " (legend: median of the last 100)";
   cfg.x_label = "launch";
-  cfg.y_label = s.perf.plot_time ? "time per launch" : "GB/s per launch";
+  cfg.y_label = c.perf.plot_time ? "time per launch" : "GB/s per launch";
   cfg.x = fit_axis(xmin, std::max(xmax, xmin + 1), false, 10, AxisUnit::Launch, false, 0);
-  cfg.y = fit_axis(ymin, ymax, false, 10, s.perf.plot_time ? AxisUnit::Ms : AxisUnit::GBps);
+  cfg.y = fit_axis(ymin, ymax, false, 10, c.perf.plot_time ? AxisUnit::Ms : AxisUnit::GBps);
   std::vector<PlotReference> refs;
-  if (!s.perf.plot_time && s.device.device.theoretical_gbps > 0 && s.device.device.theoretical_gbps < cfg.y.hi)
-    refs.push_back({"theoretical peak", s.device.device.theoretical_gbps, ImGui::GetColorU32(t.colors().bad)});
+  if (!c.perf.plot_time && c.device.device.theoretical_gbps > 0 && c.device.device.theoretical_gbps < cfg.y.hi)
+    refs.push_back({"theoretical peak", c.device.device.theoretical_gbps, ImGui::GetColorU32(t.colors().bad)});
   Plot("##live", cfg, series, refs, ImVec2(0, ImGui::GetContentRegionAvail().y));
   ImGui::EndChild();
 }

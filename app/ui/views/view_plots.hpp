@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "app_state.hpp"
+#include "view_context.hpp"
 #include "views/allreduce_sweep_plot.hpp"
 #include "widgets/plot.hpp"
 
@@ -27,20 +27,21 @@ std::vector<PlotSeries> sweep_series(const Sweep& sw, const std::vector<std::str
 
 class PlotsView {
  public:
-  void draw(controller::AppState& s);
+  void draw(const controller::ViewContext& c, controller::ViewActions& act);
 
  private:
-  void draw_controls(controller::AppState& s);
+  void draw_controls(const controller::ViewContext& c, controller::ViewActions& act);
   /// Sweep's range and button, Live and its n: only where a GPU can time them.
-  void draw_timing_controls(controller::AppState& s, const std::vector<std::string>& ids, bool filters);
-  void draw_sweep(controller::AppState& s, float height);
-  void draw_live(controller::AppState& s, float height);
+  void draw_timing_controls(const controller::ViewContext& c, controller::ViewActions& act,
+                            const std::vector<std::string>& ids, bool filters);
+  void draw_sweep(const controller::ViewContext& c, controller::ViewActions& act, float height);
+  void draw_live(const controller::ViewContext& c, controller::ViewActions& act, float height);
   /// Without a sweep: the report's runs of the compared variants as bars.
-  void draw_runs(controller::AppState& s, const Report& rep);
+  void draw_runs(const controller::ViewContext& c, controller::ViewActions& act, const Report& rep);
 
   /// In the lesson "Reduction across GPUs": the all-reduce's message-size sweep above the one-GPU plots.
   /// Returns the height it took (0 in other lessons).
-  float draw_allreduce_sweep(controller::AppState& s, float height);
+  float draw_allreduce_sweep(const controller::ViewContext& c, float height);
 
   std::vector<std::vector<double>> xs_, ys_;  ///< per-series buffers, reused across frames
   AllReduceSweepPlot allreduce_;              ///< ring against tree over message size (issue 30)

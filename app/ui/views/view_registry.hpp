@@ -44,41 +44,34 @@ struct ViewInfo {
 /// make_view_info's `steps` for a step-through view.
 inline constexpr bool kSteps = true;
 
-/// Whether view class V draws from what it is given (`void draw(const controller::ViewContext&,
-/// controller::ViewActions&)`) rather than from the whole AppState (`void draw(controller::AppState&)`).
-template <class V, class = void>
-struct draws_from_context : std::false_type {};
-/// The specialisation for a class with the ViewContext draw.
+/// The panel of view class V (make_view_info's): V's object, drawn each frame from the state's ViewContext
+/// with its ViewActions.
 template <class V>
-struct draws_from_context<V,
-                          std::void_t<decltype(std::declval<V&>().draw(std::declval<const controller::ViewContext&>(),
-                                                                       std::declval<controller::ViewActions&>()))>>
-    : std::true_type {};
+struct ViewPanelOf final : ViewPanel {
+  V view;  ///< the view's object: its state between frames (a test reaches it through MainWindow::panel)
+  void draw(controller::AppState& s) override {
+    controller::ViewActions actions(s);
+    view.draw(controller::ViewContext::of(s), actions);
+  }
+};
 
 /// The entry of a view whose class V has `void draw(const controller::ViewContext&, controller::ViewActions&)`
-/// or, not converted yet, `void draw(controller::AppState&)` (no base class: the views stay plain classes):
+/// (no base class: the views stay plain classes; the view reads what it draws from the context and changes
+/// the state only through the actions):
 /// `id` and `label` as ViewInfo's, `steps` true for a step-through view, `keys` its own keys or null.
 template <class V>
 ViewInfo make_view_info(const char* id, const char* label, bool steps,
-                        void (*keys)(controller::ViewActions&, const std::vector<controller::NavKey>&, bool) = nullptr) {
-  struct Panel final : ViewPanel {
-    V view;
-    void draw(controller::AppState& s) override {
-      if constexpr (draws_from_context<V>::value) {
-        controller::ViewActions actions(s);
-        view.draw(controller::ViewContext::of(s), actions);
-      } else {
-        view.draw(s);
-      }
-    }
-  };
-  return ViewInfo{id, label, steps, keys, []() -> std::unique_ptr<ViewPanel> { return std::make_unique<Panel>(); }};
+                        void (*keys)(controller::ViewActions&, const std::vector<controller::NavKey>&,
+                                     bool) = nullptr) {
+  return ViewInfo{id, label, steps, keys,
+                  []() -> std::unique_ptr<ViewPanel> { return std::make_unique<ViewPanelOf<V>>(); }};
 }
 
 /// A built-in view's entry (what its `<name>_view_info()` returns): make_view_info<V>'s, at tab `position`.
 template <class V>
 ViewInfo make_view_info(int position, const char* id, const char* label, bool steps,
-                        void (*keys)(controller::ViewActions&, const std::vector<controller::NavKey>&, bool) = nullptr) {
+                        void (*keys)(controller::ViewActions&, const std::vector<controller::NavKey>&,
+                                     bool) = nullptr) {
   ViewInfo v = make_view_info<V>(id, label, steps, keys);
   v.position = position;
   return v;

@@ -18,11 +18,12 @@
 
 namespace ws::ui {
 
-using controller::AppState;
 using controller::chosen_variants;
 using controller::export_path;
 using controller::export_policy;
 using controller::Message;
+using controller::ViewActions;
+using controller::ViewContext;
 
 namespace {
 
@@ -65,25 +66,25 @@ std::vector<std::size_t> roofline_runs(const Report& r, const std::vector<std::s
   return out;
 }
 
-void RooflineView::draw(AppState& s) {
+void RooflineView::draw(const ViewContext& c, ViewActions& act) {
   const Theme& th = theme();
-  const Report& rep = s.shown();
-  const std::vector<std::string> ids = chosen_variants(s);
+  const Report& rep = c.shown;
+  const std::vector<std::string> ids = chosen_variants(c.perf, c.lesson);
   const Roofline rl = build_roofline(rep, roofline_runs(rep, ids), range_wrong_);
   const std::string title = "Roofline: " + (rep.device.name.empty() ? std::string("no device") : rep.device.name);
 
   // Controls: the exports, then what is not on the chart.
   if (!Handout()) {
-    if (ImGui::Button("PNG")) s.perf.png_request = export_path(s.perf, "warpscope-roofline.png");
+    if (ImGui::Button("PNG")) act.perf().png_request = export_path(c.perf, "warpscope-roofline.png");
     ItemTooltip("save this view as a PNG for slides (warpscope-roofline.png in the export folder)");
     ImGui::SameLine();
     if (ImGui::Button("SVG")) {
-      const std::string path = export_path(s.perf, "warpscope-roofline.svg");
-      if (std::string err = write_text_file(path, roofline_svg(rl, title, 1600, 900), export_policy(s.perf));
+      const std::string path = export_path(c.perf, "warpscope-roofline.svg");
+      if (std::string err = write_text_file(path, roofline_svg(rl, title, 1600, 900), export_policy(c.perf));
           !err.empty())
-        s.message(Message::Error, err);
+        act.say(Message::Error, err);
       else
-        s.message(Message::Info, "wrote " + path);
+        act.say(Message::Info, "wrote " + path);
     }
     ItemTooltip(
         "save the chart as SVG (warpscope-roofline.svg in the export folder): vector lines and text for slides");
@@ -109,10 +110,10 @@ void RooflineView::draw(AppState& s) {
       ItemTooltip(all);
     }
   }
-  if (!rl.points.empty() && !s.perf.svg_request.empty()) {  // --export-view FILE.svg: the chart as drawn
-    s.perf.svg_error = write_text_file(
-        s.perf.svg_request, roofline_svg(rl, title, s.perf.svg_size[0], s.perf.svg_size[1]), export_policy(s.perf));
-    s.perf.svg_request.clear();
+  if (!rl.points.empty() && !c.perf.svg_request.empty()) {  // --export-view FILE.svg: the chart as drawn
+    act.perf().svg_error = write_text_file(
+        c.perf.svg_request, roofline_svg(rl, title, c.perf.svg_size[0], c.perf.svg_size[1]), export_policy(c.perf));
+    act.perf().svg_request.clear();
   }
   if (rl.points.empty()) {
     TextWrappedColored(th.colors().lesson,

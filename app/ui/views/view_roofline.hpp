@@ -2,13 +2,13 @@
 // (operations per DRAM byte) against achieved operations per second, under the device's roofs
 // (roofline.hpp); labelled points, hover for the values, PNG (the view) and SVG (the chart) export.
 #pragma once
-#include "app_state.hpp"
+#include "view_context.hpp"
 
 namespace ws::ui {
 
 class RooflineView {
  public:
-  void draw(controller::AppState& s);
+  void draw(const controller::ViewContext& c, controller::ViewActions& act);
 
  private:
   bool range_wrong_ = false;  ///< the axes span the racy and slide-bug points too (asked with the checkbox)

@@ -5,8 +5,8 @@
 #pragma once
 #include <optional>
 
-#include "view_context.hpp"
 #include "trace_source.hpp"
+#include "view_context.hpp"
 #include "views/scan_graph.hpp"
 #include "widgets/zoom_pan.hpp"
 

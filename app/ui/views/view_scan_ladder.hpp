@@ -7,8 +7,8 @@
 #include <optional>
 #include <vector>
 
-#include "view_context.hpp"
 #include "trace_source.hpp"
+#include "view_context.hpp"
 #include "views/scan_graph.hpp"
 #include "widgets/zoom_pan.hpp"
 

@@ -20,7 +20,6 @@
 
 namespace ws::ui {
 
-using controller::AppState;
 using controller::diff_code_lines;
 using controller::DiffLine;
 using controller::exercises_of;
@@ -30,53 +29,55 @@ using controller::section_for_trace;
 using controller::step_rows;
 using controller::step_rows_note;
 using controller::variant_source;
+using controller::ViewActions;
+using controller::ViewContext;
 using controller::why_not_editable;
 
 namespace {
 
 /// The variant before the selected one in its lesson, "" when it is the first (or not in one).
-std::string previous_variant(const AppState& s) {
-  const Lesson* l = s.lesson();
-  const int i = s.step_index();
+std::string previous_variant(const ViewContext& c) {
+  const Lesson* l = c.lesson;
+  const int i = c.step_index;
   return l && i > 0 && i <= int(l->steps.size()) ? l->steps[std::size_t(i - 1)].variant : "";
 }
 
 }  // namespace
 
-void SourceView::draw(AppState& s) {
+void SourceView::draw(const ViewContext& c, ViewActions& act) {
   const Theme& th = theme();
   const Palette& p = th.colors();
-  const VariantInfo* v = s.variant();
+  const VariantInfo* v = c.variant;
   if (!v) {
     TextDim("select a variant to see its source");
     return;
   }
   // The editor: opened by "Edit a copy" (or --edit), on the selected variant; another variant closes it.
-  if (s.edit.request_open) {
-    s.edit.request_open = false;
-    const Exercise* ex = find_exercise(gui_exercises(), s.edit.request_exercise);
+  if (c.edit.request_open) {
+    act.edit().request_open = false;
+    const Exercise* ex = find_exercise(gui_exercises(), c.edit.request_exercise);
     if (ex)
-      editor_.open_exercise(s, *ex);
+      editor_.open_exercise(act, *ex);
     else
-      editor_.open(s, *v);
-    s.edit.request_exercise.clear();
-    if (!s.edit.request_text.empty()) {
-      s.edit.text = std::move(s.edit.request_text);
-      s.edit.request_text.clear();
+      editor_.open(act, *v);
+    act.edit().request_exercise.clear();
+    if (!c.edit.request_text.empty()) {
+      act.edit().text = std::move(act.edit().request_text);
+      act.edit().request_text.clear();
     }
   }
-  if (s.edit.is_open() && s.edit.variant() != v->id) s.edit.close();
-  if (s.edit.is_open() && editor_.draw(s)) return;
-  const std::string prev = previous_variant(s);
+  if (c.edit.is_open() && c.edit.variant() != v->id) act.edit().close();
+  if (c.edit.is_open() && editor_.draw(c, act)) return;
+  const std::string prev = previous_variant(c);
   const bool want_diff = diff_ && !prev.empty();
   // The helpers' regions join the section when the trace ran lines there (not in a diff, which compares sections).
-  const std::string trace_key = s.trace.trace ? s.trace.trace->source_file + "|" + s.trace.trace->variant + "|" +
-                                                    std::to_string(s.trace.trace->steps.size()) + "|" +
-                                                    std::to_string(s.trace.trace->has_lines())
+  const std::string trace_key = c.trace.trace ? c.trace.trace->source_file + "|" + c.trace.trace->variant + "|" +
+                                                    std::to_string(c.trace.trace->steps.size()) + "|" +
+                                                    std::to_string(c.trace.trace->has_lines())
                                               : "";
   if (id_ != v->id || prev_ != prev || built_diff_ != want_diff || trace_key_ != trace_key) {
     id_ = v->id, prev_ = prev, built_diff_ = want_diff, trace_key_ = trace_key;
-    section_ = !want_diff && s.trace.trace ? section_for_trace(id_, *s.trace.trace) : find_section(id_);
+    section_ = !want_diff && c.trace.trace ? section_for_trace(id_, *c.trace.trace) : find_section(id_);
     lines_.clear();
     if (want_diff)
       lines_ = diff_code_lines(variant_source(prev), section_.text);
@@ -86,17 +87,17 @@ void SourceView::draw(AppState& s) {
 
   // The step controls (shared with the other step-through views) pick the step whose lines light up.
   const Step* step = nullptr;
-  if (s.trace.trace) {
-    TraceHeader(s);
-    step = s.trace.current();
+  if (c.trace.trace) {
+    TraceHeader(c, act);  // the step views' header
+    step = c.trace.current();
   } else {
     TextDim("no trace for this variant, so no line highlight" +
-                (s.trace.why_none.empty() ? std::string() : " (" + s.trace.why_none + ")"),
+                (c.trace.why_none.empty() ? std::string() : " (" + c.trace.why_none + ")"),
             true);
   }
 
   // Focus mode keeps the code's rows: the diff switch, the file and the highlight's caption share one row.
-  const bool focus = s.perf.present.focus;
+  const bool focus = c.perf.present.focus;
   const std::string where =
       section_.file.empty()
           ? "(no kernel file)"
@@ -104,7 +105,7 @@ void SourceView::draw(AppState& s) {
                 ", embedded at build time; line numbers count its lines without the trace instrumentation (WS_T)";
   const std::string not_editable = section_.text.empty() ? "no source section" : why_not_editable(*v);
   ImGui::BeginDisabled(!not_editable.empty());
-  if (ImGui::Button("Edit a copy")) editor_.open(s, *v);
+  if (ImGui::Button("Edit a copy")) editor_.open(act, *v);
   ImGui::EndDisabled();
   ItemTooltip(not_editable.empty() ? "edit a copy of this kernel and run it (Ctrl+Enter) with " + v->id +
                                          "'s launch: checked, timed, a row of its own in Results and Compare"
@@ -113,7 +114,7 @@ void SourceView::draw(AppState& s) {
   for (const Exercise* ex : exercises_of(v->id)) {
     const std::string label = "Exercise: " + ex->title + "##" + ex->id;
     SameLineIfFits(ImGui::CalcTextSize(label.c_str(), nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x);
-    if (ImGui::Button(label.c_str())) editor_.open_exercise(s, *ex);
+    if (ImGui::Button(label.c_str())) editor_.open_exercise(act, *ex);
     ItemTooltip(ex->statement);
   }
   ImGui::SameLine();
@@ -132,8 +133,8 @@ void SourceView::draw(AppState& s) {
   // The rows the step ran, from the source lines its trace events carry.
   std::vector<bool> rows;
   if (step) {
-    rows = step_rows(section_, *s.trace.trace, *step);
-    const std::string note = step_rows_note(section_, *s.trace.trace, *step);
+    rows = step_rows(section_, *c.trace.trace, *step);
+    const std::string note = step_rows_note(section_, *c.trace.trace, *step);
     const std::string caption =
         note.empty() ? (focus ? section_.file + ": the lines step " + std::to_string(step->index) + " ran"
                               : "highlighted: the lines step " + std::to_string(step->index) + " ran (" + step->label +
@@ -158,7 +159,7 @@ void SourceView::draw(AppState& s) {
   }
   // Per-line hardware counters of the variant's latest run with metrics (SASS metrics, -lineinfo).
   std::map<int, const LineMetrics*> per_line;
-  const RunResult* mr = metrics_run(s);
+  const RunResult* mr = metrics_run(c);
   if (mr)
     for (const LineMetrics& lm : mr->metrics.lines)
       if (lm.file == section_.file) per_line[lm.line] = &lm;
@@ -173,7 +174,7 @@ void SourceView::draw(AppState& s) {
   if (!stalls.empty()) StallLegend(stalls);
   if (columns)
     TextEllipsis(
-        "columns from the " + std::string(s.showing_replay() ? "opened report" : "session") +
+        "columns from the " + std::string(c.showing_replay ? "opened report" : "session") +
             "'s run with metrics: warp instructions issued per line, and active lanes per instruction (of 32)" +
             (mem_col ? "; memory: shared wavefronts per instruction (w/i, bank-conflict ways) or sectors per "
                        "global request (s/r)"

@@ -6,15 +6,15 @@
 #include <string>
 #include <vector>
 
-#include "app_state.hpp"
 #include "editor/kernel_editor.hpp"
 #include "kernel_sources.hpp"
+#include "view_context.hpp"
 
 namespace ws::ui {
 
 class SourceView {
  public:
-  void draw(controller::AppState& s);
+  void draw(const controller::ViewContext& c, controller::ViewActions& act);
 
  private:
   KernelEditor editor_;

@@ -141,11 +141,6 @@ bool TraceHeader(const controller::ViewContext& c, controller::ViewActions& act)
   return true;
 }
 
-bool TraceHeader(controller::AppState& s) {
-  controller::ViewActions act(s);
-  return TraceHeader(controller::ViewContext::of(s), act);
-}
-
 void StepControls(TraceState& t, const std::string& label, std::int64_t n) {
   const Theme& th = theme();
   if (!t.trace || t.trace->steps.empty() || Handout()) return;

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "app_state.hpp"
 #include "view_context.hpp"
 
 namespace ws::ui {
@@ -15,8 +14,6 @@ namespace ws::ui {
 /// saying why) when there is no trace to draw; the caller then draws nothing else. Its controls move the
 /// trace's player (act.trace()) and ask for a step export (act.perf().steps_request).
 bool TraceHeader(const controller::ViewContext& c, controller::ViewActions& act);
-/// TraceHeader of AppState `s`'s context (for the Source view until it takes a ViewContext).
-bool TraceHeader(controller::AppState& s);
 /// Previous/next, play/pause, speed and the step slider of `t`, with the step's phase and label
 /// (`label` replaces them when non-empty). TraceHeader draws them; so do views showing two traces
 /// under one control. n >= 0: also the block switch of a trace over several blocks, for input size n.

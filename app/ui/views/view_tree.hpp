@@ -2,8 +2,8 @@
 // to each result, nodes coloured by warp and marked with the thread; the current step's row is lit and
 // rows not reached yet show their shape without numbers. Fits the view; zoom and pan (zoom_pan.hpp).
 #pragma once
-#include "view_context.hpp"
 #include "trace_source.hpp"
+#include "view_context.hpp"
 #include "widgets/zoom_pan.hpp"
 
 namespace ws::ui {

@@ -16,7 +16,6 @@
 
 namespace ws::ui {
 
-
 namespace {
 
 struct LaneColors {

@@ -12,6 +12,8 @@
 # driver (580.159.04) resets GL contexts that draw beside CUDA work on that GPU (docs/device/gl-after-fault.md):
 # the GUI then draws with Mesa (carried by scripts/device-mesa.sh) or on another GPU, so the second round's
 # Live must show 1000 launches too. OUT_DIR gets the PNGs (round-1 and round-2 folders) and suite-log.txt.
+# SCENE_SHOTS=0 leaves out the scenes' fresh processes (the --tour process still draws every scene): the
+# suite then fits one 600 s call of the device tool.
 set -uo pipefail
 build=${1:?build dir}
 out=${2:?out dir}
@@ -20,6 +22,7 @@ check=$build/tests/gui/ws_check_png
 fault_worker=$build/tests/ws_gpu_fault_worker
 root=$(cd "$(dirname "$0")/../.." && pwd)
 LIVE_SECONDS=${LIVE_SECONDS:-30}
+SCENE_SHOTS=${SCENE_SHOTS:-1}
 mkdir -p "$out"
 log=$out/suite-log.txt
 : > "$log"
@@ -63,12 +66,13 @@ one_round() {
     # shellcheck disable=SC2046
     shot "view-$v" --view "$v" --variant $(variant_of "$v") --font-scale 1.5
   done
-  say "== $round: every scene of every lesson"
+  say "== $round: every scene of every lesson$([ "$SCENE_SHOTS" = 0 ] && echo " (SCENE_SHOTS=0: in the tour only)")"
   scenes_total=0
   for f in "$root"/assets/lessons/*.json; do
     lesson=$(basename "$f" .json)
     count=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1])).get("scenes", [])))' "$f")
     scenes_total=$((scenes_total + count))
+    [ "$SCENE_SHOTS" = 0 ] && continue
     for ((k = 1; k <= count; ++k)); do
       shot "scene-$lesson-$(printf %02d "$k")" --lesson "$lesson" --scene "$k" --font-scale 2 --high-contrast --focus
     done

@@ -110,8 +110,11 @@ class WorkerTraceBackend final : public Backend {
   std::string name() const override { return "cuda"; }
   const DeviceInfo& device() const override { return device_; }
   RunResult run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) override;
-  std::string record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int block_index,
-                           const Trace& model, Trace& out, const PatternParams& params = PatternParams{}) override;
+  /// The worker's answer to a trace request: its recording, or its error's message with the status the
+  /// worker sent beside it (docs/worker-protocol.md: "trace_status" "no_trace_build"), else Failed.
+  TraceRecordResult record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int block_index,
+                                 const Trace& model, Trace& out,
+                                 const PatternParams& params = PatternParams{}) override;
 
  private:
   WorkerClient& client_;

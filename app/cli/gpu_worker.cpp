@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "report.hpp"
 #include "request.hpp"
+#include "trace_request.hpp"
 #include "worker_client.hpp"
 
 namespace ws::cli {
@@ -56,9 +57,9 @@ int open_kernel_runner(const RunOptions& o, const RunRequest& probe, const std::
 
 WorkerTraceBackend::WorkerTraceBackend(WorkerClient& client) : client_(client) { device_ = client.hello().device; }
 
-std::string WorkerTraceBackend::record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch,
-                                             int block_index, const Trace& model, Trace& out,
-                                             const PatternParams& params) {
+TraceRecordResult WorkerTraceBackend::record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch,
+                                                   int block_index, const Trace& model, Trace& out,
+                                                   const PatternParams& params) {
   (void)model;  // the worker simulates the same run itself (same generated input: kind, n, type, seed)
   RunRequest req;
   req.variant = v.id;
@@ -71,11 +72,21 @@ std::string WorkerTraceBackend::record_trace(const VariantInfo& v, const Input& 
   req.params = params;
   WorkerReply reply =
       client_.call("trace", {{"request", request_to_json(req)}, {"block_index", block_index}}, expected_seconds(req));
-  if (!reply.ok()) return reply.text;
+  if (!reply.ok()) {
+    // The worker's trace request says why in "trace_status" beside its message (a worker before that field: Failed).
+    TraceStatus status = TraceStatus::Failed;
+    if (reply.message.is_object() && reply.message.contains("trace_status") &&
+        reply.message["trace_status"].is_string())
+      (void)parse_trace_status(reply.message["trace_status"].get<std::string>(), status);
+    return status == TraceStatus::NoTraceBuild ? TraceRecordResult::no_trace_build(reply.text)
+                                               : TraceRecordResult::failed(reply.text);
+  }
   try {
     out = trace_from_store_json(reply.message.at("trace"));
-  } catch (const std::exception& e) { return std::string("the worker's answer is not a trace: ") + e.what(); }
-  return "";
+  } catch (const std::exception& e) {
+    return TraceRecordResult::failed(std::string("the worker's answer is not a trace: ") + e.what());
+  }
+  return {};
 }
 
 RunResult WorkerTraceBackend::run(const VariantInfo& v, const RunRequest& req, const Input& in,

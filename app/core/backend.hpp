@@ -2,6 +2,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "device.hpp"
 #include "inputs.hpp"
@@ -13,6 +14,25 @@
 
 namespace ws {
 
+/// How Backend::record_trace ended, for the callers that tell its reasons apart (the trace request's
+/// TraceStatus); its words are the answer's `message`.
+enum class TraceRecordStatus {
+  Recorded,      ///< `out` holds the recording; no message
+  NoTraceBuild,  ///< its kernels have no trace build: "<id> has no trace build (<reason>)"
+  Failed,        ///< any other reason: no device, a racy variant, a block outside the grid, a CUDA error, a fault
+};
+
+/// Backend::record_trace's answer: its status and, when it recorded nothing, one line why.
+struct TraceRecordResult {
+  TraceRecordStatus status = TraceRecordStatus::Recorded;
+  std::string message;  ///< "" when Recorded
+  bool recorded() const { return status == TraceRecordStatus::Recorded; }
+  /// A refusal or failure that is not NoTraceBuild.
+  static TraceRecordResult failed(std::string why) { return {TraceRecordStatus::Failed, std::move(why)}; }
+  /// The variant has no trace build: `why` is "<id> has no trace build (<reason>)".
+  static TraceRecordResult no_trace_build(std::string why) { return {TraceRecordStatus::NoTraceBuild, std::move(why)}; }
+};
+
 /// A place where variants run. run() never throws for bad input: it returns status "error".
 class Backend {
  public:
@@ -23,12 +43,14 @@ class Backend {
   virtual RunResult run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) = 0;
   /// Records on the device the trace of block `block_index` of the variant's traced launch, building
   /// it against `model` (the sim trace of the same run, for step labels). `params`: the array patterns'
-  /// parameters the model ran with (a scan's exclusive flag). Returns "" or a one-line reason. Backends
-  /// that cannot record say so.
-  virtual std::string record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int block_index,
-                                   const Trace& model, Trace& out, const PatternParams& params = PatternParams{}) {
+  /// parameters the model ran with (a scan's exclusive flag). Returns Recorded, or NoTraceBuild or Failed with
+  /// a one-line reason, so callers tell the reasons apart without reading their words. Backends that cannot
+  /// record say so (Failed).
+  virtual TraceRecordResult record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch,
+                                         int block_index, const Trace& model, Trace& out,
+                                         const PatternParams& params = PatternParams{}) {
     (void)v, (void)in, (void)launch, (void)block_index, (void)model, (void)out, (void)params;
-    return "the " + name() + " backend does not record traces on a device";
+    return TraceRecordResult::failed("the " + name() + " backend does not record traces on a device");
   }
   /// Records on the device the trace of block `block_index` of a user's kernel (req.kernel.source: a traced
   /// edit, with its variant's instrumentation put back; trace/user_trace_build.hpp), run as `v`

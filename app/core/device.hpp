@@ -21,6 +21,10 @@ struct DeviceInfo {
   double copy_gbps = 0;         ///< measured device-to-device copy, bytes read + written / time, GB/s
   std::string driver, runtime;
   std::string error;  ///< why no device, when !available
+  /// The backend had a device and lost its CUDA context to a fault (CudaBackend::settle; available is false
+  /// and `error` says which run faulted): its runs answer "not run" themselves rather than "no device".
+  /// Written to JSON (device_to_json) only when true, so reports of a working device are unchanged.
+  bool context_lost = false;
   DeviceShape shape() const { return DeviceShape{sm_count, max_threads_per_sm}; }
 };
 

@@ -372,6 +372,7 @@ json device_to_json(const DeviceInfo& d) {
   j["driver"] = d.driver;
   j["runtime"] = d.runtime;
   if (!d.error.empty()) j["error"] = d.error;
+  if (d.context_lost) j["context_lost"] = true;  // only then: a working device's JSON is as before
   return j;
 }
 
@@ -395,6 +396,7 @@ DeviceInfo device_from_json(const json& j) {
   d.driver = get_or<std::string>(j, "driver", "");
   d.runtime = get_or<std::string>(j, "runtime", "");
   d.error = get_or<std::string>(j, "error", "");
+  d.context_lost = get_or<bool>(j, "context_lost", false);
   return d;
 }
 

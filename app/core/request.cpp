@@ -208,7 +208,7 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
       host.launches = clock.lap();
     } else {
       // A context lost to an earlier fault: the backend itself says this run did not run, and why.
-      const bool lost = backend && backend->device().error.rfind("the CUDA context was lost", 0) == 0;
+      const bool lost = backend && backend->device().context_lost;
       if (!backend || (!backend->device().available && !lost))
         return fail(no_device_hint(backend ? backend->device().error : no_device_reason));
       LaunchConfig launch = p.launch;

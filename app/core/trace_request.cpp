@@ -3,23 +3,38 @@
 #include <utility>
 
 #include "launch_rules.hpp"
+#include "name_table.hpp"
 #include "trace/trace_compare.hpp"
 
 namespace ws {
 
 namespace {
 
-/// The status of a recording that failed with `err` on `gpu`, which was available before it: Faulted
+constexpr std::pair<TraceStatus, const char*> kTraceStatusNames[] = {
+    {TraceStatus::Ok, "ok"},
+    {TraceStatus::BadRequest, "bad_request"},
+    {TraceStatus::OutsideGrid, "outside_grid"},
+    {TraceStatus::NoModel, "no_model"},
+    {TraceStatus::NoTraceBuild, "no_trace_build"},
+    {TraceStatus::Faulted, "faulted"},
+    {TraceStatus::Failed, "failed"},
+};
+
+/// The status of a recording that failed with `answer` on `gpu`, which was available before it: Faulted
 /// when the recording took the device down with it (CudaBackend marks a lost context unavailable),
-/// NoTraceBuild for a variant whose kernels are not instrumented (Backend::record_trace's reason, which a
-/// worker relays as text only: the one place a reason's words are read), else Failed.
-TraceStatus recording_status(const std::string& err, bool was_available, const Backend& gpu) {
+/// NoTraceBuild for a variant whose kernels are not instrumented (the backend's typed answer, relayed by a
+/// worker in its reply's "trace_status"), else Failed.
+TraceStatus recording_status(const TraceRecordResult& answer, bool was_available, const Backend& gpu) {
   if (was_available && !gpu.device().available) return TraceStatus::Faulted;
-  if (err.find("has no trace build") != std::string::npos) return TraceStatus::NoTraceBuild;
+  if (answer.status == TraceRecordStatus::NoTraceBuild) return TraceStatus::NoTraceBuild;
   return TraceStatus::Failed;
 }
 
 }  // namespace
+
+const char* to_string(TraceStatus s) { return name_in(kTraceStatusNames, s); }
+
+bool parse_trace_status(const std::string& name, TraceStatus& out) { return value_in(kTraceStatusNames, name, out); }
 
 TraceStatus check_traceable(const VariantInfo& v, std::string& message) {
   if (!v.cpu_only) return TraceStatus::Ok;
@@ -68,10 +83,10 @@ TraceOutcome execute_trace(const PreparedTrace& p, const Input& in, const Patter
     if (!gpu || (recording == TraceRecording::StepsOnly && out.trace.steps.empty())) continue;
     Trace recorded;
     const bool was_available = gpu->device().available;
-    if (std::string err = gpu->record_trace(v, in, p.launch, p.block_index + k, out.trace, recorded, params);
-        !err.empty()) {
-      o.status = recording_status(err, was_available, *gpu);
-      o.message = std::move(err);
+    if (TraceRecordResult answer = gpu->record_trace(v, in, p.launch, p.block_index + k, out.trace, recorded, params);
+        !answer.recorded()) {
+      o.status = recording_status(answer, was_available, *gpu);
+      o.message = std::move(answer.message);
       return o;
     }
     std::string& difference = o.differences[std::size_t(k)];

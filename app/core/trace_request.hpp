@@ -24,6 +24,13 @@ enum class TraceStatus {
   Failed,        ///< recording failed otherwise (a CUDA error, a racy variant, a worker's error)
 };
 
+/// The status's name in the worker protocol's trace answers ("trace_status" beside an error's message,
+/// docs/worker-protocol.md): "ok", "bad_request", "outside_grid", "no_model", "no_trace_build", "faulted",
+/// "failed".
+const char* to_string(TraceStatus s);
+/// Parses a name written by to_string; false (out untouched) on anything else.
+bool parse_trace_status(const std::string& name, TraceStatus& out);
+
 /// The blocks a trace asks for, and the launch it asks for (0 = the variant's default block or grid).
 struct TraceAsk {
   LaunchConfig launch;

@@ -324,6 +324,14 @@ class Server {
     return worker_error(id, "unknown request type '" + type + "'");
   }
 
+  /// A trace request's error: its message, and its TraceStatus's name in "trace_status", so the client tells
+  /// a variant without a trace build from a failure without reading the words (WorkerTraceBackend).
+  static json trace_error(std::int64_t id, TraceStatus status, const std::string& message) {
+    json e = worker_error(id, message);
+    e["trace_status"] = to_string(status);
+    return e;
+  }
+
   json trace(std::int64_t id, const json& j) {
     const RunRequest req = request_from_json(j.at("request"));
     const long long block_index = j.value("block_index", 0LL);
@@ -334,17 +342,18 @@ class Server {
     PreparedRun p;
     if (std::string err = prepare_run(req, p); !err.empty()) return worker_error(id, err);
     std::string err;
-    if (check_traceable(*p.variant, err) != TraceStatus::Ok) return worker_error(id, err);
+    if (TraceStatus s = check_traceable(*p.variant, err); s != TraceStatus::Ok) return trace_error(id, s, err);
     Backend* gpu = req.backend == BackendKind::Cuda ? cuda_.get() : nullptr;
     if (req.backend == BackendKind::Cuda && !gpu) return worker_error(id, no_device_hint(cuda_error_));
     PreparedTrace prepared;
     const TraceAsk ask{req.launch, block_index, 1};
-    if (prepare_trace(*p.variant, p.input.n(), req.type, ask, gpu ? gpu->device().shape() : DeviceShape{}, prepared,
-                      err) != TraceStatus::Ok)
-      return worker_error(id, err);
+    if (TraceStatus s = prepare_trace(*p.variant, p.input.n(), req.type, ask,
+                                      gpu ? gpu->device().shape() : DeviceShape{}, prepared, err);
+        s != TraceStatus::Ok)
+      return trace_error(id, s, err);
     // The model's out-of-memory throws on to execute_loop, which words it for the request.
     TraceOutcome traced = execute_trace(prepared, p.input, req.params, gpu);
-    if (traced.status != TraceStatus::Ok) return worker_error(id, traced.message);
+    if (traced.status != TraceStatus::Ok) return trace_error(id, traced.status, traced.message);
     const sim::SimOutput& out = traced.outs[0];
     const std::string& difference = traced.differences[0];
     const LaunchConfig& launch = prepared.launch;

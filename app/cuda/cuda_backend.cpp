@@ -40,7 +40,7 @@ CudaBackend::~CudaBackend() {
 
 RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const Input& in, const LaunchConfig& launch) {
   if (ctx_.device.available) cudaGetLastError();  // an error left by a call outside any run is not this run's
-  if (!ctx_.device.available && context_lost_) {
+  if (!ctx_.device.available && ctx_.device.context_lost) {
     RunResult r;
     r.status = RunStatus::Error;
     r.message = not_run_message(ctx_.device.error);
@@ -101,8 +101,8 @@ std::string CudaBackend::warm_up_metrics() {
 std::string CudaBackend::settle(const std::string& what) {
   const std::string sticky = settle_after_failure();
   if (sticky.empty()) return "";
-  context_lost_ = true;
   ctx_.device.available = false;
+  ctx_.device.context_lost = true;
   ctx_.device.error = context_lost_message(what, sticky);
   // A GL context beside CUDA work on this GPU is reset from now on (NVIDIA's driver 580): tell the GUI.
   if (const std::string e = mark_gpu_faulted(identity_, sticky); !e.empty())

@@ -34,11 +34,13 @@ class CudaBackend final : public Backend {
   /// against `model` (the sim trace of the same run: step labels, folding). Source = the GPU's name.
   /// The variant's pattern runner records it (PatternRunEntry::record: its traced launcher, uploaded as its
   /// timed run uploads, with `params`, e.g. a scan's exclusive flag) into the shared trace sink that this
-  /// function arms and reads back. Returns "" or a one-line reason (no device, racy or uninstrumented
-  /// variant, gpu_trace_refusal; a block outside the grid, buffer overflow, a CUDA error). Defined in
+  /// function arms and reads back. Returns Recorded, or a one-line reason: NoTraceBuild for a variant without
+  /// a trace build (gpu_trace_refusal, or a record that found no traced launcher), Failed for the others (no
+  /// device, a racy variant, a block outside the grid, buffer overflow, a CUDA error, a fault). Defined in
   /// gpu_trace.cpp.
-  std::string record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int block_index,
-                           const Trace& model, Trace& out, const PatternParams& params = PatternParams{}) override;
+  TraceRecordResult record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch, int block_index,
+                                 const Trace& model, Trace& out,
+                                 const PatternParams& params = PatternParams{}) override;
   /// A user's traced kernel (Backend::record_user_trace; record_user_kernel_trace() in user_kernel_run.hpp).
   /// Defined in gpu_trace.cpp.
   std::string record_user_trace(const VariantInfo& v, const RunRequest& req, const Input& in,
@@ -63,9 +65,10 @@ class CudaBackend final : public Backend {
   std::string settle(const std::string& what);
   /// Fills a failed run: "faulted" with the lost context's reason, else "error" with `what`.
   void fail(RunResult& r, const VariantInfo& v, const std::string& what);
-  CudaContext ctx_;            ///< stream, events, buffers and the device (shared with pattern runners)
-  bool context_lost_ = false;  ///< a run faulted: ctx_.device.error says which and why
-  GpuIdentity identity_;       ///< device 0's UUID and bus id, for its fault mark (gpu_fault_marks.hpp)
+  /// Stream, events, buffers and the device (shared with pattern runners). A run that faulted sets
+  /// ctx_.device.context_lost; ctx_.device.error says which and why.
+  CudaContext ctx_;
+  GpuIdentity identity_;  ///< device 0's UUID and bus id, for its fault mark (gpu_fault_marks.hpp)
 };
 
 }  // namespace ws::cuda

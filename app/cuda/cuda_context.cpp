@@ -1,6 +1,7 @@
 #include "cuda_context.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "common/check_cuda.hpp"
@@ -96,6 +97,17 @@ void CudaContext::download(const void* device_src, std::size_t bytes,
 void CudaContext::download(void* host_dst, const void* device_src, std::size_t bytes) {
   download(device_src, bytes, [&](std::size_t off, const void* host, std::size_t len) {
     host_copy(static_cast<char*>(host_dst) + off, host, len);
+  });
+}
+
+void CudaContext::download_as_double(const void* device_src, std::int64_t n, DType type, HostVector<double>& out) {
+  out.resize(std::size_t(n));
+  download(device_src, std::size_t(n) * dtype_size(type), [&](std::size_t off, const void* host, std::size_t len) {
+    const std::int64_t count = std::int64_t(len / 4), first = std::int64_t(off / 4);  // int32 and float32: 4 bytes
+    if (type == DType::Int32)
+      widen_to_double(static_cast<const std::int32_t*>(host), count, out.data() + first);
+    else
+      widen_to_double(static_cast<const float*>(host), count, out.data() + first);
   });
 }
 

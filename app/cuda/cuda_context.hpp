@@ -4,12 +4,14 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
 #include <utility>
 
 #include "backend.hpp"
+#include "host_vector.hpp"
 
 namespace ws::cuda {
 
@@ -38,6 +40,10 @@ class CudaContext {
                 const std::function<void(std::size_t offset, const void* host, std::size_t len)>& consume);
   /// download() into pageable host memory.
   void download(void* host_dst, const void* device_src, std::size_t bytes);
+  /// A run's 1-D output: `n` elements of `type` (int32 or float32, 4 bytes each) downloaded into `out`
+  /// (resized to n), widened to double straight from the staging buffers on the host threads (int32 values
+  /// are exact in a double). The scan runner and the stencil fixture's download their output through it.
+  void download_as_double(const void* device_src, std::int64_t n, DType type, HostVector<double>& out);
 
   /// Bytes per pinned staging buffer (two are allocated on the first upload or download).
   static constexpr std::size_t kStageBytes = std::size_t(64) << 20;

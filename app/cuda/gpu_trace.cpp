@@ -65,29 +65,32 @@ void TraceRecorder::record(TraceArm arm, int traced_launch, const std::function<
   recorded_ = true;
 }
 
-std::string CudaBackend::record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch,
-                                      int block_index, const Trace& model, Trace& out, const PatternParams& params) {
+TraceRecordResult CudaBackend::record_trace(const VariantInfo& v, const Input& in, const LaunchConfig& launch,
+                                            int block_index, const Trace& model, Trace& out,
+                                            const PatternParams& params) {
+  using R = TraceRecordResult;
   if (!ctx_.device.available)
-    return context_lost_ ? not_run_message(ctx_.device.error) : "CUDA device unavailable: " + ctx_.device.error;
+    return R::failed(ctx_.device.context_lost ? not_run_message(ctx_.device.error)
+                                              : "CUDA device unavailable: " + ctx_.device.error);
   cudaGetLastError();  // an error left by a call outside any run is not this trace's
-  if (std::string refusal = gpu_trace_refusal(v); !refusal.empty()) return refusal;  // racy, no trace build
+  if (R refusal = gpu_trace_refusal(v); !refusal.recorded()) return refusal;  // racy, no trace build
   if (block_index < 0 || block_index >= launch.grid)
-    return "block index " + std::to_string(block_index) + " is outside the grid of " + std::to_string(launch.grid) +
-           " blocks";
+    return R::failed("block index " + std::to_string(block_index) + " is outside the grid of " +
+                     std::to_string(launch.grid) + " blocks");
   const PatternRunEntry* runner = find_pattern_runner(v.pattern);  // has_gpu_trace: it has a record
   try {
     TraceRecorder rec(ctx_, block_index);
     if (!runner->record(ctx_, v, in, launch, params, rec) || !rec.recorded())
-      return v.id + " has no trace build (its " + to_string(v.pattern) +
-             " runner's record found no traced launcher for it)";
+      return R::no_trace_build(v.id + " has no trace build (its " + to_string(v.pattern) +
+                               " runner's record found no traced launcher for it)");
     std::string why;
     const std::vector<TraceEvent> events = read_sink(ctx_, block_index, why);
-    if (!why.empty()) return why;
+    if (!why.empty()) return R::failed(why);
     out = trace_from_events(events, model, ctx_.device.name);
-    return "";
+    return {};
   } catch (const std::exception& e) {
     const std::string lost = settle("the traced " + v.id);
-    return lost.empty() ? e.what() : lost;
+    return R::failed(lost.empty() ? e.what() : lost);
   }
 }
 
@@ -95,7 +98,8 @@ std::string CudaBackend::record_user_trace(const VariantInfo& v, const RunReques
                                            const LaunchConfig& launch, int block_index, const Trace& model,
                                            Trace& out) {
   if (!ctx_.device.available)
-    return context_lost_ ? not_run_message(ctx_.device.error) : "CUDA device unavailable: " + ctx_.device.error;
+    return ctx_.device.context_lost ? not_run_message(ctx_.device.error)
+                                    : "CUDA device unavailable: " + ctx_.device.error;
   cudaGetLastError();
   if (block_index < 0 || (launch.grid > 0 && block_index >= launch.grid))
     return "block index " + std::to_string(block_index) + " is outside the grid of " + std::to_string(launch.grid) +

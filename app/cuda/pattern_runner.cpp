@@ -80,13 +80,15 @@ std::string no_trace_reason(const VariantInfo& v) {
 
 }  // namespace
 
-std::string gpu_trace_refusal(const VariantInfo& v) {
+TraceRecordResult gpu_trace_refusal(const VariantInfo& v) {
   if (v.racy)
-    return v.id +
-           " is racy: its interleaving changes from run to run, so it is not recorded on the GPU (the sim trace "
-           "states the interleaving it models)";
-  if (!has_gpu_trace(v)) return v.id + " has no trace build (" + no_trace_reason(v) + ")";
-  return "";
+    return TraceRecordResult::failed(
+        v.id +
+        " is racy: its interleaving changes from run to run, so it is not recorded on the GPU (the sim trace "
+        "states the interleaving it models)");
+  if (!has_gpu_trace(v))
+    return TraceRecordResult::no_trace_build(v.id + " has no trace build (" + no_trace_reason(v) + ")");
+  return {};
 }
 
 std::vector<std::string> gpu_traced_variant_ids() {

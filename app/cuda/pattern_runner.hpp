@@ -88,10 +88,11 @@ PatternRun find_pattern_run(PatternKind pattern);
 /// its traced variants.
 bool has_gpu_trace(const VariantInfo& v);
 
-/// CudaBackend::record_trace's refusals that need no device, in its order: a racy variant ("<id> is racy:
-/// ..."), then one without a GPU trace ("<id> has no trace build (<reason>)": host code, a library call,
-/// the variant's no_gpu_trace, or its kernels are not instrumented). "" when the GPU can record `v`.
-std::string gpu_trace_refusal(const VariantInfo& v);
+/// CudaBackend::record_trace's refusals that need no device, in its order: a racy variant (Failed, "<id> is
+/// racy: ..."), then one without a GPU trace (NoTraceBuild, "<id> has no trace build (<reason>)": host code, a
+/// library call, the variant's no_gpu_trace, or its kernels are not instrumented). Recorded, with no message,
+/// when the GPU can record `v` (nothing is refused).
+TraceRecordResult gpu_trace_refusal(const VariantInfo& v);
 
 /// The ids of the variants the GPU can record a trace of (every runner's `traced` list), sorted.
 std::vector<std::string> gpu_traced_variant_ids();

@@ -64,10 +64,17 @@ std::vector<LauncherEntry> reduction_launchers();
 /// interleaving changes from run to run); cub.reduce has no trace build. A traced file <name>.cu (a line
 /// WS_TRACE_NS_BEGIN) defines, in ws::kernels::traced, `std::vector<LauncherEntry> <name>_launchers()`
 /// and the ArmFunction `<name>_arm` (WS_TRACE_ARM_FUNCTION); app/cuda/CMakeLists.txt declares and
-/// tables them from the files kernels/CMakeLists.txt found by that line (patterns/reduction_traced.hpp).
+/// tables them from the files kernels/CMakeLists.txt found by that line (its generated
+/// patterns/reduction_traced.hpp, whose launcher entry is reduction_traced::Entry below).
 namespace traced {
 /// Arms the kernels of one file for the next launcher call on `stream`.
 using ArmFunction = void (*)(const TraceSink& sink, int traced_launch, cudaStream_t stream);
 }  // namespace traced
+
+/// The launcher entry of the trace build: what a traced kernels/reduction/<name>.cu's <name>_launchers()
+/// returns. app/cuda generates the pattern's trace table (patterns/reduction_traced.hpp) with it.
+namespace reduction_traced {
+using Entry = LauncherEntry;
+}  // namespace reduction_traced
 
 }  // namespace ws::kernels

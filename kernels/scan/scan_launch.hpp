@@ -49,8 +49,14 @@ std::vector<ScanLauncherEntry> cub_scan_launchers();
 /// The trace build of stevens_scan.cu (ws_kernels_traced, -DWS_TRACE_BUILD; see common/trace_record.cuh):
 /// the same launchers, whose kernels also record block `sink.block` of launch `traced_launch` once armed by
 /// stevens_scan_arm, both in ws::kernels::traced; app/cuda/CMakeLists.txt declares and tables them from the
-/// file's name (patterns/scan_traced.hpp; run_scan.cpp's record uses them), as for every traced scan. Not traced:
-/// scan.decoupled_lookback (what its look-back reads depends on when other blocks publish, i.e. on
-/// timing) and cub.scan (library).
+/// file's name (its generated patterns/scan_traced.hpp; run_scan.cpp's record uses them), as for every traced
+/// scan. Not traced: scan.decoupled_lookback (what its look-back reads depends on when other blocks publish,
+/// i.e. on timing) and cub.scan (library).
+
+/// The launcher entry of the trace build: what a traced kernels/scan/<name>.cu's <name>_launchers() returns.
+/// app/cuda generates the pattern's trace table (patterns/scan_traced.hpp) with it.
+namespace scan_traced {
+using Entry = ScanLauncherEntry;
+}  // namespace scan_traced
 
 }  // namespace ws::kernels

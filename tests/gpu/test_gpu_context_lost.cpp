@@ -96,6 +96,6 @@ TEST(GpuInProcess, AKernelFaultLosesTheContextAndLaterRunsSaySoWithoutClaimingIt
   req.n = 1024;
   PreparedRun p;
   ASSERT_EQ(prepare_run(req, p), "");
-  const std::string why = cuda().record_trace(*v, p.input, p.launch, 0, model, recorded);
+  const std::string why = cuda().record_trace(*v, p.input, p.launch, 0, model, recorded).message;
   EXPECT_EQ(why.rfind("not run: earlier in this process", 0), 0u) << why;
 }

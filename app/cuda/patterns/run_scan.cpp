@@ -12,7 +12,6 @@
 
 #include "cupti/cupti_metrics.hpp"
 #include "launch_rules.hpp"
-#include "parallel.hpp"
 #include "pattern_runner.hpp"
 #include "patterns/scan_traced.hpp"
 #include "scan/scan_launch.hpp"
@@ -67,7 +66,6 @@ RunResult run_scan(CudaContext& ctx, const VariantInfo& v, const RunRequest& req
   const kernels::ScanLauncherEntry* e = find_launcher(v.id);
   if (!e) throw std::runtime_error(v.id + " has no CUDA kernel in this build");
   const std::int64_t n = in.n();
-  const std::size_t bytes = std::size_t(n) * dtype_size(in.type);
   HostClock clock;
   RunResult r;
   const kernels::ScanArgs a = upload_scan(ctx, in, req.params.exclusive, launch, e->scratch);
@@ -80,15 +78,8 @@ RunResult run_scan(CudaContext& ctx, const VariantInfo& v, const RunRequest& req
   r.launches = launches;
   r.host_ms.launches = clock.lap();
 
-  // Download and widen to double straight from the staging buffer (int32 values are exact in a double).
-  r.output.resize(std::size_t(n));
-  ctx.download(a.out, bytes, [&](std::size_t off, const void* host, std::size_t len) {
-    const std::int64_t count = std::int64_t(len / 4), first = std::int64_t(off / 4);  // int32 and float32: 4 bytes
-    if (in.type == DType::Int32)
-      widen_to_double(static_cast<const std::int32_t*>(host), count, r.output.data() + first);
-    else
-      widen_to_double(static_cast<const float*>(host), count, r.output.data() + first);
-  });
+  // Download and widen to double straight from the staging buffer.
+  ctx.download_as_double(a.out, n, in.type, r.output);
   r.output_rows = 0;
   r.output_cols = n;
   r.status = RunStatus::Ran;

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "backend.hpp"
 #include "inputs.hpp"
 #include "registry.hpp"
 #include "request.hpp"
@@ -106,4 +107,51 @@ TEST(Execute, EveryRunRecordsWhereItsHostTimeWent) {
   req.backend = BackendKind::Cuda;
   r = execute(req, nullptr);
   EXPECT_GT(r.host_ms.launches, 0);
+}
+
+namespace {
+
+/// A CUDA backend whose context was lost to an earlier fault (as CudaBackend after settle): unavailable,
+/// DeviceInfo::context_lost set, and its runs answer "not run" themselves.
+class LostContextBackend final : public Backend {
+ public:
+  explicit LostContextBackend(bool lost) {
+    dev_.name = "stand-in GPU";
+    dev_.context_lost = lost;
+    dev_.error = "a device error whose words say nothing of a context";
+  }
+  std::string name() const override { return "cuda"; }
+  const DeviceInfo& device() const override { return dev_; }
+  RunResult run(const VariantInfo&, const RunRequest&, const Input&, const LaunchConfig&) override {
+    ++runs;
+    RunResult r;
+    r.status = RunStatus::Error;
+    r.message = "not run: the backend's own answer";
+    return r;
+  }
+  int runs = 0;
+
+ private:
+  DeviceInfo dev_;
+};
+
+}  // namespace
+
+// A lost context is told by DeviceInfo::context_lost, not by the words of its error: the backend answers the
+// run itself; an unavailable device that lost no context gets the no-device hint and is not asked.
+TEST(Execute, ALostContextIsToldByItsFlagNotItsWords) {
+  RunRequest req;
+  req.variant = "epita.reduce3";
+  req.n = 1000;
+  req.backend = BackendKind::Cuda;
+  LostContextBackend lost(true);
+  const RunResult r = execute(req, &lost, "test");
+  EXPECT_EQ(lost.runs, 1);
+  EXPECT_EQ(r.status, RunStatus::Error);
+  EXPECT_EQ(r.message, "not run: the backend's own answer");
+  LostContextBackend none(false);
+  const RunResult n = execute(req, &none, "test");
+  EXPECT_EQ(none.runs, 0);
+  EXPECT_EQ(n.status, RunStatus::Error);
+  EXPECT_NE(n.message.find("a device error whose words say nothing of a context"), std::string::npos) << n.message;
 }

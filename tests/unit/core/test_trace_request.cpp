@@ -11,23 +11,26 @@
 namespace ws {
 namespace {
 
-/// A device that records by copying the model's trace, or fails with `error`; `fault` marks it unavailable.
+/// A device that records by copying the model's trace, or fails with `error` (NoTraceBuild when
+/// `no_trace_build`, else Failed); `fault` marks it unavailable.
 class FakeRecorder final : public Backend {
  public:
   std::string error;
+  bool no_trace_build = false;
   bool fault = false;
   int recorded = 0;
   FakeRecorder() { device_.available = true; }
   std::string name() const override { return "fake"; }
   const DeviceInfo& device() const override { return device_; }
   RunResult run(const VariantInfo&, const RunRequest&, const Input&, const LaunchConfig&) override { return {}; }
-  std::string record_trace(const VariantInfo&, const Input&, const LaunchConfig&, int, const Trace& model, Trace& out,
-                           const PatternParams&) override {
+  TraceRecordResult record_trace(const VariantInfo&, const Input&, const LaunchConfig&, int, const Trace& model,
+                                 Trace& out, const PatternParams&) override {
     if (fault) device_.available = false;
-    if (!error.empty()) return error;
+    if (!error.empty())
+      return no_trace_build ? TraceRecordResult::no_trace_build(error) : TraceRecordResult::failed(error);
     ++recorded;
     out = model;
-    return "";
+    return {};
   }
 
  private:
@@ -128,6 +131,7 @@ TEST(TraceRequest, FailedRecordingsAreToldApartByStatus) {
   const PreparedTrace p = two_blocks(in);
   FakeRecorder none;
   none.error = "epita.reduce2 has no trace build (its kernels are not instrumented)";
+  none.no_trace_build = true;
   TraceOutcome o = execute_trace(p, in, PatternParams{}, &none);
   EXPECT_EQ(o.status, TraceStatus::NoTraceBuild);
   EXPECT_EQ(o.message, none.error);
@@ -143,6 +147,37 @@ TEST(TraceRequest, FailedRecordingsAreToldApartByStatus) {
   FakeRecorder broken;
   broken.error = "an unspecified launch failure";
   EXPECT_EQ(execute_trace(p, in, PatternParams{}, &broken).status, TraceStatus::Failed);
+}
+
+// NoTraceBuild comes from the backend's typed answer, not from its words: an answer NoTraceBuild in other
+// words is NoTraceBuild, a Failed answer that happens to say "has no trace build" stays Failed.
+TEST(TraceRequest, NoTraceBuildIsTheBackendsStatusNotItsWords) {
+  Input in;
+  const PreparedTrace p = two_blocks(in);
+  FakeRecorder typed;
+  typed.error = "this device records no epita.reduce2";
+  typed.no_trace_build = true;
+  const TraceOutcome o = execute_trace(p, in, PatternParams{}, &typed);
+  EXPECT_EQ(o.status, TraceStatus::NoTraceBuild);
+  EXPECT_EQ(o.message, typed.error);
+  EXPECT_FALSE(o.recorded);
+  FakeRecorder words;
+  words.error = "epita.reduce2 has no trace build (but the backend says it failed)";
+  EXPECT_EQ(execute_trace(p, in, PatternParams{}, &words).status, TraceStatus::Failed);
+}
+
+// The statuses' names in the worker protocol ("trace_status" beside a trace error) read back.
+TEST(TraceRequest, StatusNamesRoundTrip) {
+  for (TraceStatus s : {TraceStatus::Ok, TraceStatus::BadRequest, TraceStatus::OutsideGrid, TraceStatus::NoModel,
+                        TraceStatus::NoTraceBuild, TraceStatus::Faulted, TraceStatus::Failed}) {
+    TraceStatus back = TraceStatus::Ok;
+    ASSERT_TRUE(parse_trace_status(to_string(s), back)) << to_string(s);
+    EXPECT_EQ(back, s);
+  }
+  EXPECT_STREQ(to_string(TraceStatus::NoTraceBuild), "no_trace_build");
+  TraceStatus untouched = TraceStatus::Failed;
+  EXPECT_FALSE(parse_trace_status("has no trace build", untouched));
+  EXPECT_EQ(untouched, TraceStatus::Failed);
 }
 
 TEST(TraceRequest, StepsOnlyKeepsResultOnlyModelsOffTheDevice) {

@@ -116,6 +116,12 @@ TEST(WorkerProtocol, HelloAndOneLine) {
   EXPECT_EQ(b.host, "gpu7");
   EXPECT_EQ(b.device.name, "NVIDIA H200");
   EXPECT_EQ(b.backends, h.backends);
+  EXPECT_FALSE(b.device.context_lost);
+  EXPECT_FALSE(hello_to_json(h)["device"].contains("context_lost")) << "written only when true";
+  h.device.available = false;
+  h.device.context_lost = true;
+  h.device.error = "the CUDA context was lost when epita.reduce3 faulted (an illegal memory access)";
+  EXPECT_TRUE(hello_from_json(hello_to_json(h)).device.context_lost);
   EXPECT_THROW(hello_from_json(nlohmann::json{{"type", "result"}}), std::runtime_error);
   EXPECT_EQ(one_line("first\nsecond"), "first");
   EXPECT_EQ(one_line(std::string(300, 'x'), 10), "xxxxxxxxxx...");
@@ -343,6 +349,12 @@ TEST(WorkerClient, LiveBatchAndTrace) {
   EXPECT_FALSE(tr.message["trace"]["steps"].empty());
   const WorkerReply cuda = c.call("trace", {{"request", request_to_json(RunRequest{})}}, 5);
   EXPECT_EQ(cuda.kind, WorkerReply::Kind::Error);
+  // A trace the request refuses says its TraceStatus beside the words (WorkerTraceBackend reads it, not them).
+  const WorkerReply host =
+      c.call("trace", {{"request", request_to_json(sim_request("stevens.scan_sequential", 512))}}, 5);
+  ASSERT_EQ(host.kind, WorkerReply::Kind::Error);
+  EXPECT_EQ(host.text, "stevens.scan_sequential runs on the host CPU: it has no GPU threads to trace");
+  EXPECT_EQ(host.message.value("trace_status", std::string()), "bad_request");
 }
 
 TEST(WorkerClient, RequestsInFlightAreAnsweredToTheirOwnWait) {

@@ -55,7 +55,7 @@ TEST(TraceBuild, TablesComeFromTheMarkedKernelFiles) {
 TEST(TraceBuild, RefusalsNeedNoDevice) {
   auto refusal = [](const std::string& id) {
     const VariantInfo* v = find_variant(id);
-    return v ? cuda::gpu_trace_refusal(*v) : "no variant " + id;
+    return v ? cuda::gpu_trace_refusal(*v).message : "no variant " + id;
   };
   EXPECT_EQ(refusal("epita.reduce3"), "");
   EXPECT_EQ(refusal("stevens.kogge_stone"), "");
@@ -67,10 +67,26 @@ TEST(TraceBuild, RefusalsNeedNoDevice) {
   EXPECT_EQ(conv->record, nullptr) << "the convolution runner records no trace";
   for (const VariantInfo& v : all_variants()) {
     if (v.pattern != PatternKind::Convolution || v.racy) continue;
-    EXPECT_EQ(cuda::gpu_trace_refusal(v).rfind(v.id + " has no trace build (", 0), 0u) << cuda::gpu_trace_refusal(v);
+    const TraceRecordResult r = cuda::gpu_trace_refusal(v);
+    EXPECT_EQ(r.message.rfind(v.id + " has no trace build (", 0), 0u) << r.message;
+    EXPECT_EQ(r.status, TraceRecordStatus::NoTraceBuild) << v.id;
   }
   for (const VariantInfo& v : all_variants())
-    if (v.racy) EXPECT_EQ(cuda::gpu_trace_refusal(v).rfind(v.id + " is racy: ", 0), 0u) << v.id;
+    if (v.racy) {
+      const TraceRecordResult r = cuda::gpu_trace_refusal(v);
+      EXPECT_EQ(r.message.rfind(v.id + " is racy: ", 0), 0u) << v.id;
+      EXPECT_EQ(r.status, TraceRecordStatus::Failed) << v.id << ": racy is not a missing trace build";
+    }
+}
+
+// The refusals' status is typed: a variant without a trace build is NoTraceBuild, one the GPU records is
+// Recorded with no message, so the trace request tells them apart without reading the words.
+TEST(TraceBuild, RefusalsCarryTheirStatus) {
+  EXPECT_EQ(cuda::gpu_trace_refusal(*find_variant("cub.reduce")).status, TraceRecordStatus::NoTraceBuild);
+  EXPECT_EQ(cuda::gpu_trace_refusal(*find_variant("stevens.conv2d_tiled")).status, TraceRecordStatus::NoTraceBuild);
+  const TraceRecordResult ok = cuda::gpu_trace_refusal(*find_variant("epita.reduce3"));
+  EXPECT_TRUE(ok.recorded());
+  EXPECT_EQ(ok.message, "");
 }
 
 // A new variant of a lesson with a trace build is picked up (its launcher is in its kernel file's traced

@@ -103,10 +103,11 @@ TEST(TracePoints, TableMatchesTheKernelSources) {
 /// line `WS_TRACE_NS_BEGIN`, and app/cuda generates each pattern's table of traced files (read by its runner's
 /// record), and the declarations of what they call, from those files' names. This holds the convention the
 /// generated tables rely on, for every such file (a new one too): it closes the namespace, arms with
-/// <name>_arm, its pattern's runner has a trace table (app/cuda/patterns/<pattern>_traced.hpp, whose
-/// `Launchers` names the launcher entry), and it defines <name>_launchers() returning that entry. The timed
-/// reduction table is generated from every kernels/reduction/<name>.cu the same way, so each of those defines
-/// <name>_launchers() too.
+/// <name>_arm, its pattern's launch contract (the folder's one <x>_launch.hpp) names the trace build's launcher
+/// entry (`namespace <pattern>_traced {` then `using Entry = ENTRY;`, from which app/cuda generates the
+/// pattern's whole table, patterns/<pattern>_traced.hpp: no table is written by hand), and it defines
+/// <name>_launchers() returning that entry. The timed reduction table is generated from every
+/// kernels/reduction/<name>.cu the same way, so each of those defines <name>_launchers() too.
 TEST(TracePoints, EveryTracedKernelFileFollowsTheTraceBuildConvention) {
   int traced = 0, reductions = 0;
   for (const auto& folder : std::filesystem::directory_iterator(kernel_dir())) {
@@ -136,17 +137,26 @@ TEST(TracePoints, EveryTracedKernelFileFollowsTheTraceBuildConvention) {
       ++traced;
       EXPECT_TRUE(has_line("WS_TRACE_NS_END")) << where;
       EXPECT_TRUE(has_line("WS_TRACE_ARM_FUNCTION(" + name + "_arm)")) << where;
-      // The launcher entry of the pattern's trace table: `using Launchers = std::vector<kernels::ENTRY>;`.
-      const std::string table = std::string(WS_TEST_DIR) + "/../app/cuda/patterns/" + pattern + "_traced.hpp";
-      std::ifstream header(table, std::ios::binary);
+      // The launcher entry the pattern's launch contract names for its generated trace table.
+      std::vector<std::filesystem::path> contracts;
+      for (const auto& h : std::filesystem::directory_iterator(folder.path())) {
+        const std::string f = h.path().filename().string();
+        if (f.size() > 11 && f.compare(f.size() - 11, 11, "_launch.hpp") == 0) contracts.push_back(h.path());
+      }
+      ASSERT_EQ(contracts.size(), 1u) << where << ": its folder needs one <name>_launch.hpp; app/cuda stops there";
+      std::ifstream header(contracts[0], std::ios::binary);
       std::ostringstream header_text;
       header_text << header.rdbuf();
-      const std::string key = "using Launchers = std::vector<kernels::";
-      const std::size_t at = header_text.str().find(key);
-      ASSERT_NE(at, std::string::npos) << where << ": its pattern's runner has no trace table (" << table
-                                       << " with its Launchers); app/cuda/CMakeLists.txt stops there";
+      const std::string& h = header_text.str();
+      const std::size_t ns = h.find("\nnamespace " + pattern + "_traced {");
+      ASSERT_NE(ns, std::string::npos) << where << ": " << contracts[0].string() << " names no traced launcher entry ("
+                                       << "namespace " << pattern << "_traced { using Entry = ...; }); "
+                                       << "app/cuda/CMakeLists.txt stops there";
+      const std::string key = "using Entry = ";
+      const std::size_t at = h.find(key, ns);
+      ASSERT_NE(at, std::string::npos) << contracts[0].string() << ": namespace " << pattern << "_traced without Entry";
       const std::size_t from = at + key.size();
-      const std::string entry = header_text.str().substr(from, header_text.str().find('>', from) - from);
+      const std::string entry = h.substr(from, h.find(';', from) - from);
       EXPECT_TRUE(defines_launchers(entry))
           << where << " lacks std::vector<" << entry << "> " << name << "_launchers()";
     }

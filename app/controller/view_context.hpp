@@ -4,8 +4,8 @@
 // one call per intent (a message, a run, a view to open, a variant to select) and, for a view whose own
 // controls edit a part of the model that others read too (the trace's player, the Compare and Plots
 // settings, the All-reduce picture, the Grid summary, the kernel editor), that part alone. A view's own
-// state (zoom, caches, its switches) stays in its class. Views not converted yet still draw from AppState
-// (view_registry.hpp's make_view_info calls whichever draw the class has).
+// state (zoom, caches, its switches) stays in its class. Every centre view draws this way (view_registry.hpp's
+// make_view_info takes no other draw).
 #pragma once
 #include <string>
 #include <vector>

@@ -10,6 +10,7 @@
 
 #include "backend.hpp"
 #include "bound_edit.hpp"
+#include "collective/allreduce_run.hpp"
 #include "collective/schedule.hpp"
 #include "grid_summary.hpp"
 #include "kernel_edit.hpp"
@@ -169,6 +170,8 @@ class AppState {
 
   // Intents, drained by main_window each frame.
   std::vector<RunRequest> to_run;
+  /// All-reduces for the worker's GPUs (the All-reduce tab's "Run on the GPUs"); answers land in allreduce.
+  std::vector<collective::AllReduceRequest> to_allreduce;
   bool cancel_requested = false;
   /// Queues the selected variant; false (and a message) when it cannot run.
   bool request_run();
@@ -199,6 +202,12 @@ class AppState {
     int step = 0;          ///< 0 = before any step, k = after step k of the schedule
     bool playing = false;  ///< Space: one step per 1 / speed seconds, as the trace views' player
     double clock = 0;      ///< seconds towards the next step while playing
+    /// This session's all-reduces on the worker's GPUs (the tab's "Run on the GPUs"), newest first: the picture
+    /// takes a measured ring or tree of its GPU count and size from here before the bundled report.
+    std::vector<collective::AllReduceResult> measured;
+    int pending = 0;        ///< asked (to_allreduce or the worker) and not yet answered
+    std::string note;       ///< why the latest ask did not run (one line); "" when it ran
+    int visible_gpus = -1;  ///< the GPUs the worker's machine sees, from its latest answer (-1: none yet)
   } allreduce;
 
   /// Presses of Left/Right/PageUp/PageDown since the last frame, oldest first (MainWindow::draw drains them).

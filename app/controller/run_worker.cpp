@@ -4,6 +4,8 @@
 #include <exception>
 #include <tuple>
 
+#include "collective/allreduce_sim.hpp"
+#include "collective/link_model.hpp"
 #include "limits.hpp"
 #ifndef WS_NO_WORKERS
 #include "live_pipeline.hpp"
@@ -80,6 +82,18 @@ void RunWorker::submit_trace(const RunRequest& req, int block_index) {
   cv_.notify_all();
 }
 
+void RunWorker::submit_allreduce(const std::vector<AllReduceAsk>& asks) {
+  if (asks.empty()) return;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_) return;
+    allreduces_.insert(allreduces_.end(), asks.begin(), asks.end());
+    shared_.busy = true;
+    live_interrupt_ = true;
+  }
+  cv_.notify_all();
+}
+
 void RunWorker::hold_user_kernels(bool hold) {
   std::lock_guard<std::mutex> lock(mutex_);
   hold_user_kernels_ = hold;
@@ -104,7 +118,7 @@ int RunWorker::cancel_queued() {
   std::lock_guard<std::mutex> lock(mutex_);
   const int dropped = int(queue_.size());
   queue_.clear();
-  traces_.clear();
+  traces_.clear();  // all-reduces stay: the tab counts their answers
   shared_.batch_total -= dropped;
   if (shared_.running.empty()) shared_.busy = false;
   return dropped;
@@ -122,6 +136,7 @@ RunWorker::Snapshot RunWorker::take() {
   Snapshot s = shared_;
   shared_.finished.clear();
   shared_.traces.clear();
+  shared_.allreduces.clear();
   shared_.sweep_runs.clear();
   shared_.sweeps_finished.clear();
   shared_.live_points.clear();
@@ -176,6 +191,7 @@ void RunWorker::stop() {
     stopping_ = true;
     queue_.clear();
     traces_.clear();
+    allreduces_.clear();
     live_.clear();
     shared_.live = false;
     live_interrupt_ = true;
@@ -216,8 +232,9 @@ struct RunWorker::LoopState {
 
 /// The next piece of work, taken from the queues under the mutex.
 struct RunWorker::Job {
-  enum Kind { Run, Trace, Sweep, Live } kind = Run;
+  enum Kind { Run, Trace, AllReduce, Sweep, Live } kind = Run;
   RunRequest request;
+  AllReduceAsk allreduce;
   int trace_block = 0;
   SweepSpec sweep;
   bool live_changed = false;  // Live: the requests changed since the last live job
@@ -255,6 +272,7 @@ void RunWorker::open_backend(LoopState& st) {
 #ifndef WS_NO_WORKERS
   if (st.client) {
     shared_.device = st.client->hello().device;
+    shared_.visible_gpus = st.client->hello().visible_gpus;
     shared_.backend_name = to_string(BackendKind::Cuda);
     shared_.worker = worker_line(*st.client);
   } else
@@ -272,10 +290,13 @@ void RunWorker::open_backend(LoopState& st) {
 bool RunWorker::next_job(LoopState& st, Job& job, int& jobs) {
   std::unique_lock<std::mutex> lock(mutex_);
 #ifdef WS_NO_THREADS
-  if (stopping_ || jobs++ > 0 || (queue_.empty() && traces_.empty() && !sweep_ && live_.empty())) return false;
+  if (stopping_ || jobs++ > 0 || (queue_.empty() && traces_.empty() && allreduces_.empty() && !sweep_ && live_.empty()))
+    return false;
 #else
   (void)jobs;
-  cv_.wait(lock, [this] { return stopping_ || !queue_.empty() || !traces_.empty() || sweep_ || !live_.empty(); });
+  cv_.wait(lock, [this] {
+    return stopping_ || !queue_.empty() || !traces_.empty() || !allreduces_.empty() || sweep_ || !live_.empty();
+  });
   if (stopping_) return false;
 #endif
   live_interrupt_ = false;
@@ -288,6 +309,11 @@ bool RunWorker::next_job(LoopState& st, Job& job, int& jobs) {
     std::tie(job.request, job.trace_block) = traces_.front();
     traces_.pop_front();
     shared_.running = "trace of " + job.request.kernel.file;
+  } else if (!allreduces_.empty()) {
+    job.kind = Job::AllReduce;
+    job.allreduce = allreduces_.front();
+    allreduces_.pop_front();
+    shared_.running = std::string("all-reduce ") + collective::to_string(job.allreduce.run.method);
   } else if (sweep_) {
     job.kind = Job::Sweep;
     job.sweep = *sweep_;
@@ -440,6 +466,37 @@ TraceDone RunWorker::run_trace_job(LoopState& st, const RunRequest& req, int tra
   return done;
 }
 
+AllReduceDone RunWorker::run_allreduce_job(LoopState& st, const AllReduceAsk& ask) {
+  AllReduceDone done;
+  done.ask = ask;
+#ifndef WS_NO_WORKERS
+  if (st.to_worker(ask.backend)) {
+    const WorkerReply reply = st.client->allreduce(ask, done.result, done.visible_gpus);
+    if (reply.kind == WorkerReply::Kind::Faulted) note_fault(*st.client, reply.text), done.faulted = true;
+    if (!reply.ok()) done.error = reply.text;
+    return done;
+  }
+#endif
+  try {
+    if (ask.backend == BackendKind::Sim) {
+      collective::LinkModel link;
+      if (!collective::link_model_by_name(ask.link, link)) {
+        done.error = "unknown link '" + ask.link + "'";
+        return done;
+      }
+      done.result = collective::simulate_allreduce(ask.run, link);
+    } else if (!st.backend) {
+      done.error = st.error.empty() ? "no CUDA device" : st.error;
+    } else {
+      // The GPUs' all-reduce is a worker's request (worker_server.cpp's run_allreduce, which the CLI's build
+      // links); without a worker process this GUI has only its one device's backend.
+      done.error = "all-reduces on GPUs run in a worker process, and this GUI runs its GPU work in-process "
+                   "(no warpscope-cli beside it): run `warpscope-cli allreduce`";
+    }
+  } catch (const std::exception& e) { done.error = describe_exception(e); }
+  return done;
+}
+
 RunResult RunWorker::run_request(LoopState& st, const RunRequest& req) {
 #ifndef WS_NO_WORKERS
   if (st.to_worker(req.backend)) {
@@ -488,12 +545,20 @@ void RunWorker::loop() {
       if (stopping_) break;
       continue;
     }
-    if (job.kind == Job::Trace) {
-      TraceDone done = run_trace_job(st, job.request, job.trace_block);
+    if (job.kind == Job::Trace || job.kind == Job::AllReduce) {
+      TraceDone trace;
+      AllReduceDone allreduce;
+      if (job.kind == Job::Trace)
+        trace = run_trace_job(st, job.request, job.trace_block);
+      else
+        allreduce = run_allreduce_job(st, job.allreduce);
       std::lock_guard<std::mutex> lock(mutex_);
-      shared_.traces.push_back(std::move(done));
+      if (job.kind == Job::Trace)
+        shared_.traces.push_back(std::move(trace));
+      else
+        shared_.allreduces.push_back(std::move(allreduce));
       shared_.running.clear();
-      if (queue_.empty() && traces_.empty()) shared_.busy = false;
+      if (queue_.empty() && traces_.empty() && allreduces_.empty()) shared_.busy = false;
       if (stopping_) break;
       continue;
     }
@@ -502,7 +567,7 @@ void RunWorker::loop() {
     shared_.finished.push_back(std::move(r));
     ++shared_.batch_done;
     shared_.running.clear();
-    if (queue_.empty() && traces_.empty()) shared_.busy = false;
+    if (queue_.empty() && traces_.empty() && allreduces_.empty()) shared_.busy = false;
     if (stopping_) break;
   }
 #ifndef WS_NO_WORKERS

@@ -37,6 +37,18 @@ struct TraceDone {
   std::string error;  ///< "" with a trace
 };
 
+/// An all-reduce of the lesson "Reduction across GPUs" run for the GUI (submit_allreduce), or why it did not run.
+/// `result` is what the machine answered: ran = false with its one-line error when it could not run the method
+/// (no CUDA device, fewer GPUs than asked, no NCCL). `error` is set instead when there is no answer at all (the
+/// worker could not be started, refused the request, or died: then `faulted`).
+struct AllReduceDone {
+  AllReduceAsk ask;
+  collective::AllReduceResult result;
+  int visible_gpus = 0;  ///< the GPUs the answering machine sees (0 without CUDA, and for a sim ask run here)
+  std::string error;     ///< "" with an answer
+  bool faulted = false;  ///< the request cost the worker (a fresh one takes the next)
+};
+
 class RunWorker {
  public:
   /// Opens the backend (on the worker thread); nullptr + a one-line error when there is no device.
@@ -66,7 +78,9 @@ class RunWorker {
     int worker_restarts = 0;        ///< fresh workers started after a fault
     std::string worker_fault;       ///< the latest fault's one-line reason
     std::string worker_where;       ///< where a worker was asked for ("local", "ssh:gpu7"), "" in-process
+    int visible_gpus = -1;          ///< the GPUs the worker's machine sees (its hello); -1 unknown or in-process
     std::vector<TraceDone> traces;  ///< users' kernels' step traces finished since the previous take()
+    std::vector<AllReduceDone> allreduces;  ///< all-reduces finished since the previous take()
   };
 
   /// Starts the thread, which first calls `open` (about 0.2 s for CUDA).
@@ -84,7 +98,13 @@ class RunWorker {
   /// Queues the step trace of block `block_index` of a user's kernel (req.kernel, a traced edit: trace_user_kernel),
   /// after the queued runs; it comes back in Snapshot::traces. Ignored after stop().
   void submit_trace(const RunRequest& req, int block_index);
-  /// Drops the queued requests (not the one running, not the held ones); returns how many were dropped.
+  /// Queues all-reduces (after the queued runs and traces; before a sweep): a cuda ask goes to the worker process,
+  /// which runs it on `ask.run.gpus` GPUs of its machine; in-process (no worker) a cuda ask comes back with a
+  /// one-line error saying so; a sim ask runs collective::simulate_allreduce here. Each comes back in
+  /// Snapshot::allreduces. Ignored after stop().
+  void submit_allreduce(const std::vector<AllReduceAsk>& asks);
+  /// Drops the queued runs and traces (not the one running, not the held ones, not all-reduces); returns how many
+  /// runs were dropped.
   int cancel_queued();
   /// A user's own kernel (RunRequest::kernel) may fault, and NVIDIA's driver resets a GL context that draws on
   /// the GPU at that moment (docs/device/gl-after-fault.md). While holding (the GUI sets it when its picture
@@ -130,6 +150,8 @@ class RunWorker {
   void run_live_job(LoopState& st);
   /// One user kernel's step trace (trace_user_kernel), in-process or through the worker.
   TraceDone run_trace_job(LoopState& st, const RunRequest& req, int trace_block);
+  /// One all-reduce, through the worker (cuda) or here; never throws.
+  AllReduceDone run_allreduce_job(LoopState& st, const AllReduceAsk& ask);
   /// One queued run; never throws (a fault in the worker is its result's status).
   RunResult run_request(LoopState& st, const RunRequest& req);
   /// Ends the Live batches in flight in the worker (their runs still count).
@@ -151,6 +173,7 @@ class RunWorker {
   std::condition_variable cv_;
   std::deque<RunRequest> queue_;
   std::deque<std::pair<RunRequest, int>> traces_;  ///< submit_trace's requests and blocks
+  std::deque<AllReduceAsk> allreduces_;            ///< submit_allreduce's asks
   std::vector<RunRequest> held_;                   // submitted while holding, behind a user's kernel
   bool hold_user_kernels_ = false;
   bool stopping_ = false;

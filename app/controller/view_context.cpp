@@ -23,6 +23,11 @@ void ViewActions::open_view(const std::string& id) { s_.view = id; }
 bool ViewActions::select_variant(const std::string& id) { return s_.select_variant(id); }
 void ViewActions::show_replay(bool on) { s_.show_replay = on; }
 void ViewActions::queue_run(RunRequest req) { s_.to_run.push_back(std::move(req)); }
+
+void ViewActions::queue_allreduce(const collective::AllReduceRequest& req) {
+  s_.to_allreduce.push_back(req);
+  ++s_.allreduce.pending;
+}
 TraceState& ViewActions::trace() { return s_.trace; }
 PerfState& ViewActions::perf() { return s_.perf; }
 AppState::AllReduceView& ViewActions::allreduce() { return s_.allreduce; }

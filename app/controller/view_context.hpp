@@ -61,6 +61,9 @@ class ViewActions {
   void show_replay(bool on);
   /// Queues a run (the main window hands it to the run worker this frame).
   void queue_run(RunRequest req);
+  /// Queues an all-reduce on the GPUs of the worker's machine (handed to the run worker this frame; the answer
+  /// comes back into allreduce().measured, or its one line into allreduce().note).
+  void queue_allreduce(const collective::AllReduceRequest& req);
 
   /// The parts whose controls sit in a view, for that view's controls to change:
   TraceState& trace();                   ///< the trace's player: step, block, play

@@ -1,5 +1,6 @@
 #include "worker_exchange.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "edit_step_trace.hpp"
@@ -7,10 +8,39 @@
 
 namespace ws::controller {
 
+void take_allreduces(AppState::AllReduceView& a, std::vector<AllReduceDone>& done) {
+  for (auto& d : done) {
+    a.pending = std::max(0, a.pending - 1);
+    if (!d.error.empty()) {
+      a.note = "all-reduce " + std::string(collective::to_string(d.ask.run.method)) + ": " + d.error;
+      continue;
+    }
+    a.visible_gpus = d.visible_gpus;
+    if (!d.result.ran) {
+      a.note = d.result.error;
+      continue;
+    }
+    a.measured.insert(a.measured.begin(), std::move(d.result));
+  }
+  constexpr std::size_t kKept = 64;  // a lecture's worth of sizes and methods
+  if (a.measured.size() > kKept) a.measured.resize(kKept);
+}
+
 void exchange_with_worker(AppState& s, RunWorker& worker, const std::string& reports_dir) {
   if (!s.to_run.empty()) {
     worker.submit(s.to_run);
     s.to_run.clear();
+  }
+  if (!s.to_allreduce.empty()) {
+    std::vector<AllReduceAsk> asks;
+    for (const auto& r : s.to_allreduce) {
+      AllReduceAsk a;
+      a.run = r;
+      a.backend = BackendKind::Cuda;
+      asks.push_back(a);
+    }
+    worker.submit_allreduce(asks);
+    s.to_allreduce.clear();
   }
   if (s.cancel_requested) {
     const int n = worker.cancel_queued();
@@ -20,6 +50,8 @@ void exchange_with_worker(AppState& s, RunWorker& worker, const std::string& rep
   }
   send_perf_intents(s, worker);
   RunWorker::Snapshot snap = worker.take();
+  if (s.allreduce.visible_gpus < 0) s.allreduce.visible_gpus = snap.visible_gpus;  // the hello's, until an answer
+  take_allreduces(s.allreduce, snap.allreduces);
   take_perf_results(s, snap);
   const bool first_open = snap.opened && !s.device.opened;
   s.device.opened = snap.opened;

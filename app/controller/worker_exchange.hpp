@@ -9,7 +9,13 @@
 
 namespace ws::controller {
 
-/// Moves queued runs (s.to_run), a cancel and the performance intents to `worker`; takes its snapshot's
+/// Takes the all-reduces the worker answered into the All-reduce tab's state: a result that ran goes to the front
+/// of `a.measured` (the newest 64 kept; an incorrect one too: the tab shows its check), one that could not run or
+/// got no answer sets `a.note` to its one line (kept until the tab asks again: a batch's refusal stays beside its
+/// measurements); each answer lowers `a.pending`; `a.visible_gpus` follows the answers.
+void take_allreduces(AppState::AllReduceView& a, std::vector<AllReduceDone>& done);
+
+/// Moves queued runs (s.to_run) and all-reduces (s.to_allreduce), a cancel and the performance intents to `worker`; takes its snapshot's
 /// finished results, progress and device into `s` (the editor's compile, run, check and step trace too).
 /// On the first snapshot with no device, opens the newest report in `reports_dir` as a replay (when
 /// s.auto_replay); a scene that ranks runs with none yet falls back to the bundled report there.

@@ -201,7 +201,8 @@ json hello_to_json(const WorkerHello& h) {
           {"version", h.version},
           {"device", device_to_json(h.device)},
           {"backends", backend_names(h.backends)},
-          {"capabilities", h.capabilities}};
+          {"capabilities", h.capabilities},
+          {"visible_gpus", h.visible_gpus}};
 }
 
 WorkerHello hello_from_json(const json& j) {
@@ -220,6 +221,7 @@ WorkerHello hello_from_json(const json& j) {
     if (parse_backend(name, b)) h.backends.push_back(b);
   }
   h.capabilities = field_or<std::vector<std::string>>(j, "capabilities", {}, what);
+  h.visible_gpus = field_or<int>(j, "visible_gpus", -1, what);
   return h;
 }
 

@@ -81,6 +81,9 @@ struct WorkerHello {
   DeviceInfo device;
   std::vector<BackendKind> backends;      ///< Sim, and Cuda when a device opened
   std::vector<std::string> capabilities;  ///< worker_request_types()
+  /// The GPUs the worker's process sees (the all-reduce lesson runs on them); -1 when the worker did not say
+  /// (a build before 2026-11-29).
+  int visible_gpus = -1;
 };
 
 nlohmann::json hello_to_json(const WorkerHello& h);

@@ -148,6 +148,7 @@ class Server {
       h.device.error = cuda_error_;
     }
     h.capabilities = worker_request_types();
+    h.visible_gpus = o_.visible_gpus ? o_.visible_gpus() : 0;
     send(hello_to_json(h));
     std::fprintf(stderr, "warpscope worker %ld on %s: %s\n", h.pid, h.host.c_str(),
                  cuda_ ? cuda_->device().name.c_str() : ("sim only (" + cuda_error_ + ")").c_str());

@@ -4,11 +4,15 @@
 // times follow collective::make_schedule step for step; the host run of the same schedule
 // (collective::apply_schedule) gives exactly the reference the GPUs are checked against; bandwidths follow
 // from the median time as schedule.hpp defines them; the ring sent to a local worker (`warpscope-cli worker`,
-// the "allreduce" request) runs on the worker's GPUs and answers what the in-process run answers.
+// the "allreduce" request) runs on the worker's GPUs and answers what the in-process run answers; the GUI's
+// RunWorker sends the All-reduce tab's four methods there and gets them back run, or refused in one line on a
+// machine with one GPU (that case runs on one GPU too).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <thread>
 #include <numeric>
 #include <string>
 #include <tuple>
@@ -17,6 +21,7 @@
 #include "collective/allreduce_json.hpp"
 #include "collective/allreduce_run.hpp"
 #include "collective/schedule.hpp"
+#include "run_worker.hpp"
 #include "worker_client.hpp"
 #include "worker_protocol.hpp"
 
@@ -216,4 +221,62 @@ TEST(GpuMultiAllReduce, RingThroughALocalWorkerEqualsTheInProcessRun) {
   EXPECT_EQ(after.status, ws::RunStatus::Ok) << after.message;
   EXPECT_EQ(after.device, worker.hello().device.name);
   EXPECT_EQ(worker.restarts(), 0);
+}
+
+// The GUI's path (app/controller/run_worker: submit_allreduce, as the All-reduce tab's "Run on the GPUs" asks):
+// the tab's four methods on 2 GPUs through a local worker, whose hello says how many GPUs it sees. With two or
+// more: every method ran, correct, with one step time per step for the ring and the tree. With one GPU: each
+// comes back not run, with one line naming the GPUs asked for and seen.
+TEST(GpuMultiAllReduce, TheGuisRunWorkerRunsTheTabsFourMethodsOrSaysWhy) {
+  const int visible = visible_gpu_count();
+  if (visible < 1) GTEST_SKIP() << "no GPU";
+  ws::WorkerClientOptions o;
+  o.connect_timeout_s = 60;
+  ws::controller::RunWorker w(ws::WorkerLaunch{{WS_CLI_PATH, "worker"}, "local"}, o);
+  ASSERT_TRUE(w.wait_opened(std::chrono::seconds(90)));
+  ws::controller::RunWorker::Snapshot snap = w.take();
+  ASSERT_TRUE(snap.device.available) << snap.open_error;
+  EXPECT_EQ(snap.visible_gpus, visible) << "the worker's hello counts the GPUs";
+  std::vector<ws::AllReduceAsk> asks;
+  for (Method m : {Method::Ring, Method::Tree, Method::NcclRing, Method::NcclTree}) {
+    ws::AllReduceAsk a;
+    a.run.method = m;
+    a.run.gpus = 2;
+    a.run.length = (std::int64_t(1) << 20) + 37;
+    a.run.warmup = 1;
+    a.run.repeats = 3;
+    a.backend = ws::BackendKind::Cuda;
+    asks.push_back(a);
+  }
+  w.submit_allreduce(asks);
+  std::vector<ws::controller::AllReduceDone> done;
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (done.size() < asks.size() && std::chrono::steady_clock::now() < end) {
+    snap = w.take();
+    for (auto& d : snap.allreduces) done.push_back(d);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(done.size(), asks.size());
+  for (std::size_t i = 0; i < done.size(); ++i) {
+    const AllReduceResult& r = done[i].result;
+    SCOPED_TRACE(to_string(asks[i].run.method));
+    EXPECT_EQ(done[i].error, "") << "the worker answered";
+    EXPECT_EQ(done[i].visible_gpus, visible);
+    EXPECT_EQ(r.method, asks[i].run.method);
+    if (visible >= 2) {
+      ASSERT_TRUE(r.ran) << r.error;
+      EXPECT_TRUE(r.correct) << r.detail;
+      EXPECT_FALSE(r.simulated);
+      EXPECT_GT(r.median_ms, 0.0);
+      if (r.method == Method::Ring || r.method == Method::Tree)
+        EXPECT_EQ(r.step_ms.size(), make_schedule(r.method == Method::Ring ? Algorithm::Ring : Algorithm::Tree, 2).steps.size());
+      std::printf("GUI path, %s on 2 GPUs, %lld floats: %.3f ms, bus %.1f GB/s\n", to_string(r.method),
+                  (long long)r.length, r.median_ms, r.busbw_gbs);
+    } else {
+      EXPECT_FALSE(r.ran);
+      EXPECT_NE(r.error.find("this machine shows " + std::to_string(visible)), std::string::npos) << r.error;
+      EXPECT_EQ(r.error.find('\n'), std::string::npos) << r.error;
+      std::printf("GUI path on one GPU, %s: %s\n", to_string(r.method), r.error.c_str());
+    }
+  }
 }

@@ -18,6 +18,7 @@
 #include "collective/link_model.hpp"
 #include "headless_imgui.hpp"
 #include "main_window.hpp"
+#include "worker_exchange.hpp"
 #include "views/allreduce_sweep_plot.hpp"
 #include "views/view_allreduce.hpp"
 #include "widgets/layout_probe.hpp"
@@ -136,6 +137,77 @@ TEST_P(AllReduceTab, ABundledReportsStepTimesReplaceTheModels) {
     setenv("WARPSCOPE_DATA", keep.c_str(), 1);
   else
     unsetenv("WARPSCOPE_DATA");
+}
+
+// With a CUDA device (the worker's), the tab's "Run on the GPUs" asks for the ring, the tree and NCCL's two at the
+// picture's GPU count and size; while they run the line says how many are to go; the answers (worker_exchange's
+// take_allreduces) put this session's measured step times in the picture before the bundled ones, the line gives
+// each method's time and bus bandwidth, and a method that could not run says why.
+TEST_P(AllReduceTab, WithADeviceTheButtonRunsTheFourMethodsAndTheirTimesWin) {
+  s.device.device.available = true;
+  s.view = "allreduce";
+  s.allreduce.algorithm = collective::Algorithm::Ring;
+  s.allreduce.gpus = 2;
+  s.allreduce.bytes_log2 = 28;
+  s.allreduce.step = 1;
+  const LayoutProbe& p = show();
+  ASSERT_EQ(p.counts.at("allreduce run button"), 1);
+  ASSERT_TRUE(p.pictures.count("allreduce run button"));
+  const ProbeRect b = p.pictures.at("allreduce run button");
+  EXPECT_TRUE(p.region.contains(b)) << "the button runs out of the view";
+  // A click: press and release on the button.
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = ImVec2((b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2);
+  show(2);
+  io.MouseDown[0] = true;
+  show(1);
+  io.MouseDown[0] = false;
+  show(1);
+  ASSERT_EQ(s.to_allreduce.size(), 4u) << "one click, four methods";
+  const collective::Method want[] = {collective::Method::Ring, collective::Method::Tree, collective::Method::NcclRing,
+                                     collective::Method::NcclTree};
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(s.to_allreduce[i].method, want[i]);
+    EXPECT_EQ(s.to_allreduce[i].gpus, 2);
+    EXPECT_EQ(s.to_allreduce[i].length, std::int64_t(1) << 26);  // 256 MiB of float32 per GPU
+  }
+  EXPECT_EQ(s.allreduce.pending, 4);
+  // The answers: the ring and both NCCL runs measured, the tree refused by the machine.
+  std::vector<controller::AllReduceDone> done(4);
+  for (std::size_t i = 0; i < 4; ++i) {
+    done[i].ask.run = s.to_allreduce[i];
+    auto& r = done[i].result;
+    r.method = want[i];
+    r.gpus = 2;
+    r.length = std::int64_t(1) << 26;
+    r.ran = r.correct = i != 1;
+    r.median_ms = 0.8 + 0.1 * double(i);
+    r.busbw_gbs = 300;
+    r.device_names = {"NVIDIA H200", "NVIDIA H200"};
+    done[i].visible_gpus = 2;
+  }
+  done[0].result.step_ms = {0.45, 0.35};
+  done[1].result.error = "tree: no peer access between GPU 0 and GPU 1";
+  s.to_allreduce.clear();
+  controller::take_allreduces(s.allreduce, done);
+  EXPECT_EQ(s.allreduce.pending, 0);
+  EXPECT_EQ(s.allreduce.measured.size(), 3u);
+  EXPECT_EQ(s.allreduce.note, "tree: no peer access between GPU 0 and GPU 1");
+  EXPECT_EQ(s.allreduce.visible_gpus, 2);
+  const LayoutProbe& q = show();
+  EXPECT_EQ(q.counts.at("allreduce measured"), 1) << "the session's ring is measured";
+  EXPECT_EQ(q.counts.at("allreduce step us"), 450);
+  EXPECT_EQ(q.counts.at("allreduce measured here"), 1);
+  EXPECT_EQ(q.counts.at("allreduce note"), 1);
+  // Another size: nothing of this session there (the bundled report or the model).
+  s.allreduce.bytes_log2 = 20;
+  EXPECT_EQ(show().counts.at("allreduce measured here"), 0);
+}
+
+// Without a device the tab has no button: the line says why the GPU variants cannot run.
+TEST_P(AllReduceTab, WithoutADeviceThereIsNoRunButton) {
+  s.view = "allreduce";
+  EXPECT_EQ(show().counts.at("allreduce run button"), 0);
 }
 
 TEST(AllReduceAxis, BytesAreWrittenInBinaryUnits) {

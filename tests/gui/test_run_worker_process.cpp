@@ -7,6 +7,8 @@
 #include <chrono>
 #include <thread>
 
+#include "collective/allreduce_sim.hpp"
+#include "collective/link_model.hpp"
 #include "run_worker.hpp"
 
 using namespace ws;
@@ -125,4 +127,50 @@ TEST(WorkerProcess, TimedTestWorkerKeepsLiveRunning) {
   EXPECT_TRUE(both) << "every live request plots";
   for (const RunResult& r : runs) EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
   w.set_live({});
+}
+
+// The All-reduce tab's asks (submit_allreduce): a cuda one goes to the worker, which answers for its machine's
+// GPUs (here, without two GPUs, a result that did not run and says why; with two or more, a correct one); a sim
+// one runs here and equals the model.
+TEST(WorkerProcess, AllReducesGoToTheWorkerAndSimOnesRunHere) {
+  RunWorker w(WorkerLaunch{{WS_CLI_PATH, "worker"}, "local"}, test_worker());
+  ASSERT_TRUE(w.wait_opened(20s));
+  AllReduceAsk gpu;
+  gpu.run.method = collective::Method::Ring;
+  gpu.run.gpus = 2;
+  gpu.run.length = 4096;
+  gpu.run.warmup = 0;
+  gpu.run.repeats = 1;
+  gpu.backend = BackendKind::Cuda;
+  AllReduceAsk sim = gpu;
+  sim.backend = BackendKind::Sim;
+  sim.run.gpus = 4;
+  w.submit_allreduce({gpu, sim});
+  std::vector<AllReduceDone> done;
+  RunWorker::Snapshot snap;
+  const auto end = std::chrono::steady_clock::now() + 30s;
+  while (done.size() < 2 && std::chrono::steady_clock::now() < end) {
+    snap = w.take();
+    for (auto& d : snap.allreduces) done.push_back(d);
+    std::this_thread::sleep_for(5ms);
+  }
+  ASSERT_EQ(done.size(), 2u);
+  EXPECT_EQ(done[0].error, "") << "the worker answers";
+  EXPECT_EQ(done[0].ask.backend, BackendKind::Cuda);
+  EXPECT_EQ(done[0].result.method, collective::Method::Ring);
+  if (done[0].visible_gpus >= 2) {
+    EXPECT_TRUE(done[0].result.ran && done[0].result.correct) << done[0].result.error << done[0].result.detail;
+  } else {
+    EXPECT_FALSE(done[0].result.ran);
+    EXPECT_FALSE(done[0].result.error.empty()) << "a result that did not run says why";
+    EXPECT_EQ(done[0].result.error.find('\n'), std::string::npos) << "one line";
+  }
+  const collective::AllReduceResult model = collective::simulate_allreduce(sim.run, collective::nvlink4_model());
+  EXPECT_EQ(done[1].error, "");
+  EXPECT_TRUE(done[1].result.simulated);
+  EXPECT_TRUE(done[1].result.correct);
+  EXPECT_EQ(done[1].result.gpus, 4);
+  EXPECT_DOUBLE_EQ(done[1].result.median_ms, model.median_ms);
+  EXPECT_EQ(done[1].result.step_ms, model.step_ms);
+  EXPECT_FALSE(snap.busy);
 }

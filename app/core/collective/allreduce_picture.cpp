@@ -71,7 +71,8 @@ std::string device_phrase(const std::vector<std::string>& names) {
 }
 
 AllReducePicture make_picture(Algorithm algorithm, int gpus, std::int64_t bytes,
-                              const std::vector<AllReduceResult>& report, const LinkModel& link) {
+                              const std::vector<AllReduceResult>& report, const LinkModel& link,
+                              const std::string& origin) {
   if (gpus < 2 || gpus > kMaxGpus) throw std::invalid_argument("the picture needs 2 to 8 GPUs");
   if (bytes < 4 || bytes % 4 != 0) throw std::invalid_argument("bytes must be a positive multiple of 4");
   const Schedule s = make_schedule(algorithm, gpus);
@@ -87,7 +88,7 @@ AllReducePicture make_picture(Algorithm algorithm, int gpus, std::int64_t bytes,
       ms = r.step_ms;
       p.measured = true;
       p.devices = device_phrase(r.device_names);
-      p.source = "measured on " + p.devices + " (bundled report)";
+      p.source = "measured on " + p.devices + " (" + origin + ")";
       break;
     }
   if (!p.measured) {
@@ -185,10 +186,7 @@ std::string gpu_variants_line(bool device_available, int gpus) {
   if (!device_available) return head + "no CUDA device" + tail;
   if (gpus >= 0 && gpus < 2)
     return head + "only " + std::to_string(gpus) + " GPU visible, all-reduce needs 2 or more" + tail;
-  if (gpus < 0)
-    return "GPU variants run from the command line (warpscope-cli allreduce --backend cuda); the window draws the "
-           "sim or a bundled report";
-  return "";
+  return "";  // two or more, or not known yet (the run's answer will say)
 }
 
 std::string bytes_text(std::int64_t bytes) {

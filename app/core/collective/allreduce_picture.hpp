@@ -58,9 +58,11 @@ struct AllReducePicture {
 /// The picture of `algorithm` on `gpus` GPUs (2..kMaxGpus) with `bytes` per GPU (a multiple of 4, >= 4).
 /// A result of `report` is used when it is of this method (Ring or Tree), GPU count and length, ran, was
 /// not simulated, is correct and has one step_ms per step; otherwise the times are model_step_ms over
-/// `link`. Throws std::invalid_argument for gpus outside 2..kMaxGpus or bad bytes.
+/// `link`. `origin` names where `report` comes from in `source`: "measured on NVIDIA H200 x2 (bundled report)",
+/// "(this session)". Throws std::invalid_argument for gpus outside 2..kMaxGpus or bad bytes.
 AllReducePicture make_picture(Algorithm algorithm, int gpus, std::int64_t bytes,
-                              const std::vector<AllReduceResult>& report, const LinkModel& link);
+                              const std::vector<AllReduceResult>& report, const LinkModel& link,
+                              const std::string& origin = "bundled report");
 
 /// The GPUs of a result as one phrase: "NVIDIA H200 x2", "NVIDIA H100, NVIDIA H200"; "GPUs" when unnamed.
 std::string device_phrase(const std::vector<std::string>& names);
@@ -100,9 +102,10 @@ std::vector<std::string> load_allreduce_reports(const std::string& dir, std::vec
                                                 std::vector<std::string>& problems);
 
 /// Why the lesson's GPU variants cannot run here, in one line short enough for one line of the view, or ""
-/// when they can. `device_available`: a CUDA device was opened; `gpus`: how many are visible (-1 when
-/// unknown: the GUI's worker reports one device). "GPU variants cannot run here: no CUDA device; steps and
-/// times from the sim or a bundled report", "... only 1 GPU visible, all-reduce needs 2 or more; ...".
+/// when they can or may (2 or more GPUs, or `gpus` -1: not known yet). `device_available`: a CUDA device was
+/// opened; `gpus`: how many are visible (the worker's hello says). "GPU variants cannot run here: no CUDA
+/// device; steps and times from the sim or a bundled report", "... only 1 GPU visible, all-reduce needs 2 or
+/// more; ...".
 std::string gpu_variants_line(bool device_available, int gpus);
 
 /// Bytes as the view prints them: "4 KiB", "256 MiB", "1 GiB" (powers of two), else "<n> B".

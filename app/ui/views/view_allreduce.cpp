@@ -78,8 +78,10 @@ void AllReduceView::draw(const ViewContext& c, ViewActions& act) {
     if (a.step >= steps) a.playing = false;
   }
   a.step = std::clamp(a.step, 0, steps);
-  const AllReducePicture p =
-      make_picture(a.algorithm, a.gpus, std::int64_t(1) << a.bytes_log2, bundled.results, nvlink4_model());
+  // This session's measurement of the picture's run first, then the bundled report's, then the model.
+  const std::int64_t bytes = std::int64_t(1) << a.bytes_log2;
+  AllReducePicture p = make_picture(a.algorithm, a.gpus, bytes, c.allreduce.measured, nvlink4_model(), "this session");
+  if (!p.measured) p = make_picture(a.algorithm, a.gpus, bytes, bundled.results, nvlink4_model());
 
   // The step's headline: where we are and how long it takes (the controls say what runs, except in a handout),
   // on the controls' line where it fits, then where the time comes from.
@@ -102,13 +104,7 @@ void AllReduceView::draw(const ViewContext& c, ViewActions& act) {
   TextEllipsis(src, ImGui::GetContentRegionAvail().x, p.measured ? &t.colors().ok : &t.colors().lesson);
   ItemTooltip(src + (bundled.files.empty() ? "\nno warpscope-allreduce report in assets/allreduce"
                                            : "\nbundled reports read: " + std::to_string(bundled.files.size())));
-  // Why the lesson's GPU variants do not run here: one line, always visible.
-  const std::string why =
-      c.device.opened ? gpu_variants_line(c.device.device.available, c.device.device.available ? -1 : 0) : "";
-  if (!why.empty()) {
-    TextEllipsis(why, ImGui::GetContentRegionAvail().x, &t.colors().lesson);
-    ItemTooltip(why + (c.device.device.error.empty() ? "" : "\n" + c.device.device.error));
-  }
+  draw_run_line(c, act);
   for (const auto& pr : bundled.problems) TextEllipsis(pr, ImGui::GetContentRegionAvail().x, &t.colors().bad);
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -122,6 +118,97 @@ void AllReduceView::draw(const ViewContext& c, ViewActions& act) {
   draw_step_times(c, p, std::floor(h * 0.4f));
   sweep_.draw(a.gpus, a.bytes_log2, ImGui::GetContentRegionAvail());
   ImGui::EndChild();
+}
+
+namespace {
+
+/// The methods "Run on the GPUs" asks for, in the order of the line that reports them.
+constexpr Method kRunMethods[] = {Method::Ring, Method::Tree, Method::NcclRing, Method::NcclTree};
+
+/// The newest result of this session of `m` on `gpus` GPUs with `length` floats per GPU, null if none.
+const AllReduceResult* newest(const std::vector<AllReduceResult>& measured, Method m, int gpus, std::int64_t length) {
+  for (const auto& r : measured)
+    if (r.method == m && r.gpus == gpus && r.length == length) return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+void AllReduceView::draw_run_line(const ViewContext& c, ViewActions& act) {
+  const Theme& t = theme();
+  const auto& a = c.allreduce;
+  LayoutProbe& probe = layout_probe();
+  probe.counts["allreduce run button"] = 0;
+  if (!c.device.opened) return;
+  // Why the lesson's GPU variants do not run here: one line, always visible.
+  if (!c.device.device.available) {
+    const std::string why = gpu_variants_line(false, 0);
+    TextEllipsis(why, ImGui::GetContentRegionAvail().x, &t.colors().lesson);
+    ItemTooltip(why + (c.device.device.error.empty() ? "" : "\n" + c.device.device.error));
+    return;
+  }
+  // A machine with fewer than two GPUs (its worker's hello or an answer said so): why, and no button.
+  if (a.visible_gpus >= 0 && a.visible_gpus < 2) {
+    const std::string why = gpu_variants_line(true, a.visible_gpus);
+    TextEllipsis(why, ImGui::GetContentRegionAvail().x, &t.colors().lesson);
+    ItemTooltip(why);
+    return;
+  }
+  const std::int64_t length = (std::int64_t(1) << a.bytes_log2) / 4;
+  const std::string where = std::to_string(a.gpus) + " GPUs, " + bytes_text(length * 4) + " per GPU";
+  const bool too_many = a.visible_gpus >= 2 && a.gpus > a.visible_gpus;
+  if (!Handout()) {
+    ImGui::BeginDisabled(a.pending > 0 || too_many);
+    const bool run = ImGui::Button("Run on the GPUs");
+    probe.picture("allreduce run button", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    if (run) {
+      act.allreduce().note.clear();
+      for (Method m : kRunMethods) {
+        collective::AllReduceRequest r;
+        r.method = m;
+        r.gpus = a.gpus;
+        r.length = length;
+        act.queue_allreduce(r);
+      }
+    }
+    ImGui::EndDisabled();
+    probe.counts["allreduce run button"] = 1;
+    ItemTooltip("Runs the hand-written ring and tree and NCCL's ring and tree (NCCL_ALGO=Ring, Tree) on " + where +
+                " of the worker's machine, each checked against the CPU; median of 20 launches after 3 warm-ups. "
+                "The ring's and the tree's measured step times then replace the bundled ones.");
+    ImGui::SameLine();
+  }
+  // Running: how many answers are still to come; else what this session measured at the picture's size and why
+  // the latest ask did not run (either may be missing); with neither, what the button does.
+  if (a.pending > 0) {
+    const std::string line = "running on " + where + ": " + std::to_string(a.pending) + " to go";
+    TextEllipsis(line, ImGui::GetContentRegionAvail().x, &t.colors().text_dim);
+    return;
+  }
+  std::string line;
+  bool wrong = false;
+  for (Method m : kRunMethods)
+    if (const AllReduceResult* r = newest(a.measured, m, a.gpus, length)) {
+      line += std::string(line.empty() ? "measured here: " : "  \u00b7  ") + to_string(m) + " " +
+              ms_text(r->median_ms) + ", bus " + gbs_text(r->busbw_gbs) + (r->correct ? "" : " WRONG");
+      wrong |= !r->correct;
+    }
+  probe.counts["allreduce measured here"] = line.empty() ? 0 : 1;
+  probe.counts["allreduce note"] = a.note.empty() ? 0 : 1;
+  if (!line.empty()) {
+    TextEllipsis(line, ImGui::GetContentRegionAvail().x, wrong ? &t.colors().bad : &t.colors().ok);
+    ItemTooltip(line + (wrong ? "\nWRONG: a GPU's sum differs from the CPU's (the report's detail says where)" : ""));
+    if (!a.note.empty()) SameLineIfFits(ImGui::CalcTextSize(a.note.c_str()).x, t.px(24));
+  }
+  if (!a.note.empty()) {
+    TextEllipsis(a.note, ImGui::GetContentRegionAvail().x, &t.colors().bad);
+    ItemTooltip(a.note);
+  } else if (line.empty()) {
+    const std::string hint = too_many ? "this machine has " + std::to_string(a.visible_gpus) + " GPUs: set GPUs to " +
+                                            std::to_string(a.visible_gpus) + " or fewer to run here"
+                                      : "ring, tree and NCCL on " + where + " of this machine";
+    TextEllipsis(hint, ImGui::GetContentRegionAvail().x, too_many ? &t.colors().lesson : &t.colors().text_dim);
+  }
 }
 
 void AllReduceView::draw_controls(ViewActions& act, int steps) {

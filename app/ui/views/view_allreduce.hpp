@@ -3,6 +3,9 @@
 // arrows from the sending GPU's chunk to the receiving one, the time of every step (a bundled report's
 // measurement when it holds the run, else the sim's model, labelled which), and the message-size sweep
 // of ring against tree with the crossover. What it draws is computed by collective/allreduce_picture.hpp.
+// With a CUDA device, "Run on the GPUs" runs the hand-written ring and tree and NCCL's on the worker's
+// machine at the picture's GPU count and size; their step times then replace the bundled ones ("this
+// session"), and one line gives each method's time and bus bandwidth, or why it could not run.
 #pragma once
 #include <imgui.h>
 
@@ -29,6 +32,9 @@ class AllReduceView {
   void draw_controls(controller::ViewActions& act, int steps);
   void draw_picture(const controller::ViewContext& ctx, const collective::AllReducePicture& p, ImVec2 size);
   void draw_step_times(const controller::ViewContext& ctx, const collective::AllReducePicture& p, float height);
+  /// The line under the headline: with a CUDA device the run button and what this session measured at the
+  /// picture's GPU count and size (or why it did not run); without one, why the GPU variants cannot run here.
+  void draw_run_line(const controller::ViewContext& c, controller::ViewActions& act);
 
   AllReduceSweepPlot sweep_;  ///< ring against tree over message size (shared with Plots)
 };

@@ -185,7 +185,7 @@ TEST(AllReduceReports, TheLineSaysWhyGpuVariantsCannotRun) {
             "GPU variants cannot run here: only 1 GPU visible, all-reduce needs 2 or more; steps and times from the "
             "sim or a bundled report");
   EXPECT_EQ(gpu_variants_line(true, 2), "");
-  EXPECT_NE(gpu_variants_line(true, -1).find("warpscope-cli allreduce --backend cuda"), std::string::npos);
+  EXPECT_EQ(gpu_variants_line(true, -1), "") << "not known yet: the tab's run answers for the machine";
   EXPECT_EQ(bytes_text(4096), "4 KiB");
   EXPECT_EQ(bytes_text(std::int64_t(1) << 30), "1 GiB");
   EXPECT_EQ(bytes_text(12), "12 B");

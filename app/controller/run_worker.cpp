@@ -490,8 +490,9 @@ AllReduceDone RunWorker::run_allreduce_job(LoopState& st, const AllReduceAsk& as
     } else {
       // The GPUs' all-reduce is a worker's request (worker_server.cpp's run_allreduce, which the CLI's build
       // links); without a worker process this GUI has only its one device's backend.
-      done.error = "all-reduces on GPUs run in a worker process, and this GUI runs its GPU work in-process "
-                   "(no warpscope-cli beside it): run `warpscope-cli allreduce`";
+      done.error =
+          "all-reduces on GPUs run in a worker process, and this GUI runs its GPU work in-process "
+          "(no warpscope-cli beside it): run `warpscope-cli allreduce`";
     }
   } catch (const std::exception& e) { done.error = describe_exception(e); }
   return done;

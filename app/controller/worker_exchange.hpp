@@ -15,8 +15,9 @@ namespace ws::controller {
 /// measurements); each answer lowers `a.pending`; `a.visible_gpus` follows the answers.
 void take_allreduces(AppState::AllReduceView& a, std::vector<AllReduceDone>& done);
 
-/// Moves queued runs (s.to_run) and all-reduces (s.to_allreduce), a cancel and the performance intents to `worker`; takes its snapshot's
-/// finished results, progress and device into `s` (the editor's compile, run, check and step trace too).
+/// Moves queued runs (s.to_run) and all-reduces (s.to_allreduce), a cancel and the performance intents to
+/// `worker`; takes its snapshot's finished results, all-reduces, progress and device into `s` (the editor's
+/// compile, run, check and step trace too).
 /// On the first snapshot with no device, opens the newest report in `reports_dir` as a replay (when
 /// s.auto_replay); a scene that ranks runs with none yet falls back to the bundled report there.
 void exchange_with_worker(AppState& s, RunWorker& worker, const std::string& reports_dir);

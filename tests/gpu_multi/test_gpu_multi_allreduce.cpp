@@ -12,9 +12,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <thread>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -269,7 +269,8 @@ TEST(GpuMultiAllReduce, TheGuisRunWorkerRunsTheTabsFourMethodsOrSaysWhy) {
       EXPECT_FALSE(r.simulated);
       EXPECT_GT(r.median_ms, 0.0);
       if (r.method == Method::Ring || r.method == Method::Tree)
-        EXPECT_EQ(r.step_ms.size(), make_schedule(r.method == Method::Ring ? Algorithm::Ring : Algorithm::Tree, 2).steps.size());
+        EXPECT_EQ(r.step_ms.size(),
+                  make_schedule(r.method == Method::Ring ? Algorithm::Ring : Algorithm::Tree, 2).steps.size());
       std::printf("GUI path, %s on 2 GPUs, %lld floats: %.3f ms, bus %.1f GB/s\n", to_string(r.method),
                   (long long)r.length, r.median_ms, r.busbw_gbs);
     } else {

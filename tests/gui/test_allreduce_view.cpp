@@ -18,12 +18,12 @@
 #include "collective/link_model.hpp"
 #include "headless_imgui.hpp"
 #include "main_window.hpp"
-#include "worker_exchange.hpp"
 #include "views/allreduce_sweep_plot.hpp"
 #include "views/view_allreduce.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/plot_axis.hpp"
 #include "widgets/theme.hpp"
+#include "worker_exchange.hpp"
 
 namespace ws::ui {
 

@@ -85,14 +85,16 @@ void AllReduceSweepPlot::draw(int gpus, int here_log2, ImVec2 size) {
   cfg.y = AxisSpec{std::max(1e-3, lo / 1.6), std::max(1.0, hi * 1.6), true, 10, AxisUnit::GBps};
   cfg.max_x_ticks = 5;
   if (size.y < t.px(220)) {  // no room for a readable plot (large text): the numbers it would show
-    const co::SweepPoint& here =
-        w.points[std::size_t(std::clamp(here_log2 - co::kPictureMinBytesLog2, 0, int(w.points.size()) - 1))];
     ImGui::TextWrapped("%s: %s", cfg.title.c_str(), cross.c_str());
     ItemTooltip(w.source);
-    if (!w.measured)
-      TextEllipsis("at " + co::bytes_text(here.bytes) + ": ring " + sweep_gbs_text(here.ring_busbw_gbs) + ", tree " +
-                       sweep_gbs_text(here.tree_busbw_gbs),
-                   ImGui::GetContentRegionAvail().x);
+    // The picture's size: the model has every doubling size, a measurement only the sizes it ran.
+    const std::int64_t bytes = std::int64_t(1)
+                               << std::clamp(here_log2, co::kPictureMinBytesLog2, co::kPictureMaxBytesLog2);
+    for (const co::SweepPoint& here : w.points)
+      if (here.bytes == bytes)
+        TextEllipsis("at " + co::bytes_text(here.bytes) + ": ring " + sweep_gbs_text(here.ring_busbw_gbs) + ", tree " +
+                         sweep_gbs_text(here.tree_busbw_gbs),
+                     ImGui::GetContentRegionAvail().x);
     return;
   }
   Plot("##allreduce_sweep", cfg, series, {}, size);

@@ -1,3 +1,4 @@
+include(${CMAKE_CURRENT_LIST_DIR}/check_arguments.cmake)
 # ws_generate_registry(): writes a C++ file whose FUNCTION collects one entry per source file matching GLOB
 # (or named in FILES), so a new file registers itself by its name alone.
 #
@@ -25,14 +26,7 @@ function(ws_generate_registry)
   set(one_value OUTPUT GLOB FROM PREFIX NAME_REGEX NAME_REPLACE HEADER NAMESPACE DECL_NAMESPACE ELEMENT FUNCTION DECL CALL SOURCES_VAR)
   # PARSE_ARGV keeps the semicolons of DECL and CALL inside their values.
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "${one_value}" "FILES")
-  foreach(key IN ITEMS OUTPUT HEADER NAMESPACE ELEMENT FUNCTION DECL CALL)
-    if(NOT arg_${key})
-      message(FATAL_ERROR "ws_generate_registry: ${key} is required")
-    endif()
-  endforeach()
-  if(arg_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR "ws_generate_registry: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
-  endif()
+  ws_check_arguments(ws_generate_registry OUTPUT HEADER NAMESPACE ELEMENT FUNCTION DECL CALL)
   if(arg_GLOB AND arg_FILES)
     message(FATAL_ERROR "ws_generate_registry: GLOB or FILES, not both")
   endif()

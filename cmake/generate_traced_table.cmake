@@ -1,3 +1,4 @@
+include(${CMAKE_CURRENT_LIST_DIR}/check_arguments.cmake)
 # The trace build's kernel files and tables (app/cuda/traced_kernels.hpp), found and generated, never listed:
 #
 # ws_find_traced_kernels(<out_var> FILES...): the files among FILES with a line starting WS_TRACE_NS_BEGIN
@@ -73,14 +74,7 @@ endfunction()
 # A contract without the alias stops the configuration, naming the file and what to add.
 function(ws_generate_traced_table)
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "PATTERN;LAUNCH_HEADER;INCLUDE;SOURCES_VAR" "FILES")
-  foreach(key IN ITEMS PATTERN LAUNCH_HEADER INCLUDE SOURCES_VAR)
-    if(NOT arg_${key})
-      message(FATAL_ERROR "ws_generate_traced_table: ${key} is required")
-    endif()
-  endforeach()
-  if(arg_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR "ws_generate_traced_table: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
-  endif()
+  ws_check_arguments(ws_generate_traced_table PATTERN LAUNCH_HEADER INCLUDE SOURCES_VAR)
   set(pattern ${arg_PATTERN})
   file(RELATIVE_PATH launch_rel ${PROJECT_SOURCE_DIR} ${arg_LAUNCH_HEADER})
   file(STRINGS ${arg_LAUNCH_HEADER} alias REGEX "^namespace ${pattern}_traced {")

@@ -42,6 +42,14 @@ class AllReduceTab : public ::testing::TestWithParam<float> {
     s.perf.present.focus = large;
   }
   void TearDown() override { ImGui::DestroyContext(); }
+  /// The All-reduce tab at the ring on 2 GPUs, 256 MiB per GPU, after its first step.
+  void open_ring_on_two_gpus() {
+    s.view = "allreduce";
+    s.allreduce.algorithm = collective::Algorithm::Ring;
+    s.allreduce.gpus = 2;
+    s.allreduce.bytes_log2 = 28;
+    s.allreduce.step = 1;
+  }
   const LayoutProbe& show(int frames = 4) {
     for (int i = 0; i < frames; ++i) {
       ImGui::GetIO().DeltaTime = 1.f / 60.f;
@@ -115,11 +123,7 @@ TEST_P(AllReduceTab, ABundledReportsStepTimesReplaceTheModels) {
   const char* old = std::getenv("WARPSCOPE_DATA");
   const std::string keep = old ? old : "";
   setenv("WARPSCOPE_DATA", data.c_str(), 1);
-  s.view = "allreduce";
-  s.allreduce.algorithm = collective::Algorithm::Ring;
-  s.allreduce.gpus = 2;
-  s.allreduce.bytes_log2 = 28;
-  s.allreduce.step = 1;
+  open_ring_on_two_gpus();
   const LayoutProbe& p = show();
   EXPECT_EQ(p.counts.at("allreduce measured"), 1);
   EXPECT_EQ(p.counts.at("allreduce step us"), 400);
@@ -145,11 +149,7 @@ TEST_P(AllReduceTab, ABundledReportsStepTimesReplaceTheModels) {
 // each method's time and bus bandwidth, and a method that could not run says why.
 TEST_P(AllReduceTab, WithADeviceTheButtonRunsTheFourMethodsAndTheirTimesWin) {
   s.device.device.available = true;
-  s.view = "allreduce";
-  s.allreduce.algorithm = collective::Algorithm::Ring;
-  s.allreduce.gpus = 2;
-  s.allreduce.bytes_log2 = 28;
-  s.allreduce.step = 1;
+  open_ring_on_two_gpus();
   const LayoutProbe& p = show();
   ASSERT_EQ(p.counts.at("allreduce run button"), 1);
   ASSERT_TRUE(p.pictures.count("allreduce run button"));

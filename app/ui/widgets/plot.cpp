@@ -64,11 +64,10 @@ void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float dash, floa
 void put_dash_piece(ImDrawList* dl, ImVec2 a, ImVec2 b, ImVec2 offset, ImU32 col, ImVec2 uv) {
   a.x += 0.5f, a.y += 0.5f, b.x += 0.5f, b.y += 0.5f;
   ImDrawVert* v = dl->_VtxWritePtr;
-  v[0].pos = ImVec2(a.x + offset.x, a.y + offset.y);
-  v[1].pos = ImVec2(b.x + offset.x, b.y + offset.y);
-  v[2].pos = ImVec2(b.x - offset.x, b.y - offset.y);
-  v[3].pos = ImVec2(a.x - offset.x, a.y - offset.y);
-  for (int i = 0; i < 4; ++i) v[i].uv = uv, v[i].col = col;
+  v[0] = ImDrawVert{ImVec2(a.x + offset.x, a.y + offset.y), uv, col};
+  v[1] = ImDrawVert{ImVec2(b.x + offset.x, b.y + offset.y), uv, col};
+  v[2] = ImDrawVert{ImVec2(b.x - offset.x, b.y - offset.y), uv, col};
+  v[3] = ImDrawVert{ImVec2(a.x - offset.x, a.y - offset.y), uv, col};
   const auto base = ImDrawIdx(dl->_VtxCurrentIdx);
   ImDrawIdx* ix = dl->_IdxWritePtr;
   ix[0] = base, ix[1] = ImDrawIdx(base + 1), ix[2] = ImDrawIdx(base + 2);
@@ -131,9 +130,12 @@ void styled_polyline(ImDrawList* dl, const std::vector<ImVec2>& pts, ImU32 col, 
     while (len > 0) {
       const float step = std::min(left, len);
       const ImVec2 e(a.x + d.x * step, a.y + d.y * step);
-      if (k % 2 == 0 && used < room) put_dash_piece(dl, a, e, offset, col, uv), ++used;
+      if ((k & 1) == 0 && used < room) put_dash_piece(dl, a, e, offset, col, uv), ++used;
       a = e, len -= step, left -= step;
-      if (left <= 0) k = (k + 1) % n, left = pat[k];
+      if (left <= 0) {
+        if (++k == n) k = 0;
+        left = pat[k];
+      }
     }
     if (!whole) dl->PrimUnreserve(6 * (most - used), 4 * (most - used));
   }

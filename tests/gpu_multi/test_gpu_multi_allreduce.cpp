@@ -21,7 +21,9 @@
 #include "collective/allreduce_json.hpp"
 #include "collective/allreduce_run.hpp"
 #include "collective/schedule.hpp"
+#ifdef WS_WITH_CONTROLLER
 #include "run_worker.hpp"
+#endif
 #include "worker_client.hpp"
 #include "worker_protocol.hpp"
 
@@ -223,6 +225,7 @@ TEST(GpuMultiAllReduce, RingThroughALocalWorkerEqualsTheInProcessRun) {
   EXPECT_EQ(worker.restarts(), 0);
 }
 
+#ifdef WS_WITH_CONTROLLER
 // The GUI's path (app/controller/run_worker: submit_allreduce, as the All-reduce tab's "Run on the GPUs" asks):
 // the tab's four methods on 2 GPUs through a local worker, whose hello says how many GPUs it sees. With two or
 // more: every method ran, correct, with one step time per step for the ring and the tree. With one GPU: each
@@ -281,3 +284,4 @@ TEST(GpuMultiAllReduce, TheGuisRunWorkerRunsTheTabsFourMethodsOrSaysWhy) {
     }
   }
 }
+#endif  // WS_WITH_CONTROLLER

@@ -7,10 +7,12 @@
 // init kernel + its scan kernel), scratch allocated once outside the timed region, as
 // kernels/scan/cub_scan.cu does.
 // Build and run on the GPU machine: cmake --build --preset device --target ws_scan_ab ws_scan_ab_count,
-// then build-device/bench/ws_scan_ab (ws_scan_ab_count: the -DWS_COUNT build below).
+// then build-device/bench/ws_scan_ab [NAME-PART...] (only the candidates whose names contain one of the
+// arguments; all without) (ws_scan_ab_count: the -DWS_COUNT build below).
 // Candidates:
-//   product<B>    the product's kernel (kernels/scan/decoupled_lookback.cu) at block B, launched through
-//                 scan_launch.hpp: tile B x 16 (4 rows of B x 4 elements, 128-bit loads).
+//   product B=    the product's kernel (kernels/scan/decoupled_lookback.cu) at block B, launched through
+//                 scan_launch.hpp: tile B x 16 (4 rows of B x 4 elements, 128-bit loads); "wait N": the same
+//                 source built with an N ns wait before the first look-back read (bench/scan_ab_wait.cu).
 //   blk<B,I,L>    CUB's block primitives (BlockLoad, BlockScan WARP_SCANS, BlockStore) with I items per
 //                 thread in a blocked arrangement and the product's look-back (kernels/scan/lookback.cuh)
 //                 as the block-prefix callback. L: load and store through shared memory (warp-striped ->
@@ -135,19 +137,29 @@ struct Cand {
   bool clears_scratch = false;  ///< the launch enqueues its own status memset (the product's launcher)
 };
 
+// The product's copies built with other waits before the first look-back read (bench/scan_ab_wait.cu).
+namespace ws::kernels {
+std::vector<ScanLauncherEntry> lookback_scan_launchers_wait_2000();
+std::vector<ScanLauncherEntry> lookback_scan_launchers_wait_3000();
+std::vector<ScanLauncherEntry> lookback_scan_launchers_wait_4500();
+std::vector<ScanLauncherEntry> lookback_scan_launchers_wait_6000();
+}  // namespace ws::kernels
+using ScanTable = std::vector<ws::kernels::ScanLauncherEntry> (*)();
+
 // The product's kernel (kernels/scan/decoupled_lookback.cu) at block B, through its launcher
 // (scan_launch.hpp): what the app times, memset of the tile status included. Scratch: the tile counter
-// at byte 0, the statuses from byte 16, as blk_scan uses it.
-template <int B>
-Cand product(const char* name) {
+// at byte 0, the statuses from byte 16, as blk_scan uses it. `table`: the product's launcher table, or a
+// copy of it built with another wait.
+Cand product(const char* name, int B, ScanTable table = ws::kernels::lookback_scan_launchers) {
+  ws::kernels::ScanLauncher launch = nullptr;
+  for (const auto& e : table())
+    if (std::string(e.id) == "scan.decoupled_lookback") launch = e.launch;
+  if (!launch) {
+    printf("no scan.decoupled_lookback launcher in %s's table\n", name);
+    exit(1);
+  }
   return {name, B * 4 * 4,
-          [](const int* x, int* y, long long n, bool ex, u64*, unsigned* c, long long tiles, cudaStream_t s) {
-            static const ws::kernels::ScanLauncher launch = [] {
-              for (const auto& e : ws::kernels::lookback_scan_launchers())
-                if (std::string(e.id) == "scan.decoupled_lookback") return e.launch;
-              printf("no scan.decoupled_lookback launcher in kernels/scan\n");
-              exit(1);
-            }();
+          [launch, B](const int* x, int* y, long long n, bool ex, u64*, unsigned* c, long long tiles, cudaStream_t s) {
             ws::kernels::ScanArgs a;
             a.in = x;
             a.out = y;
@@ -175,16 +187,24 @@ constexpr auto WTS = cub::BLOCK_STORE_WARP_TRANSPOSE;
 constexpr auto VL = cub::BLOCK_LOAD_VECTORIZE;
 constexpr auto VS = cub::BLOCK_STORE_VECTORIZE;
 
-int main() {
+int main(int argc, char** argv) {
   const long long N = 1ll << 28;
   cudaDeviceProp prop;
   CK(cudaGetDeviceProperties(&prop, 0));
   printf("device %s, %d SMs, L2 %d MB\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20);
   std::vector<Cand> cands = {
 #ifndef WS_COUNT  // the product's kernel does not count
-      product<256>("product B=256"),
-      product<512>("product B=512"),
-      product<128>("product B=128"),
+      product("product B=256", 256),
+      product("product B=512", 512),
+      product("product B=128", 128),
+      // The product's kernel with a longer wait (CUB's 1245 ns is the product's).
+      product("product B=256 wait 2000", 256, ws::kernels::lookback_scan_launchers_wait_2000),
+      product("product B=256 wait 3000", 256, ws::kernels::lookback_scan_launchers_wait_3000),
+      product("product B=256 wait 4500", 256, ws::kernels::lookback_scan_launchers_wait_4500),
+      product("product B=256 wait 6000", 256, ws::kernels::lookback_scan_launchers_wait_6000),
+      product("product B=512 wait 3000", 512, ws::kernels::lookback_scan_launchers_wait_3000),
+      product("product B=512 wait 4500", 512, ws::kernels::lookback_scan_launchers_wait_4500),
+      product("product B=128 wait 3000", 128, ws::kernels::lookback_scan_launchers_wait_3000),
 #endif
       // The product's tile (B x 16 at B = 256) from CUB's block primitives, around the wait before the
       // first look-back read (the product waits 1245 ns).
@@ -205,6 +225,17 @@ int main() {
       blk<128, 32, WT, WTS, 0, false>("blk<128,32,WT>"),
       blk<128, 24, VL, VS, 0, false>("blk<128,24,VEC>"),
   };
+  // Arguments: substrings of candidate names; only the candidates that contain one of them run.
+  if (argc > 1) {
+    std::vector<Cand> chosen;
+    for (const Cand& c : cands)
+      for (int i = 1; i < argc; ++i)
+        if (c.name.find(argv[i]) != std::string::npos) {
+          chosen.push_back(c);
+          break;
+        }
+    cands = chosen;
+  }
   // Input: random ints in [-1000, 1000]; CPU references (wrapping int32 arithmetic via unsigned).
   std::vector<int> h(N);
   std::mt19937 rng(12345);

@@ -454,6 +454,12 @@ AtomicsOutcome run_filter_scan(const AtomicsArgs& a) {
 // Registers capped for 1280 resident threads per SM (48 per thread, no spills in ptxas -v; 56 uncapped
 // gave 1024): 160 KB of loads in flight per SM when every block is in its load phase.
 // Turing (sm_75) holds at most 1024 threads per SM, so there the cap asks for 1024.
+// No wait before the first look-back read (scan.decoupled_lookback waits 1245 ns): bench/filter_ab.cu builds
+// this file again with WS_FILTER_LOOKBACK_WAIT_NS > 0 to time such a wait, from 500 tiles on as there.
+#ifndef WS_FILTER_LOOKBACK_WAIT_NS
+#define WS_FILTER_LOOKBACK_WAIT_NS 0
+#endif
+constexpr unsigned int kFilterLookbackWaitNs = WS_FILTER_LOOKBACK_WAIT_NS, kFilterLookbackWaitMinTiles = 500;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
 #define WS_FILTER_VEC_THREADS_PER_SM 1024
 #else
@@ -534,6 +540,7 @@ __global__ void __launch_bounds__(BLOCK, WS_FILTER_VEC_THREADS_PER_SM / BLOCK)
       WS_T(WS_AT(svec_publish_first);)
     } else {
       if (lane == 0) publish(&status[tile], kFlagAggregate, total);
+      if (kFilterLookbackWaitNs > 0 && num_tiles >= kFilterLookbackWaitMinTiles) __nanosleep(kFilterLookbackWaitNs);
       long long window = static_cast<long long>(tile) - 1;
       while (true) {
         const long long idx = window - lane;

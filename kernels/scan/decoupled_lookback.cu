@@ -26,7 +26,11 @@ constexpr int kRows = 4, kVec = 4;  // a thread's 16 elements: 4 rows of one 128
 // 0.679-0.686 ms with it (cub.scan 0.69-0.70 ms in the same process; docs/device/h200-scan-lookback.md).
 // 1245 ns is the wait of CUB's sm_90 tuning for 4-byte sums (fixed_delay_constructor_t<648, 1245>); like
 // CUB's, only from 500 tiles on: a small grid is all in flight at once and the wait would be pure latency.
-constexpr unsigned kLookbackWaitNs = 1245;
+// (bench/scan_ab_wait.cu builds this file again with other waits, WS_LOOKBACK_WAIT_NS, to time them.)
+#ifndef WS_LOOKBACK_WAIT_NS
+#define WS_LOOKBACK_WAIT_NS 1245
+#endif
+constexpr unsigned kLookbackWaitNs = WS_LOOKBACK_WAIT_NS;
 constexpr unsigned kLookbackWaitMinTiles = 500;
 
 // ---------------------------------------------------------------------------------------------------

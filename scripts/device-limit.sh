@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# Issue 31 ("closer to the limit"): every row of its table on the card this call runs on, in one `device`
+# call (carry .deps and .gl, prepared here by `bash scripts/device-gui.sh prepare` and docs/gpu-machine.md).
+# Builds preset `default` for sm_90 into build/ (the GUI for the frame rows; build-device/ points at it for
+# the metrics scripts) unless WS_SKIP_BUILD=1, then:
+#   - kernel rows: $ROUNDS (3) separate `warpscope-cli report` processes per row, each the variant and its
+#     baseline at 2^28 int32 (median of $REPEAT launches after the runner's warm-up), the ratio baseline time
+#     / variant time per round and its median: epita.tuned / cub.reduce, scan.decoupled_lookback / cub.scan,
+#     cs121.filter_scan_vec / cub.select, cs121.hist_shared_vec / cub.histogram; the 2-D convolution
+#     (stevens.conv2d_register_tiled, 8192 x 8192 float32, 5x5) against the device copy measured in the
+#     same process (GB/s of input + output over the copy's GB/s);
+#   - unless WS_SKIP_AB=1, the A/B harnesses: ws_scan_ab's product candidates (the product's look-back at
+#     blocks 128/256/512 and with longer waits before the first look-back read, bench/scan_ab_wait.cu)
+#     beside cub.scan; ws_filter_ab (filter_scan_vec with and without such a wait against cub.select, 5
+#     alternating rounds); ws_conv2d_ab time (the 2-D convolution's candidates against the device copy);
+#   - metrics: scripts/device-metrics-cost.sh (the default set per request in-process against what ncu
+#     adds) and the first request through a warmed `warpscope-cli worker` (default, default,pcsampling);
+#   - UI frame build: Compare and Plots at 1920x1080 with the synthetic 40-line report, $UI_ROUNDS (3)
+#     rounds of 300 frames, ui_build_ms_median of each;
+#   - Live through the worker against in-process (ws_live_rate, 10 s each).
+# Prints one table, row / this card's figure / goal / met, and writes it with every report and log to
+# $OUT/limit-<gpu>.md and $OUT/limit-logs.tgz. Goals: the issue's table.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT="${OUT:-$PWD/out}"; mkdir -p "$OUT"
+ROUNDS="${ROUNDS:-3}"; REPEAT="${REPEAT:-20}"; UI_ROUNDS="${UI_ROUNDS:-3}"
+W=$(mktemp -d)
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+export LD_LIBRARY_PATH="$PWD/.deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+[ -f .deps/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] && export WARPSCOPE_FONTS="$PWD/.deps/usr/share/fonts/truetype/dejavu"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader | tee "$W/gpu.txt"
+if [ "${WS_SKIP_BUILD:-0}" != 1 ]; then
+  t0=$SECONDS
+  cmake --preset default -DCMAKE_CUDA_ARCHITECTURES=90 > "$W/configure.log" 2>&1 || { tail -30 "$W/configure.log"; exit 1; }
+  cmake --build build -j "$(nproc)" --target warpscope warpscope-cli ws_make_synthetic_report ws_metrics_bench \
+    ws_live_rate ws_scan_ab ws_filter_ab ws_conv2d_ab > "$W/build.log" 2>&1 || { grep -E "error|Error" "$W/build.log" | head -40; exit 1; }
+  echo "== build ok ($((SECONDS - t0)) s)"
+fi
+[ -e build-device ] || ln -s build build-device
+cli=build/app/cli/warpscope-cli
+gpu=$($cli device --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["name"].replace("NVIDIA ","").replace(" ","-").lower())')
+
+# Kernel rows: NAME VARIANT BASE [report options...]
+kernel_row() {
+  local name=$1 variant=$2 base=$3; shift 3
+  for r in $(seq 1 "$ROUNDS"); do
+    timeout 300 $cli report --force --variants "$variant,$base" --repeat "$REPEAT" "$@" --out "$W/$name-$r.json" \
+      > /dev/null 2> "$W/$name-$r.log" || { echo "$name round $r failed:"; tail -3 "$W/$name-$r.log"; }
+  done
+}
+t0=$SECONDS
+kernel_row reduce epita.tuned cub.reduce --n 2^28 --type int32
+kernel_row scan scan.decoupled_lookback cub.scan --n 2^28 --type int32
+kernel_row filter cs121.filter_scan_vec cub.select --n 2^28 --type int32
+kernel_row hist cs121.hist_shared_vec cub.histogram --n 2^28 --type int32
+for r in $(seq 1 "$ROUNDS"); do
+  timeout 300 $cli report --force --variants stevens.conv2d_register_tiled --width 8192 --height 8192 --mask-width 5 \
+    --type float32 --repeat "$REPEAT" --out "$W/conv2d-$r.json" > /dev/null 2> "$W/conv2d-$r.log" \
+    || { echo "conv2d round $r failed:"; tail -3 "$W/conv2d-$r.log"; }
+done
+echo "== kernel rows ($((SECONDS - t0)) s)"
+
+if [ "${WS_SKIP_AB:-0}" != 1 ]; then
+  t0=$SECONDS
+  timeout 300 build/bench/ws_scan_ab product > "$W/scan-ab.txt" 2>&1
+  echo "== ws_scan_ab product: exit $? ($((SECONDS - t0)) s)"
+  grep -E "^(copy|cub|product|\|)" "$W/scan-ab.txt"
+  t0=$SECONDS
+  timeout 300 build/bench/ws_filter_ab 5 > "$W/filter-ab.txt" 2>&1
+  echo "== ws_filter_ab 5: exit $? ($((SECONDS - t0)) s)"
+  grep -E "check|^\||rounds|copy" "$W/filter-ab.txt"
+  t0=$SECONDS
+  timeout 200 build/bench/ws_conv2d_ab time > "$W/conv2d-ab.txt" 2>&1
+  echo "== ws_conv2d_ab time: exit $? ($((SECONDS - t0)) s)"
+  tail -25 "$W/conv2d-ab.txt"
+fi
+
+t0=$SECONDS
+OUT="$W/metrics" WS_SKIP_BUILD=1 bash scripts/device-metrics-cost.sh > "$W/metrics-cost.txt" 2>&1
+echo "== metrics cost: exit $? ($((SECONDS - t0)) s)"
+# The first request through a warmed worker, sent 8 s after start (the warm-up is done by then).
+for set in default default,pcsampling; do
+  req='{"variant":"harris.impl2","n":16777216,"repeat":1,"warmup":0,"metrics":"'$set'"}'
+  (sleep 8; echo '{"id":1,"type":"run","request":'"$req"'}'; sleep 4; echo '{"id":2,"type":"run","request":'"$req"'}'; sleep 3
+   echo '{"id":3,"type":"shutdown"}') | WARPSCOPE_CLI=$PWD/$cli $cli worker > "$W/worker-$set.jsonl" 2> "$W/worker-$set.err"
+  echo "worker $set: exit $?"; grep -E "warm-up|error" "$W/worker-$set.err" | cut -c1-200
+done
+
+t0=$SECONDS
+build/tests/gui/ws_make_synthetic_report "$W/many.json" many > /dev/null
+for r in $(seq 1 "$UI_ROUNDS"); do
+  for view in compare plots; do
+    timeout 60 build/app/gui/warpscope --benchmark-frames 300 --view $view --report "$W/many.json" --width 1920 \
+      --height 1080 > "$W/ui-$view-$r.txt" 2>&1 || { echo "ui $view round $r failed:"; tail -3 "$W/ui-$view-$r.txt"; }
+  done
+done
+echo "== UI frames ($((SECONDS - t0)) s)"
+
+timeout 60 build/bench/ws_live_rate --backend cuda --seconds 10 > "$W/live.txt" 2>&1
+echo "== live: exit $?"; tail -3 "$W/live.txt"
+
+python3 - "$W" "$ROUNDS" "$UI_ROUNDS" "$(cat "$W/gpu.txt")" <<'PY' | tee "$OUT/limit-$gpu.md"
+import glob, json, re, statistics, sys
+W, rounds, ui_rounds, gpu = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+med = statistics.median
+rows = []
+def runs(path):
+    return {x["variant"]: x for x in json.load(open(path))["runs"]}
+def ratio_row(what, name, variant, base, goal):
+    ratios, times = [], []
+    for r in range(1, rounds + 1):
+        try:
+            rr = runs(f"{W}/{name}-{r}.json")
+            ok = rr[variant]["status"] == "ok" and rr[base]["status"] == "ok"
+            ratios.append(rr[base]["time_ms"] / rr[variant]["time_ms"] if ok else float("nan"))
+            times.append(f"{rr[variant]['time_ms']:.4f}/{rr[base]['time_ms']:.4f}")
+        except Exception as e:
+            times.append(f"unreadable ({e})")
+    m = med(ratios) if ratios else float("nan")
+    rows.append((what, f"{m:.3f}x (rounds {', '.join(f'{x:.3f}' for x in ratios)}; ms {', '.join(times)})",
+                 f">= {goal}x", "met" if m >= goal else "not met"))
+ratio_row("epita.tuned vs cub.reduce", "reduce", "epita.tuned", "cub.reduce", 1.03)
+ratio_row("scan.decoupled_lookback vs cub.scan", "scan", "scan.decoupled_lookback", "cub.scan", 1.05)
+ratio_row("cs121.filter_scan_vec vs cub.select", "filter", "cs121.filter_scan_vec", "cub.select", 1.05)
+ratio_row("cs121.hist_shared_vec vs cub.histogram", "hist", "cs121.hist_shared_vec", "cub.histogram", 1.05)
+conv = []
+for r in range(1, rounds + 1):
+    try:
+        rep = json.load(open(f"{W}/conv2d-{r}.json"))
+        run = rep["runs"][0]
+        conv.append((run["gbps"] / rep["device"]["copy_gbps"], run["time_ms"], run["gbps"], rep["device"]["copy_gbps"], run["status"]))
+    except Exception as e:
+        pass
+if conv:
+    m = med([c[0] for c in conv])
+    rows.append(("stevens.conv2d_register_tiled 8192^2 5x5 vs device copy",
+                 f"{m:.3f}x (rounds " + ", ".join(f"{c[0]:.3f}: {c[1]:.4f} ms {c[2]:.0f}/{c[3]:.0f} GB/s {c[4]}" for c in conv) + ")",
+                 ">= 0.95x", "met" if m >= 0.95 else "not met"))
+try:
+    c = json.load(open(f"{W}/metrics/metrics-cost.json"))["cost"]
+    rows.append(("metrics, default set, per request", f"{c['in_process_default_median_later_ms']} ms = "
+                 f"{c['ratio_in_process_over_ncu_added']}x of what ncu adds ({c['ncu_added_same_median_ms']} ms; "
+                 f"ncu runs {c['ncu_added_same_metrics_ms']})", "<= 0.02x",
+                 "met" if c["ratio_in_process_over_ncu_added"] <= 0.02 else "not met"))
+except Exception as e:
+    rows.append(("metrics, default set, per request", f"no figure ({e})", "<= 0.02x", "-"))
+for s in ("default", "default,pcsampling"):
+    got = []
+    try:
+        for line in open(f"{W}/worker-{s}.jsonl"):
+            j = json.loads(line)
+            if j.get("type") == "result":
+                m = j["run"].get("metrics", {})
+                got.append((m.get("profile_ms"), j["run"].get("host_ms", {}).get("total"), m.get("error")))
+    except Exception as e:
+        got.append((None, None, str(e)))
+    first = got[0] if got else (None, None, "no answer")
+    total = first[1]
+    rows.append((f"first metrics request ({s}, warmed worker, harris.impl2 2^24)",
+                 "requests (profile_ms / host total ms): " + "; ".join(f"{g[0]} / {g[1]}" + (f" ({g[2]})" if g[2] else "") for g in got),
+                 "<= 100 ms", "met" if total is not None and total <= 100 else "not met"))
+for view in ("compare", "plots"):
+    vals = []
+    for r in range(1, ui_rounds + 1):
+        try:
+            t = open(f"{W}/ui-{view}-{r}.txt").read()
+            vals.append(float(re.search(r'"?ui_build_ms_median"?\s*[:=]\s*([0-9.]+)', t).group(1)))
+        except Exception:
+            pass
+    m = med(vals) if vals else float("nan")
+    rows.append((f"UI frame build, {view}, 1920x1080, 40 sweep lines + 10,000 Live points",
+                 f"{m:.3f} ms (rounds {', '.join(f'{v:.3f}' for v in vals)})", "<= 1 ms", "met" if m <= 1 else "not met"))
+try:
+    t = open(f"{W}/live.txt").read().strip().splitlines()
+    rows.append(("Live through the worker (ws_live_rate --backend cuda --seconds 10)", " / ".join(t[-3:]), ">= 95 %", "see figure"))
+except Exception as e:
+    rows.append(("Live through the worker", f"no figure ({e})", ">= 95 %", "-"))
+print(f"# Issue 31's rows on {gpu}\n")
+print("| row | this card | goal | |\n|---|---|---|---|")
+for r in rows:
+    print("| " + " | ".join(r) + " |")
+PY
+for f in scan-ab filter-ab conv2d-ab; do cp "$W/$f.txt" "$OUT/$f-$gpu.txt" 2>/dev/null; done
+tar czf "$OUT/limit-logs-$gpu.tgz" -C "$W" --exclude='many.json' .
+ls -la "$OUT"

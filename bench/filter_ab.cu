@@ -1,9 +1,9 @@
 // A/B timing of cs121.filter_scan_vec against cub.select (cub::DeviceSelect::If, keep x > 0) at n = 2^28
 // int32 (exploration for issue 31's row "cs121.filter_scan_vec vs cub.select >= 1.05x on both cards"; not
 // part of the product: an optional CMake target, bench/CMakeLists.txt).
-// Candidates: the product's launcher (kernels/atomics/cs121_atomics.cu) at blocks 128 and 256, and copies of
-// the same source built with a wait before the first look-back read (bench/filter_ab_wait.cu: "wait N"), as
-// scan.decoupled_lookback waits 1245 ns. cub.select is the product's launcher too (cub_atomics.cu).
+// Candidates: the product's launcher (kernels/atomics/cs121_atomics.cu, its wait 2500 ns) at blocks 128 and
+// 256, and copies of the same source built with other waits before the first look-back read
+// (bench/filter_ab_wait.cu: "no wait", "wait N"). cub.select is the product's launcher too (cub_atomics.cu).
 // Input: n random ints in [-1000, 1000] without 0 (about half kept). Each candidate is checked first at
 // 2^28 and at awkward sizes: the count, and every kept value in input order (the output poisoned before).
 // Timing as the product's (app/cuda/timing.cpp): events around one enqueue of the launcher (its memsets and
@@ -24,8 +24,8 @@
 #include "ck.hpp"
 
 namespace ws::kernels {
+std::vector<AtomicsLauncherEntry> cs121_atomics_launchers_wait_0();
 std::vector<AtomicsLauncherEntry> cs121_atomics_launchers_wait_1245();
-std::vector<AtomicsLauncherEntry> cs121_atomics_launchers_wait_2500();
 std::vector<AtomicsLauncherEntry> cs121_atomics_launchers_wait_4000();
 }  // namespace ws::kernels
 namespace wk = ws::kernels;
@@ -56,11 +56,11 @@ int main(int argc, char** argv) {
   const std::vector<Cand> cands = {
       find("product B=128", wk::cs121_atomics_launchers, "cs121.filter_scan_vec", 128),
       find("product B=256", wk::cs121_atomics_launchers, "cs121.filter_scan_vec", 256),
-      find("B=128 wait 1245", wk::cs121_atomics_launchers_wait_1245, "cs121.filter_scan_vec", 128),
-      find("B=128 wait 2500", wk::cs121_atomics_launchers_wait_2500, "cs121.filter_scan_vec", 128),
-      find("B=128 wait 4000", wk::cs121_atomics_launchers_wait_4000, "cs121.filter_scan_vec", 128),
+      find("B=256 no wait", wk::cs121_atomics_launchers_wait_0, "cs121.filter_scan_vec", 256),
       find("B=256 wait 1245", wk::cs121_atomics_launchers_wait_1245, "cs121.filter_scan_vec", 256),
-      find("B=256 wait 2500", wk::cs121_atomics_launchers_wait_2500, "cs121.filter_scan_vec", 256),
+      find("B=256 wait 4000", wk::cs121_atomics_launchers_wait_4000, "cs121.filter_scan_vec", 256),
+      find("B=128 no wait", wk::cs121_atomics_launchers_wait_0, "cs121.filter_scan_vec", 128),
+      find("B=128 wait 4000", wk::cs121_atomics_launchers_wait_4000, "cs121.filter_scan_vec", 128),
   };
   std::vector<int> h(N);
   std::mt19937 rng(12345);

@@ -139,10 +139,11 @@ struct Cand {
 
 // The product's copies built with other waits before the first look-back read (bench/scan_ab_wait.cu).
 namespace ws::kernels {
+std::vector<ScanLauncherEntry> lookback_scan_launchers_wait_1245();
 std::vector<ScanLauncherEntry> lookback_scan_launchers_wait_2000();
-std::vector<ScanLauncherEntry> lookback_scan_launchers_wait_3000();
+std::vector<ScanLauncherEntry> lookback_scan_launchers_wait_2500();
+std::vector<ScanLauncherEntry> lookback_scan_launchers_wait_3500();
 std::vector<ScanLauncherEntry> lookback_scan_launchers_wait_4500();
-std::vector<ScanLauncherEntry> lookback_scan_launchers_wait_6000();
 }  // namespace ws::kernels
 using ScanTable = std::vector<ws::kernels::ScanLauncherEntry> (*)();
 
@@ -194,17 +195,18 @@ int main(int argc, char** argv) {
   printf("device %s, %d SMs, L2 %d MB\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20);
   std::vector<Cand> cands = {
 #ifndef WS_COUNT  // the product's kernel does not count
-      product("product B=256", 256),
       product("product B=512", 512),
+      product("product B=256", 256),
       product("product B=128", 128),
-      // The product's kernel with a longer wait (CUB's 1245 ns is the product's).
-      product("product B=256 wait 2000", 256, ws::kernels::lookback_scan_launchers_wait_2000),
-      product("product B=256 wait 3000", 256, ws::kernels::lookback_scan_launchers_wait_3000),
-      product("product B=256 wait 4500", 256, ws::kernels::lookback_scan_launchers_wait_4500),
-      product("product B=256 wait 6000", 256, ws::kernels::lookback_scan_launchers_wait_6000),
-      product("product B=512 wait 3000", 512, ws::kernels::lookback_scan_launchers_wait_3000),
+      // The product's kernel with other waits (the product's: 3000 ns; 1245 ns is CUB's).
+      product("product B=512 wait 1245", 512, ws::kernels::lookback_scan_launchers_wait_1245),
+      product("product B=512 wait 2500", 512, ws::kernels::lookback_scan_launchers_wait_2500),
+      product("product B=512 wait 3500", 512, ws::kernels::lookback_scan_launchers_wait_3500),
       product("product B=512 wait 4500", 512, ws::kernels::lookback_scan_launchers_wait_4500),
-      product("product B=128 wait 3000", 128, ws::kernels::lookback_scan_launchers_wait_3000),
+      product("product B=256 wait 1245", 256, ws::kernels::lookback_scan_launchers_wait_1245),
+      product("product B=256 wait 2000", 256, ws::kernels::lookback_scan_launchers_wait_2000),
+      product("product B=256 wait 2500", 256, ws::kernels::lookback_scan_launchers_wait_2500),
+      product("product B=256 wait 3500", 256, ws::kernels::lookback_scan_launchers_wait_3500),
 #endif
       // The product's tile (B x 16 at B = 256) from CUB's block primitives, around the wait before the
       // first look-back read (the product waits 1245 ns).

@@ -34,10 +34,16 @@ if [ "${WS_SKIP_BUILD:-0}" != 1 ]; then
   t0=$SECONDS
   cmake --preset default -DCMAKE_CUDA_ARCHITECTURES=90 > "$W/configure.log" 2>&1 || { tail -30 "$W/configure.log"; exit 1; }
   cmake --build build -j "$(nproc)" --target warpscope warpscope-cli ws_make_synthetic_report ws_metrics_bench \
-    ws_live_rate ws_scan_ab ws_filter_ab ws_conv2d_ab > "$W/build.log" 2>&1 || { grep -E "error|Error" "$W/build.log" | head -40; exit 1; }
+    ws_live_rate ws_scan_ab ws_filter_ab ws_conv2d_ab ${WS_GPU_TESTS:+ws_gpu_tests} > "$W/build.log" 2>&1 || { grep -E "error|Error" "$W/build.log" | head -40; exit 1; }
   echo "== build ok ($((SECONDS - t0)) s)"
 fi
 [ -e build-device ] || ln -s build build-device
+if [ -n "${WS_GPU_TESTS:-}" ]; then  # WS_GPU_TESTS=FILTER: those GPU tests first (the kernels' checks)
+  t0=$SECONDS
+  timeout 300 build/tests/ws_gpu_tests --gtest_filter="$WS_GPU_TESTS" > "$W/gpu-tests.log" 2>&1
+  echo "== ws_gpu_tests --gtest_filter=$WS_GPU_TESTS: exit $? ($((SECONDS - t0)) s)"
+  grep -E "^\[==========\]|^\[  PASSED  \]|^\[  FAILED  \]|^\[  SKIPPED \]" "$W/gpu-tests.log" | cut -c1-200 | tail -20
+fi
 cli=build/app/cli/warpscope-cli
 gpu=$($cli device --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["name"].replace("NVIDIA ","").replace(" ","-").lower())')
 
@@ -58,6 +64,12 @@ for r in $(seq 1 "$ROUNDS"); do
   timeout 300 $cli report --force --variants stevens.conv2d_register_tiled --width 8192 --height 8192 --mask-width 5 \
     --type float32 --repeat "$REPEAT" --out "$W/conv2d-$r.json" > /dev/null 2> "$W/conv2d-$r.log" \
     || { echo "conv2d round $r failed:"; tail -3 "$W/conv2d-$r.log"; }
+done
+# Mid-sized scans and filters (one report each): what a longer wait before the look-back costs where a grid
+# has few waves.
+for n in 2^20 2^22 2^24; do
+  timeout 120 $cli report --force --variants scan.decoupled_lookback,cub.scan,cs121.filter_scan_vec,cub.select --n $n \
+    --repeat "$REPEAT" --out "$W/mid-$n.json" > /dev/null 2> "$W/mid-$n.log" || { echo "mid $n failed:"; tail -3 "$W/mid-$n.log"; }
 done
 echo "== kernel rows ($((SECONDS - t0)) s)"
 
@@ -137,6 +149,15 @@ if conv:
     rows.append(("stevens.conv2d_register_tiled 8192^2 5x5 vs device copy",
                  f"{m:.3f}x (rounds " + ", ".join(f"{c[0]:.3f}: {c[1]:.4f} ms {c[2]:.0f}/{c[3]:.0f} GB/s {c[4]}" for c in conv) + ")",
                  ">= 0.95x", "met" if m >= 0.95 else "not met"))
+for n in ("2^20", "2^22", "2^24"):
+    try:
+        rr = runs(f"{W}/mid-{n}.json")
+        rows.append((f"mid-sized n = {n} (one report)", ", ".join(
+            f"{v} {rr[v]['time_ms']:.4f} ms" for v in ("scan.decoupled_lookback", "cub.scan", "cs121.filter_scan_vec", "cub.select")) +
+            f"; scan {rr['cub.scan']['time_ms'] / rr['scan.decoupled_lookback']['time_ms']:.3f}x, filter "
+            f"{rr['cub.select']['time_ms'] / rr['cs121.filter_scan_vec']['time_ms']:.3f}x", "(no goal)", ""))
+    except Exception as e:
+        rows.append((f"mid-sized n = {n}", f"unreadable ({e})", "", ""))
 try:
     c = json.load(open(f"{W}/metrics/metrics-cost.json"))["cost"]
     rows.append(("metrics, default set, per request", f"{c['in_process_default_median_later_ms']} ms = "

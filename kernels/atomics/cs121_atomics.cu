@@ -448,16 +448,21 @@ AtomicsOutcome run_filter_scan(const AtomicsArgs& a) {
 //   copies the staging tile out with aligned 16-byte stores (the staging index is shifted by
 //   offset % 4 so that staging quads line up with output quads); partial quads at both ends go value
 //   by value. The last tile (and one with n % 4 != 0) loads value by value with the bound check.
+// - A wait of kFilterLookbackWaitNs after publishing the tile's count, before its first look-back read (so
+//   that most predecessors have published their inclusive prefixes by then).
 // Ranks: a value's rank is the sum of the (row, warp) counts before it (warp 0 scans them), plus the
 // kept values of lower lanes in its row (four ballots, one per int4 component), plus its thread's kept
 // values earlier in the same int4. The tile's offset comes from the same decoupled look-back.
 // Registers capped for 1280 resident threads per SM (48 per thread, no spills in ptxas -v; 56 uncapped
 // gave 1024): 160 KB of loads in flight per SM when every block is in its load phase.
 // Turing (sm_75) holds at most 1024 threads per SM, so there the cap asks for 1024.
-// No wait before the first look-back read (scan.decoupled_lookback waits 1245 ns): bench/filter_ab.cu builds
-// this file again with WS_FILTER_LOOKBACK_WAIT_NS > 0 to time such a wait, from 500 tiles on as there.
+// The wait between publishing the tile's count (AGGREGATE) and the first look-back read, from 500 tiles
+// on, as scan.decoupled_lookback waits: bench/filter_ab.cu times it, building this file again with other
+// waits (filter_ab_wait.cu, WS_FILTER_LOOKBACK_WAIT_NS). H100, 2^28 int32, half kept, against cub.select in
+// the same process (5 alternating rounds): block 256 without a wait 1.033x, 1245 ns 1.123x, 2500 ns 1.178x;
+// block 128 1.023x / 1.136x / 1.173x, 4000 ns 1.174x (docs/device/limit-2026-12-06.md).
 #ifndef WS_FILTER_LOOKBACK_WAIT_NS
-#define WS_FILTER_LOOKBACK_WAIT_NS 0
+#define WS_FILTER_LOOKBACK_WAIT_NS 2500
 #endif
 constexpr unsigned int kFilterLookbackWaitNs = WS_FILTER_LOOKBACK_WAIT_NS, kFilterLookbackWaitMinTiles = 500;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800

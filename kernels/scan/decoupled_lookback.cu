@@ -24,11 +24,15 @@ constexpr int kRows = 4, kVec = 4;  // a thread's 16 elements: 4 rows of one 128
 // after the wait, 2.6 re-polls and 2.7 windows. The polls of ~1000 resident blocks presumably compete
 // with the data for L2 (not profiled). H200, 2^28 int32, block 256: 0.815 ms without the wait,
 // 0.679-0.686 ms with it (cub.scan 0.69-0.70 ms in the same process; docs/device/h200-scan-lookback.md).
-// 1245 ns is the wait of CUB's sm_90 tuning for 4-byte sums (fixed_delay_constructor_t<648, 1245>); like
-// CUB's, only from 500 tiles on: a small grid is all in flight at once and the wait would be pure latency.
-// (bench/scan_ab_wait.cu builds this file again with other waits, WS_LOOKBACK_WAIT_NS, to time them.)
+// 1245 ns was CUB's wait (its sm_90 tuning for 4-byte sums, fixed_delay_constructor_t<648, 1245>); 3000 ns
+// at 512 threads (tiles of 8192) is ours, timed beside the others in bench/scan_ab.cu, which builds this
+// file again with other waits (scan_ab_wait.cu, WS_LOOKBACK_WAIT_NS). H100, 2^28 int32 against cub.scan in
+// the same process: block 256 wait 1245 0.998x, 2000 0.997x, 3000 1.049x, 4500 0.941x; block 512 wait
+// 1245 1.033x, 3000 1.094x, 4500 0.870x (docs/device/limit-2026-12-06.md; __nanosleep sleeps between 0
+// and twice the time asked, so the curve is not smooth). Like CUB's, only from 500 tiles on: a small grid
+// is all in flight at once and the wait would be pure latency.
 #ifndef WS_LOOKBACK_WAIT_NS
-#define WS_LOOKBACK_WAIT_NS 1245
+#define WS_LOOKBACK_WAIT_NS 3000
 #endif
 constexpr unsigned kLookbackWaitNs = WS_LOOKBACK_WAIT_NS;
 constexpr unsigned kLookbackWaitMinTiles = 500;
@@ -38,7 +42,7 @@ constexpr unsigned kLookbackWaitMinTiles = 500;
 // Decoupled Look-back". Changed from the hierarchical scan: one launch, every element read once and
 // written once. Each block takes the next tile number from a counter (so every tile it waits for has
 // already started), loads its 4 rows of blockDim x 4 elements with 128-bit loads, scans them in
-// registers and warp shuffles, publishes its tile total at once (AGGREGATE), waits about a microsecond
+// registers and warp shuffles, publishes its tile total at once (AGGREGATE), waits about 3 microseconds
 // (kLookbackWaitNs), then warp 0 looks back over the 32 preceding tiles at a time, adding their
 // published values up to the nearest one that has published its inclusive prefix (PREFIX). The tile
 // then publishes its own inclusive prefix.

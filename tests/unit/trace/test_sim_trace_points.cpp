@@ -578,9 +578,10 @@ TEST(TracePoints, ConvolutionAtomicsAndLookbackStepsCarryTheirLines) {
   EXPECT_EQ(fv0.steps.at(4).lines, (L{at::svec_stage_x, at::svec_stage_y, at::svec_stage_z, at::svec_stage_w}));
   EXPECT_EQ(fv0.steps.at(5).lines.front(), at::svec_store_quad);
 
-  // decoupled look-back at n = 5000: tile 0 is whole (128-bit loads and stores), tile 1 partial.
-  const Trace d0 = pattern_trace("scan.decoupled_lookback", 5000, 0),
-              d1 = pattern_trace("scan.decoupled_lookback", 5000, 1);
+  // decoupled look-back at n = 10000 (tiles of 8192 at the default 512 threads): tile 0 is whole (128-bit
+  // loads and stores), tile 1 partial.
+  const Trace d0 = pattern_trace("scan.decoupled_lookback", 10000, 0),
+              d1 = pattern_trace("scan.decoupled_lookback", 10000, 1);
   EXPECT_EQ(d0.source_file, "decoupled_lookback.cu");
   EXPECT_EQ(d0.steps.at(0).lines, L{dl::dl_load_vec});
   EXPECT_EQ(d1.steps.at(0).lines, L{dl::dl_load});

@@ -485,7 +485,7 @@ SimOutput decoupled_lookback(const VariantInfo& v, const Input& in, const Launch
     if (b > 0) ++adds;
     if (rec.on()) {
       rec.begin(TracePhase::LookBack, b == 0 ? std::string("tile 0 publishes its inclusive prefix")
-                                             : "publish aggregate, wait ~1 us; lane 0 reads tile " +
+                                             : "publish aggregate, wait ~3 us; lane 0 reads tile " +
                                                    std::to_string(b - 1) + "'s inclusive prefix");
       if (b > 0) {
         rec.at(file, dl::dl_peek);

@@ -121,13 +121,13 @@ LessonVariants stevens_scan_variants() {
   v = make(
       "scan.decoupled_lookback", "scan", "Single-pass scan with decoupled look-back", "Merrill and Garland (2016)",
       "Single-pass Parallel Prefix Scan with Decoupled Look-back",
-      "One launch, each element read once and written once: a block takes the next tile (4096 elements, 128-bit "
-      "loads), "
-      "scans it in registers and warp shuffles, publishes its tile total, waits about a microsecond (so that its "
+      "One launch, each element read once and written once: a block takes the next tile (16 elements a thread: 8192 "
+      "at the default 512 threads, 128-bit loads), "
+      "scans it in registers and warp shuffles, publishes its tile total, waits about 3 microseconds (so that its "
       "predecessors "
       "have published their inclusive prefixes; from 500 tiles on) and looks back over its predecessors' published "
       "totals, a warp at a time, until it meets an inclusive prefix; then it publishes its own inclusive prefix.");
-  v.rules.default_block = 256;
+  v.rules.default_block = 512;  // kernels/scan/decoupled_lookback.cu says why (measured on the H100 and H200)
   v.rules.items_per_thread = 16;
   v.rules.min_block = 128;
   v.rules.max_block = 512;

@@ -107,7 +107,8 @@ int main(int argc, char** argv) {
       CK(cudaMemcpy(&count, dcount, 4, cudaMemcpyDeviceToHost));
       long long want = 0;
       for (long long i = 0; i < n; ++i) want += h[i] > 0;
-      if (count != want) return "n=" + std::to_string(n) + " count " + std::to_string(count) + " want " + std::to_string(want);
+      if (count != want)
+        return "n=" + std::to_string(n) + " count " + std::to_string(count) + " want " + std::to_string(want);
       CK(cudaMemcpy(got.data(), dy, std::size_t(count) * 4, cudaMemcpyDeviceToHost));
       long long k = 0;
       for (long long i = 0; i < n; ++i)
@@ -163,9 +164,11 @@ int main(int argc, char** argv) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
   };
-  printf("\n%d rounds, cub.select median %.4f ms\n| candidate | ms (median of rounds) | x cub.select (median) | min | max |\n"
-         "|---|---:|---:|---:|---:|\n",
-         rounds, median(cub_ms));
+  printf(
+      "\n%d rounds, cub.select median %.4f ms\n| candidate | ms (median of rounds) | x cub.select (median) | min | max "
+      "|\n"
+      "|---|---:|---:|---:|---:|\n",
+      rounds, median(cub_ms));
   for (std::size_t i = 0; i < cands.size(); ++i)
     printf("| %s | %.4f | %.4f | %.4f | %.4f |\n", cands[i].name.c_str(), median(ms[i]), median(ratio[i]),
            *std::min_element(ratio[i].begin(), ratio[i].end()), *std::max_element(ratio[i].begin(), ratio[i].end()));

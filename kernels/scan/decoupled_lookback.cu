@@ -29,13 +29,13 @@ constexpr int kRows = 4, kVec = 4;  // a thread's 16 elements: 4 rows of one 128
 // file again with other waits (scan_ab_wait.cu, WS_LOOKBACK_WAIT_NS). H100, 2^28 int32 against cub.scan in
 // the same process: block 256 wait 1245 0.998x, 2000 0.997x, 3000 1.049x, 4500 0.941x; block 512 wait
 // 1245 1.033x, 3000 1.094x, 4500 0.870x (docs/device/limit-2026-12-06.md; __nanosleep sleeps between 0
-// and twice the time asked, so the curve is not smooth). Like CUB's, only from 500 tiles on: a small grid
-// is all in flight at once and the wait would be pure latency.
+// and twice the time asked, so the curve is not smooth). Only from kLookbackWaitMinTiles (1024) tiles on
+// (CUB waits from 500): a smaller grid is about one wave, all in flight at once, and the wait would be
+// pure latency.
 #ifndef WS_LOOKBACK_WAIT_NS
 #define WS_LOOKBACK_WAIT_NS 3000
 #endif
 constexpr unsigned kLookbackWaitNs = WS_LOOKBACK_WAIT_NS;
-constexpr unsigned kLookbackWaitMinTiles = 500;
 
 // ---------------------------------------------------------------------------------------------------
 // scan.decoupled_lookback. Merrill and Garland (2016), "Single-pass Parallel Prefix Scan with
@@ -131,7 +131,8 @@ __global__ void __launch_bounds__(BLOCK) lookback_scan(const T* x, T* y, long lo
       WS_T(WS_AT(dl_publish_first);)
     } else {
       if (lane == 0) publish(status, tile, kAggregate, bits_of(aggregate));
-      if (gridDim.x >= kLookbackWaitMinTiles) __nanosleep(kLookbackWaitNs);  // let the predecessors publish PREFIX
+      // Let the predecessors publish PREFIX first.
+      if (gridDim.x >= ::ws::kLookbackWaitMinTiles) __nanosleep(kLookbackWaitNs);
       // Look back a warp-wide window at a time (scan/lookback.cuh): lane l reads tile (tile - 1 - l), again
       // while a lane finds INVALID, and the window's values up to the nearest PREFIX are summed.
       exclusive_prefix = look_back_windows<T>(status, tile);

@@ -281,6 +281,7 @@ std::map<std::string, double> session_request(CUcontext ctx, const HostConfig& h
   CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
   start.pRangeProfilerObject = ss.prof->obj;
   WS_CUPTI(cuptiRangeProfilerStart(&start));
+  const double t_start = lap();
   CUpti_RangeProfiler_PushRange_Params push{CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
   push.pRangeProfilerObject = ss.prof->obj;
   push.pRangeName = "run";
@@ -289,15 +290,21 @@ std::map<std::string, double> session_request(CUcontext ctx, const HostConfig& h
   CUpti_RangeProfiler_PopRange_Params pop{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
   pop.pRangeProfilerObject = ss.prof->obj;
   WS_CUPTI(cuptiRangeProfilerPopRange(&pop));
+  const double t_run = lap();
   CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
   stop.pRangeProfilerObject = ss.prof->obj;
   WS_CUPTI(cuptiRangeProfilerStop(&stop));
   if (!stop.isAllPassSubmitted)
     throw std::runtime_error("range profiler: a one-pass configuration asked for another pass");
+  const double t_stop = lap();
   CUpti_RangeProfiler_DecodeData_Params dec{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
   dec.pRangeProfilerObject = ss.prof->obj;
   WS_CUPTI(cuptiRangeProfilerDecodeData(&dec));
-  out.passes_ms += lap();
+  const double t_decode = lap();
+  out.passes_ms += t_start + t_run + t_stop + t_decode;
+  if (std::getenv("WS_METRICS_TIMING"))
+    std::fprintf(stderr, "  kept session request %d: start %.2f, push + run + pop %.2f, stop %.2f, decode %.2f ms\n",
+                 ss.requests + 1, t_start, t_run, t_stop, t_decode);
   CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
   info.pCounterDataImage = ss.image.data();
   info.counterDataImageSize = ss.image.size();

@@ -67,7 +67,7 @@ for r in $(seq 1 "$ROUNDS"); do
 done
 # Mid-sized scans and filters (one report each): what a longer wait before the look-back costs where a grid
 # has few waves.
-for n in 2^20 2^22 2^24; do
+for n in 2^20 2^22 2^23 2^24; do
   timeout 120 $cli report --force --variants scan.decoupled_lookback,cub.scan,cs121.filter_scan_vec,cub.select --n $n \
     --repeat "$REPEAT" --out "$W/mid-$n.json" > /dev/null 2> "$W/mid-$n.log" || { echo "mid $n failed:"; tail -3 "$W/mid-$n.log"; }
 done
@@ -91,6 +91,7 @@ fi
 t0=$SECONDS
 OUT="$W/metrics" WS_SKIP_BUILD=1 bash scripts/device-metrics-cost.sh > "$W/metrics-cost.txt" 2>&1
 echo "== metrics cost: exit $? ($((SECONDS - t0)) s)"
+tar xzf "$W/metrics/cost-logs.tgz" -C "$W/metrics" ./default.err 2>/dev/null && tail -6 "$W/metrics/default.err"
 # The first request through a warmed worker, sent 8 s after start (the warm-up is done by then).
 for set in default default,pcsampling; do
   req='{"variant":"harris.impl2","n":16777216,"repeat":1,"warmup":0,"metrics":"'$set'"}'
@@ -149,7 +150,7 @@ if conv:
     rows.append(("stevens.conv2d_register_tiled 8192^2 5x5 vs device copy",
                  f"{m:.3f}x (rounds " + ", ".join(f"{c[0]:.3f}: {c[1]:.4f} ms {c[2]:.0f}/{c[3]:.0f} GB/s {c[4]}" for c in conv) + ")",
                  ">= 0.95x", "met" if m >= 0.95 else "not met"))
-for n in ("2^20", "2^22", "2^24"):
+for n in ("2^20", "2^22", "2^23", "2^24"):
     try:
         rr = runs(f"{W}/mid-{n}.json")
         rows.append((f"mid-sized n = {n} (one report)", ", ".join(

@@ -456,16 +456,13 @@ AtomicsOutcome run_filter_scan(const AtomicsArgs& a) {
 // Registers capped for 1280 resident threads per SM (48 per thread, no spills in ptxas -v; 56 uncapped
 // gave 1024): 160 KB of loads in flight per SM when every block is in its load phase.
 // Turing (sm_75) holds at most 1024 threads per SM, so there the cap asks for 1024.
-// The wait between publishing the tile's count (AGGREGATE) and the first look-back read, from
-// kLookbackWaitMinTiles tiles on, as scan.decoupled_lookback waits: bench/filter_ab.cu times it, building
-// this file again with other waits (filter_ab_wait.cu, WS_FILTER_LOOKBACK_WAIT_NS). H100, 2^28 int32, half
-// kept, against cub.select in the same process (5 alternating rounds): block 256 without a wait 1.033x,
+// The wait between publishing the tile's count (AGGREGATE) and the first look-back read, from 1024 tiles
+// on (a grid of one wave is all in flight at once), as scan.decoupled_lookback waits. bench/filter_ab.cu
+// times it, building this file again with other waits (filter_ab_wait.cu). H100, 2^28 int32, half kept,
+// against cub.select in the same process (5 alternating rounds): block 256 without a wait 1.033x,
 // 1245 ns 1.123x, 2500 ns 1.178x; block 128 1.023x / 1.136x / 1.173x, 4000 ns 1.174x
 // (docs/device/limit-2026-12-06.md).
-#ifndef WS_FILTER_LOOKBACK_WAIT_NS
-#define WS_FILTER_LOOKBACK_WAIT_NS 2500
-#endif
-constexpr unsigned int kFilterLookbackWaitNs = WS_FILTER_LOOKBACK_WAIT_NS;
+constexpr unsigned int kFilterLookbackWaitNs = 2500, kFilterLookbackWaitMinTiles = 1024;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
 #define WS_FILTER_VEC_THREADS_PER_SM 1024
 #else
@@ -546,7 +543,7 @@ __global__ void __launch_bounds__(BLOCK, WS_FILTER_VEC_THREADS_PER_SM / BLOCK)
       WS_T(WS_AT(svec_publish_first);)
     } else {
       if (lane == 0) publish(&status[tile], kFlagAggregate, total);
-      if (kFilterLookbackWaitNs > 0 && num_tiles >= kLookbackWaitMinTiles) __nanosleep(kFilterLookbackWaitNs);
+      if (kFilterLookbackWaitNs > 0 && num_tiles >= kFilterLookbackWaitMinTiles) __nanosleep(kFilterLookbackWaitNs);
       long long window = static_cast<long long>(tile) - 1;
       while (true) {
         const long long idx = window - lane;

@@ -24,12 +24,6 @@ constexpr int kFilterScanBlock = 256, kFilterScanItems = 16;
 /// values (blockDim.x 128 or 256).
 constexpr int kFilterScanVecItems = 32;
 
-/// Tiles from which scan.decoupled_lookback and cs121.filter_scan_vec wait before their first look-back
-/// read (kernels/scan/decoupled_lookback.cu says why). Below, the grid is about one wave of resident
-/// blocks (512-thread blocks: 4 per SM, 528 on a 132-SM Hopper), all in flight at once, and a wait is
-/// pure latency: H100, n = 2^22 (512 tiles of 8192), scan 0.907x cub.scan with the wait.
-constexpr long long kLookbackWaitMinTiles = 1024;
-
 /// Outputs per thread of stevens.conv2d_tiled_coarse (a column of this many, slide "More on Sizes").
 constexpr int kConvCoarsen = 8;
 /// Outputs per thread of stevens.conv2d_register_tiled (tuned beyond the slides): kConvRegCols adjacent

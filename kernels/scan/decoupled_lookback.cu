@@ -26,16 +26,15 @@ constexpr int kRows = 4, kVec = 4;  // a thread's 16 elements: 4 rows of one 128
 // 0.679-0.686 ms with it (cub.scan 0.69-0.70 ms in the same process; docs/device/h200-scan-lookback.md).
 // 1245 ns was CUB's wait (its sm_90 tuning for 4-byte sums, fixed_delay_constructor_t<648, 1245>); 3000 ns
 // at 512 threads (tiles of 8192) is ours, timed beside the others in bench/scan_ab.cu, which builds this
-// file again with other waits (scan_ab_wait.cu, WS_LOOKBACK_WAIT_NS). H100, 2^28 int32 against cub.scan in
+// file again with other waits (scan_ab_wait.cu). H100, 2^28 int32 against cub.scan in
 // the same process: block 256 wait 1245 0.998x, 2000 0.997x, 3000 1.049x, 4500 0.941x; block 512 wait
 // 1245 1.033x, 3000 1.094x, 4500 0.870x (docs/device/limit-2026-12-06.md; __nanosleep sleeps between 0
 // and twice the time asked, so the curve is not smooth). Only from kLookbackWaitMinTiles (1024) tiles on
-// (CUB waits from 500): a smaller grid is about one wave, all in flight at once, and the wait would be
-// pure latency.
-#ifndef WS_LOOKBACK_WAIT_NS
-#define WS_LOOKBACK_WAIT_NS 3000
-#endif
-constexpr unsigned kLookbackWaitNs = WS_LOOKBACK_WAIT_NS;
+// (CUB waits from 500): a smaller grid is about one wave of resident blocks (512 threads: 4 per SM, 528 on
+// a 132-SM Hopper), all in flight at once, and the wait is pure latency: H100, n = 2^22 (512 tiles of
+// 8192), 0.907x cub.scan waiting from 500 tiles, 0.994x from 1024.
+constexpr unsigned kLookbackWaitNs = 3000;
+constexpr unsigned kLookbackWaitMinTiles = 1024;
 
 // ---------------------------------------------------------------------------------------------------
 // scan.decoupled_lookback. Merrill and Garland (2016), "Single-pass Parallel Prefix Scan with
@@ -132,7 +131,7 @@ __global__ void __launch_bounds__(BLOCK) lookback_scan(const T* x, T* y, long lo
     } else {
       if (lane == 0) publish(status, tile, kAggregate, bits_of(aggregate));
       // Let the predecessors publish PREFIX first.
-      if (gridDim.x >= ::ws::kLookbackWaitMinTiles) __nanosleep(kLookbackWaitNs);
+      if (gridDim.x >= kLookbackWaitMinTiles) __nanosleep(kLookbackWaitNs);
       // Look back a warp-wide window at a time (scan/lookback.cuh): lane l reads tile (tile - 1 - l), again
       // while a lane finds INVALID, and the window's values up to the nearest PREFIX are summed.
       exclusive_prefix = look_back_windows<T>(status, tile);

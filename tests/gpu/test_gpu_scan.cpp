@@ -108,11 +108,12 @@ TEST(GpuScanLarge, DecoupledLookbackAndHierarchicalAt2To26) {
   EXPECT_EQ(f.status, RunStatus::Ok) << f.message;
 }
 
-// The look-back waits before its first read only from kLookbackWaitMinTiles (1024) tiles on
-// (kernels/common/shared_types.hpp): 1023 full tiles (no wait) and 1023 tiles + 1 element (1024 tiles,
+// The look-back waits before its first read only from 1024 tiles on (kLookbackWaitMinTiles in
+// kernels/scan/decoupled_lookback.cu): 1023 full tiles (no wait) and 1023 tiles + 1 element (1024 tiles,
 // wait), at every block size it takes, inclusive and exclusive.
 TEST(GpuScanLarge, DecoupledLookbackAroundTheWaitThreshold) {
   const VariantInfo& v = *find_variant("scan.decoupled_lookback");
+  constexpr std::int64_t kLookbackWaitMinTiles = 1024;
   for (int block : {128, 256, 512})
     for (std::int64_t n : {std::int64_t(kLookbackWaitMinTiles - 1) * block * 16,
                            std::int64_t(kLookbackWaitMinTiles - 1) * block * 16 + 1})

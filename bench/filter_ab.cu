@@ -121,20 +121,7 @@ int main(int argc, char** argv) {
   CK(cudaEventCreate(&e1));
   auto time_it = [&](const Cand& c) {
     const wk::AtomicsArgs a = args(c, N);
-    for (int i = 0; i < 3; ++i) c.entry.launch(a);
-    std::vector<float> ms;
-    for (int i = 0; i < 20; ++i) {
-      CK(cudaEventRecord(e0, s));
-      c.entry.launch(a);
-      CK(cudaEventRecord(e1, s));
-      CK(cudaEventSynchronize(e1));
-      CK(cudaGetLastError());
-      float m;
-      CK(cudaEventElapsedTime(&m, e0, e1));
-      ms.push_back(m);
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[10];
+    return median_of_20_ms(s, e0, e1, [&] { c.entry.launch(a); });
   };
   const float copy_ms = [&] {
     for (int i = 0; i < 3; ++i) CK(cudaMemcpyAsync(dy, dx, N * 4, cudaMemcpyDeviceToDevice, s));

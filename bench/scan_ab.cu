@@ -290,22 +290,7 @@ int main(int argc, char** argv) {
     else
       CK(cub::DeviceScan::InclusiveSum(cub_tmp, b, dx, dy, int(n), s));
   };
-  auto time_it = [&](const std::function<void()>& enqueue) {
-    for (int i = 0; i < 3; ++i) enqueue();
-    std::vector<float> ms;
-    for (int i = 0; i < 20; ++i) {
-      CK(cudaEventRecord(e0, s));
-      enqueue();
-      CK(cudaEventRecord(e1, s));
-      CK(cudaEventSynchronize(e1));
-      CK(cudaGetLastError());
-      float m;
-      CK(cudaEventElapsedTime(&m, e0, e1));
-      ms.push_back(m);
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[10];
-  };
+  auto time_it = [&](const std::function<void()>& enqueue) { return median_of_20_ms(s, e0, e1, enqueue); };
   // Copy ceiling: device-to-device copy of 1 GiB (read + write).
   const float copy_ms = time_it([&] { CK(cudaMemcpyAsync(dy, dx, N * 4, cudaMemcpyDeviceToDevice, s)); });
   printf("copy D2D 2^28 int32: %.4f ms = %.0f GB/s (read+write)\n", copy_ms, 2.0 * N * 4 / copy_ms / 1e6);

@@ -11,8 +11,6 @@
 #include <cstdlib>
 #include <iterator>
 #include <map>
-#include <memory>
-#include <tuple>
 
 #include "cupti/cupti_check.hpp"
 #include "cupti/cupti_source_lines.hpp"
@@ -143,28 +141,33 @@ struct Patching {
 
 }  // namespace
 
-namespace {
+LineProfile profile_lines(CUcontext ctx, int device, const std::function<void()>& run) {
+  LineProfile out;
+  // WS_METRICS_TIMING=1 prints where the pass's time goes: the configs, the patched run, the source lines.
+  auto t0 = std::chrono::steady_clock::now();
+  auto lap = [&t0] {
+    const auto now = std::chrono::steady_clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - t0).count();
+    t0 = now;
+    return ms;
+  };
+  CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+  WS_CUPTI(cuptiProfilerInitialize(&init));
+  CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+  chip.deviceIndex = std::size_t(device);
+  WS_CUPTI(cuptiDeviceGetChipName(&chip));
 
-/// The SASS metric configs of one chip and what each metric id is: built once per chip and process (about
-/// twenty CUPTI property look-ups), reused by every later collection.
-struct SassConfigSet {
   std::vector<CUpti_SassMetrics_Config> configs;
   std::map<std::uint64_t, std::string> name_of;
   std::map<std::uint64_t, double LineMetrics::*> field_of;  // per-line memory counters
   std::uint64_t warp_id = 0, thread_id = 0;
-  std::size_t base_configs = 0;       // the instruction counters and kSassCounters come first
-  std::vector<std::string> warnings;  // metrics the chip does not offer
-};
-
-SassConfigSet build_config_set(const char* chip) {
-  SassConfigSet cs;
   auto add_config = [&](std::uint64_t id, const char* name) {
-    if (cs.name_of.count(id)) return;
+    if (name_of.count(id)) return;
     CUpti_SassMetrics_Config c{};
     c.metricId = id;
     c.outputGranularity = CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU;
-    cs.configs.push_back(c);
-    cs.name_of[id] = name;
+    configs.push_back(c);
+    name_of[id] = name;
   };
   std::vector<const char*> wanted = {kWarpInst, kThreadInst};
   wanted.insert(wanted.end(), std::begin(kSassCounters), std::end(kSassCounters));
@@ -172,18 +175,18 @@ SassConfigSet build_config_set(const char* chip) {
     std::uint64_t id = 0;
     if (name == kWarpInst || name == kThreadInst) {  // these two must be there: CUPTI's error otherwise
       CUpti_SassMetrics_GetProperties_Params prop{CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE};
-      prop.pChipName = chip;
+      prop.pChipName = chip.pChipName;
       prop.pMetricName = name;
       WS_CUPTI(cuptiSassMetricsGetProperties(&prop));
       id = prop.metric.metricId;
-      (name == kWarpInst ? cs.warp_id : cs.thread_id) = id;
-    } else if (!sass_metric_id(chip, name, id)) {
-      cs.warnings.push_back(std::string("skipped ") + name + ": not a SASS metric on " + chip);
+      (name == kWarpInst ? warp_id : thread_id) = id;
+    } else if (!sass_metric_id(chip.pChipName, name, id)) {
+      out.warnings.push_back(std::string("skipped ") + name + ": not a SASS metric on " + chip.pChipName);
       continue;
     }
     add_config(id, name);
   }
-  cs.base_configs = cs.configs.size();
+  const std::size_t base_configs = configs.size();
   for (const LineCounter& lc : line_counters()) {
     bool found = false;
     std::string tried;
@@ -191,7 +194,7 @@ SassConfigSet build_config_set(const char* chip) {
       std::vector<std::uint64_t> ids;
       for (const char* name : alternative) {
         std::uint64_t id = 0;
-        if (sass_metric_id(chip, name, id)) ids.push_back(id);
+        if (sass_metric_id(chip.pChipName, name, id)) ids.push_back(id);
       }
       std::string names;
       for (const char* name : alternative) names += (names.empty() ? "" : " + ") + std::string(name);
@@ -199,7 +202,7 @@ SassConfigSet build_config_set(const char* chip) {
       if (ids.size() != alternative.size()) continue;
       for (std::size_t i = 0; i < ids.size(); ++i) {
         add_config(ids[i], alternative[i]);
-        cs.field_of[ids[i]] = lc.field;
+        field_of[ids[i]] = lc.field;
       }
       found = true;
       break;
@@ -208,52 +211,12 @@ SassConfigSet build_config_set(const char* chip) {
       const std::string word = std::string(lc.what).find("wavefronts") != std::string::npos ? "wavefronts"
                                : std::string(lc.what).find("sectors") != std::string::npos  ? "sectors"
                                                                                             : "inst_executed_op";
-      const std::string offered = offered_metrics(chip, word);
-      cs.warnings.push_back("per-line " + std::string(lc.what) + ": not counted, none of " + tried +
-                            " is a SASS metric on " + chip + (offered.empty() ? "" : " (it offers " + offered + ")"));
+      const std::string offered = offered_metrics(chip.pChipName, word);
+      out.warnings.push_back("per-line " + std::string(lc.what) + ": not counted, none of " + tried +
+                             " is a SASS metric on " + chip.pChipName +
+                             (offered.empty() ? "" : " (it offers " + offered + ")"));
     }
   }
-  return cs;
-}
-
-/// Source lines of patched instructions found before, by (cubin CRC, function, PC offset): a cubin's CRC
-/// names its contents, so an answer holds for the process's life. Each look-up it saves is one
-/// cuptiGetSassToSourceCorrelation (the cubin's line table read again).
-struct LineOf {
-  std::string file;
-  int line = 0;
-  bool found = false;
-};
-std::map<std::tuple<std::uint32_t, std::string, std::uint64_t>, LineOf>& line_cache() {
-  static std::map<std::tuple<std::uint32_t, std::string, std::uint64_t>, LineOf> cache;
-  return cache;
-}
-
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-}  // namespace
-
-LineProfile profile_lines(CUcontext ctx, int device, const std::function<void()>& run) {
-  LineProfile out;
-  auto t0 = std::chrono::steady_clock::now();
-  CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-  WS_CUPTI(cuptiProfilerInitialize(&init));
-  CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
-  chip.deviceIndex = std::size_t(device);
-  WS_CUPTI(cuptiDeviceGetChipName(&chip));
-  static std::map<std::string, SassConfigSet> config_sets;  // by chip
-  auto set_it = config_sets.find(chip.pChipName);
-  if (set_it == config_sets.end()) set_it = config_sets.emplace(chip.pChipName, build_config_set(chip.pChipName)).first;
-  SassConfigSet cs = set_it->second;  // a copy: a refused config below drops its memory counters here only
-  std::vector<CUpti_SassMetrics_Config>& configs = cs.configs;
-  std::map<std::uint64_t, std::string>& name_of = cs.name_of;
-  std::map<std::uint64_t, double LineMetrics::*>& field_of = cs.field_of;
-  const std::uint64_t warp_id = cs.warp_id, thread_id = cs.thread_id;
-  const std::size_t base_configs = cs.base_configs;
-  out.warnings = cs.warnings;
-  const double config_ms = ms_since(t0);
 
   std::vector<CUpti_SassMetrics_Data> records;
   std::vector<std::vector<CUpti_SassMetrics_InstanceValue>> values;
@@ -271,7 +234,7 @@ LineProfile profile_lines(CUcontext ctx, int device, const std::function<void()>
   // Lazy patching (kernels patched at their first launch) first. On the H200 a second SASS-only
   // collection in one process found no patched instruction that way; then every loaded module is
   // patched up front (enableLazyPatching = 0) and the run repeated.
-  t0 = std::chrono::steady_clock::now();
+  const double config_ms = lap();
   for (bool lazy : {true, false}) {
     Patching patching(ctx, lazy);
     run();
@@ -299,16 +262,11 @@ LineProfile profile_lines(CUcontext ctx, int device, const std::function<void()>
     break;
   }
 
-  const double run_ms = ms_since(t0);
-  t0 = std::chrono::steady_clock::now();
-
+  const double run_ms = lap();
   // Sum per (file, line); instructions whose line is unknown are counted in a warning.
   std::map<std::pair<std::string, int>, LineMetrics> by_line;
   double unknown_warp_inst = 0;
-  std::unique_ptr<SourceLineMapper> mapper;  // made at the first instruction the cache does not know
-  auto& cache = line_cache();
-  if (cache.size() > 1000000) cache.clear();  // bound it (a long session of many edited kernels)
-  std::size_t misses = 0;
+  SourceLineMapper mapper;
   for (const auto& [id, name] : name_of) out.totals[name] = 0;  // counted, even where no instruction adds to it
   for (std::size_t i = 0; i < records.size(); ++i) {
     const auto& r = records[i];
@@ -322,20 +280,9 @@ LineProfile profile_lines(CUcontext ctx, int device, const std::function<void()>
       if (auto f = field_of.find(id); f != field_of.end()) here.*(f->second) += v;
       if (auto n = name_of.find(id); n != name_of.end()) out.totals[n->second] += v;
     }
-    // Only found lines are kept: a miss is looked up again next time (its module may be tracked by then).
-    LineOf where;
-    const auto key = std::make_tuple(std::uint32_t(r.cubinCrc), fn, std::uint64_t(r.pcOffset));
-    if (auto hit = cache.find(key); hit != cache.end()) {
-      where = hit->second;
-    } else {
-      if (!mapper) mapper = std::make_unique<SourceLineMapper>();
-      where.found = mapper->find(r.cubinCrc, fn, r.pcOffset, where.file, where.line);
-      if (where.found) cache.emplace(key, where);
-      ++misses;
-    }
-    const std::string& file = where.file;
-    const int line = where.line;
-    if (where.found) {
+    std::string file;
+    int line = 0;
+    if (mapper.find(r.cubinCrc, fn, r.pcOffset, file, line)) {
       auto& lm = by_line[{file, line}];
       lm.file = file;
       lm.line = line;
@@ -354,10 +301,8 @@ LineProfile profile_lines(CUcontext ctx, int device, const std::function<void()>
         "per-line metrics: " + std::to_string(std::int64_t(unknown_warp_inst)) +
         " warp instructions have no source line (no -lineinfo, or the module was loaded before tracking)");
   if (std::getenv("WS_METRICS_TIMING"))
-    std::fprintf(
-        stderr,
-        "sass pass: configs %.1f ms, patched run + flush %.1f ms, lines %.1f ms (%zu instructions, %zu looked up)\n",
-        config_ms, run_ms, ms_since(t0), records.size(), misses);
+    std::fprintf(stderr, "sass pass: configs %.1f ms, patched run + flush %.1f ms, lines %.1f ms (%zu instructions)\n",
+                 config_ms, run_ms, lap(), records.size());
   return out;
 }
 

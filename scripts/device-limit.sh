@@ -13,6 +13,7 @@
 #     blocks 128/256/512 and with longer waits before the first look-back read, bench/scan_ab_wait.cu)
 #     beside cub.scan; ws_filter_ab (filter_scan_vec with and without such a wait against cub.select, 5
 #     alternating rounds); ws_conv2d_ab time (the 2-D convolution's candidates against the device copy);
+#     ws_reduce_ab 5 (epita.tuned's candidates and the read-only ceiling beside cub.reduce);
 #   - metrics: scripts/device-metrics-cost.sh (the default set per request in-process against what ncu
 #     adds) and the first request through a warmed `warpscope-cli worker` (default, default,pcsampling);
 #   - UI frame build: Compare and Plots at 1920x1080 with the synthetic 40-line report, $UI_ROUNDS (3)
@@ -36,7 +37,7 @@ if [ "${WS_SKIP_BUILD:-0}" != 1 ]; then
   t0=$SECONDS
   cmake --preset default -DCMAKE_CUDA_ARCHITECTURES=90 > "$W/configure.log" 2>&1 || { tail -30 "$W/configure.log"; exit 1; }
   cmake --build build -j "$(nproc)" --target warpscope warpscope-cli ws_make_synthetic_report ws_metrics_bench \
-    ws_live_rate ws_scan_ab ws_filter_ab ws_conv2d_ab ${WS_GPU_TESTS:+ws_gpu_tests} > "$W/build.log" 2>&1 || { grep -E "error|Error" "$W/build.log" | head -40; exit 1; }
+    ws_live_rate ws_scan_ab ws_filter_ab ws_conv2d_ab ws_reduce_ab ${WS_GPU_TESTS:+ws_gpu_tests} > "$W/build.log" 2>&1 || { grep -E "error|Error" "$W/build.log" | head -40; exit 1; }
   echo "== build ok ($((SECONDS - t0)) s)"
 fi
 [ -e build-device ] || ln -s build build-device
@@ -82,6 +83,10 @@ if [ "${WS_SKIP_AB:-0}" != 1 ]; then
   timeout 200 build/bench/ws_conv2d_ab time > "$W/conv2d-ab.txt" 2>&1
   echo "== ws_conv2d_ab time: exit $? ($((SECONDS - t0)) s)"
   tail -25 "$W/conv2d-ab.txt"
+  t0=$SECONDS
+  timeout 300 build/bench/ws_reduce_ab 5 > "$W/reduce-ab.txt" 2>&1
+  echo "== ws_reduce_ab 5: exit $? ($((SECONDS - t0)) s)"
+  grep -E "rounds|read|tiles<4,plain> 1024|checked|WRONG" "$W/reduce-ab.txt"
 fi
 
 t0=$SECONDS
@@ -92,8 +97,15 @@ tar xzf "$W/metrics/cost-logs.tgz" -C "$W/metrics" ./default.err 2>/dev/null && 
 for set in default default,pcsampling; do
   req='{"variant":"harris.impl2","n":16777216,"repeat":1,"warmup":0,"metrics":"'$set'"}'
   (sleep 8; echo '{"id":1,"type":"run","request":'"$req"'}'; sleep 4; echo '{"id":2,"type":"run","request":'"$req"'}'; sleep 3
-   echo '{"id":3,"type":"shutdown"}') | WARPSCOPE_CLI=$PWD/$cli $cli worker > "$W/worker-$set.jsonl" 2> "$W/worker-$set.err"
-  echo "worker $set: exit $?"; grep -E "warm-up|error" "$W/worker-$set.err" | cut -c1-200
+   echo '{"id":3,"type":"shutdown"}') | WS_METRICS_TIMING=1 WARPSCOPE_CLI=$PWD/$cli $cli worker > "$W/worker-$set.jsonl" 2> "$W/worker-$set.err"
+  echo "worker $set: exit $?"; grep -E "warm-up|error|pc sampling" "$W/worker-$set.err" | cut -c1-220
+done
+# What the fresh worker's PC sampling request does, in a process of its own (its stderr is the worker's pipe above).
+for r in 1 2; do
+  WS_METRICS_TIMING=1 WARPSCOPE_PC_SAMPLING_WORKER=1 $cli run --variant harris.impl2 --n 2^24 --metrics pcsampling \
+    --repeat 1 --warmup 0 --json > "$W/pcs-alone-$r.json" 2> "$W/pcs-alone-$r.err"
+  echo "pcsampling alone $r: exit $?"; grep -E "pc sampling" "$W/pcs-alone-$r.err" | cut -c1-220
+  python3 -c 'import json,sys; h=json.load(open(sys.argv[1])).get("host_ms",{}); print("  host_ms", {k: round(v,1) for k,v in h.items()})' "$W/pcs-alone-$r.json"
 done
 
 t0=$SECONDS
@@ -208,6 +220,6 @@ print("| row | this card | goal | |\n|---|---|---|---|")
 for r in rows:
     print("| " + " | ".join(r) + " |")
 PY
-for f in scan-ab filter-ab conv2d-ab; do cp "$W/$f.txt" "$OUT/$f-$gpu.txt" 2>/dev/null; done
+for f in scan-ab filter-ab conv2d-ab reduce-ab; do cp "$W/$f.txt" "$OUT/$f-$gpu.txt" 2>/dev/null; done
 tar czf "$OUT/limit-logs-$gpu.tgz" -C "$W" --exclude='many.json' .
 ls -la "$OUT"

@@ -1,5 +1,6 @@
 #include "pc_sampling_worker.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <future>
@@ -122,13 +123,22 @@ void sample_pcs_in_fresh_worker(const RunRequest& req, RunResult& r) {
     sub.metrics = "pcsampling";
     sub.repeat = 1;
     sub.warmup = 0;
+    // WS_METRICS_TIMING=1 prints where the request's time goes: the ready worker, its run, its stop.
+    const bool timing = std::getenv("WS_METRICS_TIMING") != nullptr;
+    HostClock clock;
     ReadyWorker& ready = ready_worker();
     std::unique_ptr<WorkerClient> worker = ready.take();
+    const double t_take = clock.lap();
     RunResult got;
     bool from_ready = false;
     if (worker) {
       got = worker->run(sub);
+      const double t_run = clock.lap();
       worker->stop();
+      if (timing)
+        std::fprintf(stderr,
+                     "pc sampling worker: ready one taken %.1f, its request %.1f (%s; profiling %.1f), its stop %.1f ms\n",
+                     t_take, t_run, format_host_times(got.host_ms).c_str(), got.metrics.profile_ms, clock.lap());
       // A ready worker that died while it waited (another process's fault on the GPU) costs nothing:
       // a worker started now runs the request, as it would have without one ready.
       from_ready = got.status != RunStatus::Error && got.status != RunStatus::Faulted;

@@ -5,7 +5,9 @@
 #include <cxxabi.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -82,6 +84,15 @@ CUpti_PCSamplingConfigurationInfo attribute(CUpti_PCSamplingConfigurationAttribu
 
 PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {
   PcSamplingPass out;
+  // WS_METRICS_TIMING=1 prints where the pass's time goes (issue 31: the first request with PC sampling).
+  const bool timing = std::getenv("WS_METRICS_TIMING") != nullptr;
+  auto t = std::chrono::steady_clock::now();
+  auto lap = [&t] {
+    const auto now = std::chrono::steady_clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - t).count();
+    t = now;
+    return ms;
+  };
   // Declared before `sampling`, so they outlive cuptiPCSamplingDisable: CUPTI may write into the
   // configured buffer until then, and the function names it hands out are ours to free only after.
   std::set<char*> function_names;
@@ -94,6 +105,7 @@ PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {
   std::unique_ptr<PcBuffer> configured, fetched;
   std::vector<std::uint32_t> indexes;
   Sampling sampling(ctx);
+  const double t_enable = lap();
 
   // The stall reasons this GPU reports: CUPTI's index -> name.
   std::size_t count = 0;
@@ -169,14 +181,18 @@ PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {
   CUpti_PCSamplingStopParams stop{};
   stop.size = CUpti_PCSamplingStopParamsSize;
   stop.ctx = ctx;
+  const double t_configure = lap();
   WS_CUPTI(cuptiPCSamplingStart(&start));
+  const double t_start = lap();
   try {
     run();
   } catch (...) {
     cuptiPCSamplingStop(&stop);
     throw;
   }
+  const double t_run = lap();
   WS_CUPTI(cuptiPCSamplingStop(&stop));
+  const double t_stop = lap();
 
   // Fetch every PC record of the range.
   std::vector<PcRecord> records;
@@ -234,6 +250,11 @@ PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {
     if (d.totalNumPcs == 0 && d.remainingNumPcs == 0) break;
   }
 
+  if (timing)
+    std::fprintf(stderr,
+                 "pc sampling: enable %.1f, stall reasons + configure %.1f, start %.1f, run %.1f, stop %.1f, "
+                 "get data + source lines %.1f ms (%zu PC records)\n",
+                 t_enable, t_configure, t_start, t_run, t_stop, lap(), records.size());
   PcSampling& p = out.result;
   p.period_log2 = kPcSamplingPeriodLog2;
   for (const auto& [range, n] : total_per_range) p.hardware_samples += double(n);

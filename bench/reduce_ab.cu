@@ -104,8 +104,8 @@ struct ReadOnly {
 
 std::vector<ReadOnly> read_only_kernels() {
   return {
-      {"read<4> 1024", read_only<4, false>, 1024}, {"read<8> 512", read_only<8, false>, 512},
-      {"read<8> 256", read_only<8, false>, 256},   {"read<16> 256", read_only<16, false>, 256},
+      {"read<4> 1024", read_only<4, false>, 1024},   {"read<8> 512", read_only<8, false>, 512},
+      {"read<8> 256", read_only<8, false>, 256},     {"read<16> 256", read_only<16, false>, 256},
       {"read<4,cs> 1024", read_only<4, true>, 1024}, {"read<8,cs> 512", read_only<8, true>, 512},
   };
 }
@@ -241,14 +241,15 @@ int run(const char* type, int rounds, int sms) {
     std::printf("%s %-20s grid %5d  %.4f ms  %.0f GB/s (read-only ceiling candidate)\n", type, reads[k].name,
                 reads[k].grid, t, bytes / t * 1e-6);
   }
-  std::printf("%s read-only ceiling %.4f ms = %.0f GB/s; cub.reduce %.0f GB/s; the most any reduction can be: "
-              "%.4fx cub.reduce\n",
-              type, best_read, bytes / best_read * 1e-6, bytes / median(cub_ms) * 1e-6, median(cub_ms) / best_read);
+  std::printf(
+      "%s read-only ceiling %.4f ms = %.0f GB/s; cub.reduce %.0f GB/s; the most any reduction can be: "
+      "%.4fx cub.reduce\n",
+      type, best_read, bytes / best_read * 1e-6, bytes / median(cub_ms) * 1e-6, median(cub_ms) / best_read);
   for (std::size_t k = 0; k < cands.size(); ++k) {
     const auto [lo, hi] = std::minmax_element(ratio[k].begin(), ratio[k].end());
     std::printf("%s %-20s grid %5d  %.4f ms  %.0f GB/s  %.4fx cub (min %.4f, max %.4f)%s\n", type,
-                cands[k].name.c_str(), cands[k].grid, median(ms[k]), bytes / median(ms[k]) * 1e-6, median(ratio[k]), *lo, *hi,
-                cands[k].deterministic ? "" : "  (result bits differ between runs)");
+                cands[k].name.c_str(), cands[k].grid, median(ms[k]), bytes / median(ms[k]) * 1e-6, median(ratio[k]),
+                *lo, *hi, cands[k].deterministic ? "" : "  (result bits differ between runs)");
   }
   CK(cudaFree(in));
   CK(cudaFree(out));

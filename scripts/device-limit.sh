@@ -19,6 +19,7 @@
 #   - UI frame build: Compare and Plots at 1920x1080 with the synthetic 40-line report, $UI_ROUNDS (3)
 #     rounds of 300 frames, ui_build_ms_median of each;
 #   - Live through the worker against in-process (ws_live_rate, 10 s each).
+# WS_ONLY_METRICS=1 measures the metrics rows alone (no kernel rows, harnesses, UI or Live).
 # WS_GPU_TESTS=FILTER also builds ws_gpu_tests and runs those tests, last (tests that fault kernels make
 # NVIDIA's OpenGL reset afterwards, which would slow the UI rows).
 # Prints one table, row / this card's figure / goal / met, and writes it with every report and log to
@@ -52,6 +53,7 @@ kernel_row() {
       > /dev/null 2> "$W/$name-$r.log" || { echo "$name round $r failed:"; tail -3 "$W/$name-$r.log"; }
   done
 }
+if [ "${WS_ONLY_METRICS:-0}" != 1 ]; then  # WS_ONLY_METRICS=1: the metrics rows alone
 t0=$SECONDS
 kernel_row reduce epita.tuned cub.reduce --n 2^28 --type int32
 kernel_row scan scan.decoupled_lookback cub.scan --n 2^28 --type int32
@@ -88,6 +90,7 @@ if [ "${WS_SKIP_AB:-0}" != 1 ]; then
   echo "== ws_reduce_ab 5: exit $? ($((SECONDS - t0)) s)"
   grep -E "rounds|read|tiles<4,plain> 1024|checked|WRONG" "$W/reduce-ab.txt"
 fi
+fi  # WS_ONLY_METRICS
 
 t0=$SECONDS
 OUT="$W/metrics" WS_SKIP_BUILD=1 bash scripts/device-metrics-cost.sh > "$W/metrics-cost.txt" 2>&1
@@ -100,14 +103,20 @@ for set in default default,pcsampling; do
    echo '{"id":3,"type":"shutdown"}') | WS_METRICS_TIMING=1 WARPSCOPE_CLI=$PWD/$cli $cli worker > "$W/worker-$set.jsonl" 2> "$W/worker-$set.err"
   echo "worker $set: exit $?"; grep -E "warm-up|error|pc sampling" "$W/worker-$set.err" | cut -c1-220
 done
-# What the fresh worker's PC sampling request does, in a process of its own (its stderr is the worker's pipe above).
-for r in 1 2; do
-  WS_METRICS_TIMING=1 WARPSCOPE_PC_SAMPLING_WORKER=1 $cli run --variant harris.impl2 --n 2^24 --metrics pcsampling \
-    --repeat 1 --warmup 0 --json > "$W/pcs-alone-$r.json" 2> "$W/pcs-alone-$r.err"
-  echo "pcsampling alone $r: exit $?"; grep -E "pc sampling" "$W/pcs-alone-$r.err" | cut -c1-220
-  python3 -c 'import json,sys; h=json.load(open(sys.argv[1])).get("host_ms",{}); print("  host_ms", {k: round(v,1) for k,v in h.items()})' "$W/pcs-alone-$r.json"
-done
+# What the fresh worker's PC sampling request does (its stderr, a pipe of the serving worker above, here):
+# the fresh worker as the serving worker starts it, its request sent once it is idle.
+req='{"variant":"harris.impl2","n":16777216,"repeat":1,"warmup":0,"metrics":"pcsampling"}'
+(sleep 5; echo '{"id":1,"type":"run","request":'"$req"'}'; sleep 3; echo '{"id":2,"type":"shutdown"}') \
+  | WS_METRICS_TIMING=1 WARPSCOPE_PC_SAMPLING_WORKER=1 $cli worker > "$W/pcs-fresh.jsonl" 2> "$W/pcs-fresh.err"
+echo "fresh PC sampling worker alone: exit $?"; grep -E "pc sampling|warm-up" "$W/pcs-fresh.err" | cut -c1-220
+python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    j = json.loads(l)
+    if j.get("type") == "result":
+        r = j["run"]; m = r.get("metrics", {})
+        print("  host_ms", {k: round(v, 1) for k, v in r.get("host_ms", {}).items()}, "samples", m.get("values", {}).get("ws__pc_samples"), "error", m.get("error"))' "$W/pcs-fresh.jsonl"
 
+if [ "${WS_ONLY_METRICS:-0}" != 1 ]; then
 t0=$SECONDS
 build/tests/gui/ws_make_synthetic_report "$W/many.json" many > /dev/null
 for r in $(seq 1 "$UI_ROUNDS"); do
@@ -120,6 +129,7 @@ echo "== UI frames ($((SECONDS - t0)) s)"
 
 timeout 60 build/bench/ws_live_rate --backend cuda --seconds 10 > "$W/live.txt" 2>&1
 echo "== live: exit $?"; tail -3 "$W/live.txt"
+fi  # WS_ONLY_METRICS
 
 # Last: tests that fault kernels on purpose (the editor's, grading) make NVIDIA's OpenGL reset afterwards
 # (docs/device/gl-after-fault.md), which would slow the UI rows above.

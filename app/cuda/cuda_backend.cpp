@@ -8,11 +8,13 @@
 #include "common/check_cuda.hpp"
 #include "cuda_fault.hpp"
 #include "cupti/cupti_metrics.hpp"
+#include "cupti/cupti_pcsampling.hpp"
 #include "cupti/cupti_range_profiler.hpp"
 #include "cupti/cupti_tracker.hpp"
 #include "device_info.hpp"
 #include "launch_rules.hpp"
 #include "limits.hpp"
+#include "occupancy.hpp"
 #include "pattern_runner.hpp"
 #include "request.hpp"
 #include "user_kernel_run.hpp"
@@ -72,11 +74,11 @@ RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const In
 std::string CudaBackend::warm_up_metrics() {
   if (const char* off = std::getenv("WS_NO_METRICS_WARMUP"); off && std::strcmp(off, "1") == 0)
     return "skipped (WS_NO_METRICS_WARMUP=1)";
-  // pc_sampling_worker.cpp sets it in the worker it starts for one PC sampling collection: a profiling pass
-  // before that collection would leave it without PC records.
-  if (const char* pc = std::getenv("WARPSCOPE_PC_SAMPLING_WORKER"); pc && *pc)
-    return "skipped (a worker for one PC sampling collection)";
   if (!ctx_.device.available) return "skipped (no usable device: " + ctx_.device.error + ")";
+  // pc_sampling_worker.cpp sets it in the worker it starts for one PC sampling collection: a profiling pass
+  // before that collection would leave it without PC records, so this worker runs the warm-up plainly
+  // (first launch, first upload) and sets PC sampling up for its one collection.
+  if (const char* pc = std::getenv("WARPSCOPE_PC_SAMPLING_WORKER"); pc && *pc) return warm_up_pc_sampling();
   // An ordinary request, so it takes the path (and the kept session) a user's "default" request takes. It
   // counts as that session's request 1: the session turns the accumulated counters back into each
   // request's own (k A_k - (k-1) A_(k-1)), so the user's first request gets its own counts as a later
@@ -96,6 +98,22 @@ std::string CudaBackend::warm_up_metrics() {
   if (!r.metrics.error.empty()) throw std::runtime_error(r.metrics.error);
   if (!r.metrics.collected) throw std::runtime_error("no metric was collected");
   return std::string("default set and per-line pass on ") + kMetricsWarmUpVariant + ", n = 2^16, values discarded";
+}
+
+std::string CudaBackend::warm_up_pc_sampling() {
+  RunRequest req;
+  req.variant = kMetricsWarmUpVariant;
+  req.n = kMetricsWarmUpN;
+  req.repeat = 1;
+  req.warmup = 0;
+  req.backend = BackendKind::Cuda;
+  const RunResult r = execute(req, this);
+  if (r.status != RunStatus::Ok) throw std::runtime_error(req.variant + ": " + r.message);
+  const char* prime_env = std::getenv("WS_PC_SAMPLING_PRIME");
+  const bool prime = !(prime_env && std::strcmp(prime_env, "0") == 0);
+  prepare_pc_sampling(current_context(), prime);
+  return std::string("plain run of ") + kMetricsWarmUpVariant + ", n = 2^16; PC sampling enabled and configured" +
+         (prime ? ", primed with an empty start and stop" : "");
 }
 
 std::string CudaBackend::settle(const std::string& what) {

@@ -58,6 +58,10 @@ class CudaBackend final : public Backend {
   /// Costs PC sampling: after any profiling pass CUPTI gives no PC record in this process (h100-2026-11-25),
   /// so a warmed worker's PC sampling runs in a fresh worker process, as every later PC sampling request did.
   std::string warm_up_metrics() override;
+  /// warm_up_metrics in a worker started for one PC sampling collection (WARPSCOPE_PC_SAMPLING_WORKER): the
+  /// warm-up variant run once without metrics, then prepare_pc_sampling() on this context, primed unless
+  /// WS_PC_SAMPLING_PRIME=0. Returns what it did; throws what they throw.
+  std::string warm_up_pc_sampling();
 
  private:
   /// After a failure: clears the runtime's last error; when the context is lost, marks the device

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "backend_factory.hpp"
+#include "pc_sampling_worker.hpp"
 #include "request.hpp"
 #include "stall_reasons.hpp"
 
@@ -175,4 +176,27 @@ TEST(GpuPcSampling, TimedRunsAfterSamplingAreCheckedAndTimed) {
   const double after = timed("");
   std::printf("[ gpu      ] epita.reduce6 2^26: median %.4f ms before a PC sampling pass, %.4f ms after\n", before,
               after);
+}
+
+TEST(GpuPcSampling, AWorkerStartedInAdvanceDidItsSetUpBeforeTheRequest) {
+  // prepare_pc_sampling_worker() (issue 31): the fresh worker kept ready ran the warm-up variant plainly
+  // and enabled, configured and primed PC sampling while it waited (CudaBackend::warm_up_pc_sampling);
+  // its one collection must still hand out PC records on the variant's own lines. epita.reduce1 is the
+  // warm-up variant: its module was loaded before the collection and must map to lines all the same.
+  ASSERT_NE(backend(), nullptr);
+  sampled("epita.reduce1", "default");  // this process has profiled: its PC sampling goes to a fresh worker
+  const PcSamplingWorkerStats s0 = pc_sampling_worker_stats();
+  prepare_pc_sampling_worker();
+  int served = 0;
+  for (const auto& [variant, file] : {std::pair<std::string, std::string>{"harris.impl2", "harris.cu"},
+                                      std::pair<std::string, std::string>{"epita.reduce1", "epita.cu"}}) {
+    RunResult r = sampled(variant, "default,pcsampling");
+    ASSERT_TRUE(r.metrics.pc_sampling.collected) << variant;
+    EXPECT_GT(r.metrics.pc_sampling.samples(), 0) << variant;
+    EXPECT_GT(report(r, file), 0.9) << variant;
+    EXPECT_FALSE(r.metrics.lines.empty()) << variant;  // the default set's per-line pass ran in this process
+    ++served;
+    EXPECT_EQ(pc_sampling_worker_stats().from_ready, s0.from_ready + served) << variant;
+  }
+  release_pc_sampling_worker();
 }

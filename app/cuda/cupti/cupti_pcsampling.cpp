@@ -28,25 +28,6 @@ constexpr std::size_t kPcsPerBuffer = 4096;
 constexpr std::size_t kScratchBytes = std::size_t(8) << 20;     // CUPTI's PC records before GetData
 constexpr std::size_t kHardwareBytes = std::size_t(512) << 20;  // CUPTI's default: no sample dropped so far
 
-/// PC sampling on for a context from construction; disabled on scope exit.
-struct Sampling {
-  CUcontext ctx;
-  explicit Sampling(CUcontext c) : ctx(c) {
-    CUpti_PCSamplingEnableParams p{};
-    p.size = CUpti_PCSamplingEnableParamsSize;
-    p.ctx = ctx;
-    WS_CUPTI(cuptiPCSamplingEnable(&p));
-  }
-  ~Sampling() {
-    CUpti_PCSamplingDisableParams p{};
-    p.size = CUpti_PCSamplingDisableParamsSize;
-    p.ctx = ctx;
-    cuptiPCSamplingDisable(&p);
-  }
-  Sampling(const Sampling&) = delete;
-  Sampling& operator=(const Sampling&) = delete;
-};
-
 /// A CUpti_PCSamplingData with room for kPcsPerBuffer PCs of `reasons` stall reasons each.
 struct PcBuffer {
   CUpti_PCSamplingData data{};
@@ -80,108 +61,160 @@ CUpti_PCSamplingConfigurationInfo attribute(CUpti_PCSamplingConfigurationAttribu
   return a;
 }
 
-}  // namespace
+double ms_since(std::chrono::steady_clock::time_point& t) {
+  const auto now = std::chrono::steady_clock::now();
+  const double ms = std::chrono::duration<double, std::milli>(now - t).count();
+  t = now;
+  return ms;
+}
 
-PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {
+/// PC sampling enabled and configured on a context from construction (every stall reason, sampling only
+/// between Start and Stop), disabled on destruction.
+struct Session {
+  CUcontext ctx;
+  std::size_t count = 0;                           // stall reasons this GPU reports
+  std::vector<std::uint32_t> indexes;              // CUPTI's index of each
+  std::map<std::uint32_t, std::string> reason_of;  // index -> CUPTI's name
+  std::unique_ptr<PcBuffer> configured, fetched;
+  std::set<char*> function_names;  // handed out by GetData: ours to free, after Disable
+  double enable_ms = 0, configure_ms = 0;
+
+  explicit Session(CUcontext c) : ctx(c) {
+    auto t = std::chrono::steady_clock::now();
+    CUpti_PCSamplingEnableParams en{};
+    en.size = CUpti_PCSamplingEnableParamsSize;
+    en.ctx = ctx;
+    WS_CUPTI(cuptiPCSamplingEnable(&en));
+    enable_ms = ms_since(t);
+    try {
+      configure();
+    } catch (...) {
+      disable();
+      throw;
+    }
+    configure_ms = ms_since(t);
+  }
+  ~Session() {
+    disable();  // CUPTI may write into the configured buffer until then
+    for (char* n : function_names) std::free(n);
+  }
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+ private:
+  void disable() {
+    CUpti_PCSamplingDisableParams p{};
+    p.size = CUpti_PCSamplingDisableParamsSize;
+    p.ctx = ctx;
+    cuptiPCSamplingDisable(&p);
+  }
+  void configure() {
+    // The stall reasons this GPU reports: CUPTI's index -> name.
+    CUpti_PCSamplingGetNumStallReasonsParams num{};
+    num.size = CUpti_PCSamplingGetNumStallReasonsParamsSize;
+    num.ctx = ctx;
+    num.numStallReasons = &count;
+    WS_CUPTI(cuptiPCSamplingGetNumStallReasons(&num));
+    if (count == 0) throw std::runtime_error("PC sampling: CUPTI reports no stall reason on this GPU");
+    std::vector<std::vector<char>> names(count, std::vector<char>(CUPTI_STALL_REASON_STRING_SIZE, '\0'));
+    std::vector<char*> name_ptrs(count);
+    for (std::size_t i = 0; i < count; ++i) name_ptrs[i] = names[i].data();
+    indexes.assign(count, 0);
+    CUpti_PCSamplingGetStallReasonsParams get{};
+    get.size = CUpti_PCSamplingGetStallReasonsParamsSize;
+    get.ctx = ctx;
+    get.numStallReasons = count;
+    get.stallReasonIndex = indexes.data();
+    get.stallReasons = name_ptrs.data();
+    WS_CUPTI(cuptiPCSamplingGetStallReasons(&get));
+    for (std::size_t i = 0; i < count; ++i) {
+      names[i].back() = '\0';
+      reason_of[indexes[i]] = names[i].data();
+    }
+    // Configuration: every reason, sampling only between Start and Stop. Continuous mode, as the
+    // toolkit's start/stop sample: the run's kernels (one stream, in order) stay one range, drained
+    // once after Stop; kernel-serialized mode makes each kernel a range to drain before the next.
+    configured = std::make_unique<PcBuffer>(count);
+    fetched = std::make_unique<PcBuffer>(count);
+    std::vector<CUpti_PCSamplingConfigurationInfo> attrs;
+    auto a = attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_PERIOD);
+    a.attributeData.samplingPeriodData.samplingPeriod = std::uint32_t(kPcSamplingPeriodLog2);
+    attrs.push_back(a);
+    a = attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_STALL_REASON);
+    a.attributeData.stallReasonData.stallReasonCount = count;
+    a.attributeData.stallReasonData.pStallReasonIndex = indexes.data();
+    attrs.push_back(a);
+    a = attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SCRATCH_BUFFER_SIZE);
+    a.attributeData.scratchBufferSizeData.scratchBufferSize = kScratchBytes;
+    attrs.push_back(a);
+    a = attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_HARDWARE_BUFFER_SIZE);
+    a.attributeData.hardwareBufferSizeData.hardwareBufferSize = kHardwareBytes;
+    attrs.push_back(a);
+    a = attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_COLLECTION_MODE);
+    a.attributeData.collectionModeData.collectionMode = CUPTI_PC_SAMPLING_COLLECTION_MODE_CONTINUOUS;
+    attrs.push_back(a);
+    a = attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_ENABLE_START_STOP_CONTROL);
+    a.attributeData.enableStartStopControlData.enableStartStopControl = 1;
+    attrs.push_back(a);
+    a = attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_DATA_BUFFER);
+    a.attributeData.samplingDataBufferData.samplingDataBuffer = &configured->data;
+    attrs.push_back(a);
+    CUpti_PCSamplingConfigurationInfoParams cfg{};
+    cfg.size = CUpti_PCSamplingConfigurationInfoParamsSize;
+    cfg.ctx = ctx;
+    cfg.numAttributes = attrs.size();
+    cfg.pPCSamplingConfigurationInfo = attrs.data();
+    try {
+      WS_CUPTI(cuptiPCSamplingSetConfigurationAttribute(&cfg));
+    } catch (const CuptiError& e) {
+      // Name the attribute CUPTI refused, so the message says what to change.
+      for (const auto& x : attrs)
+        if (x.attributeStatus != CUPTI_SUCCESS)
+          throw CuptiError(e.code, std::string(e.what()) + " (attribute " + std::to_string(int(x.attributeType)) + ")");
+      throw;
+    }
+  }
+};
+
+/// The session prepare_pc_sampling() left enabled, kept until the process ends.
+std::unique_ptr<Session>& prepared() {
+  static std::unique_ptr<Session> s;
+  return s;
+}
+
+/// GetData until a call returns no PC and none remains, the records thrown away.
+void drain(Session& s) {
+  CUpti_PCSamplingGetDataParams gd{};
+  gd.size = CUpti_PCSamplingGetDataParamsSize;
+  gd.ctx = s.ctx;
+  gd.pcSamplingData = &s.fetched->data;
+  for (int call = 0; call < 100000; ++call) {
+    s.fetched->data.totalNumPcs = 0;
+    s.fetched->data.remainingNumPcs = 0;
+    WS_CUPTI(cuptiPCSamplingGetData(&gd));
+    for (std::size_t i = 0; i < s.fetched->data.totalNumPcs && i < kPcsPerBuffer; ++i)
+      if (s.fetched->data.pPcData[i].functionName) s.function_names.insert(s.fetched->data.pPcData[i].functionName);
+    if (s.fetched->data.totalNumPcs == 0 && s.fetched->data.remainingNumPcs == 0) break;
+  }
+}
+
+/// One collection on an enabled session: Start, run(), Stop, every PC record fetched and aggregated.
+PcSamplingPass collect(Session& ss, const std::function<void()>& run, bool prepared_before) {
   PcSamplingPass out;
   // WS_METRICS_TIMING=1 prints where the pass's time goes (issue 31: the first request with PC sampling).
   const bool timing = std::getenv("WS_METRICS_TIMING") != nullptr;
   auto t = std::chrono::steady_clock::now();
-  auto lap = [&t] {
-    const auto now = std::chrono::steady_clock::now();
-    const double ms = std::chrono::duration<double, std::milli>(now - t).count();
-    t = now;
-    return ms;
-  };
-  // Declared before `sampling`, so they outlive cuptiPCSamplingDisable: CUPTI may write into the
-  // configured buffer until then, and the function names it hands out are ours to free only after.
-  std::set<char*> function_names;
-  struct FreeNames {
-    std::set<char*>& names;
-    ~FreeNames() {
-      for (char* n : names) std::free(n);
-    }
-  } free_names{function_names};
-  std::unique_ptr<PcBuffer> configured, fetched;
-  std::vector<std::uint32_t> indexes;
-  Sampling sampling(ctx);
-  const double t_enable = lap();
-
-  // The stall reasons this GPU reports: CUPTI's index -> name.
-  std::size_t count = 0;
-  CUpti_PCSamplingGetNumStallReasonsParams num{};
-  num.size = CUpti_PCSamplingGetNumStallReasonsParamsSize;
-  num.ctx = ctx;
-  num.numStallReasons = &count;
-  WS_CUPTI(cuptiPCSamplingGetNumStallReasons(&num));
-  if (count == 0) throw std::runtime_error("PC sampling: CUPTI reports no stall reason on this GPU");
-  std::vector<std::vector<char>> names(count, std::vector<char>(CUPTI_STALL_REASON_STRING_SIZE, '\0'));
-  std::vector<char*> name_ptrs(count);
-  for (std::size_t i = 0; i < count; ++i) name_ptrs[i] = names[i].data();
-  indexes.assign(count, 0);
-  CUpti_PCSamplingGetStallReasonsParams get{};
-  get.size = CUpti_PCSamplingGetStallReasonsParamsSize;
-  get.ctx = ctx;
-  get.numStallReasons = count;
-  get.stallReasonIndex = indexes.data();
-  get.stallReasons = name_ptrs.data();
-  WS_CUPTI(cuptiPCSamplingGetStallReasons(&get));
-  std::map<std::uint32_t, std::string> reason_of;
-  for (std::size_t i = 0; i < count; ++i) {
-    names[i].back() = '\0';
-    reason_of[indexes[i]] = names[i].data();
-  }
-
-  // Configuration: every reason, sampling only between Start and Stop. Continuous mode, as the
-  // toolkit's start/stop sample: the run's kernels (one stream, in order) stay one range, drained
-  // once after Stop; kernel-serialized mode makes each kernel a range to drain before the next.
-  configured = std::make_unique<PcBuffer>(count);
-  fetched = std::make_unique<PcBuffer>(count);
-  std::vector<CUpti_PCSamplingConfigurationInfo> attrs;
-  auto a = attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_PERIOD);
-  a.attributeData.samplingPeriodData.samplingPeriod = std::uint32_t(kPcSamplingPeriodLog2);
-  attrs.push_back(a);
-  a = attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_STALL_REASON);
-  a.attributeData.stallReasonData.stallReasonCount = count;
-  a.attributeData.stallReasonData.pStallReasonIndex = indexes.data();
-  attrs.push_back(a);
-  a = attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SCRATCH_BUFFER_SIZE);
-  a.attributeData.scratchBufferSizeData.scratchBufferSize = kScratchBytes;
-  attrs.push_back(a);
-  a = attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_HARDWARE_BUFFER_SIZE);
-  a.attributeData.hardwareBufferSizeData.hardwareBufferSize = kHardwareBytes;
-  attrs.push_back(a);
-  a = attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_COLLECTION_MODE);
-  a.attributeData.collectionModeData.collectionMode = CUPTI_PC_SAMPLING_COLLECTION_MODE_CONTINUOUS;
-  attrs.push_back(a);
-  a = attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_ENABLE_START_STOP_CONTROL);
-  a.attributeData.enableStartStopControlData.enableStartStopControl = 1;
-  attrs.push_back(a);
-  a = attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_DATA_BUFFER);
-  a.attributeData.samplingDataBufferData.samplingDataBuffer = &configured->data;
-  attrs.push_back(a);
-  CUpti_PCSamplingConfigurationInfoParams cfg{};
-  cfg.size = CUpti_PCSamplingConfigurationInfoParamsSize;
-  cfg.ctx = ctx;
-  cfg.numAttributes = attrs.size();
-  cfg.pPCSamplingConfigurationInfo = attrs.data();
-  try {
-    WS_CUPTI(cuptiPCSamplingSetConfigurationAttribute(&cfg));
-  } catch (const CuptiError& e) {
-    // Name the attribute CUPTI refused, so the message says what to change.
-    for (const auto& x : attrs)
-      if (x.attributeStatus != CUPTI_SUCCESS)
-        throw CuptiError(e.code, std::string(e.what()) + " (attribute " + std::to_string(int(x.attributeType)) + ")");
-    throw;
-  }
-
+  auto lap = [&t] { return ms_since(t); };
+  const CUcontext ctx = ss.ctx;
+  const std::size_t count = ss.count;
+  const auto& reason_of = ss.reason_of;
+  auto& function_names = ss.function_names;
   CUpti_PCSamplingStartParams start{};
   start.size = CUpti_PCSamplingStartParamsSize;
   start.ctx = ctx;
   CUpti_PCSamplingStopParams stop{};
   stop.size = CUpti_PCSamplingStopParamsSize;
   stop.ctx = ctx;
-  const double t_configure = lap();
   WS_CUPTI(cuptiPCSamplingStart(&start));
   const double t_start = lap();
   try {
@@ -204,16 +237,16 @@ PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {
   CUpti_PCSamplingGetDataParams gd{};
   gd.size = CUpti_PCSamplingGetDataParamsSize;
   gd.ctx = ctx;
-  gd.pcSamplingData = &fetched->data;
+  gd.pcSamplingData = &ss.fetched->data;
   // Drained as the toolkit samples do at context teardown: GetData until a call returns no PC and
   // none remains. A failing call after the first keeps what came before it, with a warning.
   for (int call = 0; call < 100000; ++call) {
-    fetched->data.totalNumPcs = 0;
-    fetched->data.remainingNumPcs = 0;
-    fetched->data.hardwareBufferFull = 0;
+    ss.fetched->data.totalNumPcs = 0;
+    ss.fetched->data.remainingNumPcs = 0;
+    ss.fetched->data.hardwareBufferFull = 0;
     const CUptiResult got = cuptiPCSamplingGetData(&gd);
     if (got != CUPTI_SUCCESS) {
-      if (got == CUPTI_ERROR_OUT_OF_MEMORY || fetched->data.hardwareBufferFull) {
+      if (got == CUPTI_ERROR_OUT_OF_MEMORY || ss.fetched->data.hardwareBufferFull) {
         buffer_full = true;
         break;
       }
@@ -224,7 +257,7 @@ PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {
                              std::to_string(records.size()) + " PC records: " + (msg ? msg : "CUPTI error"));
       break;
     }
-    const CUpti_PCSamplingData& d = fetched->data;
+    const CUpti_PCSamplingData& d = ss.fetched->data;
     total_per_range[d.rangeId] = std::max(total_per_range[d.rangeId], d.totalSamples);
     dropped_per_range[d.rangeId] = std::max(dropped_per_range[d.rangeId], d.droppedSamples);
     buffer_full = buffer_full || d.hardwareBufferFull;
@@ -252,9 +285,10 @@ PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {
 
   if (timing)
     std::fprintf(stderr,
-                 "pc sampling: enable %.1f, stall reasons + configure %.1f, start %.1f, run %.1f, stop %.1f, "
+                 "pc sampling: %s enable %.1f, stall reasons + configure %.1f; start %.1f, run %.1f, stop %.1f, "
                  "get data + source lines %.1f ms (%zu PC records)\n",
-                 t_enable, t_configure, t_start, t_run, t_stop, lap(), records.size());
+                 prepared_before ? "prepared in advance:" : "now:", ss.enable_ms, ss.configure_ms, t_start, t_run,
+                 t_stop, lap(), records.size());
   PcSampling& p = out.result;
   p.period_log2 = kPcSamplingPeriodLog2;
   for (const auto& [range, n] : total_per_range) p.hardware_samples += double(n);
@@ -276,6 +310,38 @@ PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {
   for (const auto& u : unknown_reasons)
     out.warnings.push_back("PC sampling: stall reason " + u + " has no explanation in warpscope's table");
   return out;
+}
+
+}  // namespace
+
+void prepare_pc_sampling(CUcontext ctx, bool prime) {
+  auto& p = prepared();
+  if (p && p->ctx == ctx) return;
+  p.reset();
+  auto t = std::chrono::steady_clock::now();
+  auto s = std::make_unique<Session>(ctx);
+  if (prime) {
+    CUpti_PCSamplingStartParams start{};
+    start.size = CUpti_PCSamplingStartParamsSize;
+    start.ctx = ctx;
+    WS_CUPTI(cuptiPCSamplingStart(&start));
+    CUpti_PCSamplingStopParams stop{};
+    stop.size = CUpti_PCSamplingStopParamsSize;
+    stop.ctx = ctx;
+    WS_CUPTI(cuptiPCSamplingStop(&stop));
+    drain(*s);
+  }
+  if (std::getenv("WS_METRICS_TIMING"))
+    std::fprintf(stderr, "pc sampling prepared: enable %.1f, configure %.1f, %s %.1f ms\n", s->enable_ms,
+                 s->configure_ms, prime ? "empty start + stop" : "no prime",
+                 ms_since(t) - s->enable_ms - s->configure_ms);
+  p = std::move(s);
+}
+
+PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {
+  if (auto& p = prepared(); p && p->ctx == ctx) return collect(*p, run, true);
+  Session s(ctx);
+  return collect(s, run, false);
 }
 
 }  // namespace ws::cuda

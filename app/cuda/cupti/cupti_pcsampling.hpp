@@ -26,7 +26,16 @@ struct PcSamplingPass {
 
 /// Runs `run()` (restore inputs, enqueue, synchronize) once with PC sampling on and returns the
 /// samples per kernel, reason and line. Throws CuptiError / std::runtime_error; PC sampling is
-/// disabled again in every case.
+/// disabled again in every case, unless prepare_pc_sampling() enabled it on `ctx` in advance (then it
+/// uses that set-up and leaves it enabled).
 PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run);
+
+/// Enables and configures PC sampling on `ctx` now and, with `prime`, runs one empty Start / Stop, so
+/// that the next sample_pcs() on `ctx` pays none of it (issue 31; on the H100 the enable took 91 ms and
+/// the first Start 310 ms of a fresh process's collection). For a process that collects PC samples once
+/// and ends: the fresh PC sampling worker (pc_sampling_worker.hpp) calls it while it waits for its
+/// request. PC sampling stays enabled on `ctx` until the process ends, so no range profiler or SASS pass
+/// may run in it after this. Throws CuptiError / std::runtime_error (then nothing stays enabled).
+void prepare_pc_sampling(CUcontext ctx, bool prime);
 
 }  // namespace ws::cuda

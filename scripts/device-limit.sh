@@ -105,16 +105,19 @@ for set in default default,pcsampling; do
 done
 # What the fresh worker's PC sampling request does (its stderr, a pipe of the serving worker above, here):
 # the fresh worker as the serving worker starts it, its request sent once it is idle.
+# PC sampling's hardware buffer: 512 MiB (the product's) and smaller (WS_PC_SAMPLING_HW_MB, a measurement switch).
 req='{"variant":"harris.impl2","n":16777216,"repeat":1,"warmup":0,"metrics":"pcsampling"}'
-(sleep 5; echo '{"id":1,"type":"run","request":'"$req"'}'; sleep 3; echo '{"id":2,"type":"shutdown"}') \
-  | WS_METRICS_TIMING=1 WARPSCOPE_PC_SAMPLING_WORKER=1 $cli worker > "$W/pcs-fresh.jsonl" 2> "$W/pcs-fresh.err"
-echo "fresh PC sampling worker alone: exit $?"; grep -E "pc sampling|warm-up" "$W/pcs-fresh.err" | cut -c1-220
-python3 -c 'import json,sys
+for mb in ${PCS_HW_MB:-512}; do
+  (sleep 4; echo '{"id":1,"type":"run","request":'"$req"'}'; sleep 3; echo '{"id":2,"type":"shutdown"}') \
+    | WS_PC_SAMPLING_HW_MB=$mb WS_METRICS_TIMING=1 WARPSCOPE_PC_SAMPLING_WORKER=1 $cli worker > "$W/pcs-fresh-$mb.jsonl" 2> "$W/pcs-fresh-$mb.err"
+  echo "fresh PC sampling worker alone, hardware buffer $mb MiB: exit $?"; grep -E "pc sampling|warm-up" "$W/pcs-fresh-$mb.err" | cut -c1-220
+  python3 -c 'import json,sys
 for l in open(sys.argv[1]):
     j = json.loads(l)
     if j.get("type") == "result":
         r = j["run"]; m = r.get("metrics", {})
-        print("  host_ms", {k: round(v, 1) for k, v in r.get("host_ms", {}).items()}, "samples", m.get("values", {}).get("ws__pc_samples"), "error", m.get("error"))' "$W/pcs-fresh.jsonl"
+        print("  host_ms", {k: round(v, 1) for k, v in r.get("host_ms", {}).items() if v}, "samples", m.get("values", {}).get("ws__pc_samples"), "error", m.get("error"), [w for w in m.get("warnings", []) if "dropped" in w])' "$W/pcs-fresh-$mb.jsonl"
+done
 
 if [ "${WS_ONLY_METRICS:-0}" != 1 ]; then
 t0=$SECONDS

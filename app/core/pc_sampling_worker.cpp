@@ -53,7 +53,8 @@ struct ReadyWorker {
     });
   }
   /// Stops a used worker on a thread of its own: its exit (about 85 ms on the H100 machine, its CUDA
-  /// context torn down) is not the user's wait. release_pc_sampling_worker() and this process's end wait for it.
+  /// context torn down) is not the user's wait. wait_for_stopping_pc_sampling_workers(),
+  /// release_pc_sampling_worker() and this process's end wait for it.
   std::vector<std::future<void>> stopping;
   void retire(std::unique_ptr<WorkerClient> w) {
     std::lock_guard<std::mutex> lock(m);
@@ -103,17 +104,26 @@ void prepare_pc_sampling_worker() {
   } catch (const std::exception&) {}  // no thread: the requests start their own workers, as before
 }
 
+void wait_for_stopping_pc_sampling_workers() {
+  ReadyWorker& r = ready_worker();
+  std::vector<std::future<void>> stopping;
+  {
+    std::lock_guard<std::mutex> lock(r.m);
+    stopping = std::move(r.stopping);
+    r.stopping.clear();
+  }
+  for (auto& s : stopping) s.wait();
+}
+
 void release_pc_sampling_worker() {
   ReadyWorker& r = ready_worker();
   std::future<std::unique_ptr<WorkerClient>> f;
-  std::vector<std::future<void>> stopping;
   {
     std::lock_guard<std::mutex> lock(r.m);
     r.keep = false;
     f = std::move(r.next);
-    stopping = std::move(r.stopping);
   }
-  for (auto& s : stopping) s.wait();
+  wait_for_stopping_pc_sampling_workers();
   if (f.valid()) {
     std::unique_ptr<WorkerClient> w = f.get();
     if (w) w->stop();

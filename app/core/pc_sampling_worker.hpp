@@ -23,6 +23,12 @@ void sample_pcs_in_fresh_worker(const RunRequest& req, RunResult& r);
 /// found. The ready worker holds a CUDA context of its own. Never throws.
 void prepare_pc_sampling_worker();
 
+/// Waits until the PC sampling workers already used have exited. A used worker is stopped in the
+/// background (its exit, about 85 ms on the H100 machine, is not the user's wait), and until it has
+/// exited it holds the GPU's profiling hardware (CUPTI_ERROR_HARDWARE_BUSY for a range profiler here):
+/// execute() calls this before a run with metrics. Never throws.
+void wait_for_stopping_pc_sampling_workers();
+
 /// Stops the worker kept ready (and stops keeping one): the serving worker calls it before it exits.
 void release_pc_sampling_worker();
 

@@ -225,6 +225,10 @@ RunResult execute_timed(const RunRequest& req, const PreparedRun& p, Backend* ba
           return fail(v.id + " at n = " + std::to_string(r.n) + " needs " + format_bytes(std::uintmax_t(need)) +
                       " of device memory, the GPU has " + format_bytes(std::uintmax_t(gib * double(kGiB))));
       }
+#ifndef WS_NO_WORKERS
+      // A PC sampling worker still stopping holds the profiling hardware until it exits: wait for it.
+      if (!req.metrics.empty()) wait_for_stopping_pc_sampling_workers();
+#endif
       RunResult got = backend->run(v, req, p.input, launch);
       clock.lap();
       stamp(got);

@@ -109,11 +109,8 @@ std::string CudaBackend::warm_up_pc_sampling() {
   req.backend = BackendKind::Cuda;
   const RunResult r = execute(req, this);
   if (r.status != RunStatus::Ok) throw std::runtime_error(req.variant + ": " + r.message);
-  const char* prime_env = std::getenv("WS_PC_SAMPLING_PRIME");
-  const bool prime = !(prime_env && std::strcmp(prime_env, "0") == 0);
-  prepare_pc_sampling(current_context(), prime);
-  return std::string("plain run of ") + kMetricsWarmUpVariant + ", n = 2^16; PC sampling enabled and configured" +
-         (prime ? ", primed with an empty start and stop" : "");
+  prepare_pc_sampling(current_context());
+  return std::string("plain run of ") + kMetricsWarmUpVariant + ", n = 2^16; PC sampling enabled and configured";
 }
 
 std::string CudaBackend::settle(const std::string& what) {

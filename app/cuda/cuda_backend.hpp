@@ -59,8 +59,8 @@ class CudaBackend final : public Backend {
   /// so a warmed worker's PC sampling runs in a fresh worker process, as every later PC sampling request did.
   std::string warm_up_metrics() override;
   /// warm_up_metrics in a worker started for one PC sampling collection (WARPSCOPE_PC_SAMPLING_WORKER): the
-  /// warm-up variant run once without metrics, then prepare_pc_sampling() on this context, primed unless
-  /// WS_PC_SAMPLING_PRIME=0. Returns what it did; throws what they throw.
+  /// warm-up variant run once without metrics (its first upload and launch), then prepare_pc_sampling() on
+  /// this context. Returns what it did; throws what they throw.
   std::string warm_up_pc_sampling();
 
  private:

@@ -28,6 +28,13 @@ constexpr std::size_t kPcsPerBuffer = 4096;
 constexpr std::size_t kScratchBytes = std::size_t(8) << 20;     // CUPTI's PC records before GetData
 constexpr std::size_t kHardwareBytes = std::size_t(512) << 20;  // CUPTI's default: no sample dropped so far
 
+/// kHardwareBytes, or $WS_PC_SAMPLING_HW_MB MiB (a measurement switch: what the buffer's size costs).
+std::size_t hardware_bytes() {
+  if (const char* mb = std::getenv("WS_PC_SAMPLING_HW_MB"); mb && std::atoi(mb) > 0)
+    return std::size_t(std::atoi(mb)) << 20;
+  return kHardwareBytes;
+}
+
 /// A CUpti_PCSamplingData with room for kPcsPerBuffer PCs of `reasons` stall reasons each.
 struct PcBuffer {
   CUpti_PCSamplingData data{};
@@ -148,7 +155,7 @@ struct Session {
     a.attributeData.scratchBufferSizeData.scratchBufferSize = kScratchBytes;
     attrs.push_back(a);
     a = attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_HARDWARE_BUFFER_SIZE);
-    a.attributeData.hardwareBufferSizeData.hardwareBufferSize = kHardwareBytes;
+    a.attributeData.hardwareBufferSizeData.hardwareBufferSize = hardware_bytes();
     attrs.push_back(a);
     a = attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_COLLECTION_MODE);
     a.attributeData.collectionModeData.collectionMode = CUPTI_PC_SAMPLING_COLLECTION_MODE_CONTINUOUS;
@@ -180,22 +187,6 @@ struct Session {
 std::unique_ptr<Session>& prepared() {
   static std::unique_ptr<Session> s;
   return s;
-}
-
-/// GetData until a call returns no PC and none remains, the records thrown away.
-void drain(Session& s) {
-  CUpti_PCSamplingGetDataParams gd{};
-  gd.size = CUpti_PCSamplingGetDataParamsSize;
-  gd.ctx = s.ctx;
-  gd.pcSamplingData = &s.fetched->data;
-  for (int call = 0; call < 100000; ++call) {
-    s.fetched->data.totalNumPcs = 0;
-    s.fetched->data.remainingNumPcs = 0;
-    WS_CUPTI(cuptiPCSamplingGetData(&gd));
-    for (std::size_t i = 0; i < s.fetched->data.totalNumPcs && i < kPcsPerBuffer; ++i)
-      if (s.fetched->data.pPcData[i].functionName) s.function_names.insert(s.fetched->data.pPcData[i].functionName);
-    if (s.fetched->data.totalNumPcs == 0 && s.fetched->data.remainingNumPcs == 0) break;
-  }
 }
 
 /// One collection on an enabled session: Start, run(), Stop, every PC record fetched and aggregated.
@@ -314,28 +305,14 @@ PcSamplingPass collect(Session& ss, const std::function<void()>& run, bool prepa
 
 }  // namespace
 
-void prepare_pc_sampling(CUcontext ctx, bool prime) {
+void prepare_pc_sampling(CUcontext ctx) {
   auto& p = prepared();
   if (p && p->ctx == ctx) return;
   p.reset();
-  auto t = std::chrono::steady_clock::now();
-  auto s = std::make_unique<Session>(ctx);
-  if (prime) {
-    CUpti_PCSamplingStartParams start{};
-    start.size = CUpti_PCSamplingStartParamsSize;
-    start.ctx = ctx;
-    WS_CUPTI(cuptiPCSamplingStart(&start));
-    CUpti_PCSamplingStopParams stop{};
-    stop.size = CUpti_PCSamplingStopParamsSize;
-    stop.ctx = ctx;
-    WS_CUPTI(cuptiPCSamplingStop(&stop));
-    drain(*s);
-  }
+  p = std::make_unique<Session>(ctx);
   if (std::getenv("WS_METRICS_TIMING"))
-    std::fprintf(stderr, "pc sampling prepared: enable %.1f, configure %.1f, %s %.1f ms\n", s->enable_ms,
-                 s->configure_ms, prime ? "empty start + stop" : "no prime",
-                 ms_since(t) - s->enable_ms - s->configure_ms);
-  p = std::move(s);
+    std::fprintf(stderr, "pc sampling prepared: enable %.1f, configure %.1f ms (hardware buffer %zu MiB)\n",
+                 p->enable_ms, p->configure_ms, hardware_bytes() >> 20);
 }
 
 PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {

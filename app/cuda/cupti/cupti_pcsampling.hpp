@@ -30,12 +30,15 @@ struct PcSamplingPass {
 /// uses that set-up and leaves it enabled).
 PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run);
 
-/// Enables and configures PC sampling on `ctx` now and, with `prime`, runs one empty Start / Stop, so
-/// that the next sample_pcs() on `ctx` pays none of it (issue 31; on the H100 the enable took 91 ms and
-/// the first Start 310 ms of a fresh process's collection). For a process that collects PC samples once
-/// and ends: the fresh PC sampling worker (pc_sampling_worker.hpp) calls it while it waits for its
-/// request. PC sampling stays enabled on `ctx` until the process ends, so no range profiler or SASS pass
-/// may run in it after this. Throws CuptiError / std::runtime_error (then nothing stays enabled).
-void prepare_pc_sampling(CUcontext ctx, bool prime);
+/// Enables and configures PC sampling on `ctx` now, so that the next sample_pcs() on `ctx` pays none of
+/// it (issue 31; on the H100 the enable took 91 ms of a fresh process's collection). For a process that
+/// collects PC samples once and ends: the fresh PC sampling worker (pc_sampling_worker.hpp) calls it while
+/// it waits for its request. PC sampling stays enabled on `ctx` until the process ends, so no range
+/// profiler or SASS pass may run in it after this. Enabled and configured but not started, it leaves
+/// other processes' range profilers alone; started once (an empty Start / Stop to pay the first Start's
+/// 310 ms in advance was tried), it kept every other process's range profiler out with
+/// CUPTI_ERROR_HARDWARE_BUSY until this process ended. Throws CuptiError / std::runtime_error (then
+/// nothing stays enabled).
+void prepare_pc_sampling(CUcontext ctx);
 
 }  // namespace ws::cuda

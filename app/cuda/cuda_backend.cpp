@@ -108,19 +108,17 @@ std::string CudaBackend::warm_up_pc_sampling() {
   req.repeat = 1;
   req.warmup = 0;
   req.backend = BackendKind::Cuda;
-  // A measurement switch: the run after the enable (the first launch with PC sampling enabled paid 325 ms).
-  const char* order = std::getenv("WS_PC_SAMPLING_RUN_AFTER_ENABLE");
-  const bool run_after = order && std::strcmp(order, "1") == 0;
-  if (run_after) prepare_pc_sampling(current_context());
+  // The run first: the first launch after PC sampling's enable starts its hardware, which then keeps every
+  // other process's range profiler out (CUPTI_ERROR_HARDWARE_BUSY) until this process ends.
   const auto t0 = std::chrono::steady_clock::now();
   const RunResult r = execute(req, this);
   if (r.status != RunStatus::Ok) throw std::runtime_error(req.variant + ": " + r.message);
   const double run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  if (!run_after) prepare_pc_sampling(current_context());
+  prepare_pc_sampling(current_context());
   char ms[32];
   std::snprintf(ms, sizeof ms, "%.0f ms", run_ms);
-  return std::string("plain run of ") + kMetricsWarmUpVariant + ", n = 2^16 (" + ms + ")" +
-         (run_after ? " after PC sampling was enabled and configured" : "; PC sampling enabled and configured");
+  return std::string("plain run of ") + kMetricsWarmUpVariant + ", n = 2^16 (" + ms +
+         "); PC sampling enabled and configured";
 }
 
 std::string CudaBackend::settle(const std::string& what) {

@@ -31,14 +31,14 @@ struct PcSamplingPass {
 PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run);
 
 /// Enables and configures PC sampling on `ctx` now, so that the next sample_pcs() on `ctx` pays none of
-/// it (issue 31; on the H100 the enable took 91 ms of a fresh process's collection). For a process that
+/// it (issue 31; on the H100 the enable took 71-93 ms of a fresh process's collection). For a process that
 /// collects PC samples once and ends: the fresh PC sampling worker (pc_sampling_worker.hpp) calls it while
 /// it waits for its request. PC sampling stays enabled on `ctx` until the process ends, so no range
-/// profiler or SASS pass may run in it after this. Enabled and configured but not started, it leaves
-/// other processes' range profilers alone; started once (an empty Start / Stop to pay the first Start's
-/// 310 ms in advance was tried), it kept every other process's range profiler out with
-/// CUPTI_ERROR_HARDWARE_BUSY until this process ended. Throws CuptiError / std::runtime_error (then
-/// nothing stays enabled).
+/// profiler or SASS pass may run in it after this. Enabled and configured, it leaves other processes'
+/// range profilers alone; once started (a Start / Stop, or any kernel launch after the enable: the first
+/// costs 60-310 ms with the hardware buffer's size), it keeps every other process's range profiler out
+/// with CUPTI_ERROR_HARDWARE_BUSY until this process ends, so that cost stays in the collection.
+/// Throws CuptiError / std::runtime_error (then nothing stays enabled).
 void prepare_pc_sampling(CUcontext ctx);
 
 }  // namespace ws::cuda

@@ -107,9 +107,10 @@ done
 # the fresh worker as the serving worker starts it, its request sent once it is idle.
 # PC sampling's hardware buffer: 512 MiB (the product's) and smaller (WS_PC_SAMPLING_HW_MB, a measurement switch).
 req='{"variant":"harris.impl2","n":16777216,"repeat":1,"warmup":0,"metrics":"pcsampling"}'
-for mb in ${PCS_HW_MB:-512}; do
+for mb in ${PCS_HW_MB:-product}; do
+  hw=""; [ "$mb" != product ] && hw="WS_PC_SAMPLING_HW_MB=$mb"
   (sleep 4; echo '{"id":1,"type":"run","request":'"$req"'}'; sleep 3; echo '{"id":2,"type":"shutdown"}') \
-    | WS_PC_SAMPLING_HW_MB=$mb WS_METRICS_TIMING=1 WARPSCOPE_PC_SAMPLING_WORKER=1 $cli worker > "$W/pcs-fresh-$mb.jsonl" 2> "$W/pcs-fresh-$mb.err"
+    | env $hw WS_METRICS_TIMING=1 WARPSCOPE_PC_SAMPLING_WORKER=1 $cli worker > "$W/pcs-fresh-$mb.jsonl" 2> "$W/pcs-fresh-$mb.err"
   echo "fresh PC sampling worker alone, hardware buffer $mb MiB: exit $?"; grep -E "pc sampling|warm-up" "$W/pcs-fresh-$mb.err" | cut -c1-220
   python3 -c 'import json,sys
 for l in open(sys.argv[1]):
@@ -117,6 +118,19 @@ for l in open(sys.argv[1]):
     if j.get("type") == "result":
         r = j["run"]; m = r.get("metrics", {})
         print("  host_ms", {k: round(v, 1) for k, v in r.get("host_ms", {}).items() if v}, "samples", m.get("values", {}).get("ws__pc_samples"), "error", m.get("error"), [w for w in m.get("warnings", []) if "dropped" in w])' "$W/pcs-fresh-$mb.jsonl"
+done
+# Does the buffer drop samples of longer runs? 2^28 elements, one process each (its first collection).
+for mb in ${PCS_BIG_MB:-}; do
+  for v in harris.impl2 epita.reduce1; do
+    WS_PC_SAMPLING_HW_MB=$mb $cli run --variant $v --n 2^28 --metrics pcsampling --repeat 1 --warmup 0 --json \
+      > "$W/pcs-big-$v-$mb.json" 2> /dev/null
+    python3 -c 'import json,sys
+r = json.load(open(sys.argv[1])); m = r.get("metrics", {}); h = r.get("host_ms", {})
+drops = [w for w in m.get("warnings", []) if "dropped" in w]
+print("  %s 2^28, buffer %s MiB: %.3f ms, samples %s, launches %.0f ms, metrics %.0f ms %s %s" % (sys.argv[2], sys.argv[3],
+      r.get("time_ms", 0), m.get("values", {}).get("ws__pc_samples"), h.get("launches", 0), h.get("metrics", 0), drops, m.get("error") or ""))' \
+      "$W/pcs-big-$v-$mb.json" $v $mb
+  done
 done
 
 if [ "${WS_ONLY_METRICS:-0}" != 1 ]; then

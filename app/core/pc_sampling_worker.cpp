@@ -19,16 +19,28 @@ namespace {
 /// Set in the child's environment: a worker started for PC sampling never starts another.
 constexpr const char* kInFreshWorker = "WARPSCOPE_PC_SAMPLING_WORKER";
 
+/// The ready worker's hardware buffer of samples, and the longest run (the launcher's median time, ms)
+/// it serves. H100, 2026-12-06: the first launch after PC sampling's enable took 78 ms with 32 MiB against
+/// 306 ms with CUPTI's default 512 MiB; 32 MiB held all 1.59 million samples of harris.impl2 at 2^28
+/// (a 2.5 ms run), 8 MiB none of them. A run samples at most one PC per SM sub-partition every 2^8 cycles
+/// (cupti_pcsampling.hpp): 0.4 ms at 2 GHz on 132 SMs is 1.65 million at most, what 32 MiB was seen to hold.
+constexpr int kReadyWorkerHardwareMiB = 32;
+constexpr double kReadyWorkerMaxRunMs = 0.4;
+/// The buffer of a worker started for a longer run (or one of unknown length): CUPTI's default.
+constexpr int kDefaultHardwareMiB = 512;
+
 bool in_fresh_worker() {
   const char* env = std::getenv(kInFreshWorker);
   return env && *env;
 }
 
-/// A fresh local worker for one PC sampling collection, started (hello read: its CUDA context exists);
+/// A fresh local worker for one PC sampling collection with a hardware buffer of `hardware_mib` MiB
+/// (cupti_pcsampling.cpp reads WS_PC_SAMPLING_HW_MB), started (hello read: its CUDA context exists);
 /// nullptr with `error` when it could not start.
-std::unique_ptr<WorkerClient> start_fresh_worker(const std::string& cli, std::string& error) {
+std::unique_ptr<WorkerClient> start_fresh_worker(const std::string& cli, int hardware_mib, std::string& error) {
   WorkerClientOptions o;
   o.env.emplace_back(kInFreshWorker, "1");
+  o.env.emplace_back("WS_PC_SAMPLING_HW_MB", std::to_string(hardware_mib));
   auto w = std::make_unique<WorkerClient>(WorkerLaunch{{cli, "worker"}, "local"}, o);
   error = w->start();
   if (!error.empty()) return nullptr;
@@ -49,7 +61,7 @@ struct ReadyWorker {
     ++stats.started;
     next = std::async(std::launch::async, [cli = cli] {
       std::string error;
-      return start_fresh_worker(cli, error);  // a failure: the request starts its own, and says why
+      return start_fresh_worker(cli, kReadyWorkerHardwareMiB, error);  // a failure: the request starts its own
     });
   }
   /// Stops a used worker on a thread of its own: its exit (about 85 ms on the H100 machine, its CUDA
@@ -160,7 +172,9 @@ void sample_pcs_in_fresh_worker(const RunRequest& req, RunResult& r) {
     const bool timing = std::getenv("WS_METRICS_TIMING") != nullptr;
     HostClock clock;
     ReadyWorker& ready = ready_worker();
-    std::unique_ptr<WorkerClient> worker = ready.take();
+    // A run longer than the ready worker's buffer is sure to hold gets a worker of CUPTI's default buffer.
+    const bool short_run = r.timed && r.timing.median_ms > 0 && r.timing.median_ms <= kReadyWorkerMaxRunMs;
+    std::unique_ptr<WorkerClient> worker = short_run ? ready.take() : nullptr;
     const double t_take = clock.lap();
     RunResult got;
     bool from_ready = false;
@@ -175,14 +189,14 @@ void sample_pcs_in_fresh_worker(const RunRequest& req, RunResult& r) {
       // a worker started now runs the request, as it would have without one ready.
       from_ready = got.status != RunStatus::Error && got.status != RunStatus::Faulted;
     }
-    {
+    if (short_run) {
       std::lock_guard<std::mutex> lock(ready.m);
       if (from_ready) ++ready.stats.from_ready;
       ready.start_next_locked();  // for the next request, while this one's result is checked
     }
     if (!from_ready) {
       std::string error;
-      worker = start_fresh_worker(cli, error);
+      worker = start_fresh_worker(cli, short_run ? kReadyWorkerHardwareMiB : kDefaultHardwareMiB, error);
       {
         std::lock_guard<std::mutex> lock(ready.m);
         ++ready.stats.started;

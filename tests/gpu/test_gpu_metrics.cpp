@@ -310,7 +310,10 @@ TEST(GpuMetrics, KeptSessionValuesEqualAFreshSessionsValues) {
     near("smsp__inst_executed_op_shared_ld.sum", 1e-6, 1);
     near("smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio", 1e-5, 0);
     near("lts__t_requests_op_red.sum", 0.02, 64);
-    near("dram__bytes_read.sum", 0.05, 1e5);
+    // A 2^24 input of cs121.hist_global (16 MB of uint8) stays in the 50 MB L2 between the replays: its
+    // DRAM reads are what the L2 let go, 20 KB in one H100 run and 165 KB in the other; 1 MB still tells a
+    // wrong recovery (a request's counts twice, or none) from that.
+    near("dram__bytes_read.sum", 0.05, 1e6);
     near("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 0.05, 2000);
     near("sm__warps_active.avg.pct_of_peak_sustained_active", 0.0, 5.0);
     // Profiled durations vary between runs (an epita.reduce1 run took 216 us under the kept session and

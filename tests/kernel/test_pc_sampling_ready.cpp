@@ -26,6 +26,14 @@ RunRequest pc_request() {
   return req;
 }
 
+/// What the serving worker's own run left before PC sampling: a timed run of `ms` per launch.
+RunResult timed_run(double ms) {
+  RunResult r;
+  r.timed = true;
+  r.timing.median_ms = ms;
+  return r;
+}
+
 bool says_fresh_worker(const RunResult& r) {
   const auto& w = r.metrics.warnings;
   return std::any_of(w.begin(), w.end(), [](const std::string& s) {
@@ -46,28 +54,41 @@ TEST(PcSamplingReadyWorker, ARequestAfterPrepareUsesTheWorkerStartedInAdvanceAnd
   EXPECT_EQ(s1.started, s0.started + 1);
   EXPECT_EQ(s1.from_ready, s0.from_ready);
 
-  RunResult r1;
+  RunResult r1 = timed_run(0.05);
   sample_pcs_in_fresh_worker(pc_request(), r1);
   EXPECT_TRUE(says_fresh_worker(r1)) << (r1.metrics.warnings.empty() ? "" : r1.metrics.warnings.front());
   const PcSamplingWorkerStats s2 = pc_sampling_worker_stats();
   EXPECT_EQ(s2.from_ready, s0.from_ready + 1);  // served by the one started in advance
   EXPECT_EQ(s2.started, s0.started + 2);        // and the next one is starting
 
-  RunResult r2;
+  RunResult r2 = timed_run(0.05);
   sample_pcs_in_fresh_worker(pc_request(), r2);
   EXPECT_TRUE(says_fresh_worker(r2));
   const PcSamplingWorkerStats s3 = pc_sampling_worker_stats();
   EXPECT_EQ(s3.from_ready, s0.from_ready + 2);
   EXPECT_EQ(s3.started, s0.started + 3);
 
+  // A run too long for the ready worker's buffer (or not timed) gets a worker of its own; the ready one
+  // stays for the next short run.
+  for (RunResult r : {timed_run(2.5), RunResult{}}) {
+    sample_pcs_in_fresh_worker(pc_request(), r);
+    EXPECT_TRUE(says_fresh_worker(r));
+  }
+  const PcSamplingWorkerStats s3b = pc_sampling_worker_stats();
+  EXPECT_EQ(s3b.from_ready, s0.from_ready + 2);
+  EXPECT_EQ(s3b.started, s0.started + 5);
+  RunResult r2b = timed_run(0.3);
+  sample_pcs_in_fresh_worker(pc_request(), r2b);
+  EXPECT_EQ(pc_sampling_worker_stats().from_ready, s0.from_ready + 3);
+
   // Released: the kept worker stops, and a request starts its own worker, as without prepare.
   release_pc_sampling_worker();
-  RunResult r3;
+  RunResult r3 = timed_run(0.05);
   sample_pcs_in_fresh_worker(pc_request(), r3);
   EXPECT_TRUE(says_fresh_worker(r3));
   const PcSamplingWorkerStats s4 = pc_sampling_worker_stats();
-  EXPECT_EQ(s4.from_ready, s0.from_ready + 2);
-  EXPECT_EQ(s4.started, s0.started + 4);
+  EXPECT_EQ(s4.from_ready, s0.from_ready + 3);
+  EXPECT_EQ(s4.started, s0.started + 7);
 }
 
 TEST(PcSamplingReadyWorker, TheWarmUpSwitchTurnsItOffAndAMissingCliIsNoError) {

@@ -26,16 +26,19 @@ namespace {
 /// this are fetched by further cuptiPCSamplingGetData calls.
 constexpr std::size_t kPcsPerBuffer = 4096;
 constexpr std::size_t kScratchBytes = std::size_t(8) << 20;  // CUPTI's PC records before GetData
-/// The GPU's buffer of samples. CUPTI's default is 512 MiB; the first launch after the enable takes time
-/// with its size (H100, harris.impl2 2^24, 2026-12-06: 512 MiB 306 ms, 64 MiB 94 ms, 8 MiB 61 ms, the same
-/// 101,000 samples and none dropped), and a fuller buffer's drops are counted and said (warnings).
-constexpr std::size_t kHardwareBytes = std::size_t(32) << 20;
+/// The GPU's buffer of samples: CUPTI's default, 512 MiB, for a collection set up when it is asked for
+/// (no limit on the run's length known). The first launch after the enable takes time with the buffer's
+/// size (H100, harris.impl2 2^24, 2026-12-06: 512 MiB 306 ms, 64 MiB 94 ms, 8 MiB 61 ms, the same
+/// 101,000 samples), and a full buffer loses the whole collection (8 MiB at harris.impl2 2^28: 0 samples,
+/// "hardware buffer full"; 32 MiB: all 1.59 million of a 2.5 ms run).
+constexpr std::size_t kHardwareBytes = std::size_t(512) << 20;
 
-/// kHardwareBytes, or $WS_PC_SAMPLING_HW_MB MiB (a measurement switch: what the buffer's size costs).
-std::size_t hardware_bytes() {
+/// $WS_PC_SAMPLING_HW_MB MiB if set (pc_sampling_worker.cpp sets it in the fresh workers it starts), else
+/// `fallback`.
+std::size_t hardware_bytes(std::size_t fallback) {
   if (const char* mb = std::getenv("WS_PC_SAMPLING_HW_MB"); mb && std::atoi(mb) > 0)
     return std::size_t(std::atoi(mb)) << 20;
-  return kHardwareBytes;
+  return fallback;
 }
 
 /// A CUpti_PCSamplingData with room for kPcsPerBuffer PCs of `reasons` stall reasons each.
@@ -87,9 +90,10 @@ struct Session {
   std::map<std::uint32_t, std::string> reason_of;  // index -> CUPTI's name
   std::unique_ptr<PcBuffer> configured, fetched;
   std::set<char*> function_names;  // handed out by GetData: ours to free, after Disable
+  std::size_t hardware_bytes = 0;  // the GPU's buffer of samples
   double enable_ms = 0, configure_ms = 0;
 
-  explicit Session(CUcontext c) : ctx(c) {
+  Session(CUcontext c, std::size_t hw_bytes) : ctx(c), hardware_bytes(hw_bytes) {
     auto t = std::chrono::steady_clock::now();
     CUpti_PCSamplingEnableParams en{};
     en.size = CUpti_PCSamplingEnableParamsSize;
@@ -158,7 +162,7 @@ struct Session {
     a.attributeData.scratchBufferSizeData.scratchBufferSize = kScratchBytes;
     attrs.push_back(a);
     a = attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_HARDWARE_BUFFER_SIZE);
-    a.attributeData.hardwareBufferSizeData.hardwareBufferSize = hardware_bytes();
+    a.attributeData.hardwareBufferSizeData.hardwareBufferSize = hardware_bytes;
     attrs.push_back(a);
     a = attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_COLLECTION_MODE);
     a.attributeData.collectionModeData.collectionMode = CUPTI_PC_SAMPLING_COLLECTION_MODE_CONTINUOUS;
@@ -312,15 +316,15 @@ void prepare_pc_sampling(CUcontext ctx) {
   auto& p = prepared();
   if (p && p->ctx == ctx) return;
   p.reset();
-  p = std::make_unique<Session>(ctx);
+  p = std::make_unique<Session>(ctx, hardware_bytes(kHardwareBytes));
   if (std::getenv("WS_METRICS_TIMING"))
     std::fprintf(stderr, "pc sampling prepared: enable %.1f, configure %.1f ms (hardware buffer %zu MiB)\n",
-                 p->enable_ms, p->configure_ms, hardware_bytes() >> 20);
+                 p->enable_ms, p->configure_ms, p->hardware_bytes >> 20);
 }
 
 PcSamplingPass sample_pcs(CUcontext ctx, const std::function<void()>& run) {
   if (auto& p = prepared(); p && p->ctx == ctx) return collect(*p, run, true);
-  Session s(ctx);
+  Session s(ctx, hardware_bytes(kHardwareBytes));
   return collect(s, run, false);
 }
 

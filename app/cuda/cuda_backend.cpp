@@ -72,6 +72,20 @@ RunResult CudaBackend::run(const VariantInfo& v, const RunRequest& req, const In
   return r;
 }
 
+namespace {
+/// The warm-ups' run: kMetricsWarmUpVariant at kMetricsWarmUpN, one launch, with `metrics` ("": none).
+RunRequest warm_up_request(const char* metrics) {
+  RunRequest req;
+  req.variant = kMetricsWarmUpVariant;
+  req.n = kMetricsWarmUpN;
+  req.repeat = 1;
+  req.warmup = 0;
+  req.backend = BackendKind::Cuda;
+  req.metrics = metrics;
+  return req;
+}
+}  // namespace
+
 std::string CudaBackend::warm_up_metrics() {
   if (const char* off = std::getenv("WS_NO_METRICS_WARMUP"); off && std::strcmp(off, "1") == 0)
     return "skipped (WS_NO_METRICS_WARMUP=1)";
@@ -87,13 +101,7 @@ std::string CudaBackend::warm_up_metrics() {
   // (100 / peak warps per SM, and 1), not the kernel's. The SASS pass's counts are each collection's own
   // (flushed at its end), so the warm-up's stay in the warm-up. Same metric spec as the UI's ("default" and
   // "default,pcsampling" have the same range-profiler list): another list would close the session.
-  RunRequest req;
-  req.variant = kMetricsWarmUpVariant;
-  req.n = kMetricsWarmUpN;
-  req.repeat = 1;
-  req.warmup = 0;
-  req.backend = BackendKind::Cuda;
-  req.metrics = "default";
+  const RunRequest req = warm_up_request("default");
   const RunResult r = execute(req, this);
   if (r.status != RunStatus::Ok) throw std::runtime_error(req.variant + ": " + r.message);
   if (!r.metrics.error.empty()) throw std::runtime_error(r.metrics.error);
@@ -102,12 +110,7 @@ std::string CudaBackend::warm_up_metrics() {
 }
 
 std::string CudaBackend::warm_up_pc_sampling() {
-  RunRequest req;
-  req.variant = kMetricsWarmUpVariant;
-  req.n = kMetricsWarmUpN;
-  req.repeat = 1;
-  req.warmup = 0;
-  req.backend = BackendKind::Cuda;
+  const RunRequest req = warm_up_request("");
   // The run first: the first launch after PC sampling's enable starts its hardware, which then keeps every
   // other process's range profiler out (CUPTI_ERROR_HARDWARE_BUSY) until this process ends.
   const auto t0 = std::chrono::steady_clock::now();

@@ -16,6 +16,9 @@
 #     ws_reduce_ab 5 (epita.tuned's candidates and the read-only ceiling beside cub.reduce);
 #   - metrics: scripts/device-metrics-cost.sh (the default set per request in-process against what ncu
 #     adds) and the first request through a warmed `warpscope-cli worker` (default, default,pcsampling);
+#     the fresh PC sampling worker's request on its own (WS_METRICS_TIMING; PCS_HW_MB="512 64 ...": with
+#     other hardware buffers than the product's), and with PCS_BIG_MB="8 32 ..." PC sampling at 2^28 per
+#     buffer size (are samples dropped?);
 #   - UI frame build: Compare and Plots at 1920x1080 with the synthetic 40-line report, $UI_ROUNDS (3)
 #     rounds of 300 frames, ui_build_ms_median of each;
 #   - Live through the worker against in-process (ws_live_rate, 10 s each).

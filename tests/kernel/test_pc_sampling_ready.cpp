@@ -34,6 +34,14 @@ RunResult timed_run(double ms) {
   return r;
 }
 
+/// Whether the fresh worker that sampled `r` said its hardware buffer was `mib` MiB (the synthetic worker
+/// says what WS_PC_SAMPLING_HW_MB it was started with).
+bool sampled_with_buffer(const RunResult& r, int mib) {
+  const std::string said = "hardware buffer " + std::to_string(mib) + " MiB";
+  const auto& w = r.metrics.warnings;
+  return std::any_of(w.begin(), w.end(), [&](const std::string& s) { return s.find(said) != std::string::npos; });
+}
+
 bool says_fresh_worker(const RunResult& r) {
   const auto& w = r.metrics.warnings;
   return std::any_of(w.begin(), w.end(), [](const std::string& s) {
@@ -57,6 +65,7 @@ TEST(PcSamplingReadyWorker, ARequestAfterPrepareUsesTheWorkerStartedInAdvanceAnd
   RunResult r1 = timed_run(0.05);
   sample_pcs_in_fresh_worker(pc_request(), r1);
   EXPECT_TRUE(says_fresh_worker(r1)) << (r1.metrics.warnings.empty() ? "" : r1.metrics.warnings.front());
+  EXPECT_TRUE(sampled_with_buffer(r1, 32));
   const PcSamplingWorkerStats s2 = pc_sampling_worker_stats();
   EXPECT_EQ(s2.from_ready, s0.from_ready + 1);  // served by the one started in advance
   EXPECT_EQ(s2.started, s0.started + 2);        // and the next one is starting
@@ -73,6 +82,7 @@ TEST(PcSamplingReadyWorker, ARequestAfterPrepareUsesTheWorkerStartedInAdvanceAnd
   for (RunResult r : {timed_run(2.5), RunResult{}}) {
     sample_pcs_in_fresh_worker(pc_request(), r);
     EXPECT_TRUE(says_fresh_worker(r));
+    EXPECT_TRUE(sampled_with_buffer(r, 512));  // CUPTI's default: 32 MiB might not hold its samples
   }
   const PcSamplingWorkerStats s3b = pc_sampling_worker_stats();
   EXPECT_EQ(s3b.from_ready, s0.from_ready + 2);
@@ -80,12 +90,15 @@ TEST(PcSamplingReadyWorker, ARequestAfterPrepareUsesTheWorkerStartedInAdvanceAnd
   RunResult r2b = timed_run(0.3);
   sample_pcs_in_fresh_worker(pc_request(), r2b);
   EXPECT_EQ(pc_sampling_worker_stats().from_ready, s0.from_ready + 3);
+  EXPECT_TRUE(sampled_with_buffer(r2b, 32));
+  wait_for_stopping_pc_sampling_workers();  // the used ones are gone: a metrics pass here may start
 
   // Released: the kept worker stops, and a request starts its own worker, as without prepare.
   release_pc_sampling_worker();
   RunResult r3 = timed_run(0.05);
   sample_pcs_in_fresh_worker(pc_request(), r3);
   EXPECT_TRUE(says_fresh_worker(r3));
+  EXPECT_TRUE(sampled_with_buffer(r3, 32));  // started for it, a short run's buffer
   const PcSamplingWorkerStats s4 = pc_sampling_worker_stats();
   EXPECT_EQ(s4.from_ready, s0.from_ready + 3);
   EXPECT_EQ(s4.started, s0.started + 7);

@@ -5,7 +5,6 @@
 #include <cxxabi.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +15,7 @@
 
 #include "cupti_check.hpp"
 #include "cupti_source_lines.hpp"
+#include "run_types.hpp"
 #include "stall_reasons.hpp"
 
 namespace ws::cuda {
@@ -74,13 +74,6 @@ CUpti_PCSamplingConfigurationInfo attribute(CUpti_PCSamplingConfigurationAttribu
   return a;
 }
 
-double ms_since(std::chrono::steady_clock::time_point& t) {
-  const auto now = std::chrono::steady_clock::now();
-  const double ms = std::chrono::duration<double, std::milli>(now - t).count();
-  t = now;
-  return ms;
-}
-
 /// PC sampling enabled and configured on a context from construction (every stall reason, sampling only
 /// between Start and Stop), disabled on destruction.
 struct Session {
@@ -94,19 +87,19 @@ struct Session {
   double enable_ms = 0, configure_ms = 0;
 
   Session(CUcontext c, std::size_t hw_bytes) : ctx(c), hardware_bytes(hw_bytes) {
-    auto t = std::chrono::steady_clock::now();
+    HostClock clock;
     CUpti_PCSamplingEnableParams en{};
     en.size = CUpti_PCSamplingEnableParamsSize;
     en.ctx = ctx;
     WS_CUPTI(cuptiPCSamplingEnable(&en));
-    enable_ms = ms_since(t);
+    enable_ms = clock.lap();
     try {
       configure();
     } catch (...) {
       disable();
       throw;
     }
-    configure_ms = ms_since(t);
+    configure_ms = clock.lap();
   }
   ~Session() {
     disable();  // CUPTI may write into the configured buffer until then
@@ -190,7 +183,8 @@ struct Session {
   }
 };
 
-/// The session prepare_pc_sampling() left enabled, kept until the process ends.
+/// The session prepare_pc_sampling() left enabled, kept until the process ends (the worker ends with
+/// std::_Exit, so its disable never runs after the context is gone).
 std::unique_ptr<Session>& prepared() {
   static std::unique_ptr<Session> s;
   return s;
@@ -201,8 +195,8 @@ PcSamplingPass collect(Session& ss, const std::function<void()>& run, bool prepa
   PcSamplingPass out;
   // WS_METRICS_TIMING=1 prints where the pass's time goes (issue 31: the first request with PC sampling).
   const bool timing = std::getenv("WS_METRICS_TIMING") != nullptr;
-  auto t = std::chrono::steady_clock::now();
-  auto lap = [&t] { return ms_since(t); };
+  HostClock clock;
+  auto lap = [&clock] { return clock.lap(); };
   const CUcontext ctx = ss.ctx;
   const std::size_t count = ss.count;
   const auto& reason_of = ss.reason_of;

@@ -155,6 +155,7 @@ json pc_sampling_to_json(const PcSampling& p) {
   j["period_log2"] = p.period_log2;
   j["hardware_samples"] = p.hardware_samples;
   j["dropped_samples"] = p.dropped_samples;
+  j["hardware_buffer_full"] = p.hardware_buffer_full;
   json ks = json::array();
   for (const auto& k : p.kernels) {
     json lines = json::array();
@@ -183,6 +184,10 @@ PcSampling pc_sampling_from_json(const json& j) {
   p.period_log2 = per.get<int>();
   p.hardware_samples = count(j, "hardware_samples", top);
   p.dropped_samples = count(j, "dropped_samples", top);
+  if (const auto full = j.find("hardware_buffer_full"); full != j.end()) {
+    if (!full->is_boolean()) bad("\"hardware_buffer_full\" is not true/false");
+    p.hardware_buffer_full = full->get<bool>();
+  }
   for (const auto& e : array(j, "kernels", top)) {
     KernelStalls k;
     k.kernel = text(e, "kernel", "kernel");

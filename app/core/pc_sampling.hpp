@@ -42,6 +42,7 @@ struct PcSampling {
   double hardware_samples = 0;        ///< CUPTI's totalSamples (largest reported per range, summed over ranges):
                                       ///< all samples, other kernels' and dropped ones included
   double dropped_samples = 0;         ///< lost to a full hardware buffer
+  bool hardware_buffer_full = false;  ///< CUPTI said its hardware buffer filled: the counts are incomplete
   std::vector<KernelStalls> kernels;  ///< most samples first
   double samples() const;             ///< sum over kernels
 };
@@ -69,11 +70,12 @@ double share_in_file(const KernelStalls& k, const std::string& file);
 std::vector<StallCount> total_reasons(const PcSampling& p);
 
 /// The run object's "metrics"."pc_sampling": {"collected","period_log2","hardware_samples",
-/// "dropped_samples","kernels":[{"kernel","samples","unmapped_samples","reasons":[{"reason","samples"}],
+/// "dropped_samples","hardware_buffer_full","kernels":[{"kernel","samples","unmapped_samples","reasons":[{"reason","samples"}],
 /// "lines":[{"file","line","samples","reasons":[...]}]}]}.
 nlohmann::json pc_sampling_to_json(const PcSampling& p);
 /// Inverse of pc_sampling_to_json. Throws std::runtime_error naming the field: a missing or mistyped
 /// field, a negative or non-finite count, a line < 1, a line whose reasons do not add up to its samples.
+/// "hardware_buffer_full" may be missing (reports of before 2026-12-06): false.
 PcSampling pc_sampling_from_json(const nlohmann::json& j);
 
 }  // namespace ws

@@ -19,14 +19,17 @@ namespace {
 /// Set in the child's environment: a worker started for PC sampling never starts another.
 constexpr const char* kInFreshWorker = "WARPSCOPE_PC_SAMPLING_WORKER";
 
-/// The ready worker's hardware buffer of samples, and the longest run (the launcher's median time, ms)
-/// it serves. H100, 2026-12-06: the first launch after PC sampling's enable took 78 ms with 32 MiB against
-/// 306 ms with CUPTI's default 512 MiB; 32 MiB held all 1.59 million samples of harris.impl2 at 2^28
-/// (a 2.5 ms run), 8 MiB none of them. A run samples at most one PC per SM sub-partition every 2^8 cycles
-/// (cupti_pcsampling.hpp): 0.4 ms at 2 GHz on 132 SMs is 1.65 million at most, what 32 MiB was seen to hold.
+/// The ready worker's hardware buffer of samples, and the longest run (the launcher's median time over
+/// warm launches, ms) it serves; a run of unknown length is tried in it, and sampled again with the
+/// default buffer when its samples did not fit. H100, 2026-12-06: the first launch after PC sampling's
+/// enable took 78 ms with 32 MiB against 306 ms with CUPTI's default 512 MiB; 32 MiB held all 1.59
+/// million samples of harris.impl2 at 2^28 (a 2.5 ms run), 8 MiB none of them. A run samples at most
+/// one PC per SM sub-partition every 2^8 cycles (cupti_pcsampling.hpp): 0.4 ms at 2 GHz on 132 SMs is
+/// 1.65 million at most, what 32 MiB was seen to hold.
 constexpr int kReadyWorkerHardwareMiB = 32;
 constexpr double kReadyWorkerMaxRunMs = 0.4;
-/// The buffer of a worker started for a longer run (or one of unknown length): CUPTI's default.
+/// The buffer of a worker started for a longer run (or one of unknown length with no worker ready, or one
+/// whose samples did not fit in 32 MiB): CUPTI's default.
 constexpr int kDefaultHardwareMiB = 512;
 
 bool in_fresh_worker() {
@@ -172,12 +175,19 @@ void sample_pcs_in_fresh_worker(const RunRequest& req, RunResult& r) {
     const bool timing = std::getenv("WS_METRICS_TIMING") != nullptr;
     HostClock clock;
     ReadyWorker& ready = ready_worker();
-    // A run longer than the ready worker's buffer is sure to hold gets a worker of CUPTI's default buffer.
-    const bool short_run = r.timed && r.timing.median_ms > 0 && r.timing.median_ms <= kReadyWorkerMaxRunMs;
-    std::unique_ptr<WorkerClient> worker = short_run ? ready.take() : nullptr;
+    // The run's length as the serving worker timed it. A median over warm launches says a run is longer
+    // than the ready worker's buffer holds: it gets a worker of CUPTI's default buffer. A single cold
+    // launch (repeat 1, warmup 0) is no such proof: its time holds the module's first load (harris.impl2,
+    // 2^24, H100: 1.6 ms for a 0.2 ms kernel), so the ready worker takes it, and a full buffer samples
+    // again below.
+    const bool warm_timing = req.warmup > 0 || r.timing.samples_ms.size() >= 3;
+    const bool known_short = r.timed && r.timing.median_ms > 0 && r.timing.median_ms <= kReadyWorkerMaxRunMs;
+    const bool known_long = r.timed && warm_timing && r.timing.median_ms > kReadyWorkerMaxRunMs;
+    std::unique_ptr<WorkerClient> worker = known_long ? nullptr : ready.take();
     const double t_take = clock.lap();
     RunResult got;
     bool from_ready = false;
+    int buffer_mib = kReadyWorkerHardwareMiB;
     if (worker) {
       got = worker->run(sub);
       const double t_run = clock.lap();
@@ -189,24 +199,41 @@ void sample_pcs_in_fresh_worker(const RunRequest& req, RunResult& r) {
       // a worker started now runs the request, as it would have without one ready.
       from_ready = got.status != RunStatus::Error && got.status != RunStatus::Faulted;
     }
-    if (short_run) {
+    if (!known_long) {
       std::lock_guard<std::mutex> lock(ready.m);
       if (from_ready) ++ready.stats.from_ready;
       ready.start_next_locked();  // for the next request, while this one's result is checked
     }
-    if (!from_ready) {
+    // One collection in a worker started now with a buffer of `mib` MiB; false (warned) when none started.
+    auto run_in_new_worker = [&](int mib) {
       std::string error;
-      worker = start_fresh_worker(cli, short_run ? kReadyWorkerHardwareMiB : kDefaultHardwareMiB, error);
+      std::unique_ptr<WorkerClient> w = start_fresh_worker(cli, mib, error);
       {
         std::lock_guard<std::mutex> lock(ready.m);
         ++ready.stats.started;
       }
-      if (!worker) {
+      if (!w) {
         warn("not collected: the fresh worker process answered: " + error);
-        return;
+        return false;
       }
-      got = worker->run(sub);
-      ready.retire(std::move(worker));
+      buffer_mib = mib;
+      got = w->run(sub);
+      ready.retire(std::move(w));
+      return true;
+    };
+    if (!from_ready && !run_in_new_worker(known_short ? kReadyWorkerHardwareMiB : kDefaultHardwareMiB)) return;
+    const PcSampling& sampled = got.metrics.pc_sampling;
+    if (buffer_mib < kDefaultHardwareMiB && got.metrics.error.empty() &&
+        (sampled.hardware_buffer_full || sampled.dropped_samples > 0)) {
+      // The run was longer than its timing said: its samples did not fit. Sampled again with the default.
+      const int buffer_first_mib = buffer_mib;
+      if (timing)
+        std::fprintf(stderr, "pc sampling worker: %d MiB buffer full after %.1f ms; again with %d MiB\n", buffer_mib,
+                     clock.lap(), kDefaultHardwareMiB);
+      if (!run_in_new_worker(kDefaultHardwareMiB)) return;
+      m.warnings.push_back("PC sampling: sampled again in a worker with a " + std::to_string(kDefaultHardwareMiB) +
+                           " MiB hardware buffer: the first worker's " + std::to_string(buffer_first_mib) +
+                           " MiB filled");
     }
     if (got.status == RunStatus::Error || got.status == RunStatus::Faulted) {
       warn("not collected: the fresh worker process answered: " + got.message);

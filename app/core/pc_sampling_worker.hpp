@@ -14,9 +14,11 @@ namespace ws {
 /// as it was, with the reason in r.metrics.warnings. Never throws.
 /// With prepare_pc_sampling_worker() called before, the fresh worker is one started in advance (its
 /// process start, CUDA context, first upload and PC sampling's enable already paid, with a 32 MiB
-/// hardware buffer), and the next one is started as this one is used; a run whose r.timing.median_ms is
-/// over 0.4 ms (or not timed) gets a worker started now with CUPTI's default 512 MiB buffer instead, as
-/// 32 MiB might not hold its samples. The used worker is stopped in the background.
+/// hardware buffer), and the next one is started as this one is used; a run whose r.timing.median_ms
+/// over warm launches (req.warmup > 0, or 3 launches or more) is over 0.4 ms gets a worker started now
+/// with CUPTI's default 512 MiB buffer instead, as 32 MiB might not hold its samples. A run whose samples
+/// did not fit in 32 MiB (CUPTI said its buffer filled, or dropped samples) is sampled again in a worker
+/// with 512 MiB, with a warning that says so. The used worker is stopped in the background.
 void sample_pcs_in_fresh_worker(const RunRequest& req, RunResult& r);
 
 /// Starts, in the background, the fresh worker process the next PC sampling request will use, and keeps

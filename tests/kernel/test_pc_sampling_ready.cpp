@@ -53,6 +53,7 @@ bool says_fresh_worker(const RunResult& r) {
 
 TEST(PcSamplingReadyWorker, ARequestAfterPrepareUsesTheWorkerStartedInAdvanceAndTheNextOneIsStarted) {
   setenv("WARPSCOPE_CLI", WS_SYNTHETIC_KERNEL_WORKER, 1);
+  setenv("SYNTH_PCS_FULL_FROM_N", "16777216", 1);  // the workers started from here inherit it
   unsetenv("WS_NO_METRICS_WARMUP");
   const PcSamplingWorkerStats s0 = pc_sampling_worker_stats();
 
@@ -77,19 +78,47 @@ TEST(PcSamplingReadyWorker, ARequestAfterPrepareUsesTheWorkerStartedInAdvanceAnd
   EXPECT_EQ(s3.from_ready, s0.from_ready + 2);
   EXPECT_EQ(s3.started, s0.started + 3);
 
-  // A run too long for the ready worker's buffer (or not timed) gets a worker of its own; the ready one
-  // stays for the next short run.
-  for (RunResult r : {timed_run(2.5), RunResult{}}) {
-    sample_pcs_in_fresh_worker(pc_request(), r);
+  // A run timed over warm launches too long for the ready worker's buffer gets a worker of its own with
+  // CUPTI's default buffer; the ready one stays for the next run.
+  RunResult long_run = timed_run(2.5);
+  sample_pcs_in_fresh_worker(pc_request(), long_run);
+  EXPECT_TRUE(says_fresh_worker(long_run));
+  EXPECT_TRUE(sampled_with_buffer(long_run, 512));
+  EXPECT_EQ(pc_sampling_worker_stats().from_ready, s0.from_ready + 2);
+  EXPECT_EQ(pc_sampling_worker_stats().started, s0.started + 4);
+  // A run of unknown length, and one timed by a single cold launch (its module's first load in it), are
+  // tried in the ready worker.
+  RunRequest cold = pc_request();
+  cold.repeat = 1;
+  cold.warmup = 0;
+  RunResult cold_run = timed_run(1.6);
+  cold_run.timing.samples_ms = {1.6};
+  for (auto [req, r] : {std::pair{pc_request(), RunResult{}}, std::pair{cold, cold_run}}) {
+    sample_pcs_in_fresh_worker(req, r);
     EXPECT_TRUE(says_fresh_worker(r));
-    EXPECT_TRUE(sampled_with_buffer(r, 512));  // CUPTI's default: 32 MiB might not hold its samples
+    EXPECT_TRUE(sampled_with_buffer(r, 32));
   }
+  EXPECT_EQ(pc_sampling_worker_stats().from_ready, s0.from_ready + 4);
+  EXPECT_EQ(pc_sampling_worker_stats().started, s0.started + 6);
+  // Its samples did not fit in 32 MiB (SYNTH_PCS_FULL_FROM_N): sampled again with 512, and said so.
+  RunRequest big = cold;
+  big.n = 1 << 24;
+  RunResult big_run = cold_run;
+  sample_pcs_in_fresh_worker(big, big_run);
+  EXPECT_TRUE(sampled_with_buffer(big_run, 512));
+  EXPECT_FALSE(sampled_with_buffer(big_run, 32));  // the first answer's words are not kept
+  EXPECT_FALSE(big_run.metrics.pc_sampling.hardware_buffer_full);
+  const auto& w = big_run.metrics.warnings;
+  EXPECT_TRUE(std::any_of(w.begin(), w.end(), [](const std::string& s) {
+    return s.find("sampled again in a worker with a 512 MiB hardware buffer: the first worker's 32 MiB filled") !=
+           std::string::npos;
+  }));
   const PcSamplingWorkerStats s3b = pc_sampling_worker_stats();
-  EXPECT_EQ(s3b.from_ready, s0.from_ready + 2);
-  EXPECT_EQ(s3b.started, s0.started + 5);
+  EXPECT_EQ(s3b.from_ready, s0.from_ready + 5);
+  EXPECT_EQ(s3b.started, s0.started + 8);  // the next ready one, and the one with 512 MiB
   RunResult r2b = timed_run(0.3);
   sample_pcs_in_fresh_worker(pc_request(), r2b);
-  EXPECT_EQ(pc_sampling_worker_stats().from_ready, s0.from_ready + 3);
+  EXPECT_EQ(pc_sampling_worker_stats().from_ready, s0.from_ready + 6);
   EXPECT_TRUE(sampled_with_buffer(r2b, 32));
   wait_for_stopping_pc_sampling_workers();  // the used ones are gone: a metrics pass here may start
 
@@ -100,8 +129,9 @@ TEST(PcSamplingReadyWorker, ARequestAfterPrepareUsesTheWorkerStartedInAdvanceAnd
   EXPECT_TRUE(says_fresh_worker(r3));
   EXPECT_TRUE(sampled_with_buffer(r3, 32));  // started for it, a short run's buffer
   const PcSamplingWorkerStats s4 = pc_sampling_worker_stats();
-  EXPECT_EQ(s4.from_ready, s0.from_ready + 3);
-  EXPECT_EQ(s4.started, s0.started + 7);
+  EXPECT_EQ(s4.from_ready, s0.from_ready + 6);
+  EXPECT_EQ(s4.started, s0.started + 10);
+  unsetenv("SYNTH_PCS_FULL_FROM_N");
 }
 
 TEST(PcSamplingReadyWorker, TheWarmUpSwitchTurnsItOffAndAMissingCliIsNoError) {

@@ -285,6 +285,7 @@ PcSamplingPass collect(Session& ss, const std::function<void()>& run, bool prepa
   p.period_log2 = kPcSamplingPeriodLog2;
   for (const auto& [range, n] : total_per_range) p.hardware_samples += double(n);
   for (const auto& [range, n] : dropped_per_range) p.dropped_samples += double(n);
+  p.hardware_buffer_full = buffer_full;
   p.kernels = aggregate_pc_records(records);
   p.collected = true;
   if (p.kernels.empty())

@@ -41,6 +41,7 @@ PcSampling sample_result() {
   p.period_log2 = 8;
   p.hardware_samples = 40;
   p.dropped_samples = 1;
+  p.hardware_buffer_full = true;
   p.kernels = aggregate_pc_records(sample_records());
   return p;
 }
@@ -135,6 +136,7 @@ TEST(PcSampling, JsonRoundTripThroughTheRunMetrics) {
   EXPECT_EQ(p.period_log2, 8);
   EXPECT_DOUBLE_EQ(p.hardware_samples, 40);
   EXPECT_DOUBLE_EQ(p.dropped_samples, 1);
+  EXPECT_TRUE(p.hardware_buffer_full);
   EXPECT_EQ(pc_sampling_to_json(p), pc_sampling_to_json(m.pc_sampling));
   ASSERT_EQ(p.kernels.size(), 2u);
   EXPECT_EQ(p.kernels[0].lines[0].reasons[0].reason, "barrier");
@@ -162,6 +164,7 @@ TEST(PcSampling, MalformedJsonIsRefusedWithTheField) {
   refused([](auto& j) { j.erase("kernels"); }, "kernels");
   refused([](auto& j) { j["period_log2"] = 40; }, "period_log2");
   refused([](auto& j) { j["dropped_samples"] = -1; }, "dropped_samples");
+  refused([](auto& j) { j["hardware_buffer_full"] = 1; }, "hardware_buffer_full");
   refused([](auto& j) { j["kernels"][0]["samples"] = "many"; }, "samples");
   refused([](auto& j) { j["kernels"][0]["lines"][0]["line"] = 0; }, "line number");
   refused([](auto& j) { j["kernels"][0]["lines"][0]["reasons"][0]["samples"] = 1e9; }, "do not add up");
@@ -169,6 +172,10 @@ TEST(PcSampling, MalformedJsonIsRefusedWithTheField) {
   refused([](auto& j) { j["kernels"][0]["reasons"][0]["reason"] = ""; }, "empty name");
   refused([](auto& j) { j["kernels"][1]["reasons"] = nlohmann::json::array(); }, "add up");
   EXPECT_NO_THROW(pc_sampling_from_json(good));
+  // A report of before the field: read as "not full".
+  nlohmann::json old = good;
+  old.erase("hardware_buffer_full");
+  EXPECT_FALSE(pc_sampling_from_json(old).hardware_buffer_full);
 }
 
 TEST(PcSampling, MetricsGroupIsAPassOfItsOwnOutsideTheDefaultSet) {

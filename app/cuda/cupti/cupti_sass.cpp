@@ -235,9 +235,12 @@ LineProfile profile_lines(CUcontext ctx, int device, const std::function<void()>
   // collection in one process found no patched instruction that way; then every loaded module is
   // patched up front (enableLazyPatching = 0) and the run repeated.
   const double config_ms = lap();
+  double enable_ms = 0, patched_run_ms = 0, flush_ms = 0;  // parts of run_ms, for WS_METRICS_TIMING
   for (bool lazy : {true, false}) {
     Patching patching(ctx, lazy);
+    enable_ms += lap();
     run();
+    patched_run_ms += lap();
     CUpti_SassMetricsGetDataProperties_Params props{CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
     props.ctx = ctx;
     WS_CUPTI(cuptiSassMetricsGetDataProperties(&props));
@@ -259,10 +262,11 @@ LineProfile profile_lines(CUcontext ctx, int device, const std::function<void()>
     flush.numOfInstances = instances;
     flush.pMetricsData = records.data();
     WS_CUPTI(cuptiSassMetricsFlushData(&flush));
+    flush_ms = lap();
     break;
   }
 
-  const double run_ms = lap();
+  const double run_ms = enable_ms + patched_run_ms + flush_ms + lap();  // the last lap: the disable
   // Sum per (file, line); instructions whose line is unknown are counted in a warning.
   std::map<std::pair<std::string, int>, LineMetrics> by_line;
   double unknown_warp_inst = 0;
@@ -301,8 +305,11 @@ LineProfile profile_lines(CUcontext ctx, int device, const std::function<void()>
         "per-line metrics: " + std::to_string(std::int64_t(unknown_warp_inst)) +
         " warp instructions have no source line (no -lineinfo, or the module was loaded before tracking)");
   if (std::getenv("WS_METRICS_TIMING"))
-    std::fprintf(stderr, "sass pass: configs %.1f ms, patched run + flush %.1f ms, lines %.1f ms (%zu instructions)\n",
-                 config_ms, run_ms, lap(), records.size());
+    std::fprintf(stderr,
+                 "sass pass: configs %.1f ms, patched run + flush %.1f ms (enable %.1f, run %.1f, flush %.1f, disable "
+                 "%.1f), lines %.1f ms (%zu instructions)\n",
+                 config_ms, run_ms, enable_ms, patched_run_ms, flush_ms,
+                 run_ms - enable_ms - patched_run_ms - flush_ms, lap(), records.size());
   return out;
 }
 

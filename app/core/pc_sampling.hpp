@@ -70,8 +70,8 @@ double share_in_file(const KernelStalls& k, const std::string& file);
 std::vector<StallCount> total_reasons(const PcSampling& p);
 
 /// The run object's "metrics"."pc_sampling": {"collected","period_log2","hardware_samples",
-/// "dropped_samples","hardware_buffer_full","kernels":[{"kernel","samples","unmapped_samples","reasons":[{"reason","samples"}],
-/// "lines":[{"file","line","samples","reasons":[...]}]}]}.
+/// "dropped_samples","hardware_buffer_full","kernels":[{"kernel","samples","unmapped_samples",
+/// "reasons":[{"reason","samples"}],"lines":[{"file","line","samples","reasons":[...]}]}]}.
 nlohmann::json pc_sampling_to_json(const PcSampling& p);
 /// Inverse of pc_sampling_to_json. Throws std::runtime_error naming the field: a missing or mistyped
 /// field, a negative or non-finite count, a line < 1, a line whose reasons do not add up to its samples.

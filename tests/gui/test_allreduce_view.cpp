@@ -217,11 +217,7 @@ TEST(AllReduceAxis, BytesAreWrittenInBinaryUnits) {
 }
 
 TEST(AllReduceKeys, LeftAndRightStepThroughTheSchedule) {
-  ImGui::CreateContext();
-  ImGui::GetIO().DisplaySize = ImVec2(800, 600);
-  unsigned char* pixels = nullptr;
-  int w = 0, h = 0;
-  ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  test::start_headless_imgui(800, 600);
   ImGui::NewFrame();
   AppState s;
   s.allreduce.gpus = 4;  // the ring: 6 steps

@@ -244,14 +244,6 @@ struct Session {
 };
 constexpr int kSessionRequests = 64;  ///< then a fresh session (bounds the accumulated sums)
 
-/// Ranges the kept session's counter data image is sized for: every request writes range 0 again, so
-/// one would do; $WS_KEPT_SESSION_RANGES (a measurement switch: does Start's cost follow the image's
-/// size?) or kSessionRequests.
-std::size_t kept_session_ranges() {
-  if (const char* v = std::getenv("WS_KEPT_SESSION_RANGES"); v && std::atoi(v) > 0) return std::size_t(std::atoi(v));
-  return kSessionRequests;
-}
-
 Session& session() {
   static Session* s = new Session;  // never destroyed at exit: release_range_profiler_session() ends it
   return *s;
@@ -264,7 +256,10 @@ void open_session(Session& ss, CUcontext ctx, const HostConfig& hc, std::vector<
   ss.requests = 0;
   ss.previous.assign(names.size(), 0.0);
   ss.scale.clear();
-  ss.image = configure(*ss.prof, hc, names, kept_session_ranges());
+  // Sized for kSessionRequests ranges, though each request writes range 0 again: an image of 1 range gave
+  // the same Start (H100, 2026-12-06: 17.4-17.8 ms against 17.3-17.6, scripts/device-metrics-parts.sh at
+  // 8a7cee6, switch WS_KEPT_SESSION_RANGES).
+  ss.image = configure(*ss.prof, hc, names, kSessionRequests);
 }
 
 void close_session() {

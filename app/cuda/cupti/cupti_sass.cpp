@@ -308,8 +308,8 @@ LineProfile profile_lines(CUcontext ctx, int device, const std::function<void()>
     std::fprintf(stderr,
                  "sass pass: configs %.1f ms, patched run + flush %.1f ms (enable %.1f, run %.1f, flush %.1f, disable "
                  "%.1f), lines %.1f ms (%zu instructions)\n",
-                 config_ms, run_ms, enable_ms, patched_run_ms, flush_ms,
-                 run_ms - enable_ms - patched_run_ms - flush_ms, lap(), records.size());
+                 config_ms, run_ms, enable_ms, patched_run_ms, flush_ms, run_ms - enable_ms - patched_run_ms - flush_ms,
+                 lap(), records.size());
   return out;
 }
 

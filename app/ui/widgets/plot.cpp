@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "widgets/dashed_polyline.hpp"
 #include "widgets/draw_shapes.hpp"
 #include "widgets/layout_probe.hpp"
 #include "widgets/theme.hpp"
@@ -57,26 +58,6 @@ void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float dash, floa
   }
 }
 
-/// One dash piece a..b as AddLine makes it (a non-anti-aliased quad, both ends moved by half a pixel),
-/// `offset` being the segment's unit direction turned a quarter and scaled by half the thickness, written
-/// into buffers the caller reserved (6 indices and 4 vertices): AddLine's path and stroke per piece cost
-/// several times the quad itself, and a Live plot of 40 dashed series has thousands of pieces.
-void put_dash_piece(ImDrawList* dl, ImVec2 a, ImVec2 b, ImVec2 offset, ImU32 col, ImVec2 uv) {
-  a.x += 0.5f, a.y += 0.5f, b.x += 0.5f, b.y += 0.5f;
-  ImDrawVert* v = dl->_VtxWritePtr;
-  v[0] = ImDrawVert{ImVec2(a.x + offset.x, a.y + offset.y), uv, col};
-  v[1] = ImDrawVert{ImVec2(b.x + offset.x, b.y + offset.y), uv, col};
-  v[2] = ImDrawVert{ImVec2(b.x - offset.x, b.y - offset.y), uv, col};
-  v[3] = ImDrawVert{ImVec2(a.x - offset.x, a.y - offset.y), uv, col};
-  const auto base = ImDrawIdx(dl->_VtxCurrentIdx);
-  ImDrawIdx* ix = dl->_IdxWritePtr;
-  ix[0] = base, ix[1] = ImDrawIdx(base + 1), ix[2] = ImDrawIdx(base + 2);
-  ix[3] = base, ix[4] = ImDrawIdx(base + 2), ix[5] = ImDrawIdx(base + 3);
-  dl->_VtxWritePtr += 4;
-  dl->_IdxWritePtr += 6;
-  dl->_VtxCurrentIdx += 4;
-}
-
 /// A polyline in a dash pattern (on/off lengths in pixels), the pattern carried across its vertices.
 /// `phase` (0..1) shifts the pattern, so that parallel series do not line up their gaps into stripes.
 void styled_polyline(ImDrawList* dl, const std::vector<ImVec2>& pts, ImU32 col, float thickness, PlotDash dash,
@@ -89,57 +70,11 @@ void styled_polyline(ImDrawList* dl, const std::vector<ImVec2>& pts, ImU32 col, 
     dl->AddPolyline(pts.data(), int(pts.size()), col, 0, std::max(1.f, std::round(thickness)));
     return;
   }
-  const float dashed[] = {4 * unit, 2.5f * unit}, dotted[] = {1.2f * unit, 1.8f * unit},
-              dash_dot[] = {4 * unit, 1.5f * unit, 1.2f * unit, 1.5f * unit};
-  const float* pat = dash == PlotDash::Dashed ? dashed : dash == PlotDash::Dotted ? dotted : dash_dot;
-  const int n = dash == PlotDash::DashDot ? 4 : 2;
-  int k = 0;
-  float left = pat[0];  // of the current on/off piece
-  float period = 0, shortest = pat[0];
-  for (int i = 0; i < n; ++i) period += pat[i], shortest = std::min(shortest, pat[i]);
-  for (float skip = std::fmod(std::max(0.f, phase), 1.f) * period; skip > 0;) {
-    const float step = std::min(skip, left);
-    skip -= step, left -= step;
-    if (left <= 0) k = (k + 1) % n, left = pat[k];
-  }
-  // A segment of length len holds at most len / (2 shortest) + 2 "on" pieces (each piece of the pattern is at
-  // least `shortest` long, every other one is on, and the segment may start and end inside one). Reserved for
-  // the whole line at once, or per segment when the line would take more than a quarter of a 16-bit index
-  // block (PrimReserve starts a new block where 16-bit indices would run out); what is not used is given back.
-  thread_local std::vector<float> lens;
-  lens.resize(pts.size() - 1);
-  int bound = 0;
-  for (std::size_t i = 0; i + 1 < pts.size(); ++i) {
-    const float dx = pts[i + 1].x - pts[i].x, dy = pts[i + 1].y - pts[i].y;
-    lens[i] = std::sqrt(dx * dx + dy * dy);
-    if (lens[i] > 0) bound += int(std::min(lens[i] / (2 * shortest), 1e6f)) + 2;
-  }
-  const bool whole = bound <= 4096;
-  if (whole) dl->PrimReserve(6 * bound, 4 * bound);
-  const ImVec2 uv = ImGui::GetFontTexUvWhitePixel();
-  const float half = thickness * 0.5f;
-  int used = 0;  // pieces written into the current reservation
-  for (std::size_t i = 0; i + 1 < pts.size(); ++i) {
-    float len = lens[i];
-    if (!(len > 0)) continue;
-    const int most = int(std::min(len / (2 * shortest), 1e6f)) + 2;
-    if (!whole) dl->PrimReserve(6 * most, 4 * most), used = 0;
-    ImVec2 a = pts[i];
-    const ImVec2 d((pts[i + 1].x - a.x) / len, (pts[i + 1].y - a.y) / len), offset(d.y * half, -d.x * half);
-    const int room = whole ? bound : most;
-    while (len > 0) {
-      const float step = std::min(left, len);
-      const ImVec2 e(a.x + d.x * step, a.y + d.y * step);
-      if ((k & 1) == 0 && used < room) put_dash_piece(dl, a, e, offset, col, uv), ++used;
-      a = e, len -= step, left -= step;
-      if (left <= 0) {
-        if (++k == n) k = 0;
-        left = pat[k];
-      }
-    }
-    if (!whole) dl->PrimUnreserve(6 * (most - used), 4 * (most - used));
-  }
-  if (whole) dl->PrimUnreserve(6 * (bound - used), 4 * (bound - used));
+  DashPattern pat;
+  if (dash == PlotDash::Dashed) pat = {{4 * unit, 2.5f * unit}, 2};
+  if (dash == PlotDash::Dotted) pat = {{1.2f * unit, 1.8f * unit}, 2};
+  if (dash == PlotDash::DashDot) pat = {{4 * unit, 1.5f * unit, 1.2f * unit, 1.5f * unit}, 4};
+  DashedPolyline(dl, pts, col, thickness, pat, phase);
 }
 
 /// A data point's marker of radius r.

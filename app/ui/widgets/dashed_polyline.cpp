@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <unordered_map>
 
 namespace ws::ui {
@@ -17,7 +17,7 @@ struct Key {
   ImU32 col = 0;
   float thickness = 0, phase = 0;
   DashPattern pattern;
-  ImVec2 uv;  ///< the font atlas's white pixel (it moves when the atlas is built again)
+  ImVec2 uv;    ///< the font atlas's white pixel (it moves when the atlas is built again)
   ImVec4 clip;  ///< the draw list's clip rect (long segments are cut to it)
 };
 
@@ -25,9 +25,8 @@ bool same_key(const Key& k, const std::vector<ImVec2>& pts, ImU32 col, float thi
               float phase, ImVec2 uv, ImVec4 clip) {
   return k.col == col && k.thickness == thickness && k.phase == phase && k.uv.x == uv.x && k.uv.y == uv.y &&
          k.clip.x == clip.x && k.clip.y == clip.y && k.clip.z == clip.z && k.clip.w == clip.w &&
-         k.pattern.count == pattern.count &&
-         std::memcmp(k.pattern.len, pattern.len, sizeof(pattern.len)) == 0 && k.pts.size() == pts.size() &&
-         std::memcmp(k.pts.data(), pts.data(), pts.size() * sizeof(ImVec2)) == 0;
+         k.pattern.count == pattern.count && std::memcmp(k.pattern.len, pattern.len, sizeof(pattern.len)) == 0 &&
+         k.pts.size() == pts.size() && std::memcmp(k.pts.data(), pts.data(), pts.size() * sizeof(ImVec2)) == 0;
 }
 
 /// FNV-1a over the points' bytes and the style's: only a bucket; same_key decides.
@@ -51,7 +50,8 @@ std::uint64_t hash_of(const std::vector<ImVec2>& pts, ImU32 col, float thickness
 struct Entry {
   Key key;
   ImVector<ImDrawVert> verts;  ///< 4 per on piece, in AddLine's order, once kept
-  bool kept = false;           ///< drawn unchanged in two frames running: its quads are in `verts`
+  bool kept = false;           ///< drawn unchanged in kFramesBeforeKeeping frames running: quads in `verts`
+  int unchanged = 0;           ///< frames running it was drawn again unchanged
   int frame = 0;               ///< the last frame that drew it
 };
 
@@ -66,6 +66,9 @@ Cache& cache() {
   return c;
 }
 
+/// A line's quads are kept once it was drawn unchanged in this many frames running.
+constexpr int kFramesBeforeKeeping = 3;
+
 /// At most this many lines are kept (a view drawing ever new lines draws the rest without keeping them).
 constexpr std::size_t kMaxKept = 4096;
 
@@ -73,7 +76,8 @@ constexpr std::size_t kMaxKept = 4096;
 void sweep(Cache& c, int frame) {
   if (frame == c.swept) return;
   c.swept = frame;
-  for (auto it = c.lines.begin(); it != c.lines.end();) it = it->second.frame < frame - 1 ? c.lines.erase(it) : std::next(it);
+  for (auto it = c.lines.begin(); it != c.lines.end();)
+    it = it->second.frame < frame - 1 ? c.lines.erase(it) : std::next(it);
 }
 
 /// One on piece a..b as AddLine makes it, written at `v` (4 vertices): both ends moved by half a pixel,
@@ -100,8 +104,10 @@ bool clip_segment(ImVec2 a, ImVec2 b, float len, ImVec2 lo, ImVec2 hi, float& t0
         continue;
       }
       const double r = q[side] / p[side];
-      if (p[side] < 0) u0 = std::max(u0, r);
-      else u1 = std::min(u1, r);
+      if (p[side] < 0)
+        u0 = std::max(u0, r);
+      else
+        u1 = std::min(u1, r);
     }
   }
   if (u0 > u1) return false;
@@ -244,10 +250,13 @@ void DashedPolyline(ImDrawList* dl, const std::vector<ImVec2>& pts, ImU32 col, f
       put_quads(dl, e.verts);
       return;
     }
-    // Unchanged since the frame before: drawn, and its quads kept for the next frames.
+    // Unchanged since the frame before: drawn; its quads kept for the next frames from the third frame
+    // running on (Live while it runs brings new points about every second frame: keeping them then would
+    // only cost a copy).
     ++c.misses;
     const int v0 = dl->VtxBuffer.Size;
     draw_quads(dl, pts, col, thickness, pattern, phase, uv, clip_lo, clip_hi);
+    if (++e.unchanged < kFramesBeforeKeeping - 1) return;
     e.verts.resize(dl->VtxBuffer.Size - v0);
     if (e.verts.Size > 0) std::memcpy(e.verts.Data, dl->VtxBuffer.Data + v0, sizeof(ImDrawVert) * e.verts.Size);
     e.kept = true;

@@ -16,7 +16,7 @@ struct DashPattern {
 /// Draws the polyline `pts` (screen pixels) in `pattern`, the pattern carried across its vertices and
 /// shifted by `phase` (0..1 of its period, so that parallel lines do not line up their gaps). Each on
 /// piece is a quad `thickness` pixels wide as ImDrawList::AddLine makes it (not anti-aliased, both ends
-/// moved by half a pixel), in `col`. A line drawn with the same points, style and clip rect in two frames
+/// moved by half a pixel), in `col`. A line drawn with the same points, style and clip rect in three frames
 /// running has its quads kept, and is written from them while it stays so (a static report's Live plot,
 /// 40 dashed series of 250 points, has 24,000 pieces a frame); a line that changes every frame (Live while
 /// it runs) is drawn as it comes and nothing is kept. $WS_NO_DASH_CACHE set: nothing is ever kept (a

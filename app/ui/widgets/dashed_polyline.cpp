@@ -29,7 +29,8 @@ bool same_key(const Key& k, const std::vector<ImVec2>& pts, ImU32 col, float thi
          k.pts.size() == pts.size() && std::memcmp(k.pts.data(), pts.data(), pts.size() * sizeof(ImVec2)) == 0;
 }
 
-/// FNV-1a over the points' bytes and the style's: only a bucket; same_key decides.
+/// FNV-1a over the style's bytes, the point count and at most 64 of the points spread over the line: only a
+/// bucket (same_key compares every point), cheap for the lines that change every frame.
 std::uint64_t hash_of(const std::vector<ImVec2>& pts, ImU32 col, float thickness, float phase) {
   std::uint64_t h = 1469598103934665603ull;
   auto mix = [&h](const void* p, std::size_t n) {
@@ -40,7 +41,10 @@ std::uint64_t hash_of(const std::vector<ImVec2>& pts, ImU32 col, float thickness
       h = (h ^ w) * 1099511628211ull;
     }
   };
-  mix(pts.data(), pts.size() * sizeof(ImVec2));
+  const std::size_t count = pts.size(), stride = count / 64 + 1;
+  mix(&count, sizeof count);
+  for (std::size_t i = 0; i < count; i += stride) mix(&pts[i], sizeof(ImVec2));
+  mix(&pts.back(), sizeof(ImVec2));
   mix(&col, sizeof col);
   mix(&thickness, sizeof thickness);
   mix(&phase, sizeof phase);
@@ -130,6 +134,7 @@ void draw_quads(ImDrawList* dl, const std::vector<ImVec2>& pts, ImU32 col, float
   float period = 0, shortest = pat[0];
   for (int i = 0; i < n; ++i) period += pat[i], shortest = std::min(shortest, pat[i]);
   auto advance = [&](float skip) {  // the pattern moved on by `skip` pixels
+    if (!(skip > 0)) return;        // (most calls: fmod is dear)
     for (skip = std::fmod(skip, period); skip > 0;) {
       const float step = std::min(skip, left);
       skip -= step, left -= step;

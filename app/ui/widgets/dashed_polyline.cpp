@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <tuple>
 #include <unordered_map>
+#include <utility>
 
 namespace ws::ui {
 
@@ -273,7 +275,8 @@ void DashedPolyline(ImDrawList* dl, const std::vector<ImVec2>& pts, ImU32 col, f
   draw_quads(dl, pts, col, thickness, pattern, phase, uv, clip_lo, clip_hi);
   static const bool off = std::getenv("WS_NO_DASH_CACHE") != nullptr;  // a switch to measure without it
   if (off || c.lines.size() >= kMaxKept) return;
-  Entry& e = c.lines.emplace(h, Entry{})->second;  // filled in place (ImVector has no move)
+  // Made in place: ImVector has no move, and 1.86's copy of an empty one passes memcpy a null pointer.
+  Entry& e = c.lines.emplace(std::piecewise_construct, std::forward_as_tuple(h), std::forward_as_tuple())->second;
   e.key = Key{pts, col, thickness, phase, pattern, uv, clip};
   e.frame = frame;
 }

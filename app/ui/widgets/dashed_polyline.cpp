@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "widgets/plot_style.hpp"
+
 namespace ws::ui {
 
 namespace {
@@ -96,31 +98,6 @@ inline void put_quad(ImDrawVert* v, ImVec2 a, ImVec2 b, ImVec2 offset, ImU32 col
   v[3] = ImDrawVert{ImVec2(a.x - offset.x, a.y - offset.y), uv, col};
 }
 
-/// Where a segment a..b (`len` long) enters and leaves the box lo..hi: t0 <= t1 in 0..len, or false when
-/// it misses the box (Liang-Barsky).
-bool clip_segment(ImVec2 a, ImVec2 b, float len, ImVec2 lo, ImVec2 hi, float& t0, float& t1) {
-  double u0 = 0, u1 = 1;
-  const double d[2] = {double(b.x) - a.x, double(b.y) - a.y};
-  const double from[2] = {a.x, a.y}, min[2] = {lo.x, lo.y}, max[2] = {hi.x, hi.y};
-  for (int axis = 0; axis < 2; ++axis) {
-    const double p[2] = {-d[axis], d[axis]}, q[2] = {from[axis] - min[axis], max[axis] - from[axis]};
-    for (int side = 0; side < 2; ++side) {
-      if (p[side] == 0) {
-        if (q[side] < 0) return false;
-        continue;
-      }
-      const double r = q[side] / p[side];
-      if (p[side] < 0)
-        u0 = std::max(u0, r);
-      else
-        u1 = std::min(u1, r);
-    }
-  }
-  if (u0 > u1) return false;
-  t0 = float(u0 * len), t1 = float(u1 * len);
-  return true;
-}
-
 /// Draws the quads of `pts` in `pattern` straight into the draw list (4 vertices and 6 indices each), in
 /// one reservation for the line, or one per segment when the line would take more than 4096 quads (a
 /// quarter of a 16-bit index block: PrimReserve starts a new block where the indices of one would run
@@ -181,11 +158,12 @@ void draw_quads(ImDrawList* dl, const std::vector<ImVec2>& pts, ImU32 col, float
     const ImVec2 d((pts[i + 1].x - a.x) / len, (pts[i + 1].y - a.y) / len), offset(d.y * half, -d.x * half);
     float after = 0;  // the part past the rect: moves the pattern on once the part inside is drawn
     if (len > far) {
-      float t0 = 0, t1 = 0;
-      if (!clip_segment(a, pts[i + 1], len, lo, hi, t0, t1)) {
+      double u0 = 0, u1 = 0;  // where it enters and leaves the rect, 0..1 of it
+      if (!clip_segment(a, pts[i + 1], lo, hi, u0, u1)) {
         advance(len);
         continue;
       }
+      const float t0 = float(u0 * len), t1 = float(u1 * len);
       advance(t0);
       a = ImVec2(a.x + d.x * t0, a.y + d.y * t0);
       after = len - t1;

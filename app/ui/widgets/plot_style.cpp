@@ -46,12 +46,12 @@ std::string coincidence_label(const std::string& label, const std::string& same_
   return label + ": same as " + same_as + " (within " + pct + " %)";
 }
 
-bool segment_hits_rect(ImVec2 a, ImVec2 b, ImVec2 lo, ImVec2 hi) {
+bool clip_segment(ImVec2 a, ImVec2 b, ImVec2 lo, ImVec2 hi, double& t0, double& t1) {
   // Liang-Barsky clipping of the segment against the rectangle.
-  double t0 = 0, t1 = 1;
-  const double dx = b.x - a.x, dy = b.y - a.y;
+  t0 = 0, t1 = 1;
+  const double dx = double(b.x) - a.x, dy = double(b.y) - a.y;
   const double p[4] = {-dx, dx, -dy, dy};
-  const double q[4] = {a.x - lo.x, hi.x - a.x, a.y - lo.y, hi.y - a.y};
+  const double q[4] = {double(a.x) - lo.x, double(hi.x) - a.x, double(a.y) - lo.y, double(hi.y) - a.y};
   for (int i = 0; i < 4; ++i) {
     if (p[i] == 0) {
       if (q[i] < 0) return false;
@@ -65,6 +65,11 @@ bool segment_hits_rect(ImVec2 a, ImVec2 b, ImVec2 lo, ImVec2 hi) {
     if (t0 > t1) return false;
   }
   return true;
+}
+
+bool segment_hits_rect(ImVec2 a, ImVec2 b, ImVec2 lo, ImVec2 hi) {
+  double t0 = 0, t1 = 0;
+  return clip_segment(a, b, lo, hi, t0, t1);
 }
 
 int free_label_box(const std::vector<ImVec4>& candidates, const std::vector<std::vector<ImVec2>>& curves,

@@ -35,6 +35,10 @@ std::vector<int> coincident_series(const std::vector<std::vector<double>>& xs,
 /// "filter_global: same as filter_warp_agg (within 2 %)": the legend entry of a series hidden under another.
 std::string coincidence_label(const std::string& label, const std::string& same_as, double tolerance);
 
+/// The part of the segment a-b inside the rectangle lo-hi (screen pixels): from a + t0 (b - a) to
+/// a + t1 (b - a), 0 <= t0 <= t1 <= 1; false when the segment misses it (Liang-Barsky).
+bool clip_segment(ImVec2 a, ImVec2 b, ImVec2 lo, ImVec2 hi, double& t0, double& t1);
+
 /// True when the segment a-b passes through the rectangle lo-hi (screen pixels).
 bool segment_hits_rect(ImVec2 a, ImVec2 b, ImVec2 lo, ImVec2 hi);
 

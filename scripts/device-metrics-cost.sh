@@ -20,6 +20,11 @@ SASS=$($CLI metrics --json | python3 -c 'import json,sys; print(",".join(m["name
 echo "range: $RANGE"; echo "sass: $SASS"
 WS_METRICS_TIMING=1 $B epita.reduce1 2^24 default 8 > "$L/default.json" 2> "$L/default.err"; echo "== default set: exit $?"
 grep -E "range profiler:|sass pass|pass 0" "$L/default.err" | tail -6
+# As a worker serves it: the warm-up at start, and the kept session's Start made while the worker waits
+# between requests (Backend::prepare_next_metrics), timed apart in prepare_ms.
+WS_METRICS_TIMING=1 $B epita.reduce1 2^24 default 8 --warm-up --prepare > "$L/prepared.json" 2> "$L/prepared.err"
+echo "== default set, the worker's way (warm-up, Start while idle): exit $?"
+grep -E "kept session request|sass pass" "$L/prepared.err" | tail -4
 WS_METRICS_TIMING=1 $B harris.impl1 2^24 smsp__sass_inst_executed,smsp__sass_thread_inst_executed_pred_on 3 > "$L/sass.json" 2> "$L/sass.err"; echo "== SASS only x3: exit $?"
 base="$CLI run --variant epita.reduce1 --n 2^24 --block 256 --repeat 1"
 for i in 1 2 3; do
@@ -58,6 +63,16 @@ cost = {
 }
 cost["ratio_in_process_over_ncu_added"] = round(cost["in_process_default_median_later_ms"] / cost["ncu_added_same_median_ms"], 3)
 cost["ratio_vs_ncu_range_only"] = round(cost["in_process_default_median_later_ms"] / statistics.median(added["range"]), 3)
+try:
+    p = json.load(open(f"{L}/prepared.json"))
+    cost["worker_way_default_ms"] = [round(x, 1) for x in p["profile_ms"]]
+    cost["worker_way_prepare_ms"] = [round(x, 1) if isinstance(x, (int, float)) else x for x in p["prepare_ms"]]
+    cost["worker_way_median_later_ms"] = round(statistics.median(p["profile_ms"][1:]), 1)
+    cost["worker_way_ratio_over_ncu_added"] = round(cost["worker_way_median_later_ms"] / cost["ncu_added_same_median_ms"], 3)
+    cost["worker_way_plain_ms_before_after"] = [p.get("plain_median_ms_before"), p.get("plain_median_ms_after")]
+    cost["plain_ms_before_after"] = [d.get("plain_median_ms_before"), d.get("plain_median_ms_after")]
+except Exception as e:
+    cost["worker_way_error"] = str(e)
 json.dump({"cost": cost}, open(out, "w"), indent=1)
 print(json.dumps(cost, indent=1))
 PY

@@ -67,6 +67,11 @@ class Backend {
   /// backend: CudaBackend::warm_up_metrics). Returns one line saying what ran or why nothing did ("": this
   /// backend has nothing to prepare); throws std::exception on failure, which the caller logs and ignores.
   virtual std::string warm_up_metrics() { return ""; }
+  /// Between requests (a worker with nothing queued): does now what the next hardware-metrics request would
+  /// otherwise begin with (the CUDA backend: the kept range-profiler session's Start,
+  /// CudaBackend::prepare_next_metrics). Returns one line saying what it did, "" when there was nothing to do;
+  /// throws std::exception on failure, which the caller logs and ignores (the next request pays it instead).
+  virtual std::string prepare_next_metrics() { return ""; }
 };
 
 }  // namespace ws

@@ -124,6 +124,15 @@ std::string CudaBackend::warm_up_pc_sampling() {
          "); PC sampling enabled and configured";
 }
 
+std::string CudaBackend::prepare_next_metrics() {
+  if (!ctx_.device.available) return "";
+  const double ms = prepare_range_profiler_session();
+  if (ms < 0) return "";
+  char line[64];
+  std::snprintf(line, sizeof line, "range profiler started for the next request (%.1f ms)", ms);
+  return line;
+}
+
 std::string CudaBackend::settle(const std::string& what) {
   const std::string sticky = settle_after_failure();
   if (sticky.empty()) return "";

@@ -62,6 +62,10 @@ class CudaBackend final : public Backend {
   /// warm-up variant run once without metrics (its first upload and launch), then prepare_pc_sampling() on
   /// this context. Returns what it did; throws what they throw.
   std::string warm_up_pc_sampling();
+  /// The kept range-profiler session's Start, made now (prepare_range_profiler_session): about half of a
+  /// "default" request's cost (H100: 17 of 35 ms), paid while the worker waits. Nothing when no session is
+  /// open (no metrics asked yet, or the last request closed it) or the device is gone. "start N ms" or "".
+  std::string prepare_next_metrics() override;
 
  private:
   /// After a failure: clears the runtime's last error; when the context is lost, marks the device

@@ -325,6 +325,77 @@ TEST(GpuMetrics, KeptSessionValuesEqualAFreshSessionsValues) {
   // bench/timing_after_profiling.cpp, not asserted here.
 }
 
+// A worker calls the kept session's Start while it waits (Backend::prepare_next_metrics, issue 31). Kernels
+// launched after that Start and before the next request's range (a plain timed run of another kernel, the
+// request's own timed launches) must not reach the next request's counts; a SASS-only request stops that Start
+// and keeps the session; a later default request on it gets its own counts still.
+TEST(GpuMetrics, AStartMadeWhileIdleCountsOnlyTheNextRequest) {
+  ASSERT_NE(backend(), nullptr);
+  using ws::cuda::range_profiler_session_state;
+  const char* sass_only = "smsp__sass_inst_executed,smsp__sass_thread_inst_executed_pred_on";
+  ws::cuda::release_range_profiler_session();
+  setenv("WS_CUPTI_FRESH_SESSION", "1", 1);
+  const RunResult fresh_reduce = run_with("epita.reduce1", "default");
+  const RunResult fresh_impl1 = run_with("harris.impl1", "default");
+  unsetenv("WS_CUPTI_FRESH_SESSION");
+  run_with("harris.impl1", "default");  // after a release: a session of its own first
+  run_with("harris.impl1", "default");  // opens the kept session
+  ASSERT_TRUE(range_profiler_session_state().open);
+  auto plain_median = [](const char* v) {
+    RunRequest req;
+    req.variant = v;
+    req.n = std::int64_t(1) << 24;
+    req.launch.block = 256;
+    req.repeat = 20;
+    const RunResult r = execute(req, backend());
+    EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
+    return r.timing.median_ms;
+  };
+  const double before = plain_median("cs121.hist_global");
+  std::string did;
+  EXPECT_NO_THROW(did = backend()->prepare_next_metrics());
+  EXPECT_NE(did, "");
+  EXPECT_TRUE(range_profiler_session_state().started);
+  EXPECT_EQ(backend()->prepare_next_metrics(), "");  // started already: nothing more to do
+  const double beside = plain_median("cs121.hist_global");
+  const int requests = range_profiler_session_state().requests;
+  const RunResult a = run_with("epita.reduce1", "default");
+  EXPECT_EQ(range_profiler_session_state().requests, requests + 1) << "not run on the kept, started session";
+  EXPECT_FALSE(range_profiler_session_state().started);
+  EXPECT_EQ(value(a, "smsp__inst_executed.sum"), value(fresh_reduce, "smsp__inst_executed.sum"));
+  EXPECT_EQ(value(a, "smsp__inst_executed_op_shared_ld.sum"),
+            value(fresh_reduce, "smsp__inst_executed_op_shared_ld.sum"));
+  EXPECT_NEAR(value(a, "dram__bytes_read.sum"), value(fresh_reduce, "dram__bytes_read.sum"),
+              0.05 * value(fresh_reduce, "dram__bytes_read.sum") + 1e5);
+  // A SASS-only request while started: the Start is stopped, the session stays.
+  EXPECT_NE(backend()->prepare_next_metrics(), "");
+  const RunResult lines = run_with("harris.impl1", sass_only);
+  EXPECT_TRUE(range_profiler_session_state().open);
+  EXPECT_FALSE(range_profiler_session_state().started);
+  ASSERT_EQ(lines.metrics.lines.size(), fresh_impl1.metrics.lines.size());
+  for (std::size_t i = 0; i < lines.metrics.lines.size(); ++i)
+    EXPECT_EQ(lines.metrics.lines[i].warp_instructions, fresh_impl1.metrics.lines[i].warp_instructions)
+        << "line " << fresh_impl1.metrics.lines[i].line;
+  EXPECT_NE(backend()->prepare_next_metrics(), "");
+  const RunResult b = run_with("harris.impl1", "default");
+  EXPECT_EQ(range_profiler_session_state().requests, requests + 2) << "not run on the kept session";
+  EXPECT_EQ(value(b, "smsp__inst_executed.sum"), value(fresh_impl1, "smsp__inst_executed.sum"));
+  EXPECT_EQ(value(b, "smsp__inst_executed_op_shared_ld.sum"),
+            value(fresh_impl1, "smsp__inst_executed_op_shared_ld.sum"));
+  const char* lanes = "smsp__average_thread_inst_executed_pred_on_per_inst_executed.ratio";
+  EXPECT_NEAR(value(b, lanes), value(fresh_impl1, lanes), 1e-5 * value(fresh_impl1, lanes));
+  ASSERT_EQ(b.metrics.lines.size(), fresh_impl1.metrics.lines.size());
+  for (std::size_t i = 0; i < b.metrics.lines.size(); ++i)
+    EXPECT_EQ(b.metrics.lines[i].warp_instructions, fresh_impl1.metrics.lines[i].warp_instructions);
+  std::printf(
+      "[ gpu      ] started while idle: %s; epita.reduce1 %.1f ms (fresh %.1f), harris.impl1 %.1f ms (fresh %.1f); "
+      "cs121.hist_global plain median %.4f ms, %.4f beside the started profiler\n",
+      did.c_str(), a.metrics.profile_ms, fresh_reduce.metrics.profile_ms, b.metrics.profile_ms,
+      fresh_impl1.metrics.profile_ms, before, beside);
+  ws::cuda::release_range_profiler_session();  // a started session is stopped and disabled
+  EXPECT_FALSE(range_profiler_session_state().open);
+}
+
 // The worker's warm-up at start (CudaBackend::warm_up_metrics, issue 31) runs the default set on
 // epita.reduce1 at 2^16 as the kept session's first request. A user's request after it must get its own
 // counts, none of the warm-up's: the same as a session of its own gives.

@@ -15,6 +15,7 @@
 #include <set>
 
 #include "cupti/cupti_check.hpp"
+#include "occupancy.hpp"
 
 namespace ws::cuda {
 
@@ -237,6 +238,7 @@ struct Session {
   std::unique_ptr<EnabledProfiler> prof;
   std::vector<std::uint8_t> image;
   int requests = 0;                     ///< k so far
+  bool started = false;                 ///< Start already called while idle (prepare_range_profiler_session)
   bool needs_own_session = false;       ///< a kept session was closed: the next list runs on a session
                                         ///< of its own first (opening one right after a close failed)
   std::vector<double> previous;         ///< A_{k-1}, per kept metric
@@ -262,9 +264,22 @@ void open_session(Session& ss, CUcontext ctx, const HostConfig& hc, std::vector<
   ss.image = configure(*ss.prof, hc, names, kSessionRequests);
 }
 
+/// Stops a Start made while idle that no request used; no range was pushed, nothing decoded. False when
+/// CUPTI refused (the caller then closes the session).
+bool stop_unused_start(Session& ss) {
+  if (!ss.started) return true;
+  ss.started = false;
+  CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+  stop.pRangeProfilerObject = ss.prof->obj;
+  return cuptiRangeProfilerStop(&stop) == CUPTI_SUCCESS;
+}
+
 void close_session() {
   Session& ss = session();
-  if (ss.prof) ss.needs_own_session = true;
+  if (ss.prof) {
+    ss.needs_own_session = true;
+    stop_unused_start(ss);  // disabling follows whatever CUPTI answered
+  }
   ss.prof.reset();  // disables the range profiler
   ss.image.clear();
   ss.ctx = nullptr;
@@ -281,9 +296,13 @@ std::map<std::string, double> session_request(CUcontext ctx, const HostConfig& h
   out.reused_session = ss.prof != nullptr;
   if (!ss.prof) open_session(ss, ctx, hc, names);
   out.setup_ms += lap();
-  CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
-  start.pRangeProfilerObject = ss.prof->obj;
-  WS_CUPTI(cuptiRangeProfilerStart(&start));
+  out.prepared_start = ss.started;
+  if (!ss.started) {  // else Start ran while the worker was idle (prepare_range_profiler_session)
+    CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+    start.pRangeProfilerObject = ss.prof->obj;
+    WS_CUPTI(cuptiRangeProfilerStart(&start));
+  }
+  ss.started = false;  // this request's Stop ends it, or a failure closes the session
   const double t_start = lap();
   CUpti_RangeProfiler_PushRange_Params push{CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
   push.pRangeProfilerObject = ss.prof->obj;
@@ -306,8 +325,8 @@ std::map<std::string, double> session_request(CUcontext ctx, const HostConfig& h
   const double t_decode = lap();
   out.passes_ms += t_start + t_run + t_stop + t_decode;
   if (std::getenv("WS_METRICS_TIMING"))
-    std::fprintf(stderr, "  kept session request %d: start %.2f, push + run + pop %.2f, stop %.2f, decode %.2f ms\n",
-                 ss.requests + 1, t_start, t_run, t_stop, t_decode);
+    std::fprintf(stderr, "  kept session request %d: start %.2f%s, push + run + pop %.2f, stop %.2f, decode %.2f ms\n",
+                 ss.requests + 1, t_start, out.prepared_start ? " (started while idle)" : "", t_run, t_stop, t_decode);
   CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
   info.pCounterDataImage = ss.image.data();
   info.counterDataImageSize = ss.image.size();
@@ -476,10 +495,37 @@ RangeProfile profile_range(CUcontext ctx, int device, const std::vector<std::str
 
 void toggle_range_profiler(CUcontext ctx) {
   ensure_profiler_initialized();
-  if (session().prof) return;  // enabled already (a persistent session is open)
+  if (Session& ss = session(); ss.prof) {  // enabled already (a persistent session is open)
+    // A SASS pass does not run beside a started range profiler: a Start made while idle is stopped.
+    if (!stop_unused_start(ss)) close_session();
+    return;
+  }
   EnabledProfiler prof(ctx);
 }
 
 void release_range_profiler_session() { close_session(); }
+
+RangeProfilerSessionState range_profiler_session_state() {
+  const Session& ss = session();
+  return {ss.prof != nullptr, ss.started, ss.requests};
+}
+
+double prepare_range_profiler_session() {
+  Session& ss = session();
+  if (!ss.prof || ss.started || ss.requests >= kSessionRequests) return -1;
+  if (current_context() != ss.ctx) return -1;  // a thread of another context: its requests use another session
+  const auto t0 = std::chrono::steady_clock::now();
+  CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+  start.pRangeProfilerObject = ss.prof->obj;
+  const CUptiResult r = cuptiRangeProfilerStart(&start);
+  if (r != CUPTI_SUCCESS) {
+    close_session();  // the next request opens a session as after any failure
+    const char* msg = nullptr;
+    cuptiGetResultString(r, &msg);
+    throw std::runtime_error(std::string("cuptiRangeProfilerStart while idle: ") + (msg ? msg : "CUPTI error"));
+  }
+  ss.started = true;
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
 
 }  // namespace ws::cuda

@@ -19,6 +19,7 @@ struct RangeProfile {
   std::vector<std::string> warnings;     ///< skipped metrics, with the reason
   double setup_ms = 0, passes_ms = 0, disable_ms = 0, evaluate_ms = 0;  ///< where the time went (host clock)
   bool reused_session = false;  ///< ran on the kept session (no enable, no first-Start cost)
+  bool prepared_start = false;  ///< its Start was made while idle (prepare_range_profiler_session)
 };
 
 /// Profiles `metrics` over one range. One-pass lists of summed counters (and the ratios rebuilt from
@@ -37,5 +38,22 @@ void toggle_range_profiler(CUcontext ctx);
 
 /// Ends the kept session (disables the range profiler). Call before the CUDA context goes away.
 void release_range_profiler_session();
+
+/// Calls cuptiRangeProfilerStart on the kept session now, so that the next request on it skips it: that Start
+/// is most of a later request's cost (H100, 2026-12-06: 17.3-17.6 ms of 35-36). For a worker between requests
+/// (Backend::prepare_next_metrics). Kernels launched before the next request pushes its range are outside
+/// every range and not counted (GPU test GpuMetrics.AStartMadeWhileIdleCountsOnlyTheNextRequest). A request
+/// that does not use the kept session stops it first (toggle_range_profiler, close). Returns the call's
+/// milliseconds, or -1 when there is nothing to prepare (no kept session open, already started, or the
+/// session's last request used). Throws std::runtime_error when CUPTI refuses; the session is then closed.
+double prepare_range_profiler_session();
+
+/// The kept session as it stands (for tests and logs): open, started while idle, requests made on it.
+struct RangeProfilerSessionState {
+  bool open = false;
+  bool started = false;
+  int requests = 0;
+};
+RangeProfilerSessionState range_profiler_session_state();
 
 }  // namespace ws::cuda

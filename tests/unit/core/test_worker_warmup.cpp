@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -43,7 +44,13 @@ class WarmingBackend final : public Backend {
     if (fail_) throw std::runtime_error("CUPTI said no");
     return "stand-in warm-up";
   }
+  std::string prepare_next_metrics() override {
+    ++prepares;
+    if (fail_) throw std::runtime_error("CUPTI said not now");
+    return "stand-in start";
+  }
   int warm_ups = 0;
+  int prepares = 0;  ///< prepare_next_metrics calls so far
 
  private:
   bool fail_;
@@ -55,8 +62,9 @@ struct Answers {
   pid_t pid = 0;
 };
 
-/// A worker in a child process with a WarmingBackend: `requests` on its stdin, which then ends.
-Answers worker_with(bool fail, const std::string& requests) {
+/// A worker in a child process with a WarmingBackend: `requests` on its stdin, which then ends. With `paced`,
+/// each line is written after the answer to the one before has come (the worker is idle in between).
+Answers worker_with(bool fail, const std::string& requests, bool paced = false) {
   char err_path[] = "/tmp/ws_warmup_stderr_XXXXXX";
   const int err_fd = mkstemp(err_path);
   int to_worker[2], from_worker[2];
@@ -69,9 +77,13 @@ Answers worker_with(bool fail, const std::string& requests) {
     WorkerServerOptions o;
     o.open_cuda = [fail](std::string&) -> std::unique_ptr<Backend> { return std::make_unique<WarmingBackend>(fail); };
     o.extra = [](const json& req, Backend* cuda, json& response) {
-      if (req.value("type", "") != "warm_ups") return false;
+      const std::string type = req.value("type", "");
+      if (type != "warm_ups" && type != "prepares") return false;
       auto* b = dynamic_cast<WarmingBackend*>(cuda);
-      response = worker_response(req.value("id", 0LL), "warm_ups", {{"n", b ? b->warm_ups : -1}});
+      response = worker_response(req.value("id", 0LL), type,
+                                 {{"n", !b                   ? -1
+                                        : type == "warm_ups" ? b->warm_ups
+                                                             : b->prepares}});
       return true;
     };
     std::_Exit(run_worker_server(to_worker[0], from_worker[1], o));
@@ -80,9 +92,25 @@ Answers worker_with(bool fail, const std::string& requests) {
   close(from_worker[1]);
   Answers a;
   a.pid = pid;
-  if (write(to_worker[1], requests.data(), requests.size()) != ssize_t(requests.size())) a.out = "write failed";
-  close(to_worker[1]);
   char buf[4096];
+  if (paced) {
+    std::size_t lines_in = 1;  // the hello
+    for (std::size_t at = 0; at < requests.size();) {
+      while (std::size_t(std::count(a.out.begin(), a.out.end(), '\n')) < lines_in) {
+        const ssize_t got = read(from_worker[0], buf, sizeof buf);
+        if (got <= 0) break;
+        a.out.append(buf, std::size_t(got));
+      }
+      const std::size_t nl = requests.find('\n', at);
+      const std::string line = requests.substr(at, nl + 1 - at);
+      if (write(to_worker[1], line.data(), line.size()) != ssize_t(line.size())) a.out += "write failed";
+      at = nl + 1;
+      ++lines_in;
+    }
+  } else if (write(to_worker[1], requests.data(), requests.size()) != ssize_t(requests.size())) {
+    a.out = "write failed";
+  }
+  close(to_worker[1]);
   for (ssize_t got; (got = read(from_worker[0], buf, sizeof buf)) > 0;) a.out.append(buf, std::size_t(got));
   close(from_worker[0]);
   int status = 0;
@@ -126,4 +154,35 @@ TEST(WorkerWarmUp, AFailedWarmUpIsOneLineAndTheWorkerGoesOn) {
                        ": metrics warm-up failed (the worker goes on): CUPTI said no\n"),
             std::string::npos)
       << a.err;
+}
+
+// Between requests the worker does the next metrics request's first step (Backend::prepare_next_metrics; on a
+// GPU the kept range-profiler session's Start, GpuMetrics.AStartMadeWhileIdleCountsOnlyTheNextRequest). Asked
+// one at a time, each request finds one more call made while the worker waited (after the warm-up, then after
+// each answer); a failure is one line and the worker goes on.
+TEST(WorkerWarmUp, PreparesTheNextMetricsRequestWhileIdle) {
+  std::string paced;
+  for (int id = 1; id <= 3; ++id) paced += R"({"id": )" + std::to_string(id) + R"(, "type": "prepares"})" + "\n";
+  paced += R"({"id": 4, "type": "shutdown"})"
+           "\n";
+  for (bool fail : {false, true}) {
+    const Answers a = worker_with(fail, paced, true);
+    // A request can reach the queue before the worker looks (then nothing is prepared for it): at least the
+    // counts rise, and never more than once per idle wait.
+    int last = 0;
+    for (int id = 1; id <= 3; ++id) {
+      const std::string key = R"("id":)" + std::to_string(id) + R"(,"n":)";
+      const std::size_t at = a.out.find(key);
+      ASSERT_NE(at, std::string::npos) << a.out;
+      const int n = std::atoi(a.out.c_str() + at + key.size());
+      EXPECT_LE(n, id) << a.out;
+      EXPECT_GE(n, last) << a.out;
+      last = n;
+    }
+    EXPECT_GE(last, 1) << a.out;
+    EXPECT_NE(a.out.find(R"("bye")"), std::string::npos) << a.out;
+    const std::string failed = "warpscope worker " + std::to_string(long(a.pid)) +
+                               ": preparing the next metrics request failed (it sets up again): CUPTI said not now\n";
+    EXPECT_EQ(a.err.find(failed) != std::string::npos, fail) << a.err;
+  }
 }

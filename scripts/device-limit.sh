@@ -22,7 +22,8 @@
 #   - UI frame build: Compare and Plots at 1920x1080 with the synthetic 40-line report, $UI_ROUNDS (3)
 #     rounds of 300 frames, ui_build_ms_median of each;
 #   - Live through the worker against in-process (ws_live_rate, 10 s each).
-# WS_ONLY_METRICS=1 measures the metrics rows alone (no kernel rows, harnesses, UI or Live).
+# WS_ONLY_METRICS=1 measures the metrics rows alone (no kernel rows, harnesses, UI or Live);
+# WS_SKIP_KERNEL_ROWS=1 leaves out the kernel rows and harnesses only (metrics, UI and Live run).
 # WS_GPU_TESTS=FILTER also builds ws_gpu_tests and runs those tests, last (tests that fault kernels make
 # NVIDIA's OpenGL reset afterwards, which would slow the UI rows).
 # Prints one table, row / this card's figure / goal / met, and writes it with every report and log to
@@ -56,7 +57,7 @@ kernel_row() {
       > /dev/null 2> "$W/$name-$r.log" || { echo "$name round $r failed:"; tail -3 "$W/$name-$r.log"; }
   done
 }
-if [ "${WS_ONLY_METRICS:-0}" != 1 ]; then  # WS_ONLY_METRICS=1: the metrics rows alone
+if [ "${WS_ONLY_METRICS:-0}" != 1 ] && [ "${WS_SKIP_KERNEL_ROWS:-0}" != 1 ]; then  # WS_ONLY_METRICS=1: the metrics rows alone
 t0=$SECONDS
 kernel_row reduce epita.tuned cub.reduce --n 2^28 --type int32
 kernel_row scan scan.decoupled_lookback cub.scan --n 2^28 --type int32

@@ -101,12 +101,17 @@ std::string CudaBackend::warm_up_metrics() {
   // (100 / peak warps per SM, and 1), not the kernel's. The SASS pass's counts are each collection's own
   // (flushed at its end), so the warm-up's stay in the warm-up. Same metric spec as the UI's ("default" and
   // "default,pcsampling" have the same range-profiler list): another list would close the session.
+  run_metrics_warm_up();
+  metrics_warmed_ = true;
+  return std::string("default set and per-line pass on ") + kMetricsWarmUpVariant + ", n = 2^16, values discarded";
+}
+
+void CudaBackend::run_metrics_warm_up() {
   const RunRequest req = warm_up_request("default");
   const RunResult r = execute(req, this);
   if (r.status != RunStatus::Ok) throw std::runtime_error(req.variant + ": " + r.message);
   if (!r.metrics.error.empty()) throw std::runtime_error(r.metrics.error);
   if (!r.metrics.collected) throw std::runtime_error("no metric was collected");
-  return std::string("default set and per-line pass on ") + kMetricsWarmUpVariant + ", n = 2^16, values discarded";
 }
 
 std::string CudaBackend::warm_up_pc_sampling() {
@@ -126,9 +131,26 @@ std::string CudaBackend::warm_up_pc_sampling() {
 
 std::string CudaBackend::prepare_next_metrics() {
   if (!ctx_.device.available) return "";
+  char line[160];
+  if (!range_profiler_session_state().open) {
+    // Closed since the warm-up (released for a PC sampling worker, a failure, another metric list): the
+    // warm-up's request again, once per call. After a close the first runs on a session of its own, the next
+    // opens the kept session (cupti_range_profiler.cpp); a later call then makes its Start.
+    if (!metrics_warmed_ || rewarm_failed_) return "";
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      run_metrics_warm_up();
+    } catch (const std::exception& e) {
+      rewarm_failed_ = true;  // not again in every idle moment: the next request sets up as before
+      throw std::runtime_error(std::string("the warm-up request again: ") + e.what());
+    }
+    std::snprintf(line, sizeof line, "range profiler closed since the warm-up: its request again (%.0f ms, %s)",
+                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(),
+                  range_profiler_session_state().open ? "kept session open" : "on a session of its own");
+    return line;
+  }
   const double ms = prepare_range_profiler_session();
   if (ms < 0) return "";
-  char line[64];
   std::snprintf(line, sizeof line, "range profiler started for the next request (%.1f ms)", ms);
   return line;
 }

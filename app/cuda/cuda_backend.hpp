@@ -62,12 +62,21 @@ class CudaBackend final : public Backend {
   /// warm-up variant run once without metrics (its first upload and launch), then prepare_pc_sampling() on
   /// this context. Returns what it did; throws what they throw.
   std::string warm_up_pc_sampling();
-  /// The kept range-profiler session's Start, made now (prepare_range_profiler_session): about half of a
-  /// "default" request's cost (H100: 17 of 35 ms), paid while the worker waits. Nothing when no session is
-  /// open (no metrics asked yet, or the last request closed it) or the device is gone. "start N ms" or "".
+  /// One step of the next "default" request's set-up, made while the worker waits; the worker calls it
+  /// until it returns "". With the kept range-profiler session open: its Start (prepare_range_profiler_session,
+  /// H100: 17 of a request's 35 ms). With it closed since this process's warm-up (a PC sampling request
+  /// releases it for the PC sampling worker; H100: the next default request then paid 387 ms): the warm-up's
+  /// request again, one per call (a session of its own first, then the kept one). Nothing when the warm-up
+  /// did not run (WS_NO_METRICS_WARMUP=1, a PC sampling worker), after a failed repeat, or with the device gone.
+  /// Returns what it did or ""; throws std::runtime_error when a step fails.
   std::string prepare_next_metrics() override;
 
  private:
+  /// The warm-up's request (default set on kMetricsWarmUpVariant at 2^16, values discarded); throws when
+  /// the run or its metrics fail.
+  void run_metrics_warm_up();
+  bool metrics_warmed_ = false;  ///< warm_up_metrics ran the default set in this process
+  bool rewarm_failed_ = false;   ///< prepare_next_metrics' repeat of it failed once: not tried again
   /// After a failure: clears the runtime's last error; when the context is lost, marks the device
   /// unavailable and returns its one-line reason (`what` faulted), else "".
   std::string settle(const std::string& what);

@@ -394,6 +394,33 @@ TEST(GpuMetrics, AStartMadeWhileIdleCountsOnlyTheNextRequest) {
       fresh_impl1.metrics.profile_ms, before, beside);
   ws::cuda::release_range_profiler_session();  // a started session is stopped and disabled
   EXPECT_FALSE(range_profiler_session_state().open);
+
+  // Closed after the worker's warm-up (a PC sampling request releases the session for its worker): the idle
+  // steps bring it back (the warm-up's request on a session of its own, then on a kept one, then the Start),
+  // and the next request's counts are still its own.
+  unsetenv("WS_NO_METRICS_WARMUP");
+  EXPECT_NO_THROW(backend()->warm_up_metrics());  // on a session of its own (after the release above)
+  EXPECT_NO_THROW(backend()->warm_up_metrics());  // opens the kept session, as at a worker's start
+  ASSERT_TRUE(range_profiler_session_state().open);
+  ws::cuda::release_range_profiler_session();
+  std::vector<std::string> steps;
+  for (int i = 0; i < 5; ++i) {
+    std::string step;
+    EXPECT_NO_THROW(step = backend()->prepare_next_metrics());
+    if (step.empty()) break;
+    steps.push_back(step);
+    std::printf("[ gpu      ] idle step %d: %s\n", i + 1, step.c_str());
+  }
+  EXPECT_EQ(steps.size(), 3u);  // own session, kept session, Start
+  EXPECT_TRUE(range_profiler_session_state().open);
+  EXPECT_TRUE(range_profiler_session_state().started);
+  const RunResult c = run_with("epita.reduce1", "default");
+  EXPECT_EQ(range_profiler_session_state().requests, 2);  // the warm-up's, then this one
+  EXPECT_EQ(value(c, "smsp__inst_executed.sum"), value(fresh_reduce, "smsp__inst_executed.sum"));
+  EXPECT_EQ(value(c, "smsp__inst_executed_op_shared_ld.sum"),
+            value(fresh_reduce, "smsp__inst_executed_op_shared_ld.sum"));
+  std::printf("[ gpu      ] after the idle steps: epita.reduce1 %.1f ms\n", c.metrics.profile_ms);
+  ws::cuda::release_range_profiler_session();
 }
 
 // The worker's warm-up at start (CudaBackend::warm_up_metrics, issue 31) runs the default set on

@@ -44,13 +44,17 @@ class WarmingBackend final : public Backend {
     if (fail_) throw std::runtime_error("CUPTI said no");
     return "stand-in warm-up";
   }
+  /// One step to make, then nothing until a request used it (as CudaBackend's Start made while idle).
   std::string prepare_next_metrics() override {
+    if (prepared) return "";
     ++prepares;
     if (fail_) throw std::runtime_error("CUPTI said not now");
+    prepared = true;
     return "stand-in start";
   }
   int warm_ups = 0;
-  int prepares = 0;  ///< prepare_next_metrics calls so far
+  int prepares = 0;       ///< prepare_next_metrics calls that had a step to make
+  bool prepared = false;  ///< made, not yet used by a request
 
  private:
   bool fail_;
@@ -84,6 +88,7 @@ Answers worker_with(bool fail, const std::string& requests, bool paced = false) 
                                  {{"n", !b                   ? -1
                                         : type == "warm_ups" ? b->warm_ups
                                                              : b->prepares}});
+      if (b) b->prepared = false;  // this request used what was made
       return true;
     };
     std::_Exit(run_worker_server(to_worker[0], from_worker[1], o));
@@ -156,10 +161,11 @@ TEST(WorkerWarmUp, AFailedWarmUpIsOneLineAndTheWorkerGoesOn) {
       << a.err;
 }
 
-// Between requests the worker does the next metrics request's first step (Backend::prepare_next_metrics; on a
-// GPU the kept range-profiler session's Start, GpuMetrics.AStartMadeWhileIdleCountsOnlyTheNextRequest). Asked
-// one at a time, each request finds one more call made while the worker waited (after the warm-up, then after
-// each answer); a failure is one line and the worker goes on.
+// Between requests the worker makes the next metrics request's set-up, step by step until there is none left
+// (Backend::prepare_next_metrics; on a GPU the kept range-profiler session's Start, and the session again after
+// a PC sampling request: GpuMetrics.AStartMadeWhileIdleCountsOnlyTheNextRequest). Asked one at a time, each
+// request finds at most one more step made while the worker waited (after the warm-up, then after each answer),
+// not the same step twice; a failure is one line and the worker goes on.
 TEST(WorkerWarmUp, PreparesTheNextMetricsRequestWhileIdle) {
   std::string paced;
   for (int id = 1; id <= 3; ++id) paced += R"({"id": )" + std::to_string(id) + R"(, "type": "prepares"})" + "\n";

@@ -4,6 +4,7 @@
 // values.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,7 +28,8 @@ namespace {
 /// A "GPU" whose warm-up counts its calls, or throws.
 class WarmingBackend final : public Backend {
  public:
-  explicit WarmingBackend(bool fail) : fail_(fail) {
+  /// `step_fd`: where each prepare step writes one byte as it is made (-1: nowhere), so a test can wait for it.
+  WarmingBackend(bool fail, int step_fd) : fail_(fail), step_fd_(step_fd) {
     dev_.available = true;
     dev_.name = "stand-in GPU";
   }
@@ -48,6 +50,7 @@ class WarmingBackend final : public Backend {
   std::string prepare_next_metrics() override {
     if (prepared) return "";
     ++prepares;
+    if (step_fd_ >= 0 && write(step_fd_, "p", 1) != 1) std::_Exit(3);
     if (fail_) throw std::runtime_error("CUPTI said not now");
     prepared = true;
     return "stand-in start";
@@ -58,6 +61,7 @@ class WarmingBackend final : public Backend {
 
  private:
   bool fail_;
+  int step_fd_;
   DeviceInfo dev_;
 };
 
@@ -67,19 +71,24 @@ struct Answers {
 };
 
 /// A worker in a child process with a WarmingBackend: `requests` on its stdin, which then ends. With `paced`,
-/// each line is written after the answer to the one before has come (the worker is idle in between).
+/// each line is written after the answer to the one before has come and the worker has made its idle step
+/// (after the warm-up for the first line; waited for up to 5 s, so a worker that makes none still ends the test).
 Answers worker_with(bool fail, const std::string& requests, bool paced = false) {
   char err_path[] = "/tmp/ws_warmup_stderr_XXXXXX";
   const int err_fd = mkstemp(err_path);
-  int to_worker[2], from_worker[2];
-  if (err_fd < 0 || pipe(to_worker) != 0 || pipe(from_worker) != 0) return {"pipe failed", ""};
+  int to_worker[2], from_worker[2], steps[2];
+  if (err_fd < 0 || pipe(to_worker) != 0 || pipe(from_worker) != 0 || pipe(steps) != 0) return {"pipe failed", ""};
   const pid_t pid = fork();
   if (pid == 0) {
     close(to_worker[1]);
     close(from_worker[0]);
+    close(steps[0]);
     dup2(err_fd, 2);
     WorkerServerOptions o;
-    o.open_cuda = [fail](std::string&) -> std::unique_ptr<Backend> { return std::make_unique<WarmingBackend>(fail); };
+    const int step_fd = paced ? steps[1] : -1;
+    o.open_cuda = [fail, step_fd](std::string&) -> std::unique_ptr<Backend> {
+      return std::make_unique<WarmingBackend>(fail, step_fd);
+    };
     o.extra = [](const json& req, Backend* cuda, json& response) {
       const std::string type = req.value("type", "");
       if (type != "warm_ups" && type != "prepares") return false;
@@ -95,6 +104,7 @@ Answers worker_with(bool fail, const std::string& requests, bool paced = false) 
   }
   close(to_worker[0]);
   close(from_worker[1]);
+  close(steps[1]);
   Answers a;
   a.pid = pid;
   char buf[4096];
@@ -106,6 +116,8 @@ Answers worker_with(bool fail, const std::string& requests, bool paced = false) 
         if (got <= 0) break;
         a.out.append(buf, std::size_t(got));
       }
+      pollfd step{steps[0], POLLIN, 0};
+      if (poll(&step, 1, 5000) == 1 && read(steps[0], buf, 1) != 1) a.out += "step pipe closed";
       const std::size_t nl = requests.find('\n', at);
       const std::string line = requests.substr(at, nl + 1 - at);
       if (write(to_worker[1], line.data(), line.size()) != ssize_t(line.size())) a.out += "write failed";
@@ -118,6 +130,7 @@ Answers worker_with(bool fail, const std::string& requests, bool paced = false) 
   close(to_worker[1]);
   for (ssize_t got; (got = read(from_worker[0], buf, sizeof buf)) > 0;) a.out.append(buf, std::size_t(got));
   close(from_worker[0]);
+  close(steps[0]);
   int status = 0;
   waitpid(pid, &status, 0);
   std::ifstream in(err_path);
@@ -164,8 +177,8 @@ TEST(WorkerWarmUp, AFailedWarmUpIsOneLineAndTheWorkerGoesOn) {
 // Between requests the worker makes the next metrics request's set-up, step by step until there is none left
 // (Backend::prepare_next_metrics; on a GPU the kept range-profiler session's Start, and the session again after
 // a PC sampling request: GpuMetrics.AStartMadeWhileIdleCountsOnlyTheNextRequest). Asked one at a time, each
-// request finds at most one more step made while the worker waited (after the warm-up, then after each answer),
-// not the same step twice; a failure is one line and the worker goes on.
+// request written once the worker made its idle step, request k finds exactly k steps made (after the warm-up,
+// then after each answer), never the same step twice; a failure is one line and the worker goes on.
 TEST(WorkerWarmUp, PreparesTheNextMetricsRequestWhileIdle) {
   std::string paced;
   for (int id = 1; id <= 3; ++id) paced += R"({"id": )" + std::to_string(id) + R"(, "type": "prepares"})" + "\n";
@@ -173,19 +186,9 @@ TEST(WorkerWarmUp, PreparesTheNextMetricsRequestWhileIdle) {
            "\n";
   for (bool fail : {false, true}) {
     const Answers a = worker_with(fail, paced, true);
-    // A request can reach the queue before the worker looks (then nothing is prepared for it): at least the
-    // counts rise, and never more than once per idle wait.
-    int last = 0;
-    for (int id = 1; id <= 3; ++id) {
-      const std::string key = R"("id":)" + std::to_string(id) + R"(,"n":)";
-      const std::size_t at = a.out.find(key);
-      ASSERT_NE(at, std::string::npos) << a.out;
-      const int n = std::atoi(a.out.c_str() + at + key.size());
-      EXPECT_LE(n, id) << a.out;
-      EXPECT_GE(n, last) << a.out;
-      last = n;
-    }
-    EXPECT_GE(last, 1) << a.out;
+    for (int id = 1; id <= 3; ++id)
+      EXPECT_NE(a.out.find(R"("id":)" + std::to_string(id) + R"(,"n":)" + std::to_string(id) + ","), std::string::npos)
+          << a.out;
     EXPECT_NE(a.out.find(R"("bye")"), std::string::npos) << a.out;
     const std::string failed = "warpscope worker " + std::to_string(long(a.pid)) +
                                ": preparing the next metrics request failed (it sets up again): CUPTI said not now\n";
